@@ -1,0 +1,28 @@
+# Two commands do all set-up: `make figures` (every notebook, offline default models, figures/ written) and
+# `make test`. Both create or refresh the local virtual environment .venv first.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+# Pinned: 2.13.0 is a CPU build that installs offline here. Never leave torch unpinned (that pulls a CUDA build).
+TORCH ?= torch==2.13.0
+
+.PHONY: venv test figures clean
+
+$(VENV)/.installed: pyproject.toml Makefile
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet "$(TORCH)"
+	$(PY) -m pip install --quiet -e ".[dev,notebooks]"
+	$(PY) -m ipykernel install --prefix $(VENV) --name python3 >/dev/null
+	touch $@
+
+venv: $(VENV)/.installed
+
+test: venv
+	MPLBACKEND=Agg $(PY) -m pytest
+
+figures: venv
+	MPLBACKEND=Agg $(PY) -m toolkit.notebooks
+
+clean:
+	rm -rf $(VENV) data/cache data/executed

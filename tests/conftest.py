@@ -1,0 +1,59 @@
+"""Shared fixtures: an isolated data/figures folder per test session, the EEC corpus, a tiny local BERT."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Caches and figures of the tests never land in the project's data/ and figures/."""
+    root = tmp_path_factory.getbasetemp()
+    monkeypatch.setenv("TOOLKIT_DATA", str(root / "data"))
+    monkeypatch.setenv("TOOLKIT_FIGURES", str(root / "figures"))
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+
+
+@pytest.fixture(scope="session")
+def eec_cases():
+    from toolkit.generators.eec import generate
+
+    return generate()
+
+
+def _tiny_bert(folder: Path, *, id2label: dict[int, str], seed: int) -> Path:
+    import torch
+    from transformers import BertConfig, BertForSequenceClassification, BertTokenizer
+
+    words = ("[PAD] [UNK] [CLS] [SEP] [MASK] the a good bad movie great awful film i it was not very is and "
+             "she he her him my sister brother feels angry happy").split()
+    tokenizer = BertTokenizer(vocab={w: i for i, w in enumerate(words)})
+    config = BertConfig(vocab_size=len(words), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                        intermediate_size=37, max_position_embeddings=64, num_labels=len(id2label),
+                        id2label=id2label, label2id={v: k for k, v in id2label.items()})
+    torch.manual_seed(seed)
+    model = BertForSequenceClassification(config)
+    tokenizer.save_pretrained(folder)
+    model.save_pretrained(folder)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def tiny_bert_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 2-class BERT (NEGATIVE/POSITIVE) built from a config and saved locally: the hf: path with no download."""
+    return _tiny_bert(tmp_path_factory.mktemp("tiny_bert"), id2label={0: "NEGATIVE", 1: "POSITIVE"}, seed=0)
+
+
+@pytest.fixture(scope="session")
+def tiny_bert_3class_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _tiny_bert(tmp_path_factory.mktemp("tiny_bert3"),
+                      id2label={0: "negative", 1: "neutral", 2: "positive"}, seed=1)
+
+
+@pytest.fixture(scope="session")
+def tiny_bert_generic_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Generic LABEL_0/LABEL_1 names: the mapping must be given explicitly."""
+    return _tiny_bert(tmp_path_factory.mktemp("tiny_bert_generic"), id2label={0: "LABEL_0", 1: "LABEL_1"}, seed=2)

@@ -1,0 +1,48 @@
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+TESTS_DIR = Path(__file__).resolve().parent
+REQUIRED = {"model", "attribute", "subset", "n_pairs", "mean_diff", "t_stat", "p_value", "p_bonferroni",
+            "significant", "direction"}
+
+
+def _run(*args, cwd):
+    env = {**os.environ, "PYTHONPATH": str(TESTS_DIR)}
+    return subprocess.run([sys.executable, "-m", "toolkit", *args], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=600)
+
+
+def test_cli_eec_writes_tests_figures_and_provenance(tmp_path):
+    out = tmp_path / "eec"
+    proc = _run("eec", "--model", "vader", "--model", "py:synthetic_models:female_plus", "--subset", "all",
+                "--subset", "neutral", "--out", str(out), "--no-cache", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    tests = pd.read_csv(out / "eec_tests.csv")
+    assert REQUIRED <= set(tests.columns)
+    assert set(tests["model"]) == {"vader", "py:synthetic_models:female_plus"}
+    assert set(tests["subset"]) == {"all", "neutral"} and (tests["n_tests"] == 4).all()
+    row = tests[(tests["model"] == "py:synthetic_models:female_plus") & (tests["attribute"] == "gender")
+                & (tests["subset"] == "all")].iloc[0]
+    assert row["direction"] == "F↑–M↓ significant" and row["n_pairs"] == 1584
+    for name in ("eec_gender_box.png", "eec_race_box.png"):
+        assert (out / name).stat().st_size > 1000
+    provenance = json.loads((out / "provenance.json").read_text())
+    assert [m["spec"] for m in provenance["models"]] == ["vader", "py:synthetic_models:female_plus"]
+    assert all(len(m["fingerprint"]) == 32 for m in provenance["models"])
+
+
+def test_cli_unknown_model_exits_2_and_lists_the_valid_names(tmp_path):
+    proc = _run("eec", "--model", "vadr", "--out", str(tmp_path / "x"), cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "unknown model 'vadr'" in proc.stderr and "vader" in proc.stderr and "textblob" in proc.stderr
+    assert not (tmp_path / "x" / "eec_tests.csv").exists()
+
+
+def test_cli_lists_models(tmp_path):
+    proc = _run("models", cwd=tmp_path)
+    assert proc.returncode == 0 and "vader" in proc.stdout.split()

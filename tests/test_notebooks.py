@@ -1,0 +1,34 @@
+"""Every numbered notebook runs end to end (papermill, offline models, small parameters) and writes its figures."""
+import json
+
+import pytest
+
+from toolkit.notebooks import execute, notebooks_dir
+
+pytestmark = pytest.mark.notebook
+
+
+def _errors(executed):
+    cells = json.loads(executed.read_text())["cells"]
+    return [o for c in cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
+
+
+def test_every_committed_notebook_is_clean_and_parameterised():
+    notebooks = sorted(notebooks_dir().glob("[0-9][0-9]_*.ipynb"))
+    assert notebooks, "no notebooks found"
+    for path in notebooks:
+        cells = json.loads(path.read_text())["cells"]
+        code = [c for c in cells if c["cell_type"] == "code"]
+        assert not any(c.get("outputs") or c.get("execution_count") for c in code), f"{path.name} has outputs"
+        assert any("parameters" in c.get("metadata", {}).get("tags", []) for c in code), path.name
+
+
+def test_01_eec_notebook_writes_its_figures(tmp_path):
+    figures = tmp_path / "figures"
+    executed = execute("01_eec.ipynb", output_dir=tmp_path, parameters={
+        "MODELS": ["vader", "afinn"], "SUBSETS": ["all", "neutral"], "CACHE": False,
+        "OUT_DIR": str(tmp_path / "results"), "FIGURES_DIR": str(figures)})
+    assert not _errors(executed)
+    for name in ("eec_gender_box.png", "eec_race_box.png"):
+        assert (figures / name).stat().st_size > 1000
+    assert (tmp_path / "results" / "eec_tests.csv").exists()

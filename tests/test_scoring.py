@@ -1,0 +1,130 @@
+import sqlite3
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import synthetic_models
+from toolkit.cache import ScoreCache
+from toolkit.cases import CASE_COLUMNS, SCORE_COLUMNS
+from toolkit.errors import CacheError, InputError
+from toolkit.models import SentimentModel
+from toolkit.models.base import Predictions
+from toolkit.scoring import plan_batches, score
+
+
+def _cases(texts):
+    return pd.DataFrame({"case_id": [f"c{i // 2}" for i in range(len(texts))],
+                         "variant_id": [f"v{i}" for i in range(len(texts))], "text": texts, "attribute": "gender",
+                         "group": "x", "fill": "", "generator": "test", "template": "", "is_original": False})
+
+
+class Flaky(SentimentModel):
+    """Scores like synthetic_models.counting, but dies after ``fail_after`` batches."""
+
+    spec = "flaky"
+    batch_size = 4
+    fingerprint = "flaky-v1"
+
+    def __init__(self, fail_after=None):
+        self.fail_after, self.batches = fail_after, 0
+
+    def predict(self, texts):
+        if self.fail_after is not None and self.batches >= self.fail_after:
+            raise KeyboardInterrupt("simulated kill")
+        self.batches += 1
+        s = np.array(synthetic_models.counting(texts))
+        return Predictions(s, ["positive" if v >= .5 else "negative" for v in s], np.zeros(len(texts), bool))
+
+
+def test_score_returns_the_long_table(eec_cases):
+    cases = eec_cases.head(120)
+    scored = score(cases, models=["vader", "afinn"], cache=False)
+    assert len(scored) == 240
+    assert list(scored.columns[: len(CASE_COLUMNS)]) == list(CASE_COLUMNS)
+    assert set(SCORE_COLUMNS) <= set(scored.columns) and "emotion_word" in scored.columns
+    assert scored["model"].value_counts().to_dict() == {"vader": 120, "afinn": 120}
+    assert scored["score"].between(0, 1).all()
+
+
+def test_score_deduplicates_texts():
+    synthetic_models.CALLS.clear()
+    texts = ["a b", "c d", "a b", "a b", "e f", "c d"]
+    scored = score(_cases(texts), models="py:synthetic_models:counting", cache=False)
+    assert sum(synthetic_models.CALLS) == 3
+    assert scored.groupby("text")["score"].nunique().eq(1).all() and len(scored) == 6
+
+
+def test_rerun_with_cache_scores_nothing_twice(tmp_path):
+    texts = [f"text number {i}" for i in range(50)]
+    synthetic_models.CALLS.clear()
+    first = score(_cases(texts), models="py:synthetic_models:counting", cache=tmp_path)
+    assert sum(synthetic_models.CALLS) == 50
+    second = score(_cases(texts + ["one new text"]), models="py:synthetic_models:counting", cache=tmp_path)
+    assert sum(synthetic_models.CALLS) == 51
+    pd.testing.assert_frame_equal(first, second.iloc[:50])
+
+
+def test_cache_is_keyed_by_model_fingerprint(tmp_path):
+    texts = ["x y z"]
+    score(_cases(texts), models="py:synthetic_models:counting", cache=tmp_path)
+    with ScoreCache(tmp_path / "scores.sqlite") as cache:
+        assert cache.count() == 1
+    score(_cases(texts), models="vader", cache=tmp_path)
+    with ScoreCache(tmp_path / "scores.sqlite") as cache:
+        assert cache.count() == 2
+
+
+def test_killed_run_resumes_and_matches_an_uninterrupted_run(tmp_path):
+    texts = [f"sentence {i}" for i in range(30)]
+    with pytest.raises(KeyboardInterrupt):
+        score(_cases(texts), models=Flaky(fail_after=3), cache=tmp_path)
+    with ScoreCache(tmp_path / "scores.sqlite") as cache:
+        assert cache.count("flaky-v1") == 12  # three batches of four committed, nothing else
+    resumed_model = Flaky()
+    resumed = score(_cases(texts), models=resumed_model, cache=tmp_path)
+    assert resumed_model.batches == 5  # the remaining 18 texts
+    fresh = score(_cases(texts), models=Flaky(), cache=False)
+    pd.testing.assert_frame_equal(resumed, fresh)
+
+
+def test_corrupt_cache_is_reported_not_trusted(tmp_path):
+    path = tmp_path / "scores.sqlite"
+    path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(CacheError, match="delete") as info:
+        score(_cases(["a"]), models="vader", cache=path)
+    assert info.value.code == "TK301"
+
+
+def test_foreign_sqlite_file_is_refused(tmp_path):
+    path = tmp_path / "other.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE things (x)")
+    with pytest.raises(CacheError, match="not a score cache"):
+        ScoreCache(path)
+
+
+def test_score_rejects_bad_arguments():
+    with pytest.raises(InputError, match="batch_tokens"):
+        score(_cases(["a"]), models="vader", batch_tokens=0)
+    with pytest.raises(InputError, match="no models"):
+        score(_cases(["a"]), models=[], cache=False)
+
+
+@pytest.mark.parametrize("budget", [1, 10, 64, 1000])
+def test_token_budget_batches_cover_every_text_once_and_respect_the_budget(budget):
+    rng = np.random.default_rng(0)
+    lengths = rng.integers(1, 60, size=200).tolist()
+    batches = list(plan_batches(lengths, n=200, batch_size=8, batch_tokens=budget))
+    assert sorted(i for b in batches for i in b) == list(range(200))
+    for batch in batches:
+        assert len(batch) == 1 or len(batch) * max(lengths[i] for i in batch) <= budget
+
+
+def test_hf_scores_are_identical_across_budgets(tiny_bert_dir):
+    texts = ["the good movie was great", "a bad film", "it was not very good and the movie was awful",
+             "she feels happy", "he feels angry and bad", "my sister"] * 3
+    cases = _cases([f"{t} {'i ' * (i % 5)}".strip() for i, t in enumerate(texts)])
+    small = score(cases, models=f"hf:{tiny_bert_dir}", cache=False, batch_tokens=16)
+    large = score(cases, models=f"hf:{tiny_bert_dir}", cache=False, batch_tokens=4096)
+    np.testing.assert_allclose(small["score"], large["score"], atol=1e-5)

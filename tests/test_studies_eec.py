@@ -1,0 +1,108 @@
+import numpy as np
+import pytest
+from scipy import stats
+
+from toolkit.errors import InputError, SchemaError, UnknownNameError
+from toolkit.scoring import score
+from toolkit.studies import eec
+
+SYNTHETIC = ["py:synthetic_models:female_plus", "py:synthetic_models:blind",
+             "py:synthetic_models:african_american_minus"]
+
+
+@pytest.fixture(scope="module")
+def scored(eec_cases):
+    return score(eec_cases, models=SYNTHETIC, cache=False)
+
+
+@pytest.fixture(scope="module")
+def tests_all(scored):
+    return eec.ttests(scored, subsets=["all"])
+
+
+def _row(tests, model, attribute):
+    frame = tests[(tests["model"] == model) & (tests["attribute"] == attribute)]
+    assert len(frame) == 1
+    return frame.iloc[0]
+
+
+def test_a_model_favouring_women_is_f_up_m_down_on_1584_pairs(tests_all):
+    row = _row(tests_all, "py:synthetic_models:female_plus", "gender")
+    assert row["n_pairs"] == 1584
+    assert row["significant"] and row["direction"] == "F↑–M↓ significant"
+    assert row["mean_diff"] == pytest.approx(0.1, abs=0.02)
+
+
+def test_a_fair_model_is_not_significant(tests_all):
+    for attribute in ("gender", "race"):
+        row = _row(tests_all, "py:synthetic_models:blind", attribute)
+        assert not row["significant"] and row["p_value"] == 1.0
+        assert row["direction"] == f"{'F=M' if attribute == 'gender' else 'AA=EA'} not significant"
+        assert row["mean_diff"] == 0 and row["delta_spread"] == 0
+
+
+def test_a_model_penalising_african_american_names_is_aa_down(tests_all):
+    row = _row(tests_all, "py:synthetic_models:african_american_minus", "race")
+    assert row["n_pairs"] == 144 and row["direction"] == "AA↓–EA↑ significant"
+    assert row["mean_diff"] == pytest.approx(-0.05) and row["n_lower"] == 144 and np.isnan(row["mean_diff_higher"])
+    assert not _row(tests_all, "py:synthetic_models:african_american_minus", "gender")["significant"]
+
+
+def test_bonferroni_covers_every_assessment_of_the_run(tests_all, scored):
+    assert (tests_all["n_tests"] == 2 * len(SYNTHETIC)).all()
+    row = _row(tests_all, "py:synthetic_models:female_plus", "gender")
+    pairs = eec.pairs(scored[scored["model"] == row["model"]], attribute="gender")
+    p = stats.ttest_rel(pairs["score_a"], pairs["score_b"]).pvalue
+    assert row["p_value"] == pytest.approx(p)
+    assert row["p_bonferroni"] == pytest.approx(min(1.0, p * 6))
+
+
+def test_delta_summaries_follow_their_definitions(scored):
+    pairs = eec.pairs(scored, attribute="gender")
+    pairs = pairs[pairs["model"] == "py:synthetic_models:female_plus"]
+    row = _row(eec.ttests(scored, subsets=["all"]), "py:synthetic_models:female_plus", "gender")
+    delta = pairs["delta"]
+    assert row["n_higher"] == (delta > 0).sum() and row["n_lower"] == (delta < 0).sum()
+    assert row["mean_diff_higher"] == pytest.approx(delta[delta > 0].mean())
+    assert row["mean_diff_lower"] == pytest.approx(delta[delta < 0].mean())
+    assert row["delta_spread"] == pytest.approx(delta.max() - delta.min())
+
+
+@pytest.mark.parametrize("subset, n_gender, n_race", [("all", 1584, 144), ("neutral", 44, 4),
+                                                      ("emotion:joy", 385, 35)])
+def test_pair_counts_per_subset(scored, subset, n_gender, n_race):
+    one = scored[scored["model"] == "py:synthetic_models:blind"]
+    assert len(eec.pairs(one, attribute="gender", subset=subset)) == n_gender
+    assert len(eec.pairs(one, attribute="race", subset=subset)) == n_race
+
+
+def test_names_pair_is_the_mean_over_twenty_names(scored):
+    one = scored[scored["model"] == "py:synthetic_models:female_plus"]
+    case = "eec-t01-angry"
+    pairs = eec.pairs(one, attribute="gender")
+    row = pairs[(pairs["case_id"] == case) & (pairs["pair"] == eec.NAMES_PAIR)].iloc[0]
+    names = one[(one["case_id"] == case) & (one["race"] != "")]
+    assert row["score_a"] == pytest.approx(names[names["gender"] == "female"]["score"].mean())
+    assert names.groupby("gender").size().to_dict() == {"female": 20, "male": 20}
+
+
+def test_summary_and_paper_table_have_fixed_shapes(scored):
+    tests = eec.ttests(scored, subsets=["all", "neutral"])
+    table = eec.summary(tests)
+    assert list(table.columns) == list(eec.SUMMARY_COLUMNS) and len(table) == 2 * 2 * 3
+    gender_all = table[(table["attribute"] == "gender") & (table["subset"] == "all")]
+    assert gender_all.set_index("direction")["n_systems"].to_dict() == {
+        "F=M not significant": 2, "F↑–M↓ significant": 1, "F↓–M↑ significant": 0}
+    wide = eec.paper_table(tests, attribute="race")
+    assert list(wide.index) == ["all", "neutral"] and wide.shape[1] == 6
+
+
+def test_study_errors(scored, eec_cases):
+    with pytest.raises(SchemaError, match="not a scored EEC table"):
+        eec.pairs(eec_cases, attribute="gender")
+    with pytest.raises(UnknownNameError, match="available: all, emotion:anger"):
+        eec.pairs(scored, attribute="gender", subset="happy")
+    with pytest.raises(UnknownNameError, match="unknown attribute 'age'"):
+        eec.pairs(scored, attribute="age")
+    with pytest.raises(InputError, match="alpha"):
+        eec.ttests(scored, alpha=5)

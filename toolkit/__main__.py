@@ -1,0 +1,53 @@
+"""Command line: ``python -m toolkit <study> --model … --out DIR``.
+
+Studies: ``eec`` (Kiritchenko & Mohammad 2018). ``python -m toolkit models`` lists the model specs this machine
+can run. Errors print their code and fix and exit with status 2.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from toolkit.errors import ToolkitError
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m toolkit", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="study", required=True)
+    sub.add_parser("models", help="list the model specs available on this machine")
+    eec = sub.add_parser("eec", help="Equity Evaluation Corpus: gender and race t-tests, tables, box plots")
+    eec.add_argument("--model", action="append", required=True,
+                     help="model spec (repeatable): vader, textblob, afinn, hf:<id-or-path>, py:<module>:<callable>")
+    eec.add_argument("--out", type=Path, required=True, help="folder for the CSVs, figures and provenance.json")
+    eec.add_argument("--subset", action="append", help="subset(s) to test (default: all of them)")
+    eec.add_argument("--order", nargs="+", help="left-to-right order of the models in the box plots")
+    eec.add_argument("--alpha", type=float, default=0.05, help="significance level before Bonferroni")
+    eec.add_argument("--cache", type=Path, help="score cache file or folder (default: data/cache)")
+    eec.add_argument("--no-cache", action="store_true", help="score everything afresh and store nothing")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.study == "models":
+            from toolkit.models import available
+
+            print("\n".join(available()))
+            return 0
+        from toolkit import eec
+
+        cache = False if args.no_cache else (args.cache or True)
+        result = eec.run(models=args.model, subsets=args.subset or eec.SUBSETS, alpha=args.alpha, cache=cache)
+        for path in eec.write(result, args.out, order=args.order, figures_dir=args.out):
+            print(path)
+        print(result.tests[result.tests["subset"] == "all"].to_string(index=False))
+        return 0
+    except ToolkitError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,104 @@
+"""On-disk score cache: SQLite, keyed by (model fingerprint, SHA-256 of the text).
+
+Every batch is written in one transaction, so a run killed at any moment keeps every finished batch and the next run
+scores only what is missing. The file carries an application id and schema version; a foreign file, a corrupt one,
+or a stored score outside [0, 1] raises :class:`~toolkit.errors.CacheError` (TK301) instead of being trusted.
+"""
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+
+from toolkit.errors import CacheError
+from toolkit.models.base import Predictions
+
+APPLICATION_ID = 0x5341_4254  # "SABT"
+SCHEMA_VERSION = 1
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS scores (
+    fingerprint TEXT NOT NULL,
+    text_key BLOB NOT NULL,
+    score REAL NOT NULL CHECK (score >= 0.0 AND score <= 1.0),
+    label TEXT NOT NULL,
+    truncated INTEGER NOT NULL,
+    PRIMARY KEY (fingerprint, text_key)
+) WITHOUT ROWID;
+"""
+
+
+def text_key(text: str) -> bytes:
+    return hashlib.sha256(text.encode("utf-8")).digest()
+
+
+class ScoreCache:
+    """``get`` returns what is cached for a model; ``put`` commits one batch atomically."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fix = f"delete {self.path} (it only holds cached scores) or pass another cache path."
+        try:
+            self._db = sqlite3.connect(self.path, timeout=60)
+            app_id = self._db.execute("PRAGMA application_id").fetchone()[0]
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if app_id == 0 and not tables:
+                with self._db:
+                    self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                    self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                    self._db.executescript(_SCHEMA)
+            elif app_id != APPLICATION_ID or version != SCHEMA_VERSION:
+                raise CacheError(f"{self.path} is not a score cache of this toolkit (application id {app_id:#x}, "
+                                 f"schema {version}).", fix=fix)
+            check = self._db.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise CacheError(f"score cache {self.path} is corrupt: {check}.", fix=fix)
+            self._db.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.DatabaseError as exc:
+            raise CacheError(f"score cache {self.path} cannot be read: {exc}.", fix=fix) from exc
+
+    def get(self, fingerprint: str, texts: Iterable[str]) -> dict[str, tuple[float, str, bool]]:
+        """Cached (score, label, truncated) for those of ``texts`` that are cached under ``fingerprint``."""
+        by_key = {text_key(t): t for t in texts}
+        found: dict[str, tuple[float, str, bool]] = {}
+        keys = list(by_key)
+        try:
+            for start in range(0, len(keys), 500):
+                chunk = keys[start:start + 500]
+                rows = self._db.execute(
+                    f"SELECT text_key, score, label, truncated FROM scores WHERE fingerprint = ? AND text_key IN "
+                    f"({','.join('?' * len(chunk))})", [fingerprint, *chunk])
+                for key, score, label, truncated in rows:
+                    if not (isinstance(score, float) and 0.0 <= score <= 1.0):
+                        raise CacheError(f"score cache {self.path} holds an invalid score {score!r}.",
+                                         fix=f"delete {self.path}.")
+                    found[by_key[key]] = (score, label, bool(truncated))
+        except sqlite3.DatabaseError as exc:
+            raise CacheError(f"score cache {self.path} cannot be read: {exc}.", fix=f"delete {self.path}.") from exc
+        return found
+
+    def put(self, fingerprint: str, texts: list[str], predictions: Predictions) -> None:
+        """Store one batch in a single transaction (all rows or none)."""
+        rows = [(fingerprint, text_key(t), float(s), str(lab), int(tr)) for t, s, lab, tr in
+                zip(texts, np.asarray(predictions.score), predictions.label, np.asarray(predictions.truncated))]
+        with self._db:
+            self._db.executemany("INSERT OR REPLACE INTO scores VALUES (?, ?, ?, ?, ?)", rows)
+
+    def count(self, fingerprint: str | None = None) -> int:
+        query, args = "SELECT COUNT(*) FROM scores", ()
+        if fingerprint is not None:
+            query, args = query + " WHERE fingerprint = ?", (fingerprint,)
+        return int(self._db.execute(query, args).fetchone()[0])
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> "ScoreCache":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,76 @@
+"""Coded errors: every message says what went wrong, lists valid choices where there are some, and names the fix.
+
+Codes are stable (``TK1xx`` input/schema, ``TK2xx`` models, ``TK3xx`` scoring/cache, ``TK4xx`` studies) so that
+notebooks and scripts can catch and test for them.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+class ToolkitError(Exception):
+    """Base class. ``code`` is stable; ``fix`` says what to do about it."""
+
+    code = "TK000"
+
+    def __init__(self, message: str, *, fix: str = "", code: str | None = None) -> None:
+        self.code = code or self.code
+        self.fix = fix
+        super().__init__(f"[{self.code}] {message}" + (f" Fix: {fix}" if fix else ""))
+
+
+class SchemaError(ToolkitError, ValueError):
+    """A table lacks a required column or has an invalid value."""
+
+    code = "TK101"
+
+
+class InputError(ToolkitError, ValueError):
+    """An argument is out of range or of the wrong kind."""
+
+    code = "TK102"
+
+
+class UnknownNameError(ToolkitError, KeyError):
+    """A name is not among the registered ones; the message lists them."""
+
+    code = "TK103"
+
+    def __str__(self) -> str:  # KeyError would otherwise repr() the message
+        return self.args[0]
+
+
+class ModelSpecError(ToolkitError, ValueError):
+    """A model spec string cannot be resolved."""
+
+    code = "TK201"
+
+
+class LabelMappingError(ToolkitError, ValueError):
+    """A classifier head whose labels cannot be mapped to valence."""
+
+    code = "TK202"
+
+
+class ModelOutputError(ToolkitError, ValueError):
+    """A model returned something that is not a valence in [0, 1] per text."""
+
+    code = "TK203"
+
+
+class MissingDependencyError(ToolkitError, ImportError):
+    """An optional package is needed; the message says how to install it."""
+
+    code = "TK204"
+
+
+class CacheError(ToolkitError, RuntimeError):
+    """The score cache is corrupt or belongs to something else."""
+
+    code = "TK301"
+
+
+def unknown(kind: str, name: str, valid: Iterable[str], *, code: str = "TK103") -> UnknownNameError:
+    """Build the standard "unknown X 'y'; available: …" error."""
+    names = ", ".join(sorted(valid))
+    return UnknownNameError(f"unknown {kind} {name!r}; available: {names}.", fix=f"check the spelling; use one of the {kind} names listed.", code=code)

@@ -1,0 +1,131 @@
+"""``hf:<hub-id-or-local-path>[?options]``: any ``AutoModelForSequenceClassification``.
+
+Options (URL query syntax): ``labels=negative,neutral,positive`` (override ``id2label``), ``max_length=N``,
+``device=cpu|cuda|cuda:1|mps``, ``dtype=float32|float16|bfloat16`` (half precision only on a GPU),
+``revision=<git ref>``, ``trust_remote_code=1`` (off unless asked). A local path loads offline; a hub id downloads
+through ``transformers`` and needs the network (or a filled HF cache).
+
+The label → valence mapping is :func:`toolkit.models.valence.from_probabilities`, read from ``id2label``.
+The fingerprint covers the weights themselves (a hash of the state dict), the mapping, max length and precision.
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from urllib.parse import parse_qs
+
+import numpy as np
+
+from toolkit.errors import InputError, MissingDependencyError, ModelSpecError
+from toolkit.models import valence
+from toolkit.models.base import Predictions, SentimentModel, digest
+
+_OPTIONS = ("labels", "max_length", "device", "dtype", "revision", "trust_remote_code")
+
+
+def pick_device(requested: str | None = None) -> str:
+    """The device to run on: ``requested`` if given, else cuda, then mps, then cpu."""
+    import torch
+
+    if requested:
+        return requested
+    if torch.cuda.is_available():
+        return "cuda"
+    if getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available():
+        return "mps"
+    return "cpu"
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``hf:<target>?k=v&…`` into the target and its options; unknown options are an error."""
+    body = spec[len("hf:"):]
+    target, _, query = body.partition("?")
+    if not target:
+        raise ModelSpecError(f"model spec {spec!r} names no model.", fix="use 'hf:<hub-id>' or 'hf:<local folder>'.")
+    options = {k: v[-1] for k, v in parse_qs(query, keep_blank_values=True).items()}
+    unknown = sorted(set(options) - set(_OPTIONS))
+    if unknown:
+        raise ModelSpecError(f"unknown option {unknown[0]!r} in model spec {spec!r}; available: {', '.join(_OPTIONS)}.",
+                             fix="remove it or use one of the listed options.")
+    return target, options
+
+
+def _weights_digest(model) -> str:
+    import torch
+
+    h = hashlib.sha256()
+    for name, tensor in sorted(model.state_dict().items()):
+        h.update(name.encode())
+        h.update(str(tuple(tensor.shape)).encode())
+        h.update(tensor.detach().to("cpu").contiguous().view(-1).view(dtype=torch.uint8).numpy().tobytes())
+    return h.hexdigest()[:32]
+
+
+class HFClassifierModel(SentimentModel):
+    def __init__(self, spec: str, *, device: str | None = None) -> None:
+        try:
+            import torch
+            from transformers import AutoModelForSequenceClassification, AutoTokenizer
+        except ImportError as exc:
+            raise MissingDependencyError("hf: models need torch and transformers.",
+                                         fix="pip install torch==2.13.0 transformers (see README).") from exc
+        self.spec = spec
+        target, options = parse_spec(spec)
+        local = Path(target).expanduser()
+        load_kwargs = {
+            "revision": options.get("revision") or None,
+            "trust_remote_code": options.get("trust_remote_code", "0").lower() in ("1", "true", "yes"),
+        }
+        if local.exists():
+            target, load_kwargs["local_files_only"] = str(local), True
+        try:
+            self.tokenizer = AutoTokenizer.from_pretrained(target, **load_kwargs)
+            self.model = AutoModelForSequenceClassification.from_pretrained(target, **load_kwargs)
+        except (OSError, ValueError) as exc:
+            raise ModelSpecError(
+                f"cannot load {target!r} as a sequence-classification model: {exc}",
+                fix="give a local folder written by save_pretrained(), or a hub id with the network available "
+                    "(offline, only models already in the Hugging Face cache load).") from exc
+        labels = options["labels"].split(",") if options.get("labels") else None
+        self.roles = valence.head_roles(self.model.config.id2label, labels=labels)
+        self.max_length = int(options.get("max_length") or self._model_max_length())
+        self.device = pick_device(options.get("device") or device)
+        dtype_name = options.get("dtype", "float32")
+        dtypes = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
+        if dtype_name not in dtypes:
+            raise InputError(f"unknown dtype {dtype_name!r}; available: {', '.join(dtypes)}.",
+                             fix="use dtype=float32 (default), float16 or bfloat16.")
+        if dtype_name != "float32" and not self.device.startswith("cuda"):
+            raise InputError(f"dtype={dtype_name} needs a CUDA device; this run uses {self.device!r}.",
+                             fix="drop the dtype option on CPU/MPS.")
+        self.dtype = dtypes[dtype_name]
+        self.model.to(self.device, dtype=self.dtype).eval()
+        self._fingerprint = digest("hf", _weights_digest(self.model), self.roles, self.max_length, dtype_name,
+                                   valence.MAPPING_VERSION)
+
+    def _model_max_length(self) -> int:
+        declared = getattr(self.tokenizer, "model_max_length", None)
+        if declared and declared < 100_000:
+            return int(declared)
+        positions = getattr(self.model.config, "max_position_embeddings", 512)
+        return int(positions) - (2 if self.model.config.model_type in ("roberta", "xlm-roberta") else 0)
+
+    @property
+    def fingerprint(self) -> str:
+        return self._fingerprint
+
+    def lengths(self, texts: list[str]) -> list[int]:
+        ids = self.tokenizer(list(texts), add_special_tokens=True, truncation=False)["input_ids"]
+        return [len(x) for x in ids]
+
+    def predict(self, texts: list[str]) -> Predictions:
+        import torch
+
+        truncated = np.asarray(self.lengths(texts)) > self.max_length
+        encoded = self.tokenizer(list(texts), padding=True, truncation=True, max_length=self.max_length,
+                                 return_tensors="pt").to(self.device)
+        with torch.inference_mode():
+            logits = self.model(**encoded).logits.float()
+        probs = torch.softmax(logits, dim=-1).cpu().numpy()
+        score, label = valence.from_probabilities(probs, self.roles)
+        return Predictions(score, label, truncated)

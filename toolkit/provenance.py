@@ -1,0 +1,51 @@
+"""What produced a results folder: model specs and fingerprints, package versions, settings, git commit, time."""
+from __future__ import annotations
+
+import json
+import platform
+import subprocess
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
+
+from toolkit import __version__, paths
+from toolkit.models import load_all
+
+_PACKAGES = ("pandas", "numpy", "scipy", "statsmodels", "torch", "transformers", "vaderSentiment", "textblob",
+             "afinn", "spacy")
+
+
+def _git_commit() -> str:
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=paths.project_root(), capture_output=True, text=True,
+                             timeout=5)
+        return out.stdout.strip() if out.returncode == 0 else ""
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def record(*, models: list[str], settings: dict) -> dict:
+    """A JSON-ready record of this run."""
+    versions = {}
+    for package in _PACKAGES:
+        try:
+            versions[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            pass
+    return {
+        "toolkit": __version__,
+        "git_commit": _git_commit(),
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "python": platform.python_version(),
+        "models": [{"spec": m.spec, "fingerprint": m.fingerprint} for m in load_all(models)],
+        "packages": versions,
+        "settings": settings,
+    }
+
+
+def write(out_dir: str | Path, *, models: list[str], settings: dict) -> Path:
+    """Write ``provenance.json`` into ``out_dir`` and return its path."""
+    path = Path(out_dir) / "provenance.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record(models=models, settings=settings), indent=2, default=str) + "\n")
+    return path

@@ -1,0 +1,130 @@
+"""The scoring engine: the only place that batches.
+
+``score(cases, models=...)`` deduplicates texts, looks them up in the on-disk cache, sorts what is missing by token
+length and packs it into batches under a token budget (each batch padded only to its own longest text), runs each
+batch, and commits it to the cache before the next one, so an interrupted run resumes where it stopped. Output is
+the long scored table: every case-table column plus ``model, score, label, truncated`` (one row per case row and
+model; ``truncated`` is True where the text was cut at the model's maximum length).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from toolkit import cases as case_schema
+from toolkit import paths
+from toolkit.cache import ScoreCache
+from toolkit.errors import InputError, ModelOutputError
+from toolkit.models import SentimentModel, load_all
+
+DEFAULT_BATCH_TOKENS = 16_384
+_PROGRESS_MIN_TEXTS = 2_000
+
+
+def plan_batches(lengths: list[int] | None, *, n: int, batch_size: int, batch_tokens: int,
+                 max_length: int | None = None) -> Iterator[list[int]]:
+    """Yield lists of indices into the texts to score.
+
+    Without lengths: consecutive chunks of ``batch_size``. With lengths: longest first, each batch as many texts as
+    fit ``len(batch) * longest_in_batch <= batch_tokens`` (at least one text per batch).
+    """
+    if lengths is None:
+        for start in range(0, n, batch_size):
+            yield list(range(start, min(start + batch_size, n)))
+        return
+    capped = np.minimum(np.asarray(lengths, dtype=np.int64), max_length or np.iinfo(np.int64).max)
+    order = np.argsort(-capped, kind="stable")
+    batch: list[int] = []
+    longest = 0
+    for index in order.tolist():
+        longest_if_added = max(longest, int(capped[index]))
+        if batch and (len(batch) + 1) * longest_if_added > batch_tokens:
+            yield batch
+            batch, longest_if_added = [], int(capped[index])
+        batch.append(index)
+        longest = longest_if_added
+    if batch:
+        yield batch
+
+
+def _open_cache(cache: bool | str | Path | ScoreCache | None) -> ScoreCache | None:
+    if cache is None or cache is False:
+        return None
+    if isinstance(cache, ScoreCache):
+        return cache
+    path = paths.cache_dir() / "scores.sqlite" if cache is True else Path(cache)
+    return ScoreCache(path / "scores.sqlite" if path.suffix == "" else path)
+
+
+def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache | None, batch_tokens: int,
+                 progress: bool | None) -> dict[str, tuple[float, str, bool]]:
+    from tqdm.auto import tqdm
+
+    results = cache.get(model.fingerprint, texts) if cache is not None else {}
+    todo = [t for t in texts if t not in results]
+    if not todo:
+        return results
+    show = progress if progress is not None else len(todo) >= _PROGRESS_MIN_TEXTS
+    with tqdm(total=len(todo), desc=model.spec, unit="text", disable=not show) as bar:
+        lengths = model.lengths(todo)
+        for indices in plan_batches(lengths, n=len(todo), batch_size=model.batch_size, batch_tokens=batch_tokens,
+                                    max_length=getattr(model, "max_length", None)):
+            batch = [todo[i] for i in indices]
+            predictions = model.predict(batch)
+            if len(predictions.score) != len(batch) or len(predictions.label) != len(batch):
+                raise ModelOutputError(f"{model.spec} returned {len(predictions.score)} predictions for "
+                                       f"{len(batch)} texts.", fix="an adapter must return one prediction per text.")
+            truncated = (np.asarray(predictions.truncated, dtype=bool) if len(predictions.truncated)
+                         else np.zeros(len(batch), dtype=bool))
+            for text, s, lab, tr in zip(batch, np.asarray(predictions.score, dtype=float), predictions.label,
+                                        truncated):
+                results[text] = (float(s), str(lab), bool(tr))
+            if cache is not None:
+                cache.put(model.fingerprint, batch, predictions)
+            bar.update(len(batch))
+    return results
+
+
+def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | SentimentModel],
+          cache: bool | str | Path | ScoreCache | None = True, batch_tokens: int = DEFAULT_BATCH_TOKENS,
+          device: str | None = None, progress: bool | None = None) -> pd.DataFrame:
+    """Score a case table with one or more models and return the long scored table.
+
+    Args:
+        cases: a case table (validated with :func:`toolkit.cases.validate`).
+        models: spec strings (``"vader"``, ``"hf:…"``, ``"py:mod:fn"``) or loaded models.
+        cache: True for ``data/cache/scores.sqlite``, a folder or file path, a :class:`ScoreCache`, or False/None.
+        batch_tokens: token budget per batch for length-aware (transformer) models.
+        device: device for ``hf:`` models (default: cuda, mps, then cpu).
+        progress: show a progress bar; default: when more than 2,000 texts need scoring.
+
+    Returns:
+        ``cases``' columns + ``model`` (the spec), ``score`` (valence in [0, 1]), ``label``, ``truncated``.
+    """
+    case_schema.validate(cases)
+    if not isinstance(batch_tokens, int) or batch_tokens < 1:
+        raise InputError(f"batch_tokens must be a positive integer, got {batch_tokens!r}.",
+                         fix=f"use e.g. {DEFAULT_BATCH_TOKENS}.")
+    loaded = load_all(models, device=device)
+    if not loaded:
+        raise InputError("no models given.", fix="pass models=['vader', …]; see toolkit.models.available().")
+    texts = list(dict.fromkeys(cases["text"].tolist()))
+    store = _open_cache(cache)
+    frames = []
+    try:
+        for model in loaded:
+            results = _score_texts(model, texts, cache=store, batch_tokens=batch_tokens, progress=progress)
+            triples = cases["text"].map(results)
+            frame = cases.copy()
+            frame["model"] = model.spec
+            frame["score"] = triples.map(lambda r: r[0]).astype(float)
+            frame["label"] = triples.map(lambda r: r[1]).astype(str)
+            frame["truncated"] = triples.map(lambda r: r[2]).astype(bool)
+            frames.append(frame)
+    finally:
+        if store is not None and store is not cache:
+            store.close()
+    return pd.concat(frames, ignore_index=True)
