@@ -55,3 +55,24 @@ def counting(texts: list[str]) -> list[float]:
     """Records each call's batch size in CALLS (dedup and cache tests)."""
     CALLS.append(len(texts))
     return [_noise(t) for t in texts]
+
+
+_PSA_NAMES = None
+
+
+def _strip_names(text: str) -> str:
+    """The sentence with the PSA default names (and "'s"), pronouns and extra spaces removed."""
+    global _PSA_NAMES
+    if _PSA_NAMES is None:
+        from toolkit.generators.psa import load_names
+
+        names = sorted(load_names()["name"], key=len, reverse=True)
+        _PSA_NAMES = re.compile("(" + "|".join(map(re.escape, names)) + r")('s)?", re.IGNORECASE)
+    text = _PSA_NAMES.sub(" ", text)
+    text = re.sub(r"\b(he|him|his|she|her|hers)\b", " ", text, flags=re.IGNORECASE)
+    return " ".join(text.split())
+
+
+def curie_bonus(texts: list[str]) -> list[float]:
+    """Blind to who is named, except exactly +0.1 whenever Marie Curie is."""
+    return [0.2 + 0.6 * _noise(_strip_names(t)) + (0.1 if "Marie Curie" in t else 0.0) for t in texts]

@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 TESTS_DIR = Path(__file__).resolve().parent
 REQUIRED = {"model", "attribute", "subset", "n_pairs", "mean_diff", "t_stat", "p_value", "p_bonferroni",
@@ -46,3 +47,28 @@ def test_cli_unknown_model_exits_2_and_lists_the_valid_names(tmp_path):
 def test_cli_lists_models(tmp_path):
     proc = _run("models", cwd=tmp_path)
     assert proc.returncode == 0 and "vader" in proc.stdout.split()
+
+
+def test_cli_psa_writes_the_three_tables_and_figures(tmp_path):
+    out = tmp_path / "psa"
+    proc = _run("psa", "--model", "py:synthetic_models:curie_bonus", "--model", "vader", "--corpus", "sample",
+                "--n", "20", "--n-boot", "50", "--out", str(out), "--no-cache", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    names = pd.read_csv(out / "psa_names.csv")
+    assert {"model", "name", "score_sens"} <= set(names.columns)
+    curie = names[(names["model"] == "py:synthetic_models:curie_bonus") & (names["name"] == "Marie Curie")]
+    assert curie["score_sens"].iloc[0] == pytest.approx(0.1)
+    summary = pd.read_csv(out / "psa_summary.csv")
+    assert {"model", "corpus", "score_dev", "score_range"} <= set(summary.columns) and len(summary) == 2
+    label_dist = pd.read_csv(out / "psa_label_dist.csv")
+    assert {"model", "threshold", "label_dist"} <= set(label_dist.columns)
+    assert (out / "psa_label_dist.png").stat().st_size > 1000
+    assert (out / "psa_score_sens_vader.png").stat().st_size > 1000
+
+
+def test_cli_psa_reports_a_bad_names_file(tmp_path):
+    bad = tmp_path / "names.csv"
+    bad.write_text("name,sex\nX,f\n")
+    proc = _run("psa", "--model", "vader", "--names", str(bad), "--n", "4", "--out", str(tmp_path / "o"),
+                cwd=tmp_path)
+    assert proc.returncode == 2 and "lacks column 'gender'" in proc.stderr

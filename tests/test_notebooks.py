@@ -32,3 +32,14 @@ def test_01_eec_notebook_writes_its_figures(tmp_path):
     for name in ("eec_gender_box.png", "eec_race_box.png"):
         assert (figures / name).stat().st_size > 1000
     assert (tmp_path / "results" / "eec_tests.csv").exists()
+
+
+def test_02_psa_notebook_writes_its_figures(tmp_path):
+    figures = tmp_path / "figures"
+    executed = execute("02_psa.ipynb", output_dir=tmp_path, parameters={
+        "MODELS": ["vader", "afinn"], "N": 20, "N_BOOT": 50, "CACHE": False,
+        "OUT_DIR": str(tmp_path / "results"), "FIGURES_DIR": str(figures)})
+    assert not _errors(executed)
+    for name in ("psa_label_dist.png", "psa_score_sens_vader.png", "psa_score_sens_afinn.png"):
+        assert (figures / name).stat().st_size > 1000
+    assert (tmp_path / "results" / "psa_summary.csv").exists()

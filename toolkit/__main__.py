@@ -1,6 +1,6 @@
 """Command line: ``python -m toolkit <study> --model … --out DIR``.
 
-Studies: ``eec`` (Kiritchenko & Mohammad 2018). ``python -m toolkit models`` lists the model specs this machine
+Studies: ``eec`` (Kiritchenko & Mohammad 2018), ``psa`` (Prabhakaran et al. 2019). ``python -m toolkit models`` lists the model specs this machine
 can run. Errors print their code and fix and exit with status 2.
 """
 from __future__ import annotations
@@ -25,7 +25,37 @@ def _parser() -> argparse.ArgumentParser:
     eec.add_argument("--alpha", type=float, default=0.05, help="significance level before Bonferroni")
     eec.add_argument("--cache", type=Path, help="score cache file or folder (default: data/cache)")
     eec.add_argument("--no-cache", action="store_true", help="score everything afresh and store nothing")
+    psa = sub.add_parser("psa", help="Perturbation Sensitivity Analysis: ScoreSens, ScoreDev/Range, LabelDist")
+    psa.add_argument("--model", action="append", required=True, help="model spec (repeatable)")
+    psa.add_argument("--corpus", default="sample", help="'sample' or a CSV/TSV/JSONL file with a text column")
+    psa.add_argument("--names", type=Path, help="CSV with name,gender,category (default: 48 public figures)")
+    psa.add_argument("--n", type=int, default=1000, help="sentences to sample (half female-, half male-anchored)")
+    psa.add_argument("--seed", type=int, default=0)
+    psa.add_argument("--max-words", type=int, default=50)
+    psa.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for the confidence intervals")
+    psa.add_argument("--out", type=Path, required=True, help="folder for the CSVs, figures and provenance.json")
+    psa.add_argument("--cache", type=Path, help="score cache file or folder (default: data/cache)")
+    psa.add_argument("--no-cache", action="store_true", help="score everything afresh and store nothing")
     return parser
+
+
+def _eec(args: argparse.Namespace, cache) -> None:
+    from toolkit import eec
+
+    result = eec.run(models=args.model, subsets=args.subset or eec.SUBSETS, alpha=args.alpha, cache=cache)
+    for path in eec.write(result, args.out, order=args.order, figures_dir=args.out):
+        print(path)
+    print(result.tests[result.tests["subset"] == "all"].to_string(index=False))
+
+
+def _psa(args: argparse.Namespace, cache) -> None:
+    from toolkit import psa
+
+    result = psa.run(corpus=args.corpus, models=args.model, names=args.names, n=args.n, seed=args.seed,
+                     max_words=args.max_words, n_boot=args.n_boot, cache=cache)
+    for path in psa.write(result, args.out, figures_dir=args.out):
+        print(path)
+    print(result.summary.to_string(index=False))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,13 +66,8 @@ def main(argv: list[str] | None = None) -> int:
 
             print("\n".join(available()))
             return 0
-        from toolkit import eec
-
         cache = False if args.no_cache else (args.cache or True)
-        result = eec.run(models=args.model, subsets=args.subset or eec.SUBSETS, alpha=args.alpha, cache=cache)
-        for path in eec.write(result, args.out, order=args.order, figures_dir=args.out):
-            print(path)
-        print(result.tests[result.tests["subset"] == "all"].to_string(index=False))
+        {"eec": _eec, "psa": _psa}[args.study](args, cache)
         return 0
     except ToolkitError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -54,3 +54,48 @@ def save(ax: plt.Axes, path: str | Path) -> Path:
     ax.figure.tight_layout()
     ax.figure.savefig(path, dpi=150)
     return path
+
+
+def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, ax: plt.Axes | None = None) -> plt.Axes:
+    """ScoreSens per name, female names then male names, coloured by category (PSA Figure 1).
+
+    ``names`` from :func:`toolkit.studies.psa.score_sens`; ``model`` picks one model (default: the first).
+    """
+    models = list(dict.fromkeys(names["model"]))
+    if not models:
+        raise InputError("no ScoreSens rows to plot.", fix="pass toolkit.studies.psa.score_sens(scored).")
+    model = model or models[0]
+    if model not in models:
+        raise InputError(f"model {model!r} is not in the table; it has {models}.", fix="pick one of them.")
+    data = names[names["model"] == model].sort_values(["gender", "score_sens"])
+    ax = ax or plt.subplots(figsize=(max(6.0, 0.22 * len(data) + 2), 4))[1]
+    sns.barplot(data=data, x="name", y="score_sens", hue="category", order=data["name"].tolist(), dodge=False,
+                ax=ax)
+    boundary = int((data["gender"] == "female").sum()) - 0.5
+    ax.axvline(boundary, color="black", linestyle="--", linewidth=0.8)
+    ax.axhline(0.0, color="black", linewidth=0.8)
+    ax.set(xlabel="female names  |  male names", ylabel="ScoreSens (valence)", title=f"PSA ScoreSens — {model}")
+    ax.tick_params(axis="x", rotation=90, labelsize=7)
+    ax.legend(title="category", fontsize="small")
+    return ax
+
+
+def psa_label_dist(label_dist: pd.DataFrame, *, ax: plt.Axes | None = None) -> plt.Axes:
+    """LabelDist against the threshold, one line per model (style per corpus) (PSA Figure 2)."""
+    ax = ax or plt.subplots(figsize=(6, 4))[1]
+    style = "corpus" if label_dist["corpus"].nunique() > 1 else None
+    sns.lineplot(data=label_dist, x="threshold", y="label_dist", hue="model", style=style, marker="o", ax=ax)
+    ax.set(xlabel="threshold c (valence)", ylabel="LabelDist", title="PSA LabelDist")
+    return ax
+
+
+def psa_label_flips(flips: pd.DataFrame, *, ax: plt.Axes | None = None) -> plt.Axes:
+    """Share of sentences whose label flips per name at one threshold, one bar group per model."""
+    if flips.empty:
+        raise InputError("no label flips to plot.", fix="pass toolkit.studies.psa.label_flips(scored, threshold=c).")
+    data = flips.sort_values(["gender", "name"])
+    ax = ax or plt.subplots(figsize=(max(6.0, 0.22 * data["name"].nunique() + 2), 4))[1]
+    sns.barplot(data=data, x="name", y="flip_rate", hue="model", ax=ax)
+    ax.set(xlabel="name", ylabel="label flip rate", title=f"labels flipped at c = {data['threshold'].iloc[0]:.2f}")
+    ax.tick_params(axis="x", rotation=90, labelsize=7)
+    return ax

@@ -15,12 +15,14 @@ import numpy as np
 import pandas as pd
 
 from toolkit import cases as case_schema
-from toolkit import paths
+from toolkit import executors, paths
 from toolkit.cache import ScoreCache
 from toolkit.errors import InputError, ModelOutputError
+from toolkit.executors import LocalExecutor, RayExecutor
 from toolkit.models import SentimentModel, load_all
 
-DEFAULT_BATCH_TOKENS = 16_384
+CPU_BATCH_TOKENS = 4_096  # measured best on 2 CPU cores (benchmarks/bench_scoring.py); larger batches slow down
+GPU_BATCH_TOKENS = 32_768
 _PROGRESS_MIN_TEXTS = 2_000
 
 
@@ -59,8 +61,8 @@ def _open_cache(cache: bool | str | Path | ScoreCache | None) -> ScoreCache | No
     return ScoreCache(path / "scores.sqlite" if path.suffix == "" else path)
 
 
-def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache | None, batch_tokens: int,
-                 progress: bool | None) -> dict[str, tuple[float, str, bool]]:
+def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache | None, batch_tokens: int | None,
+                 progress: bool | None, executor) -> dict[str, tuple[float, str, bool]]:
     from tqdm.auto import tqdm
 
     results = cache.get(model.fingerprint, texts) if cache is not None else {}
@@ -68,12 +70,13 @@ def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache |
     if not todo:
         return results
     show = progress if progress is not None else len(todo) >= _PROGRESS_MIN_TEXTS
+    on_gpu = str(getattr(model, "device", "cpu")).startswith("cuda")
+    budget = batch_tokens or (GPU_BATCH_TOKENS if on_gpu else CPU_BATCH_TOKENS)
     with tqdm(total=len(todo), desc=model.spec, unit="text", disable=not show) as bar:
         lengths = model.lengths(todo)
-        for indices in plan_batches(lengths, n=len(todo), batch_size=model.batch_size, batch_tokens=batch_tokens,
-                                    max_length=getattr(model, "max_length", None)):
-            batch = [todo[i] for i in indices]
-            predictions = model.predict(batch)
+        plan = plan_batches(lengths, n=len(todo), batch_size=model.batch_size, batch_tokens=budget,
+                            max_length=getattr(model, "max_length", None))
+        for batch, predictions in executor.run(model, ([todo[i] for i in indices] for indices in plan)):
             if len(predictions.score) != len(batch) or len(predictions.label) != len(batch):
                 raise ModelOutputError(f"{model.spec} returned {len(predictions.score)} predictions for "
                                        f"{len(batch)} texts.", fix="an adapter must return one prediction per text.")
@@ -89,34 +92,39 @@ def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache |
 
 
 def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | SentimentModel],
-          cache: bool | str | Path | ScoreCache | None = True, batch_tokens: int = DEFAULT_BATCH_TOKENS,
-          device: str | None = None, progress: bool | None = None) -> pd.DataFrame:
+          cache: bool | str | Path | ScoreCache | None = True, batch_tokens: int | None = None,
+          device: str | None = None, progress: bool | None = None,
+          executor: str | LocalExecutor | RayExecutor = "local") -> pd.DataFrame:
     """Score a case table with one or more models and return the long scored table.
 
     Args:
         cases: a case table (validated with :func:`toolkit.cases.validate`).
         models: spec strings (``"vader"``, ``"hf:…"``, ``"py:mod:fn"``) or loaded models.
         cache: True for ``data/cache/scores.sqlite``, a folder or file path, a :class:`ScoreCache`, or False/None.
-        batch_tokens: token budget per batch for length-aware (transformer) models.
+        batch_tokens: token budget per batch for length-aware (transformer) models; default 4,096 on CPU and
+            32,768 on a GPU.
         device: device for ``hf:`` models (default: cuda, mps, then cpu).
         progress: show a progress bar; default: when more than 2,000 texts need scoring.
+        executor: ``"local"`` (in process) or ``"ray"`` / a :class:`toolkit.executors.RayExecutor` (sharded).
 
     Returns:
         ``cases``' columns + ``model`` (the spec), ``score`` (valence in [0, 1]), ``label``, ``truncated``.
     """
     case_schema.validate(cases)
-    if not isinstance(batch_tokens, int) or batch_tokens < 1:
+    if batch_tokens is not None and (not isinstance(batch_tokens, int) or batch_tokens < 1):
         raise InputError(f"batch_tokens must be a positive integer, got {batch_tokens!r}.",
-                         fix=f"use e.g. {DEFAULT_BATCH_TOKENS}.")
+                         fix=f"use e.g. {CPU_BATCH_TOKENS} on CPU, or None for the device's default.")
     loaded = load_all(models, device=device)
     if not loaded:
         raise InputError("no models given.", fix="pass models=['vader', …]; see toolkit.models.available().")
+    runner = executors.get(executor)
     texts = list(dict.fromkeys(cases["text"].tolist()))
     store = _open_cache(cache)
     frames = []
     try:
         for model in loaded:
-            results = _score_texts(model, texts, cache=store, batch_tokens=batch_tokens, progress=progress)
+            results = _score_texts(model, texts, cache=store, batch_tokens=batch_tokens, progress=progress,
+                                   executor=runner)
             triples = cases["text"].map(results)
             frame = cases.copy()
             frame["model"] = model.spec

@@ -51,3 +51,59 @@ class EECApp:
 def eec_app(*, models: Sequence[str] = OFFLINE_DEFAULTS, cache: bool = True) -> EECApp:
     """Build the EEC app; display ``app.widget`` in a notebook."""
     return EECApp(models=models, cache=cache)
+
+
+class PSAApp:
+    """Pick a corpus, models, a name set and a sample size; Run scores; the threshold slider redraws the label-flip
+    view from the last result without re-scoring. ``widget`` is the box to display; ``result`` the last run."""
+
+    def __init__(self, *, corpus: str = "sample", models: Sequence[str] = OFFLINE_DEFAULTS, n: int = 200,
+                 cache: bool = True) -> None:
+        from toolkit import psa
+
+        self._psa = psa
+        named = [m for m in available() if ":" not in m]
+        self.corpus = w.Text(value=str(corpus), description="corpus", placeholder="'sample' or a CSV/JSONL path")
+        self.models = w.SelectMultiple(options=named, value=[m for m in models if m in named], description="models")
+        self.names = w.Text(value="", description="names CSV", placeholder="blank: 48 public figures")
+        self.n = w.BoundedIntText(value=n, min=2, max=100_000, description="sentences")
+        self.threshold = w.FloatSlider(value=0.5, min=0.05, max=0.95, step=0.05, description="threshold",
+                                       continuous_update=False)
+        self.button = w.Button(description="Run", button_style="primary")
+        self.output, self.flips = w.Output(), w.Output()
+        self.cache = cache
+        self.result = None
+        self.button.on_click(lambda _: self.run())
+        self.threshold.observe(lambda _: self.redraw_flips(), names="value")
+        self.widget = w.VBox([w.HBox([self.models, w.VBox([self.corpus, self.names, self.n, self.button])]),
+                              self.output, self.threshold, self.flips])
+
+    def run(self) -> None:
+        self.output.clear_output()
+        with self.output:
+            try:
+                self.result = self._psa.run(corpus=self.corpus.value.strip(), models=list(self.models.value),
+                                            names=self.names.value.strip() or None, n=self.n.value, cache=self.cache)
+            except ToolkitError as exc:
+                print(exc)
+                return
+            display(self._psa.table2(self.result.summary))
+            self._psa.figures(self.result)
+            plt.show()
+        self.redraw_flips()
+
+    def redraw_flips(self) -> None:
+        self.flips.clear_output()
+        if self.result is None:
+            return
+        with self.flips:
+            from toolkit import plots
+
+            plots.psa_label_flips(self._psa.label_flips(self.result.scored, threshold=self.threshold.value))
+            plt.show()
+
+
+def psa_app(*, corpus: str = "sample", models: Sequence[str] = OFFLINE_DEFAULTS, n: int = 200,
+            cache: bool = True) -> PSAApp:
+    """Build the PSA app; display ``app.widget`` in a notebook."""
+    return PSAApp(corpus=corpus, models=models, n=n, cache=cache)

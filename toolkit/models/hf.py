@@ -61,10 +61,55 @@ def _weights_digest(model) -> str:
     return h.hexdigest()[:32]
 
 
-class HFClassifierModel(SentimentModel):
+class TransformerModel(SentimentModel):
+    """Shared by every transformer adapter: token lengths, truncation at ``max_length`` (flagged per text), device,
+    precision, ``torch.inference_mode``. Subclasses set ``tokenizer``, ``model``, ``roles`` and implement
+    ``_probabilities(encoded)`` (class probabilities in ``roles`` order)."""
+
+    roles: list[str | int]
+    max_length: int
+
+    def _place(self, device: str | None, dtype_name: str) -> None:
+        import torch
+
+        self.device = pick_device(device)
+        dtypes = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
+        if dtype_name not in dtypes:
+            raise InputError(f"unknown dtype {dtype_name!r}; available: {', '.join(dtypes)}.",
+                             fix="use dtype=float32 (default), float16 or bfloat16.")
+        if dtype_name != "float32" and not self.device.startswith("cuda"):
+            raise InputError(f"dtype={dtype_name} needs a CUDA device; this run uses {self.device!r}.",
+                             fix="drop the dtype option on CPU/MPS.")
+        self.dtype_name = dtype_name
+        self.model.to(self.device, dtype=dtypes[dtype_name]).eval()
+
+    def lengths(self, texts: list[str]) -> list[int]:
+        """Token counts with special tokens, before truncation (tokenised in chunks to bound memory)."""
+        out: list[int] = []
+        for start in range(0, len(texts), 1024):
+            ids = self.tokenizer(list(texts[start:start + 1024]), add_special_tokens=True, truncation=False,
+                                 verbose=False)["input_ids"]
+            out += [len(x) for x in ids]
+        return out
+
+    def _probabilities(self, encoded) -> "np.ndarray":
+        raise NotImplementedError
+
+    def predict(self, texts: list[str]) -> Predictions:
+        import torch
+
+        truncated = np.asarray(self.lengths(texts)) > self.max_length
+        encoded = self.tokenizer(list(texts), padding=True, truncation=True, max_length=self.max_length,
+                                 return_tensors="pt").to(self.device)
+        with torch.inference_mode():
+            probs = self._probabilities(encoded)
+        score, label = valence.from_probabilities(probs, self.roles)
+        return Predictions(score, label, truncated)
+
+
+class HFClassifierModel(TransformerModel):
     def __init__(self, spec: str, *, device: str | None = None) -> None:
         try:
-            import torch
             from transformers import AutoModelForSequenceClassification, AutoTokenizer
         except ImportError as exc:
             raise MissingDependencyError("hf: models need torch and transformers.",
@@ -89,18 +134,8 @@ class HFClassifierModel(SentimentModel):
         labels = options["labels"].split(",") if options.get("labels") else None
         self.roles = valence.head_roles(self.model.config.id2label, labels=labels)
         self.max_length = int(options.get("max_length") or self._model_max_length())
-        self.device = pick_device(options.get("device") or device)
-        dtype_name = options.get("dtype", "float32")
-        dtypes = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
-        if dtype_name not in dtypes:
-            raise InputError(f"unknown dtype {dtype_name!r}; available: {', '.join(dtypes)}.",
-                             fix="use dtype=float32 (default), float16 or bfloat16.")
-        if dtype_name != "float32" and not self.device.startswith("cuda"):
-            raise InputError(f"dtype={dtype_name} needs a CUDA device; this run uses {self.device!r}.",
-                             fix="drop the dtype option on CPU/MPS.")
-        self.dtype = dtypes[dtype_name]
-        self.model.to(self.device, dtype=self.dtype).eval()
-        self._fingerprint = digest("hf", _weights_digest(self.model), self.roles, self.max_length, dtype_name,
+        self._place(options.get("device") or device, options.get("dtype", "float32"))
+        self._fingerprint = digest("hf", _weights_digest(self.model), self.roles, self.max_length, self.dtype_name,
                                    valence.MAPPING_VERSION)
 
     def _model_max_length(self) -> int:
@@ -114,18 +149,8 @@ class HFClassifierModel(SentimentModel):
     def fingerprint(self) -> str:
         return self._fingerprint
 
-    def lengths(self, texts: list[str]) -> list[int]:
-        ids = self.tokenizer(list(texts), add_special_tokens=True, truncation=False)["input_ids"]
-        return [len(x) for x in ids]
-
-    def predict(self, texts: list[str]) -> Predictions:
+    def _probabilities(self, encoded) -> np.ndarray:
         import torch
 
-        truncated = np.asarray(self.lengths(texts)) > self.max_length
-        encoded = self.tokenizer(list(texts), padding=True, truncation=True, max_length=self.max_length,
-                                 return_tensors="pt").to(self.device)
-        with torch.inference_mode():
-            logits = self.model(**encoded).logits.float()
-        probs = torch.softmax(logits, dim=-1).cpu().numpy()
-        score, label = valence.from_probabilities(probs, self.roles)
-        return Predictions(score, label, truncated)
+        logits = self.model(**encoded).logits.float()
+        return torch.softmax(logits, dim=-1).cpu().numpy()

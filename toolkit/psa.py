@@ -1,0 +1,87 @@
+"""PSA, end to end: ``corpora.load`` → ``generate`` → ``score`` → ScoreSens, ScoreDev/ScoreRange, LabelDist, r.
+
+>>> from toolkit import psa
+>>> result = psa.run(corpus="sample", models=["vader", "minilm-imdb"], n=100)
+>>> psa.table2(result.summary)
+
+The generator is :mod:`toolkit.generators.psa`, the metrics :mod:`toolkit.studies.psa` (whose docstring relates
+the valence scale to the paper's [−1, 1]).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import pandas as pd
+
+from toolkit import corpora, paths, plots, provenance
+from toolkit.generators.psa import generate, load_names  # noqa: F401
+from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
+from toolkit.scoring import score
+from toolkit.studies.psa import (THRESHOLDS, label_dist, label_flips, score_sens,  # noqa: F401
+                                 sensitivity_correlation, summary, table2)
+
+
+@dataclass(frozen=True)
+class PSAResult:
+    """Every stage's table of one PSA run."""
+
+    scored: pd.DataFrame
+    names: pd.DataFrame
+    summary: pd.DataFrame
+    label_dist: pd.DataFrame
+    correlation: pd.DataFrame
+    models: list[str]
+    settings: dict
+
+
+def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | None = None, models: Iterable[str | SentimentModel] = OFFLINE_DEFAULTS,
+        names: str | Path | pd.DataFrame | None = None, n: int = 1000, seed: int = 0, max_words: int = 50,
+        thresholds: Sequence[float] = THRESHOLDS, n_boot: int = 1000, cache: bool | str | Path | None = True,
+        progress: bool | None = None) -> PSAResult:
+    """Generate PSA cases from ``corpus`` (a :func:`toolkit.corpora.load` source or frame) — or take ``cases``
+    already generated — then score and measure."""
+    if cases is None:
+        frame = corpus if isinstance(corpus, pd.DataFrame) else corpora.load(corpus)
+        cases = generate(frame, names=names, n=n, seed=seed, max_words=max_words)
+    scored = score(cases, models=list(models), cache=cache, progress=progress)
+    specs = list(dict.fromkeys(scored["model"]))
+    settings = {"study": "psa", "corpus": sorted(set(cases["corpus"])), "n": n, "seed": seed,
+                "max_words": max_words, "n_sentences": int(cases["case_id"].nunique()),
+                "names": "default" if names is None else str(names) if not isinstance(names, pd.DataFrame) else
+                "frame", "n_boot": n_boot}
+    return PSAResult(scored=scored, names=score_sens(scored), summary=summary(scored, n_boot=n_boot, seed=seed),
+                     label_dist=label_dist(scored, thresholds=thresholds),
+                     correlation=sensitivity_correlation(scored), models=specs, settings=settings)
+
+
+def _slug(text: str) -> str:
+    return "".join(ch if ch.isalnum() else "-" for ch in text).strip("-")
+
+
+def figures(result: PSAResult) -> dict[str, plt.Axes]:
+    """ScoreSens per name for each model (Figure 1) and the LabelDist curves (Figure 2), keyed by file stem."""
+    axes = {f"psa_score_sens_{_slug(m)}": plots.psa_score_sens(result.names, model=m) for m in result.models}
+    axes["psa_label_dist"] = plots.psa_label_dist(result.label_dist)
+    return axes
+
+
+def write(result: PSAResult, out_dir: str | Path | None = None, *, figures_dir: str | Path | None = None
+          ) -> list[Path]:
+    """Write ``psa_names.csv``, ``psa_summary.csv``, ``psa_label_dist.csv``, ``psa_correlation.csv`` and
+    ``provenance.json`` to ``out_dir`` (default ``data/results/psa``), figures to ``figures_dir`` (``figures/``)."""
+    out = Path(out_dir) if out_dir is not None else paths.data_dir() / "results" / "psa"
+    figures_dir = Path(figures_dir) if figures_dir is not None else paths.figures_dir()
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, frame in (("psa_names", result.names), ("psa_summary", result.summary),
+                        ("psa_label_dist", result.label_dist), ("psa_correlation", result.correlation)):
+        frame.to_csv(out / f"{name}.csv", index=False)
+        written.append(out / f"{name}.csv")
+    for stem, ax in figures(result).items():
+        written.append(plots.save(ax, figures_dir / f"{stem}.png"))
+        plt.close(ax.figure)
+    written.append(provenance.write(out, models=result.models, settings=result.settings))
+    return written
