@@ -76,9 +76,9 @@ def peak_rss_mb() -> float:
 
 def memory_run(cases: pd.DataFrame, folder: Path, cache: Path) -> None:
     tenth = cases.head(len(cases) // 10)
-    score(tenth, models=f"hf:{folder}", cache=cache)
+    score(tenth, models=f"hf:{folder}", cache=cache, progress=False)
     after_tenth = peak_rss_mb()
-    score(cases, models=f"hf:{folder}", cache=cache)
+    score(cases, models=f"hf:{folder}", cache=cache, progress=False)
     print(f"texts={len(cases)} peak_rss_after_10pct_mb={after_tenth:.0f} peak_rss_after_all_mb={peak_rss_mb():.0f}")
 
 

@@ -39,3 +39,7 @@ def test_corpus_errors_name_the_fix(tmp_path):
     odd.write_text("")
     with pytest.raises(InputError, match="unknown format"):
         corpora.load(odd)
+
+
+def test_clean_reads_c1_controls_as_cp1252_punctuation():
+    assert corpora.clean("Reese\x96she said \x93hi\x94<br />ok") == "Reese–she said “hi” ok"

@@ -101,3 +101,12 @@ def test_name_set_errors(tmp_path):
         load_names(pd.DataFrame({"name": ["X"], "gender": ["female"]}))
     with pytest.raises(InputError, match="n must be at least 2"):
         generate(_corpus(["He ran."]), names=NAMES, n=1)
+
+
+def test_a_pronoun_glued_to_another_token_is_skipped_with_a_warning():
+    texts = ["Reese\x96she looks great.", "She looks great.", "He looks great.", "He looks fine."]
+    with pytest.warns(UserWarning, match="skipped 1 sampled sentence"):  # both female sentences must be parsed
+        cases = generate(_corpus(texts), names=NAMES, n=4, split_sentences=False)
+    originals = cases.loc[cases["is_original"]]
+    assert "She looks great." in set(originals["text"]) and "Reese\x96she looks great." not in set(originals["text"])
+    assert originals["anchor_gender"].value_counts().to_dict() == {"female": 1, "male": 1}

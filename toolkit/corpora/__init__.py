@@ -24,9 +24,20 @@ def sample_path() -> Path:
     return paths.project_root() / "data" / "sample_reviews.csv"
 
 
+_C1 = re.compile("[\x80-\x9f]")
+
+
+def _cp1252(match: re.Match) -> str:
+    try:
+        return match.group(0).encode("latin-1").decode("cp1252")
+    except UnicodeDecodeError:
+        return " "
+
+
 def clean(text: str) -> str:
-    """Remove HTML line breaks and collapse whitespace."""
-    return " ".join(_BREAK.sub(" ", str(text)).split())
+    """Remove HTML line breaks, read stray C1 control characters as the cp1252 punctuation they were meant to be
+    (IMDB's "\x96" is an en dash), and collapse whitespace."""
+    return " ".join(_C1.sub(_cp1252, _BREAK.sub(" ", str(text))).split())
 
 
 def load(source: str | Path, *, name: str | None = None, limit: int | None = None) -> pd.DataFrame:

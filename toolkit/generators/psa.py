@@ -107,7 +107,9 @@ def generate(corpus: pd.DataFrame, *, names: str | Path | pd.DataFrame | None = 
              ) -> pd.DataFrame:
     """PSA cases from ``corpus`` (a :func:`toolkit.corpora.load` frame): ``n`` sentences, half with a female anchor.
 
-    Fewer candidates than ``n / 2`` of one gender gives a balanced smaller sample and a warning with the counts.
+    Fewer candidates than ``n / 2`` of one gender gives a balanced smaller sample and a warning with the counts; a
+    sampled sentence whose parse holds no pronoun token (the pattern found one glued to other characters) is replaced
+    by the next candidate and counted in a warning.
     """
     if n < 2:
         raise InputError(f"n must be at least 2 (one female- and one male-anchored sentence), got {n}.",
@@ -124,14 +126,29 @@ def generate(corpus: pd.DataFrame, *, names: str | Path | pd.DataFrame | None = 
         warnings.warn(f"PSA: asked for {n} sentences but the corpus has {counts}; using {per_gender} per gender.",
                       stacklevel=2)
     rng = np.random.default_rng(seed)
-    chosen = pd.concat([group.iloc[np.sort(rng.choice(len(group), per_gender, replace=False))]
-                        for _, group in candidates.groupby("anchor_gender", sort=True)], ignore_index=True)
     parser = nlp_layer.load_pipeline(pipeline, disable=("ner",))
+    picked: dict[str, list] = {}
+    skipped = 0
+    for gender, group in candidates.groupby("anchor_gender", sort=True):
+        shuffled = group.iloc[rng.permutation(len(group))]
+        picked[gender] = []
+        for sentence, doc in zip(shuffled.itertuples(index=False), parser.pipe(shuffled["text"].tolist(),
+                                                                               batch_size=64)):
+            if len(picked[gender]) == per_gender:
+                break
+            token, form = _anchor(doc)
+            if token is None or PRONOUNS[token.lower_] != gender:  # e.g. "Reese\x96she" is one spaCy token
+                skipped += 1
+                continue
+            picked[gender].append((sentence, token, form))
+    kept = min(len(v) for v in picked.values())
+    if kept == 0:
+        raise InputError("no sampled sentence has a pronoun token for both genders.", fix="use a larger corpus.")
+    if skipped:
+        warnings.warn(f"PSA: skipped {skipped} sampled sentences whose parse has no pronoun token where the "
+                      f"pattern found one; kept {kept} per gender.", stacklevel=2)
     rows = []
-    for sentence, doc in zip(chosen.itertuples(index=False), parser.pipe(chosen["text"].tolist(), batch_size=128)):
-        token, form = _anchor(doc)
-        if token is None:  # the tokenizer split the regex's pronoun differently; cannot happen for plain words
-            raise InputError(f"no pronoun token found in {sentence.text!r}.", fix="report this sentence as a bug.")
+    for sentence, token, form in (item for gender in sorted(picked) for item in picked[gender][:kept]):
         start, end = token.idx, token.idx + len(token.text)
         template = sentence.text[:start] + ("<name>'s" if form == "possessive" else "<name>") + sentence.text[end:]
         case_id = f"psa:{sentence.doc_id}:{sentence.sentence_id}"

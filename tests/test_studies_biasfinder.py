@@ -1,0 +1,81 @@
+import pandas as pd
+import pytest
+
+from toolkit.errors import InputError, SchemaError
+from toolkit.studies import biasfinder
+
+
+@pytest.mark.parametrize("population, expected", [(14916, 375), (109386, 383), (5296, 358)])
+def test_sample_size_matches_the_papers_numbers(population, expected):
+    assert biasfinder.sample_size(population, margin=0.05, confidence=0.95) == expected
+
+
+def test_sample_size_never_exceeds_the_population_and_checks_input():
+    assert biasfinder.sample_size(10) == 10
+    with pytest.raises(InputError):
+        biasfinder.sample_size(100, margin=0)
+
+
+def _scored():
+    rows = [("t1", "female", "positive"), ("t1", "female", "positive"), ("t1", "female", "negative"),
+            ("t1", "male", "positive"), ("t1", "male", "negative"),
+            ("t2", "nurse", "positive"), ("t2", "pilot", "negative"), ("t2", "chef", "positive")]
+    frame = pd.DataFrame(rows, columns=["case_id", "group", "label"])
+    frame["attribute"] = frame["case_id"].map({"t1": "gender", "t2": "occupation"})
+    frame["is_original"] = False
+    original = pd.DataFrame([{"case_id": "t1", "group": "", "label": "negative", "attribute": "gender",
+                              "is_original": True}])
+    return pd.concat([frame, original], ignore_index=True).assign(model="m")
+
+
+def test_btcs_count_cross_class_pairs_with_different_labels():
+    counts = biasfinder.btcs(_scored()).set_index("case_id")
+    assert counts.loc["t1", "n_btcs"] == 2 * 1 + 1 * 1  # pos_F × neg_M + neg_F × pos_M
+    assert counts.loc["t2", "n_btcs"] == 2  # nurse–pilot and pilot–chef
+    assert counts.loc["t1", "n_mutants"] == 5 and counts.loc["t2", "n_classes"] == 3
+
+
+def test_table4_sums_per_characteristic():
+    table = biasfinder.table4(biasfinder.btcs(_scored())).set_index("attribute")
+    assert table.loc["gender", ["templates", "mutants", "templates_with_btc", "btcs"]].tolist() == [1, 5, 1, 3]
+
+
+ANNOTATIONS = """btc_id,variant,annotator,coherent,sentiment
+1,a,A,yes,positive
+1,b,A,yes,positive
+2,a,A,no,negative
+2,b,A,yes,negative
+1,a,B,yes,positive
+1,b,B,no,positive
+2,a,B,no,negative
+2,b,B,yes,unsure
+"""
+
+
+@pytest.fixture
+def annotations(tmp_path):
+    path = tmp_path / "annotations.csv"
+    path.write_text(ANNOTATIONS)
+    return pd.read_csv(path)
+
+
+def test_tpr_per_annotator(annotations):
+    table = biasfinder.tpr(annotations).set_index("annotator")
+    assert table.loc["A", "n_btcs"] == 2 and table.loc["A", "tpr"] == 0.5
+    assert table.loc["B", "tpr"] == 0.0
+
+
+def test_cohens_kappa_by_hand(annotations):
+    # coherent: agreement 3/4, chance 3/4·2/4 + 1/4·2/4 = 1/2 → κ = 0.5
+    assert biasfinder.kappa(annotations, field="coherent") == pytest.approx(0.5)
+    # sentiment: agreement 3/4, chance .5·.5 + .5·.25 = .375 → κ = .375 / .625 = 0.6
+    assert biasfinder.kappa(annotations, field="sentiment") == pytest.approx(0.6)
+
+
+def test_annotation_errors(annotations):
+    with pytest.raises(SchemaError, match="only one mutant"):
+        biasfinder.tpr(annotations.drop(index=0))
+    with pytest.raises(SchemaError, match="lacks column 'coherent'"):
+        biasfinder.tpr(annotations.drop(columns="coherent"))
+    with pytest.raises(InputError, match="unknown field"):
+        biasfinder.kappa(annotations, field="mood")

@@ -1,0 +1,167 @@
+"""Coreference: ``resolve(texts, backend=...)`` → for each text, its clusters as lists of character spans.
+
+A span is ``(start, end)`` into the text (``text[start:end]`` is the mention); clusters hold mentions in order and
+only clusters with a person mention (a PERSON entity, a gendered pronoun or a gender noun) are returned, sorted by
+their first mention. Backends:
+
+- ``rules`` (offline default): spaCy's parse and NER. Mentions are PERSON entities, gender nouns heading a noun
+  phrase ("that guy"), and third-person singular pronouns. A repeated name (full or last name) joins its cluster;
+  a pronoun joins the most recent cluster whose gender agrees, else the most recent one of unknown gender, else the
+  most recent one gendered only by the first-name lexicon (Faker's en_US lists, MIT), since pronouns outrank the
+  lexicon ("Drew Barrymore … she" links although the lexicon calls Drew male); otherwise it starts its own. A gender
+  noun after the/this/that joins the most recent cluster of its gender ("Emma Stone … the actress"). A PERSON
+  entity in a from/in phrase attached to a gender noun ("that guy from Blade Runner") is taken for a title.
+- ``fastcoref``: the neural FCoref model (``pip install fastcoref``; downloads its weights on first use, so it needs
+  the network once).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+from toolkit import nlp as nlp_layer
+from toolkit.errors import MissingDependencyError, unknown
+from toolkit.resources import load_json
+
+Span = tuple[int, int]
+PRONOUN_GENDER = {"he": "male", "him": "male", "his": "male", "himself": "male",
+                  "she": "female", "her": "female", "hers": "female", "herself": "female"}
+
+
+@cache
+def gender_nouns() -> dict[str, str]:
+    """Lower-case gender noun → 'male' | 'female'."""
+    out: dict[str, str] = {}
+    for male, female in load_json("gender_nouns")["pairs"]:
+        out.setdefault(male, "male")
+        out.setdefault(female, "female")
+    return out
+
+
+@cache
+def first_name_genders() -> dict[str, str]:
+    """First name (lower case) → gender, for names listed for one gender only (Faker en_US, MIT licence)."""
+    from faker.providers.person.en_US import Provider
+
+    female = {n.lower() for n in Provider.first_names_female}
+    male = {n.lower() for n in Provider.first_names_male}
+    return {**{n: "female" for n in female - male}, **{n: "male" for n in male - female}}
+
+
+@dataclass
+class _Cluster:
+    mentions: list[Span] = field(default_factory=list)
+    gender: str = ""
+    strong: bool = False  # gender from a pronoun or gender noun, not a name lexicon
+    names: set[str] = field(default_factory=set)
+
+
+
+def _is_title(ent, nouns: dict[str, str]) -> bool:
+    """"That guy from Blade Runner": a PERSON entity in a from/in phrase attached to a gender noun is a work or
+    place (spaCy's small model tags such titles PERSON)."""
+    head = ent.root.head
+    return ent.root.dep_ == "pobj" and head.lower_ in ("from", "in") and head.head.lower_ in nouns
+
+
+def mentions(doc) -> list[tuple[Span, str, str, str]]:
+    """Person mentions of a parsed doc in order: (span, kind, gender, key); kind is 'name', 'pronoun', 'noun' or
+    'definite_noun' (a gender noun after the/this/that)."""
+    nouns = gender_nouns()
+    found = []
+    taken: set[int] = set()
+    for ent in doc.ents:
+        if ent.label_ == "PERSON" and not _is_title(ent, nouns):
+            tokens = [t for t in ent if not t.is_punct and t.tag_ != "POS"]
+            if not tokens:
+                continue
+            first = tokens[0].text.lower()
+            found.append(((ent.start_char, tokens[-1].idx + len(tokens[-1].text)), "name",
+                          first_name_genders().get(first, ""), " ".join(t.text.lower() for t in tokens)))
+            taken.update(range(ent.start, ent.end))
+    for token in doc:
+        if token.i in taken:
+            continue
+        lower = token.lower_
+        if lower in PRONOUN_GENDER:
+            found.append(((token.idx, token.idx + len(token.text)), "pronoun", PRONOUN_GENDER[lower], lower))
+        elif lower in nouns and token.pos_ in ("NOUN", "PROPN") and token.tag_ in ("NN", "NNP"):
+            definite = any(child.dep_ == "det" and child.lower_ in ("the", "this", "that") for child in token.children)
+            found.append(((token.idx, token.idx + len(token.text)), "noun" if not definite else "definite_noun",
+                          nouns[lower], lower))
+    return sorted(found)
+
+
+def _rules(doc) -> list[list[Span]]:
+    clusters: list[_Cluster] = []
+    for span, kind, gender, key in mentions(doc):
+        target = None
+        if kind == "name":
+            last = key.split()[-1]
+            target = next((c for c in reversed(clusters) if key in c.names or last in c.names), None)
+        elif kind == "pronoun":  # most recent agreeing cluster, else genderless, else one gendered only by lexicon
+            ranked = ([c for c in reversed(clusters) if c.gender == gender]
+                      or [c for c in reversed(clusters) if not c.gender]
+                      or [c for c in reversed(clusters) if not c.strong])
+            target = ranked[0] if ranked else None
+        elif kind == "definite_noun":  # "the actress" refers back to the most recent agreeing person
+            target = next((c for c in reversed(clusters) if c.gender == gender), None)
+        if target is None:
+            target = _Cluster()
+            clusters.append(target)
+        target.mentions.append(span)
+        if kind == "name":
+            target.names.update({key, key.split()[-1]})
+        if kind in ("pronoun", "noun", "definite_noun") and not target.strong:
+            target.gender, target.strong = gender, True
+        elif kind == "name" and not target.gender:
+            target.gender = gender
+    return [c.mentions for c in clusters]
+
+
+class RuleBackend:
+    name = "rules"
+
+    def __init__(self, *, pipeline: str = nlp_layer.DEFAULT_PIPELINE) -> None:
+        self.nlp = nlp_layer.load_pipeline(pipeline)
+
+    def resolve_docs(self, docs) -> list[list[list[Span]]]:
+        return [_rules(doc) for doc in docs]
+
+    def resolve(self, texts: Sequence[str]) -> list[list[list[Span]]]:
+        return self.resolve_docs(self.nlp.pipe(list(texts), batch_size=64))
+
+
+class FastCorefBackend:
+    name = "fastcoref"
+
+    def __init__(self, *, device: str = "cpu") -> None:
+        try:
+            from fastcoref import FCoref
+        except ImportError as exc:
+            raise MissingDependencyError("the fastcoref backend is not installed.",
+                                         fix="pip install fastcoref (its model downloads on first use: needs the "
+                                             "network once); or use backend='rules' offline.") from exc
+        self.model = FCoref(device=device)
+
+    def resolve(self, texts: Sequence[str]) -> list[list[list[Span]]]:
+        results = self.model.predict(texts=list(texts))
+        return [[sorted(tuple(s) for s in cluster) for cluster in r.get_clusters(as_strings=False)]
+                for r in results]
+
+
+BACKENDS = {"rules": RuleBackend, "fastcoref": FastCorefBackend}
+
+
+@cache
+def backend(name: str = "rules"):
+    """The coreference backend ``name`` (loaded once)."""
+    if name not in BACKENDS:
+        raise unknown("coreference backend", name, BACKENDS)
+    return BACKENDS[name]()
+
+
+def resolve(texts: Sequence[str], *, backend_name: str = "rules") -> list[list[list[Span]]]:
+    """Clusters of character spans per text (see the module docstring)."""
+    return backend(backend_name).resolve(texts)

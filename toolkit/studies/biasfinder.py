@@ -1,0 +1,123 @@
+"""BiasFinder's measurements (Asyrofi et al., IEEE TSE 2021; seed 000): bias-uncovering test cases (BTCs) and the
+human-annotation study of their true-positive rate.
+
+- :func:`btcs` — per model × case (template): the number of BTCs, i.e. pairs of mutants of the same template, of
+  different classes (``group``), with different predicted labels. For two classes this is the paper's
+  pos_A × neg_B + neg_A × pos_B; for more classes it sums over every pair of classes. Originals are not mutants.
+- :func:`table4` — per model × characteristic (``attribute``): templates, mutants, templates with a BTC, BTCs
+  (the paper's Table 4).
+- :func:`sample_size` — Cochran's sample size for a proportion (p = 0.5) with finite-population correction.
+- :func:`tpr` — per annotator, the share of annotated BTCs that are true positives: both mutants coherent ("yes")
+  and given the same definite sentiment ("unsure" never counts as agreement).
+- :func:`kappa` — Cohen's κ between two annotators on one field (statsmodels).
+
+Annotation files are CSVs with columns :data:`ANNOTATION_COLUMNS`, one row per annotator × BTC × variant (a|b).
+Works on any scored case table, not only BiasFinder's.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+from statsmodels.stats.inter_rater import cohens_kappa
+
+from toolkit.errors import InputError, SchemaError
+
+BTC_COLUMNS = ("model", "attribute", "case_id", "n_mutants", "n_classes", "n_btcs")
+TABLE4_COLUMNS = ("model", "attribute", "templates", "mutants", "templates_with_btc", "btcs")
+ANNOTATION_COLUMNS = ("btc_id", "variant", "annotator", "coherent", "sentiment")
+TPR_COLUMNS = ("annotator", "n_btcs", "tpr")
+_DEFINITE = {"positive", "negative", "neutral"}
+
+
+def btcs(scored: pd.DataFrame) -> pd.DataFrame:
+    """BTC counts per model × case (columns :data:`BTC_COLUMNS`)."""
+    missing = [c for c in ("model", "label", "case_id", "group", "attribute", "is_original") if c not in scored]
+    if missing:
+        raise SchemaError(f"not a scored case table: column {missing[0]!r} is missing.",
+                          fix="score a case table with toolkit.scoring.score().")
+    mutants = scored[~scored["is_original"]]
+    counts = mutants.groupby(["model", "attribute", "case_id", "group", "label"]).size().rename("n")
+    rows = []
+    for (model, attribute, case_id), block in counts.groupby(level=["model", "attribute", "case_id"], sort=False):
+        table = block.droplevel(["model", "attribute", "case_id"]).unstack("label", fill_value=0)
+        per_class = table.to_numpy()
+        total = per_class.sum(axis=0)
+        # pairs across different classes with different labels = all cross-class pairs − cross-class same-label pairs
+        cross_pairs = (per_class.sum() ** 2 - (per_class.sum(axis=1) ** 2).sum()) / 2
+        same_label = ((total ** 2 - (per_class ** 2).sum(axis=0)) / 2).sum()
+        rows.append({"model": model, "attribute": attribute, "case_id": case_id, "n_mutants": int(per_class.sum()),
+                     "n_classes": int(len(table)), "n_btcs": int(round(cross_pairs - same_label))})
+    return pd.DataFrame(rows, columns=list(BTC_COLUMNS))
+
+
+def table4(btc_counts: pd.DataFrame) -> pd.DataFrame:
+    """Templates, mutants, templates with ≥ 1 BTC and BTCs per model × characteristic (:data:`TABLE4_COLUMNS`)."""
+    grouped = btc_counts.groupby(["model", "attribute"], sort=False)
+    out = grouped.agg(templates=("case_id", "nunique"), mutants=("n_mutants", "sum"),
+                      templates_with_btc=("n_btcs", lambda s: int((s > 0).sum())), btcs=("n_btcs", "sum"))
+    return out.reset_index().loc[:, list(TABLE4_COLUMNS)]
+
+
+def sample_size(population: int, *, margin: float = 0.05, confidence: float = 0.95) -> int:
+    """Cochran's n0 = z² · 0.25 / e², corrected for a finite population: n0 / (1 + (n0 − 1) / N), rounded."""
+    if population < 1 or not 0 < margin < 1 or not 0 < confidence < 1:
+        raise InputError(f"need population ≥ 1 and margin, confidence in (0, 1); got {population}, {margin}, "
+                         f"{confidence}.", fix="e.g. sample_size(14916, margin=0.05, confidence=0.95).")
+    z = stats.norm.ppf(1 - (1 - confidence) / 2)
+    n0 = z * z * 0.25 / (margin * margin)
+    return int(min(population, math.floor(n0 / (1 + (n0 - 1) / population) + 0.5)))
+
+
+def _annotations(annotations: pd.DataFrame) -> pd.DataFrame:
+    missing = [c for c in ANNOTATION_COLUMNS if c not in annotations.columns]
+    if missing:
+        raise SchemaError(f"annotation table lacks column {missing[0]!r}.",
+                          fix=f"an annotation CSV has the columns {', '.join(ANNOTATION_COLUMNS)}.")
+    frame = annotations.loc[:, list(ANNOTATION_COLUMNS)].astype(str)
+    frame = frame.apply(lambda column: column.str.strip())
+    frame[["variant", "coherent", "sentiment"]] = frame[["variant", "coherent", "sentiment"]].apply(
+        lambda column: column.str.lower())
+    bad = sorted(set(frame["variant"]) - {"a", "b"})
+    if bad:
+        raise SchemaError(f"variant must be 'a' or 'b'; found {bad}.", fix="mark the two mutants of a BTC a and b.")
+    return frame
+
+
+def tpr(annotations: pd.DataFrame) -> pd.DataFrame:
+    """Per annotator: BTCs annotated and the true-positive rate (columns :data:`TPR_COLUMNS`)."""
+    frame = _annotations(annotations)
+    wide = frame.pivot_table(index=["annotator", "btc_id"], columns="variant", values=["coherent", "sentiment"],
+                             aggfunc="last")
+    incomplete = wide[wide.isna().any(axis=1)]
+    if len(incomplete):
+        annotator, btc_id = incomplete.index[0]
+        raise SchemaError(f"annotator {annotator!r} annotated only one mutant of BTC {btc_id!r}.",
+                          fix="annotate both mutants (a and b) of every BTC, or drop the BTC.")
+    true_positive = ((wide[("coherent", "a")] == "yes") & (wide[("coherent", "b")] == "yes")
+                     & (wide[("sentiment", "a")] == wide[("sentiment", "b")])
+                     & wide[("sentiment", "a")].isin(_DEFINITE))
+    out = true_positive.groupby(level="annotator").agg(["size", "mean"]).reset_index()
+    out.columns = list(TPR_COLUMNS)
+    return out
+
+
+def kappa(annotations: pd.DataFrame, *, field: str, annotators: tuple[str, str] | None = None) -> float:
+    """Cohen's κ of two annotators on ``field`` ('coherent' or 'sentiment') over the mutants both annotated."""
+    if field not in ("coherent", "sentiment"):
+        raise InputError(f"unknown field {field!r}; available: coherent, sentiment.", fix="field='coherent'.")
+    frame = _annotations(annotations)
+    people = annotators or tuple(sorted(frame["annotator"].unique()))
+    if len(people) != 2:
+        raise InputError(f"Cohen's κ needs exactly two annotators; found {list(people)}.",
+                         fix="pass annotators=(first, second).")
+    wide = frame.pivot_table(index=["btc_id", "variant"], columns="annotator", values=field, aggfunc="last")
+    both = wide[list(people)].dropna()
+    if both.empty:
+        raise InputError("the two annotators share no annotated mutant.", fix="annotate the same BTCs.")
+    categories = sorted(set(both.to_numpy().ravel()))
+    table = pd.crosstab(both[people[0]], both[people[1]]).reindex(index=categories, columns=categories,
+                                                                  fill_value=0)
+    return float(cohens_kappa(np.asarray(table, dtype=float)).kappa)
