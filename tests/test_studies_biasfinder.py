@@ -79,3 +79,9 @@ def test_annotation_errors(annotations):
         biasfinder.tpr(annotations.drop(columns="coherent"))
     with pytest.raises(InputError, match="unknown field"):
         biasfinder.kappa(annotations, field="mood")
+
+
+def test_public_api_lives_under_toolkit_biasfinder():
+    from toolkit import biasfinder as api
+
+    assert api.sample_size(5296) == 358 and callable(api.tpr) and callable(api.kappa)
