@@ -39,6 +39,12 @@ def test_score_range_and_dev_follow_their_definitions():
     assert row["n_texts"] == 4 and row["n_names"] == 3 and np.isnan(row["score_dev_low"])
 
 
+def test_a_name_blind_model_has_exactly_zero_dev_and_range():
+    rng = np.random.default_rng(0)
+    row = psa.summary(_scored(base=list(rng.uniform(0, 1, 30)), bump={}), n_boot=10).iloc[0]
+    assert row["score_dev"] == 0.0 and row["score_range"] == 0.0
+
+
 def test_label_dist_at_a_threshold_between():
     table = psa.label_dist(_scored(), thresholds=[0.65]).iloc[0]
     # originals ≥ .65: {x3}; name A: {x2, x3} → Jaccard distance 1/2; B and C: identical → 0; mean over names 1/6

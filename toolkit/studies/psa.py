@@ -89,7 +89,7 @@ def summary(scored: pd.DataFrame, *, n_boot: int = 1000, level: float = 0.95, se
     rows = []
     for (model, corpus), block in perturbed.groupby(level=["model", "corpus"], sort=False):
         values = block.to_numpy()
-        dev = np.nanstd(values, axis=1)
+        dev = np.nanstd(values - values[:, :1], axis=1)  # centred first: equal scores give exactly 0
         spread = np.nanmax(values, axis=1) - np.nanmin(values, axis=1)
         rng = np.random.default_rng(seed)
         dev_ci = _bootstrap(dev, n_boot=n_boot, rng=rng, level=level)
