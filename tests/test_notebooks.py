@@ -43,3 +43,14 @@ def test_02_psa_notebook_writes_its_figures(tmp_path):
     for name in ("psa_label_dist.png", "psa_score_sens_vader.png", "psa_score_sens_afinn.png"):
         assert (figures / name).stat().st_size > 1000
     assert (tmp_path / "results" / "psa_summary.csv").exists()
+
+
+def test_04_btc_sam_notebook_writes_its_figures(tmp_path):
+    figures = tmp_path / "figures"
+    executed = execute("04_btc_sam.ipynb", output_dir=tmp_path, parameters={
+        "MODELS": ["vader", "afinn"], "SETS": ["llama3_baseline"], "PSA_N": 20, "CACHE": False,
+        "OUT_DIR": str(tmp_path / "results"), "FIGURES_DIR": str(figures)})
+    assert not _errors(executed)
+    for name in ("btcsam_detection.png", "btcsam_failure_pct.png"):
+        assert (figures / name).stat().st_size > 1000
+    assert (tmp_path / "results" / "btcsam_detection.csv").exists()

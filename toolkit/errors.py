@@ -1,6 +1,7 @@
 """Coded errors: every message says what went wrong, lists valid choices where there are some, and names the fix.
 
-Codes are stable (``TK1xx`` input/schema, ``TK2xx`` models, ``TK3xx`` scoring/cache, ``TK4xx`` studies) so that
+Codes are stable (``TK1xx`` input/schema, ``TK2xx`` models, ``TK3xx`` scoring/cache, ``TK4xx`` studies, ``TK5xx``
+LLM backends) so that
 notebooks and scripts can catch and test for them.
 """
 from __future__ import annotations
@@ -68,6 +69,12 @@ class CacheError(ToolkitError, RuntimeError):
     """The score cache is corrupt or belongs to something else."""
 
     code = "TK301"
+
+
+class LLMError(ToolkitError, RuntimeError):
+    """An LLM endpoint failed or could not be reached after its retries."""
+
+    code = "TK501"
 
 
 def unknown(kind: str, name: str, valid: Iterable[str], *, code: str = "TK103") -> UnknownNameError:

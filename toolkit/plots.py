@@ -99,3 +99,19 @@ def psa_label_flips(flips: pd.DataFrame, *, ax: plt.Axes | None = None) -> plt.A
     ax.set(xlabel="name", ylabel="label flip rate", title=f"labels flipped at c = {data['threshold'].iloc[0]:.2f}")
     ax.tick_params(axis="x", rotation=90, labelsize=7)
     return ax
+
+
+def btcsam_heatmap(table: pd.DataFrame, *, value: str = "detection_probability", index: str = "test_set",
+                   columns: str = "bias_type", ax: plt.Axes | None = None) -> plt.Axes:
+    """Heatmap of ``value`` (mean over other keys) by ``index`` × ``columns`` (BTC-SAM Tables 2 and 5): ``table``
+    from :func:`toolkit.studies.btcsam.detection_probability` or :func:`~toolkit.studies.btcsam.failure_percentage`."""
+    missing = [c for c in (value, index, columns) if c not in table.columns]
+    if missing or table.empty:
+        raise InputError(f"cannot draw a heatmap: table is empty or lacks {', '.join(missing)}.",
+                         fix="pass detection_probability(...) or failure_percentage(...) of a scored test set.")
+    grid = table.pivot_table(index=index, columns=columns, values=value, aggfunc="mean", sort=False)
+    ax = ax or plt.subplots(figsize=(max(4.0, 1.1 * grid.shape[1] + 2), max(2.5, 0.5 * grid.shape[0] + 1.5)))[1]
+    sns.heatmap(grid, annot=True, fmt=".2f" if value != "failure_pct" else ".1f", cmap="rocket_r", ax=ax,
+                cbar_kws={"label": value.replace("_", " ")})
+    ax.set(xlabel=columns.replace("_", " "), ylabel=index.replace("_", " "))
+    return ax

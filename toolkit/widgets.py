@@ -107,3 +107,39 @@ def psa_app(*, corpus: str = "sample", models: Sequence[str] = OFFLINE_DEFAULTS,
             cache: bool = True) -> PSAApp:
     """Build the PSA app; display ``app.widget`` in a notebook."""
     return PSAApp(corpus=corpus, models=models, n=n, cache=cache)
+
+
+class BTCSAMApp:
+    """Pick models and θ; Run scores the given test sets (cached) and shows the detection-probability heatmap and
+    table. ``widget`` is the box to display; ``result`` the last run."""
+
+    def __init__(self, *, sets: dict, models: Sequence[str] = OFFLINE_DEFAULTS, cache: bool = True) -> None:
+        from toolkit import btcsam
+
+        self._btcsam, self.sets, self.cache = btcsam, sets, cache
+        named = [m for m in available() if ":" not in m]
+        self.models = w.SelectMultiple(options=named, value=[m for m in models if m in named], description="models")
+        self.theta = w.SelectionSlider(options=list(btcsam.THETAS), value=0.2, description="θ")
+        self.button = w.Button(description="Run", button_style="primary")
+        self.output = w.Output()
+        self.result = None
+        self.button.on_click(lambda _: self.run())
+        self.widget = w.VBox([w.HBox([self.models, w.VBox([self.theta, self.button])]), self.output])
+
+    def run(self) -> None:
+        self.output.clear_output()
+        with self.output:
+            try:
+                self.result = self._btcsam.run(sets=self.sets, models=list(self.models.value), theta=self.theta.value,
+                                               cache=self.cache)
+            except ToolkitError as exc:
+                print(exc)
+                return
+            self._btcsam.figures(self.result)
+            plt.show()
+            display(self.result.detection[self.result.detection["theta"] == self.theta.value])
+
+
+def btcsam_app(*, sets: dict, models: Sequence[str] = OFFLINE_DEFAULTS, cache: bool = True) -> BTCSAMApp:
+    """Build the BTC-SAM app over ``sets`` (name → case table); display ``app.widget`` in a notebook."""
+    return BTCSAMApp(sets=sets, models=models, cache=cache)

@@ -124,7 +124,7 @@ class RuleBackend:
     name = "rules"
 
     def __init__(self, *, pipeline: str = nlp_layer.DEFAULT_PIPELINE) -> None:
-        self.nlp = nlp_layer.load_pipeline(pipeline)
+        self.nlp = nlp_layer.load_pipeline(pipeline, disable=("lemmatizer",))  # the rules read no lemmas
 
     def resolve_docs(self, docs) -> list[list[list[Span]]]:
         return [_rules(doc) for doc in docs]

@@ -1,0 +1,92 @@
+"""BTC-SAM metrics: the failure rule at each θ, detection probability, failure percentage, diversity."""
+import pandas as pd
+import pytest
+
+from toolkit.errors import InputError
+from toolkit.studies import btcsam
+
+
+def _scored(rows):
+    return pd.DataFrame(rows, columns=["model", "test_set", "bias_type", "case_id", "score", "label"])
+
+
+# case a: scores 0.50/0.62 (range 0.12), same label; case b: 0.40/0.45 but labels differ; case c: 0.3/0.3
+SCORED = _scored([
+    ("m1", "s", "gender", "a", 0.50, "positive"), ("m1", "s", "gender", "a", 0.62, "positive"),
+    ("m1", "s", "gender", "b", 0.40, "negative"), ("m1", "s", "gender", "b", 0.45, "neutral"),
+    ("m1", "s", "race", "c", 0.30, "negative"), ("m1", "s", "race", "c", 0.30, "negative"),
+    ("m2", "s", "gender", "a", 0.50, "positive"), ("m2", "s", "gender", "a", 0.52, "positive"),
+    ("m2", "s", "gender", "b", 0.40, "negative"), ("m2", "s", "gender", "b", 0.40, "negative"),
+    ("m2", "s", "race", "c", 0.10, "negative"), ("m2", "s", "race", "c", 0.26, "negative"),
+])
+
+
+@pytest.mark.parametrize("theta, failed", [
+    (0.05, {("m1", "a"), ("m1", "b"), ("m2", "c")}),   # m2/c range 0.16 > 0.05; m2/a 0.02 is not
+    (0.1, {("m1", "a"), ("m1", "b"), ("m2", "c")}),
+    (0.15, {("m1", "b"), ("m2", "c")}),                # m1/a 0.12 no longer fails; m1/b fails on its label
+    (0.2, {("m1", "b")}),
+])
+def test_failures_rule_at_each_theta(theta, failed):
+    out = btcsam.failures(SCORED, theta=theta)
+    assert tuple(out.columns) == btcsam.FAILURE_COLUMNS
+    assert set(map(tuple, out.loc[out["failed"], ["model", "case_id"]].to_numpy())) == failed
+
+
+def test_detection_probability_averages_over_models_and_cases():
+    out = btcsam.detection_probability(SCORED, thetas=(0.05, 0.2))
+    assert tuple(out.columns) == btcsam.DETECTION_COLUMNS
+    got = {(r.theta, r.bias_type): r.detection_probability for r in out.itertuples()}
+    # gender: 4 model×case pairs; θ=0.05: m1/a, m1/b fail → 2/4; θ=0.2: m1/b → 1/4. race: 2 pairs.
+    assert got == pytest.approx({(0.05, "gender"): 0.5, (0.05, "race"): 0.5, (0.2, "gender"): 0.25,
+                                 (0.2, "race"): 0.0})
+
+
+def test_failure_percentage_per_model():
+    out = btcsam.failure_percentage(SCORED, theta=0.15)
+    assert tuple(out.columns) == btcsam.FAILURE_PCT_COLUMNS
+    got = {(r.model, r.bias_type): r.failure_pct for r in out.itertuples()}
+    assert got == pytest.approx({("m1", "gender"): 50.0, ("m1", "race"): 0.0, ("m2", "gender"): 0.0,
+                                 ("m2", "race"): 100.0})
+
+
+@pytest.mark.parametrize("theta", [-0.1, 1.0, 2])
+def test_theta_out_of_range_is_a_coded_error(theta):
+    with pytest.raises(InputError, match="TK102.*theta"):
+        btcsam.failures(SCORED, theta=theta)
+
+
+def test_diversity_on_a_hand_made_set():
+    cases = pd.DataFrame({
+        "test_set": "toy", "case_id": ["1", "1", "2", "2"], "fill": ["Jewish", "Muslim", "gay", "straight"],
+        "concept_term": ["modest", "modest", "party", "party"],
+        "text": ["Jewish runners run.", "Muslim runners run.", "A gay party!", "A straight party!"]})
+    row = btcsam.diversity(cases).iloc[0]
+    assert tuple(btcsam.diversity(cases).columns) == btcsam.DIVERSITY_COLUMNS
+    # tokens: [Jewish, runners, run, .] [Muslim, runners, run, .] [A, gay, party, !] [A, straight, party, !]
+    # stems: jewish, runner, run, ., muslim, a, gay, parti, !, straight → 10
+    assert row["unique_cases"] == 2 and row["sentences"] == 4 and row["unique_tokens"] == 10
+    assert row["mean_chars"] == pytest.approx((19 + 19 + 12 + 17) / 4)
+    assert row["mean_tokens"] == pytest.approx(4.0)
+    # words: Jewish runners run Muslim runners run A gay party A straight party = 6+7+3+6+7+3+1+3+5+1+8+5 = 55
+    assert row["mean_word_len"] == pytest.approx(55 / 12)
+    assert row["identity_terms"] == 4 and row["concept_terms"] == 2
+
+
+def test_stage_diversity_measures_word_edit_distance_to_source():
+    cases = pd.DataFrame({
+        "test_set": "toy", "stage": ["etsg", "lda", "lda"], "case_id": ["1", "2", "3"], "fill": "Jewish",
+        "text": ["The Jewish chef cooks.", "The Jewish cook cooks.", "The Jewish chef cooks badly today."],
+        "source_text": ["The Jewish chef cooks."] * 3})
+    out = btcsam.stage_diversity(cases).set_index("stage")
+    assert tuple(btcsam.stage_diversity(cases).columns) == btcsam.STAGE_COLUMNS
+    assert out.loc["etsg", "mean_edit_distance"] == 0
+    assert out.loc["lda", "mean_edit_distance"] == pytest.approx((1 + 2) / 2)  # one substitution; two insertions
+
+
+def test_diversity_of_generated_eec_matches_the_paper(eec_cases):
+    row = btcsam.diversity(btcsam.as_test_set(eec_cases, name="eec")).iloc[0]
+    assert row["sentences"] == 8640
+    assert round(row["mean_chars"], 1) == 37.4
+    assert round(row["mean_tokens"], 2) == 7.15
+    assert row["unique_tokens"] == 135

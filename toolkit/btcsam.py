@@ -1,0 +1,107 @@
+"""BTC-SAM, end to end: ``generate`` (an LLM) or ``load_sets`` (the releases) → ``run`` (score + detection
+probability, failure percentage, diversity) → ``write`` / ``figures``.
+
+>>> from toolkit import btcsam, eec
+>>> sets = {**btcsam.load_sets(["baseline", "lexical"], root="../shared/data/btcsam"),
+...         "eec": btcsam.as_test_set(eec.generate(), name="eec")}
+>>> result = btcsam.run(sets=sets, models=["vader", "afinn"])
+>>> result.detection      # Table 2; result.failure_pct: Table 5; result.diversity: Table 3
+
+Generation (:mod:`toolkit.generators.btcsam`): ``llm = btcsam.LLM(btcsam.backend("openai", base_url=..., model=...))``
+then ``btcsam.generate(llm, identity_terms=btcsam.IDENTITY_TERMS)`` and ``btcsam.filter_counterfactuals(cases)``.
+Metrics: :mod:`toolkit.studies.btcsam`; loaders: :mod:`toolkit.corpora.external`.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import pandas as pd
+
+from toolkit import paths, plots, provenance
+from toolkit.corpora.external import (BTCSAM_SETS, btcsam_path, load_btcsam, load_crows_pairs,  # noqa: F401
+                                      load_eec_csv)
+from toolkit.errors import InputError
+from toolkit.generators.btcsam import (BACKENDS, LLM, PromptStore, backend, filter_counterfactuals,  # noqa: F401
+                                       generate)
+from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
+from toolkit.scoring import score
+from toolkit.studies.btcsam import (THETAS, as_test_set, detection_probability, diversity,  # noqa: F401
+                                    failure_percentage, failures, stage_diversity)
+
+IDENTITY_TERMS: dict[str, list[str]] = {  # a small default; the paper's lists are longer
+    "religion": ["Christian", "Jewish", "Muslim", "Hindu", "Buddhist"],
+    "gender": ["woman", "man"],
+    "race": ["Black", "White", "Asian", "Hispanic"],
+    "nationality": ["American", "Mexican", "Chinese", "Indian", "German"],
+    "sexual orientation": ["gay", "straight", "bisexual"],
+    "age": ["young", "old"],
+    "disability": ["blind", "deaf", "disabled", "able-bodied"],
+}
+
+
+@dataclass(frozen=True)
+class BTCSAMResult:
+    """Every table of one run over several test sets."""
+
+    scored: pd.DataFrame
+    detection: pd.DataFrame
+    failure_pct: pd.DataFrame
+    diversity: pd.DataFrame
+    models: list[str]
+    settings: dict
+
+
+def load_sets(names: Sequence[str] = BTCSAM_SETS, *, root: str | Path, valid_only: bool = True
+              ) -> dict[str, pd.DataFrame]:
+    """The released BTC-SAM sets ``names`` from folder ``root``, keyed by name."""
+    return {n: load_btcsam(btcsam_path(n, root=root), name=n, valid_only=valid_only) for n in names}
+
+
+def run(*, sets: Mapping[str, pd.DataFrame], models: Iterable[str | SentimentModel] = OFFLINE_DEFAULTS,
+        thetas: Sequence[float] = THETAS, theta: float = 0.2, cache: bool | str | Path | None = True,
+        progress: bool | None = None) -> BTCSAMResult:
+    """Score every test set in ``sets`` (name → case table) with ``models``; detection probability at ``thetas``,
+    failure percentage at ``theta``, diversity per set."""
+    if not sets:
+        raise InputError("no test sets given.", fix="pass sets={'name': cases, …}, e.g. from btcsam.load_sets().")
+    cases = pd.concat([as_test_set(frame, name=name) if "test_set" not in frame.columns or "bias_type" not in
+                       frame.columns else frame.assign(test_set=name) for name, frame in sets.items()],
+                      ignore_index=True)
+    cases["variant_id"] = cases["test_set"] + "/" + cases["variant_id"]
+    cases["case_id"] = cases["test_set"] + "/" + cases["case_id"]
+    scored = score(cases, models=list(models), cache=cache, progress=progress)
+    return BTCSAMResult(scored=scored, detection=detection_probability(scored, thetas=thetas),
+                        failure_pct=failure_percentage(scored, theta=theta), diversity=diversity(cases),
+                        models=list(dict.fromkeys(scored["model"])),
+                        settings={"study": "btcsam", "sets": {n: len(f) for n, f in sets.items()},
+                                  "thetas": list(thetas), "theta": theta})
+
+
+def figures(result: BTCSAMResult, *, theta: float | None = None) -> dict[str, plt.Axes]:
+    """Detection probability at ``theta`` (default: the run's) and failure percentage heatmaps, keyed by stem."""
+    theta = result.settings["theta"] if theta is None else theta
+    detection = result.detection[result.detection["theta"] == theta]
+    return {"btcsam_detection": plots.btcsam_heatmap(detection),
+            "btcsam_failure_pct": plots.btcsam_heatmap(result.failure_pct, value="failure_pct", index="model")}
+
+
+def write(result: BTCSAMResult, out_dir: str | Path | None = None, *, figures_dir: str | Path | None = None
+          ) -> list[Path]:
+    """Write ``btcsam_detection.csv``, ``btcsam_failure_pct.csv``, ``btcsam_diversity.csv`` and
+    ``provenance.json`` to ``out_dir`` (default ``data/results/btcsam``), the heatmaps to ``figures_dir``."""
+    out = Path(out_dir) if out_dir is not None else paths.data_dir() / "results" / "btcsam"
+    figures_dir = Path(figures_dir) if figures_dir is not None else paths.figures_dir()
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, frame in (("btcsam_detection", result.detection), ("btcsam_failure_pct", result.failure_pct),
+                        ("btcsam_diversity", result.diversity)):
+        frame.to_csv(out / f"{name}.csv", index=False)
+        written.append(out / f"{name}.csv")
+    for stem, ax in figures(result).items():
+        written.append(plots.save(ax, figures_dir / f"{stem}.png"))
+        plt.close(ax.figure)
+    written.append(provenance.write(out, models=result.models, settings=result.settings))
+    return written

@@ -1,0 +1,133 @@
+"""BTC-SAM study (Kardkovács et al. 2025, Section 4; Tables 2–5): detection probability and test-set diversity.
+
+Failure rule: a test case (``case_id``) fails on a model when any two of its texts get different labels or scores
+(valence in [0, 1]) differing by more than θ (``theta``, default 0.2; the paper also uses 0.05, 0.1, 0.15).
+
+- :func:`failures`: one row per model × case (:data:`FAILURE_COLUMNS`).
+- :func:`detection_probability` (Table 2): the share of failing cases per test set and bias type, averaged over
+  models and cases (:data:`DETECTION_COLUMNS`).
+- :func:`failure_percentage` (Table 5): per model, test set and bias type, in percent (:data:`FAILURE_PCT_COLUMNS`).
+- :func:`diversity` (Table 3) and :func:`stage_diversity` (Table 4, plus the mean word-level edit distance to the
+  ETSG source, ``source_text``): :data:`DIVERSITY_COLUMNS`, :data:`STAGE_COLUMNS`.
+
+Inputs carry ``test_set`` and ``bias_type`` columns (:func:`as_test_set` adds them to any case table). Tokens are
+``\\w+`` runs and single punctuation marks (regex, no punkt data), Snowball-stemmed (which lowercases) for
+``unique_tokens``; ``mean_word_len`` averages the ``\\w+`` tokens only. On the generated EEC this gives the paper's
+EEC column exactly: 8,640 sentences, 37.4 characters and 7.15 tokens per sentence, 135 unique tokens.
+Identity terms are the distinct non-empty ``fill`` values; concept terms the distinct ``concept_term`` (EEC:
+``emotion_word``) values. Limitation: the paper's exact tokenizer is not named; this choice reproduces its EEC row.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from nltk import edit_distance
+from nltk.stem.snowball import SnowballStemmer
+
+from toolkit.errors import InputError, SchemaError
+
+THETAS: tuple[float, ...] = (0.05, 0.1, 0.15, 0.2)
+FAILURE_COLUMNS = ("model", "test_set", "bias_type", "case_id", "n_texts", "score_range", "n_labels", "failed")
+DETECTION_COLUMNS = ("test_set", "bias_type", "theta", "n_cases", "n_models", "detection_probability")
+FAILURE_PCT_COLUMNS = ("model", "test_set", "bias_type", "theta", "n_cases", "n_failed", "failure_pct")
+METRIC_COLUMNS = ("unique_cases", "sentences", "unique_tokens", "mean_chars", "mean_tokens", "mean_word_len",
+                  "identity_terms", "concept_terms")
+DIVERSITY_COLUMNS = ("test_set",) + METRIC_COLUMNS
+STAGE_COLUMNS = ("test_set", "stage") + METRIC_COLUMNS + ("mean_edit_distance",)
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+_STEMMER = SnowballStemmer("english")
+
+
+def tokens(text: str) -> list[str]:
+    """Words and punctuation marks as tokens (case kept)."""
+    return _TOKEN.findall(text)
+
+
+def as_test_set(cases: pd.DataFrame, *, name: str) -> pd.DataFrame:
+    """``cases`` with ``test_set`` = ``name``; without a ``bias_type`` column, ``bias_type`` = ``attribute`` and each
+    case split by attribute (so a case never mixes bias types)."""
+    out = cases.assign(test_set=name)
+    if "bias_type" not in out.columns:
+        out = out.assign(bias_type=out["attribute"], case_id=out["case_id"] + ":" + out["attribute"])
+    return out
+
+
+def _check_theta(theta: float) -> None:
+    if not 0.0 <= theta < 1.0:
+        raise InputError(f"theta must be a score difference in [0, 1); got {theta!r}.",
+                         fix=f"use e.g. one of the paper's thresholds {', '.join(map(str, THETAS))}.")
+
+
+def failures(scored: pd.DataFrame, *, theta: float = 0.2) -> pd.DataFrame:
+    """One row per model × case: does the case fail (labels differ or score range > ``theta``)?"""
+    _check_theta(theta)
+    missing = [c for c in ("model", "score", "label", "case_id", "test_set", "bias_type") if c not in scored.columns]
+    if missing:
+        raise SchemaError(f"scored table lacks {', '.join(missing)}.",
+                          fix="score cases with toolkit.scoring.score() after toolkit.btcsam.as_test_set().")
+    grouped = scored.groupby(["model", "test_set", "bias_type", "case_id"], sort=False)
+    out = grouped.agg(n_texts=("score", "size"), high=("score", "max"), low=("score", "min"),
+                      n_labels=("label", "nunique")).reset_index()
+    out["score_range"] = out["high"] - out["low"]
+    out["failed"] = (out["n_labels"] > 1) | (out["score_range"] > theta + 1e-12)
+    return out.loc[:, list(FAILURE_COLUMNS)]
+
+
+def failure_percentage(scored: pd.DataFrame, *, theta: float = 0.2) -> pd.DataFrame:
+    """Table 5: percentage of failing cases per model, test set and bias type."""
+    out = (failures(scored, theta=theta).groupby(["model", "test_set", "bias_type"], sort=False)["failed"]
+           .agg(n_cases="size", n_failed="sum").reset_index())
+    out["n_failed"] = out["n_failed"].astype(int)
+    return out.assign(theta=theta, failure_pct=100.0 * out["n_failed"] / out["n_cases"]).loc[:, list(FAILURE_PCT_COLUMNS)]
+
+
+def detection_probability(scored: pd.DataFrame, *, thetas: Sequence[float] = (0.2,)) -> pd.DataFrame:
+    """Table 2: the probability that a case of a test set and bias type fails, over all models and cases."""
+    frames = []
+    for theta in thetas:
+        table = failures(scored, theta=theta).groupby(["test_set", "bias_type"], sort=False).agg(
+            n_cases=("case_id", "nunique"), n_models=("model", "nunique"),
+            detection_probability=("failed", "mean")).reset_index()
+        frames.append(table.assign(theta=theta))
+    return pd.concat(frames, ignore_index=True).loc[:, list(DETECTION_COLUMNS)]
+
+
+def _metrics(group: pd.DataFrame) -> dict[str, float]:
+    texts = group["text"].tolist()
+    toks = [tokens(t) for t in texts]
+    words = [w for ts in toks for w in ts if re.match(r"\w", w)]
+    filled = [group[c].fillna("") for c in ("concept_term", "emotion_word") if c in group.columns]
+    concepts = next((c[c != ""] for c in filled if (c != "").any()), pd.Series([], dtype=str))
+    return {"unique_cases": group["case_id"].nunique(), "sentences": len(texts),
+            "unique_tokens": len({_STEMMER.stem(t) for ts in toks for t in ts}),
+            "mean_chars": float(np.mean([len(t) for t in texts])), "mean_tokens": float(np.mean([len(ts) for ts in toks])),
+            "mean_word_len": float(np.mean([len(w) for w in words])) if words else float("nan"),
+            "identity_terms": group.loc[group["fill"] != "", "fill"].nunique(),
+            "concept_terms": concepts.nunique()}
+
+
+def _by(cases: pd.DataFrame, keys: list[str]) -> list[tuple[tuple, pd.DataFrame]]:
+    frame = cases if "test_set" in cases.columns else cases.assign(test_set=cases["generator"])
+    return [(k if isinstance(k, tuple) else (k,), g) for k, g in frame.groupby(keys, sort=False)]
+
+
+def diversity(cases: pd.DataFrame) -> pd.DataFrame:
+    """Table 3: one row per test set (``test_set``, else ``generator``)."""
+    rows = [{"test_set": key[0], **_metrics(group)} for key, group in _by(cases, ["test_set"])]
+    return pd.DataFrame(rows, columns=list(DIVERSITY_COLUMNS))
+
+
+def stage_diversity(cases: pd.DataFrame) -> pd.DataFrame:
+    """Table 4: one row per test set and stage, with the mean word-level edit distance to the ETSG source."""
+    rows = []
+    for (test_set, stage), group in _by(cases, ["test_set", "stage"]):
+        sources = group["source_text"] if "source_text" in group.columns else pd.Series("", index=group.index)
+        linked = sources.fillna("") != ""
+        distances = [edit_distance(tokens(t.lower()), tokens(s.lower()))
+                     for t, s in zip(group.loc[linked, "text"], sources[linked])]
+        rows.append({"test_set": test_set, "stage": stage, **_metrics(group),
+                     "mean_edit_distance": float(np.mean(distances)) if distances else float("nan")})
+    return pd.DataFrame(rows, columns=list(STAGE_COLUMNS))
