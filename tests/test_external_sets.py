@@ -1,4 +1,6 @@
 """Loaders of external test sets: BTC-SAM releases (both delimiters, isValid quirks), official EEC, CrowS-Pairs."""
+import numpy as np
+import pandas as pd
 import pytest
 
 from conftest import SHARED_DATA
@@ -88,3 +90,23 @@ def test_released_btcsam_sets_load_as_valid_case_tables(name):
     cases = validate(external.load_btcsam(external.btcsam_path(name, root=SHARED_DATA / "btcsam")))
     assert len(cases) > 500 and cases.groupby("case_id").size().min() >= 2
     assert ("age" in set(cases["bias_type"])) == (not name.startswith("llama3_"))
+
+
+LEXICAL = """,id,bias_type,id_term,concept_term,sentence,flagged,reject_reason,refid
+0,1,religion,Christian,modest,"Sarah, a Christian mother, wore a plain dress.",0,-,1
+1,1,religion,Jewish,modest,"Sarah, a Jewish mother, wore a plain simple dress.",0,-,1
+"""
+
+
+def test_released_rewrites_are_linked_to_their_baseline_sentence(tmp_path):
+    from toolkit import btcsam
+
+    (tmp_path / "baseline_output.csv").write_text(BASELINE)
+    (tmp_path / "lexical_output.csv").write_text(LEXICAL)
+    sets = btcsam.load_sets(["baseline", "lexical"], root=tmp_path)
+    lexical = sets["lexical"].set_index("fill")
+    assert lexical.loc["Jewish", "source_text"] == "Sarah, a Jewish mother, wore a modest dress."
+    stages = btcsam.stage_diversity(pd.concat(sets.values(), ignore_index=True)).set_index("stage")
+    # word-level edit distances: "modest"→"plain" = 1; "modest"→"plain" plus an inserted "simple" = 2
+    assert stages.loc["lda", "mean_edit_distance"] == pytest.approx(1.5)
+    assert np.isnan(stages.loc["etsg", "mean_edit_distance"])

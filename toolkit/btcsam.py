@@ -56,8 +56,51 @@ class BTCSAMResult:
 
 def load_sets(names: Sequence[str] = BTCSAM_SETS, *, root: str | Path, valid_only: bool = True
               ) -> dict[str, pd.DataFrame]:
-    """The released BTC-SAM sets ``names`` from folder ``root``, keyed by name."""
-    return {n: load_btcsam(btcsam_path(n, root=root), name=n, valid_only=valid_only) for n in names}
+    """The released BTC-SAM sets ``names`` from folder ``root``, keyed by name. Rewrites of a loaded baseline
+    (``baseline`` for the GPT files, ``llama3_baseline`` for the llama3 ones) get ``source_text``: the baseline
+    sentence of the same bias type, source group and identity term (for Table 4's edit distance)."""
+    sets = {n: load_btcsam(btcsam_path(n, root=root), name=n, valid_only=valid_only) for n in names}
+    for name, frame in sets.items():
+        base = sets.get("llama3_baseline" if name.startswith("llama3_") else "baseline")
+        if base is None or frame is base:
+            continue
+        sources = base.drop(columns="source_id").drop_duplicates(["bias_type", "release_id", "fill"]).rename(
+            columns={"release_id": "source_id", "text": "source_text"})[["bias_type", "source_id", "fill",
+                                                                          "source_text"]]
+        linked = frame.merge(sources, on=["bias_type", "source_id", "fill"], how="left")
+        sets[name] = linked.assign(source_text=linked["source_text"].fillna(""))
+    return sets
+
+
+def generate_with(settings: Mapping[str, str] | None, *, identity_terms: Mapping[str, Sequence[str]] | None = None,
+                  n_triplets: int = 2) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
+    """Generate and filter a set with the backend described by ``settings`` (``{"kind": "openai"|"hf", …}``, the
+    keyword arguments of :func:`backend`); ``None`` skips generation with a printed message. Returns the filtered
+    cases and the filter's counts per reason, or (None, None)."""
+    if settings is None:
+        print("No LLM backend configured: skipping generation.")
+        return None, None
+    options = dict(settings)
+    llm = LLM(backend(options.pop("kind"), **options))
+    terms = identity_terms or {"religion": IDENTITY_TERMS["religion"]}
+    return filter_counterfactuals(generate(llm, identity_terms=terms, n_triplets=n_triplets))
+
+
+def toolkit_sets(*, corpus: str | Path = "sample", psa_n: int = 300, btcsam_dir: str | Path | None = None,
+                 released: Sequence[str] = BTCSAM_SETS) -> dict[str, pd.DataFrame]:
+    """Every test set the toolkit can make offline — EEC, PSA and BiasFinder (gender) from ``corpus`` — plus the
+    released BTC-SAM sets ``released`` from ``btcsam_dir`` (skipped with a printed message when it is absent)."""
+    from toolkit import biasfinder, corpora, eec, psa
+
+    frame = corpora.load(corpus)
+    sets = {"eec": as_test_set(eec.generate(), name="eec"),
+            "psa": as_test_set(psa.generate(frame, n=psa_n), name="psa"),
+            "biasfinder": as_test_set(biasfinder.generate_gender(frame), name="biasfinder")}
+    if btcsam_dir is not None and Path(btcsam_dir).is_dir():
+        sets.update(load_sets(released, root=btcsam_dir))
+    else:
+        print(f"{btcsam_dir} not found: released BTC-SAM sets skipped.")
+    return sets
 
 
 def run(*, sets: Mapping[str, pd.DataFrame], models: Iterable[str | SentimentModel] = OFFLINE_DEFAULTS,

@@ -10,7 +10,9 @@
 - :func:`load_crows_pairs`: CrowS-Pairs (``sent_more, sent_less, stereo_antistereo, bias_type``); one case per pair,
   groups ``more_stereotypical`` / ``less_stereotypical``.
 
-Every table has the case schema plus ``bias_type``, ``stage``, ``concept_term`` and ``test_set``.
+Every table has the case schema plus ``bias_type``, ``stage``, ``concept_term``, ``test_set``, and for BTC-SAM
+releases ``release_id`` (the file's own group id) and ``source_id`` (the id of the baseline group a rewrite came
+from: ``refid`` in the GPT files, ``reflink`` in the llama3 files; "" for baseline files and the other loaders).
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ from toolkit.errors import InputError, SchemaError, unknown
 
 BTCSAM_STAGES = {"baseline": "etsg", "lexical": "lda", "syntactic": "syda", "semantic": "seda"}
 BTCSAM_SETS = ("baseline", "lexical", "syntactic", "semantic", "llama3_baseline", "llama3_lexical", "llama3_semantic")
-EXTRA_COLUMNS = ("bias_type", "stage", "concept_term", "test_set")
+EXTRA_COLUMNS = ("bias_type", "stage", "concept_term", "test_set", "release_id", "source_id")
 _BTCSAM_REQUIRED = ("bias_type", "id_term", "sentence")
 _EEC_REQUIRED = ("Sentence", "Template", "Person", "Gender", "Race", "Emotion word")
 _CROWS_REQUIRED = ("sent_more", "sent_less", "bias_type")
@@ -81,11 +83,14 @@ def load_btcsam(path: str | Path, *, name: str | None = None, valid_only: bool =
     frame = frame[case_id.map(case_id.value_counts()) >= 2] if valid_only else frame
     case_id = f"{name}:" + frame["bias_type"] + ":" + frame[key]
     first = ~case_id.duplicated()
+    stage = BTCSAM_STAGES.get(name.removeprefix("llama3_"), "")
+    source = "refid" if key == "id" and "refid" in frame.columns else "reflink" if "reflink" in frame.columns else ""
     return _table(pd.DataFrame({
         "case_id": case_id, "text": frame["sentence"], "attribute": frame["bias_type"], "group": frame["id_term"],
         "fill": frame["id_term"], "generator": f"external:btcsam-{name}", "template": "", "is_original": first,
-        "bias_type": frame["bias_type"], "stage": BTCSAM_STAGES.get(name.removeprefix("llama3_"), ""),
-        "concept_term": frame["concept_term"] if "concept_term" in frame.columns else "", "test_set": name}))
+        "bias_type": frame["bias_type"], "stage": stage,
+        "concept_term": frame["concept_term"] if "concept_term" in frame.columns else "", "test_set": name,
+        "release_id": frame[key], "source_id": frame[source] if source and stage != "etsg" else ""}))
 
 
 def load_eec_csv(path: str | Path, *, name: str = "eec") -> pd.DataFrame:
@@ -98,7 +103,7 @@ def load_eec_csv(path: str | Path, *, name: str = "eec") -> pd.DataFrame:
         "attribute": race.map(lambda r: "gender+race" if r else "gender"),
         "group": (race + " " + frame["Gender"]).str.strip(), "fill": frame["Person"], "generator": "external:eec",
         "template": frame["Template"], "is_original": False, "bias_type": "gender", "stage": "",
-        "concept_term": frame["Emotion word"], "test_set": name}))
+        "concept_term": frame["Emotion word"], "test_set": name, "release_id": "", "source_id": ""}))
 
 
 def load_crows_pairs(path: str | Path, *, name: str = "crows_pairs") -> pd.DataFrame:
@@ -110,4 +115,4 @@ def load_crows_pairs(path: str | Path, *, name: str = "crows_pairs") -> pd.DataF
     rows = pd.DataFrame(pairs, columns=["case_id", "text", "group", "bias_type"])
     return _table(rows.assign(attribute=rows["bias_type"], fill="", generator="external:crows_pairs", template="",
                               is_original=rows["group"] == "more_stereotypical", stage="", concept_term="",
-                              test_set=name))
+                              test_set=name, release_id="", source_id=""))
