@@ -33,7 +33,7 @@ def test_unknown_backend_lists_the_valid_ones():
     from toolkit.errors import UnknownNameError
 
     with pytest.raises(UnknownNameError, match="available: fastcoref, rules"):
-        resolve(["x"], backend_name="neuralcoref")
+        resolve(["x"], backend="neuralcoref")
 
 
 def test_fastcoref_backend_says_how_to_install_it():
@@ -44,7 +44,7 @@ def test_fastcoref_backend_says_how_to_install_it():
         from toolkit.errors import MissingDependencyError
 
         with pytest.raises(MissingDependencyError, match="pip install fastcoref"):
-            resolve(["x"], backend_name="fastcoref")
+            resolve(["x"], backend="fastcoref")
     else:
         pytest.skip("fastcoref is installed here")
 

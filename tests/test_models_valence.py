@@ -73,3 +73,10 @@ def test_five_star_head_is_expected_stars_rescaled():
     score, label = valence.from_probabilities(probs, [1, 2, 3, 4, 5])
     np.testing.assert_allclose(score, [0.0, 1.0, 0.5, 0.5])
     assert label[:2] == ["negative", "positive"]
+
+
+def test_saturated_softmax_rows_stay_inside_the_unit_interval():
+    probs = np.array([[0.0, 2e-9, 1.0]], dtype=np.float32)  # float32 softmax of logits (-20, 0, 20)
+    assert probs.astype(float) @ np.array([0.0, 0.5, 1.0]) > 1.0
+    score, _ = valence.from_probabilities(probs, ["negative", "neutral", "positive"])
+    assert score[0] == 1.0

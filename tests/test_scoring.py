@@ -128,3 +128,47 @@ def test_hf_scores_are_identical_across_budgets(tiny_bert_dir):
     small = score(cases, models=f"hf:{tiny_bert_dir}", cache=False, batch_tokens=16)
     large = score(cases, models=f"hf:{tiny_bert_dir}", cache=False, batch_tokens=4096)
     np.testing.assert_allclose(small["score"], large["score"], atol=1e-5)
+
+
+class Bare(SentimentModel):
+    """Leaves ``truncated`` at its default (empty) and can return an out-of-range score."""
+
+    spec = "bare"
+    batch_size = 2
+
+    def __init__(self, overshoot=0.0):
+        self.overshoot, self.calls = overshoot, 0
+
+    @property
+    def fingerprint(self):
+        return f"bare-{self.overshoot}"
+
+    def predict(self, texts):
+        self.calls += 1
+        return Predictions(np.full(len(texts), 1.0 + self.overshoot), ["positive"] * len(texts))
+
+
+def test_models_without_truncation_flags_are_cached_too(tmp_path):
+    score(_cases(["a", "b", "c"]), models=Bare(), cache=tmp_path)
+    again = Bare()
+    scored = score(_cases(["a", "b", "c"]), models=again, cache=tmp_path)
+    assert again.calls == 0 and not scored["truncated"].any()
+
+
+def test_an_out_of_range_score_is_a_coded_error_not_a_cache_crash(tmp_path):
+    from toolkit.errors import ModelOutputError
+
+    with pytest.raises(ModelOutputError, match=r"outside \[0, 1\]") as info:
+        score(_cases(["a", "b"]), models=Bare(overshoot=1e-9), cache=tmp_path)
+    assert info.value.code == "TK203"
+
+
+def test_a_damaged_cache_page_is_reported(tmp_path):
+    path = tmp_path / "scores.sqlite"
+    score(_cases([f"text {i}" for i in range(3000)]), models="vader", cache=path)
+    data = bytearray(path.read_bytes())
+    middle = len(data) // 2
+    data[middle:middle + 4096] = b"\xff" * 4096
+    path.write_bytes(bytes(data))
+    with pytest.raises(CacheError):
+        score(_cases(["text 1"]), models="vader", cache=path)

@@ -85,3 +85,21 @@ def test_public_api_lives_under_toolkit_biasfinder():
     from toolkit import biasfinder as api
 
     assert api.sample_size(5296) == 358 and callable(api.tpr) and callable(api.kappa)
+
+
+def test_annotation_values_are_checked_and_kappa_needs_two_categories(annotations):
+    bad = annotations.copy()
+    bad.loc[0, "coherent"] = "y"
+    with pytest.raises(SchemaError, match="allowed: no, unsure, yes"):
+        biasfinder.tpr(bad)
+    with pytest.raises(SchemaError, match="twice"):
+        biasfinder.tpr(pd.concat([annotations, annotations.head(1)]))
+    same = annotations.assign(coherent="yes")
+    with pytest.raises(InputError, match="undefined"):
+        biasfinder.kappa(same, field="coherent")
+
+
+def test_btcs_count_every_classed_row_when_there_is_no_unperturbed_original():
+    scored = _scored()
+    scored.loc[scored["case_id"] == "t2", "is_original"] = [True, False, False]  # a loader marking its first row
+    assert biasfinder.btcs(scored).set_index("case_id").loc["t2", "n_btcs"] == 2

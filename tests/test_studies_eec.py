@@ -1,4 +1,5 @@
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -54,7 +55,7 @@ def test_bonferroni_covers_every_assessment_of_the_run(tests_all, scored):
     pairs = eec.pairs(scored[scored["model"] == row["model"]], attribute="gender")
     p = stats.ttest_rel(pairs["score_a"], pairs["score_b"]).pvalue
     assert row["p_value"] == pytest.approx(p)
-    assert row["p_bonferroni"] == pytest.approx(min(1.0, p * 6))
+    assert row["p_bonferroni"] == pytest.approx(min(1.0, p * 6), rel=1e-9, abs=0)
 
 
 def test_delta_summaries_follow_their_definitions(scored):
@@ -106,3 +107,11 @@ def test_study_errors(scored, eec_cases):
         eec.pairs(scored, attribute="age")
     with pytest.raises(InputError, match="alpha"):
         eec.ttests(scored, alpha=5)
+
+
+def test_incomplete_or_duplicated_eec_tables_are_refused(scored):
+    one = scored[scored["model"] == "py:synthetic_models:blind"]
+    with pytest.raises(SchemaError, match="lacks a female or male sentence"):
+        eec.pairs(one[one["person"] != "my sister"], attribute="gender")
+    with pytest.raises(SchemaError, match="twice"):
+        eec.pairs(pd.concat([one, one.head(1)]), attribute="gender")

@@ -101,3 +101,11 @@ def test_end_to_end_on_generated_cases_with_a_one_name_model():
 def test_psa_metrics_refuse_other_tables(eec_cases):
     with pytest.raises(SchemaError, match="not a scored PSA table"):
         psa.score_sens(eec_cases)
+
+
+def test_duplicated_or_missing_psa_cells_are_refused():
+    scored = _scored()
+    with pytest.raises(SchemaError, match="twice"):
+        psa.score_sens(pd.concat([scored, scored.tail(1)]))
+    with pytest.raises(SchemaError, match="lacks a score for some name"):
+        psa.summary(scored.drop(index=scored.index[-1]))

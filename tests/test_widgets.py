@@ -18,11 +18,16 @@ def test_eec_app_reports_a_bad_spec_without_raising():
     assert app.result is None
 
 
-def test_psa_app_runs_and_the_slider_redraws_flips():
+def test_psa_app_runs_and_the_slider_redraws_flips(monkeypatch):
+    from toolkit import psa
     from toolkit.widgets import psa_app
 
     app = psa_app(models=["afinn"], n=10, cache=False)
     app.run()
     assert app.result is not None and set(app.result.summary["model"]) == {"afinn"}
-    app.threshold.value = 0.3  # observed: redraws from the stored result without re-scoring
-    assert app.result.scored["case_id"].nunique() == 10
+    seen, scored_before = [], app.result
+    real = psa.label_flips
+    monkeypatch.setattr(psa, "label_flips", lambda scored, *, threshold: seen.append(threshold) or real(
+        scored, threshold=threshold))
+    app.threshold.value = 0.3
+    assert seen == [0.3] and app.result is scored_before  # redrawn from the stored result, nothing re-scored

@@ -146,5 +146,6 @@ def write(result: BTCSAMResult, out_dir: str | Path | None = None, *, figures_di
     for stem, ax in figures(result).items():
         written.append(plots.save(ax, figures_dir / f"{stem}.png"))
         plt.close(ax.figure)
-    written.append(provenance.write(out, models=result.models, settings=result.settings))
+    written.append(provenance.write(out, models=result.models, settings=result.settings,
+                                    fingerprints=result.scored.attrs.get("fingerprints")))
     return written

@@ -82,11 +82,18 @@ class ScoreCache:
         return found
 
     def put(self, fingerprint: str, texts: list[str], predictions: Predictions) -> None:
-        """Store one batch in a single transaction (all rows or none)."""
+        """Store one batch in a single transaction (all rows or none); ``predictions`` has one entry per text."""
         rows = [(fingerprint, text_key(t), float(s), str(lab), int(tr)) for t, s, lab, tr in
                 zip(texts, np.asarray(predictions.score), predictions.label, np.asarray(predictions.truncated))]
-        with self._db:
-            self._db.executemany("INSERT OR REPLACE INTO scores VALUES (?, ?, ?, ?, ?)", rows)
+        if len(rows) != len(texts):
+            raise CacheError(f"cannot store {len(texts)} texts with {len(rows)} complete predictions.",
+                             fix="pass one score, label and truncation flag per text.")
+        try:
+            with self._db:
+                self._db.executemany("INSERT OR REPLACE INTO scores VALUES (?, ?, ?, ?, ?)", rows)
+        except sqlite3.DatabaseError as exc:
+            raise CacheError(f"score cache {self.path} refused a batch: {exc}.",
+                             fix=f"delete {self.path} if it is damaged; scores must be valences in [0, 1].") from exc
 
     def count(self, fingerprint: str | None = None) -> int:
         query, args = "SELECT COUNT(*) FROM scores", ()

@@ -68,6 +68,8 @@ def write(result: EECResult, out_dir: str | Path | None = None, *, order: Sequen
     for attribute, ax in figures(result, order=order).items():
         written.append(plots.save(ax, figures_dir / f"eec_{attribute}_box.png"))
         plt.close(ax.figure)
-    written.append(provenance.write(out, models=result.models, settings={
-        "study": "eec", "subsets": sorted(set(result.tests["subset"])), "n_sentences": int(result.scored["variant_id"].nunique())}))
+    settings = {"study": "eec", "subsets": sorted(set(result.tests["subset"])),
+                "n_sentences": int(result.scored["variant_id"].nunique())}
+    written.append(provenance.write(out, models=result.models, settings=settings,
+                                    fingerprints=result.scored.attrs.get("fingerprints")))
     return written

@@ -6,6 +6,7 @@ import platform
 import subprocess
 from datetime import datetime, timezone
 from importlib import metadata
+from collections.abc import Mapping
 from pathlib import Path
 
 from toolkit import __version__, paths
@@ -24,8 +25,9 @@ def _git_commit() -> str:
         return ""
 
 
-def record(*, models: list[str], settings: dict) -> dict:
-    """A JSON-ready record of this run."""
+def record(*, models: list[str], settings: dict, fingerprints: Mapping[str, str] | None = None) -> dict:
+    """A JSON-ready record of this run; ``fingerprints`` (spec → fingerprint, as in a scored table's
+    ``attrs["fingerprints"]``) saves loading the models again."""
     versions = {}
     for package in _PACKAGES:
         try:
@@ -37,15 +39,18 @@ def record(*, models: list[str], settings: dict) -> dict:
         "git_commit": _git_commit(),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "python": platform.python_version(),
-        "models": [{"spec": m.spec, "fingerprint": m.fingerprint} for m in load_all(models)],
+        "models": ([{"spec": spec, "fingerprint": fingerprints[spec]} for spec in models] if fingerprints else
+                   [{"spec": m.spec, "fingerprint": m.fingerprint} for m in load_all(models)]),
         "packages": versions,
         "settings": settings,
     }
 
 
-def write(out_dir: str | Path, *, models: list[str], settings: dict) -> Path:
+def write(out_dir: str | Path, *, models: list[str], settings: dict,
+          fingerprints: Mapping[str, str] | None = None) -> Path:
     """Write ``provenance.json`` into ``out_dir`` and return its path."""
     path = Path(out_dir) / "provenance.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(record(models=models, settings=settings), indent=2, default=str) + "\n")
+    text = json.dumps(record(models=models, settings=settings, fingerprints=fingerprints), indent=2, default=str)
+    path.write_text(text + "\n")
     return path

@@ -83,5 +83,6 @@ def write(result: PSAResult, out_dir: str | Path | None = None, *, figures_dir: 
     for stem, ax in figures(result).items():
         written.append(plots.save(ax, figures_dir / f"{stem}.png"))
         plt.close(ax.figure)
-    written.append(provenance.write(out, models=result.models, settings=result.settings))
+    written.append(provenance.write(out, models=result.models, settings=result.settings,
+                                    fingerprints=result.scored.attrs.get("fingerprints")))
     return written

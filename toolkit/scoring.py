@@ -20,6 +20,7 @@ from toolkit.cache import ScoreCache
 from toolkit.errors import InputError, ModelOutputError
 from toolkit.executors import LocalExecutor, RayExecutor
 from toolkit.models import SentimentModel, load_all
+from toolkit.models.base import Predictions
 
 CPU_BATCH_TOKENS = 4_096  # measured best on 2 CPU cores (benchmarks/bench_scoring.py); larger batches slow down
 GPU_BATCH_TOKENS = 32_768
@@ -61,6 +62,25 @@ def _open_cache(cache: bool | str | Path | ScoreCache | None) -> ScoreCache | No
     return ScoreCache(path / "scores.sqlite" if path.suffix == "" else path)
 
 
+def _checked(model: SentimentModel, batch: list[str], predictions: Predictions) -> Predictions:
+    """One prediction per text, every score a finite valence in [0, 1], truncation flags filled in."""
+    scores = np.asarray(predictions.score, dtype=float).reshape(-1)
+    if len(scores) != len(batch) or len(predictions.label) != len(batch):
+        raise ModelOutputError(f"{model.spec} returned {len(scores)} predictions for {len(batch)} texts.",
+                               fix="an adapter must return one prediction per text.")
+    if not (np.isfinite(scores).all() and ((scores >= 0.0) & (scores <= 1.0)).all()):
+        raise ModelOutputError(f"{model.spec} returned a score outside [0, 1] or not a number "
+                               f"(min {np.nanmin(scores):.6g}, max {np.nanmax(scores):.6g}).",
+                               fix="map the model's output to a valence in [0, 1] (see toolkit.models.valence).")
+    truncated = np.asarray(predictions.truncated, dtype=bool).reshape(-1)
+    if len(truncated) == 0:
+        truncated = np.zeros(len(batch), dtype=bool)
+    elif len(truncated) != len(batch):
+        raise ModelOutputError(f"{model.spec} returned {len(truncated)} truncation flags for {len(batch)} texts.",
+                               fix="return one flag per text, or none.")
+    return Predictions(scores, [str(label) for label in predictions.label], truncated)
+
+
 def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache | None, batch_tokens: int | None,
                  progress: bool | None, executor) -> dict[str, tuple[float, str, bool]]:
     from tqdm.auto import tqdm
@@ -77,16 +97,11 @@ def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache |
         plan = plan_batches(lengths, n=len(todo), batch_size=model.batch_size, batch_tokens=budget,
                             max_length=getattr(model, "max_length", None))
         for batch, predictions in executor.run(model, ([todo[i] for i in indices] for indices in plan)):
-            if len(predictions.score) != len(batch) or len(predictions.label) != len(batch):
-                raise ModelOutputError(f"{model.spec} returned {len(predictions.score)} predictions for "
-                                       f"{len(batch)} texts.", fix="an adapter must return one prediction per text.")
-            truncated = (np.asarray(predictions.truncated, dtype=bool) if len(predictions.truncated)
-                         else np.zeros(len(batch), dtype=bool))
-            for text, s, lab, tr in zip(batch, np.asarray(predictions.score, dtype=float), predictions.label,
-                                        truncated):
+            checked = _checked(model, batch, predictions)
+            for text, s, lab, tr in zip(batch, checked.score, checked.label, checked.truncated):
                 results[text] = (float(s), str(lab), bool(tr))
             if cache is not None:
-                cache.put(model.fingerprint, batch, predictions)
+                cache.put(model.fingerprint, batch, checked)
             bar.update(len(batch))
     return results
 
@@ -108,7 +123,8 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
         executor: ``"local"`` (in process) or ``"ray"`` / a :class:`toolkit.executors.RayExecutor` (sharded).
 
     Returns:
-        ``cases``' columns + ``model`` (the spec), ``score`` (valence in [0, 1]), ``label``, ``truncated``.
+        ``cases``' columns + ``model`` (the spec), ``score`` (valence in [0, 1]), ``label``, ``truncated``;
+        ``attrs["fingerprints"]`` maps each spec to its model fingerprint.
     """
     case_schema.validate(cases)
     if batch_tokens is not None and (not isinstance(batch_tokens, int) or batch_tokens < 1):
@@ -135,4 +151,6 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
     finally:
         if store is not None and store is not cache:
             store.close()
-    return pd.concat(frames, ignore_index=True)
+    scored = pd.concat(frames, ignore_index=True)
+    scored.attrs["fingerprints"] = {model.spec: model.fingerprint for model in loaded}  # for provenance
+    return scored

@@ -112,9 +112,9 @@ def from_probabilities(probs: np.ndarray, roles: Sequence[str | int]) -> tuple[n
     p = np.asarray(probs, dtype=float)
     if isinstance(roles[0], int):
         stars = np.asarray(roles, dtype=float)
-        valence = (p @ stars - 1.0) / 4.0
+        valence = np.clip((p @ stars - 1.0) / 4.0, 0.0, 1.0)  # float32 softmax can overshoot by an ulp
         top = stars[p.argmax(axis=1)]
         labels = ["negative" if s <= 2 else "neutral" if s == 3 else "positive" for s in top]
         return valence, labels
     weight = np.array([{"negative": 0.0, "neutral": 0.5, "positive": 1.0}[r] for r in roles])
-    return p @ weight, [str(roles[i]) for i in p.argmax(axis=1)]
+    return np.clip(p @ weight, 0.0, 1.0), [str(roles[i]) for i in p.argmax(axis=1)]

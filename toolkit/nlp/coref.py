@@ -155,13 +155,17 @@ BACKENDS = {"rules": RuleBackend, "fastcoref": FastCorefBackend}
 
 
 @cache
-def backend(name: str = "rules"):
-    """The coreference backend ``name`` (loaded once)."""
+def _instance(name: str):
     if name not in BACKENDS:
         raise unknown("coreference backend", name, BACKENDS)
     return BACKENDS[name]()
 
 
-def resolve(texts: Sequence[str], *, backend_name: str = "rules") -> list[list[list[Span]]]:
+def backend(name: str = "rules"):
+    """The coreference backend ``name`` (loaded once)."""
+    return _instance(name)
+
+
+def resolve(texts: Sequence[str], *, backend: str = "rules") -> list[list[list[Span]]]:
     """Clusters of character spans per text (see the module docstring)."""
-    return backend(backend_name).resolve(texts)
+    return _instance(backend).resolve(texts)

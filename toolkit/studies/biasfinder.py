@@ -3,7 +3,9 @@ human-annotation study of their true-positive rate.
 
 - :func:`btcs` — per model × case (template): the number of BTCs, i.e. pairs of mutants of the same template, of
   different classes (``group``), with different predicted labels. For two classes this is the paper's
-  pos_A × neg_B + neg_A × pos_B; for more classes it sums over every pair of classes. Originals are not mutants.
+  pos_A × neg_B + neg_A × pos_B; for more classes it sums over every pair of classes. Rows without a class
+  (``group`` = "", the unperturbed reviews and PSA originals) are not mutants; in sets where every row carries a
+  class (BTC-SAM, CrowS-Pairs) every row counts.
 - :func:`table4` — per model × characteristic (``attribute``): templates, mutants, templates with a BTC, BTCs
   (the paper's Table 4).
 - :func:`sample_size` — Cochran's sample size for a proportion (p = 0.5) with finite-population correction.
@@ -38,7 +40,7 @@ def btcs(scored: pd.DataFrame) -> pd.DataFrame:
     if missing:
         raise SchemaError(f"not a scored case table: column {missing[0]!r} is missing.",
                           fix="score a case table with toolkit.scoring.score().")
-    mutants = scored[~scored["is_original"]]
+    mutants = scored[scored["group"] != ""]
     counts = mutants.groupby(["model", "attribute", "case_id", "group", "label"]).size().rename("n")
     rows = []
     for (model, attribute, case_id), block in counts.groupby(level=["model", "attribute", "case_id"], sort=False):
@@ -71,18 +73,26 @@ def sample_size(population: int, *, margin: float = 0.05, confidence: float = 0.
     return int(min(population, math.floor(n0 / (1 + (n0 - 1) / population) + 0.5)))
 
 
+ANNOTATION_VALUES = {"variant": {"a", "b"}, "coherent": {"yes", "no", "unsure"},
+                     "sentiment": {"positive", "negative", "neutral", "unsure"}}
+
+
 def _annotations(annotations: pd.DataFrame) -> pd.DataFrame:
     missing = [c for c in ANNOTATION_COLUMNS if c not in annotations.columns]
     if missing:
         raise SchemaError(f"annotation table lacks column {missing[0]!r}.",
                           fix=f"an annotation CSV has the columns {', '.join(ANNOTATION_COLUMNS)}.")
-    frame = annotations.loc[:, list(ANNOTATION_COLUMNS)].astype(str)
+    frame = annotations.loc[:, list(ANNOTATION_COLUMNS)].fillna("").astype(str)
     frame = frame.apply(lambda column: column.str.strip())
-    frame[["variant", "coherent", "sentiment"]] = frame[["variant", "coherent", "sentiment"]].apply(
-        lambda column: column.str.lower())
-    bad = sorted(set(frame["variant"]) - {"a", "b"})
-    if bad:
-        raise SchemaError(f"variant must be 'a' or 'b'; found {bad}.", fix="mark the two mutants of a BTC a and b.")
+    for column, allowed in ANNOTATION_VALUES.items():
+        frame[column] = frame[column].str.lower()
+        bad = sorted(set(frame[column]) - allowed)
+        if bad:
+            raise SchemaError(f"column {column!r} holds {bad}; allowed: {', '.join(sorted(allowed))}.",
+                              fix="correct those cells (an empty cell means the mutant was not annotated).")
+    if frame.duplicated(["annotator", "btc_id", "variant"]).any():
+        raise SchemaError("an annotator annotated the same mutant twice.",
+                          fix="keep one row per annotator, BTC and variant.")
     return frame
 
 
@@ -90,7 +100,7 @@ def tpr(annotations: pd.DataFrame) -> pd.DataFrame:
     """Per annotator: BTCs annotated and the true-positive rate (columns :data:`TPR_COLUMNS`)."""
     frame = _annotations(annotations)
     wide = frame.pivot_table(index=["annotator", "btc_id"], columns="variant", values=["coherent", "sentiment"],
-                             aggfunc="last")
+                             aggfunc="first")
     incomplete = wide[wide.isna().any(axis=1)]
     if len(incomplete):
         annotator, btc_id = incomplete.index[0]
@@ -113,11 +123,14 @@ def kappa(annotations: pd.DataFrame, *, field: str, annotators: tuple[str, str] 
     if len(people) != 2:
         raise InputError(f"Cohen's κ needs exactly two annotators; found {list(people)}.",
                          fix="pass annotators=(first, second).")
-    wide = frame.pivot_table(index=["btc_id", "variant"], columns="annotator", values=field, aggfunc="last")
+    wide = frame.pivot_table(index=["btc_id", "variant"], columns="annotator", values=field, aggfunc="first")
     both = wide[list(people)].dropna()
     if both.empty:
         raise InputError("the two annotators share no annotated mutant.", fix="annotate the same BTCs.")
     categories = sorted(set(both.to_numpy().ravel()))
     table = pd.crosstab(both[people[0]], both[people[1]]).reindex(index=categories, columns=categories,
                                                                   fill_value=0)
+    if len(categories) < 2:
+        raise InputError(f"both annotators gave only {categories!r} for {field!r}: κ is undefined.",
+                         fix="compute κ on more varied annotations.")
     return float(cohens_kappa(np.asarray(table, dtype=float)).kappa)

@@ -2,6 +2,7 @@
 
 Failure rule: a test case (``case_id``) fails on a model when any two of its texts get different labels or scores
 (valence in [0, 1]) differing by more than θ (``theta``, default 0.2; the paper also uses 0.05, 0.1, 0.15).
+Cases of a single text (possible with ``load_btcsam(valid_only=False)``) are not test cases and are left out.
 
 - :func:`failures`: one row per model × case (:data:`FAILURE_COLUMNS`).
 - :func:`detection_probability` (Table 2): the share of failing cases per test set and bias type, averaged over
@@ -71,6 +72,7 @@ def failures(scored: pd.DataFrame, *, theta: float = 0.2) -> pd.DataFrame:
     grouped = scored.groupby(["model", "test_set", "bias_type", "case_id"], sort=False)
     out = grouped.agg(n_texts=("score", "size"), high=("score", "max"), low=("score", "min"),
                       n_labels=("label", "nunique")).reset_index()
+    out = out[out["n_texts"] >= 2]  # a case of one text cannot fail: it is not a test case
     out["score_range"] = out["high"] - out["low"]
     out["failed"] = (out["n_labels"] > 1) | (out["score_range"] > theta + 1e-12)
     return out.loc[:, list(FAILURE_COLUMNS)]

@@ -62,6 +62,9 @@ def _check(scored: pd.DataFrame, attribute: str, subset: str) -> None:
     if missing:
         raise SchemaError(f"not a scored EEC table: column {missing[0]!r} is missing.",
                           fix="score toolkit.eec.generate() with toolkit.scoring.score().")
+    if "variant_id" in scored.columns and scored.duplicated(["model", "variant_id"]).any():
+        raise SchemaError("the scored EEC table holds a sentence twice for one model.",
+                          fix="score each model once; drop duplicated rows.")
     if attribute not in ATTRIBUTES:
         raise unknown("attribute", attribute, ATTRIBUTES)
     if subset not in SUBSETS:
@@ -91,6 +94,11 @@ def pairs(scored: pd.DataFrame, *, attribute: str, subset: str = "all") -> pd.Da
         wide = phrases.pivot_table(index=keys + ["np_pair"], columns="gender", values="score").reset_index()
         frames.append(wide.rename(columns={"np_pair": "pair", "female": "score_a", "male": "score_b"}))
     out = pd.concat(frames, ignore_index=True)
+    incomplete = out[out[["score_a", "score_b"]].isna().any(axis=1)]
+    if len(incomplete):
+        first = incomplete.iloc[0]
+        raise SchemaError(f"pair {first['pair']!r} of case {first['case_id']!r} lacks a {a} or {b} sentence for "
+                          f"model {first['model']!r}.", fix="score the complete EEC (toolkit.eec.generate()).")
     delta = (out["score_a"] - out["score_b"]).to_numpy()
     out["delta"] = np.where(np.abs(delta) < 1e-12, 0.0, delta)
     out["attribute"], out["subset"] = attribute, subset

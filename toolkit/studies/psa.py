@@ -47,9 +47,15 @@ def _wide(scored: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     if missing:
         raise SchemaError(f"not a scored PSA table: column {missing[0]!r} is missing.",
                           fix="score toolkit.psa.generate(...) with toolkit.scoring.score().")
+    if scored.duplicated(["model", "corpus", "case_id", "fill"]).any():
+        raise SchemaError("a sentence is scored twice with the same name (or two originals) for one model.",
+                          fix="score each model once on the generator's output.")
     originals = scored[scored["is_original"]].set_index(["model", "corpus", "case_id"])["score"]
     perturbed = scored[~scored["is_original"]].pivot_table(index=["model", "corpus", "case_id"], columns="fill",
                                                            values="score", aggfunc="first")
+    if perturbed.isna().any().any():
+        raise SchemaError("some sentence lacks a score for some name.",
+                          fix="keep every (sentence, name) row the generator emits.")
     missing_original = perturbed.index.difference(originals.index)
     if len(missing_original):
         raise SchemaError(f"case {missing_original[0][2]!r} has no original sentence.",
@@ -89,8 +95,8 @@ def summary(scored: pd.DataFrame, *, n_boot: int = 1000, level: float = 0.95, se
     rows = []
     for (model, corpus), block in perturbed.groupby(level=["model", "corpus"], sort=False):
         values = block.to_numpy()
-        dev = np.nanstd(values - values[:, :1], axis=1)  # centred first: equal scores give exactly 0
-        spread = np.nanmax(values, axis=1) - np.nanmin(values, axis=1)
+        dev = np.std(values - values.min(axis=1, keepdims=True), axis=1)  # centred: equal scores give exactly 0
+        spread = values.max(axis=1) - values.min(axis=1)
         rng = np.random.default_rng(seed)
         dev_ci = _bootstrap(dev, n_boot=n_boot, rng=rng, level=level)
         range_ci = _bootstrap(spread, n_boot=n_boot, rng=rng, level=level)
