@@ -55,7 +55,11 @@ class _Cluster:
     gender: str = ""
     strong: bool = False  # gender from a pronoun or gender noun, not a name lexicon
     names: set[str] = field(default_factory=set)
+    heads: list = field(default_factory=list)  # the head token of each mention
 
+
+
+_MISLABELLED = ("ORG", "GPE", "NORP", "FAC", "PRODUCT", "WORK_OF_ART", "LOC")
 
 
 def _is_title(ent, nouns: dict[str, str]) -> bool:
@@ -71,20 +75,33 @@ def mentions(doc) -> list[tuple[Span, str, str, str]]:
     nouns = gender_nouns()
     found = []
     taken: set[int] = set()
-    for ent in doc.ents:
-        if ent.label_ == "PERSON" and not _is_title(ent, nouns):
-            tokens = [t for t in ent if not t.is_punct and t.tag_ != "POS"]
-            if not tokens:
-                continue
-            first = tokens[0].text.lower()
-            found.append(((ent.start_char, tokens[-1].idx + len(tokens[-1].text)), "name",
-                          first_name_genders().get(first, ""), " ".join(t.text.lower() for t in tokens)))
-            taken.update(range(ent.start, ent.end))
+    lexicon = first_name_genders()
+    spans = [ent for ent in doc.ents if (ent.label_ == "PERSON" and not _is_title(ent, nouns))
+             or (ent.label_ in _MISLABELLED and ent[0].lower_ in lexicon)]
+    in_entity = {i for ent in doc.ents for i in range(ent.start, ent.end)}
+    run: list = []
+    for token in list(doc) + [None]:  # capitalised PROPN runs starting with a known first name, missed by NER
+        if token is not None and token.pos_ == "PROPN" and token.i not in in_entity and token.text[:1].isupper():
+            run.append(token)
+            continue
+        if run and run[0].lower_ in lexicon:
+            spans.append(doc[run[0].i:run[-1].i + 1])
+        run = []
+    for ent in sorted(spans, key=lambda e: e.start):
+        tokens = [t for t in ent if not t.is_punct and t.tag_ != "POS"]
+        if not tokens:
+            continue
+        found.append(((tokens[0].idx, tokens[-1].idx + len(tokens[-1].text)), "name",
+                      lexicon.get(tokens[0].text.lower(), ""), " ".join(t.text.lower() for t in tokens)))
+        taken.update(range(ent.start, ent.end))
+    surnames = {key.split()[-1]: gender for _, kind, gender, key in found if kind == "name"}
     for token in doc:
         if token.i in taken:
             continue
         lower = token.lower_
-        if lower in PRONOUN_GENDER:
+        if lower in surnames and token.text[:1].isupper():  # "Collins" after "Sandra Collins", missed by NER
+            found.append(((token.idx, token.idx + len(token.text)), "name", surnames[lower], lower))
+        elif lower in PRONOUN_GENDER:
             found.append(((token.idx, token.idx + len(token.text)), "pronoun", PRONOUN_GENDER[lower], lower))
         elif lower in nouns and token.pos_ in ("NOUN", "PROPN") and token.tag_ in ("NN", "NNP"):
             definite = any(child.dep_ == "det" and child.lower_ in ("the", "this", "that") for child in token.children)
@@ -93,24 +110,75 @@ def mentions(doc) -> list[tuple[Span, str, str, str]]:
     return sorted(found)
 
 
+_SUBJECT = ("nsubj", "nsubjpass")
+
+
+def _role(token) -> str:
+    """'refl', 'poss', 'subj', 'obj' or 'other' for a mention's head token."""
+    lower = token.lower_
+    if lower in ("himself", "herself"):
+        return "refl"
+    if token.dep_ == "poss" or lower in ("his", "hers"):
+        return "poss"
+    if token.dep_ in _SUBJECT:
+        return "subj"
+    if token.dep_ in ("dobj", "pobj", "dative", "iobj"):
+        return "obj"
+    return "other"
+
+
+def _antecedent(clusters: list[_Cluster], pronoun, gender: str) -> _Cluster | None:
+    """The best earlier cluster for a pronoun: gender agreement (pronoun and noun evidence is binding, the name
+    lexicon only weighs), binding (an object pronoun is not its own verb's subject; a reflexive is), syntactic
+    parallelism (subject pronoun → subject antecedent; possessive → subject), sentence distance, recency and
+    salience (number of mentions)."""
+    role, sentence = _role(pronoun), pronoun.sent.start
+    best, best_score = None, float("-inf")
+    for cluster in clusters:
+        if cluster.strong and cluster.gender != gender:
+            continue
+        last = cluster.heads[-1]
+        if role == "obj" and any(h.dep_ in _SUBJECT and h.head == pronoun.head for h in cluster.heads):
+            continue  # binding principle B: "John saw him" — him is not John
+        score = 1.0 if cluster.gender == gender else -3.0 if cluster.gender else 0.0
+        if role == "refl" and any(h.dep_ in _SUBJECT and h.head == pronoun.head for h in cluster.heads):
+            score += 5.0
+        last_role = _role(last)
+        if last_role == "subj" and role in ("subj", "poss"):
+            score += 2.0
+        sentences_back = len({t.sent.start for t in pronoun.doc[last.i:pronoun.i]}) - 1
+        score -= 0.5 * max(0, sentences_back - 1) + 0.01 * (pronoun.i - last.i)
+        score += 0.3 * min(len(cluster.heads), 5) + (1.0 if cluster.names else 0.0)
+        if not cluster.names and any(h.pos_ == "NOUN" for h in cluster.heads):
+            score -= 2.0  # "her mother": a relative named by a noun is rarely the pronoun's referent
+        if last.sent.start == sentence and last_role == "subj":
+            score += 0.5
+        if score > best_score:
+            best, best_score = cluster, score
+    return best
+
+
 def _rules(doc) -> list[list[Span]]:
     clusters: list[_Cluster] = []
     for span, kind, gender, key in mentions(doc):
+        head = doc.char_span(span[0], span[1], alignment_mode="expand").root
         target = None
         if kind == "name":
             last = key.split()[-1]
             target = next((c for c in reversed(clusters) if key in c.names or last in c.names), None)
-        elif kind == "pronoun":  # most recent agreeing cluster, else genderless, else one gendered only by lexicon
-            ranked = ([c for c in reversed(clusters) if c.gender == gender]
-                      or [c for c in reversed(clusters) if not c.gender]
-                      or [c for c in reversed(clusters) if not c.strong])
-            target = ranked[0] if ranked else None
+            if target is None and head.dep_ in _SUBJECT:  # "He grew up … MacKenzie studied": whom "he" was about
+                target = next((c for c in reversed(clusters) if not c.names and c.heads[0].lower_ in PRONOUN_GENDER
+                               and c.heads[0].i == c.heads[0].sent.start and (not gender or c.gender == gender)),
+                              None)
+        elif kind == "pronoun":
+            target = _antecedent(clusters, head, gender)
         elif kind == "definite_noun":  # "the actress" refers back to the most recent agreeing person
             target = next((c for c in reversed(clusters) if c.gender == gender), None)
         if target is None:
             target = _Cluster()
             clusters.append(target)
         target.mentions.append(span)
+        target.heads.append(head)
         if kind == "name":
             target.names.update({key, key.split()[-1]})
         if kind in ("pronoun", "noun", "definite_noun") and not target.strong:
