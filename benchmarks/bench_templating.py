@@ -1,9 +1,11 @@
-"""BiasFinder templating throughput on IMDB reviews (gender instance; the others are not implemented yet).
+"""BiasFinder templating throughput on IMDB reviews: gender, occupation and country of origin, as
+``toolkit.generators.biasfinder.generate`` runs them (gender and country share one parse).
 
     python benchmarks/bench_templating.py [--imdb ../shared/data/imdb/imdb_train.csv.gz] [--n 25000]
 
-Prints how many reviews pass the cheap pronoun pre-filter (the rest are never parsed), docs/s, templates/s, and as
-its last line ``docs_per_s=<…> templates=<…> seconds=<…>``.
+Prints how many reviews each cheap pre-filter lets through (the rest are never parsed), templates and mutants per
+instance, docs/s, templates/s, the time extrapolated to 25,000 reviews, and as its last line
+``docs_per_s=<…> templates=<…> seconds=<…>``.
 """
 from __future__ import annotations
 
@@ -13,7 +15,9 @@ import time
 from pathlib import Path
 
 from toolkit import corpora
-from toolkit.generators.biasfinder.gender import _PREFILTER, gender_templates
+from toolkit.generators.biasfinder import _one_gender, generate
+from toolkit.generators.biasfinder.gender import _PREFILTER
+from toolkit.generators.biasfinder.occupation import _only_occupation
 
 DEFAULT_IMDB = Path(__file__).resolve().parents[2] / "shared" / "data" / "imdb" / "imdb_train.csv.gz"
 
@@ -27,13 +31,23 @@ def main() -> int:
         print(f"IMDB file {args.imdb} not found; pass --imdb PATH.", file=sys.stderr)
         return 2
     corpus = corpora.load(args.imdb, limit=args.n)
-    passing = int(corpus["text"].map(lambda t: _PREFILTER.search(t) is not None).sum())
+    one_gender = _one_gender(corpus)
+    gender_pass = int(one_gender["text"].map(lambda t: _PREFILTER.search(t) is not None).sum())
+    occupation_pass = int((corpus["text"].map(_only_occupation) != "").sum())
     started = time.perf_counter()
-    templates = gender_templates(corpus)
+    cases = generate(corpus)
     seconds = time.perf_counter() - started
-    print(f"reviews {len(corpus)}, passing the pronoun pre-filter {passing} ({passing / len(corpus):.0%})")
-    print(f"gender templates {len(templates)} ({len(templates) / len(corpus):.1%} of reviews)")
-    print(f"docs_per_s={len(corpus) / seconds:.1f} templates={len(templates)} seconds={seconds:.1f}")
+    originals = cases[cases["is_original"]]
+    print(f"reviews {len(corpus)}; parsed for gender/country (one gender's pronouns only) {gender_pass} "
+          f"({gender_pass / len(corpus):.0%}); parsed for occupation (one occupation) {occupation_pass} "
+          f"({occupation_pass / len(corpus):.0%})")
+    for attribute, block in cases.groupby("attribute"):
+        templates = int(block["is_original"].sum())
+        print(f"{attribute}: templates {templates} ({templates / len(corpus):.1%} of reviews), "
+              f"mutants {int((~block['is_original']).sum())}")
+    print(f"templates/s {len(originals) / seconds:.2f}; 25,000 reviews would take about "
+          f"{25000 / (len(corpus) / seconds) / 60:.1f} min at this rate")
+    print(f"docs_per_s={len(corpus) / seconds:.1f} templates={len(originals)} seconds={seconds:.1f}")
     return 0
 
 

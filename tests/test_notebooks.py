@@ -54,3 +54,13 @@ def test_04_btc_sam_notebook_writes_its_figures(tmp_path):
     for name in ("btcsam_detection.png", "btcsam_failure_pct.png"):
         assert (figures / name).stat().st_size > 1000
     assert (tmp_path / "results" / "btcsam_detection.csv").exists()
+
+
+def test_03_biasfinder_notebook_writes_its_figures(tmp_path):
+    figures = tmp_path / "figures"
+    executed = execute("03_biasfinder.ipynb", output_dir=tmp_path, parameters={
+        "MODELS": ["vader", "afinn"], "N_NAMES": 3, "CACHE": False, "ANNOTATIONS": str(tmp_path / "ann.csv"),
+        "OUT_DIR": str(tmp_path / "results"), "FIGURES_DIR": str(figures)})
+    assert not _errors(executed)
+    assert (figures / "biasfinder_btcs.png").stat().st_size > 1000
+    assert (tmp_path / "results" / "biasfinder_table4.csv").exists()

@@ -1,13 +1,100 @@
-"""BiasFinder (Asyrofi et al., IEEE TSE 2021): templates mined from reviews, mutants, BTCs and the TPR study.
+"""BiasFinder, end to end (Asyrofi et al., IEEE TSE 2021): templates mined from reviews for gender, occupation and
+country of origin → mutants → scores → bias-uncovering test cases (BTCs), Table 4, a stratified sample for human
+annotation, TPR and Cohen's κ.
 
->>> from toolkit import biasfinder, corpora, scoring
->>> cases = biasfinder.generate_gender(corpora.load("sample"))
->>> scored = scoring.score(cases, models=["vader", "minilm-imdb"])
->>> biasfinder.table4(biasfinder.btcs(scored))
->>> biasfinder.sample_size(14916)   # 375
+>>> from toolkit import biasfinder
+>>> result = biasfinder.run(corpus="sample", models=["vader", "minilm-imdb"])
+>>> result.table4
+>>> sample = biasfinder.sample_btcs(result.scored, n=biasfinder.sample_size(int(result.table4["btcs"].sum())))
+>>> biasfinder.tpr(biasfinder.read_annotations("data/annotations/biasfinder.csv"))
 
-Generators: :mod:`toolkit.generators.biasfinder`; measurements: :mod:`toolkit.studies.biasfinder`.
-Status: the gender instance is implemented; occupation and country of origin are not yet.
+Generators: :mod:`toolkit.generators.biasfinder`; measurements: :mod:`toolkit.studies.biasfinder`; the annotation
+app: :func:`toolkit.widgets.annotation_app`.
 """
-from toolkit.generators.biasfinder import fill_names, gender_templates, generate_gender  # noqa: F401
-from toolkit.studies.biasfinder import btcs, kappa, sample_size, table4, tpr  # noqa: F401
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import pandas as pd
+
+from toolkit import corpora, paths, plots, provenance
+from toolkit.generators.biasfinder import (INSTANCES, country_names, country_templates, fill_names,  # noqa: F401
+                                           fill_occupation, gender_templates, generate, generate_country,
+                                           generate_gender, generate_occupation, occupation_templates, occupations)
+from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
+from toolkit.scoring import score
+from toolkit.studies.biasfinder import (ANNOTATION_COLUMNS, btcs, kappa, sample_btcs, sample_size,  # noqa: F401
+                                        table4, tpr)
+
+
+@dataclass(frozen=True)
+class BiasFinderResult:
+    """Every stage's table of one BiasFinder run."""
+
+    scored: pd.DataFrame
+    btcs: pd.DataFrame
+    table4: pd.DataFrame
+    models: list[str]
+    settings: dict
+
+
+def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | None = None,
+        models: Iterable[str | SentimentModel] = OFFLINE_DEFAULTS, instances: Sequence[str] = INSTANCES,
+        n_names: int = 30, n_country_names: int = 1, cache: bool | str | Path | None = True,
+        progress: bool | None = None) -> BiasFinderResult:
+    """Generate BiasFinder cases from ``corpus`` (a :func:`toolkit.corpora.load` source or frame) — or take
+    ``cases`` already generated — then score them and count BTCs."""
+    if cases is None:
+        frame = corpus if isinstance(corpus, pd.DataFrame) else corpora.load(corpus)
+        cases = generate(frame, instances=instances, n_names=n_names, n_country_names=n_country_names)
+    scored = score(cases, models=list(models), cache=cache, progress=progress)
+    counts = btcs(scored)
+    settings = {"study": "biasfinder", "corpus": sorted(set(cases["corpus"])), "instances": list(instances),
+                "n_names": n_names, "n_country_names": n_country_names,
+                "templates": cases.groupby("attribute")["case_id"].nunique().to_dict()}
+    return BiasFinderResult(scored=scored, btcs=counts, table4=table4(counts),
+                            models=list(dict.fromkeys(scored["model"])), settings=settings)
+
+
+def figures(result: BiasFinderResult) -> dict[str, plt.Axes]:
+    """BTCs per characteristic and model, keyed by file stem."""
+    return {"biasfinder_btcs": plots.biasfinder_btcs(result.table4)}
+
+
+def write(result: BiasFinderResult, out_dir: str | Path | None = None, *, figures_dir: str | Path | None = None
+          ) -> list[Path]:
+    """Write ``biasfinder_btcs.csv``, ``biasfinder_table4.csv`` and ``provenance.json`` to ``out_dir`` (default
+    ``data/results/biasfinder``), figures to ``figures_dir`` (default ``figures/``)."""
+    out = Path(out_dir) if out_dir is not None else paths.data_dir() / "results" / "biasfinder"
+    figures_dir = Path(figures_dir) if figures_dir is not None else paths.figures_dir()
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, frame in (("biasfinder_btcs", result.btcs), ("biasfinder_table4", result.table4)):
+        frame.to_csv(out / f"{name}.csv", index=False)
+        written.append(out / f"{name}.csv")
+    for stem, ax in figures(result).items():
+        written.append(plots.save(ax, figures_dir / f"{stem}.png"))
+        plt.close(ax.figure)
+    written.append(provenance.write(out, models=result.models, settings=result.settings))
+    return written
+
+
+def annotations_path() -> Path:
+    """The default annotation CSV, ``data/annotations/biasfinder.csv``."""
+    return paths.data_dir() / "annotations" / "biasfinder.csv"
+
+
+def read_annotations(path: str | Path | None = None) -> pd.DataFrame:
+    """The annotation CSV (columns :data:`ANNOTATION_COLUMNS`) as :func:`tpr` and :func:`kappa` take it: the last
+    row per annotator × BTC × variant, only complete ones (both fields set), only BTCs with both variants done."""
+    path = Path(path) if path is not None else annotations_path()
+    if not path.exists():
+        return pd.DataFrame(columns=list(ANNOTATION_COLUMNS))
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    last = frame.drop_duplicates(["annotator", "btc_id", "variant"], keep="last")
+    done = last[(last["coherent"] != "") & (last["sentiment"] != "")]
+    both = done.groupby(["annotator", "btc_id"])["variant"].transform("nunique") == 2
+    return done[both].loc[:, list(ANNOTATION_COLUMNS)].reset_index(drop=True)

@@ -115,3 +115,18 @@ def btcsam_heatmap(table: pd.DataFrame, *, value: str = "detection_probability",
                 cbar_kws={"label": value.replace("_", " ")})
     ax.set(xlabel=columns.replace("_", " "), ylabel=index.replace("_", " "))
     return ax
+
+
+def biasfinder_btcs(table4: pd.DataFrame, *, ax: plt.Axes | None = None) -> plt.Axes:
+    """BTCs per characteristic, one bar per model (BiasFinder Table 4 as a figure; log scale when counts span
+    more than two orders of magnitude). ``table4`` from :func:`toolkit.studies.biasfinder.table4`."""
+    if table4.empty:
+        raise InputError("no Table 4 rows to plot.", fix="generate templates from a corpus that yields some.")
+    ax = ax or plt.subplots(figsize=(6, 4))[1]
+    sns.barplot(data=table4, x="attribute", y="btcs", hue="model", ax=ax)
+    positive = table4.loc[table4["btcs"] > 0, "btcs"]
+    if len(positive) and positive.max() > 100 * positive.min():
+        ax.set_yscale("log")
+    ax.set(xlabel="characteristic", ylabel="bias-uncovering test cases", title="BiasFinder BTCs (Table 4)")
+    ax.legend(title="", fontsize="small", loc="best")
+    return ax

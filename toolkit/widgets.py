@@ -143,3 +143,100 @@ class BTCSAMApp:
 def btcsam_app(*, sets: dict, models: Sequence[str] = OFFLINE_DEFAULTS, cache: bool = True) -> BTCSAMApp:
     """Build the BTC-SAM app over ``sets`` (name → case table); display ``app.widget`` in a notebook."""
     return BTCSAMApp(sets=sets, models=models, cache=cache)
+
+
+import csv  # noqa: E402  (the annotation app below was added after the apps above)
+import difflib  # noqa: E402
+import html  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from toolkit.errors import InputError  # noqa: E402
+from toolkit.studies.biasfinder import ANNOTATION_COLUMNS  # noqa: E402
+
+
+class AnnotationApp:
+    """BiasFinder's annotation study: the two mutants of each sampled BTC side by side, the differing words
+    highlighted (difflib on word lists), and per text buttons for coherent (yes/no/unsure) and sentiment
+    (positive/negative/neutral/unsure). Every click appends a row ``btc_id, variant, annotator, coherent, sentiment``
+    to ``path``; a BTC is done when both texts have both fields, and the app moves on. Started again, it resumes at
+    the first BTC this annotator has not finished. ``btcs`` from :func:`toolkit.biasfinder.sample_btcs`."""
+
+    CHOICES = {"coherent": ("yes", "no", "unsure"), "sentiment": ("positive", "negative", "neutral", "unsure")}
+
+    def __init__(self, btcs, *, path, annotator: str) -> None:
+        if not annotator.strip():
+            raise InputError("an annotator name is needed.", fix="annotation_app(..., annotator='ann1').")
+        self.btcs, self.path, self.annotator = btcs.reset_index(drop=True), Path(path), annotator.strip()
+        self.values: dict[tuple[str, str], dict[str, str]] = {}
+        if self.path.exists():
+            with self.path.open(newline="", encoding="utf-8") as handle:
+                for row in csv.DictReader(handle):
+                    if row["annotator"] == self.annotator:
+                        self.values[(row["btc_id"], row["variant"])] = {f: row[f] for f in self.CHOICES}
+        self.position = next((i for i in range(len(self.btcs)) if not self.done(i)), len(self.btcs))
+        self.header, self.texts = w.HTML(), {v: w.HTML() for v in "ab"}
+        self.buttons = {(v, f, c): w.Button(description=c, layout=w.Layout(width="auto"))
+                        for v in "ab" for f, choices in self.CHOICES.items() for c in choices}
+        for (variant, field_, choice), button in self.buttons.items():
+            button.on_click(lambda _, v=variant, f=field_, c=choice: self.record(variant=v, **{f: c}))
+        columns = [w.VBox([self.texts[v]] + [w.HBox([w.Label(f)] + [self.buttons[(v, f, c)] for c in choices])
+                                              for f, choices in self.CHOICES.items()]) for v in "ab"]
+        self.widget = w.VBox([self.header, w.HBox(columns)])
+        self.show()
+
+    def done(self, index: int) -> bool:
+        btc_id = self.btcs.at[index, "btc_id"]
+        return all(self.values.get((btc_id, v), {}).get(f) for v in "ab" for f in self.CHOICES)
+
+    def record(self, *, variant: str, coherent: str | None = None, sentiment: str | None = None) -> None:
+        """Set one or both fields of text ``variant`` (a|b) of the current BTC, append the row, move on when done."""
+        for f, value in (("coherent", coherent), ("sentiment", sentiment)):
+            if value is not None and value not in self.CHOICES[f]:
+                raise InputError(f"unknown {f} {value!r}; available: {', '.join(self.CHOICES[f])}.",
+                                 fix=f"record(variant='a', {f}='{self.CHOICES[f][0]}').")
+        if variant not in ("a", "b"):
+            raise InputError(f"variant must be 'a' or 'b'; got {variant!r}.", fix="record(variant='a', ...).")
+        if self.position >= len(self.btcs):
+            return
+        btc_id = self.btcs.at[self.position, "btc_id"]
+        current = self.values.setdefault((btc_id, variant), {f: "" for f in self.CHOICES})
+        current.update({f: v for f, v in (("coherent", coherent), ("sentiment", sentiment)) if v is not None})
+        new = not self.path.exists()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle)
+            if new:
+                writer.writerow(ANNOTATION_COLUMNS)
+            writer.writerow([btc_id, variant, self.annotator, current["coherent"], current["sentiment"]])
+        if self.done(self.position):
+            self.position += 1
+        self.show()
+
+    def show(self) -> None:
+        if self.position >= len(self.btcs):
+            self.header.value = f"<b>All {len(self.btcs)} BTCs annotated by {html.escape(self.annotator)}.</b>"
+            for text in self.texts.values():
+                text.value = ""
+            return
+        btc = self.btcs.iloc[self.position]
+        words = {v: str(btc[f"text_{v}"]).split() for v in "ab"}
+        marked = {v: [html.escape(word) for word in words[v]] for v in "ab"}
+        for tag, a0, a1, b0, b1 in difflib.SequenceMatcher(a=words["a"], b=words["b"], autojunk=False).get_opcodes():
+            if tag != "equal":
+                for v, (lo, hi) in (("a", (a0, a1)), ("b", (b0, b1))):
+                    marked[v][lo:hi] = [f"<mark>{word}</mark>" for word in marked[v][lo:hi]]
+        self.header.value = (f"<b>BTC {self.position + 1} of {len(self.btcs)}</b> · {html.escape(self.annotator)} · "
+                             f"{html.escape(str(btc['attribute']))}")
+        for v in "ab":
+            self.texts[v].value = f"<p><b>{v}</b>: {' '.join(marked[v])}</p>"
+            chosen = self.values.get((btc["btc_id"], v), {})
+            for f, choices in self.CHOICES.items():
+                for c in choices:
+                    self.buttons[(v, f, c)].button_style = "info" if chosen.get(f) == c else ""
+
+
+def annotation_app(btcs, *, annotator: str, path=None) -> AnnotationApp:
+    """Build the BTC annotation app (``path`` default: data/annotations/biasfinder.csv); display ``app.widget``."""
+    from toolkit.biasfinder import annotations_path
+
+    return AnnotationApp(btcs, path=path if path is not None else annotations_path(), annotator=annotator)

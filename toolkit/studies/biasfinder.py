@@ -8,6 +8,9 @@ human-annotation study of their true-positive rate.
   class (BTC-SAM, CrowS-Pairs) every row counts.
 - :func:`table4` — per model × characteristic (``attribute``): templates, mutants, templates with a BTC, BTCs
   (the paper's Table 4).
+- :func:`sample_btcs` — a stratified random sample of BTC pairs for annotation: strata are model × characteristic,
+  each given its share of ``n`` in proportion to its BTCs (largest remainders); pairs are drawn uniformly without
+  replacement within a stratum (by index, without listing every pair).
 - :func:`sample_size` — Cochran's sample size for a proportion (p = 0.5) with finite-population correction.
 - :func:`tpr` — per annotator, the share of annotated BTCs that are true positives: both mutants coherent ("yes")
   and given the same definite sentiment ("unsure" never counts as agreement).
@@ -31,6 +34,8 @@ BTC_COLUMNS = ("model", "attribute", "case_id", "n_mutants", "n_classes", "n_btc
 TABLE4_COLUMNS = ("model", "attribute", "templates", "mutants", "templates_with_btc", "btcs")
 ANNOTATION_COLUMNS = ("btc_id", "variant", "annotator", "coherent", "sentiment")
 TPR_COLUMNS = ("annotator", "n_btcs", "tpr")
+SAMPLE_COLUMNS = ("btc_id", "model", "attribute", "case_id", "variant_a", "variant_b", "text_a", "text_b", "group_a",
+                  "group_b", "label_a", "label_b")
 _DEFINITE = {"positive", "negative", "neutral"}
 
 
@@ -61,6 +66,47 @@ def table4(btc_counts: pd.DataFrame) -> pd.DataFrame:
     out = grouped.agg(templates=("case_id", "nunique"), mutants=("n_mutants", "sum"),
                       templates_with_btc=("n_btcs", lambda s: int((s > 0).sum())), btcs=("n_btcs", "sum"))
     return out.reset_index().loc[:, list(TABLE4_COLUMNS)]
+
+
+def _pairs(case: pd.DataFrame) -> list[tuple[int, int]]:
+    """Row positions (i < j) of the BTC pairs of one model × case, mutants ordered by variant_id."""
+    groups, labels = case["group"].to_numpy(), case["label"].to_numpy()
+    return [(i, j) for i in range(len(case)) for j in range(i + 1, len(case))
+            if groups[i] != groups[j] and labels[i] != labels[j]]
+
+
+def sample_btcs(scored: pd.DataFrame, *, n: int, seed: int = 0) -> pd.DataFrame:
+    """``n`` BTC pairs (all of them if there are fewer), stratified by model × characteristic (columns
+    :data:`SAMPLE_COLUMNS`; ``btc_id`` is ``model|variant_a|variant_b``)."""
+    if n < 1:
+        raise InputError(f"n must be at least 1; got {n}.", fix="e.g. n=sample_size(total BTCs).")
+    counts = btcs(scored)
+    counts = counts[counts["n_btcs"] > 0]
+    strata = counts.groupby(["model", "attribute"])["n_btcs"].sum()
+    total = int(strata.sum())
+    share = strata * min(n, total) / max(total, 1)
+    taken = np.floor(share).astype(int)
+    remainder = (share - taken).sort_values(ascending=False, kind="stable")
+    taken[remainder.index[: min(n, total) - int(taken.sum())]] += 1
+    rng = np.random.default_rng(seed)
+    mutants = scored[~scored["is_original"]].sort_values("variant_id")
+    positions = mutants.groupby(["model", "case_id"], sort=False).indices
+    rows = []
+    for (model, attribute), k in taken.items():
+        cases = counts[(counts["model"] == model) & (counts["attribute"] == attribute)]
+        bounds = np.cumsum(cases["n_btcs"].to_numpy())
+        chosen = np.sort(rng.choice(int(bounds[-1]), size=int(k), replace=False)) if k else []
+        for index in chosen:
+            position = int(np.searchsorted(bounds, index, side="right"))
+            case_id = cases["case_id"].iloc[position]
+            case = mutants.iloc[positions[(model, case_id)]]
+            i, j = _pairs(case)[int(index - (bounds[position - 1] if position else 0))]
+            a, b = case.iloc[i], case.iloc[j]
+            rows.append({"btc_id": f"{model}|{a['variant_id']}|{b['variant_id']}", "model": model,
+                         "attribute": attribute, "case_id": case_id, "variant_a": a["variant_id"],
+                         "variant_b": b["variant_id"], "text_a": a["text"], "text_b": b["text"],
+                         "group_a": a["group"], "group_b": b["group"], "label_a": a["label"], "label_b": b["label"]})
+    return pd.DataFrame(rows, columns=list(SAMPLE_COLUMNS))
 
 
 def sample_size(population: int, *, margin: float = 0.05, confidence: float = 0.95) -> int:

@@ -1,0 +1,91 @@
+"""BiasFinder's country-of-origin instance (Asyrofi et al. 2021, §III-C): a person's name becomes a name from
+another country, of the same gender.
+
+Templates come from the gender instance's (:func:`~toolkit.generators.biasfinder.gender.gender_templates`: exactly
+one person cluster) that have a ``<name>`` slot, so no second parse is needed. The cluster's gender is the one its
+pronouns and gender nouns give (a cluster of names only never passes the gender instance's pronoun pre-filter).
+Pronouns and nouns are written back in that gender, and the template must then reproduce the review exactly around the names — so a
+cluster of mixed gender (possible with a neural backend) is rejected. Every name mention becomes
+``<name:female>`` or ``<name:male>``; a full name and a later surname ("Tom Hanks … Hanks") get the same first name.
+A review where a word of a replaced name survives elsewhere (a mention spaCy's NER missed: "Hanks knows it") is
+rejected, since its mutants would mix two people's names.
+
+Names: ``toolkit/resources/country_names.json``, 38 countries × 3 first names per gender from Faker's per-locale
+lists (MIT licence), each listed by no other chosen locale for either gender nor by its own for the other gender.
+Faker's lists are not curated: a few names may be unusual or ambiguous in their country.
+
+Output: the case table (one case per template; ``group`` = the country, ``fill`` = the name; the review itself as
+``is_original``) with ``gender`` (the template's), ``doc_id``, ``corpus``.
+"""
+from __future__ import annotations
+
+import re
+from functools import cache
+
+import pandas as pd
+
+from toolkit.errors import InputError
+from toolkit.generators.biasfinder.gender import _fill, gender_templates
+
+TEMPLATE_COLUMNS = ("doc_id", "corpus", "text", "template", "gender")
+
+
+@cache
+def country_names(n: int = 1) -> dict[str, dict[str, list[str]]]:
+    """Country → {'female': [...], 'male': [...]}, ``n`` names each (at most 3)."""
+    from toolkit.resources import load_json
+
+    if not 1 <= n <= 3:
+        raise InputError(f"n must be 1, 2 or 3 names per country and gender; got {n}.", fix="use n=1 (the paper).")
+    return {country: {g: entry[g][:n] for g in ("female", "male")}
+            for country, entry in load_json("country_names")["countries"].items()}
+
+
+def _restore(template: str, *, gender: str, text: str) -> tuple[str, list[str]] | None:
+    """The template with pronoun/noun slots written in ``gender`` and names as ``<name:gender>``, and the names it
+    replaced; None when it does not reproduce ``text``."""
+    slot = f"<name:{gender}>"
+    restored = _fill(template, gender=gender, name=slot)
+    pattern = "(.+?)".join(re.escape(part) for part in restored.split(slot))
+    match = re.fullmatch(pattern, text, flags=re.DOTALL)
+    return (restored, list(match.groups())) if match else None
+
+
+def country_templates(templates: pd.DataFrame) -> pd.DataFrame:
+    """Country templates from gender templates (a :func:`gender_templates` frame; see the module docstring).
+    Columns :data:`TEMPLATE_COLUMNS`."""
+    rows = []
+    for t in templates.itertuples(index=False):
+        if "<name>" not in t.template or not t.gender:
+            continue
+        found = _restore(t.template, gender=t.gender, text=t.text)
+        if found is None:
+            continue
+        template, names = found
+        leftover = {word for name in names for word in re.findall(r"\w{2,}", name)}
+        if any(re.search(rf"\b{re.escape(word)}\b", template) for word in leftover):
+            continue
+        rows.append({"doc_id": t.doc_id, "corpus": t.corpus, "text": t.text, "template": template,
+                     "gender": t.gender})
+    return pd.DataFrame(rows, columns=list(TEMPLATE_COLUMNS))
+
+
+def generate_country(corpus: pd.DataFrame, *, n_names: int = 1, backend: str = "rules",
+                     templates: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Country-of-origin mutants of every template; ``templates`` (gender templates of ``corpus``) skips the parse."""
+    names = country_names(n_names)
+    gendered = gender_templates(corpus, backend=backend) if templates is None else templates
+    rows = []
+    for t in country_templates(gendered).itertuples(index=False):
+        case_id = f"biasfinder:country:{t.doc_id}"
+        common = {"case_id": case_id, "attribute": "country", "generator": "biasfinder", "template": t.template,
+                  "gender": t.gender, "doc_id": t.doc_id, "corpus": t.corpus}
+        rows.append({**common, "variant_id": f"{case_id}:original", "text": t.text, "group": "", "fill": "",
+                     "is_original": True})
+        for country, by_gender in names.items():
+            for name in by_gender[t.gender]:
+                rows.append({**common, "variant_id": f"{case_id}:{country}:{name}", "group": country, "fill": name,
+                             "text": t.template.replace(f"<name:{t.gender}>", name), "is_original": False})
+    columns = ["case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
+               "gender", "doc_id", "corpus"]
+    return pd.DataFrame(rows, columns=columns)
