@@ -20,7 +20,7 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from toolkit import corpora, paths, plots, provenance
+from toolkit import corpora, paths, plots, results
 from toolkit.generators.biasfinder import (INSTANCES, country_names, country_templates, fill_names,  # noqa: F401
                                            fill_occupation, gender_templates, generate, generate_country,
                                            generate_gender, generate_occupation, occupation_templates, occupations)
@@ -68,18 +68,9 @@ def write(result: BiasFinderResult, out_dir: str | Path | None = None, *, figure
           ) -> list[Path]:
     """Write ``biasfinder_btcs.csv``, ``biasfinder_table4.csv`` and ``provenance.json`` to ``out_dir`` (default
     ``data/results/biasfinder``), figures to ``figures_dir`` (default ``figures/``)."""
-    out = Path(out_dir) if out_dir is not None else paths.data_dir() / "results" / "biasfinder"
-    figures_dir = Path(figures_dir) if figures_dir is not None else paths.figures_dir()
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, frame in (("biasfinder_btcs", result.btcs), ("biasfinder_table4", result.table4)):
-        frame.to_csv(out / f"{name}.csv", index=False)
-        written.append(out / f"{name}.csv")
-    for stem, ax in figures(result).items():
-        written.append(plots.save(ax, figures_dir / f"{stem}.png"))
-        plt.close(ax.figure)
-    written.append(provenance.write(out, models=result.models, settings=result.settings))
-    return written
+    tables = {"biasfinder_btcs": result.btcs, "biasfinder_table4": result.table4}
+    return results.write(study="biasfinder", tables=tables, axes=figures(result), scored=result.scored,
+                         models=result.models, settings=result.settings, out_dir=out_dir, figures_dir=figures_dir)
 
 
 def annotations_path() -> Path:

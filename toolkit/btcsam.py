@@ -20,7 +20,7 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from toolkit import paths, plots, provenance
+from toolkit import plots, results
 from toolkit.corpora.external import (BTCSAM_SETS, btcsam_path, load_btcsam, load_crows_pairs,  # noqa: F401
                                       load_eec_csv)
 from toolkit.errors import InputError
@@ -135,17 +135,7 @@ def write(result: BTCSAMResult, out_dir: str | Path | None = None, *, figures_di
           ) -> list[Path]:
     """Write ``btcsam_detection.csv``, ``btcsam_failure_pct.csv``, ``btcsam_diversity.csv`` and
     ``provenance.json`` to ``out_dir`` (default ``data/results/btcsam``), the heatmaps to ``figures_dir``."""
-    out = Path(out_dir) if out_dir is not None else paths.data_dir() / "results" / "btcsam"
-    figures_dir = Path(figures_dir) if figures_dir is not None else paths.figures_dir()
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, frame in (("btcsam_detection", result.detection), ("btcsam_failure_pct", result.failure_pct),
-                        ("btcsam_diversity", result.diversity)):
-        frame.to_csv(out / f"{name}.csv", index=False)
-        written.append(out / f"{name}.csv")
-    for stem, ax in figures(result).items():
-        written.append(plots.save(ax, figures_dir / f"{stem}.png"))
-        plt.close(ax.figure)
-    written.append(provenance.write(out, models=result.models, settings=result.settings,
-                                    fingerprints=result.scored.attrs.get("fingerprints")))
-    return written
+    tables = {"btcsam_detection": result.detection, "btcsam_failure_pct": result.failure_pct,
+              "btcsam_diversity": result.diversity}
+    return results.write(study="btcsam", tables=tables, axes=figures(result), scored=result.scored,
+                         models=result.models, settings=result.settings, out_dir=out_dir, figures_dir=figures_dir)

@@ -16,7 +16,7 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from toolkit import paths, plots, provenance
+from toolkit import plots, results
 from toolkit.generators.eec import generate
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.scoring import score
@@ -58,18 +58,9 @@ def write(result: EECResult, out_dir: str | Path | None = None, *, order: Sequen
     """Write ``eec_tests.csv``, ``eec_summary.csv``, ``eec_pairs.csv``, ``provenance.json`` to ``out_dir`` (default
     ``data/results/eec``) and the box plots ``eec_<attribute>_box.png`` to ``figures_dir`` (default ``figures/``);
     return the paths."""
-    out = Path(out_dir) if out_dir is not None else paths.data_dir() / "results" / "eec"
-    figures_dir = Path(figures_dir) if figures_dir is not None else paths.figures_dir()
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, frame in (("eec_tests", result.tests), ("eec_summary", result.summary), ("eec_pairs", result.pairs)):
-        frame.to_csv(out / f"{name}.csv", index=False)
-        written.append(out / f"{name}.csv")
-    for attribute, ax in figures(result, order=order).items():
-        written.append(plots.save(ax, figures_dir / f"eec_{attribute}_box.png"))
-        plt.close(ax.figure)
+    tables = {"eec_tests": result.tests, "eec_summary": result.summary, "eec_pairs": result.pairs}
+    axes = {f"eec_{attribute}_box": ax for attribute, ax in figures(result, order=order).items()}
     settings = {"study": "eec", "subsets": sorted(set(result.tests["subset"])),
                 "n_sentences": int(result.scored["variant_id"].nunique())}
-    written.append(provenance.write(out, models=result.models, settings=settings,
-                                    fingerprints=result.scored.attrs.get("fingerprints")))
-    return written
+    return results.write(study="eec", tables=tables, axes=axes, scored=result.scored, models=result.models,
+                         settings=settings, out_dir=out_dir, figures_dir=figures_dir)

@@ -16,7 +16,7 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from toolkit import corpora, paths, plots, provenance
+from toolkit import corpora, plots, results
 from toolkit.generators.psa import generate, load_names  # noqa: F401
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.scoring import score
@@ -37,8 +37,9 @@ class PSAResult:
     settings: dict
 
 
-def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | None = None, models: Iterable[str | SentimentModel] = OFFLINE_DEFAULTS,
-        names: str | Path | pd.DataFrame | None = None, n: int = 1000, seed: int = 0, max_words: int = 50,
+def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | None = None,
+        models: Iterable[str | SentimentModel] = OFFLINE_DEFAULTS, names: str | Path | pd.DataFrame | None = None,
+        n: int = 1000, seed: int = 0, max_words: int = 50,
         thresholds: Sequence[float] = THRESHOLDS, n_boot: int = 1000, cache: bool | str | Path | None = True,
         progress: bool | None = None) -> PSAResult:
     """Generate PSA cases from ``corpus`` (a :func:`toolkit.corpora.load` source or frame) — or take ``cases``
@@ -72,17 +73,7 @@ def write(result: PSAResult, out_dir: str | Path | None = None, *, figures_dir: 
           ) -> list[Path]:
     """Write ``psa_names.csv``, ``psa_summary.csv``, ``psa_label_dist.csv``, ``psa_correlation.csv`` and
     ``provenance.json`` to ``out_dir`` (default ``data/results/psa``), figures to ``figures_dir`` (``figures/``)."""
-    out = Path(out_dir) if out_dir is not None else paths.data_dir() / "results" / "psa"
-    figures_dir = Path(figures_dir) if figures_dir is not None else paths.figures_dir()
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, frame in (("psa_names", result.names), ("psa_summary", result.summary),
-                        ("psa_label_dist", result.label_dist), ("psa_correlation", result.correlation)):
-        frame.to_csv(out / f"{name}.csv", index=False)
-        written.append(out / f"{name}.csv")
-    for stem, ax in figures(result).items():
-        written.append(plots.save(ax, figures_dir / f"{stem}.png"))
-        plt.close(ax.figure)
-    written.append(provenance.write(out, models=result.models, settings=result.settings,
-                                    fingerprints=result.scored.attrs.get("fingerprints")))
-    return written
+    tables = {"psa_names": result.names, "psa_summary": result.summary, "psa_label_dist": result.label_dist,
+              "psa_correlation": result.correlation}
+    return results.write(study="psa", tables=tables, axes=figures(result), scored=result.scored,
+                         models=result.models, settings=result.settings, out_dir=out_dir, figures_dir=figures_dir)
