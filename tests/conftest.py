@@ -57,3 +57,11 @@ def tiny_bert_3class_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def tiny_bert_generic_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Generic LABEL_0/LABEL_1 names: the mapping must be given explicitly."""
     return _tiny_bert(tmp_path_factory.mktemp("tiny_bert_generic"), id2label={0: "LABEL_0", 1: "LABEL_1"}, seed=2)
+
+
+def corpus_of(texts: list[str]):
+    """A corpus frame (toolkit.corpora's columns) holding ``texts``, for generator tests."""
+    import pandas as pd
+
+    return pd.DataFrame({"doc_id": [f"d{i}" for i in range(len(texts))], "text": texts, "label": "",
+                         "corpus": "test"})

@@ -1,14 +1,9 @@
-import pandas as pd
 import pytest
 
+from conftest import corpus_of
 from toolkit.cases import validate
 from toolkit.generators.biasfinder import fill_names, gender_templates, generate_gender
 from toolkit.nlp.coref import resolve
-
-
-def _corpus(texts):
-    return pd.DataFrame({"doc_id": [f"d{i}" for i in range(len(texts))], "text": texts, "label": "",
-                         "corpus": "test"})
 
 
 def _clusters(text):
@@ -62,16 +57,16 @@ def test_fastcoref_backend_says_how_to_install_it():
      "I told <name> that the <noun:actor> in <obj> was wasted."),
 ])
 def test_each_placeholder_type(text, template):
-    assert gender_templates(_corpus([text]))["template"].tolist() == [template]
+    assert gender_templates(corpus_of([text]))["template"].tolist() == [template]
 
 
 def test_multi_person_and_person_free_texts_are_rejected():
     texts = ["John met Mary. He liked her.", "The movie is boring and long.", "Anna and Bob argue and she wins."]
-    assert gender_templates(_corpus(texts)).empty
+    assert gender_templates(corpus_of(texts)).empty
 
 
 def test_filled_forms_agree_with_the_gender():
-    cases = validate(generate_gender(_corpus(["Meryl Streep surprised herself. Her voice carries the film, and "
+    cases = validate(generate_gender(corpus_of(["Meryl Streep surprised herself. Her voice carries the film, and "
                                               "the award is hers."]), n_names=3))
     female = cases[cases["group"] == "female"]["text"].tolist()
     male = cases[cases["group"] == "male"]["text"].tolist()
@@ -82,7 +77,7 @@ def test_filled_forms_agree_with_the_gender():
 
 
 def test_template_without_a_name_gets_one_mutant_per_gender():
-    cases = generate_gender(_corpus(["That guy is back, and he is great."]), n_names=5)
+    cases = generate_gender(corpus_of(["That guy is back, and he is great."]), n_names=5)
     mutants = cases[~cases["is_original"]].set_index("group")
     assert mutants.loc["female", "text"] == "That gal is back, and she is great."
     assert mutants.loc["female", "fill"] == "gal, she"

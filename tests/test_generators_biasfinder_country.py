@@ -4,13 +4,9 @@ from importlib import resources
 import pandas as pd
 import pytest
 
+from conftest import corpus_of
 from toolkit.cases import validate
 from toolkit.generators.biasfinder import country_templates, gender_templates, generate, generate_country
-
-
-def _corpus(texts):
-    return pd.DataFrame({"doc_id": [f"d{i}" for i in range(len(texts))], "text": texts, "label": "",
-                         "corpus": "test"})
 
 
 @pytest.mark.parametrize("text, template", [
@@ -22,7 +18,7 @@ def _corpus(texts):
      "I adored <name:female>, although her accent slips."),
 ])
 def test_name_slots_keep_the_clusters_gender(text, template):
-    assert country_templates(gender_templates(_corpus([text])))["template"].tolist() == [template]
+    assert country_templates(gender_templates(corpus_of([text])))["template"].tolist() == [template]
 
 
 @pytest.mark.parametrize("text", [
@@ -31,7 +27,7 @@ def test_name_slots_keep_the_clusters_gender(text, template):
     "The plot is thin and the music is loud.",            # nobody
 ])
 def test_texts_without_one_named_person_are_rejected(text):
-    assert generate_country(_corpus([text])).empty
+    assert generate_country(corpus_of([text])).empty
 
 
 def test_a_surviving_word_of_a_replaced_name_rejects_the_template():
@@ -45,12 +41,12 @@ def test_a_surviving_word_of_a_replaced_name_rejects_the_template():
 
 
 def test_filled_names_are_the_countrys_and_the_genders():
-    cases = validate(generate_country(_corpus(["Tom Hanks is superb, and Tom Hanks knows it; he shows it."])))
+    cases = validate(generate_country(corpus_of(["Tom Hanks is superb, and Tom Hanks knows it; he shows it."])))
     mutants = cases[~cases["is_original"]].set_index("group")
     assert mutants.loc["Poland", "text"] == "Mateusz is superb, and Mateusz knows it; he shows it."
     assert mutants.loc["Finland", "fill"] == "Petteri"
     assert len(mutants) >= 25 and (cases["gender"] == "male").all()
-    female = generate_country(_corpus(["Meryl Streep surprised herself."]))
+    female = generate_country(corpus_of(["Meryl Streep surprised herself."]))
     assert female.set_index("group").loc["Poland", "text"] == "Kalina surprised herself."
 
 
@@ -67,5 +63,5 @@ def test_country_names_are_unique_to_their_country_and_gender():
 
 def test_generate_with_country_only_matches_generate_country():
     texts = ["Tom Hanks is superb, and Tom Hanks knows it; he shows it.", "John met Mary. He liked her."]
-    alone = generate(_corpus(texts), instances=("country",))
-    assert alone["text"].tolist() == generate_country(_corpus(texts))["text"].tolist()
+    alone = generate(corpus_of(texts), instances=("country",))
+    assert alone["text"].tolist() == generate_country(corpus_of(texts))["text"].tolist()

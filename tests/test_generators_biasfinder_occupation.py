@@ -1,16 +1,11 @@
-import pandas as pd
 import pytest
 
+from conftest import corpus_of
 from toolkit.cases import validate
 from toolkit.errors import InputError, UnknownNameError
 from toolkit.generators.biasfinder import generate
 from toolkit.generators.biasfinder.occupation import (fill_occupation, generate_occupation, occupation_templates,
                                                       occupations)
-
-
-def _corpus(texts):
-    return pd.DataFrame({"doc_id": [f"d{i}" for i in range(len(texts))], "text": texts, "label": "",
-                         "corpus": "test"})
 
 
 @pytest.mark.parametrize("text, template", [
@@ -24,7 +19,7 @@ def _corpus(texts):
      "My favourite character is her <occupation>, who never gives up."),
 ])
 def test_occupation_placeholders(text, template):
-    assert occupation_templates(_corpus([text]))["template"].tolist() == [template]
+    assert occupation_templates(corpus_of([text]))["template"].tolist() == [template]
 
 
 @pytest.mark.parametrize("text", [
@@ -34,7 +29,7 @@ def test_occupation_placeholders(text, template):
     "The movie is long and the music is loud.",         # no occupation
 ])
 def test_texts_without_exactly_one_singular_occupation_are_rejected(text):
-    assert occupation_templates(_corpus([text])).empty
+    assert occupation_templates(corpus_of([text])).empty
 
 
 @pytest.mark.parametrize("value, expected", [
@@ -47,7 +42,7 @@ def test_article_agrees_with_the_value(value, expected):
 
 
 def test_every_occupation_fills_one_case():
-    cases = validate(generate_occupation(_corpus(["We meet a shy architect. Sadly the architect is dull."])))
+    cases = validate(generate_occupation(corpus_of(["We meet a shy architect. Sadly the architect is dull."])))
     mutants = cases[~cases["is_original"]].set_index("group")
     assert len(mutants) == len(occupations()) == 79 and cases["is_original"].sum() == 1
     assert mutants.loc["chef", "text"] == "We meet a chef. Sadly the chef is dull."
@@ -64,10 +59,10 @@ def test_occupation_list_is_single_word_and_gender_neutral():
 def test_generate_concatenates_instances_and_names_unknown_ones():
     texts = ["Meryl Streep surprised herself. Her voice carries the film.",
              "We meet a shy architect. Sadly the architect is dull."]
-    cases = validate(generate(_corpus(texts), n_names=2))
+    cases = validate(generate(corpus_of(texts), n_names=2))
     assert cases.groupby("attribute")["case_id"].nunique().to_dict() == {"country": 1, "gender": 1,
                                                                          "occupation": 1}
     with pytest.raises(UnknownNameError, match="unknown instance 'jobs'; available: country, gender, occupation"):
-        generate(_corpus(texts), instances=("jobs",))
+        generate(corpus_of(texts), instances=("jobs",))
     with pytest.raises(InputError):
-        generate(_corpus(texts), instances=())
+        generate(corpus_of(texts), instances=())

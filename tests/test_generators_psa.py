@@ -3,6 +3,7 @@ import warnings
 import pandas as pd
 import pytest
 
+from conftest import corpus_of
 from toolkit import corpora
 from toolkit.cases import validate
 from toolkit.errors import InputError, SchemaError
@@ -10,11 +11,6 @@ from toolkit.generators.psa import generate, load_names
 
 NAMES = pd.DataFrame({"name": ["Ada Lovelace", "Alan Turing"], "gender": ["female", "male"],
                       "category": ["scientist", "scientist"]})
-
-
-def _corpus(texts):
-    return pd.DataFrame({"doc_id": [f"d{i}" for i in range(len(texts))], "text": texts, "label": "",
-                         "corpus": "test"})
 
 
 PAIRS = [  # (original, with Ada Lovelace) — female and male anchors alternate so the sample stays balanced
@@ -33,7 +29,7 @@ PAIRS = [  # (original, with Ada Lovelace) — female and male anchors alternate
 
 @pytest.fixture(scope="module")
 def perturbed():
-    cases = generate(_corpus([p[0] for p in PAIRS]), names=NAMES, n=len(PAIRS), split_sentences=False)
+    cases = generate(corpus_of([p[0] for p in PAIRS]), names=NAMES, n=len(PAIRS), split_sentences=False)
     return validate(cases)
 
 
@@ -73,7 +69,7 @@ def test_sample_is_balanced_and_seeded():
 
 def test_too_small_a_corpus_warns_and_stays_balanced():
     with pytest.warns(UserWarning, match="using 1 per gender"):
-        cases = generate(_corpus(["He ran.", "She ran.", "She sang."]), names=NAMES, n=10, split_sentences=False)
+        cases = generate(corpus_of(["He ran.", "She ran.", "She sang."]), names=NAMES, n=10, split_sentences=False)
     assert cases[cases["is_original"]]["anchor_gender"].value_counts().to_dict() == {"female": 1, "male": 1}
 
 
@@ -81,7 +77,7 @@ def test_long_sentences_and_reflexive_only_sentences_are_not_candidates():
     long = "He " + "really " * 60 + "liked it."
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        cases = generate(_corpus([long, "He ran.", "She ran.", "Only herself to blame."]), names=NAMES, n=4,
+        cases = generate(corpus_of([long, "He ran.", "She ran.", "Only herself to blame."]), names=NAMES, n=4,
                          split_sentences=False)
     assert set(cases.loc[cases["is_original"], "text"]) == {"He ran.", "She ran."}
 
@@ -100,13 +96,13 @@ def test_name_set_errors(tmp_path):
     with pytest.raises(SchemaError, match="lacks column 'category'"):
         load_names(pd.DataFrame({"name": ["X"], "gender": ["female"]}))
     with pytest.raises(InputError, match="n must be at least 2"):
-        generate(_corpus(["He ran."]), names=NAMES, n=1)
+        generate(corpus_of(["He ran."]), names=NAMES, n=1)
 
 
 def test_a_pronoun_glued_to_another_token_is_skipped_with_a_warning():
     texts = ["Reese\x96she looks great.", "She looks great.", "He looks great.", "He looks fine."]
     with pytest.warns(UserWarning, match="skipped 1 sampled sentence"):  # both female sentences must be parsed
-        cases = generate(_corpus(texts), names=NAMES, n=4, split_sentences=False)
+        cases = generate(corpus_of(texts), names=NAMES, n=4, split_sentences=False)
     originals = cases.loc[cases["is_original"]]
     assert "She looks great." in set(originals["text"]) and "Reese\x96she looks great." not in set(originals["text"])
     assert originals["anchor_gender"].value_counts().to_dict() == {"female": 1, "male": 1}
