@@ -21,6 +21,7 @@ import pandas as pd
 
 from toolkit import nlp as nlp_layer
 from toolkit.errors import InputError, SchemaError
+from toolkit.nlp.coref import pronoun_slot
 
 PRONOUNS = {"he": "male", "him": "male", "his": "male", "she": "female", "her": "female", "hers": "female"}
 _PRONOUN_RE = re.compile(r"\b(he|him|his|she|her|hers)\b", re.IGNORECASE)
@@ -81,19 +82,13 @@ def candidate_sentences(corpus: pd.DataFrame, *, max_words: int = 50, split: boo
     return pd.DataFrame(rows, columns=["doc_id", "sentence_id", "text", "corpus", "anchor_gender"])
 
 
+_FORMS = {"subj": "subject", "obj": "object", "pos": "possessive", "poss": "possessive"}
+
+
 def _anchor(doc):
     for token in doc:
-        lower = token.lower_
-        if lower in PRONOUNS:
-            if lower in ("he", "she"):
-                form = "subject"
-            elif lower == "him":
-                form = "object"
-            elif lower == "her":
-                form = "possessive" if token.dep_ == "poss" or token.tag_ == "PRP$" else "object"
-            else:
-                form = "possessive"
-            return token, form
+        if token.lower_ in PRONOUNS:
+            return token, _FORMS[pronoun_slot(token)]
     return None, ""
 
 

@@ -29,6 +29,23 @@ PRONOUN_GENDER = {"he": "male", "him": "male", "his": "male", "himself": "male",
                   "she": "female", "her": "female", "hers": "female", "herself": "female"}
 
 
+def pronoun_slot(token) -> str:
+    """A gendered pronoun's grammatical slot from spaCy's parse: 'subj', 'obj', 'pos' (possessive determiner, "her
+    book"), 'poss' (possessive pronoun, "the win is hers") or 'refl'. Object and possessive "her" differ by parse."""
+    lower = token.lower_
+    if lower in ("he", "she"):
+        return "subj"
+    if lower == "him":
+        return "obj"
+    if lower in ("himself", "herself"):
+        return "refl"
+    if lower == "hers":
+        return "poss"
+    if lower == "her":
+        return "pos" if token.dep_ == "poss" or token.tag_ == "PRP$" else "obj"
+    return "pos" if token.dep_ == "poss" else "poss"  # his: "his book" vs "the win is his" (tagged PRP$ too)
+
+
 @cache
 def gender_nouns() -> dict[str, str]:
     """Lower-case gender noun → 'male' | 'female'."""

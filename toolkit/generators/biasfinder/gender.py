@@ -45,26 +45,11 @@ def fill_names(n: int = 30) -> dict[str, list[str]]:
     return out
 
 
-def _pronoun_slot(token) -> str:
-    lower = token.lower_
-    if lower in ("he", "she"):
-        return "subj"
-    if lower == "him":
-        return "obj"
-    if lower in ("himself", "herself"):
-        return "refl"
-    if lower == "hers":
-        return "poss"
-    if lower == "her":
-        return "pos" if token.dep_ == "poss" or token.tag_ == "PRP$" else "obj"
-    return "pos" if token.dep_ == "poss" else "poss"  # his: "his book" vs "the win is his" (tagged PRP$ too)
-
-
 def _slot(doc, start: int, end: int) -> str:
     span = doc.char_span(start, end, alignment_mode="expand")
     text = doc.text[start:end]
     if span is not None and len(span) == 1 and span[0].lower_ in coref.PRONOUN_GENDER:
-        kind = _pronoun_slot(span[0])
+        kind = coref.pronoun_slot(span[0])
     elif text.lower() in coref.gender_nouns():
         male = next(m for m, f in _pairs() if text.lower() in (m, f))
         kind = f"noun:{male}"
