@@ -123,3 +123,10 @@ def test_filter_drops_groups_and_counts_reasons():
     assert {(r.stage, r.reason): r.groups for r in counts.itertuples()} == {
         ("etsg", "kept"): 1, ("etsg", "same_as_source"): 1, ("lda", "missing_identity_term"): 2,
         ("lda", "kept"): 1, ("lda", "missing_counterfactual"): 1}
+
+
+def test_no_backend_skips_generation_with_a_warning_not_a_silent_drop():
+    from toolkit import btcsam
+
+    with pytest.warns(UserWarning, match="No LLM backend configured: generation skipped"):
+        assert btcsam.generate_with(None) == (None, None)

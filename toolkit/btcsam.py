@@ -13,6 +13,7 @@ Metrics: :mod:`toolkit.studies.btcsam`; loaders: :mod:`toolkit.corpora.external`
 """
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,10 +76,10 @@ def load_sets(names: Sequence[str] = BTCSAM_SETS, *, root: str | Path, valid_onl
 def generate_with(settings: Mapping[str, str] | None, *, identity_terms: Mapping[str, Sequence[str]] | None = None,
                   n_triplets: int = 2) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
     """Generate and filter a set with the backend described by ``settings`` (``{"kind": "openai"|"hf", …}``, the
-    keyword arguments of :func:`backend`); ``None`` skips generation with a printed message. Returns the filtered
+    keyword arguments of :func:`backend`); ``None`` skips generation with a warning. Returns the filtered
     cases and the filter's counts per reason, or (None, None)."""
     if settings is None:
-        print("No LLM backend configured: skipping generation.")
+        warnings.warn("No LLM backend configured: generation skipped (set one to generate).", stacklevel=2)
         return None, None
     options = dict(settings)
     llm = LLM(backend(options.pop("kind"), **options))
@@ -89,7 +90,7 @@ def generate_with(settings: Mapping[str, str] | None, *, identity_terms: Mapping
 def toolkit_sets(*, corpus: str | Path = "sample", psa_n: int = 300, btcsam_dir: str | Path | None = None,
                  released: Sequence[str] = BTCSAM_SETS) -> dict[str, pd.DataFrame]:
     """Every test set the toolkit can make offline — EEC, PSA and BiasFinder (gender) from ``corpus`` — plus the
-    released BTC-SAM sets ``released`` from ``btcsam_dir`` (skipped with a printed message when it is absent)."""
+    released BTC-SAM sets ``released`` from ``btcsam_dir`` (skipped with a warning when it is absent)."""
     from toolkit import biasfinder, corpora, eec, psa
 
     frame = corpora.load(corpus)
@@ -99,7 +100,7 @@ def toolkit_sets(*, corpus: str | Path = "sample", psa_n: int = 300, btcsam_dir:
     if btcsam_dir is not None and Path(btcsam_dir).is_dir():
         sets.update(load_sets(released, root=btcsam_dir))
     else:
-        print(f"{btcsam_dir} not found: released BTC-SAM sets skipped.")
+        warnings.warn(f"{btcsam_dir} not found: released BTC-SAM sets skipped.", stacklevel=2)
     return sets
 
 
