@@ -72,3 +72,28 @@ def test_cli_psa_reports_a_bad_names_file(tmp_path):
     proc = _run("psa", "--model", "vader", "--names", str(bad), "--n", "4", "--out", str(tmp_path / "o"),
                 cwd=tmp_path)
     assert proc.returncode == 2 and "lacks column 'gender'" in proc.stderr
+
+
+def test_cli_biasfinder_scores_at_most_max_templates_per_characteristic(tmp_path):
+    out = tmp_path / "bf"
+    proc = _run("biasfinder", "--corpus", "sample", "--model", "vader", "--max-templates", "3", "--out", str(out),
+                "--no-cache", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    for name in ("biasfinder_btcs.csv", "biasfinder_table4.csv", "provenance.json", "biasfinder_btcs.png"):
+        assert (out / name).exists() and str(out / name) in proc.stdout
+    table = pd.read_csv(out / "biasfinder_table4.csv")
+    assert set(table["attribute"]) == {"gender", "occupation", "country"} and set(table["model"]) == {"vader"}
+    assert (table["templates"] <= 3).all() and (table["templates"] >= 1).all()
+    assert table.set_index("attribute").loc["gender", "templates"] == 3  # the sample has more than 3
+    counts = pd.read_csv(out / "biasfinder_btcs.csv")
+    assert (counts.groupby("attribute")["case_id"].nunique() <= 3).all()
+    settings = json.loads((out / "provenance.json").read_text())["settings"]
+    assert settings["max_templates"] == 3 and settings["seed"] == 0
+    assert "templates" in proc.stdout and "btcs" in proc.stdout  # Table 4 printed
+
+
+def test_cli_biasfinder_rejects_max_templates_below_one(tmp_path):
+    proc = _run("biasfinder", "--model", "vader", "--max-templates", "0", "--out", str(tmp_path / "o"), cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "[TK102] max_templates must be at least 1; got 0" in proc.stderr and "Fix:" in proc.stderr
+    assert not (tmp_path / "o").exists()

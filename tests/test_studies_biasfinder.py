@@ -103,3 +103,35 @@ def test_btcs_count_every_classed_row_when_there_is_no_unperturbed_original():
     scored = _scored()
     scored.loc[scored["case_id"] == "t2", "is_original"] = [True, False, False]  # a loader marking its first row
     assert biasfinder.btcs(scored).set_index("case_id").loc["t2", "n_btcs"] == 2
+
+
+def _templates():
+    """gender: five templates of 3, 1, 4, 2 and 5 rows; occupation: two templates of 2 rows."""
+    sizes = {("gender", "g1"): 3, ("gender", "g2"): 1, ("gender", "g3"): 4, ("gender", "g4"): 2, ("gender", "g5"): 5,
+             ("occupation", "o1"): 2, ("occupation", "o2"): 2}
+    rows = [{"attribute": a, "case_id": c, "variant_id": f"{c}:{i}"} for (a, c), n in sizes.items() for i in range(n)]
+    return pd.DataFrame(rows), {c: n for (_, c), n in sizes.items()}
+
+
+def test_sample_templates_caps_each_characteristic_and_keeps_whole_templates():
+    cases, sizes = _templates()
+    sample = biasfinder.sample_templates(cases, max_templates=3, seed=0)
+    kept = sample.groupby("attribute")["case_id"].nunique()
+    assert kept["gender"] == 3 and kept["occupation"] == 2  # occupation has only two
+    assert all(n == sizes[case_id] for case_id, n in sample.groupby("case_id").size().items())
+    assert sample.index.is_monotonic_increasing  # original row order
+
+
+def test_sample_templates_is_seeded_and_nested():
+    cases, _ = _templates()
+    draws = {seed: set(biasfinder.sample_templates(cases, max_templates=2, seed=seed)["case_id"]) for seed in range(8)}
+    assert draws[3] == set(biasfinder.sample_templates(cases, max_templates=2, seed=3)["case_id"])
+    assert len({frozenset(d) for d in draws.values()}) > 1  # the seed matters
+    assert draws[5] <= set(biasfinder.sample_templates(cases, max_templates=4, seed=5)["case_id"])
+
+
+@pytest.mark.parametrize("bad", [0, -2])
+def test_sample_templates_rejects_fewer_than_one(bad):
+    cases, _ = _templates()
+    with pytest.raises(InputError, match=r"\[TK102\] max_templates must be at least 1"):
+        biasfinder.sample_templates(cases, max_templates=bad)

@@ -1,7 +1,8 @@
 """Command line: ``python -m toolkit <study> --model … --out DIR``.
 
-Studies: ``eec`` (Kiritchenko & Mohammad 2018), ``psa`` (Prabhakaran et al. 2019). ``python -m toolkit models`` lists the model specs this machine
-can run. Errors print their code and fix and exit with status 2.
+Studies: ``eec`` (Kiritchenko & Mohammad 2018), ``psa`` (Prabhakaran et al. 2019), ``biasfinder`` (Asyrofi et al.
+2021). ``python -m toolkit models`` lists the model specs this machine can run. Errors print their code and fix and
+exit with status 2.
 """
 from __future__ import annotations
 
@@ -36,6 +37,18 @@ def _parser() -> argparse.ArgumentParser:
     psa.add_argument("--out", type=Path, required=True, help="folder for the CSVs, figures and provenance.json")
     psa.add_argument("--cache", type=Path, help="score cache file or folder (default: data/cache)")
     psa.add_argument("--no-cache", action="store_true", help="score everything afresh and store nothing")
+    bf = sub.add_parser("biasfinder", help="BiasFinder: gender, occupation, country templates, BTCs (Table 4)")
+    bf.add_argument("--model", action="append", required=True, help="model spec (repeatable)")
+    bf.add_argument("--corpus", default="sample", help="'sample' or a CSV/TSV/JSONL file with a text column")
+    bf.add_argument("--instance", action="append", help="gender, occupation or country (repeatable; default: all)")
+    bf.add_argument("--n-names", type=int, default=30, help="names per gender for the gender instance")
+    bf.add_argument("--max-templates", type=int, help="score a seeded sample of this many templates per "
+                    "characteristic (default: all)")
+    bf.add_argument("--seed", type=int, default=0)
+    bf.add_argument("--n-process", type=int, default=1, help="parsing processes")
+    bf.add_argument("--out", type=Path, required=True, help="folder for the CSVs, figure and provenance.json")
+    bf.add_argument("--cache", type=Path, help="score cache file or folder (default: data/cache)")
+    bf.add_argument("--no-cache", action="store_true", help="score everything afresh and store nothing")
     return parser
 
 
@@ -58,6 +71,17 @@ def _psa(args: argparse.Namespace, cache) -> None:
     print(result.summary.to_string(index=False))
 
 
+def _biasfinder(args: argparse.Namespace, cache) -> None:
+    from toolkit import biasfinder
+
+    result = biasfinder.run(corpus=args.corpus, models=args.model, instances=args.instance or biasfinder.INSTANCES,
+                            n_names=args.n_names, max_templates=args.max_templates, seed=args.seed,
+                            n_process=args.n_process, cache=cache)
+    for path in biasfinder.write(result, args.out, figures_dir=args.out):
+        print(path)
+    print(result.table4.to_string(index=False))
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
@@ -67,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
             print("\n".join(available()))
             return 0
         cache = False if args.no_cache else (args.cache or True)
-        {"eec": _eec, "psa": _psa}[args.study](args, cache)
+        {"eec": _eec, "psa": _psa, "biasfinder": _biasfinder}[args.study](args, cache)
         return 0
     except ToolkitError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -5,6 +5,7 @@ annotation, TPR and Cohen's κ.
 >>> from toolkit import biasfinder
 >>> result = biasfinder.run(corpus="sample", models=["vader", "minilm-imdb"])
 >>> result.table4
+>>> subset = biasfinder.run(corpus="reviews.csv", models=["minilm-imdb"], max_templates=150, seed=0)
 >>> sample = biasfinder.sample_btcs(result.scored, n=biasfinder.sample_size(int(result.table4["btcs"].sum())))
 >>> biasfinder.tpr(biasfinder.read_annotations("data/annotations/biasfinder.csv"))
 
@@ -21,13 +22,14 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from toolkit import corpora, paths, plots, results
+from toolkit.errors import InputError
 from toolkit.generators.biasfinder import (INSTANCES, country_names, country_templates, fill_names,  # noqa: F401
                                            fill_occupation, gender_templates, generate, generate_country,
                                            generate_gender, generate_occupation, occupation_templates, occupations)
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.scoring import score
 from toolkit.studies.biasfinder import (ANNOTATION_COLUMNS, btcs, kappa, sample_btcs, sample_size,  # noqa: F401
-                                        table4, tpr)
+                                        sample_templates, table4, tpr)
 
 
 @dataclass(frozen=True)
@@ -43,17 +45,27 @@ class BiasFinderResult:
 
 def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | None = None,
         models: Iterable[str | SentimentModel] = OFFLINE_DEFAULTS, instances: Sequence[str] = INSTANCES,
-        n_names: int = 30, n_country_names: int = 1, cache: bool | str | Path | None = True,
-        progress: bool | None = None) -> BiasFinderResult:
-    """Generate BiasFinder cases from ``corpus`` (a :func:`toolkit.corpora.load` source or frame) — or take
-    ``cases`` already generated — then score them and count BTCs."""
+        n_names: int = 30, n_country_names: int = 1, max_templates: int | None = None, seed: int = 0,
+        n_process: int = 1, cache: bool | str | Path | None = True, progress: bool | None = None
+        ) -> BiasFinderResult:
+    """Generate BiasFinder cases from ``corpus`` (a :func:`toolkit.corpora.load` source or frame; ``n_process``
+    parsing processes) — or take ``cases`` already generated — keep a seeded sample of at most ``max_templates``
+    templates per characteristic (:func:`sample_templates`; None keeps all), then score them and count BTCs."""
+    if max_templates is not None and max_templates < 1:  # before the slow generation
+        raise InputError(f"max_templates must be at least 1; got {max_templates}.",
+                         fix="pass a positive number of templates per characteristic, or None to keep them all.")
     if cases is None:
         frame = corpus if isinstance(corpus, pd.DataFrame) else corpora.load(corpus)
-        cases = generate(frame, instances=instances, n_names=n_names, n_country_names=n_country_names)
+        cases = generate(frame, instances=instances, n_names=n_names, n_country_names=n_country_names,
+                         n_process=n_process)
+    mined = cases.groupby("attribute")["case_id"].nunique().to_dict()
+    if max_templates is not None:
+        cases = sample_templates(cases, max_templates=max_templates, seed=seed)
     scored = score(cases, models=list(models), cache=cache, progress=progress)
     counts = btcs(scored)
     settings = {"study": "biasfinder", "corpus": sorted(set(cases["corpus"])), "instances": list(instances),
-                "n_names": n_names, "n_country_names": n_country_names,
+                "n_names": n_names, "n_country_names": n_country_names, "max_templates": max_templates,
+                "seed": seed, "templates_mined": mined,
                 "templates": cases.groupby("attribute")["case_id"].nunique().to_dict()}
     return BiasFinderResult(scored=scored, btcs=counts, table4=table4(counts),
                             models=list(dict.fromkeys(scored["model"])), settings=settings)

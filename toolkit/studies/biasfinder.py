@@ -6,6 +6,8 @@ human-annotation study of their true-positive rate.
   pos_A × neg_B + neg_A × pos_B; for more classes it sums over every pair of classes. Rows without a class
   (``group`` = "", the unperturbed reviews and PSA originals) are not mutants; in sets where every row carries a
   class (BTC-SAM, CrowS-Pairs) every row counts.
+- :func:`sample_templates` — a seeded random sample of at most ``max_templates`` templates per characteristic, each
+  with all its rows (so CPU users can score a subset of a large corpus's templates).
 - :func:`table4` — per model × characteristic (``attribute``): templates, mutants, templates with a BTC, BTCs
   (the paper's Table 4).
 - :func:`sample_btcs` — a stratified random sample of BTC pairs for annotation: strata are model × characteristic,
@@ -58,6 +60,19 @@ def btcs(scored: pd.DataFrame) -> pd.DataFrame:
         rows.append({"model": model, "attribute": attribute, "case_id": case_id, "n_mutants": int(per_class.sum()),
                      "n_classes": int(len(table)), "n_btcs": int(round(cross_pairs - same_label))})
     return pd.DataFrame(rows, columns=list(BTC_COLUMNS))
+
+
+def sample_templates(cases: pd.DataFrame, *, max_templates: int, seed: int = 0) -> pd.DataFrame:
+    """The rows of at most ``max_templates`` templates (``case_id``) per ``attribute``, drawn at random (seeded, per
+    attribute, from the sorted ids: a smaller sample is a subset of a larger one), in their original order."""
+    if max_templates < 1:
+        raise InputError(f"max_templates must be at least 1; got {max_templates}.",
+                         fix="pass a positive number of templates per characteristic, or None to keep them all.")
+    kept = []
+    for _, ids in cases.groupby("attribute")["case_id"]:
+        unique = np.sort(ids.unique())
+        kept.extend(np.random.default_rng(seed).permutation(unique)[:max_templates])
+    return cases[cases["case_id"].isin(kept)]
 
 
 def table4(btc_counts: pd.DataFrame) -> pd.DataFrame:
