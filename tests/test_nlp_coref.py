@@ -43,3 +43,9 @@ def test_a_surname_ner_missed_becomes_a_person_once_a_pronoun_joins_it():
 def test_an_unlinked_proper_noun_is_no_person():
     text = "Aguilar joined the band in 1999 and toured Peru."
     assert resolve([text])[0] == []
+
+
+def test_a_name_after_an_article_or_in_lower_case_is_no_person():
+    text = "He loves gore and horror movies and hopes to win an Oscar for this role."
+    assert cluster_of(text, "He") == ["He"]
+    assert [[text[a:b] for a, b in c] for c in resolve([text])[0]] == [["He"]]

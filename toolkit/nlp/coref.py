@@ -10,12 +10,12 @@ their first mention. Backends:
   pronoun joins it). A repeated name (full or last name) joins its cluster. A pronoun in a phrase or clause in front
   of its verb's subject name refers forward to it ("In his review, Christopher Hitchens noted"); any other pronoun
   joins the best earlier cluster by a weighted score (:func:`_antecedent`: gender agreement, binding, syntactic
-  parallelism, coordination, distance, salience; weights tuned on GAP development — GAP development F1 69.7,
-  B 0.95; validation 69.7, B 1.02; see :mod:`toolkit.nlp.gap`). Pronoun and gender-noun evidence is binding, the
+  parallelism, coordination, distance, salience; weights tuned on GAP development — GAP development F1 69.9,
+  B 0.96; validation 69.6, B 1.03; see :mod:`toolkit.nlp.gap`). Pronoun and gender-noun evidence is binding, the
   first-name lexicon (Faker's en_US lists, MIT) only weighs ("Drew Barrymore … she" links although the lexicon calls
   Drew male). A gender noun after the/this/that joins the most recent cluster of its gender ("Emma Stone … the
   actress"). A PERSON entity in a from/in phrase attached to a gender noun ("that guy from Blade Runner") is taken
-  for a title.
+  for a title; a name after an article or in lower case ("win an Oscar", "gore and horror") is no person.
 - ``fastcoref``: the neural FCoref model (``pip install fastcoref``; downloads its weights on first use, so it needs
   the network once).
 """
@@ -85,6 +85,7 @@ class _Cluster:
 
 _ARGUMENT = ("nsubj", "nsubjpass", "dobj", "pobj", "poss", "appos", "conj", "attr", "dative")
 _PLACES = ("GPE", "LOC", "FAC")
+_ARTICLES = ("a", "an", "the")
 _NAMED = ("name", "proper", "place")
 _MISLABELLED = ("ORG", "GPE", "NORP", "FAC", "PRODUCT", "WORK_OF_ART", "LOC")
 
@@ -123,8 +124,8 @@ def mentions(doc) -> list[tuple[Span, str, str, str]]:
     found, taken = [], set()
     for ent, kind in sorted(spans, key=lambda pair: pair[0].start):
         tokens = [t for t in ent if not t.is_punct and t.tag_ != "POS"]
-        if not tokens:
-            continue
+        if not tokens or not tokens[0].text[:1].isupper() or (ent.start and doc[ent.start - 1].lower_ in _ARTICLES):
+            continue  # "gore and horror movies", "win an Oscar": no person
         found.append(((tokens[0].idx, tokens[-1].idx + len(tokens[-1].text)), kind,
                       lexicon.get(tokens[0].text.lower(), "") if kind != "place" else "",
                       " ".join(t.text.lower() for t in tokens)))
