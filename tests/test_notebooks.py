@@ -1,6 +1,7 @@
 """Every numbered notebook runs end to end (papermill, offline models, small parameters) and writes its figures."""
 import json
 
+import pandas as pd
 import pytest
 
 from toolkit.notebooks import execute, notebooks_dir
@@ -59,8 +60,10 @@ def test_04_btc_sam_notebook_writes_its_figures(tmp_path):
 def test_03_biasfinder_notebook_writes_its_figures(tmp_path):
     figures = tmp_path / "figures"
     executed = execute("03_biasfinder.ipynb", output_dir=tmp_path, parameters={
-        "MODELS": ["vader", "afinn"], "N_NAMES": 3, "CACHE": False, "ANNOTATIONS": str(tmp_path / "ann.csv"),
-        "OUT_DIR": str(tmp_path / "results"), "FIGURES_DIR": str(figures)})
+        "MODELS": ["vader", "afinn"], "N_NAMES": 3, "MAX_TEMPLATES": 4, "CACHE": False,
+        "ANNOTATIONS": str(tmp_path / "ann.csv"), "OUT_DIR": str(tmp_path / "results"), "FIGURES_DIR": str(figures)})
     assert not _errors(executed)
     assert (figures / "biasfinder_btcs.png").stat().st_size > 1000
-    assert (tmp_path / "results" / "biasfinder_table4.csv").exists()
+    table4 = pd.read_csv(tmp_path / "results" / "biasfinder_table4.csv")
+    assert table4["templates"].between(1, 4).all() and table4.set_index(["model", "attribute"]).loc[
+        ("vader", "gender"), "templates"] == 4  # the sample corpus has more than 4 gender templates
