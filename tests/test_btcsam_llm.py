@@ -6,7 +6,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from toolkit.errors import InputError, LLMError, UnknownNameError
+from toolkit.errors import CacheError, InputError, LLMError, UnknownNameError
 from toolkit.generators.btcsam.llm import LLM, OpenAIBackend, PromptStore, backend
 
 KEY = "sk-test-secret-123"
@@ -155,3 +155,31 @@ def test_hf_backend_runs_a_tiny_local_gpt2(tmp_path):
     reply = llm.ask("etsg", MESSAGES)
     assert isinstance(reply, str) and llm.calls == 1
     assert llm.store.get(llm.backend.identity, "etsg", json.dumps(MESSAGES, sort_keys=True)) == reply
+
+
+def test_prompt_store_refuses_a_foreign_or_corrupt_file_and_adopts_an_unstamped_one(tmp_path):
+    foreign = tmp_path / "foreign.sqlite"
+    with sqlite3.connect(foreign) as db:
+        db.execute("CREATE TABLE things (x)")
+    with pytest.raises(CacheError, match="not a BTC-SAM prompt store") as info:
+        PromptStore(foreign)
+    assert info.value.code == "TK301"
+    corrupt = tmp_path / "corrupt.sqlite"
+    corrupt.write_bytes(b"not a database" * 100)
+    with pytest.raises(CacheError, match="cannot be read"):
+        PromptStore(corrupt)
+    with pytest.raises(CacheError, match="not a BTC-SAM prompt store"):
+        PromptStore(_score_cache_file(tmp_path))  # a score cache is not a prompt store
+    legacy = tmp_path / "legacy.sqlite"  # written before stores were stamped: its paid replies are kept
+    with sqlite3.connect(legacy) as db:
+        db.execute("CREATE TABLE prompts (backend TEXT, stage TEXT, prompt_hash TEXT, prompt TEXT, reply TEXT, "
+                   "PRIMARY KEY (backend, stage, prompt_hash))")
+        db.execute("INSERT INTO prompts VALUES ('b', 's', ?, 'p', 'kept')", (PromptStore.key("p"),))
+    assert PromptStore(legacy).get("b", "s", "p") == "kept"
+
+
+def _score_cache_file(folder):
+    from toolkit.cache import ScoreCache
+
+    ScoreCache(folder / "scores.sqlite").close()
+    return folder / "scores.sqlite"

@@ -34,32 +34,42 @@ def text_key(text: str) -> bytes:
     return hashlib.sha256(text.encode("utf-8")).digest()
 
 
+def open_checked(path: Path, *, application_id: int, schema: str, what: str, legacy_tables: set[str] = frozenset()
+                 ) -> sqlite3.Connection:
+    """Open (or create) a SQLite store of this toolkit at ``path``, checked before it is trusted: a new file gets
+    ``application_id``, schema version and ``schema``; a file with another id or version, or one that fails SQLite's
+    quick_check, raises :class:`CacheError` (TK301). An unstamped file holding exactly ``legacy_tables`` (written
+    before stores were stamped) is stamped and kept. ``what`` names the store in messages."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fix = f"move {path} aside (or delete it) or pass another path."
+    try:
+        db = sqlite3.connect(path, timeout=60)
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if app_id == 0 and (not tables or (legacy_tables and tables == legacy_tables)):
+            with db:
+                db.execute(f"PRAGMA application_id = {application_id}")
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                db.executescript(schema)
+        elif app_id != application_id or version != SCHEMA_VERSION:
+            raise CacheError(f"{path} is not a {what} of this toolkit (application id {app_id:#x}, "
+                             f"schema {version}).", fix=fix)
+        check = db.execute("PRAGMA quick_check").fetchone()[0]
+        if check != "ok":
+            raise CacheError(f"{what} {path} is corrupt: {check}.", fix=fix)
+        db.execute("PRAGMA journal_mode=WAL")
+    except sqlite3.DatabaseError as exc:
+        raise CacheError(f"{what} {path} cannot be read: {exc}.", fix=fix) from exc
+    return db
+
+
 class ScoreCache:
     """``get`` returns what is cached for a model; ``put`` commits one batch atomically."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fix = f"delete {self.path} (it only holds cached scores) or pass another cache path."
-        try:
-            self._db = sqlite3.connect(self.path, timeout=60)
-            app_id = self._db.execute("PRAGMA application_id").fetchone()[0]
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-            if app_id == 0 and not tables:
-                with self._db:
-                    self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                    self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                    self._db.executescript(_SCHEMA)
-            elif app_id != APPLICATION_ID or version != SCHEMA_VERSION:
-                raise CacheError(f"{self.path} is not a score cache of this toolkit (application id {app_id:#x}, "
-                                 f"schema {version}).", fix=fix)
-            check = self._db.execute("PRAGMA quick_check").fetchone()[0]
-            if check != "ok":
-                raise CacheError(f"score cache {self.path} is corrupt: {check}.", fix=fix)
-            self._db.execute("PRAGMA journal_mode=WAL")
-        except sqlite3.DatabaseError as exc:
-            raise CacheError(f"score cache {self.path} cannot be read: {exc}.", fix=fix) from exc
+        self._db = open_checked(self.path, application_id=APPLICATION_ID, schema=_SCHEMA, what="score cache")
 
     def get(self, fingerprint: str, texts: Iterable[str]) -> dict[str, tuple[float, str, bool]]:
         """Cached (score, label, truncated) for those of ``texts`` that are cached under ``fingerprint``."""

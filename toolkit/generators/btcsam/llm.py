@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Protocol
 
 from toolkit import paths
+from toolkit.cache import open_checked
 from toolkit.errors import InputError, LLMError, unknown
 
 Messages = Sequence[dict[str, str]]
@@ -114,15 +115,19 @@ def backend(kind: str, **settings) -> Backend:
     return HFBackend(**settings) if kind == "hf" else OpenAIBackend(**settings)
 
 
+APPLICATION_ID = 0x5341_4250  # "SABP"
+_SCHEMA = ("CREATE TABLE IF NOT EXISTS prompts (backend TEXT, stage TEXT, prompt_hash TEXT, prompt TEXT, reply TEXT, "
+           "PRIMARY KEY (backend, stage, prompt_hash))")
+
+
 class PromptStore:
-    """Every prompt and reply, keyed by (backend identity, stage, SHA-256 of the prompt)."""
+    """Every prompt and reply, keyed by (backend identity, stage, SHA-256 of the prompt); a foreign or corrupt file
+    is refused like the score cache (:func:`toolkit.cache.open_checked`, TK301)."""
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else paths.cache_dir() / "btcsam_prompts.sqlite"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with sqlite3.connect(self.path) as db:
-            db.execute("CREATE TABLE IF NOT EXISTS prompts (backend TEXT, stage TEXT, prompt_hash TEXT, prompt TEXT,"
-                       " reply TEXT, PRIMARY KEY (backend, stage, prompt_hash))")
+        open_checked(self.path, application_id=APPLICATION_ID, schema=_SCHEMA, what="BTC-SAM prompt store",
+                     legacy_tables={"prompts"}).close()
 
     @staticmethod
     def key(prompt: str) -> str:
