@@ -6,12 +6,12 @@ their first mention. Backends:
 
 - ``rules`` (offline default): spaCy's parse and NER. Mentions are PERSON entities (and entities NER mislabelled
   that start with a known first name), gender nouns heading a noun phrase ("that guy"), third-person singular
-  pronouns, and other proper nouns as candidates only (a surname NER tagged ORG or GPE becomes a person once a
-  pronoun joins it). A repeated name (full or last name) joins its cluster. A pronoun in a phrase or clause in front
+  pronouns, and other proper nouns in a person's role (subject, possessor, apposition, conjunct) as candidates only
+  (a surname NER tagged ORG or GPE becomes a person once a pronoun joins it; "came across Live!" stays a title). A repeated name (full or last name) joins its cluster. A pronoun in a phrase or clause in front
   of its verb's subject name refers forward to it ("In his review, Christopher Hitchens noted"); any other pronoun
   joins the best earlier cluster by a weighted score (:func:`_antecedent`: gender agreement, binding, syntactic
   parallelism, coordination, distance, salience; weights tuned on GAP development — GAP development F1 69.9,
-  B 0.96; validation 69.6, B 1.03; see :mod:`toolkit.nlp.gap`). Pronoun and gender-noun evidence is binding, the
+  B 0.95; validation 69.6, B 1.02; see :mod:`toolkit.nlp.gap`). Pronoun and gender-noun evidence is binding, the
   first-name lexicon (Faker's en_US lists, MIT) only weighs ("Drew Barrymore … she" links although the lexicon calls
   Drew male). A gender noun after the/this/that joins the most recent cluster of its gender ("Emma Stone … the
   actress"). A PERSON entity in a from/in phrase attached to a gender noun ("that guy from Blade Runner") is taken
@@ -83,7 +83,7 @@ class _Cluster:
 
 
 
-_ARGUMENT = ("nsubj", "nsubjpass", "dobj", "pobj", "poss", "appos", "conj", "attr", "dative")
+_PERSON_ROLES = ("nsubj", "nsubjpass", "poss", "appos", "conj")
 _PLACES = ("GPE", "LOC", "FAC")
 _ARTICLES = ("a", "an", "the")
 _NAMED = ("name", "proper", "place")
@@ -107,8 +107,8 @@ def mentions(doc) -> list[tuple[Span, str, str, str]]:
         if (ent.label_ == "PERSON" and not _is_title(ent, nouns)) or (ent.label_ in _MISLABELLED
                                                                        and ent[0].lower_ in lexicon):
             spans.append((ent, "name"))
-        elif ent.label_ in _MISLABELLED and ent.label_ != "NORP" and len(ent) <= 3 and all(
-                t.pos_ == "PROPN" for t in ent):  # "Palmore" tagged GPE, "Aguilar" tagged ORG
+        elif ent.label_ in _MISLABELLED and ent.label_ != "NORP" and len(ent) <= 3 and ent.root.dep_ in _PERSON_ROLES \
+                and all(t.pos_ == "PROPN" for t in ent):  # "Palmore" tagged GPE, "Aguilar" tagged ORG
             spans.append((ent, "place" if ent.label_ in _PLACES else "proper"))
     in_entity = {i for ent in doc.ents for i in range(ent.start, ent.end)}
     run: list = []
@@ -118,7 +118,7 @@ def mentions(doc) -> list[tuple[Span, str, str, str]]:
             continue
         if run and run[0].lower_ in lexicon:
             spans.append((doc[run[0].i:run[-1].i + 1], "name"))
-        elif run and len(run) <= 3 and run[-1].dep_ in _ARGUMENT:
+        elif run and len(run) <= 3 and run[-1].dep_ in _PERSON_ROLES:
             spans.append((doc[run[0].i:run[-1].i + 1], "proper"))
         run = []
     found, taken = [], set()
