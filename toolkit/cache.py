@@ -34,8 +34,8 @@ def text_key(text: str) -> bytes:
     return hashlib.sha256(text.encode("utf-8")).digest()
 
 
-def open_checked(path: Path, *, application_id: int, schema: str, what: str, legacy_tables: set[str] = frozenset()
-                 ) -> sqlite3.Connection:
+def open_checked(path: Path, *, application_id: int, schema: str, what: str,
+                 legacy_tables: frozenset[str] = frozenset()) -> sqlite3.Connection:
     """Open (or create) a SQLite store of this toolkit at ``path``, checked before it is trusted: a new file gets
     ``application_id``, schema version and ``schema``; a file with another id or version, or one that fails SQLite's
     quick_check, raises :class:`CacheError` (TK301). An unstamped file holding exactly ``legacy_tables`` (written

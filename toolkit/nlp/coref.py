@@ -7,15 +7,16 @@ their first mention. Backends:
 - ``rules`` (offline default): spaCy's parse and NER. Mentions are PERSON entities (and entities NER mislabelled
   that start with a known first name), gender nouns heading a noun phrase ("that guy"), third-person singular
   pronouns, and other proper nouns in a person's role (subject, possessor, apposition, conjunct) as candidates only
-  (a surname NER tagged ORG or GPE becomes a person once a pronoun joins it; "came across Live!" stays a title). A repeated name (full or last name) joins its cluster. A pronoun in a phrase or clause in front
-  of its verb's subject name refers forward to it ("In his review, Christopher Hitchens noted"); any other pronoun
-  joins the best earlier cluster by a weighted score (:func:`_antecedent`: gender agreement, binding, syntactic
-  parallelism, coordination, distance, salience; weights tuned on GAP development — GAP development F1 69.9,
-  B 0.95; validation 69.6, B 1.02; see :mod:`toolkit.nlp.gap`). Pronoun and gender-noun evidence is binding, the
-  first-name lexicon (Faker's en_US lists, MIT) only weighs ("Drew Barrymore … she" links although the lexicon calls
-  Drew male). A gender noun after the/this/that joins the most recent cluster of its gender ("Emma Stone … the
-  actress"). A PERSON entity in a from/in phrase attached to a gender noun ("that guy from Blade Runner") is taken
-  for a title; a name after an article or in lower case ("win an Oscar", "gore and horror") is no person.
+  (a surname NER tagged ORG or GPE becomes a person once a pronoun joins it; "came across Live!" stays a title).
+  A repeated name (full or last name) joins its cluster. A pronoun in a phrase or clause in front of its verb's
+  subject name refers forward to it ("In his review, Christopher Hitchens noted"); any other pronoun joins the best
+  earlier cluster by a weighted score (:func:`_antecedent`: gender agreement, binding, syntactic parallelism,
+  coordination, distance, salience; weights tuned on GAP development — GAP development F1 69.9, B 0.95; validation
+  69.6, B 1.02; see :mod:`toolkit.nlp.gap`). Pronoun and gender-noun evidence is binding, the first-name lexicon
+  (Faker's en_US lists, MIT) only weighs ("Drew Barrymore … she" links although the lexicon calls Drew male). A
+  gender noun after the/this/that joins the most recent cluster of its gender ("Emma Stone … the actress"). A
+  PERSON entity in a from/in phrase attached to a gender noun ("that guy from Blade Runner") is taken for a title;
+  a name after an article or in lower case ("win an Oscar", "gore and horror") is no person.
 - ``fastcoref``: the neural FCoref model (``pip install fastcoref``; downloads its weights on first use, so it needs
   the network once).
 """
@@ -82,7 +83,6 @@ class _Cluster:
     person: bool = False  # has a PERSON name, a pronoun or a gender noun (not only proper nouns of unknown type)
 
 
-
 _PERSON_ROLES = ("nsubj", "nsubjpass", "poss", "appos", "conj")
 _PLACES = ("GPE", "LOC", "FAC")
 _ARTICLES = ("a", "an", "the")
@@ -107,8 +107,8 @@ def mentions(doc) -> list[tuple[Span, str, str, str]]:
         if (ent.label_ == "PERSON" and not _is_title(ent, nouns)) or (ent.label_ in _MISLABELLED
                                                                        and ent[0].lower_ in lexicon):
             spans.append((ent, "name"))
-        elif ent.label_ in _MISLABELLED and ent.label_ != "NORP" and len(ent) <= 3 and ent.root.dep_ in _PERSON_ROLES \
-                and all(t.pos_ == "PROPN" for t in ent):  # "Palmore" tagged GPE, "Aguilar" tagged ORG
+        elif (ent.label_ in _MISLABELLED and ent.label_ != "NORP" and len(ent) <= 3
+              and ent.root.dep_ in _PERSON_ROLES and all(t.pos_ == "PROPN" for t in ent)):  # "Palmore" tagged GPE
             spans.append((ent, "place" if ent.label_ in _PLACES else "proper"))
     in_entity = {i for ent in doc.ents for i in range(ent.start, ent.end)}
     run: list = []
@@ -224,6 +224,12 @@ def _cataphor(pronoun):
     return None
 
 
+def _named_cluster(clusters: list[_Cluster], key: str) -> _Cluster | None:
+    """The most recent cluster holding the name ``key`` or its last word."""
+    last = key.split()[-1]
+    return next((c for c in reversed(clusters) if key in c.names or last in c.names), None)
+
+
 def _rules(doc) -> list[list[Span]]:
     clusters: list[_Cluster] = []
     found = [(span, kind, gender, key, doc.char_span(span[0], span[1], alignment_mode="expand").root)
@@ -233,10 +239,7 @@ def _rules(doc) -> list[list[Span]]:
     for span, kind, gender, key, head in found:
         target = None
         if kind in _NAMED:
-            last = key.split()[-1]
-            target = next((c for c in reversed(clusters) if key in c.names or last in c.names), None)
-            if target is None:
-                target = pending.get(head.i)
+            target = _named_cluster(clusters, key) or pending.get(head.i)
             if target is None and head.dep_ in _SUBJECT:  # "He grew up … MacKenzie studied": whom "he" was about
                 target = next((c for c in reversed(clusters) if not c.names and c.heads[0].lower_ in PRONOUN_GENDER
                                and c.heads[0].i == c.heads[0].sent.start and (not gender or c.gender == gender)),
@@ -244,8 +247,7 @@ def _rules(doc) -> list[list[Span]]:
         elif kind == "pronoun":
             subject = _cataphor(head)
             if subject is not None and subject.i in named and named[subject.i][0] in ("", gender):
-                key = named[subject.i][1]
-                target = next((c for c in reversed(clusters) if key in c.names or key.split()[-1] in c.names), None)
+                target = _named_cluster(clusters, named[subject.i][1])
                 if target is None:
                     target = pending[subject.i] = _Cluster()
                     clusters.append(target)

@@ -127,7 +127,7 @@ class PromptStore:
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else paths.cache_dir() / "btcsam_prompts.sqlite"
         open_checked(self.path, application_id=APPLICATION_ID, schema=_SCHEMA, what="BTC-SAM prompt store",
-                     legacy_tables={"prompts"}).close()
+                     legacy_tables=frozenset({"prompts"})).close()
 
     @staticmethod
     def key(prompt: str) -> str:
