@@ -46,7 +46,7 @@ def test_validate_rejects_non_boolean_is_original():
 
 
 def test_validate_scored_needs_scores_in_unit_interval():
-    table = _table().assign(model="m", score=[0.2, 1.2], label="positive", truncated=False)
+    table = _table().assign(model="m", task="valence", score=[0.2, 1.2], label="positive", truncated=False)
     with pytest.raises(SchemaError, match=r"\[0, 1\]"):
         validate(table, scored=True)
     with pytest.raises(SchemaError, match="missing column 'model'"):
@@ -56,3 +56,16 @@ def test_validate_scored_needs_scores_in_unit_interval():
 def test_validate_rejects_non_frames():
     with pytest.raises(SchemaError, match="DataFrame"):
         validate([{"text": "x"}])
+
+
+def test_validate_scored_rejects_unknown_task():
+    table = _table().assign(model="m", task="joyfulness", score=[0.2, 0.8], label="positive", truncated=False)
+    with pytest.raises(SchemaError, match="'joyfulness'; available: valence, anger"):
+        validate(table, scored=True)
+
+
+def test_score_records_each_models_task(eec_cases):
+    from toolkit.scoring import score
+
+    scored = score(eec_cases.head(4), models="vader", cache=False)
+    assert scored["task"].tolist() == ["valence"] * 4

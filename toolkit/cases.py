@@ -16,8 +16,10 @@ template       the text with placeholders, where there is one ("" otherwise)
 is_original    True for the unperturbed source text
 =============  ==========================================================================================
 
-Generator-specific columns ride along. The scoring engine adds ``model``, ``score`` (valence in [0, 1], higher is
-more positive), ``label`` and ``truncated`` in long form (one row per case row and model).
+Generator-specific columns ride along. The scoring engine adds, in long form (one row per case row and model):
+``model`` (the spec), ``task`` (what ``score`` measures: ``valence`` — higher is more positive — or an emotion
+intensity ``anger``/``fear``/``joy``/``sadness``, SemEval-2018 Task 1), ``score`` (in [0, 1]), ``label`` and
+``truncated``.
 """
 from __future__ import annotations
 
@@ -28,7 +30,9 @@ from toolkit.errors import SchemaError
 CASE_COLUMNS: tuple[str, ...] = (
     "case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
 )
-SCORE_COLUMNS: tuple[str, ...] = ("model", "score", "label", "truncated")
+SCORE_COLUMNS: tuple[str, ...] = ("model", "task", "score", "label", "truncated")
+TASKS: tuple[str, ...] = ("valence", "anger", "fear", "joy", "sadness")
+"""What a model's ``score`` can measure: valence, or an emotion intensity (SemEval-2018 Task 1 EI-reg)."""
 LABELS: tuple[str, ...] = ("negative", "neutral", "positive")
 _STRING_COLUMNS = ("case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template")
 
@@ -38,7 +42,7 @@ def validate(frame: pd.DataFrame, *, scored: bool = False) -> pd.DataFrame:
 
     Raises :class:`~toolkit.errors.SchemaError` (TK101) naming the first missing column, a column holding missing
     values or wrong types, an empty text, or a duplicated ``variant_id``. With ``scored=True`` the scoring columns
-    must be present too and every score must be a valence in [0, 1].
+    must be present too, every task one of :data:`TASKS` and every score in [0, 1].
     """
     if not isinstance(frame, pd.DataFrame):
         raise SchemaError(f"a case table must be a pandas DataFrame, got {type(frame).__name__}.",
@@ -67,6 +71,10 @@ def validate(frame: pd.DataFrame, *, scored: bool = False) -> pd.DataFrame:
             raise SchemaError(f"column 'variant_id' must be unique; {frame.loc[duplicated, 'variant_id'].iloc[0]!r}"
                               " occurs twice.", fix="give every row its own variant_id.")
     else:
+        bad_task = ~frame["task"].isin(TASKS)
+        if bad_task.any():
+            raise SchemaError(f"column 'task' holds {frame.loc[bad_task, 'task'].iloc[0]!r}; available: "
+                              f"{', '.join(TASKS)}.", fix="set a model's task to one of the listed tasks.")
         scores = pd.to_numeric(frame["score"], errors="coerce")
         if scores.isna().any() or not scores.between(0.0, 1.0).all():
             raise SchemaError("column 'score' must hold valences in [0, 1].",

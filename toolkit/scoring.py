@@ -3,8 +3,9 @@
 ``score(cases, models=...)`` deduplicates texts, looks them up in the on-disk cache, sorts what is missing by token
 length and packs it into batches under a token budget (each batch padded only to its own longest text), runs each
 batch, and commits it to the cache before the next one, so an interrupted run resumes where it stopped. Output is
-the long scored table: every case-table column plus ``model, score, label, truncated`` (one row per case row and
-model; ``truncated`` is True where the text was cut at the model's maximum length).
+the long scored table: every case-table column plus ``model, task, score, label, truncated`` (one row per case row
+and model; ``task`` is what the score measures, valence unless the model predicts an emotion intensity;
+``truncated`` is True where the text was cut at the model's maximum length).
 """
 from __future__ import annotations
 
@@ -123,7 +124,7 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
         executor: ``"local"`` (in process) or ``"ray"`` / a :class:`toolkit.executors.RayExecutor` (sharded).
 
     Returns:
-        ``cases``' columns + ``model`` (the spec), ``score`` (valence in [0, 1]), ``label``, ``truncated``;
+        ``cases``' columns + ``model`` (the spec), ``task``, ``score`` (in [0, 1]), ``label``, ``truncated``;
         ``attrs["fingerprints"]`` maps each spec to its model fingerprint.
     """
     case_schema.validate(cases)
@@ -144,6 +145,7 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
             triples = cases["text"].map(results)
             frame = cases.copy()
             frame["model"] = model.spec
+            frame["task"] = model.task
             frame["score"] = triples.map(lambda r: r[0]).astype(float)
             frame["label"] = triples.map(lambda r: r[1]).astype(str)
             frame["truncated"] = triples.map(lambda r: r[2]).astype(bool)

@@ -23,10 +23,12 @@ class SentimentModel(ABC):
     ``fingerprint`` identifies everything that can change a score (weights, mapping, limits); the score cache keys on
     it. ``lengths`` returns token counts when the model is length-sensitive (the engine then sorts and packs batches
     under a token budget); lexicon models return None and get fixed-size batches of ``batch_size`` texts.
+    ``task`` says what the score measures (valence unless the model predicts an emotion intensity).
     """
 
     spec: str
     batch_size: int = 512
+    task: str = "valence"  # what ``score`` measures: one of toolkit.cases.TASKS
 
     @property
     @abstractmethod
