@@ -28,13 +28,13 @@ SCORED = _scored([
     (0.2, {("m1", "b")}),
 ])
 def test_failures_rule_at_each_theta(theta, failed):
-    out = btcsam.failures(SCORED, theta=theta)
+    out = btcsam.failures(SCORED, theta=theta, rule="valence")
     assert tuple(out.columns) == btcsam.FAILURE_COLUMNS
     assert set(map(tuple, out.loc[out["failed"], ["model", "case_id"]].to_numpy())) == failed
 
 
 def test_detection_probability_averages_over_models_and_cases():
-    out = btcsam.detection_probability(SCORED, thetas=(0.05, 0.2))
+    out = btcsam.detection_probability(SCORED, thetas=(0.05, 0.2), rule="valence")
     assert tuple(out.columns) == btcsam.DETECTION_COLUMNS
     got = {(r.theta, r.bias_type): r.detection_probability for r in out.itertuples()}
     # gender: 4 model×case pairs; θ=0.05: m1/a, m1/b fail → 2/4; θ=0.2: m1/b → 1/4. race: 2 pairs.
@@ -43,7 +43,7 @@ def test_detection_probability_averages_over_models_and_cases():
 
 
 def test_failure_percentage_per_model():
-    out = btcsam.failure_percentage(SCORED, theta=0.15)
+    out = btcsam.failure_percentage(SCORED, theta=0.15, rule="valence")
     assert tuple(out.columns) == btcsam.FAILURE_PCT_COLUMNS
     got = {(r.model, r.bias_type): r.failure_pct for r in out.itertuples()}
     assert got == pytest.approx({("m1", "gender"): 50.0, ("m1", "race"): 0.0, ("m2", "gender"): 0.0,
@@ -53,7 +53,7 @@ def test_failure_percentage_per_model():
 @pytest.mark.parametrize("theta", [-0.1, 1.0, 2])
 def test_theta_out_of_range_is_a_coded_error(theta):
     with pytest.raises(InputError, match="TK102.*theta"):
-        btcsam.failures(SCORED, theta=theta)
+        btcsam.failures(SCORED, theta=theta, rule="valence")
 
 
 def test_diversity_on_a_hand_made_set():

@@ -24,12 +24,12 @@ import pandas as pd
 from toolkit import plots, results
 from toolkit.corpora.external import (BTCSAM_SETS, btcsam_path, load_btcsam, load_crows_pairs,  # noqa: F401
                                       load_eec_csv)
-from toolkit.errors import InputError
+from toolkit.errors import InputError, unknown
 from toolkit.generators.btcsam import (BACKENDS, LLM, PromptStore, backend, filter_counterfactuals,  # noqa: F401
                                        generate)
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.scoring import score
-from toolkit.studies.btcsam import (THETAS, as_test_set, detection_probability, diversity,  # noqa: F401
+from toolkit.studies.btcsam import (RULES, THETAS, as_test_set, detection_probability, diversity,  # noqa: F401
                                     failure_percentage, failures, stage_diversity)
 
 IDENTITY_TERMS: dict[str, list[str]] = {  # a small default; the paper's lists are longer
@@ -105,10 +105,13 @@ def toolkit_sets(*, corpus: str | Path = "sample", psa_n: int = 300, btcsam_dir:
 
 
 def run(*, sets: Mapping[str, pd.DataFrame], models: Iterable[str | SentimentModel] = OFFLINE_DEFAULTS,
-        thetas: Sequence[float] = THETAS, theta: float = 0.2, cache: bool | str | Path | None = True,
-        progress: bool | None = None) -> BTCSAMResult:
+        thetas: Sequence[float] = THETAS, theta: float = 0.2, rule: str = "published",
+        cache: bool | str | Path | None = True, progress: bool | None = None) -> BTCSAMResult:
     """Score every test set in ``sets`` (name → case table) with ``models``; detection probability at ``thetas``,
-    failure percentage at ``theta``, diversity per set."""
+    failure percentage at ``theta``, diversity per set; ``rule`` is the failure rule (``published``: top labels and
+    top scores as in the released code; ``valence``: see :mod:`toolkit.studies.btcsam`)."""
+    if rule not in RULES:
+        raise unknown("failure rule", rule, RULES)
     if not sets:
         raise InputError("no test sets given.", fix="pass sets={'name': cases, …}, e.g. from btcsam.load_sets().")
     cases = pd.concat([as_test_set(frame, name=name) if "test_set" not in frame.columns or "bias_type" not in
@@ -117,11 +120,11 @@ def run(*, sets: Mapping[str, pd.DataFrame], models: Iterable[str | SentimentMod
     cases["variant_id"] = cases["test_set"] + "/" + cases["variant_id"]
     cases["case_id"] = cases["test_set"] + "/" + cases["case_id"]
     scored = score(cases, models=list(models), cache=cache, progress=progress)
-    return BTCSAMResult(scored=scored, detection=detection_probability(scored, thetas=thetas),
-                        failure_pct=failure_percentage(scored, theta=theta), diversity=diversity(cases),
+    return BTCSAMResult(scored=scored, detection=detection_probability(scored, thetas=thetas, rule=rule),
+                        failure_pct=failure_percentage(scored, theta=theta, rule=rule), diversity=diversity(cases),
                         models=list(dict.fromkeys(scored["model"])),
                         settings={"study": "btcsam", "sets": {n: len(f) for n, f in sets.items()},
-                                  "thetas": list(thetas), "theta": theta})
+                                  "thetas": list(thetas), "theta": theta, "rule": rule})
 
 
 def figures(result: BTCSAMResult, *, theta: float | None = None) -> dict[str, plt.Axes]:

@@ -18,8 +18,20 @@ is_original    True for the unperturbed source text
 
 Generator-specific columns ride along. The scoring engine adds, in long form (one row per case row and model):
 ``model`` (the spec), ``task`` (what ``score`` measures: ``valence`` — higher is more positive — or an emotion
-intensity ``anger``/``fear``/``joy``/``sadness``, SemEval-2018 Task 1), ``score`` (in [0, 1]), ``label`` and
-``truncated``.
+intensity ``anger``/``fear``/``joy``/``sadness``, SemEval-2018 Task 1), ``score`` (in [0, 1]; NaN where the model
+has no valence for the text — an emotion head without a valence mapping, an unparseable LLM answer — which the
+engine warns about and every study skips with a warning, :func:`with_scores`), ``label`` and ``truncated``, then the
+model's native view (:data:`NATIVE_COLUMNS`):
+
+=============  ==========================================================================================
+top_label      the classifier's own top-1 label name, as the ``text-classification`` pipeline reports it
+               ("POSITIVE", "joy", "BULLISH", "4 stars"); an LLM's answer word or "unparseable"; for models
+               without a native distribution (lexicons, ``py:``, regressors) the same as ``label``
+top_score      its probability (softmax; sigmoid for multi-label heads); NaN without a native distribution
+class_probs    the full distribution as one JSON object per row, ``{"<native label>": probability}`` in the
+               head's index order (6 decimals); "" without one. :func:`widen_class_probs` makes one column
+               per class on request
+=============  ==========================================================================================
 """
 from __future__ import annotations
 
@@ -31,6 +43,8 @@ CASE_COLUMNS: tuple[str, ...] = (
     "case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
 )
 SCORE_COLUMNS: tuple[str, ...] = ("model", "task", "score", "label", "truncated")
+NATIVE_COLUMNS: tuple[str, ...] = ("top_label", "top_score", "class_probs")
+"""The model's own answer, next to :data:`SCORE_COLUMNS` in every scored table (see the module docstring)."""
 TASKS: tuple[str, ...] = ("valence", "anger", "fear", "joy", "sadness")
 """What a model's ``score`` can measure: valence, or an emotion intensity (SemEval-2018 Task 1 EI-reg)."""
 LABELS: tuple[str, ...] = ("negative", "neutral", "positive")
@@ -42,7 +56,8 @@ def validate(frame: pd.DataFrame, *, scored: bool = False) -> pd.DataFrame:
 
     Raises :class:`~toolkit.errors.SchemaError` (TK101) naming the first missing column, a column holding missing
     values or wrong types, an empty text, or a duplicated ``variant_id``. With ``scored=True`` the scoring columns
-    must be present too, every task one of :data:`TASKS` and every score in [0, 1].
+    must be present too, every task one of :data:`TASKS` and every score in [0, 1] or NaN (no valence: recorded,
+    see :func:`with_scores`); native columns, where present, are checked likewise.
     """
     if not isinstance(frame, pd.DataFrame):
         raise SchemaError(f"a case table must be a pandas DataFrame, got {type(frame).__name__}.",
@@ -75,8 +90,41 @@ def validate(frame: pd.DataFrame, *, scored: bool = False) -> pd.DataFrame:
         if bad_task.any():
             raise SchemaError(f"column 'task' holds {frame.loc[bad_task, 'task'].iloc[0]!r}; available: "
                               f"{', '.join(TASKS)}.", fix="set a model's task to one of the listed tasks.")
-        scores = pd.to_numeric(frame["score"], errors="coerce")
-        if scores.isna().any() or not scores.between(0.0, 1.0).all():
-            raise SchemaError("column 'score' must hold valences in [0, 1].",
-                              fix="score with toolkit.scoring.score(), which maps every model to [0, 1].")
+        for column in ("score", "top_score"):
+            if column not in frame.columns:
+                continue
+            values = pd.to_numeric(frame[column], errors="coerce")
+            bad = frame[column].notna() & ~values.between(0.0, 1.0)
+            if bad.any():
+                raise SchemaError(f"column {column!r} must hold numbers in [0, 1] (or NaN: no valence); row "
+                                  f"{frame.index[bad.to_numpy()][0]!r} holds {frame.loc[bad, column].iloc[0]!r}.",
+                                  fix="score with toolkit.scoring.score(), which maps every model to [0, 1].")
     return frame
+
+
+def with_scores(scored: pd.DataFrame, *, study: str) -> pd.DataFrame:
+    """The rows of ``scored`` that have a score; rows with a NaN ``score`` (no valence: an emotion head without a
+    valence mapping, an unparseable LLM answer) are skipped with a warning naming each model and its count —
+    never silently. ``study`` names the caller in the warning."""
+    import warnings
+
+    missing = scored["score"].isna()
+    if not missing.any():
+        return scored
+    counts = scored.loc[missing, "model"].value_counts()
+    detail = "; ".join(f"{model!r}: {n} of {int((scored['model'] == model).sum())}" for model, n in counts.items())
+    warnings.warn(f"{study}: rows without a score skipped ({detail}). An emotion head has no valence unless "
+                  "scored with '?valence=emotion'; see top_label/class_probs for its own answer.", stacklevel=2)
+    return scored[~missing]
+
+
+def widen_class_probs(scored: pd.DataFrame, *, prefix: str = "p_") -> pd.DataFrame:
+    """``scored`` plus one column per native class, ``<prefix><label>``, from the JSON ``class_probs`` (NaN where a
+    row has no distribution or lacks that class)."""
+    import json
+
+    if "class_probs" not in scored.columns:
+        raise SchemaError("scored table lacks 'class_probs'.", fix="score it with toolkit.scoring.score().")
+    parsed = [json.loads(v) if isinstance(v, str) and v else {} for v in scored["class_probs"]]
+    wide = pd.DataFrame(parsed, index=scored.index, dtype=float).add_prefix(prefix)
+    return pd.concat([scored, wide], axis=1)

@@ -5,10 +5,14 @@ length and packs it into batches under a token budget (each batch padded only to
 batch, and commits it to the cache before the next one, so an interrupted run resumes where it stopped. Output is
 the long scored table: every case-table column plus ``model, task, score, label, truncated`` (one row per case row
 and model; ``task`` is what the score measures, valence unless the model predicts an emotion intensity;
-``truncated`` is True where the text was cut at the model's maximum length).
+``truncated`` is True where the text was cut at the model's maximum length), then the model's native view
+``top_label, top_score, class_probs`` (:data:`toolkit.cases.NATIVE_COLUMNS`). A NaN ``score`` (no valence: an emotion
+head without a valence mapping, an unparseable LLM answer) is kept, counted in ``attrs["no_score"]`` and warned
+about, never dropped.
 """
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -26,6 +30,8 @@ from toolkit.models.base import Predictions
 CPU_BATCH_TOKENS = 4_096  # measured best on 2 CPU cores (benchmarks/bench_scoring.py); larger batches slow down
 GPU_BATCH_TOKENS = 32_768
 _PROGRESS_MIN_TEXTS = 2_000
+_RESULT_COLUMNS = (("score", float), ("label", str), ("truncated", bool), ("top_label", str), ("top_score", float),
+                   ("class_probs", str))
 
 
 def plan_batches(lengths: list[int] | None, *, n: int, batch_size: int, batch_tokens: int,
@@ -64,26 +70,35 @@ def _open_cache(cache: bool | str | Path | ScoreCache | None) -> ScoreCache | No
 
 
 def _checked(model: SentimentModel, batch: list[str], predictions: Predictions) -> Predictions:
-    """One prediction per text, every score a finite valence in [0, 1], truncation flags filled in."""
+    """One prediction per text, every score a valence in [0, 1] or NaN (no valence), truncation flags and the native
+    view filled in."""
     scores = np.asarray(predictions.score, dtype=float).reshape(-1)
     if len(scores) != len(batch) or len(predictions.label) != len(batch):
         raise ModelOutputError(f"{model.spec} returned {len(scores)} predictions for {len(batch)} texts.",
                                fix="an adapter must return one prediction per text.")
-    if not (np.isfinite(scores).all() and ((scores >= 0.0) & (scores <= 1.0)).all()):
-        raise ModelOutputError(f"{model.spec} returned a score outside [0, 1] or not a number "
-                               f"(min {np.nanmin(scores):.6g}, max {np.nanmax(scores):.6g}).",
-                               fix="map the model's output to a valence in [0, 1] (see toolkit.models.valence).")
+    known = scores[~np.isnan(scores)]
+    if not (np.isfinite(known).all() and ((known >= 0.0) & (known <= 1.0)).all()):
+        raise ModelOutputError(f"{model.spec} returned a score outside [0, 1] "
+                               f"(min {known.min():.6g}, max {known.max():.6g}).",
+                               fix="map the model's output to a valence in [0, 1] (see toolkit.models.valence); "
+                                   "NaN marks a text without a valence.")
     truncated = np.asarray(predictions.truncated, dtype=bool).reshape(-1)
     if len(truncated) == 0:
         truncated = np.zeros(len(batch), dtype=bool)
     elif len(truncated) != len(batch):
         raise ModelOutputError(f"{model.spec} returned {len(truncated)} truncation flags for {len(batch)} texts.",
                                fix="return one flag per text, or none.")
-    return Predictions(scores, [str(label) for label in predictions.label], truncated)
+    native = predictions.filled()
+    top_score = np.asarray(native.top_score, dtype=float).reshape(-1)
+    if len(native.top_label) != len(batch) or len(top_score) != len(batch) or len(native.class_probs) != len(batch):
+        raise ModelOutputError(f"{model.spec} returned a native view (top_label, top_score, class_probs) of another "
+                               f"length than its {len(batch)} texts.", fix="return one entry per text, or none.")
+    return Predictions(scores, [str(label) for label in predictions.label], truncated,
+                       [str(v) for v in native.top_label], top_score, [str(v) for v in native.class_probs])
 
 
 def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache | None, batch_tokens: int | None,
-                 progress: bool | None, executor) -> dict[str, tuple[float, str, bool]]:
+                 progress: bool | None, executor) -> dict[str, tuple]:
     from tqdm.auto import tqdm
 
     results = cache.get(model.fingerprint, texts) if cache is not None else {}
@@ -99,8 +114,9 @@ def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache |
                             max_length=getattr(model, "max_length", None))
         for batch, predictions in executor.run(model, ([todo[i] for i in indices] for indices in plan)):
             checked = _checked(model, batch, predictions)
-            for text, s, lab, tr in zip(batch, checked.score, checked.label, checked.truncated):
-                results[text] = (float(s), str(lab), bool(tr))
+            for row in zip(batch, checked.score, checked.label, checked.truncated, checked.top_label,
+                           checked.top_score, checked.class_probs):
+                results[row[0]] = (float(row[1]), row[2], bool(row[3]), row[4], float(row[5]), row[6])
             if cache is not None:
                 cache.put(model.fingerprint, batch, checked)
             bar.update(len(batch))
@@ -124,8 +140,9 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
         executor: ``"local"`` (in process) or ``"ray"`` / a :class:`toolkit.executors.RayExecutor` (sharded).
 
     Returns:
-        ``cases``' columns + ``model`` (the spec), ``task``, ``score`` (in [0, 1]), ``label``, ``truncated``;
-        ``attrs["fingerprints"]`` maps each spec to its model fingerprint.
+        ``cases``' columns + ``model`` (the spec), ``task``, ``score`` (in [0, 1], NaN: no valence), ``label``,
+        ``truncated``, ``top_label``, ``top_score``, ``class_probs``; ``attrs["fingerprints"]`` maps each spec to
+        its model fingerprint, ``attrs["no_score"]`` each spec to its number of rows without a score.
     """
     case_schema.validate(cases)
     if batch_tokens is not None and (not isinstance(batch_tokens, int) or batch_tokens < 1):
@@ -138,21 +155,28 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
     texts = list(dict.fromkeys(cases["text"].tolist()))
     store = _open_cache(cache)
     frames = []
+    no_score: dict[str, int] = {}
     try:
         for model in loaded:
             results = _score_texts(model, texts, cache=store, batch_tokens=batch_tokens, progress=progress,
                                    executor=runner)
-            triples = cases["text"].map(results)
+            rows = cases["text"].map(results)
             frame = cases.copy()
             frame["model"] = model.spec
             frame["task"] = model.task
-            frame["score"] = triples.map(lambda r: r[0]).astype(float)
-            frame["label"] = triples.map(lambda r: r[1]).astype(str)
-            frame["truncated"] = triples.map(lambda r: r[2]).astype(bool)
+            for i, (column, dtype) in enumerate(_RESULT_COLUMNS):
+                frame[column] = rows.map(lambda r, i=i: r[i]).astype(dtype)
             frames.append(frame)
+            missing = int(frame["score"].isna().sum())
+            no_score[model.spec] = missing
+            if missing:
+                warnings.warn(f"{model.spec}: {missing} of {len(frame)} rows have no score (NaN): "
+                              f"{getattr(model, 'no_score_reason', 'the model gave no valence')}. They are kept; "
+                              "studies skip them with a warning.", stacklevel=2)
     finally:
         if store is not None and store is not cache:
             store.close()
     scored = pd.concat(frames, ignore_index=True)
     scored.attrs["fingerprints"] = {model.spec: model.fingerprint for model in loaded}  # for provenance
+    scored.attrs["no_score"] = no_score
     return scored

@@ -110,7 +110,7 @@ def psa_app(*, corpus: str = "sample", models: Sequence[str] = OFFLINE_DEFAULTS,
 
 
 class BTCSAMApp:
-    """Pick models and θ; Run scores the given test sets (cached) and shows the detection-probability heatmap and
+    """Pick models (and extra ``hf:``/``llm:`` specs), θ and the failure rule; Run scores the given test sets (cached) and shows the detection-probability heatmap and
     table. ``widget`` is the box to display; ``result`` the last run."""
 
     def __init__(self, *, sets: dict, models: Sequence[str] = OFFLINE_DEFAULTS, cache: bool = True) -> None:
@@ -119,19 +119,26 @@ class BTCSAMApp:
         self._btcsam, self.sets, self.cache = btcsam, sets, cache
         named = [m for m in available() if ":" not in m]
         self.models = w.SelectMultiple(options=named, value=[m for m in models if m in named], description="models")
+        self.extra = w.Text(value=", ".join(m for m in models if m not in named),
+                            placeholder="hf:…, llm:hf:…, llm:openai:<model>@<url>", description="more specs")
         self.theta = w.SelectionSlider(options=list(btcsam.THETAS), value=0.2, description="θ")
+        self.rule = w.Dropdown(options=btcsam.RULES, value="published", description="rule")
         self.button = w.Button(description="Run", button_style="primary")
         self.output = w.Output()
         self.result = None
         self.button.on_click(lambda _: self.run())
-        self.widget = w.VBox([w.HBox([self.models, w.VBox([self.theta, self.button])]), self.output])
+        self.widget = w.VBox([w.HBox([self.models, w.VBox([self.extra, self.theta, self.rule, self.button])]),
+                              self.output])
+
+    def specs(self) -> list[str]:
+        return list(self.models.value) + [s.strip() for s in self.extra.value.split(",") if s.strip()]
 
     def run(self) -> None:
         self.output.clear_output()
         with self.output:
             try:
-                self.result = self._btcsam.run(sets=self.sets, models=list(self.models.value), theta=self.theta.value,
-                                               cache=self.cache)
+                self.result = self._btcsam.run(sets=self.sets, models=self.specs(), theta=self.theta.value,
+                                               rule=self.rule.value, cache=self.cache)
             except ToolkitError as exc:
                 print(exc)
                 return

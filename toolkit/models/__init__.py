@@ -2,7 +2,9 @@
 
 Specs: ``vader``, ``textblob``, ``afinn``, ``minilm-imdb`` (the offline neural default, :mod:`toolkit.models.minilm`),
 ``hf:<hub-id-or-local-path>[?options]`` (see :mod:`toolkit.models.hf`),
-``py:<module>:<callable>`` (see :mod:`toolkit.models.pyfunc`). Valence mappings: :mod:`toolkit.models.valence`.
+``py:<module>:<callable>`` (see :mod:`toolkit.models.pyfunc`), ``llm:hf:<id-or-path>`` and
+``llm:openai:<model>@<base_url>`` (LLMs as models under test, :mod:`toolkit.models.llm`).
+Valence mappings: :mod:`toolkit.models.valence`.
 
 >>> from toolkit.models import load, available
 >>> available()            # what this machine can run
@@ -17,7 +19,8 @@ from toolkit.errors import MissingDependencyError, unknown
 from toolkit.models.base import Predictions, SentimentModel
 
 _NAMED: dict[str, tuple[str, Callable[[], SentimentModel]]] = {}
-_PATTERNS = {"hf:": "hf:<hub-id-or-local-path>", "py:": "py:<module>:<callable>"}
+_PATTERNS = {"hf:": "hf:<hub-id-or-local-path>", "py:": "py:<module>:<callable>",
+             "llm:hf:": "llm:hf:<hub-id-or-local-path>", "llm:openai:": "llm:openai:<model>@<base_url>"}
 _LOADED: dict[str, SentimentModel] = {}
 
 OFFLINE_DEFAULTS: tuple[str, ...] = ("vader", "textblob", "afinn", "minilm-imdb")
@@ -56,7 +59,8 @@ def available() -> list[str]:
     """Spec names usable on this machine: installed named models, then the ``hf:`` / ``py:`` patterns."""
     names = [n for n, (req, _) in sorted(_NAMED.items()) if not req or importlib.util.find_spec(req) is not None]
     hf_ok = all(importlib.util.find_spec(m) is not None for m in ("torch", "transformers"))
-    return names + ([_PATTERNS["hf:"]] if hf_ok else []) + [_PATTERNS["py:"]]
+    return (names + ([_PATTERNS["hf:"]] if hf_ok else []) + [_PATTERNS["py:"]]
+            + ([_PATTERNS["llm:hf:"]] if hf_ok else []) + [_PATTERNS["llm:openai:"]])
 
 
 def load(spec: str | SentimentModel, *, device: str | None = None) -> SentimentModel:
@@ -71,6 +75,10 @@ def load(spec: str | SentimentModel, *, device: str | None = None) -> SentimentM
         from toolkit.models.hf import HFClassifierModel
 
         model: SentimentModel = HFClassifierModel(spec, device=device)
+    elif spec.startswith("llm:"):
+        from toolkit.models.llm import load_llm
+
+        model = load_llm(spec, device=device)
     elif spec.startswith("py:"):
         from toolkit.models.pyfunc import PyCallableModel
 

@@ -10,11 +10,26 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Predictions:
-    """One batch's output: valence in [0, 1], a label, and whether the text was truncated to fit the model."""
+    """One batch's output: valence in [0, 1] (NaN where the model has no valence for a text, e.g. an emotion head or
+    an unparseable LLM answer), a label, whether the text was truncated to fit the model, and the model's native
+    view: ``top_label``, ``top_score`` and ``class_probs`` (see :data:`toolkit.cases.NATIVE_COLUMNS`; None lets the
+    engine fill them in: ``top_label`` = ``label``, ``top_score`` NaN, ``class_probs`` "")."""
 
     score: np.ndarray
     label: list[str]
     truncated: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    top_label: list[str] | None = None
+    top_score: np.ndarray | None = None
+    class_probs: list[str] | None = None
+
+    def filled(self) -> "Predictions":
+        """This batch with the native view filled in where the model gave none (top_label = label, top_score NaN,
+        class_probs "")."""
+        n = len(self.label)
+        return Predictions(self.score, list(self.label), self.truncated,
+                           list(self.label) if self.top_label is None else list(self.top_label),
+                           np.full(n, np.nan) if self.top_score is None else np.asarray(self.top_score, dtype=float),
+                           [""] * n if self.class_probs is None else list(self.class_probs))
 
 
 class SentimentModel(ABC):

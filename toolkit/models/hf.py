@@ -2,11 +2,19 @@
 
 Options (URL query syntax): ``labels=negative,neutral,positive`` (override ``id2label``), ``max_length=N``,
 ``device=cpu|cuda|cuda:1|mps``, ``dtype=float32|float16|bfloat16`` (half precision only on a GPU),
-``revision=<git ref>``, ``trust_remote_code=1`` (off unless asked). A local path loads offline; a hub id downloads
-through ``transformers`` and needs the network (or a filled HF cache).
+``revision=<git ref>``, ``trust_remote_code=1`` (off unless asked), ``valence=auto|emotion|none`` (the valence
+mapping, :data:`toolkit.models.valence.MAPPINGS`), ``task=anger|fear|joy|sadness`` (score = the probability of that
+emotion label of an emotion head, as an intensity; ``task`` column set accordingly). A local path loads offline; a
+hub id downloads through ``transformers`` and needs the network (or a filled HF cache).
 
-The label → valence mapping is :func:`toolkit.models.valence.from_probabilities`, read from ``id2label``.
-The fingerprint covers the weights themselves (a hash of the state dict), the mapping, max length and precision.
+The head is read from ``id2label`` and ``problem_type`` (:func:`toolkit.models.valence.read_head`): softmax
+outputs, or independent sigmoids for ``multi_label_classification`` heads (as the ``text-classification`` pipeline
+does). Every prediction carries the native view (``top_label``, ``top_score``, ``class_probs``) and, where the head
+maps, a valence; an emotion head under ``valence=auto`` has none (NaN, recorded). Decoder classifiers (GPT-2 and
+others without a pad token) get the EOS token as pad token, and are padded on the right: the model pools the last
+non-pad token, and right padding leaves every real token's causal context and positions unchanged, so batched
+scores equal one-by-one scores. The fingerprint covers the weights themselves (a hash of the state dict), the
+mapping, max length and precision.
 """
 from __future__ import annotations
 
@@ -20,7 +28,12 @@ from toolkit.errors import InputError, MissingDependencyError, ModelSpecError
 from toolkit.models import valence
 from toolkit.models.base import Predictions, SentimentModel, digest
 
-_OPTIONS = ("labels", "max_length", "device", "dtype", "revision", "trust_remote_code")
+_OPTIONS = ("labels", "max_length", "device", "dtype", "revision", "trust_remote_code", "valence", "task")
+
+
+_DECODERS = ("gpt2", "gpt_neo", "gpt_neox", "gptj", "llama", "mistral", "qwen2", "phi3", "phi", "opt", "bloom",
+             "falcon", "gemma", "gemma2")
+"""Model types whose sequence classifier pools the last non-pad token (padded on the right here)."""
 
 
 def pick_device(requested: str | None = None) -> str:
@@ -95,6 +108,10 @@ class TransformerModel(SentimentModel):
     def _probabilities(self, encoded) -> "np.ndarray":
         raise NotImplementedError
 
+    def _predictions(self, probs: np.ndarray, truncated: np.ndarray) -> Predictions:
+        score, label = valence.from_probabilities(probs, self.roles)
+        return Predictions(score, label, truncated, *valence.native(probs, [str(r) for r in self.roles]))
+
     def predict(self, texts: list[str]) -> Predictions:
         import torch
 
@@ -103,8 +120,7 @@ class TransformerModel(SentimentModel):
                                  return_tensors="pt").to(self.device)
         with torch.inference_mode():
             probs = self._probabilities(encoded)
-        score, label = valence.from_probabilities(probs, self.roles)
-        return Predictions(score, label, truncated)
+        return self._predictions(probs, truncated)
 
 
 class HFClassifierModel(TransformerModel):
@@ -132,11 +148,58 @@ class HFClassifierModel(TransformerModel):
                 fix="give a local folder written by save_pretrained(), or a hub id with the network available "
                     "(offline, only models already in the Hugging Face cache load).") from exc
         labels = options["labels"].split(",") if options.get("labels") else None
-        self.roles = valence.head_roles(self.model.config.id2label, labels=labels)
+        config = self.model.config
+        self.head = valence.read_head(config.id2label, labels=labels, mapping=options.get("valence") or "auto",
+                                      multi_label=config.problem_type == "multi_label_classification")
+        self.roles = self.head.roles
+        self._emotion_index = self._task_index(options.get("task") or "valence")
+        if self.roles is None:
+            self.no_score_reason = f"no valence mapping for this head ({self.head.mapping}; try ?valence=emotion)"
+        self._pad_decoder()
         self.max_length = int(options.get("max_length") or self._model_max_length())
         self._place(options.get("device") or device, options.get("dtype", "float32"))
         self._fingerprint = digest("hf", _weights_digest(self.model), self.roles, self.max_length, self.dtype_name,
-                                   valence.MAPPING_VERSION)
+                                   valence.MAPPING_VERSION, self.head.mapping, self.head.multi_label, self.task,
+                                   self.tokenizer.padding_side)
+
+    def _task_index(self, task: str) -> int | None:
+        """``task=<emotion>``: the output index whose native label is that emotion (the score is its probability)."""
+        from toolkit.cases import TASKS
+
+        if task not in TASKS:
+            raise ModelSpecError(f"unknown task {task!r} in model spec {self.spec!r}; available: {', '.join(TASKS)}.",
+                                 fix="use task=anger, fear, joy or sadness with an emotion head.")
+        if task == "valence":
+            return None
+        names = [n.strip().lower() for n in self.head.names]
+        if task not in names:
+            raise ModelSpecError(f"task={task} needs a head with a {task!r} label; this head has {self.head.names}.",
+                                 fix="use an emotion head (e.g. j-hartmann/emotion-english-distilroberta-base) or "
+                                     "drop the task option.")
+        self.task = task
+        self.no_score_reason = ""
+        return names.index(task)
+
+    def _pad_decoder(self) -> None:
+        """Decoder classifiers (GPT-2, …) without a pad token: pad with EOS, on the right (see the module doc)."""
+        if self.tokenizer.pad_token is None:
+            if self.tokenizer.eos_token is None:
+                raise ModelSpecError(f"{self.spec}: the tokenizer has neither a pad nor an EOS token.",
+                                     fix="save the model with a tokenizer that defines pad_token.")
+            self.tokenizer.pad_token = self.tokenizer.eos_token
+        if self.model.config.pad_token_id is None:
+            self.model.config.pad_token_id = self.tokenizer.pad_token_id
+        if not self.model.config.is_encoder_decoder and self.model.config.model_type in _DECODERS:
+            self.tokenizer.padding_side = "right"
+
+    def _predictions(self, probs: np.ndarray, truncated: np.ndarray) -> Predictions:
+        top_label, top_score, class_probs = valence.native(probs, self.head.names)
+        if self._emotion_index is not None:
+            score = np.clip(probs[:, self._emotion_index].astype(float), 0.0, 1.0)
+            label = [""] * len(probs)
+        else:
+            score, label = valence.from_head(probs, self.head)
+        return Predictions(score, label, truncated, top_label, top_score, class_probs)
 
     def _model_max_length(self) -> int:
         declared = getattr(self.tokenizer, "model_max_length", None)
@@ -153,4 +216,6 @@ class HFClassifierModel(TransformerModel):
         import torch
 
         logits = self.model(**encoded).logits.float()
+        if self.head.multi_label:
+            return torch.sigmoid(logits).cpu().numpy()
         return torch.softmax(logits, dim=-1).cpu().numpy()

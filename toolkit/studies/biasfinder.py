@@ -30,6 +30,7 @@ import pandas as pd
 from scipy import stats
 from statsmodels.stats.inter_rater import cohens_kappa
 
+from toolkit.cases import with_scores
 from toolkit.errors import InputError, SchemaError
 
 BTC_COLUMNS = ("model", "attribute", "case_id", "n_mutants", "n_classes", "n_btcs")
@@ -47,6 +48,8 @@ def btcs(scored: pd.DataFrame) -> pd.DataFrame:
     if missing:
         raise SchemaError(f"not a scored case table: column {missing[0]!r} is missing.",
                           fix="score a case table with toolkit.scoring.score().")
+    if "score" in scored.columns:
+        scored = with_scores(scored, study="biasfinder")
     mutants = scored[scored["group"] != ""]
     counts = mutants.groupby(["model", "attribute", "case_id", "group", "label"]).size().rename("n")
     rows = []

@@ -1,10 +1,27 @@
 """BTC-SAM study (Kardkovács et al. 2025, Section 4; Tables 2–5): detection probability and test-set diversity.
 
-Failure rule: a test case (``case_id``) fails on a model when any two of its texts get different labels or scores
-(valence in [0, 1]) differing by more than θ (``theta``, default 0.2; the paper also uses 0.05, 0.1, 0.15).
+Failure rule (``rule``, :data:`RULES`): a test case (``case_id``) fails on a model when any two of its texts get
+
+- ``published`` (default; the released BTC-SAM code): different **top labels** from the text-classification
+  pipeline (``top_label``: the model's own classes — POSITIVE/NEGATIVE, the 5 stars, joy/anger/…) or **top scores**
+  (``top_score``: the probability of each text's own top class) differing by more than θ;
+- ``valence`` (the toolkit's earlier rule, kept as an option): different polar labels (negative/neutral/positive)
+  or valences (``score`` in [0, 1]) differing by more than θ.
+
+θ is ``theta`` (default 0.2; the paper also uses 0.05, 0.1, 0.15). How the two differ by head: on a **binary** head
+they agree (same top label ⇔ same polar label, and then |Δ top score| = |Δ P(positive)|). On a **3-class** head the
+valence P(pos) + P(neu)/2 moves when mass shifts between the two losing classes while the top score does not (top
+"positive" at 0.5 in both texts, negative 0.5 → 0 and neutral 0 → 0.5: valence 0.5 → 0.75 fails at θ = 0.2 under
+``valence``, passes under ``published``); conversely a winning class's probability can move while the valence stays.
+On a **5-star** head ``published`` compares the stars, ``valence`` only their polarity. **Emotion** heads have no
+valence by default: ``published`` compares their emotions (joy vs sadness fails), ``valence`` skips them with a
+warning (or maps them with ``?valence=emotion``). Models without a native distribution (lexicons, ``py:``, an LLM
+answer parsed without log-probabilities) have ``top_label`` = ``label`` and no ``top_score``: under ``published``
+their score range is taken from the valence (recorded as ``range_from`` = ``score``), so for them both rules agree.
 Cases of a single text (possible with ``load_btcsam(valid_only=False)``) are not test cases and are left out.
 
-- :func:`failures`: one row per model × case (:data:`FAILURE_COLUMNS`).
+- :func:`failures`: one row per model × case (:data:`FAILURE_COLUMNS`; ``score_range`` and ``n_labels`` are those
+  the rule compared, ``range_from`` says which column the range came from).
 - :func:`detection_probability` (Table 2): the share of failing cases per test set and bias type, averaged over
   models and cases (:data:`DETECTION_COLUMNS`).
 - :func:`failure_percentage` (Table 5): per model, test set and bias type, in percent (:data:`FAILURE_PCT_COLUMNS`).
@@ -28,10 +45,13 @@ import pandas as pd
 from nltk import edit_distance
 from nltk.stem.snowball import SnowballStemmer
 
-from toolkit.errors import InputError, SchemaError
+from toolkit.cases import with_scores
+from toolkit.errors import InputError, SchemaError, unknown
 
 THETAS: tuple[float, ...] = (0.05, 0.1, 0.15, 0.2)
-FAILURE_COLUMNS = ("model", "test_set", "bias_type", "case_id", "n_texts", "score_range", "n_labels", "failed")
+RULES: tuple[str, ...] = ("published", "valence")
+FAILURE_COLUMNS = ("model", "test_set", "bias_type", "case_id", "n_texts", "score_range", "n_labels", "failed",
+                   "rule", "range_from")
 DETECTION_COLUMNS = ("test_set", "bias_type", "theta", "n_cases", "n_models", "detection_probability")
 FAILURE_PCT_COLUMNS = ("model", "test_set", "bias_type", "theta", "n_cases", "n_failed", "failure_pct")
 METRIC_COLUMNS = ("unique_cases", "sentences", "unique_tokens", "mean_chars", "mean_tokens", "mean_word_len",
@@ -62,35 +82,55 @@ def _check_theta(theta: float) -> None:
                          fix=f"use e.g. one of the paper's thresholds {', '.join(map(str, THETAS))}.")
 
 
-def failures(scored: pd.DataFrame, *, theta: float = 0.2) -> pd.DataFrame:
-    """One row per model × case: does the case fail (labels differ or score range > ``theta``)?"""
+def _check_rule(rule: str) -> None:
+    if rule not in RULES:
+        raise unknown("failure rule", rule, RULES)
+
+
+def failures(scored: pd.DataFrame, *, theta: float = 0.2, rule: str = "published") -> pd.DataFrame:
+    """One row per model × case: does the case fail under ``rule`` (labels differ or score range > ``theta``)?"""
     _check_theta(theta)
-    missing = [c for c in ("model", "score", "label", "case_id", "test_set", "bias_type") if c not in scored.columns]
+    _check_rule(rule)
+    native = ("top_label", "top_score") if rule == "published" else ()
+    missing = [c for c in ("model", "score", "label", "case_id", "test_set", "bias_type") + native
+               if c not in scored.columns]
     if missing:
         raise SchemaError(f"scored table lacks {', '.join(missing)}.",
-                          fix="score cases with toolkit.scoring.score() after toolkit.btcsam.as_test_set().")
-    grouped = scored.groupby(["model", "test_set", "bias_type", "case_id"], sort=False)
-    out = grouped.agg(n_texts=("score", "size"), high=("score", "max"), low=("score", "min"),
-                      n_labels=("label", "nunique")).reset_index()
+                          fix="score cases with toolkit.scoring.score() after toolkit.btcsam.as_test_set()"
+                              + (", or use rule='valence'." if native else "."))
+    keys = ["model", "test_set", "bias_type", "case_id"]
+    if rule == "valence":
+        frame = with_scores(scored, study="btcsam (valence rule)").assign(_label=lambda f: f["label"],
+                                                                         _value=lambda f: f["score"])
+        frame = frame.assign(_from="score")
+    else:
+        # a case whose texts all carry a native top score compares it; otherwise (no native distribution) the valence
+        has_top = scored["top_score"].notna().groupby([scored[k] for k in keys]).transform("all")
+        frame = scored.assign(_label=scored["top_label"], _value=scored["top_score"].where(has_top, scored["score"]),
+                              _from=np.where(has_top, "top_score", "score"))
+    grouped = frame.groupby(keys, sort=False)
+    out = grouped.agg(n_texts=("_value", "size"), high=("_value", "max"), low=("_value", "min"),
+                      n_labels=("_label", "nunique"), range_from=("_from", "first")).reset_index()
     out = out[out["n_texts"] >= 2]  # a case of one text cannot fail: it is not a test case
-    out["score_range"] = out["high"] - out["low"]
+    out["score_range"] = (out["high"] - out["low"]).fillna(0.0)  # no score at all: only the labels can differ
     out["failed"] = (out["n_labels"] > 1) | (out["score_range"] > theta + 1e-12)
-    return out.loc[:, list(FAILURE_COLUMNS)]
+    return out.assign(rule=rule).loc[:, list(FAILURE_COLUMNS)]
 
 
-def failure_percentage(scored: pd.DataFrame, *, theta: float = 0.2) -> pd.DataFrame:
+def failure_percentage(scored: pd.DataFrame, *, theta: float = 0.2, rule: str = "published") -> pd.DataFrame:
     """Table 5: percentage of failing cases per model, test set and bias type."""
-    out = (failures(scored, theta=theta).groupby(["model", "test_set", "bias_type"], sort=False)["failed"]
+    out = (failures(scored, theta=theta, rule=rule).groupby(["model", "test_set", "bias_type"], sort=False)["failed"]
            .agg(n_cases="size", n_failed="sum").reset_index())
     out["n_failed"] = out["n_failed"].astype(int)
     return out.assign(theta=theta, failure_pct=100.0 * out["n_failed"] / out["n_cases"]).loc[:, list(FAILURE_PCT_COLUMNS)]
 
 
-def detection_probability(scored: pd.DataFrame, *, thetas: Sequence[float] = (0.2,)) -> pd.DataFrame:
+def detection_probability(scored: pd.DataFrame, *, thetas: Sequence[float] = (0.2,),
+                          rule: str = "published") -> pd.DataFrame:
     """Table 2: the probability that a case of a test set and bias type fails, over all models and cases."""
     frames = []
     for theta in thetas:
-        table = failures(scored, theta=theta).groupby(["test_set", "bias_type"], sort=False).agg(
+        table = failures(scored, theta=theta, rule=rule).groupby(["test_set", "bias_type"], sort=False).agg(
             n_cases=("case_id", "nunique"), n_models=("model", "nunique"),
             detection_probability=("failed", "mean")).reset_index()
         frames.append(table.assign(theta=theta))

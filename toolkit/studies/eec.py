@@ -32,6 +32,7 @@ import pandas as pd
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
+from toolkit.cases import with_scores
 from toolkit.errors import InputError, SchemaError, unknown
 
 ATTRIBUTES: dict[str, tuple[str, str, str, str]] = {
@@ -82,7 +83,7 @@ def _subset(scored: pd.DataFrame, subset: str) -> pd.DataFrame:
 def pairs(scored: pd.DataFrame, *, attribute: str, subset: str = "all") -> pd.DataFrame:
     """The paper's sentence pairs with their score difference (columns :data:`PAIR_COLUMNS`)."""
     _check(scored, attribute, subset)
-    data = _subset(scored, subset)
+    data = _subset(with_scores(scored, study="eec"), subset)
     keys = ["model", "case_id", "template_id", "emotion", "emotion_word"]
     a, b = ATTRIBUTES[attribute][:2]
     names = data[data["race"] != ""]

@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from toolkit.cases import with_scores
 from toolkit.errors import InputError, SchemaError
 
 NAME_COLUMNS = ("model", "corpus", "name", "gender", "category", "score_sens", "n_texts")
@@ -47,6 +48,7 @@ def _wide(scored: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     if missing:
         raise SchemaError(f"not a scored PSA table: column {missing[0]!r} is missing.",
                           fix="score toolkit.psa.generate(...) with toolkit.scoring.score().")
+    scored = with_scores(scored, study="psa")
     if scored.duplicated(["model", "corpus", "case_id", "fill"]).any():
         raise SchemaError("a sentence is scored twice with the same name (or two originals) for one model.",
                           fix="score each model once on the generator's output.")

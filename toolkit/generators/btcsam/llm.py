@@ -60,14 +60,19 @@ class OpenAIBackend:
         return key
 
     def complete(self, messages: Messages) -> str:
+        return self.chat(messages)["message"]["content"]
+
+    def chat(self, messages: Messages, **extra: object) -> dict:
+        """The first choice of a chat completion (``message``, and ``logprobs`` when asked with
+        ``logprobs=True, top_logprobs=k`` and the server returns them); ``extra`` goes into the request body."""
         body = json.dumps({"model": self.model, "messages": list(messages), "temperature": self.temperature,
-                           "max_tokens": self.max_tokens}).encode()
+                           "max_tokens": self.max_tokens, **extra}).encode()
         headers = {"Content-Type": "application/json", "Authorization": f"Bearer {self._key()}"}
         for attempt in range(self.retries + 1):
             try:
                 request = urllib.request.Request(self.url, data=body, headers=headers, method="POST")
                 with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                    return json.loads(response.read())["choices"][0]["message"]["content"]
+                    return json.loads(response.read())["choices"][0]
             except urllib.error.HTTPError as exc:
                 if exc.code not in _RETRY_STATUS or attempt == self.retries:
                     raise LLMError(f"{self.url} answered HTTP {exc.code}.",
@@ -92,13 +97,16 @@ class HFBackend:
         self.max_new_tokens, self.temperature, self.seed = max_new_tokens, temperature, seed
         self.identity = f"hf:{model}?temperature={temperature}&max_new_tokens={max_new_tokens}&seed={seed}"
 
+    def prompt(self, messages: Messages) -> str:
+        """The text the model continues: its chat template with the generation prompt, else a plain transcript."""
+        if getattr(self.tokenizer, "chat_template", None):
+            return self.tokenizer.apply_chat_template(list(messages), tokenize=False, add_generation_prompt=True)
+        return "".join(f"{m['role']}: {m['content']}\n" for m in messages) + "assistant:"
+
     def complete(self, messages: Messages) -> str:
         import torch
 
-        if getattr(self.tokenizer, "chat_template", None):
-            prompt = self.tokenizer.apply_chat_template(list(messages), tokenize=False, add_generation_prompt=True)
-        else:
-            prompt = "".join(f"{m['role']}: {m['content']}\n" for m in messages) + "assistant:"
+        prompt = self.prompt(messages)
         inputs = self.tokenizer(prompt, return_tensors="pt")
         torch.manual_seed(self.seed)
         sample = self.temperature > 0
