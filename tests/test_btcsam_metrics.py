@@ -90,3 +90,49 @@ def test_diversity_of_generated_eec_matches_the_paper(eec_cases):
     assert round(row["mean_chars"], 1) == 37.4
     assert round(row["mean_tokens"], 2) == 7.15
     assert row["unique_tokens"] == 135
+
+
+def _native(model, case, top_label, top_score, score, label):
+    return {"model": model, "test_set": "s", "bias_type": "gender", "case_id": case, "top_label": top_label,
+            "top_score": top_score, "score": score, "label": label}
+
+
+# One hand-made case per head family, two texts each (class probabilities written out in the comments).
+NATIVE = pd.DataFrame([
+    # binary: P(pos) .90 / .75 — both rules see a range of .15 and the same label
+    _native("bin", "a", "POSITIVE", 0.90, 0.90, "positive"), _native("bin", "a", "POSITIVE", 0.75, 0.75, "positive"),
+    # 3-class (neg, neu, pos) = (.45, 0, .55) / (0, .45, .55): top POSITIVE .55 twice; valence .55 / .775
+    _native("tri", "a", "positive", 0.55, 0.55, "positive"), _native("tri", "a", "positive", 0.55, 0.775, "positive"),
+    # emotion head without a valence: joy .6 / sadness .6
+    _native("emo", "a", "joy", 0.6, float("nan"), ""), _native("emo", "a", "sadness", 0.6, float("nan"), ""),
+    # lexicon: no native distribution (top_score NaN), valence .5 / .8, the same label
+    _native("lex", "a", "positive", float("nan"), 0.55, "positive"),
+    _native("lex", "a", "positive", float("nan"), 0.85, "positive"),
+])
+
+
+@pytest.mark.parametrize("rule, theta, failed", [
+    ("published", 0.1, {"bin", "emo", "lex"}),
+    ("published", 0.2, {"emo", "lex"}),      # tri passes: its top score did not move
+    ("valence", 0.1, {"bin", "tri", "lex"}),
+    ("valence", 0.2, {"tri", "lex"}),        # tri fails: mass moved between the two losing classes
+])
+def test_failure_rule_published_and_valence_on_hand_made_cases(rule, theta, failed):
+    if rule == "valence":
+        with pytest.warns(UserWarning, match="'emo': 2 of 2"):
+            out = btcsam.failures(NATIVE, theta=theta, rule=rule)
+        assert "emo" not in set(out["model"])  # skipped with the warning, not counted as passing
+    else:
+        out = btcsam.failures(NATIVE, theta=theta, rule=rule)
+        assert dict(zip(out["model"], out["range_from"])) == {"bin": "top_score", "tri": "top_score",
+                                                              "emo": "top_score", "lex": "score"}
+    assert set(out.loc[out["failed"], "model"]) == failed
+    assert (out["rule"] == rule).all()
+
+
+def test_failure_rule_default_is_the_published_one_and_unknown_rules_are_coded():
+    from toolkit.errors import UnknownNameError
+
+    assert set(btcsam.failures(NATIVE, theta=0.2).query("failed")["model"]) == {"emo", "lex"}
+    with pytest.raises(UnknownNameError, match="published, valence"):
+        btcsam.failures(NATIVE, rule="pipeline")

@@ -6,7 +6,8 @@ Phi-3-mini-4k-instruct, Mistral-7B-Instruct-v0.3 and DeepSeek-R1-Distill-Qwen-1.
 
 - ``llm:hf:`` loads a local causal LM through the BTC-SAM backend (:class:`toolkit.generators.btcsam.HFBackend`,
   chat template when the tokenizer has one) and reads, with no sampling, the next-token probabilities of the label
-  words' first tokens (with and without a leading space) right after the prompt; renormalised over the label words
+  words' first tokens (with and without a leading space; a first token two label words share is left out) right
+  after the prompt; renormalised over the label words
   they are ``class_probs`` and give the valence as a 3-class head does. When the chat template opens a think section
   for the answer (DeepSeek-R1 distills end their generation prompt with ``<think>``), an empty one is closed first so
   the next token is the answer. Batched by the engine (prompts padded on the right, logits read at each prompt's last
@@ -172,17 +173,19 @@ class LocalLLMClassifier(_LLMClassifier):
         return self.tokenizer(text, add_special_tokens=False)["input_ids"]
 
     def _label_tokens(self) -> list[list[int]]:
-        """Per label word, the distinct first tokens of ``word`` and `` word``; shared ones are an error."""
-        firsts = [sorted({self._encode(v)[0] for v in (w, " " + w) if self._encode(v)}) for w in self.words]
-        seen: dict[int, str] = {}
-        for word, ids in zip(self.words, firsts):
-            for i in ids:
-                if i in seen:
-                    raise ModelSpecError(f"label words {seen[i]!r} and {word!r} start with the same token "
-                                         f"{self.tokenizer.decode([i])!r}; their probabilities cannot be told apart.",
-                                         fix="choose label words with distinct first tokens (labels=...).")
-                seen[i] = word
-        return firsts
+        """Per label word, the first tokens of ``word`` and `` word`` that no other label word starts with; a word
+        left with none is an error (its probability cannot be told apart)."""
+        firsts = [{self._encode(v)[0] for v in (w, " " + w) if self._encode(v)} for w in self.words]
+        out = []
+        for k, (word, ids) in enumerate(zip(self.words, firsts)):
+            others = set().union(*(f for j, f in enumerate(firsts) if j != k))
+            own = sorted(ids - others)
+            if not own:
+                raise ModelSpecError(f"label word {word!r} starts with the same token as another label word in "
+                                     "this tokenizer; their probabilities cannot be told apart.",
+                                     fix="choose label words with distinct first tokens (labels=...).")
+            out.append(own)
+        return out
 
     def _prompt(self, text: str) -> str:
         prompt = self.backend.prompt(self.messages(text))
