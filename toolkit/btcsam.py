@@ -124,7 +124,8 @@ def run(*, sets: Mapping[str, pd.DataFrame], models: Iterable[str | SentimentMod
                         failure_pct=failure_percentage(scored, theta=theta, rule=rule), diversity=diversity(cases),
                         models=list(dict.fromkeys(scored["model"])),
                         settings={"study": "btcsam", "sets": {n: len(f) for n, f in sets.items()},
-                                  "thetas": list(thetas), "theta": theta, "rule": rule})
+                                  "thetas": list(thetas), "theta": theta, "rule": rule,
+                                  "rows_without_score": dict(scored.attrs.get("no_score", {}))})
 
 
 def figures(result: BTCSAMResult, *, theta: float | None = None) -> dict[str, plt.Axes]:
