@@ -80,3 +80,33 @@ def test_saturated_softmax_rows_stay_inside_the_unit_interval():
     assert probs.astype(float) @ np.array([0.0, 0.5, 1.0]) > 1.0
     score, _ = valence.from_probabilities(probs, ["negative", "neutral", "positive"])
     assert score[0] == 1.0
+
+
+@pytest.mark.parametrize("names, mapping, roles, kind", [
+    (["NEUTRAL", "BULLISH", "BEARISH"], "auto", ["neutral", "positive", "negative"], "finance"),
+    (["very negative", "negative", "neutral", "positive", "very positive"], "auto", [1, 2, 3, 4, 5], "stars"),
+    (["anger", "joy", "neutral", "surprise"], "auto", None, "none (emotion head)"),
+    (["anger", "joy", "neutral", "surprise"], "emotion", ["negative", "positive", "neutral", "neutral"], "emotion"),
+    (["NEGATIVE", "POSITIVE"], "none", None, "none"),
+])
+def test_read_head_applies_the_documented_mapping_choice(names, mapping, roles, kind):
+    head = valence.read_head(dict(enumerate(names)), mapping=mapping)
+    assert head.roles == roles and head.mapping == kind and head.names == names
+
+
+def test_emotion_groups_pool_their_probabilities_and_unmapped_heads_give_nan():
+    probs = np.array([[0.1, 0.6, 0.2, 0.1]])  # anger, joy, neutral, surprise
+    emotion = valence.read_head({0: "anger", 1: "joy", 2: "neutral", 3: "surprise"}, mapping="emotion")
+    score, label = valence.from_head(probs, emotion)
+    np.testing.assert_allclose(score, [0.6 + (0.2 + 0.1) / 2])
+    assert label == ["positive"]
+    score, label = valence.from_head(probs, valence.read_head({0: "anger", 1: "joy", 2: "neutral", 3: "surprise"}))
+    assert np.isnan(score).all() and label == [""]
+    multi = valence.Head(["NEGATIVE", "POSITIVE"], ["negative", "positive"], True, "polar")
+    np.testing.assert_allclose(valence.from_head(np.array([[0.2, 0.6]]), multi)[0], [0.75])  # sigmoids renormalised
+
+
+def test_native_view_names_the_argmax_and_keeps_the_distribution_in_index_order():
+    top, score, encoded = valence.native(np.array([[0.2, 0.5, 0.3]]), ["Neutral", "Positive", "Negative"])
+    assert top == ["Positive"] and score.tolist() == [0.5]
+    assert encoded == ['{"Neutral": 0.2, "Positive": 0.5, "Negative": 0.3}']

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 import torch
 
-from model_zoo import BTCSAM_CLASSIFIERS, EKMAN, GO_EMOTIONS, build_classifier
+from model_zoo import BTCSAM_CLASSIFIERS, EKMAN, build_classifier
 from toolkit import cases as case_schema
 from toolkit.models import load
 from toolkit.scoring import score

@@ -35,7 +35,8 @@ LLM (llm:)        P(label word) for negative/neutral/    as 3-class; a parsed an
 
 A valence of 0.5 is neutral, so the papers' [-1, 1] sentiment scales map linearly: s = 2 * valence - 1.
 Classifier heads are recognised from ``id2label`` (``negative``/``neg``, ``neutral``/``neu``, ``positive``/``pos``,
-``1 star`` ... ``5 stars``, case-insensitive); generic names such as ``LABEL_0`` need an explicit ``labels=`` option (or ``valence=none``: native columns only).
+``1 star`` ... ``5 stars``, ``very negative`` ... ``very positive``, ``bullish``/``bearish``, case-insensitive);
+generic names such as ``LABEL_0`` need an explicit ``labels=`` option (or ``valence=none``: native columns only).
 
 Every classifier head also reports its native view (the ``text-classification`` pipeline's): ``top_label`` (the
 config's own label name of the top class), ``top_score`` (its probability: softmax, or sigmoid for a multi-label
@@ -62,7 +63,7 @@ _ROLE_NAMES = {
     "positive": "positive", "pos": "positive",
     "bullish": "positive", "bearish": "negative",  # FinTwitBERT-sentiment: a choice (valence=none opts out)
 }
-_LEVELS = {"very negative": 1, "very positive": 5}  # 5-level polar heads read as 5 stars (2/3/4 via _ROLE_NAMES)
+_LEVELS = {"very negative": 1, "negative": 2, "neutral": 3, "positive": 4, "very positive": 5}  # read as 5 stars
 MAPPINGS: tuple[str, ...] = ("auto", "emotion", "none")
 """``auto``: polar, 5-star, 5-level and finance heads get a valence, emotion heads none (NaN, recorded);
 ``emotion``: emotion heads too, through :data:`EMOTION_POLARITY`; ``none``: no valence for any head."""
@@ -118,22 +119,20 @@ def head_roles(id2label: Mapping[int, str], *, labels: Sequence[str] | None = No
     if labels is not None and len(names) != len(id2label):
         raise LabelMappingError(f"labels= gives {len(names)} names but the head has {len(id2label)} outputs.",
                                 fix="give one name per output, in index order.")
+    keys = [str(name).strip().lower() for name in names]
+    five_level = any(k.startswith("very ") for k in keys)
     roles: list[str | int] = []
-    for name in names:
-        key = str(name).strip().lower()
+    for key in keys:
         star = _STARS.match(key)
         if star:
             roles.append(int(star.group(1)))
-        elif key in _LEVELS:
+        elif five_level and key in _LEVELS:
             roles.append(_LEVELS[key])
         elif key in _ROLE_NAMES:
             roles.append(_ROLE_NAMES[key])
         else:
             roles = []
             break
-    if roles and any(isinstance(r, int) for r in roles) and len(roles) == 5 and any(
-            str(n).strip().lower() in _LEVELS for n in names):  # 5-level: negative=2, neutral=3, positive=4
-        roles = [{"negative": 2, "neutral": 3, "positive": 4}.get(r, r) for r in roles]
     stars = sorted(r for r in roles if isinstance(r, int))
     polar = [r for r in roles if isinstance(r, str)]
     ok_stars = stars == [1, 2, 3, 4, 5] and not polar
