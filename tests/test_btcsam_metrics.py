@@ -119,7 +119,7 @@ NATIVE = pd.DataFrame([
 ])
 def test_failure_rule_published_and_valence_on_hand_made_cases(rule, theta, failed):
     if rule == "valence":
-        with pytest.warns(UserWarning, match="'emo': 2 of 2"):
+        with pytest.warns(UserWarning, match="'emo': 2 of 2 rows, 1 cases"):
             out = btcsam.failures(NATIVE, theta=theta, rule=rule)
         assert "emo" not in set(out["model"])  # skipped with the warning, not counted as passing
     else:
@@ -136,3 +136,16 @@ def test_failure_rule_default_is_the_published_one_and_unknown_rules_are_coded()
     assert set(btcsam.failures(NATIVE, theta=0.2).query("failed")["model"]) == {"emo", "lex"}
     with pytest.raises(UnknownNameError, match="published, valence"):
         btcsam.failures(NATIVE, rule="pipeline")
+
+
+@pytest.mark.parametrize("rule", btcsam.RULES)
+def test_a_case_with_an_unparseable_llm_answer_is_skipped_with_a_warning_under_both_rules(rule):
+    llm = pd.DataFrame([
+        _native("llm", "a", "positive", float("nan"), 1.0, "positive"),
+        _native("llm", "a", "unparseable", float("nan"), float("nan"), ""),
+        _native("llm", "b", "positive", float("nan"), 1.0, "positive"),
+        _native("llm", "b", "negative", float("nan"), 0.0, "negative"),
+    ])
+    with pytest.warns(UserWarning, match="'llm': 1 of 4 rows, 1 cases"):
+        out = btcsam.failures(llm, theta=0.2, rule=rule)
+    assert out["case_id"].tolist() == ["b"] and out["failed"].tolist() == [True]

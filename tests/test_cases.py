@@ -69,3 +69,36 @@ def test_score_records_each_models_task(eec_cases):
 
     scored = score(eec_cases.head(4), models="vader", cache=False)
     assert scored["task"].tolist() == ["valence"] * 4
+
+
+def _scored_two_cases():
+    table = pd.concat([_table(), _table(case_id="c2").assign(variant_id=["v3", "v4"])], ignore_index=True)
+    return table.assign(model="m", task="valence", score=[0.2, float("nan"), 0.4, 0.6], label="",
+                        truncated=False, top_label=["joy", "anger", "joy", "joy"], top_score=[0.5, 0.7, 0.6, 0.9],
+                        class_probs=['{"joy": 0.5, "anger": 0.5}', "", '{"joy": 0.6}', '{"anger": 0.1, "joy": 0.9}'])
+
+
+def test_validate_accepts_nan_scores_but_not_out_of_range_ones():
+    from toolkit.cases import NATIVE_COLUMNS
+
+    scored = _scored_two_cases()
+    assert set(NATIVE_COLUMNS) <= set(scored.columns)
+    validate(scored, scored=True)
+    with pytest.raises(SchemaError, match="'top_score' must hold numbers in \\[0, 1\\]"):
+        validate(scored.assign(top_score=[0.5, 1.5, 0.6, 0.9]), scored=True)
+
+
+def test_with_scores_skips_whole_cases_with_a_warning():
+    from toolkit.cases import with_scores
+
+    with pytest.warns(UserWarning, match="toy: .*'m': 1 of 4 rows, 1 cases"):
+        kept = with_scores(_scored_two_cases(), study="toy")
+    assert kept["case_id"].tolist() == ["c2", "c2"]
+
+
+def test_widen_class_probs_makes_one_column_per_class():
+    from toolkit.cases import widen_class_probs
+
+    wide = widen_class_probs(_scored_two_cases())
+    assert wide["p_joy"].tolist()[::2] == [0.5, 0.6] and pd.isna(wide["p_joy"].iloc[1])
+    assert wide["p_anger"].tolist()[3] == 0.1

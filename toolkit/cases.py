@@ -20,7 +20,7 @@ Generator-specific columns ride along. The scoring engine adds, in long form (on
 ``model`` (the spec), ``task`` (what ``score`` measures: ``valence`` — higher is more positive — or an emotion
 intensity ``anger``/``fear``/``joy``/``sadness``, SemEval-2018 Task 1), ``score`` (in [0, 1]; NaN where the model
 has no valence for the text — an emotion head without a valence mapping, an unparseable LLM answer — which the
-engine warns about and every study skips with a warning, :func:`with_scores`), ``label`` and ``truncated``, then the
+engine warns about and every study skips, case by case, with a warning: :func:`with_scores`), ``label`` and ``truncated``, then the
 model's native view (:data:`NATIVE_COLUMNS`):
 
 =============  ==========================================================================================
@@ -102,20 +102,26 @@ def validate(frame: pd.DataFrame, *, scored: bool = False) -> pd.DataFrame:
     return frame
 
 
-def with_scores(scored: pd.DataFrame, *, study: str) -> pd.DataFrame:
-    """The rows of ``scored`` that have a score; rows with a NaN ``score`` (no valence: an emotion head without a
-    valence mapping, an unparseable LLM answer) are skipped with a warning naming each model and its count —
-    never silently. ``study`` names the caller in the warning."""
+def with_scores(scored: pd.DataFrame, *, study: str, column: str = "score") -> pd.DataFrame:
+    """``scored`` without the cases that lack a score: every (model, ``case_id``) holding a row whose ``column`` is
+    NaN (no valence: an emotion head without a valence mapping, an unparseable LLM answer) is skipped whole — a case
+    compared on a subset of its rows would be another case — with a warning naming each model, its rows without a
+    score and the cases skipped; never silently. ``study`` names the caller in the warning."""
     import warnings
 
-    missing = scored["score"].isna()
+    missing = scored[column].isna()
     if not missing.any():
         return scored
+    keys = ["model", "case_id"] if "case_id" in scored.columns else ["model"]
+    bad = missing.groupby([scored[k] for k in keys]).transform("any")
     counts = scored.loc[missing, "model"].value_counts()
-    detail = "; ".join(f"{model!r}: {n} of {int((scored['model'] == model).sum())}" for model, n in counts.items())
-    warnings.warn(f"{study}: rows without a score skipped ({detail}). An emotion head has no valence unless "
-                  "scored with '?valence=emotion'; see top_label/class_probs for its own answer.", stacklevel=2)
-    return scored[~missing]
+    cases = scored.loc[bad].drop_duplicates(keys)["model"].value_counts()
+    detail = "; ".join(f"{model!r}: {n} of {int((scored['model'] == model).sum())} rows, {cases[model]} cases"
+                       for model, n in counts.items())
+    warnings.warn(f"{study}: cases with rows without a {column} skipped ({detail}). An emotion head has no valence "
+                  "unless scored with '?valence=emotion' (its own answer: top_label/class_probs); an LLM answer "
+                  "without a label word is 'unparseable'.", stacklevel=2)
+    return scored[~bad]
 
 
 def widen_class_probs(scored: pd.DataFrame, *, prefix: str = "p_") -> pd.DataFrame:

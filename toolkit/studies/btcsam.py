@@ -18,6 +18,8 @@ valence by default: ``published`` compares their emotions (joy vs sadness fails)
 warning (or maps them with ``?valence=emotion``). Models without a native distribution (lexicons, ``py:``, an LLM
 answer parsed without log-probabilities) have ``top_label`` = ``label`` and no ``top_score``: under ``published``
 their score range is taken from the valence (recorded as ``range_from`` = ``score``), so for them both rules agree.
+A case with a text that has no answer at all (an unparseable LLM reply: neither a top score nor a score) is skipped
+under both rules, with a warning (:func:`toolkit.cases.with_scores`).
 Cases of a single text (possible with ``load_btcsam(valid_only=False)``) are not test cases and are left out.
 
 - :func:`failures`: one row per model × case (:data:`FAILURE_COLUMNS`; ``score_range`` and ``n_labels`` are those
@@ -104,6 +106,8 @@ def failures(scored: pd.DataFrame, *, theta: float = 0.2, rule: str = "published
                                                                          _value=lambda f: f["score"])
         frame = frame.assign(_from="score")
     else:
+        answered = scored.assign(_answer=scored["top_score"].where(scored["top_score"].notna(), scored["score"]))
+        scored = with_scores(answered, study="btcsam (published rule)", column="_answer")  # unparseable LLM answers
         # a case whose texts all carry a native top score compares it; otherwise (no native distribution) the valence
         has_top = scored["top_score"].notna().groupby([scored[k] for k in keys]).transform("all")
         frame = scored.assign(_label=scored["top_label"], _value=scored["top_score"].where(has_top, scored["score"]),
