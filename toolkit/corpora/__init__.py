@@ -15,8 +15,8 @@ Robustness (every case recorded in ``frame.attrs["corpus_report"]``, which the s
   kept as "".
 - Other HTML markup (``<p>``, ``<b>``, ``<a href=…>``) is stripped and entities unescaped (``strip_html=True``);
   the number of texts changed is ``html_stripped``.
-- Texts that do not look English (:func:`looks_english`: mostly non-ASCII letters, or 8+ words none of which is a
-  common English word) are counted (``non_english``) and warned about; PSA and BiasFinder skip them.
+- Texts that do not look English (:func:`looks_english`: mostly non-ASCII letters, or 8+ words with fewer than two
+  distinct common English words) are counted (``non_english``) and warned about; PSA and BiasFinder skip them.
 """
 from __future__ import annotations
 
@@ -77,12 +77,12 @@ _ENGLISH_WORDS = frozenset("the a an and of to is was it in that this i you he s
 
 def looks_english(text: str) -> bool:
     """A cheap language check: False when most letters are non-ASCII (Chinese, Russian, …), when there are no letters,
-    or when 8+ words include none of the most common English words (French, German, Spanish, …)."""
+    or when 8+ words include fewer than two distinct common English words (French, German, Spanish, …)."""
     letters = [c for c in text if c.isalpha()]
     if not letters or sum(not c.isascii() for c in letters) > 0.3 * len(letters):
         return False
     words = re.findall(r"[a-z]+", text.lower())
-    return len(words) < 8 or any(w in _ENGLISH_WORDS for w in words)
+    return len(words) < 8 or len(_ENGLISH_WORDS.intersection(words)) >= 2
 
 
 def _decode(raw: bytes, *, path: Path, encoding: str) -> str:
