@@ -27,7 +27,8 @@ TESTS_DIR = Path(__file__).resolve().parent
 
 
 def _cli(*args, cwd, pythonpath=()):
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS_DIR.parent), str(TESTS_DIR), *map(str, pythonpath)])}
+    path = [str(TESTS_DIR.parent), str(TESTS_DIR), *map(str, pythonpath)]  # this checkout first
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
     return subprocess.run([sys.executable, "-m", "toolkit", *args], cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=600)
 
@@ -153,7 +154,8 @@ def test_texts_spelled_like_missing_values_are_kept(tmp_path):
     path = tmp_path / "reviews.csv"
     path.write_text("text,label\nNA,positive\nnull,negative\nNone,\n")
     corpus = corpora.load(path)
-    assert corpus["text"].tolist() == ["NA", "null", "None"] and corpus["label"].tolist() == ["positive", "negative", ""]
+    assert corpus["text"].tolist() == ["NA", "null", "None"]
+    assert corpus["label"].tolist() == ["positive", "negative", ""]
 
 
 # --- crashes instead of coded errors ----------------------------------------------------------------------------

@@ -23,7 +23,8 @@ import pandas as pd
 
 from toolkit import corpora, paths, plots, results
 from toolkit.errors import InputError
-from toolkit.generators.biasfinder import (INSTANCES, MAX_DOC_CHARS, country_names, country_templates, fill_names,  # noqa: F401
+from toolkit.generators.biasfinder import MAX_DOC_CHARS
+from toolkit.generators.biasfinder import (INSTANCES, country_names, country_templates, fill_names,  # noqa: F401
                                            fill_occupation, gender_templates, generate, generate_country,
                                            generate_gender, generate_occupation, occupation_templates, occupations)
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel

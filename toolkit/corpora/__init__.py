@@ -195,7 +195,8 @@ def load(source: str | Path, *, name: str | None = None, limit: int | None = Non
     non_english = int((~out["text"].map(looks_english)).sum())
     report = {"source": "sample" if str(source) == "sample" else str(path.resolve()), "sha256": digest,
               "encoding": encoding, "rows_read": int(len(frame)), "empty_texts_dropped": int(empty.sum()),
-              "html_stripped": int((stripped != texts.map(lambda t: _BREAK.sub(" ", t))).sum()), "non_english": non_english, "rows": int(len(out))}
+              "html_stripped": int((stripped != texts.map(lambda t: _BREAK.sub(" ", t))).sum()),
+              "non_english": non_english, "rows": int(len(out))}
     if report["empty_texts_dropped"]:
         warnings.warn(f"corpus {corpus_name!r}: {report['empty_texts_dropped']} of {len(frame)} rows have a missing, "
                       "empty or whitespace-only text and were dropped (recorded in attrs['corpus_report']).",
