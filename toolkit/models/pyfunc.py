@@ -6,7 +6,7 @@ The fingerprint (the score cache's key) covers, and only covers:
 
 - the spec, including ``version=`` (bump it by hand to invalidate cached scores for any change below);
 - the callable's own ``fingerprint`` attribute when it has one (then nothing else is hashed but the spec);
-- otherwise the source of the callable's module and of every module it reaches through its globals (imports,
+- otherwise the source of the callable's module (wherever it is installed) and of every module it reaches through its globals (imports,
   ``from x import y``) that lives in the same project folder (the folder of its top-level package, or its own folder
   for a top-level module), outside the standard library and site-packages; a function defined in a notebook or
   ``__main__`` hashes its own code.
@@ -62,7 +62,8 @@ def source_digest(module: types.ModuleType) -> str:
     while todo:
         current = todo.pop()
         path = _module_file(current)
-        if path is None or str(path) in seen or root not in path.parents or _outside_project(path):
+        if path is None or str(path) in seen or (current is not module and (root not in path.parents
+                                                                               or _outside_project(path))):
             continue
         seen[str(path)] = path.read_bytes()
         for value in vars(current).values():
@@ -70,7 +71,8 @@ def source_digest(module: types.ModuleType) -> str:
                                                                                        or "")
             if isinstance(owner, types.ModuleType):
                 todo.append(owner)
-    return digest(*(f"{Path(p).relative_to(root)}:{src!r}" for p, src in sorted(seen.items())))
+    return digest(*(f"{Path(p).relative_to(root) if root in Path(p).parents else Path(p).name}:{src!r}"
+                    for p, src in sorted(seen.items())))
 
 
 class PyCallableModel(SentimentModel):
