@@ -10,8 +10,8 @@ neither instance could use them — exact for ``backend="rules"``, not applied f
 
 Screening (counted in ``attrs["generation_report"]``): reviews longer than ``max_chars`` (default
 :data:`MAX_DOC_CHARS` = 20,000 characters; the longest IMDB train review is 13,593 after cleaning) are skipped —
-one 200,000-character text would stall the parser for minutes — and so are texts that do not look English (:func:`toolkit.corpora.looks_english`).
-When nothing survives, TK102 says how many reviews each filter removed. Templating shows a progress bar over the
+one 200,000-character text would stall the parser for minutes — and so are texts that do not look English
+(:func:`toolkit.corpora.looks_english`). When nothing survives, TK102 says how many reviews each filter removed. Templating shows a progress bar over the
 reviews (default: from 500 reviews on).
 """
 from __future__ import annotations
