@@ -467,6 +467,7 @@ def test_rerun_into_the_same_out_removes_only_the_previous_runs_own_files(tmp_pa
     out = tmp_path / "out"
     out.mkdir()
     (out / "my_notes.txt").write_text("mine")
+    (out / "psa_mine.csv").write_text("mine")  # a study-like name the toolkit did not write
     scored = pd.DataFrame()
 
     def write(models):
@@ -479,7 +480,12 @@ def test_rerun_into_the_same_out_removes_only_the_previous_runs_own_files(tmp_pa
     assert (out / "psa_score_sens_a.png").exists() and (out / "psa_score_sens_b.png").exists()
     write(["b"])
     assert not (out / "psa_score_sens_a.png").exists() and (out / "psa_score_sens_b.png").exists()
-    assert (out / "my_notes.txt").read_text() == "mine"
+    assert (out / "my_notes.txt").read_text() == "mine" and (out / "psa_mine.csv").read_text() == "mine"
+    provenance = json.loads((out / "provenance.json").read_text())
+    (out / "provenance.json").write_text(json.dumps({**provenance, "outputs": ["my_notes.txt", str(out / "x.py")]}))
+    (out / "x.py").write_text("kept")
+    write(["b"])  # a hand-edited list: only the study's own csv/png names are ever deleted
+    assert (out / "my_notes.txt").exists() and (out / "x.py").exists()
     provenance = json.loads((out / "provenance.json").read_text())
     assert sorted(provenance["outputs"]) == ["psa_score_sens_b.png", "psa_summary.csv"]
 

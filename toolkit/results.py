@@ -34,16 +34,17 @@ def check_writable(*folders: str | Path | None) -> None:
                                  fix="pass an --out folder you can write to (or fix its permissions).") from None
 
 
-def _clear_previous(out: Path) -> list[Path]:
-    """Delete the files the previous run into ``out`` listed in its provenance (only those); return them."""
+def _clear_previous(out: Path, study: str) -> list[Path]:
+    """Delete the files the previous run into ``out`` listed in its provenance (only those, and only the study's own
+    ``<study>_*.csv|png`` names, so a hand-edited list deletes nothing else); return them."""
     try:
         previous = json.loads((out / "provenance.json").read_text()).get("outputs", [])
     except (OSError, ValueError, AttributeError):
         return []
     removed = []
     for name in previous if isinstance(previous, list) else []:
-        path = out / name  # absolute names (figures elsewhere) stay absolute
-        if path.is_file():
+        path = out / str(name)  # absolute names (figures elsewhere) stay absolute
+        if path.name.startswith(f"{study}_") and path.suffix in (".csv", ".png") and path.is_file():
             path.unlink()
             removed.append(path)
     return removed
@@ -58,7 +59,7 @@ def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, 
     out = Path(out_dir) if out_dir is not None else paths.data_dir() / "results" / study
     figures = Path(figures_dir) if figures_dir is not None else paths.figures_dir()
     check_writable(out, figures)
-    _clear_previous(out)
+    _clear_previous(out, study)
     written = []
     for name, frame in tables.items():
         frame.to_csv(out / f"{name}.csv", index=False)
