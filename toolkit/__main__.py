@@ -2,7 +2,8 @@
 
 Studies: ``eec`` (Kiritchenko & Mohammad 2018), ``psa`` (Prabhakaran et al. 2019), ``biasfinder`` (Asyrofi et al.
 2021). ``python -m toolkit models`` lists the model specs this machine can run. Errors print their code and fix and
-exit with status 2.
+exit with status 2. The output folder is checked for writing before any work; a re-run into the same ``--out``
+replaces the files the previous run wrote there (listed in its provenance.json) and leaves others alone.
 """
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ def _parser() -> argparse.ArgumentParser:
     psa.add_argument("--seed", type=int, default=0)
     psa.add_argument("--max-words", type=int, default=50)
     psa.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for the confidence intervals")
+    psa.add_argument("--encoding", default="utf-8", help="the corpus file's text encoding (e.g. cp1252, latin-1)")
     psa.add_argument("--out", type=Path, required=True, help="folder for the CSVs, figures and provenance.json")
     psa.add_argument("--cache", type=Path, help="score cache file or folder (default: data/cache)")
     psa.add_argument("--no-cache", action="store_true", help="score everything afresh and store nothing")
@@ -46,6 +48,9 @@ def _parser() -> argparse.ArgumentParser:
                     "characteristic (default: all)")
     bf.add_argument("--seed", type=int, default=0)
     bf.add_argument("--n-process", type=int, default=1, help="parsing processes")
+    bf.add_argument("--encoding", default="utf-8", help="the corpus file's text encoding (e.g. cp1252, latin-1)")
+    bf.add_argument("--max-chars", type=int, default=20_000,
+                    help="skip (and count) reviews longer than this many characters (default 20000)")
     bf.add_argument("--out", type=Path, required=True, help="folder for the CSVs, figure and provenance.json")
     bf.add_argument("--cache", type=Path, help="score cache file or folder (default: data/cache)")
     bf.add_argument("--no-cache", action="store_true", help="score everything afresh and store nothing")
@@ -65,7 +70,7 @@ def _psa(args: argparse.Namespace, cache) -> None:
     from toolkit import psa
 
     result = psa.run(corpus=args.corpus, models=args.model, names=args.names, n=args.n, seed=args.seed,
-                     max_words=args.max_words, n_boot=args.n_boot, cache=cache)
+                     max_words=args.max_words, n_boot=args.n_boot, cache=cache, encoding=args.encoding)
     for path in psa.write(result, args.out, figures_dir=args.out):
         print(path)
     print(result.summary.to_string(index=False))
@@ -76,7 +81,8 @@ def _biasfinder(args: argparse.Namespace, cache) -> None:
 
     result = biasfinder.run(corpus=args.corpus, models=args.model, instances=args.instance or biasfinder.INSTANCES,
                             n_names=args.n_names, max_templates=args.max_templates, seed=args.seed,
-                            n_process=args.n_process, cache=cache)
+                            n_process=args.n_process, cache=cache, encoding=args.encoding,
+                            max_chars=args.max_chars)
     for path in biasfinder.write(result, args.out, figures_dir=args.out):
         print(path)
     print(result.table4.to_string(index=False))
@@ -90,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
 
             print("\n".join(available()))
             return 0
+        from toolkit.results import check_writable
+
+        check_writable(args.out)  # before an hour of scoring, not after
         cache = False if args.no_cache else (args.cache or True)
         {"eec": _eec, "psa": _psa, "biasfinder": _biasfinder}[args.study](args, cache)
         return 0

@@ -23,6 +23,7 @@ import pandas as pd
 
 from toolkit import corpora, paths, plots, results
 from toolkit.errors import InputError
+from toolkit.generators.biasfinder import MAX_DOC_CHARS
 from toolkit.generators.biasfinder import (INSTANCES, country_names, country_templates, fill_names,  # noqa: F401
                                            fill_occupation, gender_templates, generate, generate_country,
                                            generate_gender, generate_occupation, occupation_templates, occupations)
@@ -46,18 +47,23 @@ class BiasFinderResult:
 def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | None = None,
         models: Iterable[str | SentimentModel] = OFFLINE_DEFAULTS, instances: Sequence[str] = INSTANCES,
         n_names: int = 30, n_country_names: int = 1, max_templates: int | None = None, seed: int = 0,
-        n_process: int = 1, cache: bool | str | Path | None = True, progress: bool | None = None
-        ) -> BiasFinderResult:
+        n_process: int = 1, cache: bool | str | Path | None = True, progress: bool | None = None,
+        encoding: str = "utf-8", max_chars: int = MAX_DOC_CHARS) -> BiasFinderResult:
     """Generate BiasFinder cases from ``corpus`` (a :func:`toolkit.corpora.load` source or frame; ``n_process``
-    parsing processes) — or take ``cases`` already generated — keep a seeded sample of at most ``max_templates``
-    templates per characteristic (:func:`sample_templates`; None keeps all), then score them and count BTCs."""
+    parsing processes; a file is read with ``encoding``) — or take ``cases`` already generated — keep a seeded sample
+    of at most ``max_templates`` templates per characteristic (:func:`sample_templates`; None keeps all), then score
+    them and count BTCs. Reviews over ``max_chars`` characters or not in English are skipped and counted; what the
+    loader and the filters dropped is in ``settings["corpus_report"]`` and ``settings["generation_report"]``."""
     if max_templates is not None and max_templates < 1:  # before the slow generation
         raise InputError(f"max_templates must be at least 1; got {max_templates}.",
                          fix="pass a positive number of templates per characteristic, or None to keep them all.")
+    corpus_report, generation_report = {}, {}
     if cases is None:
-        frame = corpus if isinstance(corpus, pd.DataFrame) else corpora.load(corpus)
+        frame = corpus if isinstance(corpus, pd.DataFrame) else corpora.load(corpus, encoding=encoding)
+        corpus_report = dict(frame.attrs.get("corpus_report", {}))
         cases = generate(frame, instances=instances, n_names=n_names, n_country_names=n_country_names,
-                         n_process=n_process)
+                         n_process=n_process, max_chars=max_chars, progress=progress)
+        generation_report = dict(cases.attrs.get("generation_report", {}))
     mined = cases.groupby("attribute")["case_id"].nunique().to_dict()
     if max_templates is not None:
         cases = sample_templates(cases, max_templates=max_templates, seed=seed)
@@ -66,7 +72,8 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
     settings = {"study": "biasfinder", "corpus": sorted(set(cases["corpus"])), "instances": list(instances),
                 "n_names": n_names, "n_country_names": n_country_names, "max_templates": max_templates,
                 "seed": seed, "templates_mined": mined,
-                "templates": cases.groupby("attribute")["case_id"].nunique().to_dict()}
+                "templates": cases.groupby("attribute")["case_id"].nunique().to_dict(),
+                "corpus_report": corpus_report, "generation_report": generation_report}
     return BiasFinderResult(scored=scored, btcs=counts, table4=table4(counts),
                             models=list(dict.fromkeys(scored["model"])), settings=settings)
 

@@ -77,14 +77,16 @@ def generate_with(settings: Mapping[str, str] | None, *, identity_terms: Mapping
                   n_triplets: int = 2) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
     """Generate and filter a set with the backend described by ``settings`` (``{"kind": "openai"|"hf", …}``, the
     keyword arguments of :func:`backend`); ``None`` skips generation with a warning. Returns the filtered
-    cases and the filter's counts per reason, or (None, None)."""
+    cases (with an ``llm`` column: the backend identity that generated them, for provenance) and the filter's counts
+    per reason, or (None, None)."""
     if settings is None:
         warnings.warn("No LLM backend configured: generation skipped (set one to generate).", stacklevel=2)
         return None, None
     options = dict(settings)
     llm = LLM(backend(options.pop("kind"), **options))
     terms = identity_terms or {"religion": IDENTITY_TERMS["religion"]}
-    return filter_counterfactuals(generate(llm, identity_terms=terms, n_triplets=n_triplets))
+    cases, counts = filter_counterfactuals(generate(llm, identity_terms=terms, n_triplets=n_triplets))
+    return cases.assign(llm=llm.backend.identity), counts
 
 
 def toolkit_sets(*, corpus: str | Path = "sample", psa_n: int = 300, btcsam_dir: str | Path | None = None,
@@ -124,6 +126,8 @@ def run(*, sets: Mapping[str, pd.DataFrame], models: Iterable[str | SentimentMod
                         failure_pct=failure_percentage(scored, theta=theta, rule=rule), diversity=diversity(cases),
                         models=list(dict.fromkeys(scored["model"])),
                         settings={"study": "btcsam", "sets": {n: len(f) for n, f in sets.items()},
+                                  "generated_by": {n: sorted(set(f["llm"].astype(str))) for n, f in sets.items()
+                                                   if "llm" in f.columns},
                                   "thetas": list(thetas), "theta": theta, "rule": rule,
                                   "rows_without_score": dict(scored.attrs.get("no_score", {}))})
 

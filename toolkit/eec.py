@@ -33,6 +33,7 @@ class EECResult:
     tests: pd.DataFrame
     summary: pd.DataFrame
     models: list[str]
+    alpha: float = 0.05
 
 
 def run(*, models: Iterable[str | SentimentModel] = OFFLINE_DEFAULTS, subsets: Sequence[str] = SUBSETS,
@@ -44,7 +45,7 @@ def run(*, models: Iterable[str | SentimentModel] = OFFLINE_DEFAULTS, subsets: S
                           ignore_index=True)
     tests = ttests(scored, subsets=subsets, alpha=alpha)
     specs = list(dict.fromkeys(scored["model"]))
-    return EECResult(scored=scored, pairs=all_pairs, tests=tests, summary=summary(tests), models=specs)
+    return EECResult(scored=scored, pairs=all_pairs, tests=tests, summary=summary(tests), models=specs, alpha=alpha)
 
 
 def figures(result: EECResult, *, subset: str = "all", order: Sequence[str] | None = None) -> dict[str, plt.Axes]:
@@ -60,7 +61,7 @@ def write(result: EECResult, out_dir: str | Path | None = None, *, order: Sequen
     return the paths."""
     tables = {"eec_tests": result.tests, "eec_summary": result.summary, "eec_pairs": result.pairs}
     axes = {f"eec_{attribute}_box": ax for attribute, ax in figures(result, order=order).items()}
-    settings = {"study": "eec", "subsets": sorted(set(result.tests["subset"])),
+    settings = {"study": "eec", "subsets": sorted(set(result.tests["subset"])), "alpha": result.alpha,
                 "n_sentences": int(result.scored["variant_id"].nunique())}
     return results.write(study="eec", tables=tables, axes=axes, scored=result.scored, models=result.models,
                          settings=settings, out_dir=out_dir, figures_dir=figures_dir)

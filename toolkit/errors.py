@@ -41,6 +41,18 @@ class UnknownNameError(ToolkitError, KeyError):
         return self.args[0]
 
 
+class CorpusError(ToolkitError, ValueError):
+    """A corpus file cannot be read as it stands (malformed CSV/JSONL, wrong encoding, empty); names the line."""
+
+    code = "TK104"
+
+
+class OutputDirError(ToolkitError, OSError):
+    """The output folder cannot be written; raised before any work is done."""
+
+    code = "TK105"
+
+
 class ModelSpecError(ToolkitError, ValueError):
     """A model spec string cannot be resolved."""
 

@@ -1,4 +1,6 @@
-"""What produced a results folder: model specs and fingerprints, package versions, settings, git commit, time."""
+"""What produced a results folder: model specs and fingerprints, package versions (spaCy pipelines and Faker
+included), settings (the studies put the corpus path and SHA-256 there), git commit and whether the working tree had
+uncommitted changes, time, and the files the run wrote."""
 from __future__ import annotations
 
 import json
@@ -13,7 +15,27 @@ from toolkit import __version__, paths
 from toolkit.models import load_all
 
 _PACKAGES = ("pandas", "numpy", "scipy", "statsmodels", "torch", "transformers", "vaderSentiment", "textblob",
-             "afinn", "spacy")
+             "afinn", "spacy", "faker", "tokenizers")
+
+
+def _spacy_pipelines() -> dict[str, str]:
+    """Installed spaCy pipeline packages (``en_core_web_*``…) and their versions."""
+    out = {}
+    for dist in metadata.distributions():
+        name = dist.metadata.get("Name") or ""
+        if name.lower().replace("_", "-").startswith(("en-core-", "xx-", "en-coreference")):
+            out[name] = dist.version
+    return dict(sorted(out.items()))
+
+
+def _git_dirty() -> bool | None:
+    """True when the working tree has uncommitted changes (None outside a git checkout)."""
+    try:
+        out = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=paths.project_root(),
+                             capture_output=True, text=True, timeout=5)
+        return bool(out.stdout.strip()) if out.returncode == 0 else None
+    except (OSError, subprocess.SubprocessError):
+        return None
 
 
 def _git_commit() -> str:
@@ -25,7 +47,8 @@ def _git_commit() -> str:
         return ""
 
 
-def record(*, models: list[str], settings: dict, fingerprints: Mapping[str, str] | None = None) -> dict:
+def record(*, models: list[str], settings: dict, fingerprints: Mapping[str, str] | None = None,
+           outputs: list[str] | None = None) -> dict:
     """A JSON-ready record of this run; ``fingerprints`` (spec → fingerprint, as in a scored table's
     ``attrs["fingerprints"]``) saves loading the models again."""
     versions = {}
@@ -37,20 +60,24 @@ def record(*, models: list[str], settings: dict, fingerprints: Mapping[str, str]
     return {
         "toolkit": __version__,
         "git_commit": _git_commit(),
+        "git_dirty": _git_dirty(),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "python": platform.python_version(),
         "models": ([{"spec": spec, "fingerprint": fingerprints[spec]} for spec in models] if fingerprints else
                    [{"spec": m.spec, "fingerprint": m.fingerprint} for m in load_all(models)]),
         "packages": versions,
+        "spacy_pipelines": _spacy_pipelines(),
         "settings": settings,
+        "outputs": list(outputs or []),
     }
 
 
 def write(out_dir: str | Path, *, models: list[str], settings: dict,
-          fingerprints: Mapping[str, str] | None = None) -> Path:
+          fingerprints: Mapping[str, str] | None = None, outputs: list[str] | None = None) -> Path:
     """Write ``provenance.json`` into ``out_dir`` and return its path."""
     path = Path(out_dir) / "provenance.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(record(models=models, settings=settings, fingerprints=fingerprints), indent=2, default=str)
+    text = json.dumps(record(models=models, settings=settings, fingerprints=fingerprints, outputs=outputs), indent=2,
+                      default=str)
     path.write_text(text + "\n")
     return path

@@ -41,18 +41,23 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
         models: Iterable[str | SentimentModel] = OFFLINE_DEFAULTS, names: str | Path | pd.DataFrame | None = None,
         n: int = 1000, seed: int = 0, max_words: int = 50,
         thresholds: Sequence[float] = THRESHOLDS, n_boot: int = 1000, cache: bool | str | Path | None = True,
-        progress: bool | None = None) -> PSAResult:
-    """Generate PSA cases from ``corpus`` (a :func:`toolkit.corpora.load` source or frame) — or take ``cases``
-    already generated — then score and measure."""
+        progress: bool | None = None, encoding: str = "utf-8") -> PSAResult:
+    """Generate PSA cases from ``corpus`` (a :func:`toolkit.corpora.load` source, read with ``encoding``, or a
+    frame) — or take ``cases`` already generated — then score and measure. Texts that do not look English are
+    skipped; the count and what the loader dropped are in ``settings["corpus_report"]``."""
+    corpus_report: dict = {}
     if cases is None:
-        frame = corpus if isinstance(corpus, pd.DataFrame) else corpora.load(corpus)
-        cases = generate(frame, names=names, n=n, seed=seed, max_words=max_words)
+        frame = corpus if isinstance(corpus, pd.DataFrame) else corpora.load(corpus, encoding=encoding)
+        corpus_report = dict(frame.attrs.get("corpus_report", {}))
+        english = frame["text"].map(corpora.looks_english).astype(bool)
+        corpus_report["non_english_skipped"] = int((~english).sum())
+        cases = generate(frame.loc[english], names=names, n=n, seed=seed, max_words=max_words)
     scored = score(cases, models=list(models), cache=cache, progress=progress)
     specs = list(dict.fromkeys(scored["model"]))
     settings = {"study": "psa", "corpus": sorted(set(cases["corpus"])), "n": n, "seed": seed,
                 "max_words": max_words, "n_sentences": int(cases["case_id"].nunique()),
                 "names": "default" if names is None else str(names) if not isinstance(names, pd.DataFrame) else
-                "frame", "n_boot": n_boot}
+                "frame", "n_boot": n_boot, "corpus_report": corpus_report}
     return PSAResult(scored=scored, names=score_sens(scored), summary=summary(scored, n_boot=n_boot, seed=seed),
                      label_dist=label_dist(scored, thresholds=thresholds),
                      correlation=sensitivity_correlation(scored), models=specs, settings=settings)

@@ -65,8 +65,10 @@ def _open_cache(cache: bool | str | Path | ScoreCache | None) -> ScoreCache | No
         return None
     if isinstance(cache, ScoreCache):
         return cache
-    path = paths.cache_dir() / "scores.sqlite" if cache is True else Path(cache)
-    return ScoreCache(path / "scores.sqlite" if path.suffix == "" else path)
+    path = paths.cache_dir() / "scores.sqlite" if cache is True else Path(cache).expanduser()
+    # decide by what the path is (an existing folder or file), and by its suffix only when it does not exist yet
+    is_dir = path.is_dir() if path.exists() else path.suffix == ""
+    return ScoreCache(path / "scores.sqlite" if is_dir else path)
 
 
 def _checked(model: SentimentModel, batch: list[str], predictions: Predictions) -> Predictions:
@@ -76,12 +78,16 @@ def _checked(model: SentimentModel, batch: list[str], predictions: Predictions) 
     if len(scores) != len(batch) or len(predictions.label) != len(batch):
         raise ModelOutputError(f"{model.spec} returned {len(scores)} predictions for {len(batch)} texts.",
                                fix="an adapter must return one prediction per text.")
-    known = scores[~np.isnan(scores)]
+    nan = np.isnan(scores)
+    if nan.any() and not getattr(model, "no_score_reason", ""):
+        raise ModelOutputError(f"{model.spec} returned NaN in {int(nan.sum())} of {len(scores)} scores.",
+                               fix="map the model's output to a valence in [0, 1] for every text.")
+    known = scores[~nan]
     if not (np.isfinite(known).all() and ((known >= 0.0) & (known <= 1.0)).all()):
-        raise ModelOutputError(f"{model.spec} returned a score outside [0, 1] "
+        raise ModelOutputError(f"{model.spec} returned a score outside [0, 1] or not a number "
                                f"(min {known.min():.6g}, max {known.max():.6g}).",
                                fix="map the model's output to a valence in [0, 1] (see toolkit.models.valence); "
-                                   "NaN marks a text without a valence.")
+                                   "only a model that declares texts without a valence may return NaN.")
     truncated = np.asarray(predictions.truncated, dtype=bool).reshape(-1)
     if len(truncated) == 0:
         truncated = np.zeros(len(batch), dtype=bool)

@@ -4,8 +4,13 @@ Options (URL query syntax): ``labels=negative,neutral,positive`` (override ``id2
 ``device=cpu|cuda|cuda:1|mps``, ``dtype=float32|float16|bfloat16`` (half precision only on a GPU),
 ``revision=<git ref>``, ``trust_remote_code=1`` (off unless asked), ``valence=auto|emotion|none`` (the valence
 mapping, :data:`toolkit.models.valence.MAPPINGS`), ``task=anger|fear|joy|sadness`` (score = the probability of that
-emotion label of an emotion head, as an intensity; ``task`` column set accordingly). A local path loads offline; a
-hub id downloads through ``transformers`` and needs the network (or a filled HF cache).
+emotion label of an emotion head, as an intensity; ``task`` column set accordingly), ``hub=1`` (treat the target as
+a hub id even when it looks like a local path). A local path loads offline; a hub id downloads through
+``transformers`` and needs the network (or a filled HF cache). A target that looks like a local path (``./x``,
+``/x``, ``~/x``, ``a/b/c``, or a single name close to a folder here, i.e. a typo) but does not exist fails at once
+with "folder not found" instead of asking the hub; with ``HF_HUB_OFFLINE`` set, hub ids load from the HF cache only.
+``max_length`` must lie between the tokenizer's special tokens + 1 and the model's position limit; ``device=cuda``
+needs CUDA.
 
 The head is read from ``id2label`` and ``problem_type`` (:func:`toolkit.models.valence.read_head`): softmax
 outputs, or independent sigmoids for ``multi_label_classification`` heads (as the ``text-classification`` pipeline
@@ -13,12 +18,17 @@ does). Every prediction carries the native view (``top_label``, ``top_score``, `
 maps, a valence; an emotion head under ``valence=auto`` has none (NaN, recorded). Decoder classifiers (GPT-2 and
 others without a pad token) get the EOS token as pad token, and are padded on the right: the model pools the last
 non-pad token, and right padding leaves every real token's causal context and positions unchanged, so batched
-scores equal one-by-one scores. The fingerprint covers the weights themselves (a hash of the state dict), the
-mapping, max length and precision.
+scores equal one-by-one scores. The fingerprint covers the weights themselves (a hash of the state dict), the model
+config (architecture settings such as ``layer_norm_eps``), the tokenizer (its full serialised pipeline: vocabulary,
+normaliser, special tokens, post-processor, and its settings), the mapping, max length and precision.
 """
 from __future__ import annotations
 
+import difflib
 import hashlib
+import json
+import os
+import re
 from pathlib import Path
 from urllib.parse import parse_qs
 
@@ -28,19 +38,29 @@ from toolkit.errors import InputError, MissingDependencyError, ModelSpecError
 from toolkit.models import valence
 from toolkit.models.base import Predictions, SentimentModel, digest
 
-_OPTIONS = ("labels", "max_length", "device", "dtype", "revision", "trust_remote_code", "valence", "task")
-
-
+_OPTIONS = ("labels", "max_length", "device", "dtype", "revision", "trust_remote_code", "valence", "task", "hub")
+_TRUE = ("1", "true", "yes", "on")
 _DECODERS = ("gpt2", "gpt_neo", "gpt_neox", "gptj", "llama", "mistral", "qwen2", "phi3", "phi", "opt", "bloom",
              "falcon", "gemma", "gemma2")
 """Model types whose sequence classifier pools the last non-pad token (padded on the right here)."""
 
 
 def pick_device(requested: str | None = None) -> str:
-    """The device to run on: ``requested`` if given, else cuda, then mps, then cpu."""
+    """The device to run on: ``requested`` if given (checked: a CUDA or MPS device this machine lacks is a coded
+    error), else cuda, then mps, then cpu."""
     import torch
 
     if requested:
+        if requested.startswith("cuda"):
+            index = requested.partition(":")[2]
+            count = torch.cuda.device_count() if torch.cuda.is_available() else 0
+            if count == 0 or (index.isdigit() and int(index) >= count):
+                raise InputError(f"device={requested!r} asked for, but this machine has {count} CUDA device(s).",
+                                 fix="drop the device option (the default picks cuda, mps or cpu) or use device=cpu.")
+        elif requested.startswith("mps") and not (getattr(torch.backends, "mps", None) is not None
+                                                   and torch.backends.mps.is_available()):
+            raise InputError(f"device={requested!r} asked for, but MPS is not available here.",
+                             fix="drop the device option or use device=cpu.")
         return requested
     if torch.cuda.is_available():
         return "cuda"
@@ -61,6 +81,64 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
         raise ModelSpecError(f"unknown option {unknown[0]!r} in model spec {spec!r}; available: {', '.join(_OPTIONS)}.",
                              fix="remove it or use one of the listed options.")
     return target, options
+
+
+def hub_offline() -> bool:
+    """Whether ``HF_HUB_OFFLINE`` is set (in the environment or in ``huggingface_hub``'s constants)."""
+    try:
+        from huggingface_hub import constants
+    except ImportError:
+        constants = None
+    return os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in _TRUE or bool(getattr(constants, "HF_HUB_OFFLINE",
+                                                                                            False))
+
+
+def looks_local(target: str) -> bool:
+    """True when ``target`` reads as a file-system path rather than a hub id (``owner/name`` or ``name``): it starts
+    with ``.``, ``/`` or ``~``, holds a backslash or two slashes, or is a single name close to a folder in the
+    current directory (a typo of it)."""
+    if target.startswith((".", "/", "~")) or "\\" in target or target.count("/") >= 2 or re.match(r"^[A-Za-z]:",
+                                                                                                   target):
+        return True
+    if "/" not in target:
+        return bool(difflib.get_close_matches(target, [p.name for p in Path.cwd().iterdir() if p.is_dir()], n=1,
+                                              cutoff=0.8))
+    return False
+
+
+def resolve_target(target: str, *, hub: bool = False) -> tuple[str, bool]:
+    """``(target, local_files_only)``: an existing folder loads locally; a missing one that looks local
+    (:func:`looks_local`) fails at once with "folder not found" instead of retrying the hub; with ``HF_HUB_OFFLINE``
+    set a hub id loads from the HF cache only. ``hub=True`` skips the local-path guess."""
+    local = Path(target).expanduser()
+    if local.exists():
+        return str(local), True
+    if not hub and looks_local(target):
+        near = difflib.get_close_matches(local.name, [p.name for p in local.parent.iterdir()], n=1, cutoff=0.6) \
+            if local.parent.is_dir() else []
+        raise ModelSpecError(f"model folder {target!r} not found" + (f" (did you mean {near[0]!r}?)" if near else "")
+                             + ".", fix="check the path; to load a hub id that looks like a path, write it as "
+                                        "owner/name or add ?hub=1 to the spec (hub=True in Python).")
+    return target, hub_offline()
+
+
+def _tokenizer_digest(tokenizer) -> str:
+    """Everything in the tokenizer that shapes the model's inputs: the serialised pipeline of a fast tokenizer (vocab,
+    normaliser, pre-tokeniser, post-processor with its special tokens) or the vocabulary of a slow one, plus its
+    special tokens and settings (paths left out, so a moved folder keeps its fingerprint)."""
+    backend = getattr(tokenizer, "backend_tokenizer", None)
+    pipeline = backend.to_str() if backend is not None else sorted(tokenizer.get_vocab().items())
+    settings = {k: v for k, v in tokenizer.init_kwargs.items()
+                if k not in ("name_or_path", "is_local", "local_files_only") and not k.endswith("_file")}
+    return digest(pipeline, json.dumps(settings, sort_keys=True, default=str), tokenizer.special_tokens_map,
+                  getattr(tokenizer, "padding_side", ""), getattr(tokenizer, "truncation_side", ""))
+
+
+def _config_digest(config) -> str:
+    """The model config without what cannot change a score (its path, the transformers version, the dtype)."""
+    settings = {k: v for k, v in config.to_dict().items()
+                if k not in ("_name_or_path", "name_or_path", "transformers_version", "torch_dtype", "dtype")}
+    return digest(json.dumps(settings, sort_keys=True, default=str))
 
 
 def _weights_digest(model) -> str:
@@ -132,19 +210,25 @@ class HFClassifierModel(TransformerModel):
                                          fix="pip install torch==2.13.0 transformers (see README).") from exc
         self.spec = spec
         target, options = parse_spec(spec)
-        local = Path(target).expanduser()
+        max_length = options.get("max_length") or None
+        if max_length is not None and not re.fullmatch(r"\d+", max_length.strip()):
+            raise ModelSpecError(f"max_length={max_length!r} in {spec!r} is not a whole number of tokens.",
+                                 fix="use e.g. max_length=512, or drop it for the model's own limit.")
+        pick_device(options.get("device") or device)  # a missing CUDA fails before the weights load
+        target, local_only = resolve_target(target, hub=options.get("hub", "0").lower() in _TRUE)
         load_kwargs = {
             "revision": options.get("revision") or None,
-            "trust_remote_code": options.get("trust_remote_code", "0").lower() in ("1", "true", "yes"),
+            "trust_remote_code": options.get("trust_remote_code", "0").lower() in _TRUE,
         }
-        if local.exists():
-            target, load_kwargs["local_files_only"] = str(local), True
+        if local_only:
+            load_kwargs["local_files_only"] = True
         try:
             self.tokenizer = AutoTokenizer.from_pretrained(target, **load_kwargs)
             self.model = AutoModelForSequenceClassification.from_pretrained(target, **load_kwargs)
         except (OSError, ValueError) as exc:
             raise ModelSpecError(
-                f"cannot load {target!r} as a sequence-classification model: {exc}",
+                f"cannot load {target!r} as a sequence-classification model"
+                + (" (HF_HUB_OFFLINE is set: only the HF cache was searched)" if hub_offline() else "") + f": {exc}",
                 fix="give a local folder written by save_pretrained(), or a hub id with the network available "
                     "(offline, only models already in the Hugging Face cache load).") from exc
         labels = options["labels"].split(",") if options.get("labels") else None
@@ -156,11 +240,12 @@ class HFClassifierModel(TransformerModel):
         if self.roles is None:
             self.no_score_reason = f"no valence mapping for this head ({self.head.mapping}; try ?valence=emotion)"
         self._pad_decoder()
-        self.max_length = int(options.get("max_length") or self._model_max_length())
+        self.max_length = self._checked_max_length(max_length)
         self._place(options.get("device") or device, options.get("dtype", "float32"))
         self._fingerprint = digest("hf", _weights_digest(self.model), self.roles, self.max_length, self.dtype_name,
                                    valence.MAPPING_VERSION, self.head.mapping, self.head.multi_label, self.task,
-                                   self.tokenizer.padding_side)
+                                   self.tokenizer.padding_side, _tokenizer_digest(self.tokenizer),
+                                   _config_digest(self.model.config))
 
     def _task_index(self, task: str) -> int | None:
         """``task=<emotion>``: the output index whose native label is that emotion (the score is its probability)."""
@@ -200,6 +285,22 @@ class HFClassifierModel(TransformerModel):
         else:
             score, label = valence.from_head(probs, self.head)
         return Predictions(score, label, truncated, top_label, top_score, class_probs)
+
+    def _checked_max_length(self, requested: str | None) -> int:
+        """The model's own limit, or ``requested`` when it lies between the special tokens + 1 and the position
+        limit (below, every text would be cut to nothing; above, the position embeddings run out)."""
+        if requested is None:
+            return self._model_max_length()
+        value = int(requested)
+        least = self.tokenizer.num_special_tokens_to_add(pair=False) + 1
+        positions = getattr(self.model.config, "max_position_embeddings", None)
+        most = int(positions) - (2 if self.model.config.model_type in ("roberta", "xlm-roberta") else 0) \
+            if positions else None
+        if value < least or (most is not None and value > most):
+            raise ModelSpecError(f"max_length={value} in {self.spec!r} is outside this model's range "
+                                 f"[{least}, {most if most is not None else '∞'}].",
+                                 fix=f"use a value in that range, or drop max_length for the model's own limit.")
+        return value
 
     def _model_max_length(self) -> int:
         declared = getattr(self.tokenizer, "model_max_length", None)

@@ -1,27 +1,93 @@
-"""``py:<module>:<callable>``: any importable function ``list[str] -> sequence of scores in [0, 1]``.
+"""``py:<module>:<callable>[?version=…]``: any importable function ``list[str] -> sequence of scores in [0, 1]``.
 
-The fingerprint hashes the module's source (or the callable's own ``fingerprint`` attribute when it has one), so
-editing the function invalidates its cached scores.
+``py:`` imports and runs arbitrary code: only use modules you trust.
+
+The fingerprint (the score cache's key) covers, and only covers:
+
+- the spec, including ``version=`` (bump it by hand to invalidate cached scores for any change below);
+- the callable's own ``fingerprint`` attribute when it has one (then nothing else is hashed but the spec);
+- otherwise the source of the callable's module (wherever it is installed) and of every module it reaches through its globals (imports,
+  ``from x import y``) that lives in the same project folder (the folder of its top-level package, or its own folder
+  for a top-level module), outside the standard library and site-packages; a function defined in a notebook or
+  ``__main__`` hashes its own code.
+
+Not covered: data files, model weights or settings it reads at run time, installed packages it uses (their
+versions), environment variables, randomness. When any of those change, pass ``?version=…`` (or set
+``callable.fingerprint``).
 """
 from __future__ import annotations
 
 import importlib
 import inspect
+import marshal
+import sys
+import sysconfig
+import types
+from collections.abc import Mapping
+from pathlib import Path
+from urllib.parse import parse_qs
 
 import numpy as np
 
-from toolkit.errors import ModelOutputError, ModelSpecError
+from toolkit.errors import ModelOutputError, ModelSpecError, ToolkitError
 from toolkit.models import valence
 from toolkit.models.base import Predictions, SentimentModel, digest
+
+_OPTIONS = ("version",)
+
+
+def _outside_project(path: Path) -> bool:
+    roots = {Path(p).resolve() for key in ("stdlib", "platstdlib", "purelib", "platlib")
+             if (p := sysconfig.get_paths().get(key))}
+    return any(root in path.parents for root in roots)
+
+
+def _module_file(module: types.ModuleType) -> Path | None:
+    file = getattr(module, "__file__", None)
+    return Path(file).resolve() if file and file.endswith(".py") else None
+
+
+def source_digest(module: types.ModuleType) -> str:
+    """A digest of ``module``'s source and of the project modules it reaches through its globals (see the module
+    docstring for the project folder)."""
+    file = _module_file(module)
+    if file is None:
+        return ""
+    top = sys.modules.get(module.__name__.split(".")[0])
+    top_file = _module_file(top) if top is not None else None
+    root = (top_file.parent if top_file is not None and top_file.name == "__init__.py" and top is not module
+            else file.parent)
+    seen: dict[str, bytes] = {}
+    todo = [module]
+    while todo:
+        current = todo.pop()
+        path = _module_file(current)
+        if path is None or str(path) in seen or (current is not module and (root not in path.parents
+                                                                               or _outside_project(path))):
+            continue
+        seen[str(path)] = path.read_bytes()
+        for value in vars(current).values():
+            owner = value if isinstance(value, types.ModuleType) else sys.modules.get(getattr(value, "__module__", "")
+                                                                                       or "")
+            if isinstance(owner, types.ModuleType):
+                todo.append(owner)
+    return digest(*(f"{Path(p).relative_to(root) if root in Path(p).parents else Path(p).name}:{src!r}"
+                    for p, src in sorted(seen.items())))
 
 
 class PyCallableModel(SentimentModel):
     def __init__(self, spec: str) -> None:
-        _, _, target = spec.partition(":")
+        _, _, body = spec.partition(":")
+        target, _, query = body.partition("?")
         module_name, sep, attr = target.partition(":")
         if not (module_name and sep and attr):
             raise ModelSpecError(f"model spec {spec!r} is not of the form 'py:<module>:<callable>'.",
                                  fix="e.g. 'py:mypackage.scorers:score' for a function list[str] -> scores.")
+        options = {k: v[-1] for k, v in parse_qs(query, keep_blank_values=True).items()}
+        unknown = sorted(set(options) - set(_OPTIONS))
+        if unknown:
+            raise ModelSpecError(f"unknown option {unknown[0]!r} in model spec {spec!r}; available: "
+                                 f"{', '.join(_OPTIONS)}.", fix="e.g. py:mod:fn?version=2.")
         try:
             module = importlib.import_module(module_name)
         except ImportError as exc:
@@ -35,26 +101,55 @@ class PyCallableModel(SentimentModel):
                                      fix="check the callable's name after the second ':'.")
         if not callable(func):
             raise ModelSpecError(f"{attr!r} in {module_name!r} is not callable.", fix="point at a function.")
+        try:
+            inspect.signature(func).bind(["text"])
+        except TypeError:
+            raise ModelSpecError(f"{spec!r} cannot be called with one argument, a list of texts (its signature: "
+                                 f"{inspect.signature(func)}).",
+                                 fix="point at a function list[str] -> scores in [0, 1].") from None
+        except ValueError:  # no signature to inspect (some builtins): checked when called
+            pass
         self.spec = spec
         self._func = func
         own = getattr(func, "fingerprint", None)
-        try:
-            source = inspect.getsource(module)
-        except (OSError, TypeError):
-            source = ""
-        self._fingerprint = digest("py", spec, own if own is not None else source)
+        if own is not None:
+            covered = ("attribute", str(own))
+        else:
+            code = getattr(func, "__code__", None)
+            own_code = marshal.dumps(code) if module.__name__ == "__main__" and code is not None else b""
+            covered = ("source", source_digest(module), own_code)
+        self._fingerprint = digest("py", target, options.get("version", ""), covered)
 
     @property
     def fingerprint(self) -> str:
         return self._fingerprint
 
     def predict(self, texts: list[str]) -> Predictions:
-        raw = np.asarray(list(self._func(list(texts))), dtype=float).reshape(-1)
+        try:
+            out = self._func(list(texts))
+        except ToolkitError:
+            raise
+        except Exception as exc:
+            raise ModelOutputError(f"{self.spec} raised {type(exc).__name__}: {exc}",
+                                   fix="fix the function (it is called with a list of texts).") from exc
+        if out is None or isinstance(out, (Mapping, str, bytes)) or np.ndim(out) == 0:
+            kind = "None" if out is None else type(out).__name__
+            raise ModelOutputError(f"{self.spec} returned {kind}, not a sequence of scores.",
+                                   fix="return a list (or array) of floats, one per input text, in order.")
+        try:
+            raw = np.asarray(list(out), dtype=float).reshape(-1)
+        except (TypeError, ValueError) as exc:
+            raise ModelOutputError(f"{self.spec} returned values that are not numbers: {exc}.",
+                                   fix="return one float in [0, 1] per text.") from None
         if raw.shape[0] != len(texts):
             raise ModelOutputError(f"{self.spec} returned {raw.shape[0]} scores for {len(texts)} texts.",
                                    fix="return exactly one score per input text, in order.")
+        nan = np.isnan(raw)
+        if nan.any():
+            raise ModelOutputError(f"{self.spec} returned NaN in {int(nan.sum())} of {len(raw)} scores.",
+                                   fix="return a number in [0, 1] for every text (0.5 for no opinion).")
         if not np.isfinite(raw).all() or (raw < 0).any() or (raw > 1).any():
-            raise ModelOutputError(f"{self.spec} returned scores outside [0, 1] (min {np.nanmin(raw):.3g}, "
-                                   f"max {np.nanmax(raw):.3g}).", fix="return valences in [0, 1], higher = positive.")
+            raise ModelOutputError(f"{self.spec} returned scores outside [0, 1] (min {np.min(raw):.3g}, "
+                                   f"max {np.max(raw):.3g}).", fix="return valences in [0, 1], higher = positive.")
         score, label = valence.from_unit_scores(raw)
         return Predictions(score, label, np.zeros(len(texts), dtype=bool))

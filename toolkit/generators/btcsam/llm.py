@@ -7,7 +7,8 @@ A backend has an ``identity`` (kind + model + generation settings; never the API
   when it has one, else a plain ``role: content`` transcript.
 - ``openai``: any OpenAI-compatible ``/chat/completions`` endpoint over HTTP (stdlib ``urllib``); the key is read
   from the environment variable ``api_key_env`` at call time and only ever sent in the ``Authorization`` header.
-  429/5xx replies and connection errors are retried with exponential backoff.
+  429/5xx replies, connection errors and replies that are not JSON or lack ``choices[0].message.content`` (a proxy's
+  HTML error page, a truncated body) are retried with exponential backoff, then raise TK501.
 
 :class:`LLM` wraps a backend with a :class:`PromptStore`: ``ask(stage, messages)`` returns the stored reply when the
 same backend identity, stage and prompt were asked before, so an interrupted run resumes and asks only for what is
@@ -72,7 +73,19 @@ class OpenAIBackend:
             try:
                 request = urllib.request.Request(self.url, data=body, headers=headers, method="POST")
                 with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                    return json.loads(response.read())["choices"][0]
+                    raw = response.read()
+                try:
+                    choice = json.loads(raw)["choices"][0]
+                    content = choice["message"]["content"]
+                    if not isinstance(content, str):
+                        raise TypeError(f"content is {type(content).__name__}")
+                    return choice
+                except (ValueError, KeyError, IndexError, TypeError) as exc:  # transient: retried like a 5xx
+                    if attempt == self.retries:
+                        raise LLMError(f"{self.url} answered {len(raw)} bytes that are not a chat completion "
+                                       f"({type(exc).__name__}: {exc}; starts {raw[:80]!r}), {self.retries + 1} "
+                                       "times.", fix="check that the base URL is an OpenAI-compatible /v1 endpoint "
+                                                     "(not a proxy or login page) and the model name.") from None
             except urllib.error.HTTPError as exc:
                 if exc.code not in _RETRY_STATUS or attempt == self.retries:
                     raise LLMError(f"{self.url} answered HTTP {exc.code}.",
@@ -92,8 +105,17 @@ class HFBackend:
                  seed: int = 0) -> None:
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
-        self.tokenizer = AutoTokenizer.from_pretrained(str(model))
-        self.model = AutoModelForCausalLM.from_pretrained(str(model))
+        from toolkit.models.hf import resolve_target
+
+        target, local_only = resolve_target(str(model))  # a missing local-looking folder fails at once
+        kwargs = {"local_files_only": True} if local_only else {}
+        try:
+            self.tokenizer = AutoTokenizer.from_pretrained(target, **kwargs)
+            self.model = AutoModelForCausalLM.from_pretrained(target, **kwargs)
+        except (OSError, ValueError) as exc:
+            raise LLMError(f"cannot load {target!r} as a causal LM: {exc}",
+                           fix="give a local folder written by save_pretrained(), or a hub id already in the "
+                               "Hugging Face cache.") from exc
         self.max_new_tokens, self.temperature, self.seed = max_new_tokens, temperature, seed
         self.identity = f"hf:{model}?temperature={temperature}&max_new_tokens={max_new_tokens}&seed={seed}"
 
