@@ -18,8 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import pandas as pd
+from matplotlib.axes import Axes
 
 from toolkit import plots, results
 from toolkit.corpora.external import (BTCSAM_SETS, btcsam_path, load_btcsam, load_crows_pairs,  # noqa: F401
@@ -128,12 +128,15 @@ def run(*, sets: Mapping[str, pd.DataFrame], models: Iterable[str | SentimentMod
                                   "rows_without_score": dict(scored.attrs.get("no_score", {}))})
 
 
-def figures(result: BTCSAMResult, *, theta: float | None = None) -> dict[str, plt.Axes]:
+def figures(result: BTCSAMResult, *, theta: float | None = None) -> dict[str, Axes]:
     """Detection probability at ``theta`` (default: the run's) and failure percentage heatmaps, keyed by stem."""
     theta = result.settings["theta"] if theta is None else theta
     detection = result.detection[result.detection["theta"] == theta]
-    return {"btcsam_detection": plots.btcsam_heatmap(detection),
-            "btcsam_failure_pct": plots.btcsam_heatmap(result.failure_pct, value="failure_pct", index="model")}
+    return {"btcsam_detection": plots.btcsam_heatmap(
+                detection, title=f"Detection probability per test set (θ = {theta:g}, Table 2)"),
+            "btcsam_failure_pct": plots.btcsam_heatmap(
+                result.failure_pct, value="failure_pct", index="model",
+                title=f"Failure % per model (θ = {result.settings['theta']:g}, Table 5)")}
 
 
 def write(result: BTCSAMResult, out_dir: str | Path | None = None, *, figures_dir: str | Path | None = None

@@ -4,18 +4,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import pandas as pd
+from matplotlib.axes import Axes
 
 from toolkit import paths, plots, provenance
 
 
-def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, plt.Axes], scored: pd.DataFrame,
+def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, Axes], scored: pd.DataFrame,
           models: list[str], settings: dict, out_dir: str | Path | None = None,
           figures_dir: str | Path | None = None) -> list[Path]:
     """Write ``<name>.csv`` per table and ``provenance.json`` (models with the fingerprints that scored them) to
     ``out_dir`` (default ``data/results/<study>``), ``<stem>.png`` per Axes to ``figures_dir`` (default
-    ``figures/``), close the figures, and return the paths written."""
+    ``figures/``) with a PDF copy beside each PNG, and return the paths written."""
     out = Path(out_dir) if out_dir is not None else paths.data_dir() / "results" / study
     figures = Path(figures_dir) if figures_dir is not None else paths.figures_dir()
     out.mkdir(parents=True, exist_ok=True)
@@ -25,7 +25,6 @@ def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, 
         written.append(out / f"{name}.csv")
     for stem, ax in axes.items():
         written.append(plots.save(ax, figures / f"{stem}.png"))
-        plt.close(ax.figure)
     written.append(provenance.write(out, models=models, settings=settings,
                                     fingerprints=scored.attrs.get("fingerprints")))
     return written
