@@ -13,7 +13,6 @@ Metrics: :mod:`toolkit.studies.btcsam`; loaders: :mod:`toolkit.corpora.external`
 """
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +23,7 @@ from matplotlib.axes import Axes
 from toolkit import plots, results
 from toolkit.corpora.external import (BTCSAM_SETS, btcsam_path, load_btcsam, load_crows_pairs,  # noqa: F401
                                       load_eec_csv)
-from toolkit.errors import InputError, unknown
+from toolkit.errors import InputError, unknown, warn
 from toolkit.generators.btcsam import (BACKENDS, LLM, PromptStore, backend, filter_counterfactuals,  # noqa: F401
                                        generate)
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
@@ -79,7 +78,7 @@ def generate_with(settings: Mapping[str, str] | None, *, identity_terms: Mapping
     keyword arguments of :func:`backend`); ``None`` skips generation with a warning. Returns the filtered
     cases and the filter's counts per reason, or (None, None)."""
     if settings is None:
-        warnings.warn("No LLM backend configured: generation skipped (set one to generate).", stacklevel=2)
+        warn("No LLM backend configured: generation skipped (set one to generate).")
         return None, None
     options = dict(settings)
     llm = LLM(backend(options.pop("kind"), **options))
@@ -100,7 +99,7 @@ def toolkit_sets(*, corpus: str | Path = "sample", psa_n: int = 300, btcsam_dir:
     if btcsam_dir is not None and Path(btcsam_dir).is_dir():
         sets.update(load_sets(released, root=btcsam_dir))
     else:
-        warnings.warn(f"{btcsam_dir} not found: released BTC-SAM sets skipped.", stacklevel=2)
+        warn(f"{btcsam_dir} not found: released BTC-SAM sets skipped.")
     return sets
 
 
