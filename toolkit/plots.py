@@ -146,7 +146,7 @@ def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, ax: Axes | 
     ax.axhline(0.0, color="black", linewidth=0.8)
     ax.set(xlabel="female names  |  male names", ylabel="ScoreSens (valence)", title=f"PSA ScoreSens — {model}")
     ax.tick_params(axis="x", rotation=90, labelsize=7)
-    ax.legend(title="category", fontsize="small")
+    ax.legend(title="category", fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
     if data["score_sens"].abs().max() < 1e-12:
         ax.text(0.5, 0.6, f"{model} gives every name the same score:\nScoreSens is 0 for all names "
                 "(and its correlation is undefined)", transform=ax.transAxes, ha="center", va="center",

@@ -53,7 +53,7 @@ class _App:
             raise
         finally:
             self.button.disabled, self.button.description, self.button.icon = False, "Run", "play"
-        notes = list(dict.fromkeys(str(c.message) for c in caught))
+        notes = list(dict.fromkeys(str(c.message) for c in caught if not issubclass(c.category, DeprecationWarning)))
         self._say(f"✔ done in {time.perf_counter() - started:.1f} s" + "".join(f" · note: {n}" for n in notes),
                   colour="#1b5e20")
         return True
@@ -305,7 +305,8 @@ class AnnotationApp:
         self.skip.disabled = self.position >= len(self.btcs)
         if self.position >= len(self.btcs):
             left = sum(not self.done(i) for i in range(len(self.btcs)))
-            self.header.value = (f"<b>All {len(self.btcs)} BTCs annotated by {html.escape(self.annotator)}.</b>"
+            self.header.value = ("<b>No BTCs to annotate: the sample is empty.</b>" if not len(self.btcs) else
+                                 f"<b>All {len(self.btcs)} BTCs annotated by {html.escape(self.annotator)}.</b>"
                                  if not left else f"<b>End of the sample: {left} BTC(s) skipped or unfinished "
                                  "(Back to return; re-run the cell to resume at the first).</b>")
             for text in self.texts.values():
