@@ -24,7 +24,8 @@ def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, 
         frame.to_csv(out / f"{name}.csv", index=False)
         written.append(out / f"{name}.csv")
     for stem, ax in axes.items():
-        written.append(plots.save(ax, figures / f"{stem}.png"))
+        png = plots.save(ax, figures / f"{stem}.png")
+        written += [png, png.with_suffix(f".{plots.VECTOR_FORMAT}")]
     written.append(provenance.write(out, models=models, settings=settings,
                                     fingerprints=scored.attrs.get("fingerprints")))
     return written
