@@ -6,13 +6,13 @@ PY := $(VENV)/bin/python
 # Pinned: 2.13.0 is a CPU build that installs offline here. Never leave torch unpinned (that pulls a CUDA build).
 TORCH ?= torch==2.13.0
 
-.PHONY: venv test figures clean
+.PHONY: venv test test-browser figures clean
 
 $(VENV)/.installed: pyproject.toml Makefile
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet "$(TORCH)"
-	$(PY) -m pip install --quiet -e ".[dev,notebooks,ray]"
+	$(PY) -m pip install --quiet -e ".[dev,notebooks,ray,browser]"
 	$(PY) -m ipykernel install --prefix $(VENV) --name python3 >/dev/null
 	touch $@
 
@@ -20,6 +20,11 @@ venv: $(VENV)/.installed
 
 test: venv
 	MPLBACKEND=Agg $(PY) -m pytest
+
+# JupyterLab in headless Chromium: needs `apt-get install chromium chromium-driver` (also part of `make test`,
+# skipped with a reason when they are missing). BROWSER_SCREENSHOTS=DIR keeps the screenshots.
+test-browser: venv
+	MPLBACKEND=Agg $(PY) -m pytest -v tests/test_browser.py
 
 figures: venv
 	MPLBACKEND=Agg $(PY) -m toolkit.notebooks

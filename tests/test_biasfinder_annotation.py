@@ -4,7 +4,7 @@ import pytest
 from toolkit import biasfinder
 from toolkit.errors import InputError
 from toolkit.studies.biasfinder import SAMPLE_COLUMNS
-from toolkit.widgets import annotation_app
+from toolkit.widgets import annotation_app, upsert_annotation
 
 
 def _scored():
@@ -59,9 +59,10 @@ def test_app_saves_every_click_and_resumes(tmp_path):
     app.record(variant="b", coherent="yes", sentiment="positive")
     assert app.position == 1
     app.record(variant="a", coherent="no")
-    rows = pd.read_csv(path, dtype=str, keep_default_na=False)
-    assert rows.values.tolist() == [["b1", "a", "ann1", "yes", ""], ["b1", "a", "ann1", "yes", "positive"],
-                                    ["b1", "b", "ann1", "yes", "positive"], ["b2", "a", "ann1", "no", ""]]
+    rows = pd.read_csv(path, dtype=str, keep_default_na=False)  # one current row per text, not one per click
+    assert rows.values.tolist() == [["b1", "a", "ann1", "yes", "positive"], ["b1", "b", "ann1", "yes", "positive"],
+                                    ["b2", "a", "ann1", "no", ""]]
+    assert not list(tmp_path.glob(".*tmp"))  # the atomic rewrite leaves no temporary file behind
     assert annotation_app(_btcs(), annotator="ann1", path=path).position == 1
     assert annotation_app(_btcs(), annotator="ann2", path=path).position == 0
     with pytest.raises(InputError, match="unknown coherent 'maybe'"):
@@ -91,3 +92,69 @@ def test_tpr_and_kappa_on_a_hand_made_annotation_file(tmp_path):
     assert biasfinder.kappa(annotations, field="coherent") == pytest.approx(1.0)
     # sentiment: agree on 3 of 4 (pos, pos/neg, neg, neg): po = 0.75, pe = (2·1 + 2·3)/16 = 0.5 → κ = 0.5
     assert biasfinder.kappa(annotations, field="sentiment") == pytest.approx(0.5)
+
+
+def test_upsert_keeps_one_row_per_text_and_other_annotators_rows(tmp_path):
+    path = tmp_path / "ann.csv"
+    path.write_text("btc_id,variant,annotator,coherent,sentiment\n"  # an old appended file with duplicates
+                    "b1,a,ann1,yes,\nb1,a,ann1,yes,positive\nb1,a,ann2,no,negative\n")
+    upsert_annotation(path, {"btc_id": "b1", "variant": "a", "annotator": "ann1", "coherent": "unsure",
+                             "sentiment": "positive"})
+    upsert_annotation(path, {"btc_id": "b1", "variant": "b", "annotator": "ann1", "coherent": "yes",
+                             "sentiment": ""})
+    rows = pd.read_csv(path, dtype=str, keep_default_na=False).values.tolist()
+    assert rows == [["b1", "a", "ann1", "unsure", "positive"], ["b1", "a", "ann2", "no", "negative"],
+                    ["b1", "b", "ann1", "yes", ""]]
+
+
+def test_back_and_skip_move_without_recording_and_resume_at_the_skipped(tmp_path):
+    path = tmp_path / "ann.csv"
+    app = annotation_app(_btcs(), annotator="ann1", path=path)
+    assert app.back.disabled and not app.skip.disabled
+    app.skip.click()
+    assert app.position == 1 and not path.exists()
+    app.record(variant="a", coherent="yes", sentiment="negative")
+    app.record(variant="b", coherent="yes", sentiment="negative")
+    assert app.position == 2 and "skipped or unfinished" in app.header.value and app.skip.disabled
+    app.back.click()
+    assert app.position == 1 and "done" in app.header.value
+    app.record(variant="b", sentiment="positive")  # a correction of a finished BTC stays on it
+    assert app.position == 1
+    resumed = annotation_app(_btcs(), annotator="ann1", path=path)
+    assert resumed.position == 0  # the skipped BTC comes first
+    assert resumed.values[("b2", "b")] == {"coherent": "yes", "sentiment": "positive"}
+    assert len(pd.read_csv(path)) == 2
+
+
+def _many_btcs():
+    """Model m1 has 6 gender templates with 1 BTC and one template t0 with 8 (4 f × 2 m names, all different
+    labels: 8 BTCs); m2 has one occupation template with 1 BTC."""
+    rows = []
+    for f in range(4):
+        rows.append(("m1", "gender", "t0", f"t0:f{f}", "female", "positive"))
+    for m in range(2):
+        rows.append(("m1", "gender", "t0", f"t0:m{m}", "male", "negative"))
+    for t in range(1, 7):
+        rows += [("m1", "gender", f"t{t}", f"t{t}:f", "female", "positive"),
+                 ("m1", "gender", f"t{t}", f"t{t}:m", "male", "negative")]
+    rows += [("m2", "occupation", "o1", "o1:a", "baker", "positive"), ("m2", "occupation", "o1", "o1:b", "pilot",
+                                                                         "negative")]
+    frame = pd.DataFrame(rows, columns=["model", "attribute", "case_id", "variant_id", "group", "label"])
+    return frame.assign(text="text of " + frame["variant_id"], is_original=False)
+
+
+def test_sample_btcs_caps_templates_and_splits_by_characteristic():
+    scored = _many_btcs()
+    sample = biasfinder.sample_btcs(scored, n=6, seed=0, per_template=2)
+    # proportional allocation would give occupation 0 of 6 (1 of 15 BTCs); even allocation gives it its one BTC
+    assert sample["attribute"].value_counts().to_dict() == {"gender": 5, "occupation": 1}
+    assert sample.groupby("case_id").size().max() <= 2
+    assert sample["btc_id"].is_unique
+    everything = biasfinder.sample_btcs(scored, n=100, seed=0, per_template=1)
+    assert sorted(everything["case_id"]) == ["o1"] + [f"t{t}" for t in range(7)]  # one per template
+    strata = biasfinder.sample_strata(scored, sample).set_index(["attribute", "model"])
+    assert strata.loc[("gender", "m1")].to_dict() == {"btcs": 14, "templates_with_btc": 7, "sampled": 5,
+                                                      "templates_sampled": 5}
+    assert strata.loc[("occupation", "all"), "sampled"] == 1
+    with pytest.raises(InputError):
+        biasfinder.sample_btcs(scored, n=3, per_template=0)

@@ -30,7 +30,7 @@ def test_01_eec_notebook_writes_its_figures(tmp_path):
         "MODELS": ["vader", "afinn"], "SUBSETS": ["all", "neutral"], "CACHE": False,
         "OUT_DIR": str(tmp_path / "results"), "FIGURES_DIR": str(figures)})
     assert not _errors(executed)
-    for name in ("eec_gender_box.png", "eec_race_box.png"):
+    for name in ("eec_gender_box.png", "eec_race_box.png", "eec_gender_box.pdf", "eec_race_box.pdf"):
         assert (figures / name).stat().st_size > 1000
     assert (tmp_path / "results" / "eec_tests.csv").exists()
 

@@ -1,4 +1,5 @@
 import matplotlib.pyplot as plt
+import pandas as pd
 import pytest
 
 from toolkit import plots
@@ -30,3 +31,52 @@ def test_eec_box_plot_rejects_an_order_missing_a_model(study, tmp_path):
     path = plots.save(ax, tmp_path / "sub" / "box.png")
     assert path.stat().st_size > 1000
     plt.close(ax.figure)
+
+
+def _assert_pyplot_free(ax):
+    assert plt.get_fignums() == []
+    assert ax.figure.canvas.manager is None  # a pyplot figure has a manager; ours belongs to the caller
+
+
+def test_every_plot_draws_on_a_figure_pyplot_does_not_manage(study, tmp_path):
+    from toolkit.generators.psa import load_names
+    from toolkit.studies import btcsam as btcsam_study
+    from toolkit.studies import psa as psa_study
+
+    plt.close("all")
+    pairs, tests = study
+    axes = [plots.eec_deltas(pairs, tests, attribute="gender")]
+    names = load_names(None).head(6)
+    sens = names.assign(model="m", corpus="c", score_sens=[0.1, -0.2, 0.0, 0.3, 0.2, -0.1], n_texts=3)
+    axes.append(plots.psa_score_sens(sens.loc[:, list(psa_study.NAME_COLUMNS)]))
+    axes.append(plots.psa_label_dist(pd.DataFrame({"model": ["m", "m"], "corpus": ["c", "c"], "threshold": [0.4, 0.6],
+                                                   "label_dist": [0.1, 0.2]})))
+    detection = pd.DataFrame({"test_set": ["a", "a", "b"], "bias_type": ["race", "sexual orientation", "race"],
+                              "theta": 0.2, "n_cases": 3, "n_models": 2, "detection_probability": [0.1, 0.5, 0.9]})
+    axes.append(plots.btcsam_heatmap(detection.loc[:, list(btcsam_study.DETECTION_COLUMNS)]))
+    axes.append(plots.biasfinder_btcs(pd.DataFrame({"model": ["m", "n"], "attribute": ["gender", "gender"],
+                                                    "templates": 1, "mutants": 2, "templates_with_btc": 1,
+                                                    "btcs": [3, 4]})))
+    for ax in axes:
+        _assert_pyplot_free(ax)
+    heatmap = axes[3]
+    assert heatmap.get_title() and [t.get_text() for t in heatmap.get_xticklabels()] == ["race", "sexual\norientation"]
+    assert {t.get_rotation() for t in heatmap.get_yticklabels()} == {0.0}
+    path = plots.save(axes[0], tmp_path / "box.png")
+    assert path.with_suffix(".pdf").read_bytes()[:4] == b"%PDF" and plt.get_fignums() == []
+    assert plots.png(axes[1])[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_score_sens_uses_one_colour_per_category_and_explains_a_flat_model():
+    from toolkit.generators.psa import load_names
+
+    names = load_names(None)
+    colours = {}
+    for model, values in (("a", range(len(names))), ("b", range(len(names), 0, -1))):
+        frame = names.assign(model=model, corpus="c", score_sens=[v / 100 for v in values], n_texts=1)
+        ax = plots.psa_score_sens(frame)
+        colours[model] = {t.get_text(): tuple(h.get_facecolor()) for t, h in
+                          zip(ax.get_legend().get_texts(), ax.get_legend().legend_handles)}
+    assert colours["a"] == colours["b"]
+    flat = plots.psa_score_sens(names.assign(model="flat", corpus="c", score_sens=0.0, n_texts=1))
+    assert any("same score" in t.get_text() for t in flat.texts)

@@ -462,7 +462,7 @@ def test_btcsam_local_llm_backend_fails_at_once_on_a_missing_folder(tmp_path, mo
 
 
 def test_rerun_into_the_same_out_removes_only_the_previous_runs_own_files(tmp_path):
-    import matplotlib.pyplot as plt
+    from toolkit.plots import new_axes
 
     out = tmp_path / "out"
     out.mkdir()
@@ -472,7 +472,7 @@ def test_rerun_into_the_same_out_removes_only_the_previous_runs_own_files(tmp_pa
 
     def write(models):
         scored.attrs["fingerprints"] = {m: "f" * 32 for m in models}
-        axes = {f"psa_score_sens_{m}": plt.subplots()[1] for m in models}
+        axes = {f"psa_score_sens_{m}": new_axes() for m in models}
         return results.write(study="psa", tables={"psa_summary": pd.DataFrame({"model": models})}, axes=axes,
                              scored=scored, models=models, settings={}, out_dir=out, figures_dir=out)
 
@@ -480,6 +480,7 @@ def test_rerun_into_the_same_out_removes_only_the_previous_runs_own_files(tmp_pa
     assert (out / "psa_score_sens_a.png").exists() and (out / "psa_score_sens_b.png").exists()
     write(["b"])
     assert not (out / "psa_score_sens_a.png").exists() and (out / "psa_score_sens_b.png").exists()
+    assert not (out / "psa_score_sens_a.pdf").exists() and (out / "psa_score_sens_b.pdf").exists()
     assert (out / "my_notes.txt").read_text() == "mine" and (out / "psa_mine.csv").read_text() == "mine"
     provenance = json.loads((out / "provenance.json").read_text())
     (out / "provenance.json").write_text(json.dumps({**provenance, "outputs": ["my_notes.txt", str(out / "x.py")]}))
@@ -487,7 +488,7 @@ def test_rerun_into_the_same_out_removes_only_the_previous_runs_own_files(tmp_pa
     write(["b"])  # a hand-edited list: only the study's own csv/png names are ever deleted
     assert (out / "my_notes.txt").exists() and (out / "x.py").exists()
     provenance = json.loads((out / "provenance.json").read_text())
-    assert sorted(provenance["outputs"]) == ["psa_score_sens_b.png", "psa_summary.csv"]
+    assert sorted(provenance["outputs"]) == ["psa_score_sens_b.pdf", "psa_score_sens_b.png", "psa_summary.csv"]
 
 
 # --- inputs that stall or mislead -------------------------------------------------------------------------------

@@ -16,6 +16,27 @@ def test_eec_app_reports_a_bad_spec_without_raising():
     app.extra.value = "vadr"
     app.run()
     assert app.result is None
+    assert app.error.startswith("[TK") and "vadr" in app.status.value and "Traceback" not in app.status.value
+    assert not app.button.disabled and app.output.outputs == ()
+
+
+def test_eec_app_disables_run_while_working_and_shows_its_figures_without_pyplot(monkeypatch):
+    import matplotlib.pyplot as plt
+
+    from toolkit import eec
+
+    plt.close("all")
+    app = eec_app(models=["afinn"], cache=False)
+    seen = []
+    real = eec.run
+    monkeypatch.setattr(eec, "run", lambda **kw: seen.append((app.button.disabled, app.status.value)) or real(**kw))
+    app.button.click()
+    app.button.click()  # a second run replaces the first one's output
+    assert [disabled for disabled, _ in seen] == [True, True] and "scoring" in seen[0][1]
+    assert not app.button.disabled and "done" in app.status.value
+    images = [o for o in app.output.outputs if "image/png" in o["data"]]
+    assert len(images) == 2  # gender and race box plots, once
+    assert plt.get_fignums() == []
 
 
 def test_psa_app_runs_and_the_slider_redraws_flips(monkeypatch):

@@ -18,8 +18,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import pandas as pd
+from matplotlib.axes import Axes
 
 from toolkit import corpora, paths, plots, results
 from toolkit.errors import InputError
@@ -30,7 +30,7 @@ from toolkit.generators.biasfinder import (INSTANCES, country_names, country_tem
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.scoring import score
 from toolkit.studies.biasfinder import (ANNOTATION_COLUMNS, btcs, kappa, sample_btcs, sample_size,  # noqa: F401
-                                        sample_templates, table4, tpr)
+                                        sample_strata, sample_templates, table4, tpr)
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
                             models=list(dict.fromkeys(scored["model"])), settings=settings)
 
 
-def figures(result: BiasFinderResult) -> dict[str, plt.Axes]:
+def figures(result: BiasFinderResult) -> dict[str, Axes]:
     """BTCs per characteristic and model, keyed by file stem."""
     return {"biasfinder_btcs": plots.biasfinder_btcs(result.table4)}
 

@@ -13,18 +13,17 @@ Metrics: :mod:`toolkit.studies.btcsam`; loaders: :mod:`toolkit.corpora.external`
 """
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import pandas as pd
+from matplotlib.axes import Axes
 
 from toolkit import plots, results
 from toolkit.corpora.external import (BTCSAM_SETS, btcsam_path, load_btcsam, load_crows_pairs,  # noqa: F401
                                       load_eec_csv)
-from toolkit.errors import InputError, unknown
+from toolkit.errors import InputError, unknown, warn
 from toolkit.generators.btcsam import (BACKENDS, LLM, PromptStore, backend, filter_counterfactuals,  # noqa: F401
                                        generate)
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
@@ -80,7 +79,7 @@ def generate_with(settings: Mapping[str, str] | None, *, identity_terms: Mapping
     cases (with an ``llm`` column: the backend identity that generated them, for provenance) and the filter's counts
     per reason, or (None, None)."""
     if settings is None:
-        warnings.warn("No LLM backend configured: generation skipped (set one to generate).", stacklevel=2)
+        warn("No LLM backend configured: generation skipped (set one to generate).")
         return None, None
     options = dict(settings)
     llm = LLM(backend(options.pop("kind"), **options))
@@ -102,7 +101,7 @@ def toolkit_sets(*, corpus: str | Path = "sample", psa_n: int = 300, btcsam_dir:
     if btcsam_dir is not None and Path(btcsam_dir).is_dir():
         sets.update(load_sets(released, root=btcsam_dir))
     else:
-        warnings.warn(f"{btcsam_dir} not found: released BTC-SAM sets skipped.", stacklevel=2)
+        warn(f"{btcsam_dir} not found: released BTC-SAM sets skipped.")
     return sets
 
 
@@ -132,12 +131,15 @@ def run(*, sets: Mapping[str, pd.DataFrame], models: Iterable[str | SentimentMod
                                   "rows_without_score": dict(scored.attrs.get("no_score", {}))})
 
 
-def figures(result: BTCSAMResult, *, theta: float | None = None) -> dict[str, plt.Axes]:
+def figures(result: BTCSAMResult, *, theta: float | None = None) -> dict[str, Axes]:
     """Detection probability at ``theta`` (default: the run's) and failure percentage heatmaps, keyed by stem."""
     theta = result.settings["theta"] if theta is None else theta
     detection = result.detection[result.detection["theta"] == theta]
-    return {"btcsam_detection": plots.btcsam_heatmap(detection),
-            "btcsam_failure_pct": plots.btcsam_heatmap(result.failure_pct, value="failure_pct", index="model")}
+    return {"btcsam_detection": plots.btcsam_heatmap(
+                detection, title=f"Detection probability per test set (θ = {theta:g}, Table 2)"),
+            "btcsam_failure_pct": plots.btcsam_heatmap(
+                result.failure_pct, value="failure_pct", index="model",
+                title=f"Failure % per model (θ = {result.settings['theta']:g}, Table 5)")}
 
 
 def write(result: BTCSAMResult, out_dir: str | Path | None = None, *, figures_dir: str | Path | None = None

@@ -14,13 +14,12 @@ from __future__ import annotations
 import hashlib
 import math
 import sqlite3
-import warnings
 from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
 
-from toolkit.errors import CacheError
+from toolkit.errors import CacheError, warn
 from toolkit.models.base import Predictions
 
 APPLICATION_ID = 0x5341_4254  # "SABT"
@@ -105,9 +104,8 @@ class ScoreCache:
                 db.close()
         except sqlite3.DatabaseError:
             return  # open_checked reports it
-        warnings.warn(f"score cache {self.path} had schema 1 (before the native columns); its {rows} rows were "
-                      "written under fingerprints that no longer occur (MAPPING_VERSION 2) and were dropped.",
-                      stacklevel=3)
+        warn(f"score cache {self.path} had schema 1 (before the native columns); its {rows} rows were "
+             "written under fingerprints that no longer occur (MAPPING_VERSION 2) and were dropped.")
 
     def get(self, fingerprint: str, texts: Iterable[str]) -> dict[str, Row]:
         """Cached :data:`Row` for those of ``texts`` that are cached under ``fingerprint``."""

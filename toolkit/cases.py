@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from toolkit.errors import SchemaError
+from toolkit.errors import SchemaError, warn
 
 CASE_COLUMNS: tuple[str, ...] = (
     "case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
@@ -107,8 +107,6 @@ def with_scores(scored: pd.DataFrame, *, study: str, column: str = "score") -> p
     NaN (no valence: an emotion head without a valence mapping, an unparseable LLM answer) is skipped whole — a case
     compared on a subset of its rows would be another case — with a warning naming each model, its rows without a
     score and the cases skipped; never silently. ``study`` names the caller in the warning."""
-    import warnings
-
     missing = scored[column].isna()
     if not missing.any():
         return scored
@@ -118,9 +116,9 @@ def with_scores(scored: pd.DataFrame, *, study: str, column: str = "score") -> p
     cases = scored.loc[bad].drop_duplicates(keys)["model"].value_counts()
     detail = "; ".join(f"{model!r}: {n} of {int((scored['model'] == model).sum())} rows, {cases[model]} cases"
                        for model, n in counts.items())
-    warnings.warn(f"{study}: cases with rows without a {column} skipped ({detail}). An emotion head has no valence "
-                  "unless scored with '?valence=emotion' (its own answer: top_label/class_probs); an LLM answer "
-                  "without a label word is 'unparseable'.", stacklevel=2)
+    warn(f"{study}: cases with rows without a {column} skipped ({detail}). An emotion head has no valence "
+         "unless scored with '?valence=emotion' (its own answer: top_label/class_probs); an LLM answer "
+         "without a label word is 'unparseable'.")
     return scored[~bad]
 
 

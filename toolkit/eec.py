@@ -13,8 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import pandas as pd
+from matplotlib.axes import Axes
 
 from toolkit import plots, results
 from toolkit.generators.eec import generate
@@ -48,7 +48,7 @@ def run(*, models: Iterable[str | SentimentModel] = OFFLINE_DEFAULTS, subsets: S
     return EECResult(scored=scored, pairs=all_pairs, tests=tests, summary=summary(tests), models=specs, alpha=alpha)
 
 
-def figures(result: EECResult, *, subset: str = "all", order: Sequence[str] | None = None) -> dict[str, plt.Axes]:
+def figures(result: EECResult, *, subset: str = "all", order: Sequence[str] | None = None) -> dict[str, Axes]:
     """The gender and race box plots (Figures 1 and 2) of one subset, keyed by attribute."""
     return {a: plots.eec_deltas(result.pairs, result.tests, attribute=a, subset=subset, order=order)
             for a in ATTRIBUTES}

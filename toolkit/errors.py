@@ -93,3 +93,17 @@ def unknown(kind: str, name: str, valid: Iterable[str], *, code: str = "TK103") 
     """Build the standard "unknown X 'y'; available: …" error."""
     names = ", ".join(sorted(valid))
     return UnknownNameError(f"unknown {kind} {name!r}; available: {names}.", fix=f"check the spelling; use one of the {kind} names listed.", code=code)
+
+
+def warn(message: str, category: type[Warning] = UserWarning) -> None:
+    """``warnings.warn`` attributed to the user's call: the first frame outside the toolkit package (a notebook
+    cell or script), however deep inside the package the warning is raised, so no internal path is shown."""
+    import sys
+    import warnings
+    from pathlib import Path
+
+    package = str(Path(__file__).resolve().parent)
+    frame, level = sys._getframe(1), 1
+    while frame is not None and str(Path(frame.f_code.co_filename).resolve()).startswith(package):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level + 1)

@@ -1,21 +1,87 @@
-"""Figures: data in, matplotlib Axes out (seaborn underneath). Saving is the caller's choice (see ``save``)."""
+"""Figures: data in, matplotlib Axes out (seaborn underneath). Saving is the caller's choice (see ``save``).
+
+No function here touches pyplot's global figure manager: each draws on the Axes it is given or on a fresh
+:class:`matplotlib.figure.Figure` of its own (:func:`new_axes`) that no pyplot hook knows about, so nothing redraws
+it behind the caller's back (JupyterLab handles widget messages on other threads; pyplot's post-execute redraw of
+"its" figures there garbled the apps' plots). The caller owns the figure: :func:`save` writes it (PNG plus a
+vector copy), :func:`show` displays it in a notebook or widget Output. A new plot function follows the pattern::
+
+    def my_plot(data, *, ax: Axes | None = None) -> Axes:
+        ax = ax if ax is not None else new_axes(figsize=(6, 4))
+        sns.barplot(data=data, ..., ax=ax)
+        ax.set(title=..., xlabel=..., ylabel=...)
+        return ax
+"""
 from __future__ import annotations
 
-from collections.abc import Sequence
+import io
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import pandas as pd
 import seaborn as sns
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 
 from toolkit.errors import InputError
 from toolkit.studies import eec as eec_study
 
 _DIRECTION_COLOURS = ("#9e9e9e", "#d95f02", "#1b9e77")  # not significant, a↑–b↓, a↓–b↑
+# One colour per PSA name category in every figure (the default name set's six, then a fallback cycle).
+CATEGORY_COLOURS = {"actor": "#1b9e77", "athlete": "#d95f02", "business": "#7570b3", "musician": "#e7298a",
+                    "politician": "#66a61e", "scientist": "#e6ab02"}
+_FALLBACK_COLOURS = ("#a6761d", "#666666", "#1f78b4", "#b2df8a", "#fb9a99", "#cab2d6")
+VECTOR_FORMAT = "pdf"  # written beside every PNG by save()
+
+
+def new_axes(*, figsize: tuple[float, float] = (6.0, 4.0)) -> Axes:
+    """One Axes on a new :class:`~matplotlib.figure.Figure` that pyplot does not manage (constrained layout)."""
+    return Figure(figsize=figsize, layout="constrained").add_subplot()
+
+
+def category_palette(categories: Iterable[str]) -> dict[str, str]:
+    """Fixed colours for name categories: :data:`CATEGORY_COLOURS`, unknown ones in sorted order from a fallback."""
+    extra = sorted(set(categories) - set(CATEGORY_COLOURS))
+    return {**CATEGORY_COLOURS, **{c: _FALLBACK_COLOURS[i % len(_FALLBACK_COLOURS)] for i, c in enumerate(extra)}}
+
+
+def model_palette(models: Iterable[str]) -> dict[str, tuple]:
+    """One colour per model, in order of first appearance (seaborn's colour-blind palette)."""
+    names = list(dict.fromkeys(models))
+    return dict(zip(names, sns.color_palette("colorblind", max(len(names), 1))))
+
+
+def _figure(item: Axes | Figure) -> Figure:
+    return item if isinstance(item, Figure) else item.figure
+
+
+def png(item: Axes | Figure, *, dpi: int = 100) -> bytes:
+    """The figure holding ``item`` as PNG bytes."""
+    buffer = io.BytesIO()
+    _figure(item).savefig(buffer, format="png", dpi=dpi)
+    return buffer.getvalue()
+
+
+def show(items: Axes | Figure | Mapping[str, Axes] | Iterable[Axes | Figure], *, output=None) -> None:
+    """Display figures explicitly (as PNG images): in ``output`` (an ipywidgets ``Output``; appended, so it works
+    from any thread) or in the current cell. ``items``: an Axes, a Figure, a list of them or a dict as returned by
+    the studies' ``figures()``."""
+    from IPython.display import Image, display
+
+    if isinstance(items, (Axes, Figure)):
+        items = [items]
+    elif isinstance(items, Mapping):
+        items = list(items.values())
+    for item in items:
+        image = Image(data=png(item), format="png")
+        if output is not None:
+            output.append_display_data(image)
+        else:
+            display(image)
 
 
 def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subset: str = "all",
-               order: Sequence[str] | None = None, ax: plt.Axes | None = None) -> plt.Axes:
+               order: Sequence[str] | None = None, ax: Axes | None = None) -> Axes:
     """Box plots of Δ per system, coloured by the paper's significance group (Figures 1 and 2).
 
     ``pairs`` from :func:`toolkit.studies.eec.pairs`, ``tests`` from :func:`toolkit.studies.eec.ttests`; ``order``
@@ -35,7 +101,7 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
         if unknown or set(models) - set(order):
             raise InputError(f"order must list each scored model once; got {list(order)} for {models}.",
                              fix=f"use a permutation of {models}.")
-    ax = ax or plt.subplots(figsize=(max(4.0, 0.9 * len(order) + 2), 4))[1]
+    ax = ax if ax is not None else new_axes(figsize=(max(4.0, 0.9 * len(order) + 2), 4))
     palette = dict(zip(eec_study.directions(attribute), _DIRECTION_COLOURS))
     sns.boxplot(data=data, x="model", y="delta", hue="direction", order=list(order), palette=palette,
                 hue_order=[d for d in palette if d in set(data["direction"])], dodge=False, fliersize=2, ax=ax)
@@ -47,16 +113,19 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
     return ax
 
 
-def save(ax: plt.Axes, path: str | Path) -> Path:
-    """Save the figure holding ``ax`` (folders created) and return the path."""
+def save(ax: Axes | Figure, path: str | Path, *, vector: str | None = VECTOR_FORMAT) -> Path:
+    """Save the figure holding ``ax`` to ``path`` (folders created) and, unless ``vector`` is None, a vector copy
+    beside it (``.pdf`` by default, or ``"svg"``); return ``path``."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    ax.figure.tight_layout()
-    ax.figure.savefig(path, dpi=150)
+    figure = _figure(ax)
+    figure.savefig(path, dpi=150)
+    if vector is not None and path.suffix.lower() != f".{vector}":
+        figure.savefig(path.with_suffix(f".{vector}"))
     return path
 
 
-def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, ax: plt.Axes | None = None) -> plt.Axes:
+def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, ax: Axes | None = None) -> Axes:
     """ScoreSens per name, female names then male names, coloured by category (PSA Figure 1).
 
     ``names`` from :func:`toolkit.studies.psa.score_sens`; ``model`` picks one model (default: the first).
@@ -68,62 +137,73 @@ def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, ax: plt.Axe
     if model not in models:
         raise InputError(f"model {model!r} is not in the table; it has {models}.", fix="pick one of them.")
     data = names[names["model"] == model].sort_values(["gender", "score_sens"])
-    ax = ax or plt.subplots(figsize=(max(6.0, 0.22 * len(data) + 2), 4))[1]
+    ax = ax if ax is not None else new_axes(figsize=(max(6.0, 0.22 * len(data) + 2), 4))
+    palette = category_palette(names["category"])
     sns.barplot(data=data, x="name", y="score_sens", hue="category", order=data["name"].tolist(), dodge=False,
-                ax=ax)
+                palette=palette, hue_order=[c for c in palette if c in set(names["category"])], ax=ax)
     boundary = int((data["gender"] == "female").sum()) - 0.5
     ax.axvline(boundary, color="black", linestyle="--", linewidth=0.8)
     ax.axhline(0.0, color="black", linewidth=0.8)
     ax.set(xlabel="female names  |  male names", ylabel="ScoreSens (valence)", title=f"PSA ScoreSens — {model}")
     ax.tick_params(axis="x", rotation=90, labelsize=7)
-    ax.legend(title="category", fontsize="small")
+    ax.legend(title="category", fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    if data["score_sens"].abs().max() < 1e-12:
+        ax.text(0.5, 0.6, f"{model} gives every name the same score:\nScoreSens is 0 for all names "
+                "(and its correlation is undefined)", transform=ax.transAxes, ha="center", va="center",
+                fontsize="small", bbox={"facecolor": "white", "edgecolor": "0.6"})
     return ax
 
 
-def psa_label_dist(label_dist: pd.DataFrame, *, ax: plt.Axes | None = None) -> plt.Axes:
+def psa_label_dist(label_dist: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """LabelDist against the threshold, one line per model (style per corpus) (PSA Figure 2)."""
-    ax = ax or plt.subplots(figsize=(6, 4))[1]
+    ax = ax if ax is not None else new_axes(figsize=(6, 4))
     style = "corpus" if label_dist["corpus"].nunique() > 1 else None
-    sns.lineplot(data=label_dist, x="threshold", y="label_dist", hue="model", style=style, marker="o", ax=ax)
+    sns.lineplot(data=label_dist, x="threshold", y="label_dist", hue="model", style=style, marker="o",
+                 palette=model_palette(label_dist["model"]), ax=ax)
     ax.set(xlabel="threshold c (valence)", ylabel="LabelDist", title="PSA LabelDist")
     return ax
 
 
-def psa_label_flips(flips: pd.DataFrame, *, ax: plt.Axes | None = None) -> plt.Axes:
+def psa_label_flips(flips: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """Share of sentences whose label flips per name at one threshold, one bar group per model."""
     if flips.empty:
         raise InputError("no label flips to plot.", fix="pass toolkit.studies.psa.label_flips(scored, threshold=c).")
     data = flips.sort_values(["gender", "name"])
-    ax = ax or plt.subplots(figsize=(max(6.0, 0.22 * data["name"].nunique() + 2), 4))[1]
-    sns.barplot(data=data, x="name", y="flip_rate", hue="model", ax=ax)
+    ax = ax if ax is not None else new_axes(figsize=(max(6.0, 0.22 * data["name"].nunique() + 2), 4))
+    sns.barplot(data=data, x="name", y="flip_rate", hue="model", palette=model_palette(data["model"]), ax=ax)
     ax.set(xlabel="name", ylabel="label flip rate", title=f"labels flipped at c = {data['threshold'].iloc[0]:.2f}")
     ax.tick_params(axis="x", rotation=90, labelsize=7)
     return ax
 
 
 def btcsam_heatmap(table: pd.DataFrame, *, value: str = "detection_probability", index: str = "test_set",
-                   columns: str = "bias_type", ax: plt.Axes | None = None) -> plt.Axes:
+                   columns: str = "bias_type", title: str | None = None, ax: Axes | None = None) -> Axes:
     """Heatmap of ``value`` (mean over other keys) by ``index`` × ``columns`` (BTC-SAM Tables 2 and 5): ``table``
-    from :func:`toolkit.studies.btcsam.detection_probability` or :func:`~toolkit.studies.btcsam.failure_percentage`."""
+    from :func:`toolkit.studies.btcsam.detection_probability` or :func:`~toolkit.studies.btcsam.failure_percentage`;
+    ``title`` defaults to the value's name. Column labels wrap at spaces, row labels stay horizontal."""
     missing = [c for c in (value, index, columns) if c not in table.columns]
     if missing or table.empty:
         raise InputError(f"cannot draw a heatmap: table is empty or lacks {', '.join(missing)}.",
                          fix="pass detection_probability(...) or failure_percentage(...) of a scored test set.")
     grid = table.pivot_table(index=index, columns=columns, values=value, aggfunc="mean", sort=False)
-    ax = ax or plt.subplots(figsize=(max(4.0, 1.1 * grid.shape[1] + 2), max(2.5, 0.5 * grid.shape[0] + 1.5)))[1]
+    width = max(4.0, 1.1 * grid.shape[1] + 0.09 * max(len(str(i)) for i in grid.index) + 2)
+    ax = ax if ax is not None else new_axes(figsize=(width, max(2.5, 0.5 * grid.shape[0] + 1.8)))
     sns.heatmap(grid, annot=True, fmt=".2f" if value != "failure_pct" else ".1f", cmap="rocket_r", ax=ax,
                 cbar_kws={"label": value.replace("_", " ")})
-    ax.set(xlabel=columns.replace("_", " "), ylabel=index.replace("_", " "))
+    ax.set_xticks(ax.get_xticks(), [str(c).replace(" ", "\n") for c in grid.columns], rotation=0, fontsize="small")
+    ax.set_yticks(ax.get_yticks(), [str(i) for i in grid.index], rotation=0, fontsize="small")
+    ax.set(xlabel=columns.replace("_", " "), ylabel=index.replace("_", " "),
+           title=title if title is not None else f"BTC-SAM {value.replace('_', ' ')}")
     return ax
 
 
-def biasfinder_btcs(table4: pd.DataFrame, *, ax: plt.Axes | None = None) -> plt.Axes:
+def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """BTCs per characteristic, one bar per model (BiasFinder Table 4 as a figure; log scale when counts span
     more than two orders of magnitude). ``table4`` from :func:`toolkit.studies.biasfinder.table4`."""
     if table4.empty:
         raise InputError("no Table 4 rows to plot.", fix="generate templates from a corpus that yields some.")
-    ax = ax or plt.subplots(figsize=(6, 4))[1]
-    sns.barplot(data=table4, x="attribute", y="btcs", hue="model", ax=ax)
+    ax = ax if ax is not None else new_axes(figsize=(6, 4))
+    sns.barplot(data=table4, x="attribute", y="btcs", hue="model", palette=model_palette(table4["model"]), ax=ax)
     positive = table4.loc[table4["btcs"] > 0, "btcs"]
     if len(positive) and positive.max() > 100 * positive.min():
         ax.set_yscale("log")

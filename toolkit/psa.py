@@ -13,8 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import pandas as pd
+from matplotlib.axes import Axes
 
 from toolkit import corpora, plots, results
 from toolkit.generators.psa import generate, load_names  # noqa: F401
@@ -67,7 +67,7 @@ def _slug(text: str) -> str:
     return "".join(ch if ch.isalnum() else "-" for ch in text).strip("-")
 
 
-def figures(result: PSAResult) -> dict[str, plt.Axes]:
+def figures(result: PSAResult) -> dict[str, Axes]:
     """ScoreSens per name for each model (Figure 1) and the LabelDist curves (Figure 2), keyed by file stem."""
     axes = {f"psa_score_sens_{_slug(m)}": plots.psa_score_sens(result.names, model=m) for m in result.models}
     axes["psa_label_dist"] = plots.psa_label_dist(result.label_dist)

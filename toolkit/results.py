@@ -13,8 +13,8 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import pandas as pd
+from matplotlib.axes import Axes
 
 from toolkit import paths, plots, provenance
 from toolkit.errors import OutputDirError
@@ -41,7 +41,7 @@ def check_writable(*folders: str | Path | None) -> None:
 
 def _clear_previous(out: Path, study: str) -> list[Path]:
     """Delete the files the previous run into ``out`` listed in its provenance (only those, and only the study's own
-    ``<study>_*.csv|png`` names, so a hand-edited list deletes nothing else); return them."""
+    ``<study>_*.csv|png|pdf|svg`` names, so a hand-edited list deletes nothing else); return them."""
     try:
         previous = json.loads((out / "provenance.json").read_text()).get("outputs", [])
     except (OSError, ValueError, AttributeError):
@@ -49,18 +49,18 @@ def _clear_previous(out: Path, study: str) -> list[Path]:
     removed = []
     for name in previous if isinstance(previous, list) else []:
         path = out / str(name)  # absolute names (figures elsewhere) stay absolute
-        if path.name.startswith(f"{study}_") and path.suffix in (".csv", ".png") and path.is_file():
+        if path.name.startswith(f"{study}_") and path.suffix in (".csv", ".png", ".pdf", ".svg") and path.is_file():
             path.unlink()
             removed.append(path)
     return removed
 
 
-def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, plt.Axes], scored: pd.DataFrame,
+def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, Axes], scored: pd.DataFrame,
           models: list[str], settings: dict, out_dir: str | Path | None = None,
           figures_dir: str | Path | None = None) -> list[Path]:
     """Write ``<name>.csv`` per table and ``provenance.json`` (models with the fingerprints that scored them) to
     ``out_dir`` (default ``data/results/<study>``), ``<stem>.png`` per Axes to ``figures_dir`` (default
-    ``figures/``), close the figures, and return the paths written."""
+    ``figures/``) with a PDF copy beside each PNG, and return the paths written."""
     out = Path(out_dir) if out_dir is not None else paths.data_dir() / "results" / study
     figures = Path(figures_dir) if figures_dir is not None else paths.figures_dir()
     check_writable(out, figures)
@@ -72,8 +72,8 @@ def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, 
         frame.to_csv(out / f"{name}.csv", index=False)
         written.append(out / f"{name}.csv")
     for stem, ax in axes.items():
-        written.append(plots.save(ax, figures / f"{stem}.png"))
-        plt.close(ax.figure)
+        png = plots.save(ax, figures / f"{stem}.png")
+        written += [png, png.with_suffix(f".{plots.VECTOR_FORMAT}")]
     outputs = [str(p.relative_to(out)) if p.parent == out else str(p.resolve()) for p in written]
     written.append(provenance.write(out, models=models, settings=settings,
                                     fingerprints=scored.attrs.get("fingerprints"), outputs=outputs))

@@ -12,7 +12,6 @@ about, never dropped.
 """
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -22,7 +21,7 @@ import pandas as pd
 from toolkit import cases as case_schema
 from toolkit import executors, paths
 from toolkit.cache import ScoreCache
-from toolkit.errors import InputError, ModelOutputError
+from toolkit.errors import InputError, ModelOutputError, warn
 from toolkit.executors import LocalExecutor, RayExecutor
 from toolkit.models import SentimentModel, load_all
 from toolkit.models.base import Predictions
@@ -176,9 +175,9 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
             missing = int(frame["score"].isna().sum())
             no_score[model.spec] = missing
             if missing:
-                warnings.warn(f"{model.spec}: {missing} of {len(frame)} rows have no score (NaN): "
-                              f"{getattr(model, 'no_score_reason', 'the model gave no valence')}. They are kept; "
-                              "studies skip them with a warning.", stacklevel=2)
+                warn(f"{model.spec}: {missing} of {len(frame)} rows have no score (NaN): "
+                     f"{getattr(model, 'no_score_reason', 'the model gave no valence')}. They are kept; "
+                     "studies skip them with a warning.")
     finally:
         if store is not None and store is not cache:
             store.close()

@@ -13,14 +13,13 @@ Output: the case table (one case per sentence; ``is_original`` marks the unpertu
 from __future__ import annotations
 
 import re
-import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from toolkit import nlp as nlp_layer
-from toolkit.errors import InputError, SchemaError
+from toolkit.errors import InputError, SchemaError, warn
 from toolkit.nlp.coref import pronoun_slot
 
 PRONOUNS = {"he": "male", "him": "male", "his": "male", "she": "female", "her": "female", "hers": "female"}
@@ -118,8 +117,7 @@ def generate(corpus: pd.DataFrame, *, names: str | Path | pd.DataFrame | None = 
                          fix="use a larger corpus, or raise max_words.")
     if per_gender < n // 2:
         counts = candidates["anchor_gender"].value_counts().to_dict()
-        warnings.warn(f"PSA: asked for {n} sentences but the corpus has {counts}; using {per_gender} per gender.",
-                      stacklevel=2)
+        warn(f"PSA: asked for {n} sentences but the corpus has {counts}; using {per_gender} per gender.")
     rng = np.random.default_rng(seed)
     parser = nlp_layer.load_pipeline(pipeline, disable=("ner",))
     picked: dict[str, list] = {}
@@ -140,8 +138,8 @@ def generate(corpus: pd.DataFrame, *, names: str | Path | pd.DataFrame | None = 
     if kept == 0:
         raise InputError("no sampled sentence has a pronoun token for both genders.", fix="use a larger corpus.")
     if skipped:
-        warnings.warn(f"PSA: skipped {skipped} sampled sentences whose parse has no pronoun token where the "
-                      f"pattern found one; kept {kept} per gender.", stacklevel=2)
+        warn(f"PSA: skipped {skipped} sampled sentences whose parse has no pronoun token where the "
+                      f"pattern found one; kept {kept} per gender.")
     rows = []
     for sentence, token, form in (item for gender in sorted(picked) for item in picked[gender][:kept]):
         start, end = token.idx, token.idx + len(token.text)

@@ -10,9 +10,9 @@ human-annotation study of their true-positive rate.
   with all its rows (so CPU users can score a subset of a large corpus's templates).
 - :func:`table4` — per model × characteristic (``attribute``): templates, mutants, templates with a BTC, BTCs
   (the paper's Table 4).
-- :func:`sample_btcs` — a stratified random sample of BTC pairs for annotation: strata are model × characteristic,
-  each given its share of ``n`` in proportion to its BTCs (largest remainders); pairs are drawn uniformly without
-  replacement within a stratum (by index, without listing every pair).
+- :func:`sample_btcs` — a stratified random sample of BTC pairs for annotation: ``n`` split evenly over the
+  characteristics (the paper samples per characteristic), then over the models; at most ``per_template`` BTCs per
+  template, templates visited round-robin in a seeded order. :func:`sample_strata` reports the strata sizes.
 - :func:`sample_size` — Cochran's sample size for a proportion (p = 0.5) with finite-population correction.
 - :func:`tpr` — per annotator, the share of annotated BTCs that are true positives: both mutants coherent ("yes")
   and given the same definite sentiment ("unsure" never counts as agreement).
@@ -39,6 +39,7 @@ ANNOTATION_COLUMNS = ("btc_id", "variant", "annotator", "coherent", "sentiment")
 TPR_COLUMNS = ("annotator", "n_btcs", "tpr")
 SAMPLE_COLUMNS = ("btc_id", "model", "attribute", "case_id", "variant_a", "variant_b", "text_a", "text_b", "group_a",
                   "group_b", "label_a", "label_b")
+STRATA_COLUMNS = ("attribute", "model", "btcs", "templates_with_btc", "sampled", "templates_sampled")
 _DEFINITE = {"positive", "negative", "neutral"}
 
 
@@ -93,38 +94,99 @@ def _pairs(case: pd.DataFrame) -> list[tuple[int, int]]:
             if groups[i] != groups[j] and labels[i] != labels[j]]
 
 
-def sample_btcs(scored: pd.DataFrame, *, n: int, seed: int = 0) -> pd.DataFrame:
-    """``n`` BTC pairs (all of them if there are fewer), stratified by model × characteristic (columns
-    :data:`SAMPLE_COLUMNS`; ``btc_id`` is ``model|variant_a|variant_b``)."""
+def _allocate(n: int, capacity: dict, ) -> dict:
+    """Split ``n`` as evenly as possible over the keys of ``capacity`` without exceeding any (water-filling; the
+    first keys in sorted order take the remainder)."""
+    out, left, open_keys = dict.fromkeys(capacity, 0), n, sorted(k for k in capacity if capacity[k] > 0)
+    while left > 0 and open_keys:
+        share, extra = divmod(left, len(open_keys))
+        for rank, key in enumerate(open_keys):
+            take = min(share + (rank < extra), capacity[key] - out[key])
+            out[key] += take
+            left -= take
+        open_keys = [k for k in open_keys if out[k] < capacity[k]]
+    return out
+
+
+def sample_btcs(scored: pd.DataFrame, *, n: int, seed: int = 0, per_template: int = 2) -> pd.DataFrame:
+    """``n`` BTC pairs (fewer if fewer can be drawn) for annotation, stratified as the paper samples: ``n`` is split
+    evenly over the characteristics (``attribute``), each characteristic's share evenly over the models (a stratum
+    with fewer BTCs gives its unused share to the others), and at most ``per_template`` BTCs come from one template
+    (``case_id``, over all models) so that no template dominates. Within a stratum the templates are visited in a
+    seeded random order, one BTC each per round, the BTC drawn uniformly among the template's. Columns
+    :data:`SAMPLE_COLUMNS`; ``btc_id`` is ``model|variant_a|variant_b``; :func:`sample_strata` reports the sizes."""
     if n < 1:
         raise InputError(f"n must be at least 1; got {n}.", fix="e.g. n=sample_size(total BTCs).")
+    if per_template < 1:
+        raise InputError(f"per_template must be at least 1; got {per_template}.", fix="e.g. per_template=2.")
     counts = btcs(scored)
     counts = counts[counts["n_btcs"] > 0]
-    strata = counts.groupby(["model", "attribute"])["n_btcs"].sum()
-    total = int(strata.sum())
-    share = strata * min(n, total) / max(total, 1)
-    taken = np.floor(share).astype(int)
-    remainder = (share - taken).sort_values(ascending=False, kind="stable")
-    taken[remainder.index[: min(n, total) - int(taken.sum())]] += 1
+    capped = counts.assign(cap=counts["n_btcs"].clip(upper=per_template))
+    strata = capped.groupby(["attribute", "model"])["cap"].sum().to_dict()
+    by_attribute = _allocate(n, {a: sum(v for (att, _), v in strata.items() if att == a)
+                                 for a in sorted({a for a, _ in strata})})
+    targets = {}
+    for attribute, share in by_attribute.items():
+        targets.update(_allocate(share, {k: v for k, v in strata.items() if k[0] == attribute}))
     rng = np.random.default_rng(seed)
     mutants = scored[~scored["is_original"]].sort_values("variant_id")
     positions = mutants.groupby(["model", "case_id"], sort=False).indices
+    used: dict[tuple[str, str], int] = {}
     rows = []
-    for (model, attribute), k in taken.items():
-        cases = counts[(counts["model"] == model) & (counts["attribute"] == attribute)]
-        bounds = np.cumsum(cases["n_btcs"].to_numpy())
-        chosen = np.sort(rng.choice(int(bounds[-1]), size=int(k), replace=False)) if k else []
-        for index in chosen:
-            position = int(np.searchsorted(bounds, index, side="right"))
-            case_id = cases["case_id"].iloc[position]
-            case = mutants.iloc[positions[(model, case_id)]]
-            i, j = _pairs(case)[int(index - (bounds[position - 1] if position else 0))]
-            a, b = case.iloc[i], case.iloc[j]
-            rows.append({"btc_id": f"{model}|{a['variant_id']}|{b['variant_id']}", "model": model,
-                         "attribute": attribute, "case_id": case_id, "variant_a": a["variant_id"],
-                         "variant_b": b["variant_id"], "text_a": a["text"], "text_b": b["text"],
-                         "group_a": a["group"], "group_b": b["group"], "label_a": a["label"], "label_b": b["label"]})
+    for (attribute, model), k in sorted(targets.items()):
+        cases = counts[(counts["model"] == model) & (counts["attribute"] == attribute)]["case_id"].to_numpy()
+        order = rng.permutation(np.sort(cases))
+        drawn: dict[str, set] = {c: set() for c in order}
+        pairs = {}
+        taken = 0
+        while taken < k:
+            progressed = False
+            for case_id in order:
+                if taken == k:
+                    break
+                if used.get((attribute, case_id), 0) >= per_template:
+                    continue
+                if case_id not in pairs:
+                    case = mutants.iloc[positions[(model, case_id)]]
+                    pairs[case_id] = (case, _pairs(case))
+                case, candidates = pairs[case_id]
+                free = [i for i in range(len(candidates)) if i not in drawn[case_id]]
+                if not free:
+                    continue
+                pick = int(free[rng.integers(len(free))])
+                drawn[case_id].add(pick)
+                used[(attribute, case_id)] = used.get((attribute, case_id), 0) + 1
+                taken += 1
+                progressed = True
+                i, j = candidates[pick]
+                a, b = case.iloc[i], case.iloc[j]
+                rows.append({"btc_id": f"{model}|{a['variant_id']}|{b['variant_id']}", "model": model,
+                             "attribute": attribute, "case_id": case_id, "variant_a": a["variant_id"],
+                             "variant_b": b["variant_id"], "text_a": a["text"], "text_b": b["text"],
+                             "group_a": a["group"], "group_b": b["group"], "label_a": a["label"],
+                             "label_b": b["label"]})
+            if not progressed:
+                break
     return pd.DataFrame(rows, columns=list(SAMPLE_COLUMNS))
+
+
+def sample_strata(scored: pd.DataFrame, sample: pd.DataFrame) -> pd.DataFrame:
+    """Per characteristic × model: BTCs and templates with a BTC in ``scored``, and BTCs and distinct templates in
+    ``sample`` (columns :data:`STRATA_COLUMNS`), with a total row per characteristic (model ``"all"``)."""
+    counts = btcs(scored)
+    counts = counts[counts["n_btcs"] > 0]
+    population = counts.groupby(["attribute", "model"]).agg(btcs=("n_btcs", "sum"),
+                                                            templates_with_btc=("case_id", "nunique"))
+    drawn = sample.groupby(["attribute", "model"]).agg(sampled=("btc_id", "size"),
+                                                       templates_sampled=("case_id", "nunique"))
+    out = population.join(drawn, how="outer").fillna(0).astype(int).reset_index()
+    totals = pd.DataFrame({"btcs": counts.groupby("attribute")["n_btcs"].sum(),
+                           "templates_with_btc": counts.groupby("attribute")["case_id"].nunique(),
+                           "sampled": sample.groupby("attribute").size(),
+                           "templates_sampled": sample.groupby("attribute")["case_id"].nunique()})
+    totals = totals.fillna(0).astype(int).rename_axis("attribute").reset_index().assign(model="all")
+    return pd.concat([out, totals], ignore_index=True).sort_values(["attribute", "model"], ignore_index=True).loc[
+        :, list(STRATA_COLUMNS)]
 
 
 def sample_size(population: int, *, margin: float = 0.05, confidence: float = 0.95) -> int:

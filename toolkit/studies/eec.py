@@ -47,7 +47,7 @@ PAIR_COLUMNS = ("model", "attribute", "subset", "case_id", "template_id", "emoti
                 "score_a", "score_b", "delta")
 TEST_COLUMNS = ("model", "attribute", "subset", "group_a", "group_b", "n_pairs", "mean_diff", "t_stat", "p_value",
                 "p_bonferroni", "n_tests", "significant", "direction", "n_higher", "n_lower", "mean_diff_higher",
-                "mean_diff_lower", "delta_spread")
+                "mean_diff_lower", "delta_spread", "note")
 SUMMARY_COLUMNS = ("attribute", "subset", "direction", "n_systems", "avg_score_diff")
 _EEC_COLUMNS = ("model", "score", "case_id", "template_id", "gender", "race", "emotion", "emotion_word", "np_pair")
 
@@ -115,13 +115,22 @@ def _paired_test(delta: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[float
     return float(result.statistic), float(result.pvalue)
 
 
+def _note(delta: np.ndarray) -> str:
+    """Why t/p take a limit value, in words (empty when the test is ordinary)."""
+    if np.all(delta == 0):
+        return "every Δ is 0: no difference (t = 0, p = 1)"
+    if np.ptp(delta) <= 1e-12:
+        return "Δ is the same for every pair: t undefined, shown as ±inf with p = 0"
+    return ""
+
+
 def ttests(scored: pd.DataFrame, *, subsets: Sequence[str] = SUBSETS,
            attributes: Sequence[str] = tuple(ATTRIBUTES), alpha: float = 0.05) -> pd.DataFrame:
     """Per system × attribute × subset: the paired t-test, Bonferroni, the paper's group, Δ summaries.
 
     Columns :data:`TEST_COLUMNS`; ``n_higher``/``n_lower`` count pairs where group a scored higher/lower and
     ``mean_diff_higher``/``mean_diff_lower`` average Δ over them (NaN when there are none); ``delta_spread`` is
-    max Δ − min Δ.
+    max Δ − min Δ; ``note`` says in words when t and p are limit values (all Δ equal).
     """
     if not 0 < alpha < 1:
         raise InputError(f"alpha must be in (0, 1), got {alpha!r}.", fix="use e.g. alpha=0.05.")
@@ -142,6 +151,7 @@ def ttests(scored: pd.DataFrame, *, subsets: Sequence[str] = SUBSETS,
                     "mean_diff_higher": float(higher.mean()) if len(higher) else np.nan,
                     "mean_diff_lower": float(lower.mean()) if len(lower) else np.nan,
                     "delta_spread": float(delta.max() - delta.min()),
+                    "note": _note(delta),
                 })
         if not block:
             continue
@@ -178,4 +188,7 @@ def paper_table(results: pd.DataFrame, *, attribute: str) -> pd.DataFrame:
     wide = wide.swaplevel(axis=1).reindex(columns=[(d, s) for d in directions(attribute)
                                                    for s in ("n_systems", "avg_score_diff")])
     order = [s for s in SUBSETS if s in wide.index]
-    return wide.reindex(order)
+    wide = wide.reindex(order)
+    counts = [c for c in wide.columns if c[1] == "n_systems"]
+    wide[counts] = wide[counts].astype("Int64")  # counts print as 2, not 2.0
+    return wide

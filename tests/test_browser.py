@@ -1,0 +1,266 @@
+"""The notebooks as a researcher uses them: JupyterLab 4 in headless Chromium (Selenium), Run All on each notebook
+with small parameters, each app's Run button pressed twice, its figures checked for pixels, the Log Console checked
+for stray figures, the annotation app clicked and its file read back.
+
+Needs Debian's ``chromium`` and ``chromium-driver`` (``apt-get install chromium chromium-driver``) and the ``browser``
+extra (``pip install -e .[browser]``: jupyterlab, selenium); skipped with the reason otherwise. Nothing is
+downloaded at run time. ``make test-browser`` runs only this file; ``BROWSER_SCREENSHOTS=DIR`` keeps the
+screenshots (default: the test's temporary folder).
+"""
+from __future__ import annotations
+
+import base64
+import io
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.notebook]
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+ROOT = Path(__file__).resolve().parents[1]
+
+try:
+    import jupyterlab  # noqa: F401
+    import selenium  # noqa: F401
+    _MISSING_PY = ""
+except ImportError as exc:
+    _MISSING_PY = exc.name or "jupyterlab/selenium"
+
+if not CHROMIUM or not CHROMEDRIVER:
+    pytest.skip("browser test needs Debian's chromium and chromium-driver (apt-get install chromium "
+                "chromium-driver)", allow_module_level=True)
+if _MISSING_PY:
+    pytest.skip(f"browser test needs {_MISSING_PY} (pip install -e .[browser])", allow_module_level=True)
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+
+# Small parameters: the whole file runs in a few minutes on two shared cores (lexicon models find no BiasFinder
+# BTC in 3 templates of the bundled sample; minilm-imdb finds some, for the annotation app).
+PARAMETERS = {
+    "01_eec.ipynb": {"MODELS": ["vader", "afinn"], "SUBSETS": ["all"], "CACHE": False},
+    "02_psa.ipynb": {"MODELS": ["vader", "textblob"], "N": 10, "N_BOOT": 20, "CACHE": False},
+    "03_biasfinder.ipynb": {"MODELS": ["vader", "minilm-imdb"], "N_NAMES": 3, "MAX_TEMPLATES": 3, "CACHE": False,
+                            "ANNOTATOR": "browser"},
+    "04_btc_sam.ipynb": {"MODELS": ["vader", "afinn"], "SETS": [], "BTCSAM_DIR": None, "PSA_N": 10,
+                         "CACHE": False},
+}
+APPS_WITH_RUN = ("01_eec.ipynb", "02_psa.ipynb", "04_btc_sam.ipynb")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _with_parameters(source: Path, target: Path, parameters: dict) -> None:
+    """Copy a notebook, adding a cell after its ``parameters`` cell that sets ``parameters`` (as papermill does)."""
+    notebook = json.loads(source.read_text())
+    cells = notebook["cells"]
+    index = next(i for i, c in enumerate(cells) if "parameters" in c.get("metadata", {}).get("tags", []))
+    lines = [f"{key} = {value!r}\n" for key, value in parameters.items()]
+    cells.insert(index + 1, {"cell_type": "code", "id": "browser-test-parameters", "metadata": {},
+                             "execution_count": None, "outputs": [], "source": ["# injected by the browser test\n"] + lines})
+    target.write_text(json.dumps(notebook, indent=1))
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """JupyterLab on 127.0.0.1 (free port, token) over a copy of the notebooks with small parameters."""
+    work = tmp_path_factory.mktemp("lab")
+    (work / "notebooks").mkdir()
+    for name, parameters in PARAMETERS.items():
+        extra = {"ANNOTATIONS": str(work / "annotations.csv")} if name.startswith("03") else {}
+        _with_parameters(ROOT / "notebooks" / name, work / "notebooks" / name, {**parameters, **extra,
+                         "OUT_DIR": str(work / "results" / name[:2]), "FIGURES_DIR": str(work / "figures")})
+    port, token = _free_port(), "browser-test-" + base64.b32encode(os.urandom(10)).decode().lower()
+    env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}  # the kernel uses Jupyter's inline backend
+    env.update(PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""), TOOLKIT_DATA=str(work / "data"),
+               TOOLKIT_FIGURES=str(work / "figures"), JUPYTER_CONFIG_DIR=str(work / "config"),
+               JUPYTER_RUNTIME_DIR=str(work / "runtime"), JUPYTERLAB_SETTINGS_DIR=str(work / "settings"),
+               JUPYTERLAB_WORKSPACES_DIR=str(work / "workspaces"), HOME=str(work))
+    news = work / "settings" / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
+    news.parent.mkdir(parents=True)
+    news.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))  # no news pop-up, no network
+    log = (work / "lab.log").open("w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={work}", "--LabApp.expose_app_in_browser=True",
+         "--ServerApp.open_browser=False", "--LabApp.news_url=", "--LabApp.check_for_updates_class="
+         "jupyterlab.NeverCheckForUpdate", "--LabApp.extension_manager=readonly"]
+        + (["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []), cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            with socket.socket() as sock:
+                if sock.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            if server.poll() is not None:
+                pytest.fail(f"JupyterLab exited: {(work / 'lab.log').read_text()[-2000:]}")
+            time.sleep(0.5)
+        yield {"url": f"http://127.0.0.1:{port}", "token": token, "work": work}
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", "--window-size=1400,1000",
+                 f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    driver.set_script_timeout(60)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    folder = Path(os.environ.get("BROWSER_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _wait(driver, script: str, *, timeout: float, what: str):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = driver.execute_script(script)
+        if value:
+            return value
+        time.sleep(0.5)
+    pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}")
+
+
+_NOTEBOOK = "const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
+_IDLE = _NOTEBOOK + """
+    const kernel = nb && nb.sessionContext && nb.sessionContext.session && nb.sessionContext.session.kernel;
+    return !!kernel && kernel.status === 'idle';"""
+_ALL_RUN = _NOTEBOOK + """
+    if (!nb || !nb.content) return false;
+    const kernel = nb.sessionContext.session && nb.sessionContext.session.kernel;
+    const cells = nb.content.widgets.filter(c => c.model.type === 'code');
+    return kernel && kernel.status === 'idle' && cells.every(c => c.model.executionCount !== null
+        && !c.node.querySelector('.jp-InputPrompt').textContent.includes('*'));"""
+_ERRORS = _NOTEBOOK + """
+    return nb.content.widgets.filter(c => c.model.type === 'code').flatMap(
+        c => c.model.outputs.toJSON().filter(o => o.output_type === 'error').map(o => o.ename + ': ' + o.evalue));"""
+
+
+def _open(driver, lab, name: str) -> None:
+    driver.get(f"{lab['url']}/lab/tree/notebooks/{name}?token={lab['token']}&reset")
+    _wait(driver, _NOTEBOOK + "return !!(nb && nb.content && nb.context && nb.context.path.endsWith("
+          f"{json.dumps(name)}));", timeout=120, what=f"{name} to open")
+    _wait(driver, _IDLE, timeout=120, what="the kernel to start")
+
+
+def _run_all(driver, name: str, shots: Path) -> None:
+    driver.execute_script("window.jupyterapp.commands.execute('notebook:run-all-cells');")
+    time.sleep(2)
+    _wait(driver, _ALL_RUN, timeout=600, what=f"Run All of {name}")
+    driver.save_screenshot(str(shots / f"{name[:2]}_run_all.png"))
+    assert driver.execute_script(_ERRORS) == [], f"{name}: a cell raised"
+
+
+def _app(driver):
+    """The last widget box of the notebook: the app."""
+    return driver.execute_script(_NOTEBOOK + """
+        const boxes = nb.content.node.querySelectorAll('.jp-OutputArea-output .widget-vbox');
+        return boxes.length ? boxes[0].closest('.jp-OutputArea-output') : null;""")
+
+
+def _pixels_std(data_uri: str) -> tuple[int, int, float]:
+    import matplotlib.image as mpimg
+
+    image = mpimg.imread(io.BytesIO(base64.b64decode(data_uri.split(",", 1)[1])), format="png")
+    return image.shape[1], image.shape[0], float(image[..., :3].std())
+
+
+def _press_run(driver, app, name: str, attempt: int, shots: Path) -> list[tuple[int, int, float]]:
+    button = next(b for b in app.find_elements("css selector", "button") if b.text.strip() in ("Run", "Running…"))
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
+    button.click()
+    time.sleep(0.3)
+    status = app.find_element("css selector", ".widget-html")
+    deadline = time.time() + 300
+    while time.time() < deadline:
+        text = status.text
+        if ("✔" in text or "✖" in text) and button.is_enabled():
+            break
+        time.sleep(0.5)
+    assert "✔" in status.text, f"{name} Run #{attempt}: {status.text}"
+    time.sleep(1.5)  # let the figures render
+    images = app.find_elements("css selector", ".widget-output img")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'start'});", app)
+    app.screenshot(str(shots / f"{name[:2]}_app_run{attempt}.png"))
+    return [_pixels_std(img.get_attribute("src")) for img in images]
+
+
+def _log_console_figures(driver, name: str, shots: Path) -> int:
+    driver.execute_script("window.jupyterapp.commands.execute('logconsole:open', {insertMode: 'split-bottom'});")
+    time.sleep(2)
+    driver.save_screenshot(str(shots / f"{name[:2]}_log_console.png"))
+    return driver.execute_script("""
+        const panel = document.querySelector('.jp-LogConsolePanel');
+        if (!panel) return -1;
+        return panel.querySelectorAll('img, [data-mime-type^="image/"]').length;""")
+
+
+@pytest.mark.parametrize("name", APPS_WITH_RUN)
+def test_notebook_runs_and_its_app_redraws_figures(browser, lab, shots, name):
+    _open(browser, lab, name)
+    _run_all(browser, name, shots)
+    app = _app(browser)
+    assert app is not None, f"{name}: no app rendered"
+    expected = {"01_eec.ipynb": 2, "02_psa.ipynb": 3, "04_btc_sam.ipynb": 2}[name]  # psa: 2 ScoreSens + LabelDist
+    for attempt in (1, 2):
+        images = _press_run(browser, app, name, attempt, shots)
+        assert len(images) >= expected, f"{name} Run #{attempt}: {len(images)} figures"
+        for width, height, spread in images:
+            assert width > 200 and height > 150 and spread > 0.05, (name, attempt, width, height, spread)
+    assert _log_console_figures(browser, name, shots) == 0, f"{name}: figures reached the Log Console"
+
+
+def test_annotation_app_saves_one_row_per_text(browser, lab, shots):
+    name = "03_biasfinder.ipynb"
+    _open(browser, lab, name)
+    _run_all(browser, name, shots)
+    app = _app(browser)
+    assert app is not None and "BTC 1 of" in app.text, app.text if app is not None else "no app"
+
+    def press(label: str, index: int = 0) -> None:
+        buttons = [b for b in app.find_elements("css selector", "button") if b.text.strip() == label]
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", buttons[index])
+        buttons[index].click()
+        time.sleep(0.8)
+
+    press("no")         # text a: coherent no
+    press("yes")        # text a: changed to yes (the row is replaced, not appended)
+    press("positive")   # text a: sentiment
+    press("Skip")
+    assert "BTC 2 of" in app.text
+    press("Back")
+    assert "BTC 1 of" in app.text
+    app.screenshot(str(shots / "03_annotation_app.png"))
+    rows = (lab["work"] / "annotations.csv").read_text().splitlines()
+    assert rows[0] == "btc_id,variant,annotator,coherent,sentiment"
+    assert len(rows) == 2 and rows[1].endswith(",a,browser,yes,positive"), rows
+    assert _log_console_figures(browser, name, shots) == 0
