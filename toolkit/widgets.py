@@ -44,8 +44,8 @@ class EECApp:
                 return
             for attribute in eec.ATTRIBUTES:
                 display(eec.paper_table(self.result.tests, attribute=attribute))
-            eec.figures(self.result, subset=self.subset.value)
-            plt.show()
+            for panels in eec.figures(self.result, subset=self.subset.value).values():
+                display(panels[0].figure)  # one figure per attribute, a panel per task
 
 
 def eec_app(*, models: Sequence[str] = OFFLINE_DEFAULTS, cache: bool = True) -> EECApp:
