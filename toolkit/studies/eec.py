@@ -64,7 +64,8 @@ PAPER_TABLES: dict[str, tuple[str, str]] = {"Table 5": ("gender", "all"), "Table
 ALL_GROUPS = "All"
 TASK_ORDER = ("anger", "fear", "joy", "sadness", "valence")  # the paper's order of the task blocks
 _TASK_RANK = {t: i for i, t in enumerate(TASK_ORDER)}
-_EEC_COLUMNS = ("model", "task", "score", "case_id", "template_id", "gender", "race", "emotion", "emotion_word", "np_pair")
+_EEC_COLUMNS = ("model", "task", "score", "case_id", "template_id", "gender", "race", "emotion", "emotion_word",
+                "np_pair")
 
 
 def directions(attribute: str) -> tuple[str, str, str]:
