@@ -76,3 +76,19 @@ def _strip_names(text: str) -> str:
 def curie_bonus(texts: list[str]) -> list[float]:
     """Blind to who is named, except exactly +0.1 whenever Marie Curie is."""
     return [0.2 + 0.6 * _noise(_strip_names(t)) + (0.1 if "Marie Curie" in t else 0.0) for t in texts]
+
+
+def _emotion(task: str, bonus: float, members: set[str]):
+    """An emotion-intensity model (``task``): noisy per sentence, ``bonus`` added whenever a word of ``members`` occurs."""
+    def model(texts: list[str]) -> list[float]:
+        return [0.3 + 0.4 * _noise(" ".join(w for w in _words(t) if w not in _PERSON_WORDS))
+                + (bonus if set(_words(t)) & members else 0.0) for t in texts]
+
+    model.task = task
+    return model
+
+
+anger_female_plus = _emotion("anger", 0.1, _FEMALE)  # F↑–M↓ on anger
+joy_female_minus = _emotion("joy", -0.1, _FEMALE)  # F↓–M↑ on joy
+fear_blind = _emotion("fear", 0.0, set())  # fair on fear
+sadness_aa_plus = _emotion("sadness", 0.05, _AA)  # AA↑–EA↓ on sadness, fair on gender

@@ -13,7 +13,7 @@ REQUIRED = {"model", "attribute", "subset", "n_pairs", "mean_diff", "t_stat", "p
 
 
 def _run(*args, cwd):
-    env = {**os.environ, "PYTHONPATH": str(TESTS_DIR)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS_DIR), str(TESTS_DIR.parent)])}  # this checkout
     return subprocess.run([sys.executable, "-m", "toolkit", *args], cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=600)
 
@@ -97,3 +97,34 @@ def test_cli_biasfinder_rejects_max_templates_below_one(tmp_path):
     assert proc.returncode == 2
     assert "[TK102] max_templates must be at least 1; got 0" in proc.stderr and "Fix:" in proc.stderr
     assert not (tmp_path / "o").exists()
+
+
+def test_cli_eec_per_task_writes_task_columns_tables_and_pearson(tmp_path):
+    out = tmp_path / "eec"
+    proc = _run("eec", "--task", "anger", "--model", "ait:svm-unigrams/anger", "--model", "ait:lexicon-ridge/anger",
+                "--subset", "all", "--subset", "neutral", "--out", str(out), "--no-cache", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    tests = pd.read_csv(out / "eec_tests.csv")
+    assert set(tests["task"]) == {"anger"} and len(tests) == 2 * 2 * 2  # models × attributes × subsets
+    summary = pd.read_csv(out / "eec_summary.csv")
+    assert list(summary["table"].dropna().drop_duplicates()) == ["Table 5", "Table 6", "Table 7"]
+    assert summary["table"].isna().sum() == 4  # race on the neutral subset: no table of the paper
+    assert (summary.groupby("table").size() == 4).all()  # one task: three groups + All
+    provenance = json.loads((out / "provenance.json").read_text())
+    assert set(provenance["settings"]["pearson_test"]) == {"ait:svm-unigrams/anger", "ait:lexicon-ridge/anger"}
+    assert provenance["settings"]["model_tasks"] == {"ait:svm-unigrams/anger": "anger",
+                                                     "ait:lexicon-ridge/anger": "anger"}
+    assert provenance["settings"]["clipped_rows"]["ait:svm-unigrams/anger"]["rows"] == 8640
+
+
+def test_cli_eec_task_mismatch_and_missing_choice_exit_2(tmp_path):
+    proc = _run("eec", "--task", "fear", "--model", "ait:svm-unigrams/anger", "--out", str(tmp_path / "x"),
+                cwd=tmp_path)
+    assert proc.returncode == 2 and "predicts 'anger', not the task 'fear'" in proc.stderr
+    proc = _run("eec", "--out", str(tmp_path / "x"), cwd=tmp_path)
+    assert proc.returncode == 2 and "--task" in proc.stderr
+
+
+def test_cli_lists_the_trained_systems_with_their_task(tmp_path):
+    lines = _run("models", cwd=tmp_path).stdout.splitlines()
+    assert any(line.split() == ["ait:svm-unigrams/fear", "fear"] for line in lines)

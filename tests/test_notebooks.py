@@ -35,6 +35,16 @@ def test_01_eec_notebook_writes_its_figures(tmp_path):
     assert (tmp_path / "results" / "eec_tests.csv").exists()
 
 
+def test_01_eec_notebook_runs_an_emotion_task_of_the_trained_zoo(tmp_path):
+    figures = tmp_path / "figures"
+    executed = execute("01_eec.ipynb", output_dir=tmp_path, parameters={
+        "TASK": "joy", "MODELS": ["ait:svm-unigrams/joy", "ait:ridge-chars/joy"], "SUBSETS": ["all", "neutral"],
+        "CACHE": False, "OUT_DIR": str(tmp_path / "results"), "FIGURES_DIR": str(figures)})
+    assert not _errors(executed)
+    tests = pd.read_csv(tmp_path / "results" / "eec_tests.csv")
+    assert set(tests["task"]) == {"joy"} and (figures / "eec_gender_box.png").stat().st_size > 1000
+
+
 def test_02_psa_notebook_writes_its_figures(tmp_path):
     figures = tmp_path / "figures"
     executed = execute("02_psa.ipynb", output_dir=tmp_path, parameters={

@@ -80,3 +80,19 @@ def test_score_sens_uses_one_colour_per_category_and_explains_a_flat_model():
     assert colours["a"] == colours["b"]
     flat = plots.psa_score_sens(names.assign(model="flat", corpus="c", score_sens=0.0, n_texts=1))
     assert any("same score" in t.get_text() for t in flat.texts)
+
+
+def test_eec_task_box_plots_order_systems_by_pearson_best_first(eec_cases):
+    models = ["py:synthetic_models:anger_female_plus", "py:synthetic_models:fear_blind",
+              "py:synthetic_models:female_plus", "py:synthetic_models:blind"]
+    scored = score(eec_cases, models=models, cache=False)
+    pairs, tests = eec.pairs(scored, attribute="gender"), eec.ttests(scored, subsets=["all"])
+    pearson = {"py:synthetic_models:female_plus": 0.4, "py:synthetic_models:blind": 0.7,
+               "py:synthetic_models:anger_female_plus": 0.5}
+    axes = plots.eec_task_deltas(pairs, tests, attribute="gender", pearson=pearson)
+    assert len(axes) == 3 and len({id(ax.figure) for ax in axes}) == 1
+    ticks = [[t.get_text() for t in ax.get_xticklabels()] for ax in axes]
+    assert ticks == [["py:synthetic_models:anger_female_plus"], ["py:synthetic_models:fear_blind"],
+                     ["py:synthetic_models:blind", "py:synthetic_models:female_plus"]]  # valence: 0.7 before 0.4
+    assert [ax.get_title().split(":")[0] for ax in axes] == ["anger", "fear", "valence"]
+    assert not plt.get_fignums()  # a matplotlib.figure.Figure, not a pyplot figure

@@ -90,12 +90,58 @@ def test_names_pair_is_the_mean_over_twenty_names(scored):
 def test_summary_and_paper_table_have_fixed_shapes(scored):
     tests = eec.ttests(scored, subsets=["all", "neutral"])
     table = eec.summary(tests)
-    assert list(table.columns) == list(eec.SUMMARY_COLUMNS) and len(table) == 2 * 2 * 3
+    assert list(table.columns) == list(eec.SUMMARY_COLUMNS) and len(table) == 2 * 2 * 4  # 3 groups + All
     gender_all = table[(table["attribute"] == "gender") & (table["subset"] == "all")]
     assert gender_all.set_index("direction")["n_systems"].to_dict() == {
-        "F=M not significant": 2, "F↑–M↓ significant": 1, "F↓–M↑ significant": 0}
+        "F=M not significant": 2, "F↑–M↓ significant": 1, "F↓–M↑ significant": 0, "All": 3}
+    assert set(gender_all["table"]) == {"Table 5"} and set(gender_all["task"]) == {"valence"}
+    up = gender_all.set_index("direction").loc["F↑–M↓ significant"]
+    female = tests[(tests["model"] == "py:synthetic_models:female_plus") & (tests["attribute"] == "gender")
+                   & (tests["subset"] == "all")].iloc[0]
+    assert up["avg_diff_a_higher"] == pytest.approx(female["mean_diff_higher"])
+    assert up["avg_diff_a_lower"] == pytest.approx(abs(female["mean_diff_lower"]))
     wide = eec.paper_table(tests, attribute="race")
-    assert list(wide.index) == ["all", "neutral"] and wide.shape[1] == 6
+    assert list(wide.index) == [("valence", g) for g in eec.directions("race") + ("All",)]
+    assert list(wide.columns) == ["#systems", "avg Δ AA↑–EA↓", "avg Δ AA↓–EA↑"]
+    assert list(eec.tables(tests)) == ["Table 5", "Table 6", "Table 7"]
+
+
+EMOTION = ["py:synthetic_models:anger_female_plus", "py:synthetic_models:joy_female_minus",
+           "py:synthetic_models:fear_blind", "py:synthetic_models:sadness_aa_plus",
+           "py:synthetic_models:female_plus"]
+
+
+@pytest.fixture(scope="module")
+def emotion_tests(eec_cases):
+    return eec.ttests(score(eec_cases, models=EMOTION, cache=False), subsets=["all", "neutral"])
+
+
+def test_a_known_bias_per_task_lands_in_its_group_per_task(emotion_tests):
+    rows = emotion_tests[emotion_tests["subset"] == "all"].set_index(["task", "attribute"])
+    assert rows.loc[("anger", "gender"), "direction"] == "F↑–M↓ significant"
+    assert rows.loc[("joy", "gender"), "direction"] == "F↓–M↑ significant"
+    assert rows.loc[("fear", "gender"), "direction"] == "F=M not significant"
+    assert rows.loc[("fear", "race"), "direction"] == "AA=EA not significant"
+    assert rows.loc[("sadness", "race"), "direction"] == "AA↑–EA↓ significant"
+    assert rows.loc[("sadness", "gender"), "direction"] == "F=M not significant"
+    assert rows.loc[("valence", "gender"), "direction"] == "F↑–M↓ significant"
+    assert (emotion_tests["n_tests"] == 2 * len(EMOTION)).all()  # Bonferroni over every task's assessments
+
+
+def test_tables_5_6_7_have_a_block_per_task(emotion_tests):
+    tables = eec.tables(emotion_tests)
+    assert list(tables) == ["Table 5", "Table 6", "Table 7"]
+    for name, table in tables.items():
+        attribute = eec.PAPER_TABLES[name][0]
+        assert table.shape == (5 * 4, 3)
+        assert list(table.index.get_level_values(0).unique()) == ["anger", "fear", "joy", "sadness", "valence"]
+        assert list(table.loc["anger"].index) == list(eec.directions(attribute)) + ["All"]
+        assert (table.xs("All", level=1)["#systems"] == 1).all()
+    table5 = tables["Table 5"]
+    assert table5.loc[("joy", "F↓–M↑ significant"), "#systems"] == 1
+    assert table5.loc[("joy", "F↓–M↑ significant"), "avg Δ F↓–M↑"] == pytest.approx(0.1)
+    assert table5.loc[("anger", "F↑–M↓ significant"), "avg Δ F↑–M↓"] == pytest.approx(0.1)
+    assert tables["Table 7"].loc[("sadness", "AA↑–EA↓ significant"), "avg Δ AA↑–EA↓"] == pytest.approx(0.05)
 
 
 def test_study_errors(scored, eec_cases):

@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from toolkit.errors import ToolkitError
+from toolkit.errors import InputError, ToolkitError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -19,8 +19,12 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="study", required=True)
     sub.add_parser("models", help="list the model specs available on this machine")
     eec = sub.add_parser("eec", help="Equity Evaluation Corpus: gender and race t-tests, tables, box plots")
-    eec.add_argument("--model", action="append", required=True,
-                     help="model spec (repeatable): vader, textblob, afinn, hf:<id-or-path>, py:<module>:<callable>")
+    eec.add_argument("--model", action="append",
+                     help="model spec (repeatable): vader, textblob, afinn, ait:<system>/<task>, hf:<id-or-path>, "
+                          "py:<module>:<callable> (default: the --task's systems)")
+    eec.add_argument("--task", help="valence, anger, fear, joy, sadness or all: the trained SemEval-2018 systems "
+                     "of that task (all: the five tasks' zoo) when no --model is given; with --model, checks each "
+                     "model predicts it")
     eec.add_argument("--out", type=Path, required=True, help="folder for the CSVs, figures and provenance.json")
     eec.add_argument("--subset", action="append", help="subset(s) to test (default: all of them)")
     eec.add_argument("--order", nargs="+", help="left-to-right order of the models in the box plots")
@@ -60,7 +64,10 @@ def _parser() -> argparse.ArgumentParser:
 def _eec(args: argparse.Namespace, cache) -> None:
     from toolkit import eec
 
-    result = eec.run(models=args.model, subsets=args.subset or eec.SUBSETS, alpha=args.alpha, cache=cache)
+    if not args.model and not args.task:
+        raise InputError("give --model and/or --task.", fix="e.g. --model vader, or --task anger, or --task all.")
+    result = eec.run(models=args.model, task=args.task, subsets=args.subset or eec.SUBSETS, alpha=args.alpha,
+                     cache=cache)
     for path in eec.write(result, args.out, order=args.order, figures_dir=args.out):
         print(path)
     print(result.tests[result.tests["subset"] == "all"].to_string(index=False))
@@ -92,9 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.study == "models":
-            from toolkit.models import available
+            from toolkit.models import available, task_of
 
-            print("\n".join(available()))
+            print("\n".join(f"{spec:<40} {task_of(spec)}" for spec in available()))
             return 0
         from toolkit.results import check_writable
 

@@ -2,26 +2,42 @@
 
 >>> from toolkit import eec
 >>> result = eec.run(models=["vader", "textblob", "afinn"])
->>> result.tests            # one row per model × attribute × subset
+>>> result.tests            # one row per model × task × attribute × subset
+>>> eec.tables(result.tests)  # the paper's Tables 5, 6, 7: a block per task
 >>> eec.write(result, "results/eec")
+>>> eec.run(task="anger")   # the anger systems of the trained SemEval-2018 zoo (toolkit.models.ait); "all": 5 tasks
 
 The generator is :mod:`toolkit.generators.eec`, the statistics :mod:`toolkit.studies.eec`.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 from matplotlib.axes import Axes
 
 from toolkit import plots, results
+from toolkit.cases import TASKS
+from toolkit.errors import InputError, unknown
 from toolkit.generators.eec import generate
-from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
+from toolkit.models import OFFLINE_DEFAULTS, SentimentModel, ait, load_all
 from toolkit.scoring import score
-from toolkit.studies.eec import (ATTRIBUTES, SUBSETS, directions, paper_table, pairs, summary,  # noqa: F401
-                                 ttests)
+from toolkit.studies.eec import (ATTRIBUTES, PAPER_TABLES, SUBSETS, directions, paper_table, pairs,  # noqa: F401
+                                 summary, tables, ttests)
+
+TASK_CHOICES: tuple[str, ...] = TASKS + ("all",)
+"""The task picker's values: one SemEval-2018 Task 1 task, or ``all`` five."""
+
+
+def default_models(task: str = "valence") -> list[str]:
+    """The systems a task runs by default: ``valence`` → the offline valence models (:data:`OFFLINE_DEFAULTS`); an
+    emotion → the trained zoo's systems for it; ``all`` → the whole zoo, five tasks
+    (:func:`toolkit.models.ait.specs`)."""
+    if task not in TASK_CHOICES:
+        raise unknown("task", task, TASK_CHOICES)
+    return list(OFFLINE_DEFAULTS) if task == "valence" else ait.specs(task)
 
 
 @dataclass(frozen=True)
@@ -34,34 +50,57 @@ class EECResult:
     summary: pd.DataFrame
     models: list[str]
     alpha: float = 0.05
+    pearson: dict[str, float] = field(default_factory=dict)  # spec -> Pearson r on its task's test set, where known
+    clipping: dict[str, dict[str, int]] = field(default_factory=dict)  # ait: spec -> rows clipped to 0 / to 1
 
 
-def run(*, models: Iterable[str | SentimentModel] = OFFLINE_DEFAULTS, subsets: Sequence[str] = SUBSETS,
-        alpha: float = 0.05, cache: bool | str | Path | None = True, progress: bool | None = None) -> EECResult:
-    """Generate the EEC, score it with ``models`` and run the paper's tests on ``subsets``."""
-    models = list(models)
-    scored = score(generate(), models=models, cache=cache, progress=progress)
+def run(*, models: Iterable[str | SentimentModel] | None = None, task: str | None = None,
+        subsets: Sequence[str] = SUBSETS, alpha: float = 0.05, cache: bool | str | Path | None = True,
+        progress: bool | None = None) -> EECResult:
+    """Generate the EEC, score it with ``models`` and run the paper's tests on ``subsets``.
+
+    ``task`` (one of :data:`TASK_CHOICES`) picks the default systems (:func:`default_models`) and, with ``models``
+    given, checks that each of them predicts that task (TK102 otherwise); neither given: the offline valence models.
+    """
+    if task is not None and task not in TASK_CHOICES:
+        raise unknown("task", task, TASK_CHOICES)
+    loaded = load_all(list(models) if models is not None else default_models(task or "valence"))
+    wrong = [m for m in loaded if task not in (None, "all") and m.task != task]
+    if wrong:
+        raise InputError(f"model {wrong[0].spec!r} predicts {wrong[0].task!r}, not the task {task!r}.",
+                         fix=f"pick models of that task, e.g. {', '.join(ait.specs(task)[:2])}, or drop the task.")
+    scored = score(generate(), models=loaded, cache=cache, progress=progress)
     all_pairs = pd.concat([pairs(scored, attribute=a, subset=s) for s in subsets for a in ATTRIBUTES],
                           ignore_index=True)
     tests = ttests(scored, subsets=subsets, alpha=alpha)
     specs = list(dict.fromkeys(scored["model"]))
-    return EECResult(scored=scored, pairs=all_pairs, tests=tests, summary=summary(tests), models=specs, alpha=alpha)
+    pearson = {m.spec: float(m.pearson) for m in loaded if getattr(m, "pearson", None) is not None}
+    return EECResult(scored=scored, pairs=all_pairs, tests=tests, summary=summary(tests), models=specs, alpha=alpha,
+                     pearson=pearson, clipping=ait.clip_counts(scored))
 
 
-def figures(result: EECResult, *, subset: str = "all", order: Sequence[str] | None = None) -> dict[str, Axes]:
-    """The gender and race box plots (Figures 1 and 2) of one subset, keyed by attribute."""
-    return {a: plots.eec_deltas(result.pairs, result.tests, attribute=a, subset=subset, order=order)
+def figures(result: EECResult, *, subset: str = "all", order: Sequence[str] | None = None) -> dict[str, list[Axes]]:
+    """The gender and race box plots (Figures 1 and 2) of one subset, keyed by attribute: one figure each, a panel
+    per task, systems ordered by ``order`` (one task only) or by Pearson r on the task's test set, best first."""
+    if order is not None:
+        return {a: [plots.eec_deltas(result.pairs, result.tests, attribute=a, subset=subset, order=order)]
+                for a in ATTRIBUTES}
+    return {a: plots.eec_task_deltas(result.pairs, result.tests, attribute=a, subset=subset, pearson=result.pearson)
             for a in ATTRIBUTES}
 
 
 def write(result: EECResult, out_dir: str | Path | None = None, *, order: Sequence[str] | None = None,
           figures_dir: str | Path | None = None) -> list[Path]:
-    """Write ``eec_tests.csv``, ``eec_summary.csv``, ``eec_pairs.csv``, ``provenance.json`` to ``out_dir`` (default
-    ``data/results/eec``) and the box plots ``eec_<attribute>_box.png`` to ``figures_dir`` (default ``figures/``);
-    return the paths."""
+    """Write ``eec_tests.csv`` (a row per model × task × attribute × subset), ``eec_summary.csv`` (the Tables 5–7
+    blocks, :func:`summary`), ``eec_pairs.csv``, ``provenance.json`` (with each system's test-set Pearson r and the
+    ``ait:`` systems' clipped rows) to ``out_dir`` (default ``data/results/eec``) and the box plots
+    ``eec_<attribute>_box.png`` (a panel per task) to ``figures_dir`` (default ``figures/``); return the paths."""
     tables = {"eec_tests": result.tests, "eec_summary": result.summary, "eec_pairs": result.pairs}
-    axes = {f"eec_{attribute}_box": ax for attribute, ax in figures(result, order=order).items()}
+    axes = {f"eec_{attribute}_box": panels[0] for attribute, panels in figures(result, order=order).items()}
     settings = {"study": "eec", "subsets": sorted(set(result.tests["subset"])), "alpha": result.alpha,
-                "n_sentences": int(result.scored["variant_id"].nunique())}
+                "tasks": sorted(set(result.tests["task"])),
+                "model_tasks": dict(zip(result.scored["model"], result.scored["task"])),
+                "n_sentences": int(result.scored["variant_id"].nunique()),
+                "pearson_test": result.pearson, "clipped_rows": result.clipping}
     return results.write(study="eec", tables=tables, axes=axes, scored=result.scored, models=result.models,
                          settings=settings, out_dir=out_dir, figures_dir=figures_dir)

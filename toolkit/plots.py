@@ -113,6 +113,29 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
     return ax
 
 
+def eec_task_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subset: str = "all",
+                    pearson: Mapping[str, float] | None = None) -> list[Axes]:
+    """Figures 1–2 per task: one panel per task (anger, fear, joy, sadness, valence, as the paper) of Δ box plots, systems
+    ordered left to right by ``pearson`` (spec → Pearson r on the task's test set), best first — as the paper ordered
+    them by official rank; systems without one follow, by mean Δ. One new Figure; returns its Axes."""
+    data = pairs[(pairs["attribute"] == attribute) & (pairs["subset"] == subset)]
+    tasks = [t for t in eec_study.TASK_ORDER if t in set(data["task"])]
+    if not tasks:
+        raise InputError(f"no pairs for attribute={attribute!r}, subset={subset!r}.",
+                         fix="pass the pairs and tests of that attribute and subset.")
+    pearson = dict(pearson or {})
+    widest = max(data.loc[data["task"] == t, "model"].nunique() for t in tasks)
+    figure = Figure(figsize=(max(4.0, 0.9 * widest + 2), 4.0 * len(tasks)), layout="constrained")
+    axes = list(figure.subplots(len(tasks), 1, squeeze=False)[:, 0])
+    for task, ax in zip(tasks, axes):
+        block = data[data["task"] == task]
+        mean = block.groupby("model")["delta"].mean()
+        order = sorted(mean.index, key=lambda m: (m not in pearson, -pearson.get(m, 0.0), mean[m]))
+        eec_deltas(block, tests[tests["task"] == task], attribute=attribute, subset=subset, order=order, ax=ax)
+        ax.set_title(f"{task}: EEC {attribute} ({subset}), systems by Pearson r on the {task} test set")
+    return axes
+
+
 def save(ax: Axes | Figure, path: str | Path, *, vector: str | None = VECTOR_FORMAT) -> Path:
     """Save the figure holding ``ax`` to ``path`` (folders created) and, unless ``vector`` is None, a vector copy
     beside it (``.pdf`` by default, or ``"svg"``); return ``path``."""

@@ -96,7 +96,8 @@ class EECApp(_App):
             self.result = eec.run(models=specs, subsets=[subset], cache=self.cache, progress=False)
             for attribute in eec.ATTRIBUTES:
                 self._show(eec.paper_table(self.result.tests, attribute=attribute))
-            plots.show(eec.figures(self.result, subset=subset), output=self.output)
+            # one figure per attribute, a panel per task
+            plots.show([panels[0] for panels in eec.figures(self.result, subset=subset).values()], output=self.output)
 
         self._work(f"scoring 8,640 EEC sentences with {len(specs)} model(s): {', '.join(specs)}", task)
 

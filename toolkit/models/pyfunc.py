@@ -14,6 +14,9 @@ The fingerprint (the score cache's key) covers, and only covers:
 Not covered: data files, model weights or settings it reads at run time, installed packages it uses (their
 versions), environment variables, randomness. When any of those change, pass ``?version=…`` (or set
 ``callable.fingerprint``).
+
+The score is a valence unless the callable declares another task as an attribute (``fn.task = "anger"``: an
+emotion intensity, one of :data:`toolkit.cases.TASKS`).
 """
 from __future__ import annotations
 
@@ -29,6 +32,7 @@ from urllib.parse import parse_qs
 
 import numpy as np
 
+from toolkit.cases import TASKS
 from toolkit.errors import ModelOutputError, ModelSpecError, ToolkitError
 from toolkit.models import valence
 from toolkit.models.base import Predictions, SentimentModel, digest
@@ -111,6 +115,10 @@ class PyCallableModel(SentimentModel):
             pass
         self.spec = spec
         self._func = func
+        self.task = str(getattr(func, "task", "valence"))
+        if self.task not in TASKS:
+            raise ModelSpecError(f"{spec} declares the task {self.task!r}; available: {', '.join(TASKS)}.",
+                                 fix="set the callable's task attribute to one of the listed tasks.")
         own = getattr(func, "fingerprint", None)
         if own is not None:
             covered = ("attribute", str(own))
@@ -118,7 +126,7 @@ class PyCallableModel(SentimentModel):
             code = getattr(func, "__code__", None)
             own_code = marshal.dumps(code) if module.__name__ == "__main__" and code is not None else b""
             covered = ("source", source_digest(module), own_code)
-        self._fingerprint = digest("py", target, options.get("version", ""), covered)
+        self._fingerprint = digest("py", target, options.get("version", ""), covered, self.task)
 
     @property
     def fingerprint(self) -> str:

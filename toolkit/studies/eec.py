@@ -19,9 +19,18 @@ Subsets: ``all``; ``neutral`` (templates 8–11, no emotion word; the paper's Ta
 sentences whose emotion word expresses e: the paper's emotion-matched analysis for the anger, fear, joy and sadness
 tasks, here applied to one valence model).
 
+Tasks: every row carries the scored table's ``task`` (what the model's score measures: valence or an emotion
+intensity, SemEval-2018 Task 1), as the paper analysed each task's systems separately. Bonferroni still covers every
+assessment of the run, all tasks together (the paper's 438 = 2 attributes × 219 systems over five tasks).
+
+Tables 5–7 (:func:`summary`, :func:`paper_table`, :func:`tables`): per task, rows = the three bias groups + "All",
+``#systems`` per group, and the average Δ over the a↑–b↓ pairs (Δ > 0) and over the a↓–b↑ pairs (Δ < 0, as a
+magnitude, as the paper prints it), each averaged over the group's systems. Table 5: gender, all sentences;
+Table 6: gender, sentences without an emotion word (subset ``neutral``); Table 7: race, all sentences.
+
 Outputs (fixed columns): :data:`PAIR_COLUMNS`, :data:`TEST_COLUMNS`, :data:`SUMMARY_COLUMNS`.
-Limitations: the paper scored systems on intensity regression; here every model gives valence in [0, 1], so average
-differences are on that scale (half of the paper's [-1, 1] sentiment scale).
+Limitations: scores are in [0, 1] (valence, or intensity), so average differences are on that scale (half of the
+paper's [-1, 1] sentiment scale for valence; the paper's intensity scores were in [0, 1] too).
 """
 from __future__ import annotations
 
@@ -43,13 +52,20 @@ ATTRIBUTES: dict[str, tuple[str, str, str, str]] = {
 EMOTIONS = ("anger", "fear", "joy", "sadness")
 SUBSETS: tuple[str, ...] = ("all", "neutral") + tuple(f"emotion:{e}" for e in EMOTIONS)
 NAMES_PAIR = "names (mean)"
-PAIR_COLUMNS = ("model", "attribute", "subset", "case_id", "template_id", "emotion", "emotion_word", "pair",
+PAIR_COLUMNS = ("model", "task", "attribute", "subset", "case_id", "template_id", "emotion", "emotion_word", "pair",
                 "score_a", "score_b", "delta")
-TEST_COLUMNS = ("model", "attribute", "subset", "group_a", "group_b", "n_pairs", "mean_diff", "t_stat", "p_value",
-                "p_bonferroni", "n_tests", "significant", "direction", "n_higher", "n_lower", "mean_diff_higher",
-                "mean_diff_lower", "delta_spread", "note")
-SUMMARY_COLUMNS = ("attribute", "subset", "direction", "n_systems", "avg_score_diff")
-_EEC_COLUMNS = ("model", "score", "case_id", "template_id", "gender", "race", "emotion", "emotion_word", "np_pair")
+TEST_COLUMNS = ("model", "task", "attribute", "subset", "group_a", "group_b", "n_pairs", "mean_diff", "t_stat",
+                "p_value", "p_bonferroni", "n_tests", "significant", "direction", "n_higher", "n_lower",
+                "mean_diff_higher", "mean_diff_lower", "delta_spread", "note")
+SUMMARY_COLUMNS = ("table", "task", "attribute", "subset", "direction", "n_systems", "avg_diff_a_higher",
+                   "avg_diff_a_lower")
+PAPER_TABLES: dict[str, tuple[str, str]] = {"Table 5": ("gender", "all"), "Table 6": ("gender", "neutral"),
+                                            "Table 7": ("race", "all")}
+ALL_GROUPS = "All"
+TASK_ORDER = ("anger", "fear", "joy", "sadness", "valence")  # the paper's order of the task blocks
+_TASK_RANK = {t: i for i, t in enumerate(TASK_ORDER)}
+_EEC_COLUMNS = ("model", "task", "score", "case_id", "template_id", "gender", "race", "emotion", "emotion_word",
+                "np_pair")
 
 
 def directions(attribute: str) -> tuple[str, str, str]:
@@ -84,7 +100,7 @@ def pairs(scored: pd.DataFrame, *, attribute: str, subset: str = "all") -> pd.Da
     """The paper's sentence pairs with their score difference (columns :data:`PAIR_COLUMNS`)."""
     _check(scored, attribute, subset)
     data = _subset(with_scores(scored, study="eec"), subset)
-    keys = ["model", "case_id", "template_id", "emotion", "emotion_word"]
+    keys = ["model", "task", "case_id", "template_id", "emotion", "emotion_word"]
     a, b = ATTRIBUTES[attribute][:2]
     names = data[data["race"] != ""]
     column = "gender" if attribute == "gender" else "race"
@@ -140,12 +156,12 @@ def ttests(scored: pd.DataFrame, *, subsets: Sequence[str] = SUBSETS,
         for attribute in attributes:
             table = pairs(scored, attribute=attribute, subset=subset)
             group_a, group_b = ATTRIBUTES[attribute][:2]
-            for model, group in table.groupby("model", sort=False):
+            for (model, task), group in table.groupby(["model", "task"], sort=False):
                 delta = group["delta"].to_numpy()
                 t_stat, p_value = _paired_test(delta, group["score_a"].to_numpy(), group["score_b"].to_numpy())
                 higher, lower = delta[delta > 0], delta[delta < 0]
                 block.append({
-                    "model": model, "attribute": attribute, "subset": subset, "group_a": group_a,
+                    "model": model, "task": task, "attribute": attribute, "subset": subset, "group_a": group_a,
                     "group_b": group_b, "n_pairs": int(len(delta)), "mean_diff": float(delta.mean()),
                     "t_stat": t_stat, "p_value": p_value, "n_higher": int(len(higher)), "n_lower": int(len(lower)),
                     "mean_diff_higher": float(higher.mean()) if len(higher) else np.nan,
@@ -164,31 +180,59 @@ def ttests(scored: pd.DataFrame, *, subsets: Sequence[str] = SUBSETS,
     return pd.DataFrame(rows, columns=list(TEST_COLUMNS))
 
 
-def summary(results: pd.DataFrame) -> pd.DataFrame:
-    """Tables 5–7 in tidy form: per attribute × subset × group, the number of systems and their mean |mean Δ|.
+def _table_name(attribute: str, subset: str) -> str:
+    return next((name for name, key in PAPER_TABLES.items() if key == (attribute, subset)), "")
 
-    Every one of the three groups is listed, with 0 systems (and NaN difference) where none falls in it.
+
+def _block_rank(task: str, attribute: str, subset: str) -> tuple:
+    """Task blocks in the paper's order; within one, Tables 5, 6, 7, then the other subsets."""
+    tables = list(PAPER_TABLES.values())
+    paper = tables.index((attribute, subset)) if (attribute, subset) in tables else len(tables)
+    return (_TASK_RANK.get(task, len(TASK_ORDER)), paper, list(ATTRIBUTES).index(attribute),
+            SUBSETS.index(subset) if subset in SUBSETS else len(SUBSETS))
+
+
+def summary(results: pd.DataFrame) -> pd.DataFrame:
+    """Tables 5–7 in tidy form (columns :data:`SUMMARY_COLUMNS`): per task × attribute × subset, a row per bias group
+    and one for "All" systems: ``n_systems``, and the average over the group's systems of each system's mean Δ over
+    its a↑ pairs (``avg_diff_a_higher``) and of its mean |Δ| over its a↓ pairs (``avg_diff_a_lower``), NaN when no
+    system has such pairs. ``table`` names the paper's table for (gender, all), (gender, neutral), (race, all).
+
+    Every one of the three groups is listed, with 0 systems where none falls in it.
     """
     rows = []
-    for (attribute, subset), block in results.groupby(["attribute", "subset"], sort=False):
-        for direction in directions(attribute):
-            members = block[block["direction"] == direction]
-            rows.append({"attribute": attribute, "subset": subset, "direction": direction,
-                         "n_systems": int(len(members)),
-                         "avg_score_diff": float(members["mean_diff"].abs().mean()) if len(members) else np.nan})
+    blocks = results.groupby(["task", "attribute", "subset"], sort=False)
+    for (task, attribute, subset), block in sorted(blocks, key=lambda kv: _block_rank(*kv[0])):
+        for direction in directions(attribute) + (ALL_GROUPS,):
+            members = block if direction == ALL_GROUPS else block[block["direction"] == direction]
+            higher, lower = members["mean_diff_higher"].dropna(), members["mean_diff_lower"].dropna().abs()
+            rows.append({"table": _table_name(attribute, subset), "task": task, "attribute": attribute,
+                         "subset": subset, "direction": direction, "n_systems": int(len(members)),
+                         "avg_diff_a_higher": float(higher.mean()) if len(higher) else np.nan,
+                         "avg_diff_a_lower": float(lower.mean()) if len(lower) else np.nan})
     return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
 
 
-def paper_table(results: pd.DataFrame, *, attribute: str) -> pd.DataFrame:
-    """One attribute's summary laid out as the paper's tables: a row per subset, (group, statistic) columns."""
+def paper_table(results: pd.DataFrame, *, attribute: str, subset: str | None = None) -> pd.DataFrame:
+    """One of the paper's tables: a block per task (rows: task × bias group + "All"), columns ``#systems`` and the
+    two average score differences. ``subset`` defaults to ``all`` (or the first subset tested): gender/all is
+    Table 5, gender/neutral Table 6, race/all Table 7."""
     if attribute not in ATTRIBUTES:
         raise unknown("attribute", attribute, ATTRIBUTES)
-    table = summary(results[results["attribute"] == attribute])
-    wide = table.pivot(index="subset", columns="direction", values=["n_systems", "avg_score_diff"])
-    wide = wide.swaplevel(axis=1).reindex(columns=[(d, s) for d in directions(attribute)
-                                                   for s in ("n_systems", "avg_score_diff")])
-    order = [s for s in SUBSETS if s in wide.index]
-    wide = wide.reindex(order)
-    counts = [c for c in wide.columns if c[1] == "n_systems"]
-    wide[counts] = wide[counts].astype("Int64")  # counts print as 2, not 2.0
-    return wide
+    tested = [s for s in SUBSETS if s in set(results["subset"])]
+    subset = subset or ("all" if "all" in tested else (tested or ["all"])[0])
+    if subset not in SUBSETS:
+        raise unknown("subset", subset, SUBSETS)
+    _, _, a, b = ATTRIBUTES[attribute]
+    table = summary(results[(results["attribute"] == attribute) & (results["subset"] == subset)])
+    table = table.rename(columns={"direction": "bias group", "n_systems": "#systems",
+                                  "avg_diff_a_higher": f"avg Δ {a}↑–{b}↓", "avg_diff_a_lower": f"avg Δ {a}↓–{b}↑"})
+    table["#systems"] = table["#systems"].astype("Int64")  # counts print as 2, not 2.0
+    return table.set_index(["task", "bias group"]).loc[:, ["#systems", f"avg Δ {a}↑–{b}↓", f"avg Δ {a}↓–{b}↑"]]
+
+
+def tables(results: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The paper's Tables 5, 6 and 7 (see :func:`paper_table`) — those whose attribute and subset were tested."""
+    present = set(zip(results["attribute"], results["subset"]))
+    return {name: paper_table(results, attribute=a, subset=s) for name, (a, s) in PAPER_TABLES.items()
+            if (a, s) in present}

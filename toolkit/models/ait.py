@@ -1,0 +1,253 @@
+"""``ait:<system>/<task>``: SemEval-2018 Task 1 ("Affect in Tweets") systems trained here, as the EEC paper tested.
+
+Every system predicts one task's intensity — ``anger``, ``fear``, ``joy``, ``sadness`` (EI-reg) or ``valence``
+(V-reg) — in [0, 1]; ``model.task`` says which, and the scored table's ``task`` column carries it.
+
+==============  ==============================================================================================
+system          features → regressor (hyperparameter chosen on dev, see the artefact)
+==============  ==============================================================================================
+svm-unigrams    word-unigram presence → SVR with a linear kernel (libsvm, epsilon 0.1), the organisers' official
+                baseline (SVM-Unigrams); C = 1 (scikit-learn's default) unless dev prefers 0.3 … 0.01
+svr-ngrams      word uni+bigram TF-IDF (sublinear, l2) → linear SVR (C on dev)
+ridge-chars     character 2–4-gram TF-IDF within word boundaries (sublinear, l2) → ridge (alpha on dev)
+lexicon-ridge   VADER (neg, neu, pos, compound), TextBlob (polarity, subjectivity), AFINN (sum, positive and
+                negative sums, valence), ``!``/``?`` counts, all-caps words → standardised → ridge (alpha on dev)
+minilm-ridge    all-MiniLM-L6-v2 sentence embeddings (the offline encoder of ``minilm-imdb``) → ridge (alpha on dev)
+ensemble        the mean of the five systems above
+==============  ==============================================================================================
+
+The weights are package data (``toolkit/resources/ait_<task>.json.gz``), written by ``scripts/train_ait_systems.py``
+(seeded; trained on train, selected on dev, Pearson r on test-gold: ``model.pearson``, :func:`pearson_table`).
+
+Labels: ``high``/``low`` intensity at 0.5 for the emotion tasks; ``positive``/``negative`` at 0.5 for valence.
+Clipping: a regressor can predict outside [0, 1]; the adapter clips to the bounds and counts it in ``model.clips``
+(texts predicted, clipped below 0, clipped above 1, in this process). Because a regressor's raw output never lands
+exactly on 0 or 1, a clipped row of a scored table is one whose score is exactly 0 or 1 — what
+:func:`clip_counts` counts, cache or not; the EEC study writes those counts into ``provenance.json``.
+"""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+from functools import cache
+from importlib import metadata, resources
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from toolkit.cases import TASKS
+from toolkit.errors import ModelSpecError, unknown
+from toolkit.models import valence
+from toolkit.models.base import Predictions, SentimentModel, digest
+
+SYSTEMS: tuple[str, ...] = ("svm-unigrams", "svr-ngrams", "ridge-chars", "lexicon-ridge", "minilm-ridge", "ensemble")
+BASELINE = "svm-unigrams"
+ARTEFACT = "ait_{task}.json.gz"
+LEXICON_FEATURES = ("vader_neg", "vader_neu", "vader_pos", "vader_compound", "textblob_polarity",
+                    "textblob_subjectivity", "afinn_sum", "afinn_positive", "afinn_negative", "afinn_valence",
+                    "exclamations", "questions", "caps_words")
+_EMBEDDINGS: dict[str, np.ndarray] = {}  # text -> MiniLM embedding, shared by the minilm and ensemble systems
+_LEXICON: dict[str, np.ndarray] = {}  # text -> lexicon features, shared by the lexicon and ensemble systems
+_MEMO_MAX = 200_000  # texts remembered per feature kind (about 300 MB of embeddings at most)
+
+
+def specs(task: str = "all") -> list[str]:
+    """The zoo's spec strings for one task (or ``"all"`` tasks), systems in :data:`SYSTEMS` order."""
+    tasks = TASKS if task == "all" else (task,)
+    if task != "all" and task not in TASKS:
+        raise unknown("task", task, TASKS + ("all",))
+    return [f"ait:{system}/{t}" for t in tasks for system in SYSTEMS]
+
+
+def parse(spec: str) -> tuple[str, str]:
+    """``ait:<system>/<task>`` → (system, task); bad names raise TK103 listing the valid ones."""
+    body = spec[len("ait:"):]
+    system, sep, task = body.partition("/")
+    if not sep:
+        raise ModelSpecError(f"model spec {spec!r} is not of the form 'ait:<system>/<task>'.",
+                             fix=f"e.g. 'ait:{BASELINE}/anger'; systems: {', '.join(SYSTEMS)}; tasks: "
+                                 f"{', '.join(TASKS)}.")
+    if system not in SYSTEMS:
+        raise unknown("ait system", system, SYSTEMS)
+    if task not in TASKS:
+        raise unknown("task", task, TASKS)
+    return system, task
+
+
+def artefact_path(task: str) -> Path:
+    return Path(str(resources.files("toolkit.resources").joinpath(ARTEFACT.format(task=task))))
+
+
+@cache
+def artefact(task: str) -> dict:
+    """The parsed weights file of one task (all its systems)."""
+    path = artefact_path(task)
+    if not path.is_file():
+        raise ModelSpecError(f"the trained systems for task {task!r} ({path.name}) are missing.",
+                             fix="run scripts/train_ait_systems.py --data <semeval2018 folder>.")
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def pearson_table() -> pd.DataFrame:
+    """Every shipped system's official metric: ``system, task, spec, pearson_test, pearson_dev, hyperparameters``."""
+    rows = []
+    for task in TASKS:
+        for system, entry in artefact(task)["systems"].items():
+            rows.append({"system": system, "task": task, "spec": f"ait:{system}/{task}",
+                         "pearson_test": entry["pearson_test"], "pearson_dev": entry["pearson_dev"],
+                         "hyperparameters": json.dumps(entry.get("hyperparameters", {}), sort_keys=True)})
+    return pd.DataFrame(rows)
+
+
+# ---- features (the training script uses the same functions) ----------------------------------------------------
+
+def vectorizer(params: dict, vocabulary: list[str] | None = None, idf: list[float] | None = None):
+    """A scikit-learn TF-IDF vectoriser from its parameters (and, for prediction, its vocabulary and idf)."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    params = {k: tuple(v) if isinstance(v, list) else v for k, v in params.items()}
+    vec = TfidfVectorizer(vocabulary=vocabulary, dtype=np.float64, **params)
+    if vocabulary is not None:
+        vec.fit(vocabulary[:1])  # marks it fitted; the vocabulary is fixed and the idf set below
+        if params.get("use_idf", True):
+            vec.idf_ = np.asarray(idf, dtype=np.float64)
+    return vec
+
+
+@cache
+def _lexicons():
+    from afinn import Afinn
+    from textblob.en.sentiments import PatternAnalyzer
+    from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
+
+    return SentimentIntensityAnalyzer(), PatternAnalyzer(), Afinn(language="en")
+
+
+def lexicon_features(texts: list[str]) -> np.ndarray:
+    """One row of :data:`LEXICON_FEATURES` per text (offline lexicons: VADER, TextBlob/Pattern, AFINN), remembered
+    per text in this process (the five tasks' lexicon and ensemble systems share them)."""
+    todo = list(dict.fromkeys(t for t in texts if t not in _LEXICON))
+    if len(_LEXICON) + len(todo) > _MEMO_MAX:
+        _LEXICON.clear()
+        todo = list(dict.fromkeys(texts))
+    _LEXICON.update(zip(todo, _lexicon_rows(todo)))
+    return np.stack([_LEXICON[t] for t in texts]) if texts else np.zeros((0, len(LEXICON_FEATURES)))
+
+
+def _lexicon_rows(texts: list[str]) -> np.ndarray:
+    vader, pattern, afinn = _lexicons()
+    rows = []
+    for text in texts:
+        v = vader.polarity_scores(text)
+        polarity, subjectivity = pattern.analyze(text)[:2]
+        words = afinn.scores(text)
+        total = float(sum(words))
+        rows.append([v["neg"], v["neu"], v["pos"], v["compound"], polarity, subjectivity, total,
+                     float(sum(w for w in words if w > 0)), float(sum(w for w in words if w < 0)),
+                     total / np.sqrt(total * total + valence.AFINN_ALPHA), text.count("!"), text.count("?"),
+                     sum(1 for w in text.split() if len(w) > 1 and w.isupper())])
+    return np.asarray(rows, dtype=np.float64).reshape(len(texts), len(LEXICON_FEATURES))
+
+
+@cache
+def encoder():
+    """The shared offline MiniLM encoder (loaded once per process)."""
+    from toolkit.models.minilm import MiniLMEncoder
+
+    return MiniLMEncoder()
+
+
+def embeddings(texts: list[str]) -> np.ndarray:
+    """MiniLM sentence embeddings, remembered per text in this process (the minilm and ensemble systems share them)."""
+    todo = list(dict.fromkeys(t for t in texts if t not in _EMBEDDINGS))
+    if len(_EMBEDDINGS) + len(todo) > _MEMO_MAX:
+        _EMBEDDINGS.clear()
+        todo = list(dict.fromkeys(texts))
+    if todo:
+        from toolkit.scoring import plan_batches
+
+        enc = encoder()
+        for batch in plan_batches(enc.lengths(todo), n=len(todo), batch_size=64, batch_tokens=4096,
+                                  max_length=enc.max_length):
+            chunk = [todo[i] for i in batch]
+            _EMBEDDINGS.update(zip(chunk, enc.embed(chunk)))
+    return np.stack([_EMBEDDINGS[t] for t in texts]) if texts else np.zeros((0, 384), dtype=np.float32)
+
+
+def raw_predict(systems: dict, system: str, texts: list[str]) -> np.ndarray:
+    """One system's unclipped predictions; ``systems`` is an artefact's ``systems`` mapping."""
+    entry = systems[system]
+    kind = entry["kind"]
+    if kind == "ensemble":
+        return np.mean([raw_predict(systems, m, texts) for m in entry["members"]], axis=0)
+    if kind == "ngram":
+        x = vectorizer(entry["vectorizer"], entry["vocabulary"], entry.get("idf")).transform(texts)
+    elif kind == "lexicon":
+        x = (lexicon_features(texts) - np.asarray(entry["mean"])) / np.asarray(entry["scale"])
+    elif kind == "minilm":
+        x = embeddings(texts).astype(np.float64)
+    else:
+        raise ModelSpecError(f"unknown system kind {kind!r} in the artefact.", fix="retrain with the script.")
+    return np.asarray(x @ np.asarray(entry["weights"], dtype=np.float64)).reshape(-1) + float(entry["bias"])
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return ""
+
+
+class AITModel(SentimentModel):
+    """One trained system on one task (see the module docstring)."""
+
+    batch_size = 2048
+
+    def __init__(self, spec: str) -> None:
+        self.spec = spec
+        self.system, self.task = parse(spec)
+        self._all = artefact(self.task)
+        self.entry = self._all["systems"][self.system]
+        self.pearson = float(self.entry["pearson_test"])
+        self.pearson_dev = float(self.entry["pearson_dev"])
+        self.clips = {"predicted": 0, "below_0": 0, "above_1": 0}
+        members = self.entry.get("members", [self.system])
+        self._neural = any(self._all["systems"][m]["kind"] == "minilm" for m in members)
+        weights = json.dumps([self._all["systems"][m] for m in members], sort_keys=True)
+        encoder_digest = encoder().fingerprint if self._neural else ""
+        versions = [_version(p) for p in ("scikit-learn", "vaderSentiment", "textblob", "afinn")]  # features
+        self._fingerprint = digest("ait", spec, hashlib.sha256(weights.encode()).hexdigest(), encoder_digest, versions)
+        if self._neural:
+            self.max_length = encoder().max_length
+
+    @property
+    def fingerprint(self) -> str:
+        return self._fingerprint
+
+    def lengths(self, texts: list[str]) -> list[int] | None:
+        return encoder().lengths(texts) if self._neural else None
+
+    def predict(self, texts: list[str]) -> Predictions:
+        raw = raw_predict(self._all["systems"], self.system, list(texts))
+        self.clips["predicted"] += len(raw)
+        self.clips["below_0"] += int((raw < 0).sum())
+        self.clips["above_1"] += int((raw > 1).sum())
+        score = np.clip(raw, 0.0, 1.0)
+        if self.task == "valence":
+            label = valence.from_unit_scores(score)[1]
+        else:
+            label = ["high" if s >= 0.5 else "low" for s in score]
+        truncated = (np.asarray(self.lengths(texts)) > self.max_length) if self._neural else np.zeros(len(texts), bool)
+        return Predictions(score, label, truncated)
+
+
+def clip_counts(scored: pd.DataFrame) -> dict[str, dict[str, int]]:
+    """Per ``ait:`` model of a scored table: rows, and rows clipped to 0 or to 1 (scores exactly on a bound)."""
+    out = {}
+    for model, block in scored[scored["model"].astype(str).str.startswith("ait:")].groupby("model", sort=False):
+        out[str(model)] = {"rows": int(len(block)), "clipped_to_0": int((block["score"] == 0.0).sum()),
+                           "clipped_to_1": int((block["score"] == 1.0).sum())}
+    return out
