@@ -52,3 +52,17 @@ def test_psa_app_runs_and_the_slider_redraws_flips(monkeypatch):
         scored, threshold=threshold))
     app.threshold.value = 0.3
     assert seen == [0.3] and app.result is scored_before  # redrawn from the stored result, nothing re-scored
+
+
+def test_eec_app_task_picker_offers_that_tasks_systems_and_keeps_other_specs():
+    from toolkit.models import ait
+
+    app = eec_app(models=["vader", "py:synthetic_models:female_plus"], cache=False)
+    assert app.task.value == "valence" and "vader" in app.models.options
+    assert "ait:svm-unigrams/valence" in app.models.options  # the valence zoo sits beside the named models
+    assert app.models.value == ("vader",) and app.extra.value == "py:synthetic_models:female_plus"  # not dropped
+    app.task.value = "anger"
+    assert list(app.models.options) == ait.specs("anger") and "vader" not in app.models.options
+    assert set(app.models.value) == set(ait.specs("anger"))  # the task's defaults
+    app.task.value = "all"
+    assert len(app.models.options) == 5 * len(ait.specs("anger"))

@@ -16,7 +16,7 @@ import ipywidgets as w
 
 from toolkit import eec, plots
 from toolkit.errors import ToolkitError
-from toolkit.models import OFFLINE_DEFAULTS, available
+from toolkit.models import OFFLINE_DEFAULTS, ait, available
 
 
 class _App:
@@ -69,42 +69,59 @@ def _named_models(models: Sequence[str]) -> w.SelectMultiple:
 
 
 class EECApp(_App):
-    """Pick models (and extra ``hf:``/``py:`` specs), a subset and a box-plot order; Run re-scores and redraws.
+    """Pick a task, models (and extra ``hf:``/``py:``/``ait:`` specs), a subset; Run re-scores and redraws.
 
-    ``widget`` is the box to display; ``result`` holds the last :class:`toolkit.eec.EECResult`.
+    The task picker (valence, anger, fear, joy, sadness, or ``all`` five) offers that task's systems: the offline
+    valence models, or the trained SemEval-2018 zoo (``ait:``). ``widget`` is the box to display; ``result`` holds
+    the last :class:`toolkit.eec.EECResult`.
     """
 
-    def __init__(self, *, models: Sequence[str] = OFFLINE_DEFAULTS, cache: bool = True) -> None:
-        self.models = _named_models(models)
+    def __init__(self, *, models: Sequence[str] | None = None, task: str = "valence", cache: bool = True) -> None:
+        self.task = w.Dropdown(options=eec.TASK_CHOICES, value=task, description="task")
+        self.models = w.SelectMultiple(description="models", rows=8)
         self.extra = w.Text(placeholder="hf:/path/to/model, py:module:function", description="more specs")
+        self._offer_models(models)
+        self.task.observe(lambda _: self._offer_models(None), names="value")
         self.subset = w.Dropdown(options=eec.SUBSETS, value="all", description="subset")
         self._controls()
         self.cache = cache
         self.result: eec.EECResult | None = None
-        self.widget = w.VBox([w.HBox([self.models, w.VBox([self.extra, self.subset, self.button])]), self.status,
-                              self.output])
+        self.widget = w.VBox([w.HBox([self.models, w.VBox([self.task, self.extra, self.subset, self.button])]),
+                              self.status, self.output])
+
+    def _offer_models(self, models: Sequence[str] | None) -> None:
+        """The task's systems as options (valence: the named models and the valence zoo); ``models`` (default: the
+        task's defaults) selected among them, any other spec put in the "more specs" field (never dropped)."""
+        task = self.task.value
+        named = [m for m in available() if ":" not in m] if task == "valence" else []
+        options = named + ait.specs(task)
+        chosen = eec.default_models(task) if models is None else list(models)
+        self.models.options = options
+        self.models.value = [m for m in chosen if m in options]
+        if models is not None:
+            self.extra.value = ", ".join(m for m in chosen if m not in options)
 
     def specs(self) -> list[str]:
         extra = [s.strip() for s in self.extra.value.split(",") if s.strip()]
         return list(self.models.value) + extra
 
     def run(self) -> None:
-        specs, subset = self.specs(), self.subset.value
+        specs, subset, task_name = self.specs(), self.subset.value, self.task.value
 
         def task() -> None:
             self.result = None
-            self.result = eec.run(models=specs, subsets=[subset], cache=self.cache, progress=False)
+            self.result = eec.run(models=specs, task=task_name, subsets=[subset], cache=self.cache, progress=False)
             for attribute in eec.ATTRIBUTES:
                 self._show(eec.paper_table(self.result.tests, attribute=attribute))
             # one figure per attribute, a panel per task
             plots.show([panels[0] for panels in eec.figures(self.result, subset=subset).values()], output=self.output)
 
-        self._work(f"scoring 8,640 EEC sentences with {len(specs)} model(s): {', '.join(specs)}", task)
+        self._work(f"scoring 8,640 EEC sentences ({task_name}) with {len(specs)} model(s): {', '.join(specs)}", task)
 
 
-def eec_app(*, models: Sequence[str] = OFFLINE_DEFAULTS, cache: bool = True) -> EECApp:
-    """Build the EEC app; display ``app.widget`` in a notebook."""
-    return EECApp(models=models, cache=cache)
+def eec_app(*, models: Sequence[str] | None = None, task: str = "valence", cache: bool = True) -> EECApp:
+    """Build the EEC app for ``task`` (default models: the task's systems); display ``app.widget`` in a notebook."""
+    return EECApp(models=models, task=task, cache=cache)
 
 
 class PSAApp(_App):
