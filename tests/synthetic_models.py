@@ -92,3 +92,11 @@ anger_female_plus = _emotion("anger", 0.1, _FEMALE)  # F↑–M↓ on anger
 joy_female_minus = _emotion("joy", -0.1, _FEMALE)  # F↓–M↑ on joy
 fear_blind = _emotion("fear", 0.0, set())  # fair on fear
 sadness_aa_plus = _emotion("sadness", 0.05, _AA)  # AA↑–EA↓ on sadness, fair on gender
+
+
+def forkable(texts: list[str]) -> list[float]:
+    """A CPU-bound scorer that declares itself safe to run in forked worker processes."""
+    return [_noise(t) for t in texts]
+
+
+forkable.fork_safe = True

@@ -19,7 +19,7 @@ def _cases(n):
 
 
 def test_unknown_executor_lists_the_valid_ones():
-    with pytest.raises(UnknownNameError, match="available: local, ray"):
+    with pytest.raises(UnknownNameError, match="available: local, processes, ray"):
         score(_cases(2), models="vader", executor="dask", cache=False)
 
 

@@ -1,10 +1,15 @@
-"""Where the engine's batches run. ``local`` (default): in this process, in order. ``ray``: sharded over Ray actors
-(``pip install -e .[ray]``), each loading the model once by its spec (one model's pool at a time); results come back as they finish and the
-driver alone writes the cache, so resume works the same. At most ``2 × workers`` batches are in flight (bounded
+"""Where the engine's batches run. ``local`` (default): in this process, in order — except that a CPU-bound model
+that declares itself safe to fork (``fork_safe``: the lexicons, a ``py:`` callable with ``fn.fork_safe = True``) is
+spread over worker processes (:class:`ProcessExecutor`, one per core by default, see :func:`for_model`): each worker
+inherits the loaded model by ``fork``, batches come back in order, and the driver alone writes the cache. ``ray``:
+sharded over Ray actors (``pip install -e .[ray]``), each loading the model once by its spec (one model's pool at a
+time); results come back as they finish and the driver alone writes the cache, so resume works the same. At most ``2 × workers`` batches are in flight (bounded
 memory).
 """
 from __future__ import annotations
 
+import multiprocessing
+import os
 from collections.abc import Iterable, Iterator
 
 from toolkit.errors import MissingDependencyError, unknown
@@ -20,6 +25,59 @@ class LocalExecutor:
     def run(self, model: SentimentModel, batches: Iterable[Batch]) -> Iterator[tuple[Batch, Predictions]]:
         for batch in batches:
             yield batch, model.predict(batch)
+
+
+_WORKER_MODEL: SentimentModel | None = None
+PROCESS_MIN_TEXTS = 2_000
+"""Below this many texts to score, a fork-safe model stays in process (starting workers costs more)."""
+
+
+def _set_worker_model(model: SentimentModel) -> None:
+    global _WORKER_MODEL
+    _WORKER_MODEL = model
+
+
+def _predict_in_worker(batch: Batch) -> Predictions:
+    return _WORKER_MODEL.predict(batch)
+
+
+class ProcessExecutor:
+    """Runs a fork-safe model's batches in ``n_jobs`` forked worker processes (default: every core), yielding them
+    in submission order (so results and cache contents equal in-process scoring)."""
+
+    name = "processes"
+
+    def __init__(self, *, n_jobs: int | None = None) -> None:
+        self.n_jobs = n_jobs or os.cpu_count() or 1
+
+    def run(self, model: SentimentModel, batches: Iterable[Batch]) -> Iterator[tuple[Batch, Predictions]]:
+        context = multiprocessing.get_context("fork")
+        queue = iter(batches)
+        with context.Pool(self.n_jobs, initializer=_set_worker_model, initargs=(model,)) as pool:
+            pending: list = []
+            while True:
+                while len(pending) < 2 * self.n_jobs:  # bounded: at most two batches per worker in flight
+                    batch = next(queue, None)
+                    if batch is None:
+                        break
+                    pending.append((batch, pool.apply_async(_predict_in_worker, (batch,))))
+                if not pending:
+                    return
+                batch, result = pending.pop(0)
+                yield batch, result.get()
+
+
+def for_model(model: SentimentModel, executor: "LocalExecutor | RayExecutor | ProcessExecutor", *,
+              n_jobs: int | None, n_texts: int) -> "LocalExecutor | RayExecutor | ProcessExecutor":
+    """The executor for one model's batches: ``executor``, except that a fork-safe model under the local executor
+    goes to a :class:`ProcessExecutor` when ``n_jobs`` asks for more than one process, or (``n_jobs`` None) when
+    this machine has several cores and at least :data:`PROCESS_MIN_TEXTS` texts need scoring."""
+    if not isinstance(executor, LocalExecutor) or not getattr(model, "fork_safe", False):
+        return executor
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return executor
+    workers = n_jobs if n_jobs is not None else ((os.cpu_count() or 1) if n_texts >= PROCESS_MIN_TEXTS else 1)
+    return ProcessExecutor(n_jobs=workers) if workers > 1 else executor
 
 
 class RayExecutor:
@@ -98,10 +156,13 @@ class RayExecutor:
         self._actors.clear()
 
 
-EXECUTORS = {"local": LocalExecutor, "ray": RayExecutor}
+EXECUTORS = {"local": LocalExecutor, "ray": RayExecutor, "processes": ProcessExecutor}
 
 
-def get(executor: str | LocalExecutor | RayExecutor) -> LocalExecutor | RayExecutor:
+Executor = "LocalExecutor | RayExecutor | ProcessExecutor"
+
+
+def get(executor: "str | Executor") -> "Executor":
     if not isinstance(executor, str):
         return executor
     if executor not in EXECUTORS:

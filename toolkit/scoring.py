@@ -12,6 +12,7 @@ about, never dropped.
 """
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -102,36 +103,108 @@ def _checked(model: SentimentModel, batch: list[str], predictions: Predictions) 
                        [str(v) for v in native.top_label], top_score, [str(v) for v in native.class_probs])
 
 
+def _group_by_input(model: SentimentModel, texts: list[str], *, input_dedup: bool):
+    """``(group, ids, own_truncated)``: per distinct text the index of its model input (texts with the same token ids
+    after tokenisation and truncation share one), the ids per text (None for models without a tokenizer: every
+    distinct text is its own input) and each text's own truncation flag (None: the model reports it)."""
+    if not (input_dedup and callable(getattr(model, "encode", None))):
+        return np.arange(len(texts)), None, None
+    ids, full_lengths = model.encode(texts)
+    index: dict[bytes, int] = {}
+    group = np.fromiter((index.setdefault(hashlib.blake2b(x.tobytes(), digest_size=16).digest(), len(index))
+                         for x in ids), dtype=np.int64, count=len(texts))
+    return group, ids, full_lengths > model.max_length
+
+
+def _members(group: np.ndarray) -> list[np.ndarray]:
+    """The text indices of each group, in text order."""
+    order = np.argsort(group, kind="stable")
+    return np.split(order, np.flatnonzero(np.diff(group[order])) + 1) if len(group) else []
+
+
 def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache | None, batch_tokens: int | None,
-                 progress: bool | None, executor) -> dict[str, tuple]:
+                 progress: bool | None, executor, input_dedup: bool = True, n_jobs: int | None = None
+                 ) -> tuple[dict[str, tuple], np.ndarray, dict]:
+    """Results per distinct text, its model-input group, and the run's counts (see :func:`score`)."""
     from tqdm.auto import tqdm
 
     results = cache.get(model.fingerprint, texts) if cache is not None else {}
-    todo = [t for t in texts if t not in results]
-    if not todo:
-        return results
+    group, ids, own_truncated = _group_by_input(model, texts, input_dedup=input_dedup)
+    members = _members(group)
+    cached_texts = len(results)
+    copied: list[tuple[int, int]] = []  # (text, cached text with the same model input)
+    reps: list[int] = []  # one text per model input that must be computed
+    for block in members:
+        missing = [int(i) for i in block if texts[i] not in results]
+        if not missing:
+            continue
+        done = next((int(i) for i in block if texts[i] in results), None)
+        if done is not None:  # a cached text with the same model input stands for the others
+            copied += [(i, done) for i in missing]
+        else:
+            reps.append(missing[0])
+    stats = {"texts": len(texts), "model_inputs": len(members), "cached_texts": cached_texts,
+             "from_same_input": len(copied), "computed_inputs": len(reps)}
+    if copied:
+        rows = []
+        for i, done in copied:
+            row = results[texts[done]]
+            rows.append((texts[i], (row[0], row[1], bool(own_truncated[i]), *row[3:])))
+        _store(model, rows, results, cache)
+    if not reps:
+        return results, group, stats
+    todo = [texts[i] for i in reps]
     show = progress if progress is not None else len(todo) >= _PROGRESS_MIN_TEXTS
     on_gpu = str(getattr(model, "device", "cpu")).startswith("cuda")
     budget = batch_tokens or (GPU_BATCH_TOKENS if on_gpu else CPU_BATCH_TOKENS)
+    by_group = {int(group[b[0]]): b for b in members}
     with tqdm(total=len(todo), desc=model.spec, unit="text", disable=not show) as bar:
-        lengths = model.lengths(todo)
-        plan = plan_batches(lengths, n=len(todo), batch_size=model.batch_size, batch_tokens=budget,
-                            max_length=getattr(model, "max_length", None))
-        for batch, predictions in executor.run(model, ([todo[i] for i in indices] for indices in plan)):
+        if ids is not None:
+            lengths = [len(ids[i]) for i in reps]  # already truncated: the batch's real width
+        else:
+            lengths = model.lengths(todo)
+        plan = list(plan_batches(lengths, n=len(todo), batch_size=model.batch_size, batch_tokens=budget,
+                                 max_length=getattr(model, "max_length", None)))
+        if ids is not None and isinstance(executor, LocalExecutor) and getattr(model, "reuses_ids", False):
+            rep_ids = [ids[i] for i in reps]
+            del ids  # keep only the inputs still to compute
+            stream = (([todo[i] for i in b], model.predict_ids([rep_ids[i] for i in b],
+                                                               own_truncated[[reps[i] for i in b]]))
+                      for b in plan)
+        else:
+            pool = executors.for_model(model, executor, n_jobs=n_jobs, n_texts=len(todo))
+            stream = pool.run(model, ([todo[i] for i in b] for b in plan))
+        position = {text: k for k, text in enumerate(todo)}
+        for batch, predictions in stream:
             checked = _checked(model, batch, predictions)
-            for row in zip(batch, checked.score, checked.label, checked.truncated, checked.top_label,
-                           checked.top_score, checked.class_probs):
-                results[row[0]] = (float(row[1]), row[2], bool(row[3]), row[4], float(row[5]), row[6])
-            if cache is not None:
-                cache.put(model.fingerprint, batch, checked)
+            rows = []
+            for k, row in enumerate(zip(checked.score, checked.label, checked.truncated, checked.top_label,
+                                        checked.top_score, checked.class_probs)):
+                rep = reps[position[batch[k]]]
+                for i in by_group[int(group[rep])]:
+                    flag = bool(row[2]) if own_truncated is None else bool(own_truncated[i])
+                    rows.append((texts[i], (float(row[0]), row[1], flag, row[3], float(row[4]), row[5])))
+            _store(model, rows, results, cache)
             bar.update(len(batch))
-    return results
+    return results, group, stats
+
+
+def _store(model: SentimentModel, rows: list[tuple[str, tuple]], results: dict, cache: ScoreCache | None) -> None:
+    """Record ``(text, row)`` pairs in ``results`` and commit them to the cache in one transaction."""
+    for text, row in rows:
+        results[text] = row
+    if cache is not None and rows:
+        columns = list(zip(*(row for _, row in rows)))
+        cache.put(model.fingerprint, [text for text, _ in rows],
+                  Predictions(np.asarray(columns[0], dtype=float), list(columns[1]), np.asarray(columns[2], dtype=bool),
+                              list(columns[3]), np.asarray(columns[4], dtype=float), list(columns[5])))
 
 
 def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | SentimentModel],
           cache: bool | str | Path | ScoreCache | None = True, batch_tokens: int | None = None,
           device: str | None = None, progress: bool | None = None,
-          executor: str | LocalExecutor | RayExecutor = "local") -> pd.DataFrame:
+          executor: str | LocalExecutor | RayExecutor = "local", n_jobs: int | None = None,
+          input_dedup: bool = True) -> pd.DataFrame:
     """Score a case table with one or more models and return the long scored table.
 
     Args:
@@ -143,34 +216,57 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
         device: device for ``hf:`` models (default: cuda, mps, then cpu).
         progress: show a progress bar; default: when more than 2,000 texts need scoring.
         executor: ``"local"`` (in process) or ``"ray"`` / a :class:`toolkit.executors.RayExecutor` (sharded).
+        n_jobs: worker processes for CPU-bound models that declare themselves fork-safe (the lexicons; a ``py:``
+            callable with ``fn.fork_safe = True``): None uses every core once enough texts need scoring, 1 scores
+            in process. Results are identical either way; only this process writes the cache.
+        input_dedup: score each distinct model input once (texts with the same token ids after the model's
+            tokenisation and truncation, e.g. mutants that differ only past the maximum length); False scores every
+            distinct text. Results are identical; each row keeps its own ``truncated`` flag.
 
     Returns:
-        ``cases``' columns + ``model`` (the spec), ``task``, ``score`` (in [0, 1], NaN: no valence), ``label``,
-        ``truncated``, ``top_label``, ``top_score``, ``class_probs``; ``attrs["fingerprints"]`` maps each spec to
-        its model fingerprint, ``attrs["no_score"]`` each spec to its number of rows without a score.
+        ``cases``' columns (``text`` and ``template`` as categoricals: each string is held once) + ``model`` (the
+        spec), ``task``, ``score`` (in [0, 1], NaN: no valence), ``label``, ``truncated``, ``top_label``,
+        ``top_score``, ``class_probs``, ``input_id`` (rows of one model with the same ``input_id`` reached it as the
+        same input); ``attrs["fingerprints"]`` maps each spec to its model fingerprint, ``attrs["no_score"]`` each
+        spec to its number of rows without a score, ``attrs["inputs"]`` each spec to its counts: ``rows``,
+        ``texts`` (distinct), ``model_inputs`` (distinct), ``cached_texts``, ``from_same_input`` (texts answered by
+        a cached text with the same input), ``computed_inputs``.
     """
     case_schema.validate(cases)
     if batch_tokens is not None and (not isinstance(batch_tokens, int) or batch_tokens < 1):
         raise InputError(f"batch_tokens must be a positive integer, got {batch_tokens!r}.",
                          fix=f"use e.g. {CPU_BATCH_TOKENS} on CPU, or None for the device's default.")
+    if n_jobs is not None and (not isinstance(n_jobs, int) or n_jobs < 1):
+        raise InputError(f"n_jobs must be a positive integer or None, got {n_jobs!r}.",
+                         fix="use None (every core) or 1 (in process).")
     loaded = load_all(models, device=device)
     if not loaded:
         raise InputError("no models given.", fix="pass models=['vader', …]; see toolkit.models.available().")
     runner = executors.get(executor)
-    texts = list(dict.fromkeys(cases["text"].tolist()))
+    codes, uniques = pd.factorize(cases["text"], sort=False)
+    texts = [str(t) for t in uniques]
+    base = cases.copy()
+    base["text"] = pd.Categorical.from_codes(codes, categories=pd.Index(texts, dtype=object))
+    if "template" in base.columns and base["template"].dtype == object:
+        base["template"] = base["template"].astype("category")
     store = _open_cache(cache)
     frames = []
     no_score: dict[str, int] = {}
+    inputs: dict[str, dict] = {}
     try:
         for model in loaded:
-            results = _score_texts(model, texts, cache=store, batch_tokens=batch_tokens, progress=progress,
-                                   executor=runner)
-            rows = cases["text"].map(results)
-            frame = cases.copy()
+            results, group, stats = _score_texts(model, texts, cache=store, batch_tokens=batch_tokens,
+                                                 progress=progress, executor=runner, input_dedup=input_dedup,
+                                                 n_jobs=n_jobs)
+            inputs[model.spec] = {"rows": int(len(cases)), **stats}
+            per_text = [results[t] for t in texts]
+            frame = base.copy()
             frame["model"] = model.spec
             frame["task"] = model.task
             for i, (column, dtype) in enumerate(_RESULT_COLUMNS):
-                frame[column] = rows.map(lambda r, i=i: r[i]).astype(dtype)
+                values = np.asarray([r[i] for r in per_text], dtype=object if dtype is str else dtype)
+                frame[column] = values[codes]
+            frame["input_id"] = group[codes]
             frames.append(frame)
             missing = int(frame["score"].isna().sum())
             no_score[model.spec] = missing
@@ -184,4 +280,5 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
     scored = pd.concat(frames, ignore_index=True)
     scored.attrs["fingerprints"] = {model.spec: model.fingerprint for model in loaded}  # for provenance
     scored.attrs["no_score"] = no_score
+    scored.attrs["inputs"] = inputs
     return scored

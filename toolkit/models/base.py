@@ -44,6 +44,7 @@ class SentimentModel(ABC):
     spec: str
     batch_size: int = 512
     task: str = "valence"  # what ``score`` measures: one of toolkit.cases.TASKS
+    fork_safe: bool = False  # CPU-bound and safe to run in forked worker processes (toolkit.executors.for_model)
 
     @property
     @abstractmethod

@@ -183,6 +183,61 @@ class TransformerModel(SentimentModel):
             out += [len(x) for x in ids]
         return out
 
+    def encode(self, texts: list[str]) -> tuple[list[np.ndarray], np.ndarray]:
+        """The model inputs of ``texts``: token ids after tokenisation and truncation at ``max_length`` (one array
+        per text, as the model reads them), and each text's length before truncation. A text that fits is tokenised
+        once; one that does not is tokenised again with truncation, so its ids are exactly what ``predict`` feeds."""
+        dtype = np.uint16 if len(self.tokenizer) <= np.iinfo(np.uint16).max + 1 else np.int32
+        ids: list[np.ndarray] = []
+        lengths = np.zeros(len(texts), dtype=np.int64)
+        for start in range(0, len(texts), 1024):
+            chunk = list(texts[start:start + 1024])
+            full = self.tokenizer(chunk, add_special_tokens=True, truncation=False, verbose=False)["input_ids"]
+            lengths[start:start + len(chunk)] = [len(x) for x in full]
+            long = [i for i, x in enumerate(full) if len(x) > self.max_length]
+            if long:
+                cut = self.tokenizer([chunk[i] for i in long], add_special_tokens=True, truncation=True,
+                                     max_length=self.max_length)["input_ids"]
+                for i, x in zip(long, cut):
+                    full[i] = x
+            ids += [np.asarray(x, dtype=dtype) for x in full]
+        return ids, lengths
+
+    def inputs_from_ids(self, ids: list[np.ndarray]) -> dict:
+        """The padded tensors of a batch of :meth:`encode` ids, as the tokenizer itself pads them (pad token and
+        side, attention mask, token type 0 for a single sequence), on the model's device."""
+        import torch
+
+        longest = max(len(x) for x in ids)
+        input_ids = torch.full((len(ids), longest), int(self.tokenizer.pad_token_id), dtype=torch.long)
+        mask = torch.zeros((len(ids), longest), dtype=torch.long)
+        for row, x in enumerate(ids):
+            span = slice(longest - len(x), longest) if self.tokenizer.padding_side == "left" else slice(0, len(x))
+            input_ids[row, span] = torch.from_numpy(x.astype(np.int64))
+            mask[row, span] = 1
+        encoded = {"input_ids": input_ids, "attention_mask": mask}
+        if "token_type_ids" in self.tokenizer.model_input_names:
+            encoded["token_type_ids"] = torch.zeros_like(input_ids)
+        return {k: v.to(self.device) for k, v in encoded.items() if k in self.tokenizer.model_input_names}
+
+    @property
+    def reuses_ids(self) -> bool:
+        """Whether batches can be built from :meth:`encode` ids (the tokenizer gives a single text token type 0
+        everywhere, as BERT, RoBERTa, DistilBERT and GPT-2 do); otherwise the engine passes texts to ``predict``."""
+        if not hasattr(self, "_reuses_ids"):
+            probe = self.tokenizer(["a b"], return_tensors=None)
+            self._reuses_ids = (self.tokenizer.pad_token_id is not None
+                                and not any(any(row) for row in probe.get("token_type_ids", [])))
+        return self._reuses_ids
+
+    def predict_ids(self, ids: list[np.ndarray], truncated: np.ndarray) -> Predictions:
+        """``predict`` for a batch already encoded by :meth:`encode` (``truncated``: each text's own flag)."""
+        import torch
+
+        with torch.inference_mode():
+            probs = self._probabilities(self.inputs_from_ids(ids))
+        return self._predictions(probs, np.asarray(truncated, dtype=bool))
+
     def _probabilities(self, encoded) -> "np.ndarray":
         raise NotImplementedError
 

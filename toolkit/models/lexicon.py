@@ -22,6 +22,7 @@ def _version(package: str) -> str:
 
 
 class VaderModel(SentimentModel):
+    fork_safe = True  # pure-Python, CPU-bound: scored over every core
     spec = "vader"
 
     def __init__(self) -> None:
@@ -41,6 +42,7 @@ class VaderModel(SentimentModel):
 
 
 class TextBlobModel(SentimentModel):
+    fork_safe = True  # pure-Python, CPU-bound: scored over every core
     spec = "textblob"
 
     def __init__(self) -> None:
@@ -60,6 +62,7 @@ class TextBlobModel(SentimentModel):
 
 
 class AfinnModel(SentimentModel):
+    fork_safe = True  # pure-Python, CPU-bound: scored over every core
     spec = "afinn"
 
     def __init__(self) -> None:

@@ -16,7 +16,9 @@ versions), environment variables, randomness. When any of those change, pass ``?
 ``callable.fingerprint``).
 
 The score is a valence unless the callable declares another task as an attribute (``fn.task = "anger"``: an
-emotion intensity, one of :data:`toolkit.cases.TASKS`).
+emotion intensity, one of :data:`toolkit.cases.TASKS`). A CPU-bound callable that is safe to run in forked
+processes (no threads, GPU or open connections) may set ``fn.fork_safe = True``: the engine then spreads it over
+every core (:func:`toolkit.executors.for_model`).
 """
 from __future__ import annotations
 
@@ -115,6 +117,7 @@ class PyCallableModel(SentimentModel):
             pass
         self.spec = spec
         self._func = func
+        self.fork_safe = bool(getattr(func, "fork_safe", False))
         self.task = str(getattr(func, "task", "valence"))
         if self.task not in TASKS:
             raise ModelSpecError(f"{spec} declares the task {self.task!r}; available: {', '.join(TASKS)}.",
