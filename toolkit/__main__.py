@@ -58,6 +58,10 @@ def _parser() -> argparse.ArgumentParser:
     bf.add_argument("--out", type=Path, required=True, help="folder for the CSVs, figure and provenance.json")
     bf.add_argument("--cache", type=Path, help="score cache file or folder (default: data/cache)")
     bf.add_argument("--no-cache", action="store_true", help="score everything afresh and store nothing")
+    bf.add_argument("--format", action="append", choices=("csv", "parquet"),
+                    help="table format (repeatable; default csv; parquet needs pyarrow: pip install -e .[parquet])")
+    bf.add_argument("--scored", action="store_true", help="also write the scored mutants (biasfinder_scored.*)")
+    bf.add_argument("--n-jobs", type=int, help="worker processes for the lexicon models (default: every core)")
     return parser
 
 
@@ -89,8 +93,9 @@ def _biasfinder(args: argparse.Namespace, cache) -> None:
     result = biasfinder.run(corpus=args.corpus, models=args.model, instances=args.instance or biasfinder.INSTANCES,
                             n_names=args.n_names, max_templates=args.max_templates, seed=args.seed,
                             n_process=args.n_process, cache=cache, encoding=args.encoding,
-                            max_chars=args.max_chars)
-    for path in biasfinder.write(result, args.out, figures_dir=args.out):
+                            max_chars=args.max_chars, n_jobs=args.n_jobs)
+    for path in biasfinder.write(result, args.out, figures_dir=args.out, formats=tuple(args.format or ("csv",)),
+                                 with_scored=args.scored):
         print(path)
     print(result.table4.to_string(index=False))
 

@@ -14,6 +14,7 @@ app: :func:`toolkit.widgets.annotation_app`.
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,16 +49,18 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
         models: Iterable[str | SentimentModel] = OFFLINE_DEFAULTS, instances: Sequence[str] = INSTANCES,
         n_names: int = 30, n_country_names: int = 1, max_templates: int | None = None, seed: int = 0,
         n_process: int = 1, cache: bool | str | Path | None = True, progress: bool | None = None,
-        encoding: str = "utf-8", max_chars: int = MAX_DOC_CHARS) -> BiasFinderResult:
+        encoding: str = "utf-8", max_chars: int = MAX_DOC_CHARS, n_jobs: int | None = None) -> BiasFinderResult:
     """Generate BiasFinder cases from ``corpus`` (a :func:`toolkit.corpora.load` source or frame; ``n_process``
     parsing processes; a file is read with ``encoding``) — or take ``cases`` already generated — keep a seeded sample
     of at most ``max_templates`` templates per characteristic (:func:`sample_templates`; None keeps all), then score
     them and count BTCs. Reviews over ``max_chars`` characters or not in English are skipped and counted; what the
-    loader and the filters dropped is in ``settings["corpus_report"]`` and ``settings["generation_report"]``."""
+    loader and the filters dropped is in ``settings["corpus_report"]`` and ``settings["generation_report"]``; the time
+    each stage took in ``settings["seconds"]``; ``n_jobs``: worker processes for the lexicons (None: every core)."""
     if max_templates is not None and max_templates < 1:  # before the slow generation
         raise InputError(f"max_templates must be at least 1; got {max_templates}.",
                          fix="pass a positive number of templates per characteristic, or None to keep them all.")
     corpus_report, generation_report = {}, {}
+    started = time.perf_counter()
     if cases is None:
         frame = corpus if isinstance(corpus, pd.DataFrame) else corpora.load(corpus, encoding=encoding)
         corpus_report = dict(frame.attrs.get("corpus_report", {}))
@@ -67,13 +70,22 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
     mined = cases.groupby("attribute")["case_id"].nunique().to_dict()
     if max_templates is not None:
         cases = sample_templates(cases, max_templates=max_templates, seed=seed)
-    scored = score(cases, models=list(models), cache=cache, progress=progress)
+    templating_s = time.perf_counter() - started
+    seconds = {"templating": round(templating_s, 1)}
+    frames = []
+    for model in models:  # one at a time, to time each
+        started = time.perf_counter()
+        frames.append(score(cases, models=model, cache=cache, progress=progress, n_jobs=n_jobs))
+        seconds[f"scoring {frames[-1]['model'].iloc[0]}"] = round(time.perf_counter() - started, 1)
+    scored = pd.concat(frames, ignore_index=True)
+    for key in ("fingerprints", "no_score", "inputs"):
+        scored.attrs[key] = {k: v for frame in frames for k, v in frame.attrs.get(key, {}).items()}
     counts = btcs(scored)
     settings = {"study": "biasfinder", "corpus": sorted(set(cases["corpus"])), "instances": list(instances),
                 "n_names": n_names, "n_country_names": n_country_names, "max_templates": max_templates,
                 "seed": seed, "templates_mined": mined,
                 "templates": cases.groupby("attribute")["case_id"].nunique().to_dict(),
-                "corpus_report": corpus_report, "generation_report": generation_report}
+                "corpus_report": corpus_report, "generation_report": generation_report, "seconds": seconds}
     return BiasFinderResult(scored=scored, btcs=counts, table4=table4(counts),
                             models=list(dict.fromkeys(scored["model"])), settings=settings)
 
@@ -83,13 +95,15 @@ def figures(result: BiasFinderResult) -> dict[str, Axes]:
     return {"biasfinder_btcs": plots.biasfinder_btcs(result.table4)}
 
 
-def write(result: BiasFinderResult, out_dir: str | Path | None = None, *, figures_dir: str | Path | None = None
-          ) -> list[Path]:
-    """Write ``biasfinder_btcs.csv``, ``biasfinder_table4.csv`` and ``provenance.json`` to ``out_dir`` (default
+def write(result: BiasFinderResult, out_dir: str | Path | None = None, *, figures_dir: str | Path | None = None,
+          formats: tuple[str, ...] = ("csv",), with_scored: bool = False) -> list[Path]:
+    """Write ``biasfinder_btcs``, ``biasfinder_table4`` (and with ``with_scored`` the scored mutants,
+    ``biasfinder_scored``) in each of ``formats`` (csv, parquet) and ``provenance.json`` to ``out_dir`` (default
     ``data/results/biasfinder``), figures to ``figures_dir`` (default ``figures/``)."""
     tables = {"biasfinder_btcs": result.btcs, "biasfinder_table4": result.table4}
     return results.write(study="biasfinder", tables=tables, axes=figures(result), scored=result.scored,
-                         models=result.models, settings=result.settings, out_dir=out_dir, figures_dir=figures_dir)
+                         models=result.models, settings=result.settings, out_dir=out_dir, figures_dir=figures_dir,
+                         formats=formats, with_scored=with_scored)
 
 
 def annotations_path() -> Path:

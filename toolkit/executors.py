@@ -3,8 +3,8 @@ that declares itself safe to fork (``fork_safe``: the lexicons, a ``py:`` callab
 spread over worker processes (:class:`ProcessExecutor`, one per core by default, see :func:`for_model`): each worker
 inherits the loaded model by ``fork``, batches come back in order, and the driver alone writes the cache. ``ray``:
 sharded over Ray actors (``pip install -e .[ray]``), each loading the model once by its spec (one model's pool at a
-time); results come back as they finish and the driver alone writes the cache, so resume works the same. At most ``2 × workers`` batches are in flight (bounded
-memory).
+time); results come back as they finish and the driver alone writes the cache, so resume works the same. At most
+``2 × workers`` batches are in flight (bounded memory).
 """
 from __future__ import annotations
 

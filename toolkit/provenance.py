@@ -48,9 +48,10 @@ def _git_commit() -> str:
 
 
 def record(*, models: list[str], settings: dict, fingerprints: Mapping[str, str] | None = None,
-           outputs: list[str] | None = None) -> dict:
+           outputs: list[str] | None = None, inputs: Mapping[str, dict] | None = None) -> dict:
     """A JSON-ready record of this run; ``fingerprints`` (spec → fingerprint, as in a scored table's
-    ``attrs["fingerprints"]``) saves loading the models again."""
+    ``attrs["fingerprints"]``) saves loading the models again; ``inputs`` (a scored table's ``attrs["inputs"]``):
+    per model the rows, distinct texts and distinct model inputs the engine saw."""
     versions = {}
     for package in _PACKAGES:
         try:
@@ -68,16 +69,19 @@ def record(*, models: list[str], settings: dict, fingerprints: Mapping[str, str]
         "packages": versions,
         "spacy_pipelines": _spacy_pipelines(),
         "settings": settings,
+        "inputs": dict(inputs or {}),
         "outputs": list(outputs or []),
     }
 
 
 def write(out_dir: str | Path, *, models: list[str], settings: dict,
-          fingerprints: Mapping[str, str] | None = None, outputs: list[str] | None = None) -> Path:
+          fingerprints: Mapping[str, str] | None = None, outputs: list[str] | None = None,
+          inputs: Mapping[str, dict] | None = None) -> Path:
     """Write ``provenance.json`` into ``out_dir`` and return its path."""
     path = Path(out_dir) / "provenance.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(record(models=models, settings=settings, fingerprints=fingerprints, outputs=outputs), indent=2,
+    text = json.dumps(record(models=models, settings=settings, fingerprints=fingerprints, outputs=outputs,
+                             inputs=inputs), indent=2,
                       default=str)
     path.write_text(text + "\n")
     return path

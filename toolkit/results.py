@@ -1,4 +1,6 @@
-"""One results folder per run: the tables as CSV, ``provenance.json`` beside them, the figures as PNG.
+"""One results folder per run: the tables as CSV (and/or Parquet, for large runs: ``pip install -e .[parquet]``),
+``provenance.json`` beside them, the figures as PNG; optionally the long scored table itself
+(``<study>_scored.parquet``: each text stored once, as a dictionary column).
 
 ``provenance.json`` lists the files the run wrote (``outputs``); a later run into the same folder first deletes the
 files the previous one listed (and only those), so no figure of a model no longer in the run stays beside a
@@ -17,7 +19,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from toolkit import paths, plots, provenance
-from toolkit.errors import OutputDirError
+from toolkit.errors import InputError, MissingDependencyError, OutputDirError
 
 
 def check_writable(*folders: str | Path | None) -> None:
@@ -49,18 +51,43 @@ def _clear_previous(out: Path, study: str) -> list[Path]:
     removed = []
     for name in previous if isinstance(previous, list) else []:
         path = out / str(name)  # absolute names (figures elsewhere) stay absolute
-        if path.name.startswith(f"{study}_") and path.suffix in (".csv", ".png", ".pdf", ".svg") and path.is_file():
+        if (path.name.startswith(f"{study}_") and path.suffix in (".csv", ".parquet", ".png", ".pdf", ".svg")
+                and path.is_file()):
             path.unlink()
             removed.append(path)
     return removed
 
 
+FORMATS = ("csv", "parquet")
+
+
+def write_table(frame: pd.DataFrame, path: Path) -> Path:
+    """``frame`` as CSV or Parquet by ``path``'s suffix (Parquet keeps dtypes, categoricals as dictionary columns,
+    and needs pyarrow)."""
+    if path.suffix == ".parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError as exc:
+            raise MissingDependencyError("Parquet output needs pyarrow.", fix="pip install -e .[parquet]") from exc
+        frame.to_parquet(path, index=False)
+    else:
+        frame.to_csv(path, index=False)
+    return path
+
+
 def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, Axes], scored: pd.DataFrame,
           models: list[str], settings: dict, out_dir: str | Path | None = None,
-          figures_dir: str | Path | None = None) -> list[Path]:
-    """Write ``<name>.csv`` per table and ``provenance.json`` (models with the fingerprints that scored them) to
-    ``out_dir`` (default ``data/results/<study>``), ``<stem>.png`` per Axes to ``figures_dir`` (default
-    ``figures/``) with a PDF copy beside each PNG, and return the paths written."""
+          figures_dir: str | Path | None = None, formats: tuple[str, ...] = ("csv",),
+          with_scored: bool = False) -> list[Path]:
+    """Write ``<name>.<format>`` per table and format (``formats`` from :data:`FORMATS`), with ``with_scored`` the
+    scored table as ``<study>_scored.<format>`` too, and ``provenance.json`` (models with the fingerprints that
+    scored them, and the texts / distinct texts / distinct model inputs per model) to ``out_dir`` (default
+    ``data/results/<study>``), ``<stem>.png`` per Axes to ``figures_dir`` (default ``figures/``) with a PDF copy
+    beside each PNG, and return the paths written."""
+    unknown_formats = [f for f in formats if f not in FORMATS]
+    if unknown_formats or not formats:
+        raise InputError(f"unknown output format {unknown_formats[0] if unknown_formats else None!r}; available: "
+                         f"{', '.join(FORMATS)}.", fix="use csv, parquet or both.")
     out = Path(out_dir) if out_dir is not None else paths.data_dir() / "results" / study
     figures = Path(figures_dir) if figures_dir is not None else paths.figures_dir()
     check_writable(out, figures)
@@ -68,13 +95,16 @@ def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, 
     figures.mkdir(parents=True, exist_ok=True)
     _clear_previous(out, study)
     written = []
+    if with_scored:
+        tables = {**tables, f"{study}_scored": scored}
     for name, frame in tables.items():
-        frame.to_csv(out / f"{name}.csv", index=False)
-        written.append(out / f"{name}.csv")
+        for fmt in formats:
+            written.append(write_table(frame, out / f"{name}.{fmt}"))
     for stem, ax in axes.items():
         png = plots.save(ax, figures / f"{stem}.png")
         written += [png, png.with_suffix(f".{plots.VECTOR_FORMAT}")]
     outputs = [str(p.relative_to(out)) if p.parent == out else str(p.resolve()) for p in written]
     written.append(provenance.write(out, models=models, settings=settings,
-                                    fingerprints=scored.attrs.get("fingerprints"), outputs=outputs))
+                                    fingerprints=scored.attrs.get("fingerprints"), outputs=outputs,
+                                    inputs=scored.attrs.get("inputs")))
     return written

@@ -247,7 +247,7 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
     texts = [str(t) for t in uniques]
     base = cases.copy()
     base["text"] = pd.Categorical.from_codes(codes, categories=pd.Index(texts, dtype=object))
-    if "template" in base.columns and base["template"].dtype == object:
+    if "template" in base.columns and not isinstance(base["template"].dtype, pd.CategoricalDtype):
         base["template"] = base["template"].astype("category")
     store = _open_cache(cache)
     frames = []

@@ -39,14 +39,14 @@ class MiniLMEncoder(TransformerModel):
     spec = "minilm-encoder"
     roles = ["negative", "positive"]
 
-    def __init__(self, *, device: str | None = None, max_length: int = MAX_LENGTH) -> None:
+    def __init__(self, *, device: str | None = None, max_length: int = MAX_LENGTH, dtype: str = "float32") -> None:
         from transformers import AutoModel, AutoTokenizer
 
         path = encoder_path()
         self.tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
         self.model = AutoModel.from_pretrained(path, local_files_only=True)
         self.max_length = max_length
-        self._place(device, "float32")
+        self._place(device, dtype)
         self._encoder_digest = _weights_digest(self.model)
 
     @property
@@ -73,20 +73,22 @@ class MiniLMEncoder(TransformerModel):
 class MiniLMSentimentModel(MiniLMEncoder):
     spec = "minilm-imdb"
 
-    def __init__(self, *, device: str | None = None, head: str | Path | None = None) -> None:
-        """``head``: a head JSON written by ``scripts/train_minilm_head.py`` (default: the shipped one)."""
+    def __init__(self, *, device: str | None = None, head: str | Path | None = None, dtype: str = "float32") -> None:
+        """``head``: a head JSON written by ``scripts/train_minilm_head.py`` (default: the shipped one); ``dtype``:
+        float16 or bfloat16 run the encoder in half precision (CUDA only; part of the fingerprint)."""
         source = Path(head) if head is not None else resources.files("toolkit.resources").joinpath(HEAD_FILE)
         if not source.is_file():
             raise ModelSpecError(f"the trained head {source} is missing.",
                                  fix="run scripts/train_minilm_head.py --imdb <imdb_train.csv.gz>.")
         raw = source.read_bytes()
         head = json.loads(raw)
-        super().__init__(device=device, max_length=int(head["max_length"]))
+        super().__init__(device=device, max_length=int(head["max_length"]), dtype=dtype)
         self.head = head
         self._w = np.asarray(head["weights"], dtype=np.float32)
         self._b = np.float32(head["bias"])
         self._fingerprint = digest("minilm-imdb", self._encoder_digest, hashlib.sha256(raw).hexdigest(),
-                                   self.max_length, valence.MAPPING_VERSION)
+                                   self.max_length, valence.MAPPING_VERSION,
+                                   *(() if dtype == "float32" else (dtype,)))  # float32 keeps its cached scores
 
     @property
     def fingerprint(self) -> str:

@@ -9,7 +9,8 @@ human-annotation study of their true-positive rate.
 - :func:`sample_templates` — a seeded random sample of at most ``max_templates`` templates per characteristic, each
   with all its rows (so CPU users can score a subset of a large corpus's templates).
 - :func:`table4` — per model × characteristic (``attribute``): templates, mutants, templates with a BTC, BTCs
-  (the paper's Table 4).
+  (the paper's Table 4); templates (and their mutants) whose differences all lie past the model's window are not
+  counted as tested but reported in ``templates_past_window``.
 - :func:`sample_btcs` — a stratified random sample of BTC pairs for annotation: ``n`` split evenly over the
   characteristics (the paper samples per characteristic), then over the models; at most ``per_template`` BTCs per
   template, templates visited round-robin in a seeded order. :func:`sample_strata` reports the strata sizes.
@@ -33,8 +34,8 @@ from statsmodels.stats.inter_rater import cohens_kappa
 from toolkit.cases import with_scores
 from toolkit.errors import InputError, SchemaError
 
-BTC_COLUMNS = ("model", "attribute", "case_id", "n_mutants", "n_classes", "n_btcs")
-TABLE4_COLUMNS = ("model", "attribute", "templates", "mutants", "templates_with_btc", "btcs")
+BTC_COLUMNS = ("model", "attribute", "case_id", "n_mutants", "n_classes", "n_btcs", "past_window")
+TABLE4_COLUMNS = ("model", "attribute", "templates", "mutants", "templates_with_btc", "btcs", "templates_past_window")
 ANNOTATION_COLUMNS = ("btc_id", "variant", "annotator", "coherent", "sentiment")
 TPR_COLUMNS = ("annotator", "n_btcs", "tpr")
 SAMPLE_COLUMNS = ("btc_id", "model", "attribute", "case_id", "variant_a", "variant_b", "text_a", "text_b", "group_a",
@@ -52,7 +53,9 @@ def btcs(scored: pd.DataFrame) -> pd.DataFrame:
     if "score" in scored.columns:
         scored = with_scores(scored, study="biasfinder")
     mutants = scored[scored["group"] != ""]
-    counts = mutants.groupby(["model", "attribute", "case_id", "group", "label"]).size().rename("n")
+    counts = mutants.groupby(["model", "attribute", "case_id", "group", "label"], observed=True).size().rename("n")
+    inputs = (mutants.groupby(["model", "case_id"], observed=True)["input_id"].nunique().to_dict()
+              if "input_id" in mutants.columns else {})
     rows = []
     for (model, attribute, case_id), block in counts.groupby(level=["model", "attribute", "case_id"], sort=False):
         table = block.droplevel(["model", "attribute", "case_id"]).unstack("label", fill_value=0)
@@ -62,7 +65,8 @@ def btcs(scored: pd.DataFrame) -> pd.DataFrame:
         cross_pairs = (per_class.sum() ** 2 - (per_class.sum(axis=1) ** 2).sum()) / 2
         same_label = ((total ** 2 - (per_class ** 2).sum(axis=0)) / 2).sum()
         rows.append({"model": model, "attribute": attribute, "case_id": case_id, "n_mutants": int(per_class.sum()),
-                     "n_classes": int(len(table)), "n_btcs": int(round(cross_pairs - same_label))})
+                     "n_classes": int(len(table)), "n_btcs": int(round(cross_pairs - same_label)),
+                     "past_window": bool(per_class.sum() > 1 and inputs.get((model, case_id), 2) == 1)})
     return pd.DataFrame(rows, columns=list(BTC_COLUMNS))
 
 
@@ -81,10 +85,13 @@ def sample_templates(cases: pd.DataFrame, *, max_templates: int, seed: int = 0) 
 
 def table4(btc_counts: pd.DataFrame) -> pd.DataFrame:
     """Templates, mutants, templates with ≥ 1 BTC and BTCs per model × characteristic (:data:`TABLE4_COLUMNS`)."""
-    grouped = btc_counts.groupby(["model", "attribute"], sort=False)
-    out = grouped.agg(templates=("case_id", "nunique"), mutants=("n_mutants", "sum"),
-                      templates_with_btc=("n_btcs", lambda s: int((s > 0).sum())), btcs=("n_btcs", "sum"))
-    return out.reset_index().loc[:, list(TABLE4_COLUMNS)]
+    past = btc_counts["past_window"].astype(bool) if "past_window" in btc_counts else False
+    tested = btc_counts.assign(tested=~past, mutants=btc_counts["n_mutants"].where(~past, 0), past=past)
+    grouped = tested.groupby(["model", "attribute"], sort=False)
+    out = grouped.agg(templates=("tested", "sum"), mutants=("mutants", "sum"),
+                      templates_with_btc=("n_btcs", lambda s: int((s > 0).sum())), btcs=("n_btcs", "sum"),
+                      templates_past_window=("past", "sum"))
+    return out.reset_index().loc[:, list(TABLE4_COLUMNS)].astype({c: int for c in TABLE4_COLUMNS[2:]})
 
 
 def _pairs(case: pd.DataFrame) -> list[tuple[int, int]]:
