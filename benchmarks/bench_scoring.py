@@ -95,11 +95,11 @@ def ceiling_seconds(model, texts: list[str], *, batch_tokens: int) -> float:
     plan = plan_batches([len(x) for x in distinct], n=len(distinct), batch_size=model.batch_size,
                         batch_tokens=batch_tokens, max_length=model.max_length)
     tensors = [model.inputs_from_ids([distinct[i] for i in batch]) for batch in plan]
-    model._probabilities(tensors[-1])  # warm-up (kernels, allocator)
-    if str(model.device).startswith("cuda"):
-        torch.cuda.synchronize()
-    started = time.perf_counter()
     with torch.inference_mode():
+        model._probabilities(tensors[-1])  # warm-up (kernels, allocator)
+        if str(model.device).startswith("cuda"):
+            torch.cuda.synchronize()
+        started = time.perf_counter()
         for encoded in tensors:
             model._probabilities(encoded)  # ends with .cpu(): synchronises
     return time.perf_counter() - started

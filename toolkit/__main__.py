@@ -61,6 +61,8 @@ def _parser() -> argparse.ArgumentParser:
     bf.add_argument("--format", action="append", choices=("csv", "parquet"),
                     help="table format (repeatable; default csv; parquet needs pyarrow: pip install -e .[parquet])")
     bf.add_argument("--scored", action="store_true", help="also write the scored mutants (biasfinder_scored.*)")
+    bf.add_argument("--executor", choices=("local", "ray"), default="local",
+                    help="templating in process or on Ray workers (a running cluster via RAY_ADDRESS, else local)")
     bf.add_argument("--n-jobs", type=int, help="worker processes for the lexicon models (default: every core)")
     return parser
 
@@ -93,7 +95,7 @@ def _biasfinder(args: argparse.Namespace, cache) -> None:
     result = biasfinder.run(corpus=args.corpus, models=args.model, instances=args.instance or biasfinder.INSTANCES,
                             n_names=args.n_names, max_templates=args.max_templates, seed=args.seed,
                             n_process=args.n_process, cache=cache, encoding=args.encoding,
-                            max_chars=args.max_chars, n_jobs=args.n_jobs)
+                            max_chars=args.max_chars, n_jobs=args.n_jobs, executor=args.executor)
     for path in biasfinder.write(result, args.out, figures_dir=args.out, formats=tuple(args.format or ("csv",)),
                                  with_scored=args.scored):
         print(path)

@@ -49,13 +49,15 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
         models: Iterable[str | SentimentModel] = OFFLINE_DEFAULTS, instances: Sequence[str] = INSTANCES,
         n_names: int = 30, n_country_names: int = 1, max_templates: int | None = None, seed: int = 0,
         n_process: int = 1, cache: bool | str | Path | None = True, progress: bool | None = None,
-        encoding: str = "utf-8", max_chars: int = MAX_DOC_CHARS, n_jobs: int | None = None) -> BiasFinderResult:
+        encoding: str = "utf-8", max_chars: int = MAX_DOC_CHARS, n_jobs: int | None = None,
+        executor: str = "local") -> BiasFinderResult:
     """Generate BiasFinder cases from ``corpus`` (a :func:`toolkit.corpora.load` source or frame; ``n_process``
     parsing processes; a file is read with ``encoding``) — or take ``cases`` already generated — keep a seeded sample
     of at most ``max_templates`` templates per characteristic (:func:`sample_templates`; None keeps all), then score
     them and count BTCs. Reviews over ``max_chars`` characters or not in English are skipped and counted; what the
     loader and the filters dropped is in ``settings["corpus_report"]`` and ``settings["generation_report"]``; the time
-    each stage took in ``settings["seconds"]``; ``n_jobs``: worker processes for the lexicons (None: every core)."""
+    each stage took in ``settings["seconds"]``; ``n_jobs``: worker processes for the lexicons (None: every core);
+    ``executor="ray"`` templates on Ray workers."""
     if max_templates is not None and max_templates < 1:  # before the slow generation
         raise InputError(f"max_templates must be at least 1; got {max_templates}.",
                          fix="pass a positive number of templates per characteristic, or None to keep them all.")
@@ -65,7 +67,7 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
         frame = corpus if isinstance(corpus, pd.DataFrame) else corpora.load(corpus, encoding=encoding)
         corpus_report = dict(frame.attrs.get("corpus_report", {}))
         cases = generate(frame, instances=instances, n_names=n_names, n_country_names=n_country_names,
-                         n_process=n_process, max_chars=max_chars, progress=progress)
+                         n_process=n_process, max_chars=max_chars, progress=progress, executor=executor)
         generation_report = dict(cases.attrs.get("generation_report", {}))
     mined = cases.groupby("attribute")["case_id"].nunique().to_dict()
     if max_templates is not None:

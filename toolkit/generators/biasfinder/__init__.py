@@ -62,11 +62,12 @@ def _instances(corpus: pd.DataFrame, *, instances: Sequence[str], n_names: int, 
 
 def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_names: int = 30,
              n_country_names: int = 1, backend: str = "rules", n_process: int = 1, max_chars: int = MAX_DOC_CHARS,
-             progress: bool | None = None) -> pd.DataFrame:
+             progress: bool | None = None, executor: str = "local", workers: int | None = None) -> pd.DataFrame:
     """The case tables of ``instances`` for ``corpus``, concatenated (columns :data:`COLUMNS`; '' where an instance
     lacks one). ``n_names`` per gender for the gender instance, ``n_country_names`` per country and gender;
     ``n_process`` parsing processes (2 on a 2-core machine parses about 1.6× faster); reviews longer than
-    ``max_chars`` or not English are skipped and counted (``attrs["generation_report"]``)."""
+    ``max_chars`` or not English are skipped and counted (``attrs["generation_report"]``). ``executor="ray"``
+    shards the chunks over ``workers`` Ray actors (:mod:`.distributed`; identical result)."""
     from tqdm.auto import tqdm
 
     if not instances:
@@ -74,6 +75,8 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     for name in instances:
         if name not in INSTANCES:
             raise unknown("instance", name, INSTANCES)
+    if executor not in ("local", "ray"):
+        raise unknown("executor", executor, ("local", "ray"))
     if max_chars < 1:
         raise InputError(f"max_chars must be at least 1; got {max_chars}.", fix=f"use e.g. {MAX_DOC_CHARS}.")
     texts = corpus["text"].astype(str) if "text" in corpus.columns else pd.Series([], dtype=str)
@@ -87,11 +90,18 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     chunk = 250 if n_process == 1 else 1000 * n_process  # a chunk per bar step; several spaCy workers need more
     show = progress if progress is not None else len(screened) >= _PROGRESS_MIN_DOCS
     parts: dict[str, list[pd.DataFrame]] = {name: [] for name in INSTANCES}
+    chunks = [screened.iloc[start:start + chunk] for start in range(0, len(screened), chunk)]
+    options = {"instances": instances, "n_names": n_names, "n_country_names": n_country_names, "backend": backend,
+               "n_process": n_process}
+    if executor == "ray":
+        from toolkit.generators.biasfinder.distributed import map_chunks
+
+        done = map_chunks(_instances, chunks, workers=workers, **options)
+    else:
+        done = (_instances(part, **options) for part in chunks)
     with tqdm(total=len(screened), desc="biasfinder templates", unit="review", disable=not show) as bar:
-        for start in range(0, len(screened), chunk):
-            part = screened.iloc[start:start + chunk]
-            for name, frame in _instances(part, instances=instances, n_names=n_names, n_country_names=n_country_names,
-                                          backend=backend, n_process=n_process).items():
+        for part, frames_of_part in zip(chunks, done):
+            for name, frame in frames_of_part.items():
                 parts[name].append(frame)
             bar.update(len(part))
     frames = [pd.concat(parts[name], ignore_index=True) for name in INSTANCES if parts[name]]

