@@ -47,6 +47,8 @@ def main() -> int:
     parser.add_argument("--imdb", type=Path, default=DEFAULT_IMDB)
     parser.add_argument("--reviews", type=int, default=2000)
     parser.add_argument("--models", type=int, default=4)
+    parser.add_argument("--files", action="store_true", help="also write the scored table as CSV and Parquet "
+                        "(sizes and times; after the RSS reading)")
     args = parser.parse_args()
     if not args.imdb.exists():
         print(f"IMDB file {args.imdb} not found; pass --imdb PATH.", file=sys.stderr)
@@ -61,9 +63,20 @@ def main() -> int:
     scored = score(cases, models=[Cheap(f"cheap{i}") for i in range(args.models)], cache=False, progress=False)
     seconds = time.perf_counter() - started
     table_mb = scored.memory_usage(deep=True).sum() / 2**20
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # before any file is written
     print(f"cases {len(cases)} rows ({cases.memory_usage(deep=True).sum() / 2**20:.0f} MB); scored by "
           f"{args.models} models in {seconds:.1f} s")
+    if args.files:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as folder:
+            sizes = {}
+            for suffix in ("csv", "parquet"):
+                path = Path(folder) / f"scored.{suffix}"
+                started = time.perf_counter()
+                scored.to_csv(path, index=False) if suffix == "csv" else scored.to_parquet(path, index=False)
+                sizes[suffix] = (path.stat().st_size / 2**20, time.perf_counter() - started)
+            print(", ".join(f"{k}: {mb:.0f} MB written in {s:.1f} s" for k, (mb, s) in sizes.items()))
     print(f"rows={len(scored)} table_mb={table_mb:.0f} peak_rss_mb={peak:.0f}")
     return 0
 
