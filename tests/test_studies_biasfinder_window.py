@@ -58,3 +58,10 @@ def test_results_write_parquet_beside_csv_and_inputs_in_provenance(scored, tmp_p
     record = json.loads((tmp_path / "provenance.json").read_text())
     assert record["inputs"]["vader"]["model_inputs"] == 4
     assert min(v["model_inputs"] for v in record["inputs"].values()) == 3
+
+
+def test_table4_reads_a_btc_table_written_before_the_flag(scored):
+    old = btcs(scored).drop(columns="past_window")
+    table = table4(old)
+    assert (table["templates_past_window"] == 0).all() and table["templates"].tolist() == [2, 2]
+    assert table["mutants"].tolist() == [4, 4]

@@ -69,7 +69,9 @@ def validate(frame: pd.DataFrame, *, scored: bool = False) -> pd.DataFrame:
                           fix=f"a case table needs the columns {', '.join(required)}; see toolkit.cases.")
     for column in _STRING_COLUMNS:
         values = frame[column]
-        bad = values.isna() | ~values.map(lambda v: isinstance(v, str))
+        if isinstance(values.dtype, pd.CategoricalDtype):  # a scored table holds texts once, as categoricals
+            values = values.astype(object)
+        bad = values.isna() | ~values.map(lambda v: isinstance(v, str)).astype(bool)
         if bad.any():
             row = frame.index[bad.to_numpy()][0]
             raise SchemaError(f"column {column!r} must hold strings; row {row!r} holds {values[row]!r}.",

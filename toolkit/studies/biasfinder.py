@@ -85,7 +85,8 @@ def sample_templates(cases: pd.DataFrame, *, max_templates: int, seed: int = 0) 
 
 def table4(btc_counts: pd.DataFrame) -> pd.DataFrame:
     """Templates, mutants, templates with ≥ 1 BTC and BTCs per model × characteristic (:data:`TABLE4_COLUMNS`)."""
-    past = btc_counts["past_window"].astype(bool) if "past_window" in btc_counts else False
+    past = (btc_counts["past_window"].astype(bool) if "past_window" in btc_counts
+            else pd.Series(False, index=btc_counts.index))  # a BTC table written before the flag
     tested = btc_counts.assign(tested=~past, mutants=btc_counts["n_mutants"].where(~past, 0), past=past)
     grouped = tested.groupby(["model", "attribute"], sort=False)
     out = grouped.agg(templates=("tested", "sum"), mutants=("mutants", "sum"),
