@@ -112,3 +112,18 @@ def test_n_jobs_is_checked():
 
     with pytest.raises(InputError, match="n_jobs"):
         score(_cases(["a"]), models="vader", cache=False, n_jobs=0)
+
+
+def test_an_error_in_a_worker_process_reads_as_in_process(tmp_path, monkeypatch):
+    import pickle
+
+    from toolkit.errors import ModelOutputError
+
+    error = ModelOutputError("py:x:y raised ValueError: boom", fix="fix the function.")
+    back = pickle.loads(pickle.dumps(error))
+    assert type(back) is ModelOutputError and str(back) == str(error) and back.fix == error.fix
+    module = tmp_path / "failing_scorer.py"
+    module.write_text("def score(texts):\n    raise ValueError('boom')\n\n\nscore.fork_safe = True\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ModelOutputError, match=r"^\[TK203\] py:failing_scorer:score raised ValueError: boom"):
+        score(_cases([f"text {i}" for i in range(40)]), models="py:failing_scorer:score", cache=False, n_jobs=2)

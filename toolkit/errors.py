@@ -17,7 +17,16 @@ class ToolkitError(Exception):
     def __init__(self, message: str, *, fix: str = "", code: str | None = None) -> None:
         self.code = code or self.code
         self.fix = fix
+        self.message = message
         super().__init__(f"[{self.code}] {message}" + (f" Fix: {fix}" if fix else ""))
+
+    def __reduce__(self):
+        """Pickle by the original arguments, so an error raised in a worker process reads the same in the driver."""
+        return _rebuild, (type(self), self.message, self.fix, self.code)
+
+
+def _rebuild(cls: type, message: str, fix: str, code: str) -> ToolkitError:
+    return cls(message, fix=fix, code=code)
 
 
 class SchemaError(ToolkitError, ValueError):
