@@ -203,3 +203,18 @@ def test_lexicon_rows_fill_the_native_columns_sensibly():
     assert scored["top_label"].tolist() == scored["label"].tolist()
     assert scored["top_score"].isna().all() and (scored["class_probs"] == "").all()
     assert not math.isnan(scored["score"].iloc[0])
+
+
+def test_encode_drives_the_rust_tokenizer_and_gives_the_wrappers_ids_for_every_architecture(zoo):
+    """The engine's one tokenisation pass (input dedup, batches from ids) goes through each fast tokenizer's Rust
+    backend; its ids must be the transformers wrapper's, with and without truncation (BERT, RoBERTa, DistilBERT,
+    ALBERT and GPT-2 tokenizers of the 14 miniatures)."""
+    texts = ["a good movie", "she was great, he was awful " * 30, "", "Ms. Smith said: \"fine\"" * 12]
+    for hub_id, folder in zoo.items():
+        model = load(f"hf:{folder}?max_length=16&valence=none")
+        assert model._rust_tokenize() != model._wrapper_tokenize, hub_id
+        assert model._rust_agrees(texts), hub_id
+        ids, lengths = model.encode(texts)
+        reference = model.tokenizer(texts, truncation=True, max_length=16)["input_ids"]
+        assert [x.tolist() for x in ids] == reference, hub_id
+        assert (lengths > 16).tolist() == [False, True, False, True], hub_id
