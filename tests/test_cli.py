@@ -89,6 +89,7 @@ def test_cli_biasfinder_scores_at_most_max_templates_per_characteristic(tmp_path
     assert (counts.groupby("attribute")["case_id"].nunique() <= 3).all()
     settings = json.loads((out / "provenance.json").read_text())["settings"]
     assert settings["max_templates"] == 3 and settings["seed"] == 0
+    assert settings["word_lists"]["preset"] == "curated"  # the default, recorded
     assert "templates" in proc.stdout and "btcs" in proc.stdout  # Table 4 printed
 
 
@@ -128,3 +129,17 @@ def test_cli_eec_task_mismatch_and_missing_choice_exit_2(tmp_path):
 def test_cli_lists_the_trained_systems_with_their_task(tmp_path):
     lines = _run("models", cwd=tmp_path).stdout.splitlines()
     assert any(line.split() == ["ait:svm-unigrams/fear", "fear"] for line in lines)
+
+
+def test_cli_biasfinder_lists_paper_fills_the_released_lists_and_records_them(tmp_path):
+    out = tmp_path / "bf"
+    proc = _run("biasfinder", "--corpus", "sample", "--model", "vader", "--instance", "occupation", "--lists",
+                "paper", "--scored", "--max-templates", "2", "--out", str(out), "--no-cache", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    settings = json.loads((out / "provenance.json").read_text())["settings"]
+    assert settings["word_lists"]["preset"] == "paper" and settings["word_lists"]["occupations"] == 79
+    scored = pd.read_csv(out / "biasfinder_scored.csv", keep_default_na=False)
+    fills = set(scored.loc[scored["group"] != "", "fill"])
+    assert len(fills) == 79 and {"construction worker", "air traffic controller", "CEO"} <= fills
+    bad = _run("biasfinder", "--model", "vader", "--lists", "papers", "--out", str(tmp_path / "o"), cwd=tmp_path)
+    assert bad.returncode == 2 and "invalid choice: 'papers'" in bad.stderr

@@ -64,6 +64,8 @@ def _parser() -> argparse.ArgumentParser:
     bf.add_argument("--executor", choices=("local", "ray"), default="local",
                     help="templating in process or on Ray workers (a running cluster via RAY_ADDRESS, else local)")
     bf.add_argument("--n-jobs", type=int, help="worker processes for the lexicon models (default: every core)")
+    bf.add_argument("--lists", choices=("curated", "paper"), default="curated",
+                    help="word lists: this project's curated ones (default) or the ones BiasFinder released (paper)")
     return parser
 
 
@@ -95,7 +97,8 @@ def _biasfinder(args: argparse.Namespace, cache) -> None:
     result = biasfinder.run(corpus=args.corpus, models=args.model, instances=args.instance or biasfinder.INSTANCES,
                             n_names=args.n_names, max_templates=args.max_templates, seed=args.seed,
                             n_process=args.n_process, cache=cache, encoding=args.encoding,
-                            max_chars=args.max_chars, n_jobs=args.n_jobs, executor=args.executor)
+                            max_chars=args.max_chars, n_jobs=args.n_jobs, executor=args.executor,
+                            lists=args.lists)
     for path in biasfinder.write(result, args.out, figures_dir=args.out, formats=tuple(args.format or ("csv",)),
                                  with_scored=args.scored):
         print(path)

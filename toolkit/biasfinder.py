@@ -25,9 +25,10 @@ from matplotlib.axes import Axes
 from toolkit import corpora, paths, plots, results
 from toolkit.errors import InputError
 from toolkit.generators.biasfinder import MAX_DOC_CHARS
-from toolkit.generators.biasfinder import (INSTANCES, country_names, country_templates, fill_names,  # noqa: F401
-                                           fill_occupation, gender_templates, generate, generate_country,
-                                           generate_gender, generate_occupation, occupation_templates, occupations)
+from toolkit.generators.biasfinder import (INSTANCES, PRESETS, country_names, country_templates,  # noqa: F401
+                                           fill_names, fill_occupation, gender_templates, generate,
+                                           generate_country, generate_gender, generate_occupation,
+                                           occupation_templates, occupations, word_lists)
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.scoring import score
 from toolkit.studies.biasfinder import (ANNOTATION_COLUMNS, btcs, kappa, sample_btcs, sample_size,  # noqa: F401
@@ -50,14 +51,16 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
         n_names: int = 30, n_country_names: int = 1, max_templates: int | None = None, seed: int = 0,
         n_process: int = 1, cache: bool | str | Path | None = True, progress: bool | None = None,
         encoding: str = "utf-8", max_chars: int = MAX_DOC_CHARS, n_jobs: int | None = None,
-        executor: str = "local") -> BiasFinderResult:
+        executor: str = "local", lists: str = "curated") -> BiasFinderResult:
     """Generate BiasFinder cases from ``corpus`` (a :func:`toolkit.corpora.load` source or frame; ``n_process``
     parsing processes; a file is read with ``encoding``) — or take ``cases`` already generated — keep a seeded sample
     of at most ``max_templates`` templates per characteristic (:func:`sample_templates`; None keeps all), then score
     them and count BTCs. Reviews over ``max_chars`` characters or not in English are skipped and counted; what the
     loader and the filters dropped is in ``settings["corpus_report"]`` and ``settings["generation_report"]``; the time
     each stage took in ``settings["seconds"]``; ``n_jobs``: worker processes for the lexicons (None: every core);
-    ``executor="ray"`` templates on Ray workers."""
+    ``executor="ray"`` templates on Ray workers; ``lists``: the word lists, ``"curated"`` (this project's) or
+    ``"paper"`` (the ones BiasFinder released; :mod:`toolkit.generators.biasfinder.lists`), recorded in
+    ``settings["word_lists"]``."""
     if max_templates is not None and max_templates < 1:  # before the slow generation
         raise InputError(f"max_templates must be at least 1; got {max_templates}.",
                          fix="pass a positive number of templates per characteristic, or None to keep them all.")
@@ -67,9 +70,11 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
         frame = corpus if isinstance(corpus, pd.DataFrame) else corpora.load(corpus, encoding=encoding)
         corpus_report = dict(frame.attrs.get("corpus_report", {}))
         cases = generate(frame, instances=instances, n_names=n_names, n_country_names=n_country_names,
-                         n_process=n_process, max_chars=max_chars, progress=progress, executor=executor)
+                         n_process=n_process, max_chars=max_chars, progress=progress, executor=executor,
+                         lists=lists)
         generation_report = dict(cases.attrs.get("generation_report", {}))
     mined = cases.groupby("attribute")["case_id"].nunique().to_dict()
+    recorded_lists = cases.attrs.get("word_lists")  # None for given cases that do not say
     if max_templates is not None:
         cases = sample_templates(cases, max_templates=max_templates, seed=seed)
     templating_s = time.perf_counter() - started
@@ -87,7 +92,8 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
                 "n_names": n_names, "n_country_names": n_country_names, "max_templates": max_templates,
                 "seed": seed, "templates_mined": mined,
                 "templates": cases.groupby("attribute")["case_id"].nunique().to_dict(),
-                "corpus_report": corpus_report, "generation_report": generation_report, "seconds": seconds}
+                "corpus_report": corpus_report, "generation_report": generation_report, "seconds": seconds,
+                "word_lists": recorded_lists}
     return BiasFinderResult(scored=scored, btcs=counts, table4=table4(counts),
                             models=list(dict.fromkeys(scored["model"])), settings=settings)
 

@@ -25,6 +25,7 @@ from toolkit.corpora import looks_english
 from toolkit.errors import InputError, unknown
 from toolkit.generators.biasfinder.country import country_names, country_templates, generate_country  # noqa: F401
 from toolkit.generators.biasfinder.gender import fill_names, gender_templates, generate_gender  # noqa: F401
+from toolkit.generators.biasfinder.lists import PRESETS, word_lists  # noqa: F401
 from toolkit.generators.biasfinder.occupation import (fill_occupation, generate_occupation,  # noqa: F401
                                                       occupation_templates, occupations)
 
@@ -43,31 +44,34 @@ def _one_gender(corpus: pd.DataFrame) -> pd.DataFrame:
 
 
 def _instances(corpus: pd.DataFrame, *, instances: Sequence[str], n_names: int, n_country_names: int, backend: str,
-               n_process: int) -> dict[str, pd.DataFrame]:
+               n_process: int, lists: str = "curated") -> dict[str, pd.DataFrame]:
     """The case table of each instance for one chunk of screened reviews."""
     frames, gendered = {}, None
     mined = _one_gender(corpus) if backend == "rules" else corpus
     if len(mined) and "gender" in instances:
-        frames["gender"] = generate_gender(mined, n_names=n_names, backend=backend, n_process=n_process)
+        frames["gender"] = generate_gender(mined, n_names=n_names, backend=backend, n_process=n_process,
+                                           lists=lists)
         originals = frames["gender"][frames["gender"]["is_original"].astype(bool)]
         gendered = originals.loc[:, ["doc_id", "corpus", "text", "template", "gender"]]
     elif len(mined) and "country" in instances:
-        gendered = gender_templates(mined, backend=backend, n_process=n_process)
+        gendered = gender_templates(mined, backend=backend, n_process=n_process, lists=lists)
     if len(corpus) and "occupation" in instances:
-        frames["occupation"] = generate_occupation(corpus, n_process=n_process)
+        frames["occupation"] = generate_occupation(corpus, n_process=n_process, lists=lists)
     if gendered is not None and len(gendered) and "country" in instances:
-        frames["country"] = generate_country(corpus, n_names=n_country_names, templates=gendered)
+        frames["country"] = generate_country(corpus, n_names=n_country_names, templates=gendered, lists=lists)
     return frames
 
 
 def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_names: int = 30,
              n_country_names: int = 1, backend: str = "rules", n_process: int = 1, max_chars: int = MAX_DOC_CHARS,
-             progress: bool | None = None, executor: str = "local", workers: int | None = None) -> pd.DataFrame:
+             progress: bool | None = None, executor: str = "local", workers: int | None = None,
+             lists: str = "curated") -> pd.DataFrame:
     """The case tables of ``instances`` for ``corpus``, concatenated (columns :data:`COLUMNS`; '' where an instance
     lacks one). ``n_names`` per gender for the gender instance, ``n_country_names`` per country and gender;
     ``n_process`` parsing processes (2 on a 2-core machine parses about 1.6× faster); reviews longer than
     ``max_chars`` or not English are skipped and counted (``attrs["generation_report"]``). ``executor="ray"``
-    shards the chunks over ``workers`` Ray actors (:mod:`.distributed`; identical result)."""
+    shards the chunks over ``workers`` Ray actors (:mod:`.distributed`; identical result). ``lists``: the word-list
+    preset, ``curated`` or ``paper`` (:mod:`.lists`), recorded in ``attrs["word_lists"]``."""
     from tqdm.auto import tqdm
 
     if not instances:
@@ -77,6 +81,11 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
             raise unknown("instance", name, INSTANCES)
     if executor not in ("local", "ray"):
         raise unknown("executor", executor, ("local", "ray"))
+    word_lists(lists)  # an unknown preset or too many names fail here, not after the parse
+    if "gender" in instances:
+        fill_names(n_names, lists=lists)
+    if "country" in instances:
+        country_names(n_country_names, lists=lists)
     if max_chars < 1:
         raise InputError(f"max_chars must be at least 1; got {max_chars}.", fix=f"use e.g. {MAX_DOC_CHARS}.")
     texts = corpus["text"].astype(str) if "text" in corpus.columns else pd.Series([], dtype=str)
@@ -92,7 +101,7 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     parts: dict[str, list[pd.DataFrame]] = {name: [] for name in INSTANCES}
     chunks = [screened.iloc[start:start + chunk] for start in range(0, len(screened), chunk)]
     options = {"instances": instances, "n_names": n_names, "n_country_names": n_country_names, "backend": backend,
-               "n_process": n_process}
+               "n_process": n_process, "lists": lists}
     if executor == "ray":
         from toolkit.generators.biasfinder.distributed import map_chunks
 
@@ -114,4 +123,5 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
                              "gender's pronouns, an occupation); check the corpus has rows and a text column.")
     cases = pd.concat([f.reindex(columns=list(COLUMNS), fill_value="") for f in frames], ignore_index=True)
     cases.attrs["generation_report"] = report
+    cases.attrs["word_lists"] = word_lists(lists).record()
     return cases

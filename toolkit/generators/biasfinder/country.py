@@ -10,9 +10,10 @@ cluster of mixed gender (possible with a neural backend) is rejected. Every name
 A review where a word of a replaced name survives elsewhere (a mention spaCy's NER missed: "Hanks knows it") is
 rejected, since its mutants would mix two people's names.
 
-Names: ``toolkit/resources/country_names.json``, 38 countries × 3 first names per gender from Faker's per-locale
-lists (MIT licence), each listed by no other chosen locale for either gender nor by its own for the other gender.
-Faker's lists are not curated: a few names may be unusual or ambiguous in their country.
+Names (``lists=``, :mod:`.lists`): ``curated`` (default) — ``toolkit/resources/country_names.json``, 38 countries
+× 3 first names per gender from Faker's per-locale lists (MIT licence), each listed by no other chosen locale for
+either gender nor by its own for the other gender; Faker's lists are not curated: a few names may be unusual or
+ambiguous in their country. ``paper`` — BiasFinder's released list, one name per country and gender, 25 countries.
 
 Output: the case table (one case per template; ``group`` = the country, ``fill`` = the name; the review itself as
 ``is_original``) with ``gender`` (the template's), ``doc_id``, ``corpus``.
@@ -20,45 +21,45 @@ Output: the case table (one case per template; ``group`` = the country, ``fill``
 from __future__ import annotations
 
 import re
-from functools import cache
 
 import pandas as pd
 
 from toolkit.errors import InputError
 from toolkit.generators.biasfinder.gender import _fill, gender_templates
+from toolkit.generators.biasfinder.lists import word_lists
 
 TEMPLATE_COLUMNS = ("doc_id", "corpus", "text", "template", "gender")
 
 
-@cache
-def country_names(n: int = 1) -> dict[str, dict[str, list[str]]]:
-    """Country → {'female': [...], 'male': [...]}, ``n`` names each (at most 3)."""
-    from toolkit.resources import load_json
+def country_names(n: int = 1, *, lists: str = "curated") -> dict[str, dict[str, list[str]]]:
+    """Country → {'female': [...], 'male': [...]}, the first ``n`` names each of the ``lists`` preset (curated: at
+    most 3; paper: 1)."""
+    countries = word_lists(lists).country_names
+    most = min(len(names) for entry in countries.values() for names in entry.values())
+    if not 1 <= n <= most:
+        raise InputError(f"n must lie between 1 and {most} names per country and gender for the {lists!r} lists; "
+                         f"got {n}.", fix="use n=1 (the paper).")
+    return {country: {g: list(entry[g][:n]) for g in ("female", "male")} for country, entry in countries.items()}
 
-    if not 1 <= n <= 3:
-        raise InputError(f"n must be 1, 2 or 3 names per country and gender; got {n}.", fix="use n=1 (the paper).")
-    return {country: {g: entry[g][:n] for g in ("female", "male")}
-            for country, entry in load_json("country_names")["countries"].items()}
 
-
-def _restore(template: str, *, gender: str, text: str) -> tuple[str, list[str]] | None:
+def _restore(template: str, *, gender: str, text: str, lists: str) -> tuple[str, list[str]] | None:
     """The template with pronoun/noun slots written in ``gender`` and names as ``<name:gender>``, and the names it
     replaced; None when it does not reproduce ``text``."""
     slot = f"<name:{gender}>"
-    restored = _fill(template, gender=gender, name=slot)
+    restored = _fill(template, gender=gender, name=slot, lists=lists)
     pattern = "(.+?)".join(re.escape(part) for part in restored.split(slot))
     match = re.fullmatch(pattern, text, flags=re.DOTALL)
     return (restored, list(match.groups())) if match else None
 
 
-def country_templates(templates: pd.DataFrame) -> pd.DataFrame:
-    """Country templates from gender templates (a :func:`gender_templates` frame; see the module docstring).
-    Columns :data:`TEMPLATE_COLUMNS`."""
+def country_templates(templates: pd.DataFrame, *, lists: str = "curated") -> pd.DataFrame:
+    """Country templates from gender templates (a :func:`gender_templates` frame made with the same ``lists``; see
+    the module docstring). Columns :data:`TEMPLATE_COLUMNS`."""
     rows = []
     for t in templates.itertuples(index=False):
         if "<name>" not in t.template or not t.gender:
             continue
-        found = _restore(t.template, gender=t.gender, text=t.text)
+        found = _restore(t.template, gender=t.gender, text=t.text, lists=lists)
         if found is None:
             continue
         template, names = found
@@ -71,12 +72,13 @@ def country_templates(templates: pd.DataFrame) -> pd.DataFrame:
 
 
 def generate_country(corpus: pd.DataFrame, *, n_names: int = 1, backend: str = "rules",
-                     templates: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Country-of-origin mutants of every template; ``templates`` (gender templates of ``corpus``) skips the parse."""
-    names = country_names(n_names)
-    gendered = gender_templates(corpus, backend=backend) if templates is None else templates
+                     templates: pd.DataFrame | None = None, lists: str = "curated") -> pd.DataFrame:
+    """Country-of-origin mutants of every template, names from the ``lists`` preset; ``templates`` (gender templates
+    of ``corpus`` made with the same ``lists``) skips the parse."""
+    names = country_names(n_names, lists=lists)
+    gendered = gender_templates(corpus, backend=backend, lists=lists) if templates is None else templates
     rows = []
-    for t in country_templates(gendered).itertuples(index=False):
+    for t in country_templates(gendered, lists=lists).itertuples(index=False):
         case_id = f"biasfinder:country:{t.doc_id}"
         common = {"case_id": case_id, "attribute": "country", "generator": "biasfinder", "template": t.template,
                   "gender": t.gender, "doc_id": t.doc_id, "corpus": t.corpus}

@@ -1,22 +1,26 @@
 """BiasFinder's occupation instance (Asyrofi et al. 2021, §III-C): one occupation noun phrase, filled with every
-occupation of ``toolkit/resources/occupations.json`` (79 single-word, gender-neutral titles compiled for this project).
+occupation of the ``lists`` preset (:mod:`.lists`): ``curated`` (default; ``toolkit/resources/occupations.json``, 79
+single-word, gender-neutral titles compiled for this project) or ``paper`` (BiasFinder's released 79, some
+multi-word: "construction worker", "physician's assistant"; one acronym, "CEO").
 
 Rules (spaCy's parse, no coreference model):
 
 - Pre-filter without parsing: the review mentions exactly one form of one listed occupation ("chef" and "chefs", or
   "chef" and "baker", reject it). Only those reviews are parsed.
-- Every mention of that occupation must be a singular common noun (tag ``NN``): a verb ("they butcher the plot") or
-  a name ("Inspector Gadget", tagged ``NNP``) rejects the review. Repeated mentions of the noun are taken as
-  coreferent and all become ``<occupation>``; pronouns that refer to the person stay (the gender is the review's).
+- Every mention of that occupation must be a singular common noun (its last word tagged ``NN``; ``NNP`` for an
+  acronym such as "CEO") outside any named entity: a verb ("they butcher the plot") or a name ("Inspector Gadget",
+  tagged ``NNP``) rejects the review. A multi-word title is one slot; its own words are not modifiers. Repeated
+  mentions are taken as coreferent and all become ``<occupation>``; pronouns that refer to the person stay (the
+  gender is the review's).
 - Adjectival and compound modifiers left of the noun are removed with their own modifiers ("a very talented pastry
   chef" → "a <occupation>"): rules cannot tell a modifier that clashes with another title ("a Michelin-starred
   chef" → "a Michelin-starred plumber") from a harmless one ("a friendly chef"), so all go. Determiners,
   possessives and numbers stay, and so does everything left of them.
 - An "a"/"an" determiner becomes ``<a>`` and is filled to agree with the value (``an`` before a vowel letter, which
-  is right for every listed title). A capitalised slot (``<A>``, ``<Occupation>``) is filled capitalised.
+  is right for every title of both presets). A capitalised slot (``<A>``, ``<Occupation>``) is filled capitalised.
 
-Not handled: multi-word titles ("police officer"), plural mentions (rejected), modifiers right of the noun ("a chef
-from Lyon" stays), and whether a swapped occupation fits the story (the annotation study measures that).
+Not handled: plural mentions (rejected), modifiers right of the noun ("a chef from Lyon" stays), and whether a
+swapped occupation fits the story (the annotation study measures that).
 
 Output: the case table (one case per template; ``group`` = ``fill`` = the occupation; the review itself as
 ``is_original``) with ``occupation`` (the review's for the original, the value for a mutant), ``doc_id``, ``corpus``.
@@ -28,6 +32,7 @@ from functools import cache
 
 import pandas as pd
 
+from toolkit.generators.biasfinder.lists import word_lists
 from toolkit.nlp import coref
 
 TEMPLATE_COLUMNS = ("doc_id", "corpus", "text", "template", "occupation")
@@ -36,23 +41,23 @@ _KEPT = ("det", "poss", "predet", "nummod")
 _SLOT = re.compile(r"<(a|occupation)>", re.IGNORECASE)
 
 
-@cache
-def occupations() -> tuple[str, ...]:
-    """The 79 occupations, lower case, sorted."""
-    from toolkit.resources import load_json
-
-    return tuple(load_json("occupations")["occupations"])
+def occupations(*, lists: str = "curated") -> tuple[str, ...]:
+    """The 79 occupations of the ``lists`` preset as the list writes them (curated: lower case, sorted; paper: its
+    file's order, "CEO" in capitals)."""
+    return word_lists(lists).occupations
 
 
 @cache
-def _mention_pattern() -> re.Pattern:
-    return re.compile(r"\b(" + "|".join(occupations()) + r")(?:s|es)?\b", re.IGNORECASE)
+def _mention_pattern(lists: str) -> re.Pattern:
+    longest_first = sorted(occupations(lists=lists), key=len, reverse=True)  # "physician's assistant" before "physician"
+    return re.compile(r"\b(" + "|".join(map(re.escape, longest_first)) + r")(?:s|es)?\b", re.IGNORECASE)
 
 
-def _only_occupation(text: str) -> str:
-    """The one listed occupation ``text`` mentions, singular only, else ''."""
-    forms = {m.group(0).lower() for m in _mention_pattern().finditer(text)}
-    return forms.pop() if len(forms) == 1 and next(iter(forms)) in occupations() else ""
+def _only_occupation(text: str, lists: str) -> str:
+    """The one listed occupation ``text`` mentions (as the list writes it), singular only, else ''."""
+    forms = {m.group(0).lower() for m in _mention_pattern(lists).finditer(text)}
+    listed = {word.lower(): word for word in occupations(lists=lists)}
+    return listed.get(forms.pop(), "") if len(forms) == 1 else ""
 
 
 def _capitalised(slot: str, upper: bool) -> str:
@@ -62,31 +67,35 @@ def _capitalised(slot: str, upper: bool) -> str:
 def _edits(doc, word: str) -> list[tuple[int, int, str]] | None:
     """(start, end, replacement) character edits turning ``doc`` into a template, or None to reject it."""
     edits = []
-    for token in doc:
-        if token.lower_ != word:
-            continue
-        if token.tag_ != "NN" or token.ent_type_:
+    for match in re.finditer(rf"\b{re.escape(word)}\b", doc.text, flags=re.IGNORECASE):
+        span = doc.char_span(match.start(), match.end())
+        if span is None:
             return None
-        lefts = list(token.lefts)
+        head = span[-1]
+        noun = head.tag_ == "NN" or (word.isupper() and head.tag_ == "NNP")  # "the CEO" is tagged NNP
+        if not noun or any(t.ent_type_ for t in span):
+            return None
+        lefts = [c for token in span for c in token.lefts if c.i < span.start]  # "a physician's assistant"
         kept = [c.right_edge.i for c in lefts if c.dep_ in _KEPT]
         removed = [c.left_edge.i for c in lefts if c.dep_ in _REMOVABLE]
-        start = max([min(removed, default=token.i)] + [i + 1 for i in kept]) if removed else token.i
+        start = max([min(removed, default=span.start)] + [i + 1 for i in kept]) if removed else span.start
         determiner = next((c for c in lefts if c.dep_ == "det" and c.lower_ in ("a", "an")), None)
         if determiner is not None:
             edits.append((determiner.idx, determiner.idx + len(determiner.text),
                           _capitalised("a", determiner.text[0].isupper())))
-        first = doc[start] if start < token.i else token
-        upper = first.text[0].isupper() and (first.is_sent_start or first is token)
-        if start < token.i:
-            edits.append((doc[start].idx, token.idx, ""))
-        edits.append((token.idx, token.idx + len(token.text), _capitalised("occupation", upper)))
+        first = doc[start]
+        upper = first.text[0].isupper() and (first.is_sent_start or (start == span.start and not word[0].isupper()))
+        if start < span.start:
+            edits.append((first.idx, span.start_char, ""))
+        edits.append((span.start_char, span.end_char, _capitalised("occupation", upper)))
     return edits or None
 
 
-def occupation_templates(corpus: pd.DataFrame, *, batch_size: int = 64, n_process: int = 1) -> pd.DataFrame:
+def occupation_templates(corpus: pd.DataFrame, *, batch_size: int = 64, n_process: int = 1,
+                         lists: str = "curated") -> pd.DataFrame:
     """Templates from the reviews of ``corpus`` (a :func:`toolkit.corpora.load` frame) that mention one occupation
-    (see the module docstring). Columns :data:`TEMPLATE_COLUMNS`."""
-    words = corpus["text"].map(_only_occupation)
+    of the ``lists`` preset (see the module docstring). Columns :data:`TEMPLATE_COLUMNS`."""
+    words = corpus["text"].map(lambda text: _only_occupation(text, lists))
     candidates = corpus[words != ""]
     nlp = coref.backend("rules").nlp
     rows = []
@@ -116,10 +125,12 @@ def fill_occupation(template: str, *, occupation: str) -> str:
     return _SLOT.sub(value, template)
 
 
-def generate_occupation(corpus: pd.DataFrame, *, templates: pd.DataFrame | None = None, n_process: int = 1
-                        ) -> pd.DataFrame:
-    """Occupation mutants of every template (see the module docstring); ``templates`` skips the mining."""
-    templates = occupation_templates(corpus, n_process=n_process) if templates is None else templates
+def generate_occupation(corpus: pd.DataFrame, *, templates: pd.DataFrame | None = None, n_process: int = 1,
+                        lists: str = "curated") -> pd.DataFrame:
+    """Occupation mutants of every template (see the module docstring), filled with every occupation of the
+    ``lists`` preset; ``templates`` skips the mining."""
+    if templates is None:
+        templates = occupation_templates(corpus, n_process=n_process, lists=lists)
     rows = []
     for t in templates.itertuples(index=False):
         case_id = f"biasfinder:occupation:{t.doc_id}"
@@ -127,7 +138,7 @@ def generate_occupation(corpus: pd.DataFrame, *, templates: pd.DataFrame | None 
                   "doc_id": t.doc_id, "corpus": t.corpus}
         rows.append({**common, "variant_id": f"{case_id}:original", "text": t.text, "group": "", "fill": "",
                      "is_original": True, "occupation": t.occupation})
-        for value in occupations():
+        for value in occupations(lists=lists):
             rows.append({**common, "variant_id": f"{case_id}:{value}", "text": fill_occupation(t.template,
                          occupation=value), "group": value, "fill": value, "is_original": False,
                          "occupation": value})

@@ -1,0 +1,98 @@
+"""BiasFinder's word lists, as named presets (``lists=`` in every instance, ``--lists`` on the command line).
+
+- ``curated`` (default): this project's lists — 32 male/female noun pairs (``toolkit/resources/gender_nouns.json``),
+  first names from Faker's en_US lists used for one gender only, most frequent first, 38 countries × 3 first names
+  per gender (``country_names.json``) and 79 single-word occupations (``occupations.json``). Each list's file says
+  how it was compiled.
+- ``paper``: the lists BiasFinder released (Asyrofi et al., IEEE TSE 2021; Apache-2.0, shipped unmodified in
+  ``toolkit/resources/biasfinder_paper/`` with its licence and a notice): 11 male/female noun pairs, 30 + 30 US
+  first names (released in lower case, filled capitalised: "barbara" → "Barbara"), one first name per country and
+  gender for 25 countries, and 79 occupations, some multi-word ("construction worker", "air traffic controller",
+  "physician's assistant") and one acronym ("CEO"). These reproduce the paper's Table 4 setting.
+
+The preset is recorded in every run's provenance (:meth:`WordLists.record`: the preset, list sizes and the SHA-256
+of each source file).
+"""
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+
+from toolkit.errors import unknown
+
+PRESETS = ("curated", "paper")
+_PAPER_FILES = ("gender_nouns.csv", "male_names.csv", "female_names.csv", "country_male_names.csv",
+                "country_female_names.csv", "occupations.csv")
+
+
+@dataclass(frozen=True)
+class WordLists:
+    """One preset's lists. ``names`` and ``country_names`` are in preference order (a smaller ``n`` takes the
+    first ones); ``occupations`` as written in the list (lower case except acronyms)."""
+
+    preset: str
+    noun_pairs: tuple[tuple[str, str], ...]  # (male, female), lower case
+    names: dict[str, tuple[str, ...]] = field(hash=False)  # gender → first names
+    country_names: dict[str, dict[str, tuple[str, ...]]] = field(hash=False)  # country → gender → names
+    occupations: tuple[str, ...]
+    sources: dict[str, str] = field(hash=False)  # file → SHA-256
+
+    def record(self) -> dict:
+        """What provenance stores: the preset, the list sizes and each source file's SHA-256."""
+        return {"preset": self.preset, "noun_pairs": len(self.noun_pairs),
+                "names_per_gender": {g: len(v) for g, v in self.names.items()},
+                "countries": len(self.country_names), "occupations": len(self.occupations),
+                "sources": dict(self.sources)}
+
+
+def _text(name: str) -> str:
+    return resources.files("toolkit.resources").joinpath(name).read_text(encoding="utf-8")
+
+
+def _sha(texts: dict[str, str]) -> dict[str, str]:
+    return {name: hashlib.sha256(text.encode("utf-8")).hexdigest() for name, text in texts.items()}
+
+
+def _curated() -> WordLists:
+    from faker.providers.person.en_US import Provider
+
+    from toolkit.resources import load_json
+
+    female, male = dict(Provider.first_names_female), dict(Provider.first_names_male)
+    names = {}
+    for gender, mine, other in (("female", female, male), ("male", male, female)):
+        names[gender] = tuple(sorted((n for n in mine if n not in other), key=lambda n: (-mine[n], n)))
+    countries = {country: {g: tuple(entry[g]) for g in ("female", "male")}
+                 for country, entry in load_json("country_names")["countries"].items()}
+    files = {f"{name}.json": _text(f"{name}.json") for name in ("gender_nouns", "country_names", "occupations")}
+    return WordLists(preset="curated", noun_pairs=tuple(tuple(p) for p in load_json("gender_nouns")["pairs"]),
+                     names=names, country_names=countries,
+                     occupations=tuple(load_json("occupations")["occupations"]), sources=_sha(files))
+
+
+def _paper() -> WordLists:
+    files = {name: _text(f"biasfinder_paper/{name}") for name in _PAPER_FILES}
+    rows = {name: list(csv.DictReader(io.StringIO(text))) for name, text in files.items()}
+    countries: dict[str, dict[str, tuple[str, ...]]] = {}
+    for gender in ("female", "male"):
+        for row in rows[f"country_{gender}_names.csv"]:
+            countries.setdefault(row["country"], {})[gender] = (row["name"],)
+    return WordLists(preset="paper",
+                     noun_pairs=tuple((r["masculine"].lower(), r["feminine"].lower())
+                                      for r in rows["gender_nouns.csv"]),
+                     names={g: tuple(r["name"].capitalize() for r in rows[f"{g}_names.csv"])
+                            for g in ("female", "male")},
+                     country_names=countries, occupations=tuple(r["occupation"] for r in rows["occupations.csv"]),
+                     sources=_sha(files))
+
+
+@cache
+def word_lists(preset: str = "curated") -> WordLists:
+    """The lists of ``preset`` (one of :data:`PRESETS`; see the module docstring)."""
+    if preset not in PRESETS:
+        raise unknown("word-list preset", preset, PRESETS)
+    return _curated() if preset == "curated" else _paper()
