@@ -35,6 +35,17 @@ def test_cli_eec_writes_tests_figures_and_provenance(tmp_path):
     provenance = json.loads((out / "provenance.json").read_text())
     assert [m["spec"] for m in provenance["models"]] == ["vader", "py:synthetic_models:female_plus"]
     assert all(len(m["fingerprint"]) == 32 for m in provenance["models"])
+    assert provenance["settings"]["spelling"] == "published"
+
+
+def test_cli_eec_spelling_corrected_is_recorded_and_a_bad_one_exits_2(tmp_path):
+    out = tmp_path / "eec"
+    proc = _run("eec", "--model", "py:synthetic_models:blind", "--subset", "all", "--spelling", "corrected", "--out",
+                str(out), "--no-cache", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads((out / "provenance.json").read_text())["settings"]["spelling"] == "corrected"
+    proc = _run("eec", "--model", "vader", "--spelling", "british", "--out", str(tmp_path / "x"), cwd=tmp_path)
+    assert proc.returncode == 2 and "corrected" in proc.stderr and "published" in proc.stderr
 
 
 def test_cli_unknown_model_exits_2_and_lists_the_valid_names(tmp_path):

@@ -31,6 +31,9 @@ def _parser() -> argparse.ArgumentParser:
     eec.add_argument("--alpha", type=float, default=0.05, help="significance level before Bonferroni")
     eec.add_argument("--cache", type=Path, help="score cache file or folder (default: data/cache)")
     eec.add_argument("--no-cache", action="store_true", help="score everything afresh and store nothing")
+    eec.add_argument("--spelling", choices=("published", "corrected"), default="published",
+                     help="published: the released sentences as they are, 'dissapointed' (sic) included; corrected: "
+                          "'disappointed' in those 240 sentences (recorded in provenance.json)")
     psa = sub.add_parser("psa", help="Perturbation Sensitivity Analysis: ScoreSens, ScoreDev/Range, LabelDist")
     psa.add_argument("--model", action="append", required=True, help="model spec (repeatable)")
     psa.add_argument("--corpus", default="sample", help="'sample' or a CSV/TSV/JSONL file with a text column")
@@ -75,7 +78,7 @@ def _eec(args: argparse.Namespace, cache) -> None:
     if not args.model and not args.task:
         raise InputError("give --model and/or --task.", fix="e.g. --model vader, or --task anger, or --task all.")
     result = eec.run(models=args.model, task=args.task, subsets=args.subset or eec.SUBSETS, alpha=args.alpha,
-                     cache=cache)
+                     cache=cache, spelling=args.spelling)
     for path in eec.write(result, args.out, order=args.order, figures_dir=args.out):
         print(path)
     print(result.tests[result.tests["subset"] == "all"].to_string(index=False))

@@ -6,6 +6,7 @@
 >>> eec.tables(result.tests)  # the paper's Tables 5, 6, 7: a block per task
 >>> eec.write(result, "results/eec")
 >>> eec.run(task="anger")   # the anger systems of the trained SemEval-2018 zoo (toolkit.models.ait); "all": 5 tasks
+>>> eec.run(spelling="corrected")  # "disappointed" for the release's "dissapointed" (sic) in 240 sentences
 
 The generator is :mod:`toolkit.generators.eec`, the statistics :mod:`toolkit.studies.eec`.
 """
@@ -21,7 +22,7 @@ from matplotlib.axes import Axes
 from toolkit import plots, results
 from toolkit.cases import TASKS
 from toolkit.errors import InputError, unknown
-from toolkit.generators.eec import generate
+from toolkit.generators.eec import SPELLINGS, generate  # noqa: F401
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel, ait, load_all
 from toolkit.scoring import score
 from toolkit.studies.eec import (ATTRIBUTES, PAPER_TABLES, SUBSETS, directions, paper_table, pairs,  # noqa: F401
@@ -52,31 +53,35 @@ class EECResult:
     alpha: float = 0.05
     pearson: dict[str, float] = field(default_factory=dict)  # spec -> Pearson r on its task's test set, where known
     clipping: dict[str, dict[str, int]] = field(default_factory=dict)  # ait: spec -> rows clipped to 0 / to 1
+    spelling: str = "published"  # the corpus's spelling (toolkit.generators.eec.SPELLINGS)
 
 
 def run(*, models: Iterable[str | SentimentModel] | None = None, task: str | None = None,
         subsets: Sequence[str] = SUBSETS, alpha: float = 0.05, cache: bool | str | Path | None = True,
-        progress: bool | None = None) -> EECResult:
-    """Generate the EEC, score it with ``models`` and run the paper's tests on ``subsets``.
+        progress: bool | None = None, spelling: str = "published") -> EECResult:
+    """Generate the EEC (``spelling``: ``"published"``, the release's text, or ``"corrected"``; see
+    :mod:`toolkit.generators.eec`), score it with ``models`` and run the paper's tests on ``subsets``.
 
     ``task`` (one of :data:`TASK_CHOICES`) picks the default systems (:func:`default_models`) and, with ``models``
     given, checks that each of them predicts that task (TK102 otherwise); neither given: the offline valence models.
     """
     if task is not None and task not in TASK_CHOICES:
         raise unknown("task", task, TASK_CHOICES)
+    if spelling not in SPELLINGS:  # before loading models
+        raise unknown("EEC spelling", spelling, SPELLINGS)
     loaded = load_all(list(models) if models is not None else default_models(task or "valence"))
     wrong = [m for m in loaded if task not in (None, "all") and m.task != task]
     if wrong:
         raise InputError(f"model {wrong[0].spec!r} predicts {wrong[0].task!r}, not the task {task!r}.",
                          fix=f"pick models of that task, e.g. {', '.join(ait.specs(task)[:2])}, or drop the task.")
-    scored = score(generate(), models=loaded, cache=cache, progress=progress)
+    scored = score(generate(spelling=spelling), models=loaded, cache=cache, progress=progress)
     all_pairs = pd.concat([pairs(scored, attribute=a, subset=s) for s in subsets for a in ATTRIBUTES],
                           ignore_index=True)
     tests = ttests(scored, subsets=subsets, alpha=alpha)
     specs = list(dict.fromkeys(scored["model"]))
     pearson = {m.spec: float(m.pearson) for m in loaded if getattr(m, "pearson", None) is not None}
     return EECResult(scored=scored, pairs=all_pairs, tests=tests, summary=summary(tests), models=specs, alpha=alpha,
-                     pearson=pearson, clipping=ait.clip_counts(scored))
+                     pearson=pearson, clipping=ait.clip_counts(scored), spelling=spelling)
 
 
 def figures(result: EECResult, *, subset: str = "all", order: Sequence[str] | None = None) -> dict[str, list[Axes]]:
@@ -92,13 +97,14 @@ def figures(result: EECResult, *, subset: str = "all", order: Sequence[str] | No
 def write(result: EECResult, out_dir: str | Path | None = None, *, order: Sequence[str] | None = None,
           figures_dir: str | Path | None = None) -> list[Path]:
     """Write ``eec_tests.csv`` (a row per model × task × attribute × subset), ``eec_summary.csv`` (the Tables 5–7
-    blocks, :func:`summary`), ``eec_pairs.csv``, ``provenance.json`` (with each system's test-set Pearson r and the
-    ``ait:`` systems' clipped rows) to ``out_dir`` (default ``data/results/eec``) and the box plots
-    ``eec_<attribute>_box.png`` (a panel per task) to ``figures_dir`` (default ``figures/``); return the paths."""
+    blocks, :func:`summary`), ``eec_pairs.csv``, ``provenance.json`` (with the corpus's spelling, each system's
+    test-set Pearson r and the ``ait:`` systems' clipped rows) to ``out_dir`` (default ``data/results/eec``) and the
+    box plots ``eec_<attribute>_box.png`` (a panel per task) to ``figures_dir`` (default ``figures/``); return the
+    paths."""
     tables = {"eec_tests": result.tests, "eec_summary": result.summary, "eec_pairs": result.pairs}
     axes = {f"eec_{attribute}_box": panels[0] for attribute, panels in figures(result, order=order).items()}
-    settings = {"study": "eec", "subsets": sorted(set(result.tests["subset"])), "alpha": result.alpha,
-                "tasks": sorted(set(result.tests["task"])),
+    settings = {"study": "eec", "spelling": result.spelling, "subsets": sorted(set(result.tests["subset"])),
+                "alpha": result.alpha, "tasks": sorted(set(result.tests["task"])),
                 "model_tasks": dict(zip(result.scored["model"], result.scored["task"])),
                 "n_sentences": int(result.scored["variant_id"].nunique()),
                 "pearson_test": result.pearson, "clipped_rows": result.clipping}

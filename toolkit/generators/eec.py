@@ -10,6 +10,14 @@ One case (``case_id``) is one template–emotion-word instantiation: its 60 sent
 Extra columns: ``template_id`` (1–11), ``person`` (the surface form, as the release's Person column), ``gender``
 (female|male), ``race`` (African-American|European|"" for noun phrases), ``emotion`` (anger|fear|joy|sadness|""),
 ``emotion_word``, ``np_pair`` (the female/male noun-phrase pair, e.g. "my sister/my brother"; "" for names).
+
+Spelling (``spelling``, one of :data:`SPELLINGS`): ``"published"`` (default) writes the sentences as the released
+CSV does, with its misspelt sadness emotional-state word "dissapointed" (sic; the paper's Table 4 has
+"disappointed"). ``"corrected"`` applies the ``corrections`` of ``resources/eec.json`` ("dissapointed" →
+"disappointed"): that changes the ``text`` and ``emotion_word`` of 240 of the 8,640 sentences — 4 cases (templates
+1–4, the emotional-state templates, with that word) × 60 persons — and nothing else (``case_id`` and ``variant_id``
+keep the published word, so the two corpora join row for row). Scores differ for models that know the word: VADER,
+TextBlob and AFINN do not know the misspelling and give it no sentiment (the correct word is negative to all three).
 """
 from __future__ import annotations
 
@@ -17,7 +25,11 @@ import re
 
 import pandas as pd
 
+from toolkit.errors import unknown
 from toolkit.resources import load_json
+
+SPELLINGS: tuple[str, ...] = ("published", "corrected")
+"""``generate(spelling=...)``: the released text as it is, or with its misspelling corrected."""
 
 _SLOT_WORD = re.compile(r"<emotion word>|<emotional situation word>")
 _ARTICLE = re.compile(r"\ba/an (\w)")
@@ -44,16 +56,21 @@ def _persons(spec: dict) -> list[dict]:
     return persons
 
 
-def generate() -> pd.DataFrame:
-    """The 8,640-sentence EEC as a case table (columns: the case schema + the EEC columns above)."""
+def generate(*, spelling: str = "published") -> pd.DataFrame:
+    """The 8,640-sentence EEC as a case table (columns: the case schema + the EEC columns above); ``spelling``:
+    ``"published"`` (the release's text) or ``"corrected"`` (see the module docstring)."""
+    if spelling not in SPELLINGS:
+        raise unknown("EEC spelling", spelling, SPELLINGS)
     spec = load_json("eec")
+    corrections = spec["corrections"] if spelling == "corrected" else {}
     persons = _persons(spec)
     rows = []
     for template in spec["templates"]:
         words = ([("", "")] if template["words"] == "none" else
                  [(emotion, w) for emotion, ws in spec["emotion_words"][template["words"]].items() for w in ws])
-        for emotion, word in words:
-            case_id = f"eec-t{template['id']:02d}-{word or 'neutral'}"
+        for emotion, published in words:
+            case_id = f"eec-t{template['id']:02d}-{published or 'neutral'}"
+            word = corrections.get(published, published)
             for person in persons:
                 uses_object = "<person object>" in template["template"]
                 surface = person["object"] if uses_object else person["subject"]
