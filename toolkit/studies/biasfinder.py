@@ -15,11 +15,22 @@ human-annotation study of their true-positive rate.
   characteristics (the paper samples per characteristic), then over the models; at most ``per_template`` BTCs per
   template, templates visited round-robin in a seeded order. :func:`sample_strata` reports the strata sizes.
 - :func:`sample_size` — Cochran's sample size for a proportion (p = 0.5) with finite-population correction.
-- :func:`tpr` — per annotator, the share of annotated BTCs that are true positives: both mutants coherent ("yes")
-  and given the same definite sentiment ("unsure" never counts as agreement).
-- :func:`kappa` — Cohen's κ between two annotators on one field (statsmodels).
+- :func:`tpr` — per annotator, the share of annotated BTCs that are true positives (columns :data:`TPR_COLUMNS`),
+  by one of :data:`TPR_RULES`. ``rule="paper"`` (default; Section 6.2 of the paper): both mutants coherent ("yes")
+  and given the same sentiment label, whatever it is — two "neutral" or two "not sure" labels agree; "neutral"
+  against "not sure" does not. ``rule="strict"``: as "paper", and the shared label must be definite (positive,
+  negative or neutral): two "not sure" labels never make a true positive. The rules differ only on BTCs whose two
+  mutants an annotator labelled "not sure".
+- :func:`kappa` — Cohen's κ between two annotators on one field (statsmodels). For ``sentiment``,
+  ``merge_neutral=True`` (default) merges "neutral" and "not sure" into one class, ``unsure``, before κ is computed,
+  the reading under which the paper's sentiment κ (0.485) is reached from its released annotations;
+  ``merge_neutral=False`` keeps the four classes. ``coherent`` has no neutral class and reads the same either way.
+  :func:`tpr` never merges: under either rule "neutral" against "not sure" is a disagreement.
 
 Annotation files are CSVs with columns :data:`ANNOTATION_COLUMNS`, one row per annotator × BTC × variant (a|b).
+Values are read case- and space-insensitively (:data:`ANNOTATION_VALUES`): the released annotations' "Yes", "No",
+"Unsure", "Positive ", "Neutral", "neutral", "Not sure" as well as the annotation app's "yes", "unsure", "positive"…;
+"not sure" (any case, any spacing) and "unsure" are one value, ``unsure``. Anything else is a SchemaError (TK101).
 Works on any scored case table, not only BiasFinder's.
 """
 from __future__ import annotations
@@ -32,12 +43,13 @@ from scipy import stats
 from statsmodels.stats.inter_rater import cohens_kappa
 
 from toolkit.cases import with_scores
-from toolkit.errors import InputError, SchemaError
+from toolkit.errors import InputError, SchemaError, unknown
 
 BTC_COLUMNS = ("model", "attribute", "case_id", "n_mutants", "n_classes", "n_btcs", "past_window")
 TABLE4_COLUMNS = ("model", "attribute", "templates", "mutants", "templates_with_btc", "btcs", "templates_past_window")
 ANNOTATION_COLUMNS = ("btc_id", "variant", "annotator", "coherent", "sentiment")
-TPR_COLUMNS = ("annotator", "n_btcs", "tpr")
+TPR_COLUMNS = ("annotator", "n_btcs", "tpr", "rule")
+TPR_RULES: tuple[str, ...] = ("paper", "strict")
 SAMPLE_COLUMNS = ("btc_id", "model", "attribute", "case_id", "variant_a", "variant_b", "text_a", "text_b", "group_a",
                   "group_b", "label_a", "label_b")
 STRATA_COLUMNS = ("attribute", "model", "btcs", "templates_with_btc", "sampled", "templates_sampled")
@@ -207,8 +219,13 @@ def sample_size(population: int, *, margin: float = 0.05, confidence: float = 0.
     return int(min(population, math.floor(n0 / (1 + (n0 - 1) / population) + 0.5)))
 
 
-ANNOTATION_VALUES = {"variant": {"a", "b"}, "coherent": {"yes", "no", "unsure"},
-                     "sentiment": {"positive", "negative", "neutral", "unsure"}}
+ANNOTATION_VALUES: dict[str, dict[str, str]] = {
+    # column: accepted spelling (lower case, one space between words) -> the value tpr and kappa read
+    "variant": {"a": "a", "b": "b"},
+    "coherent": {"yes": "yes", "no": "no", "unsure": "unsure", "not sure": "unsure"},
+    "sentiment": {"positive": "positive", "negative": "negative", "neutral": "neutral", "unsure": "unsure",
+                  "not sure": "unsure"},
+}
 
 
 def _annotations(annotations: pd.DataFrame) -> pd.DataFrame:
@@ -218,20 +235,26 @@ def _annotations(annotations: pd.DataFrame) -> pd.DataFrame:
                           fix=f"an annotation CSV has the columns {', '.join(ANNOTATION_COLUMNS)}.")
     frame = annotations.loc[:, list(ANNOTATION_COLUMNS)].fillna("").astype(str)
     frame = frame.apply(lambda column: column.str.strip())
-    for column, allowed in ANNOTATION_VALUES.items():
-        frame[column] = frame[column].str.lower()
-        bad = sorted(set(frame[column]) - allowed)
+    for column, accepted in ANNOTATION_VALUES.items():
+        spelled = frame[column].str.lower().str.split().str.join(" ")
+        bad = sorted(set(frame[column][~spelled.isin(list(accepted))]))
         if bad:
-            raise SchemaError(f"column {column!r} holds {bad}; allowed: {', '.join(sorted(allowed))}.",
+            aliases = "; ".join(f"{k!r} for {v}" for k, v in accepted.items() if k != v)
+            raise SchemaError(f"column {column!r} holds {bad}; allowed: {', '.join(sorted(set(accepted.values())))}"
+                              f" (any case and spacing{'; also ' + aliases if aliases else ''}).",
                               fix="correct those cells (an empty cell means the mutant was not annotated).")
+        frame[column] = spelled.map(accepted)
     if frame.duplicated(["annotator", "btc_id", "variant"]).any():
         raise SchemaError("an annotator annotated the same mutant twice.",
                           fix="keep one row per annotator, BTC and variant.")
     return frame
 
 
-def tpr(annotations: pd.DataFrame) -> pd.DataFrame:
-    """Per annotator: BTCs annotated and the true-positive rate (columns :data:`TPR_COLUMNS`)."""
+def tpr(annotations: pd.DataFrame, *, rule: str = "paper") -> pd.DataFrame:
+    """Per annotator: BTCs annotated and the true-positive rate by ``rule`` (one of :data:`TPR_RULES`; see the module
+    docstring), columns :data:`TPR_COLUMNS`."""
+    if rule not in TPR_RULES:
+        raise unknown("TPR rule", rule, TPR_RULES)
     frame = _annotations(annotations)
     wide = frame.pivot_table(index=["annotator", "btc_id"], columns="variant", values=["coherent", "sentiment"],
                              aggfunc="first")
@@ -241,18 +264,24 @@ def tpr(annotations: pd.DataFrame) -> pd.DataFrame:
         raise SchemaError(f"annotator {annotator!r} annotated only one mutant of BTC {btc_id!r}.",
                           fix="annotate both mutants (a and b) of every BTC, or drop the BTC.")
     true_positive = ((wide[("coherent", "a")] == "yes") & (wide[("coherent", "b")] == "yes")
-                     & (wide[("sentiment", "a")] == wide[("sentiment", "b")])
-                     & wide[("sentiment", "a")].isin(_DEFINITE))
+                     & (wide[("sentiment", "a")] == wide[("sentiment", "b")]))
+    if rule == "strict":
+        true_positive &= wide[("sentiment", "a")].isin(_DEFINITE)
     out = true_positive.groupby(level="annotator").agg(["size", "mean"]).reset_index()
-    out.columns = list(TPR_COLUMNS)
-    return out
+    out.columns = list(TPR_COLUMNS[:3])
+    return out.assign(rule=rule).loc[:, list(TPR_COLUMNS)]
 
 
-def kappa(annotations: pd.DataFrame, *, field: str, annotators: tuple[str, str] | None = None) -> float:
-    """Cohen's κ of two annotators on ``field`` ('coherent' or 'sentiment') over the mutants both annotated."""
+def kappa(annotations: pd.DataFrame, *, field: str, annotators: tuple[str, str] | None = None,
+          merge_neutral: bool = True) -> float:
+    """Cohen's κ of two annotators on ``field`` ('coherent' or 'sentiment') over the mutants both annotated;
+    ``merge_neutral``: "neutral" and "not sure" count as one class, ``unsure`` (the paper's κ; see the module
+    docstring)."""
     if field not in ("coherent", "sentiment"):
         raise InputError(f"unknown field {field!r}; available: coherent, sentiment.", fix="field='coherent'.")
     frame = _annotations(annotations)
+    if merge_neutral:
+        frame[field] = frame[field].replace("neutral", "unsure")
     people = annotators or tuple(sorted(frame["annotator"].unique()))
     if len(people) != 2:
         raise InputError(f"Cohen's κ needs exactly two annotators; found {list(people)}.",
