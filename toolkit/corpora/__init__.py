@@ -4,15 +4,40 @@ Sources: ``"sample"`` (the small review corpus this project wrote itself, ``data
 a CSV/TSV (optionally gzipped) or JSONL file with a ``text`` column — or ``review`` as in the aclImdb CSV — and an
 optional ``sentiment``/``label`` column. HTML line breaks (``<br />``) are turned into spaces.
 
+The Large Movie Review Dataset (aclImdb, Maas et al. 2011) loads as it is downloaded, unpacked or not:
+
+- a folder: the top folder ``aclImdb/`` (its splits ``test/`` and ``train/``), or one split such as
+  ``aclImdb/test/``; a split folder holds ``pos/`` and ``neg/`` with one review per file named ``ID_RATING.txt``
+  (``200_8.txt``: review 200, 8 stars of 10);
+- the tarball ``aclImdb_v1.tar.gz`` (also ``.tar``, ``.tgz``, ``.tar.bz2``, ``.tar.xz``), streamed member by member
+  without unpacking; it gives exactly the frame of the unpacked folder.
+
+Such a corpus has one more column, ``rating`` (int), and ``label`` positive (``pos/``) or negative (``neg/``);
+``doc_id`` is the review's path without ``.txt``, e.g. ``train/pos/200_8`` (the same whether the top folder, the
+split folder or the tarball was loaded); ``corpus`` defaults to ``"aclImdb"``. Rows are sorted by split, label folder
+(``neg`` before ``pos``) and numeric ID, so ``limit=`` takes the first reviews of that order (negative ones first):
+draw a random sample of the frame for a balanced subset. The unlabelled ``train/unsup/`` reviews (rating 0) are
+skipped and counted (``unsup_skipped``) unless ``unsup=True``, which keeps them with label ``""``. Files starting with
+``.`` (``.DS_Store``, macOS ``._`` copies) are skipped and counted (``hidden_skipped``); any other entry of ``pos/``,
+``neg/`` (or a kept ``unsup/``) not named ``ID_RATING.txt`` raises TK104 naming it. In the report, ``sha256`` is the
+tarball's own digest; ``content_sha256`` (a folder's ``sha256`` too) is the SHA-256 of the lines
+``<sha256 of the file>  <split>/<folder>/<name>\n`` over the reviews read, in row order (what ``sha256sum FILES |
+sha256sum`` prints in that order): the same for a folder and its tarball, and proof of which reviews were read.
+
+>>> load("aclImdb_v1.tar.gz")   # test and train: 50,000 reviews (all read and cleaned, as for a CSV, even with limit=)
+>>> load("aclImdb/test")        # the test split: 25,000 reviews, doc_ids test/neg/… then test/pos/…
+
 Robustness (every case recorded in ``frame.attrs["corpus_report"]``, which the studies copy into provenance):
 
 - Files are decoded with ``encoding`` (default UTF-8); a file that is not valid in it raises TK104 naming the line
-  and the ``encoding=`` (CLI ``--encoding``) to pass. An empty file raises TK104.
+  (and, for aclImdb, the review file) and the ``encoding=`` (CLI ``--encoding``) to pass. An empty file raises TK104
+  (an empty aclImdb review is dropped like an empty row). A folder that is not aclImdb-like, or a file of an unknown
+  format, raises TK102 naming the accepted sources.
 - CSV/TSV files are parsed strictly first: an unbalanced quote (which would merge the following rows into one text)
   or a row with more fields than the header raises TK104 naming the line. A broken JSONL line raises TK104 naming
   its number.
-- Missing, empty and whitespace-only texts are dropped, counted (``empty_texts_dropped``) and warned about; never
-  kept as "".
+- Missing, empty and whitespace-only texts (rows, or aclImdb review files) are dropped, counted
+  (``empty_texts_dropped``) and warned about; never kept as "".
 - Other HTML markup (``<p>``, ``<b>``, ``<a href=…>``) is stripped and entities unescaped (``strip_html=True``);
   the number of texts changed is ``html_stripped``.
 - Texts that do not look English (:func:`looks_english`: mostly non-ASCII letters, or 8+ words with fewer than two
@@ -26,8 +51,11 @@ import hashlib
 import html
 import io
 import json
+import os
 import re
+import tarfile
 import warnings
+import zlib
 from pathlib import Path
 
 import pandas as pd
@@ -85,7 +113,10 @@ def looks_english(text: str) -> bool:
     return len(words) < 8 or len(_ENGLISH_WORDS.intersection(words)) >= 2
 
 
-def _decode(raw: bytes, *, path: Path, encoding: str) -> str:
+def _decode(raw: bytes, *, path: Path | str, encoding: str, empty_ok: bool = False) -> str:
+    """``raw`` decoded with ``encoding`` (a UTF-8 byte-order mark dropped); errors name ``path`` (a file, or a review
+    inside a folder or archive) and the line. An empty text is an error unless ``empty_ok``."""
+    where = path if isinstance(path, str) else path.name
     try:
         text = raw.decode("utf-8-sig" if encoding.lower().replace("_", "-") in ("utf-8", "utf8") else encoding)
     except LookupError:
@@ -93,12 +124,12 @@ def _decode(raw: bytes, *, path: Path, encoding: str) -> str:
                          "latin-1.") from None
     except UnicodeDecodeError as exc:
         line = raw[:exc.start].count(b"\n") + 1
-        raise CorpusError(f"corpus {path.name!r} is not valid {encoding} (line {line}, byte {exc.start}: "
+        raise CorpusError(f"corpus {where!r} is not valid {encoding} (line {line}, byte {exc.start}: "
                           f"{raw[exc.start:exc.start + 1]!r}).",
                           fix="pass its encoding: encoding='cp1252' (Windows) or 'latin-1' in Python, "
                               "--encoding cp1252 on the command line.") from None
-    if not text.strip():
-        raise CorpusError(f"corpus {path.name!r} is empty.", fix="give a file with a header and at least one row.")
+    if not empty_ok and not text.strip():
+        raise CorpusError(f"corpus {where!r} is empty.", fix="give a file with a header and at least one row.")
     return text
 
 
@@ -147,7 +178,7 @@ def _read(path: Path, *, encoding: str) -> tuple[pd.DataFrame, str]:
     suffixes = "".join(path.suffixes[-2:]).lower()
     if not suffixes.endswith((".jsonl", ".jsonl.gz", ".json", ".tsv", ".tsv.gz", ".csv", ".csv.gz")):
         raise InputError(f"cannot read corpus file {path.name!r}: unknown format.",
-                         fix="use .csv, .tsv or .jsonl (optionally .gz).")
+                         fix=f"use .csv, .tsv or .jsonl (optionally .gz); accepted sources: {_SOURCES}.")
     raw = path.read_bytes()
     digest = hashlib.sha256(raw).hexdigest()
     if suffixes.endswith(".gz"):
@@ -164,39 +195,188 @@ def _read(path: Path, *, encoding: str) -> tuple[pd.DataFrame, str]:
     return frame, digest
 
 
+# --- aclImdb (Maas et al. 2011): the folder tree, or its tarball read without unpacking ---------------------------
+
+ACLIMDB_LABELS = {"neg": "negative", "pos": "positive"}  # label folder -> label
+ACLIMDB_UNSUP = "unsup"  # train/unsup/: 50,000 unlabelled reviews, rating 0
+_REVIEW_NAME = re.compile(r"^(\d+)_(\d+)\.txt$")
+_TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz")
+_SOURCES = ("'sample', a CSV/TSV/JSONL file (optionally .gz) with a 'text' (or 'review') column, an aclImdb folder "
+            "(aclImdb/ holding train/ and test/, or one split such as aclImdb/test/, each with pos/ and neg/ of "
+            "ID_RATING.txt reviews) or the aclImdb_v1.tar.gz tarball")
+
+
+def _is_tarball(path: Path) -> bool:
+    return path.name.lower().endswith(_TAR_SUFFIXES)
+
+
+def _review_key(name: str, *, shown: str) -> tuple[int, int]:
+    """(ID, rating) of a review file named ``ID_RATING.txt``; TK104 naming the file otherwise."""
+    match = _REVIEW_NAME.match(name)
+    if not match:
+        raise CorpusError(f"aclImdb file {shown!r} is not a review named ID_RATING.txt (e.g. 200_8.txt).",
+                          fix="rename or remove it: pos/, neg/ and unsup/ hold only reviews, named by ID and rating.")
+    return int(match[1]), int(match[2])
+
+
+def _acl_splits(path: Path) -> list[tuple[str, Path]]:
+    """(split, folder) of an aclImdb folder: the folder itself when it holds pos/ or neg/ (``aclImdb/test/``), else its
+    subfolders that do (``aclImdb/`` -> test, train); [] when it is neither."""
+    def is_split(folder: Path) -> bool:
+        return any((folder / label).is_dir() for label in ACLIMDB_LABELS)
+
+    if is_split(path):
+        return [(path.resolve().name, path)]
+    return [(child.name, child) for child in sorted(path.iterdir()) if child.is_dir() and is_split(child)]
+
+
+def _acl_folder(path: Path, *, unsup: bool) -> tuple[list[tuple], dict]:
+    """The reviews of an aclImdb folder, sorted, as (split, folder, ID, rating, name, where, bytes) — ``where`` names
+    the file in errors — and the skip counts."""
+    splits = _acl_splits(path)
+    if not splits:
+        raise InputError(f"cannot read corpus folder {path.name!r}: unknown format (no pos/ or neg/ folder in it or "
+                         "in its subfolders).", fix=f"pass {_SOURCES}.")
+    folders = (*ACLIMDB_LABELS, ACLIMDB_UNSUP) if unsup else tuple(ACLIMDB_LABELS)
+    found, skipped = [], {"unsup_skipped": 0, "hidden_skipped": 0}
+    for split, split_dir in splits:
+        if not unsup and (split_dir / ACLIMDB_UNSUP).is_dir():
+            with os.scandir(split_dir / ACLIMDB_UNSUP) as entries:
+                skipped["unsup_skipped"] += sum(not entry.name.startswith(".") for entry in entries)
+        for folder in folders:
+            if not (split_dir / folder).is_dir():
+                continue
+            with os.scandir(split_dir / folder) as entries:
+                for entry in entries:
+                    if entry.name.startswith("."):
+                        skipped["hidden_skipped"] += 1
+                        continue
+                    key = _review_key(entry.name, shown=entry.path)
+                    if not entry.is_file():
+                        raise CorpusError(f"aclImdb entry {entry.path!r} is not a file.",
+                                          fix="move it out of the folder.")
+                    found.append((split, folder, *key, entry.name, entry.path))
+    found.sort(key=lambda r: r[:5])
+    return [(*r, Path(r[5]).read_bytes()) for r in found], skipped
+
+
+class _HashingReader:
+    """A binary file that updates ``digest`` with every byte read from it."""
+
+    def __init__(self, file, digest) -> None:
+        self.file, self.digest = file, digest
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.file.read(size)
+        self.digest.update(data)
+        return data
+
+
+def _acl_tarball(path: Path, *, unsup: bool) -> tuple[list[tuple], dict, str]:
+    """The reviews of an aclImdb tarball, streamed without unpacking (members ``[ROOT/]SPLIT/FOLDER/NAME``), as
+    :func:`_acl_folder` gives them, the skip counts and the SHA-256 of the archive's bytes."""
+    folders = (*ACLIMDB_LABELS, ACLIMDB_UNSUP) if unsup else tuple(ACLIMDB_LABELS)
+    found, skipped, digest = [], {"unsup_skipped": 0, "hidden_skipped": 0}, hashlib.sha256()
+    with path.open("rb") as file:
+        stream = _HashingReader(file, digest)
+        try:
+            with tarfile.open(fileobj=stream, mode="r|*") as tar:
+                for member in tar:
+                    parts = [part for part in member.name.split("/") if part not in ("", ".")]
+                    if len(parts) not in (3, 4) or parts[-2] not in (*ACLIMDB_LABELS, ACLIMDB_UNSUP):
+                        continue
+                    split, folder, name = parts[-3:]
+                    if folder not in folders:  # counted as the folder reader counts them
+                        skipped["unsup_skipped"] += not name.startswith(".")
+                        continue
+                    if name.startswith("."):
+                        skipped["hidden_skipped"] += 1
+                        continue
+                    shown = f"{path.name}:{member.name}"
+                    key = _review_key(name, shown=shown)
+                    if not member.isfile():
+                        raise CorpusError(f"aclImdb member {shown!r} is not a regular file.",
+                                          fix="rebuild the archive with the review files themselves.")
+                    found.append((split, folder, *key, name, shown, tar.extractfile(member).read()))
+        except (tarfile.TarError, EOFError, zlib.error) as exc:
+            raise CorpusError(f"archive {path.name!r} cannot be read: {exc}.",
+                              fix="download it again (it may be truncated) or unpack it and pass the folder.") from None
+        while stream.read(1 << 20):  # the bytes after the archive's end marker, for the file's digest
+            pass
+    if not found and not skipped["unsup_skipped"]:
+        raise InputError(f"cannot read corpus archive {path.name!r}: unknown format (no SPLIT/pos/ or SPLIT/neg/ "
+                         "review files in it).", fix=f"pass {_SOURCES}.")
+    found.sort(key=lambda r: r[:5])
+    return found, skipped, digest.hexdigest()
+
+
+def _read_aclimdb(path: Path, *, encoding: str, unsup: bool) -> tuple[pd.DataFrame, str, dict]:
+    """The raw aclImdb table (``doc_id``, ``text``, ``label``, ``rating``), the source's SHA-256 and the report's
+    aclImdb entries (see the module docstring)."""
+    if path.is_dir():
+        reviews, skipped = _acl_folder(path, unsup=unsup)
+        digest, layout = None, "aclImdb folder"
+    else:
+        reviews, skipped, digest = _acl_tarball(path, unsup=unsup)
+        layout = "aclImdb tarball"
+    manifest, rows = hashlib.sha256(), []
+    for split, folder, _, rating, name, where, raw in reviews:
+        relative = f"{split}/{folder}/{name}"
+        manifest.update(f"{hashlib.sha256(raw).hexdigest()}  {relative}\n".encode())
+        rows.append((relative[:-len(".txt")], _decode(raw, path=where, encoding=encoding, empty_ok=True),
+                     ACLIMDB_LABELS.get(folder, ""), rating))
+    frame = pd.DataFrame(rows, columns=["doc_id", "text", "label", "rating"]).astype({"rating": "int64"})
+    duplicated = frame["doc_id"][frame["doc_id"].duplicated()]
+    if len(duplicated):
+        raise CorpusError(f"aclImdb source {path.name!r} holds review {duplicated.iloc[0]!r} more than once.",
+                          fix="give one aclImdb tree (an archive with a single top folder).")
+    report = {"layout": layout, "splits": sorted({r[0] for r in reviews}), "content_sha256": manifest.hexdigest(),
+              **skipped}
+    return frame, digest or report["content_sha256"], report
+
+
 def load(source: str | Path, *, name: str | None = None, limit: int | None = None, encoding: str = "utf-8",
-         strip_markup: bool = True) -> pd.DataFrame:
-    """Load a corpus (see the module docstring); ``name`` defaults to ``"sample"`` or the file's stem. What was
-    dropped, stripped or flagged is in ``attrs["corpus_report"]``."""
+         strip_markup: bool = True, unsup: bool = False) -> pd.DataFrame:
+    """Load a corpus (see the module docstring); ``name`` defaults to ``"sample"``, ``"aclImdb"`` for an aclImdb folder
+    or tarball, or the file's stem. ``limit`` keeps the first rows after empty texts are dropped. ``unsup`` keeps the
+    unlabelled aclImdb ``train/unsup/`` reviews (skipped by default). What was dropped, stripped or flagged is in
+    ``attrs["corpus_report"]``."""
     path = sample_path() if str(source) == "sample" else Path(source).expanduser()
     if not path.exists():
-        raise InputError(f"corpus {str(source)!r} not found.",
-                         fix="pass 'sample' or the path of a CSV/TSV/JSONL file with a 'text' (or 'review') column.")
-    frame, digest = _read(path, encoding=encoding)
-    text_column = next((c for c in TEXT_COLUMNS if c in frame.columns), None)
-    if text_column is None:
-        raise SchemaError(f"corpus {path.name!r} has no text column; its columns: {', '.join(map(str, frame.columns))}.",
-                          fix=f"name the text column one of: {', '.join(TEXT_COLUMNS)}.")
-    label_column = next((c for c in LABEL_COLUMNS if c in frame.columns), None)
+        raise InputError(f"corpus {str(source)!r} not found.", fix=f"pass {_SOURCES}.")
+    aclimdb = path.is_dir() or _is_tarball(path)
+    if aclimdb:
+        frame, digest, acl_report = _read_aclimdb(path, encoding=encoding, unsup=unsup)
+        text_column, label_column = "text", "label"
+    else:
+        frame, digest = _read(path, encoding=encoding)
+        text_column = next((c for c in TEXT_COLUMNS if c in frame.columns), None)
+        if text_column is None:
+            raise SchemaError(f"corpus {path.name!r} has no text column; its columns: "
+                              f"{', '.join(map(str, frame.columns))}.",
+                              fix=f"name the text column one of: {', '.join(TEXT_COLUMNS)}.")
+        label_column = next((c for c in LABEL_COLUMNS if c in frame.columns), None)
     texts = frame[text_column].map(lambda t: "" if t is None or (isinstance(t, float) and t != t) else str(t))
     stripped = texts.map(strip_html) if strip_markup else texts
     cleaned = stripped.map(clean)
     empty = cleaned.str.len() == 0
     kept = frame[~empty].head(limit) if limit else frame[~empty]
-    corpus_name = name or ("sample" if str(source) == "sample" else path.name.split(".")[0])
+    corpus_name = name or ("sample" if str(source) == "sample" else "aclImdb" if aclimdb else path.name.split(".")[0])
     labels = kept[label_column].map(lambda v: "" if v is None or (isinstance(v, float) and v != v) else str(v)) \
         if label_column else pd.Series([""] * len(kept), index=kept.index)
     out = pd.DataFrame({
-        "doc_id": [f"{corpus_name}:{i}" for i in kept.index],
+        "doc_id": kept["doc_id"].tolist() if aclimdb else [f"{corpus_name}:{i}" for i in kept.index],
         "text": cleaned[kept.index].tolist(),
         "label": labels.tolist(),
         "corpus": corpus_name,
     }).loc[:, list(CORPUS_COLUMNS)]
+    if aclimdb:
+        out["rating"] = kept["rating"].to_numpy(dtype="int64")
     non_english = int((~out["text"].map(looks_english)).sum())
     report = {"source": "sample" if str(source) == "sample" else str(path.resolve()), "sha256": digest,
               "encoding": encoding, "rows_read": int(len(frame)), "empty_texts_dropped": int(empty.sum()),
               "html_stripped": int((stripped != texts.map(lambda t: _BREAK.sub(" ", t))).sum()),
-              "non_english": non_english, "rows": int(len(out))}
+              "non_english": non_english, "rows": int(len(out)), **(acl_report if aclimdb else {})}
     if report["empty_texts_dropped"]:
         warnings.warn(f"corpus {corpus_name!r}: {report['empty_texts_dropped']} of {len(frame)} rows have a missing, "
                       "empty or whitespace-only text and were dropped (recorded in attrs['corpus_report']).",
