@@ -25,6 +25,7 @@ import re
 import pandas as pd
 
 from toolkit.errors import InputError
+from toolkit.generators.biasfinder import articles
 from toolkit.generators.biasfinder.gender import _fill, gender_templates
 from toolkit.generators.biasfinder.lists import word_lists
 
@@ -46,8 +47,10 @@ def _restore(template: str, *, gender: str, text: str, lists: str) -> tuple[str,
     """The template with pronoun/noun slots written in ``gender`` and names as ``<name:gender>``, and the names it
     replaced; None when it does not reproduce ``text``."""
     slot = f"<name:{gender}>"
-    restored = _fill(template, gender=gender, name=slot, lists=lists)
-    pattern = "(.+?)".join(re.escape(part) for part in restored.split(slot))
+    restored = _fill(template, gender=gender, name=slot, lists=lists, resolve_articles=False)
+    literal = {slot: "(.+?)", "<a>": "(?:a|an)", "<A>": "(?:A|An|AN)"}
+    pattern = "".join(literal.get(part, re.escape(part)) for part in re.split(rf"({re.escape(slot)}|<a>|<A>)",
+                                                                               restored))
     match = re.fullmatch(pattern, text, flags=re.DOTALL)
     return (restored, list(match.groups())) if match else None
 
@@ -87,7 +90,8 @@ def generate_country(corpus: pd.DataFrame, *, n_names: int = 1, backend: str = "
         for country, by_gender in names.items():
             for name in by_gender[t.gender]:
                 rows.append({**common, "variant_id": f"{case_id}:{country}:{name}", "group": country, "fill": name,
-                             "text": t.template.replace(f"<name:{t.gender}>", name), "is_original": False})
+                             "text": articles.resolve(t.template.replace(f"<name:{t.gender}>", name)),
+                             "is_original": False})
     columns = ["case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
                "gender", "doc_id", "corpus"]
     return pd.DataFrame(rows, columns=columns)

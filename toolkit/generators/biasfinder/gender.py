@@ -23,6 +23,7 @@ import pandas as pd
 
 from toolkit import nlp as nlp_layer
 from toolkit.errors import InputError
+from toolkit.generators.biasfinder import articles
 from toolkit.generators.biasfinder.lists import word_lists
 from toolkit.nlp import coref
 
@@ -32,6 +33,14 @@ FORMS = {
 }
 _PREFILTER = re.compile(r"\b(he|she|him|her|his|hers|himself|herself)\b", re.IGNORECASE)
 _SLOT = re.compile(r"<(name|subj|obj|pos|poss|refl|noun:[^>]+)>", re.IGNORECASE)
+_PRONOUN = re.compile(r"\b(he|she|him|her|his|hers|himself|herself)\b", re.IGNORECASE)
+_NAME_WORD = re.compile(r"[A-Z][\w'’-]+")
+_HONORIFICS = frozenset({"mr", "mrs", "ms", "miss", "sir", "dame", "lady", "lord", "dr", "Mr", "Mrs", "Ms", "Miss",
+                         "Sir", "Dame", "Lady", "Lord", "Dr"})
+_TITLE_CUES = frozenset({"watched", "watch", "watching", "saw", "see", "seen", "film", "movie", "show", "series",
+                         "sequel", "remake", "titled", "episode"})
+_NOT_PEOPLE = frozenset({"WORK_OF_ART", "LANGUAGE", "PRODUCT", "EVENT", "LAW"})
+_QUOTED = re.compile(r"(?<![\w])\"[^\"\n]{1,80}\"|“[^”\n]{1,80}”|(?<![\w])'[^'\n]{1,80}'(?![\w])")
 
 
 def fill_names(n: int = 30, *, lists: str = "curated") -> dict[str, list[str]]:
@@ -81,25 +90,106 @@ def gender_templates(corpus: pd.DataFrame, *, backend: str = "rules", n_process:
     pairs = word_lists(lists).noun_pairs
     rows = []
     for row, (doc, found) in zip(candidates.itertuples(index=False), parsed):
-        if len(found) != 1:
-            continue
-        slots = [_slot(doc, start, end, pairs) for start, end in found[0]]
-        if None in slots:
-            continue
-        template, original_gender, last = [], "", 0
-        for (start, end), slot in zip(found[0], slots):
-            if slot != "<name>":
-                word = doc.text[start:end].lower()
-                original_gender = original_gender or coref.PRONOUN_GENDER.get(word) or coref.gender_nouns()[word]
-            template += [doc.text[last:start], slot]
-            last = end
-        template.append(doc.text[last:])
-        rows.append({"doc_id": row.doc_id, "corpus": row.corpus, "text": row.text, "template": "".join(template),
-                     "gender": original_gender})
+        made = _template(doc, found[0], pairs) if len(found) == 1 else None
+        if made is not None:
+            rows.append({"doc_id": row.doc_id, "corpus": row.corpus, "text": row.text, "template": made[0],
+                         "gender": made[1]})
     return pd.DataFrame(rows, columns=["doc_id", "corpus", "text", "template", "gender"])
 
 
-def _fill(template: str, *, gender: str, name: str, lists: str = "curated") -> str:
+def _template(doc, cluster: list[tuple[int, int]], pairs: tuple[tuple[str, str], ...]) -> tuple[str, str] | None:
+    """(template, the original's gender) for a review's one person cluster, or None to reject the review (see the
+    module docstring: slots the lists cannot swap, names that look like titles, words of the person left
+    unreplaced)."""
+    slots = [_slot(doc, start, end, pairs) for start, end in cluster]
+    if None in slots:
+        return None
+    spans = []
+    for (start, end), slot in zip(cluster, slots):
+        if slot == "<name>":
+            if _title_like(doc, start, end):
+                return None
+            start, end = _whole_name(doc, start, end)
+        if spans and start < spans[-1][1]:  # a widened name reaching into the previous mention
+            if slot != "<name>" or spans[-1][2] != "<name>":
+                return None
+            start = spans.pop()[0]
+        spans.append((start, end, slot))
+    template, original_gender, last = [], "", 0
+    for start, end, slot in spans:
+        if slot != "<name>":
+            word = doc.text[start:end].lower()
+            original_gender = original_gender or coref.PRONOUN_GENDER.get(word) or coref.gender_nouns()[word]
+        template += [doc.text[last:start], slot]
+        last = end
+    template.append(doc.text[last:])
+    literal = "".join(template[0::2])
+    if _PRONOUN.search(literal):  # a pronoun outside the cluster would keep its gender in every mutant
+        return None
+    replaced = {w for start, end, slot in spans if slot == "<name>" for w in _NAME_WORD.findall(doc.text[start:end])}
+    if any(re.search(rf"\b{re.escape(w)}\b", literal) for w in replaced - _HONORIFICS):
+        return None  # "Hanks knows it" after "Tom Hanks": a mention the cluster missed would survive
+    return articles.mark("".join(template)), original_gender
+
+
+def _whole_name(doc, start: int, end: int) -> tuple[int, int]:
+    """The character span of a name mention widened over the capitalised proper nouns and honorifics around it:
+    "Shia LaBeouf" when NER found only "LaBeouf", "Ms. Smith" (the honorific goes with the name: no "Ms. James")."""
+    span = doc.char_span(start, end, alignment_mode="expand")
+    if span is None:
+        return start, end
+    first, last = span.start, span.end - 1
+    while first > 0 and _name_part(doc[first - 1]) and doc[first - 1].whitespace_:
+        first -= 1
+    while last + 1 < len(doc) and _name_part(doc[last + 1]) and doc[last].whitespace_:
+        last += 1
+    return doc[first].idx, doc[last].idx + len(doc[last].text)
+
+
+def _name_part(token) -> bool:
+    if token.lower_.rstrip(".") in _HONORIFICS:
+        return True
+    return (token.pos_ == "PROPN" and token.text[:1].isupper() and token.is_alpha
+            and token.lower_ not in coref.PRONOUN_GENDER and token.lower_ not in coref.gender_nouns())
+
+
+def _title_like(doc, start: int, end: int) -> bool:
+    """A name that reads as a film, show, company or people: a whole short quoted string ("'Rachel' is an art
+    movie"), right after watched/saw/film/movie…, inside a WORK_OF_ART, LANGUAGE, PRODUCT, EVENT or LAW entity or an
+    ORG entity longer than the name ("Sarah Films"), an adjective, a modifier of a noun that NER did not call a
+    person ("the Latin Godfather"), glued to a hyphen ("Latin-American") or after "<Capitalised> of" ("The Diary of
+    Anne")."""
+    span = doc.char_span(start, end, alignment_mode="expand")
+    if span is None:
+        return False
+    if any(t.ent_type_ in _NOT_PEOPLE or t.pos_ == "ADJ" for t in span):
+        return True
+    if any(ent.label_ == "ORG" and len(ent) > len(span) and ent.start <= span.start < ent.end for ent in doc.ents):
+        return True
+    root = span.root
+    if (root.dep_ in ("amod", "compound") and root.head.i > root.i and root.head.pos_ in ("NOUN", "PROPN")
+            and root.ent_type_ != "PERSON"):
+        return True
+    before = doc[span.start - 1] if span.start else None
+    after = doc[span.end] if span.end < len(doc) else None
+    if before is not None and before.lower_ in _TITLE_CUES:
+        return True
+    if after is not None and after.text == "-" and not span[-1].whitespace_:
+        return True
+    if before is not None and before.lower_ == "of" and span.start >= 2 and doc[span.start - 2].text[:1].isupper() \
+            and not doc[span.start - 2].is_sent_start:
+        return True
+    return any(q_start <= start and end <= q_end for q_start, q_end in _short_quotes(doc.text))
+
+
+def _short_quotes(text: str) -> list[tuple[int, int]]:
+    """Character spans of quoted strings of at most six words ("…", “…”, '…')."""
+    return [(m.start(), m.end()) for m in _QUOTED.finditer(text) if len(m.group(0).split()) <= 6]
+
+
+def _fill(template: str, *, gender: str, name: str, lists: str = "curated", resolve_articles: bool = True) -> str:
+    """``template`` filled for ``gender`` with ``name``; ``<a>`` slots then agree with their next word (or stay, with
+    ``resolve_articles=False``)."""
     female = gender == "female"
     pairs = word_lists(lists).noun_pairs
 
@@ -115,7 +205,8 @@ def _fill(template: str, *, gender: str, name: str, lists: str = "curated") -> s
             word = FORMS[gender][lower]
         return word[0].upper() + word[1:] if slot[0].isupper() else word
 
-    return _SLOT.sub(value, template)
+    filled = _SLOT.sub(value, template)
+    return articles.resolve(filled) if resolve_articles else filled
 
 
 def generate_gender(corpus: pd.DataFrame, *, n_names: int = 30, backend: str = "rules", n_process: int = 1,

@@ -8,16 +8,20 @@ Rules (spaCy's parse, no coreference model):
 - Pre-filter without parsing: the review mentions exactly one form of one listed occupation ("chef" and "chefs", or
   "chef" and "baker", reject it). Only those reviews are parsed.
 - Every mention of that occupation must be a singular common noun (its last word tagged ``NN``; ``NNP`` for an
-  acronym such as "CEO") outside any named entity: a verb ("they butcher the plot") or a name ("Inspector Gadget",
-  tagged ``NNP``) rejects the review. A multi-word title is one slot; its own words are not modifiers. Repeated
-  mentions are taken as coreferent and all become ``<occupation>``; pronouns that refer to the person stay (the
-  gender is the review's).
+  acronym such as "CEO") outside any named entity, naming a person: a verb ("they butcher the plot"), a name
+  ("Inspector Gadget", tagged ``NNP``), a compound modifier of another noun ("a detective story", "the pilot
+  episode") or a word glued to a hyphen ("tailor-made") rejects the review. A multi-word title is one slot; its own
+  words are not modifiers. Repeated mentions are taken as coreferent and all become ``<occupation>``; pronouns that
+  refer to the person stay (the gender is the review's).
 - Adjectival and compound modifiers left of the noun are removed with their own modifiers ("a very talented pastry
   chef" → "a <occupation>"): rules cannot tell a modifier that clashes with another title ("a Michelin-starred
   chef" → "a Michelin-starred plumber") from a harmless one ("a friendly chef"), so all go. Determiners,
-  possessives and numbers stay, and so does everything left of them.
-- An "a"/"an" determiner becomes ``<a>`` and is filled to agree with the value (``an`` before a vowel letter, which
-  is right for every title of both presets). A capitalised slot (``<A>``, ``<Occupation>``) is filled capitalised.
+  possessives and numbers stay (also when the parse hangs them under a modifier), and so does everything left of
+  them. A removal of more than four tokens, or of anything but words, commas and hyphens ("Boxing Refree +
+  Parapsychology ka professor") rejects the review: that is no modifier phrase.
+- An "a"/"an" determiner of the title, and any article right before the slot, becomes ``<a>``, filled to agree
+  with the word that follows it (:mod:`.articles`): "an experienced lawyer" → "a plumber"; "a small-time lawyer"
+  → "a small-time accountant". A capitalised slot (``<A>``, ``<Occupation>``) is filled capitalised.
 
 Not handled: plural mentions (rejected), modifiers right of the noun ("a chef from Lyon" stays), and whether a
 swapped occupation fits the story (the annotation study measures that).
@@ -32,13 +36,16 @@ from functools import cache
 
 import pandas as pd
 
+from toolkit.generators.biasfinder import articles
 from toolkit.generators.biasfinder.lists import word_lists
 from toolkit.nlp import coref
 
 TEMPLATE_COLUMNS = ("doc_id", "corpus", "text", "template", "occupation")
 _REMOVABLE = ("amod", "compound")
 _KEPT = ("det", "poss", "predet", "nummod")
-_SLOT = re.compile(r"<(a|occupation)>", re.IGNORECASE)
+_DETERMINERS = ("DT", "PDT", "PRP$", "WP$", "CD", "POS")  # never removed with the modifiers
+_MAX_REMOVED = 4
+_OCCUPATION_SLOT = re.compile(r"<(occupation|Occupation)>")
 
 
 def occupations(*, lists: str = "curated") -> tuple[str, ...]:
@@ -64,6 +71,19 @@ def _capitalised(slot: str, upper: bool) -> str:
     return f"<{slot[0].upper()}{slot[1:]}>" if upper else f"<{slot}>"
 
 
+def _a_person(doc, span) -> bool:
+    """Whether the title names a person: not a noun's compound modifier ("detective story", "pilot episode") and
+    not glued to a hyphen ("tailor-made", "a lawyer-author")."""
+    head = span[-1]
+    if head.dep_ == "compound" and head.head.i > head.i:
+        return False
+    before = doc[span.start - 1] if span.start else None
+    after = doc[span.end] if span.end < len(doc) else None
+    glued_before = before is not None and before.text == "-" and not before.whitespace_
+    glued_after = after is not None and after.text == "-" and not head.whitespace_
+    return not (glued_before or glued_after)
+
+
 def _edits(doc, word: str) -> list[tuple[int, int, str]] | None:
     """(start, end, replacement) character edits turning ``doc`` into a template, or None to reject it."""
     edits = []
@@ -73,12 +93,17 @@ def _edits(doc, word: str) -> list[tuple[int, int, str]] | None:
             return None
         head = span[-1]
         noun = head.tag_ == "NN" or (word.isupper() and head.tag_ == "NNP")  # "the CEO" is tagged NNP
-        if not noun or any(t.ent_type_ for t in span):
+        if not noun or any(t.ent_type_ for t in span) or not _a_person(doc, span):
             return None
         lefts = [c for token in span for c in token.lefts if c.i < span.start]  # "a physician's assistant"
         kept = [c.right_edge.i for c in lefts if c.dep_ in _KEPT]
         removed = [c.left_edge.i for c in lefts if c.dep_ in _REMOVABLE]
         start = max([min(removed, default=span.start)] + [i + 1 for i in kept]) if removed else span.start
+        start = max([start] + [t.i + 1 for t in doc[start:span.start] if t.dep_ in _KEPT or t.tag_ in _DETERMINERS])
+        region = doc[start:span.start]
+        if len(region) > _MAX_REMOVED or any(not (t.is_alpha or t.text in ",-") or t.pos_ in ("SYM", "X", "NUM")
+                                             for t in region):
+            return None  # "Boxing Refree + Parapsychology ka professor": not a modifier phrase to drop
         determiner = next((c for c in lefts if c.dep_ == "det" and c.lower_ in ("a", "an")), None)
         if determiner is not None:
             edits.append((determiner.idx, determiner.idx + len(determiner.text),
@@ -109,20 +134,17 @@ def occupation_templates(corpus: pd.DataFrame, *, batch_size: int = 64, n_proces
             parts += [row.text[last:start], replacement]
             last = end
         parts.append(row.text[last:])
-        rows.append({"doc_id": row.doc_id, "corpus": row.corpus, "text": row.text, "template": "".join(parts),
-                     "occupation": word})
+        rows.append({"doc_id": row.doc_id, "corpus": row.corpus, "text": row.text,
+                     "template": articles.mark("".join(parts)), "occupation": word})
     return pd.DataFrame(rows, columns=list(TEMPLATE_COLUMNS))
 
 
 def fill_occupation(template: str, *, occupation: str) -> str:
-    """``template`` with ``<occupation>`` set to ``occupation`` and ``<a>`` to the article it takes."""
-
-    def value(match: re.Match) -> str:
-        slot = match.group(1)
-        word = occupation if slot.lower() == "occupation" else ("an" if occupation[0] in "aeiou" else "a")
-        return word[0].upper() + word[1:] if slot[0].isupper() else word
-
-    return _SLOT.sub(value, template)
+    """``template`` with ``<occupation>`` set to ``occupation`` and each ``<a>`` to the article its next word takes
+    (:func:`.articles.resolve`)."""
+    filled = _OCCUPATION_SLOT.sub(lambda m: occupation[0].upper() + occupation[1:] if m.group(1)[0] == "O"
+                                  else occupation, template)
+    return articles.resolve(filled)
 
 
 def generate_occupation(corpus: pd.DataFrame, *, templates: pd.DataFrame | None = None, n_process: int = 1,

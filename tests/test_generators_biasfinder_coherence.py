@@ -1,0 +1,125 @@
+"""BiasFinder mutants a reader believes: one hand-written text per cause of incoherence seen on real reviews."""
+import re
+
+import pytest
+
+from conftest import corpus_of
+from toolkit.generators.biasfinder import (PRESETS, generate, generate_gender, gender_templates, occupation_templates,
+                                           occupations)
+from toolkit.generators.biasfinder.articles import article_for, resolve
+from toolkit.generators.biasfinder.occupation import fill_occupation
+
+
+@pytest.mark.parametrize("text", [
+    "I watched Rachel last night; 'Rachel' is an art movie, and she is in every scene.",  # a film title
+    "Some people say \"Rachel\" is an art movie, but she bored me.",                        # a whole quoted string
+    "The Diary of Anne Frank is moving. She wrote it as a girl.",                           # a book title
+])
+def test_a_title_is_not_a_person(text):
+    assert gender_templates(corpus_of([text])).empty
+    assert generate(corpus_of([text + " The chef cooks."]), instances=["gender", "country", "occupation"],
+                    n_names=2)["attribute"].eq("occupation").all()
+
+
+def test_a_partial_name_is_widened_to_the_whole_name_and_every_mention_replaced():
+    text = "Shia LaBeouf is great in this. LaBeouf gives his best performance and he knows it."
+    template = gender_templates(corpus_of([text]))["template"].tolist()
+    assert template == ["<name> is great in this. <name> gives <pos> best performance and <subj> knows it."]
+    mutants = generate_gender(corpus_of([text]), n_names=2)["text"].tolist()
+    assert "Michael is great in this. Michael gives his best performance and he knows it." in mutants
+    assert not any("Shia" in t or "LaBeouf" in t for t in mutants[1:])
+
+
+def test_an_honorific_goes_with_the_name():
+    text = "Ms. Smith is great and she knows it. I loved her."
+    assert gender_templates(corpus_of([text]))["template"].tolist() == ["<name> is great and <subj> knows it. I "
+                                                                        "loved <obj>."]
+    male = generate_gender(corpus_of([text]), n_names=1).query("group == 'male'")["text"].tolist()
+    assert male == ["Michael is great and he knows it. I loved him."]
+
+
+def test_a_pronoun_glued_to_a_closing_quote_is_replaced():
+    text = '"I never lie",he openly admits. He is a liar.'
+    assert gender_templates(corpus_of([text]))["template"].tolist() == ['"I never lie",<subj> openly admits. '
+                                                                        '<Subj> is a liar.']
+    female = generate_gender(corpus_of([text]), n_names=1).query("group == 'female'")["text"].tolist()
+    assert female == ['"I never lie",she openly admits. She is a liar.']
+
+
+def test_a_full_name_and_its_later_surname_get_the_same_fill():
+    text = "Tom Hanks is great. He carries the film, and the Hanks charm works."
+    female = generate_gender(corpus_of([text]), n_names=1).query("group == 'female'")["text"].tolist()
+    assert female == ["Jennifer is great. She carries the film, and the Jennifer charm works."]
+
+
+@pytest.mark.parametrize("lists", PRESETS)
+def test_an_experienced_lawyer_takes_the_article_of_every_occupation(lists):
+    cases = generate(corpus_of(["He hired an experienced lawyer. The lawyer was useless."]), instances=["occupation"],
+                     lists=lists)
+    mutants = cases[~cases["is_original"].astype(bool)]
+    assert len(mutants) == 79
+    for value, text in zip(mutants["fill"], mutants["text"]):
+        article = text.split()[2]
+        vowel = value[0].lower() in "aeiou"
+        assert article == ("an" if vowel else "a"), text  # no listed title is an exception to the letter rule
+    by_fill = dict(zip(mutants["fill"], mutants["text"]))
+    if lists == "paper":
+        assert by_fill["CEO"] == "He hired a CEO. The CEO was useless."
+        assert by_fill["air traffic controller"] == ("He hired an air traffic controller. The air traffic controller "
+                                                     "was useless.")
+    else:
+        assert by_fill["accountant"] == "He hired an accountant. The accountant was useless."
+
+
+@pytest.mark.parametrize("template, value, expected", [
+    ("He is <a> small-time <occupation>.", "accountant", "He is a small-time accountant."),  # the next word decides
+    ("<A> <occupation>-author wrote it.", "accountant", "An accountant-author wrote it."),
+    ("We meet James, <a> <occupation>, and Emily.", "plumber", "We meet James, a plumber, and Emily."),
+])
+def test_the_article_agrees_with_the_word_after_it(template, value, expected):
+    assert fill_occupation(template, occupation=value) == expected
+
+
+@pytest.mark.parametrize("word, article", [
+    ("Amanda", "an"), ("Michael", "a"), ("hour", "an"), ("honest", "an"), ("European", "a"), ("university", "a"),
+    ("one-off", "a"), ("FBI", "an"), ("CEO", "a"), ("MBA", "an"), ("\"Umbrella\"", "an"), ("uncle", "an"),
+])
+def test_article_for_reads_the_sound_of_the_next_word(word, article):
+    assert article_for(word) == article
+    assert resolve(f"It is <a> {word} thing. <A> {word} wins.") == (f"It is {article} {word} thing. "
+                                                                    f"{article.capitalize()} {word} wins.")
+
+
+def test_an_article_before_a_gender_noun_follows_the_noun():
+    texts = generate_gender(corpus_of(["An uncle visits. The uncle is rude and he shouts."]))["text"].tolist()
+    assert "An aunt visits. The aunt is rude and she shouts." in texts
+
+
+def test_the_article_stays_when_modifiers_are_removed():
+    text = "We meet James, a lovable plumber, and Emily Watson."  # the parse hangs "a" under the modifiers
+    assert occupation_templates(corpus_of([text]))["template"].tolist() == ["We meet James, <a> <occupation>, and "
+                                                                            "Emily Watson."]
+
+
+@pytest.mark.parametrize("text", [
+    "It is a detective story about a murder, and the story is dull.",  # a compound modifier of "story"
+    "The pilot episode was great.",                                    # a TV pilot
+    "The costume was tailor-made for the lead.",                       # an idiom glued to a hyphen
+    "Boxing Refree + Parapsychology ka professor is the hero. The professor wins.",  # no modifier phrase to drop
+])
+def test_an_occupation_word_in_another_sense_yields_no_template(text):
+    assert occupation_templates(corpus_of([text]), lists="paper").empty
+    assert occupation_templates(corpus_of([text])).empty
+
+
+def test_mutants_never_keep_a_pronoun_of_the_other_gender():
+    texts = ["Meryl Streep is great. She carries the film and Streep knows it.",
+             '"I never lie",he openly admits. He is a liar.', "Ms. Smith is great and she knows it. I loved her."]
+    cases = generate(corpus_of(texts), instances=["gender", "country"], n_names=3)
+    other = {"female": re.compile(r"\b(he|him|his|himself)\b", re.I),
+             "male": re.compile(r"\b(she|her|hers|herself)\b", re.I)}
+    mutants = cases[~cases["is_original"].astype(bool)]
+    assert len(mutants) and cases["doc_id"].nunique() == 3
+    assert not [t for g, t in zip(mutants["gender"], mutants["text"]) if other[g].search(t)]
+    assert not mutants["text"].str.contains(r"\bMs\. (?:Michael|James|Jennifer)", regex=True).any()
+    assert occupations()  # the curated list stays loaded for the next test module

@@ -1,0 +1,51 @@
+"""The indefinite article of a BiasFinder mutant: "a"/"an" agreeing with whatever word follows it once filled.
+
+A template writes an article whose next word can change as ``<a>`` (``<A>`` at a capital): the occupation
+instance's determiner of the title (whatever modifiers stay between them) and, in every instance, an article right
+before a name, gender-noun or occupation slot ("A Tom Hanks film" → "<A> <name> film"). :func:`resolve` fills
+them after the other slots, by the sound of the next word (:func:`article_for`): "an" before a vowel letter, with
+the usual exceptions ("a European", "a one-off", "a university", "an hour", "an honest") and acronyms read letter
+by letter ("an FBI agent", "a CEO").
+"""
+from __future__ import annotations
+
+import re
+
+_SLOT_AFTER = r"<(?:name|noun:|occupation|Name|Noun:|Occupation)"
+_ARTICLE_BEFORE_SLOT = re.compile(rf"\b(a|an|A|An|AN)(\s+)(?={_SLOT_AFTER})")
+_FILLED = re.compile(r"<([aA])>(\s+)([\"'“‘(\[]*)(\w[\w'’.-]*)?")
+_A_BEFORE_VOWEL = ("uni", "use", "usa", "usu", "ure", "uti", "eu", "one", "once", "ewe", "ubiq", "ufo", "uku")
+_AN_BEFORE_H = ("hour", "honest", "honor", "honour", "heir")
+_AN_LETTERS = frozenset("AEFHILMNORSX")  # letters whose name starts with a vowel sound: "an FBI agent"
+
+
+def article_for(word: str) -> str:
+    """'a' or 'an' before ``word`` (see the module docstring)."""
+    letters = word.strip("\"'“‘([")
+    if not letters:
+        return "a"
+    head = re.split(r"[-.]", letters)[0]
+    if len(head) > 1 and head.isupper() and head.isalpha() and not head.lower().startswith(_A_BEFORE_VOWEL):
+        return "an" if head[0] in _AN_LETTERS else "a"  # an acronym, read letter by letter
+    lower = letters.lower()
+    if lower.startswith(_AN_BEFORE_H):
+        return "an"
+    if lower.startswith(_A_BEFORE_VOWEL):
+        return "a"
+    return "an" if lower[0] in "aeiou" else "a"
+
+
+def mark(template: str) -> str:
+    """``template`` with every literal a/an right before a name, noun or occupation slot written as ``<a>``/``<A>``."""
+    return _ARTICLE_BEFORE_SLOT.sub(lambda m: ("<A>" if m.group(1)[0].isupper() else "<a>") + m.group(2), template)
+
+
+def resolve(text: str) -> str:
+    """``text`` (all other slots filled) with each ``<a>``/``<A>`` set to the article its next word takes."""
+
+    def value(match: re.Match) -> str:
+        article = article_for(match.group(4) or "")
+        article = article.capitalize() if match.group(1) == "A" else article
+        return article + match.group(2) + match.group(3) + (match.group(4) or "")
+
+    return _FILLED.sub(value, text)
