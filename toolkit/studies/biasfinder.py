@@ -5,11 +5,14 @@ human-annotation study of their true-positive rate.
   different classes (``group``), with different predicted labels. For two classes this is the paper's
   pos_A × neg_B + neg_A × pos_B; for more classes it sums over every pair of classes. Rows without a class
   (``group`` = "", the unperturbed reviews and PSA originals) are not mutants; in sets where every row carries a
-  class (BTC-SAM, CrowS-Pairs) every row counts.
+  class (BTC-SAM, CrowS-Pairs) every row counts. ``n_btcs_unflagged`` counts only pairs whose mutants both have
+  an empty ``fill_flag`` (fills without a sentiment of their own: :mod:`toolkit.generators.biasfinder.lint`; all
+  pairs when the table has no such column).
 - :func:`sample_templates` — a seeded random sample of at most ``max_templates`` templates per characteristic, each
   with all its rows (so CPU users can score a subset of a large corpus's templates).
 - :func:`table4` — per model × characteristic (``attribute``): templates, mutants, templates with a BTC, BTCs
-  (the paper's Table 4); templates (and their mutants) whose differences all lie past the model's window are not
+  (the paper's Table 4) and BTCs without flagged fills; templates (and their mutants) whose differences all lie
+  past the model's window are not
   counted as tested but reported in ``templates_past_window``.
 - :func:`sample_btcs` — a stratified random sample of BTC pairs for annotation: ``n`` split evenly over the
   characteristics (the paper samples per characteristic), then over the models; at most ``per_template`` BTCs per
@@ -45,8 +48,9 @@ from statsmodels.stats.inter_rater import cohens_kappa
 from toolkit.cases import with_scores
 from toolkit.errors import InputError, SchemaError, unknown
 
-BTC_COLUMNS = ("model", "attribute", "case_id", "n_mutants", "n_classes", "n_btcs", "past_window")
-TABLE4_COLUMNS = ("model", "attribute", "templates", "mutants", "templates_with_btc", "btcs", "templates_past_window")
+BTC_COLUMNS = ("model", "attribute", "case_id", "n_mutants", "n_classes", "n_btcs", "n_btcs_unflagged", "past_window")
+TABLE4_COLUMNS = ("model", "attribute", "templates", "mutants", "templates_with_btc", "btcs", "btcs_unflagged",
+                  "templates_past_window")
 ANNOTATION_COLUMNS = ("btc_id", "variant", "annotator", "coherent", "sentiment")
 TPR_COLUMNS = ("annotator", "n_btcs", "tpr", "rule")
 TPR_RULES: tuple[str, ...] = ("paper", "strict")
@@ -65,21 +69,31 @@ def btcs(scored: pd.DataFrame) -> pd.DataFrame:
     if "score" in scored.columns:
         scored = with_scores(scored, study="biasfinder")
     mutants = scored[scored["group"] != ""]
-    counts = mutants.groupby(["model", "attribute", "case_id", "group", "label"], observed=True).size().rename("n")
+    keys = ["model", "attribute", "case_id", "group", "label"]
+    counts = mutants.groupby(keys, observed=True).size().rename("n")
+    clean = mutants[mutants["fill_flag"] == ""] if "fill_flag" in mutants.columns else mutants
+    clean_btcs = {key: _btc_pairs(block) for key, block in clean.groupby(keys, observed=True).size().groupby(
+        level=["model", "attribute", "case_id"], sort=False)}
     inputs = (mutants.groupby(["model", "case_id"], observed=True)["input_id"].nunique().to_dict()
               if "input_id" in mutants.columns else {})
     rows = []
     for (model, attribute, case_id), block in counts.groupby(level=["model", "attribute", "case_id"], sort=False):
-        table = block.droplevel(["model", "attribute", "case_id"]).unstack("label", fill_value=0)
-        per_class = table.to_numpy()
-        total = per_class.sum(axis=0)
-        # pairs across different classes with different labels = all cross-class pairs − cross-class same-label pairs
-        cross_pairs = (per_class.sum() ** 2 - (per_class.sum(axis=1) ** 2).sum()) / 2
-        same_label = ((total ** 2 - (per_class ** 2).sum(axis=0)) / 2).sum()
-        rows.append({"model": model, "attribute": attribute, "case_id": case_id, "n_mutants": int(per_class.sum()),
-                     "n_classes": int(len(table)), "n_btcs": int(round(cross_pairs - same_label)),
-                     "past_window": bool(per_class.sum() > 1 and inputs.get((model, case_id), 2) == 1)})
+        n_mutants = int(block.sum())
+        rows.append({"model": model, "attribute": attribute, "case_id": case_id, "n_mutants": n_mutants,
+                     "n_classes": int(block.index.get_level_values("group").nunique()), "n_btcs": _btc_pairs(block),
+                     "n_btcs_unflagged": clean_btcs.get((model, attribute, case_id), 0),
+                     "past_window": bool(n_mutants > 1 and inputs.get((model, case_id), 2) == 1)})
     return pd.DataFrame(rows, columns=list(BTC_COLUMNS))
+
+
+def _btc_pairs(block: pd.Series) -> int:
+    """Pairs of mutants of different classes with different labels, from one case's counts by (…, group, label)."""
+    per_class = block.droplevel(["model", "attribute", "case_id"]).unstack("label", fill_value=0).to_numpy()
+    total = per_class.sum(axis=0)
+    # pairs across different classes with different labels = all cross-class pairs − cross-class same-label pairs
+    cross_pairs = (per_class.sum() ** 2 - (per_class.sum(axis=1) ** 2).sum()) / 2
+    same_label = ((total ** 2 - (per_class ** 2).sum(axis=0)) / 2).sum()
+    return int(round(cross_pairs - same_label))
 
 
 def sample_templates(cases: pd.DataFrame, *, max_templates: int, seed: int = 0) -> pd.DataFrame:
@@ -99,11 +113,13 @@ def table4(btc_counts: pd.DataFrame) -> pd.DataFrame:
     """Templates, mutants, templates with ≥ 1 BTC and BTCs per model × characteristic (:data:`TABLE4_COLUMNS`)."""
     past = (btc_counts["past_window"].astype(bool) if "past_window" in btc_counts
             else pd.Series(False, index=btc_counts.index))  # a BTC table written before the flag
-    tested = btc_counts.assign(tested=~past, mutants=btc_counts["n_mutants"].where(~past, 0), past=past)
+    unflagged = btc_counts["n_btcs_unflagged"] if "n_btcs_unflagged" in btc_counts else btc_counts["n_btcs"]
+    tested = btc_counts.assign(tested=~past, mutants=btc_counts["n_mutants"].where(~past, 0), past=past,
+                               unflagged=unflagged)
     grouped = tested.groupby(["model", "attribute"], sort=False)
     out = grouped.agg(templates=("tested", "sum"), mutants=("mutants", "sum"),
                       templates_with_btc=("n_btcs", lambda s: int((s > 0).sum())), btcs=("n_btcs", "sum"),
-                      templates_past_window=("past", "sum"))
+                      btcs_unflagged=("unflagged", "sum"), templates_past_window=("past", "sum"))
     return out.reset_index().loc[:, list(TABLE4_COLUMNS)].astype({c: int for c in TABLE4_COLUMNS[2:]})
 
 

@@ -31,7 +31,7 @@ from toolkit.generators.biasfinder.occupation import (fill_occupation, generate_
 
 INSTANCES = ("gender", "occupation", "country")
 COLUMNS = ("case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
-           "gender", "occupation", "doc_id", "corpus")
+           "gender", "occupation", "doc_id", "corpus", "fill_flag")
 _MALE = re.compile(r"\b(he|him|his|himself)\b", re.IGNORECASE)
 _FEMALE = re.compile(r"\b(she|her|hers|herself)\b", re.IGNORECASE)
 MAX_DOC_CHARS = 20_000

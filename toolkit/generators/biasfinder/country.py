@@ -27,6 +27,7 @@ import pandas as pd
 from toolkit.errors import InputError
 from toolkit.generators.biasfinder import articles
 from toolkit.generators.biasfinder.gender import _fill, gender_templates
+from toolkit.generators.biasfinder.lint import fill_flags
 from toolkit.generators.biasfinder.lists import word_lists
 
 TEMPLATE_COLUMNS = ("doc_id", "corpus", "text", "template", "gender")
@@ -79,6 +80,7 @@ def generate_country(corpus: pd.DataFrame, *, n_names: int = 1, backend: str = "
     """Country-of-origin mutants of every template, names from the ``lists`` preset; ``templates`` (gender templates
     of ``corpus`` made with the same ``lists``) skips the parse."""
     names = country_names(n_names, lists=lists)
+    flags = fill_flags(n for entry in names.values() for g in entry.values() for n in g)
     gendered = gender_templates(corpus, backend=backend, lists=lists) if templates is None else templates
     rows = []
     for t in country_templates(gendered, lists=lists).itertuples(index=False):
@@ -86,12 +88,12 @@ def generate_country(corpus: pd.DataFrame, *, n_names: int = 1, backend: str = "
         common = {"case_id": case_id, "attribute": "country", "generator": "biasfinder", "template": t.template,
                   "gender": t.gender, "doc_id": t.doc_id, "corpus": t.corpus}
         rows.append({**common, "variant_id": f"{case_id}:original", "text": t.text, "group": "", "fill": "",
-                     "is_original": True})
+                     "is_original": True, "fill_flag": ""})
         for country, by_gender in names.items():
             for name in by_gender[t.gender]:
                 rows.append({**common, "variant_id": f"{case_id}:{country}:{name}", "group": country, "fill": name,
                              "text": articles.resolve(t.template.replace(f"<name:{t.gender}>", name)),
-                             "is_original": False})
+                             "is_original": False, "fill_flag": flags.get(name, "")})
     columns = ["case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
-               "gender", "doc_id", "corpus"]
+               "gender", "doc_id", "corpus", "fill_flag"]
     return pd.DataFrame(rows, columns=columns)

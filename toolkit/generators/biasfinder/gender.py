@@ -24,6 +24,7 @@ import pandas as pd
 from toolkit import nlp as nlp_layer
 from toolkit.errors import InputError
 from toolkit.generators.biasfinder import articles
+from toolkit.generators.biasfinder.lint import fill_flags, joined_flags
 from toolkit.generators.biasfinder.lists import word_lists
 from toolkit.nlp import coref
 
@@ -214,21 +215,25 @@ def generate_gender(corpus: pd.DataFrame, *, n_names: int = 30, backend: str = "
     """Gender mutants of every template (see the module docstring), filled from the ``lists`` preset."""
     names = fill_names(n_names, lists=lists)
     templates = gender_templates(corpus, backend=backend, n_process=n_process, lists=lists)
+    flags = fill_flags([*names["female"], *names["male"], *(w for pair in word_lists(lists).noun_pairs for w in pair)])
     rows = []
     for t in templates.itertuples(index=False):
         case_id = f"biasfinder:gender:{t.doc_id}"
         common = {"case_id": case_id, "attribute": "gender", "generator": "biasfinder", "template": t.template,
                   "doc_id": t.doc_id, "corpus": t.corpus}
         rows.append({**common, "variant_id": f"{case_id}:original", "text": t.text, "group": "", "fill": "",
-                     "is_original": True, "gender": t.gender})
+                     "is_original": True, "gender": t.gender, "fill_flag": ""})
+        nouns = [slot for slot in _SLOT.findall(t.template) if slot.lower().startswith("noun:")]
         for gender in ("female", "male"):
             fills = names[gender] if "<name>" in t.template else [""]
+            noun_words = [_fill(f"<{slot.lower()}>", gender=gender, name="", lists=lists) for slot in nouns]
             for name in fills:
                 forms = name or ", ".join(dict.fromkeys(_fill(f"<{slot}>", gender=gender, name="", lists=lists)
                                                         for slot in _SLOT.findall(t.template)))
                 rows.append({**common, "variant_id": f"{case_id}:{gender}:{name or 'forms'}",
                              "text": _fill(t.template, gender=gender, name=name, lists=lists), "group": gender,
-                             "fill": forms, "is_original": False, "gender": gender})
+                             "fill": forms, "is_original": False, "gender": gender,
+                             "fill_flag": joined_flags(flags, [name, *noun_words])})
     columns = ["case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
-               "gender", "doc_id", "corpus"]
+               "gender", "doc_id", "corpus", "fill_flag"]
     return pd.DataFrame(rows, columns=columns)

@@ -1,14 +1,16 @@
 """BiasFinder's word lists, as named presets (``lists=`` in every instance, ``--lists`` on the command line).
 
-- ``curated`` (default): this project's lists — 32 male/female noun pairs (``toolkit/resources/gender_nouns.json``),
-  first names from Faker's en_US lists used for one gender only, most frequent first, 38 countries × 3 first names
-  per gender (``country_names.json``) and 79 single-word occupations (``occupations.json``). Each list's file says
-  how it was compiled.
+- ``curated`` (default): this project's lists — male/female noun pairs (``toolkit/resources/gender_nouns.json``),
+  first names from Faker's en_US lists used for one gender only, most frequent first, 38 countries × up to 3 first
+  names per gender (``country_names.json``) and 79 single-word occupations (``occupations.json``), less every value
+  :mod:`.lint` flags (a sentiment of its own, a word-name, the other usual gender: "hero"/"heroine", "Mercy",
+  "Wanjiru"; listed in ``record()["excluded"]``). Each list's file says how it was compiled.
 - ``paper``: the lists BiasFinder released (Asyrofi et al., IEEE TSE 2021; Apache-2.0, shipped unmodified in
   ``toolkit/resources/biasfinder_paper/`` with its licence and a notice): 11 male/female noun pairs, 30 + 30 US
   first names (released in lower case, filled capitalised: "barbara" → "Barbara"), one first name per country and
   gender for 25 countries, and 79 occupations, some multi-word ("construction worker", "air traffic controller",
-  "physician's assistant") and one acronym ("CEO"). These reproduce the paper's Table 4 setting.
+  "physician's assistant") and one acronym ("CEO"). These reproduce the paper's Table 4 setting; flagged values
+  stay in (the case table's ``fill_flag`` marks their mutants).
 
 The preset is recorded in every run's provenance (:meth:`WordLists.record`: the preset, list sizes and the SHA-256
 of each source file).
@@ -40,13 +42,14 @@ class WordLists:
     country_names: dict[str, dict[str, tuple[str, ...]]] = field(hash=False)  # country → gender → names
     occupations: tuple[str, ...]
     sources: dict[str, str] = field(hash=False)  # file → SHA-256
+    excluded: dict[str, str] = field(hash=False, default_factory=dict)  # value left out → why (:mod:`.lint`)
 
     def record(self) -> dict:
-        """What provenance stores: the preset, the list sizes and each source file's SHA-256."""
+        """What provenance stores: the preset, the list sizes, each source file's SHA-256 and what was left out."""
         return {"preset": self.preset, "noun_pairs": len(self.noun_pairs),
                 "names_per_gender": {g: len(v) for g, v in self.names.items()},
                 "countries": len(self.country_names), "occupations": len(self.occupations),
-                "sources": dict(self.sources)}
+                "sources": dict(self.sources), "excluded": dict(self.excluded)}
 
 
 def _text(name: str) -> str:
@@ -60,18 +63,33 @@ def _sha(texts: dict[str, str]) -> dict[str, str]:
 def _curated() -> WordLists:
     from faker.providers.person.en_US import Provider
 
+    from toolkit.generators.biasfinder.lint import fill_flags, gender_clash
     from toolkit.resources import load_json
 
     female, male = dict(Provider.first_names_female), dict(Provider.first_names_male)
-    names = {}
+    ranked = {}
     for gender, mine, other in (("female", female, male), ("male", male, female)):
-        names[gender] = tuple(sorted((n for n in mine if n not in other), key=lambda n: (-mine[n], n)))
-    countries = {country: {g: tuple(entry[g]) for g in ("female", "male")}
-                 for country, entry in load_json("country_names")["countries"].items()}
-    files = {f"{name}.json": _text(f"{name}.json") for name in ("gender_nouns", "country_names", "occupations")}
-    return WordLists(preset="curated", noun_pairs=tuple(tuple(p) for p in load_json("gender_nouns")["pairs"]),
+        ranked[gender] = sorted((n for n in mine if n not in other), key=lambda n: (-mine[n], n))
+    raw_countries = load_json("country_names")["countries"]
+    pairs = [tuple(p) for p in load_json("gender_nouns")["pairs"]]
+    raw_occupations = load_json("occupations")["occupations"]
+    country_values = [n for entry in raw_countries.values() for g in ("female", "male") for n in entry[g]]
+    flags = fill_flags([*ranked["female"], *ranked["male"], *country_values, *raw_occupations,
+                        *(word for pair in pairs for word in pair)])
+    excluded = {value: why for value, why in flags.items() if why}
+    for entry in raw_countries.values():
+        for gender in ("female", "male"):
+            excluded.update({n: f"usually {'male' if gender == 'female' else 'female'}" for n in entry[gender]
+                             if gender_clash(n, gender)})
+    names = {g: tuple(n for n in ranked[g] if n not in excluded) for g in ranked}
+    countries = {country: {g: tuple(n for n in entry[g] if n not in excluded) for g in ("female", "male")}
+                 for country, entry in raw_countries.items()}
+    files = {f"{name}.json": _text(f"{name}.json") for name in ("gender_nouns", "country_names", "occupations",
+                                                                 "fill_lint")}
+    return WordLists(preset="curated", noun_pairs=tuple(p for p in pairs if not set(p) & set(excluded)),
                      names=names, country_names=countries,
-                     occupations=tuple(load_json("occupations")["occupations"]), sources=_sha(files))
+                     occupations=tuple(o for o in raw_occupations if o not in excluded), sources=_sha(files),
+                     excluded=excluded)
 
 
 def _paper() -> WordLists:

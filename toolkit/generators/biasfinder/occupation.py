@@ -37,6 +37,7 @@ from functools import cache
 import pandas as pd
 
 from toolkit.generators.biasfinder import articles
+from toolkit.generators.biasfinder.lint import fill_flags
 from toolkit.generators.biasfinder.lists import word_lists
 from toolkit.nlp import coref
 
@@ -153,17 +154,19 @@ def generate_occupation(corpus: pd.DataFrame, *, templates: pd.DataFrame | None 
     ``lists`` preset; ``templates`` skips the mining."""
     if templates is None:
         templates = occupation_templates(corpus, n_process=n_process, lists=lists)
+    values = occupations(lists=lists)
+    flags = fill_flags(values)
     rows = []
     for t in templates.itertuples(index=False):
         case_id = f"biasfinder:occupation:{t.doc_id}"
         common = {"case_id": case_id, "attribute": "occupation", "generator": "biasfinder", "template": t.template,
                   "doc_id": t.doc_id, "corpus": t.corpus}
         rows.append({**common, "variant_id": f"{case_id}:original", "text": t.text, "group": "", "fill": "",
-                     "is_original": True, "occupation": t.occupation})
-        for value in occupations(lists=lists):
+                     "is_original": True, "occupation": t.occupation, "fill_flag": ""})
+        for value in values:
             rows.append({**common, "variant_id": f"{case_id}:{value}", "text": fill_occupation(t.template,
                          occupation=value), "group": value, "fill": value, "is_original": False,
-                         "occupation": value})
+                         "occupation": value, "fill_flag": flags.get(value, "")})
     columns = ["case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
-               "occupation", "doc_id", "corpus"]
+               "occupation", "doc_id", "corpus", "fill_flag"]
     return pd.DataFrame(rows, columns=columns)
