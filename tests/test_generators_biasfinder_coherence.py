@@ -123,3 +123,17 @@ def test_mutants_never_keep_a_pronoun_of_the_other_gender():
     assert not [t for g, t in zip(mutants["gender"], mutants["text"]) if other[g].search(t)]
     assert not mutants["text"].str.contains(r"\bMs\. (?:Michael|James|Jennifer)", regex=True).any()
     assert occupations()  # the curated list stays loaded for the next test module
+
+
+def test_a_cluster_merging_two_names_is_rejected():
+    from toolkit.generators.biasfinder.gender import _template
+    from toolkit.generators.biasfinder.lists import word_lists
+    from toolkit.nlp import coref
+
+    text = "Brittany directed it. Later Amanda won, and she thanked everyone."
+    doc = coref.backend("rules").nlp(text)
+    pairs = word_lists().noun_pairs
+    # a neural backend may put both names in one cluster: their mutants would make two people one
+    assert _template(doc, [(0, 8), (28, 34), (44, 47)], pairs) is None
+    assert _template(doc, [(28, 34), (44, 47)], pairs) == (
+        "Brittany directed it. Later <name> won, and <subj> thanked everyone.", "female")

@@ -12,6 +12,13 @@ or ``paper`` (BiasFinder's released 11 noun pairs and 30 + 30 names). Coreferenc
 cluster holding a gender noun the chosen preset has no pair for (e.g. "actress" under ``paper``) is rejected, since
 its mutants would keep that word in the other gender.
 
+Coherence (each rule fixes a defect seen when reading mutants of real reviews): a name mention is widened over the
+capitalised proper nouns and honorifics next to it ("Shia LaBeouf" when NER found "LaBeouf"; "Ms. Smith", so no
+"Ms. Michael"); an article before a slot becomes ``<a>`` and agrees with the fill (:mod:`.articles`). A review is
+rejected when a "name" reads as a title or people (:func:`_title_like`: a short quoted string, right after
+watched/film/movie, a WORK_OF_ART, an adjective, "The Diary of Anne …"), when two names of the cluster share no word
+(two people merged), or when a gendered pronoun or a word of a replaced name would survive outside the slots.
+
 Output: the case table (one case per template; ``group`` = female|male; ``fill`` = the name, or the forms used;
 the review itself as ``is_original``) with ``gender``, ``doc_id``, ``corpus`` columns.
 """
@@ -100,8 +107,8 @@ def gender_templates(corpus: pd.DataFrame, *, backend: str = "rules", n_process:
 
 def _template(doc, cluster: list[tuple[int, int]], pairs: tuple[tuple[str, str], ...]) -> tuple[str, str] | None:
     """(template, the original's gender) for a review's one person cluster, or None to reject the review (see the
-    module docstring: slots the lists cannot swap, names that look like titles, words of the person left
-    unreplaced)."""
+    module docstring: slots the lists cannot swap, names that look like titles, two names sharing no word, words of
+    the person left unreplaced)."""
     slots = [_slot(doc, start, end, pairs) for start, end in cluster]
     if None in slots:
         return None
@@ -127,6 +134,10 @@ def _template(doc, cluster: list[tuple[int, int]], pairs: tuple[tuple[str, str],
     literal = "".join(template[0::2])
     if _PRONOUN.search(literal):  # a pronoun outside the cluster would keep its gender in every mutant
         return None
+    names = [words for start, end, slot in spans if slot == "<name>"
+             if (words := set(_NAME_WORD.findall(doc.text[start:end])) - _HONORIFICS)]
+    if any(not a & b for a in names for b in names):
+        return None  # "Brittany … Jatin" in one cluster: two people merged, whose mutants would become one
     replaced = {w for start, end, slot in spans if slot == "<name>" for w in _NAME_WORD.findall(doc.text[start:end])}
     if any(re.search(rf"\b{re.escape(w)}\b", literal) for w in replaced - _HONORIFICS):
         return None  # "Hanks knows it" after "Tom Hanks": a mention the cluster missed would survive
