@@ -137,3 +137,11 @@ def test_a_cluster_merging_two_names_is_rejected():
     assert _template(doc, [(0, 8), (28, 34), (44, 47)], pairs) is None
     assert _template(doc, [(28, 34), (44, 47)], pairs) == (
         "Brittany directed it. Later <name> won, and <subj> thanked everyone.", "female")
+
+
+def test_a_slot_in_a_quoted_title_or_scare_quotes_yields_no_template():
+    assert gender_templates(corpus_of(["I loved 'His Pilgrim Soul'; he plays a ghost in it."])).empty
+    assert occupation_templates(corpus_of(['He had been an "attendant" for years.']), lists="paper").empty
+    # a short line of dialogue is no title: its pronoun is the person's
+    kept = gender_templates(corpus_of(['"He is so lovely," I said, and he smiled.']))["template"].tolist()
+    assert kept == ['"<Subj> is so lovely," I said, and <subj> smiled.']

@@ -33,6 +33,7 @@ from toolkit.errors import InputError
 from toolkit.generators.biasfinder import articles
 from toolkit.generators.biasfinder.lint import fill_flags, joined_flags
 from toolkit.generators.biasfinder.lists import word_lists
+from toolkit.generators.biasfinder.quotes import inside_short_quote
 from toolkit.nlp import coref
 
 FORMS = {
@@ -48,7 +49,6 @@ _HONORIFICS = frozenset({"mr", "mrs", "ms", "miss", "sir", "dame", "lady", "lord
 _TITLE_CUES = frozenset({"watched", "watch", "watching", "saw", "see", "seen", "film", "movie", "show", "series",
                          "sequel", "remake", "titled", "episode"})
 _NOT_PEOPLE = frozenset({"WORK_OF_ART", "LANGUAGE", "PRODUCT", "EVENT", "LAW"})
-_QUOTED = re.compile(r"(?<![\w])\"[^\"\n]{1,80}\"|“[^”\n]{1,80}”|(?<![\w])'[^'\n]{1,80}'(?![\w])")
 
 
 def fill_names(n: int = 30, *, lists: str = "curated") -> dict[str, list[str]]:
@@ -114,6 +114,8 @@ def _template(doc, cluster: list[tuple[int, int]], pairs: tuple[tuple[str, str],
         return None
     spans = []
     for (start, end), slot in zip(cluster, slots):
+        if inside_short_quote(doc.text, start, end, title_case=True):
+            return None  # "'His Pilgrim Soul'": a title, whatever the slot
         if slot == "<name>":
             if _title_like(doc, start, end):
                 return None
@@ -191,12 +193,7 @@ def _title_like(doc, start: int, end: int) -> bool:
     if before is not None and before.lower_ == "of" and span.start >= 2 and doc[span.start - 2].text[:1].isupper() \
             and not doc[span.start - 2].is_sent_start:
         return True
-    return any(q_start <= start and end <= q_end for q_start, q_end in _short_quotes(doc.text))
-
-
-def _short_quotes(text: str) -> list[tuple[int, int]]:
-    """Character spans of quoted strings of at most six words ("…", “…”, '…')."""
-    return [(m.start(), m.end()) for m in _QUOTED.finditer(text) if len(m.group(0).split()) <= 6]
+    return inside_short_quote(doc.text, start, end)
 
 
 def _fill(template: str, *, gender: str, name: str, lists: str = "curated", resolve_articles: bool = True) -> str:

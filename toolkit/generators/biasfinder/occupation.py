@@ -39,6 +39,7 @@ import pandas as pd
 from toolkit.generators.biasfinder import articles
 from toolkit.generators.biasfinder.lint import fill_flags
 from toolkit.generators.biasfinder.lists import word_lists
+from toolkit.generators.biasfinder.quotes import inside_short_quote
 from toolkit.nlp import coref
 
 TEMPLATE_COLUMNS = ("doc_id", "corpus", "text", "template", "occupation")
@@ -96,6 +97,8 @@ def _edits(doc, word: str) -> list[tuple[int, int, str]] | None:
         noun = head.tag_ == "NN" or (word.isupper() and head.tag_ == "NNP")  # "the CEO" is tagged NNP
         if not noun or any(t.ent_type_ for t in span) or not _a_person(doc, span):
             return None
+        if inside_short_quote(doc.text, span.start_char, span.end_char, max_words=3):
+            return None  # he'd been an "attendant": scare quotes or a title
         lefts = [c for token in span for c in token.lefts if c.i < span.start]  # "a physician's assistant"
         kept = [c.right_edge.i for c in lefts if c.dep_ in _KEPT]
         removed = [c.left_edge.i for c in lefts if c.dep_ in _REMOVABLE]
