@@ -140,8 +140,25 @@ def test_a_cluster_merging_two_names_is_rejected():
 
 
 def test_a_slot_in_a_quoted_title_or_scare_quotes_yields_no_template():
-    assert gender_templates(corpus_of(["I loved 'His Pilgrim Soul'; he plays a ghost in it."])).empty
     assert occupation_templates(corpus_of(['He had been an "attendant" for years.']), lists="paper").empty
     # a short line of dialogue is no title: its pronoun is the person's
     kept = gender_templates(corpus_of(['"He is so lovely," I said, and he smiled.']))["template"].tolist()
     assert kept == ['"<Subj> is so lovely," I said, and <subj> smiled.']
+
+
+@pytest.mark.parametrize("text", [
+    # an honorific of the person's gender left in the text (a title here): male mutants would keep "Madame"
+    'Of course Shahrukh Khan was there yet he was not enough to make this movie "credible". I have read that it was '
+    'based on the novel of Flaubert "Madame Bovary" yet I did not see it.',
+    "Tom Cruise is the worst in this. I AM A TRUE MOVIE CRITIC...he he.",  # "he he" is laughter
+    "Unlike Coppola's Dracula, this one bores: he never bites anyone.",     # a director's film
+    'This one and "Her Pilgrim Soul" are two of my favorite episodes. However, this episode is sentimental too.',
+])
+def test_words_of_the_other_gender_or_a_title_left_in_the_text_reject_the_review(text):
+    assert gender_templates(corpus_of([text])).empty
+
+
+def test_a_dotted_abbreviation_takes_the_article_of_its_letter():
+    assert fill_occupation("Garcia is <a> L.A. <occupation>.", occupation="accountant") == (
+        "Garcia is an L.A. accountant.")
+    assert article_for("U.S.") == "a" and article_for("X-ray") == "an"

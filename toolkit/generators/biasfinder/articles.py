@@ -25,6 +25,8 @@ def article_for(word: str) -> str:
     if not letters:
         return "a"
     head = re.split(r"[-.]", letters)[0]
+    if re.fullmatch(r"[A-Z]\.?", head) and (len(letters) == 1 or letters[1] in ".-"):
+        return "an" if head[0] in _AN_LETTERS else "a"  # "an L.A. lawyer", "an X-ray"
     if len(head) > 1 and head.isupper() and head.isalpha() and not head.lower().startswith(_A_BEFORE_VOWEL):
         return "an" if head[0] in _AN_LETTERS else "a"  # an acronym, read letter by letter
     lower = letters.lower()

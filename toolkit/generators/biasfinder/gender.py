@@ -44,6 +44,8 @@ _PREFILTER = re.compile(r"\b(he|she|him|her|his|hers|himself|herself)\b", re.IGN
 _SLOT = re.compile(r"<(name|subj|obj|pos|poss|refl|noun:[^>]+)>", re.IGNORECASE)
 _PRONOUN = re.compile(r"\b(he|she|him|her|his|hers|himself|herself)\b", re.IGNORECASE)
 _NAME_WORD = re.compile(r"[A-Z][\w'’-]+")
+_HONORIFIC_BEFORE_NAME = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Mister|Madam|Madame|Sir|Dame|Lady|Lord)\.?\s+[A-Z]")
+_REPEATED_SLOT = re.compile(r"<(subj|obj|pos|poss|refl)>[\s.,!]{1,3}<\1>", re.IGNORECASE)
 _HONORIFICS = frozenset({"mr", "mrs", "ms", "miss", "sir", "dame", "lady", "lord", "dr", "Mr", "Mrs", "Ms", "Miss",
                          "Sir", "Dame", "Lady", "Lord", "Dr"})
 _TITLE_CUES = frozenset({"watched", "watch", "watching", "saw", "see", "seen", "film", "movie", "show", "series",
@@ -134,8 +136,10 @@ def _template(doc, cluster: list[tuple[int, int]], pairs: tuple[tuple[str, str],
         last = end
     template.append(doc.text[last:])
     literal = "".join(template[0::2])
-    if _PRONOUN.search(literal):  # a pronoun outside the cluster would keep its gender in every mutant
-        return None
+    if _PRONOUN.search(literal) or _HONORIFIC_BEFORE_NAME.search(literal):
+        return None  # a pronoun or honorific outside the slots ("Madame Bovary") would keep its gender in every mutant
+    if _REPEATED_SLOT.search("".join(template)):
+        return None  # "he he" is laughter, not two mentions
     names = [words for start, end, slot in spans if slot == "<name>"
              if (words := set(_NAME_WORD.findall(doc.text[start:end])) - _HONORIFICS)]
     if any(not a & b for a in names for b in names):
@@ -169,7 +173,7 @@ def _name_part(token) -> bool:
 
 def _title_like(doc, start: int, end: int) -> bool:
     """A name that reads as a film, show, company or people: a whole short quoted string ("'Rachel' is an art
-    movie"), right after watched/saw/film/movie…, inside a WORK_OF_ART, LANGUAGE, PRODUCT, EVENT or LAW entity or an
+    movie"), right after watched/saw/film/movie… or a proper noun's "'s" ("Coppola's Dracula"), inside a WORK_OF_ART, LANGUAGE, PRODUCT, EVENT or LAW entity or an
     ORG entity longer than the name ("Sarah Films"), an adjective, a modifier of a noun that NER did not call a
     person ("the Latin Godfather"), glued to a hyphen ("Latin-American") or after "<Capitalised> of" ("The Diary of
     Anne")."""
@@ -193,6 +197,8 @@ def _title_like(doc, start: int, end: int) -> bool:
     if before is not None and before.lower_ == "of" and span.start >= 2 and doc[span.start - 2].text[:1].isupper() \
             and not doc[span.start - 2].is_sent_start:
         return True
+    if before is not None and before.tag_ == "POS" and span.start >= 2 and doc[span.start - 2].pos_ == "PROPN":
+        return True  # "Coppola's Dracula", "Herzog's Nosferatu": a director's film
     return inside_short_quote(doc.text, start, end)
 
 
