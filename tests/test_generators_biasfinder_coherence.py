@@ -162,3 +162,30 @@ def test_a_dotted_abbreviation_takes_the_article_of_its_letter():
     assert fill_occupation("Garcia is <a> L.A. <occupation>.", occupation="accountant") == (
         "Garcia is an L.A. accountant.")
     assert article_for("U.S.") == "a" and article_for("X-ray") == "an"
+
+
+@pytest.mark.parametrize("text", [
+    "If anyone has the contact info for Hyung-rae Shim (the director), please forward it, and I'll contact him.",
+    "The first episode tells us how the Hitler came to power, and how he was able to build up an army.",
+    "The scenes were good and jessica Simpson is plain hot, i just wish they had used her more.",
+])
+def test_a_person_the_cluster_lacks_rejects_the_review(text):
+    # the pronouns may be that person's: a mutant would give them the other gender
+    assert gender_templates(corpus_of([text])).empty
+
+
+@pytest.mark.parametrize("text", [
+    "I saw Saving Private Ryan again; he is great in it.",      # the name ends a title
+    "I loved Shall We Dance. Dance is seen as a hero, and he wins.",
+    "God's hand is everywhere, and we follow Him as he leads.",  # no person to rename
+])
+def test_a_name_that_ends_a_title_or_names_a_deity_is_not_a_person(text):
+    assert gender_templates(corpus_of([text])).empty
+
+
+def test_an_article_reads_numbers_and_leaves_a_capital_a_after_a_word():
+    assert [article_for(w) for w in ("8-year-old", "18th-century", "11", "100", "1980s")] == ["an", "an", "an", "a",
+                                                                                             "a"]
+    from toolkit.generators.biasfinder.articles import mark
+    assert mark("Take Vitamin A <name> said.") == "Take Vitamin A <name> said."
+    assert mark("It is a <name> film. A <name> fan.") == "It is <a> <name> film. <A> <name> fan."

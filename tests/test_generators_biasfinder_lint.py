@@ -64,3 +64,10 @@ def test_btcs_count_pairs_without_flagged_fills_apart():
     assert table.loc["country", ["btcs", "btcs_unflagged"]].tolist() == [1, 0]
     unflagged = biasfinder.btcs(_scored().drop(columns="fill_flag"))
     assert unflagged["n_btcs"].tolist() == unflagged["n_btcs_unflagged"].tolist()
+
+
+def test_rows_without_a_flag_value_count_as_unflagged():
+    frame = _scored()
+    frame["fill_flag"] = frame["fill_flag"].replace("", None)  # other generators' rows after a concat: NaN
+    counts = biasfinder.btcs(frame).set_index("case_id")
+    assert counts.loc["t1", ["n_btcs", "n_btcs_unflagged"]].tolist() == [2, 1]

@@ -67,7 +67,7 @@ def _parser() -> argparse.ArgumentParser:
     bf.add_argument("--executor", choices=("local", "ray"), default="local",
                     help="templating in process or on Ray workers (a running cluster via RAY_ADDRESS, else local)")
     bf.add_argument("--n-jobs", type=int, help="worker processes for the lexicon models (default: every core)")
-    bf.add_argument("--lists", choices=("curated", "paper"), default="curated",
+    bf.add_argument("--lists", choices=("curated", "paper"), default="curated",  # toolkit.biasfinder.PRESETS
                     help="word lists: this project's curated ones (default) or the ones BiasFinder released (paper)")
     return parser
 

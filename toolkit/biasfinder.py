@@ -61,6 +61,7 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
     ``executor="ray"`` templates on Ray workers; ``lists``: the word lists, ``"curated"`` (this project's) or
     ``"paper"`` (the ones BiasFinder released; :mod:`toolkit.generators.biasfinder.lists`), recorded in
     ``settings["word_lists"]``."""
+    word_lists(lists)  # an unknown preset fails here; with ``cases`` given, the cases' own preset is recorded
     if max_templates is not None and max_templates < 1:  # before the slow generation
         raise InputError(f"max_templates must be at least 1; got {max_templates}.",
                          fix="pass a positive number of templates per characteristic, or None to keep them all.")

@@ -26,7 +26,8 @@ human-annotation study of their true-positive rate.
   mutants an annotator labelled "not sure".
 - :func:`kappa` — Cohen's κ between two annotators on one field (statsmodels). For ``sentiment``,
   ``merge_neutral=True`` (default) merges "neutral" and "not sure" into one class, ``unsure``, before κ is computed,
-  the reading under which the paper's sentiment κ (0.485) is reached from its released annotations;
+  the reading under which the paper reports its sentiment κ (0.485; the released annotations are not in this
+  repository, so the figure is not re-checked here);
   ``merge_neutral=False`` keeps the four classes. ``coherent`` has no neutral class and reads the same either way.
   :func:`tpr` never merges: under either rule "neutral" against "not sure" is a disagreement.
 
@@ -71,7 +72,8 @@ def btcs(scored: pd.DataFrame) -> pd.DataFrame:
     mutants = scored[scored["group"] != ""]
     keys = ["model", "attribute", "case_id", "group", "label"]
     counts = mutants.groupby(keys, observed=True).size().rename("n")
-    clean = mutants[mutants["fill_flag"] == ""] if "fill_flag" in mutants.columns else mutants
+    clean = (mutants[mutants["fill_flag"].fillna("").astype(str).eq("")] if "fill_flag" in mutants.columns
+             else mutants)  # rows of other generators (NaN after a concat or a CSV round trip) are not flagged
     clean_btcs = {key: _btc_pairs(block) for key, block in clean.groupby(keys, observed=True).size().groupby(
         level=["model", "attribute", "case_id"], sort=False)}
     inputs = (mutants.groupby(["model", "case_id"], observed=True)["input_id"].nunique().to_dict()

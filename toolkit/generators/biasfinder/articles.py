@@ -24,6 +24,10 @@ def article_for(word: str) -> str:
     letters = word.strip("\"'“‘([")
     if not letters:
         return "a"
+    digits = re.match(r"\d+", letters)
+    if digits:  # "an 8-year-old", "an 11th-hour", "an 18th-century", "a 100"
+        d = digits.group(0)
+        return "an" if d.startswith("8") or (d[:2] in ("11", "18") and len(d) % 3 == 2) else "a"
     head = re.split(r"[-.]", letters)[0]
     if re.fullmatch(r"[A-Z]\.?", head) and (len(letters) == 1 or letters[1] in ".-"):
         return "an" if head[0] in _AN_LETTERS else "a"  # "an L.A. lawyer", "an X-ray"
@@ -38,8 +42,16 @@ def article_for(word: str) -> str:
 
 
 def mark(template: str) -> str:
-    """``template`` with every literal a/an right before a name, noun or occupation slot written as ``<a>``/``<A>``."""
-    return _ARTICLE_BEFORE_SLOT.sub(lambda m: ("<A>" if m.group(1)[0].isupper() else "<a>") + m.group(2), template)
+    """``template`` with every literal a/an right before a name, noun or occupation slot written as ``<a>``/``<A>``
+    (not a capital "A" after a capitalised word: "Vitamin A", "Plan A")."""
+
+    def value(match: re.Match) -> str:
+        before = template[:match.start()].rstrip().split(" ")[-1]
+        if match.group(1) == "A" and before[:1].isupper() and before[-1:].isalnum():
+            return match.group(0)
+        return ("<A>" if match.group(1)[0].isupper() else "<a>") + match.group(2)
+
+    return _ARTICLE_BEFORE_SLOT.sub(value, template)
 
 
 def resolve(text: str) -> str:

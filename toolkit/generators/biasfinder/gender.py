@@ -7,7 +7,7 @@ possessive "her" are told apart by spaCy's parse — and each gender noun with `
 with a capital (``<Subj>``) is filled capitalised. Fill every template with ``n`` female and ``n`` male first names
 and the agreeing forms; a template without ``<name>`` gets one mutant per gender.
 
-Word lists (``lists=``, :mod:`.lists`): ``curated`` (default; 32 noun pairs, first names used for one gender only)
+Word lists (``lists=``, :mod:`.lists`): ``curated`` (default; 31 noun pairs, first names used for one gender only)
 or ``paper`` (BiasFinder's released 11 noun pairs and 30 + 30 names). Coreference knows the curated nouns; a
 cluster holding a gender noun the chosen preset has no pair for (e.g. "actress" under ``paper``) is rejected, since
 its mutants would keep that word in the other gender.
@@ -16,8 +16,10 @@ Coherence (each rule fixes a defect seen when reading mutants of real reviews): 
 capitalised proper nouns and honorifics next to it ("Shia LaBeouf" when NER found "LaBeouf"; "Ms. Smith", so no
 "Ms. Michael"); an article before a slot becomes ``<a>`` and agrees with the fill (:mod:`.articles`). A review is
 rejected when a "name" reads as a title or people (:func:`_title_like`: a short quoted string, right after
-watched/film/movie, a WORK_OF_ART, an adjective, "The Diary of Anne …"), when two names of the cluster share no word
-(two people merged), or when a gendered pronoun or a word of a replaced name would survive outside the slots.
+watched/film/movie, a WORK_OF_ART, an adjective, "The Diary of Anne …", "Saving Private Ryan", God), when two names
+of the cluster share no word (two people merged), when the review names a person the cluster lacks (a PERSON
+entity outside it, a first name in lower case: the pronouns may be theirs), or when a gendered pronoun or a word of
+a replaced name would survive outside the slots.
 
 Output: the case table (one case per template; ``group`` = female|male; ``fill`` = the name, or the forms used;
 the review itself as ``is_original``) with ``gender``, ``doc_id``, ``corpus`` columns.
@@ -51,6 +53,8 @@ _HONORIFICS = frozenset({"mr", "mrs", "ms", "miss", "sir", "dame", "lady", "lord
 _TITLE_CUES = frozenset({"watched", "watch", "watching", "saw", "see", "seen", "film", "movie", "show", "series",
                          "sequel", "remake", "titled", "episode"})
 _NOT_PEOPLE = frozenset({"WORK_OF_ART", "LANGUAGE", "PRODUCT", "EVENT", "LAW"})
+_NOT_A_PERSON = frozenset({"god", "jesus", "christ", "jesus christ", "allah", "buddha", "satan", "lucifer", "moses",
+                           "krishna", "muhammad", "mohammed"})  # a swapped name reads as a blasphemy or a joke
 
 
 def fill_names(n: int = 30, *, lists: str = "curated") -> dict[str, list[str]]:
@@ -122,11 +126,16 @@ def _template(doc, cluster: list[tuple[int, int]], pairs: tuple[tuple[str, str],
             if _title_like(doc, start, end):
                 return None
             start, end = _whole_name(doc, start, end)
+            if (_after_title_word(doc, start) or _title_like(doc, start, end)
+                    or doc.text[start:end].lower() in _NOT_A_PERSON):
+                return None  # "Saving Private Ryan", "Shall We Dance"; "God's hand"
         if spans and start < spans[-1][1]:  # a widened name reaching into the previous mention
             if slot != "<name>" or spans[-1][2] != "<name>":
                 return None
             start = spans.pop()[0]
         spans.append((start, end, slot))
+    if _other_person(doc, spans):
+        return None
     template, original_gender, last = [], "", 0
     for start, end, slot in spans:
         if slot != "<name>":
@@ -137,7 +146,8 @@ def _template(doc, cluster: list[tuple[int, int]], pairs: tuple[tuple[str, str],
     template.append(doc.text[last:])
     literal = "".join(template[0::2])
     if _PRONOUN.search(literal) or _HONORIFIC_BEFORE_NAME.search(literal):
-        return None  # a pronoun or honorific outside the slots ("Madame Bovary") would keep its gender in every mutant
+        return None  # a pronoun, or an honorific before a name of either gender ("Mr. Smith", "Madame Bovary"),
+        # outside the slots: a person the cluster lacks, or a title whose gender every mutant keeps
     if _REPEATED_SLOT.search("".join(template)):
         return None  # "he he" is laughter, not two mentions
     names = [words for start, end, slot in spans if slot == "<name>"
@@ -171,17 +181,61 @@ def _name_part(token) -> bool:
             and token.lower_ not in coref.PRONOUN_GENDER and token.lower_ not in coref.gender_nouns())
 
 
+def _after_title_word(doc, start: int) -> bool:
+    """Whether the (widened) name follows a capitalised word that is no proper noun, mid-sentence: the name ends a
+    title ("Saving Private Ryan", "Shall We Dance")."""
+    span = doc.char_span(start, start + 1, alignment_mode="expand")
+    if span is None or span.start == 0:
+        return False
+    before = doc[span.start - 1]
+    return (before.text[:1].isupper() and before.is_alpha and not before.is_sent_start and before.pos_ != "PROPN"
+            and before.text != "I")
+
+
+def _other_person(doc, spans: list[tuple[int, int, str]]) -> bool:
+    """Whether the review names a person the cluster does not hold: a PERSON entity outside the mentions ("the
+    Hitler came to power"), a first name written in lower case ("jessica Simpson") or two or more capitalised proper
+    nouns NER left untyped that hold a first name or a hyphen ("Hyung-rae Shim (the director) … contact him"; not
+    "Blade Runner"), so that the cluster's pronouns may be that person's and the mutants would give them the other
+    gender."""
+    covered = [(start, end) for start, end, _ in spans]
+
+    def outside(first: int, last: int) -> bool:
+        return not any(start < last and first < end for start, end in covered)
+
+    nouns = coref.gender_nouns()
+    if any(ent.label_ == "PERSON" and outside(ent.start_char, ent.end_char) and not coref._is_title(ent, nouns)
+           for ent in doc.ents):  # "that guy from Blade Runner": a title, as coreference reads it
+        return True
+    lexicon = coref.first_name_genders()
+    if any(t.is_lower and t.lower_ in lexicon and t.pos_ == "PROPN" and outside(t.idx, t.idx + len(t.text))
+           for t in doc):
+        return True
+    run: list = []  # untyped capitalised proper nouns with a first name or a hyphen: "Hyung-rae Shim"
+    for token in list(doc) + [None]:
+        glued = bool(run) and token is not None and not run[-1].whitespace_ and not token.is_space
+        if token is not None and not token.ent_type_ and (glued or (token.pos_ == "PROPN" and token.text[:1].isupper())):
+            run.append(token)
+            continue
+        after_title_cue = bool(run) and run[0].i > 0 and doc[run[0].i - 1].lower_ in ("from", "in", "of", "the", "a")
+        named = (any(t.lower_ in lexicon for t in run) and not after_title_cue) or any(t.text == "-" for t in run)
+        if named and len([t for t in run if t.is_alpha]) >= 2 and outside(run[0].idx, run[-1].idx + len(run[-1].text)):
+            return True
+        run = []
+    return False
+
+
 def _title_like(doc, start: int, end: int) -> bool:
-    """A name that reads as a film, show, company or people: a whole short quoted string ("'Rachel' is an art
-    movie"), right after watched/saw/film/movie… or a proper noun's "'s" ("Coppola's Dracula"), inside a WORK_OF_ART, LANGUAGE, PRODUCT, EVENT or LAW entity or an
-    ORG entity longer than the name ("Sarah Films"), an adjective, a modifier of a noun that NER did not call a
-    person ("the Latin Godfather"), glued to a hyphen ("Latin-American") or after "<Capitalised> of" ("The Diary of
-    Anne")."""
+    """A name that reads as a film, show, company or people: inside a quoted string of at most six words ("'Rachel'
+    is an art movie"; short dialogue, "'Thanks, Mary,' she said", goes with it), right after watched/saw/film/movie… or a proper noun's "'s" ("Coppola's Dracula"), inside a
+    WORK_OF_ART, LANGUAGE, PRODUCT, EVENT or LAW entity or an ORG entity longer than the name ("Sarah Films"), an
+    adjective or a word in capitals ("IT"), a modifier of a noun that NER did not call a person ("the Latin
+    Godfather"), glued to a hyphen ("Latin-American") or after "<Capitalised> of" ("The Diary of Anne")."""
     span = doc.char_span(start, end, alignment_mode="expand")
     if span is None:
         return False
-    if any(t.ent_type_ in _NOT_PEOPLE or t.pos_ == "ADJ" for t in span):
-        return True
+    if any(t.ent_type_ in _NOT_PEOPLE or t.pos_ == "ADJ" or (len(t) > 1 and t.is_upper) for t in span):
+        return True  # … or written in capitals: "IT", "SNL"
     if any(ent.label_ == "ORG" and len(ent) > len(span) and ent.start <= span.start < ent.end for ent in doc.ents):
         return True
     root = span.root

@@ -5,7 +5,7 @@ word) and "hero" vs "heroine". :func:`fill_flags` lints fill values against the 
 alone, a value any of them gives a valence other than neutral is flagged with its name — and against a list of
 common word-names (Mercy, Joy, Hope, Faith, Grace, Destiny, …; ``toolkit/resources/fill_lint.json``).
 :func:`gender_clash` tells names a list gives the other gender from the one they usually carry (Faker's en_KE lists
-"Wanjiru" as male).
+"Wanjiru" as male): the curated lists leave them out too (recorded as excluded), they are not flagged.
 
 The curated lists leave flagged values out (:mod:`.lists`); the paper's lists keep them. Every mutant's flags are in
 the case table's ``fill_flag`` column ('' when clean), and the BiasFinder study counts BTCs with and without them
