@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 
 from toolkit.errors import InputError, ToolkitError
+from toolkit.generators.biasfinder.lists import PRESETS
+from toolkit.generators.eec import SPELLINGS
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -31,7 +33,7 @@ def _parser() -> argparse.ArgumentParser:
     eec.add_argument("--alpha", type=float, default=0.05, help="significance level before Bonferroni")
     eec.add_argument("--cache", type=Path, help="score cache file or folder (default: data/cache)")
     eec.add_argument("--no-cache", action="store_true", help="score everything afresh and store nothing")
-    eec.add_argument("--spelling", choices=("published", "corrected"), default="published",
+    eec.add_argument("--spelling", choices=SPELLINGS, default="published",
                      help="published: the released sentences as they are, 'dissapointed' (sic) included; corrected: "
                           "'disappointed' in those 240 sentences (recorded in provenance.json)")
     psa = sub.add_parser("psa", help="Perturbation Sensitivity Analysis: ScoreSens, ScoreDev/Range, LabelDist")
@@ -67,7 +69,7 @@ def _parser() -> argparse.ArgumentParser:
     bf.add_argument("--executor", choices=("local", "ray"), default="local",
                     help="templating in process or on Ray workers (a running cluster via RAY_ADDRESS, else local)")
     bf.add_argument("--n-jobs", type=int, help="worker processes for the lexicon models (default: every core)")
-    bf.add_argument("--lists", choices=("curated", "paper"), default="curated",  # toolkit.biasfinder.PRESETS
+    bf.add_argument("--lists", choices=PRESETS, default="curated",
                     help="word lists: this project's curated ones (default) or the ones BiasFinder released (paper)")
     return parser
 
