@@ -44,6 +44,10 @@ What is counted (per mutant, ``is_original`` False; only what the mutation made,
   template) gives its last word ``dep_ == "compound"`` with its head to the right. ``parse=False``: the next word is
   a lower-case word that is not a function word (rough).
 
+The rules here (a/an, pronouns, honorifics, quotes) are written again on purpose, apart from the generator's
+(``toolkit/generators/biasfinder/articles.py``, ``quotes.py``, ``gender.py``): a checker that imported the code it
+checks could only ever agree with it.
+
 How (fast enough for ~220,000 mutants of ~15,000 templates on 2 cores): each mutant is aligned with its template
 (the template's literal text between the slots is found in order, so each slot's filled value is known in the
 original and in the mutant); a slot whose value differs is a changed spot and only the text around it is tokenised
