@@ -112,6 +112,25 @@ def test_an_occupation_word_in_another_sense_yields_no_template(text):
     assert occupation_templates(corpus_of([text])).empty
 
 
+@pytest.mark.parametrize("text", [
+    "I watched the pilot last night. The series looks promising.",            # cue in the next sentence
+    "The network has ordered more after the pilot, which I loved.",           # cue in the mention's sentence
+    "The detective is tired. The cop in him never sleeps, and the detective wins.",  # the job's other name
+    "The veterinarian saves a horse, and later the young vet cries.",          # "vet": the same job
+])
+def test_an_occupation_with_another_sense_or_name_in_the_review_yields_no_template(text):
+    assert occupation_templates(corpus_of([text]), lists="paper").empty
+    assert occupation_templates(corpus_of([text])).empty
+
+
+@pytest.mark.parametrize("text", [
+    "The pilot flies the plane through the storm, and I loved it.",
+    "The detective is tired, and the plot is thin. The acting is good.",
+])
+def test_without_its_cues_or_other_names_the_occupation_is_a_slot(text):
+    assert occupation_templates(corpus_of([text]))["template"].str.contains("<occupation>").tolist() == [True]
+
+
 def test_mutants_never_keep_a_pronoun_of_the_other_gender():
     texts = ["Meryl Streep is great. She carries the film and Streep knows it.",
              '"I never lie",he openly admits. He is a liar.', "Ms. Smith is great and she knows it. I loved her."]

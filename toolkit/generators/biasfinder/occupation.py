@@ -6,13 +6,17 @@ multi-word: "construction worker", "physician's assistant"; one acronym, "CEO").
 Rules (spaCy's parse, no coreference model):
 
 - Pre-filter without parsing: the review mentions exactly one form of one listed occupation ("chef" and "chefs", or
-  "chef" and "baker", reject it). Only those reviews are parsed.
+  "chef" and "baker", reject it) and no other name of it (below). Only those reviews are parsed.
 - Every mention of that occupation must be a singular common noun (its last word tagged ``NN``; ``NNP`` for an
   acronym such as "CEO") outside any named entity, naming a person: a verb ("they butcher the plot"), a name
   ("Inspector Gadget", tagged ``NNP``), a compound modifier of another noun ("a detective story", "the pilot
   episode") or a word glued to a hyphen ("tailor-made") rejects the review. A multi-word title is one slot; its own
   words are not modifiers. Repeated mentions are taken as coreferent and all become ``<occupation>``; pronouns that
   refer to the person stay (the gender is the review's).
+- The occupation must be the person's only job title and a person at all (``toolkit/resources/occupation_senses.json``,
+  both presets): another word for the same job anywhere in the review ("the detective … the cop", "the young vet")
+  would keep the original beside the fill, and a word with a common non-person sense is rejected where that sense's
+  cue words stand in the mention's sentence or the sentences either side ("the pilot … the series": a TV episode).
 - Adjectival and compound modifiers left of the noun are removed with their own modifiers ("a very talented pastry
   chef" → "a <occupation>"): rules cannot tell a modifier that clashes with another title ("a Michelin-starred
   chef" → "a Michelin-starred plumber") from a harmless one ("a friendly chef"), so all go. Determiners,
@@ -73,6 +77,36 @@ def _capitalised(slot: str, upper: bool) -> str:
     return f"<{slot[0].upper()}{slot[1:]}>" if upper else f"<{slot}>"
 
 
+@cache
+def _senses() -> tuple[dict[str, re.Pattern], dict[str, re.Pattern]]:
+    """Per occupation (lower case): a pattern for its other names, and one for the cues of its non-person sense."""
+    from toolkit.resources import load_json
+
+    data = load_json("occupation_senses")
+
+    def pattern(words):
+        return re.compile(r"\b(?:" + "|".join(map(re.escape, words)) + r")(?:s|es)?\b", re.IGNORECASE)
+    return ({w: pattern(v) for w, v in data["other_names"].items()},
+            {w: pattern(v) for w, v in data["other_senses"].items()})
+
+
+def _named_otherwise(text: str, word: str) -> bool:
+    """Whether ``text`` also calls the job by another name ("the detective … the cop")."""
+    other = _senses()[0].get(word.lower())
+    return other is not None and other.search(text) is not None
+
+
+def _other_sense(doc, span, word: str) -> bool:
+    """Whether the mention's sentence or the sentences either side hold a cue of ``word``'s non-person sense."""
+    cues = _senses()[1].get(word.lower())
+    if cues is None:
+        return False
+    sents = list(doc.sents)
+    at = next(i for i, sent in enumerate(sents) if sent.start <= span.start < sent.end)
+    window = doc[sents[max(at - 1, 0)].start:sents[min(at + 1, len(sents) - 1)].end].text
+    return cues.search(window) is not None
+
+
 def _a_person(doc, span) -> bool:
     """Whether the title names a person: not a noun's compound modifier ("detective story", "pilot episode") and
     not glued to a hyphen ("tailor-made", "a lawyer-author")."""
@@ -95,7 +129,7 @@ def _edits(doc, word: str) -> list[tuple[int, int, str]] | None:
             return None
         head = span[-1]
         noun = head.tag_ == "NN" or (word.isupper() and head.tag_ == "NNP")  # "the CEO" is tagged NNP
-        if not noun or any(t.ent_type_ for t in span) or not _a_person(doc, span):
+        if not noun or any(t.ent_type_ for t in span) or not _a_person(doc, span) or _other_sense(doc, span, word):
             return None
         if inside_short_quote(doc.text, span.start_char, span.end_char, max_words=3):
             return None  # he'd been an "attendant": scare quotes or a title
@@ -125,6 +159,7 @@ def occupation_templates(corpus: pd.DataFrame, *, batch_size: int = 64, n_proces
     """Templates from the reviews of ``corpus`` (a :func:`toolkit.corpora.load` frame) that mention one occupation
     of the ``lists`` preset (see the module docstring). Columns :data:`TEMPLATE_COLUMNS`."""
     words = corpus["text"].map(lambda text: _only_occupation(text, lists))
+    words = words.where([not (w and _named_otherwise(t, w)) for t, w in zip(corpus["text"], words)], "")
     candidates = corpus[words != ""]
     nlp = coref.backend("rules").nlp
     rows = []
