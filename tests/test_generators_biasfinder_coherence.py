@@ -208,3 +208,18 @@ def test_an_article_reads_numbers_and_leaves_a_capital_a_after_a_word():
     from toolkit.generators.biasfinder.articles import mark
     assert mark("Take Vitamin A <name> said.") == "Take Vitamin A <name> said."
     assert mark("It is a <name> film. A <name> fan.") == "It is <a> <name> film. <A> <name> fan."
+
+
+@pytest.mark.parametrize("text", [
+    "Adam Jones is headed for great things: his film left me feeling as good as his did.",
+    "Adam Jones is headed for great things. The best film of the year was his.",
+])
+def test_his_without_a_noun_after_it_becomes_hers(text):
+    female = generate_gender(corpus_of([text]), n_names=1).query("group == 'female'")["text"].tolist()
+    assert female and all(re.search(r"\bhers\b", t) and not re.search(r"\bher (did|\.)", t) for t in female)
+
+
+def test_a_name_part_glued_to_a_hyphen_stays_with_its_word():
+    text = "Writer/Director/Co-Star Adam Jones is headed for great things. I saw his feature film."
+    templates = gender_templates(corpus_of([text]))["template"].tolist()
+    assert not any("Co-<" in t for t in templates)

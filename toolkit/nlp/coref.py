@@ -35,6 +35,9 @@ PRONOUN_GENDER = {"he": "male", "him": "male", "his": "male", "himself": "male",
                   "she": "female", "her": "female", "hers": "female", "herself": "female"}
 
 
+_VERBS_AFTER_POSSESSIVE = ("do", "does", "did", "is", "was", "has", "had", "will", "would", "can", "could")
+
+
 def pronoun_slot(token) -> str:
     """A gendered pronoun's grammatical slot from spaCy's parse: 'subj', 'obj', 'pos' (possessive determiner, "her
     book"), 'poss' (possessive pronoun, "the win is hers") or 'refl'. Object and possessive "her" differ by parse."""
@@ -49,7 +52,18 @@ def pronoun_slot(token) -> str:
         return "poss"
     if lower == "her":
         return "pos" if token.dep_ == "poss" or token.tag_ == "PRP$" else "obj"
-    return "pos" if token.dep_ == "poss" else "poss"  # his: "his book" vs "the win is his" (tagged PRP$ too)
+    if token.dep_ != "poss" or _ends_noun_phrase(token):
+        return "poss"  # his: "the win is his", "as good as his did" (the parse can take "did" for its noun)
+    return "pos"
+
+
+def _ends_noun_phrase(token) -> bool:
+    """Whether nothing a determiner could belong to follows ``token``: the text ends, or punctuation or a verb comes
+    next."""
+    if token.i + 1 >= len(token.doc):
+        return True
+    after = token.doc[token.i + 1]
+    return after.is_punct or after.lower_ in _VERBS_AFTER_POSSESSIVE or after.tag_ in ("MD", "VBD", "VBZ", "VBP")
 
 
 @cache

@@ -167,11 +167,18 @@ def _whole_name(doc, start: int, end: int) -> tuple[int, int]:
     if span is None:
         return start, end
     first, last = span.start, span.end - 1
-    while first > 0 and _name_part(doc[first - 1]) and doc[first - 1].whitespace_:
+    while first > 0 and _name_part(doc[first - 1]) and doc[first - 1].whitespace_ and not _hyphenated(doc, first - 1):
         first -= 1
+    while first < last and _hyphenated(doc, first):  # "Co-Star Adam Jones": "Star" belongs to "Co-"
+        first += 1
     while last + 1 < len(doc) and _name_part(doc[last + 1]) and doc[last].whitespace_:
         last += 1
     return doc[first].idx, doc[last].idx + len(doc[last].text)
+
+
+def _hyphenated(doc, i: int) -> bool:
+    """Whether token ``i`` is glued to a hyphen before it ("Co-Star")."""
+    return i > 1 and doc[i - 1].text == "-" and not doc[i - 1].whitespace_ and not doc[i - 2].whitespace_
 
 
 def _name_part(token) -> bool:
