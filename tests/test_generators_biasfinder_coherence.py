@@ -223,3 +223,13 @@ def test_a_name_part_glued_to_a_hyphen_stays_with_its_word():
     text = "Writer/Director/Co-Star Adam Jones is headed for great things. I saw his feature film."
     templates = gender_templates(corpus_of([text]))["template"].tolist()
     assert not any("Co-<" in t for t in templates)
+
+
+@pytest.mark.parametrize("text", [
+    "She is pregnant in this film, and she plays it beautifully.",
+    "He grew a beard for the part, and he is great in it.",
+])
+def test_a_word_of_the_body_that_says_the_sex_rejects_the_review(text):
+    assert gender_templates(corpus_of([text])).empty
+    assert not gender_templates(corpus_of([text.replace("pregnant", "happy").replace("grew a beard",
+                                                                                        "trained hard")])).empty

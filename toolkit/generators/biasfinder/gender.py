@@ -19,7 +19,8 @@ rejected when a "name" reads as a title or people (:func:`_title_like`: a short 
 watched/film/movie, a WORK_OF_ART, an adjective, "The Diary of Anne …", "Saving Private Ryan", God), when two names
 of the cluster share no word (two people merged), when the review names a person the cluster lacks (a PERSON
 entity outside it, a first name in lower case: the pronouns may be theirs), or when a gendered pronoun or a word of
-a replaced name would survive outside the slots.
+a replaced name would survive outside the slots, or a word of the body says the original's sex ("pregnant",
+"beard"; ``sex_specific`` in ``toolkit/resources/gender_nouns.json``).
 
 Output: the case table (one case per template; ``group`` = female|male; ``fill`` = the name, or the forms used;
 the review itself as ``is_original``) with ``gender``, ``doc_id``, ``corpus`` columns.
@@ -27,6 +28,7 @@ the review itself as ``is_original``) with ``gender``, ``doc_id``, ``corpus`` co
 from __future__ import annotations
 
 import re
+from functools import cache
 
 import pandas as pd
 
@@ -37,6 +39,7 @@ from toolkit.generators.biasfinder.lint import fill_flags, joined_flags
 from toolkit.generators.biasfinder.lists import word_lists
 from toolkit.generators.biasfinder.quotes import inside_short_quote
 from toolkit.nlp import coref
+from toolkit.resources import load_json
 
 FORMS = {
     "female": {"subj": "she", "obj": "her", "pos": "her", "poss": "hers", "refl": "herself"},
@@ -148,6 +151,8 @@ def _template(doc, cluster: list[tuple[int, int]], pairs: tuple[tuple[str, str],
     if _PRONOUN.search(literal) or _HONORIFIC_BEFORE_NAME.search(literal):
         return None  # a pronoun, or an honorific before a name of either gender ("Mr. Smith", "Madame Bovary"),
         # outside the slots: a person the cluster lacks, or a title whose gender every mutant keeps
+    if _sex_specific().search(literal):
+        return None  # "pregnant", "her cleavage": every mutant would keep the original's sex
     if _REPEATED_SLOT.search("".join(template)):
         return None  # "he he" is laughter, not two mentions
     names = [words for start, end, slot in spans if slot == "<name>"
@@ -174,6 +179,12 @@ def _whole_name(doc, start: int, end: int) -> tuple[int, int]:
     while last + 1 < len(doc) and _name_part(doc[last + 1]) and doc[last].whitespace_:
         last += 1
     return doc[first].idx, doc[last].idx + len(doc[last].text)
+
+
+@cache
+def _sex_specific() -> re.Pattern:
+    words = load_json("gender_nouns")["sex_specific"]
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, words)) + r")\b", re.IGNORECASE)
 
 
 def _hyphenated(doc, i: int) -> bool:
