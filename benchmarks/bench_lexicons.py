@@ -2,8 +2,8 @@
 
     python benchmarks/bench_lexicons.py [--imdb ../shared/data/imdb/imdb_train.csv.gz] [--n 3000] [--cases F.pkl]
 
-Scores ``n`` seeded IMDB reviews (or the texts of a saved case table, ``--cases``) with vader, textblob and afinn,
-cache off, first with ``n_jobs=1`` (in process, as before) then with one worker per core, checks the two tables are
+Scores ``n`` seeded IMDB reviews (or ``n`` seeded rows of a saved case table, ``--cases``) with vader, textblob
+and afinn, cache off, first with ``n_jobs=1`` (in process, as before) then with one worker per core, checks the two tables are
 identical and prints texts/s per lexicon and the ratio; the load average is printed first (the machine may be
 shared). Last line: ``<spec>=<ratio>`` per lexicon.
 """
@@ -25,12 +25,13 @@ DEFAULT_IMDB = Path(__file__).resolve().parents[2] / "shared" / "data" / "imdb" 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--imdb", type=Path, default=DEFAULT_IMDB)
-    parser.add_argument("--n", type=int, default=3000)
+    parser.add_argument("--n", type=int, default=3000, help="texts (with --cases: a seeded sample of its rows)")
     parser.add_argument("--cases", type=Path, help="a saved case table (.pkl or .parquet) instead of IMDB reviews")
     parser.add_argument("--models", nargs="+", default=["vader", "textblob", "afinn"])
     args = parser.parse_args()
     if args.cases:
         cases = pd.read_parquet(args.cases) if args.cases.suffix == ".parquet" else pd.read_pickle(args.cases)
+        cases = cases.sample(n=min(args.n, len(cases)), random_state=0)
     elif args.imdb.exists():
         texts = pd.read_csv(args.imdb, usecols=["review"]).sample(n=args.n, random_state=0)["review"].tolist()
         cases = pd.DataFrame({"case_id": [f"r{i}" for i in range(len(texts))],
