@@ -3,9 +3,9 @@
     python benchmarks/bench_lexicons.py [--imdb ../shared/data/imdb/imdb_train.csv.gz] [--n 3000] [--cases F.pkl]
 
 Scores ``n`` seeded IMDB reviews (or ``n`` seeded rows of a saved case table, ``--cases``) with vader, textblob
-and afinn, cache off, first with ``n_jobs=1`` (in process, as before) then with one worker per core, checks the two tables are
-identical and prints texts/s per lexicon and the ratio; the load average is printed first (the machine may be
-shared). Last line: ``<spec>=<ratio>`` per lexicon.
+and afinn, cache off, first with ``n_jobs=1`` (in process, as before) then with one worker per core, checks the two
+tables are identical and prints texts/s per lexicon and the ratio; the load average is printed first (the machine
+may be shared). Last line: ``<spec>=<ratio>`` per lexicon.
 """
 from __future__ import annotations
 
