@@ -36,7 +36,7 @@ from toolkit import nlp as nlp_layer
 from toolkit.errors import InputError
 from toolkit.generators.biasfinder import articles
 from toolkit.generators.biasfinder.lint import fill_flags, joined_flags
-from toolkit.generators.biasfinder.lists import word_lists
+from toolkit.generators.biasfinder.lists import word_lists, word_pattern
 from toolkit.generators.biasfinder.quotes import inside_short_quote
 from toolkit.nlp import coref
 from toolkit.resources import load_json
@@ -183,8 +183,7 @@ def _whole_name(doc, start: int, end: int) -> tuple[int, int]:
 
 @cache
 def _sex_specific() -> re.Pattern:
-    words = load_json("gender_nouns")["sex_specific"]
-    return re.compile(r"\b(?:" + "|".join(map(re.escape, words)) + r")\b", re.IGNORECASE)
+    return word_pattern(load_json("gender_nouns")["sex_specific"])
 
 
 def _hyphenated(doc, i: int) -> bool:

@@ -20,6 +20,8 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -114,3 +116,10 @@ def word_lists(preset: str = "curated") -> WordLists:
     if preset not in PRESETS:
         raise unknown("word-list preset", preset, PRESETS)
     return _curated() if preset == "curated" else _paper()
+
+
+def word_pattern(words: Iterable[str], *, plural: bool = False) -> re.Pattern:
+    """Any of ``words`` as a whole word, case-insensitive, the longest first ("physician's assistant" before
+    "physician"); ``plural`` also matches an "s"/"es" ending."""
+    alternatives = "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
+    return re.compile(rf"\b(?:{alternatives})" + (r"(?:s|es)?" if plural else "") + r"\b", re.IGNORECASE)

@@ -42,9 +42,10 @@ import pandas as pd
 
 from toolkit.generators.biasfinder import articles
 from toolkit.generators.biasfinder.lint import fill_flags
-from toolkit.generators.biasfinder.lists import word_lists
+from toolkit.generators.biasfinder.lists import word_lists, word_pattern
 from toolkit.generators.biasfinder.quotes import inside_short_quote
 from toolkit.nlp import coref
+from toolkit.resources import load_json
 
 TEMPLATE_COLUMNS = ("doc_id", "corpus", "text", "template", "occupation")
 _REMOVABLE = ("amod", "compound")
@@ -62,8 +63,7 @@ def occupations(*, lists: str = "curated") -> tuple[str, ...]:
 
 @cache
 def _mention_pattern(lists: str) -> re.Pattern:
-    longest_first = sorted(occupations(lists=lists), key=len, reverse=True)  # "physician's assistant" before "physician"
-    return re.compile(r"\b(" + "|".join(map(re.escape, longest_first)) + r")(?:s|es)?\b", re.IGNORECASE)
+    return word_pattern(occupations(lists=lists), plural=True)
 
 
 def _only_occupation(text: str, lists: str) -> str:
@@ -80,14 +80,9 @@ def _capitalised(slot: str, upper: bool) -> str:
 @cache
 def _senses() -> tuple[dict[str, re.Pattern], dict[str, re.Pattern]]:
     """Per occupation (lower case): a pattern for its other names, and one for the cues of its non-person sense."""
-    from toolkit.resources import load_json
-
     data = load_json("occupation_senses")
-
-    def pattern(words):
-        return re.compile(r"\b(?:" + "|".join(map(re.escape, words)) + r")(?:s|es)?\b", re.IGNORECASE)
-    return ({w: pattern(v) for w, v in data["other_names"].items()},
-            {w: pattern(v) for w, v in data["other_senses"].items()})
+    return ({w: word_pattern(v, plural=True) for w, v in data["other_names"].items()},
+            {w: word_pattern(v, plural=True) for w, v in data["other_senses"].items()})
 
 
 def _named_otherwise(text: str, word: str) -> bool:
