@@ -60,6 +60,16 @@ def test_paper_lists_are_shipped_byte_for_byte_with_their_licence():
         assert hashlib.sha256(folder.joinpath(name).read_bytes()).hexdigest() == digest == recorded[name], name
 
 
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_coherence_rules_and_their_word_files_are_recorded(preset):
+    recorded = word_lists(preset).record()["coherence_rules"]
+    folder = resources.files("toolkit.resources")
+    assert recorded["applied"] is True and "issue 16" in recorded["about"]
+    assert set(recorded["sources"]) == {"occupation_senses.json", "gender_nouns.json", "fill_lint.json"}
+    for name, digest in recorded["sources"].items():
+        assert hashlib.sha256(folder.joinpath(name).read_bytes()).hexdigest() == digest, name
+
+
 @pytest.mark.shared_data
 def test_paper_lists_equal_the_shared_release():
     if not (SHARED_DATA / "biasfinder").is_dir():

@@ -51,7 +51,15 @@ class WordLists:
         return {"preset": self.preset, "noun_pairs": len(self.noun_pairs),
                 "names_per_gender": {g: len(v) for g, v in self.names.items()},
                 "countries": len(self.country_names), "occupations": len(self.occupations),
-                "sources": dict(self.sources), "excluded": dict(self.excluded)}
+                "sources": dict(self.sources), "excluded": dict(self.excluded),
+                "coherence_rules": {"applied": True, "about": COHERENCE_ABOUT,
+                                    "sources": _sha({name: _text(name) for name in COHERENCE_FILES})}}
+
+
+COHERENCE_FILES = ("occupation_senses.json", "gender_nouns.json", "fill_lint.json")
+COHERENCE_ABOUT = ("this project's coherence rules (issue 16; docs/biasfinder_imdb_train.md) reject reviews whose "
+                   "mutants would read as altered, under both presets: BiasFinder's own generator had none, so "
+                   "templates and mutants are fewer than its run would give")
 
 
 def _text(name: str) -> str:
