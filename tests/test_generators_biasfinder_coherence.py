@@ -117,6 +117,7 @@ def test_an_occupation_word_in_another_sense_yields_no_template(text):
     "The network has ordered more after the pilot, which I loved.",           # cue in the mention's sentence
     "The detective is tired. The cop in him never sleeps, and the detective wins.",  # the job's other name
     "The veterinarian saves a horse, and later the young vet cries.",          # "vet": the same job
+    "The TV show films the demise, and the programmer cares more about his ratings.",  # a channel's programmer
 ])
 def test_an_occupation_with_another_sense_or_name_in_the_review_yields_no_template(text):
     assert occupation_templates(corpus_of([text]), lists="paper").empty
@@ -126,6 +127,7 @@ def test_an_occupation_with_another_sense_or_name_in_the_review_yields_no_templa
 @pytest.mark.parametrize("text", [
     "The pilot flies the plane through the storm, and I loved it.",
     "The detective is tired, and the plot is thin. The acting is good.",
+    "The programmer writes code all night, and the plot is thin.",
 ])
 def test_without_its_cues_or_other_names_the_occupation_is_a_slot(text):
     assert occupation_templates(corpus_of([text]))["template"].str.contains("<occupation>").tolist() == [True]
@@ -233,3 +235,83 @@ def test_a_word_of_the_body_that_says_the_sex_rejects_the_review(text):
     assert gender_templates(corpus_of([text])).empty
     assert not gender_templates(corpus_of([text.replace("pregnant", "happy").replace("grew a beard",
                                                                                         "trained hard")])).empty
+
+
+@pytest.mark.parametrize("text, control", [
+    ("Over His Dead Body was a nice little movie. It was decent and entertaining.",          # a title's pronoun
+     "His last movie was a nice little movie. It was decent and entertaining."),
+    ("The Bible says so. He still loves you, but when you bow your knee to Him, it is too late.",  # a deity's
+     "The Bible says so. He still loves you, but when you bow your knee to him, it is too late."),
+    ("It is as silly as Murder, She Wrote, and she solves every case in an hour.",
+     "It is as silly as a soap, and she solves every case in an hour."),
+])
+def test_a_pronoun_capitalised_inside_a_sentence_is_a_title_or_a_deity(text, control):
+    assert gender_templates(corpus_of([text])).empty
+    assert not gender_templates(corpus_of([control])).empty
+
+
+@pytest.mark.parametrize("text, control", [
+    ("Watch for Brock, the oafy guy who attacks the heroes. He has two lines, but he's one of the best guys in it!",
+     "Watch for Brock, the oafy guy who attacks the heroes. He has two lines, but he's the best thing in it!"),
+    ("An Indian boy was friends with an eagle. When other boys threw stones at him, he climbed a rock.",
+     "An Indian boy was friends with an eagle. When the villagers threw stones at him, he climbed a rock."),
+])
+def test_the_plural_of_the_persons_own_gender_noun_rejects_the_review(text, control):
+    # "she's one of the best guys": the plural counts the person among the original's gender
+    assert gender_templates(corpus_of([text])).empty
+    assert not gender_templates(corpus_of([control])).empty
+
+
+@pytest.mark.parametrize("ending, rejected", [("Only for Kitumura fans.", True), ("Only for KITAMURA fans.", True),
+                                              ("Only for patient fans.", False)])
+def test_a_misspelled_mention_of_the_replaced_name_rejects_the_review(ending, rejected):
+    text = f"I have seen most of Ryuhei Kitamura's output. He is uneven, and this film of his is dull. {ending}"
+    assert gender_templates(corpus_of([text])).empty is rejected
+
+
+@pytest.mark.parametrize("text, control", [
+    ("A film about the beads exchanged during Mardi Gras. I only wish I knew how he got inside the factory.",
+     "A film about the beads exchanged at the carnival. I only wish I knew how he got inside the factory."),
+    ("She plays a photographer in a lesbian romance, and she is superb.",  # a word of orientation says the sex
+     "She plays a photographer in a quiet romance, and she is superb."),
+])
+def test_a_time_or_a_word_of_orientation_rejects_the_review(text, control):
+    assert gender_templates(corpus_of([text])).empty
+    assert not gender_templates(corpus_of([control])).empty
+
+
+def test_a_review_naming_a_nationality_yields_no_country_template():
+    # "Turkish cinema": the person's origin may be stated, and a name from another country would contradict it
+    from toolkit.generators.biasfinder import country_templates
+
+    text = "Ahmet Yilmaz is no artist. {} He only knows how to choose a cast, and he did."
+    for sentence, expected in (("Turkish cinema deserves better.", 0), ("This cinema deserves better.", 1)):
+        templates = gender_templates(corpus_of([text.format(sentence)]))
+        assert len(templates) == 1
+        assert len(country_templates(templates)) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ('Adam Jones made this. It is left out of his "a life in film" documentary.', '"a life in film"'),
+    ("Adam Jones is great. I admire his creating the whole world of the film.", "creating"),
+])
+def test_his_before_an_opening_quote_or_a_gerund_becomes_her(text, expected):
+    female = generate_gender(corpus_of([text]), n_names=1).query("group == 'female'")["text"].tolist()
+    assert female and all(f"her {expected}" in t and "hers" not in t for t in female)
+
+
+@pytest.mark.parametrize("text, control", [
+    ("The old geezer leaves his estate to a stranger, and he is great.",
+     "The old man leaves his estate to a stranger, and he is great."),
+    ("Adam Jones plays a rookie fireman, and he is great.", "Adam Jones plays a rookie, and he is great."),
+])
+def test_a_noun_for_one_sex_without_a_pair_rejects_the_review(text, control):
+    assert gender_templates(corpus_of([text])).empty
+    assert not gender_templates(corpus_of([control])).empty
+
+
+def test_a_capital_that_comes_only_from_the_start_of_a_sentence_is_no_name():
+    text = "Spirit of a murdered geek animates a scarecrow. He takes revenge on everyone."
+    assert not gender_templates(corpus_of([text]))["template"].str.contains("<name>").any()
+    named = gender_templates(corpus_of([text.replace("Spirit of a murdered geek", "Adam, a murdered geek,")]))
+    assert named["template"].str.contains("<name>").tolist() == [True]

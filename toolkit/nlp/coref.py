@@ -52,9 +52,20 @@ def pronoun_slot(token) -> str:
         return "poss"
     if lower == "her":
         return "pos" if token.dep_ == "poss" or token.tag_ == "PRP$" else "obj"
+    if _starts_noun_phrase(token):
+        return "pos"  # his "a life in film" documentary; his creating Tintin (a gerund, which the parse makes a verb)
     if token.dep_ != "poss" or _ends_noun_phrase(token):
         return "poss"  # his: "the win is his", "as good as his did" (the parse can take "did" for its noun)
     return "pos"
+
+
+_OPENING = frozenset({'"', "“", "‘", "'", "(", "["})
+
+
+def _starts_noun_phrase(token) -> bool:
+    """Whether an opening quote or bracket, or a gerund, follows ``token``: it is a determiner."""
+    after = token.doc[token.i + 1] if token.i + 1 < len(token.doc) else None
+    return after is not None and (after.text in _OPENING or after.tag_ == "VBG")
 
 
 def _ends_noun_phrase(token) -> bool:

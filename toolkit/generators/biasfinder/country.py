@@ -2,13 +2,15 @@
 another country, of the same gender.
 
 Templates come from the gender instance's (:func:`~toolkit.generators.biasfinder.gender.gender_templates`: exactly
-one person cluster) that have a ``<name>`` slot, so no second parse is needed. The cluster's gender is the one its
+one person cluster) that have a ``<name>`` slot, so no second parse is needed (named entities only, below). The cluster's gender is the one its
 pronouns and gender nouns give (a cluster of names only never passes the gender instance's pronoun pre-filter).
 Pronouns and nouns are written back in that gender, and the template must then reproduce the review exactly around the names — so a
 cluster of mixed gender (possible with a neural backend) is rejected. Every name mention becomes
 ``<name:female>`` or ``<name:male>``; a full name and a later surname ("Tom Hanks … Hanks") get the same first name.
 A review where a word of a replaced name survives elsewhere (a mention spaCy's NER missed: "Hanks knows it") is
-rejected, since its mutants would mix two people's names.
+rejected, since its mutants would mix two people's names. So is a review that names a nationality, religion or
+people (a spaCy NORP entity: "Turkish cinema", "the Argentine narrator"): the person's origin may be stated there,
+and a name from another country would contradict it (issue 16's reading; this project's rule, not BiasFinder's).
 
 Names (``lists=``, :mod:`.lists`): ``curated`` (default) — ``toolkit/resources/country_names.json``, 38 countries
 × 3 first names per gender from Faker's per-locale lists (MIT licence), each listed by no other chosen locale for
@@ -29,6 +31,7 @@ from toolkit.generators.biasfinder import articles
 from toolkit.generators.biasfinder.gender import _fill, gender_templates
 from toolkit.generators.biasfinder.lint import fill_flags
 from toolkit.generators.biasfinder.lists import word_lists
+from toolkit.nlp import coref
 
 TEMPLATE_COLUMNS = ("doc_id", "corpus", "text", "template", "gender")
 
@@ -72,6 +75,10 @@ def country_templates(templates: pd.DataFrame, *, lists: str = "curated") -> pd.
             continue
         rows.append({"doc_id": t.doc_id, "corpus": t.corpus, "text": t.text, "template": template,
                      "gender": t.gender})
+    nlp = coref.backend("rules").nlp
+    with nlp.select_pipes(enable=["ner"]):  # the entities alone: the gender instance's parse is not kept
+        docs = nlp.pipe([row["text"] for row in rows], batch_size=64)
+        rows = [row for row, doc in zip(rows, docs) if not any(ent.label_ == "NORP" for ent in doc.ents)]
     return pd.DataFrame(rows, columns=list(TEMPLATE_COLUMNS))
 
 

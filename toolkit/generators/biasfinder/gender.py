@@ -18,9 +18,15 @@ capitalised proper nouns and honorifics next to it ("Shia LaBeouf" when NER foun
 rejected when a "name" reads as a title or people (:func:`_title_like`: a short quoted string, right after
 watched/film/movie, a WORK_OF_ART, an adjective, "The Diary of Anne …", "Saving Private Ryan", God), when two names
 of the cluster share no word (two people merged), when the review names a person the cluster lacks (a PERSON
-entity outside it, a first name in lower case: the pronouns may be theirs), or when a gendered pronoun or a word of
-a replaced name would survive outside the slots, or a word of the body says the original's sex ("pregnant",
-"beard"; ``sex_specific`` in ``toolkit/resources/gender_nouns.json``).
+entity outside it, a first name in lower case: the pronouns may be theirs), when a gendered pronoun or a word of
+a replaced name, or a misspelling of one ("Kitamura … Kitumura fans"), would survive outside the slots, when a
+pronoun is capitalised inside a sentence (a title's or a deity's: "Over His Dead Body", "bow your knee to Him"),
+when the plural of the person's own gender noun counts them among that gender ("the oafy guy … one of the best
+guys"), when a word of the body or of orientation, or a noun for one sex without a pair ("dude", "fireman"),
+says the original's sex ("pregnant", "beard", "lesbian"; ``sex_specific`` in
+``toolkit/resources/gender_nouns.json``), or when the name is only ever a sentence's first word and neither a PERSON
+entity nor a first name ("Spirit of a murdered geek …"). A name right after "during" is a time ("during Mardi
+Gras").
 
 Output: the case table (one case per template; ``group`` = female|male; ``fill`` = the name, or the forms used;
 the review itself as ``is_original``) with ``gender``, ``doc_id``, ``corpus`` columns.
@@ -54,7 +60,7 @@ _REPEATED_SLOT = re.compile(r"<(subj|obj|pos|poss|refl)>[\s.,!]{1,3}<\1>", re.IG
 _HONORIFICS = frozenset({"mr", "mrs", "ms", "miss", "sir", "dame", "lady", "lord", "dr", "Mr", "Mrs", "Ms", "Miss",
                          "Sir", "Dame", "Lady", "Lord", "Dr"})
 _TITLE_CUES = frozenset({"watched", "watch", "watching", "saw", "see", "seen", "film", "movie", "show", "series",
-                         "sequel", "remake", "titled", "episode"})
+                         "sequel", "remake", "titled", "episode", "during"})  # "during Mardi Gras": a time
 _NOT_PEOPLE = frozenset({"WORK_OF_ART", "LANGUAGE", "PRODUCT", "EVENT", "LAW"})
 _NOT_A_PERSON = frozenset({"god", "jesus", "christ", "jesus christ", "allah", "buddha", "satan", "lucifer", "moses",
                            "krishna", "muhammad", "mohammed"})  # a swapped name reads as a blasphemy or a joke
@@ -137,8 +143,10 @@ def _template(doc, cluster: list[tuple[int, int]], pairs: tuple[tuple[str, str],
                 return None
             start = spans.pop()[0]
         spans.append((start, end, slot))
-    if _other_person(doc, spans):
-        return None
+    if _capital_only_by_position(doc, [(start, end) for start, end, slot in spans if slot == "<name>"]):
+        return None  # "Spirit of a murdered geek animates a scarecrow": a sentence's first word, no name
+    if _other_person(doc, spans) or any(_title_cased_pronoun(doc, start, end, slot) for start, end, slot in spans):
+        return None  # "Over His Dead Body", "bow your knee to Him": a title or God, not the person
     template, original_gender, last = [], "", 0
     for start, end, slot in spans:
         if slot != "<name>":
@@ -153,6 +161,8 @@ def _template(doc, cluster: list[tuple[int, int]], pairs: tuple[tuple[str, str],
         # outside the slots: a person the cluster lacks, or a title whose gender every mutant keeps
     if _sex_specific().search(literal):
         return None  # "pregnant", "her cleavage": every mutant would keep the original's sex
+    if _own_noun_plural(spans, literal, pairs):
+        return None  # "one of the best guys", "other boys threw stones at him": the original's gender stays
     if _REPEATED_SLOT.search("".join(template)):
         return None  # "he he" is laughter, not two mentions
     names = [words for start, end, slot in spans if slot == "<name>"
@@ -162,6 +172,8 @@ def _template(doc, cluster: list[tuple[int, int]], pairs: tuple[tuple[str, str],
     replaced = {w for start, end, slot in spans if slot == "<name>" for w in _NAME_WORD.findall(doc.text[start:end])}
     if any(re.search(rf"\b{re.escape(w)}\b", literal) for w in replaced - _HONORIFICS):
         return None  # "Hanks knows it" after "Tom Hanks": a mention the cluster missed would survive
+    if _misspelled_mention(replaced - _HONORIFICS, literal):
+        return None  # "Kitamura … Kitumura fans": the same person, misspelled, would keep the original's name
     return articles.mark("".join(template)), original_gender
 
 
@@ -184,6 +196,70 @@ def _whole_name(doc, start: int, end: int) -> tuple[int, int]:
 @cache
 def _sex_specific() -> re.Pattern:
     return word_pattern(load_json("gender_nouns")["sex_specific"])
+
+
+def _capital_only_by_position(doc, names: list[tuple[int, int]]) -> bool:
+    """Whether every name mention is one word that opens a sentence, is no PERSON entity and no known first name:
+    its capital comes from its place ("Spirit of a murdered geek …"), not from being a name."""
+    if not names:
+        return False
+    lexicon = coref.first_name_genders()
+    for start, end in names:
+        span = doc.char_span(start, end, alignment_mode="expand")
+        if span is None or len(span) != 1 or not span[0].is_sent_start or span[0].ent_type_ == "PERSON" \
+                or span[0].lower_ in lexicon:
+            return False
+    return True
+
+
+def _title_cased_pronoun(doc, start: int, end: int, slot: str) -> bool:
+    """Whether a pronoun or gender-noun mention is capitalised inside a sentence ("Over His Dead Body", "Murder,
+    She Wrote", "bow your knee to Him"): a title's word or a deity's pronoun, whose gender no mutant may change.
+    Words in capitals (shouting) and words after an end of sentence, quote, bracket or dash are not counted."""
+    text = doc.text[start:end]
+    if slot == "<name>" or not text[:1].isupper() or text.isupper():
+        return False
+    token = doc.char_span(start, end, alignment_mode="expand")[0]
+    before = doc.text[:start].rstrip()[-1:]
+    return not (token.is_sent_start or before == "" or before in ".!?\"'“”‘’([{…*-–—~>")
+
+
+def _plural(word: str) -> str:
+    """The English plural of a gender noun ("guy" → "guys", "woman" → "women", "actress" → "actresses")."""
+    if word.endswith("man"):
+        return word[:-3] + "men"
+    if word.endswith(("s", "x", "ch", "sh")):
+        return word + "es"
+    if word.endswith("y") and word[-2:-1] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def _own_noun_plural(spans: list[tuple[int, int, str]], literal: str, pairs: tuple[tuple[str, str], ...]) -> bool:
+    """Whether the review, outside the slots, uses the plural of a gender noun the person is called ("the oafy guy
+    … one of the best guys"; "an Indian boy … other boys"): it counts the person among that gender."""
+    males = {slot[len("<noun:"):-1].lower() for _, _, slot in spans if slot.lower().startswith("<noun:")}
+    words = [_plural(form) for male, female in pairs if male in males for form in (male, female)]
+    return bool(words) and word_pattern(words).search(literal) is not None
+
+
+def _misspelled_mention(replaced: set[str], literal: str) -> bool:
+    """Whether a capitalised word outside the slots is, case and possessive "'s" aside, a replaced name word of five
+    letters or more or one letter away from it ("Kitamura" … "Kitumura fans", "LaBeouf" … "LABEOUF"): a mention of
+    the same person, misspelled, that would keep the original's name."""
+    long = {w.lower().removesuffix("'s").removesuffix("’s") for w in replaced if len(w) >= 5}
+    if not long:
+        return False
+    words = {w.lower().removesuffix("'s").removesuffix("’s") for w in _NAME_WORD.findall(literal)}
+    return any(_within_one_edit(a, b) for a in words for b in long if abs(len(a) - len(b)) <= 1)
+
+
+def _within_one_edit(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are equal or differ by one substituted, inserted or deleted letter."""
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b)) <= 1
+    short, longer = sorted((a, b), key=len)
+    return any(longer[:i] + longer[i + 1:] == short for i in range(len(longer)))
 
 
 def _hyphenated(doc, i: int) -> bool:
