@@ -219,9 +219,9 @@ def _title_cased_pronoun(doc, start: int, end: int, slot: str) -> bool:
     text = doc.text[start:end]
     if slot == "<name>" or not text[:1].isupper() or text.isupper():
         return False
-    token = doc.char_span(start, end, alignment_mode="expand")[0]
+    span = doc.char_span(start, end, alignment_mode="expand")
     before = doc.text[:start].rstrip()[-1:]
-    return not (token.is_sent_start or before == "" or before in ".!?\"'“”‘’([{…*-–—~>")
+    return not ((span is not None and span[0].is_sent_start) or before == "" or before in ".!?\"'“”‘’([{…*-–—~>")
 
 
 def _plural(word: str) -> str:
