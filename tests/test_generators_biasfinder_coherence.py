@@ -242,12 +242,19 @@ def test_a_word_of_the_body_that_says_the_sex_rejects_the_review(text):
      "His last movie was a nice little movie. It was decent and entertaining."),
     ("The Bible says so. He still loves you, but when you bow your knee to Him, it is too late.",  # a deity's
      "The Bible says so. He still loves you, but when you bow your knee to him, it is too late."),
-    ("It is as silly as Murder, She Wrote, and she solves every case in an hour.",
-     "It is as silly as a soap, and she solves every case in an hour."),
 ])
 def test_a_pronoun_capitalised_inside_a_sentence_is_a_title_or_a_deity(text, control):
     assert gender_templates(corpus_of([text])).empty
     assert not gender_templates(corpus_of([control])).empty
+
+
+@pytest.mark.parametrize("text", [
+    "Helen Mirren plays the Queen, and she is superb.",       # a gender noun, not a pronoun
+    "My verdict on Adam Jones: He is brilliant in it.",        # after a colon
+    "Adam Jones is great in this film\nHe deserves an award.",  # a new line
+])
+def test_a_capital_after_a_colon_or_a_line_break_or_on_a_noun_is_no_title(text):
+    assert len(gender_templates(corpus_of([text]))) == 1
 
 
 @pytest.mark.parametrize("text, control", [
@@ -255,6 +262,10 @@ def test_a_pronoun_capitalised_inside_a_sentence_is_a_title_or_a_deity(text, con
      "Watch for Brock, the oafy guy who attacks the heroes. He has two lines, but he's the best thing in it!"),
     ("An Indian boy was friends with an eagle. When other boys threw stones at him, he climbed a rock.",
      "An Indian boy was friends with an eagle. When the villagers threw stones at him, he climbed a rock."),
+    ("The young wife is bored, and she loves it. The other wives gossip.",  # wife → wives
+     "The young wife is bored, and she loves it. The other neighbours gossip."),
+    ("The guy is brave, and he is one of the few good guys here.",
+     "The guy is brave, and he beats the bad guys."),          # a plural that does not count him among them
 ])
 def test_the_plural_of_the_persons_own_gender_noun_rejects_the_review(text, control):
     # "she's one of the best guys": the plural counts the person among the original's gender
@@ -262,16 +273,19 @@ def test_the_plural_of_the_persons_own_gender_noun_rejects_the_review(text, cont
     assert not gender_templates(corpus_of([control])).empty
 
 
-@pytest.mark.parametrize("ending, rejected", [("Only for Kitumura fans.", True), ("Only for KITAMURA fans.", True),
-                                              ("Only for patient fans.", False)])
+@pytest.mark.parametrize("ending, rejected", [("Only for Kitumura fans.", True), ("Only for patient fans.", False)])
 def test_a_misspelled_mention_of_the_replaced_name_rejects_the_review(ending, rejected):
     text = f"I have seen most of Ryuhei Kitamura's output. He is uneven, and this film of his is dull. {ending}"
     assert gender_templates(corpus_of([text])).empty is rejected
 
 
+def test_a_common_word_near_a_short_name_is_no_misspelling():
+    assert len(gender_templates(corpus_of(["Tom Hanks is great. He carries it. Thanks for reading."]))) == 1
+
+
 @pytest.mark.parametrize("text, control", [
     ("A film about the beads exchanged during Mardi Gras. I only wish I knew how he got inside the factory.",
-     "A film about the beads exchanged at the carnival. I only wish I knew how he got inside the factory."),
+     "A film about the beads exchanged during Reagan's presidency. I only wish I knew how he got inside."),
     ("She plays a photographer in a lesbian romance, and she is superb.",  # a word of orientation says the sex
      "She plays a photographer in a quiet romance, and she is superb."),
 ])
@@ -285,7 +299,8 @@ def test_a_review_naming_a_nationality_yields_no_country_template():
     from toolkit.generators.biasfinder import country_templates
 
     text = "Ahmet Yilmaz is no artist. {} He only knows how to choose a cast, and he did."
-    for sentence, expected in (("Turkish cinema deserves better.", 0), ("This cinema deserves better.", 1)):
+    for sentence, expected in (("Turkish cinema deserves better.", 0), ("This cinema deserves better.", 1),
+                               ("He is never creepy in it.", 1)):  # "creepy" is typed NORP; lower case, ignored
         templates = gender_templates(corpus_of([text.format(sentence)]))
         assert len(templates) == 1
         assert len(country_templates(templates)) == expected
@@ -300,18 +315,16 @@ def test_his_before_an_opening_quote_or_a_gerund_becomes_her(text, expected):
     assert female and all(f"her {expected}" in t and "hers" not in t for t in female)
 
 
+def test_his_before_a_bracket_that_opens_no_noun_stays_hers():
+    female = generate_gender(corpus_of(["Adam Jones sits down. The chair is his (he bought it)."]), n_names=1)
+    assert female.query("group == 'female'")["text"].str.contains(r"is hers \(she bought").all()
+
+
 @pytest.mark.parametrize("text, control", [
     ("The old geezer leaves his estate to a stranger, and he is great.",
      "The old man leaves his estate to a stranger, and he is great."),
-    ("Adam Jones plays a rookie fireman, and he is great.", "Adam Jones plays a rookie, and he is great."),
+    ("Adam Jones plays a fireman, and he is great.", "Adam Jones plays a firefighter, and he is great."),
 ])
 def test_a_noun_for_one_sex_without_a_pair_rejects_the_review(text, control):
     assert gender_templates(corpus_of([text])).empty
     assert not gender_templates(corpus_of([control])).empty
-
-
-def test_a_capital_that_comes_only_from_the_start_of_a_sentence_is_no_name():
-    text = "Spirit of a murdered geek animates a scarecrow. He takes revenge on everyone."
-    assert not gender_templates(corpus_of([text]))["template"].str.contains("<name>").any()
-    named = gender_templates(corpus_of([text.replace("Spirit of a murdered geek", "Adam, a murdered geek,")]))
-    assert named["template"].str.contains("<name>").tolist() == [True]

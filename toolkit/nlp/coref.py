@@ -63,9 +63,10 @@ _OPENING = frozenset({'"', "“", "‘", "'", "(", "["})
 
 
 def _starts_noun_phrase(token) -> bool:
-    """Whether an opening quote or bracket, or a gerund, follows ``token``: it is a determiner."""
+    """Whether a gerund follows ``token``, or an opening quote or bracket that the parse hangs a noun behind (it
+    makes ``token`` a possessive): it is a determiner. "The chair is his (he bought it)" stays a pronoun."""
     after = token.doc[token.i + 1] if token.i + 1 < len(token.doc) else None
-    return after is not None and (after.text in _OPENING or after.tag_ == "VBG")
+    return after is not None and (after.tag_ == "VBG" or (after.text in _OPENING and token.dep_ == "poss"))
 
 
 def _ends_noun_phrase(token) -> bool:

@@ -2,7 +2,7 @@
 another country, of the same gender.
 
 Templates come from the gender instance's (:func:`~toolkit.generators.biasfinder.gender.gender_templates`: exactly
-one person cluster) that have a ``<name>`` slot, so no second parse is needed (named entities only, below). The cluster's gender is the one its
+one person cluster) that have a ``<name>`` slot: no second parse (named entities only, below). The cluster's gender is the one its
 pronouns and gender nouns give (a cluster of names only never passes the gender instance's pronoun pre-filter).
 Pronouns and nouns are written back in that gender, and the template must then reproduce the review exactly around the names — so a
 cluster of mixed gender (possible with a neural backend) is rejected. Every name mention becomes
@@ -74,12 +74,18 @@ def country_templates(templates: pd.DataFrame, *, lists: str = "curated") -> pd.
         if any(re.search(rf"\b{re.escape(word)}\b", template) for word in leftover):
             continue
         rows.append({"doc_id": t.doc_id, "corpus": t.corpus, "text": t.text, "template": template,
-                     "gender": t.gender})
+                     "gender": t.gender, "names": leftover})
     nlp = coref.backend("rules").nlp
     with nlp.select_pipes(enable=["ner"]):  # the entities alone: the gender instance's parse is not kept
         docs = nlp.pipe([row["text"] for row in rows], batch_size=64)
-        rows = [row for row, doc in zip(rows, docs) if not any(ent.label_ == "NORP" for ent in doc.ents)]
+        rows = [row for row, doc in zip(rows, docs) if not any(_nationality(ent, row["names"]) for ent in doc.ents)]
     return pd.DataFrame(rows, columns=list(TEMPLATE_COLUMNS))
+
+
+def _nationality(ent, names: set[str]) -> bool:
+    """Whether ``ent`` names a nationality, religion or people: a NORP entity, capitalised and no word of the
+    person's own name (the small model also types "creepy" or a first name NORP)."""
+    return ent.label_ == "NORP" and ent.text[:1].isupper() and not set(ent.text.split()) & names
 
 
 def generate_country(corpus: pd.DataFrame, *, n_names: int = 1, backend: str = "rules",

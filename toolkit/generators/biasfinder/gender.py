@@ -24,9 +24,8 @@ pronoun is capitalised inside a sentence (a title's or a deity's: "Over His Dead
 when the plural of the person's own gender noun counts them among that gender ("the oafy guy … one of the best
 guys"), when a word of the body or of orientation, or a noun for one sex without a pair ("dude", "fireman"),
 says the original's sex ("pregnant", "beard", "lesbian"; ``sex_specific`` in
-``toolkit/resources/gender_nouns.json``), or when the name is only ever a sentence's first word and neither a PERSON
-entity nor a first name ("Spirit of a murdered geek …"). A name right after "during" is a time ("during Mardi
-Gras").
+``toolkit/resources/gender_nouns.json``; anywhere in the review, so also about someone else). A name right after
+"during" is a time ("during Mardi Gras"), unless a possessive follows ("during Reagan's presidency").
 
 Output: the case table (one case per template; ``group`` = female|male; ``fill`` = the name, or the forms used;
 the review itself as ``is_original``) with ``gender``, ``doc_id``, ``corpus`` columns.
@@ -143,8 +142,6 @@ def _template(doc, cluster: list[tuple[int, int]], pairs: tuple[tuple[str, str],
                 return None
             start = spans.pop()[0]
         spans.append((start, end, slot))
-    if _capital_only_by_position(doc, [(start, end) for start, end, slot in spans if slot == "<name>"]):
-        return None  # "Spirit of a murdered geek animates a scarecrow": a sentence's first word, no name
     if _other_person(doc, spans) or any(_title_cased_pronoun(doc, start, end, slot) for start, end, slot in spans):
         return None  # "Over His Dead Body", "bow your knee to Him": a title or God, not the person
     template, original_gender, last = [], "", 0
@@ -161,7 +158,7 @@ def _template(doc, cluster: list[tuple[int, int]], pairs: tuple[tuple[str, str],
         # outside the slots: a person the cluster lacks, or a title whose gender every mutant keeps
     if _sex_specific().search(literal):
         return None  # "pregnant", "her cleavage": every mutant would keep the original's sex
-    if _own_noun_plural(spans, literal, pairs):
+    if _own_noun_plural(doc, spans, literal):
         return None  # "one of the best guys", "other boys threw stones at him": the original's gender stays
     if _REPEATED_SLOT.search("".join(template)):
         return None  # "he he" is laughter, not two mentions
@@ -198,68 +195,53 @@ def _sex_specific() -> re.Pattern:
     return word_pattern(load_json("gender_nouns")["sex_specific"])
 
 
-def _capital_only_by_position(doc, names: list[tuple[int, int]]) -> bool:
-    """Whether every name mention is one word that opens a sentence, is no PERSON entity and no known first name:
-    its capital comes from its place ("Spirit of a murdered geek …"), not from being a name."""
-    if not names:
-        return False
-    lexicon = coref.first_name_genders()
-    for start, end in names:
-        span = doc.char_span(start, end, alignment_mode="expand")
-        if span is None or len(span) != 1 or not span[0].is_sent_start or span[0].ent_type_ == "PERSON" \
-                or span[0].lower_ in lexicon:
-            return False
-    return True
-
-
 def _title_cased_pronoun(doc, start: int, end: int, slot: str) -> bool:
-    """Whether a pronoun or gender-noun mention is capitalised inside a sentence ("Over His Dead Body", "Murder,
-    She Wrote", "bow your knee to Him"): a title's word or a deity's pronoun, whose gender no mutant may change.
-    Words in capitals (shouting) and words after an end of sentence, quote, bracket or dash are not counted."""
+    """Whether a pronoun mention is capitalised inside a sentence ("Over His Dead Body", "bow your knee to Him"): a
+    title's word or a deity's pronoun, whose gender no mutant may change. Words in capitals (shouting), gender nouns
+    ("the Queen", "Mom") and words after an end of sentence or line, a colon, quote, bracket or dash are not counted."""
     text = doc.text[start:end]
-    if slot == "<name>" or not text[:1].isupper() or text.isupper():
+    if not slot.lower().startswith(("<subj", "<obj", "<pos", "<refl")) or not text[:1].isupper() or text.isupper():
         return False
     span = doc.char_span(start, end, alignment_mode="expand")
-    before = doc.text[:start].rstrip()[-1:]
-    return not ((span is not None and span[0].is_sent_start) or before == "" or before in ".!?\"'“”‘’([{…*-–—~>")
+    gap = doc.text[:start]
+    before = gap.rstrip()[-1:]
+    return not ((span is not None and span[0].is_sent_start) or before == "" or "\n" in gap[len(gap.rstrip()):]
+                or before in ".!?:\"'“”‘’([{…*-–—~>")
 
 
 def _plural(word: str) -> str:
-    """The English plural of a gender noun ("guy" → "guys", "woman" → "women", "actress" → "actresses")."""
+    """The English plural of a gender noun ("guy" → "guys", "woman" → "women", "wife" → "wives", "hero" →
+    "heroes")."""
     if word.endswith("man"):
         return word[:-3] + "men"
-    if word.endswith(("s", "x", "ch", "sh")):
+    if word.endswith("fe"):
+        return word[:-2] + "ves"
+    if word.endswith(("s", "x", "ch", "sh", "o")):
         return word + "es"
     if word.endswith("y") and word[-2:-1] not in "aeiou":
         return word[:-1] + "ies"
     return word + "s"
 
 
-def _own_noun_plural(spans: list[tuple[int, int, str]], literal: str, pairs: tuple[tuple[str, str], ...]) -> bool:
-    """Whether the review, outside the slots, uses the plural of a gender noun the person is called ("the oafy guy
-    … one of the best guys"; "an Indian boy … other boys"): it counts the person among that gender."""
-    males = {slot[len("<noun:"):-1].lower() for _, _, slot in spans if slot.lower().startswith("<noun:")}
-    words = [_plural(form) for male, female in pairs if male in males for form in (male, female)]
-    return bool(words) and word_pattern(words).search(literal) is not None
+def _own_noun_plural(doc, spans: list[tuple[int, int, str]], literal: str) -> bool:
+    """Whether the review, outside the slots, counts the person among the plural of the gender noun it calls them
+    ("the oafy guy … one of the best guys"; "an Indian boy … other boys"): "other/fellow <plural>" or "one of the
+    … <plural>". Other plurals ("the bad guys", "around girls") say nothing of the person."""
+    words = {_plural(doc.text[start:end].lower()) for start, end, slot in spans if slot.lower().startswith("<noun:")}
+    if not words:
+        return False
+    plural = "|".join(re.escape(w) for w in sorted(words))
+    return re.search(rf"\b(?:other|fellow|one of (?:the|those|these|his|her|their|my|our)(?:\s+[\w-]+){{0,2}})\s+"
+                     rf"(?:{plural})\b", literal, flags=re.IGNORECASE) is not None
 
 
 def _misspelled_mention(replaced: set[str], literal: str) -> bool:
-    """Whether a capitalised word outside the slots is, case and possessive "'s" aside, a replaced name word of five
-    letters or more or one letter away from it ("Kitamura" … "Kitumura fans", "LaBeouf" … "LABEOUF"): a mention of
-    the same person, misspelled, that would keep the original's name."""
-    long = {w.lower().removesuffix("'s").removesuffix("’s") for w in replaced if len(w) >= 5}
-    if not long:
-        return False
+    """Whether a capitalised word outside the slots is a replaced name word of six letters or more written in other
+    capitals or with one letter changed ("Kitamura" … "Kitumura fans"), possessive "'s" aside: a mention of the
+    same person that would keep the original's name. ("Thanks" after "Hanks", "More" after "Moore" differ by more.)"""
+    long = {w.lower().removesuffix("'s").removesuffix("’s") for w in replaced if len(w) >= 6}
     words = {w.lower().removesuffix("'s").removesuffix("’s") for w in _NAME_WORD.findall(literal)}
-    return any(_within_one_edit(a, b) for a in words for b in long if abs(len(a) - len(b)) <= 1)
-
-
-def _within_one_edit(a: str, b: str) -> bool:
-    """Whether ``a`` and ``b`` are equal or differ by one substituted, inserted or deleted letter."""
-    if len(a) == len(b):
-        return sum(x != y for x, y in zip(a, b)) <= 1
-    short, longer = sorted((a, b), key=len)
-    return any(longer[:i] + longer[i + 1:] == short for i in range(len(longer)))
+    return any(len(a) == len(b) and sum(x != y for x, y in zip(a, b)) <= 1 for a in words for b in long)
 
 
 def _hyphenated(doc, i: int) -> bool:
@@ -337,8 +319,9 @@ def _title_like(doc, start: int, end: int) -> bool:
         return True
     before = doc[span.start - 1] if span.start else None
     after = doc[span.end] if span.end < len(doc) else None
-    if before is not None and before.lower_ in _TITLE_CUES:
-        return True
+    if before is not None and before.lower_ in _TITLE_CUES and not (before.lower_ == "during" and after is not None
+                                                                    and after.tag_ == "POS"):
+        return True  # … but "during Reagan's presidency" names a person
     if after is not None and after.text == "-" and not span[-1].whitespace_:
         return True
     if before is not None and before.lower_ == "of" and span.start >= 2 and doc[span.start - 2].text[:1].isupper() \
