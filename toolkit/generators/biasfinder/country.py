@@ -2,8 +2,8 @@
 another country, of the same gender.
 
 Templates come from the gender instance's (:func:`~toolkit.generators.biasfinder.gender.gender_templates`: exactly
-one person cluster) that have a ``<name>`` slot: no second parse (named entities only, below). The cluster's gender is the one its
-pronouns and gender nouns give (a cluster of names only never passes the gender instance's pronoun pre-filter).
+one person cluster) that have a ``<name>`` slot: no second parse (named entities only, below). The cluster's
+gender is the one its pronouns and gender nouns give (a cluster of names only never passes the gender instance's pronoun pre-filter).
 Pronouns and nouns are written back in that gender, and the template must then reproduce the review exactly around the names — so a
 cluster of mixed gender (possible with a neural backend) is rejected. Every name mention becomes
 ``<name:female>`` or ``<name:male>``; a full name and a later surname ("Tom Hanks … Hanks") get the same first name.

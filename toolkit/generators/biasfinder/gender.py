@@ -59,7 +59,7 @@ _REPEATED_SLOT = re.compile(r"<(subj|obj|pos|poss|refl)>[\s.,!]{1,3}<\1>", re.IG
 _HONORIFICS = frozenset({"mr", "mrs", "ms", "miss", "sir", "dame", "lady", "lord", "dr", "Mr", "Mrs", "Ms", "Miss",
                          "Sir", "Dame", "Lady", "Lord", "Dr"})
 _TITLE_CUES = frozenset({"watched", "watch", "watching", "saw", "see", "seen", "film", "movie", "show", "series",
-                         "sequel", "remake", "titled", "episode", "during"})  # "during Mardi Gras": a time
+                         "sequel", "remake", "titled", "episode"})
 _NOT_PEOPLE = frozenset({"WORK_OF_ART", "LANGUAGE", "PRODUCT", "EVENT", "LAW"})
 _NOT_A_PERSON = frozenset({"god", "jesus", "christ", "jesus christ", "allah", "buddha", "satan", "lucifer", "moses",
                            "krishna", "muhammad", "mohammed"})  # a swapped name reads as a blasphemy or a joke
@@ -319,9 +319,10 @@ def _title_like(doc, start: int, end: int) -> bool:
         return True
     before = doc[span.start - 1] if span.start else None
     after = doc[span.end] if span.end < len(doc) else None
-    if before is not None and before.lower_ in _TITLE_CUES and not (before.lower_ == "during" and after is not None
-                                                                    and after.tag_ == "POS"):
-        return True  # … but "during Reagan's presidency" names a person
+    if before is not None and before.lower_ in _TITLE_CUES:
+        return True
+    if before is not None and before.lower_ == "during" and not (after is not None and after.tag_ == "POS"):
+        return True  # "during Mardi Gras" is a time; "during Reagan's presidency" names a person
     if after is not None and after.text == "-" and not span[-1].whitespace_:
         return True
     if before is not None and before.lower_ == "of" and span.start >= 2 and doc[span.start - 2].text[:1].isupper() \
