@@ -62,6 +62,12 @@ class OutputDirError(ToolkitError, OSError):
     code = "TK105"
 
 
+class DiskFullError(ToolkitError, OSError):
+    """A disk filled up while a run wrote its outputs or its cache; the message says how much space was needed."""
+
+    code = "TK106"
+
+
 class ModelSpecError(ToolkitError, ValueError):
     """A model spec string cannot be resolved."""
 
@@ -90,6 +96,13 @@ class CacheError(ToolkitError, RuntimeError):
     """The score cache is corrupt or belongs to something else."""
 
     code = "TK301"
+
+
+class RunInterruptedError(ToolkitError, RuntimeError):
+    """A run was stopped by Ctrl-C or SIGTERM: its workers are ended, what was scored stays in the cache, and a
+    re-run resumes from there."""
+
+    code = "TK302"
 
 
 class LLMError(ToolkitError, RuntimeError):
