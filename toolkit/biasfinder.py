@@ -22,8 +22,7 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.axes import Axes
 
-from toolkit import corpora, paths, plots, results
-from toolkit.errors import InputError
+from toolkit import checks, corpora, paths, plots, results
 from toolkit.generators.biasfinder import MAX_DOC_CHARS
 from toolkit.generators.biasfinder import (INSTANCES, PRESETS, country_names, country_templates,  # noqa: F401
                                            fill_names, fill_occupation, gender_templates, generate,
@@ -62,9 +61,13 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
     ``"paper"`` (the ones BiasFinder released; :mod:`toolkit.generators.biasfinder.lists`), recorded in
     ``settings["word_lists"]``."""
     word_lists(lists)  # an unknown preset fails here; with ``cases`` given, the cases' own preset is recorded
-    if max_templates is not None and max_templates < 1:  # before the slow generation
-        raise InputError(f"max_templates must be at least 1; got {max_templates}.",
-                         fix="pass a positive number of templates per characteristic, or None to keep them all.")
+    models = checks.model_list(models)  # every argument checked before the slow generation
+    max_templates = checks.count(max_templates, name="max_templates", allow_none=True)
+    seed, n_process = checks.seed(seed), checks.count(n_process, name="n_process", maximum=checks.MAX_PROCESSES)
+    n_names = checks.count(n_names, name="n_names")
+    n_country_names = checks.count(n_country_names, name="n_country_names")
+    max_chars = checks.count(max_chars, name="max_chars")
+    n_jobs = checks.count(n_jobs, name="n_jobs", maximum=checks.MAX_PROCESSES, allow_none=True)
     corpus_report, generation_report = {}, {}
     started = time.perf_counter()
     if cases is None:

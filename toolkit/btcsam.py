@@ -20,7 +20,7 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.axes import Axes
 
-from toolkit import plots, results
+from toolkit import checks, plots, results
 from toolkit.corpora.external import (BTCSAM_SETS, btcsam_path, load_btcsam, load_crows_pairs,  # noqa: F401
                                       load_eec_csv)
 from toolkit.errors import InputError, unknown, warn
@@ -113,6 +113,7 @@ def run(*, sets: Mapping[str, pd.DataFrame], models: Iterable[str | SentimentMod
     top scores as in the released code; ``valence``: see :mod:`toolkit.studies.btcsam`)."""
     if rule not in RULES:
         raise unknown("failure rule", rule, RULES)
+    models = checks.model_list(models)
     if not sets:
         raise InputError("no test sets given.", fix="pass sets={'name': cases, …}, e.g. from btcsam.load_sets().")
     cases = pd.concat([as_test_set(frame, name=name) if "test_set" not in frame.columns or "bias_type" not in
@@ -120,7 +121,7 @@ def run(*, sets: Mapping[str, pd.DataFrame], models: Iterable[str | SentimentMod
                       ignore_index=True)
     cases["variant_id"] = cases["test_set"] + "/" + cases["variant_id"]
     cases["case_id"] = cases["test_set"] + "/" + cases["case_id"]
-    scored = score(cases, models=list(models), cache=cache, progress=progress)
+    scored = score(cases, models=models, cache=cache, progress=progress)
     return BTCSAMResult(scored=scored, detection=detection_probability(scored, thetas=thetas, rule=rule),
                         failure_pct=failure_percentage(scored, theta=theta, rule=rule), diversity=diversity(cases),
                         models=list(dict.fromkeys(scored["model"])),

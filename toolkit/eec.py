@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.axes import Axes
 
-from toolkit import plots, results
+from toolkit import checks, plots, results
 from toolkit.cases import TASKS
 from toolkit.errors import InputError, unknown
 from toolkit.generators.eec import SPELLINGS, generate  # noqa: F401
@@ -69,7 +69,8 @@ def run(*, models: Iterable[str | SentimentModel] | None = None, task: str | Non
         raise unknown("task", task, TASK_CHOICES)
     if spelling not in SPELLINGS:  # before loading models
         raise unknown("EEC spelling", spelling, SPELLINGS)
-    loaded = load_all(list(models) if models is not None else default_models(task or "valence"))
+    alpha = checks.fraction(alpha, name="alpha")
+    loaded = load_all(checks.model_list(models) if models is not None else default_models(task or "valence"))
     wrong = [m for m in loaded if task not in (None, "all") and m.task != task]
     if wrong:
         raise InputError(f"model {wrong[0].spec!r} predicts {wrong[0].task!r}, not the task {task!r}.",

@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.axes import Axes
 
-from toolkit import corpora, plots, results
+from toolkit import checks, corpora, plots, results
 from toolkit.generators.psa import generate, load_names  # noqa: F401
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.scoring import score
@@ -45,6 +45,8 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
     """Generate PSA cases from ``corpus`` (a :func:`toolkit.corpora.load` source, read with ``encoding``, or a
     frame) — or take ``cases`` already generated — then score and measure. Texts that do not look English are
     skipped; the count and what the loader dropped are in ``settings["corpus_report"]``."""
+    models = checks.model_list(models)
+    seed, n_boot = checks.seed(seed), checks.count(n_boot, name="n_boot")
     corpus_report: dict = {}
     if cases is None:
         frame = corpus if isinstance(corpus, pd.DataFrame) else corpora.load(corpus, encoding=encoding)
@@ -52,7 +54,7 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
         english = frame["text"].map(corpora.looks_english).astype(bool)
         corpus_report["non_english_skipped"] = int((~english).sum())
         cases = generate(frame.loc[english], names=names, n=n, seed=seed, max_words=max_words)
-    scored = score(cases, models=list(models), cache=cache, progress=progress)
+    scored = score(cases, models=models, cache=cache, progress=progress)
     specs = list(dict.fromkeys(scored["model"]))
     settings = {"study": "psa", "corpus": sorted(set(cases["corpus"])), "n": n, "seed": seed,
                 "max_words": max_words, "n_sentences": int(cases["case_id"].nunique()),

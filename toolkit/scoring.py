@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from toolkit import cases as case_schema
-from toolkit import executors, paths
+from toolkit import checks, executors, paths
 from toolkit.cache import ScoreCache
 from toolkit.errors import InputError, ModelOutputError, warn
 from toolkit.executors import LocalExecutor, RayExecutor
@@ -30,6 +30,8 @@ from toolkit.models.base import Predictions
 CPU_BATCH_TOKENS = 4_096  # measured best on 2 CPU cores (benchmarks/bench_scoring.py); larger batches slow down
 GPU_BATCH_TOKENS = 32_768
 _PROGRESS_MIN_TEXTS = 2_000
+TOO_LONG = "too_long"
+"""``top_label`` of a text skipped for being longer than the model's ``max_text_chars``."""
 _RESULT_COLUMNS = (("score", float), ("label", str), ("truncated", bool), ("top_label", str), ("top_score", float),
                    ("class_probs", str))
 
@@ -189,6 +191,29 @@ def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache |
     return results, group, stats
 
 
+def _split_by_length(texts: list[str], limit: int) -> tuple[list[str], list[str]]:
+    """The texts of at most ``limit`` characters, and the longer ones."""
+    long_ = [t for t in texts if len(t) > limit]
+    return (texts, []) if not long_ else ([t for t in texts if len(t) <= limit], long_)
+
+
+def _skip_too_long(model: SentimentModel, texts: list[str], short: list[str], long_: list[str], *, results: dict,
+                   group: np.ndarray, limit: int) -> np.ndarray:
+    """Record the ``long_`` texts as skipped (score NaN, top_label :data:`TOO_LONG`; not cached), warn with the count,
+    and return the model-input group of every text in ``texts`` order (each skipped text its own group)."""
+    row = (float("nan"), "", False, TOO_LONG, float("nan"), "")
+    for text in long_:
+        results[text] = row
+    of_short = dict(zip(short, group.tolist()))
+    fresh = iter(range(int(group.max()) + 1 if len(group) else 0, len(texts) + len(group) + 1))
+    longest = max(len(t) for t in long_)
+    warn(f"{model.spec}: skipped {len(long_)} of {len(texts)} distinct texts longer than {limit:,} characters (the "
+         f"longest has {longest:,}): score NaN, top_label {TOO_LONG!r}; they are kept and counted, not cached. Pass "
+         "score(..., max_text_chars=N) to score them (VADER slows down with the square of a text's length).")
+    return np.fromiter((of_short[t] if t in of_short else next(fresh) for t in texts), dtype=np.int64,
+                       count=len(texts))
+
+
 def _store(model: SentimentModel, rows: list[tuple[str, tuple]], results: dict, cache: ScoreCache | None) -> None:
     """Record ``(text, row)`` pairs in ``results`` and commit them to the cache in one transaction."""
     for text, row in rows:
@@ -204,7 +229,7 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
           cache: bool | str | Path | ScoreCache | None = True, batch_tokens: int | None = None,
           device: str | None = None, progress: bool | None = None,
           executor: str | LocalExecutor | RayExecutor = "local", n_jobs: int | None = None,
-          input_dedup: bool = True) -> pd.DataFrame:
+          input_dedup: bool = True, max_text_chars: int | None = None) -> pd.DataFrame:
     """Score a case table with one or more models and return the long scored table.
 
     Args:
@@ -222,6 +247,9 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
         input_dedup: score each distinct model input once (texts with the same token ids after the model's
             tokenisation and truncation, e.g. mutants that differ only past the maximum length); False scores every
             distinct text. Results are identical; each row keeps its own ``truncated`` flag.
+        max_text_chars: texts longer than this many characters are skipped, not scored (score NaN, ``top_label``
+            :data:`TOO_LONG`), warned about and counted (``attrs["inputs"][spec]["too_long_skipped"]``); None uses
+            each model's own maximum (:attr:`SentimentModel.max_text_chars`, 100,000 characters).
 
     Returns:
         ``cases``' columns (``text`` and ``template`` as categoricals: each string is held once) + ``model`` (the
@@ -236,6 +264,8 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
     if batch_tokens is not None and (not isinstance(batch_tokens, int) or batch_tokens < 1):
         raise InputError(f"batch_tokens must be a positive integer, got {batch_tokens!r}.",
                          fix=f"use e.g. {CPU_BATCH_TOKENS} on CPU, or None for the device's default.")
+    if max_text_chars is not None:
+        max_text_chars = checks.count(max_text_chars, name="max_text_chars")
     if n_jobs is not None and (not isinstance(n_jobs, int) or n_jobs < 1):
         raise InputError(f"n_jobs must be a positive integer or None, got {n_jobs!r}.",
                          fix="use None (every core) or 1 (in process).")
@@ -255,9 +285,14 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
     inputs: dict[str, dict] = {}
     try:
         for model in loaded:
-            results, group, stats = _score_texts(model, texts, cache=store, batch_tokens=batch_tokens,
+            limit = max_text_chars if max_text_chars is not None else model.max_text_chars
+            short, long_ = _split_by_length(texts, limit)
+            results, group, stats = _score_texts(model, short, cache=store, batch_tokens=batch_tokens,
                                                  progress=progress, executor=runner, input_dedup=input_dedup,
                                                  n_jobs=n_jobs)
+            if long_:
+                group = _skip_too_long(model, texts, short, long_, results=results, group=group, limit=limit)
+            stats = {**stats, "texts": len(texts), "too_long_skipped": len(long_), "max_text_chars": limit}
             inputs[model.spec] = {"rows": int(len(cases)), **stats}
             per_text = [results[t] for t in texts]
             frame = base.copy()
@@ -270,6 +305,7 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
             frames.append(frame)
             missing = int(frame["score"].isna().sum())
             no_score[model.spec] = missing
+            missing -= int((frame["top_label"] == TOO_LONG).sum())  # warned about on their own
             if missing:
                 warn(f"{model.spec}: {missing} of {len(frame)} rows have no score (NaN): "
                      f"{getattr(model, 'no_score_reason', 'the model gave no valence')}. They are kept; "

@@ -173,6 +173,16 @@ def _jsonl(text: str, *, path: Path) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _gunzip(raw: bytes, *, path: Path) -> bytes:
+    """The decompressed bytes of a ``.gz`` corpus; a file that is not gzip, or is cut short, is TK104."""
+    try:
+        return gzip.decompress(raw)
+    except (OSError, EOFError, zlib.error) as exc:  # BadGzipFile is an OSError; a cut file an EOFError
+        kind = "is not gzip-compressed" if raw[:2] != b"\x1f\x8b" else "is truncated or corrupt"
+        raise CorpusError(f"corpus {path.name!r} {kind} ({type(exc).__name__}: {exc}; {len(raw):,} bytes).",
+                          fix="download or copy the file again, or drop the .gz suffix if it is plain text.") from None
+
+
 def _read(path: Path, *, encoding: str) -> tuple[pd.DataFrame, str]:
     """The raw table of a corpus file and the SHA-256 of its bytes."""
     suffixes = "".join(path.suffixes[-2:]).lower()
@@ -182,7 +192,7 @@ def _read(path: Path, *, encoding: str) -> tuple[pd.DataFrame, str]:
     raw = path.read_bytes()
     digest = hashlib.sha256(raw).hexdigest()
     if suffixes.endswith(".gz"):
-        raw = gzip.decompress(raw)
+        raw = _gunzip(raw, path=path)
     text = _decode(raw, path=path, encoding=encoding)
     if suffixes.endswith((".jsonl", ".jsonl.gz", ".json")):
         return _jsonl(text, path=path), digest

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from toolkit import nlp as nlp_layer
+from toolkit import checks
 from toolkit.errors import InputError, SchemaError, warn
 from toolkit.nlp.coref import pronoun_slot
 
@@ -105,9 +106,9 @@ def generate(corpus: pd.DataFrame, *, names: str | Path | pd.DataFrame | None = 
     sampled sentence whose parse holds no pronoun token (the pattern found one glued to other characters) is replaced
     by the next candidate and counted in a warning.
     """
-    if n < 2:
-        raise InputError(f"n must be at least 2 (one female- and one male-anchored sentence), got {n}.",
-                         fix="use e.g. n=1000.")
+    n = checks.count(n, name="n", minimum=2)  # one female- and one male-anchored sentence at least
+    seed = checks.seed(seed)
+    max_words = checks.count(max_words, name="max_words")
     name_set = load_names(names)
     candidates = candidate_sentences(corpus, max_words=max_words, split=split_sentences)
     candidates = candidates.drop_duplicates("text")

@@ -45,6 +45,12 @@ class SentimentModel(ABC):
     batch_size: int = 512
     task: str = "valence"  # what ``score`` measures: one of toolkit.cases.TASKS
     fork_safe: bool = False  # CPU-bound and safe to run in forked worker processes (toolkit.executors.for_model)
+    max_text_chars: int = 100_000
+    """The longest text (in characters) the engine gives this model; longer ones are skipped and counted (score NaN,
+    ``top_label`` ``"too_long"``), never cached. 100,000 for every family but VADER, whose cost grows with the square
+    of a text's length (20,000 characters: ~1.6 s a text, 100,000: ~28 s; the longest IMDB review has 13,704): 20,000.
+    TextBlob and AFINN take ~0.3 s at 100,000; a transformer reads only its first ``max_length`` tokens; an LLM
+    endpoint is billed per token. ``score(..., max_text_chars=)`` overrides it for every model of a call."""
 
     @property
     @abstractmethod
