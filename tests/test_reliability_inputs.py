@@ -203,3 +203,45 @@ def test_max_text_chars_applies_to_every_model_family_and_is_checked():
     assert scored["score"].isna().sum() == 1
     with pytest.raises(InputError, match="max_text_chars"):
         score(cases, models="textblob", cache=False, max_text_chars=0)
+
+
+def test_utf16_corpus_error_names_utf16_and_loads_with_it(tmp_path):
+    from toolkit import corpora
+
+    path = tmp_path / "excel.csv"
+    path.write_bytes("text\nShe is great.\n".encode("utf-16"))
+    with pytest.raises(CorpusError, match=r"utf-16 byte-order mark: encoding='utf-16'"):
+        corpora.load(path)
+    assert corpora.load(path, encoding="utf-16")["text"].tolist() == ["She is great."]
+
+
+@pytest.mark.parametrize("value, kind", [("123", "int"), ('["a"]', "list"), ('{"x": 1}', "dict")])
+def test_jsonl_text_that_is_not_a_string_is_tk104_naming_the_line(tmp_path, value, kind):
+    from toolkit import corpora
+
+    path = tmp_path / "odd.jsonl"
+    path.write_text('{"text": "She is great."}\n{"text": ' + value + '}\n')
+    with pytest.raises(CorpusError, match=rf"line 2: 'text' is a JSON {kind}"):
+        corpora.load(path)
+
+
+def test_tab_separated_file_named_csv_says_so(tmp_path):
+    from toolkit import corpora
+    from toolkit.errors import SchemaError
+
+    path = tmp_path / "tabs.csv"
+    path.write_text("text\tlabel\nShe is great.\tpos\n")
+    with pytest.raises(SchemaError, match=r"a tab-separated header read as one column.*\.tsv"):
+        corpora.load(path)
+
+
+def test_eec_unknown_subset_fails_before_scoring(monkeypatch):
+    from toolkit import eec
+    from toolkit.errors import UnknownNameError
+
+    def never(*args, **kwargs):
+        raise AssertionError("scored before the subsets were checked")
+
+    monkeypatch.setattr(eec, "score", never)
+    with pytest.raises(UnknownNameError, match="unknown subset 'nope'"):
+        eec.run(models=["vader"], subsets=["all", "nope"], cache=False)

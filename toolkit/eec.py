@@ -70,6 +70,9 @@ def run(*, models: Iterable[str | SentimentModel] | None = None, task: str | Non
     if spelling not in SPELLINGS:  # before loading models
         raise unknown("EEC spelling", spelling, SPELLINGS)
     alpha = checks.fraction(alpha, name="alpha")
+    for subset in subsets:  # before scoring 8,640 sentences
+        if subset not in SUBSETS:
+            raise unknown("subset", subset, SUBSETS)
     loaded = load_all(checks.model_list(models) if models is not None else default_models(task or "valence"))
     wrong = [m for m in loaded if task not in (None, "all") and m.task != task]
     if wrong:

@@ -113,6 +113,15 @@ def looks_english(text: str) -> bool:
     return len(words) < 8 or len(_ENGLISH_WORDS.intersection(words)) >= 2
 
 
+_BOMS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"), (b"\xff\xfe", "utf-16"),
+         (b"\xfe\xff", "utf-16"))
+
+
+def _bom_encoding(raw: bytes) -> str | None:
+    """The UTF-16/32 encoding a byte-order mark at the start of ``raw`` announces (Excel's "Unicode text"), or None."""
+    return next((name for bom, name in _BOMS if raw.startswith(bom)), None)
+
+
 def _decode(raw: bytes, *, path: Path | str, encoding: str, empty_ok: bool = False) -> str:
     """``raw`` decoded with ``encoding`` (a UTF-8 byte-order mark dropped); errors name ``path`` (a file, or a review
     inside a folder or archive) and the line. An empty text is an error unless ``empty_ok``."""
@@ -124,10 +133,12 @@ def _decode(raw: bytes, *, path: Path | str, encoding: str, empty_ok: bool = Fal
                          "latin-1.") from None
     except UnicodeDecodeError as exc:
         line = raw[:exc.start].count(b"\n") + 1
+        marked = _bom_encoding(raw)
+        guess = (f"it starts with a {marked} byte-order mark: encoding='{marked}' in Python, --encoding {marked} on "
+                 "the command line" if marked else "encoding='cp1252' (Windows) or 'latin-1' in Python, "
+                 "--encoding cp1252 on the command line")
         raise CorpusError(f"corpus {where!r} is not valid {encoding} (line {line}, byte {exc.start}: "
-                          f"{raw[exc.start:exc.start + 1]!r}).",
-                          fix="pass its encoding: encoding='cp1252' (Windows) or 'latin-1' in Python, "
-                              "--encoding cp1252 on the command line.") from None
+                          f"{raw[exc.start:exc.start + 1]!r}).", fix=f"pass its encoding: {guess}.") from None
     if not empty_ok and not text.strip():
         raise CorpusError(f"corpus {where!r} is empty.", fix="give a file with a header and at least one row.")
     return text
@@ -169,6 +180,12 @@ def _jsonl(text: str, *, path: Path) -> pd.DataFrame:
         if not isinstance(row, dict):
             raise CorpusError(f"corpus {path.name!r} line {number} is a {type(row).__name__}, not a JSON object.",
                               fix='write one object per line, e.g. {"text": "…", "label": "positive"}.')
+        odd = next(((k, v) for k, v in row.items() if k in TEXT_COLUMNS and v is not None and not isinstance(v, str)),
+                   None)
+        if odd is not None:  # 123 or ["a"] would otherwise be scored as the text "123" / "['a']"
+            raise CorpusError(f"corpus {path.name!r} line {number}: {odd[0]!r} is a JSON {type(odd[1]).__name__} "
+                              f"({json.dumps(odd[1])[:40]}), not a string.",
+                              fix=f'write the text as a JSON string, e.g. {{"{odd[0]}": "…"}}.')
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -362,9 +379,13 @@ def load(source: str | Path, *, name: str | None = None, limit: int | None = Non
         frame, digest = _read(path, encoding=encoding)
         text_column = next((c for c in TEXT_COLUMNS if c in frame.columns), None)
         if text_column is None:
-            raise SchemaError(f"corpus {path.name!r} has no text column; its columns: "
-                              f"{', '.join(map(str, frame.columns))}.",
-                              fix=f"name the text column one of: {', '.join(TEXT_COLUMNS)}.")
+            columns = [str(c) for c in frame.columns]
+            other = next((name for sep, name in (("\t", "tab"), (";", "semicolon"), ("|", "pipe"))
+                          if len(columns) == 1 and any(c in TEXT_COLUMNS for c in columns[0].split(sep))), None)
+            raise SchemaError(f"corpus {path.name!r} has no text column; its columns: {', '.join(columns)}"
+                              + (f" (a {other}-separated header read as one column)." if other else "."),
+                              fix=("save it comma-separated, or tab-separated with a .tsv name." if other else
+                                   f"name the text column one of: {', '.join(TEXT_COLUMNS)}."))
         label_column = next((c for c in LABEL_COLUMNS if c in frame.columns), None)
     texts = frame[text_column].map(lambda t: "" if t is None or (isinstance(t, float) and t != t) else str(t))
     stripped = texts.map(strip_html) if strip_markup else texts
