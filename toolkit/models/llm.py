@@ -22,7 +22,12 @@ Phi-3-mini-4k-instruct, Mistral-7B-Instruct-v0.3 and DeepSeek-R1-Distill-Qwen-1.
 
 Options: ``labels=negative,neutral,positive`` (the label words, each naming a polar role), ``prompt_file=``,
 ``max_length=`` and ``device=`` (hf), ``key_env=``, ``logprobs=0|1``, ``max_tokens=`` (openai; default 2048 so
-reasoning models can finish thinking).
+reasoning models can finish thinking). How the openai client waits (none of these change answers or the fingerprint):
+``deadline=`` seconds for one text, all tries and waits included (default 300), ``timeout=`` seconds per connect or
+socket read (default 120), ``retries=`` (0-20, default 4; 429/5xx, connection errors and replies that are not a chat
+completion are retried, waiting as ``Retry-After`` asks or with exponential backoff, one line on stderr per wait),
+``max_reply_bytes=`` (default 16 MiB; a longer reply fails at once, unretried). A redirect is never followed: it is
+an error naming its target, and the key is not sent there.
 """
 from __future__ import annotations
 
@@ -45,7 +50,10 @@ LABELS = ("negative", "neutral", "positive")
 UNPARSEABLE = "unparseable"
 KINDS = ("hf", "openai")
 _OPTIONS = {"hf": ("labels", "prompt_file", "max_length", "device"),
-            "openai": ("labels", "prompt_file", "key_env", "logprobs", "max_tokens")}
+            "openai": ("labels", "prompt_file", "key_env", "logprobs", "max_tokens", "deadline", "timeout", "retries",
+                       "max_reply_bytes")}
+_REQUEST_SETTINGS = {"deadline": float, "timeout": float, "retries": int, "max_reply_bytes": int}
+"""Spec options passed to the endpoint's client as they are; they do not change answers, so not the fingerprint."""
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 
 
@@ -231,9 +239,9 @@ class EndpointLLMClassifier(_LLMClassifier):
             raise ModelSpecError(f"model spec {spec!r} needs '<model>@<base_url>'.",
                                  fix="e.g. llm:openai:gpt-4o-mini@https://api.openai.com/v1")
         self.logprobs = options.get("logprobs", "1").lower() in ("1", "true", "yes")
-        self.backend = OpenAIBackend(base_url=base_url, model=model, api_key_env=options.get("key_env") or
-                                     "OPENAI_API_KEY", temperature=0.0, max_tokens=int(options.get("max_tokens") or
-                                                                                        2048))
+        self.backend = OpenAIBackend(base_url=base_url, model=model, spec=spec, temperature=0.0,
+                                     api_key_env=options.get("key_env") or "OPENAI_API_KEY",
+                                     max_tokens=_max_tokens(spec, options), **_request_settings(spec, options))
         self.answers = {"logprobs": 0, "parsed": 0, UNPARSEABLE: 0}
         self._fingerprint = digest("llm:openai", self.backend.identity, self.template, self.words, self.logprobs,
                                    valence.MAPPING_VERSION)
@@ -279,6 +287,35 @@ class EndpointLLMClassifier(_LLMClassifier):
             class_probs.append("")
         return Predictions(np.array(score), label, np.zeros(len(texts), dtype=bool), top_label, np.array(top_score),
                            class_probs)
+
+
+def _request_settings(spec: str, options: dict[str, str]) -> dict[str, float | int]:
+    """``deadline=``, ``timeout=``, ``retries=``, ``max_reply_bytes=`` from the spec, checked against the client's
+    ranges (TK201 naming the valid range)."""
+    from toolkit.generators.btcsam.llm import check_setting
+
+    settings = {}
+    for name, kind in _REQUEST_SETTINGS.items():
+        if name not in options:
+            continue
+        try:
+            value = kind(options[name])
+        except ValueError:
+            value = options[name]
+        valid = check_setting(name, value)
+        if valid:
+            raise ModelSpecError(f"option {name}={options[name]!r} in model spec {spec!r} must be {valid}.",
+                                 fix=f"give {name}= {valid}, or leave it out for the default.")
+        settings[name] = value
+    return settings
+
+
+def _max_tokens(spec: str, options: dict[str, str]) -> int:
+    text = options.get("max_tokens") or "2048"
+    if not text.isdigit() or int(text) < 1:
+        raise ModelSpecError(f"option max_tokens={text!r} in model spec {spec!r} must be a whole number from 1.",
+                             fix="give max_tokens= a positive whole number, or leave it out for 2048.")
+    return int(text)
 
 
 def load_llm(spec: str, *, device: str | None = None) -> SentimentModel:
