@@ -245,3 +245,21 @@ def test_eec_unknown_subset_fails_before_scoring(monkeypatch):
     monkeypatch.setattr(eec, "score", never)
     with pytest.raises(UnknownNameError, match="unknown subset 'nope'"):
         eec.run(models=["vader"], subsets=["all", "nope"], cache=False)
+
+
+@pytest.mark.parametrize("kwargs", [{"theta": "0.2"}, {"thetas": ["a"]}, {"thetas": [0.1, 1.5]}, {"theta": True}])
+def test_btcsam_thresholds_of_the_wrong_kind_are_tk102(kwargs):
+    from toolkit import btcsam, psa
+
+    cases = psa.generate(corpus_of(["She is great.", "He is awful."]), n=2)
+    with pytest.raises(InputError, match="theta must be a score difference in"):
+        btcsam.run(sets={"psa": cases}, models="vader", cache=False, **kwargs)
+
+
+@pytest.mark.parametrize("thresholds", [[1.5], ["x"], [-0.1, 0.5], []])
+def test_psa_label_dist_thresholds_outside_the_valence_scale_are_tk102(thresholds):
+    from toolkit import psa
+
+    cases = psa.generate(corpus_of(["She is great.", "He is awful."]), n=2)
+    with pytest.raises(InputError, match=r"thresholds must be numbers in \[0, 1\]"):
+        psa.run(cases=cases, models="vader", cache=False, n_boot=10, thresholds=thresholds)

@@ -20,7 +20,7 @@ from toolkit import checks, corpora, plots, results
 from toolkit.generators.psa import generate, load_names  # noqa: F401
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.scoring import score
-from toolkit.studies.psa import (THRESHOLDS, label_dist, label_flips, score_sens,  # noqa: F401
+from toolkit.studies.psa import (THRESHOLDS, check_thresholds, label_dist, label_flips, score_sens,  # noqa: F401
                                  sensitivity_correlation, summary, table2)
 
 
@@ -47,6 +47,7 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
     skipped; the count and what the loader dropped are in ``settings["corpus_report"]``."""
     models = checks.model_list(models)
     seed, n_boot = checks.seed(seed), checks.count(n_boot, name="n_boot")
+    check_thresholds(thresholds)
     corpus_report: dict = {}
     if cases is None:
         frame = corpus if isinstance(corpus, pd.DataFrame) else corpora.load(corpus, encoding=encoding)

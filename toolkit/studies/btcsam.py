@@ -39,6 +39,7 @@ Identity terms are the distinct non-empty ``fill`` values; concept terms the dis
 """
 from __future__ import annotations
 
+import numbers
 import re
 from collections.abc import Sequence
 
@@ -79,7 +80,7 @@ def as_test_set(cases: pd.DataFrame, *, name: str) -> pd.DataFrame:
 
 
 def _check_theta(theta: float) -> None:
-    if not 0.0 <= theta < 1.0:
+    if isinstance(theta, bool) or not isinstance(theta, numbers.Real) or not 0.0 <= theta < 1.0:
         raise InputError(f"theta must be a score difference in [0, 1); got {theta!r}.",
                          fix=f"use e.g. one of the paper's thresholds {', '.join(map(str, THETAS))}.")
 

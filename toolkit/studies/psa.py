@@ -23,6 +23,7 @@ Outputs (fixed columns): :data:`NAME_COLUMNS`, :data:`SUMMARY_COLUMNS`, :data:`L
 """
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 
 import numpy as np
@@ -115,8 +116,18 @@ def jaccard_distance(a: np.ndarray, b: np.ndarray) -> float:
     return 0.0 if union == 0 else float(1.0 - np.logical_and(a, b).sum() / union)
 
 
+def check_thresholds(thresholds: Sequence[float]) -> None:
+    """TK102 unless ``thresholds`` is a non-empty list of numbers in [0, 1] (valences)."""
+    bad = [c for c in thresholds if isinstance(c, bool) or not isinstance(c, numbers.Real) or not 0.0 <= c <= 1.0]
+    if bad or not len(thresholds):
+        raise InputError(f"thresholds must be numbers in [0, 1] (valences); got {bad[0] if bad else 'none'!r}.",
+                         fix=f"pass e.g. thresholds={list(THRESHOLDS)[:3]}… (the default: {len(THRESHOLDS)} "
+                             "evenly spaced thresholds).")
+
+
 def label_dist(scored: pd.DataFrame, *, thresholds: Sequence[float] = THRESHOLDS) -> pd.DataFrame:
-    """LabelDist(c) per model × corpus × threshold (columns :data:`LABEL_DIST_COLUMNS`)."""
+    """LabelDist(c) per model × corpus × threshold (columns :data:`LABEL_DIST_COLUMNS`); thresholds lie in [0, 1]."""
+    check_thresholds(thresholds)
     originals, perturbed = _wide(scored)
     rows = []
     for (model, corpus), block in perturbed.groupby(level=["model", "corpus"], sort=False):
