@@ -1,17 +1,25 @@
 """What produced a results folder: model specs and fingerprints, package versions (spaCy pipelines and Faker
 included), settings (the studies put the corpus path and SHA-256 there), git commit and whether the working tree had
-uncommitted changes, time, and the files the run wrote."""
+uncommitted changes, time, and the files the run wrote. :func:`toolkit.results.write` adds
+``settings["csv_formula_guard"]`` (whether the run's CSV text cells got a leading ``'`` against spreadsheet formulas)
+and writes the file last, after every other output is in place; :func:`write` on its own replaces the file
+atomically."""
 from __future__ import annotations
 
+import errno
 import json
+import os
 import platform
+import shutil
 import subprocess
+import tempfile
 from datetime import datetime, timezone
 from importlib import metadata
 from collections.abc import Mapping
 from pathlib import Path
 
 from toolkit import __version__, paths
+from toolkit.errors import DiskFullError
 from toolkit.models import load_all
 
 _PACKAGES = ("pandas", "numpy", "scipy", "statsmodels", "torch", "transformers", "vaderSentiment", "textblob",
@@ -74,14 +82,34 @@ def record(*, models: list[str], settings: dict, fingerprints: Mapping[str, str]
     }
 
 
+def dumps(record: dict) -> str:
+    """``record`` as the text of ``provenance.json``."""
+    return json.dumps(record, indent=2, default=str) + "\n"
+
+
 def write(out_dir: str | Path, *, models: list[str], settings: dict,
           fingerprints: Mapping[str, str] | None = None, outputs: list[str] | None = None,
           inputs: Mapping[str, dict] | None = None) -> Path:
-    """Write ``provenance.json`` into ``out_dir`` and return its path."""
+    """Write ``provenance.json`` into ``out_dir`` and return its path: written to a temporary file beside it and
+    renamed over it, so an existing provenance stays whole when the disk is full (DiskFullError, TK106)."""
     path = Path(out_dir) / "provenance.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(record(models=models, settings=settings, fingerprints=fingerprints, outputs=outputs,
-                             inputs=inputs), indent=2,
-                      default=str)
-    path.write_text(text + "\n")
+    text = dumps(record(models=models, settings=settings, fingerprints=fingerprints, outputs=outputs,
+                        inputs=inputs)).encode("utf-8")
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".provenance.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+            raise
+        raise DiskFullError(f"the disk holding {str(path.parent)!r} is full: provenance.json needs {len(text):,} "
+                            f"bytes and {shutil.disk_usage(path.parent).free:,} are free; the previous "
+                            "provenance.json (if any) is unchanged.",
+                            fix="free space on that disk or pass another --out.") from None
+    finally:
+        Path(temporary).unlink(missing_ok=True)
     return path

@@ -2,109 +2,435 @@
 ``provenance.json`` beside them, the figures as PNG; optionally the long scored table itself
 (``<study>_scored.parquet``: each text stored once, as a dictionary column).
 
-``provenance.json`` lists the files the run wrote (``outputs``); a later run into the same folder first deletes the
-files the previous one listed (and only those), so no figure of a model no longer in the run stays beside a
-provenance that does not list it. :func:`check_writable` lets a caller fail before any scoring when the folder
-cannot be written.
+All or nothing: :func:`write` first writes every file of the run into a hidden staging folder inside its target
+folder (``.toolkit-staging-*``, so on the same filesystem), then moves each into place with ``os.replace``, deletes
+the previous run's files that the new run does not overwrite, and moves ``provenance.json`` in last. When the disk
+fills up (ENOSPC, EDQUOT) the staging folder is removed, the previous run's files and provenance stay as they were,
+and DiskFullError (TK106) says how many bytes the run needed (measured by rendering its files again without storing
+them; filesystem overhead not included) and how many are free. Staging folders left by a killed run are removed by
+the next run into the folder.
+
+One run at a time: while it writes, :func:`write` holds an exclusive ``fcntl.flock`` on ``.toolkit.lock`` in the
+output folder (and in the figures folder when that is another one; the lock files stay). A second run into the same
+folder waits for the first, up to :data:`LOCK_TIMEOUT_S` seconds, then fails with OutputDirError (TK105).
+
+``provenance.json`` lists the files the run wrote (``outputs``: names relative to the output folder, absolute paths
+for figures written elsewhere); the next run into the folder deletes the files the previous one listed, so no figure
+of a model no longer in the run stays beside a provenance that does not list it. Only these are ever deleted:
+regular files (not symlinks) with the study's own names (``<study>_*.csv|parquet|png|pdf|svg``), listed as a bare
+name and lying directly inside the resolved output folder, or listed as an absolute path directly inside this run's
+resolved figures folder (figures a previous run wrote to another figures folder are left alone). A listed name with
+``..``, a folder part, or a path anywhere else is ignored.
+
+CSV files quote every field that is not a number (``csv.QUOTE_NONNUMERIC``), so texts with line breaks, a lone
+carriage return, quotes, commas, tabs, NUL or leading spaces read back unchanged with
+``pandas.read_csv(path, keep_default_na=False)``. Formula guard: spreadsheet programs run a cell starting with
+``=``, ``+``, ``-``, ``@``, tab or carriage return as a formula, so with :data:`CSV_FORMULA_GUARD` (default on;
+``csv_formula_guard=False`` turns it off) a text cell starting with one of these, or with ``'``, gets a leading
+``'`` in the CSV files (OWASP's advice; the stored text changes). Numeric columns are never changed, and Parquet
+files keep the exact text. :func:`unguard_text` and :func:`read_table` take the ``'`` off again, and
+``provenance.json`` records ``settings["csv_formula_guard"]``. :func:`check_writable` lets a caller fail before any
+scoring when the folder cannot be written.
 """
 from __future__ import annotations
 
+import csv
+import errno
+import io
 import json
+import os
 import shutil
+import stat
 import tempfile
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import Any, BinaryIO
 
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 
 from toolkit import paths, plots, provenance
-from toolkit.errors import InputError, MissingDependencyError, OutputDirError
+from toolkit.errors import DiskFullError, InputError, MissingDependencyError, OutputDirError
 
-
-def check_writable(*folders: str | Path | None) -> None:
-    """Write a probe file in each folder (creating it for the probe and removing what was created, so a run that then
-    fails on its arguments leaves nothing behind); a folder that cannot be written raises TK105 at once."""
-    for folder in folders:
-        if folder is None:
-            continue
-        path = Path(folder).expanduser()
-        created = next((p for p in reversed([path, *path.parents]) if not p.exists()), None)
-        try:
-            path.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile(dir=path, prefix=".write-check-"):
-                pass
-            if created is not None:
-                shutil.rmtree(created)
-        except OSError as exc:
-            raise OutputDirError(f"cannot write to the output folder {str(path)!r}: {exc.strerror or exc}.",
-                                 fix="pass an --out folder you can write to (or fix its permissions).") from None
-
-
-def _clear_previous(out: Path, study: str) -> list[Path]:
-    """Delete the files the previous run into ``out`` listed in its provenance (only those, and only the study's own
-    ``<study>_*.csv|png|pdf|svg`` names, so a hand-edited list deletes nothing else); return them."""
-    try:
-        previous = json.loads((out / "provenance.json").read_text()).get("outputs", [])
-    except (OSError, ValueError, AttributeError):
-        return []
-    removed = []
-    for name in previous if isinstance(previous, list) else []:
-        path = out / str(name)  # absolute names (figures elsewhere) stay absolute
-        if (path.name.startswith(f"{study}_") and path.suffix in (".csv", ".parquet", ".png", ".pdf", ".svg")
-                and path.is_file()):
-            path.unlink()
-            removed.append(path)
-    return removed
-
+try:
+    import fcntl
+except ImportError:  # not on POSIX: no locking
+    fcntl = None
 
 FORMATS = ("csv", "parquet")
+CSV_FORMULA_GUARD = True  # prefix "'" to text cells that a spreadsheet would run as a formula (module docstring)
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+LOCK_TIMEOUT_S = 600.0  # how long a run waits for another run writing into the same folder
+LOCK_NAME = ".toolkit.lock"
+STAGING_PREFIX = ".toolkit-staging-"
+OWN_SUFFIXES = (".csv", ".parquet", ".png", ".pdf", ".svg")
+_DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+
+Render = Callable[[BinaryIO], None]
 
 
-def write_table(frame: pd.DataFrame, path: Path) -> Path:
-    """``frame`` as CSV or Parquet by ``path``'s suffix (Parquet keeps dtypes, categoricals as dictionary columns,
-    and needs pyarrow)."""
+# --- the formula guard ------------------------------------------------------------------------------------------
+
+def guard_text(text: str) -> str:
+    """``text`` with a leading ``'`` when it starts like a spreadsheet formula (or with ``'``, so that
+    :func:`unguard_text` can always undo it)."""
+    return "'" + text if text[:1] in FORMULA_STARTS or text[:1] == "'" else text
+
+
+def unguard_text(text: str) -> str:
+    """Undo :func:`guard_text`."""
+    return text[1:] if text[:1] == "'" else text
+
+
+def _map_column(column: pd.Series, func: Callable[[str], str]) -> pd.Series:
+    """``func`` applied to the text cells of an object, string or categorical column; other columns unchanged."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return column.cat.rename_categories([func(c) if isinstance(c, str) else c for c in column.cat.categories])
+    if pd.api.types.is_object_dtype(column.dtype) or pd.api.types.is_string_dtype(column.dtype):
+        return column.map(lambda v: func(v) if isinstance(v, str) else v)
+    return column
+
+
+def _map_frame(frame: pd.DataFrame, func: Callable[[str], str]) -> pd.DataFrame:
+    mapped = frame.copy()
+    for position in range(frame.shape[1]):
+        mapped.isetitem(position, _map_column(frame.iloc[:, position], func))
+    return mapped
+
+
+def guard_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy of ``frame`` with :func:`guard_text` applied to its text cells (numbers are left alone)."""
+    return _map_frame(frame, guard_text)
+
+
+def read_table(path: str | Path, *, csv_formula_guard: bool | None = None, **options: Any) -> pd.DataFrame:
+    """A table :func:`write` wrote, by suffix (``options`` go to ``pandas.read_csv`` / ``read_parquet``); for CSV
+    the formula guard taken off the text cells (pass ``csv_formula_guard=False`` for files written without it) and
+    empty cells read as ""."""
+    path = Path(path)
     if path.suffix == ".parquet":
+        return pd.read_parquet(path, **options)
+    frame = pd.read_csv(path, **{"keep_default_na": False, **options})
+    guard = CSV_FORMULA_GUARD if csv_formula_guard is None else csv_formula_guard
+    return _map_frame(frame, unguard_text) if guard else frame
+
+
+# --- rendering and writing files --------------------------------------------------------------------------------
+
+def _table_renderer(frame: pd.DataFrame, fmt: str, *, guard: bool) -> Render:
+    if fmt == "parquet":
         try:
             import pyarrow  # noqa: F401
         except ImportError as exc:
             raise MissingDependencyError("Parquet output needs pyarrow.", fix="pip install -e .[parquet]") from exc
-        frame.to_parquet(path, index=False)
-    else:
-        frame.to_csv(path, index=False)
+        return lambda handle: frame.to_parquet(handle, index=False)
+    return lambda handle: (guard_frame(frame) if guard else frame).to_csv(handle, index=False, encoding="utf-8",
+                                                                            quoting=csv.QUOTE_NONNUMERIC)
+
+
+def _figure_renderer(ax: Axes | Figure, fmt: str) -> Render:
+    figure = ax if isinstance(ax, Figure) else ax.figure
+    options = {"dpi": 150} if fmt == "png" else {}  # as plots.save
+    return lambda handle: figure.savefig(handle, format=fmt, **options)
+
+
+def _open_new(path: Path) -> BinaryIO:
+    """Create ``path`` for writing: every file the module writes is created here (the tests replace it to fill a
+    disk)."""
+    return open(path, "xb")
+
+
+def _write_file(path: Path, render: Render) -> int:
+    """Create ``path``, fill it with ``render``, flush it to disk and return its size."""
+    with _open_new(path) as handle:
+        render(handle)
+        handle.flush()
+        os.fsync(handle.fileno())
+    return path.stat().st_size
+
+
+class _Counter(io.RawIOBase):
+    """A sink that only counts the bytes written to it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.size = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        size = memoryview(data).nbytes
+        self.size += size
+        return size
+
+    def tell(self) -> int:
+        return self.size
+
+
+def _rendered_size(render: Render) -> int:
+    counter = _Counter()
+    render(counter)
+    return counter.size
+
+
+def _is_disk_full(exc: BaseException | None) -> bool:
+    """Whether ``exc`` (or what it was raised from: pyarrow wraps the OSError) says the disk or quota is full."""
+    while exc is not None:
+        if isinstance(exc, OSError) and (exc.errno in _DISK_FULL or "No space left on device" in str(exc)):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def _mount_point(folder: Path) -> Path:
+    path = folder.resolve()
+    while not os.path.ismount(path) and path != path.parent:
+        path = path.parent
     return path
+
+
+def _disk_full(folder: Path, needed: int | None) -> DiskFullError:
+    """TK106 for ``folder``: ``needed`` bytes (None: not known yet) against the bytes free there now."""
+    free = shutil.disk_usage(folder).free
+    fix = f"free space on the filesystem mounted at {str(_mount_point(folder))!r} or pass another --out."
+    if needed is None:
+        return DiskFullError(f"the disk holding {str(folder)!r} is full ({free:,} bytes free).", fix=fix)
+    return DiskFullError(
+        f"the disk holding {str(folder)!r} filled up while the run wrote its outputs: they need about {needed:,} "
+        f"bytes (measured by rendering them, filesystem overhead not included) and {free:,} bytes are free there. "
+        "Nothing was changed: the previous files and provenance.json are as they were.", fix=fix)
+
+
+def _write_error(path: Path, exc: OSError) -> OutputDirError:
+    return OutputDirError(f"cannot write {path.name!r} into {str(path.parent)!r}: {exc.strerror or exc}.",
+                          fix="check the folder's permissions, or pass another --out folder.")
+
+
+def write_table(frame: pd.DataFrame, path: Path, *, csv_formula_guard: bool | None = None) -> Path:
+    """``frame`` as CSV or Parquet by ``path``'s suffix (Parquet keeps dtypes, categoricals as dictionary columns,
+    and needs pyarrow; CSV quoting and formula guard as in the module docstring), written to a temporary file beside
+    ``path`` and renamed over it, so ``path`` is never left half-written."""
+    path = Path(path)
+    guard = CSV_FORMULA_GUARD if csv_formula_guard is None else csv_formula_guard
+    render = _table_renderer(frame, "parquet" if path.suffix == ".parquet" else "csv", guard=guard)
+    staging = Path(tempfile.mkdtemp(dir=path.parent, prefix=STAGING_PREFIX))
+    try:
+        _write_file(staging / path.name, render)
+        os.replace(staging / path.name, path)
+    except OSError as exc:
+        if _is_disk_full(exc):
+            shutil.rmtree(staging, ignore_errors=True)
+            raise _disk_full(path.parent, _rendered_size(render)) from None
+        raise _write_error(path, exc) from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return path
+
+
+# --- the output folder: lock, previous run's files, staging -----------------------------------------------------
+
+def check_writable(*folders: str | Path | None) -> None:
+    """Write a probe file in each folder (creating it for the probe and removing the folders it created when they
+    are still empty, so a run that then fails on its arguments leaves nothing behind and a run writing there at the
+    same time loses nothing); a folder that cannot be written raises TK105 at once (TK106 when its disk is full)."""
+    for folder in folders:
+        if folder is not None:
+            _remove_empty(_probe(Path(folder).expanduser()))
+
+
+def _probe(path: Path) -> list[Path]:
+    """Create ``path`` and a probe file in it (TK105/TK106 when that fails); return the folders created."""
+    created = [p for p in [path, *path.parents] if not p.exists()]  # deepest first
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".write-check-"):
+            pass
+    except OSError as exc:
+        if _is_disk_full(exc):
+            raise _disk_full(path if path.exists() else path.parent, None) from None
+        raise OutputDirError(f"cannot write to the output folder {str(path)!r}: {exc.strerror or exc}.",
+                             fix="pass an --out folder you can write to (or fix its permissions).") from None
+    return created
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    """Remove ``folders`` (deepest first) while they are empty: another process may have started writing there."""
+    for created in folders:
+        try:
+            created.rmdir()
+        except OSError:
+            return
+
+
+@contextmanager
+def lock(path: str | Path, *, timeout: float, what: str) -> Iterator[None]:
+    """Hold an exclusive ``fcntl.flock`` on the file ``path`` (created if missing, left in place), waiting up to
+    ``timeout`` seconds for another process that holds it; then OutputDirError (TK105) naming ``what``."""
+    if fcntl is None:
+        yield
+        return
+    try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)  # again: a concurrent check_writable may remove it
+        handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise OutputDirError(f"cannot create the lock file {str(path)!r}: {exc.strerror or exc}.",
+                             fix="check the folder's permissions, or pass another folder.") from None
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise OutputDirError(f"another process is still writing {what} after {timeout:g} s of waiting "
+                                         f"(it holds the lock {str(path)!r}).",
+                                         fix="wait for it to finish and try again, or use another folder.") from None
+                time.sleep(0.05)
+        yield
+    finally:
+        os.close(handle)  # releases the lock
+
+
+def _previous_outputs(out: Path, figures: Path, study: str) -> list[Path]:
+    """The files the previous run into ``out`` listed in its provenance that may be deleted (module docstring)."""
+    try:
+        listed = json.loads((out / "provenance.json").read_text()).get("outputs", [])
+    except (OSError, ValueError, AttributeError):
+        return []
+    return [path for name in (listed if isinstance(listed, list) else []) if isinstance(name, str)
+            for path in [_own_file(name, out=out, figures=figures, study=study)] if path is not None]
+
+
+def _own_file(name: str, *, out: Path, figures: Path, study: str) -> Path | None:
+    """The path of a listed output ``name`` when it is one of the study's own regular files directly inside the
+    resolved ``out`` (bare names) or ``figures`` (absolute paths); None otherwise."""
+    listed = Path(name)
+    if ".." in listed.parts or not listed.name.startswith(f"{study}_") or listed.suffix not in OWN_SUFFIXES:
+        return None
+    if listed.is_absolute():
+        folder, path = figures, listed
+    elif listed.name == name:
+        folder, path = out, out / name
+    else:
+        return None
+    try:
+        if path.parent.resolve() != folder.resolve() or not stat.S_ISREG(os.lstat(path).st_mode):
+            return None
+    except OSError:
+        return None
+    return path
+
+
+def _remove_stale_staging(folder: Path) -> None:
+    """Staging folders of a run that was killed (only called while holding the folder's lock)."""
+    for path in folder.glob(f"{STAGING_PREFIX}*"):
+        if stat.S_ISDIR(os.lstat(path).st_mode):
+            shutil.rmtree(path, ignore_errors=True)
+
+
+class _Staging:
+    """New files written into a hidden folder beside their targets (:meth:`write_all`), then moved into place one by
+    one (:meth:`replace`); :meth:`discard` removes what was not moved."""
+
+    def __init__(self) -> None:
+        self.folders: dict[Path, Path] = {}
+        self.staged: dict[Path, Path] = {}  # target -> staged file
+
+    def write_all(self, files: list[tuple[Path, Render]]) -> None:
+        """Stage every (target, renderer); on a full disk remove them all and raise DiskFullError with the bytes all
+        of them need; any other OSError is OutputDirError."""
+        for target, render in files:
+            try:
+                self._write(target, render)
+            except OSError as exc:
+                self.discard()
+                if _is_disk_full(exc):
+                    raise _disk_full(target.parent, sum(_rendered_size(r) for _, r in files)) from None
+                raise _write_error(target, exc) from None
+
+    def _write(self, target: Path, render: Render) -> None:
+        if target.parent not in self.folders:
+            self.folders[target.parent] = Path(tempfile.mkdtemp(dir=target.parent, prefix=STAGING_PREFIX))
+        self.staged[target] = self.folders[target.parent] / target.name
+        _write_file(self.staged[target], render)
+
+    def replace(self, target: Path) -> None:
+        os.replace(self.staged.pop(target), target)
+
+    def discard(self) -> None:
+        for folder in self.folders.values():
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _planned(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, Axes], formats: tuple[str, ...],
+             out: Path, figures: Path, guard: bool) -> list[tuple[Path, Render]]:
+    """(target, renderer) for every table in every format and every figure (PNG and vector copy)."""
+    planned = [(out / f"{name}.{fmt}", _table_renderer(frame, fmt, guard=guard))
+               for name, frame in tables.items() for fmt in formats]
+    for stem, ax in axes.items():
+        planned += [(figures / f"{stem}.{fmt}", _figure_renderer(ax, fmt)) for fmt in ("png", plots.VECTOR_FORMAT)]
+    return planned
+
+
+def _output_name(path: Path, out: Path) -> str:
+    return path.name if path.parent.resolve() == out.resolve() else str(path.resolve())
 
 
 def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, Axes], scored: pd.DataFrame,
           models: list[str], settings: dict, out_dir: str | Path | None = None,
           figures_dir: str | Path | None = None, formats: tuple[str, ...] = ("csv",),
-          with_scored: bool = False) -> list[Path]:
+          with_scored: bool = False, csv_formula_guard: bool | None = None) -> list[Path]:
     """Write ``<name>.<format>`` per table and format (``formats`` from :data:`FORMATS`), with ``with_scored`` the
     scored table as ``<study>_scored.<format>`` too, and ``provenance.json`` (models with the fingerprints that
     scored them, and the texts / distinct texts / distinct model inputs per model) to ``out_dir`` (default
     ``data/results/<study>``), ``<stem>.png`` per Axes to ``figures_dir`` (default ``figures/``) with a PDF copy
-    beside each PNG, and return the paths written."""
+    beside each PNG, and return the paths written. All or nothing, one run per folder at a time, the previous run's
+    files replaced, and CSV text cells formula-guarded unless ``csv_formula_guard=False``: see the module docstring."""
     unknown_formats = [f for f in formats if f not in FORMATS]
     if unknown_formats or not formats:
         raise InputError(f"unknown output format {unknown_formats[0] if unknown_formats else None!r}; available: "
                          f"{', '.join(FORMATS)}.", fix="use csv, parquet or both.")
+    guard = CSV_FORMULA_GUARD if csv_formula_guard is None else csv_formula_guard
     out = Path(out_dir) if out_dir is not None else paths.data_dir() / "results" / study
     figures = Path(figures_dir) if figures_dir is not None else paths.figures_dir()
-    check_writable(out, figures)
-    out.mkdir(parents=True, exist_ok=True)
-    figures.mkdir(parents=True, exist_ok=True)
-    _clear_previous(out, study)
-    written = []
+    _probe(out)
+    _probe(figures)
     if with_scored:
         tables = {**tables, f"{study}_scored": scored}
-    for name, frame in tables.items():
-        for fmt in formats:
-            written.append(write_table(frame, out / f"{name}.{fmt}"))
-    for stem, ax in axes.items():
-        png = plots.save(ax, figures / f"{stem}.png")
-        written += [png, png.with_suffix(f".{plots.VECTOR_FORMAT}")]
-    outputs = [str(p.relative_to(out)) if p.parent == out else str(p.resolve()) for p in written]
-    written.append(provenance.write(out, models=models, settings=settings,
-                                    fingerprints=scored.attrs.get("fingerprints"), outputs=outputs,
-                                    inputs=scored.attrs.get("inputs")))
-    return written
+    planned = _planned(study=study, tables=tables, axes=axes, formats=formats, out=out, figures=figures, guard=guard)
+    folders = sorted({out.resolve(), figures.resolve()})
+    with ExitStack() as held:
+        for folder in folders:
+            held.enter_context(lock(folder / LOCK_NAME, timeout=LOCK_TIMEOUT_S, what=f"into {str(folder)!r}"))
+        for folder in folders:
+            _remove_stale_staging(folder)
+        return _write_locked(study=study, planned=planned, scored=scored, models=models,
+                             settings={**settings, "csv_formula_guard": guard}, out=out, figures=figures)
+
+
+def _write_locked(*, study: str, planned: list[tuple[Path, Render]], scored: pd.DataFrame, models: list[str],
+                  settings: dict, out: Path, figures: Path) -> list[Path]:
+    """Stage every file, provenance last; move them in; delete the previous run's other files; move provenance in."""
+    previous = _previous_outputs(out, figures, study)
+    record = provenance.record(models=models, settings=settings, fingerprints=scored.attrs.get("fingerprints"),
+                               outputs=[_output_name(target, out) for target, _ in planned],
+                               inputs=scored.attrs.get("inputs"))
+    text = provenance.dumps(record).encode("utf-8")
+    staging = _Staging()
+    try:
+        staging.write_all([*planned, (out / "provenance.json", lambda handle: handle.write(text))])
+        targets = {target.resolve() for target, _ in planned}
+        for target, _ in planned:
+            staging.replace(target)
+        for path in previous:
+            if path.resolve() not in targets:
+                path.unlink(missing_ok=True)
+        staging.replace(out / "provenance.json")
+    finally:
+        staging.discard()
+    return [target for target, _ in planned] + [out / "provenance.json"]

@@ -1,0 +1,254 @@
+"""What a run writes: deletion confined to the run's own files, all-or-nothing outputs on a full disk, CSVs that read
+back every text, the spreadsheet formula guard, one run per output folder at a time, annotation files that lose no
+click and say what is wrong with their columns."""
+from __future__ import annotations
+
+import errno
+import io
+import json
+import multiprocessing
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from toolkit import results
+from toolkit.errors import DiskFullError, OutputDirError, SchemaError
+
+TEXTS = ["a\rb", "a\nb", "a\r\nb", "\r", "\n", 'say "hi"', '"', "c,omma", "t\tab", "nu\x00l", "\x00", "  lead",
+         "trail  ", "", "plain", "1.5", "x;y|z"]
+FORMULAS = ["=HYPERLINK(\"http://x\",\"y\")", "+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)", "\t=1", "\r=1", "'quoted"]
+
+
+def _scored(models):
+    scored = pd.DataFrame()
+    scored.attrs["fingerprints"] = {m: "f" * 32 for m in models}
+    return scored
+
+
+def _write(out, models, *, rows=1, figures=True, **kwargs):
+    from toolkit.plots import new_axes
+
+    axes = {f"psa_score_sens_{m}": new_axes() for m in models} if figures else {}
+    table = pd.DataFrame({"model": [m for m in models for _ in range(rows)]})
+    return results.write(study="psa", tables={"psa_summary": table}, axes=axes, scored=_scored(models),
+                         models=models, settings={}, out_dir=out, figures_dir=kwargs.pop("figures_dir", out),
+                         **kwargs)
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+# --- case 2: deletion confined to the output folder -------------------------------------------------------------
+
+def test_a_planted_provenance_deletes_nothing_outside_out(tmp_path):
+    out, victim = tmp_path / "out", tmp_path / "victim"
+    out.mkdir()
+    victim.mkdir()
+    (victim / "psa_names.csv").write_text("victim")
+    (tmp_path / "psa_absolute.csv").write_text("absolute")
+    (out / "psa_link.csv").symlink_to(victim / "psa_names.csv")
+    (out / "sub").symlink_to(victim, target_is_directory=True)
+    (out / "psa_old.csv").write_text("a previous run's table")
+    planted = ["../victim/psa_names.csv", str(tmp_path / "psa_absolute.csv"), "psa_link.csv", "sub/psa_names.csv",
+               str(out / ".." / "victim" / "psa_names.csv"), "psa_old.csv"]
+    (out / "provenance.json").write_text(json.dumps({"outputs": planted}))
+    _write(out, ["a"], figures=False)
+    assert (victim / "psa_names.csv").read_text() == "victim"
+    assert (tmp_path / "psa_absolute.csv").read_text() == "absolute"
+    assert (out / "psa_link.csv").is_symlink() and (out / "sub").is_symlink()
+    assert not (out / "psa_old.csv").exists()  # the study's own regular file inside out is still cleared
+
+
+def test_figures_in_another_folder_are_cleared_only_there(tmp_path):
+    out, figures, elsewhere = tmp_path / "out", tmp_path / "figures", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    _write(out, ["a", "b"], figures_dir=figures)
+    listed = json.loads((out / "provenance.json").read_text())["outputs"]
+    assert str((figures / "psa_score_sens_a.png").resolve()) in listed
+    (elsewhere / "psa_score_sens_z.png").write_text("not this run's folder")
+    record = json.loads((out / "provenance.json").read_text())
+    record["outputs"].append(str(elsewhere / "psa_score_sens_z.png"))
+    (out / "provenance.json").write_text(json.dumps(record))
+    _write(out, ["b"], figures_dir=figures)
+    assert not (figures / "psa_score_sens_a.png").exists() and (figures / "psa_score_sens_b.png").exists()
+    assert (elsewhere / "psa_score_sens_z.png").exists()
+
+
+# --- case 5: a full disk leaves the previous run as it was ------------------------------------------------------
+
+class _FillingFile(io.FileIO):
+    """A file on a disk with ``room`` bytes left in all (class attribute, shared by every file opened)."""
+
+    room = 0
+
+    def write(self, data) -> int:
+        size = memoryview(data).nbytes
+        if size > _FillingFile.room:
+            super().write(bytes(memoryview(data).cast("B")[:_FillingFile.room]))
+            _FillingFile.room = 0
+            raise OSError(errno.ENOSPC, "No space left on device")
+        _FillingFile.room -= size
+        return super().write(data)
+
+
+def test_a_full_disk_keeps_the_previous_run_and_says_how_much_was_needed(tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    _write(out, ["a", "b"])
+    before = _snapshot(out)
+    monkeypatch.setattr(results, "_open_new", lambda path: _FillingFile(path, "xb"))
+    _FillingFile.room = 3000  # the table fits, the figures do not
+    with pytest.raises(DiskFullError) as caught:
+        _write(out, ["c"], rows=50)
+    error = caught.value
+    assert error.code == "TK106" and "--out" in error.fix and "bytes are free" in error.message
+    needed = int(error.message.split("need about ")[1].split(" bytes")[0].replace(",", ""))
+    assert needed > 3000
+    assert _snapshot(out) == before  # previous files and provenance unchanged, nothing new, nothing partial
+    assert not list(out.glob(".toolkit-staging-*"))
+    (out / "psa_summary.csv").write_text("kept")
+    _FillingFile.room = 10
+    with pytest.raises(DiskFullError):
+        results.write_table(pd.DataFrame({"model": ["x"] * 100}), out / "psa_summary.csv")
+    assert (out / "psa_summary.csv").read_text() == "kept"
+
+
+@pytest.fixture
+def small_tmpfs(tmp_path):
+    """A 256 KiB tmpfs (root only); skipped where mounting is not permitted."""
+    mount = tmp_path / "small"
+    mount.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)], capture_output=True,
+                          text=True)
+    if done.returncode != 0:
+        pytest.skip(f"mount not permitted here: {done.stderr.strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", str(mount)], check=False)
+
+
+def test_a_real_full_disk_keeps_the_previous_run(small_tmpfs):
+    _write(small_tmpfs, ["a", "b"], figures=False)
+    before = _snapshot(small_tmpfs)
+    with pytest.raises(DiskFullError, match=r"need about [\d,]+ bytes .* free"):
+        _write(small_tmpfs, ["c"], rows=100_000, figures=False)  # ~400 KB of CSV on a 256 KiB disk
+    assert _snapshot(small_tmpfs) == before
+    assert not list(small_tmpfs.glob(".toolkit-staging-*"))
+    assert json.loads((small_tmpfs / "provenance.json").read_text())["models"][0]["spec"] == "a"
+
+
+def test_a_killed_runs_staging_folder_is_removed_by_the_next_run(tmp_path):
+    out = tmp_path / "out"
+    (out / ".toolkit-staging-killed").mkdir(parents=True)
+    (out / ".toolkit-staging-killed" / "psa_summary.csv").write_text("half a ro")
+    _write(out, ["a"], figures=False)
+    assert not list(out.glob(".toolkit-staging-*")) and (out / "psa_summary.csv").exists()
+
+
+# --- case 8 and the formula guard: CSVs that read back every text -----------------------------------------------
+
+def test_results_csvs_read_back_every_text(tmp_path):
+    frame = pd.DataFrame({"text": TEXTS, "score": [-0.25 + i for i in range(len(TEXTS))]})
+    frame["group"] = pd.Categorical(TEXTS)
+    _write_tables(tmp_path, {"psa_texts": frame}, csv_formula_guard=False)
+    back = pd.read_csv(tmp_path / "psa_texts.csv", keep_default_na=False, dtype={"text": str, "group": str})
+    assert back["text"].tolist() == TEXTS and back["group"].tolist() == TEXTS
+    assert back["score"].tolist() == frame["score"].tolist()
+    _write_tables(tmp_path, {"psa_texts": frame})  # guarded ("\r" starts like a formula): the toolkit reads it back
+    assert results.read_table(tmp_path / "psa_texts.csv", dtype={"text": str})["text"].tolist() == TEXTS
+    lone = results.write_table(pd.DataFrame({"text": ["x\ry"]}), tmp_path / "lone.csv")
+    assert pd.read_csv(lone, keep_default_na=False)["text"].tolist() == ["x\ry"]
+
+
+def _write_tables(out, tables, **kwargs):
+    return results.write(study="psa", tables=tables, axes={}, scored=_scored(["m"]), models=["m"], settings={},
+                         out_dir=out, figures_dir=out, formats=("csv", "parquet"), **kwargs)
+
+
+def test_formula_cells_are_neutralised_in_csv_only_and_numbers_stay_numbers(tmp_path):
+    frame = pd.DataFrame({"text": FORMULAS, "delta": [-0.25] * len(FORMULAS), "n": range(len(FORMULAS))})
+    frame["annotator"] = pd.Categorical(["=cmd"] * len(FORMULAS))
+    _write_tables(tmp_path, {"psa_formulas": frame})
+    raw = pd.read_csv(tmp_path / "psa_formulas.csv", keep_default_na=False)
+    assert raw["text"].tolist() == ["'" + t for t in FORMULAS]
+    assert set(raw["annotator"]) == {"'=cmd"}
+    assert raw["delta"].dtype.kind == "f" and raw["delta"].tolist() == [-0.25] * len(FORMULAS)
+    assert results.read_table(tmp_path / "psa_formulas.csv")["text"].tolist() == FORMULAS
+    assert pd.read_parquet(tmp_path / "psa_formulas.parquet")["text"].tolist() == FORMULAS
+    assert json.loads((tmp_path / "provenance.json").read_text())["settings"]["csv_formula_guard"] is True
+    _write_tables(tmp_path, {"psa_formulas": frame}, csv_formula_guard=False)
+    assert pd.read_csv(tmp_path / "psa_formulas.csv", keep_default_na=False)["text"].tolist() == FORMULAS
+    assert json.loads((tmp_path / "provenance.json").read_text())["settings"]["csv_formula_guard"] is False
+
+
+def test_guard_text_is_undone_exactly():
+    for text in TEXTS + FORMULAS + ["''", "'", "'=x"]:
+        assert results.unguard_text(results.guard_text(text)) == text
+        assert not results.guard_text(text).startswith(tuple("=+-@\t\r"))
+
+
+# --- weak: one run per output folder at a time ------------------------------------------------------------------
+
+_FORK = multiprocessing.get_context("fork")  # the children inherit the imported toolkit: no start-up cost
+
+
+def _run_in_child(out, models, timeout, messages, go):
+    """Child process: once ``go`` is set, one results.write into ``out``; "ready" just before it, the coded error
+    (if any) after it."""
+    results.LOCK_TIMEOUT_S = timeout
+    go.wait(30)
+    messages.put("ready")
+    try:
+        _write(out, models)
+    except OutputDirError as exc:
+        messages.put(str(exc))
+        sys.exit(3)
+
+
+def _runner(out, models, go, *, timeout=60.0):
+    """A forked child writing into ``out`` once ``go`` is set (forked before the test takes a lock: a child must not
+    inherit the lock's file descriptor), and the queue it reports on."""
+    messages = _FORK.Queue()
+    child = _FORK.Process(target=_run_in_child, args=(out, models, timeout, messages, go), daemon=True)
+    child.start()
+    return child, messages
+
+
+def test_a_run_waits_for_another_writing_the_same_folder(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    go = _FORK.Event()
+    (waiting, said), (failing, failed) = _runner(out, ["a"], go), _runner(out, ["b"], go, timeout=0.2)
+    with results.lock(out / results.LOCK_NAME, timeout=5, what="the test"):
+        go.set()
+        assert said.get(timeout=30) == "ready"
+        time.sleep(1.0)
+        assert not (out / "psa_summary.csv").exists() and waiting.is_alive()
+        failing.join(timeout=30)
+        assert failed.get(timeout=5) == "ready" and failing.exitcode == 3
+        message = failed.get(timeout=5)
+        assert "TK105" in message and "another process is still writing" in message
+    waiting.join(timeout=30)
+    assert waiting.exitcode == 0
+    assert json.loads((out / "provenance.json").read_text())["models"] == [{"spec": "a", "fingerprint": "f" * 32}]
+
+
+def test_two_runs_at_once_leave_a_provenance_listing_exactly_the_files_present(tmp_path):
+    out = tmp_path / "out"
+    go = _FORK.Event()
+    runs = [_runner(out, [f"m{i}" for i in range(k, k + 3)], go) for k in (0, 100)]
+    go.set()
+    for run, messages in runs:
+        run.join(timeout=60)
+        assert run.exitcode == 0, [messages.get(timeout=5) for _ in range(2)]
+    listed = set(json.loads((out / "provenance.json").read_text())["outputs"])
+    present = {p.name for p in out.iterdir() if p.name.startswith("psa_")}
+    assert listed == present and len(present) == 7
