@@ -252,3 +252,74 @@ def test_two_runs_at_once_leave_a_provenance_listing_exactly_the_files_present(t
     listed = set(json.loads((out / "provenance.json").read_text())["outputs"])
     present = {p.name for p in out.iterdir() if p.name.startswith("psa_")}
     assert listed == present and len(present) == 7
+
+
+# --- case 7 and the annotation file -----------------------------------------------------------------------------
+
+def _annotate(path, annotator, count, go):
+    from toolkit.widgets import upsert_annotation
+
+    go.wait(30)
+    for i in range(count):
+        upsert_annotation(path, {"btc_id": f"b{i}", "variant": "a", "annotator": annotator, "coherent": "yes",
+                                 "sentiment": "positive"})
+
+
+def test_concurrent_annotators_lose_no_click(tmp_path):
+    import toolkit.widgets  # noqa: F401  (imported before forking)
+
+    path, go = tmp_path / "ann.csv", _FORK.Event()
+    annotators = [_FORK.Process(target=_annotate, args=(path, who, 100, go), daemon=True)
+                  for who in ("ann1", "ann2", "ann3")]
+    for process in annotators:
+        process.start()
+    go.set()
+    for process in annotators:
+        process.join(timeout=60)
+        assert process.exitcode == 0
+    rows = pd.read_csv(path, dtype=str, keep_default_na=False)
+    assert len(rows) == 300 and not rows.duplicated(["btc_id", "variant", "annotator"]).any()
+    assert rows.groupby("annotator").size().to_dict() == {"ann1": 100, "ann2": 100, "ann3": 100}
+
+
+def test_the_annotation_file_reads_back_every_text_and_guards_formulas(tmp_path):
+    from toolkit.studies.biasfinder import read_annotation_csv
+    from toolkit.widgets import _read_rows, annotation_app, upsert_annotation
+
+    path = tmp_path / "ann.csv"
+    ids = TEXTS + FORMULAS
+    for btc_id in ids:
+        upsert_annotation(path, {"btc_id": btc_id, "variant": "a", "annotator": "=cmd", "coherent": "yes",
+                                 "sentiment": "positive"})
+    raw = pd.read_csv(path, dtype=str, keep_default_na=False)
+    assert set(raw["annotator"]) == {"'=cmd"}  # what a spreadsheet shows as text
+    assert raw["btc_id"].tolist() == [results.guard_text(t) for t in ids]
+    assert read_annotation_csv(path)["btc_id"].tolist() == ids and set(read_annotation_csv(path)["annotator"]) == {
+        "=cmd"}
+    assert sorted(_read_rows(path)) == sorted((t, "a", "=cmd") for t in ids)
+    btcs = pd.DataFrame([{"btc_id": "=b1", "attribute": "gender", "text_a": "She won.", "text_b": "He won."}])
+    app = annotation_app(btcs, annotator="=cmd", path=path)
+    app.record(variant="a", coherent="no", sentiment="negative")
+    app.record(variant="b", coherent="yes", sentiment="negative")
+    assert annotation_app(btcs, annotator="=cmd", path=path).position == 1  # the guarded name resumes
+    assert read_annotation_csv(path).set_index("btc_id").loc["=b1", "annotator"].tolist() == ["=cmd", "=cmd"]
+
+
+def test_an_annotation_file_without_the_columns_is_a_coded_error(tmp_path):
+    from toolkit import biasfinder
+    from toolkit.studies.biasfinder import read_annotation_csv
+    from toolkit.widgets import annotation_app, upsert_annotation
+
+    path = tmp_path / "ann.csv"
+    path.write_text("id,who,ok\n1,ann1,yes\n")
+    btcs = pd.DataFrame([{"btc_id": "b1", "attribute": "gender", "text_a": "She won.", "text_b": "He won."}])
+    for attempt in (lambda: annotation_app(btcs, annotator="ann1", path=path),
+                    lambda: upsert_annotation(path, {"btc_id": "b1", "variant": "a", "annotator": "ann1"}),
+                    lambda: read_annotation_csv(path)):
+        with pytest.raises(SchemaError, match=r"lacks columns 'btc_id', 'variant', 'annotator', 'coherent', "
+                                              r"'sentiment' \(it has 'id', 'who', 'ok'\)") as caught:
+            attempt()
+        assert caught.value.code == "TK101" and "btc_id, variant, annotator, coherent, sentiment" in caught.value.fix
+    assert path.read_text() == "id,who,ok\n1,ann1,yes\n"
+    with pytest.raises(SchemaError, match="lacks columns 'coherent', 'sentiment'"):
+        biasfinder.tpr(pd.DataFrame({"btc_id": ["b1"], "variant": ["a"], "annotator": ["ann1"]}))

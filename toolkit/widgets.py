@@ -223,38 +223,56 @@ import tempfile  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 from toolkit.errors import InputError  # noqa: E402
-from toolkit.studies.biasfinder import ANNOTATION_COLUMNS  # noqa: E402
+from toolkit.results import guard_text, lock  # noqa: E402
+from toolkit.studies.biasfinder import ANNOTATION_COLUMNS, read_annotation_csv  # noqa: E402
+
+ANNOTATION_LOCK_TIMEOUT_S = 30.0  # how long a click waits for another process saving into the same file
 
 
 def _read_rows(path: Path) -> dict[tuple[str, str, str], dict[str, str]]:
-    """The annotation file as {(btc_id, variant, annotator): row}, the last row winning (older files appended)."""
-    rows: dict[tuple[str, str, str], dict[str, str]] = {}
-    if path.exists():
-        with path.open(newline="", encoding="utf-8") as handle:
-            for row in csv.DictReader(handle):
-                rows[(row["btc_id"], row["variant"], row["annotator"])] = {c: row.get(c) or "" for c in
-                                                                          ANNOTATION_COLUMNS}
-    return rows
+    """The annotation file as {(btc_id, variant, annotator): row}, the last row winning (older files appended), the
+    cells as the app was given them (:func:`toolkit.studies.biasfinder.read_annotation_csv`: formula guard taken
+    off; a file without the annotation columns is a SchemaError, TK101)."""
+    if not path.exists():
+        return {}
+    frame = read_annotation_csv(path).loc[:, list(ANNOTATION_COLUMNS)]
+    return {(row["btc_id"], row["variant"], row["annotator"]): row for row in frame.to_dict("records")}
+
+
+def _lock_path(path: Path) -> Path:
+    """The lock file beside an annotation file (``.<name>.lock``; it stays)."""
+    return path.with_name(f".{path.name}.lock")
+
+
+def _replace_rows(path: Path, rows) -> None:
+    """Write ``rows`` to a temporary file beside ``path`` and rename it over ``path``; every cell formula-guarded
+    (:func:`toolkit.results.guard_text`), fields with a line break or carriage return, quote or comma quoted."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", newline="", encoding="utf-8") as out:
+            writer = csv.DictWriter(out, fieldnames=list(ANNOTATION_COLUMNS))  # "\r\n" rows: a lone "\r" is quoted
+            writer.writeheader()
+            writer.writerows({c: guard_text(str(row[c])) for c in ANNOTATION_COLUMNS} for row in rows)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def upsert_annotation(path: str | Path, row: dict[str, str]) -> None:
     """Store ``row`` (columns :data:`ANNOTATION_COLUMNS`) as the one current row of its (btc_id, variant, annotator)
     in the CSV at ``path``: the file is re-read (other annotators' rows kept), updated and replaced atomically
-    (a temporary file renamed over it), so a crash never leaves a partial file and no duplicates accumulate."""
+    (a temporary file renamed over it), so a crash never leaves a partial file and no duplicates accumulate. The
+    read-update-replace holds an exclusive ``fcntl.flock`` on ``.<name>.lock`` beside the file, so annotators in
+    other processes saving into the same file lose no click (a click waits up to
+    :data:`ANNOTATION_LOCK_TIMEOUT_S` seconds, then OutputDirError, TK105). Cells that a spreadsheet would run as a
+    formula get a leading ``'`` in the file; the toolkit's readers take it off."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    rows = _read_rows(path)
-    rows[(row["btc_id"], row["variant"], row["annotator"])] = {c: row.get(c, "") for c in ANNOTATION_COLUMNS}
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", newline="", encoding="utf-8") as out:
-            writer = csv.DictWriter(out, fieldnames=list(ANNOTATION_COLUMNS))
-            writer.writeheader()
-            writer.writerows(rows.values())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    with lock(_lock_path(path), timeout=ANNOTATION_LOCK_TIMEOUT_S, what=f"the annotation file {str(path)!r}"):
+        rows = _read_rows(path)
+        rows[(row["btc_id"], row["variant"], row["annotator"])] = {c: row.get(c) or "" for c in ANNOTATION_COLUMNS}
+        _replace_rows(path, rows.values())
 
 
 class AnnotationApp:

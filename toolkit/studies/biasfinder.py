@@ -34,12 +34,16 @@ human-annotation study of their true-positive rate.
 Annotation files are CSVs with columns :data:`ANNOTATION_COLUMNS`, one row per annotator × BTC × variant (a|b).
 Values are read case- and space-insensitively (:data:`ANNOTATION_VALUES`): the released annotations' "Yes", "No",
 "Unsure", "Positive ", "Neutral", "neutral", "Not sure" as well as the annotation app's "yes", "unsure", "positive"…;
-"not sure" (any case, any spacing) and "unsure" are one value, ``unsure``. Anything else is a SchemaError (TK101).
+"not sure" (any case, any spacing) and "unsure" are one value, ``unsure``. Anything else is a SchemaError (TK101),
+and so is a file or table without those columns (the message names the missing and the expected ones).
+:func:`read_annotation_csv` reads such a file as the app wrote it: the app puts a ``'`` before a cell that a
+spreadsheet would run as a formula (an annotator called ``=cmd``), and the reader takes it off again.
 Works on any scored case table, not only BiasFinder's.
 """
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -246,11 +250,37 @@ ANNOTATION_VALUES: dict[str, dict[str, str]] = {
 }
 
 
-def _annotations(annotations: pd.DataFrame) -> pd.DataFrame:
-    missing = [c for c in ANNOTATION_COLUMNS if c not in annotations.columns]
+def _check_annotation_columns(columns, *, source: str) -> None:
+    """SchemaError (TK101) naming the missing annotation columns, the ones ``source`` has and the expected ones."""
+    missing = [c for c in ANNOTATION_COLUMNS if c not in columns]
     if missing:
-        raise SchemaError(f"annotation table lacks column {missing[0]!r}.",
-                          fix=f"an annotation CSV has the columns {', '.join(ANNOTATION_COLUMNS)}.")
+        has = ", ".join(repr(str(c)) for c in columns) or "none"
+        raise SchemaError(f"{source} lacks column{'s' if len(missing) > 1 else ''} {', '.join(map(repr, missing))} "
+                          f"(it has {has}).",
+                          fix=f"an annotation CSV has a header row with the columns {', '.join(ANNOTATION_COLUMNS)}; "
+                              "rename its columns or point to the right file.")
+
+
+def read_annotation_csv(path: str | Path) -> pd.DataFrame:
+    """Every row of the annotation CSV at ``path`` as text (empty cells ""; an empty file has no rows), the leading
+    ``'`` the annotation app puts before a cell that starts like a spreadsheet formula (``=cmd``, and before a
+    leading ``'``: :func:`toolkit.results.guard_text`) taken off again. A file without the columns
+    :data:`ANNOTATION_COLUMNS`, or that is not a CSV, is a SchemaError (TK101)."""
+    from toolkit.results import unguard_text
+
+    try:
+        frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    except pd.errors.EmptyDataError:
+        return pd.DataFrame(columns=list(ANNOTATION_COLUMNS))
+    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
+        raise SchemaError(f"annotation file {str(path)!r} cannot be read as a UTF-8 CSV: {exc}.",
+                          fix="repair the file (or move it away to start a new one).") from None
+    _check_annotation_columns(frame.columns, source=f"annotation file {str(path)!r}")
+    return frame.fillna("").map(unguard_text)
+
+
+def _annotations(annotations: pd.DataFrame) -> pd.DataFrame:
+    _check_annotation_columns(annotations.columns, source="the annotation table")
     frame = annotations.loc[:, list(ANNOTATION_COLUMNS)].fillna("").astype(str)
     frame = frame.apply(lambda column: column.str.strip())
     for column, accepted in ANNOTATION_VALUES.items():
