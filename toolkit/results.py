@@ -53,7 +53,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from toolkit import paths, plots, provenance
-from toolkit.errors import DiskFullError, InputError, MissingDependencyError, OutputDirError
+from toolkit.errors import DiskFullError, InputError, MissingDependencyError, OutputDirError, ToolkitError
 
 try:
     import fcntl
@@ -202,7 +202,8 @@ def _disk_full(folder: Path, needed: int | None) -> DiskFullError:
     return DiskFullError(
         f"the disk holding {str(folder)!r} filled up while the run wrote its outputs: they need about {needed:,} "
         f"bytes (measured by rendering them, filesystem overhead not included) and {free:,} bytes are free there. "
-        "Nothing was changed: the previous files and provenance.json are as they were.", fix=fix)
+        "Nothing was changed: the files already there (a previous run's outputs and provenance.json) are as "
+        "they were.", fix=fix)
 
 
 def _write_error(path: Path, exc: OSError) -> OutputDirError:
@@ -217,17 +218,16 @@ def write_table(frame: pd.DataFrame, path: Path, *, csv_formula_guard: bool | No
     path = Path(path)
     guard = CSV_FORMULA_GUARD if csv_formula_guard is None else csv_formula_guard
     render = _table_renderer(frame, "parquet" if path.suffix == ".parquet" else "csv", guard=guard)
-    staging = Path(tempfile.mkdtemp(dir=path.parent, prefix=STAGING_PREFIX))
+    staging = _Staging()
     try:
-        _write_file(staging / path.name, render)
-        os.replace(staging / path.name, path)
+        staging.write_all([(path, render)])
+        staging.replace(path)
+    except ToolkitError:
+        raise
     except OSError as exc:
-        if _is_disk_full(exc):
-            shutil.rmtree(staging, ignore_errors=True)
-            raise _disk_full(path.parent, _rendered_size(render)) from None
         raise _write_error(path, exc) from None
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        staging.discard()
     return path
 
 
@@ -344,20 +344,22 @@ class _Staging:
     def write_all(self, files: list[tuple[Path, Render]]) -> None:
         """Stage every (target, renderer); on a full disk remove them all and raise DiskFullError with the bytes all
         of them need; any other OSError is OutputDirError."""
-        for target, render in files:
+        sizes: list[int] = []
+        for position, (target, render) in enumerate(files):
             try:
-                self._write(target, render)
+                sizes.append(self._write(target, render))
             except OSError as exc:
                 self.discard()
                 if _is_disk_full(exc):
-                    raise _disk_full(target.parent, sum(_rendered_size(r) for _, r in files)) from None
+                    rest = sum(_rendered_size(r) for _, r in files[position:])
+                    raise _disk_full(target.parent, sum(sizes) + rest) from None
                 raise _write_error(target, exc) from None
 
-    def _write(self, target: Path, render: Render) -> None:
+    def _write(self, target: Path, render: Render) -> int:
         if target.parent not in self.folders:
             self.folders[target.parent] = Path(tempfile.mkdtemp(dir=target.parent, prefix=STAGING_PREFIX))
         self.staged[target] = self.folders[target.parent] / target.name
-        _write_file(self.staged[target], render)
+        return _write_file(self.staged[target], render)
 
     def replace(self, target: Path) -> None:
         os.replace(self.staged.pop(target), target)
