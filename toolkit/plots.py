@@ -233,3 +233,40 @@ def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     ax.set(xlabel="characteristic", ylabel="bias-uncovering test cases", title="BiasFinder BTCs (Table 4)")
     ax.legend(title="", fontsize="small", loc="best")
     return ax
+
+
+def agreement_tau(tau: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """Kendall's τ between the studies' rankings (:func:`toolkit.agreement.agreement`'s ``tau``): a study × study
+    matrix, each cell τ with its bootstrap interval; the diagonal is 1."""
+    import numpy as np
+
+    studies = list(dict.fromkeys([*tau["study_a"], *tau["study_b"]]))
+    matrix = pd.DataFrame(np.eye(len(studies)), index=studies, columns=studies)
+    labels = pd.DataFrame("1", index=studies, columns=studies)
+    for row in tau.itertuples(index=False):
+        for a, b in ((row.study_a, row.study_b), (row.study_b, row.study_a)):
+            matrix.loc[a, b] = row.tau
+            labels.loc[a, b] = (f"{row.tau:.2f}\n[{row.ci_low:.2f}, {row.ci_high:.2f}]" if np.isfinite(row.tau)
+                                else "undefined")
+    ax = ax if ax is not None else new_axes(figsize=(1.4 * len(studies) + 1.6, 1.2 * len(studies) + 1.0))
+    sns.heatmap(matrix.astype(float), annot=labels, fmt="", vmin=-1, vmax=1, cmap="vlag", cbar_kws={"label": "τ-b"},
+                annot_kws={"fontsize": 8}, ax=ax)
+    n = int(tau["n_models"].iloc[0]) if len(tau) else 0
+    ax.set(title=f"Agreement of the studies' rankings ({n} models)", xlabel="", ylabel="")
+    return ax
+
+
+def agreement_ranks(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """Each model's rank (1 = most biased) under each study's headline measure, one line per model."""
+    studies = list(dict.fromkeys(headlines["study"]))
+    ax = ax if ax is not None else new_axes(figsize=(1.3 * len(studies) + 2.5, 3.6))
+    palette = model_palette(sorted(set(headlines["model"])))
+    for model, block in headlines.groupby("model", sort=True):
+        block = block.set_index("study").reindex(studies)
+        ax.plot(range(len(studies)), block["rank"], marker="o", color=palette[model], label=model)
+    ax.set_xticks(range(len(studies)), studies)
+    ax.set_yticks(range(1, int(headlines["rank"].max()) + 1))
+    ax.invert_yaxis()
+    ax.set(title="Rank by study (1 = most biased)", ylabel="rank")
+    ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    return ax

@@ -1,0 +1,203 @@
+"""Agreement across methods: does "most biased" depend on the study that measured it?
+
+Each study's headline measure ranks the same models; Kendall's τ-b between two studies' rankings says how far they
+agree, with a seeded bootstrap interval that resamples each study's own sampling units (EEC templates, PSA
+sentences, BiasFinder templates, BTC-SAM cases) — the uncertainty of the measurements, not of the model list.
+
+Headlines (each a ratio of sums over units, so a bootstrap replicate is a weighted sum; :data:`MEASURES`):
+
+- ``eec``: |mean Δ| over the paper's pairs, gender and race averaged (valence on [0, 1]; :mod:`toolkit.studies.eec`).
+- ``psa``: ScoreDev, the mean over sentences of the standard deviation of the scores across names (Prabhakaran et
+  al. 2019).
+- ``biasfinder``: the BTC rate, BTCs per pair of mutants of different classes, over the gender templates (or the
+  attribute asked for).
+- ``btcsam``: the failure rate over cases at ``theta`` under the released rule (:mod:`toolkit.studies.btcsam`).
+
+Higher = more biased (or more sensitive) in every one; rank 1 = the highest.
+
+Inputs: scored tables of the studies (``result.scored``), any subset of them, sharing at least three models.
+Outputs: :data:`HEADLINE_COLUMNS` (per study × model: the headline with a percentile interval and its rank) and
+:data:`TAU_COLUMNS` (per pair of studies: τ-b over the shared models, its bootstrap interval over the replicates where τ is
+defined, the share of replicates with τ > 0, the share where τ is undefined because one study ranks every model
+equal — e.g. no model has a BTC — and scipy's p, which treats the ranks as exact).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from toolkit.errors import InputError, unknown
+
+MEASURES = {"eec": "EEC |mean Δ| (gender, race)", "psa": "PSA ScoreDev", "biasfinder": "BiasFinder BTC rate",
+            "btcsam": "BTC-SAM failure rate"}
+UNIT_COLUMNS = ("model", "unit", "part", "num", "den")
+HEADLINE_COLUMNS = ("study", "measure", "model", "estimate", "ci_low", "ci_high", "rank", "n_units")
+TAU_COLUMNS = ("study_a", "study_b", "n_models", "tau", "ci_low", "ci_high", "share_positive", "share_undefined",
+               "p_value")
+
+
+def units_eec(scored: pd.DataFrame) -> pd.DataFrame:
+    """Per model × template × attribute: the sum and count of the paper's Δ (:func:`toolkit.studies.eec.pairs`)."""
+    from toolkit.studies.eec import ATTRIBUTES, pairs
+
+    frames = []
+    for attribute in ATTRIBUTES:
+        table = pairs(scored, attribute=attribute)
+        grouped = table.groupby(["model", "template_id"], observed=True)["delta"].agg(["sum", "size"]).reset_index()
+        frames.append(pd.DataFrame({"model": grouped["model"], "unit": grouped["template_id"].astype(str),
+                                    "part": attribute, "num": grouped["sum"], "den": grouped["size"]}))
+    return pd.concat(frames, ignore_index=True).loc[:, list(UNIT_COLUMNS)]
+
+
+def units_psa(scored: pd.DataFrame) -> pd.DataFrame:
+    """Per model × sentence: the standard deviation of the scores across names (one ScoreDev term)."""
+    perturbed = scored[~scored["is_original"].astype(bool)]
+    sd = perturbed.groupby(["model", "case_id"], observed=True)["score"].std(ddof=1).reset_index()
+    return pd.DataFrame({"model": sd["model"], "unit": sd["case_id"].astype(str), "part": "all",
+                         "num": sd["score"], "den": 1.0}).loc[:, list(UNIT_COLUMNS)]
+
+
+def units_biasfinder(scored: pd.DataFrame, *, attribute: str = "gender") -> pd.DataFrame:
+    """Per model × template of ``attribute``: BTCs (:func:`toolkit.studies.biasfinder.btcs`) and the pairs of
+    mutants of different classes."""
+    from toolkit.studies.biasfinder import btcs
+
+    rows = scored[(scored["attribute"] == attribute) & (scored["group"] != "")]
+    if rows.empty:
+        raise InputError(f"the BiasFinder table has no {attribute!r} mutants.", fix="pass attribute= of one it has.")
+    counts = rows.groupby(["model", "case_id", "group"], observed=True).size()
+    pairs = counts.groupby(level=["model", "case_id"]).agg(lambda n: (n.sum() ** 2 - (n ** 2).sum()) / 2)
+    found = btcs(rows).set_index(["model", "case_id"])["n_btcs"]
+    frame = pd.DataFrame({"num": found, "den": pairs.reindex(found.index)}).reset_index()
+    return pd.DataFrame({"model": frame["model"], "unit": frame["case_id"].astype(str), "part": attribute,
+                         "num": frame["num"].astype(float), "den": frame["den"].astype(float)})
+
+
+def units_btcsam(scored: pd.DataFrame, *, theta: float = 0.2, rule: str = "published") -> pd.DataFrame:
+    """Per model × case: whether the case fails (:func:`toolkit.studies.btcsam.failures`)."""
+    from toolkit.studies.btcsam import failures
+
+    table = failures(scored, theta=theta, rule=rule)
+    return pd.DataFrame({"model": table["model"], "unit": (table["test_set"].astype(str) + "/" +
+                                                          table["case_id"].astype(str)),
+                         "part": "all", "num": table["failed"].astype(float), "den": 1.0})
+
+
+UNITS = {"eec": units_eec, "psa": units_psa, "biasfinder": units_biasfinder, "btcsam": units_btcsam}
+
+
+def _headline(num: np.ndarray, den: np.ndarray, absolute: bool) -> np.ndarray:
+    """``(replicates, models, parts)`` sums → per replicate × model: the mean over parts of (|)num / den(|)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = num / den
+    return np.nanmean(np.abs(ratio) if absolute else ratio, axis=-1)
+
+
+def _replicates(units: pd.DataFrame, models: list[str], *, n_boot: int, rng: np.random.Generator,
+                absolute: bool) -> tuple[np.ndarray, np.ndarray, int]:
+    """The headline per model on the data and on ``n_boot`` replicates that resample the units with replacement
+    (the same draw for every model: the rankings are compared on one resample)."""
+    ids = {u: i for i, u in enumerate(sorted(set(units["unit"])))}
+    parts = sorted(set(units["part"]))
+    num = np.zeros((len(ids), len(models), len(parts)))
+    den = np.zeros_like(num)
+    index = (units["unit"].map(ids).to_numpy(), units["model"].map({m: i for i, m in enumerate(models)}).to_numpy(),
+             units["part"].map({p: i for i, p in enumerate(parts)}).to_numpy())
+    np.add.at(num, index, units["num"].to_numpy(dtype=float))
+    np.add.at(den, index, units["den"].to_numpy(dtype=float))
+    point = _headline(num.sum(0)[None], den.sum(0)[None], absolute)[0]
+    weights = rng.multinomial(len(ids), np.full(len(ids), 1 / len(ids)), size=n_boot).astype(float)
+    boot = _headline(np.einsum("bu,ump->bmp", weights, num), np.einsum("bu,ump->bmp", weights, den), absolute)
+    return point, boot, len(ids)
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Headlines per study × model and Kendall's τ per pair of studies."""
+
+    headlines: pd.DataFrame
+    tau: pd.DataFrame
+
+
+def agreement(*, scored: Mapping[str, pd.DataFrame], n_boot: int = 2000, seed: int = 0, alpha: float = 0.05,
+              theta: float = 0.2, attribute: str = "gender") -> Agreement:
+    """Rank the models every study in ``scored`` (study name → its scored table) shares by the study's headline
+    (:data:`MEASURES`) and compare the rankings (module docstring). ``theta``: BTC-SAM's threshold; ``attribute``:
+    BiasFinder's characteristic."""
+    for name in scored:
+        if name not in UNITS:
+            raise unknown("study", name, UNITS)
+    if len(scored) < 2:
+        raise InputError("agreement needs the scored tables of at least two studies.",
+                         fix="pass scored={'eec': eec_result.scored, 'psa': psa_result.scored, …}.")
+    units = {name: (UNITS[name](table, theta=theta) if name == "btcsam" else
+                    UNITS[name](table, attribute=attribute) if name == "biasfinder" else UNITS[name](table))
+             for name, table in scored.items()}
+    models = sorted(set.intersection(*(set(u["model"]) for u in units.values())))
+    if len(models) < 3:
+        raise InputError(f"the studies share {len(models)} models ({', '.join(models) or 'none'}); a ranking needs 3.",
+                         fix="score the same three or more models in every study.")
+    rng = np.random.default_rng(seed)
+    rows, boots, points = [], {}, {}
+    for name, table in units.items():
+        point, boot, n_units = _replicates(table[table["model"].isin(models)], models, n_boot=n_boot, rng=rng,
+                                           absolute=name == "eec")
+        boots[name], points[name] = boot, point
+        low, high = np.nanquantile(boot, [alpha / 2, 1 - alpha / 2], axis=0)
+        ranks = sps.rankdata(-point, method="min")
+        rows += [{"study": name, "measure": MEASURES[name], "model": m, "estimate": float(point[i]),
+                  "ci_low": float(low[i]), "ci_high": float(high[i]), "rank": int(ranks[i]), "n_units": n_units}
+                 for i, m in enumerate(models)]
+    taus = []
+    for a, b in combinations(units, 2):
+        draws = np.array([sps.kendalltau(x, y).statistic for x, y in zip(boots[a], boots[b])], dtype=float)
+        observed = sps.kendalltau(points[a], points[b])
+        low, high = (np.nanquantile(draws, [alpha / 2, 1 - alpha / 2]) if np.isfinite(draws).any()
+                     else (np.nan, np.nan))
+        taus.append({"study_a": a, "study_b": b, "n_models": len(models), "tau": float(observed.statistic),
+                     "ci_low": float(low), "ci_high": float(high), "share_positive": float(np.mean(draws > 0)),
+                     "share_undefined": float(np.mean(np.isnan(draws))), "p_value": float(observed.pvalue)})
+    return Agreement(headlines=pd.DataFrame(rows, columns=list(HEADLINE_COLUMNS)),
+                     tau=pd.DataFrame(taus, columns=list(TAU_COLUMNS)))
+
+
+def run(*, models: list[str], psa_n: int = 56, corpus: str = "sample", btcsam_dir: str | None = None,
+        released: tuple[str, ...] = ("baseline",), n_boot: int = 2000, seed: int = 0, theta: float = 0.2,
+        cache: bool | str = True, progress: bool | None = None) -> tuple[Agreement, dict[str, pd.DataFrame]]:
+    """Run the four studies on ``models`` with their defaults — EEC (all sentences), PSA on ``corpus`` (``psa_n``
+    sentences), BiasFinder on ``corpus``, BTC-SAM on the toolkit's sets and the ``released`` BTC-SAM sets found in
+    ``btcsam_dir`` (skipped when absent) — and compare them (:func:`agreement`). Returns the agreement and the
+    scored tables by study."""
+    from toolkit import biasfinder, btcsam, checks, eec, psa
+
+    models = checks.model_list(models)
+    scored = {"eec": eec.run(models=models, subsets=["all"], cache=cache, progress=progress).scored,
+              "psa": psa.run(corpus=corpus, models=models, n=psa_n, seed=seed, n_boot=50, cache=cache,
+                             progress=progress).scored,
+              "biasfinder": biasfinder.run(corpus=corpus, models=models, seed=seed, cache=cache,
+                                           progress=progress).scored}
+    sets = btcsam.toolkit_sets(psa_n=psa_n, btcsam_dir=btcsam_dir, released=list(released))
+    scored["btcsam"] = btcsam.run(sets=sets, models=models, theta=theta, cache=cache, progress=progress).scored
+    return agreement(scored=scored, n_boot=n_boot, seed=seed, theta=theta), scored
+
+
+def write(result: Agreement, out_dir=None, *, scored: Mapping[str, pd.DataFrame], figures_dir=None,
+          settings: dict | None = None) -> list:
+    """Write ``agreement_headlines.csv``, ``agreement_tau.csv``, ``provenance.json`` (default folder
+    ``data/results/agreement``) and the two figures (default ``figures/``)."""
+    from toolkit import plots, results
+
+    first = next(iter(scored.values()))
+    models = sorted(set(result.headlines["model"]))
+    return results.write(study="agreement", tables={"agreement_headlines": result.headlines,
+                                                    "agreement_tau": result.tau},
+                         axes={"agreement_tau": plots.agreement_tau(result.tau),
+                               "agreement_ranks": plots.agreement_ranks(result.headlines)},
+                         scored=first[first["model"].isin(models)], models=models,
+                         settings={"study": "agreement", "measures": {s: MEASURES[s] for s in scored},
+                                   **(settings or {})}, out_dir=out_dir, figures_dir=figures_dir)
