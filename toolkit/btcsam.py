@@ -6,6 +6,7 @@ probability, failure percentage, diversity) → ``write`` / ``figures``.
 ...         "eec": btcsam.as_test_set(eec.generate(), name="eec")}
 >>> result = btcsam.run(sets=sets, models=["vader", "afinn"])
 >>> result.detection      # Table 2; result.failure_pct: Table 5; result.diversity: Table 3
+>>> result.failure_pct[["model", "test_set", "failure_pct", "ci_low", "ci_high", "null_pct", "excess_pct"]]
 
 Generation (:mod:`toolkit.generators.btcsam`): ``llm = btcsam.LLM(btcsam.backend("openai", base_url=..., model=...))``
 then ``btcsam.generate(llm, identity_terms=btcsam.IDENTITY_TERMS)`` and ``btcsam.filter_counterfactuals(cases)``.
@@ -21,6 +22,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from toolkit import checks, plots, results
+from toolkit import stats as st
 from toolkit.corpora.external import (BTCSAM_SETS, btcsam_path, load_btcsam, load_crows_pairs,  # noqa: F401
                                       load_eec_csv)
 from toolkit.errors import InputError, unknown, warn
@@ -28,8 +30,9 @@ from toolkit.generators.btcsam import (BACKENDS, LLM, PromptStore, backend, filt
                                        generate)
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.scoring import score
-from toolkit.studies.btcsam import (RULES, THETAS, as_test_set, detection_probability, diversity,  # noqa: F401
-                                    failure_percentage, failures, stage_diversity)
+from toolkit.studies.btcsam import (RULES, THETAS, as_test_set, check_stat_options,  # noqa: F401
+                                    detection_intervals, detection_probability, diversity, failure_percentage,
+                                    failures, pair_null, pooled_failure_percentage, stage_diversity, text_classes)
 
 IDENTITY_TERMS: dict[str, list[str]] = {  # a small default; the paper's lists are longer
     "religion": ["Christian", "Jewish", "Muslim", "Hindu", "Buddhist"],
@@ -106,13 +109,17 @@ def toolkit_sets(*, corpus: str | Path = "sample", psa_n: int = 300, btcsam_dir:
 
 
 def run(*, sets: Mapping[str, pd.DataFrame], models: Iterable[str | SentimentModel] = OFFLINE_DEFAULTS,
-        thetas: Sequence[float] = THETAS, theta: float = 0.2, rule: str = "published",
-        cache: bool | str | Path | None = True, progress: bool | None = None) -> BTCSAMResult:
+        thetas: Sequence[float] = THETAS, theta: float = 0.2, rule: str = "published", alpha: float = st.ALPHA,
+        margin: float = st.MARGIN, correction: str = "bonferroni", cache: bool | str | Path | None = True,
+        progress: bool | None = None) -> BTCSAMResult:
     """Score every test set in ``sets`` (name → case table) with ``models``; detection probability at ``thetas``,
     failure percentage at ``theta``, diversity per set; ``rule`` is the failure rule (``published``: top labels and
-    top scores as in the released code; ``valence``: see :mod:`toolkit.studies.btcsam`)."""
+    top scores as in the released code; ``valence``: see :mod:`toolkit.studies.btcsam`). Wilson intervals at level
+    1 − ``alpha``; the same-group null's excess is corrected over the family model × test set × bias type by
+    ``correction`` and judged at ``margin`` (recorded in ``settings``)."""
     if rule not in RULES:
         raise unknown("failure rule", rule, RULES)
+    check_stat_options(correction=correction, margin=margin, alpha=alpha)
     models = checks.model_list(models)
     if not sets:
         raise InputError("no test sets given.", fix="pass sets={'name': cases, …}, e.g. from btcsam.load_sets().")
@@ -122,31 +129,40 @@ def run(*, sets: Mapping[str, pd.DataFrame], models: Iterable[str | SentimentMod
     cases["variant_id"] = cases["test_set"] + "/" + cases["variant_id"]
     cases["case_id"] = cases["test_set"] + "/" + cases["case_id"]
     scored = score(cases, models=models, cache=cache, progress=progress)
-    return BTCSAMResult(scored=scored, detection=detection_probability(scored, thetas=thetas, rule=rule),
-                        failure_pct=failure_percentage(scored, theta=theta, rule=rule), diversity=diversity(cases),
+    return BTCSAMResult(scored=scored, detection=detection_intervals(scored, thetas=thetas, rule=rule, alpha=alpha),
+                        failure_pct=failure_percentage(scored, theta=theta, rule=rule, alpha=alpha, margin=margin,
+                                                       correction=correction),
+                        diversity=diversity(cases),
                         models=list(dict.fromkeys(scored["model"])),
                         settings={"study": "btcsam", "sets": {n: len(f) for n, f in sets.items()},
                                   "generated_by": {n: sorted(set(f["llm"].astype(str))) for n, f in sets.items()
                                                    if "llm" in f.columns},
-                                  "thetas": list(thetas), "theta": theta, "rule": rule,
+                                  "thetas": list(thetas), "theta": theta, "rule": rule, "alpha": alpha,
+                                  "intervals": "Wilson, the case as the unit", "margin": margin,
+                                  "correction": correction, "family": "null excess: model × test set × bias type",
+                                  "null": "same-group pairs within a case (PSA-derived: the names' gender)",
                                   "rows_without_score": dict(scored.attrs.get("no_score", {}))})
 
 
 def figures(result: BTCSAMResult, *, theta: float | None = None) -> dict[str, Axes]:
-    """Detection probability at ``theta`` (default: the run's) and failure percentage heatmaps, keyed by stem."""
+    """Detection probability at ``theta`` (default: the run's) and failure percentage heatmaps, and a forest plot
+    of the failure % per model × test set with Wilson intervals, keyed by stem."""
     theta = result.settings["theta"] if theta is None else theta
     detection = result.detection[result.detection["theta"] == theta]
     return {"btcsam_detection": plots.btcsam_heatmap(
                 detection, title=f"Detection probability per test set (θ = {theta:g}, Table 2)"),
             "btcsam_failure_pct": plots.btcsam_heatmap(
                 result.failure_pct, value="failure_pct", index="model",
-                title=f"Failure % per model (θ = {result.settings['theta']:g}, Table 5)")}
+                title=f"Failure % per model (θ = {result.settings['theta']:g}, Table 5)"),
+            "btcsam_failure_forest": plots.btcsam_forest(
+                pooled_failure_percentage(result.failure_pct, alpha=result.settings.get("alpha", st.ALPHA)))}
 
 
 def write(result: BTCSAMResult, out_dir: str | Path | None = None, *, figures_dir: str | Path | None = None
           ) -> list[Path]:
     """Write ``btcsam_detection.csv``, ``btcsam_failure_pct.csv``, ``btcsam_diversity.csv`` and
-    ``provenance.json`` to ``out_dir`` (default ``data/results/btcsam``), the heatmaps to ``figures_dir``."""
+    ``provenance.json`` (``settings``: θ, rule, correction, family, margin) to ``out_dir`` (default
+    ``data/results/btcsam``), the heatmaps and the forest plot to ``figures_dir``."""
     tables = {"btcsam_detection": result.detection, "btcsam_failure_pct": result.failure_pct,
               "btcsam_diversity": result.diversity}
     return results.write(study="btcsam", tables=tables, axes=figures(result), scored=result.scored,

@@ -178,11 +178,18 @@ def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, ax: Axes | 
 
 
 def psa_label_dist(label_dist: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
-    """LabelDist against the threshold, one line per model (style per corpus) (PSA Figure 2)."""
+    """LabelDist against the threshold, one line per model (style per corpus) (PSA Figure 2), with the bootstrap
+    interval (``label_dist_low``/``label_dist_high``, where the table has them) as a band in the model's colour."""
     ax = ax if ax is not None else new_axes(figsize=(6, 4))
     style = "corpus" if label_dist["corpus"].nunique() > 1 else None
+    palette = model_palette(label_dist["model"])
     sns.lineplot(data=label_dist, x="threshold", y="label_dist", hue="model", style=style, marker="o",
-                 palette=model_palette(label_dist["model"]), ax=ax)
+                 palette=palette, ax=ax)
+    if {"label_dist_low", "label_dist_high"} <= set(label_dist.columns):
+        for (model, _), block in label_dist.dropna(subset=["label_dist_low"]).groupby(["model", "corpus"]):
+            block = block.sort_values("threshold")
+            ax.fill_between(block["threshold"], block["label_dist_low"], block["label_dist_high"],
+                            color=palette[model], alpha=0.2, linewidth=0)
     ax.set(xlabel="threshold c (valence)", ylabel="LabelDist", title="PSA LabelDist")
     return ax
 
@@ -269,4 +276,136 @@ def agreement_ranks(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     ax.invert_yaxis()
     ax.set(title="Rank by study (1 = most biased)", ylabel="rank")
     ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    return ax
+
+
+def btcsam_forest(pooled: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """Forest plot: the failure % with its Wilson interval, one row per model × test set, coloured by model.
+    ``pooled`` from :func:`toolkit.studies.btcsam.pooled_failure_percentage` (``failure_pct``, ``ci_low``,
+    ``ci_high`` in percent)."""
+    missing = [c for c in ("model", "test_set", "failure_pct", "ci_low", "ci_high") if c not in pooled.columns]
+    if missing or pooled.empty:
+        raise InputError(f"cannot draw a forest plot: table is empty or lacks {', '.join(missing)}.",
+                         fix="pass toolkit.studies.btcsam.pooled_failure_percentage(failure_percentage(...)).")
+    data = pooled.sort_values(["test_set", "model"], kind="stable").reset_index(drop=True)
+    palette = model_palette(pooled["model"])
+    ax = ax if ax is not None else new_axes(figsize=(7.0, max(2.5, 0.28 * len(data) + 1.5)))
+    for y, row in data.iterrows():
+        ax.errorbar(row["failure_pct"], y, xerr=[[max(row["failure_pct"] - row["ci_low"], 0.0)],
+                                                 [max(row["ci_high"] - row["failure_pct"], 0.0)]],
+                    fmt="o", color=palette[row["model"]], capsize=3, markersize=4)
+    ax.set_yticks(range(len(data)), [f"{t} · {m}" for t, m in zip(data["test_set"], data["model"])],
+                  fontsize="small")
+    ax.invert_yaxis()
+    theta = ", ".join(f"{t:g}" for t in dict.fromkeys(data["theta"])) if "theta" in data.columns else "?"
+    ax.set(xlabel="failure % (bars: Wilson interval)", ylabel="test set · model",
+           title=f"BTC-SAM failure % per model and test set (θ = {theta})")
+    ax.set_xlim(-2, 102)
+    return ax
+
+
+# EEC intervals (issue 24): the mean Δ with its two-way interval per system.
+_VERDICT_COLOURS = {"a higher": "#d95f02", "b higher": "#1b9e77", "equivalent": "#7570b3", "inconclusive": "#9e9e9e"}
+
+
+def _verdict_kind(verdict: str) -> str:
+    return "equivalent" if str(verdict).startswith("equivalent") else str(verdict)
+
+
+def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", order: Sequence[str] | None = None,
+                  ax: Axes | None = None) -> Axes:
+    """Mean Δ per system with its two-way interval (names and templates as samples; thick, coloured by
+    ``verdict``) and the paper's sentence-level t interval (thin, grey), a zero line and the ±``margin`` band.
+
+    ``tests`` from :func:`toolkit.studies.eec.ttests`; ``order`` lists the systems left to right (default: by mean
+    Δ, as :func:`eec_deltas`, so the two figures line up).
+    """
+    data = tests[(tests["attribute"] == attribute) & (tests["subset"] == subset)].drop_duplicates("model")
+    if data.empty or "ci_low" not in data.columns:
+        raise InputError(f"no intervals for attribute={attribute!r}, subset={subset!r}.",
+                         fix="pass toolkit.studies.eec.ttests(...) of that attribute and subset.")
+    models = list(data["model"])
+    if order is None:
+        order = data.set_index("model")["mean_diff"].sort_values(kind="stable").index.tolist()
+    elif [m for m in order if m not in models] or set(models) - set(order):
+        raise InputError(f"order must list each tested model once; got {list(order)} for {models}.",
+                         fix=f"use a permutation of {models}.")
+    data = data.set_index("model").loc[list(order)]
+    ax = ax if ax is not None else new_axes(figsize=(max(4.0, 0.9 * len(order) + 2), 4))
+    x = list(range(len(order)))
+    margin = float(data["margin"].iloc[0])
+    ax.axhspan(-margin, margin, color="#7570b3", alpha=0.12, linewidth=0, label=f"±{margin:g} (equivalence)")
+    ax.axhline(0.0, color="black", linewidth=0.8)
+    ax.vlines([i + 0.15 for i in x], data["t_ci_low"], data["t_ci_high"], color="0.5", linewidth=1,
+              label="t interval over sentences (paper)")
+    for i, (_, row) in zip(x, data.iterrows()):
+        colour = _VERDICT_COLOURS.get(_verdict_kind(row["verdict"]), "#9e9e9e")
+        ax.errorbar(i, row["estimate"], yerr=[[row["estimate"] - row["ci_low"]], [row["ci_high"] - row["estimate"]]],
+                    fmt="o", color=colour, capsize=3, linewidth=2)
+    for kind, colour in _VERDICT_COLOURS.items():
+        if kind in {_verdict_kind(v) for v in data["verdict"]}:
+            ax.plot([], [], "o", color=colour, label=kind)
+    _, _, a, b = eec_study.ATTRIBUTES[attribute]
+    ax.set_xticks(x, list(order), rotation=30, ha="right")
+    ax.set(xlabel="system", ylabel=f"mean Δ = score({a}) − score({b})",
+           title=f"EEC {attribute} ({subset}): mean Δ, two-way 95 % CI")
+    ax.legend(title="", fontsize="small", loc="best")
+    return ax
+
+
+def eec_task_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all",
+                       pearson: Mapping[str, float] | None = None) -> list[Axes]:
+    """:func:`eec_intervals` per task (one panel each, the paper's task order), systems ordered as
+    :func:`eec_task_deltas` orders them (``pearson`` best first, then by mean Δ). One new Figure; returns its Axes."""
+    data = tests[(tests["attribute"] == attribute) & (tests["subset"] == subset)]
+    tasks = [t for t in eec_study.TASK_ORDER if t in set(data["task"])]
+    if not tasks:
+        raise InputError(f"no tests for attribute={attribute!r}, subset={subset!r}.",
+                         fix="pass toolkit.studies.eec.ttests(...) of that attribute and subset.")
+    pearson = dict(pearson or {})
+    widest = max(data.loc[data["task"] == t, "model"].nunique() for t in tasks)
+    figure = Figure(figsize=(max(4.0, 0.9 * widest + 2), 4.0 * len(tasks)), layout="constrained")
+    axes = list(figure.subplots(len(tasks), 1, squeeze=False)[:, 0])
+    for task, ax in zip(tasks, axes):
+        block = data[data["task"] == task]
+        mean = block.groupby("model")["mean_diff"].mean()
+        order = sorted(mean.index, key=lambda m: (m not in pearson, -pearson.get(m, 0.0), mean[m]))
+        eec_intervals(block, attribute=attribute, subset=subset, order=order, ax=ax)
+        ax.set_title(f"{task}: EEC {attribute} ({subset}), mean Δ, two-way 95 % CI", fontsize="medium")
+    return axes
+
+
+def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """BTC rate between classes (filled) and its within-class null (open) with their intervals, per characteristic,
+    one colour per model (point-range; zero drawn). ``rates`` from :func:`toolkit.studies.biasfinder.rates`: the
+    intervals are ``rate_low/high`` and ``null_low/high`` (template-clustered by default); a point without an
+    interval has none (fewer than 2 templates); characteristics without a null (occupation) show the rate only."""
+    import numpy as np
+
+    if rates.empty:
+        raise InputError("no BTC rates to plot.", fix="pass toolkit.studies.biasfinder.rates(scored).")
+    attributes, models = list(dict.fromkeys(rates["attribute"])), list(dict.fromkeys(rates["model"]))
+    palette = model_palette(models)
+    ax = ax if ax is not None else new_axes(figsize=(max(5.0, 1.1 * len(attributes) * len(models) + 2), 4))
+    width = 0.8 / len(models)
+    for j, model in enumerate(models):
+        block = rates[rates["model"] == model].set_index("attribute").reindex(attributes)
+        x = np.arange(len(attributes)) - 0.4 + width * (j + 0.5)
+        for column, low, high, shift, face in (("rate_between", "rate_low", "rate_high", -0.15, palette[model]),
+                                               ("rate_within", "null_low", "null_high", 0.15, "white")):
+            y = block[column].to_numpy(float)
+            err = np.vstack([y - block[low].to_numpy(float), block[high].to_numpy(float) - y])
+            ax.errorbar(x + shift * width, y, yerr=np.nan_to_num(err, nan=0.0), fmt="o", color=palette[model],
+                        markerfacecolor=face, capsize=3, linewidth=1.2)
+        ax.plot([], [], "o", color=palette[model], label=model)
+    ax.plot([], [], "o", color="0.3", label="between classes (BTC rate)")
+    ax.plot([], [], "o", color="0.3", markerfacecolor="white", label="within a class (null)")
+    ax.axhline(0.0, color="black", linewidth=0.8)
+    top = np.nanmax(rates[["rate_between", "rate_high", "rate_within", "null_high"]].to_numpy(float))
+    top = top if np.isfinite(top) and top > 0 else 0.01
+    ax.set_ylim(-0.04 * top, 1.1 * top)
+    ax.set_xticks(np.arange(len(attributes)), attributes)
+    ax.set(xlabel="characteristic", ylabel="BTCs / mutant pairs",
+           title=f"BiasFinder BTC rate and its within-class null (intervals: {rates['interval'].iloc[0]})")
+    ax.legend(title="", fontsize="small", loc="best")
     return ax

@@ -10,16 +10,37 @@ score of the original sentence x, f(x_n) the score with name n.
   with percentile-bootstrap confidence intervals over sentences (seeded).
 - LabelDist(c) = mean over names of the Jaccard distance between {x : f(x) ≥ c} and {x : f(x_n) ≥ c}
                                                                          → :func:`label_dist`
-  Two empty sets are identical: their Jaccard distance is 0 (so are two equal non-empty sets).
+  Two empty sets are identical: their Jaccard distance is 0 (so are two equal non-empty sets). Each threshold's
+  ``label_dist_low``/``label_dist_high`` is a seeded percentile-bootstrap interval over sentences.
 - The Pearson correlation between mean_n |f(x_n) − f(x)| and f(x)      → :func:`sensitivity_correlation`
   (the paper reports r = −0.48 for its toxicity model).
+
+Statistics beyond the paper (issue 24; estimators from :mod:`toolkit.stats`):
+
+- :func:`gender_gap`: Δ = mean f(x_n) over female names − over male names, per model × corpus, with the
+  :data:`toolkit.stats.STAT_COLUMNS`. Design: the sentences × names array of F − M differences, the i-th female
+  name paired with the i-th male name of the same category in the name set's order (the default set has 4 + 4 per
+  category; names left after pairing within categories are paired across, and a name still without a partner is
+  left out with a warning). The grand mean is then exactly mean(F) − mean(M); the pairing only shapes the standard
+  error. Interval: :func:`toolkit.stats.two_way_bootstrap` with sentences as templates and name pairs as names
+  (bootstrap-t; ``ci_method`` says ``percentile`` where the bootstrap-t interval left the range of the cells,
+  which happens when most names score identically and resampled arrays have zero SE); ``p_adjusted`` over the
+  family model × corpus (``correction``: ``bonferroni`` default, ``holm``, ``fdr_bh``); ``verdict``
+  (:func:`toolkit.stats.verdict`, a = female, b = male, TOST at ``margin`` with the two-way SE on
+  min(sentences, pairs) − 1 degrees of freedom). Null baseline (placebo): each gender's names split at
+  random into two halves (seeded), Δ_null = ½[(F₁ − F₂) + (M₁ − M₂)] — a difference between two groups as large as
+  the real ones with no gender contrast; ``null_low``/``null_high`` are the ``alpha/2`` and ``1 − alpha/2``
+  quantiles of Δ_null over ``n_null`` splits, the range a name-sensitive but unbiased model's Δ falls in.
+- :func:`variance_table`: two-way random-effects variance components of the perturbation effect
+  f(x_n) − f(x) over sentences × names (:func:`toolkit.stats.variance_components`): how much of it is the
+  sentence, the name, or their interaction.
 
 Scale: scores here are valence in [0, 1]. The paper's sentiment scale is [−1, 1]; s = 2·valence − 1, so ScoreSens,
 ScoreDev and ScoreRange are half the size they would be on the paper's scale, a threshold c here is 2c − 1 there,
 and LabelDist and r are unchanged.
 
 Outputs (fixed columns): :data:`NAME_COLUMNS`, :data:`SUMMARY_COLUMNS`, :data:`LABEL_DIST_COLUMNS`,
-:data:`CORRELATION_COLUMNS`, :data:`FLIP_COLUMNS`.
+:data:`CORRELATION_COLUMNS`, :data:`FLIP_COLUMNS`, :data:`GENDER_COLUMNS`, :data:`VARIANCE_COLUMNS`.
 """
 from __future__ import annotations
 
@@ -30,15 +51,21 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from toolkit import stats as st
 from toolkit.cases import with_scores
-from toolkit.errors import InputError, SchemaError
+from toolkit.errors import InputError, SchemaError, unknown, warn
 
 NAME_COLUMNS = ("model", "corpus", "name", "gender", "category", "score_sens", "n_texts")
 SUMMARY_COLUMNS = ("model", "corpus", "score_dev", "score_dev_low", "score_dev_high", "score_range",
                    "score_range_low", "score_range_high", "n_texts", "n_names")
-LABEL_DIST_COLUMNS = ("model", "corpus", "threshold", "label_dist")
+LABEL_DIST_COLUMNS = ("model", "corpus", "threshold", "label_dist", "label_dist_low", "label_dist_high")
 CORRELATION_COLUMNS = ("model", "corpus", "pearson_r", "p_value", "n_texts")
 FLIP_COLUMNS = ("model", "corpus", "name", "gender", "category", "threshold", "flip_rate")
+GENDER_COLUMNS = (("model", "corpus", "a", "b", "mean_a", "mean_b", "n_texts", "n_pairs") + st.STAT_COLUMNS
+                  + ("p_value", "ci_method", "null_low", "null_high"))
+VARIANCE_COLUMNS = ("model", "corpus", "var_sentence", "var_name", "var_residual", "share_sentence", "share_name",
+                    "share_residual", "se_two_way", "se_sentences", "n_texts", "n_names")
+N_NULL = 1000
 THRESHOLDS: tuple[float, ...] = tuple(np.round(np.arange(0.05, 1.0, 0.05), 2))
 _REQUIRED = ("model", "score", "case_id", "is_original", "fill", "gender", "category", "corpus")
 
@@ -125,19 +152,46 @@ def check_thresholds(thresholds: Sequence[float]) -> None:
                              "evenly spaced thresholds).")
 
 
-def label_dist(scored: pd.DataFrame, *, thresholds: Sequence[float] = THRESHOLDS) -> pd.DataFrame:
-    """LabelDist(c) per model × corpus × threshold (columns :data:`LABEL_DIST_COLUMNS`); thresholds lie in [0, 1]."""
+def _boot_weights(n: int, *, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+    """Row 0: every sentence once (the estimate); rows 1…n_boot: how often each sentence is drawn."""
+    draws = rng.integers(0, n, size=(n_boot, n))
+    weights = np.zeros((n_boot + 1, n))
+    weights[0] = 1.0
+    np.add.at(weights, (np.arange(1, n_boot + 1)[:, None], draws), 1.0)
+    return weights
+
+
+def _label_dist_draws(base: np.ndarray, values: np.ndarray, threshold: float, weights: np.ndarray) -> np.ndarray:
+    """LabelDist at ``threshold`` for each row of sentence ``weights`` (Jaccard distances from weighted counts)."""
+    above, perturbed = base[:, None] >= threshold, values >= threshold
+    inter = weights @ (above & perturbed)
+    union = weights @ (above | perturbed)
+    distance = np.where(union > 0, 1.0 - inter / np.where(union > 0, union, 1.0), 0.0)
+    return distance.mean(axis=1)
+
+
+def label_dist(scored: pd.DataFrame, *, thresholds: Sequence[float] = THRESHOLDS, n_boot: int = 1000,
+               level: float = 0.95, seed: int = 0) -> pd.DataFrame:
+    """LabelDist(c) per model × corpus × threshold (columns :data:`LABEL_DIST_COLUMNS`); thresholds lie in [0, 1].
+    ``label_dist_low``/``_high``: a ``level`` percentile-bootstrap interval over sentences (seeded; ``n_boot=0``
+    or a single sentence: NaN)."""
     check_thresholds(thresholds)
+    if not 0 < level < 1 or n_boot < 0:
+        raise InputError(f"need 0 < level < 1 and n_boot >= 0, got level={level}, n_boot={n_boot}.",
+                         fix="e.g. level=0.95, n_boot=1000 (0 skips the intervals).")
     originals, perturbed = _wide(scored)
     rows = []
+    tail = (1 - level) / 2
     for (model, corpus), block in perturbed.groupby(level=["model", "corpus"], sort=False):
         base = originals.reindex(block.index).to_numpy()
         values = block.to_numpy()
+        boots = n_boot if len(base) >= 2 else 0
+        weights = _boot_weights(len(base), n_boot=boots, rng=np.random.default_rng(seed))
         for c in thresholds:
-            above = base >= c
-            distances = [jaccard_distance(above, values[:, j] >= c) for j in range(values.shape[1])]
-            rows.append({"model": model, "corpus": corpus, "threshold": float(c),
-                         "label_dist": float(np.mean(distances))})
+            draws = _label_dist_draws(base, values, float(c), weights)
+            low, high = np.quantile(draws[1:], [tail, 1 - tail]) if boots else (np.nan, np.nan)
+            rows.append({"model": model, "corpus": corpus, "threshold": float(c), "label_dist": float(draws[0]),
+                         "label_dist_low": float(low), "label_dist_high": float(high)})
     return pd.DataFrame(rows, columns=list(LABEL_DIST_COLUMNS))
 
 
@@ -167,6 +221,114 @@ def sensitivity_correlation(scored: pd.DataFrame) -> pd.DataFrame:
         rows.append({"model": model, "corpus": corpus, "pearson_r": float(r), "p_value": float(p),
                      "n_texts": len(base)})
     return pd.DataFrame(rows, columns=list(CORRELATION_COLUMNS))
+
+
+def name_pairs(scored: pd.DataFrame) -> list[tuple[str, str]]:
+    """(female, male) name pairs for :func:`gender_gap`: within each category in the name set's order, then the
+    names left over across categories; a name still without a partner is left out with a warning."""
+    names = _names(scored)
+    female = names[names["gender"] == "female"]
+    male = names[names["gender"] == "male"]
+    pairs: list[tuple[str, str]] = []
+    for category in dict.fromkeys(names["category"]):
+        f = female.index[female["category"] == category].tolist()
+        m = male.index[male["category"] == category].tolist()
+        pairs += list(zip(f, m))
+    paired = {n for p in pairs for n in p}
+    rest_f = [n for n in female.index if n not in paired]
+    rest_m = [n for n in male.index if n not in paired]
+    pairs += list(zip(rest_f, rest_m))
+    unpaired = abs(len(rest_f) - len(rest_m))
+    if unpaired:
+        warn(f"PSA gender gap: {unpaired} name(s) without a partner of the other gender left out "
+             f"({len(female)} female, {len(male)} male names).")
+    return pairs
+
+
+def _placebo(female: np.ndarray, male: np.ndarray, *, n_null: int, rng: np.random.Generator) -> np.ndarray:
+    """Δ_null = ½[(F₁ − F₂) + (M₁ − M₂)] over ``n_null`` random splits of each gender's per-name means."""
+    def half_difference(means: np.ndarray) -> np.ndarray:
+        half = len(means) // 2
+        order = np.argsort(rng.random((n_null, len(means))), axis=1)
+        return means[order[:, :half]].mean(axis=1) - means[order[:, half:2 * half]].mean(axis=1)
+    return 0.5 * (half_difference(female) + half_difference(male))
+
+
+def check_stat_options(*, correction: str, margin: float, alpha: float = st.ALPHA) -> None:
+    """TK103 for an unknown ``correction``, TK102 for a margin that is not positive or an alpha outside (0, 0.5)."""
+    if correction not in st.METHODS:
+        raise unknown("correction method", correction, st.METHODS)
+    if isinstance(margin, bool) or not isinstance(margin, numbers.Real) or not margin > 0:
+        raise InputError(f"margin must be a positive score difference; got {margin!r}.",
+                         fix=f"use e.g. margin={st.MARGIN} (on the [0, 1] valence scale).")
+    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 < alpha < 0.5:
+        raise InputError(f"alpha must lie in (0, 0.5); got {alpha!r}.", fix="use e.g. alpha=0.05.")
+
+
+def _interval(matrix: np.ndarray, *, alpha: float, n_boot: int, seed: int) -> dict:
+    """:func:`toolkit.stats.two_way_bootstrap` (bootstrap-t), or its percentile method when the bootstrap-t interval
+    leaves the range of the cells — a mean cannot, and it does when resampled arrays of identical cells (a lexicon
+    that ignores most names) have zero standard error and their studentised replicates explode."""
+    boot = st.two_way_bootstrap(matrix, alpha=alpha, n_boot=n_boot, seed=seed)
+    if boot["ci_low"] < matrix.min() - 1e-12 or boot["ci_high"] > matrix.max() + 1e-12:
+        return {**st.two_way_bootstrap(matrix, alpha=alpha, n_boot=n_boot, seed=seed, method="percentile"),
+                "ci_method": "percentile"}
+    return {**boot, "ci_method": "bootstrap-t"}
+
+
+def _gap_row(block: pd.DataFrame, pairs: list[tuple[str, str]], *, alpha: float, n_boot: int, n_null: int,
+             seed: int) -> dict:
+    female = block[[f for f, _ in pairs]].to_numpy()
+    male = block[[m for _, m in pairs]].to_numpy()
+    row = {"a": "female", "b": "male", "mean_a": float(female.mean()) if female.size else np.nan,
+           "mean_b": float(male.mean()) if male.size else np.nan, "n_texts": len(block), "n_pairs": len(pairs)}
+    if len(block) < 2 or len(pairs) < 2:
+        return {**row, "estimate": row["mean_a"] - row["mean_b"], "ci_low": np.nan, "ci_high": np.nan,
+                "effect_size": np.nan, "p_value": np.nan, "se": np.nan, "df": np.nan, "null_low": np.nan,
+                "null_high": np.nan, "ci_method": ""}
+    boot = _interval(female - male, alpha=alpha, n_boot=n_boot, seed=seed)
+    null = _placebo(female.mean(axis=0), male.mean(axis=0), n_null=n_null, rng=np.random.default_rng(seed))
+    low, high = np.quantile(null, [alpha / 2, 1 - alpha / 2])
+    return {**row, **{k: boot[k] for k in ("estimate", "ci_low", "ci_high", "effect_size", "p_value", "se",
+                                            "ci_method")},
+            "df": float(min(female.shape) - 1), "null_low": float(low), "null_high": float(high)}
+
+
+def gender_gap(scored: pd.DataFrame, *, n_boot: int = st.N_BOOT, seed: int = 0, alpha: float = st.ALPHA,
+               margin: float = st.MARGIN, correction: str = "bonferroni", n_null: int = N_NULL) -> pd.DataFrame:
+    """Δ = female − male mean score per model × corpus with the stats columns, the placebo null range and the
+    paired names (design in the module docstring). Columns :data:`GENDER_COLUMNS`; ``p_adjusted`` over the family
+    model × corpus by ``correction``; fewer than 2 sentences or 2 name pairs: NaN statistics, ``inconclusive``."""
+    check_stat_options(correction=correction, margin=margin, alpha=alpha)
+    _, perturbed = _wide(scored)
+    pairs = name_pairs(scored)
+    rows = [{"model": model, "corpus": corpus, **_gap_row(block, pairs, alpha=alpha, n_boot=n_boot, n_null=n_null,
+                                                           seed=seed)}
+            for (model, corpus), block in perturbed.groupby(level=["model", "corpus"], sort=False)]
+    frame = pd.DataFrame(rows)
+    frame["p_adjusted"] = st.adjust(frame["p_value"].to_numpy(dtype=float), method=correction)
+    frame["verdict"] = [st.verdict(estimate=r.estimate, se=r.se, df=r.df, p_adjusted=r.p_adjusted, margin=margin,
+                                   alpha=alpha) if np.isfinite(r.se) else "inconclusive"
+                        for r in frame.itertuples()]
+    return frame.loc[:, list(GENDER_COLUMNS)]
+
+
+def variance_table(scored: pd.DataFrame) -> pd.DataFrame:
+    """Variance components of the perturbation effect f(x_n) − f(x) over sentences × names per model × corpus
+    (:data:`VARIANCE_COLUMNS`; fewer than 2 sentences: NaN; an effect that is 0 everywhere: shares NaN)."""
+    originals, perturbed = _wide(scored)
+    rows = []
+    for (model, corpus), block in perturbed.groupby(level=["model", "corpus"], sort=False):
+        effect = block.to_numpy() - originals.reindex(block.index).to_numpy()[:, None]
+        parts = st.variance_components(effect) if min(effect.shape) >= 2 else {}
+        rows.append({"model": model, "corpus": corpus, "var_sentence": parts.get("var_template", np.nan),
+                     "var_name": parts.get("var_name", np.nan), "var_residual": parts.get("var_residual", np.nan),
+                     "share_sentence": parts.get("share_template", np.nan),
+                     "share_name": parts.get("share_name", np.nan),
+                     "share_residual": parts.get("share_residual", np.nan),
+                     "se_two_way": parts.get("se_two_way", np.nan), "se_sentences": parts.get("se_sentences", np.nan),
+                     "n_texts": effect.shape[0], "n_names": effect.shape[1]})
+    return pd.DataFrame(rows, columns=list(VARIANCE_COLUMNS))
 
 
 def table2(summary_frame: pd.DataFrame) -> pd.DataFrame:
