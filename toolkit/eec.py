@@ -1,4 +1,5 @@
-"""EEC, end to end: ``generate`` → ``score`` → ``ttests``/``summary``/``paper_table`` → ``plots.eec_deltas``.
+"""EEC, end to end: ``generate`` → ``score`` → ``ttests``/``summary``/``paper_table`` → ``plots.eec_deltas`` and
+``plots.eec_intervals``.
 
 >>> from toolkit import eec
 >>> result = eec.run(models=["vader", "textblob", "afinn"])
@@ -7,6 +8,12 @@
 >>> eec.write(result, "results/eec")
 >>> eec.run(task="anger")   # the anger systems of the trained SemEval-2018 zoo (toolkit.models.ait); "all": 5 tasks
 >>> eec.run(spelling="corrected")  # "disappointed" for the release's "dissapointed" (sic) in 240 sentences
+>>> eec.run(correction="holm", margin=0.02)  # issue 24: the two-way p corrected by Holm, TOST at ±0.02
+>>> eec.clustered_vs_paper(result.tests)  # the conclusions that change with names and templates as samples
+
+Every test row also carries an interval with names and templates as samples, ``p_adjusted`` over the paper's
+family, an equivalence ``verdict``, a placebo null baseline and variance shares (see :mod:`toolkit.studies.eec`);
+``correction``, ``margin``, ``n_boot``, ``seed`` and each subset's family go into the provenance's settings.
 
 The generator is :mod:`toolkit.generators.eec`, the statistics :mod:`toolkit.studies.eec`.
 """
@@ -19,14 +26,15 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.axes import Axes
 
-from toolkit import checks, plots, results
+from toolkit import checks, plots, results, stats
 from toolkit.cases import TASKS
 from toolkit.errors import InputError, unknown
 from toolkit.generators.eec import SPELLINGS, generate  # noqa: F401
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel, ait, load_all
 from toolkit.scoring import score
-from toolkit.studies.eec import (ATTRIBUTES, PAPER_TABLES, SUBSETS, directions, paper_table, pairs,  # noqa: F401
-                                 summary, tables, ttests)
+from toolkit.studies import eec as eec_study
+from toolkit.studies.eec import (ATTRIBUTES, PAPER_TABLES, SUBSETS, clustered_vs_paper, directions,  # noqa: F401
+                                 paper_table, pairs, summary, tables, ttests)
 
 TASK_CHOICES: tuple[str, ...] = TASKS + ("all",)
 """The task picker's values: one SemEval-2018 Task 1 task, or ``all`` five."""
@@ -54,13 +62,21 @@ class EECResult:
     pearson: dict[str, float] = field(default_factory=dict)  # spec -> Pearson r on its task's test set, where known
     clipping: dict[str, dict[str, int]] = field(default_factory=dict)  # ait: spec -> rows clipped to 0 / to 1
     spelling: str = "published"  # the corpus's spelling (toolkit.generators.eec.SPELLINGS)
+    correction: str = "bonferroni"  # the two-way p's correction over each subset's family (stats.METHODS)
+    margin: float = stats.MARGIN  # the equivalence (TOST) margin on the [0, 1] score scale
+    n_boot: int = stats.N_BOOT
+    seed: int = 0
 
 
 def run(*, models: Iterable[str | SentimentModel] | None = None, task: str | None = None,
         subsets: Sequence[str] = SUBSETS, alpha: float = 0.05, cache: bool | str | Path | None = True,
-        progress: bool | None = None, spelling: str = "published") -> EECResult:
+        progress: bool | None = None, spelling: str = "published", correction: str = "bonferroni",
+        margin: float = stats.MARGIN, n_boot: int = stats.N_BOOT, seed: int = 0) -> EECResult:
     """Generate the EEC (``spelling``: ``"published"``, the release's text, or ``"corrected"``; see
-    :mod:`toolkit.generators.eec`), score it with ``models`` and run the paper's tests on ``subsets``.
+    :mod:`toolkit.generators.eec`), score it with ``models`` and run the paper's tests on ``subsets``, with the
+    two-way intervals, placebo nulls and verdicts beside them (:func:`toolkit.studies.eec.intervals`:
+    ``correction`` bonferroni/holm/fdr_bh over each subset's family, TOST ``margin``, ``n_boot`` replicates,
+    ``seed``).
 
     ``task`` (one of :data:`TASK_CHOICES`) picks the default systems (:func:`default_models`) and, with ``models``
     given, checks that each of them predicts that task (TK102 otherwise); neither given: the offline valence models.
@@ -70,6 +86,11 @@ def run(*, models: Iterable[str | SentimentModel] | None = None, task: str | Non
     if spelling not in SPELLINGS:  # before loading models
         raise unknown("EEC spelling", spelling, SPELLINGS)
     alpha = checks.fraction(alpha, name="alpha")
+    if correction not in stats.METHODS:  # before scoring, as the subsets
+        raise unknown("correction method", correction, stats.METHODS)
+    margin = checks.fraction(margin, name="margin")
+    n_boot = checks.count(n_boot, name="n_boot", minimum=100)
+    seed = checks.seed(seed)
     for subset in subsets:  # before scoring 8,640 sentences
         if subset not in SUBSETS:
             raise unknown("subset", subset, SUBSETS)
@@ -81,21 +102,36 @@ def run(*, models: Iterable[str | SentimentModel] | None = None, task: str | Non
     scored = score(generate(spelling=spelling), models=loaded, cache=cache, progress=progress)
     all_pairs = pd.concat([pairs(scored, attribute=a, subset=s) for s in subsets for a in ATTRIBUTES],
                           ignore_index=True)
-    tests = ttests(scored, subsets=subsets, alpha=alpha)
+    tests = ttests(scored, subsets=subsets, alpha=alpha, correction=correction, margin=margin, n_boot=n_boot,
+                   seed=seed)
     specs = list(dict.fromkeys(scored["model"]))
     pearson = {m.spec: float(m.pearson) for m in loaded if getattr(m, "pearson", None) is not None}
     return EECResult(scored=scored, pairs=all_pairs, tests=tests, summary=summary(tests), models=specs, alpha=alpha,
-                     pearson=pearson, clipping=ait.clip_counts(scored), spelling=spelling)
+                     pearson=pearson, clipping=ait.clip_counts(scored), spelling=spelling, correction=correction,
+                     margin=float(margin), n_boot=n_boot, seed=seed)
 
 
 def figures(result: EECResult, *, subset: str = "all", order: Sequence[str] | None = None) -> dict[str, list[Axes]]:
-    """The gender and race box plots (Figures 1 and 2) of one subset, keyed by attribute: one figure each, a panel
-    per task, systems ordered by ``order`` (one task only) or by Pearson r on the task's test set, best first."""
-    if order is not None:
-        return {a: [plots.eec_deltas(result.pairs, result.tests, attribute=a, subset=subset, order=order)]
-                for a in ATTRIBUTES}
-    return {a: plots.eec_task_deltas(result.pairs, result.tests, attribute=a, subset=subset, pearson=result.pearson)
-            for a in ATTRIBUTES}
+    """The gender and race box plots (Figures 1 and 2) of one subset, keyed by attribute, and the mean Δ with its
+    two-way interval, keyed ``<attribute>_intervals``: one figure each, a panel per task, systems ordered by
+    ``order`` (one task only) or by Pearson r on the task's test set, best first (the same order in both)."""
+    out: dict[str, list[Axes]] = {}
+    for a in ATTRIBUTES:
+        if order is not None:
+            out[a] = [plots.eec_deltas(result.pairs, result.tests, attribute=a, subset=subset, order=order)]
+            out[f"{a}_intervals"] = [plots.eec_intervals(result.tests, attribute=a, subset=subset, order=order)]
+        else:
+            out[a] = plots.eec_task_deltas(result.pairs, result.tests, attribute=a, subset=subset,
+                                           pearson=result.pearson)
+            out[f"{a}_intervals"] = plots.eec_task_intervals(result.tests, attribute=a, subset=subset,
+                                                             pearson=result.pearson)
+    return out
+
+
+def _figure_subset(result: EECResult) -> str:
+    """The subset the written figures show: ``all`` when tested, else the first tested one."""
+    tested = set(result.tests["subset"])
+    return "all" if "all" in tested else next((s for s in SUBSETS if s in tested), "all")
 
 
 def write(result: EECResult, out_dir: str | Path | None = None, *, order: Sequence[str] | None = None,
@@ -103,14 +139,21 @@ def write(result: EECResult, out_dir: str | Path | None = None, *, order: Sequen
     """Write ``eec_tests.csv`` (a row per model × task × attribute × subset), ``eec_summary.csv`` (the Tables 5–7
     blocks, :func:`summary`), ``eec_pairs.csv``, ``provenance.json`` (with the corpus's spelling, each system's
     test-set Pearson r and the ``ait:`` systems' clipped rows) to ``out_dir`` (default ``data/results/eec``) and the
-    box plots ``eec_<attribute>_box.png`` (a panel per task) to ``figures_dir`` (default ``figures/``); return the
-    paths."""
+    box plots ``eec_<attribute>_box.png`` and the interval plots ``eec_<attribute>_intervals.png`` (a panel per
+    task; of subset ``all``, or the first subset tested) to ``figures_dir`` (default ``figures/``); return the
+    paths. The settings record ``correction``,
+    ``margin``, ``n_boot``, ``seed`` and each subset's correction family."""
     tables = {"eec_tests": result.tests, "eec_summary": result.summary, "eec_pairs": result.pairs}
-    axes = {f"eec_{attribute}_box": panels[0] for attribute, panels in figures(result, order=order).items()}
+    axes = {f"eec_{key}" if key.endswith("_intervals") else f"eec_{key}_box": panels[0]
+            for key, panels in figures(result, subset=_figure_subset(result), order=order).items()}
     settings = {"study": "eec", "spelling": result.spelling, "subsets": sorted(set(result.tests["subset"])),
                 "alpha": result.alpha, "tasks": sorted(set(result.tests["task"])),
                 "model_tasks": dict(zip(result.scored["model"], result.scored["task"])),
                 "n_sentences": int(result.scored["variant_id"].nunique()),
-                "pearson_test": result.pearson, "clipped_rows": result.clipping}
+                "pearson_test": result.pearson, "clipped_rows": result.clipping,
+                "correction": result.correction, "margin": result.margin, "n_boot": result.n_boot,
+                "seed": result.seed, "families": sorted(set(result.tests["family"].dropna())),
+                "interval": "two-way (templates × name units) bootstrap-t, toolkit.stats.two_way_bootstrap",
+                "null_baseline": f"{eec_study.N_NULL} seeded half-splits of each group's names, pooled"}
     return results.write(study="eec", tables=tables, axes=axes, scored=result.scored, models=result.models,
                          settings=settings, out_dir=out_dir, figures_dir=figures_dir)

@@ -28,7 +28,39 @@ Tables 5–7 (:func:`summary`, :func:`paper_table`, :func:`tables`): per task, r
 magnitude, as the paper prints it), each averaged over the group's systems. Table 5: gender, all sentences;
 Table 6: gender, sentences without an emotion word (subset ``neutral``); Table 7: race, all sentences.
 
-Outputs (fixed columns): :data:`PAIR_COLUMNS`, :data:`TEST_COLUMNS`, :data:`SUMMARY_COLUMNS`.
+Beyond the paper (issue 24; :mod:`toolkit.stats`), every row of :func:`ttests` also carries, beside the paper's
+columns (unchanged):
+
+- names and templates as samples (:func:`intervals`): a templates × name-units array of Δ (a cell averages the
+  template's emotion words; :func:`cells`). Gender: 11 units, the 10 noun-phrase pairs and the names-mean pair (their
+  mean per case is the paper's mean Δ). Race: 20 units, the i-th African-American name minus the i-th European name
+  of the same gender in list order (their mean per case is the paper's AA-mean − EA-mean). Pairing by order is
+  harmless: the mean is linear, so any pairing gives the same estimate, and the names are independent draws, so a
+  unit's spread is the spread of two independent name effects whichever names meet. ``estimate``/``ci_low``/
+  ``ci_high``/``p_two_way`` from :func:`toolkit.stats.two_way_bootstrap` (bootstrap-t, ``n_boot``, ``seed``; where
+  its interval leaves [-1, 1] — replicates without variance, e.g. one name alone moving the score — the interval is
+  the percentile bootstrap's, said in ``ci_method``);
+  ``estimate`` is the array's grand mean, which weights templates equally: it equals ``mean_diff`` wherever every
+  template has as many emotion words (``neutral``, ``emotion:<e>``), but on ``all`` the 4 neutral templates (1
+  sentence each) weigh 4/11 instead of the paper's 4/144. ``p_adjusted``: ``p_two_way`` corrected (``correction``:
+  bonferroni, holm, fdr_bh) over the paper's Bonferroni family (every assessment of the subset in the run, named in
+  ``family``); ``significant_two_way`` = ``p_adjusted`` < ``alpha``; ``verdict``: :func:`toolkit.stats.verdict` with
+  the two-way SE, df = min(templates, units) − 1 and the equivalence ``margin``. ``effect_size`` (d_z) and
+  ``t_ci_low``/``t_ci_high`` are the paper's frame: the paired t over its pairs (:func:`toolkit.stats.paired_t`).
+  ``share_template``/``share_name``/``share_residual``: :func:`toolkit.stats.variance_components` of the array.
+- a null baseline (placebo swaps, :func:`null_baseline`): ``n_null`` seeded random splits of ONE group's 20 names
+  into halves of 10 (both groups, pooled), each giving the names-mean Δ between the halves as the paper's
+  names-mean Δ is computed. ``names_diff`` is the observed names-only Δ (group a's names − group b's, averaged over
+  the cases); ``null_low``/``null_high`` the 2.5/97.5 % of the null Δ; ``null_p`` the share of null |Δ| ≥ the
+  observed |Δ|; ``excess`` the observed |Δ| − the null's median |Δ|. A model that moves each name's score by its own
+  amount, with no group effect, reads inside the null. The null is conservative: a 10-vs-10 difference has √2 the
+  spread of a 20-vs-20 one.
+
+:func:`clustered_vs_paper` lists the systems whose paper-style conclusion (``significant``) differs from
+``significant_two_way``.
+
+Outputs (fixed columns): :data:`PAIR_COLUMNS`, :data:`TEST_COLUMNS` (:data:`PAPER_TEST_COLUMNS` +
+:data:`STAT_TEST_COLUMNS`), :data:`SUMMARY_COLUMNS`, :data:`CELL_COLUMNS`, :data:`CHANGE_COLUMNS`.
 Limitations: scores are in [0, 1] (valence, or intensity), so average differences are on that scale (half of the
 paper's [-1, 1] sentiment scale for valence; the paper's intensity scores were in [0, 1] too).
 """
@@ -41,8 +73,10 @@ import pandas as pd
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
+from toolkit import stats as tkstats
 from toolkit.cases import with_scores
 from toolkit.errors import InputError, SchemaError, unknown
+from toolkit.resources import load_json
 
 ATTRIBUTES: dict[str, tuple[str, str, str, str]] = {
     # attribute: (group a, group b, short a, short b)
@@ -54,9 +88,19 @@ SUBSETS: tuple[str, ...] = ("all", "neutral") + tuple(f"emotion:{e}" for e in EM
 NAMES_PAIR = "names (mean)"
 PAIR_COLUMNS = ("model", "task", "attribute", "subset", "case_id", "template_id", "emotion", "emotion_word", "pair",
                 "score_a", "score_b", "delta")
-TEST_COLUMNS = ("model", "task", "attribute", "subset", "group_a", "group_b", "n_pairs", "mean_diff", "t_stat",
-                "p_value", "p_bonferroni", "n_tests", "significant", "direction", "n_higher", "n_lower",
-                "mean_diff_higher", "mean_diff_lower", "delta_spread", "note")
+PAPER_TEST_COLUMNS = ("model", "task", "attribute", "subset", "group_a", "group_b", "n_pairs", "mean_diff",
+                      "t_stat", "p_value", "p_bonferroni", "n_tests", "significant", "direction", "n_higher",
+                      "n_lower", "mean_diff_higher", "mean_diff_lower", "delta_spread", "note")
+STAT_TEST_COLUMNS = tkstats.STAT_COLUMNS + (
+    "t_ci_low", "t_ci_high", "p_two_way", "se_two_way", "ci_method", "significant_two_way", "n_templates", "n_units", "family",
+    "correction", "margin", "names_diff", "null_low", "null_high", "null_p", "excess", "share_template",
+    "share_name", "share_residual")
+TEST_COLUMNS = PAPER_TEST_COLUMNS + STAT_TEST_COLUMNS
+CELL_COLUMNS = ("model", "task", "attribute", "subset", "template_id", "unit", "delta")
+CHANGE_COLUMNS = ("model", "task", "attribute", "subset", "mean_diff", "p_bonferroni", "significant", "estimate",
+                  "ci_low", "ci_high", "p_adjusted", "significant_two_way", "verdict", "share_template",
+                  "share_name", "change")
+N_NULL = 200
 SUMMARY_COLUMNS = ("table", "task", "attribute", "subset", "direction", "n_systems", "avg_diff_a_higher",
                    "avg_diff_a_lower")
 PAPER_TABLES: dict[str, tuple[str, str]] = {"Table 5": ("gender", "all"), "Table 6": ("gender", "neutral"),
@@ -141,13 +185,27 @@ def _note(delta: np.ndarray) -> str:
 
 
 def ttests(scored: pd.DataFrame, *, subsets: Sequence[str] = SUBSETS,
-           attributes: Sequence[str] = tuple(ATTRIBUTES), alpha: float = 0.05) -> pd.DataFrame:
-    """Per system × attribute × subset: the paired t-test, Bonferroni, the paper's group, Δ summaries.
+           attributes: Sequence[str] = tuple(ATTRIBUTES), alpha: float = 0.05, correction: str = "bonferroni",
+           margin: float = tkstats.MARGIN, n_boot: int = tkstats.N_BOOT, seed: int = 0,
+           n_null: int = N_NULL) -> pd.DataFrame:
+    """Per system × attribute × subset: the paired t-test, Bonferroni, the paper's group, Δ summaries, and the
+    intervals, corrected p, verdict, null baseline and variance shares of :func:`intervals`.
 
     Columns :data:`TEST_COLUMNS`; ``n_higher``/``n_lower`` count pairs where group a scored higher/lower and
     ``mean_diff_higher``/``mean_diff_lower`` average Δ over them (NaN when there are none); ``delta_spread`` is
-    max Δ − min Δ; ``note`` says in words when t and p are limit values (all Δ equal).
+    max Δ − min Δ; ``note`` says in words when t and p are limit values (all Δ equal). The paper's columns
+    (:data:`PAPER_TEST_COLUMNS`) do not depend on ``correction``, ``margin``, ``n_boot``, ``seed`` or ``n_null``.
     """
+    paper = _paper_tests(scored, subsets=subsets, attributes=attributes, alpha=alpha)
+    extra = intervals(scored, subsets=subsets, attributes=attributes, alpha=alpha, correction=correction,
+                      margin=margin, n_boot=n_boot, seed=seed, n_null=n_null)
+    keys = ["model", "task", "attribute", "subset"]
+    return paper.merge(extra, on=keys, how="left", validate="one_to_one").loc[:, list(TEST_COLUMNS)]
+
+
+def _paper_tests(scored: pd.DataFrame, *, subsets: Sequence[str], attributes: Sequence[str],
+                 alpha: float) -> pd.DataFrame:
+    """The paper's columns (:data:`PAPER_TEST_COLUMNS`) of :func:`ttests`."""
     if not 0 < alpha < 1:
         raise InputError(f"alpha must be in (0, 1), got {alpha!r}.", fix="use e.g. alpha=0.05.")
     rows = []
@@ -177,7 +235,176 @@ def ttests(scored: pd.DataFrame, *, subsets: Sequence[str] = SUBSETS,
             row.update(p_bonferroni=float(p_corr), n_tests=len(block), significant=bool(rej),
                        direction=(a_up if row["mean_diff"] > 0 else a_down) if rej else same)
         rows += block
-    return pd.DataFrame(rows, columns=list(TEST_COLUMNS))
+    return pd.DataFrame(rows, columns=list(PAPER_TEST_COLUMNS))
+
+
+def _names(attribute: str) -> tuple[list[str], list[str]]:
+    """Group a's and group b's first names, in the release's list order (female/male; AA/EA, female then male)."""
+    names = load_json("eec")["names"]
+    if attribute == "gender":
+        return ([n for race in names.values() for n in race["female"]],
+                [n for race in names.values() for n in race["male"]])
+    a, b = (names[ATTRIBUTES["race"][i]] for i in (0, 1))
+    return a["female"] + a["male"], b["female"] + b["male"]
+
+
+def _name_scores(scored: pd.DataFrame, subset: str) -> pd.DataFrame:
+    """The name sentences' scores, wide: a row per model × task × case (with its template), a column per name."""
+    data = _subset(with_scores(scored, study="eec"), subset)
+    data = data[data["race"] != ""]
+    return data.pivot_table(index=["model", "task", "case_id", "template_id"], columns="person", values="score",
+                            aggfunc="mean").reset_index()
+
+
+def _race_units(wide: pd.DataFrame) -> pd.DataFrame:
+    """Race's 20 name units per case: the i-th AA name minus the i-th EA name of the same gender, in list order."""
+    aa, ea = _names("race")
+    frames = [wide[["model", "task", "case_id", "template_id"]].assign(unit=f"{a}−{e}", delta=wide[a] - wide[e])
+              for a, e in zip(aa, ea)]
+    return pd.concat(frames, ignore_index=True)
+
+
+def cells(scored: pd.DataFrame, *, attribute: str, subset: str = "all") -> pd.DataFrame:
+    """The templates × name-units array of Δ, tidy (columns :data:`CELL_COLUMNS`): a row per model × task ×
+    template × unit, Δ averaged over the template's emotion words. Units: gender, the 10 noun-phrase pairs and the
+    names-mean pair; race, 20 AA−EA name pairs matched by gender and list order (see the module docstring)."""
+    _check(scored, attribute, subset)
+    if attribute == "gender":
+        long = pairs(scored, attribute=attribute, subset=subset).rename(columns={"pair": "unit"})
+    else:
+        long = _race_units(_name_scores(scored, subset))
+    out = long.groupby(["model", "task", "template_id", "unit"], sort=False, as_index=False)["delta"].mean()
+    out["attribute"], out["subset"] = attribute, subset
+    return out.loc[:, list(CELL_COLUMNS)]
+
+
+def null_baseline(scored: pd.DataFrame, *, attribute: str, subset: str = "all", n_null: int = N_NULL,
+                  seed: int = 0) -> pd.DataFrame:
+    """Placebo swaps: per model × task, the names-mean Δ between two random halves of ONE group's names (``n_null``
+    seeded splits of each group, pooled) against the observed names-only Δ (group a's names − group b's). Columns
+    ``model, task, names_diff, null_low, null_high, null_p, excess`` (see the module docstring)."""
+    _check(scored, attribute, subset)
+    names_a, names_b = _names(attribute)
+    rng = np.random.default_rng(seed)
+    splits = [(group, np.array([rng.permutation(len(group)) for _ in range(n_null)])) for group in (names_a, names_b)]
+    rows = []
+    wide = _name_scores(scored, subset)
+    for (model, task), block in wide.groupby(["model", "task"], sort=False):
+        means = block[names_a + names_b].mean()  # per name over the cases: linear, so Δ of means = mean of Δ
+        observed = float(means[names_a].mean() - means[names_b].mean())
+        null = np.concatenate([_half_differences(means[group].to_numpy(), orders) for group, orders in splits])
+        rows.append({"model": model, "task": task, "names_diff": observed,
+                     "null_low": float(np.quantile(null, 0.025)), "null_high": float(np.quantile(null, 0.975)),
+                     "null_p": float(np.mean(np.abs(null) >= abs(observed) - 1e-12)),
+                     "excess": abs(observed) - float(np.median(np.abs(null)))})
+    return pd.DataFrame(rows, columns=["model", "task", "names_diff", "null_low", "null_high", "null_p", "excess"])
+
+
+def _half_differences(values: np.ndarray, orders: np.ndarray) -> np.ndarray:
+    """Per row of ``orders`` (permutations): the mean of the first half of ``values`` minus that of the second."""
+    half = values.shape[0] // 2
+    return values[orders[:, :half]].mean(axis=1) - values[orders[:, half:]].mean(axis=1)
+
+
+def _two_way(matrix: pd.DataFrame, *, alpha: float, n_boot: int, seed: int) -> dict[str, float]:
+    """The two-way bootstrap and variance shares of one templates × units array (templates with a missing cell
+    dropped; fewer than 2 templates or units: NaNs)."""
+    matrix = matrix.dropna(axis=0, how="any")
+    if matrix.shape[0] < 2 or matrix.shape[1] < 2:
+        return {"estimate": np.nan, "ci_low": np.nan, "ci_high": np.nan, "p_two_way": np.nan, "se_two_way": np.nan,
+                "ci_method": "", "n_templates": matrix.shape[0], "n_units": matrix.shape[1], "share_template": np.nan,
+                "share_name": np.nan, "share_residual": np.nan}
+    boot = tkstats.two_way_bootstrap(matrix, alpha=alpha, n_boot=n_boot, seed=seed)
+    method = "bootstrap-t"
+    if not (-1 <= boot["ci_low"] <= boot["ci_high"] <= 1):  # Δ lies in [-1, 1]: the studentised replicates broke
+        boot = {**tkstats.two_way_bootstrap(matrix, alpha=alpha, n_boot=n_boot, seed=seed, method="percentile"),
+                "p_value": boot["p_value"], "se": boot["se"]}
+        method = "percentile (bootstrap-t degenerate)"
+    parts = tkstats.variance_components(matrix)
+    if np.ptp(matrix.to_numpy()) <= 1e-12:  # a constant array: no variance to share out
+        parts = {k: np.nan for k in parts}
+    return {"estimate": boot["estimate"], "ci_low": boot["ci_low"], "ci_high": boot["ci_high"],
+            "p_two_way": boot["p_value"], "se_two_way": boot["se"], "ci_method": method,
+            "n_templates": matrix.shape[0], "n_units": matrix.shape[1],
+            **{k: parts[k] for k in ("share_template", "share_name", "share_residual")}}
+
+
+def _frame_rows(scored: pd.DataFrame, *, attribute: str, subset: str, alpha: float, n_boot: int, seed: int,
+                n_null: int) -> list[dict]:
+    """One subset × attribute: per model × task, the two-way estimate, the paper-frame t interval and d_z, the
+    null baseline (uncorrected, no verdict yet)."""
+    grid = cells(scored, attribute=attribute, subset=subset)
+    paper_pairs = pairs(scored, attribute=attribute, subset=subset)
+    null = null_baseline(scored, attribute=attribute, subset=subset, n_null=n_null, seed=seed)
+    null = null.set_index(["model", "task"])
+    rows = []
+    for (model, task), block in grid.groupby(["model", "task"], sort=False):
+        matrix = block.pivot_table(index="template_id", columns="unit", values="delta", aggfunc="mean")
+        delta = paper_pairs.loc[(paper_pairs["model"] == model) & (paper_pairs["task"] == task), "delta"]
+        frame = tkstats.paired_t(delta.to_numpy(), alpha=alpha)
+        rows.append({"model": model, "task": task, "attribute": attribute, "subset": subset,
+                     **_two_way(matrix, alpha=alpha, n_boot=n_boot, seed=seed),
+                     "effect_size": frame["effect_size"], "t_ci_low": frame["ci_low"], "t_ci_high": frame["ci_high"],
+                     **null.loc[(model, task)].to_dict()})
+    return rows
+
+
+def _family(subset: str, block: list[dict]) -> str:
+    n_attributes = len({r["attribute"] for r in block})
+    n_systems = len({(r["model"], r["task"]) for r in block})
+    return (f"eec:{subset}: {n_attributes} attribute{'s' * (n_attributes != 1)} × {n_systems} "
+            f"system{'s' * (n_systems != 1)} = {len(block)} test{'s' * (len(block) != 1)}")
+
+
+def _decide(block: list[dict], *, subset: str, alpha: float, correction: str, margin: float) -> None:
+    """Correct one family's two-way p values and give each row its verdict (in place)."""
+    adjusted = tkstats.adjust([r["p_two_way"] for r in block], method=correction)
+    family = _family(subset, block)
+    for row, p_adj in zip(block, adjusted):
+        df = min(row["n_templates"], row["n_units"]) - 1
+        row.update(p_adjusted=float(p_adj), significant_two_way=bool(p_adj < alpha), family=family,
+                   correction=correction, margin=float(margin),
+                   verdict=tkstats.verdict(estimate=row["estimate"], se=row["se_two_way"], df=max(df, 1),
+                                           p_adjusted=p_adj, margin=margin, alpha=alpha))
+
+
+def intervals(scored: pd.DataFrame, *, subsets: Sequence[str] = SUBSETS,
+              attributes: Sequence[str] = tuple(ATTRIBUTES), alpha: float = 0.05, correction: str = "bonferroni",
+              margin: float = tkstats.MARGIN, n_boot: int = tkstats.N_BOOT, seed: int = 0,
+              n_null: int = N_NULL) -> pd.DataFrame:
+    """Per system × attribute × subset, names and templates as samples: columns ``model, task, attribute,
+    subset`` + :data:`STAT_TEST_COLUMNS` (see the module docstring). ``correction`` (bonferroni, holm, fdr_bh)
+    runs over the paper's family: every assessment of a subset in the run; ``margin`` is the TOST margin;
+    ``n_boot``/``seed`` drive the bootstrap, ``n_null``/``seed`` the placebo splits."""
+    if correction not in tkstats.METHODS:
+        raise unknown("correction method", correction, tkstats.METHODS)
+    if not 0 < alpha < 0.5:
+        raise InputError(f"alpha must be in (0, 0.5), got {alpha!r}.", fix="use e.g. alpha=0.05.")
+    if not margin > 0:
+        raise InputError(f"margin must be positive; got {margin!r}.", fix=f"use e.g. margin={tkstats.MARGIN}.")
+    if int(n_boot) < 100 or int(n_null) < 10:
+        raise InputError(f"n_boot must be ≥ 100 and n_null ≥ 10; got {n_boot!r} and {n_null!r}.",
+                         fix=f"use e.g. n_boot={tkstats.N_BOOT}, n_null={N_NULL}.")
+    rows = []
+    for subset in subsets:
+        block = [r for attribute in attributes
+                 for r in _frame_rows(scored, attribute=attribute, subset=subset, alpha=alpha, n_boot=int(n_boot),
+                                      seed=seed, n_null=int(n_null))]
+        if block:
+            _decide(block, subset=subset, alpha=alpha, correction=correction, margin=margin)
+        rows += block
+    return pd.DataFrame(rows, columns=["model", "task", "attribute", "subset", *STAT_TEST_COLUMNS])
+
+
+def clustered_vs_paper(tests: pd.DataFrame) -> pd.DataFrame:
+    """The systems whose conclusion changes when names and templates are samples: rows of :func:`ttests` where the
+    paper's Bonferroni call (``significant``) differs from ``significant_two_way``. Columns :data:`CHANGE_COLUMNS`;
+    ``change`` says which way in words."""
+    changed = tests[tests["significant"].astype(bool) != tests["significant_two_way"].astype(bool)].copy()
+    changed["change"] = np.where(changed["significant"].astype(bool),
+                                 "significant over sentences; not with names and templates as samples",
+                                 "significant only with names and templates as samples")
+    return changed.loc[:, list(CHANGE_COLUMNS)].reset_index(drop=True)
 
 
 def _table_name(attribute: str, subset: str) -> str:
