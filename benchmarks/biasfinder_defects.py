@@ -353,7 +353,9 @@ def _read(path: str | Path) -> pd.DataFrame:
 
         names = set(pq.read_schema(path).names)
         return pd.read_parquet(path, columns=[c for c in NEEDED if c in names])
-    return pd.read_csv(path, dtype=str, keep_default_na=False, usecols=lambda c: c in NEEDED)
+    from toolkit.results import read_table  # takes off the CSV formula guard the toolkit writes
+
+    return read_table(path, dtype=str, usecols=lambda c: c in NEEDED)
 
 
 def _normalise(cases: pd.DataFrame) -> pd.DataFrame:
