@@ -1,0 +1,116 @@
+"""BTC-SAM statistics (issue 24): Wilson intervals equal to the closed form on hand-made tables, the same-group
+pair null and its excess, the pooled forest table and plot."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from toolkit import plots
+from toolkit.studies import btcsam
+
+Z = 1.959963984540054
+
+
+def _wilson(k: float, n: int) -> tuple[float, float]:
+    centre = (k + Z ** 2 / 2) / (n + Z ** 2)
+    half = Z * np.sqrt(k * (n - k) / n + Z ** 2 / 4) / (n + Z ** 2)
+    return centre - half, centre + half
+
+
+def _scored(rows):
+    return pd.DataFrame(rows, columns=["model", "test_set", "bias_type", "case_id", "score", "label"])
+
+
+SCORED = _scored([  # m1: case a fails (range .12 > .1), b fails (labels), c passes; m2: only c fails
+    ("m1", "s", "gender", "a", 0.50, "positive"), ("m1", "s", "gender", "a", 0.62, "positive"),
+    ("m1", "s", "gender", "b", 0.40, "negative"), ("m1", "s", "gender", "b", 0.45, "neutral"),
+    ("m1", "s", "gender", "c", 0.30, "negative"), ("m1", "s", "gender", "c", 0.30, "negative"),
+    ("m2", "s", "gender", "a", 0.50, "positive"), ("m2", "s", "gender", "a", 0.52, "positive"),
+    ("m2", "s", "gender", "b", 0.40, "negative"), ("m2", "s", "gender", "b", 0.40, "negative"),
+    ("m2", "s", "gender", "c", 0.10, "negative"), ("m2", "s", "gender", "c", 0.26, "negative"),
+])
+
+
+def test_failure_pct_wilson_columns_equal_the_closed_form():
+    out = btcsam.failure_percentage(SCORED, theta=0.1, rule="valence").set_index("model")
+    assert tuple(btcsam.failure_percentage(SCORED, theta=0.1, rule="valence").columns) == btcsam.FAILURE_PCT_COLUMNS
+    for model, k in (("m1", 2), ("m2", 1)):
+        low, high = _wilson(k, 3)
+        assert out.loc[model, "failure_pct"] == pytest.approx(100 * k / 3)
+        assert out.loc[model, "ci_low"] == pytest.approx(100 * low)
+        assert out.loc[model, "ci_high"] == pytest.approx(100 * high)
+    # no group column: no same-group pairs, so no null — NaN, and zero cases with pairs
+    assert out["null_pct"].isna().all() and (out["n_pair_cases"] == 0).all()
+
+
+def test_detection_interval_takes_the_case_as_the_unit():
+    out = btcsam.detection_intervals(SCORED, thetas=(0.1,), rule="valence").iloc[0]
+    assert tuple(btcsam.detection_intervals(SCORED, thetas=(0.1,), rule="valence").columns) == \
+        btcsam.DETECTION_CI_COLUMNS
+    assert out["detection_probability"] == pytest.approx(0.5) and out["n_cases"] == 3
+    low, high = _wilson(1.5, 3)  # p̂·n_cases of n_cases, not 3 of 6 model × case rows
+    assert (out["ci_low"], out["ci_high"]) == pytest.approx((low, high))
+
+
+def _psa_like(*, cross_gap: float, n_cases: int = 20) -> pd.DataFrame:
+    """PSA-derived cases: an original and two female and two male names; males score ``cross_gap`` higher."""
+    rows = []
+    for i in range(n_cases):
+        rows.append(("m", "psa", "name", f"x{i}", 0.5, "positive", "", "", True))
+        for name, gender in (("F1", "female"), ("F2", "female"), ("M1", "male"), ("M2", "male")):
+            value = 0.5 + (cross_gap if gender == "male" else 0.0)
+            rows.append(("m", "psa", "name", f"x{i}", value, "positive", name, gender, False))
+    return pd.DataFrame(rows, columns=["model", "test_set", "bias_type", "case_id", "score", "label", "group",
+                                       "gender", "is_original"]).assign(generator="psa")
+
+
+def test_text_classes_use_gender_for_psa_rows_and_leave_originals_out():
+    classes = btcsam.text_classes(_psa_like(cross_gap=0.0, n_cases=1))
+    assert classes.tolist() == ["", "female", "female", "male", "male"]
+
+
+def test_a_group_biased_model_fails_across_groups_not_within():
+    row = btcsam.failure_percentage(_psa_like(cross_gap=0.3), theta=0.2, rule="valence").iloc[0]
+    assert row["failure_pct"] == 100.0 and row["n_pair_cases"] == 20
+    assert row["null_pct"] == 0.0 and row["cross_pct"] == 100.0 and row["excess_pct"] == 100.0
+    assert row["excess_low"] > 0 and row["verdict"] == "a higher"
+    low, high = _wilson(0, 20)
+    assert (row["null_low"], row["null_high"]) == pytest.approx((100 * low, 100 * high))
+
+
+def test_a_name_sensitive_unbiased_model_has_no_excess_over_its_null():
+    frame = _psa_like(cross_gap=0.0)
+    rng = np.random.default_rng(0)
+    named = ~frame["is_original"]
+    frame.loc[named, "score"] = 0.5 + rng.choice([0.0, 0.3], named.sum())  # any name may jump, whatever its gender
+    row = btcsam.failure_percentage(frame, theta=0.2, rule="valence").iloc[0]
+    assert row["null_pct"] > 20 and row["excess_low"] < 0 < row["excess_high"]
+    assert row["verdict"] not in ("a higher", "b higher")
+
+
+def test_pooled_failure_and_forest_plot():
+    table = btcsam.failure_percentage(SCORED.assign(bias_type=["gender"] * 6 + ["race"] * 6), theta=0.1,
+                                      rule="valence")
+    pooled = btcsam.pooled_failure_percentage(table)
+    assert tuple(pooled.columns) == btcsam.POOLED_COLUMNS
+    assert pooled["n_cases"].sum() == 6
+    ax = plots.btcsam_forest(pooled)
+    assert ax.figure.canvas.manager is None and len(ax.get_yticklabels()) == len(pooled)
+
+
+def test_run_records_the_family_and_figures_include_the_forest_plot():
+    from toolkit import btcsam as btcsam_run
+
+    rows = []
+    for i, sentence in enumerate(["{} is wonderful.", "{} was awful today.", "I met {} yesterday."]):
+        for j, (name, gender) in enumerate((("Anna", "female"), ("Maria", "female"), ("John", "male"),
+                                            ("Peter", "male"))):
+            rows.append({"case_id": f"x{i}", "variant_id": f"x{i}:{j}", "text": sentence.format(name),
+                         "attribute": "name", "group": name, "fill": name, "generator": "psa", "template": f"x{i}",
+                         "is_original": False, "gender": gender})
+    result = btcsam_run.run(sets={"toy": pd.DataFrame(rows)}, models="vader", cache=False, correction="fdr_bh")
+    assert result.settings["correction"] == "fdr_bh" and "test set" in result.settings["family"]
+    assert tuple(result.detection.columns) == btcsam.DETECTION_CI_COLUMNS
+    assert result.failure_pct["n_pair_cases"].iloc[0] == 3
+    assert "btcsam_failure_forest" in btcsam_run.figures(result)
