@@ -1,10 +1,13 @@
 """BiasFinder, end to end (Asyrofi et al., IEEE TSE 2021): templates mined from reviews for gender, occupation and
 country of origin → mutants → scores → bias-uncovering test cases (BTCs), Table 4, a stratified sample for human
-annotation, TPR and Cohen's κ.
+annotation, TPR and Cohen's κ — and, beside the paper's counts (issue 24), each BTC rate with a template-clustered
+interval, its within-class placebo null and the excess over it with a verdict (:func:`rates`, Table 4's extra
+columns, the ``biasfinder_rates`` figure); the statistics settings go into the provenance.
 
 >>> from toolkit import biasfinder
 >>> result = biasfinder.run(corpus="sample", models=["vader", "minilm-imdb"])
->>> result.table4
+>>> result.table4                      # the paper's columns, then btc_rate … excess_high, btcs_net, verdict
+>>> result.rates                       # between / within-class rates, excess, p_adjusted, verdict
 >>> subset = biasfinder.run(corpus="reviews.csv", models=["minilm-imdb"], max_templates=150, seed=0)
 >>> sample = biasfinder.sample_btcs(result.scored, n=biasfinder.sample_size(int(result.table4["btcs"].sum())))
 >>> biasfinder.tpr(biasfinder.read_annotations("data/annotations/biasfinder.csv"))
@@ -22,7 +25,7 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.axes import Axes
 
-from toolkit import checks, corpora, paths, plots, results
+from toolkit import checks, corpora, paths, plots, results, stats
 from toolkit.generators.biasfinder import MAX_DOC_CHARS
 from toolkit.generators.biasfinder import (INSTANCES, PRESETS, country_names, country_templates,  # noqa: F401
                                            fill_names, fill_occupation, gender_templates, generate,
@@ -30,8 +33,11 @@ from toolkit.generators.biasfinder import (INSTANCES, PRESETS, country_names, co
                                            occupation_templates, occupations, word_lists)
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.scoring import score
-from toolkit.studies.biasfinder import (ANNOTATION_COLUMNS, btcs, kappa, sample_btcs, sample_size,  # noqa: F401
-                                        sample_strata, sample_templates, table4, tpr)
+from toolkit.errors import unknown
+from toolkit.studies.biasfinder import (ANNOTATION_COLUMNS, RATE_FAMILY, RATE_INTERVALS, btcs,  # noqa: F401
+                                        kappa, kappa_table, pair_counts, rates, sample_btcs,
+                                        sample_size, sample_strata, sample_templates, table4, table4_rates, tpr,
+                                        tpr_table)
 
 
 @dataclass(frozen=True)
@@ -43,6 +49,7 @@ class BiasFinderResult:
     table4: pd.DataFrame
     models: list[str]
     settings: dict
+    rates: pd.DataFrame | None = None  # studies.biasfinder.rates; None in results built before issue 24
 
 
 def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | None = None,
@@ -50,7 +57,8 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
         n_names: int = 30, n_country_names: int = 1, max_templates: int | None = None, seed: int = 0,
         n_process: int = 1, cache: bool | str | Path | None = True, progress: bool | None = None,
         encoding: str = "utf-8", max_chars: int = MAX_DOC_CHARS, n_jobs: int | None = None,
-        executor: str = "local", lists: str = "curated") -> BiasFinderResult:
+        executor: str = "local", lists: str = "curated", alpha: float = stats.ALPHA, margin: float = stats.MARGIN,
+        correction: str = "holm", n_boot: int = stats.N_BOOT, interval: str = "cluster") -> BiasFinderResult:
     """Generate BiasFinder cases from ``corpus`` (a :func:`toolkit.corpora.load` source or frame; ``n_process``
     parsing processes; a file is read with ``encoding``) — or take ``cases`` already generated — keep a seeded sample
     of at most ``max_templates`` templates per characteristic (:func:`sample_templates`; None keeps all), then score
@@ -59,7 +67,10 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
     each stage took in ``settings["seconds"]``; ``n_jobs``: worker processes for the lexicons (None: every core);
     ``executor="ray"`` templates on Ray workers; ``lists``: the word lists, ``"curated"`` (this project's) or
     ``"paper"`` (the ones BiasFinder released; :mod:`toolkit.generators.biasfinder.lists`), recorded in
-    ``settings["word_lists"]``."""
+    ``settings["word_lists"]``. Statistics (:func:`rates`): ``interval`` ("cluster": a bootstrap over templates with
+    ``n_boot`` replicates seeded by ``seed``; "pairs": Wilson/Newcombe), ``correction`` over the model ×
+    characteristic family, ``alpha`` and the equivalence ``margin`` on the BTC-rate scale, recorded in
+    ``settings``."""
     word_lists(lists)  # an unknown preset fails here; with ``cases`` given, the cases' own preset is recorded
     models = checks.model_list(models)  # every argument checked before the slow generation
     max_templates = checks.count(max_templates, name="max_templates", allow_none=True)
@@ -67,6 +78,12 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
     n_names = checks.count(n_names, name="n_names")
     n_country_names = checks.count(n_country_names, name="n_country_names")
     max_chars = checks.count(max_chars, name="max_chars")
+    alpha, margin = checks.fraction(alpha, name="alpha", high=0.5), checks.fraction(margin, name="margin")
+    n_boot = checks.count(n_boot, name="n_boot", minimum=100)
+    if correction not in stats.METHODS:
+        raise unknown("correction method", correction, stats.METHODS)
+    if interval not in RATE_INTERVALS:
+        raise unknown("rate interval", interval, RATE_INTERVALS)
     n_jobs = checks.count(n_jobs, name="n_jobs", maximum=checks.MAX_PROCESSES, allow_none=True)
     corpus_report, generation_report = {}, {}
     started = time.perf_counter()
@@ -97,22 +114,47 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
                 "seed": seed, "templates_mined": mined,
                 "templates": cases.groupby("attribute")["case_id"].nunique().to_dict(),
                 "corpus_report": corpus_report, "generation_report": generation_report, "seconds": seconds,
-                "word_lists": recorded_lists}
-    return BiasFinderResult(scored=scored, btcs=counts, table4=table4(counts),
-                            models=list(dict.fromkeys(scored["model"])), settings=settings)
+                "word_lists": recorded_lists, **_statistics_settings(alpha=alpha, margin=margin,
+                                                                     correction=correction, n_boot=n_boot,
+                                                                     interval=interval)}
+    rate_table = rates(scored, alpha=alpha, margin=margin, correction=correction, n_boot=n_boot, seed=seed,
+                       interval=interval)
+    settings["family_size"] = int(rate_table["p_value"].notna().sum())
+    return BiasFinderResult(scored=scored, btcs=counts, table4=table4_rates(table4(counts), rate_table),
+                            models=list(dict.fromkeys(scored["model"])), settings=settings, rates=rate_table)
+
+
+def _statistics_settings(*, alpha: float, margin: float, correction: str, n_boot: int, interval: str) -> dict:
+    """What :func:`rates` was run with, for the provenance (``seed`` is recorded with the sampling seed)."""
+    described = {"cluster": "percentile bootstrap over templates (toolkit.studies.biasfinder.rates)",
+                 "pairs": "Wilson / Newcombe over pairs (toolkit.stats.wilson, toolkit.stats.rate_difference)"}
+    return {"alpha": alpha, "margin": margin, "correction": correction, "n_boot": n_boot, "interval": interval,
+            "interval_method": described[interval], "family": RATE_FAMILY,
+            "null_baseline": "BTC rate between mutants of the same class (placebo swaps; none for occupation)"}
+
+
+def _rate_table(result: BiasFinderResult) -> pd.DataFrame:
+    """The result's :func:`rates`, computed with the recorded settings for a result built without them."""
+    if result.rates is not None:
+        return result.rates
+    keys = ("alpha", "margin", "correction", "n_boot", "seed", "interval")
+    return rates(result.scored, **{k: result.settings[k] for k in keys if k in result.settings})
 
 
 def figures(result: BiasFinderResult) -> dict[str, Axes]:
-    """BTCs per characteristic and model, keyed by file stem."""
-    return {"biasfinder_btcs": plots.biasfinder_btcs(result.table4)}
+    """BTCs per characteristic and model, and the BTC rates with their null and intervals, keyed by file stem."""
+    return {"biasfinder_btcs": plots.biasfinder_btcs(result.table4),
+            "biasfinder_rates": plots.biasfinder_rates(_rate_table(result))}
 
 
 def write(result: BiasFinderResult, out_dir: str | Path | None = None, *, figures_dir: str | Path | None = None,
           formats: tuple[str, ...] = ("csv",), with_scored: bool = False) -> list[Path]:
-    """Write ``biasfinder_btcs``, ``biasfinder_table4`` (and with ``with_scored`` the scored mutants,
-    ``biasfinder_scored``) in each of ``formats`` (csv, parquet) and ``provenance.json`` to ``out_dir`` (default
-    ``data/results/biasfinder``), figures to ``figures_dir`` (default ``figures/``)."""
-    tables = {"biasfinder_btcs": result.btcs, "biasfinder_table4": result.table4}
+    """Write ``biasfinder_btcs``, ``biasfinder_table4`` (with the rate columns), ``biasfinder_rates`` (and with
+    ``with_scored`` the scored mutants, ``biasfinder_scored``) in each of ``formats`` (csv, parquet) and
+    ``provenance.json`` (settings with the statistics') to ``out_dir`` (default ``data/results/biasfinder``), figures
+    ``biasfinder_btcs`` and ``biasfinder_rates`` to ``figures_dir`` (default ``figures/``)."""
+    tables = {"biasfinder_btcs": result.btcs, "biasfinder_table4": result.table4,
+              "biasfinder_rates": _rate_table(result)}
     return results.write(study="biasfinder", tables=tables, axes=figures(result), scored=result.scored,
                          models=result.models, settings=result.settings, out_dir=out_dir, figures_dir=figures_dir,
                          formats=formats, with_scored=with_scored)

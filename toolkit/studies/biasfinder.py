@@ -50,6 +50,7 @@ import pandas as pd
 from scipy import stats
 from statsmodels.stats.inter_rater import cohens_kappa
 
+from toolkit import stats as tkstats
 from toolkit.cases import with_scores
 from toolkit.errors import InputError, SchemaError, unknown
 
@@ -345,3 +346,215 @@ def kappa(annotations: pd.DataFrame, *, field: str, annotators: tuple[str, str] 
         raise InputError(f"both annotators gave only {categories!r} for {field!r}: κ is undefined.",
                          fix="compute κ on more varied annotations.")
     return float(cohens_kappa(np.asarray(table, dtype=float)).kappa)
+
+
+# --- Statistics (issue 24): BTC rates with intervals, the within-class (placebo) null, TPR and κ intervals. ---
+
+PAIR_COLUMNS = ("model", "attribute", "case_id", "pairs_between", "btcs_between", "pairs_within", "btcs_within",
+                "past_window")
+RATE_COLUMNS = ("model", "attribute", "templates", "pairs_between", "btcs_between", "rate_between", "rate_low",
+                "rate_high", "rate_wilson_low", "rate_wilson_high", "null_templates", "pairs_matched",
+                "btcs_matched", "pairs_within", "btcs_within", "rate_within", "null_low", "null_high", "estimate",
+                "ci_low", "ci_high", "newcombe_low", "newcombe_high", "effect_size", "p_value", "p_adjusted",
+                "verdict", "btcs_net", "interval")
+TABLE4_RATE_COLUMNS = TABLE4_COLUMNS + ("btc_rate", "btc_rate_low", "btc_rate_high", "null_rate", "excess",
+                                        "excess_low", "excess_high", "btcs_net", "verdict")
+TPR_INTERVAL_COLUMNS = ("annotator", "n_btcs", "true_positives", "tpr", "tpr_low", "tpr_high", "rule")
+KAPPA_COLUMNS = ("field", "annotator_a", "annotator_b", "n_mutants", "kappa", "kappa_low", "kappa_high",
+                 "merge_neutral")
+RATE_INTERVALS: tuple[str, ...] = ("cluster", "pairs")
+RATE_FAMILY = "BTC-rate excess (between − within class) per model × characteristic"
+
+
+def pair_counts(scored: pd.DataFrame) -> pd.DataFrame:
+    """Per model × case (template): mutant pairs of different classes (``pairs_between``) and of the same class
+    (``pairs_within``, the placebo null), and how many of each have different labels (``btcs_between`` equals
+    :func:`btcs`'s ``n_btcs``). Columns :data:`PAIR_COLUMNS`; ``past_window`` as in :func:`btcs`."""
+    missing = [c for c in ("model", "label", "case_id", "group", "attribute") if c not in scored]
+    if missing:
+        raise SchemaError(f"not a scored case table: column {missing[0]!r} is missing.",
+                          fix="score a case table with toolkit.scoring.score().")
+    if "score" in scored.columns:
+        scored = with_scores(scored, study="biasfinder")
+    mutants = scored[scored["group"] != ""]
+    case = ["model", "attribute", "case_id"]
+    half_pairs = (lambda n: n * (n - 1) // 2)
+    cells = mutants.groupby([*case, "group", "label"], observed=True).size().rename("n").reset_index()
+    per_class = cells.groupby([*case, "group"], observed=True)["n"].sum()
+    per_label = cells.groupby([*case, "label"], observed=True)["n"].sum()
+    out = pd.DataFrame({
+        "n": per_class.groupby(level=case, sort=False).sum(),
+        "pairs_within": half_pairs(per_class).groupby(level=case).sum(),
+        "same_label_within": half_pairs(cells["n"]).groupby([cells[c] for c in case]).sum(),
+        "same_label": half_pairs(per_label).groupby(level=case).sum()}).reset_index()
+    pairs = half_pairs(out["n"])
+    different_labels = pairs - out["same_label"]
+    out["btcs_within"] = out["pairs_within"] - out["same_label_within"]
+    out["pairs_between"] = pairs - out["pairs_within"]
+    out["btcs_between"] = different_labels - out["btcs_within"]
+    if "input_id" in mutants.columns:  # as btcs(): every mutant reads the same input → past the model's window
+        inputs = mutants.groupby(["model", "case_id"], observed=True)["input_id"].nunique().rename("inputs")
+        out = out.merge(inputs.reset_index(), on=["model", "case_id"], how="left")
+        out["past_window"] = (out["n"] > 1) & out["inputs"].eq(1)
+    else:
+        out["past_window"] = False
+    return out.loc[:, list(PAIR_COLUMNS)].astype({c: int for c in PAIR_COLUMNS[3:7]})
+
+
+def _cluster_ratios(numerators: np.ndarray, denominators: np.ndarray, *, n_boot: int, seed: int) -> np.ndarray:
+    """``n_boot`` seeded bootstrap replicates over templates (rows) of Σ numerators / Σ denominators, one column per
+    ratio (2-D inputs: templates × ratios); a replicate with no pairs is NaN. Drawn in chunks to bound memory."""
+    rng = np.random.default_rng(seed)
+    t = len(numerators)
+    out = []
+    for start in range(0, n_boot, 250):
+        weights = rng.multinomial(t, np.full(t, 1.0 / t), size=min(250, n_boot - start)).astype(float)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out.append((weights @ numerators) / (weights @ denominators))
+    return np.concatenate(out)
+
+
+def _cohens_h(p1: float, p2: float) -> float:
+    """Cohen's h = 2·asin √p1 − 2·asin √p2 (the effect size of a difference of proportions); NaN if either is."""
+    if not (np.isfinite(p1) and np.isfinite(p2)):
+        return float("nan")
+    return float(2 * math.asin(math.sqrt(p1)) - 2 * math.asin(math.sqrt(p2)))
+
+
+def _bootstrap_p(draws: np.ndarray, *, n_boot: int) -> float:
+    """Two-sided percentile-bootstrap p for a zero difference: twice the share of replicates on the far side of 0,
+    at least 1 / (n_boot + 1)."""
+    draws = draws[np.isfinite(draws)]
+    if not len(draws) or np.all(draws == 0):
+        return 1.0
+    p = 2 * min(np.mean(draws <= 0), np.mean(draws >= 0))
+    return float(min(1.0, max(p, 1.0 / (n_boot + 1))))
+
+
+def _rate_row(block: pd.DataFrame, *, alpha: float, n_boot: int, seed: int, interval: str) -> dict:
+    """One model × characteristic of :func:`rates` (before the family correction and the verdict)."""
+    nan = float("nan")
+    tested = block[~block["past_window"] & (block["pairs_between"] > 0)]
+    matched = tested[tested["pairs_within"] > 0]
+    k, n = int(tested["btcs_between"].sum()), int(tested["pairs_between"].sum())
+    rate, wilson_low, wilson_high = tkstats.wilson(k, n, alpha=alpha)
+    km, nm = int(matched["btcs_between"].sum()), int(matched["pairs_between"].sum())
+    kw, nw = int(matched["btcs_within"].sum()), int(matched["pairs_within"].sum())
+    with np.errstate(divide="ignore", invalid="ignore"):  # a null rate of 0: statsmodels' ratio is inf, unused
+        newcombe = tkstats.rate_difference(km, nm, kw, nw, alpha=alpha)
+    rate_within = kw / nw if nw else nan
+    row = {"templates": len(tested), "pairs_between": n, "btcs_between": k, "rate_between": rate,
+           "rate_wilson_low": wilson_low, "rate_wilson_high": wilson_high, "null_templates": len(matched),
+           "pairs_matched": nm, "btcs_matched": km, "pairs_within": nw, "btcs_within": kw, "rate_within": rate_within,
+           "estimate": newcombe["estimate"], "newcombe_low": newcombe["ci_low"], "newcombe_high": newcombe["ci_high"],
+           "effect_size": _cohens_h(km / nm if nm else nan, rate_within),
+           "btcs_net": max(k - rate_within * n, 0.0) if nw else nan, "interval": interval}
+    quantiles = [alpha / 2, 1 - alpha / 2]
+    if interval == "pairs":
+        _, null_low, null_high = tkstats.wilson(kw, nw, alpha=alpha)
+        z = stats.norm.ppf(1 - alpha / 2)
+        se = (newcombe["ci_high"] - newcombe["ci_low"]) / (2 * z)
+        return {**row, "rate_low": wilson_low, "rate_high": wilson_high, "null_low": null_low,
+                "null_high": null_high, "ci_low": newcombe["ci_low"], "ci_high": newcombe["ci_high"],
+                "p_value": newcombe["p_value"], "se": se, "df": float("inf")}
+    out = {**row, "rate_low": nan, "rate_high": nan, "null_low": nan, "null_high": nan, "ci_low": nan,
+           "ci_high": nan, "p_value": nan, "se": nan, "df": nan}
+    if len(tested) >= 2:
+        draws = _cluster_ratios(tested["btcs_between"].to_numpy(float), tested["pairs_between"].to_numpy(float),
+                                n_boot=n_boot, seed=seed)
+        out["rate_low"], out["rate_high"] = np.nanquantile(draws, quantiles)
+    if len(matched) >= 2:
+        draws = _cluster_ratios(matched[["btcs_between", "btcs_within"]].to_numpy(float),
+                                matched[["pairs_between", "pairs_within"]].to_numpy(float), n_boot=n_boot, seed=seed)
+        excess = draws[:, 0] - draws[:, 1]
+        out["null_low"], out["null_high"] = np.nanquantile(draws[:, 1], quantiles)
+        out["ci_low"], out["ci_high"] = np.nanquantile(excess, quantiles)
+        out.update(p_value=_bootstrap_p(excess, n_boot=n_boot), se=float(np.nanstd(excess, ddof=1)),
+                   df=float(len(matched) - 1))
+    return out
+
+
+def rates(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, margin: float = tkstats.MARGIN,
+          correction: str = "holm", n_boot: int = tkstats.N_BOOT, seed: int = 0,
+          interval: str = "cluster") -> pd.DataFrame:
+    """BTC rates with intervals and their placebo null, per model × characteristic (columns :data:`RATE_COLUMNS`).
+
+    What: ``rate_between`` = BTCs / pairs of mutants of different classes (over the templates tested, i.e. not past
+    the model's window); ``rate_within`` = the same rate between mutants of the SAME class (two female names; two
+    names of one country, which needs ``n_country_names >= 2``) — a name-sensitive but unbiased model has BTCs too,
+    and this is how many. Occupation has no natural null (one mutant per occupation): its within columns are 0/NaN.
+    The null is compared on the templates that have both kinds of pairs (``null_templates``; gender templates that
+    swap only pronouns and nouns have one mutant per class): ``estimate`` (the excess) = ``btcs_matched /
+    pairs_matched − rate_within``; ``effect_size`` is Cohen's h between those two rates; ``btcs_net`` = BTCs − 
+    ``rate_within`` × pairs, at least 0 (counts net of the null; the raw count stays in ``btcs_between``).
+    Intervals: pairs within a template are not independent, templates are the sampling unit. ``interval="cluster"``
+    (default): ``rate_low/high``, ``null_low/high``, ``ci_low/high`` are seeded percentile bootstraps over templates
+    (``n_boot`` replicates; the excess resamples the same templates for both rates), ``p_value`` the bootstrap's
+    two-sided p; with fewer than 2 templates they are NaN. ``interval="pairs"``: Wilson (:func:`toolkit.stats.wilson`)
+    and Newcombe (:func:`toolkit.stats.rate_difference`) treating pairs as independent (too narrow when templates
+    differ). ``rate_wilson_*`` and ``newcombe_*`` always hold the pair-level ones. Names are reused across templates;
+    neither interval resamples names. ``p_adjusted``: ``correction`` (:data:`toolkit.stats.METHODS`) over the family
+    of every row with a p (:data:`RATE_FAMILY`); ``verdict`` (:func:`toolkit.stats.verdict` at ``margin``):
+    ``a higher`` = more BTCs between classes than within.
+    """
+    alpha = tkstats._alpha(alpha)
+    if interval not in RATE_INTERVALS:
+        raise unknown("rate interval", interval, RATE_INTERVALS)
+    if correction not in tkstats.METHODS:
+        raise unknown("correction method", correction, tkstats.METHODS)
+    if margin <= 0 or n_boot < 1:
+        raise InputError(f"need margin > 0 and n_boot ≥ 1; got margin={margin!r}, n_boot={n_boot!r}.",
+                         fix=f"e.g. margin={tkstats.MARGIN}, n_boot={tkstats.N_BOOT}.")
+    pairs = pair_counts(scored)
+    rows = [{"model": model, "attribute": attribute,
+             **_rate_row(block, alpha=alpha, n_boot=n_boot, seed=seed, interval=interval)}
+            for (model, attribute), block in pairs.groupby(["model", "attribute"], sort=False)]
+    out = pd.DataFrame(rows, columns=list(RATE_COLUMNS) + ["se", "df"])
+    out["p_adjusted"] = tkstats.adjust(out["p_value"].to_numpy(float), method=correction)
+    out["verdict"] = [tkstats.verdict(estimate=r.estimate, se=r.se, df=r.df, p_adjusted=r.p_adjusted, margin=margin,
+                                    alpha=alpha) if np.isfinite(r.se) else "inconclusive" for r in out.itertuples()]
+    return out.loc[:, list(RATE_COLUMNS)]
+
+
+def table4_rates(table: pd.DataFrame, rate_table: pd.DataFrame) -> pd.DataFrame:
+    """Table 4 (:func:`table4`, the paper's columns and values unchanged) with each row's BTC rate and interval, its
+    within-class null rate, the excess with its interval, ``btcs_net`` and the verdict from :func:`rates`
+    (columns :data:`TABLE4_RATE_COLUMNS`; NaN where a row has no rate)."""
+    renamed = rate_table.rename(columns={"rate_between": "btc_rate", "rate_low": "btc_rate_low",
+                                         "rate_high": "btc_rate_high", "rate_within": "null_rate",
+                                         "estimate": "excess", "ci_low": "excess_low", "ci_high": "excess_high"})
+    extra = list(TABLE4_RATE_COLUMNS[len(TABLE4_COLUMNS):])
+    merged = table.loc[:, list(TABLE4_COLUMNS)].merge(renamed.loc[:, ["model", "attribute", *extra]],
+                                                      on=["model", "attribute"], how="left")
+    return merged.loc[:, list(TABLE4_RATE_COLUMNS)]
+
+
+def tpr_table(annotations: pd.DataFrame, *, rule: str = "paper", alpha: float = tkstats.ALPHA) -> pd.DataFrame:
+    """:func:`tpr` (same rule, same values) with the count of true positives and its Wilson interval
+    (``tpr_low``, ``tpr_high``; :func:`toolkit.stats.wilson`), columns :data:`TPR_INTERVAL_COLUMNS`. BTCs are
+    treated as independent draws (the sample takes at most ``per_template`` per template)."""
+    alpha = tkstats._alpha(alpha)
+    table = tpr(annotations, rule=rule)
+    hits = (table["tpr"] * table["n_btcs"]).round().astype(int)
+    bounds = [tkstats.wilson(int(k), int(n), alpha=alpha) for k, n in zip(hits, table["n_btcs"])]
+    out = table.assign(true_positives=hits, tpr_low=[b[1] for b in bounds], tpr_high=[b[2] for b in bounds])
+    return out.loc[:, list(TPR_INTERVAL_COLUMNS)]
+
+
+def kappa_table(annotations: pd.DataFrame, *, field: str, annotators: tuple[str, str] | None = None,
+                merge_neutral: bool = True, alpha: float = tkstats.ALPHA, n_boot: int = tkstats.N_BOOT,
+                seed: int = 0) -> pd.DataFrame:
+    """:func:`kappa` (same value, same checks) as a one-row frame with a seeded percentile bootstrap interval over
+    the mutants both annotators labelled (:func:`toolkit.stats.kappa_interval`), columns :data:`KAPPA_COLUMNS`."""
+    value = kappa(annotations, field=field, annotators=annotators, merge_neutral=merge_neutral)
+    frame = _annotations(annotations)
+    if merge_neutral:
+        frame[field] = frame[field].replace("neutral", "unsure")
+    people = annotators or tuple(sorted(frame["annotator"].unique()))
+    wide = frame.pivot_table(index=["btc_id", "variant"], columns="annotator", values=field, aggfunc="first")
+    both = wide[list(people)].dropna()
+    _, low, high = tkstats.kappa_interval(both[people[0]].to_numpy(), both[people[1]].to_numpy(),
+                                        alpha=tkstats._alpha(alpha), n_boot=n_boot, seed=seed)
+    return pd.DataFrame([{"field": field, "annotator_a": people[0], "annotator_b": people[1], "n_mutants": len(both),
+                          "kappa": value, "kappa_low": low, "kappa_high": high, "merge_neutral": merge_neutral}],
+                        columns=list(KAPPA_COLUMNS))
