@@ -31,6 +31,19 @@ human-annotation study of their true-positive rate.
   ``merge_neutral=False`` keeps the four classes. ``coherent`` has no neutral class and reads the same either way.
   :func:`tpr` never merges: under either rule "neutral" against "not sure" is a disagreement.
 
+Statistics beside the paper's numbers (issue 24; estimators from :mod:`toolkit.stats`):
+
+- :func:`pair_counts` — per model × template: mutant pairs of different classes and of the same class, and the
+  BTCs among each (:data:`PAIR_COLUMNS`).
+- :func:`rates` — per model × characteristic (:data:`RATE_COLUMNS`): the BTC rate (BTCs / between-class pairs) with
+  a template-clustered bootstrap interval (default; Wilson as well), the within-class placebo rate (two female
+  names; two names of one country, which needs ``n_country_names >= 2``; occupation has no null), the excess
+  (``estimate``) with its interval, Cohen's h, ``p_adjusted`` over the model × characteristic family, the
+  :func:`toolkit.stats.verdict` (``a higher`` = more BTCs between classes than within) and ``btcs_net``.
+  :func:`table4_rates` adds the rate columns to Table 4 (:data:`TABLE4_RATE_COLUMNS`), the paper's unchanged.
+- :func:`tpr_table` — :func:`tpr` with Wilson intervals; :func:`kappa_table` — :func:`kappa` with a bootstrap
+  interval over the annotated mutants (both leave :func:`tpr` and :func:`kappa` as they were).
+
 Annotation files are CSVs with columns :data:`ANNOTATION_COLUMNS`, one row per annotator × BTC × variant (a|b).
 Values are read case- and space-insensitively (:data:`ANNOTATION_VALUES`): the released annotations' "Yes", "No",
 "Unsure", "Positive ", "Neutral", "neutral", "Not sure" as well as the annotation app's "yes", "unsure", "positive"…;
