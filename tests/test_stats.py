@@ -152,3 +152,32 @@ def test_bad_arguments_are_coded_errors():
         stats.verdict(estimate=0.0, se=0.01, df=10, p_adjusted=1.0, margin=0)
     with pytest.raises(UnknownNameError, match="bootstrap-t, percentile"):
         stats.two_way_bootstrap(np.zeros((3, 3)) + np.arange(3), method="bca")
+
+
+def test_row_weighted_bootstrap_covers_the_sentence_weighted_mean_of_the_eec_design():
+    """The EEC's ``all`` subset: 7 templates of 20 sentences and 4 of 1; the paper's mean Δ weights sentences."""
+    rng = np.random.default_rng(21)
+    weights = np.array([20.0] * 7 + [1.0] * 4)
+    truth, covered = 0.03, 0
+    for i in range(N_SIM):
+        y = _crossed(rng, rows=11, cols=11, sd_rows=0.04, sd_cols=0.02, sd_resid=0.02, mean=truth)
+        result = stats.two_way_bootstrap(y, n_boot=499, seed=i, row_weights=weights)
+        covered += result["ci_low"] <= truth <= result["ci_high"]
+    assert 0.91 <= covered / N_SIM <= 0.98, covered / N_SIM
+    y = _crossed(rng, rows=11, cols=11, sd_rows=0.04, sd_cols=0.02, sd_resid=0.02, mean=truth)
+    assert stats.two_way_bootstrap(y, row_weights=weights)["estimate"] == pytest.approx(
+        float((weights * y.mean(axis=1)).sum() / weights.sum()))
+
+
+def test_one_name_alone_moving_the_score_falls_back_to_a_finite_percentile_interval():
+    y = np.zeros((11, 20))
+    y[:, 3] = 0.2  # one name shifts every template: replicates that miss it have no variance
+    result = stats.two_way_bootstrap(y, seed=0)
+    assert result["method"] == "percentile (bootstrap-t undefined)"
+    assert result["estimate"] == pytest.approx(0.01)
+    assert 0 <= result["ci_low"] <= result["estimate"] <= result["ci_high"] <= 0.2
+
+
+def test_variance_shares_of_a_constant_array_are_nan():
+    parts = stats.variance_components(np.full((11, 20), -0.05))
+    assert np.isnan(parts["share_template"]) and np.isnan(parts["share_residual"])

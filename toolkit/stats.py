@@ -76,17 +76,27 @@ def paired_t(differences: Sequence[float] | np.ndarray, *, alpha: float = ALPHA)
             "p_value": p, "se": se, "df": float(df), "n": n}
 
 
-def _moments(y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """For arrays ``(..., R, C)``: the grand mean, the mean squares of rows, columns and residual, and the two-way
-    random-effects variance of the grand mean, (MS_rows + MS_cols − MS_resid) / RC, floored at MS_resid / RC."""
+def _moments(y: np.ndarray, w: np.ndarray | None = None
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For arrays ``(..., R, C)`` with row weights ``w`` ``(..., R)`` (None: equal): the row-weighted grand mean,
+    the mean squares of rows, columns and residual, and the two-way random-effects variance of the weighted mean,
+    σ²_rows / R_eff + σ²_cols / C + σ²_resid / (R_eff · C) with R_eff = (Σw)² / Σw² and the σ² from the mean
+    squares; floored at the residual term (equal weights: (MS_rows + MS_cols − MS_resid) / RC, at least
+    MS_resid / RC)."""
     r, c = y.shape[-2:]
-    grand = y.mean(axis=(-2, -1))
     rows, cols = y.mean(axis=-1), y.mean(axis=-2)
+    plain = rows.mean(axis=-1)
     ms_rows = c * rows.var(axis=-1, ddof=1)
     ms_cols = r * cols.var(axis=-1, ddof=1)
-    resid = y - rows[..., :, None] - cols[..., None, :] + grand[..., None, None]
+    resid = y - rows[..., :, None] - cols[..., None, :] + plain[..., None, None]
     ms_resid = (resid ** 2).sum(axis=(-2, -1)) / ((r - 1) * (c - 1))
-    var = np.maximum(ms_rows + ms_cols - ms_resid, ms_resid) / (r * c)
+    if w is None:
+        grand, r_eff = plain, float(r)
+    else:
+        grand = (w * rows).sum(axis=-1) / w.sum(axis=-1)
+        r_eff = w.sum(axis=-1) ** 2 / (w ** 2).sum(axis=-1)
+    floor = ms_resid / (r_eff * c)
+    var = np.maximum((ms_rows - ms_resid) / c / r_eff + (ms_cols - ms_resid) / r / c + floor, floor)
     return grand, ms_rows, ms_cols, ms_resid, var
 
 
@@ -104,40 +114,53 @@ def cell_matrix(frame: pd.DataFrame, *, value: str, rows: str, cols: str) -> pd.
 
 
 def two_way_bootstrap(matrix: pd.DataFrame | np.ndarray, *, alpha: float = ALPHA, n_boot: int = N_BOOT,
-                      seed: int = 0, method: str = "bootstrap-t") -> dict[str, float]:
+                      seed: int = 0, method: str = "bootstrap-t",
+                      row_weights: Sequence[float] | np.ndarray | None = None) -> dict[str, float | str]:
     """The grand mean of a templates × names ``matrix`` (:func:`cell_matrix`) with a ``1 - alpha`` interval from a
     two-way (pigeonhole) cluster bootstrap: each of ``n_boot`` seeded replicates draws templates and names with
-    replacement and keeps every cell they cross. ``method``: ``bootstrap-t`` (default; replicates studentised by the
-    two-way random-effects standard error) or ``percentile``. Keys: ``estimate, ci_low, ci_high, se, effect_size``
-    (grand mean / sd of the cells), ``p_value`` (the bootstrap-t's two-sided p for a zero mean; the percentile
-    method's share of replicates on the other side of 0, doubled), ``n_rows, n_cols``."""
+    replacement and keeps every cell they cross. ``row_weights``: a weight per template (e.g. its number of
+    sentences, so the estimate is the mean over sentences; default equal); a drawn template keeps its weight.
+    ``method``: ``bootstrap-t`` (default; replicates studentised by the two-way random-effects standard error) or
+    ``percentile``. When more than 1 % of the replicates have no variance to studentise by (one name alone moves
+    the score, and a replicate that does not draw it is constant), the bootstrap-t is undefined and the percentile
+    interval is returned instead. Keys: ``estimate, ci_low, ci_high, se, effect_size`` (grand mean / sd of the
+    cells), ``p_value`` (two-sided, for a zero mean, by the method used), ``method`` (the one used), ``n_rows,
+    n_cols``."""
     if method not in BOOTSTRAP_METHODS:
         raise unknown("bootstrap method", method, BOOTSTRAP_METHODS)
     y = np.asarray(matrix, dtype=float)
     r, c = y.shape
-    estimate, _, _, _, var = _moments(y)
+    w = None if row_weights is None else np.asarray(row_weights, dtype=float)
+    if w is not None and (w.shape != (r,) or (w < 0).any() or w.sum() <= 0):
+        raise InputError(f"row_weights must be {r} non-negative numbers, not all 0; got shape {w.shape}.",
+                         fix="give one weight per template (row) of the array.")
+    estimate, _, _, _, var = _moments(y, w)
     se = float(np.sqrt(var))
     sd = float(y.std(ddof=1))
     out = {"estimate": float(estimate), "se": se, "effect_size": float(estimate / sd) if sd > 1e-12 else 0.0,
            "n_rows": r, "n_cols": c}
     if se <= 1e-12:
-        return {**out, "ci_low": float(estimate), "ci_high": float(estimate),
+        return {**out, "ci_low": float(estimate), "ci_high": float(estimate), "method": method,
                 "p_value": 1.0 if abs(estimate) <= 1e-12 else 0.0}
     rng = np.random.default_rng(seed)
     ri, ci = rng.integers(0, r, (n_boot, r)), rng.integers(0, c, (n_boot, c))
     draws = y[ri[:, :, None], ci[:, None, :]]
-    boot_mean, _, _, _, boot_var = _moments(draws)
+    boot_mean, _, _, _, boot_var = _moments(draws, None if w is None else w[ri])
     a = _alpha(alpha)
-    if method == "percentile":
+    flat = boot_var <= (1e-6 * se) ** 2
+    if method == "percentile" or flat.mean() > 0.01:
         low, high = np.quantile(boot_mean, [a / 2, 1 - a / 2])
         p = min(1.0, 2 * min(np.mean(boot_mean <= 0), np.mean(boot_mean >= 0)))
-        return {**out, "ci_low": float(low), "ci_high": float(high), "p_value": float(p)}
-    t = (boot_mean - estimate) / np.sqrt(np.maximum(boot_var, 1e-300))
+        used = method if method == "percentile" else "percentile (bootstrap-t undefined)"
+        return {**out, "ci_low": float(low), "ci_high": float(high), "p_value": float(max(p, 1.0 / (n_boot + 1))),
+                "method": used}
+    t = (boot_mean[~flat] - estimate) / np.sqrt(boot_var[~flat])
     q_low, q_high = np.quantile(t, [a / 2, 1 - a / 2])
     t0 = estimate / se
     p = float(min(1.0, 2 * min(np.mean(t >= t0), np.mean(t <= t0)) if t0 != 0 else 1.0))
     p = max(p, 1.0 / (n_boot + 1))
-    return {**out, "ci_low": float(estimate - q_high * se), "ci_high": float(estimate - q_low * se), "p_value": p}
+    return {**out, "ci_low": float(estimate - q_high * se), "ci_high": float(estimate - q_low * se), "p_value": p,
+            "method": method}
 
 
 def variance_components(matrix: pd.DataFrame | np.ndarray) -> dict[str, float]:
@@ -153,7 +176,8 @@ def variance_components(matrix: pd.DataFrame | np.ndarray) -> dict[str, float]:
     v_n = max((float(ms_cols) - float(ms_resid)) / r, 0.0)
     v_e = float(ms_resid)
     total = v_t + v_n + v_e
-    share = (lambda v: v / total if total > 0 else float("nan"))
+    constant = np.ptp(y) <= 1e-12 * max(1.0, float(np.abs(y).max()))  # no variance to share out
+    share = (lambda v: v / total if total > 0 and not constant else float("nan"))
     return {"var_template": v_t, "var_name": v_n, "var_residual": v_e, "share_template": share(v_t),
             "share_name": share(v_n), "share_residual": share(v_e), "se_two_way": float(np.sqrt(var)),
             "se_sentences": float(np.sqrt(y.var(ddof=1) / y.size))}
