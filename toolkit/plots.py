@@ -386,7 +386,8 @@ def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         raise InputError("no BTC rates to plot.", fix="pass toolkit.studies.biasfinder.rates(scored).")
     attributes, models = list(dict.fromkeys(rates["attribute"])), list(dict.fromkeys(rates["model"]))
     palette = model_palette(models)
-    ax = ax if ax is not None else new_axes(figsize=(max(5.0, 1.1 * len(attributes) * len(models) + 2), 4))
+    width_in = min(12.0, max(5.0, 0.5 * len(attributes) * len(models) + 2.5))
+    ax = ax if ax is not None else new_axes(figsize=(width_in, 4))
     width = 0.8 / len(models)
     for j, model in enumerate(models):
         block = rates[rates["model"] == model].set_index("attribute").reindex(attributes)
