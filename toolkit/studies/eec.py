@@ -38,11 +38,14 @@ columns (unchanged):
   harmless: the mean is linear, so any pairing gives the same estimate, and the names are independent draws, so a
   unit's spread is the spread of two independent name effects whichever names meet. ``estimate``/``ci_low``/
   ``ci_high``/``p_two_way`` from :func:`toolkit.stats.two_way_bootstrap` (bootstrap-t, ``n_boot``, ``seed``; where
-  its interval leaves [-1, 1] — replicates without variance, e.g. one name alone moving the score — the interval is
-  the percentile bootstrap's, said in ``ci_method``);
-  ``estimate`` is the array's grand mean, which weights templates equally: it equals ``mean_diff`` wherever every
-  template has as many emotion words (``neutral``, ``emotion:<e>``), but on ``all`` the 4 neutral templates (1
-  sentence each) weigh 4/11 instead of the paper's 4/144. ``p_adjusted``: ``p_two_way`` corrected (``correction``:
+  more than 1 % of its replicates have no variance — one name alone moving the score — the interval and p are the
+  percentile bootstrap's, said in ``ci_method``);
+  ``estimate`` is the array's grand mean, which weights templates equally — with templates as a sample, the
+  population quantity is the mean over templates: it equals ``mean_diff`` wherever every template has as many
+  emotion words (``neutral``, ``emotion:<e>``), but on ``all`` the 4 neutral templates (1 sentence each) weigh 4/11
+  instead of the paper's 4/144. (``stats.two_way_bootstrap(row_weights=)`` gives the sentence-weighted mean; in
+  that design, 7 effective templates, its interval covered 89-93 % in our simulations, below the 91-98 % the equal
+  weighting reaches, so it is not the default.) ``p_adjusted``: ``p_two_way`` corrected (``correction``:
   bonferroni, holm, fdr_bh) over the paper's Bonferroni family (every assessment of the subset in the run, named in
   ``family``); ``significant_two_way`` = ``p_adjusted`` < ``alpha``; ``verdict``: :func:`toolkit.stats.verdict` with
   the two-way SE, df = min(templates, units) − 1 and the equivalence ``margin``. ``effect_size`` (d_z) and
@@ -315,14 +318,8 @@ def _two_way(matrix: pd.DataFrame, *, alpha: float, n_boot: int, seed: int) -> d
                 "ci_method": "", "n_templates": matrix.shape[0], "n_units": matrix.shape[1], "share_template": np.nan,
                 "share_name": np.nan, "share_residual": np.nan}
     boot = tkstats.two_way_bootstrap(matrix, alpha=alpha, n_boot=n_boot, seed=seed)
-    method = "bootstrap-t"
-    if not (-1 <= boot["ci_low"] <= boot["ci_high"] <= 1):  # Δ lies in [-1, 1]: the studentised replicates broke
-        boot = {**tkstats.two_way_bootstrap(matrix, alpha=alpha, n_boot=n_boot, seed=seed, method="percentile"),
-                "p_value": boot["p_value"], "se": boot["se"]}
-        method = "percentile (bootstrap-t degenerate)"
-    parts = tkstats.variance_components(matrix)
-    if np.ptp(matrix.to_numpy()) <= 1e-12:  # a constant array: no variance to share out
-        parts = {k: np.nan for k in parts}
+    method = boot["method"]  # percentile when the bootstrap-t is undefined (one name alone moving the score)
+    parts = tkstats.variance_components(matrix)  # shares NaN for a constant array
     return {"estimate": boot["estimate"], "ci_low": boot["ci_low"], "ci_high": boot["ci_high"],
             "p_two_way": boot["p_value"], "se_two_way": boot["se"], "ci_method": method,
             "n_templates": matrix.shape[0], "n_units": matrix.shape[1],
