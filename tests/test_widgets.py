@@ -35,7 +35,7 @@ def test_eec_app_disables_run_while_working_and_shows_its_figures_without_pyplot
     assert [disabled for disabled, _ in seen] == [True, True] and "scoring" in seen[0][1]
     assert not app.button.disabled and "done" in app.status.value
     images = [o for o in app.output.outputs if "image/png" in o["data"]]
-    assert len(images) == 2  # gender and race box plots, once
+    assert len(images) == 4  # gender and race box plots and their mean-Δ interval plots, once each
     assert plt.get_fignums() == []
 
 
