@@ -263,3 +263,19 @@ def test_psa_label_dist_thresholds_outside_the_valence_scale_are_tk102(threshold
     cases = psa.generate(corpus_of(["She is great.", "He is awful."]), n=2)
     with pytest.raises(InputError, match=r"thresholds must be numbers in \[0, 1\]"):
         psa.run(cases=cases, models="vader", cache=False, n_boot=10, thresholds=thresholds)
+
+
+def test_notebook_annotation_reader_gives_a_coded_error_and_takes_the_formula_guard_off(tmp_path):
+    from toolkit import biasfinder
+    from toolkit.errors import SchemaError
+    from toolkit.widgets import upsert_annotation
+
+    bad = tmp_path / "bad.csv"
+    bad.write_text("id,who,ok\n1,a,yes\n")
+    with pytest.raises(SchemaError, match="lacks columns"):
+        biasfinder.read_annotations(bad)
+    good = tmp_path / "good.csv"
+    for variant in ("a", "b"):
+        upsert_annotation(good, {"btc_id": "1", "variant": variant, "annotator": "=cmd", "coherent": "yes",
+                                 "sentiment": "positive"})
+    assert biasfinder.read_annotations(good)["annotator"].tolist() == ["=cmd", "=cmd"]

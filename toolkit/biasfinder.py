@@ -35,7 +35,7 @@ from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.scoring import score
 from toolkit.errors import unknown
 from toolkit.studies.biasfinder import (ANNOTATION_COLUMNS, RATE_FAMILY, RATE_INTERVALS, btcs,  # noqa: F401
-                                        kappa, kappa_table, pair_counts, rates, sample_btcs,
+                                        kappa, kappa_table, pair_counts, rates, read_annotation_csv, sample_btcs,
                                         sample_size, sample_strata, sample_templates, table4, table4_rates, tpr,
                                         tpr_table)
 
@@ -171,7 +171,7 @@ def read_annotations(path: str | Path | None = None) -> pd.DataFrame:
     path = Path(path) if path is not None else annotations_path()
     if not path.exists():
         return pd.DataFrame(columns=list(ANNOTATION_COLUMNS))
-    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    frame = read_annotation_csv(path)  # coded error for missing columns; the formula guard taken off
     last = frame.drop_duplicates(["annotator", "btc_id", "variant"], keep="last")
     done = last[(last["coherent"] != "") & (last["sentiment"] != "")]
     both = done.groupby(["annotator", "btc_id"])["variant"].transform("nunique") == 2
