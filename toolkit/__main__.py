@@ -3,7 +3,9 @@
 Studies: ``eec`` (Kiritchenko & Mohammad 2018), ``psa`` (Prabhakaran et al. 2019), ``biasfinder`` (Asyrofi et al.
 2021). ``python -m toolkit models`` lists the model specs this machine can run. Errors print their code and fix and
 exit with status 2. The output folder is checked for writing before any work; a re-run into the same ``--out``
-replaces the files the previous run wrote there (listed in its provenance.json) and leaves others alone.
+replaces the files the previous run wrote there (listed in its provenance.json) and leaves others alone. Ctrl-C
+(SIGINT) or SIGTERM stops the run and its worker processes within seconds and prints one TK302 line (the stage, what
+is in the cache, re-run to resume); the exit status is then 130 or 143.
 """
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from toolkit.errors import InputError, ToolkitError
+from toolkit.errors import InputError, RunInterruptedError, ToolkitError
 from toolkit.generators.biasfinder.lists import PRESETS
 from toolkit.generators.eec import SPELLINGS
 
@@ -110,8 +112,59 @@ def _biasfinder(args: argparse.Namespace, cache) -> None:
     print(result.table4.to_string(index=False))
 
 
+def _install_sigterm() -> object:
+    """SIGTERM raises :class:`toolkit.executors.Terminated` (a KeyboardInterrupt) while the command runs, so it
+    ends like Ctrl-C: workers stopped, one line said; the previous handler (None: not installed) is returned."""
+    import signal
+    import threading
+
+    from toolkit.executors import raise_on_sigterm
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, raise_on_sigterm)
+
+
+def _restore_sigterm(previous: object) -> None:
+    import signal
+
+    from toolkit.executors import raise_on_sigterm
+
+    if previous is not None and signal.getsignal(signal.SIGTERM) is raise_on_sigterm:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupted(exc: KeyboardInterrupt) -> tuple[RunInterruptedError, int]:
+    """The one-line TK302 error for an interrupt (what stage it stopped, what was kept) and the exit status: 130
+    for SIGINT, 143 for SIGTERM."""
+    from toolkit.executors import Terminated
+
+    name, status = ("SIGTERM", 143) if isinstance(exc, Terminated) else ("SIGINT", 130)
+    facts = getattr(exc, "toolkit_interrupt", {})
+    stage = facts.get("stage")
+    parts = [f"interrupted by {name}" + (f" during {stage}" if stage else "")]
+    if "reviews" in facts:
+        parts[0] += f" ({facts['templated']} of {facts['reviews']} reviews templated)"
+    if facts.get("workers"):
+        parts.append(f"its {facts['workers']} worker processes were stopped")
+    if stage == "templating":
+        parts.append("nothing was scored yet (templates are not cached)")
+        fix = "re-run the same command to start again."
+    elif "scored" in facts and facts.get("cache"):
+        parts.append(f"{facts['scored']} of {facts['total']} texts were scored and are in the cache {facts['cache']}")
+        fix = "re-run the same command to resume: it scores only what is missing."
+    elif "scored" in facts:
+        parts.append(f"{facts['scored']} of {facts['total']} texts were scored but not kept (no cache)")
+        fix = "re-run the same command (without --no-cache to keep scores across runs)."
+    else:
+        parts.append("every batch scored before it is in the cache, unless --no-cache was given")
+        fix = "re-run the same command to resume."
+    return RunInterruptedError("; ".join(parts) + ".", fix=fix), status
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    previous = _install_sigterm()
     try:
         if args.study == "models":
             from toolkit.models import available, task_of
@@ -119,14 +172,22 @@ def main(argv: list[str] | None = None) -> int:
             print("\n".join(f"{spec:<40} {task_of(spec)}" for spec in available()))
             return 0
         from toolkit.results import check_writable
+        from toolkit.scoring import check_cache
 
         check_writable(args.out)  # before an hour of scoring, not after
         cache = False if args.no_cache else (args.cache or True)
+        check_cache(cache)  # likewise: a --cache under a plain file fails now
         {"eec": _eec, "psa": _psa, "biasfinder": _biasfinder}[args.study](args, cache)
         return 0
     except ToolkitError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (see _install_sigterm): one line, no traceback
+        error, status = _interrupted(exc)
+        print(f"\nerror: {error}", file=sys.stderr)
+        return status
+    finally:
+        _restore_sigterm(previous)
 
 
 if __name__ == "__main__":

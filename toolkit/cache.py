@@ -2,7 +2,10 @@
 
 Every batch is written in one transaction, so a run killed at any moment keeps every finished batch and the next run
 scores only what is missing. The file carries an application id and schema version; a foreign file, a corrupt one,
-or a stored score outside [0, 1] raises :class:`~toolkit.errors.CacheError` (TK301) instead of being trusted.
+or a stored score outside [0, 1] raises :class:`~toolkit.errors.CacheError` (TK301) instead of being trusted, and so
+does a cache path under a plain file (naming it). A full disk while writing raises
+:class:`~toolkit.errors.DiskFullError` (TK106: free space there, or ``--no-cache`` / another ``--cache``); the batches
+committed before it stay.
 
 Schema 2 stores each row's native view too (``top_label``, ``top_score``, ``class_probs``; ``score`` may be NULL:
 no valence). A schema-1 file (written before the native columns; every fingerprint has changed since with
@@ -11,15 +14,18 @@ dropped, the table widened and the file re-stamped.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import math
+import os
+import shutil
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
 
-from toolkit.errors import CacheError, warn
+from toolkit.errors import CacheError, DiskFullError, warn
 from toolkit.models.base import Predictions
 
 APPLICATION_ID = 0x5341_4254  # "SABT"
@@ -45,6 +51,41 @@ def text_key(text: str) -> bytes:
     return hashlib.sha256(text.encode("utf-8")).digest()
 
 
+def check_location(path: Path, *, what: str = "score cache") -> None:
+    """Raise :class:`CacheError` (TK301) naming the plain file that stands where a folder above ``path`` must be
+    (``--cache /tmp/afile/sub/cache.sqlite``); creates nothing."""
+    for folder in (path.parent, *path.parent.parents):  # the nearest existing one decides
+        if folder.exists():
+            if not folder.is_dir():
+                raise CacheError(f"the {what} {path} cannot be created: {folder} is a file, not a folder.",
+                                 fix=f"pass a cache path under a folder (--cache), or move {folder} aside.")
+            return
+
+
+def is_disk_full(exc: BaseException) -> bool:
+    """Whether ``exc`` (SQLite's or the OS's) says the disk is full."""
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return True
+    return (getattr(exc, "sqlite_errorcode", None) == getattr(sqlite3, "SQLITE_FULL", 13)
+            or "disk is full" in str(exc))
+
+
+def disk_full_error(path: Path, exc: BaseException, *, what: str = "score cache") -> DiskFullError:
+    """TK106 for a full disk under the store at ``path``: how big the store is, how much room is left, where to free
+    space; what was committed before stays."""
+    size = sum(f.stat().st_size for f in (path, path.with_name(path.name + "-wal")) if f.is_file())
+    folder = next((f for f in (path.parent, *path.parent.parents) if f.is_dir()), Path("/"))
+    mount = folder.resolve()
+    while not os.path.ismount(mount) and mount != mount.parent:
+        mount = mount.parent
+    free = shutil.disk_usage(folder).free
+    return DiskFullError(
+        f"the disk holding the {what} {path} is full ({free / 1e6:.1f} MB free; the {what} is "
+        f"{size / 1e6:.1f} MB): {exc}.",
+        fix=f"free space on {mount} (every batch committed so far is kept, so a re-run resumes), or pass --no-cache "
+            "or another --cache on a disk with room.")
+
+
 def open_checked(path: Path, *, application_id: int, schema: str, what: str,
                  legacy_tables: frozenset[str] = frozenset(), version: int = 1) -> sqlite3.Connection:
     """Open (or create) a SQLite store of this toolkit at ``path``, checked before it is trusted: a new file gets
@@ -52,7 +93,14 @@ def open_checked(path: Path, *, application_id: int, schema: str, what: str,
     quick_check, raises :class:`CacheError` (TK301). An unstamped file holding exactly ``legacy_tables`` (written
     before stores were stamped) is stamped and kept. ``what`` names the store in messages; ``version`` is the
     store's own schema version (the prompt store's is 1, the score cache's :data:`SCHEMA_VERSION`)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    check_location(path, what=what)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        if is_disk_full(exc):
+            raise disk_full_error(path, exc, what=what) from exc
+        raise CacheError(f"the folder of the {what} {path} cannot be created: {exc}.",
+                         fix="pass a cache path (--cache) in a folder you can write, or --no-cache.") from exc
     fix = f"move {path} aside (or delete it) or pass another path."
     try:
         db = sqlite3.connect(path, timeout=60)
@@ -72,6 +120,8 @@ def open_checked(path: Path, *, application_id: int, schema: str, what: str,
             raise CacheError(f"{what} {path} is corrupt: {check}.", fix=fix)
         db.execute("PRAGMA journal_mode=WAL")
     except sqlite3.DatabaseError as exc:
+        if is_disk_full(exc):
+            raise disk_full_error(path, exc, what=what) from exc
         raise CacheError(f"{what} {path} cannot be read: {exc}.", fix=fix) from exc
     return db
 
@@ -146,7 +196,9 @@ class ScoreCache:
         try:
             with self._db:
                 self._db.executemany("INSERT OR REPLACE INTO scores VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, OSError) as exc:
+            if is_disk_full(exc):
+                raise disk_full_error(self.path, exc) from exc
             raise CacheError(f"score cache {self.path} refused a batch: {exc}.",
                              fix=f"delete {self.path} if it is damaged; scores must be valences in [0, 1].") from exc
 

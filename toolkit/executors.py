@@ -4,13 +4,27 @@ spread over worker processes (:class:`ProcessExecutor`, one per core by default,
 inherits the loaded model by ``fork``, batches come back in order, and the driver alone writes the cache. ``ray``:
 sharded over Ray actors (``pip install -e .[ray]``), each loading the model once by its spec (one model's pool at a
 time); results come back as they finish and the driver alone writes the cache, so resume works the same. At most
-``2 × workers`` batches are in flight (bounded memory).
+``2 × workers`` batches are in flight on Ray, and one per worker process (bounded memory).
+
+Forked workers (:func:`map_in_processes`: the lexicon workers and BiasFinder's spaCy parsers, :func:`parse`) ignore
+SIGINT, so Ctrl-C in a terminal (which reaches the whole process group) is handled by the driver alone; SIGINT or
+SIGTERM to the driver first kills its workers, then does what it did before (KeyboardInterrupt; the command line's
+:class:`Terminated`; otherwise SIGTERM's default exit), and leaving the workers' loop by any exception stops them too,
+so no worker outlives its run. :func:`note_interrupt` records on the exception where the run was (the stage, the
+workers stopped, what was scored), for the command line's one-line message.
 """
 from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Iterable, Iterator
+import pickle
+import signal
+import threading
+import traceback
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
 from toolkit.errors import MissingDependencyError, unknown
 from toolkit.models import SentimentModel
@@ -27,23 +41,200 @@ class LocalExecutor:
             yield batch, model.predict(batch)
 
 
-_WORKER_MODEL: SentimentModel | None = None
 PROCESS_MIN_TEXTS = 2_000
 """Below this many texts to score, a fork-safe model stays in process (starting workers costs more)."""
+_STOP_TIMEOUT_S = 5.0
 
 
-def _set_worker_model(model: SentimentModel) -> None:
-    global _WORKER_MODEL
-    _WORKER_MODEL = model
+class Terminated(KeyboardInterrupt):
+    """SIGTERM turned into an exception by :func:`raise_on_sigterm` (the command line installs it): a
+    KeyboardInterrupt, so no ``except Exception`` swallows it and every cleanup runs as for Ctrl-C."""
 
 
-def _predict_in_worker(batch: Batch) -> Predictions:
-    return _WORKER_MODEL.predict(batch)
+def raise_on_sigterm(signum: int, frame: object) -> None:
+    """A SIGTERM handler: raise :class:`Terminated` in the main thread."""
+    raise Terminated("SIGTERM")
+
+
+def note_interrupt(exc: BaseException, **facts: object) -> None:
+    """Record ``facts`` (stage, workers, scored, total, cache) on an interrupt on its way out; the innermost record
+    of each fact wins. Read with ``getattr(exc, "toolkit_interrupt", {})``."""
+    record = getattr(exc, "toolkit_interrupt", None)
+    if record is None:
+        record = {}
+        exc.toolkit_interrupt = record
+    for key, value in facts.items():
+        record.setdefault(key, value)
+
+
+@contextmanager
+def signals_deferred() -> Iterator[None]:
+    """SIGINT and SIGTERM (in the main thread) wait until the block ends, then act: what the block does, such as
+    committing a batch and counting it, happens entirely or not at all."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+class _StopWorkersOnSignal:
+    """While entered (in the main thread): SIGINT and SIGTERM kill ``processes`` first, then go to the handler that
+    was there before. In a forked worker that has not yet set its own handlers, SIGINT is ignored and SIGTERM ends
+    it."""
+
+    _SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self) -> None:
+        self.processes: list = []
+        self._owner = os.getpid()
+        self._previous: dict[int, Any] = {}
+        self._handler = self._handle
+
+    def __enter__(self) -> "_StopWorkersOnSignal":
+        if threading.current_thread() is threading.main_thread():
+            for sig in self._SIGNALS:
+                self._previous[sig] = signal.signal(sig, self._handler)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+        for sig, previous in self._previous.items():
+            if signal.getsignal(sig) == self._handler:  # not if someone replaced it meanwhile
+                signal.signal(sig, previous if previous is not None else signal.SIG_DFL)
+        self._previous.clear()
+
+    def _handle(self, signum: int, frame: object) -> None:
+        if os.getpid() != self._owner:
+            if signum == signal.SIGTERM:
+                os._exit(128 + signum)
+            return
+        previous = self._previous.get(signum)
+        if previous == signal.SIG_IGN:
+            return
+        stopped = len(self.processes)
+        self.stop()
+        if callable(previous):
+            try:
+                previous(signum, frame)
+            except KeyboardInterrupt as exc:  # raised wherever the driver was: say here what was stopped
+                note_interrupt(exc, workers=stopped)
+                raise
+        else:  # SIG_DFL (or set outside Python): the default action, now that the workers are gone
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+
+    def stop(self) -> int:
+        """Kill the processes still running (all before waiting for any); how many there were."""
+        running = [p for p in self.processes if p.exitcode is None]
+        for process in running:
+            process.kill()
+        for process in running:
+            process.join(_STOP_TIMEOUT_S)
+        return len(running)
+
+
+def _worker_main(conn, fn: Callable[[Any], Any], inherited: list) -> None:
+    """A forked worker: apply ``fn`` to each task received until ``None`` or the driver's end closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the process group: the driver handles it
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for other in inherited:  # the driver's ends of this and earlier workers' pipes, copied by fork
+        other.close()
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        try:
+            reply = (True, fn(task))
+        except Exception as exc:  # noqa: BLE001 - handed to the driver, which raises it
+            reply = (False, exc)
+        try:
+            conn.send(reply)
+        except (pickle.PicklingError, AttributeError, TypeError):
+            conn.send((False, RuntimeError(f"a worker failed and its error cannot be sent: "
+                                           f"{traceback.format_exception_only(reply[1])[-1].strip()}")))
+        except (BrokenPipeError, OSError):
+            return
+
+
+def map_in_processes(fn: Callable[[Any], Any], tasks: Iterable[Any], *, n_workers: int
+                     ) -> Iterator[tuple[Any, Any]]:
+    """``(task, fn(task))`` for each task, in order, computed in ``n_workers`` forked workers (``fn`` and what it
+    refers to are inherited, not pickled; tasks and results are). One task is in flight per worker. A worker's
+    exception is raised here. An interrupt (or any exception) stops the workers: see the module docstring; an
+    interrupt leaving here carries ``workers`` (how many were stopped) in :func:`note_interrupt`'s record."""
+    context = multiprocessing.get_context("fork")
+    with _StopWorkersOnSignal() as guard:
+        try:
+            conns = []
+            for _ in range(n_workers):
+                mine, theirs = context.Pipe(duplex=True)
+                conns.append(mine)
+                process = context.Process(target=_worker_main, args=(theirs, fn, list(conns)), daemon=True)
+                process.start()
+                guard.processes.append(process)
+                theirs.close()
+            yield from _round_robin(conns, iter(tasks))
+            for conn in conns:
+                conn.send(None)
+            for process in guard.processes:
+                process.join(_STOP_TIMEOUT_S)
+        except KeyboardInterrupt as exc:
+            note_interrupt(exc, workers=len(guard.processes))
+            raise
+
+
+def _round_robin(conns: list, tasks: Iterator[Any]) -> Iterator[tuple[Any, Any]]:
+    """Task ``k`` to worker ``k % n``, results in task order; a worker gets its next task when it has replied."""
+    in_flight: deque = deque()
+    for conn in conns:
+        task = next(tasks, None)
+        if task is None:
+            break
+        conn.send(task)
+        in_flight.append((conn, task))
+    while in_flight:
+        conn, task = in_flight.popleft()
+        try:
+            ok, result = conn.recv()
+        except EOFError:
+            raise RuntimeError("a worker process died (killed from outside?) before it replied.") from None
+        following = next(tasks, None)
+        if following is not None:
+            conn.send(following)
+            in_flight.append((conn, following))
+        if not ok:
+            raise result
+        yield task, result
+
+
+def parse(nlp, texts: list[str], *, batch_size: int, n_process: int) -> Iterator:
+    """``nlp.pipe(texts, batch_size=batch_size)``'s docs, in order; with ``n_process`` > 1 parsed in that many forked
+    workers, batch by batch (the same batches as in one process, so the same docs), which stop on an interrupt
+    instead of hanging the driver or outliving it (spaCy's own ``n_process`` does both)."""
+    if n_process <= 1:
+        yield from nlp.pipe(texts, batch_size=batch_size)
+        return
+    from spacy.tokens import Doc
+
+    def parse_batch(batch: list[str]) -> list[bytes]:
+        return [doc.to_bytes() for doc in nlp.pipe(batch, batch_size=batch_size)]
+
+    batches = (texts[start:start + batch_size] for start in range(0, len(texts), batch_size))
+    for _, docs in map_in_processes(parse_batch, batches, n_workers=n_process):
+        for data in docs:
+            yield Doc(nlp.vocab).from_bytes(data)
 
 
 class ProcessExecutor:
     """Runs a fork-safe model's batches in ``n_jobs`` forked worker processes (default: every core), yielding them
-    in submission order (so results and cache contents equal in-process scoring)."""
+    in submission order (so results and cache contents equal in-process scoring); see :func:`map_in_processes`."""
 
     name = "processes"
 
@@ -51,20 +242,7 @@ class ProcessExecutor:
         self.n_jobs = n_jobs or os.cpu_count() or 1
 
     def run(self, model: SentimentModel, batches: Iterable[Batch]) -> Iterator[tuple[Batch, Predictions]]:
-        context = multiprocessing.get_context("fork")
-        queue = iter(batches)
-        with context.Pool(self.n_jobs, initializer=_set_worker_model, initargs=(model,)) as pool:
-            pending: list = []
-            while True:
-                while len(pending) < 2 * self.n_jobs:  # bounded: at most two batches per worker in flight
-                    batch = next(queue, None)
-                    if batch is None:
-                        break
-                    pending.append((batch, pool.apply_async(_predict_in_worker, (batch,))))
-                if not pending:
-                    return
-                batch, result = pending.pop(0)
-                yield batch, result.get()
+        yield from map_in_processes(model.predict, batches, n_workers=self.n_jobs)
 
 
 def for_model(model: SentimentModel, executor: "LocalExecutor | RayExecutor | ProcessExecutor", *,

@@ -2,13 +2,14 @@
 
 ``score(cases, models=...)`` deduplicates texts, looks them up in the on-disk cache, sorts what is missing by token
 length and packs it into batches under a token budget (each batch padded only to its own longest text), runs each
-batch, and commits it to the cache before the next one, so an interrupted run resumes where it stopped. Output is
-the long scored table: every case-table column plus ``model, task, score, label, truncated`` (one row per case row
-and model; ``task`` is what the score measures, valence unless the model predicts an emotion intensity;
-``truncated`` is True where the text was cut at the model's maximum length), then the model's native view
-``top_label, top_score, class_probs`` (:data:`toolkit.cases.NATIVE_COLUMNS`). A NaN ``score`` (no valence: an emotion
-head without a valence mapping, an unparseable LLM answer) is kept, counted in ``attrs["no_score"]`` and warned
-about, never dropped.
+batch, and commits it to the cache before the next one, so an interrupted run resumes where it stopped (Ctrl-C stays
+a KeyboardInterrupt, its workers stopped, carrying how many texts were kept:
+:func:`toolkit.executors.note_interrupt`). Output is the long scored table: every case-table column plus ``model,
+task, score, label, truncated`` (one row per case row and model; ``task`` is what the score measures, valence unless
+the model predicts an emotion intensity; ``truncated`` is True where the text was cut at the model's maximum
+length), then the model's native view ``top_label, top_score, class_probs`` (:data:`toolkit.cases.NATIVE_COLUMNS`).
+A NaN ``score`` (no valence: an emotion head without a valence mapping, an unparseable LLM answer) is kept, counted
+in ``attrs["no_score"]`` and warned about, never dropped.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ import pandas as pd
 
 from toolkit import cases as case_schema
 from toolkit import checks, executors, paths
-from toolkit.cache import ScoreCache
+from toolkit.cache import ScoreCache, check_location
 from toolkit.errors import InputError, ModelOutputError, warn
 from toolkit.executors import LocalExecutor, RayExecutor
 from toolkit.models import SentimentModel, load_all
@@ -62,15 +63,29 @@ def plan_batches(lengths: list[int] | None, *, n: int, batch_size: int, batch_to
         yield batch
 
 
-def _open_cache(cache: bool | str | Path | ScoreCache | None) -> ScoreCache | None:
+def _cache_file(cache: bool | str | Path | None) -> Path | None:
+    """The score cache file that ``cache`` (True, a folder or a file path) names; None for no cache."""
     if cache is None or cache is False:
         return None
-    if isinstance(cache, ScoreCache):
-        return cache
     path = paths.cache_dir() / "scores.sqlite" if cache is True else Path(cache).expanduser()
     # decide by what the path is (an existing folder or file), and by its suffix only when it does not exist yet
     is_dir = path.is_dir() if path.exists() else path.suffix == ""
-    return ScoreCache(path / "scores.sqlite" if is_dir else path)
+    return path / "scores.sqlite" if is_dir else path
+
+
+def check_cache(cache: bool | str | Path | ScoreCache | None) -> None:
+    """Fail now, creating nothing, if the cache ``cache`` names cannot be made because a plain file stands where
+    one of its folders must be (CacheError TK301 naming it); for callers about to do long work before scoring."""
+    path = None if isinstance(cache, ScoreCache) else _cache_file(cache)
+    if path is not None:
+        check_location(path)
+
+
+def _open_cache(cache: bool | str | Path | ScoreCache | None) -> ScoreCache | None:
+    if isinstance(cache, ScoreCache):
+        return cache
+    path = _cache_file(cache)
+    return None if path is None else ScoreCache(path)
 
 
 def _checked(model: SentimentModel, batch: list[str], predictions: Predictions) -> Predictions:
@@ -177,17 +192,27 @@ def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache |
             pool = executors.for_model(model, executor, n_jobs=n_jobs, n_texts=len(todo))
             stream = pool.run(model, ([todo[i] for i in b] for b in plan))
         position = {text: k for k, text in enumerate(todo)}
-        for batch, predictions in stream:
-            checked = _checked(model, batch, predictions)
-            rows = []
-            for k, row in enumerate(zip(checked.score, checked.label, checked.truncated, checked.top_label,
-                                        checked.top_score, checked.class_probs)):
-                rep = reps[position[batch[k]]]
-                for i in by_group[int(group[rep])]:
-                    flag = bool(row[2]) if own_truncated is None else bool(own_truncated[i])
-                    rows.append((texts[i], (float(row[0]), row[1], flag, row[3], float(row[4]), row[5])))
-            _store(model, rows, results, cache)
-            bar.update(len(batch))
+        kept = len(results)  # texts whose rows are in the cache (or, without one, in memory)
+        try:
+            for batch, predictions in stream:
+                checked = _checked(model, batch, predictions)
+                rows = []
+                for k, row in enumerate(zip(checked.score, checked.label, checked.truncated, checked.top_label,
+                                            checked.top_score, checked.class_probs)):
+                    rep = reps[position[batch[k]]]
+                    for i in by_group[int(group[rep])]:
+                        flag = bool(row[2]) if own_truncated is None else bool(own_truncated[i])
+                        rows.append((texts[i], (float(row[0]), row[1], flag, row[3], float(row[4]), row[5])))
+                with executors.signals_deferred():  # the count said on an interrupt is what the cache holds
+                    _store(model, rows, results, cache)
+                    kept += len(rows)
+                bar.update(len(batch))
+        except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM under the command line: say what was kept
+            executors.note_interrupt(exc, stage=f"scoring with {model.spec}", scored=kept, total=len(texts),
+                                     cache=str(cache.path) if cache is not None else None)
+            raise
+        finally:
+            getattr(stream, "close", lambda: None)()  # stop its workers now, not when the traceback is freed
     return results, group, stats
 
 

@@ -11,8 +11,13 @@ neither instance could use them — exact for ``backend="rules"``, not applied f
 Screening (counted in ``attrs["generation_report"]``): reviews longer than ``max_chars`` (default
 :data:`MAX_DOC_CHARS` = 20,000 characters; the longest IMDB train review is 13,593 after cleaning) are skipped —
 one 200,000-character text would stall the parser for minutes — and so are texts that do not look English
-(:func:`toolkit.corpora.looks_english`). When nothing survives, TK102 says how many reviews each filter removed. Templating shows a progress bar over the
-reviews (default: from 500 reviews on).
+(:func:`toolkit.corpora.looks_english`). When nothing survives, TK102 says how many reviews each filter removed.
+Templating shows a progress bar over the reviews (default: from 500 reviews on).
+
+Interrupts: with ``n_process`` > 1 the reviews are parsed in forked workers (:func:`toolkit.executors.parse`, not
+spaCy's own ``n_process``, which hung on Ctrl-C and left its workers behind on SIGTERM); Ctrl-C or SIGTERM stops them
+within a second and the KeyboardInterrupt leaving :func:`generate` carries how many reviews were templated
+(:func:`toolkit.executors.note_interrupt`). Templates are not cached: a re-run templates again.
 """
 from __future__ import annotations
 
@@ -23,6 +28,7 @@ import pandas as pd
 
 from toolkit.corpora import looks_english
 from toolkit.errors import InputError, unknown
+from toolkit.executors import note_interrupt
 from toolkit.generators.biasfinder.country import country_names, country_templates, generate_country  # noqa: F401
 from toolkit.generators.biasfinder.gender import fill_names, gender_templates, generate_gender  # noqa: F401
 from toolkit.generators.biasfinder.lists import PRESETS, word_lists  # noqa: F401
@@ -108,11 +114,17 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
         done = map_chunks(_instances, chunks, workers=workers, **options)
     else:
         done = (_instances(part, **options) for part in chunks)
-    with tqdm(total=len(screened), desc="biasfinder templates", unit="review", disable=not show) as bar:
-        for part, frames_of_part in zip(chunks, done):
-            for name, frame in frames_of_part.items():
-                parts[name].append(frame)
-            bar.update(len(part))
+    templated = 0
+    try:
+        with tqdm(total=len(screened), desc="biasfinder templates", unit="review", disable=not show) as bar:
+            for part, frames_of_part in zip(chunks, done):
+                for name, frame in frames_of_part.items():
+                    parts[name].append(frame)
+                bar.update(len(part))
+                templated += len(part)
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM under the command line: its parsing workers are stopped
+        note_interrupt(exc, stage="templating", templated=templated, reviews=len(screened))
+        raise
     frames = [pd.concat(parts[name], ignore_index=True) for name in INSTANCES if parts[name]]
     for name in instances:
         report[f"{name}_templates"] = int(sum(f["case_id"].nunique() for f in parts[name]))

@@ -37,6 +37,7 @@ from functools import cache
 
 import pandas as pd
 
+from toolkit import executors
 from toolkit import nlp as nlp_layer
 from toolkit.errors import InputError
 from toolkit.generators.biasfinder import articles
@@ -99,15 +100,16 @@ def gender_templates(corpus: pd.DataFrame, *, backend: str = "rules", n_process:
     """Templates from the reviews of ``corpus`` (a :func:`toolkit.corpora.load` frame) with exactly one person
     cluster whose gender nouns the ``lists`` preset can swap. Columns: ``doc_id, corpus, text, template, gender``
     (the original's, from its pronouns or nouns).
-    Parses stream (memory stays flat); ``n_process`` > 1 parses in that many processes (spaCy multiprocessing)."""
+    Parses stream (memory stays flat); ``n_process`` > 1 parses in that many processes
+    (:func:`toolkit.executors.parse`: workers that stop on Ctrl-C or SIGTERM)."""
     candidates = corpus[corpus["text"].map(lambda t: _PREFILTER.search(t) is not None)]
     texts = candidates["text"].tolist()
     resolver = coref.backend(backend)
     if backend == "rules":  # one parse serves coreference and the slots
         parsed = ((doc, resolver.resolve_docs([doc])[0])
-                  for doc in resolver.nlp.pipe(texts, batch_size=64, n_process=n_process))
+                  for doc in executors.parse(resolver.nlp, texts, batch_size=64, n_process=n_process))
     else:
-        parsed = zip(nlp_layer.load_pipeline().pipe(texts, batch_size=64, n_process=n_process),
+        parsed = zip(executors.parse(nlp_layer.load_pipeline(), texts, batch_size=64, n_process=n_process),
                      resolver.resolve(texts))
     pairs = word_lists(lists).noun_pairs
     rows = []

@@ -40,6 +40,7 @@ from functools import cache
 
 import pandas as pd
 
+from toolkit import executors
 from toolkit.generators.biasfinder import articles
 from toolkit.generators.biasfinder.lint import fill_flags
 from toolkit.generators.biasfinder.lists import word_lists, word_pattern
@@ -158,7 +159,7 @@ def occupation_templates(corpus: pd.DataFrame, *, batch_size: int = 64, n_proces
     candidates = corpus[words != ""]
     nlp = coref.backend("rules").nlp
     rows = []
-    docs = nlp.pipe(candidates["text"].tolist(), batch_size=batch_size, n_process=n_process)
+    docs = executors.parse(nlp, candidates["text"].tolist(), batch_size=batch_size, n_process=n_process)
     for row, word, doc in zip(candidates.itertuples(index=False), words[words != ""], docs):
         edits = _edits(doc, word)
         if edits is None:

@@ -1,0 +1,330 @@
+"""Issue: Ctrl-C / SIGTERM during a run end it and its worker processes within seconds with one TK302 line (exit 130 /
+143); a full disk under the score cache is TK106 ("free space"); a ``--cache`` under a plain file is TK301 naming it.
+
+The command-line tests start ``python -m toolkit`` as a subprocess, wait (polling) until its worker processes exist,
+signal it, and check that it ends, says so in one line, and leaves no child behind."""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from toolkit import executors
+from toolkit.cache import ScoreCache
+from toolkit.errors import CacheError, DiskFullError
+from toolkit.models import SentimentModel
+from toolkit.models.base import Predictions
+from toolkit.scoring import score
+
+TESTS_DIR = Path(__file__).resolve().parent
+DEADLINE_S = 10.0  # "ends within seconds": generous for a loaded 2-core machine
+_SLOW_MODEL = '''import os, time
+
+
+def score(texts):
+    time.sleep(float(os.environ.get("SLOW", "0")))
+    return [0.2 + 0.6 * (len(t) % 5) / 4 for t in texts]
+
+
+score.fork_safe = True
+'''
+
+
+def _cases(texts):
+    return pd.DataFrame({"case_id": [f"c{i}" for i in range(len(texts))],
+                         "variant_id": [f"v{i}" for i in range(len(texts))], "text": texts, "attribute": "name",
+                         "group": "x", "fill": "", "generator": "test", "template": "", "is_original": False})
+
+
+def _children(pid: int) -> set[int]:
+    """The live child processes of ``pid`` (from /proc)."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found |= {int(c) for c in (task / "children").read_text().split()}
+        except OSError:
+            pass
+    return {c for c in found if _alive(c)}
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _start(args: list[str], tmp_path: Path, *, env: dict | None = None, group: bool = False) -> subprocess.Popen:
+    path = [str(TESTS_DIR.parent), str(TESTS_DIR), str(tmp_path)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path), "MPLBACKEND": "Agg", **(env or {})}
+    return subprocess.Popen([sys.executable, "-m", "toolkit", *args], cwd=tmp_path, env=env, text=True,
+                            stdout=subprocess.DEVNULL, stderr=open(tmp_path / "stderr.txt", "w"),
+                            start_new_session=group)
+
+
+def _wait_for_workers(proc: subprocess.Popen, n: int, *, timeout: float = 120.0) -> set[int]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, "the run ended before its workers started"
+        kids = _children(proc.pid)
+        if len(kids) >= n:
+            return kids
+        time.sleep(0.05)
+    proc.kill()
+    raise AssertionError(f"no {n} worker processes within {timeout} s")
+
+
+def _signal_and_wait(proc: subprocess.Popen, sig: int, *, group: bool) -> float:
+    sent = time.monotonic()
+    if group:  # Ctrl-C in a terminal: the whole process group gets SIGINT
+        os.killpg(proc.pid, sig)
+    else:
+        proc.send_signal(sig)
+    try:
+        proc.wait(timeout=DEADLINE_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        raise AssertionError(f"still running {DEADLINE_S} s after the signal")
+    return time.monotonic() - sent
+
+
+def _wait_for_rows(path: Path, proc: subprocess.Popen, *, timeout: float = 60.0) -> None:
+    """Until the score cache at ``path`` holds a committed batch (read-only: SQLite lets readers in meanwhile)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1) as db:
+                if db.execute("SELECT COUNT(*) FROM scores").fetchone()[0]:
+                    return
+        except sqlite3.Error:
+            pass
+        time.sleep(0.05)
+    raise AssertionError("no batch reached the cache")
+
+
+def _kill_leftovers(pids: set[int]) -> list[int]:
+    time.sleep(0.2)
+    left = sorted(p for p in pids if _alive(p))
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    return left
+
+
+def _corpus(path: Path, n: int) -> Path:
+    review = ("Michael gave a wonderful performance in this film {i}. He was funny and his timing was perfect. "
+              "I liked him in every scene, although the plot around him drags in the middle. ") * 3
+    pd.DataFrame({"text": [review.format(i=i) for i in range(n)]}).to_csv(path, index=False)
+    return path
+
+
+# --- templating: spaCy parsing workers (--n-process 2) ----------------------------------------------------------
+
+@pytest.mark.parametrize("sig, group, status", [(signal.SIGINT, False, 130), (signal.SIGINT, True, 130),
+                                                (signal.SIGTERM, False, 143)],
+                         ids=["sigint-to-parent", "sigint-to-group", "sigterm"])
+def test_signal_during_templating_ends_the_run_and_its_parsing_workers(tmp_path, sig, group, status):
+    corpus = _corpus(tmp_path / "reviews.csv", 3000)  # far more than parses in the test's lifetime
+    proc = _start(["biasfinder", "--model", "vader", "--corpus", str(corpus), "--n-process", "2", "--no-cache",
+                   "--out", str(tmp_path / "out")], tmp_path, group=group)
+    workers = _wait_for_workers(proc, 2)
+    _signal_and_wait(proc, sig, group=group)
+    assert _kill_leftovers(workers) == [], "worker processes outlived the run"
+    stderr = (tmp_path / "stderr.txt").read_text()
+    last = stderr.strip().splitlines()[-1]
+    assert proc.returncode == status, stderr[-3000:]
+    assert "Traceback" not in stderr, stderr[-3000:]
+    assert last.startswith(f"error: [TK302] interrupted by {signal.Signals(sig).name} during templating"), last
+    assert "2 worker processes were stopped" in last and "re-run the same command" in last
+
+
+# --- scoring: forked lexicon workers (--n-jobs 2) -----------------------------------------------------------------
+
+def test_sigterm_during_scoring_keeps_the_cache_and_the_rerun_completes_it(tmp_path):
+    (tmp_path / "slowmod.py").write_text(_SLOW_MODEL)
+    corpus = _corpus(tmp_path / "reviews.csv", 40)  # 40 templates, 2,440 texts: five batches of the py: model
+    common = ["biasfinder", "--model", "py:slowmod:score", "--corpus", str(corpus), "--instance", "gender",
+              "--n-jobs", "2", "--scored"]
+    proc = _start([*common, "--cache", str(tmp_path / "cache"), "--out", str(tmp_path / "a")], tmp_path,
+                  env={"SLOW": "1"})
+    workers = _wait_for_workers(proc, 2)
+    _wait_for_rows(tmp_path / "cache" / "scores.sqlite", proc)
+    _signal_and_wait(proc, signal.SIGTERM, group=False)
+    assert _kill_leftovers(workers) == []
+    last = (tmp_path / "stderr.txt").read_text().strip().splitlines()[-1]
+    assert proc.returncode == 143, last
+    assert last.startswith("error: [TK302] interrupted by SIGTERM during scoring with py:slowmod:score"), last
+    assert "texts were scored and are in the cache" in last and "re-run the same command to resume" in last
+    with ScoreCache(tmp_path / "cache" / "scores.sqlite") as cache:
+        kept = cache.count()
+    assert f"{kept} of " in last  # the message counts what the cache holds
+
+    rerun = _start([*common, "--cache", str(tmp_path / "cache"), "--out", str(tmp_path / "a")], tmp_path)
+    assert rerun.wait(timeout=300) == 0, (tmp_path / "stderr.txt").read_text()[-3000:]
+    scored = pd.read_csv(tmp_path / "a" / "biasfinder_scored.csv")
+    with ScoreCache(tmp_path / "cache" / "scores.sqlite") as cache:
+        assert cache.count() == scored["text"].nunique() > kept  # resumed: the rest was scored and stored
+    expected = 0.2 + 0.6 * (scored["text"].str.len() % 5) / 4  # the model's own formula, text by text
+    assert ((scored["score"] - expected).abs() < 1e-9).all()
+
+
+# --- the library: interrupts stay KeyboardInterrupt, workers never outlive them -----------------------------------
+
+def _interrupt_driver_on(text: str, marker: str) -> str:
+    """Runs in a worker: Ctrl-C to the driver when it sees ``marker``, then carry on."""
+    if text[0] == marker:
+        os.kill(os.getppid(), signal.SIGINT)
+        time.sleep(0.5)
+    return text.upper()
+
+
+def test_map_in_processes_keeps_order_and_raises_a_workers_error():
+    tasks = [f"task {i}" for i in range(23)]
+    assert list(executors.map_in_processes(str.upper, tasks, n_workers=3)) == [(t, t.upper()) for t in tasks]
+    with pytest.raises(ZeroDivisionError):
+        list(executors.map_in_processes(lambda x: 1 / (x - 5), range(10), n_workers=2))
+    assert multiprocessing.active_children() == []
+
+
+def test_ctrl_c_in_the_library_is_a_keyboard_interrupt_and_stops_the_workers():
+    before = signal.getsignal(signal.SIGINT)
+    tasks = [f"{'x' if i == 6 else 'a'}{i}" for i in range(40)]
+    with pytest.raises(KeyboardInterrupt) as info:
+        for _ in executors.map_in_processes(lambda t: _interrupt_driver_on(t, "x"), tasks, n_workers=2):
+            pass
+    assert multiprocessing.active_children() == []
+    assert info.value.toolkit_interrupt["workers"] == 2
+    assert signal.getsignal(signal.SIGINT) == before  # the handler is put back
+
+
+class _InterruptingModel(SentimentModel):
+    """A fork-safe model whose worker sends Ctrl-C to the driver on the batch holding 'stop here'."""
+
+    spec = fingerprint = "interrupting"
+    batch_size = 5
+    fork_safe = True
+
+    def predict(self, texts):
+        if "stop here" in texts:
+            os.kill(os.getppid(), signal.SIGINT)
+            time.sleep(1)
+        return Predictions(np.full(len(texts), 0.5), ["neutral"] * len(texts), np.zeros(len(texts), bool))
+
+
+def test_ctrl_c_while_scoring_with_workers_keeps_every_committed_batch(tmp_path):
+    model = _InterruptingModel()
+    texts = [f"text {i}" for i in range(60)]
+    texts[40] = "stop here"
+    with pytest.raises(KeyboardInterrupt) as info:
+        score(_cases(texts), models=model, cache=tmp_path, n_jobs=2)
+    facts = info.value.toolkit_interrupt
+    assert multiprocessing.active_children() == []
+    assert facts["stage"] == "scoring with interrupting" and facts["total"] == 60 and facts["workers"] == 2
+    with ScoreCache(tmp_path / "scores.sqlite") as cache:
+        assert cache.count() == facts["scored"] and 0 < facts["scored"] < 60
+
+
+def test_sigterm_in_the_library_keeps_its_default_exit_and_leaves_no_worker(tmp_path):
+    script = tmp_path / "run.py"
+    script.write_text(
+        "import sys, time\n"
+        "from toolkit import executors\n"
+        "for task, _ in executors.map_in_processes(lambda x: time.sleep(0.2), range(10_000), n_workers=2):\n"
+        "    pass\n")
+    env = {**os.environ, "PYTHONPATH": str(TESTS_DIR.parent)}
+    proc = subprocess.Popen([sys.executable, str(script)], env=env, stderr=subprocess.PIPE, text=True)
+    workers = _wait_for_workers(proc, 2)
+    _signal_and_wait(proc, signal.SIGTERM, group=False)
+    assert proc.returncode == -signal.SIGTERM  # still killed by SIGTERM, as without the toolkit
+    assert _kill_leftovers(workers) == []
+    assert "Traceback" not in proc.stderr.read()
+
+
+# --- the cache: a full disk, a path under a plain file ------------------------------------------------------------
+
+class _FullDisk:
+    def __init__(self, db):
+        self.db = db
+
+    def __enter__(self):
+        return self.db.__enter__()
+
+    def __exit__(self, *exc):
+        return self.db.__exit__(*exc)
+
+    def executemany(self, *args):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    def __getattr__(self, name):
+        return getattr(self.db, name)
+
+
+def test_full_disk_while_committing_says_free_space_not_delete_the_cache(tmp_path):
+    cache = ScoreCache(tmp_path / "scores.sqlite")
+    cache._db = _FullDisk(cache._db)
+    with pytest.raises(DiskFullError) as info:
+        score(_cases(["a good film", "a bad film"]), models="vader", cache=cache)
+    message = str(info.value)
+    assert info.value.code == "TK106" and "free space on" in message and "--no-cache" in message
+    assert "MB" in message and "delete" not in message
+    cache._db = cache._db.db
+    cache.close()
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    folder = tmp_path / "small"
+    folder.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(folder)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {done.stderr.decode().strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=False)
+
+
+def test_a_real_full_disk_is_tk106_and_the_committed_batches_stay(small_disk):
+    texts = [f"review number {i} was good and the acting was fine {'x' * 50}" for i in range(5000)]
+    with pytest.raises(DiskFullError, match=f"free space on {small_disk}"):
+        score(_cases(texts), models="vader", cache=small_disk / "scores.sqlite", n_jobs=1)
+    with ScoreCache(small_disk / "scores.sqlite") as cache:
+        assert 0 < cache.count() < 5000
+
+
+def test_cache_under_a_plain_file_is_tk301_naming_the_file(tmp_path, capsys):
+    from toolkit.__main__ import main
+
+    blocker = tmp_path / "afile"
+    blocker.write_text("not a folder")
+    target = blocker / "sub" / "cache.sqlite"
+    assert main(["eec", "--model", "vader", "--subset", "all", "--cache", str(target),
+                 "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "[TK301]" in err and f"{blocker} is a file" in err and "Traceback" not in err
+    with pytest.raises(CacheError, match=f"{blocker} is a file"):
+        score(_cases(["a"]), models="vader", cache=target)
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_parsing_in_worker_processes_gives_the_docs_of_one_process():
+    from toolkit.nlp import coref
+
+    nlp = coref.backend("rules").nlp
+    texts = [f"Review {i}: Michael gave a wonderful performance. He was funny and his timing was perfect."
+             for i in range(9)] + ["", "She said: \"Never again\"."]
+    alone = [doc.to_json() for doc in nlp.pipe(texts, batch_size=2)]
+    spread = [doc.to_json() for doc in executors.parse(nlp, texts, batch_size=2, n_process=2)]
+    assert spread == alone
+    assert multiprocessing.active_children() == []
