@@ -38,6 +38,9 @@ def _parser() -> argparse.ArgumentParser:
     eec.add_argument("--spelling", choices=SPELLINGS, default="published",
                      help="published: the released sentences as they are, 'dissapointed' (sic) included; corrected: "
                           "'disappointed' in those 240 sentences (recorded in provenance.json)")
+    _statistics_options(eec, default="bonferroni")
+    eec.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the two-way intervals")
+    eec.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and the null baseline")
     psa = sub.add_parser("psa", help="Perturbation Sensitivity Analysis: ScoreSens, ScoreDev/Range, LabelDist")
     psa.add_argument("--model", action="append", required=True, help="model spec (repeatable)")
     psa.add_argument("--corpus", default="sample", help="'sample' or a CSV/TSV/JSONL file with a text column")
@@ -50,6 +53,7 @@ def _parser() -> argparse.ArgumentParser:
     psa.add_argument("--out", type=Path, required=True, help="folder for the CSVs, figures and provenance.json")
     psa.add_argument("--cache", type=Path, help="score cache file or folder (default: data/cache)")
     psa.add_argument("--no-cache", action="store_true", help="score everything afresh and store nothing")
+    _statistics_options(psa, default="bonferroni")
     bf = sub.add_parser("biasfinder", help="BiasFinder: gender, occupation, country templates, BTCs (Table 4)")
     bf.add_argument("--model", action="append", required=True, help="model spec (repeatable)")
     bf.add_argument("--corpus", default="sample", help="'sample' or a CSV/TSV/JSONL file with a text column")
@@ -73,7 +77,20 @@ def _parser() -> argparse.ArgumentParser:
     bf.add_argument("--n-jobs", type=int, help="worker processes for the lexicon models (default: every core)")
     bf.add_argument("--lists", choices=PRESETS, default="curated",
                     help="word lists: this project's curated ones (default) or the ones BiasFinder released (paper)")
+    _statistics_options(bf, default="holm")
+    bf.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the template-clustered "
+                    "intervals")
     return parser
+
+
+def _statistics_options(parser: argparse.ArgumentParser, *, default: str) -> None:
+    """--correction and --margin (docs/statistics.md), the same in every study."""
+    from toolkit.stats import MARGIN, METHODS
+
+    parser.add_argument("--correction", choices=METHODS, default=default,
+                        help=f"multiple-comparison correction over the study's family (default {default})")
+    parser.add_argument("--margin", type=float, default=MARGIN,
+                        help=f"equivalence margin on the [0, 1] score scale for the verdict (default {MARGIN})")
 
 
 def _eec(args: argparse.Namespace, cache) -> None:
@@ -82,7 +99,8 @@ def _eec(args: argparse.Namespace, cache) -> None:
     if not args.model and not args.task:
         raise InputError("give --model and/or --task.", fix="e.g. --model vader, or --task anger, or --task all.")
     result = eec.run(models=args.model, task=args.task, subsets=args.subset or eec.SUBSETS, alpha=args.alpha,
-                     cache=cache, spelling=args.spelling)
+                     cache=cache, spelling=args.spelling, correction=args.correction, margin=args.margin,
+                     n_boot=args.n_boot, seed=args.seed)
     for path in eec.write(result, args.out, order=args.order, figures_dir=args.out):
         print(path)
     print(result.tests[result.tests["subset"] == "all"].to_string(index=False))
@@ -92,7 +110,8 @@ def _psa(args: argparse.Namespace, cache) -> None:
     from toolkit import psa
 
     result = psa.run(corpus=args.corpus, models=args.model, names=args.names, n=args.n, seed=args.seed,
-                     max_words=args.max_words, n_boot=args.n_boot, cache=cache, encoding=args.encoding)
+                     max_words=args.max_words, n_boot=args.n_boot, cache=cache, encoding=args.encoding,
+                     correction=args.correction, margin=args.margin)
     for path in psa.write(result, args.out, figures_dir=args.out):
         print(path)
     print(result.summary.to_string(index=False))
@@ -105,7 +124,8 @@ def _biasfinder(args: argparse.Namespace, cache) -> None:
                             n_names=args.n_names, max_templates=args.max_templates, seed=args.seed,
                             n_process=args.n_process, cache=cache, encoding=args.encoding,
                             max_chars=args.max_chars, n_jobs=args.n_jobs, executor=args.executor,
-                            lists=args.lists)
+                            lists=args.lists, correction=args.correction, margin=args.margin,
+                            n_boot=args.n_boot)
     for path in biasfinder.write(result, args.out, figures_dir=args.out, formats=tuple(args.format or ("csv",)),
                                  with_scored=args.scored):
         print(path)

@@ -1,0 +1,27 @@
+"""The statistics options reach every study from the command line and land in the results and provenance."""
+import json
+
+import pandas as pd
+import pytest
+
+from toolkit.__main__ import main
+
+
+def test_eec_cli_correction_margin_and_seed_are_used_and_recorded(tmp_path, capsys):
+    out = tmp_path / "eec"
+    assert main(["eec", "--model", "vader", "--out", str(out), "--no-cache", "--correction", "holm", "--margin",
+                 "0.02", "--n-boot", "200", "--seed", "3"]) == 0
+    settings = json.loads((out / "provenance.json").read_text())["settings"]
+    assert (settings["correction"], settings["margin"], settings["n_boot"], settings["seed"]) == ("holm", 0.02, 200, 3)
+    tests = pd.read_csv(out / "eec_tests.csv")
+    assert {"estimate", "ci_low", "ci_high", "effect_size", "p_adjusted", "verdict"} <= set(tests.columns)
+    assert set(tests["correction"]) == {"holm"}
+
+
+@pytest.mark.parametrize("study", ["eec", "psa", "biasfinder"])
+def test_an_unknown_correction_is_refused_with_the_choices(tmp_path, capsys, study):
+    with pytest.raises(SystemExit) as info:
+        main([study, "--model", "vader", "--out", str(tmp_path / "o"), "--correction", "sidak"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "invalid choice: 'sidak'" in err and all(m in err for m in ('bonferroni', 'holm', 'fdr_bh'))
