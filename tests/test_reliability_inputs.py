@@ -279,3 +279,25 @@ def test_notebook_annotation_reader_gives_a_coded_error_and_takes_the_formula_gu
         upsert_annotation(good, {"btc_id": "1", "variant": variant, "annotator": "=cmd", "coherent": "yes",
                                  "sentiment": "positive"})
     assert biasfinder.read_annotations(good)["annotator"].tolist() == ["=cmd", "=cmd"]
+
+
+def test_biasfinder_templates_a_repeated_review_once_and_counts_the_copies():
+    from toolkit import biasfinder, corpora
+
+    sample = corpora.load("sample")
+    review = sample["text"].iloc[0]
+    once = biasfinder.generate(corpus_of([review]), instances=["gender"], n_names=2)
+    with pytest.warns(UserWarning, match="19 of 20 reviews repeat an earlier one word for word"):
+        copies = biasfinder.generate(corpus_of([review] * 20), instances=["gender"], n_names=2)
+    assert len(copies) == len(once) > 0
+    assert copies.attrs["generation_report"]["duplicates_skipped"] == 19
+
+
+@pytest.mark.parametrize("kwargs, pattern", [({"n_names": "ten"}, "n_names must be a whole number"),
+                                             ({"n_process": 0}, "n_process must be a whole number from 1"),
+                                             ({"n_country_names": -1}, "n_country_names must be")])
+def test_biasfinder_generate_checks_its_counts_before_parsing(kwargs, pattern):
+    from toolkit import biasfinder
+
+    with pytest.raises(InputError, match=pattern):
+        biasfinder.generate(corpus_of(["She is a fine actor."]), **kwargs)

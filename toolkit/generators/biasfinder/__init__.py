@@ -11,7 +11,9 @@ neither instance could use them — exact for ``backend="rules"``, not applied f
 Screening (counted in ``attrs["generation_report"]``): reviews longer than ``max_chars`` (default
 :data:`MAX_DOC_CHARS` = 20,000 characters; the longest IMDB train review is 13,593 after cleaning) are skipped —
 one 200,000-character text would stall the parser for minutes — and so are texts that do not look English
-(:func:`toolkit.corpora.looks_english`). When nothing survives, TK102 says how many reviews each filter removed.
+(:func:`toolkit.corpora.looks_english`); a review repeating an earlier one word for word is templated once
+(``duplicates_skipped``, with a warning: 20 copies would give 20× its BTCs). When nothing survives, TK102 says how
+many reviews each filter removed.
 Templating shows a progress bar over the reviews (default: from 500 reviews on).
 
 Interrupts: with ``n_process`` > 1 the reviews are parsed in forked workers (:func:`toolkit.executors.parse`, not
@@ -26,8 +28,9 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from toolkit import checks
 from toolkit.corpora import looks_english
-from toolkit.errors import InputError, unknown
+from toolkit.errors import InputError, unknown, warn
 from toolkit.executors import note_interrupt
 from toolkit.generators.biasfinder.country import country_names, country_templates, generate_country  # noqa: F401
 from toolkit.generators.biasfinder.gender import fill_names, gender_templates, generate_gender  # noqa: F401
@@ -88,18 +91,24 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     if executor not in ("local", "ray"):
         raise unknown("executor", executor, ("local", "ray"))
     word_lists(lists)  # an unknown preset or too many names fail here, not after the parse
+    n_names, n_country_names = checks.count(n_names, name="n_names"), checks.count(n_country_names,
+                                                                                    name="n_country_names")
+    n_process = checks.count(n_process, name="n_process", maximum=checks.MAX_PROCESSES)
+    max_chars = checks.count(max_chars, name="max_chars")
     if "gender" in instances:
         fill_names(n_names, lists=lists)
     if "country" in instances:
         country_names(n_country_names, lists=lists)
-    if max_chars < 1:
-        raise InputError(f"max_chars must be at least 1; got {max_chars}.", fix=f"use e.g. {MAX_DOC_CHARS}.")
     texts = corpus["text"].astype(str) if "text" in corpus.columns else pd.Series([], dtype=str)
     too_long = texts.str.len() > max_chars
     english = texts.map(looks_english).astype(bool)
-    screened = corpus.loc[~too_long & english]
+    repeated = texts.duplicated(keep="first") & ~too_long & english  # a copy would multiply its BTCs
+    screened = corpus.loc[~too_long & english & ~repeated]
     report = {"reviews": int(len(corpus)), "too_long_skipped": int(too_long.sum()), "max_chars": max_chars,
-              "non_english_skipped": int((~english & ~too_long).sum())}
+              "non_english_skipped": int((~english & ~too_long).sum()), "duplicates_skipped": int(repeated.sum())}
+    if repeated.any():
+        warn(f"BiasFinder: {int(repeated.sum())} of {len(corpus)} reviews repeat an earlier one word for word; each "
+             "text is templated once (counted in generation_report['duplicates_skipped']).")
     if backend == "rules":
         report["both_genders_skipped"] = int(len(screened) - len(_one_gender(screened)))
     chunk = 250 if n_process == 1 else 1000 * n_process  # a chunk per bar step; several spaCy workers need more
