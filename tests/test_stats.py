@@ -179,3 +179,10 @@ def test_one_name_alone_moving_the_score_falls_back_to_a_finite_percentile_inter
 def test_variance_shares_of_a_constant_array_are_nan():
     parts = stats.variance_components(np.full((11, 20), -0.05))
     assert np.isnan(parts["share_template"]) and np.isnan(parts["share_residual"])
+
+
+def test_wilson_bounds_never_exclude_the_rate_through_float_noise():
+    rate, low, high = stats.wilson(0, 2812)
+    assert rate == 0.0 and low == 0.0 < high
+    rate, low, high = stats.wilson(2812, 2812)
+    assert rate == 1.0 and high == 1.0 > low

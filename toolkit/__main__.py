@@ -15,6 +15,7 @@ from pathlib import Path
 
 from toolkit.errors import InputError, RunInterruptedError, ToolkitError
 from toolkit.generators.biasfinder.lists import PRESETS
+from toolkit.studies.biasfinder import RATE_INTERVALS
 from toolkit.generators.eec import SPELLINGS
 
 
@@ -80,6 +81,12 @@ def _parser() -> argparse.ArgumentParser:
     _statistics_options(bf, default="holm")
     bf.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the template-clustered "
                     "intervals")
+    bf.add_argument("--n-country-names", type=int, default=1,
+                    help="names per country and gender (default 1, as the paper; 2 or more gives the country "
+                         "instance its within-country null)")
+    bf.add_argument("--interval", choices=RATE_INTERVALS, default="cluster",
+                    help="BTC-rate intervals: bootstrap over templates (cluster, default) or Wilson/Newcombe over "
+                         "pairs taken as independent (pairs)")
     return parser
 
 
@@ -125,7 +132,7 @@ def _biasfinder(args: argparse.Namespace, cache) -> None:
                             n_process=args.n_process, cache=cache, encoding=args.encoding,
                             max_chars=args.max_chars, n_jobs=args.n_jobs, executor=args.executor,
                             lists=args.lists, correction=args.correction, margin=args.margin,
-                            n_boot=args.n_boot)
+                            n_boot=args.n_boot, n_country_names=args.n_country_names, interval=args.interval)
     for path in biasfinder.write(result, args.out, figures_dir=args.out, formats=tuple(args.format or ("csv",)),
                                  with_scored=args.scored):
         print(path)

@@ -63,19 +63,16 @@ def units_psa(scored: pd.DataFrame) -> pd.DataFrame:
 
 
 def units_biasfinder(scored: pd.DataFrame, *, attribute: str = "gender") -> pd.DataFrame:
-    """Per model × template of ``attribute``: BTCs (:func:`toolkit.studies.biasfinder.btcs`) and the pairs of
-    mutants of different classes."""
-    from toolkit.studies.biasfinder import btcs
+    """Per model × template of ``attribute``: BTCs and the pairs of mutants of different classes
+    (:func:`toolkit.studies.biasfinder.pair_counts`)."""
+    from toolkit.studies.biasfinder import pair_counts
 
-    rows = scored[(scored["attribute"] == attribute) & (scored["group"] != "")]
-    if rows.empty:
+    counts = pair_counts(scored)
+    counts = counts[counts["attribute"] == attribute]
+    if counts.empty:
         raise InputError(f"the BiasFinder table has no {attribute!r} mutants.", fix="pass attribute= of one it has.")
-    counts = rows.groupby(["model", "case_id", "group"], observed=True).size()
-    pairs = counts.groupby(level=["model", "case_id"]).agg(lambda n: (n.sum() ** 2 - (n ** 2).sum()) / 2)
-    found = btcs(rows).set_index(["model", "case_id"])["n_btcs"]
-    frame = pd.DataFrame({"num": found, "den": pairs.reindex(found.index)}).reset_index()
-    return pd.DataFrame({"model": frame["model"], "unit": frame["case_id"].astype(str), "part": attribute,
-                         "num": frame["num"].astype(float), "den": frame["den"].astype(float)})
+    return pd.DataFrame({"model": counts["model"], "unit": counts["case_id"].astype(str), "part": attribute,
+                         "num": counts["btcs_between"].astype(float), "den": counts["pairs_between"].astype(float)})
 
 
 def units_btcsam(scored: pd.DataFrame, *, theta: float = 0.2, rule: str = "published") -> pd.DataFrame:

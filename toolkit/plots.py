@@ -396,7 +396,7 @@ def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
                                                ("rate_within", "null_low", "null_high", 0.15, "white")):
             y = block[column].to_numpy(float)
             err = np.vstack([y - block[low].to_numpy(float), block[high].to_numpy(float) - y])
-            ax.errorbar(x + shift * width, y, yerr=np.nan_to_num(err, nan=0.0), fmt="o", color=palette[model],
+            ax.errorbar(x + shift * width, y, yerr=np.clip(np.nan_to_num(err, nan=0.0), 0.0, None), fmt="o", color=palette[model],
                         markerfacecolor=face, capsize=3, linewidth=1.2)
         ax.plot([], [], "o", color=palette[model], label=model)
     ax.plot([], [], "o", color="0.3", label="between classes (BTC rate)")

@@ -193,7 +193,8 @@ def wilson(successes: int, n: int, *, alpha: float = ALPHA) -> tuple[float, floa
     if not 0 <= successes <= n:
         raise InputError(f"successes must lie in [0, n]; got {successes} of {n}.", fix="count within the total.")
     low, high = proportion_confint(successes, n, alpha=_alpha(alpha), method="wilson")
-    return successes / n, float(low), float(high)
+    rate = successes / n
+    return rate, min(float(low), rate), max(float(high), rate)  # float noise (1e-19 above a rate of 0) removed
 
 
 def rate_difference(k_a: int, n_a: int, k_b: int, n_b: int, *, alpha: float = ALPHA) -> dict[str, float]:
