@@ -95,7 +95,7 @@ def test_name_set_errors(tmp_path):
         load_names(path)
     with pytest.raises(SchemaError, match="lacks column 'category'"):
         load_names(pd.DataFrame({"name": ["X"], "gender": ["female"]}))
-    with pytest.raises(InputError, match="n must be at least 2"):
+    with pytest.raises(InputError, match="n must be a whole number of at least 2; got 1"):
         generate(corpus_of(["He ran."]), names=NAMES, n=1)
 
 

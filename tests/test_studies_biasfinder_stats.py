@@ -166,23 +166,7 @@ def test_table4_keeps_the_papers_columns_and_gains_rates():
     assert row["btcs_net"] == pytest.approx(row["btcs"] - row["null_rate"] * 40 * 36)
 
 
-ANNOTATIONS = """btc_id,variant,annotator,coherent,sentiment
-1,a,A,yes,positive
-1,b,A,yes,positive
-2,a,A,no,negative
-2,b,A,yes,negative
-1,a,B,yes,positive
-1,b,B,no,positive
-2,a,B,no,negative
-2,b,B,yes,unsure
-"""
-
-
-@pytest.fixture
-def annotations(tmp_path):
-    path = tmp_path / "annotations.csv"
-    path.write_text(ANNOTATIONS)
-    return pd.read_csv(path)
+from test_studies_biasfinder import annotations  # noqa: E402,F401  (the same four annotations as the TPR tests)
 
 
 def test_tpr_table_keeps_tpr_and_adds_wilson(annotations):

@@ -113,26 +113,38 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
     return ax
 
 
+def _task_panels(data: pd.DataFrame, *, value: str, what: str, attribute: str, subset: str,
+                 pearson: Mapping[str, float] | None) -> list[tuple[str, pd.DataFrame, list[str], Axes]]:
+    """One new Figure with a panel per task of ``data`` (the paper's task order); per panel the task, its rows and
+    its systems ordered by ``pearson`` (best first), then by their mean ``value``."""
+    tasks = [t for t in eec_study.TASK_ORDER if t in set(data["task"])]
+    if not tasks:
+        raise InputError(f"no {what} for attribute={attribute!r}, subset={subset!r}.",
+                         fix=f"pass the {what} of that attribute and subset.")
+    pearson = dict(pearson or {})
+    widest = max(data.loc[data["task"] == t, "model"].nunique() for t in tasks)
+    figure = Figure(figsize=(max(4.0, 0.9 * widest + 2), 4.0 * len(tasks)), layout="constrained")
+    panels = []
+    for task, ax in zip(tasks, figure.subplots(len(tasks), 1, squeeze=False)[:, 0]):
+        block = data[data["task"] == task]
+        mean = block.groupby("model")[value].mean()
+        order = sorted(mean.index, key=lambda m: (m not in pearson, -pearson.get(m, 0.0), mean[m]))
+        panels.append((task, block, order, ax))
+    return panels
+
+
 def eec_task_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subset: str = "all",
                     pearson: Mapping[str, float] | None = None) -> list[Axes]:
     """Figures 1–2 per task: one panel per task (anger, fear, joy, sadness, valence, as the paper) of Δ box plots, systems
     ordered left to right by ``pearson`` (spec → Pearson r on the task's test set), best first — as the paper ordered
     them by official rank; systems without one follow, by mean Δ. One new Figure; returns its Axes."""
     data = pairs[(pairs["attribute"] == attribute) & (pairs["subset"] == subset)]
-    tasks = [t for t in eec_study.TASK_ORDER if t in set(data["task"])]
-    if not tasks:
-        raise InputError(f"no pairs for attribute={attribute!r}, subset={subset!r}.",
-                         fix="pass the pairs and tests of that attribute and subset.")
-    pearson = dict(pearson or {})
-    widest = max(data.loc[data["task"] == t, "model"].nunique() for t in tasks)
-    figure = Figure(figsize=(max(4.0, 0.9 * widest + 2), 4.0 * len(tasks)), layout="constrained")
-    axes = list(figure.subplots(len(tasks), 1, squeeze=False)[:, 0])
-    for task, ax in zip(tasks, axes):
-        block = data[data["task"] == task]
-        mean = block.groupby("model")["delta"].mean()
-        order = sorted(mean.index, key=lambda m: (m not in pearson, -pearson.get(m, 0.0), mean[m]))
+    axes = []
+    for task, block, order, ax in _task_panels(data, value="delta", what="pairs", attribute=attribute,
+                                               subset=subset, pearson=pearson):
         eec_deltas(block, tests[tests["task"] == task], attribute=attribute, subset=subset, order=order, ax=ax)
         ax.set_title(f"{task}: EEC {attribute} ({subset}), systems by Pearson r on the {task} test set")
+        axes.append(ax)
     return axes
 
 
@@ -358,20 +370,12 @@ def eec_task_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "al
     """:func:`eec_intervals` per task (one panel each, the paper's task order), systems ordered as
     :func:`eec_task_deltas` orders them (``pearson`` best first, then by mean Δ). One new Figure; returns its Axes."""
     data = tests[(tests["attribute"] == attribute) & (tests["subset"] == subset)]
-    tasks = [t for t in eec_study.TASK_ORDER if t in set(data["task"])]
-    if not tasks:
-        raise InputError(f"no tests for attribute={attribute!r}, subset={subset!r}.",
-                         fix="pass toolkit.studies.eec.ttests(...) of that attribute and subset.")
-    pearson = dict(pearson or {})
-    widest = max(data.loc[data["task"] == t, "model"].nunique() for t in tasks)
-    figure = Figure(figsize=(max(4.0, 0.9 * widest + 2), 4.0 * len(tasks)), layout="constrained")
-    axes = list(figure.subplots(len(tasks), 1, squeeze=False)[:, 0])
-    for task, ax in zip(tasks, axes):
-        block = data[data["task"] == task]
-        mean = block.groupby("model")["mean_diff"].mean()
-        order = sorted(mean.index, key=lambda m: (m not in pearson, -pearson.get(m, 0.0), mean[m]))
+    axes = []
+    for task, block, order, ax in _task_panels(data, value="mean_diff", what="tests", attribute=attribute,
+                                               subset=subset, pearson=pearson):
         eec_intervals(block, attribute=attribute, subset=subset, order=order, ax=ax)
         ax.set_title(f"{task}: EEC {attribute} ({subset}), mean Δ, two-way 95 % CI", fontsize="medium")
+        axes.append(ax)
     return axes
 
 

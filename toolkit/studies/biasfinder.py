@@ -79,15 +79,21 @@ STRATA_COLUMNS = ("attribute", "model", "btcs", "templates_with_btc", "sampled",
 _DEFINITE = {"positive", "negative", "neutral"}
 
 
-def btcs(scored: pd.DataFrame) -> pd.DataFrame:
-    """BTC counts per model × case (columns :data:`BTC_COLUMNS`)."""
-    missing = [c for c in ("model", "label", "case_id", "group", "attribute", "is_original") if c not in scored]
+def _mutants(scored: pd.DataFrame, *, required: tuple[str, ...]) -> pd.DataFrame:
+    """The rows of ``scored`` that carry a class (``group``), checked for the ``required`` columns (TK101) and for
+    usable scores."""
+    missing = [c for c in required if c not in scored]
     if missing:
         raise SchemaError(f"not a scored case table: column {missing[0]!r} is missing.",
                           fix="score a case table with toolkit.scoring.score().")
     if "score" in scored.columns:
         scored = with_scores(scored, study="biasfinder")
-    mutants = scored[scored["group"] != ""]
+    return scored[scored["group"] != ""]
+
+
+def btcs(scored: pd.DataFrame) -> pd.DataFrame:
+    """BTC counts per model × case (columns :data:`BTC_COLUMNS`)."""
+    mutants = _mutants(scored, required=("model", "label", "case_id", "group", "attribute", "is_original"))
     keys = ["model", "attribute", "case_id", "group", "label"]
     counts = mutants.groupby(keys, observed=True).size().rename("n")
     clean = (mutants[mutants["fill_flag"].fillna("").astype(str).eq("")] if "fill_flag" in mutants.columns
@@ -383,13 +389,7 @@ def pair_counts(scored: pd.DataFrame) -> pd.DataFrame:
     """Per model × case (template): mutant pairs of different classes (``pairs_between``) and of the same class
     (``pairs_within``, the placebo null), and how many of each have different labels (``btcs_between`` equals
     :func:`btcs`'s ``n_btcs``). Columns :data:`PAIR_COLUMNS`; ``past_window`` as in :func:`btcs`."""
-    missing = [c for c in ("model", "label", "case_id", "group", "attribute") if c not in scored]
-    if missing:
-        raise SchemaError(f"not a scored case table: column {missing[0]!r} is missing.",
-                          fix="score a case table with toolkit.scoring.score().")
-    if "score" in scored.columns:
-        scored = with_scores(scored, study="biasfinder")
-    mutants = scored[scored["group"] != ""]
+    mutants = _mutants(scored, required=("model", "label", "case_id", "group", "attribute"))
     case = ["model", "attribute", "case_id"]
     half_pairs = (lambda n: n * (n - 1) // 2)
     cells = mutants.groupby([*case, "group", "label"], observed=True).size().rename("n").reset_index()
