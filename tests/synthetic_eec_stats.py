@@ -43,3 +43,13 @@ def name_noise(texts: list[str]) -> list[float]:
 def name_noise_female_plus(texts: list[str]) -> list[float]:
     """:func:`name_noise` plus exactly 0.05 for every sentence about a woman or girl (names and noun phrases)."""
     return [s + (0.05 if set(_words(t)) & _FEMALE else 0.0) for t, s in zip(texts, name_noise(texts))]
+
+
+_AA = {n.lower() for names in load_json("eec")["names"]["African-American"].values() for n in names}
+_FEMALE_NAMES = {n.lower() for race in load_json("eec")["names"].values() for n in race["female"]}
+
+
+def small_gender_big_race(texts: list[str]) -> list[float]:
+    """No name noise: female names exactly +0.015, African-American names exactly +0.05 (both groups' effects)."""
+    return [_base(t, w) + (0.015 if set(w) & _FEMALE_NAMES else 0.0) + (0.05 if set(w) & _AA else 0.0)
+            for t, w in ((t, _words(t)) for t in texts)]

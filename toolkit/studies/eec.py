@@ -53,11 +53,13 @@ columns (unchanged):
   ``share_template``/``share_name``/``share_residual``: :func:`toolkit.stats.variance_components` of the array.
 - a null baseline (placebo swaps, :func:`null_baseline`): ``n_null`` seeded random splits of ONE group's 20 names
   into halves of 10 (both groups, pooled), each giving the names-mean Δ between the halves as the paper's
-  names-mean Δ is computed. ``names_diff`` is the observed names-only Δ (group a's names − group b's, averaged over
-  the cases); ``null_low``/``null_high`` the 2.5/97.5 % of the null Δ; ``null_p`` the share of null |Δ| ≥ the
-  observed |Δ|; ``excess`` the observed |Δ| − the null's median |Δ|. A model that moves each name's score by its own
-  amount, with no group effect, reads inside the null. The null is conservative: a 10-vs-10 difference has √2 the
-  spread of a 20-vs-20 one.
+  names-mean Δ is computed. The split is stratified by the other attribute, as the observed contrast is balanced on
+  it (race: 5 female + 5 male names per half; gender: 5 African-American + 5 European per half), so an effect of the
+  other attribute does not widen the null; and each half-difference is scaled by 1/√2, so it has the spread of a
+  20-vs-20 difference, the observed contrast's. ``names_diff`` is the observed names-only Δ (group a's names −
+  group b's, averaged over the cases); ``null_low``/``null_high`` the ``alpha``/2 and 1 − ``alpha``/2 quantiles of the
+  null Δ; ``null_p`` the share of null |Δ| ≥ the observed |Δ|; ``excess`` the observed |Δ| − the null's median |Δ|.
+  A model that moves each name's score by its own amount, with no group effect, reads inside the null.
 
 :func:`clustered_vs_paper` lists the systems whose paper-style conclusion (``significant``) differs from
 ``significant_two_way``.
@@ -282,25 +284,40 @@ def cells(scored: pd.DataFrame, *, attribute: str, subset: str = "all") -> pd.Da
 
 
 def null_baseline(scored: pd.DataFrame, *, attribute: str, subset: str = "all", n_null: int = N_NULL,
-                  seed: int = 0) -> pd.DataFrame:
+                  seed: int = 0, alpha: float = 0.05) -> pd.DataFrame:
     """Placebo swaps: per model × task, the names-mean Δ between two random halves of ONE group's names (``n_null``
     seeded splits of each group, pooled) against the observed names-only Δ (group a's names − group b's). Columns
     ``model, task, names_diff, null_low, null_high, null_p, excess`` (see the module docstring)."""
     _check(scored, attribute, subset)
     names_a, names_b = _names(attribute)
     rng = np.random.default_rng(seed)
-    splits = [(group, np.array([rng.permutation(len(group)) for _ in range(n_null)])) for group in (names_a, names_b)]
+    splits = [(group, _stratified_splits(rng, n_null=n_null, size=len(group))) for group in (names_a, names_b)]
     rows = []
     wide = _name_scores(scored, subset)
     for (model, task), block in wide.groupby(["model", "task"], sort=False):
         means = block[names_a + names_b].mean()  # per name over the cases: linear, so Δ of means = mean of Δ
         observed = float(means[names_a].mean() - means[names_b].mean())
         null = np.concatenate([_half_differences(means[group].to_numpy(), orders) for group, orders in splits])
+        null = null / np.sqrt(2.0)  # 10 vs 10 → the spread of 20 vs 20
         rows.append({"model": model, "task": task, "names_diff": observed,
-                     "null_low": float(np.quantile(null, 0.025)), "null_high": float(np.quantile(null, 0.975)),
+                     "null_low": float(np.quantile(null, alpha / 2)),
+                     "null_high": float(np.quantile(null, 1 - alpha / 2)),
                      "null_p": float(np.mean(np.abs(null) >= abs(observed) - 1e-12)),
                      "excess": abs(observed) - float(np.median(np.abs(null)))})
     return pd.DataFrame(rows, columns=["model", "task", "names_diff", "null_low", "null_high", "null_p", "excess"])
+
+
+def _stratified_splits(rng: np.random.Generator, *, n_null: int, size: int) -> np.ndarray:
+    """``n_null`` orders of ``size`` names listed as two strata of equal size (the release lists each group's names
+    by the other attribute: female then male, or African-American then European): the first half of each order
+    holds half of each stratum."""
+    stratum = size // 2
+    orders = []
+    for _ in range(n_null):
+        first, second = rng.permutation(stratum), stratum + rng.permutation(size - stratum)
+        cut_a, cut_b = stratum // 2, (size - stratum) // 2
+        orders.append(np.concatenate([first[:cut_a], second[:cut_b], first[cut_a:], second[cut_b:]]))
+    return np.array(orders)
 
 
 def _half_differences(values: np.ndarray, orders: np.ndarray) -> np.ndarray:
@@ -332,7 +349,7 @@ def _frame_rows(scored: pd.DataFrame, *, attribute: str, subset: str, alpha: flo
     null baseline (uncorrected, no verdict yet)."""
     grid = cells(scored, attribute=attribute, subset=subset)
     paper_pairs = pairs(scored, attribute=attribute, subset=subset)
-    null = null_baseline(scored, attribute=attribute, subset=subset, n_null=n_null, seed=seed)
+    null = null_baseline(scored, attribute=attribute, subset=subset, n_null=n_null, seed=seed, alpha=alpha)
     null = null.set_index(["model", "task"])
     rows = []
     for (model, task), block in grid.groupby(["model", "task"], sort=False):
