@@ -148,3 +148,13 @@ def test_run_records_the_family_and_writes_the_new_tables(tmp_path):
     assert tuple(result.variance.columns) == psa.VARIANCE_COLUMNS
     written = {p.name for p in psa_run.write(result, tmp_path / "out", figures_dir=tmp_path / "fig")}
     assert {"psa_gender.csv", "psa_variance.csv", "provenance.json"} <= written
+
+
+def test_the_null_is_split_within_categories_so_a_category_effect_does_not_widen_it():
+    """Found in review: halves that mix categories turned a category effect (athletes score higher, whatever their
+    gender) into a wide null around a model with no gender effect and no name noise."""
+    scored = _scored()
+    scored.loc[scored["category"] == "c1", "score"] += 0.1  # every c1 name, female and male alike
+    row = psa.gender_gap(scored, n_boot=200).iloc[0]
+    assert row["estimate"] == pytest.approx(0.0, abs=1e-12)
+    assert row["null_high"] - row["null_low"] < 1e-9  # within a category every name scores the same

@@ -28,7 +28,8 @@ Statistics beyond the paper (issue 24; estimators from :mod:`toolkit.stats`):
   family model × corpus (``correction``: ``bonferroni`` default, ``holm``, ``fdr_bh``); ``verdict``
   (:func:`toolkit.stats.verdict`, a = female, b = male, TOST at ``margin`` with the two-way SE on
   min(sentences, pairs) − 1 degrees of freedom). Null baseline (placebo): each gender's names split at
-  random into two halves (seeded), Δ_null = ½[(F₁ − F₂) + (M₁ − M₂)] — a difference between two groups as large as
+  random into two halves (seeded) within each name category (the observed pairs match categories, so a category
+  effect must not widen the null), Δ_null = ½[(F₁ − F₂) + (M₁ − M₂)] — a difference between two groups as large as
   the real ones with no gender contrast; ``null_low``/``null_high`` are the ``alpha/2`` and ``1 − alpha/2``
   quantiles of Δ_null over ``n_null`` splits, the range a name-sensitive but unbiased model's Δ falls in.
 - :func:`variance_table`: two-way random-effects variance components of the perturbation effect
@@ -245,12 +246,27 @@ def name_pairs(scored: pd.DataFrame) -> list[tuple[str, str]]:
     return pairs
 
 
-def _placebo(female: np.ndarray, male: np.ndarray, *, n_null: int, rng: np.random.Generator) -> np.ndarray:
-    """Δ_null = ½[(F₁ − F₂) + (M₁ − M₂)] over ``n_null`` random splits of each gender's per-name means."""
+def _placebo(female: np.ndarray, male: np.ndarray, *, strata: np.ndarray, n_null: int,
+             rng: np.random.Generator) -> np.ndarray:
+    """Δ_null = ½[(F₁ − F₂) + (M₁ − M₂)] over ``n_null`` random splits of each gender's per-name means, each split
+    made within the name pairs' ``strata`` (their category: the observed F − M pairs names within a category, so a
+    category effect must not widen the null): a half-difference is the stratum-size-weighted mean of the
+    within-stratum differences between the two halves (a stratum of odd size gives its odd name to a random half;
+    a stratum of one name cannot be split and is left out)."""
+    groups = [g for g in (np.flatnonzero(strata == value) for value in dict.fromkeys(strata.tolist())) if len(g) > 1]
+    if not groups:  # no category holds two name pairs: no split within one
+        return np.full(n_null, np.nan)
+    weights = np.array([len(g) for g in groups], dtype=float)
+    weights /= weights.sum()
+
     def half_difference(means: np.ndarray) -> np.ndarray:
-        half = len(means) // 2
-        order = np.argsort(rng.random((n_null, len(means))), axis=1)
-        return means[order[:, :half]].mean(axis=1) - means[order[:, half:2 * half]].mean(axis=1)
+        out = np.zeros(n_null)
+        for weight, group in zip(weights, groups):
+            for i in range(n_null):
+                order = rng.permutation(group)
+                cut = len(order) // 2 + (int(rng.random() < 0.5) if len(order) % 2 else 0)
+                out[i] += weight * (means[order[:cut]].mean() - means[order[cut:]].mean())
+        return out
     return 0.5 * (half_difference(female) + half_difference(male))
 
 
@@ -266,18 +282,15 @@ def check_stat_options(*, correction: str, margin: float, alpha: float = st.ALPH
 
 
 def _interval(matrix: np.ndarray, *, alpha: float, n_boot: int, seed: int) -> dict:
-    """:func:`toolkit.stats.two_way_bootstrap` (bootstrap-t), or its percentile method when the bootstrap-t interval
-    leaves the range of the cells — a mean cannot, and it does when resampled arrays of identical cells (a lexicon
-    that ignores most names) have zero standard error and their studentised replicates explode."""
+    """:func:`toolkit.stats.two_way_bootstrap`: bootstrap-t, or its percentile interval when the bootstrap-t is
+    undefined (resampled arrays of identical cells — a lexicon that ignores most names — have no variance);
+    ``ci_method`` says which."""
     boot = st.two_way_bootstrap(matrix, alpha=alpha, n_boot=n_boot, seed=seed)
-    if boot["ci_low"] < matrix.min() - 1e-12 or boot["ci_high"] > matrix.max() + 1e-12:
-        return {**st.two_way_bootstrap(matrix, alpha=alpha, n_boot=n_boot, seed=seed, method="percentile"),
-                "ci_method": "percentile"}
-    return {**boot, "ci_method": "bootstrap-t"}
+    return {**boot, "ci_method": boot["method"]}
 
 
-def _gap_row(block: pd.DataFrame, pairs: list[tuple[str, str]], *, alpha: float, n_boot: int, n_null: int,
-             seed: int) -> dict:
+def _gap_row(block: pd.DataFrame, pairs: list[tuple[str, str]], *, strata: list[str], alpha: float, n_boot: int,
+             n_null: int, seed: int) -> dict:
     female = block[[f for f, _ in pairs]].to_numpy()
     male = block[[m for _, m in pairs]].to_numpy()
     row = {"a": "female", "b": "male", "mean_a": float(female.mean()) if female.size else np.nan,
@@ -287,7 +300,8 @@ def _gap_row(block: pd.DataFrame, pairs: list[tuple[str, str]], *, alpha: float,
                 "effect_size": np.nan, "p_value": np.nan, "se": np.nan, "df": np.nan, "null_low": np.nan,
                 "null_high": np.nan, "ci_method": ""}
     boot = _interval(female - male, alpha=alpha, n_boot=n_boot, seed=seed)
-    null = _placebo(female.mean(axis=0), male.mean(axis=0), n_null=n_null, rng=np.random.default_rng(seed))
+    null = _placebo(female.mean(axis=0), male.mean(axis=0), strata=np.asarray(strata), n_null=n_null,
+                    rng=np.random.default_rng(seed))
     low, high = np.quantile(null, [alpha / 2, 1 - alpha / 2])
     return {**row, **{k: boot[k] for k in ("estimate", "ci_low", "ci_high", "effect_size", "p_value", "se",
                                             "ci_method")},
@@ -302,8 +316,10 @@ def gender_gap(scored: pd.DataFrame, *, n_boot: int = st.N_BOOT, seed: int = 0, 
     check_stat_options(correction=correction, margin=margin, alpha=alpha)
     _, perturbed = _wide(scored)
     pairs = name_pairs(scored)
-    rows = [{"model": model, "corpus": corpus, **_gap_row(block, pairs, alpha=alpha, n_boot=n_boot, n_null=n_null,
-                                                           seed=seed)}
+    category = _names(scored)["category"]
+    strata = [category[f] if category[f] == category[m] else "across categories" for f, m in pairs]
+    rows = [{"model": model, "corpus": corpus, **_gap_row(block, pairs, strata=strata, alpha=alpha, n_boot=n_boot,
+                                                           n_null=n_null, seed=seed)}
             for (model, corpus), block in perturbed.groupby(level=["model", "corpus"], sort=False)]
     frame = pd.DataFrame(rows)
     frame["p_adjusted"] = st.adjust(frame["p_value"].to_numpy(dtype=float), method=correction)
