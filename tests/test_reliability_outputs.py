@@ -323,3 +323,49 @@ def test_an_annotation_file_without_the_columns_is_a_coded_error(tmp_path):
     assert path.read_text() == "id,who,ok\n1,ann1,yes\n"
     with pytest.raises(SchemaError, match="lacks columns 'coherent', 'sentiment'"):
         biasfinder.tpr(pd.DataFrame({"btc_id": ["b1"], "variant": ["a"], "annotator": ["ann1"]}))
+
+
+def test_a_folder_in_the_way_of_an_output_is_tk105_before_anything_moves(tmp_path):
+    """Found in review: a folder where eec_b.csv goes made the move fail half-way, leaving eec_a.csv new beside the
+    old provenance.json, with a raw IsADirectoryError."""
+    from toolkit import results
+    from toolkit.errors import OutputDirError
+
+    scored = pd.DataFrame({"model": ["m"], "score": [0.5]})
+    old = {"eec_a": pd.DataFrame({"x": [1]}), "eec_b": pd.DataFrame({"x": [2]})}
+    results.write(study="eec", tables=old, axes={}, scored=scored, models=["vader"], settings={}, out_dir=tmp_path,
+                  figures_dir=tmp_path)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+    (tmp_path / "eec_b.csv").unlink()
+    (tmp_path / "eec_b.csv").mkdir()
+    before.pop("eec_b.csv")
+    new = {"eec_a": pd.DataFrame({"x": [9]}), "eec_b": pd.DataFrame({"x": [9]})}
+    with pytest.raises(OutputDirError, match="eec_b.csv' is in the way of an output"):
+        results.write(study="eec", tables=new, axes={}, scored=scored, models=["vader"], settings={},
+                      out_dir=tmp_path, figures_dir=tmp_path)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
+
+
+def test_a_failure_while_moving_files_in_puts_the_previous_run_back(tmp_path, monkeypatch):
+    from toolkit import results
+    from toolkit.errors import OutputDirError
+
+    scored = pd.DataFrame({"model": ["m"], "score": [0.5]})
+    results.write(study="eec", tables={"eec_a": pd.DataFrame({"x": [1]}), "eec_b": pd.DataFrame({"x": [2]})},
+                  axes={}, scored=scored, models=["vader"], settings={}, out_dir=tmp_path, figures_dir=tmp_path)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+    real = results._Staging.replace
+    calls = []
+
+    def flaky(self, target):
+        calls.append(target.name)
+        if len(calls) == 2:
+            raise PermissionError(13, "Permission denied", str(target))
+        return real(self, target)
+
+    monkeypatch.setattr(results._Staging, "replace", flaky)
+    with pytest.raises(OutputDirError, match="previous run's files are as they were"):
+        results.write(study="eec", tables={"eec_a": pd.DataFrame({"x": [9]}), "eec_b": pd.DataFrame({"x": [9]})},
+                      axes={}, scored=scored, models=["vader"], settings={}, out_dir=tmp_path, figures_dir=tmp_path)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
+    assert not [p for p in tmp_path.iterdir() if p.is_dir()]  # no staging folder left behind

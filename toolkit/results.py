@@ -52,7 +52,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from toolkit import paths, plots, provenance
+from toolkit import executors, paths, plots, provenance
 from toolkit.errors import DiskFullError, InputError, MissingDependencyError, OutputDirError, ToolkitError
 
 try:
@@ -355,10 +355,14 @@ class _Staging:
                     raise _disk_full(target.parent, sum(sizes) + rest) from None
                 raise _write_error(target, exc) from None
 
+    def folder(self, parent: Path) -> Path:
+        """The staging folder inside ``parent`` (made on first use; same filesystem, so moves are renames)."""
+        if parent not in self.folders:
+            self.folders[parent] = Path(tempfile.mkdtemp(dir=parent, prefix=STAGING_PREFIX))
+        return self.folders[parent]
+
     def _write(self, target: Path, render: Render) -> int:
-        if target.parent not in self.folders:
-            self.folders[target.parent] = Path(tempfile.mkdtemp(dir=target.parent, prefix=STAGING_PREFIX))
-        self.staged[target] = self.folders[target.parent] / target.name
+        self.staged[target] = self.folder(target.parent) / target.name
         return _write_file(self.staged[target], render)
 
     def replace(self, target: Path) -> None:
@@ -423,16 +427,41 @@ def _write_locked(*, study: str, planned: list[tuple[Path, Render]], scored: pd.
                                outputs=[_output_name(target, out) for target, _ in planned],
                                inputs=scored.attrs.get("inputs"))
     text = provenance.dumps(record).encode("utf-8")
+    every = [target for target, _ in planned] + [out / "provenance.json"]
+    blocked = next((t for t in every if t.is_symlink() or (t.exists() and not t.is_file())), None)
+    if blocked is not None:  # before anything is written or moved
+        raise OutputDirError(f"{str(blocked)!r} is in the way of an output: it is a folder or a link, not a file.",
+                             fix="move or delete it, or pass another --out.")
     staging = _Staging()
     try:
         staging.write_all([*planned, (out / "provenance.json", lambda handle: handle.write(text))])
-        targets = {target.resolve() for target, _ in planned}
-        for target, _ in planned:
-            staging.replace(target)
-        for path in previous:
-            if path.resolve() not in targets:
-                path.unlink(missing_ok=True)
-        staging.replace(out / "provenance.json")
+        with executors.signals_deferred():  # Ctrl-C waits until the folder is whole again
+            _swap_in(staging, every, stale=[p for p in previous if p.resolve() not in {t.resolve() for t in every}])
     finally:
         staging.discard()
-    return [target for target, _ in planned] + [out / "provenance.json"]
+    return every
+
+
+def _swap_in(staging: _Staging, targets: list[Path], *, stale: list[Path]) -> None:
+    """Move the staged files onto ``targets`` (provenance last) and delete the ``stale`` files of the previous run,
+    all or nothing: the files they replace are first moved aside into the staging folder, and any error puts them
+    back and removes what was moved in (then TK105 naming the file)."""
+    aside: list[tuple[Path, Path]] = []  # (original place, where it waits)
+    moved: list[Path] = []
+    try:
+        for path in [*targets, *stale]:
+            if path.exists():
+                holding = staging.folder(path.parent) / f".previous-{len(aside)}-{path.name}"
+                os.replace(path, holding)
+                aside.append((path, holding))
+        for target in targets:
+            staging.replace(target)
+            moved.append(target)
+    except OSError as exc:
+        for target in moved:
+            target.unlink(missing_ok=True)
+        for path, holding in reversed(aside):
+            os.replace(holding, path)
+        raise OutputDirError(f"could not move the run's files into place ({exc.strerror or exc}: "
+                             f"{exc.filename or ''}); the previous run's files are as they were.",
+                             fix="check the folder's permissions and free space, or pass another --out.") from None
