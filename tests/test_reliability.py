@@ -264,6 +264,10 @@ def raises(texts):
 
 
 NOT_CALLABLE = 3
+
+
+def takes_nothing():
+    return 0.5
 '''
 
 
@@ -283,7 +287,7 @@ def test_py_callable_bad_outputs_are_coded_errors(tmp_path, monkeypatch, name, e
         PyCallableModel(f"py:bad_scorers:{name}").predict(["a", "b", "c"])
 
 
-@pytest.mark.parametrize("spec, pattern", [("py:getpass:getuser", "cannot be called with one argument"),
+@pytest.mark.parametrize("spec, pattern", [("py:bad_scorers:takes_nothing", "cannot be called with one argument"),
                                            ("py:bad_scorers:NOT_CALLABLE", "is not callable")])
 def test_py_targets_that_cannot_score_are_refused_at_load(tmp_path, monkeypatch, spec, pattern):
     from toolkit.models.pyfunc import PyCallableModel

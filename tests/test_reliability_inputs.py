@@ -133,7 +133,7 @@ def test_cli_truncated_gz_corpus_prints_the_coded_error(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("spec", ["py:subprocess:getoutput", "py:os:system", "py:builtins:eval",
-                                  "py:shutil:rmtree", "py:os.path:basename"])
+                                  "py:shutil:rmtree", "py:os.path:basename", "py:timeit:main", "py:tarfile:main"])
 def test_py_targets_in_process_and_shell_modules_are_refused(spec):
     from toolkit.models import load
 

@@ -1,8 +1,8 @@
 """``py:<module>:<callable>[?version=…]``: any importable function ``list[str] -> sequence of scores in [0, 1]``.
 
-``py:`` imports and runs arbitrary code: only use modules you trust. A target in a standard-library module that runs
-processes, shells or code (:data:`UNSAFE_MODULES`: ``subprocess``, ``os``, ``builtins``, …) is refused unless the spec
-adds ``?unsafe=1``.
+``py:`` imports and runs arbitrary code: only use modules you trust. A target in the standard library
+(:data:`UNSAFE_MODULES`: ``subprocess``, ``os``, ``builtins``, ``timeit``, …) is refused unless the spec adds
+``?unsafe=1``.
 
 The fingerprint (the score cache's key) covers, and only covers:
 
@@ -42,19 +42,18 @@ from toolkit.models import valence
 from toolkit.models.base import Predictions, SentimentModel, digest
 
 _OPTIONS = ("version", "unsafe")
-UNSAFE_MODULES = frozenset({"os", "posix", "nt", "subprocess", "shutil", "pty", "sys", "builtins", "importlib",
-                            "runpy", "code", "codeop", "ctypes", "multiprocessing", "concurrent", "asyncio", "socket",
-                            "pickle", "marshal", "shelve", "webbrowser", "platform", "signal", "tempfile"})
-"""Standard-library modules that run processes or shell commands, evaluate code, or touch the OS: a ``py:`` target
-in them (named, or a callable defined there and re-exported elsewhere) is refused unless the spec says
-``?unsafe=1``, so a corpus text never reaches a shell through ``py:subprocess:getoutput``."""
+UNSAFE_MODULES = frozenset(sys.stdlib_module_names)
+"""The standard library: a ``py:`` target in it (named, or a callable defined there and re-exported elsewhere) is
+refused unless the spec says ``?unsafe=1``. Much of it runs processes or shells (``subprocess``, ``os``), evaluates
+code (``builtins.eval``, ``timeit.main``, ``runpy``) or reads and writes files named by its argument
+(``tarfile.main``), and every corpus text would reach it; none of it scores sentiment."""
 
 
 def _unsafe_home(module_name: str, func: object) -> str | None:
-    """The standard-library module of :data:`UNSAFE_MODULES` the target belongs to, else None."""
+    """The standard-library module (:data:`UNSAFE_MODULES`) the target belongs to, else None."""
     for name in (module_name, getattr(func, "__module__", None) or ""):
-        top = name.split(".")[0].lstrip("_")
-        if top in UNSAFE_MODULES:
+        top = name.split(".")[0]
+        if top in UNSAFE_MODULES or top.lstrip("_") in UNSAFE_MODULES:
             return name
     return None
 
@@ -126,9 +125,9 @@ class PyCallableModel(SentimentModel):
             raise ModelSpecError(f"{attr!r} in {module_name!r} is not callable.", fix="point at a function.")
         home = _unsafe_home(module_name, func)
         if home is not None and options.get("unsafe", "0").lower() not in ("1", "true", "yes"):
-            raise ModelSpecError(f"model spec {spec!r} points into the standard library's {home!r}, which runs "
-                                 "processes, shell commands or code, or touches the OS: every text scored would "
-                                 "reach it.", fix=f"point at your own scoring function, or, if you mean it, add "
+            raise ModelSpecError(f"model spec {spec!r} points into the standard library ({home!r}), which can run "
+                                 "processes, shell commands or code, or read and write files: every text scored "
+                                 "would reach it.", fix=f"point at your own scoring function, or, if you mean it, add "
                                                   f"?unsafe=1 ({spec.split('?')[0]}?unsafe=1).")
         try:
             inspect.signature(func).bind(["text"])
