@@ -35,7 +35,7 @@ def _cli(*args: str, capsys) -> tuple[int, str]:
     (["psa", "--model", "vader", "--seed", "-1"], r"\[TK102\] seed must be"),
     (["psa", "--model", "vader", "--n-boot", "0"], r"\[TK102\] n_boot .* got 0"),
     (["psa", "--model", "vader", "--max-words", "0"], r"\[TK102\] max_words .* got 0"),
-    (["eec", "--model", "vader", "--alpha", "1.5"], r"\[TK102\] alpha must be a number strictly between 0 and 1"),
+    (["eec", "--model", "vader", "--alpha", "0.6"], r"\[TK102\] alpha must be a number strictly between 0 and 0.5"),
 ])
 def test_cli_count_options_out_of_range_are_tk102_with_the_valid_range(tmp_path, capsys, args, pattern):
     import re
@@ -301,3 +301,17 @@ def test_biasfinder_generate_checks_its_counts_before_parsing(kwargs, pattern):
 
     with pytest.raises(InputError, match=pattern):
         biasfinder.generate(corpus_of(["She is a fine actor."]), **kwargs)
+
+
+def test_numpy_numbers_are_accepted_as_counts_and_as_engine_options():
+    import numpy as np
+
+    from toolkit import checks
+    from toolkit.scoring import score
+
+    assert checks.count(np.int64(3), name="n") == 3 and checks.count(np.float32(3.0), name="n") == 3
+    with pytest.raises(InputError):
+        checks.count(np.bool_(True), name="n")
+    scored = score(_cases(["good", "bad"]), models="vader", cache=False, n_jobs=np.int64(1),
+                   batch_tokens=np.int32(64))
+    assert len(scored) == 2

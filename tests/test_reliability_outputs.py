@@ -369,3 +369,17 @@ def test_a_failure_while_moving_files_in_puts_the_previous_run_back(tmp_path, mo
                       axes={}, scored=scored, models=["vader"], settings={}, out_dir=tmp_path, figures_dir=tmp_path)
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
     assert not [p for p in tmp_path.iterdir() if p.is_dir()]  # no staging folder left behind
+
+
+def test_a_wait_for_the_lock_is_announced_once(tmp_path):
+    """Found in review: a second run into a locked folder waited up to 600 s without a word."""
+    path = tmp_path / results.LOCK_NAME
+    with results.lock(path, timeout=5, what="the test"):
+        waiter = subprocess.Popen([sys.executable, "-c", "from toolkit import results\nprint('ready', flush=True)\n"
+                                   f"with results.lock({str(path)!r}, timeout=10, what='into the folder'): pass"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert waiter.stdout.readline().strip() == "ready"
+        time.sleep(2.0)  # the waiter announces itself after 1 s
+    _, err = waiter.communicate(timeout=30)
+    assert waiter.returncode == 0
+    assert err.count("waiting for another process writing into the folder") == 1

@@ -186,3 +186,13 @@ def test_wilson_bounds_never_exclude_the_rate_through_float_noise():
     assert rate == 0.0 and low == 0.0 < high
     rate, low, high = stats.wilson(2812, 2812)
     assert rate == 1.0 and high == 1.0 > low
+
+
+def test_kappa_interval_resamples_whole_groups_when_items_come_in_pairs():
+    """A BTC's two mutants are labelled together: resampling them apart treats 2n correlated items as independent."""
+    a = ["y", "y", "n", "n", "y", "n", "y", "y", "n", "y"] * 2
+    b = ["y", "n", "n", "n", "y", "n", "y", "y", "y", "y"] * 2
+    groups = list(range(10)) * 2  # each item twice: one group per duplicated pair
+    _, low, high = stats.kappa_interval(a, b, seed=0)
+    _, g_low, g_high = stats.kappa_interval(a, b, seed=0, groups=groups)
+    assert (g_high - g_low) > 1.2 * (high - low)

@@ -163,3 +163,11 @@ def test_the_null_is_stratified_so_a_race_effect_does_not_hide_a_gender_effect()
     null = eec.null_baseline(scored, attribute="gender", n_null=100).iloc[0]
     assert null["names_diff"] == pytest.approx(0.015, abs=5e-4)  # plus the sentence-level noise of _base
     assert null["null_high"] < 0.005 and null["null_p"] == 0.0  # no name noise: halves differ by sentence noise only
+
+
+def test_a_family_too_large_for_the_bootstrap_says_so():
+    """Found in review: a bootstrap p is at least 1/(n_boot + 1), so Bonferroni over m tests cannot go below
+    m/(n_boot + 1); with too few resamples no system could ever read significant, silently."""
+    scored = score(eec_run.generate(), models=["vader", BIASED], cache=False, progress=False)
+    with pytest.warns(UserWarning, match=r"smallest bootstrap p is 1/101.*over 4 tests.*Pass n_boot=800 or more"):
+        eec.intervals(scored, subsets=["all"], n_boot=100, alpha=0.01)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import numbers
 from collections.abc import Iterable
 
+import numpy as np
+
 from toolkit.errors import InputError
 
 SEED_MAX = 2**32 - 1
@@ -32,8 +34,8 @@ def count(value: object, *, name: str, minimum: int = 1, maximum: int | None = N
     otherwise TK102 with the valid range."""
     if value is None and allow_none:
         return None
-    whole = (isinstance(value, numbers.Integral) and not isinstance(value, bool)) or (
-        isinstance(value, float) and value.is_integer())
+    whole = (isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))) or (
+        isinstance(value, (float, np.floating)) and float(value).is_integer())
     valid = f"a whole number {_range_text(minimum, maximum)}" + (" or None" if allow_none else "")
     if not whole:
         raise InputError(f"{name} must be {valid}; got {value!r} ({type(value).__name__}).",

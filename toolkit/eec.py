@@ -85,7 +85,7 @@ def run(*, models: Iterable[str | SentimentModel] | None = None, task: str | Non
         raise unknown("task", task, TASK_CHOICES)
     if spelling not in SPELLINGS:  # before loading models
         raise unknown("EEC spelling", spelling, SPELLINGS)
-    alpha = checks.fraction(alpha, name="alpha")
+    alpha = checks.fraction(alpha, name="alpha", high=0.5)  # the two-way intervals need alpha < 0.5
     if correction not in stats.METHODS:  # before scoring, as the subsets
         raise unknown("correction method", correction, stats.METHODS)
     margin = checks.fraction(margin, name="margin")

@@ -39,6 +39,7 @@ import errno
 import io
 import json
 import os
+import sys
 import shutil
 import stat
 import tempfile
@@ -280,12 +281,17 @@ def lock(path: str | Path, *, timeout: float, what: str) -> Iterator[None]:
         raise OutputDirError(f"cannot create the lock file {str(path)!r}: {exc.strerror or exc}.",
                              fix="check the folder's permissions, or pass another folder.") from None
     try:
-        deadline = time.monotonic() + timeout
+        started = time.monotonic()
+        deadline, announced = started + timeout, False
         while True:
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
+                if not announced and time.monotonic() - started >= 1.0:  # say so once, not for a brief wait
+                    print(f"waiting for another process writing {what} (it holds {str(path)!r}; up to "
+                          f"{timeout:g} s) …", file=sys.stderr, flush=True)
+                    announced = True
                 if time.monotonic() >= deadline:
                     raise OutputDirError(f"another process is still writing {what} after {timeout:g} s of waiting "
                                          f"(it holds the lock {str(path)!r}).",

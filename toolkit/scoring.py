@@ -286,14 +286,10 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
         a cached text with the same input), ``computed_inputs``.
     """
     case_schema.validate(cases)
-    if batch_tokens is not None and (not isinstance(batch_tokens, int) or batch_tokens < 1):
-        raise InputError(f"batch_tokens must be a positive integer, got {batch_tokens!r}.",
-                         fix=f"use e.g. {CPU_BATCH_TOKENS} on CPU, or None for the device's default.")
+    batch_tokens = checks.count(batch_tokens, name="batch_tokens", allow_none=True)
     if max_text_chars is not None:
         max_text_chars = checks.count(max_text_chars, name="max_text_chars")
-    if n_jobs is not None and (not isinstance(n_jobs, int) or n_jobs < 1):
-        raise InputError(f"n_jobs must be a positive integer or None, got {n_jobs!r}.",
-                         fix="use None (every core) or 1 (in process).")
+    n_jobs = checks.count(n_jobs, name="n_jobs", maximum=checks.MAX_PROCESSES, allow_none=True)
     loaded = load_all(models, device=device)
     if not loaded:
         raise InputError("no models given.", fix="pass models=['vader', …]; see toolkit.models.available().")

@@ -245,10 +245,11 @@ def verdict(*, estimate: float, se: float, df: float, p_adjusted: float, margin:
     return "inconclusive"
 
 
-def kappa_interval(a: Sequence, b: Sequence, *, alpha: float = ALPHA, n_boot: int = N_BOOT,
-                   seed: int = 0) -> tuple[float, float, float]:
+def kappa_interval(a: Sequence, b: Sequence, *, alpha: float = ALPHA, n_boot: int = N_BOOT, seed: int = 0,
+                   groups: Sequence | None = None) -> tuple[float, float, float]:
     """Cohen's κ between two annotators' labels of the same items (``sklearn``) and a seeded percentile bootstrap
-    interval over items; fewer than 2 items give NaNs."""
+    interval over items — or over ``groups`` of items when given (e.g. a BTC's two mutants, whose labels are
+    correlated: each replicate draws whole groups); fewer than 2 items give NaNs."""
     from sklearn.metrics import cohen_kappa_score
 
     a, b = np.asarray(a, dtype=object), np.asarray(b, dtype=object)
@@ -256,8 +257,11 @@ def kappa_interval(a: Sequence, b: Sequence, *, alpha: float = ALPHA, n_boot: in
         return float("nan"), float("nan"), float("nan")
     kappa = float(cohen_kappa_score(a, b)) if len(set(a) | set(b)) > 1 else 1.0
     rng = np.random.default_rng(seed)
+    members = ([np.array([i]) for i in range(len(a))] if groups is None else
+               [np.flatnonzero(np.asarray(groups, dtype=object) == g) for g in dict.fromkeys(groups)])
     draws = []
-    for idx in rng.integers(0, len(a), (n_boot, len(a))):
+    for picked in rng.integers(0, len(members), (n_boot, len(members))):
+        idx = np.concatenate([members[i] for i in picked])
         x, y = a[idx], b[idx]
         draws.append(cohen_kappa_score(x, y) if len(set(x) | set(y)) > 1 else 1.0)
     low, high = np.nanquantile(np.asarray(draws, dtype=float), [alpha / 2, 1 - alpha / 2])

@@ -557,8 +557,9 @@ def tpr_table(annotations: pd.DataFrame, *, rule: str = "paper", alpha: float = 
 def kappa_table(annotations: pd.DataFrame, *, field: str, annotators: tuple[str, str] | None = None,
                 merge_neutral: bool = True, alpha: float = tkstats.ALPHA, n_boot: int = tkstats.N_BOOT,
                 seed: int = 0) -> pd.DataFrame:
-    """:func:`kappa` (same value, same checks) as a one-row frame with a seeded percentile bootstrap interval over
-    the mutants both annotators labelled (:func:`toolkit.stats.kappa_interval`), columns :data:`KAPPA_COLUMNS`."""
+    """:func:`kappa` (same value, same checks) as a one-row frame with a seeded percentile bootstrap interval that
+    draws whole BTCs (both mutants of a BTC together: their labels are correlated) among the mutants both
+    annotators labelled (:func:`toolkit.stats.kappa_interval`), columns :data:`KAPPA_COLUMNS`."""
     value = kappa(annotations, field=field, annotators=annotators, merge_neutral=merge_neutral)
     frame = _annotations(annotations)
     if merge_neutral:
@@ -567,7 +568,8 @@ def kappa_table(annotations: pd.DataFrame, *, field: str, annotators: tuple[str,
     wide = frame.pivot_table(index=["btc_id", "variant"], columns="annotator", values=field, aggfunc="first")
     both = wide[list(people)].dropna()
     _, low, high = tkstats.kappa_interval(both[people[0]].to_numpy(), both[people[1]].to_numpy(),
-                                        alpha=tkstats._alpha(alpha), n_boot=n_boot, seed=seed)
+                                        alpha=tkstats._alpha(alpha), n_boot=n_boot, seed=seed,
+                                        groups=both.index.get_level_values("btc_id").to_numpy())
     return pd.DataFrame([{"field": field, "annotator_a": people[0], "annotator_b": people[1], "n_mutants": len(both),
                           "kappa": value, "kappa_low": low, "kappa_high": high, "merge_neutral": merge_neutral}],
                         columns=list(KAPPA_COLUMNS))

@@ -80,7 +80,7 @@ from statsmodels.stats.multitest import multipletests
 
 from toolkit import stats as tkstats
 from toolkit.cases import with_scores
-from toolkit.errors import InputError, SchemaError, unknown
+from toolkit.errors import InputError, SchemaError, unknown, warn
 from toolkit.resources import load_json
 
 ATTRIBUTES: dict[str, tuple[str, str, str, str]] = {
@@ -370,10 +370,15 @@ def _family(subset: str, block: list[dict]) -> str:
             f"system{'s' * (n_systems != 1)} = {len(block)} test{'s' * (len(block) != 1)}")
 
 
-def _decide(block: list[dict], *, subset: str, alpha: float, correction: str, margin: float) -> None:
+def _decide(block: list[dict], *, subset: str, alpha: float, correction: str, margin: float, n_boot: int) -> None:
     """Correct one family's two-way p values and give each row its verdict (in place)."""
     adjusted = tkstats.adjust([r["p_two_way"] for r in block], method=correction)
     family = _family(subset, block)
+    tested = sum(np.isfinite(r["p_two_way"]) for r in block)
+    if correction != "fdr_bh" and tested / (n_boot + 1) >= alpha:
+        warn(f"EEC {subset}: with n_boot={n_boot:,} the smallest bootstrap p is 1/{n_boot + 1:,}, so after "
+             f"{correction} over {tested} tests no system can reach alpha={alpha}: every two-way result reads not "
+             f"significant. Pass n_boot={int(np.ceil(2 * tested / alpha)):,} or more (--n-boot).")
     for row, p_adj in zip(block, adjusted):
         df = min(row["n_templates"], row["n_units"]) - 1
         row.update(p_adjusted=float(p_adj), significant_two_way=bool(p_adj < alpha), family=family,
@@ -405,7 +410,7 @@ def intervals(scored: pd.DataFrame, *, subsets: Sequence[str] = SUBSETS,
                  for r in _frame_rows(scored, attribute=attribute, subset=subset, alpha=alpha, n_boot=int(n_boot),
                                       seed=seed, n_null=int(n_null))]
         if block:
-            _decide(block, subset=subset, alpha=alpha, correction=correction, margin=margin)
+            _decide(block, subset=subset, alpha=alpha, correction=correction, margin=margin, n_boot=n_boot)
         rows += block
     return pd.DataFrame(rows, columns=["model", "task", "attribute", "subset", *STAT_TEST_COLUMNS])
 
