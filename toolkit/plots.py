@@ -148,15 +148,29 @@ def eec_task_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str,
     return axes
 
 
+SAVE_RC = {"pdf.fonttype": 42, "ps.fonttype": 42}
+"""Fonts embedded as TrueType (Type 42) in PDF and PostScript: ACL's and IEEE's PDF checks reject the Type 3 fonts
+matplotlib embeds by default."""
+
+
+def write_figure(item: Axes | Figure, target, *, fmt: str | None = None) -> None:
+    """Write the figure holding ``item`` to ``target`` (a path or a binary file; ``fmt`` png, pdf, svg … when it is
+    a file): PNG at 150 dpi, vector formats with TrueType fonts (:data:`SAVE_RC`)."""
+    import matplotlib
+
+    kind = (fmt or Path(target).suffix.lstrip(".")).lower()
+    with matplotlib.rc_context(SAVE_RC):
+        _figure(item).savefig(target, format=fmt, **({"dpi": 150} if kind == "png" else {}))
+
+
 def save(ax: Axes | Figure, path: str | Path, *, vector: str | None = VECTOR_FORMAT) -> Path:
     """Save the figure holding ``ax`` to ``path`` (folders created) and, unless ``vector`` is None, a vector copy
-    beside it (``.pdf`` by default, or ``"svg"``); return ``path``."""
+    beside it (``.pdf`` by default, or ``"svg"``; fonts embedded as TrueType); return ``path``."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    figure = _figure(ax)
-    figure.savefig(path, dpi=150)
+    write_figure(ax, path)
     if vector is not None and path.suffix.lower() != f".{vector}":
-        figure.savefig(path.with_suffix(f".{vector}"))
+        write_figure(ax, path.with_suffix(f".{vector}"))
     return path
 
 

@@ -133,9 +133,7 @@ def _table_renderer(frame: pd.DataFrame, fmt: str, *, guard: bool) -> Render:
 
 
 def _figure_renderer(ax: Axes | Figure, fmt: str) -> Render:
-    figure = ax if isinstance(ax, Figure) else ax.figure
-    options = {"dpi": 150} if fmt == "png" else {}  # as plots.save
-    return lambda handle: figure.savefig(handle, format=fmt, **options)
+    return lambda handle: plots.write_figure(ax, handle, fmt=fmt)  # as plots.save: dpi, TrueType fonts
 
 
 def _open_new(path: Path) -> BinaryIO:
