@@ -78,10 +78,8 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
     n_names = checks.count(n_names, name="n_names")
     n_country_names = checks.count(n_country_names, name="n_country_names")
     max_chars = checks.count(max_chars, name="max_chars")
-    alpha, margin = checks.fraction(alpha, name="alpha", high=0.5), checks.fraction(margin, name="margin")
-    n_boot = checks.count(n_boot, name="n_boot", minimum=100)
-    if correction not in stats.METHODS:
-        raise unknown("correction method", correction, stats.METHODS)
+    alpha, margin, n_boot = checks.statistics(correction=correction, margin=margin, alpha=alpha, n_boot=n_boot,
+                                              min_boot=100)
     if interval not in RATE_INTERVALS:
         raise unknown("rate interval", interval, RATE_INTERVALS)
     n_jobs = checks.count(n_jobs, name="n_jobs", maximum=checks.MAX_PROCESSES, allow_none=True)

@@ -30,7 +30,7 @@ from toolkit.generators.btcsam import (BACKENDS, LLM, PromptStore, backend, filt
                                        generate)
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.scoring import score
-from toolkit.studies.btcsam import (RULES, THETAS, as_test_set, check_stat_options,  # noqa: F401
+from toolkit.studies.btcsam import (RULES, THETAS, as_test_set,  # noqa: F401
                                     detection_intervals, detection_probability, diversity, failure_percentage,
                                     failures, pair_null, pooled_failure_percentage, stage_diversity, text_classes)
 
@@ -119,7 +119,7 @@ def run(*, sets: Mapping[str, pd.DataFrame], models: Iterable[str | SentimentMod
     ``correction`` and judged at ``margin`` (recorded in ``settings``)."""
     if rule not in RULES:
         raise unknown("failure rule", rule, RULES)
-    check_stat_options(correction=correction, margin=margin, alpha=alpha)
+    checks.statistics(correction=correction, margin=margin, alpha=alpha)
     models = checks.model_list(models)
     if not sets:
         raise InputError("no test sets given.", fix="pass sets={'name': cases, …}, e.g. from btcsam.load_sets().")

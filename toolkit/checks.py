@@ -59,6 +59,21 @@ def fraction(value: object, *, name: str, low: float = 0.0, high: float = 1.0) -
     return float(value)
 
 
+def statistics(*, correction: str, margin: object, alpha: object, n_boot: object = None,
+               min_boot: int = 1) -> tuple[float, float, int | None]:
+    """The statistics options every study takes (``docs/statistics.md``), checked before any work: ``correction``
+    one of :data:`toolkit.stats.METHODS` (TK103), ``alpha`` in (0, 0.5), ``margin`` in (0, 1), ``n_boot`` at
+    least ``min_boot`` (None: not checked). Returns ``alpha, margin, n_boot``."""
+    from toolkit.errors import unknown
+    from toolkit.stats import METHODS
+
+    if correction not in METHODS:
+        raise unknown("correction method", correction, METHODS)
+    alpha = fraction(alpha, name="alpha", high=0.5)  # a two-sided interval and TOST need alpha < 0.5
+    margin = fraction(margin, name="margin")
+    return alpha, margin, count(n_boot, name="n_boot", minimum=min_boot, allow_none=True)
+
+
 def model_list(models: object, *, name: str = "models") -> list:
     """Model specs as a list: one spec string (``MODELS="vader"``) or one loaded model is a list of one, never
     iterated letter by letter; an empty list or a non-list is TK102."""

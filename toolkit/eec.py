@@ -85,11 +85,8 @@ def run(*, models: Iterable[str | SentimentModel] | None = None, task: str | Non
         raise unknown("task", task, TASK_CHOICES)
     if spelling not in SPELLINGS:  # before loading models
         raise unknown("EEC spelling", spelling, SPELLINGS)
-    alpha = checks.fraction(alpha, name="alpha", high=0.5)  # the two-way intervals need alpha < 0.5
-    if correction not in stats.METHODS:  # before scoring, as the subsets
-        raise unknown("correction method", correction, stats.METHODS)
-    margin = checks.fraction(margin, name="margin")
-    n_boot = checks.count(n_boot, name="n_boot", minimum=100)
+    alpha, margin, n_boot = checks.statistics(correction=correction, margin=margin, alpha=alpha, n_boot=n_boot,
+                                              min_boot=100)  # before scoring, as the subsets
     seed = checks.seed(seed)
     for subset in subsets:  # before scoring 8,640 sentences
         if subset not in SUBSETS:

@@ -22,7 +22,7 @@ from toolkit import stats as st
 from toolkit.generators.psa import generate, load_names  # noqa: F401
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.scoring import score
-from toolkit.studies.psa import (N_NULL, THRESHOLDS, check_stat_options, check_thresholds,  # noqa: F401
+from toolkit.studies.psa import (N_NULL, THRESHOLDS, check_thresholds,  # noqa: F401
                                  gender_gap, label_dist, label_flips, name_pairs, score_sens,
                                  sensitivity_correlation, summary, table2, variance_table)
 
@@ -56,7 +56,7 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
     models = checks.model_list(models)
     seed, n_boot = checks.seed(seed), checks.count(n_boot, name="n_boot")
     check_thresholds(thresholds)
-    check_stat_options(correction=correction, margin=margin, alpha=alpha)
+    checks.statistics(correction=correction, margin=margin, alpha=alpha)
     corpus_report: dict = {}
     if cases is None:
         frame = corpus if isinstance(corpus, pd.DataFrame) else corpora.load(corpus, encoding=encoding)

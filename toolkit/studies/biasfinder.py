@@ -63,6 +63,7 @@ import pandas as pd
 from scipy import stats
 from statsmodels.stats.inter_rater import cohens_kappa
 
+from toolkit import checks
 from toolkit import stats as tkstats
 from toolkit.cases import with_scores
 from toolkit.errors import InputError, SchemaError, unknown
@@ -510,14 +511,9 @@ def rates(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, margin: float =
     of every row with a p (:data:`RATE_FAMILY`); ``verdict`` (:func:`toolkit.stats.verdict` at ``margin``):
     ``a higher`` = more BTCs between classes than within.
     """
-    alpha = tkstats._alpha(alpha)
     if interval not in RATE_INTERVALS:
         raise unknown("rate interval", interval, RATE_INTERVALS)
-    if correction not in tkstats.METHODS:
-        raise unknown("correction method", correction, tkstats.METHODS)
-    if margin <= 0 or n_boot < 1:
-        raise InputError(f"need margin > 0 and n_boot ≥ 1; got margin={margin!r}, n_boot={n_boot!r}.",
-                         fix=f"e.g. margin={tkstats.MARGIN}, n_boot={tkstats.N_BOOT}.")
+    alpha, margin, n_boot = checks.statistics(correction=correction, margin=margin, alpha=alpha, n_boot=n_boot)
     pairs = pair_counts(scored)
     rows = [{"model": model, "attribute": attribute,
              **_rate_row(block, alpha=alpha, n_boot=n_boot, seed=seed, interval=interval)}

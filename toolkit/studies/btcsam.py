@@ -68,6 +68,7 @@ from nltk import edit_distance
 from nltk.stem.snowball import SnowballStemmer
 from scipy.stats import norm
 
+from toolkit import checks
 from toolkit import stats as st
 from toolkit.cases import with_scores
 from toolkit.errors import InputError, SchemaError, unknown
@@ -209,22 +210,11 @@ def _null_columns(row: pd.Series, *, alpha: float) -> dict:
             "excess_high": 100 * diff["ci_high"], "p_value": diff["p_value"], "se": se, "n_pair_cases": n}
 
 
-def check_stat_options(*, correction: str, margin: float, alpha: float = st.ALPHA) -> None:
-    """TK103 for an unknown ``correction``; TK102 for a margin that is not positive or an alpha outside (0, 0.5)."""
-    if correction not in st.METHODS:
-        raise unknown("correction method", correction, st.METHODS)
-    if isinstance(margin, bool) or not isinstance(margin, numbers.Real) or not margin > 0:
-        raise InputError(f"margin must be a positive difference of proportions; got {margin!r}.",
-                         fix=f"use e.g. margin={st.MARGIN} (one percentage point).")
-    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 < alpha < 0.5:
-        raise InputError(f"alpha must lie in (0, 0.5); got {alpha!r}.", fix="use e.g. alpha=0.05.")
-
-
 def failure_percentage(scored: pd.DataFrame, *, theta: float = 0.2, rule: str = "published", alpha: float = st.ALPHA,
                        margin: float = st.MARGIN, correction: str = "bonferroni") -> pd.DataFrame:
     """Table 5: percentage of failing cases per model, test set and bias type, with its Wilson interval and the
     same-group null (module docstring; ``p_adjusted`` over the family model × test set × bias type)."""
-    check_stat_options(correction=correction, margin=margin, alpha=alpha)
+    checks.statistics(correction=correction, margin=margin, alpha=alpha)
     out = (failures(scored, theta=theta, rule=rule).groupby(["model", "test_set", "bias_type"], sort=False)["failed"]
            .agg(n_cases="size", n_failed="sum").reset_index())
     out["n_failed"] = out["n_failed"].astype(int)

@@ -78,6 +78,7 @@ import pandas as pd
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
+from toolkit import checks
 from toolkit import stats as tkstats
 from toolkit.cases import with_scores
 from toolkit.errors import InputError, SchemaError, unknown, warn
@@ -395,15 +396,9 @@ def intervals(scored: pd.DataFrame, *, subsets: Sequence[str] = SUBSETS,
     subset`` + :data:`STAT_TEST_COLUMNS` (see the module docstring). ``correction`` (bonferroni, holm, fdr_bh)
     runs over the paper's family: every assessment of a subset in the run; ``margin`` is the TOST margin;
     ``n_boot``/``seed`` drive the bootstrap, ``n_null``/``seed`` the placebo splits."""
-    if correction not in tkstats.METHODS:
-        raise unknown("correction method", correction, tkstats.METHODS)
-    if not 0 < alpha < 0.5:
-        raise InputError(f"alpha must be in (0, 0.5), got {alpha!r}.", fix="use e.g. alpha=0.05.")
-    if not margin > 0:
-        raise InputError(f"margin must be positive; got {margin!r}.", fix=f"use e.g. margin={tkstats.MARGIN}.")
-    if int(n_boot) < 100 or int(n_null) < 10:
-        raise InputError(f"n_boot must be ≥ 100 and n_null ≥ 10; got {n_boot!r} and {n_null!r}.",
-                         fix=f"use e.g. n_boot={tkstats.N_BOOT}, n_null={N_NULL}.")
+    alpha, margin, n_boot = checks.statistics(correction=correction, margin=margin, alpha=alpha, n_boot=n_boot,
+                                              min_boot=100)
+    n_null = checks.count(n_null, name="n_null", minimum=10)
     rows = []
     for subset in subsets:
         block = [r for attribute in attributes

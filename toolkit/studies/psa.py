@@ -52,9 +52,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from toolkit import checks
 from toolkit import stats as st
 from toolkit.cases import with_scores
-from toolkit.errors import InputError, SchemaError, unknown, warn
+from toolkit.errors import InputError, SchemaError, warn
 
 NAME_COLUMNS = ("model", "corpus", "name", "gender", "category", "score_sens", "n_texts")
 SUMMARY_COLUMNS = ("model", "corpus", "score_dev", "score_dev_low", "score_dev_high", "score_range",
@@ -270,17 +271,6 @@ def _placebo(female: np.ndarray, male: np.ndarray, *, strata: np.ndarray, n_null
     return 0.5 * (half_difference(female) + half_difference(male))
 
 
-def check_stat_options(*, correction: str, margin: float, alpha: float = st.ALPHA) -> None:
-    """TK103 for an unknown ``correction``, TK102 for a margin that is not positive or an alpha outside (0, 0.5)."""
-    if correction not in st.METHODS:
-        raise unknown("correction method", correction, st.METHODS)
-    if isinstance(margin, bool) or not isinstance(margin, numbers.Real) or not margin > 0:
-        raise InputError(f"margin must be a positive score difference; got {margin!r}.",
-                         fix=f"use e.g. margin={st.MARGIN} (on the [0, 1] valence scale).")
-    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 < alpha < 0.5:
-        raise InputError(f"alpha must lie in (0, 0.5); got {alpha!r}.", fix="use e.g. alpha=0.05.")
-
-
 def _interval(matrix: np.ndarray, *, alpha: float, n_boot: int, seed: int) -> dict:
     """:func:`toolkit.stats.two_way_bootstrap`: bootstrap-t, or its percentile interval when the bootstrap-t is
     undefined (resampled arrays of identical cells — a lexicon that ignores most names — have no variance);
@@ -313,7 +303,7 @@ def gender_gap(scored: pd.DataFrame, *, n_boot: int = st.N_BOOT, seed: int = 0, 
     """Δ = female − male mean score per model × corpus with the stats columns, the placebo null range and the
     paired names (design in the module docstring). Columns :data:`GENDER_COLUMNS`; ``p_adjusted`` over the family
     model × corpus by ``correction``; fewer than 2 sentences or 2 name pairs: NaN statistics, ``inconclusive``."""
-    check_stat_options(correction=correction, margin=margin, alpha=alpha)
+    checks.statistics(correction=correction, margin=margin, alpha=alpha)
     _, perturbed = _wide(scored)
     pairs = name_pairs(scored)
     category = _names(scored)["category"]
