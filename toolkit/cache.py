@@ -14,10 +14,8 @@ dropped, the table widened and the file re-stamped.
 """
 from __future__ import annotations
 
-import errno
 import hashlib
 import math
-import os
 import shutil
 import sqlite3
 from collections.abc import Iterable
@@ -25,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from toolkit import paths
 from toolkit.errors import CacheError, DiskFullError, warn
 from toolkit.models.base import Predictions
 
@@ -62,22 +61,12 @@ def check_location(path: Path, *, what: str = "score cache") -> None:
             return
 
 
-def is_disk_full(exc: BaseException) -> bool:
-    """Whether ``exc`` (SQLite's or the OS's) says the disk is full."""
-    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
-        return True
-    return (getattr(exc, "sqlite_errorcode", None) == getattr(sqlite3, "SQLITE_FULL", 13)
-            or "disk is full" in str(exc))
-
-
 def disk_full_error(path: Path, exc: BaseException, *, what: str = "score cache") -> DiskFullError:
     """TK106 for a full disk under the store at ``path``: how big the store is, how much room is left, where to free
     space; what was committed before stays."""
     size = sum(f.stat().st_size for f in (path, path.with_name(path.name + "-wal")) if f.is_file())
     folder = next((f for f in (path.parent, *path.parent.parents) if f.is_dir()), Path("/"))
-    mount = folder.resolve()
-    while not os.path.ismount(mount) and mount != mount.parent:
-        mount = mount.parent
+    mount = paths.mount_point(folder)
     free = shutil.disk_usage(folder).free
     return DiskFullError(
         f"the disk holding the {what} {path} is full ({free / 1e6:.1f} MB free; the {what} is "
@@ -97,7 +86,7 @@ def open_checked(path: Path, *, application_id: int, schema: str, what: str,
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        if is_disk_full(exc):
+        if paths.is_disk_full(exc):
             raise disk_full_error(path, exc, what=what) from exc
         raise CacheError(f"the folder of the {what} {path} cannot be created: {exc}.",
                          fix="pass a cache path (--cache) in a folder you can write, or --no-cache.") from exc
@@ -120,7 +109,7 @@ def open_checked(path: Path, *, application_id: int, schema: str, what: str,
             raise CacheError(f"{what} {path} is corrupt: {check}.", fix=fix)
         db.execute("PRAGMA journal_mode=WAL")
     except sqlite3.DatabaseError as exc:
-        if is_disk_full(exc):
+        if paths.is_disk_full(exc):
             raise disk_full_error(path, exc, what=what) from exc
         raise CacheError(f"{what} {path} cannot be read: {exc}.", fix=fix) from exc
     return db
@@ -197,7 +186,7 @@ class ScoreCache:
             with self._db:
                 self._db.executemany("INSERT OR REPLACE INTO scores VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
         except (sqlite3.DatabaseError, OSError) as exc:
-            if is_disk_full(exc):
+            if paths.is_disk_full(exc):
                 raise disk_full_error(self.path, exc) from exc
             raise CacheError(f"score cache {self.path} refused a batch: {exc}.",
                              fix=f"delete {self.path} if it is damaged; scores must be valences in [0, 1].") from exc

@@ -5,6 +5,7 @@ package; otherwise the current directory. ``TOOLKIT_DATA`` and ``TOOLKIT_FIGURES
 """
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
@@ -26,3 +27,24 @@ def figures_dir() -> Path:
     path = Path(os.environ.get("TOOLKIT_FIGURES") or project_root() / "figures")
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def mount_point(folder: str | Path) -> Path:
+    """The mount point of the filesystem holding ``folder``: where to free space when it fills up."""
+    path = Path(folder).resolve()
+    while not os.path.ismount(path) and path != path.parent:
+        path = path.parent
+    return path
+
+
+def is_disk_full(exc: BaseException | None) -> bool:
+    """Whether ``exc``, or what it was raised from (pyarrow wraps the OSError), says the disk or quota is full: an
+    OSError with ENOSPC/EDQUOT, or SQLite's SQLITE_FULL ("database or disk is full")."""
+    while exc is not None:
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        if getattr(exc, "sqlite_errorcode", None) == 13 or any(
+                words in str(exc) for words in ("No space left on device", "disk is full")):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False

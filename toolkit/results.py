@@ -35,7 +35,6 @@ scoring when the folder cannot be written.
 from __future__ import annotations
 
 import csv
-import errno
 import io
 import json
 import os
@@ -68,7 +67,6 @@ LOCK_TIMEOUT_S = 600.0  # how long a run waits for another run writing into the 
 LOCK_NAME = ".toolkit.lock"
 STAGING_PREFIX = ".toolkit-staging-"
 OWN_SUFFIXES = (".csv", ".parquet", ".png", ".pdf", ".svg")
-_DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
 
 Render = Callable[[BinaryIO], None]
 
@@ -176,26 +174,10 @@ def _rendered_size(render: Render) -> int:
     return counter.size
 
 
-def _is_disk_full(exc: BaseException | None) -> bool:
-    """Whether ``exc`` (or what it was raised from: pyarrow wraps the OSError) says the disk or quota is full."""
-    while exc is not None:
-        if isinstance(exc, OSError) and (exc.errno in _DISK_FULL or "No space left on device" in str(exc)):
-            return True
-        exc = exc.__cause__ or exc.__context__
-    return False
-
-
-def _mount_point(folder: Path) -> Path:
-    path = folder.resolve()
-    while not os.path.ismount(path) and path != path.parent:
-        path = path.parent
-    return path
-
-
 def _disk_full(folder: Path, needed: int | None) -> DiskFullError:
     """TK106 for ``folder``: ``needed`` bytes (None: not known yet) against the bytes free there now."""
     free = shutil.disk_usage(folder).free
-    fix = f"free space on the filesystem mounted at {str(_mount_point(folder))!r} or pass another --out."
+    fix = f"free space on the filesystem mounted at {str(paths.mount_point(folder))!r} or pass another --out."
     if needed is None:
         return DiskFullError(f"the disk holding {str(folder)!r} is full ({free:,} bytes free).", fix=fix)
     return DiskFullError(
@@ -249,7 +231,7 @@ def _probe(path: Path) -> list[Path]:
         with tempfile.NamedTemporaryFile(dir=path, prefix=".write-check-"):
             pass
     except OSError as exc:
-        if _is_disk_full(exc):
+        if paths.is_disk_full(exc):
             raise _disk_full(path if path.exists() else path.parent, None) from None
         raise OutputDirError(f"cannot write to the output folder {str(path)!r}: {exc.strerror or exc}.",
                              fix="pass an --out folder you can write to (or fix its permissions).") from None
@@ -354,7 +336,7 @@ class _Staging:
                 sizes.append(self._write(target, render))
             except OSError as exc:
                 self.discard()
-                if _is_disk_full(exc):
+                if paths.is_disk_full(exc):
                     rest = sum(_rendered_size(r) for _, r in files[position:])
                     raise _disk_full(target.parent, sum(sizes) + rest) from None
                 raise _write_error(target, exc) from None
