@@ -281,16 +281,28 @@ def test_notebook_annotation_reader_gives_a_coded_error_and_takes_the_formula_gu
     assert biasfinder.read_annotations(good)["annotator"].tolist() == ["=cmd", "=cmd"]
 
 
-def test_biasfinder_templates_a_repeated_review_once_and_counts_the_copies():
+def test_biasfinder_templates_a_repeated_review_once_with_duplicates_drop():
     from toolkit import biasfinder, corpora
 
     sample = corpora.load("sample")
     review = sample["text"].iloc[0]
     once = biasfinder.generate(corpus_of([review]), instances=["gender"], n_names=2)
     with pytest.warns(UserWarning, match="19 of 20 reviews repeat an earlier one word for word"):
-        copies = biasfinder.generate(corpus_of([review] * 20), instances=["gender"], n_names=2)
+        copies = biasfinder.generate(corpus_of([review] * 20), instances=["gender"], n_names=2, duplicates="drop")
     assert len(copies) == len(once) > 0
     assert copies.attrs["generation_report"]["duplicates_skipped"] == 19
+
+
+def test_biasfinder_keeps_repeated_reviews_by_default_as_its_generator_does_and_says_so():
+    from toolkit import biasfinder, corpora
+
+    review = corpora.load("sample")["text"].iloc[0]
+    once = biasfinder.generate(corpus_of([review]), instances=["gender"], n_names=2)
+    with pytest.warns(UserWarning, match="3 of 4 reviews repeat.*duplicates='drop'"):
+        copies = biasfinder.generate(corpus_of([review] * 4), instances=["gender"], n_names=2)
+    assert len(copies) == 4 * len(once)
+    report = copies.attrs["generation_report"]
+    assert (report["duplicates"], report["duplicate_reviews"], report["duplicates_skipped"]) == ("keep", 3, 0)
 
 
 @pytest.mark.parametrize("kwargs, pattern", [({"n_names": "ten"}, "n_names must be a whole number"),

@@ -84,6 +84,9 @@ def _parser() -> argparse.ArgumentParser:
     bf.add_argument("--n-country-names", type=int, default=1,
                     help="names per country and gender (default 1, as the paper; 2 or more gives the country "
                          "instance its within-country null)")
+    bf.add_argument("--duplicates", choices=("keep", "drop"), default="keep",
+                    help="reviews repeated word for word: templated again, as BiasFinder's generator (keep, default), "
+                         "or once (drop); counted in provenance either way")
     bf.add_argument("--interval", choices=RATE_INTERVALS, default="cluster",
                     help="BTC-rate intervals: bootstrap over templates (cluster, default) or Wilson/Newcombe over "
                          "pairs taken as independent (pairs)")
@@ -132,7 +135,8 @@ def _biasfinder(args: argparse.Namespace, cache) -> None:
                             n_process=args.n_process, cache=cache, encoding=args.encoding,
                             max_chars=args.max_chars, n_jobs=args.n_jobs, executor=args.executor,
                             lists=args.lists, correction=args.correction, margin=args.margin,
-                            n_boot=args.n_boot, n_country_names=args.n_country_names, interval=args.interval)
+                            n_boot=args.n_boot, n_country_names=args.n_country_names, interval=args.interval,
+                            duplicates=args.duplicates)
     for path in biasfinder.write(result, args.out, figures_dir=args.out, formats=tuple(args.format or ("csv",)),
                                  with_scored=args.scored):
         print(path)

@@ -58,7 +58,8 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
         n_process: int = 1, cache: bool | str | Path | None = True, progress: bool | None = None,
         encoding: str = "utf-8", max_chars: int = MAX_DOC_CHARS, n_jobs: int | None = None,
         executor: str = "local", lists: str = "curated", alpha: float = stats.ALPHA, margin: float = stats.MARGIN,
-        correction: str = "holm", n_boot: int = stats.N_BOOT, interval: str = "cluster") -> BiasFinderResult:
+        correction: str = "holm", n_boot: int = stats.N_BOOT, interval: str = "cluster",
+        duplicates: str = "keep") -> BiasFinderResult:
     """Generate BiasFinder cases from ``corpus`` (a :func:`toolkit.corpora.load` source or frame; ``n_process``
     parsing processes; a file is read with ``encoding``) — or take ``cases`` already generated — keep a seeded sample
     of at most ``max_templates`` templates per characteristic (:func:`sample_templates`; None keeps all), then score
@@ -90,7 +91,7 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
         corpus_report = dict(frame.attrs.get("corpus_report", {}))
         cases = generate(frame, instances=instances, n_names=n_names, n_country_names=n_country_names,
                          n_process=n_process, max_chars=max_chars, progress=progress, executor=executor,
-                         lists=lists)
+                         lists=lists, duplicates=duplicates)
         generation_report = dict(cases.attrs.get("generation_report", {}))
     mined = cases.groupby("attribute")["case_id"].nunique().to_dict()
     recorded_lists = cases.attrs.get("word_lists")  # None for given cases that do not say

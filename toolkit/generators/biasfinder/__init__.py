@@ -11,9 +11,10 @@ neither instance could use them — exact for ``backend="rules"``, not applied f
 Screening (counted in ``attrs["generation_report"]``): reviews longer than ``max_chars`` (default
 :data:`MAX_DOC_CHARS` = 20,000 characters; the longest IMDB train review is 13,593 after cleaning) are skipped —
 one 200,000-character text would stall the parser for minutes — and so are texts that do not look English
-(:func:`toolkit.corpora.looks_english`); a review repeating an earlier one word for word is templated once
-(``duplicates_skipped``, with a warning: 20 copies would give 20× its BTCs). When nothing survives, TK102 says how
-many reviews each filter removed.
+(:func:`toolkit.corpora.looks_english`). A review repeating an earlier one word for word is templated once with
+``duplicates="drop"`` (``duplicates_skipped``); by default (``"keep"``, BiasFinder's generator) every copy is templated
+and adds its BTCs — 20 copies give 20× — and a warning gives their count (``duplicate_reviews``; 96 of the 25,000
+IMDB train reviews). When nothing survives, TK102 says how many reviews each filter removed.
 Templating shows a progress bar over the reviews (default: from 500 reviews on).
 
 Interrupts: with ``n_process`` > 1 the reviews are parsed in forked workers (:func:`toolkit.executors.parse`, not
@@ -39,6 +40,7 @@ from toolkit.generators.biasfinder.occupation import (fill_occupation, generate_
                                                       occupation_templates, occupations)
 
 INSTANCES = ("gender", "occupation", "country")
+DUPLICATES = ("keep", "drop")  # reviews repeated word for word: templated again (BiasFinder's generator) or once
 COLUMNS = ("case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
            "gender", "occupation", "doc_id", "corpus", "fill_flag")
 _MALE = re.compile(r"\b(he|him|his|himself)\b", re.IGNORECASE)
@@ -74,7 +76,7 @@ def _instances(corpus: pd.DataFrame, *, instances: Sequence[str], n_names: int, 
 def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_names: int = 30,
              n_country_names: int = 1, backend: str = "rules", n_process: int = 1, max_chars: int = MAX_DOC_CHARS,
              progress: bool | None = None, executor: str = "local", workers: int | None = None,
-             lists: str = "curated") -> pd.DataFrame:
+             lists: str = "curated", duplicates: str = "keep") -> pd.DataFrame:
     """The case tables of ``instances`` for ``corpus``, concatenated (columns :data:`COLUMNS`; '' where an instance
     lacks one). ``n_names`` per gender for the gender instance, ``n_country_names`` per country and gender;
     ``n_process`` parsing processes (2 on a 2-core machine parses about 1.6× faster); reviews longer than
@@ -102,13 +104,20 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     texts = corpus["text"].astype(str) if "text" in corpus.columns else pd.Series([], dtype=str)
     too_long = texts.str.len() > max_chars
     english = texts.map(looks_english).astype(bool)
-    repeated = texts.duplicated(keep="first") & ~too_long & english  # a copy would multiply its BTCs
-    screened = corpus.loc[~too_long & english & ~repeated]
+    if duplicates not in DUPLICATES:
+        raise unknown("duplicates mode", duplicates, DUPLICATES)
+    repeated = texts.duplicated(keep="first") & ~too_long & english  # a copy multiplies its BTCs
+    drop = repeated if duplicates == "drop" else pd.Series(False, index=corpus.index)
+    screened = corpus.loc[~too_long & english & ~drop]
     report = {"reviews": int(len(corpus)), "too_long_skipped": int(too_long.sum()), "max_chars": max_chars,
-              "non_english_skipped": int((~english & ~too_long).sum()), "duplicates_skipped": int(repeated.sum())}
+              "non_english_skipped": int((~english & ~too_long).sum()), "duplicates": duplicates,
+              "duplicate_reviews": int(repeated.sum()), "duplicates_skipped": int(drop.sum())}
     if repeated.any():
-        warn(f"BiasFinder: {int(repeated.sum())} of {len(corpus)} reviews repeat an earlier one word for word; each "
-             "text is templated once (counted in generation_report['duplicates_skipped']).")
+        kept = ("each text is templated once" if duplicates == "drop" else
+                "each copy is templated again, as BiasFinder's generator does, and adds its BTCs; pass "
+                "duplicates='drop' (--duplicates drop) to template each text once")
+        warn(f"BiasFinder: {int(repeated.sum())} of {len(corpus)} reviews repeat an earlier one word for word; "
+             f"{kept} (generation_report['duplicate_reviews']).")
     if backend == "rules":
         report["both_genders_skipped"] = int(len(screened) - len(_one_gender(screened)))
     chunk = 250 if n_process == 1 else 1000 * n_process  # a chunk per bar step; several spaCy workers need more
