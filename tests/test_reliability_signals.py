@@ -63,6 +63,15 @@ def _alive(pid: int) -> bool:
         return False
 
 
+@pytest.fixture(autouse=True)
+def _ctrl_c_as_in_a_terminal():
+    """A shell that starts the suite in the background makes it ignore SIGINT, and its children inherit that. These
+    tests are about Ctrl-C, so they run with Python's own handler; subprocesses they start then get the default."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 def _start(args: list[str], tmp_path: Path, *, env: dict | None = None, group: bool = False) -> subprocess.Popen:
     path = [str(TESTS_DIR.parent), str(TESTS_DIR), str(tmp_path)]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(path), "MPLBACKEND": "Agg", **(env or {})}
