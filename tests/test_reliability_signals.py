@@ -11,6 +11,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -240,6 +241,22 @@ def test_ctrl_c_while_scoring_with_workers_keeps_every_committed_batch(tmp_path)
     assert facts["stage"] == "scoring with interrupting" and facts["total"] == 60 and facts["workers"] == 2
     with ScoreCache(tmp_path / "scores.sqlite") as cache:
         assert cache.count() == facts["scored"] and 0 < facts["scored"] < 60
+
+
+def test_a_ctrl_c_taken_by_another_thread_still_waits_for_the_deferred_block():
+    """CI saw a batch committed but not counted: SIGINT sent to the process landed on another thread (blocking it in
+    the main thread does not stop that), and its handler then ran inside the block."""
+    steps = []
+    with pytest.raises(KeyboardInterrupt):
+        with executors.signals_deferred():
+            other = threading.Thread(target=lambda: signal.pthread_kill(threading.get_ident(), signal.SIGINT))
+            other.start()
+            other.join()
+            for _ in range(10_000):  # many chances for the interpreter to run a pending handler
+                steps.append(1)
+            steps.append("end of block")
+    assert steps[-1] == "end of block" and len(steps) == 10_001
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def test_sigterm_in_the_library_keeps_its_default_exit_and_leaves_no_worker(tmp_path):

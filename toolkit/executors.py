@@ -70,15 +70,25 @@ def note_interrupt(exc: BaseException, **facts: object) -> None:
 @contextmanager
 def signals_deferred() -> Iterator[None]:
     """SIGINT and SIGTERM (in the main thread) wait until the block ends, then act: what the block does, such as
-    committing a batch and counting it, happens entirely or not at all."""
+    committing a batch and counting it, happens entirely or not at all. The handlers are swapped for a recorder
+    (blocking the signals with ``pthread_sigmask`` is not enough: a signal sent to the process may be taken by
+    another thread, and its Python handler then runs in the main thread inside the block)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    caught: list[int] = []
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    for sig, handler in previous.items():
+        if handler not in (signal.SIG_IGN, None):
+            signal.signal(sig, lambda signum, frame: caught.append(signum))
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        for sig, handler in previous.items():
+            if handler not in (signal.SIG_IGN, None):
+                signal.signal(sig, handler)
+        for sig in dict.fromkeys(caught):
+            signal.raise_signal(sig)  # now handled as if it had just arrived
 
 
 class _StopWorkersOnSignal:
