@@ -173,3 +173,20 @@ def test_a_damaged_cache_page_is_reported(tmp_path):
     path.write_bytes(bytes(data))
     with pytest.raises(CacheError):
         score(_cases(["text 1"]), models="vader", cache=path)
+
+
+def test_truncated_rows_are_warned_about_with_count_and_share_and_kept_in_attrs(tiny_bert_dir):
+    texts = ["good", "the movie was not very good and it was awful", "bad film", "she was happy and he was angry"]
+    cases = _cases(texts)
+    spec = f"hf:{tiny_bert_dir}?max_length=4"  # [CLS] + 2 words + [SEP]: the two long texts are cut
+    with pytest.warns(UserWarning, match=r"2 of 4 rows \(50\.0%\) were truncated at max_length=4") as caught:
+        scored = score(cases, models=[spec, "afinn"], cache=False)
+    assert [str(w.message) for w in caught if "truncated" in str(w.message)][0].startswith(spec)
+    assert scored.attrs["inputs"][spec]["truncated_rows"] == 2
+    assert scored.attrs["inputs"]["afinn"]["truncated_rows"] == 0
+    assert scored.loc[scored["model"] == spec, "truncated"].tolist() == [False, True, False, True]
+
+
+def test_no_truncation_warning_when_nothing_is_cut(tiny_bert_dir, recwarn):
+    score(_cases(["good", "bad film"]), models=[f"hf:{tiny_bert_dir}"], cache=False)
+    assert not [w for w in recwarn if "truncated" in str(w.message)]

@@ -21,11 +21,11 @@ import numpy as np
 import pandas as pd
 
 from toolkit import cases as case_schema
-from toolkit import checks, executors, paths
+from toolkit import checks, executors, monitor, paths
 from toolkit.cache import ScoreCache, check_location
 from toolkit.errors import InputError, ModelOutputError, warn
 from toolkit.executors import LocalExecutor, RayExecutor
-from toolkit.models import SentimentModel, load_all
+from toolkit.models import SentimentModel, load
 from toolkit.models.base import Predictions
 
 CPU_BATCH_TOKENS = 4_096  # measured best on 2 CPU cores (benchmarks/bench_scoring.py); larger batches slow down
@@ -171,6 +171,7 @@ def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache |
     if not reps:
         return results, group, stats
     todo = [texts[i] for i in reps]
+    monitor.progress(done=len(results), total=len(texts))
     show = progress if progress is not None else len(todo) >= _PROGRESS_MIN_TEXTS
     on_gpu = str(getattr(model, "device", "cpu")).startswith("cuda")
     budget = batch_tokens or (GPU_BATCH_TOKENS if on_gpu else CPU_BATCH_TOKENS)
@@ -207,6 +208,8 @@ def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache |
                     _store(model, rows, results, cache)
                     kept += len(rows)
                 bar.update(len(batch))
+                monitor.progress(done=kept, total=len(texts))
+                monitor.check()  # a Cancel (toolkit.monitor) stops here, after the batch is committed
         except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM under the command line: say what was kept
             executors.note_interrupt(exc, stage=f"scoring with {model.spec}", scored=kept, total=len(texts),
                                      cache=str(cache.path) if cache is not None else None)
@@ -250,6 +253,28 @@ def _store(model: SentimentModel, rows: list[tuple[str, tuple]], results: dict, 
                               list(columns[3]), np.asarray(columns[4], dtype=float), list(columns[5])))
 
 
+def _load_announced(models: str | SentimentModel | Iterable[str | SentimentModel], *,
+                    device: str | None) -> list[SentimentModel]:
+    """Load each model, telling a watching app (:mod:`toolkit.monitor`) which one is loading: a hub download or
+    retry is "loading", not "scoring"."""
+    specs = [models] if isinstance(models, (str, SentimentModel)) else list(models)
+    loaded = []
+    for position, spec in enumerate(specs, start=1):
+        if not isinstance(spec, SentimentModel):
+            monitor.stage(f"loading model {str(spec).strip()}" + (f" ({position} of {len(specs)})"
+                                                                   if len(specs) > 1 else ""))
+        loaded.append(load(spec, device=device))
+    return loaded
+
+
+def _truncation_warning(model: SentimentModel, cut: int, rows: int) -> str:
+    """The warning for ``cut`` of ``rows`` rows cut at the model's maximum length."""
+    limit = getattr(model, "max_length", None)
+    at = f" at max_length={limit} tokens" if limit else " at the model's maximum length"
+    return (f"{model.spec}: {cut:,} of {rows:,} rows ({cut / rows:.1%}) were truncated{at}: the model read only the "
+            "start of those texts (column 'truncated'; count in attrs['inputs'][spec]['truncated_rows']).")
+
+
 def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | SentimentModel],
           cache: bool | str | Path | ScoreCache | None = True, batch_tokens: int | None = None,
           device: str | None = None, progress: bool | None = None,
@@ -283,14 +308,19 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
         same input); ``attrs["fingerprints"]`` maps each spec to its model fingerprint, ``attrs["no_score"]`` each
         spec to its number of rows without a score, ``attrs["inputs"]`` each spec to its counts: ``rows``,
         ``texts`` (distinct), ``model_inputs`` (distinct), ``cached_texts``, ``from_same_input`` (texts answered by
-        a cached text with the same input), ``computed_inputs``.
+        a cached text with the same input), ``computed_inputs``, ``truncated_rows`` (rows cut at the model's
+        maximum length; warned about with their share whenever there are any).
+
+    Under :func:`toolkit.monitor.watching` it reports its stage (loading, scoring with each model, then "computing
+    statistics"), its progress after each committed batch, and stops there when cancelled
+    (:class:`toolkit.monitor.Cancelled`, a KeyboardInterrupt carrying what was kept).
     """
     case_schema.validate(cases)
     batch_tokens = checks.count(batch_tokens, name="batch_tokens", allow_none=True)
     if max_text_chars is not None:
         max_text_chars = checks.count(max_text_chars, name="max_text_chars")
     n_jobs = checks.count(n_jobs, name="n_jobs", maximum=checks.MAX_PROCESSES, allow_none=True)
-    loaded = load_all(models, device=device)
+    loaded = _load_announced(models, device=device)
     if not loaded:
         raise InputError("no models given.", fix="pass models=['vader', …]; see toolkit.models.available().")
     runner = executors.get(executor)
@@ -304,8 +334,11 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
     frames = []
     no_score: dict[str, int] = {}
     inputs: dict[str, dict] = {}
+    truncated_note: list[str] = []
     try:
-        for model in loaded:
+        for position, model in enumerate(loaded, start=1):
+            monitor.stage(f"scoring with {model.spec}" + (f" (model {position} of {len(loaded)})"
+                                                          if len(loaded) > 1 else ""))
             limit = max_text_chars if max_text_chars is not None else model.max_text_chars
             short, long_ = _split_by_length(texts, limit)
             results, group, stats = _score_texts(model, short, cache=store, batch_tokens=batch_tokens,
@@ -324,6 +357,10 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
                 frame[column] = values[codes]
             frame["input_id"] = group[codes]
             frames.append(frame)
+            cut = int(frame["truncated"].sum())
+            inputs[model.spec]["truncated_rows"] = cut
+            if cut:
+                truncated_note.append(_truncation_warning(model, cut, len(frame)))
             missing = int(frame["score"].isna().sum())
             no_score[model.spec] = missing
             missing -= int((frame["top_label"] == TOO_LONG).sum())  # warned about on their own
@@ -334,6 +371,9 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
     finally:
         if store is not None and store is not cache:
             store.close()
+    for message in truncated_note:
+        warn(message)
+    monitor.stage("computing statistics")  # what a study does once its texts are scored
     scored = pd.concat(frames, ignore_index=True)
     scored.attrs["fingerprints"] = {model.spec: model.fingerprint for model in loaded}  # for provenance
     scored.attrs["no_score"] = no_score
