@@ -6,6 +6,11 @@ exit with status 2. The output folder is checked for writing before any work; a 
 replaces the files the previous run wrote there (listed in its provenance.json) and leaves others alone. Ctrl-C
 (SIGINT) or SIGTERM stops the run and its worker processes within seconds and prints one TK302 line (the stage, what
 is in the cache, re-run to resume); the exit status is then 130 or 143.
+
+Reports (docs/reports.md): ``--report`` adds ``report.html`` (tables, figures, provenance; one self-contained file) and
+``--latex`` the paper's tables as ``<study>_table….tex`` to a study's outputs — both written with the run's other
+files, all or nothing, and listed in its provenance. ``python -m toolkit report RUN [--html PATH] [--latex]`` writes
+them for a finished run's folder; ``python -m toolkit compare A B --html PATH`` puts two runs side by side.
 """
 from __future__ import annotations
 
@@ -40,6 +45,7 @@ def _parser() -> argparse.ArgumentParser:
                      help="published: the released sentences as they are, 'dissapointed' (sic) included; corrected: "
                           "'disappointed' in those 240 sentences (recorded in provenance.json)")
     _statistics_options(eec, default="bonferroni")
+    _output_options(eec)
     eec.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the two-way intervals")
     eec.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and the null baseline")
     psa = sub.add_parser("psa", help="Perturbation Sensitivity Analysis: ScoreSens, ScoreDev/Range, LabelDist")
@@ -55,6 +61,7 @@ def _parser() -> argparse.ArgumentParser:
     psa.add_argument("--cache", type=Path, help="score cache file or folder (default: data/cache)")
     psa.add_argument("--no-cache", action="store_true", help="score everything afresh and store nothing")
     _statistics_options(psa, default="bonferroni")
+    _output_options(psa)
     bf = sub.add_parser("biasfinder", help="BiasFinder: gender, occupation, country templates, BTCs (Table 4)")
     bf.add_argument("--model", action="append", required=True, help="model spec (repeatable)")
     bf.add_argument("--corpus", default="sample", help="'sample' or a CSV/TSV/JSONL file with a text column")
@@ -79,6 +86,7 @@ def _parser() -> argparse.ArgumentParser:
     bf.add_argument("--lists", choices=PRESETS, default="curated",
                     help="word lists: this project's curated ones (default) or the ones BiasFinder released (paper)")
     _statistics_options(bf, default="holm")
+    _output_options(bf)
     bf.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the template-clustered "
                     "intervals")
     bf.add_argument("--n-country-names", type=int, default=1,
@@ -90,7 +98,25 @@ def _parser() -> argparse.ArgumentParser:
     bf.add_argument("--interval", choices=RATE_INTERVALS, default="cluster",
                     help="BTC-rate intervals: bootstrap over templates (cluster, default) or Wilson/Newcombe over "
                          "pairs taken as independent (pairs)")
+    report = sub.add_parser("report", help="write the HTML report (and with --latex the LaTeX tables) of a run's "
+                            "output folder")
+    report.add_argument("run", type=Path, help="the --out folder of a run (it holds provenance.json)")
+    report.add_argument("--html", type=Path, help="where to write the report (default: RUN/report.html)")
+    report.add_argument("--latex", action="store_true", help="also write the paper's tables as .tex into RUN")
+    compare = sub.add_parser("compare", help="two runs side by side in one HTML file")
+    compare.add_argument("left", type=Path, help="the --out folder of run A")
+    compare.add_argument("right", type=Path, help="the --out folder of run B")
+    compare.add_argument("--html", type=Path, required=True, help="where to write the comparison")
     return parser
+
+
+def _output_options(parser: argparse.ArgumentParser) -> None:
+    """--report and --latex (docs/reports.md), the same in every study."""
+    parser.add_argument("--report", action="store_true",
+                        help="also write report.html into --out: the run's tables, figures and provenance in one "
+                             "self-contained HTML file (viewable offline)")
+    parser.add_argument("--latex", action="store_true",
+                        help="also write the paper's tables as LaTeX (<study>_table….tex, booktabs) beside the CSVs")
 
 
 def _statistics_options(parser: argparse.ArgumentParser, *, default: str) -> None:
@@ -141,6 +167,19 @@ def _biasfinder(args: argparse.Namespace, cache) -> None:
                                  with_scored=args.scored):
         print(path)
     print(result.table4.to_string(index=False))
+
+
+def _reports(args: argparse.Namespace) -> None:
+    """``report RUN [--html PATH] [--latex]`` and ``compare A B --html PATH``: from folders runs wrote."""
+    from toolkit import latex, report
+
+    if args.study == "compare":
+        print(report.compare(left=args.left, right=args.right, path=args.html))
+        return
+    print(report.from_run(out_dir=args.run, path=args.html))
+    if args.latex:
+        for path in latex.from_run(out_dir=args.run):
+            print(path)
 
 
 def _install_sigterm() -> object:
@@ -202,13 +241,17 @@ def main(argv: list[str] | None = None) -> int:
 
             print("\n".join(f"{spec:<40} {task_of(spec)}" for spec in available()))
             return 0
-        from toolkit.results import check_writable
+        if args.study in ("report", "compare"):
+            _reports(args)
+            return 0
+        from toolkit.results import also_write, check_writable
         from toolkit.scoring import check_cache
 
         check_writable(args.out)  # before an hour of scoring, not after
         cache = False if args.no_cache else (args.cache or True)
         check_cache(cache)  # likewise: a --cache under a plain file fails now
-        {"eec": _eec, "psa": _psa, "biasfinder": _biasfinder}[args.study](args, cache)
+        with also_write(latex=args.latex, report=args.report):  # planned outputs of the run (results.write)
+            {"eec": _eec, "psa": _psa, "biasfinder": _biasfinder}[args.study](args, cache)
         return 0
     except ToolkitError as exc:
         print(f"error: {exc}", file=sys.stderr)

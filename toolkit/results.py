@@ -45,6 +45,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import ExitStack, contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -66,7 +67,10 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 LOCK_TIMEOUT_S = 600.0  # how long a run waits for another run writing into the same folder
 LOCK_NAME = ".toolkit.lock"
 STAGING_PREFIX = ".toolkit-staging-"
-OWN_SUFFIXES = (".csv", ".parquet", ".png", ".pdf", ".svg")
+OWN_SUFFIXES = (".csv", ".parquet", ".png", ".pdf", ".svg", ".tex")
+REPORT_NAME = "report.html"  # the run's HTML report (toolkit.report), written with report=True
+EXTRAS = ("latex", "report")  # what also_write() can add to every write()
+_EXTRAS: ContextVar[frozenset[str]] = ContextVar("toolkit_results_extras", default=frozenset())
 
 Render = Callable[[BinaryIO], None]
 
@@ -131,7 +135,25 @@ def _table_renderer(frame: pd.DataFrame, fmt: str, *, guard: bool) -> Render:
 
 
 def _figure_renderer(ax: Axes | Figure, fmt: str) -> Render:
-    return lambda handle: plots.write_figure(ax, handle, fmt=fmt)  # as plots.save: dpi, TrueType fonts
+    render = lambda handle: plots.write_figure(ax, handle, fmt=fmt)  # as plots.save: dpi, TrueType fonts  # noqa
+    return _Rendered(render) if fmt == "png" else render
+
+
+class _Rendered:
+    """A renderer that renders once and keeps the bytes (a PNG the report embeds as well)."""
+
+    def __init__(self, render: Render) -> None:
+        self.render, self.data = render, None
+
+    def bytes(self) -> bytes:
+        if self.data is None:
+            buffer = io.BytesIO()
+            self.render(buffer)
+            self.data = buffer.getvalue()
+        return self.data
+
+    def __call__(self, handle: BinaryIO) -> None:
+        handle.write(self.bytes())
 
 
 def _open_new(path: Path) -> BinaryIO:
@@ -192,13 +214,10 @@ def _write_error(path: Path, exc: OSError) -> OutputDirError:
                           fix="check the folder's permissions, or pass another --out folder.")
 
 
-def write_table(frame: pd.DataFrame, path: Path, *, csv_formula_guard: bool | None = None) -> Path:
-    """``frame`` as CSV or Parquet by ``path``'s suffix (Parquet keeps dtypes, categoricals as dictionary columns,
-    and needs pyarrow; CSV quoting and formula guard as in the module docstring), written to a temporary file beside
-    ``path`` and renamed over it, so ``path`` is never left half-written."""
+def write_file(path: str | Path, render: Render) -> Path:
+    """Write one file: ``render`` fills a temporary file beside ``path``, which is then renamed over it, so
+    ``path`` is never left half-written (TK106 when the disk is full, TK105 for any other failure)."""
     path = Path(path)
-    guard = CSV_FORMULA_GUARD if csv_formula_guard is None else csv_formula_guard
-    render = _table_renderer(frame, "parquet" if path.suffix == ".parquet" else "csv", guard=guard)
     staging = _Staging()
     try:
         staging.write_all([(path, render)])
@@ -210,6 +229,15 @@ def write_table(frame: pd.DataFrame, path: Path, *, csv_formula_guard: bool | No
     finally:
         staging.discard()
     return path
+
+
+def write_table(frame: pd.DataFrame, path: Path, *, csv_formula_guard: bool | None = None) -> Path:
+    """``frame`` as CSV or Parquet by ``path``'s suffix (Parquet keeps dtypes, categoricals as dictionary columns,
+    and needs pyarrow; CSV quoting and formula guard as in the module docstring), written to a temporary file beside
+    ``path`` and renamed over it, so ``path`` is never left half-written."""
+    path = Path(path)
+    guard = CSV_FORMULA_GUARD if csv_formula_guard is None else csv_formula_guard
+    return write_file(path, _table_renderer(frame, "parquet" if path.suffix == ".parquet" else "csv", guard=guard))
 
 
 # --- the output folder: lock, previous run's files, staging -----------------------------------------------------
@@ -296,7 +324,9 @@ def _own_file(name: str, *, out: Path, figures: Path, study: str) -> Path | None
     """The path of a listed output ``name`` when it is one of the study's own regular files directly inside the
     resolved ``out`` (bare names) or ``figures`` (absolute paths); None otherwise."""
     listed = Path(name)
-    if ".." in listed.parts or not listed.name.startswith(f"{study}_") or listed.suffix not in OWN_SUFFIXES:
+    if name == REPORT_NAME:
+        pass  # the report of the run (a bare name in ``out``)
+    elif ".." in listed.parts or not listed.name.startswith(f"{study}_") or listed.suffix not in OWN_SUFFIXES:
         return None
     if listed.is_absolute():
         folder, path = figures, listed
@@ -359,13 +389,33 @@ class _Staging:
             shutil.rmtree(folder, ignore_errors=True)
 
 
+@contextmanager
+def also_write(*, latex: bool = False, report: bool = False) -> Iterator[None]:
+    """Inside the block, every :func:`write` (a study's ``write``, which calls it) also writes the paper's tables as
+    LaTeX (``latex``: ``<study>_table….tex`` beside the CSVs, :mod:`toolkit.latex`) and/or the run's HTML report
+    (``report``: ``report.html`` in the output folder, :mod:`toolkit.report`) as part of the run: staged with the
+    other files, listed in ``provenance.json`` and replaced or removed by the next run like them. The CLI's
+    ``--latex`` and ``--report``."""
+    token = _EXTRAS.set(frozenset(k for k, on in (("latex", latex), ("report", report)) if on))
+    try:
+        yield
+    finally:
+        _EXTRAS.reset(token)
+
+
 def _planned(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, Axes], formats: tuple[str, ...],
-             out: Path, figures: Path, guard: bool) -> list[tuple[Path, Render]]:
-    """(target, renderer) for every table in every format and every figure (PNG and vector copy)."""
+             out: Path, figures: Path, guard: bool, latex: bool = False) -> list[tuple[Path, Render]]:
+    """(target, renderer) for every table in every format, every figure (PNG and vector copy) and, with ``latex``,
+    every paper table the tables hold (:func:`toolkit.latex.paper_tables`)."""
     planned = [(out / f"{name}.{fmt}", _table_renderer(frame, fmt, guard=guard))
                for name, frame in tables.items() for fmt in formats]
     for stem, ax in axes.items():
         planned += [(figures / f"{stem}.{fmt}", _figure_renderer(ax, fmt)) for fmt in ("png", plots.VECTOR_FORMAT)]
+    if latex:
+        from toolkit import latex as tex
+
+        for stem, text in tex.paper_tables(tables=tables).items():
+            planned.append((out / f"{stem}.tex", lambda handle, data=text.encode("utf-8"): handle.write(data)))
     return planned
 
 
@@ -376,17 +426,24 @@ def _output_name(path: Path, out: Path) -> str:
 def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, Axes], scored: pd.DataFrame,
           models: list[str], settings: dict, out_dir: str | Path | None = None,
           figures_dir: str | Path | None = None, formats: tuple[str, ...] = ("csv",),
-          with_scored: bool = False, csv_formula_guard: bool | None = None) -> list[Path]:
+          with_scored: bool = False, csv_formula_guard: bool | None = None, latex: bool | None = None,
+          report: bool | None = None) -> list[Path]:
     """Write ``<name>.<format>`` per table and format (``formats`` from :data:`FORMATS`), with ``with_scored`` the
     scored table as ``<study>_scored.<format>`` too, and ``provenance.json`` (models with the fingerprints that
     scored them, and the texts / distinct texts / distinct model inputs per model) to ``out_dir`` (default
     ``data/results/<study>``), ``<stem>.png`` per Axes to ``figures_dir`` (default ``figures/``) with a PDF copy
-    beside each PNG, and return the paths written. All or nothing, one run per folder at a time, the previous run's
-    files replaced, and CSV text cells formula-guarded unless ``csv_formula_guard=False``: see the module docstring."""
+    beside each PNG, and return the paths written. With ``latex`` the paper's tables as ``<study>_table….tex``
+    (:mod:`toolkit.latex`) and with ``report`` the run's HTML report ``report.html`` (:mod:`toolkit.report`: the
+    tables, figures and provenance) go into ``out_dir`` as well (None: as :func:`also_write` says; default off).
+    All or nothing, one run per folder at a time, the previous run's files replaced, and CSV text cells
+    formula-guarded unless ``csv_formula_guard=False``: see the module docstring."""
     unknown_formats = [f for f in formats if f not in FORMATS]
     if unknown_formats or not formats:
         raise InputError(f"unknown output format {unknown_formats[0] if unknown_formats else None!r}; available: "
                          f"{', '.join(FORMATS)}.", fix="use csv, parquet or both.")
+    extras = _EXTRAS.get()
+    latex = "latex" in extras if latex is None else bool(latex)
+    report = "report" in extras if report is None else bool(report)
     guard = CSV_FORMULA_GUARD if csv_formula_guard is None else csv_formula_guard
     out = Path(out_dir) if out_dir is not None else paths.data_dir() / "results" / study
     figures = Path(figures_dir) if figures_dir is not None else paths.figures_dir()
@@ -394,7 +451,9 @@ def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, 
     _probe(figures)
     if with_scored:
         tables = {**tables, f"{study}_scored": scored}
-    planned = _planned(study=study, tables=tables, axes=axes, formats=formats, out=out, figures=figures, guard=guard)
+    planned = _planned(study=study, tables=tables, axes=axes, formats=formats, out=out, figures=figures, guard=guard,
+                       latex=latex)
+    report_of = {"tables": tables, "axes": axes, "planned": planned, "format": formats[0]} if report else None
     folders = sorted({out.resolve(), figures.resolve()})
     with ExitStack() as held:
         for folder in folders:
@@ -402,17 +461,39 @@ def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, 
         for folder in folders:
             _remove_stale_staging(folder)
         return _write_locked(study=study, planned=planned, scored=scored, models=models,
-                             settings={**settings, "csv_formula_guard": guard}, out=out, figures=figures)
+                             settings={**settings, "csv_formula_guard": guard}, out=out, figures=figures,
+                             report_of=report_of)
+
+
+def _report_renderer(*, study: str, out: Path, report_of: dict, record: dict) -> Render:
+    """The run's report (:func:`toolkit.report.render`) from the tables and figures in memory; the figures' PNGs
+    are the ones the run writes (rendered once)."""
+    from toolkit import report
+
+    pngs = {}
+    for stem, ax in report_of["axes"].items():
+        renderer = next((r for target, r in report_of["planned"] if isinstance(r, _Rendered)
+                         and target.name == f"{stem}.png"), None)
+        pngs[stem] = renderer.bytes() if renderer is not None else report.figure_png(ax)
+    tables = {name: report._Table(frame.reset_index() if report._named_index(frame) else frame, len(frame),
+                                  source=f"{name}.{report_of['format']}") for name, frame in report_of["tables"].items()}
+    run = report.Run(title=f"{study} run: {out.resolve().name}", tables=tables, figures=pngs, provenance=record,
+                     folder=str(out.resolve()))
+    return lambda handle: handle.write(report.render(run).encode("utf-8"))
 
 
 def _write_locked(*, study: str, planned: list[tuple[Path, Render]], scored: pd.DataFrame, models: list[str],
-                  settings: dict, out: Path, figures: Path) -> list[Path]:
+                  settings: dict, out: Path, figures: Path, report_of: dict | None = None) -> list[Path]:
     """Stage every file, provenance last; move them in; delete the previous run's other files; move provenance in."""
     previous = _previous_outputs(out, figures, study)
+    report_target = [out / REPORT_NAME] if report_of is not None else []
     record = provenance.record(models=models, settings=settings, fingerprints=scored.attrs.get("fingerprints"),
-                               outputs=[_output_name(target, out) for target, _ in planned],
-                               inputs=scored.attrs.get("inputs"))
+                               outputs=[_output_name(target, out) for target, _ in planned]
+                               + [t.name for t in report_target], inputs=scored.attrs.get("inputs"))
     text = provenance.dumps(record).encode("utf-8")
+    if report_of is not None:
+        planned = [*planned, (report_target[0], _report_renderer(study=study, out=out, report_of=report_of,
+                                                                 record=record))]
     every = [target for target, _ in planned] + [out / "provenance.json"]
     blocked = next((t for t in every if t.is_symlink() or (t.exists() and not t.is_file())), None)
     if blocked is not None:  # before anything is written or moved

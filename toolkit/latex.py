@@ -1,0 +1,330 @@
+"""LaTeX tables of the papers' tables (issue 26), for ACL/FAccT submissions: booktabs rules, ``\\caption`` and
+``\\label``, every text escaped, no siunitx (plain ``tabular``; numbers right-aligned, negative numbers with a
+math minus).
+
+- :func:`to_latex` — any frame: chosen columns with their headers, a ``\\midrule`` between blocks of a ``group``
+  column (its value printed once per block).
+- :data:`PAPER_TABLES` — a registry, one entry per paper table: the study table it is drawn from (``source``, a
+  table name as :func:`toolkit.results.write` writes it, or a study function's frame), its rows, columns and
+  caption. :func:`paper_table` renders one by name (an unknown name is TK103 listing the valid ones);
+  :func:`paper_tables` every one whose source is among the given tables (what ``--latex`` writes beside the CSVs);
+  :func:`from_run` does that for a finished run's folder.
+
+The entries, with the columns a reviewer asks for — n, the estimate and its interval (``ci_low``, ``ci_high``),
+``p_adjusted`` and the ``verdict`` where the study table has them (columns marked optional are left out when a
+table from an older run lacks them; a missing required column is TK101):
+
+====================  ==========================================================================  ===============
+name                  paper table                                                                 source
+====================  ==========================================================================  ===============
+eec_table5/6/7        Kiritchenko & Mohammad 2018, Tables 5–7: per task, systems per bias group     eec_summary
+                      and their average Δ
+eec_table5/6/7_systems  the same tests per system: n pairs, mean Δ, Bonferroni p, the two-way        eec_tests
+                      estimate with its interval, p_adjusted, verdict
+psa_table2            Prabhakaran et al. 2019, Table 2: ScoreDev and ScoreRange with intervals      psa_summary
+psa_gender_gap        beyond the paper: female − male names, estimate, interval, null, verdict      psa_gender
+biasfinder_table4     Asyrofi et al. 2021, Table 4: templates, mutants, BTCs, BTC rate, excess      biasfinder_table4
+biasfinder_table5     Asyrofi et al. 2021, Table 5: true-positive rate of the annotated BTCs        biasfinder_tpr
+                                                                                                    (``tpr_table``)
+btcsam_table2         Kardkovács et al. 2025, Table 2: detection probability with its interval      btcsam_detection
+btcsam_table3         Table 3: test-set diversity                                                   btcsam_diversity
+btcsam_table4         Table 4: diversity per generation stage                                       btcsam_stage_diversity
+                                                                                                    (``stage_diversity``)
+btcsam_table5         Table 5: failure % with its interval, the excess over the same-group null     btcsam_failure_pct
+====================  ==========================================================================  ===============
+
+Numbers: whole numbers as they are, other numbers to 3 significant digits (:func:`format_number`), missing values
+as ``--``. Unicode the papers' columns use (Δ, ↑, ↓, θ, κ, ±, −, ≥, ≤) becomes math; pdfLaTeX's default UTF-8
+input handles the rest of Latin text.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from toolkit.errors import InputError, SchemaError, unknown
+
+MISSING = "--"
+_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
+            "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}",
+            ">": r"\textgreater{}", "Δ": r"$\Delta$", "↑": r"$\uparrow$", "↓": r"$\downarrow$", "θ": r"$\theta$",
+            "κ": r"$\kappa$", "±": r"$\pm$", "−": r"$-$", "≥": r"$\geq$", "≤": r"$\leq$", "×": r"$\times$",
+            "≠": r"$\neq$", "\n": " ", "\r": " ", "\t": " "}
+ENVIRONMENTS = ("table", "table*")
+
+
+def escape(text: object) -> str:
+    """``text`` as LaTeX text: ``\\ & % $ # _ { } ~ ^ < >`` escaped, line breaks as spaces, the Greek letters and
+    arrows of the tables' headers as math."""
+    return "".join(_SPECIAL.get(ch, ch) for ch in str(text))
+
+
+def format_number(value: object) -> str:
+    """One cell: whole numbers as they are, other numbers to 3 significant digits (fixed notation from 0.001 on),
+    a negative sign as math minus, missing values as ``--``, booleans as yes/no, text escaped."""
+    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+        return MISSING
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return "yes" if value else "no"
+    if isinstance(value, numbers.Integral):
+        text = f"{int(value):d}"
+    elif isinstance(value, numbers.Real):
+        number = float(value)
+        if math.isnan(number):
+            return MISSING
+        if math.isinf(number):
+            return r"$\infty$" if number > 0 else r"$-\infty$"
+        if number.is_integer() and abs(number) < 1e15:
+            text = f"{number:.0f}"
+        elif abs(number) >= 0.001:
+            text = f"{number:.3g}" if abs(number) < 1000 else f"{number:.0f}"
+            text = f"{float(text):f}".rstrip("0").rstrip(".") if "e" in text else text
+        else:
+            mantissa, exponent = f"{number:.2e}".split("e")
+            return f"${mantissa}\\times 10^{{{int(exponent)}}}$"
+    else:
+        return escape(value)
+    return f"$-${text[1:]}" if text.startswith("-") else text
+
+
+def _is_number(series: pd.Series) -> bool:
+    return pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(series.dtype)
+
+
+def to_latex(*, table: pd.DataFrame, caption: str, label: str,
+             columns: Sequence[str] | Mapping[str, str] | None = None, group: str | None = None,
+             environment: str = "table", note: str = "") -> str:
+    """``table`` as a LaTeX table: ``columns`` (names, or name → header; default all) in a ``tabular`` with
+    booktabs rules (``l`` for text, ``r`` for numbers), ``\\caption{caption}`` (escaped) and ``\\label{label}``
+    below it, in ``environment`` (``table`` or ``table*`` for the full page width). ``group`` (one of the columns)
+    prints its value once per block of equal values and puts a ``\\midrule`` between blocks; ``note`` (escaped) is
+    added to the caption. A named index becomes columns. Unknown columns are SchemaError (TK101)."""
+    if not isinstance(table, pd.DataFrame):
+        raise InputError(f"table must be a pandas DataFrame; got {type(table).__name__}.",
+                         fix="pass a study's result table.")
+    if environment not in ENVIRONMENTS:
+        raise unknown("environment", environment, ENVIRONMENTS)
+    if not label or any(ch in label for ch in "\\{}%#$&~^ "):
+        raise InputError(f"label {label!r} must be non-empty, without spaces or LaTeX special characters.",
+                         fix="use letters, digits and : - . _ only, e.g. 'tab:eec-table5'.")
+    frame = table.reset_index() if any(n is not None for n in table.index.names) else table
+    headers = dict(columns) if isinstance(columns, Mapping) else {c: c for c in (columns or list(frame.columns))}
+    missing = [c for c in headers if c not in frame.columns]
+    if group is not None and group not in headers:
+        missing.append(group)
+    if missing:
+        raise SchemaError(f"the table lacks column(s) {', '.join(map(repr, missing))}; it has "
+                          f"{', '.join(map(str, frame.columns))}.", fix="pick columns the table has.")
+    names = list(headers)
+    if group is not None:  # the block column first
+        names = [group] + [c for c in names if c != group]
+    spec = "".join("r" if _is_number(frame[c]) else "l" for c in names)
+    lines = [rf"\begin{{{environment}}}[t]", r"\centering", r"\small", rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
+             " & ".join(escape(headers[c]) for c in names) + r" \\", r"\midrule"]
+    previous = object()
+    for position, row in enumerate(frame.loc[:, names].itertuples(index=False, name=None)):
+        cells = [format_number(v) for v in row]
+        if group is not None:
+            if position and row[0] != previous:
+                lines.append(r"\midrule")
+            if row[0] == previous:
+                cells[0] = ""
+            previous = row[0]
+        lines.append(" & ".join(cells) + r" \\")
+    text = escape(caption) + (" " + escape(note) if note else "")
+    lines += [r"\bottomrule", r"\end{tabular}", rf"\caption{{{text}}}", rf"\label{{{label}}}",
+              rf"\end{{{environment}}}"]
+    return "\n".join(lines) + "\n"
+
+
+# --- the papers' tables -------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PaperTable:
+    """One paper table: drawn from the study table ``source``, rows chosen by ``rows`` (None: all), ``columns``
+    (name → header; those in ``optional`` are left out when absent), blocks by ``group``."""
+
+    name: str
+    paper: str
+    source: str
+    caption: str
+    columns: tuple[tuple[str, str], ...]
+    optional: frozenset[str] = frozenset()
+    rows: Callable[[pd.DataFrame], pd.DataFrame] | None = None
+    group: str | None = None
+    environment: str = "table"
+
+
+def _where(**equal: str) -> Callable[[pd.DataFrame], pd.DataFrame]:
+    def select(frame: pd.DataFrame) -> pd.DataFrame:
+        missing = [c for c in equal if c not in frame.columns]
+        if missing:
+            raise SchemaError(f"the table lacks column(s) {', '.join(map(repr, missing))}.",
+                              fix="pass the study table the entry names as its source.")
+        mask = pd.Series(True, index=frame.index)
+        for column, value in equal.items():
+            mask &= frame[column].astype(str) == value
+        return frame[mask]
+    return select
+
+
+_STATS = (("estimate", "estimate"), ("ci_low", "CI low"), ("ci_high", "CI high"), ("p_adjusted", "p adj."),
+          ("verdict", "verdict"))
+_OPTIONAL_STATS = frozenset(c for c, _ in _STATS)
+_EEC_GROUP = {"Table 5": ("gender", "all", "F", "M", "gender, all sentences"),
+              "Table 6": ("gender", "neutral", "F", "M", "gender, sentences without an emotion word"),
+              "Table 7": ("race", "all", "AA", "EA", "race, all sentences")}
+_EEC = "Kiritchenko & Mohammad 2018"
+
+
+def _eec_entries() -> list[PaperTable]:
+    entries = []
+    for table, (attribute, subset, a, b, what) in _EEC_GROUP.items():
+        number = table.split()[1]
+        entries.append(PaperTable(
+            name=f"eec_table{number}", paper=f"{_EEC}, {table}", source="eec_summary", group="task",
+            caption=f"EEC ({what}): systems per bias group and their average score difference "
+                    f"({_EEC}, {table}); scores are valence or intensity in [0, 1].",
+            columns=(("task", "task"), ("direction", "bias group"), ("n_systems", "#systems"),
+                     ("avg_diff_a_higher", f"avg Δ {a}↑–{b}↓"), ("avg_diff_a_lower", f"avg Δ {a}↓–{b}↑")),
+            rows=_where(table=table)))
+        entries.append(PaperTable(
+            name=f"eec_table{number}_systems", paper=f"{_EEC}, {table} (per system)", source="eec_tests",
+            group="task", environment="table*",
+            caption=f"EEC ({what}), per system: paired t-test over n pairs with Bonferroni p (the paper's), and the "
+                    f"mean Δ = {a} − {b} with templates and names as samples: estimate, 95% interval, "
+                    "corrected p and verdict.",
+            columns=(("task", "task"), ("model", "system"), ("n_pairs", "n"), ("mean_diff", "mean Δ"),
+                     ("p_bonferroni", "p Bonf."), *_STATS),
+            optional=_OPTIONAL_STATS, rows=_where(attribute=attribute, subset=subset)))
+    return entries
+
+
+PAPER_TABLES: dict[str, PaperTable] = {entry.name: entry for entry in [
+    *_eec_entries(),
+    PaperTable(
+        name="psa_table2", paper="Prabhakaran et al. 2019, Table 2", source="psa_summary", group="corpus",
+        caption="PSA: ScoreDev and ScoreRange per model with 95% bootstrap intervals over sentences "
+                "(Prabhakaran et al. 2019, Table 2); valence in [0, 1], half the paper's [−1, 1] scale.",
+        columns=(("corpus", "corpus"), ("model", "model"), ("n_texts", "n sentences"), ("n_names", "n names"),
+                 ("score_dev", "ScoreDev"), ("score_dev_low", "CI low"), ("score_dev_high", "CI high"),
+                 ("score_range", "ScoreRange"), ("score_range_low", "CI low"), ("score_range_high", "CI high")),
+        optional=frozenset({"score_dev_low", "score_dev_high", "score_range_low", "score_range_high"}),
+        environment="table*"),
+    PaperTable(
+        name="psa_gender_gap", paper="beyond Prabhakaran et al. 2019", source="psa_gender", group="corpus",
+        environment="table*",
+        caption="PSA: mean score with female names − with male names (estimate), its two-way bootstrap interval "
+                "(sentences and name pairs as samples), the placebo null's range, corrected p and verdict.",
+        columns=(("corpus", "corpus"), ("model", "model"), ("n_texts", "n sentences"), ("n_pairs", "name pairs"),
+                 ("estimate", "estimate"), ("ci_low", "CI low"), ("ci_high", "CI high"), ("null_low", "null low"),
+                 ("null_high", "null high"), ("p_adjusted", "p adj."), ("verdict", "verdict")),
+        optional=frozenset({"null_low", "null_high"})),
+    PaperTable(
+        name="biasfinder_table4", paper="Asyrofi et al. 2021, Table 4", source="biasfinder_table4",
+        group="attribute", environment="table*",
+        caption="BiasFinder: templates, mutants and bias-uncovering test cases (BTCs) per characteristic and model "
+                "(Asyrofi et al. 2021, Table 4), with the BTC rate and its 95% interval, the within-class null rate "
+                "and the excess over it.",
+        columns=(("attribute", "characteristic"), ("model", "model"), ("templates", "templates"),
+                 ("mutants", "mutants"), ("templates_with_btc", "templates w/ BTC"), ("btcs", "BTCs"),
+                 ("btc_rate", "BTC rate"), ("btc_rate_low", "CI low"), ("btc_rate_high", "CI high"),
+                 ("null_rate", "null rate"), ("excess", "excess"), ("excess_low", "CI low"),
+                 ("excess_high", "CI high"), ("verdict", "verdict")),
+        optional=frozenset({"btc_rate", "btc_rate_low", "btc_rate_high", "null_rate", "excess", "excess_low",
+                            "excess_high", "verdict"})),
+    PaperTable(
+        name="biasfinder_table5", paper="Asyrofi et al. 2021, Table 5", source="biasfinder_tpr",
+        caption="BiasFinder: true-positive rate of the annotated BTCs per annotator with its 95% Wilson interval "
+                "(Asyrofi et al. 2021, Table 5).",
+        columns=(("annotator", "annotator"), ("rule", "rule"), ("n_btcs", "n BTCs"),
+                 ("true_positives", "true positives"), ("tpr", "TPR"), ("tpr_low", "CI low"),
+                 ("tpr_high", "CI high")),
+        optional=frozenset({"true_positives", "tpr_low", "tpr_high"})),
+    PaperTable(
+        name="btcsam_table2", paper="Kardkovács et al. 2025, Table 2", source="btcsam_detection", group="theta",
+        caption="BTC-SAM: detection probability per test set and bias type at each θ, averaged over models and "
+                "cases, with its 95% Wilson interval (Kardkovács et al. 2025, Table 2).",
+        columns=(("theta", "θ"), ("test_set", "test set"), ("bias_type", "bias type"), ("n_cases", "n cases"),
+                 ("n_models", "models"), ("detection_probability", "detection prob."), ("ci_low", "CI low"),
+                 ("ci_high", "CI high")),
+        optional=frozenset({"ci_low", "ci_high"})),
+    PaperTable(
+        name="btcsam_table3", paper="Kardkovács et al. 2025, Table 3", source="btcsam_diversity",
+        environment="table*",
+        caption="BTC-SAM: diversity of each test set (Kardkovács et al. 2025, Table 3).",
+        columns=(("test_set", "test set"), ("unique_cases", "cases"), ("sentences", "sentences"),
+                 ("unique_tokens", "unique tokens"), ("mean_chars", "chars/sent."), ("mean_tokens", "tokens/sent."),
+                 ("mean_word_len", "word length"), ("identity_terms", "identity terms"),
+                 ("concept_terms", "concept terms"))),
+    PaperTable(
+        name="btcsam_table4", paper="Kardkovács et al. 2025, Table 4", source="btcsam_stage_diversity",
+        group="test_set", environment="table*",
+        caption="BTC-SAM: diversity per generation stage, with the mean word-level edit distance to the source "
+                "(Kardkovács et al. 2025, Table 4).",
+        columns=(("test_set", "test set"), ("stage", "stage"), ("unique_cases", "cases"), ("sentences", "sentences"),
+                 ("unique_tokens", "unique tokens"), ("mean_chars", "chars/sent."), ("mean_tokens", "tokens/sent."),
+                 ("mean_word_len", "word length"), ("identity_terms", "identity terms"),
+                 ("concept_terms", "concept terms"), ("mean_edit_distance", "edit distance"))),
+    PaperTable(
+        name="btcsam_table5", paper="Kardkovács et al. 2025, Table 5", source="btcsam_failure_pct", group="model",
+        environment="table*",
+        caption="BTC-SAM: failure % per model, test set and bias type with its 95% Wilson interval "
+                "(Kardkovács et al. 2025, Table 5), and the excess of cross-group over same-group pairs with "
+                "Newcombe's interval, corrected p and verdict.",
+        columns=(("model", "model"), ("test_set", "test set"), ("bias_type", "bias type"), ("theta", "θ"),
+                 ("n_cases", "n cases"), ("n_failed", "failed"), ("failure_pct", "failure %"), ("ci_low", "CI low"),
+                 ("ci_high", "CI high"), ("excess_pct", "excess"), ("excess_low", "CI low"),
+                 ("excess_high", "CI high"), ("p_adjusted", "p adj."), ("verdict", "verdict")),
+        optional=frozenset({"ci_low", "ci_high", "excess_pct", "excess_low", "excess_high", "p_adjusted",
+                            "verdict"})),
+]}
+
+
+def paper_table(*, name: str, table: pd.DataFrame) -> str:
+    """The LaTeX of the paper table ``name`` (a key of :data:`PAPER_TABLES`) drawn from ``table``, its source
+    (e.g. ``eec_summary`` for ``eec_table5``). Unknown name: UnknownNameError (TK103) listing the names; a source
+    without a required column: SchemaError (TK101)."""
+    if name not in PAPER_TABLES:
+        raise unknown("paper table", name, PAPER_TABLES)
+    entry = PAPER_TABLES[name]
+    frame = entry.rows(table) if entry.rows is not None else table
+    columns = {c: h for c, h in entry.columns if c in table.columns or c not in entry.optional}
+    missing = [c for c in columns if c not in table.columns]
+    if missing:
+        raise SchemaError(f"{name} is drawn from {entry.source}, but the table given lacks "
+                          f"{', '.join(map(repr, missing))}.", fix=f"pass the {entry.source} table of a run.")
+    return to_latex(table=frame, caption=entry.caption, label=f"tab:{name.replace('_', '-')}", columns=columns,
+                    group=entry.group, environment=entry.environment)
+
+
+def paper_tables(*, tables: Mapping[str, pd.DataFrame]) -> dict[str, str]:
+    """``{name: LaTeX}`` for every paper table whose source is among ``tables`` (name → frame, as a study's
+    ``write`` passes them to :func:`toolkit.results.write`) and that has at least one row."""
+    out = {}
+    for name, entry in PAPER_TABLES.items():
+        if entry.source in tables:
+            frame = tables[entry.source]
+            if len(entry.rows(frame) if entry.rows is not None else frame):
+                out[name] = paper_table(name=name, table=frame)
+    return out
+
+
+def from_run(*, out_dir: str | Path, folder: str | Path | None = None) -> list[Path]:
+    """Write ``<name>.tex`` for every paper table of the run in ``out_dir`` (its tables read with
+    :func:`toolkit.results.read_table`, the formula guard taken off) into ``folder`` (default ``out_dir``); return
+    the paths. For runs written without ``--latex``; files written here are not listed in the run's provenance."""
+    from toolkit import report, results
+
+    run = report.load_run(out_dir=out_dir)
+    target = Path(folder) if folder is not None else Path(out_dir).expanduser()
+    written = []
+    for name, text in paper_tables(tables={n: t.frame for n, t in run.tables.items()}).items():
+        written.append(results.write_file(target / f"{name}.tex",
+                                          lambda handle, data=text.encode("utf-8"): handle.write(data)))
+    return written
