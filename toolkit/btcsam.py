@@ -2,7 +2,7 @@
 probability, failure percentage, diversity) → ``write`` / ``figures``.
 
 >>> from toolkit import btcsam, eec
->>> sets = {**btcsam.load_sets(["baseline", "lexical"], root="../shared/data/btcsam"),
+>>> sets = {**btcsam.load_sets(["baseline", "lexical"]),   # found in $TOOLKIT_BTCSAM_DIR, data/btcsam/, …
 ...         "eec": btcsam.as_test_set(eec.generate(), name="eec")}
 >>> result = btcsam.run(sets=sets, models=["vader", "afinn"])
 >>> result.detection      # Table 2; result.failure_pct: Table 5; result.diversity: Table 3
@@ -10,7 +10,9 @@ probability, failure percentage, diversity) → ``write`` / ``figures``.
 
 Generation (:mod:`toolkit.generators.btcsam`): ``llm = btcsam.LLM(btcsam.backend("openai", base_url=..., model=...))``
 then ``btcsam.generate(llm, identity_terms=btcsam.IDENTITY_TERMS)`` and ``btcsam.filter_counterfactuals(cases)``.
-Metrics: :mod:`toolkit.studies.btcsam`; loaders: :mod:`toolkit.corpora.external`.
+Metrics: :mod:`toolkit.studies.btcsam`; loaders: :mod:`toolkit.corpora.external`. The released files are not shipped:
+:func:`load_sets` looks for them in :func:`toolkit.paths.btcsam_dirs` (``$TOOLKIT_BTCSAM_DIR``, ``data/btcsam/``,
+``../shared/data/btcsam``) and, when none holds them, says which files to put where (:func:`missing_sets_message`).
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.axes import Axes
 
-from toolkit import checks, plots, results
+from toolkit import checks, paths, plots, results
 from toolkit import stats as st
 from toolkit.corpora.external import (BTCSAM_SETS, btcsam_path, load_btcsam, load_crows_pairs,  # noqa: F401
                                       load_eec_csv)
@@ -57,12 +59,58 @@ class BTCSAMResult:
     settings: dict
 
 
-def load_sets(names: Sequence[str] = BTCSAM_SETS, *, root: str | Path, valid_only: bool = True
+RELEASE = ("the test sets released with BTC-SAM (Kardkovács et al. 2025): the files linked from the paper's "
+           "data/code release")
+"""Where the released files come from (they are not shipped with the toolkit and nothing downloads them)."""
+
+
+def sets_files(names: Sequence[str] = BTCSAM_SETS) -> list[str]:
+    """The file names of the released sets ``names`` (``<set>_output.csv``); an unknown set is a coded error."""
+    return [btcsam_path(n, root=".").name for n in names]
+
+
+def find_sets(names: Sequence[str] = BTCSAM_SETS, *, search: Sequence[str | Path] | None = None) -> Path | None:
+    """The first folder of ``search`` (default :func:`toolkit.paths.btcsam_dirs`: ``$TOOLKIT_BTCSAM_DIR``,
+    ``data/btcsam/``, ``../shared/data/btcsam``) that holds every file of ``names``; None when none does."""
+    files = sets_files(names)
+    for folder in map(Path, paths.btcsam_dirs() if search is None else search):
+        if all((folder / f).is_file() for f in files):
+            return folder
+    return None
+
+
+def missing_sets_message(names: Sequence[str] = BTCSAM_SETS, *, search: Sequence[str | Path] | None = None) -> str:
+    """What is missing and how to fix it: the files ``names`` need, each searched folder with the files it lacks,
+    where the files come from and where to put them."""
+    files = sets_files(names)
+    folders = [Path(f) for f in (paths.btcsam_dirs() if search is None else search)]
+
+    def state(folder: Path) -> str:
+        missing = [f for f in files if not (folder / f).is_file()]
+        return "absent" if not folder.is_dir() else f"lacks {', '.join(missing)}" if missing else "holds them all"
+
+    lacks = "; ".join(f"{folder} ({state(folder)})" for folder in folders) or "none"
+    return (f"the released BTC-SAM sets {', '.join(names)} need the files {', '.join(files)}, and no searched folder "
+            f"holds them all (searched, in order: {lacks}). They are {RELEASE}; nothing is downloaded here. Put them "
+            f"in {paths.data_dir() / 'btcsam'} (or any folder, named by $TOOLKIT_BTCSAM_DIR or passed as root=/"
+            f"BTCSAM_DIR); see the README, section 'BTC-SAM data'.")
+
+
+def load_sets(names: Sequence[str] = BTCSAM_SETS, *, root: str | Path | None = None, valid_only: bool = True
               ) -> dict[str, pd.DataFrame]:
-    """The released BTC-SAM sets ``names`` from folder ``root``, keyed by name. Rewrites of a loaded baseline
+    """The released BTC-SAM sets ``names`` from folder ``root`` (None: the first folder of
+    :func:`toolkit.paths.btcsam_dirs` that holds them all, see :func:`find_sets`), keyed by name. A set whose file
+    is not there is a coded error (TK102) naming the files needed and where to put them. Rewrites of a loaded baseline
     (``baseline`` for the GPT files, ``llama3_baseline`` for the llama3 ones) get ``source_text``: the baseline
     sentence of the same bias type, source group and identity term (for Table 4's edit distance)."""
-    sets = {n: load_btcsam(btcsam_path(n, root=root), name=n, valid_only=valid_only) for n in names}
+    names = [names] if isinstance(names, str) else list(names)
+    search = None if root is None else [Path(root).expanduser()]
+    folder = find_sets(names, search=search)
+    if folder is None:
+        message = missing_sets_message(names, search=search)
+        raise InputError(message[0].upper() + message[1:], fix=f"put {', '.join(sets_files(names))} in "
+                         f"{paths.data_dir() / 'btcsam'} or set TOOLKIT_BTCSAM_DIR to the folder that holds them.")
+    sets = {n: load_btcsam(btcsam_path(n, root=folder), name=n, valid_only=valid_only) for n in names}
     for name, frame in sets.items():
         base = sets.get("llama3_baseline" if name.startswith("llama3_") else "baseline")
         if base is None or frame is base:
@@ -91,20 +139,31 @@ def generate_with(settings: Mapping[str, str] | None, *, identity_terms: Mapping
     return cases.assign(llm=llm.backend.identity), counts
 
 
-def toolkit_sets(*, corpus: str | Path = "sample", psa_n: int = 300, btcsam_dir: str | Path | None = None,
+def toolkit_sets(*, corpus: str | Path = "sample", psa_n: int = 300, btcsam_dir: str | Path | None = "auto",
                  released: Sequence[str] = BTCSAM_SETS) -> dict[str, pd.DataFrame]:
     """Every test set the toolkit can make offline — EEC, PSA and BiasFinder (gender) from ``corpus`` — plus the
-    released BTC-SAM sets ``released`` from ``btcsam_dir`` (skipped with a warning when it is absent)."""
+    released BTC-SAM sets ``released`` from ``btcsam_dir``: ``"auto"`` (the first folder of
+    :func:`toolkit.paths.btcsam_dirs` holding them), a folder, or None (none). Released sets that cannot be found are
+    skipped with a warning that says which files are needed and where to put them (:func:`load_sets` raises)."""
     from toolkit import biasfinder, corpora, eec, psa
 
+    released = [released] if isinstance(released, str) else list(released)
+    sets_files(released)  # an unknown set name is an error even when no folder is found
     frame = corpora.load(corpus)
     sets = {"eec": as_test_set(eec.generate(), name="eec"),
             "psa": as_test_set(psa.generate(frame, n=psa_n), name="psa"),
             "biasfinder": as_test_set(biasfinder.generate_gender(frame), name="biasfinder")}
-    if btcsam_dir is not None and Path(btcsam_dir).is_dir():
-        sets.update(load_sets(released, root=btcsam_dir))
+    if btcsam_dir is None:
+        warn("btcsam_dir=None: released BTC-SAM sets skipped.")
+        return sets
+    if not released:
+        return sets
+    search = None if str(btcsam_dir) == "auto" else [Path(btcsam_dir).expanduser()]
+    folder = find_sets(released, search=search)
+    if folder is None:
+        warn(f"Released BTC-SAM sets skipped: {missing_sets_message(released, search=search)}")
     else:
-        warn(f"{btcsam_dir} not found: released BTC-SAM sets skipped.")
+        sets.update(load_sets(released, root=folder))
     return sets
 
 

@@ -2,6 +2,8 @@
 
 With the editable install the README sets up, the project root is the folder holding ``pyproject.toml`` above the
 package; otherwise the current directory. ``TOOLKIT_DATA`` and ``TOOLKIT_FIGURES`` override both folders.
+:func:`btcsam_dirs` lists, in search order, where the released BTC-SAM sets may lie (``TOOLKIT_BTCSAM_DIR``,
+``data/btcsam/``, ``../shared/data/btcsam`` beside the project).
 """
 from __future__ import annotations
 
@@ -27,6 +29,16 @@ def figures_dir() -> Path:
     path = Path(os.environ.get("TOOLKIT_FIGURES") or project_root() / "figures")
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def btcsam_dirs() -> list[Path]:
+    """Where the released BTC-SAM files (``<set>_output.csv``) are looked for, in order: ``$TOOLKIT_BTCSAM_DIR`` (when
+    set), ``data/btcsam/`` (under ``$TOOLKIT_DATA`` when set), then ``../shared/data/btcsam`` beside the project
+    folder (the developers' layout). :func:`toolkit.btcsam.find_sets` takes the first that holds the files."""
+    chosen = os.environ.get("TOOLKIT_BTCSAM_DIR")
+    candidates = ([Path(chosen).expanduser()] if chosen else []) + [
+        data_dir() / "btcsam", project_root().parent / "shared" / "data" / "btcsam"]
+    return list(dict.fromkeys(candidates))
 
 
 def mount_point(folder: str | Path) -> Path:
