@@ -1,11 +1,15 @@
-from toolkit.widgets import eec_app
+import pytest
+
+from toolkit.errors import InputError
+from toolkit.widgets import eec_app, widget_message
 
 
 def test_eec_app_runs_the_selected_models():
     app = eec_app(models=["afinn"], cache=False)
     app.extra.value = "py:synthetic_models:female_plus"
     app.subset.value = "neutral"
-    app.button.click()
+    app.button.click()  # the button runs in a thread; wait() joins it
+    app.wait()
     assert app.result is not None
     assert set(app.result.tests["model"]) == {"afinn", "py:synthetic_models:female_plus"}
     assert set(app.result.tests["subset"]) == {"neutral"}
@@ -14,29 +18,68 @@ def test_eec_app_runs_the_selected_models():
 def test_eec_app_reports_a_bad_spec_without_raising():
     app = eec_app(models=["afinn"], cache=False)
     app.extra.value = "vadr"
-    app.run()
+    assert app.run() is False
     assert app.result is None
     assert app.error.startswith("[TK") and "vadr" in app.status.value and "Traceback" not in app.status.value
-    assert not app.button.disabled and app.output.outputs == ()
+    assert not app.button.disabled and app.cancel_button.disabled and app.output.outputs == ()
 
 
-def test_eec_app_disables_run_while_working_and_shows_its_figures_without_pyplot(monkeypatch):
+def test_a_failed_run_clears_the_previous_output():
+    app = eec_app(models=["afinn"], cache=False)
+    assert app.run() and len(app.output.outputs) > 0
+    app.models.value = ()
+    app.extra.value = "vadr"
+    assert app.run() is False
+    assert app.output.outputs == () and app.result is None
+
+
+def test_a_fix_that_speaks_python_is_worded_for_the_apps_fields():
+    app = eec_app(models=["afinn"], cache=False)
+    app.models.value = ()
+    app.run()  # no model at all: the API's fix says "pass e.g. models=[...]"
+    assert app.error.startswith("[TK102]") and "models=" not in app.error and "pass" not in app.error
+    assert "Fix: change the app's fields" in app.error
+    plain = InputError("x is wrong.", fix="check the spelling.")
+    assert widget_message(plain) == "[TK102] x is wrong. Fix: check the spelling."
+
+
+def test_eec_app_disables_run_while_working_shows_its_stages_and_figures_without_pyplot(monkeypatch):
     import matplotlib.pyplot as plt
 
     from toolkit import eec
 
     plt.close("all")
     app = eec_app(models=["afinn"], cache=False)
-    seen = []
+    seen, statuses = [], []
+    app.status.observe(lambda change: statuses.append(change["new"]), names="value")
     real = eec.run
-    monkeypatch.setattr(eec, "run", lambda **kw: seen.append((app.button.disabled, app.status.value)) or real(**kw))
+    monkeypatch.setattr(eec, "run", lambda **kw: seen.append((app.button.disabled, app.cancel_button.disabled))
+                        or real(**kw))
     app.button.click()
+    app.wait()
     app.button.click()  # a second run replaces the first one's output
-    assert [disabled for disabled, _ in seen] == [True, True] and "scoring" in seen[0][1]
-    assert not app.button.disabled and "done" in app.status.value
+    app.wait()
+    assert seen == [(True, False), (True, False)]  # Run disabled, Cancel enabled while working
+    assert not app.button.disabled and app.cancel_button.disabled and "done" in app.status.value
+    stages = [s for s in statuses if "⏳" in s]
+    assert any("scoring with afinn" in s for s in stages) and any("computing statistics" in s for s in stages)
+    assert any("drawing" in s for s in stages)
     images = [o for o in app.output.outputs if "image/png" in o["data"]]
     assert len(images) == 4  # gender and race box plots and their mean-Δ interval plots, once each
     assert plt.get_fignums() == []
+
+
+def test_eec_app_tables_carry_a_caption_with_the_correction_family_and_one_number_format():
+    app = eec_app(models=["afinn", "vader"], cache=False)
+    app.run()
+    tables = [o["data"]["text/html"] for o in app.output.outputs if "text/html" in o["data"]]
+    assert len(tables) == 2 and all("<caption" in t for t in tables)
+    assert "Bonferroni over 4 tests" in tables[0] and "changes with the systems selected" in tables[0]
+    assert "n = 2 systems" in tables[0]
+    import re
+
+    numbers = re.findall(r">\s*(-?\d+\.\d+)\s*<", "".join(tables))
+    assert numbers and all(len(n.split(".")[1]) == 3 for n in numbers)  # three decimals everywhere
 
 
 def test_psa_app_runs_and_the_slider_redraws_flips(monkeypatch):
@@ -54,7 +97,31 @@ def test_psa_app_runs_and_the_slider_redraws_flips(monkeypatch):
     assert seen == [0.3] and app.result is scored_before  # redrawn from the stored result, nothing re-scored
 
 
-def test_eec_app_task_picker_offers_that_tasks_systems_and_keeps_other_specs():
+def test_psa_app_takes_a_spec_with_commas_inside_labels_and_counts_a_ticked_and_typed_model_once(
+        tiny_bert_generic_dir):
+    from toolkit.widgets import psa_app
+
+    spec = f"hf:{tiny_bert_generic_dir}?labels=negative,positive"
+    app = psa_app(models=["afinn"], n=6, cache=False)
+    app.extra.value = f"{spec}, afinn"
+    assert app.specs() == ["afinn", spec]
+    assert app.run(), app.status.value
+    assert set(app.result.summary["model"]) == {"afinn", spec}
+
+
+def test_psa_app_says_how_many_rows_a_short_max_length_truncated(tiny_bert_dir):
+    from toolkit.widgets import psa_app
+
+    spec = f"hf:{tiny_bert_dir}?max_length=4"
+    app = psa_app(models=[spec], n=6, cache=False)
+    assert app.models.value == () and app.extra.value == spec  # not a named model: typed
+    assert app.run(), app.status.value
+    rows = len(app.result.scored)
+    assert f"{rows:,} of {rows:,} rows (100.0%) were truncated at max_length=4" in app.status.value
+    assert app.result.scored.attrs["inputs"][spec]["truncated_rows"] == rows
+
+
+def test_eec_app_task_picker_offers_that_tasks_systems_and_clears_typed_specs_of_another_task():
     from toolkit.models import ait
 
     app = eec_app(models=["vader", "py:synthetic_models:female_plus"], cache=False)
@@ -64,5 +131,22 @@ def test_eec_app_task_picker_offers_that_tasks_systems_and_keeps_other_specs():
     app.task.value = "anger"
     assert list(app.models.options) == ait.specs("anger") and "vader" not in app.models.options
     assert set(app.models.value) == set(ait.specs("anger"))  # the task's defaults
+    assert app.extra.value == "" and "cleared py:synthetic_models:female_plus" in app.status.value
+    app.extra.value = "hf:/some/model?task=anger"
     app.task.value = "all"
     assert len(app.models.options) == 5 * len(ait.specs("anger"))
+    assert app.extra.value == "hf:/some/model?task=anger"  # still fits: kept
+    app.task.value = "valence"
+    assert app.extra.value == ""
+
+
+@pytest.mark.parametrize("text, specs", [
+    ("vader, afinn", ["vader", "afinn"]),
+    ("hf:/m?labels=neg,neu,pos, vader", ["hf:/m?labels=neg,neu,pos", "vader"]),
+    ("hf:/m?labels=neg,pos,py:mod:fn", ["hf:/m?labels=neg,pos", "py:mod:fn"]),
+    (" , ", []),
+])
+def test_more_specs_field_keeps_commas_inside_labels(text, specs):
+    app = eec_app(models=[], cache=False)
+    app.extra.value = text
+    assert app.specs() == specs
