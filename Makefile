@@ -26,8 +26,20 @@ test: venv
 test-browser: venv
 	MPLBACKEND=Agg $(PY) -m pytest -v tests/test_browser.py
 
+# make figures [TASK=valence|anger|fear|joy|sadness|all] [PRESET=acl-single|acl-double|acm-single|acm-double]
+#              [NOTEBOOKS="01 04"] [PARAMS="N=20 CACHE=False"]
+# TASK goes to notebook 01 (the EEC task; all = the five), PRESET is exported as TOOLKIT_FIGURE_PRESET (toolkit/plots.py),
+# NOTEBOOKS picks notebooks (01, eec, 01_eec.ipynb; default all), PARAMS are NAME=VALUE pairs for any parameter (no
+# spaces inside a value). Each goes only into the notebooks that define it; unknown names stop before anything runs.
+TASK ?=
+PRESET ?=
+NOTEBOOKS ?=
+PARAMS ?=
+
 figures: venv
-	MPLBACKEND=Agg $(PY) -m toolkit.notebooks
+	MPLBACKEND=Agg $(if $(PRESET),TOOLKIT_FIGURE_PRESET='$(PRESET)') $(PY) -m toolkit.notebooks \
+		$(if $(TASK),--task '$(TASK)') $(if $(PRESET),--preset '$(PRESET)') \
+		$(foreach p,$(PARAMS),-p '$(p)') $(NOTEBOOKS)
 
 clean:
 	rm -rf $(VENV) data/cache data/executed

@@ -1,18 +1,113 @@
-"""Execute the numbered notebooks with papermill: ``python -m toolkit.notebooks [NAME …]`` (``make figures``).
+"""Execute the numbered notebooks with papermill: ``python -m toolkit.notebooks [options] [NAME …]`` (``make figures``).
+
+Options: ``--task TASK`` (the EEC task of notebook 01: valence, anger, fear, joy, sadness, or ``all`` for the five),
+``--preset NAME`` (figure preset, exported as ``TOOLKIT_FIGURE_PRESET`` to the kernels; :mod:`toolkit.plots` reads
+it), ``-p NAME=VALUE`` (any parameter; VALUE is read as a Python literal — ``20``, ``False``, ``None``,
+``["vader","afinn"]`` — else kept as text), ``--list`` (each notebook's parameters). NAME picks notebooks by file name,
+stem, number or short name (``01_eec.ipynb``, ``01_eec``, ``01``, ``eec``); none: all. A parameter is injected only into
+the chosen notebooks whose ``parameters`` cell defines it (:func:`papermill.inspect_notebook`); a parameter no chosen
+notebook defines, an unknown notebook, task or preset is a coded error listing the valid names, before anything runs.
 
 Executed copies land in ``data/executed/`` (gitignored); the notebooks write their figures to ``figures/``.
 The test suite calls :func:`execute` with small parameters.
 """
 from __future__ import annotations
 
+import argparse
+import ast
+import os
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from toolkit import paths
+from toolkit.cases import TASKS
+from toolkit.errors import InputError, ToolkitError, UnknownNameError, unknown
+
+EEC_TASKS: tuple[str, ...] = (*TASKS, "all")
+"""Values of ``--task``: notebook 01's ``TASK`` (``all``: the trained zoo on the five tasks)."""
+FIGURE_PRESETS: tuple[str, ...] = ("acl-single", "acl-double", "acm-single", "acm-double")
+"""Values of ``--preset`` unless :mod:`toolkit.plots` lists its own (``plots.PRESETS``)."""
+PRESET_ENV = "TOOLKIT_FIGURE_PRESET"
 
 
 def notebooks_dir() -> Path:
     return paths.project_root() / "notebooks"
+
+
+def available(folder: str | Path | None = None) -> dict[str, Path]:
+    """The numbered notebooks (``NN_name.ipynb``) of ``folder`` (default ``notebooks/``), keyed by file name."""
+    folder = Path(folder) if folder is not None else notebooks_dir()
+    return {p.name: p for p in sorted(folder.glob("[0-9][0-9]_*.ipynb"))}
+
+
+def resolve(names: Sequence[str], *, folder: str | Path | None = None) -> list[Path]:
+    """The notebooks ``names`` name (file name, stem, number ``01`` or short name ``eec`` of a notebook in ``folder``,
+    default ``notebooks/``; or the path of any ``.ipynb`` file), in the order given; none: every numbered notebook. An unknown name is a coded error (TK103) listing the notebooks."""
+    found = available(folder)
+    if not names:
+        return list(found.values())
+    aliases: dict[str, Path] = {}
+    for name, path in found.items():
+        number, _, short = path.stem.partition("_")
+        for alias in (name, path.stem, number, short):
+            aliases.setdefault(alias, path)
+    chosen = []
+    for name in names:
+        if name.endswith(".ipynb") and Path(name).is_file():  # a path to a notebook of its own
+            chosen.append(Path(name))
+            continue
+        if name not in aliases:
+            raise unknown("notebook", name, list(found) or [f"(none: {folder or notebooks_dir()} has no NN_*.ipynb)"])
+        chosen.append(aliases[name])
+    return list(dict.fromkeys(chosen))
+
+
+def parameters_of(notebook: str | Path) -> dict[str, str]:
+    """The names a notebook's ``parameters`` cell defines, with their default as written there."""
+    import papermill
+
+    return {name: info["default"] for name, info in papermill.inspect_notebook(str(notebook)).items()}
+
+
+def parse_assignment(text: str) -> tuple[str, Any]:
+    """``NAME=VALUE`` → (NAME, value): VALUE as a Python literal (``20``, ``False``, ``None``, ``["a","b"]``), else the
+    text itself (``all``, ``acl-single``, ``../data/x.csv``)."""
+    name, sep, raw = text.partition("=")
+    name = name.strip()
+    if not sep or not name.isidentifier():
+        raise InputError(f"-p {text!r} is not NAME=VALUE.", fix="write -p NAME=VALUE, e.g. -p N=20 or "
+                                                                 "-p MODELS='[\"vader\",\"afinn\"]'.")
+    try:
+        return name, ast.literal_eval(raw.strip())
+    except (ValueError, SyntaxError):
+        return name, raw
+
+
+def figure_presets() -> tuple[str, ...]:
+    """The figure presets ``--preset`` accepts: ``toolkit.plots.PRESETS`` when it exists, else
+    :data:`FIGURE_PRESETS`."""
+    from toolkit import plots
+
+    listed = getattr(plots, "PRESETS", None)
+    return tuple(listed) if listed else FIGURE_PRESETS
+
+
+def plan(notebooks: Sequence[str | Path], parameters: Mapping[str, Any]) -> dict[Path, dict[str, Any]]:
+    """Which of ``parameters`` goes into which notebook: each gets those its ``parameters`` cell defines. A parameter
+    that no notebook of ``notebooks`` defines is a coded error (TK103) listing the ones they define."""
+    defined = {Path(nb): parameters_of(nb) for nb in notebooks}
+    everything = {name for names in defined.values() for name in names}
+    for name in parameters:
+        if name not in everything:
+            holders = ", ".join(p.stem for p in defined) or "none"
+            raise UnknownNameError(
+                f"no chosen notebook ({holders}) has a parameter {name!r}; their parameters: "
+                f"{', '.join(sorted(everything)) or 'none'}.",
+                fix="check the spelling (parameters are upper case, as in each notebook's parameters cell), or "
+                    "choose a notebook that defines it; `python -m toolkit.notebooks --list` shows them all.")
+    return {nb: {k: v for k, v in parameters.items() if k in names} for nb, names in defined.items()}
 
 
 def execute(notebook: str | Path, *, parameters: dict | None = None, output_dir: str | Path | None = None,
@@ -31,12 +126,53 @@ def execute(notebook: str | Path, *, parameters: dict | None = None, output_dir:
     return target
 
 
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m toolkit.notebooks", description="Execute the numbered notebooks (make figures).",
+        epilog="Examples: `--task all 01`, `--preset acl-single`, `-p MODELS='[\"vader\",\"afinn\"]' -p CACHE=False "
+               "02 04`. A parameter goes only into the notebooks that define it.")
+    parser.add_argument("notebooks", nargs="*", metavar="NAME",
+                        help="notebooks to run: 01_eec.ipynb, 01_eec, 01 or eec (default: all)")
+    parser.add_argument("--task", help=f"EEC task of notebook 01 (TASK): {', '.join(EEC_TASKS)}")
+    parser.add_argument("--preset", help=f"figure preset, exported as {PRESET_ENV}: "
+                                         f"{', '.join(FIGURE_PRESETS)}")
+    parser.add_argument("-p", "--parameter", action="append", default=[], metavar="NAME=VALUE",
+                        help="any parameter of the notebooks' parameters cells (repeatable)")
+    parser.add_argument("--dir", help="the folder of numbered notebooks (default notebooks/)")
+    parser.add_argument("--output-dir", help="where the executed copies go (default data/executed/)")
+    parser.add_argument("--list", action="store_true", help="list the chosen notebooks' parameters and exit")
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
-    names = argv if argv is not None else sys.argv[1:]
-    chosen = [notebooks_dir() / n for n in names] or sorted(notebooks_dir().glob("[0-9][0-9]_*.ipynb"))
-    for notebook in chosen:
-        print(f"executing {notebook.name} …", flush=True)
-        print(f"  → {execute(notebook)}")
+    args = _parser().parse_args(argv if argv is not None else sys.argv[1:])
+    try:
+        chosen = resolve(args.notebooks, folder=args.dir)
+        if args.list:
+            for notebook in chosen:
+                print(notebook.name)
+                for name, default in parameters_of(notebook).items():
+                    print(f"  {name} = {default}")
+            return 0
+        parameters = dict(parse_assignment(p) for p in args.parameter)
+        if args.task is not None:
+            if args.task not in EEC_TASKS:
+                raise unknown("EEC task", args.task, EEC_TASKS)
+            parameters["TASK"] = args.task
+        if args.preset is not None:
+            if args.preset not in figure_presets():
+                raise unknown("figure preset", args.preset, figure_presets())
+            os.environ[PRESET_ENV] = args.preset  # the kernels papermill starts inherit it
+        injected = plan(chosen, parameters)
+    except ToolkitError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if os.environ.get(PRESET_ENV):
+        print(f"figure preset: {os.environ[PRESET_ENV]}")
+    for notebook, values in injected.items():
+        shown = ", ".join(f"{k}={v!r}" for k, v in values.items())
+        print(f"executing {notebook.name}" + (f" with {shown}" if shown else "") + " …", flush=True)
+        print(f"  → {execute(notebook, parameters=values, output_dir=args.output_dir)}")
     print(f"figures in {paths.figures_dir()}:")
     for figure in sorted(paths.figures_dir().glob("*.png")):
         print(f"  {figure.name}")
