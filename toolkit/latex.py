@@ -33,8 +33,9 @@ btcsam_table4         Table 4: diversity per generation stage                   
 btcsam_table5         Table 5: failure % with its interval, the excess over the same-group null     btcsam_failure_pct
 ====================  ==========================================================================  ===============
 
-Numbers: whole numbers as they are, other numbers to 3 significant digits (:func:`format_number`), missing values
-as ``--``. Unicode the papers' columns use (Δ, ↑, ↓, θ, κ, ±, −, ≥, ≤) becomes math; pdfLaTeX's default UTF-8
+Numbers: one precision per column (:func:`column_decimals`: whole-number columns as integers, else 3 decimals
+below 10, 2 below 100, 1 below 1000), p-values below 0.001 as ``<0.001`` (:func:`format_number`), missing values
+as ``--``, negative numbers with a math minus. Unicode the papers' columns use (Δ, ↑, ↓, θ, κ, ±, −, ≥, ≤) becomes math; pdfLaTeX's default UTF-8
 input handles the rest of Latin text.
 """
 from __future__ import annotations
@@ -64,36 +65,46 @@ def escape(text: object) -> str:
     return "".join(_SPECIAL.get(ch, ch) for ch in str(text))
 
 
-def format_number(value: object) -> str:
-    """One cell: whole numbers as they are, other numbers to 3 significant digits (fixed notation from 0.001 on),
-    a negative sign as math minus, missing values as ``--``, booleans as yes/no, text escaped."""
+def format_number(value: object, *, decimals: int = 3, p_value: bool = False) -> str:
+    """One cell: a number with ``decimals`` decimals (whole numbers of a whole-number column as they are), a
+    p-value (``p_value``) below 0.001 as ``<0.001``, a negative sign as math minus, missing values as ``--``,
+    booleans as yes/no, text escaped."""
     if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
         return MISSING
     if isinstance(value, bool) or type(value).__name__ == "bool_":
         return "yes" if value else "no"
-    if isinstance(value, numbers.Integral):
-        text = f"{int(value):d}"
-    elif isinstance(value, numbers.Real):
-        number = float(value)
-        if math.isnan(number):
-            return MISSING
-        if math.isinf(number):
-            return r"$\infty$" if number > 0 else r"$-\infty$"
-        if number.is_integer() and abs(number) < 1e15:
-            text = f"{number:.0f}"
-        elif abs(number) >= 0.001:
-            text = f"{number:.3g}" if abs(number) < 1000 else f"{number:.0f}"
-            text = f"{float(text):f}".rstrip("0").rstrip(".") if "e" in text else text
-        else:
-            mantissa, exponent = f"{number:.2e}".split("e")
-            return f"${mantissa}\\times 10^{{{int(exponent)}}}$"
-    else:
+    if not isinstance(value, numbers.Real):
         return escape(value)
+    number = float(value)
+    if math.isnan(number):
+        return MISSING
+    if math.isinf(number):
+        return r"$\infty$" if number > 0 else r"$-\infty$"
+    if p_value and 0 <= number < 0.001:
+        return r"$<$0.001"
+    text = f"{int(value):d}" if isinstance(value, numbers.Integral) else f"{number:.{decimals}f}"
+    if text.lstrip("-").strip("0.") == "":  # -0.000 is 0.000
+        text = text.lstrip("-")
     return f"$-${text[1:]}" if text.startswith("-") else text
+
+
+def column_decimals(series: pd.Series) -> int:
+    """Decimals for a numeric column: 0 when every value is whole, else 3 below 10, 2 below 100, 1 below 1000,
+    0 from there (by the largest magnitude), so a column reads with one precision."""
+    values = pd.to_numeric(series, errors="coerce").dropna().astype(float)
+    values = values[values.abs() != math.inf]
+    if values.empty or (values == values.round()).all():
+        return 0
+    largest = values.abs().max()
+    return 3 if largest < 10 else 2 if largest < 100 else 1 if largest < 1000 else 0
 
 
 def _is_number(series: pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(series.dtype)
+
+
+def _is_p(column: str) -> bool:
+    return column == "p" or column.startswith(("p_", "null_p"))
 
 
 def to_latex(*, table: pd.DataFrame, caption: str, label: str,
@@ -124,11 +135,12 @@ def to_latex(*, table: pd.DataFrame, caption: str, label: str,
     if group is not None:  # the block column first
         names = [group] + [c for c in names if c != group]
     spec = "".join("r" if _is_number(frame[c]) else "l" for c in names)
+    decimals = {c: column_decimals(frame[c]) if _is_number(frame[c]) else 3 for c in names}
     lines = [rf"\begin{{{environment}}}[t]", r"\centering", r"\small", rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
              " & ".join(escape(headers[c]) for c in names) + r" \\", r"\midrule"]
     previous = object()
     for position, row in enumerate(frame.loc[:, names].itertuples(index=False, name=None)):
-        cells = [format_number(v) for v in row]
+        cells = [format_number(v, decimals=decimals[c], p_value=_is_p(str(c))) for c, v in zip(names, row)]
         if group is not None:
             if position and row[0] != previous:
                 lines.append(r"\midrule")

@@ -50,10 +50,12 @@ h3{font-size:1.05em}
 table{border-collapse:collapse;font-size:.85em;margin:.5em 0 1.5em}
 caption{caption-side:top;text-align:left;font-weight:600;padding:.3em 0}
 th,td{border:1px solid #d0d0d0;padding:.2em .5em;vertical-align:top}
-th{background:#f2f2f2;text-align:left}td.num{text-align:right;font-variant-numeric:tabular-nums}
+th{background:#f2f2f2;text-align:left}td{max-width:32em;overflow-wrap:anywhere}
+td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .scroll{overflow-x:auto}
 figure{margin:0 0 1.5em}figure img{max-width:100%;height:auto;border:1px solid #eee}
 figcaption{font-weight:600;margin:.3em 0}
+.figures{display:grid;grid-template-columns:repeat(auto-fill,minmax(440px,1fr));gap:1em}
 .pair{display:grid;grid-template-columns:1fr 1fr;gap:1.5em;align-items:start}
 .pair>div{min-width:0}
 .absent{color:#777;font-style:italic}
@@ -254,8 +256,8 @@ def render(run: Run) -> str:
     toc += [f"<li><a href=\"#{table_ids[n]}\">table {esc(n)}</a></li>" for n in run.tables]
     toc.append("<li><a href=\"#provenance\">provenance</a></li>")
     parts.append(f"<nav><ul>{''.join(toc)}</ul></nav>")
-    parts.append("<h2>Figures</h2>" + ("".join(f"<section id=\"{figure_ids[n]}\">{figure_html(n, png)}</section>"
-                                              for n, png in run.figures.items()) or
+    shown = "".join(f"<section id=\"{figure_ids[n]}\">{figure_html(n, png)}</section>" for n, png in run.figures.items())
+    parts.append("<h2>Figures</h2>" + (f"<div class=\"figures\">{shown}</div>" if shown else
                                       "<p class=\"absent\">no figures</p>"))
     parts.append("<h2>Tables</h2>" + ("".join(
         f"<section id=\"{table_ids[n]}\">{table_html(t.frame, caption=n, total_rows=t.total, source=t.source, partial=t.partial)}"
@@ -296,6 +298,24 @@ def _read_provenance(folder: Path) -> dict:
         raise InputError(f"{str(path)!r} is not a provenance record (a JSON object).",
                          fix="re-run the study into that folder.")
     return record
+
+
+def _numbers_back(frame: pd.DataFrame) -> pd.DataFrame:
+    """A table read from CSV with empty cells as "" (:func:`toolkit.results.read_table`): a text column whose
+    non-empty cells are all numbers becomes numeric again, its empty cells NaN."""
+    out = frame.copy()
+    for position in range(frame.shape[1]):
+        column = frame.iloc[:, position]
+        if not (column.dtype == object or pd.api.types.is_string_dtype(column.dtype)):
+            continue
+        filled = column[column.astype(str).str.strip() != ""]
+        if filled.empty or not filled.map(lambda v: isinstance(v, (str, int, float))).all():
+            continue
+        converted = pd.to_numeric(filled, errors="coerce")
+        if converted.notna().all():
+            out.isetitem(position, pd.to_numeric(column.where(column.astype(str).str.strip() != ""),
+                                                 errors="coerce"))
+    return out
 
 
 def _listed(folder: Path, name: str) -> Path | None:
@@ -340,7 +360,7 @@ def load_run(*, out_dir: str | Path) -> Run:
             frame = results.read_table(path, csv_formula_guard=guard, **({"nrows": MAX_ROWS} if partial else {}))
         else:
             frame = results.read_table(path)
-        tables[path.stem] = _Table(frame, len(frame), source=path.name, partial=partial)
+        tables[path.stem] = _Table(_numbers_back(frame), len(frame), source=path.name, partial=partial)
     study = (record.get("settings") or {}).get("study") if isinstance(record.get("settings"), dict) else None
     title = f"{study or 'toolkit'} run: {folder.resolve().name}"
     return Run(title=title, tables=tables, figures=figures, provenance=record, missing=missing,

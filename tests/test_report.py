@@ -1,0 +1,211 @@
+"""toolkit.report: one self-contained, escaped HTML file per run; from a run's folder; two runs side by side; and the
+report and LaTeX tables as planned outputs of results.write (issue 26)."""
+from __future__ import annotations
+
+import base64
+import json
+from html.parser import HTMLParser
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.figure import Figure
+
+from toolkit import report, results
+from toolkit.errors import InputError, ToolkitError
+
+EVIL = "<script>alert('x')</script>"
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+class _Page(HTMLParser):
+    """Every start tag with its attributes, and the text of each table cell and caption."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict]] = []
+        self.cells: list[str] = []
+        self.captions: list[str] = []
+        self.rows: list[dict] = []  # each <tr>: its class and its cells' text
+        self._into: list | None = None
+        self._buffer = ""
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+        if tag == "tr":
+            self.rows.append({"class": dict(attrs).get("class", ""), "cells": []})
+        if tag in ("td", "th", "caption"):
+            self._into, self._buffer = (self.captions if tag == "caption" else self.cells), ""
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th", "caption") and self._into is not None:
+            self._into.append(self._buffer)
+            if tag != "caption" and self.rows:
+                self.rows[-1]["cells"].append(self._buffer)
+            self._into = None
+
+    def handle_data(self, data):
+        if self._into is not None:
+            self._buffer += data
+
+    def count(self, tag: str) -> int:
+        return sum(1 for t, _ in self.tags if t == tag)
+
+
+def _axes(color: str = "C0"):
+    fig = Figure(figsize=(3, 2))
+    ax = fig.subplots()
+    ax.bar(["a", "b"], [1.0, 2.0], color=color)
+    return ax
+
+
+def _run_folder(tmp_path, name: str, *, setting: int = 1, value: float = 0.5, report_on: bool | None = None,
+                latex_on: bool | None = None):
+    """A study's outputs written by results.write (no model is loaded: the fingerprints ride on the scored table)."""
+    scored = pd.DataFrame({"model": ["m"], "text": ["t"]})
+    scored.attrs["fingerprints"] = {"m": "f" * 32}
+    tables = {"demo_table": pd.DataFrame({"text": ["=cmd", EVIL, "plain"], "value": [value, -0.25, np.nan],
+                                          "n": [1, 20_000, 3]}),
+              "demo_same": pd.DataFrame({"k": ["x"], "v": [1.5]})}
+    out = tmp_path / name
+    written = results.write(study="demo", tables=tables, axes={"demo_bars": _axes()}, scored=scored, models=["m"],
+                            settings={"study": "demo", "setting": setting}, out_dir=out, figures_dir=out,
+                            report=report_on, latex=latex_on)
+    return out, written
+
+
+def test_report_write_html_escapes_every_text_and_embeds_figures_without_external_resources(tmp_path):
+    frame = pd.DataFrame({EVIL: [EVIL, "a & b"], "x": [0.1, 2.0]})
+    path = report.write_html(title=f"run {EVIL}", tables={f"t{EVIL}": frame}, figures={f"f{EVIL}": _axes()},
+                             provenance={"settings": {"note": EVIL}, "models": [{"spec": EVIL, "fingerprint": "1"}]},
+                             path=tmp_path / "r.html")
+    text = path.read_text(encoding="utf-8")
+    page = _Page(text)
+    assert page.count("script") == 0 and "<script" not in text.lower()
+    assert text.count("&lt;script&gt;") >= 6  # title (2×), table name, column, cell, figure name, provenance
+    assert EVIL in page.cells and "a & b" in page.cells  # shown as text, unchanged
+    images = [attrs for tag, attrs in page.tags if tag == "img"]
+    assert len(images) == 1 and images[0]["alt"] == f"f{EVIL}"
+    data = images[0]["src"].removeprefix("data:image/png;base64,")
+    assert base64.b64decode(data).startswith(PNG_MAGIC)
+    for tag, attrs in page.tags:  # nothing is fetched: no link, no external src/href
+        assert tag not in ("link", "iframe", "object", "embed")
+        for key in ("src", "href"):
+            assert not attrs.get(key, "").startswith(("http:", "https:", "//", "file:"))
+    meta = [a for t, a in page.tags if t == "meta" and a.get("http-equiv") == "Content-Security-Policy"]
+    assert meta and "default-src 'none'" in meta[0]["content"]
+
+
+def test_report_uses_one_number_format_in_every_cell():
+    assert report.format_value(1234567) == "1,234,567"
+    assert report.format_value(np.int64(7)) == "7"
+    assert report.format_value(0.0123456) == "0.01235"
+    assert report.format_value(-2.5e-7) == "-2.5e-07"
+    assert report.format_value(123456.7) == "123,456.7"
+    assert report.format_value(float("nan")) == report.format_value(None) == report.format_value(pd.NA) == "—"
+    assert report.format_value(True) == "True"
+    page = _Page(report.table_html(pd.DataFrame({"a": [0.333333, 12.0], "b": ["x", "y"]}), caption="c"))
+    assert page.cells[2:] == ["0.3333", "x", "12", "y"]  # after the two headers
+
+
+def test_report_table_shows_its_first_rows_and_says_how_many_it_has():
+    frame = pd.DataFrame({"i": range(250)})
+    page = _Page(report.table_html(frame, caption="big", source="big.csv"))
+    assert page.count("tr") == 1 + report.MAX_ROWS
+    assert "250 rows" in page.captions[0] and "first 200" in page.captions[0] and "big.csv" in page.captions[0]
+
+
+def test_report_write_html_rejects_what_is_not_a_frame_or_a_figure(tmp_path):
+    with pytest.raises(InputError) as excinfo:
+        report.write_html(title="t", tables={"x": [1, 2]}, figures={}, provenance={}, path=tmp_path / "r.html")
+    assert excinfo.value.code == "TK102" and "DataFrame" in str(excinfo.value)
+    with pytest.raises(InputError):
+        report.write_html(title="t", tables={}, figures={"f": "figure.png"}, provenance={}, path=tmp_path / "r.html")
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_report_from_run_reads_tables_unguarded_figures_and_provenance(tmp_path):
+    out, _ = _run_folder(tmp_path, "run")
+    path = report.from_run(out_dir=out)
+    assert path == out / "report.html"
+    page = _Page(path.read_text(encoding="utf-8"))
+    assert "=cmd" in page.cells and "'=cmd" not in page.cells  # the CSV formula guard taken off
+    assert EVIL in page.cells and page.count("script") == 0
+    assert "-0.25" in page.cells and "20,000" in page.cells and "—" in page.cells  # numbers back from the CSV
+    assert [c.split(" (")[0] for c in page.captions if c.startswith("demo_")] == ["demo_table", "demo_same"]
+    assert page.count("img") == 1
+    assert ["settings.setting", "1"] in [r["cells"] for r in page.rows]
+
+
+def test_report_from_run_names_a_listed_file_that_is_missing(tmp_path):
+    out, _ = _run_folder(tmp_path, "run")
+    (out / "demo_same.csv").unlink()
+    text = report.from_run(out_dir=out).read_text(encoding="utf-8")
+    assert "missing: demo_same.csv" in text
+
+
+def test_report_from_run_of_a_folder_that_is_not_a_run_is_tk102(tmp_path):
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InputError) as excinfo:
+        report.from_run(out_dir=tmp_path / "empty")
+    assert excinfo.value.code == "TK102" and "provenance.json" in str(excinfo.value)
+    with pytest.raises(InputError):
+        report.from_run(out_dir=tmp_path / "nowhere")
+
+
+def test_report_compare_aligns_tables_and_figures_and_marks_provenance_differences(tmp_path):
+    left, _ = _run_folder(tmp_path, "a", setting=1, value=0.5)
+    right, _ = _run_folder(tmp_path, "b", setting=2, value=0.75)
+    text = report.compare(left=left, right=right, path=tmp_path / "cmp.html").read_text(encoding="utf-8")
+    page = _Page(text)
+    assert page.count("img") == 2  # demo_bars from A and from B
+    differ = {r["cells"][1]: r["cells"][2:] for r in page.rows if r["class"] == "differ"}
+    assert differ["settings.setting"] == ["1", "2"]
+    same = {r["cells"][1] for r in page.rows if r["class"] == "same"}
+    assert "models[m].fingerprint" in same and "settings.setting" not in same
+    assert "demo_table (differs)" in " ".join(text.split()).replace("<span class=\"note\">", "").replace(
+        "</span>", "")
+    assert "demo_same" in text and "(same in both runs)" in text
+    assert sum(1 for c in page.captions if c.startswith(("A: demo_table", "B: demo_table"))) == 2
+    assert page.count("script") == 0 and EVIL in page.cells
+
+
+def test_results_write_report_and_latex_are_listed_outputs_that_a_later_run_removes(tmp_path):
+    out, written = _run_folder(tmp_path, "run", report_on=True)
+    assert out / "report.html" in written
+    listed = json.loads((out / "provenance.json").read_text())["outputs"]
+    assert "report.html" in listed
+    page = _Page((out / "report.html").read_text(encoding="utf-8"))
+    image = next(a for t, a in page.tags if t == "img")
+    embedded = base64.b64decode(image["src"].removeprefix("data:image/png;base64,"))
+    assert embedded == (out / "demo_bars.png").read_bytes()  # the PNG the run wrote, not a second drawing
+    assert any(r["cells"][:1] == ["outputs"] and "report.html" in r["cells"][1] for r in page.rows)
+    _run_folder(tmp_path, "run")  # the next run into the folder, without a report
+    assert not (out / "report.html").exists()
+    assert "report.html" not in json.loads((out / "provenance.json").read_text())["outputs"]
+
+
+def test_results_also_write_adds_the_report_to_every_write_in_the_block(tmp_path):
+    with results.also_write(report=True):
+        out, _ = _run_folder(tmp_path, "run")
+    assert (out / "report.html").is_file()
+    other, _ = _run_folder(tmp_path, "after")
+    assert not (other / "report.html").exists()  # the block is over
+
+
+def test_results_write_leaves_a_foreign_report_html_alone_when_no_run_listed_it(tmp_path):
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "report.html").write_text("mine")
+    _run_folder(tmp_path, "run")
+    assert (out / "report.html").read_text() == "mine"
+
+
+def test_results_write_report_into_a_folder_where_report_html_is_a_folder_is_tk105(tmp_path):
+    out = tmp_path / "run"
+    (out / "report.html").mkdir(parents=True)
+    with pytest.raises(ToolkitError) as excinfo:
+        _run_folder(tmp_path, "run", report_on=True)
+    assert excinfo.value.code == "TK105"
+    assert not (out / "provenance.json").exists()
