@@ -6,3 +6,27 @@ def test_btcsam_app_keeps_spec_strings_and_offers_both_failure_rules():
     app = btcsam_app(sets={}, models=["vader", "hf:/models/emotion", "llm:openai:m@http://127.0.0.1:1/v1"])
     assert app.specs() == ["vader", "hf:/models/emotion", "llm:openai:m@http://127.0.0.1:1/v1"]
     assert app.rule.value == "published" and tuple(app.rule.options) == ("published", "valence")
+
+
+def test_btcsam_app_counts_a_model_ticked_and_typed_once_and_keeps_commas_inside_labels():
+    app = btcsam_app(sets={}, models=["vader"])
+    app.extra.value = "vader, hf:/models/three?labels=neg,neu,pos"
+    assert app.specs() == ["vader", "hf:/models/three?labels=neg,neu,pos"]
+
+
+def test_btcsam_app_without_sets_shows_the_coded_error_worded_for_the_app():
+    app = btcsam_app(sets={}, models=["vader"], cache=False)
+    assert app.run() is False
+    assert app.error.startswith("[TK102] no test sets given.") and "sets={" not in app.error
+    assert app.output.outputs == () and not app.button.disabled
+
+
+def test_biasfinder_app_runs_models_and_shows_a_captioned_table4():
+    from toolkit.widgets import biasfinder_app
+
+    app = biasfinder_app(models=["afinn"], n_names=3, max_templates=3, cache=False, n_boot=100)
+    assert app.run(), app.status.value
+    assert set(app.result.table4["model"]) == {"afinn"}
+    tables = [o["data"]["text/html"] for o in app.output.outputs if "text/html" in o["data"]]
+    assert len(tables) == 1 and "BiasFinder Table 4" in tables[0] and "Holm over" in tables[0]
+    assert len([o for o in app.output.outputs if "image/png" in o["data"]]) == 2
