@@ -25,7 +25,7 @@ within a second and the KeyboardInterrupt leaving :func:`generate` carries how m
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import pandas as pd
 
@@ -38,8 +38,12 @@ from toolkit.generators.biasfinder.gender import fill_names, gender_templates, g
 from toolkit.generators.biasfinder.lists import PRESETS, word_lists  # noqa: F401
 from toolkit.generators.biasfinder.occupation import (fill_occupation, generate_occupation,  # noqa: F401
                                                       occupation_templates, occupations)
+from toolkit.generators.biasfinder.people import MODES as PEOPLE, people_mode
+from toolkit.generators.biasfinder.rules import DEFAULT as DEFAULT_RULES, RULES, active as active_rules
+from toolkit.generators.biasfinder.rules import label as rule_label, record as record_rules
 
 INSTANCES = ("gender", "occupation", "country")
+COHERENCE = ("default", "paper")  # or an iterable of rule names (:data:`.rules.RULES`)
 DUPLICATES = ("keep", "drop")  # reviews repeated word for word: templated again (BiasFinder's generator) or once
 COLUMNS = ("case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
            "gender", "occupation", "doc_id", "corpus", "fill_flag")
@@ -55,34 +59,50 @@ def _one_gender(corpus: pd.DataFrame) -> pd.DataFrame:
 
 
 def _instances(corpus: pd.DataFrame, *, instances: Sequence[str], n_names: int, n_country_names: int, backend: str,
-               n_process: int, lists: str = "curated") -> dict[str, pd.DataFrame]:
-    """The case table of each instance for one chunk of screened reviews."""
-    frames, gendered = {}, None
+               n_process: int, lists: str = "curated", rules: frozenset[str] = DEFAULT_RULES,
+               people: str = "mutate") -> dict[str, pd.DataFrame | dict]:
+    """The case table of each instance for one chunk of screened reviews, and under ``"rejected"`` the reviews each
+    coherence rule rejected there, per stage (gender templates, which country templates come from; country;
+    occupation)."""
+    frames: dict = {}
+    gendered, rejected = None, {}
     mined = _one_gender(corpus) if backend == "rules" else corpus
     if len(mined) and "gender" in instances:
         frames["gender"] = generate_gender(mined, n_names=n_names, backend=backend, n_process=n_process,
-                                           lists=lists)
+                                           lists=lists, rules=rules, people=people)
+        rejected["gender"] = frames["gender"].attrs.get("rejected", {})
         originals = frames["gender"][frames["gender"]["is_original"].astype(bool)]
         gendered = originals.loc[:, ["doc_id", "corpus", "text", "template", "gender"]]
     elif len(mined) and "country" in instances:
-        gendered = gender_templates(mined, backend=backend, n_process=n_process, lists=lists)
+        gendered = gender_templates(mined, backend=backend, n_process=n_process, lists=lists, rules=rules,
+                                    people=people)
+        rejected["gender"] = gendered.attrs.get("rejected", {})
     if len(corpus) and "occupation" in instances:
-        frames["occupation"] = generate_occupation(corpus, n_process=n_process, lists=lists)
+        frames["occupation"] = generate_occupation(corpus, n_process=n_process, lists=lists, rules=rules)
+        rejected["occupation"] = frames["occupation"].attrs.get("rejected", {})
     if gendered is not None and len(gendered) and "country" in instances:
-        frames["country"] = generate_country(corpus, n_names=n_country_names, templates=gendered, lists=lists)
+        frames["country"] = generate_country(corpus, n_names=n_country_names, templates=gendered, lists=lists,
+                                             rules=rules)
+        rejected["country"] = frames["country"].attrs.get("rejected", {})
+    frames["rejected"] = {stage: dict(counts) for stage, counts in rejected.items()}
     return frames
 
 
 def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_names: int = 30,
              n_country_names: int = 1, backend: str = "rules", n_process: int = 1, max_chars: int = MAX_DOC_CHARS,
              progress: bool | None = None, executor: str = "local", workers: int | None = None,
-             lists: str = "curated", duplicates: str = "keep") -> pd.DataFrame:
+             lists: str = "curated", duplicates: str = "keep", coherence: str | Iterable[str] = "default",
+             people: str = "mutate") -> pd.DataFrame:
     """The case tables of ``instances`` for ``corpus``, concatenated (columns :data:`COLUMNS`; '' where an instance
     lacks one). ``n_names`` per gender for the gender instance, ``n_country_names`` per country and gender;
     ``n_process`` parsing processes (2 on a 2-core machine parses about 1.6× faster); reviews longer than
     ``max_chars`` or not English are skipped and counted (``attrs["generation_report"]``). ``executor="ray"``
     shards the chunks over ``workers`` Ray actors (:mod:`.distributed`; identical result). ``lists``: the word-list
-    preset, ``curated`` or ``paper`` (:mod:`.lists`), recorded in ``attrs["word_lists"]``."""
+    preset, ``curated`` or ``paper`` (:mod:`.lists`), recorded in ``attrs["word_lists"]``. ``coherence``: the
+    active coherence rules (:mod:`.rules`): ``"default"`` (all), ``"paper"`` (none: BiasFinder's generator) or an
+    iterable of rule names; ``people``: ``"mutate"`` (BiasFinder), ``"skip-named"`` or ``"skip-real"``
+    (:mod:`.people`). Both are recorded in ``attrs["coherence"]``; ``generation_report["rejected_by_rule"]`` counts,
+    per stage and rule, the reviews each rejected."""
     from tqdm.auto import tqdm
 
     if not instances:
@@ -93,6 +113,8 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     if executor not in ("local", "ray"):
         raise unknown("executor", executor, ("local", "ray"))
     word_lists(lists)  # an unknown preset or too many names fail here, not after the parse
+    rules = active_rules(coherence)
+    people_mode(people)
     n_names, n_country_names = checks.count(n_names, name="n_names"), checks.count(n_country_names,
                                                                                     name="n_country_names")
     n_process = checks.count(n_process, name="n_process", maximum=checks.MAX_PROCESSES)
@@ -125,17 +147,21 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     parts: dict[str, list[pd.DataFrame]] = {name: [] for name in INSTANCES}
     chunks = [screened.iloc[start:start + chunk] for start in range(0, len(screened), chunk)]
     options = {"instances": instances, "n_names": n_names, "n_country_names": n_country_names, "backend": backend,
-               "n_process": n_process, "lists": lists}
+               "n_process": n_process, "lists": lists, "rules": rules, "people": people}
     if executor == "ray":
         from toolkit.generators.biasfinder.distributed import map_chunks
 
         done = map_chunks(_instances, chunks, workers=workers, **options)
     else:
         done = (_instances(part, **options) for part in chunks)
-    templated = 0
+    templated, rejected = 0, {}
     try:
         with tqdm(total=len(screened), desc="biasfinder templates", unit="review", disable=not show) as bar:
             for part, frames_of_part in zip(chunks, done):
+                for stage, counts in frames_of_part.pop("rejected", {}).items():
+                    for rule, n in counts.items():
+                        rejected.setdefault(stage, {}).setdefault(rule, 0)
+                        rejected[stage][rule] += n
                 for name, frame in frames_of_part.items():
                     parts[name].append(frame)
                 bar.update(len(part))
@@ -146,12 +172,33 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     frames = [pd.concat(parts[name], ignore_index=True) for name in INSTANCES if parts[name]]
     for name in instances:
         report[f"{name}_templates"] = int(sum(f["case_id"].nunique() for f in parts[name]))
+    report["coherence"] = rule_label(rules)
+    report["people"] = people
+    report["rejected_by_rule"] = _rejection_table(rejected, rules=rules, instances=instances, people=people)
     if not any(len(f) for f in frames):
-        counts = ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in report.items() if k != "max_chars")
+        counts = ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in report.items()
+                           if k not in ("max_chars", "rejected_by_rule", "coherence", "people"))
         raise InputError(f"no review survived BiasFinder's filters ({counts}).",
                          fix="give reviews in English, under max_chars characters, that mention a person (one "
                              "gender's pronouns, an occupation); check the corpus has rows and a text column.")
     cases = pd.concat([f.reindex(columns=list(COLUMNS), fill_value="") for f in frames], ignore_index=True)
     cases.attrs["generation_report"] = report
-    cases.attrs["word_lists"] = word_lists(lists).record()
+    cases.attrs["word_lists"] = word_lists(lists).record(rules=rules)
+    cases.attrs["coherence"] = {**record_rules(rules), "people": people}
     return cases
+
+
+def _rejection_table(rejected: dict, *, rules: frozenset[str], instances: Sequence[str], people: str) -> dict:
+    """Stage → rule → reviews rejected, with a 0 for every active reject rule of the stage (so a reader sees what
+    ran); ``people:<signal>`` counts under the gender stage."""
+    stages = [s for s in ("gender", "country", "occupation") if s in instances or (s == "gender" and "country"
+                                                                                  in instances)]
+    table = {}
+    for stage in stages:
+        own = {name: 0 for name, rule in RULES.items()
+               if name in rules and rule.kind == "reject" and (stage in rule.instances)
+               and (stage != "country" or name == "nationality")}
+        for rule, n in rejected.get(stage, {}).items():
+            own[rule] = own.get(rule, 0) + int(n)
+        table[stage] = own
+    return table

@@ -10,7 +10,8 @@ cluster of mixed gender (possible with a neural backend) is rejected. Every name
 A review where a word of a replaced name survives elsewhere (a mention spaCy's NER missed: "Hanks knows it") is
 rejected, since its mutants would mix two people's names. So is a review that names a nationality, religion or
 people (a spaCy NORP entity: "Turkish cinema", "the Argentine narrator"): the person's origin may be stated there,
-and a name from another country would contradict it (issue 16's reading; this project's rule, not BiasFinder's).
+and a name from another country would contradict it (issue 16's reading; this project's rule ``nationality``, not
+BiasFinder's: off under ``coherence="paper"``, :mod:`.rules`).
 
 Names (``lists=``, :mod:`.lists`): ``curated`` (default) — ``toolkit/resources/country_names.json``, 38 countries
 × 3 first names per gender from Faker's per-locale lists (MIT licence), each listed by no other chosen locale for
@@ -31,6 +32,7 @@ from toolkit.generators.biasfinder import articles
 from toolkit.generators.biasfinder.gender import _fill, gender_templates
 from toolkit.generators.biasfinder.lint import fill_flags
 from toolkit.generators.biasfinder.lists import word_lists
+from toolkit.generators.biasfinder.rules import DEFAULT as DEFAULT_RULES
 from toolkit.nlp import coref
 
 TEMPLATE_COLUMNS = ("doc_id", "corpus", "text", "template", "gender")
@@ -59,9 +61,11 @@ def _restore(template: str, *, gender: str, text: str, lists: str) -> tuple[str,
     return (restored, list(match.groups())) if match else None
 
 
-def country_templates(templates: pd.DataFrame, *, lists: str = "curated") -> pd.DataFrame:
+def country_templates(templates: pd.DataFrame, *, lists: str = "curated",
+                      rules: frozenset[str] = DEFAULT_RULES) -> pd.DataFrame:
     """Country templates from gender templates (a :func:`gender_templates` frame made with the same ``lists``; see
-    the module docstring). Columns :data:`TEMPLATE_COLUMNS`."""
+    the module docstring) under the active coherence ``rules`` (:mod:`.rules`: ``nationality`` here). Columns
+    :data:`TEMPLATE_COLUMNS`; ``attrs["rejected"]``: templates rejected per rule."""
     rows = []
     for t in templates.itertuples(index=False):
         if "<name>" not in t.template or not t.gender:
@@ -75,11 +79,16 @@ def country_templates(templates: pd.DataFrame, *, lists: str = "curated") -> pd.
             continue
         rows.append({"doc_id": t.doc_id, "corpus": t.corpus, "text": t.text, "template": template,
                      "gender": t.gender, "names": leftover})
-    nlp = coref.backend("rules").nlp
-    with nlp.select_pipes(enable=["ner"]):  # the entities alone: the gender instance's parse is not kept
-        docs = nlp.pipe([row["text"] for row in rows], batch_size=64)
-        rows = [row for row, doc in zip(rows, docs) if not any(_nationality(ent, row["names"]) for ent in doc.ents)]
-    return pd.DataFrame(rows, columns=list(TEMPLATE_COLUMNS))
+    rejected = 0
+    if "nationality" in rules:
+        nlp = coref.backend("rules").nlp
+        with nlp.select_pipes(enable=["ner"]):  # the entities alone: the gender instance's parse is not kept
+            docs = nlp.pipe([row["text"] for row in rows], batch_size=64)
+            kept = [row for row, doc in zip(rows, docs) if not any(_nationality(ent, row["names"]) for ent in doc.ents)]
+        rejected, rows = len(rows) - len(kept), kept
+    frame = pd.DataFrame(rows, columns=list(TEMPLATE_COLUMNS))
+    frame.attrs["rejected"] = {"nationality": rejected} if rejected else {}
+    return frame
 
 
 def _nationality(ent, names: set[str]) -> bool:
@@ -89,14 +98,18 @@ def _nationality(ent, names: set[str]) -> bool:
 
 
 def generate_country(corpus: pd.DataFrame, *, n_names: int = 1, backend: str = "rules",
-                     templates: pd.DataFrame | None = None, lists: str = "curated") -> pd.DataFrame:
-    """Country-of-origin mutants of every template, names from the ``lists`` preset; ``templates`` (gender templates
-    of ``corpus`` made with the same ``lists``) skips the parse."""
+                     templates: pd.DataFrame | None = None, lists: str = "curated",
+                     rules: frozenset[str] = DEFAULT_RULES, people: str = "mutate") -> pd.DataFrame:
+    """Country-of-origin mutants of every template, names from the ``lists`` preset, under the active coherence
+    ``rules`` and the ``people`` option; ``templates`` (gender templates of ``corpus`` made with the same ``lists``,
+    ``rules`` and ``people``) skips the parse. ``attrs["rejected"]``: templates the country rules rejected."""
     names = country_names(n_names, lists=lists)
     flags = fill_flags(n for entry in names.values() for g in entry.values() for n in g)
-    gendered = gender_templates(corpus, backend=backend, lists=lists) if templates is None else templates
+    gendered = (gender_templates(corpus, backend=backend, lists=lists, rules=rules, people=people)
+                if templates is None else templates)
+    found = country_templates(gendered, lists=lists, rules=rules)
     rows = []
-    for t in country_templates(gendered, lists=lists).itertuples(index=False):
+    for t in found.itertuples(index=False):
         case_id = f"biasfinder:country:{t.doc_id}"
         common = {"case_id": case_id, "attribute": "country", "generator": "biasfinder", "template": t.template,
                   "gender": t.gender, "doc_id": t.doc_id, "corpus": t.corpus}
@@ -109,4 +122,6 @@ def generate_country(corpus: pd.DataFrame, *, n_names: int = 1, backend: str = "
                              "is_original": False, "fill_flag": flags.get(name, "")})
     columns = ["case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
                "gender", "doc_id", "corpus", "fill_flag"]
-    return pd.DataFrame(rows, columns=columns)
+    frame = pd.DataFrame(rows, columns=columns)
+    frame.attrs["rejected"] = dict(found.attrs.get("rejected", {}))
+    return frame

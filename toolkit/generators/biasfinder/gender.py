@@ -12,7 +12,8 @@ or ``paper`` (BiasFinder's released 11 noun pairs and 30 + 30 names). Coreferenc
 cluster holding a gender noun the chosen preset has no pair for (e.g. "actress" under ``paper``) is rejected, since
 its mutants would keep that word in the other gender.
 
-Coherence (each rule fixes a defect seen when reading mutants of real reviews): a name mention is widened over the
+Coherence (each rule fixes a defect seen when reading mutants of real reviews; each is a named switch in
+:mod:`.rules`, ``rules=`` the active set, all by default, none for ``coherence="paper"``): a name mention is widened over the
 capitalised proper nouns and honorifics next to it ("Shia LaBeouf" when NER found "LaBeouf"; "Ms. Smith", so no
 "Ms. Michael"); an article before a slot becomes ``<a>`` and agrees with the fill (:mod:`.articles`). A review is
 rejected when a "name" reads as a title or people (:func:`_title_like`: a short quoted string, right after
@@ -33,6 +34,7 @@ the review itself as ``is_original``) with ``gender``, ``doc_id``, ``corpus`` co
 from __future__ import annotations
 
 import re
+from collections import Counter
 from functools import cache
 
 import pandas as pd
@@ -43,7 +45,9 @@ from toolkit.errors import InputError
 from toolkit.generators.biasfinder import articles
 from toolkit.generators.biasfinder.lint import fill_flags, joined_flags
 from toolkit.generators.biasfinder.lists import word_lists, word_pattern
+from toolkit.generators.biasfinder.people import identified, people_mode
 from toolkit.generators.biasfinder.quotes import inside_short_quote
+from toolkit.generators.biasfinder.rules import DEFAULT as DEFAULT_RULES
 from toolkit.nlp import coref
 from toolkit.resources import load_json
 
@@ -95,13 +99,15 @@ def _slot(doc, start: int, end: int, pairs: tuple[tuple[str, str], ...]) -> str 
     return f"<{kind[0].upper() + kind[1:]}>" if text[0].isupper() else f"<{kind}>"
 
 
-def gender_templates(corpus: pd.DataFrame, *, backend: str = "rules", n_process: int = 1, lists: str = "curated"
-                     ) -> pd.DataFrame:
+def gender_templates(corpus: pd.DataFrame, *, backend: str = "rules", n_process: int = 1, lists: str = "curated",
+                     rules: frozenset[str] = DEFAULT_RULES, people: str = "mutate") -> pd.DataFrame:
     """Templates from the reviews of ``corpus`` (a :func:`toolkit.corpora.load` frame) with exactly one person
-    cluster whose gender nouns the ``lists`` preset can swap. Columns: ``doc_id, corpus, text, template, gender``
-    (the original's, from its pronouns or nouns).
+    cluster whose gender nouns the ``lists`` preset can swap, under the active coherence ``rules``
+    (:mod:`.rules`) and the ``people`` option (:mod:`.people`). Columns: ``doc_id, corpus, text, template, gender``
+    (the original's, from its pronouns or nouns); ``attrs["rejected"]``: reviews rejected per rule.
     Parses stream (memory stays flat); ``n_process`` > 1 parses in that many processes
     (:func:`toolkit.executors.parse`: workers that stop on Ctrl-C or SIGTERM)."""
+    people_mode(people)
     candidates = corpus[corpus["text"].map(lambda t: _PREFILTER.search(t) is not None)]
     texts = candidates["text"].tolist()
     resolver = coref.backend(backend)
@@ -112,40 +118,58 @@ def gender_templates(corpus: pd.DataFrame, *, backend: str = "rules", n_process:
         parsed = zip(executors.parse(nlp_layer.load_pipeline(), texts, batch_size=64, n_process=n_process),
                      resolver.resolve(texts))
     pairs = word_lists(lists).noun_pairs
-    rows = []
+    rows, rejected = [], Counter()
     for row, (doc, found) in zip(candidates.itertuples(index=False), parsed):
-        made = _template(doc, found[0], pairs) if len(found) == 1 else None
-        if made is not None:
-            rows.append({"doc_id": row.doc_id, "corpus": row.corpus, "text": row.text, "template": made[0],
-                         "gender": made[1]})
-    return pd.DataFrame(rows, columns=["doc_id", "corpus", "text", "template", "gender"])
+        made = _template_or_reason(doc, found[0], pairs, rules, people) if len(found) == 1 else ""
+        if isinstance(made, str):
+            if made:
+                rejected[made] += 1
+            continue
+        rows.append({"doc_id": row.doc_id, "corpus": row.corpus, "text": row.text, "template": made[0],
+                     "gender": made[1]})
+    frame = pd.DataFrame(rows, columns=["doc_id", "corpus", "text", "template", "gender"])
+    frame.attrs["rejected"] = dict(rejected)
+    return frame
 
 
-def _template(doc, cluster: list[tuple[int, int]], pairs: tuple[tuple[str, str], ...]) -> tuple[str, str] | None:
+def _template(doc, cluster: list[tuple[int, int]], pairs: tuple[tuple[str, str], ...], *,
+              rules: frozenset[str] = DEFAULT_RULES, people: str = "mutate") -> tuple[str, str] | None:
     """(template, the original's gender) for a review's one person cluster, or None to reject the review (see the
-    module docstring: slots the lists cannot swap, names that look like titles, two names sharing no word, words of
-    the person left unreplaced)."""
+    module docstring and :mod:`.rules`)."""
+    made = _template_or_reason(doc, cluster, pairs, rules, people)
+    return None if isinstance(made, str) else made
+
+
+def _template_or_reason(doc, cluster: list[tuple[int, int]], pairs: tuple[tuple[str, str], ...],
+                        rules: frozenset[str], people: str) -> tuple[str, str] | str:
+    """(template, gender), or the name of the active rule that rejects the review ('' for BiasFinder's own
+    rejection: a gender noun the preset cannot swap; 'people:<signal>' for the ``people`` option)."""
     slots = [_slot(doc, start, end, pairs) for start, end in cluster]
     if None in slots:
-        return None
+        return ""
     spans = []
     for (start, end), slot in zip(cluster, slots):
-        if inside_short_quote(doc.text, start, end, title_case=True):
-            return None  # "'His Pilgrim Soul'": a title, whatever the slot
+        if "title_quote" in rules and inside_short_quote(doc.text, start, end, title_case=True):
+            return "title_quote"  # "'His Pilgrim Soul'": a title, whatever the slot
         if slot == "<name>":
-            if _title_like(doc, start, end):
-                return None
-            start, end = _whole_name(doc, start, end)
-            if (_after_title_word(doc, start) or _title_like(doc, start, end)
-                    or doc.text[start:end].lower() in _NOT_A_PERSON):
-                return None  # "Saving Private Ryan", "Shall We Dance"; "God's hand"
+            if "title_name" in rules and _title_like(doc, start, end):
+                return "title_name"
+            if "whole_name" in rules:
+                start, end = _whole_name(doc, start, end)
+            if "title_name" in rules and (_after_title_word(doc, start) or _title_like(doc, start, end)):
+                return "title_name"  # "Saving Private Ryan", "Shall We Dance"
+            if "deity" in rules and doc.text[start:end].lower() in _NOT_A_PERSON:
+                return "deity"  # "God's hand"
         if spans and start < spans[-1][1]:  # a widened name reaching into the previous mention
             if slot != "<name>" or spans[-1][2] != "<name>":
-                return None
+                return "whole_name"
             start = spans.pop()[0]
         spans.append((start, end, slot))
-    if _other_person(doc, spans) or any(_title_cased_pronoun(doc, start, end, slot) for start, end, slot in spans):
-        return None  # "Over His Dead Body", "bow your knee to Him": a title or God, not the person
+    if "other_person" in rules and _other_person(doc, spans):
+        return "other_person"
+    if "title_cased_pronoun" in rules and any(_title_cased_pronoun(doc, start, end, slot)
+                                              for start, end, slot in spans):
+        return "title_cased_pronoun"  # "Over His Dead Body", "bow your knee to Him": a title or God, not the person
     template, original_gender, last = [], "", 0
     for start, end, slot in spans:
         if slot != "<name>":
@@ -155,25 +179,30 @@ def _template(doc, cluster: list[tuple[int, int]], pairs: tuple[tuple[str, str],
         last = end
     template.append(doc.text[last:])
     literal = "".join(template[0::2])
-    if _PRONOUN.search(literal) or _HONORIFIC_BEFORE_NAME.search(literal):
-        return None  # a pronoun, or an honorific before a name of either gender ("Mr. Smith", "Madame Bovary"),
-        # outside the slots: a person the cluster lacks, or a title whose gender every mutant keeps
-    if _sex_specific().search(literal):
-        return None  # "pregnant", "her cleavage": every mutant would keep the original's sex
-    if _own_noun_plural(doc, spans, literal):
-        return None  # "one of the best guys", "other boys threw stones at him": the original's gender stays
-    if _REPEATED_SLOT.search("".join(template)):
-        return None  # "he he" is laughter, not two mentions
+    if "stray_pronoun" in rules and _PRONOUN.search(literal):
+        return "stray_pronoun"  # a pronoun outside the slots: a person the cluster lacks
+    if "honorific" in rules and _HONORIFIC_BEFORE_NAME.search(literal):
+        return "honorific"  # an honorific before a name of either gender ("Mr. Smith", "Madame Bovary")
+    if "sex_specific" in rules and _sex_specific().search(literal):
+        return "sex_specific"  # "pregnant", "her cleavage": every mutant would keep the original's sex
+    if "own_noun_plural" in rules and _own_noun_plural(doc, spans, literal):
+        return "own_noun_plural"  # "one of the best guys", "other boys threw stones at him"
+    if "repeated_slot" in rules and _REPEATED_SLOT.search("".join(template)):
+        return "repeated_slot"  # "he he" is laughter, not two mentions
     names = [words for start, end, slot in spans if slot == "<name>"
              if (words := set(_NAME_WORD.findall(doc.text[start:end])) - _HONORIFICS)]
-    if any(not a & b for a in names for b in names):
-        return None  # "Brittany … Jatin" in one cluster: two people merged, whose mutants would become one
+    if "merged_names" in rules and any(not a & b for a in names for b in names):
+        return "merged_names"  # "Brittany … Jatin" in one cluster: two people merged, whose mutants would become one
     replaced = {w for start, end, slot in spans if slot == "<name>" for w in _NAME_WORD.findall(doc.text[start:end])}
-    if any(re.search(rf"\b{re.escape(w)}\b", literal) for w in replaced - _HONORIFICS):
-        return None  # "Hanks knows it" after "Tom Hanks": a mention the cluster missed would survive
-    if _misspelled_mention(replaced - _HONORIFICS, literal):
-        return None  # "Kitamura … Kitumura fans": the same person, misspelled, would keep the original's name
-    return articles.mark("".join(template)), original_gender
+    if "name_left" in rules and any(re.search(rf"\b{re.escape(w)}\b", literal) for w in replaced - _HONORIFICS):
+        return "name_left"  # "Hanks knows it" after "Tom Hanks": a mention the cluster missed would survive
+    if "misspelled_name" in rules and _misspelled_mention(replaced - _HONORIFICS, literal):
+        return "misspelled_name"  # "Kitamura … Kitumura fans": the same person, misspelled
+    signal = identified(doc, [(start, end) for start, end, slot in spans if slot == "<name>"], mode=people)
+    if signal:
+        return f"people:{signal}"  # a person the review identifies (a full name; an actor beside a role …)
+    made = "".join(template)
+    return (articles.mark(made) if "article_agreement" in rules else made), original_gender
 
 
 def _whole_name(doc, start: int, end: int) -> tuple[int, int]:
@@ -358,10 +387,13 @@ def _fill(template: str, *, gender: str, name: str, lists: str = "curated", reso
 
 
 def generate_gender(corpus: pd.DataFrame, *, n_names: int = 30, backend: str = "rules", n_process: int = 1,
-                    lists: str = "curated") -> pd.DataFrame:
-    """Gender mutants of every template (see the module docstring), filled from the ``lists`` preset."""
+                    lists: str = "curated", rules: frozenset[str] = DEFAULT_RULES,
+                    people: str = "mutate") -> pd.DataFrame:
+    """Gender mutants of every template (see the module docstring), filled from the ``lists`` preset, under the
+    active coherence ``rules`` and the ``people`` option; ``attrs["rejected"]``: reviews rejected per rule."""
     names = fill_names(n_names, lists=lists)
-    templates = gender_templates(corpus, backend=backend, n_process=n_process, lists=lists)
+    templates = gender_templates(corpus, backend=backend, n_process=n_process, lists=lists, rules=rules,
+                                 people=people)
     flags = fill_flags([*names["female"], *names["male"], *(w for pair in word_lists(lists).noun_pairs for w in pair)])
     rows = []
     for t in templates.itertuples(index=False):
@@ -383,4 +415,6 @@ def generate_gender(corpus: pd.DataFrame, *, n_names: int = 30, backend: str = "
                              "fill_flag": joined_flags(flags, [name, *noun_words])})
     columns = ["case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
                "gender", "doc_id", "corpus", "fill_flag"]
-    return pd.DataFrame(rows, columns=columns)
+    frame = pd.DataFrame(rows, columns=columns)
+    frame.attrs["rejected"] = dict(templates.attrs.get("rejected", {}))
+    return frame

@@ -46,20 +46,24 @@ class WordLists:
     sources: dict[str, str] = field(hash=False)  # file → SHA-256
     excluded: dict[str, str] = field(hash=False, default_factory=dict)  # value left out → why (:mod:`.lint`)
 
-    def record(self) -> dict:
-        """What provenance stores: the preset, the list sizes, each source file's SHA-256 and what was left out."""
+    def record(self, *, rules: frozenset[str] | None = None) -> dict:
+        """What provenance stores: the preset, the list sizes, each source file's SHA-256, what was left out and
+        whether coherence rules were applied (``rules``: the active set, :mod:`.rules`; None: all)."""
+        from toolkit.generators.biasfinder.rules import DEFAULT, record as record_rules
+
+        rules = DEFAULT if rules is None else rules
         return {"preset": self.preset, "noun_pairs": len(self.noun_pairs),
                 "names_per_gender": {g: len(v) for g, v in self.names.items()},
                 "countries": len(self.country_names), "occupations": len(self.occupations),
                 "sources": dict(self.sources), "excluded": dict(self.excluded),
-                "coherence_rules": {"applied": True, "about": COHERENCE_ABOUT,
+                "coherence_rules": {"applied": bool(rules), **record_rules(rules), "about": COHERENCE_ABOUT,
                                     "sources": _sha({name: _text(name) for name in COHERENCE_FILES})}}
 
 
 COHERENCE_FILES = ("occupation_senses.json", "gender_nouns.json", "fill_lint.json")
-COHERENCE_ABOUT = ("this project's coherence rules (issue 16; docs/biasfinder_imdb_train.md) reject reviews whose "
-                   "mutants would read as altered, under both presets: BiasFinder's own generator had none, so "
-                   "templates and mutants are fewer than its run would give")
+COHERENCE_ABOUT = ("this project's coherence rules (issue 16; docs/biasfinder_rules.md) reject reviews whose "
+                   "mutants would read as altered, under both presets unless coherence='paper' (BiasFinder's own "
+                   "generator had none), so templates and mutants are fewer than its run would give")
 
 
 def _text(name: str) -> str:

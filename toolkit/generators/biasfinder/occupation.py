@@ -3,7 +3,9 @@ occupation of the ``lists`` preset (:mod:`.lists`): ``curated`` (default; ``tool
 single-word, gender-neutral titles compiled for this project) or ``paper`` (BiasFinder's released 79, some
 multi-word: "construction worker", "physician's assistant"; one acronym, "CEO").
 
-Rules (spaCy's parse, no coreference model):
+Rules (spaCy's parse, no coreference model; those this project added are named switches in :mod:`.rules` —
+``occupation_other_name``, ``occupation_not_person``, ``occupation_sense``, ``occupation_in_quotes``,
+``modifier_phrase``, ``keep_determiner``, ``article_agreement`` — all off under ``coherence="paper"``):
 
 - Pre-filter without parsing: the review mentions exactly one form of one listed occupation ("chef" and "chefs", or
   "chef" and "baker", reject it) and no other name of it (below). Only those reviews are parsed.
@@ -36,6 +38,7 @@ Output: the case table (one case per template; ``group`` = ``fill`` = the occupa
 from __future__ import annotations
 
 import re
+from collections import Counter
 from functools import cache
 
 import pandas as pd
@@ -45,6 +48,7 @@ from toolkit.generators.biasfinder import articles
 from toolkit.generators.biasfinder.lint import fill_flags
 from toolkit.generators.biasfinder.lists import word_lists, word_pattern
 from toolkit.generators.biasfinder.quotes import inside_short_quote
+from toolkit.generators.biasfinder.rules import DEFAULT as DEFAULT_RULES
 from toolkit.nlp import coref
 from toolkit.resources import load_json
 
@@ -116,30 +120,39 @@ def _a_person(doc, span) -> bool:
     return not (glued_before or glued_after)
 
 
-def _edits(doc, word: str) -> list[tuple[int, int, str]] | None:
-    """(start, end, replacement) character edits turning ``doc`` into a template, or None to reject it."""
+def _edits(doc, word: str, rules: frozenset[str] = DEFAULT_RULES) -> list[tuple[int, int, str]] | str:
+    """(start, end, replacement) character edits turning ``doc`` into a template, or the name of the active rule
+    that rejects it ('' for BiasFinder's own rejection: a mention that is no singular common noun outside a named
+    entity)."""
     edits = []
     for match in re.finditer(rf"\b{re.escape(word)}\b", doc.text, flags=re.IGNORECASE):
         span = doc.char_span(match.start(), match.end())
         if span is None:
-            return None
+            return ""
         head = span[-1]
         noun = head.tag_ == "NN" or (word.isupper() and head.tag_ == "NNP")  # "the CEO" is tagged NNP
-        if not noun or any(t.ent_type_ for t in span) or not _a_person(doc, span) or _other_sense(doc, span, word):
-            return None
-        if inside_short_quote(doc.text, span.start_char, span.end_char, max_words=3):
-            return None  # he'd been an "attendant": scare quotes or a title
+        if not noun or any(t.ent_type_ for t in span):
+            return ""
+        if "occupation_not_person" in rules and not _a_person(doc, span):
+            return "occupation_not_person"
+        if "occupation_sense" in rules and _other_sense(doc, span, word):
+            return "occupation_sense"
+        if "occupation_in_quotes" in rules and inside_short_quote(doc.text, span.start_char, span.end_char,
+                                                                  max_words=3):
+            return "occupation_in_quotes"  # he'd been an "attendant": scare quotes or a title
         lefts = [c for token in span for c in token.lefts if c.i < span.start]  # "a physician's assistant"
         kept = [c.right_edge.i for c in lefts if c.dep_ in _KEPT]
         removed = [c.left_edge.i for c in lefts if c.dep_ in _REMOVABLE]
         start = max([min(removed, default=span.start)] + [i + 1 for i in kept]) if removed else span.start
-        start = max([start] + [t.i + 1 for t in doc[start:span.start] if t.dep_ in _KEPT or t.tag_ in _DETERMINERS])
+        if "keep_determiner" in rules:
+            start = max([start] + [t.i + 1 for t in doc[start:span.start]
+                                   if t.dep_ in _KEPT or t.tag_ in _DETERMINERS])
         region = doc[start:span.start]
-        if len(region) > _MAX_REMOVED or any(not (t.is_alpha or t.text in ",-") or t.pos_ in ("SYM", "X", "NUM")
-                                             for t in region):
-            return None  # "Boxing Refree + Parapsychology ka professor": not a modifier phrase to drop
+        if "modifier_phrase" in rules and (len(region) > _MAX_REMOVED or any(
+                not (t.is_alpha or t.text in ",-") or t.pos_ in ("SYM", "X", "NUM") for t in region)):
+            return "modifier_phrase"  # "Boxing Refree + Parapsychology ka professor": not a modifier phrase to drop
         determiner = next((c for c in lefts if c.dep_ == "det" and c.lower_ in ("a", "an")), None)
-        if determiner is not None:
+        if determiner is not None and "article_agreement" in rules:
             edits.append((determiner.idx, determiner.idx + len(determiner.text),
                           _capitalised("a", determiner.text[0].isupper())))
         first = doc[start]
@@ -147,31 +160,41 @@ def _edits(doc, word: str) -> list[tuple[int, int, str]] | None:
         if start < span.start:
             edits.append((first.idx, span.start_char, ""))
         edits.append((span.start_char, span.end_char, _capitalised("occupation", upper)))
-    return edits or None
+    return edits or ""
 
 
 def occupation_templates(corpus: pd.DataFrame, *, batch_size: int = 64, n_process: int = 1,
-                         lists: str = "curated") -> pd.DataFrame:
+                         lists: str = "curated", rules: frozenset[str] = DEFAULT_RULES) -> pd.DataFrame:
     """Templates from the reviews of ``corpus`` (a :func:`toolkit.corpora.load` frame) that mention one occupation
-    of the ``lists`` preset (see the module docstring). Columns :data:`TEMPLATE_COLUMNS`."""
+    of the ``lists`` preset (see the module docstring) under the active coherence ``rules`` (:mod:`.rules`).
+    Columns :data:`TEMPLATE_COLUMNS`; ``attrs["rejected"]``: reviews rejected per rule."""
     words = corpus["text"].map(lambda text: _only_occupation(text, lists))
-    words = words.where([not (w and _named_otherwise(t, w)) for t, w in zip(corpus["text"], words)], "")
+    rejected: Counter = Counter()
+    if "occupation_other_name" in rules:
+        other = [bool(w and _named_otherwise(t, w)) for t, w in zip(corpus["text"], words)]
+        rejected["occupation_other_name"] = sum(other)
+        words = words.where([not o for o in other], "")
     candidates = corpus[words != ""]
     nlp = coref.backend("rules").nlp
     rows = []
     docs = executors.parse(nlp, candidates["text"].tolist(), batch_size=batch_size, n_process=n_process)
     for row, word, doc in zip(candidates.itertuples(index=False), words[words != ""], docs):
-        edits = _edits(doc, word)
-        if edits is None:
+        edits = _edits(doc, word, rules)
+        if isinstance(edits, str):
+            if edits:
+                rejected[edits] += 1
             continue
         parts, last = [], 0
         for start, end, replacement in sorted(edits):
             parts += [row.text[last:start], replacement]
             last = end
         parts.append(row.text[last:])
+        made = "".join(parts)
         rows.append({"doc_id": row.doc_id, "corpus": row.corpus, "text": row.text,
-                     "template": articles.mark("".join(parts)), "occupation": word})
-    return pd.DataFrame(rows, columns=list(TEMPLATE_COLUMNS))
+                     "template": articles.mark(made) if "article_agreement" in rules else made, "occupation": word})
+    frame = pd.DataFrame(rows, columns=list(TEMPLATE_COLUMNS))
+    frame.attrs["rejected"] = {rule: n for rule, n in rejected.items() if n}
+    return frame
 
 
 def fill_occupation(template: str, *, occupation: str) -> str:
@@ -183,11 +206,12 @@ def fill_occupation(template: str, *, occupation: str) -> str:
 
 
 def generate_occupation(corpus: pd.DataFrame, *, templates: pd.DataFrame | None = None, n_process: int = 1,
-                        lists: str = "curated") -> pd.DataFrame:
+                        lists: str = "curated", rules: frozenset[str] = DEFAULT_RULES) -> pd.DataFrame:
     """Occupation mutants of every template (see the module docstring), filled with every occupation of the
-    ``lists`` preset; ``templates`` skips the mining."""
+    ``lists`` preset, under the active coherence ``rules``; ``templates`` skips the mining. ``attrs["rejected"]``:
+    reviews rejected per rule."""
     if templates is None:
-        templates = occupation_templates(corpus, n_process=n_process, lists=lists)
+        templates = occupation_templates(corpus, n_process=n_process, lists=lists, rules=rules)
     values = occupations(lists=lists)
     flags = fill_flags(values)
     rows = []
@@ -203,4 +227,6 @@ def generate_occupation(corpus: pd.DataFrame, *, templates: pd.DataFrame | None 
                          "occupation": value, "fill_flag": flags.get(value, "")})
     columns = ["case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
                "occupation", "doc_id", "corpus", "fill_flag"]
-    return pd.DataFrame(rows, columns=columns)
+    frame = pd.DataFrame(rows, columns=columns)
+    frame.attrs["rejected"] = dict(templates.attrs.get("rejected", {}))
+    return frame
