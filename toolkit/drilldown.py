@@ -9,7 +9,8 @@ through them, largest |Δ| first.
   against the i-th male name of the same race, list order); for race the 20 name pairs (the i-th African-American
   name against the i-th European name of the same gender: :mod:`toolkit.studies.eec`'s race units). The mean Δ of a
   case's name pairs is the paper's names-mean Δ of that case (the mean is linear). ``key``:
-  ``<case_id>|<text a's person>/<text b's person>``.
+  ``<case_id>|<pair>``, the pair being the two names ("Ebony/Alonzo") or the study's noun-phrase pair
+  ("she/he", "my sister/my brother": :func:`toolkit.studies.eec.pairs`' ``pair``).
 - :func:`btcsam_pairs` — a BTC-SAM cell (``test_set`` × ``model``, optionally one ``bias_type``): per test case,
   the text with the highest valence against the one with the lowest (the pair that spans the case's score range).
   ``key``: the ``case_id``.
@@ -90,19 +91,19 @@ def eec_pairs(result, *, model: str, attribute: str) -> pd.DataFrame:
     firsts_a, firsts_b = _names(attribute)
     rows = []
     for case_id, block in by_person.items():
-        matches = list(zip(firsts_a, firsts_b))
+        matches = [(f"{a}/{b}", a, b) for a, b in zip(firsts_a, firsts_b)]
         if attribute == "gender":
             phrases = block[block["np_pair"] != ""]
             for np_pair in dict.fromkeys(phrases["np_pair"]):
                 pair = phrases[phrases["np_pair"] == np_pair]
                 female, male = pair[pair["gender"] == "female"], pair[pair["gender"] == "male"]
                 if len(female) and len(male):
-                    matches.append((female.index[0], male.index[0]))
-        for person_a, person_b in matches:
+                    matches.append((np_pair, female.index[0], male.index[0]))
+        for label, person_a, person_b in matches:
             if person_a not in block.index or person_b not in block.index:
                 continue
             a, b = block.loc[person_a], block.loc[person_b]
-            rows.append({"key": f"{case_id}|{person_a}/{person_b}", "model": model, "text_a": a["text"],
+            rows.append({"key": f"{case_id}|{label}", "model": model, "text_a": a["text"],
                          "text_b": b["text"], "group_a": group_a, "group_b": group_b, "score_a": a["score"],
                          "score_b": b["score"]})
     return pairs_frame(rows)
