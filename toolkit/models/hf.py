@@ -8,7 +8,12 @@ emotion label of an emotion head, as an intensity; ``task`` column set according
 a hub id even when it looks like a local path). A local path loads offline; a hub id downloads through
 ``transformers`` and needs the network (or a filled HF cache). A target that looks like a local path (``./x``,
 ``/x``, ``~/x``, ``a/b/c``, or a single name close to a folder here, i.e. a typo) but does not exist fails at once
-with "folder not found" instead of asking the hub; with ``HF_HUB_OFFLINE`` set, hub ids load from the HF cache only.
+with "folder not found" instead of asking the hub; with ``HF_HUB_OFFLINE`` (or ``TRANSFORMERS_OFFLINE``) set, hub
+ids load from the HF cache only. Otherwise the hub is probed once per process before the first hub id loads
+(:func:`probe_hub`: one TCP connection to ``HF_ENDPOINT``'s host, or to the proxy that would carry it, within
+:data:`PROBE_TIMEOUT_S` seconds); when it cannot be reached, hub ids load from the HF cache only, and one that is not
+there fails at once (TK201, naming a local folder or ``HF_HUB_OFFLINE=1`` with a filled cache as the fix) instead of
+``huggingface_hub``'s ~50 s of retries.
 ``max_length`` must lie between the tokenizer's special tokens + 1 and the model's position limit; ``device=cuda``
 needs CUDA.
 
@@ -29,8 +34,11 @@ import hashlib
 import json
 import os
 import re
+import socket
+import threading
+import time
 from pathlib import Path
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
 
@@ -84,13 +92,97 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 
 def hub_offline() -> bool:
-    """Whether ``HF_HUB_OFFLINE`` is set (in the environment or in ``huggingface_hub``'s constants)."""
+    """Whether ``HF_HUB_OFFLINE`` or ``TRANSFORMERS_OFFLINE`` is set (in the environment now, or in
+    ``huggingface_hub``'s constants, read when it was imported)."""
     try:
         from huggingface_hub import constants
     except ImportError:
         constants = None
-    return os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in _TRUE or bool(getattr(constants, "HF_HUB_OFFLINE",
-                                                                                            False))
+    return any(os.environ.get(name, "").strip().lower() in _TRUE for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")) \
+        or bool(getattr(constants, "HF_HUB_OFFLINE", False))
+
+
+PROBE_TIMEOUT_S = 3.0
+"""How long :func:`probe_hub` waits for the hub (name lookup and TCP connection together)."""
+
+_PROBES: dict[tuple[str, int], str] = {}
+_PROBE_LOCK = threading.Lock()
+
+
+def hub_endpoint() -> str:
+    """The hub URL ``huggingface_hub`` sends requests to: ``HF_ENDPOINT`` as it read it at import (its default
+    ``https://huggingface.co`` when unset or not installed)."""
+    try:
+        from huggingface_hub import constants
+
+        return str(constants.ENDPOINT)
+    except ImportError:
+        return os.environ.get("HF_ENDPOINT", "https://huggingface.co").rstrip("/")
+
+
+def _probe_address(endpoint: str) -> tuple[str, int, str]:
+    """``(host, port, via)``: where a request to ``endpoint`` first connects: the endpoint itself, or the HTTP(S)
+    proxy set in the environment for its scheme (unless ``no_proxy`` exempts the host); ``via`` names the proxy."""
+    import urllib.request
+
+    parts = urlsplit(endpoint)
+    scheme, host = parts.scheme or "https", parts.hostname or ""
+    port = parts.port or (443 if scheme == "https" else 80)
+    proxy = urllib.request.getproxies().get(scheme) or urllib.request.getproxies().get("all")
+    if proxy and host and not urllib.request.proxy_bypass(host):
+        pp = urlsplit(proxy if "://" in proxy else f"http://{proxy}")
+        if pp.hostname:
+            return pp.hostname, pp.port or (443 if pp.scheme == "https" else 80), f" through the proxy {proxy}"
+    return host, port, ""
+
+
+def probe_hub(*, endpoint: str | None = None, timeout: float = PROBE_TIMEOUT_S, refresh: bool = False) -> str:
+    """Whether the Hugging Face hub can be reached: ``""`` when it can, else why not (a sentence naming the endpoint).
+
+    One TCP connection to ``endpoint`` (default :func:`hub_endpoint`, i.e. ``HF_ENDPOINT``), or to the proxy the
+    environment sets for it, within ``timeout`` seconds, name lookup included (it runs in a daemon thread, so a
+    hanging DNS cannot stall the caller). The answer is remembered per address for the life of the process, so a
+    second hub id does not wait again; ``refresh=True`` probes anew (e.g. after the network came back)."""
+    endpoint = (endpoint or hub_endpoint()).rstrip("/")
+    host, port, via = _probe_address(endpoint)
+    if not host:
+        return f"the hub endpoint {endpoint!r} names no host"
+    with _PROBE_LOCK:
+        if not refresh and (host, port) in _PROBES:
+            return _PROBES[(host, port)]
+        outcome: list[str] = []
+
+        def connect() -> None:
+            try:
+                socket.create_connection((host, port), timeout=timeout).close()
+                outcome.append("")
+            except OSError as exc:
+                outcome.append(str(exc.strerror or exc or type(exc).__name__).lower())
+
+        start = time.perf_counter()
+        worker = threading.Thread(target=connect, name="toolkit-hub-probe", daemon=True)
+        worker.start()
+        worker.join(timeout)
+        if outcome and not outcome[0]:
+            reason = ""
+        else:
+            why = outcome[0] if outcome else f"no answer within {timeout:g} s"
+            reason = (f"the Hugging Face hub at {endpoint}{via} cannot be reached from this machine ({why}, "
+                      f"after {time.perf_counter() - start:.1f} s)")
+        _PROBES[(host, port)] = reason
+        return reason
+
+
+def offline_reason() -> str:
+    """Why hub ids load from the HF cache only right now: ``HF_HUB_OFFLINE`` set, the remembered outcome of a failed
+    :func:`probe_hub`, or ``""`` (online, or not probed yet). Never probes."""
+    for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):
+        if os.environ.get(name, "").strip().lower() in _TRUE:
+            return f"{name} is set"
+    if hub_offline():
+        return "HF_HUB_OFFLINE is set"
+    host, port, _ = _probe_address(hub_endpoint())
+    return _PROBES.get((host, port), "")
 
 
 def looks_local(target: str) -> bool:
@@ -108,8 +200,10 @@ def looks_local(target: str) -> bool:
 
 def resolve_target(target: str, *, hub: bool = False) -> tuple[str, bool]:
     """``(target, local_files_only)``: an existing folder loads locally; a missing one that looks local
-    (:func:`looks_local`) fails at once with "folder not found" instead of retrying the hub; with ``HF_HUB_OFFLINE``
-    set a hub id loads from the HF cache only. ``hub=True`` skips the local-path guess."""
+    (:func:`looks_local`) fails at once with "folder not found" instead of retrying the hub; a hub id loads from the
+    HF cache only when ``HF_HUB_OFFLINE`` is set or the hub cannot be reached (:func:`probe_hub`, once per process),
+    so a model that is not in the cache fails in seconds, not after the hub client's retries. ``hub=True`` skips the
+    local-path guess."""
     local = Path(target).expanduser()
     if local.exists():
         return str(local), True
@@ -119,7 +213,30 @@ def resolve_target(target: str, *, hub: bool = False) -> tuple[str, bool]:
         raise ModelSpecError(f"model folder {target!r} not found" + (f" (did you mean {near[0]!r}?)" if near else "")
                              + ".", fix="check the path; to load a hub id that looks like a path, write it as "
                                         "owner/name or add ?hub=1 to the spec (hub=True in Python).")
-    return target, hub_offline()
+    return target, hub_offline() or bool(probe_hub())
+
+
+def hub_load_error(target: str, exc: Exception, *, what: str) -> ModelSpecError:
+    """TK201 for a model that did not load: when only the HF cache was searched (offline, or the hub unreachable),
+    the message says why and the fix names a local folder or a filled cache; otherwise the loader's own reason."""
+    reason = "" if Path(target).expanduser().exists() else offline_reason()
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if not reason:
+        return ModelSpecError(f"cannot load {target!r} as {what}: {exc}",
+                              fix="give a local folder written by save_pretrained(), or a hub id with the network "
+                                  "available (offline, only models already in the Hugging Face cache load).")
+    try:
+        from huggingface_hub import constants
+
+        cache = f" ({constants.HF_HUB_CACHE})"
+    except ImportError:
+        cache = ""
+    return ModelSpecError(
+        f"cannot load {target!r} as {what}: {reason}, so only the Hugging Face cache{cache} was searched, and it "
+        f"does not hold this model ({first})",
+        fix=f"use a local folder written by save_pretrained(): the spec hf:/path/to/folder; or fill the Hugging Face "
+            f"cache on a machine with the network (e.g. huggingface-cli download {target}), copy it here and set "
+            f"HF_HUB_OFFLINE=1; or check HF_ENDPOINT and your proxy settings if the hub should be reachable.")
 
 
 def _tokenizer_digest(tokenizer) -> str:
@@ -317,12 +434,8 @@ class HFClassifierModel(TransformerModel):
             self.tokenizer = AutoTokenizer.from_pretrained(target, **load_kwargs)
             self.model = AutoModelForSequenceClassification.from_pretrained(target, **load_kwargs)
         except (OSError, ValueError) as exc:
-            raise ModelSpecError(
-                f"cannot load {target!r} as a sequence-classification model"
-                + (" (HF_HUB_OFFLINE is set: only the HF cache was searched)" if hub_offline() else "") + f": {exc}",
-                fix="give a local folder written by save_pretrained(), or a hub id with the network available "
-                    "(offline, only models already in the Hugging Face cache load).") from exc
-        labels = options["labels"].split(",") if options.get("labels") else None
+            raise hub_load_error(target, exc, what="a sequence-classification model") from exc
+        labels = [x.strip() for x in options["labels"].split(",")] if options.get("labels") else None
         config = self.model.config
         self.head = valence.read_head(config.id2label, labels=labels, mapping=options.get("valence") or "auto",
                                       multi_label=config.problem_type == "multi_label_classification")
