@@ -155,3 +155,33 @@ def test_cli_biasfinder_lists_paper_fills_the_released_lists_and_records_them(tm
     assert len(fills) == 79 and {"construction worker", "air traffic controller", "CEO"} <= fills
     bad = _run("biasfinder", "--model", "vader", "--lists", "papers", "--out", str(tmp_path / "o"), cwd=tmp_path)
     assert bad.returncode == 2 and "invalid choice: 'papers'" in bad.stderr
+
+
+def test_cli_eec_report_and_latex_are_part_of_the_run_and_a_plain_rerun_removes_them(tmp_path):
+    out = tmp_path / "eec"
+    base = ("eec", "--model", "py:synthetic_models:female_plus", "--subset", "all", "--n-boot", "200", "--out",
+            str(out), "--no-cache")
+    proc = _run(*base, "--report", "--latex", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    tex = {"eec_table5.tex", "eec_table7.tex", "eec_table5_systems.tex", "eec_table7_systems.tex"}
+    for name in {"report.html", *tex}:
+        assert (out / name).is_file() and str(out / name) in proc.stdout.splitlines()
+    assert not (out / "eec_table6.tex").exists()  # no neutral subset tested: no Table 6
+    listed = set(json.loads((out / "provenance.json").read_text())["outputs"])
+    assert {"report.html", *tex} <= listed
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert html.count("<img ") == 4 and "eec_tests" in html and "<script" not in html
+    table5 = (out / "eec_table5.tex").read_text()
+    assert r"\toprule" in table5 and r"\label{tab:eec-table5}" in table5 and "F$\\uparrow$" in table5
+
+    again = _run("report", str(out), "--html", str(tmp_path / "again.html"), cwd=tmp_path)
+    assert again.returncode == 0 and (tmp_path / "again.html").read_text(encoding="utf-8").count("<img ") == 4
+    proc = _run(*base, cwd=tmp_path)  # the same run without --report and --latex
+    assert proc.returncode == 0, proc.stderr
+    assert not (out / "report.html").exists() and not any(out.glob("*.tex"))
+
+    cmp = _run("compare", str(out), str(out), "--html", str(tmp_path / "cmp.html"), cwd=tmp_path)
+    assert cmp.returncode == 0, cmp.stderr
+    assert (tmp_path / "cmp.html").read_text(encoding="utf-8").count("(same in both runs)") == 3  # the tables
+    bad = _run("report", str(tmp_path / "nothing"), cwd=tmp_path)
+    assert bad.returncode == 2 and "TK102" in bad.stderr and "provenance.json" in bad.stderr

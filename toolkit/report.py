@@ -286,7 +286,8 @@ def write_html(*, title: str, tables: Mapping[str, pd.DataFrame], figures: Mappi
 def _read_provenance(folder: Path) -> dict:
     path = folder / "provenance.json"
     if not folder.is_dir():
-        raise InputError(f"{str(folder)!r} is not a folder.", fix="pass the --out folder of a run.")
+        raise InputError(f"{str(folder)!r} is not a folder" + ("" if folder.exists() else " (it does not exist)")
+                         + ".", fix="pass the --out folder a run wrote (it holds provenance.json).")
     if not path.is_file():
         raise InputError(f"{str(folder)!r} holds no provenance.json, so it is not a run's output folder.",
                          fix="pass the --out folder a run wrote (python -m toolkit <study> … --out DIR).")
