@@ -67,3 +67,8 @@ def test_hf_unknown_option_and_missing_model_are_clear(tiny_bert_dir, monkeypatc
     with pytest.raises(ModelSpecError, match="cannot load") as info:
         HFClassifierModel("hf:no-such-org/no-such-model-xyz")
     assert "local folder" in str(info.value)
+
+
+def test_hf_labels_option_tolerates_spaces_after_commas(tiny_bert_generic_dir):
+    model = HFClassifierModel(f"hf:{tiny_bert_generic_dir}?labels=negative, positive")
+    assert model.roles == ["negative", "positive"]

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from toolkit.errors import ModelOutputError, ModelSpecError, UnknownNameError
-from toolkit.models import OFFLINE_DEFAULTS, available, load
+from toolkit.models import OFFLINE_DEFAULTS, available, load, split_specs
 from toolkit.models.lexicon import VaderModel
 
 
@@ -65,3 +65,54 @@ def test_py_spec_errors_say_what_is_wrong(spec, pattern):
 def test_py_models_outputs_are_checked(spec, pattern):
     with pytest.raises(ModelOutputError, match=pattern):
         load(spec).predict(["a", "b"])
+
+
+# --- several specs in one text (issue 27) -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, expected", [
+    ("vader, textblob", ["vader", "textblob"]),
+    ("vader\ntextblob\n\n", ["vader", "textblob"]),
+    ("hf:/m?labels=neg,neu,pos", ["hf:/m?labels=neg,neu,pos"]),
+    ("vader, hf:/m?labels=neg,neu,pos", ["vader", "hf:/m?labels=neg,neu,pos"]),
+    ("hf:/m?labels=neg,neu,pos, vader", ["hf:/m?labels=neg,neu,pos", "vader"]),
+    ("hf:/m?labels=neg, neu, pos&max_length=8,\ntextblob", ["hf:/m?labels=neg,neu,pos&max_length=8", "textblob"]),
+    ("hf:/a?labels=neg,pos, hf:/b?labels=x,y,z", ["hf:/a?labels=neg,pos", "hf:/b?labels=x,y,z"]),
+    ("hf:/a?labels=neg,pos,", ["hf:/a?labels=neg,pos"]),
+    ("hf:/a?labels=neg,pos, ait:svm-unigrams/valence, py:mod:f", ["hf:/a?labels=neg,pos", "ait:svm-unigrams/valence",
+                                                                  "py:mod:f"]),
+    ("llm:openai:m@http://127.0.0.1:8000/v1?key_env=K, afinn", ["llm:openai:m@http://127.0.0.1:8000/v1?key_env=K",
+                                                               "afinn"]),
+    (" , ,\n", []),
+])
+def test_split_specs_keeps_commas_inside_a_query_string(text, expected):
+    assert split_specs(text) == expected
+
+
+def test_split_specs_scores_a_spec_given_twice_once_and_says_so():
+    with pytest.warns(UserWarning, match="more than once.*'vader'"):
+        assert split_specs("vader, afinn, vader") == ["vader", "afinn"]
+    with pytest.warns(UserWarning, match="'afinn'"):           # ticked in an app and typed in its field
+        assert split_specs("afinn, textblob", selected=["vader", "afinn"]) == ["vader", "afinn", "textblob"]
+
+
+def test_a_split_spec_with_labels_loads(tiny_bert_3class_dir):
+    specs = split_specs(f"vader, hf:{tiny_bert_3class_dir}?labels=negative,neutral,positive")
+    assert len(specs) == 2
+    assert load(specs[1]).roles == ["negative", "neutral", "positive"]
+
+
+@pytest.mark.parametrize("spec, meant", [("vadr", "vader"), ("Vader", "vader"), ("minilm", "minilm-imdb"),
+                                         ("HF:/models/x", "hf:/models/x"), ("hff:/models/x", "hf:/models/x"),
+                                         ("hf", "hf:<hub-id-or-local-path>")])
+def test_unknown_model_hint_names_the_nearest_spec_in_words_for_python_and_apps(spec, meant):
+    with pytest.raises(UnknownNameError) as info:
+        load(spec)
+    assert info.value.code == "TK103" and f"did you mean {meant!r}?" in info.value.fix
+    assert "app's model field" in info.value.fix and "Python" in info.value.fix
+    assert "load(" not in info.value.fix and "models=" not in info.value.fix   # not Python-only advice
+
+
+def test_several_specs_in_one_string_are_named_in_the_error():
+    with pytest.raises(UnknownNameError, match=r"holds 2 specs \('vader', 'textblob'\)") as info:
+        load("vader, textblob")
+    assert "split_specs" in info.value.fix

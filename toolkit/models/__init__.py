@@ -8,16 +8,22 @@ Specs: ``vader``, ``textblob``, ``afinn``, ``minilm-imdb`` (the offline neural d
 valence task: :mod:`toolkit.models.ait`). Valence mappings: :mod:`toolkit.models.valence`. A model's ``task`` says
 what its score measures (``valence`` unless stated).
 
->>> from toolkit.models import load, available
+Several specs typed as one text (an app's model field, a comma-separated list) are split by :func:`split_specs`,
+which keeps the commas inside a spec's query string (``hf:/m?labels=neg,neu,pos``).
+
+>>> from toolkit.models import load, available, split_specs
 >>> available()            # what this machine can run
 >>> load("vader").predict(["What a lovely day."])
+>>> split_specs("vader, hf:/models/m?labels=neg,neu,pos")
+['vader', 'hf:/models/m?labels=neg,neu,pos']
 """
 from __future__ import annotations
 
+import difflib
 import importlib.util
 from collections.abc import Callable, Iterable
 
-from toolkit.errors import MissingDependencyError, unknown
+from toolkit.errors import MissingDependencyError, UnknownNameError, warn
 from toolkit.models.base import Predictions, SentimentModel
 
 _NAMED: dict[str, tuple[str, Callable[[], SentimentModel]]] = {}
@@ -91,6 +97,90 @@ def task_of(spec: str) -> str:
     return load(spec).task if spec.startswith("py:") else "valence"
 
 
+_SCHEMES = ("hf:", "py:", "llm:", "ait:")
+
+
+def _starts_spec(piece: str) -> bool:
+    """Whether ``piece`` (what follows a comma) begins a spec: a scheme prefix, a named model or a listed pattern."""
+    return piece.startswith(_SCHEMES) or piece in _NAMED or piece in _PATTERNS.values()
+
+
+def _split(text: str) -> list[str]:
+    """The specs in ``text`` in order, duplicates kept (see :func:`split_specs`)."""
+    specs: list[str] = []
+    for line in str(text).splitlines():
+        current: str | None = None
+        for piece in (p.strip() for p in line.split(",")):
+            if current is not None and "?" in current and piece and not _starts_spec(piece):
+                current += "," + piece          # a comma inside a query value: ?labels=neg,neu,pos
+                continue
+            if current:
+                specs.append(current)
+            current = piece
+        if current:
+            specs.append(current)
+    return specs
+
+
+def split_specs(text: str, *, selected: Iterable[str] = ()) -> list[str]:
+    """The model specs in a user's text (an app's model field, a CLI value), after the ``selected`` ones.
+
+    Specs are separated by commas or newlines; whitespace around each is trimmed and empty items are dropped. A comma
+    inside a spec's query string stays in it (``hf:/m?labels=neg,neu,pos`` is one spec) unless what follows it
+    begins a spec: a scheme (``hf:``, ``py:``, ``llm:``, ``ait:``) or a named model (``vader``, …). So
+    ``"hf:/m?labels=neg,neu,pos, vader"`` is two specs; write a spec with a query string last, or on its own line,
+    when a label could be read as a model name. A spec given twice (typed twice, or typed and also in ``selected``,
+    e.g. ticked in an app) is kept once, at its first place, with one warning naming the repeats: scoring it twice
+    would only duplicate rows. ``selected``: specs already chosen (ticked), returned first. Returns a list of
+    strings; nothing is loaded or checked here (:func:`load` does that)."""
+    out: list[str] = []
+    repeats: list[str] = []
+    for spec in [str(s).strip() for s in selected] + _split(text):
+        if not spec:
+            continue
+        if spec in out:
+            repeats.append(spec)
+        else:
+            out.append(spec)
+    if repeats:
+        warn(f"model spec(s) given more than once, scored once: {', '.join(repr(r) for r in dict.fromkeys(repeats))}.")
+    return out
+
+
+def _unknown_model(spec: str) -> UnknownNameError:
+    """TK103 for a spec no family claims: the valid names and patterns, the nearest name, and a fix that reads the
+    same in Python, in an app's model field and on the command line (the spec strings are the same everywhere)."""
+    pieces = _split(spec)
+    if len(pieces) > 1:
+        return UnknownNameError(
+            f"unknown model {spec!r}: it holds {len(pieces)} specs ({', '.join(repr(p) for p in pieces)}), "
+            "but one spec was expected here.",
+            fix="give the specs separately: a list in Python (models=[...]; split_specs(text) splits such a text), "
+                "one --model each on the command line; an app's model field splits them itself.", code="TK103")
+    near = _nearest(spec)
+    return UnknownNameError(
+        f"unknown model {spec!r}; available: {', '.join(sorted(_NAMED) + list(_PATTERNS.values()))}.",
+        fix=(f"did you mean {near!r}? " if near else "") + "A model spec is one of the names listed or a pattern "
+            "filled in (e.g. hf:/path/to/folder), written the same in Python, in an app's model field and on the "
+            "command line.", code="TK103")
+
+
+def _nearest(spec: str) -> str | None:
+    """The valid spec ``spec`` most likely meant: a named model in another case or one letter off, or the same
+    target under the nearest scheme (``HF:/x``, ``hff:/x`` → ``hf:/x``; ``hf`` → its pattern)."""
+    low = spec.lower()
+    head, colon, rest = spec.partition(":")
+    if colon:
+        scheme = difflib.get_close_matches(head.lower() + ":", _SCHEMES, n=1, cutoff=0.6)
+        return scheme[0] + rest if scheme else None
+    if low in _NAMED:
+        return low
+    if low + ":" in _PATTERNS:
+        return _PATTERNS[low + ":"]
+    named = difflib.get_close_matches(low, sorted(_NAMED), n=1, cutoff=0.6)
+    return named[0] if named else None
+
+
 def load(spec: str | SentimentModel, *, device: str | None = None) -> SentimentModel:
     """The model behind ``spec`` (loaded once per process). Unknown names raise TK103 listing the valid ones."""
     if isinstance(spec, SentimentModel):
@@ -122,7 +212,7 @@ def load(spec: str | SentimentModel, *, device: str | None = None) -> SentimentM
                                          fix=f"pip install {requires}")
         model = factory()
     else:
-        raise unknown("model", spec, sorted(_NAMED) + list(_PATTERNS.values()))
+        raise _unknown_model(spec)
     _LOADED[key] = model
     return model
 
@@ -136,4 +226,4 @@ def load_all(specs: str | SentimentModel | Iterable[str | SentimentModel], *,
 
 
 __all__ = ["OFFLINE_DEFAULTS", "Predictions", "SentimentModel", "available", "load", "load_all", "register",
-           "task_of"]
+           "split_specs", "task_of"]
