@@ -1,10 +1,12 @@
+import multiprocessing
+
 import pandas as pd
 import pytest
 
 from toolkit import biasfinder
 from toolkit.errors import InputError
 from toolkit.studies.biasfinder import SAMPLE_COLUMNS
-from toolkit.widgets import annotation_app, upsert_annotation
+from toolkit.annotation import annotation_app, upsert_annotation
 
 
 def _scored():
@@ -158,3 +160,26 @@ def test_sample_btcs_caps_templates_and_splits_by_characteristic():
     assert strata.loc[("occupation", "all"), "sampled"] == 1
     with pytest.raises(InputError):
         biasfinder.sample_btcs(scored, n=3, per_template=0)
+
+
+def _annotate(path, annotator, count, go):
+    go.wait(30)
+    for i in range(count):
+        upsert_annotation(path, {"btc_id": f"b{i}", "variant": "a", "annotator": annotator, "coherent": "yes",
+                                 "sentiment": "positive"})
+
+
+def test_concurrent_annotators_in_other_processes_lose_no_click(tmp_path):
+    """Issue 28, on toolkit.annotation's copy: three processes saving into one file keep all 3 × 60 rows."""
+    fork = multiprocessing.get_context("fork")
+    path, go = tmp_path / "ann.csv", fork.Event()
+    workers = [fork.Process(target=_annotate, args=(path, who, 60, go), daemon=True) for who in ("a1", "a2", "a3")]
+    for worker in workers:
+        worker.start()
+    go.set()
+    for worker in workers:
+        worker.join(timeout=60)
+        assert worker.exitcode == 0
+    rows = pd.read_csv(path, dtype=str, keep_default_na=False)
+    assert rows.groupby("annotator").size().to_dict() == {"a1": 60, "a2": 60, "a3": 60}
+    assert not rows.duplicated(["btc_id", "variant", "annotator"]).any()
