@@ -20,7 +20,14 @@ of a model no longer in the run stays beside a provenance that does not list it.
 regular files (not symlinks) with the study's own names (``<study>_*.csv|parquet|png|pdf|svg``), listed as a bare
 name and lying directly inside the resolved output folder, or listed as an absolute path directly inside this run's
 resolved figures folder (figures a previous run wrote to another figures folder are left alone). A listed name with
-``..``, a folder part, or a path anywhere else is ignored.
+``..``, a folder part, or a path anywhere else is ignored. ``report.html`` (the run's report, listed as a bare name)
+is removed the same way by a run that does not write one.
+
+Reports and LaTeX (issue 26): with ``report=True`` (or inside :func:`also_write`, the CLI's ``--report``) the run also
+writes ``report.html`` (:mod:`toolkit.report`: its tables, the figures' PNGs as the run writes them, and its
+provenance, in one self-contained file), and with ``latex=True`` (``--latex``) the paper tables its tables hold as
+``<study>_table….tex`` (:mod:`toolkit.latex`), both staged and swapped in with the other files, all or nothing, and
+listed in ``outputs``.
 
 CSV files quote every field that is not a number (``csv.QUOTE_NONNUMERIC``), so texts with line breaks, a lone
 carriage return, quotes, commas, tabs, NUL or leading spaces read back unchanged with
