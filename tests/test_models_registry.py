@@ -110,6 +110,9 @@ def test_unknown_model_hint_names_the_nearest_spec_in_words_for_python_and_apps(
     assert info.value.code == "TK103" and f"did you mean {meant!r}?" in info.value.fix
     assert "app's model field" in info.value.fix and "Python" in info.value.fix
     assert "load(" not in info.value.fix and "models=" not in info.value.fix   # not Python-only advice
+    from toolkit.widgets import widget_message
+
+    assert info.value.fix in widget_message(info.value)          # so an app shows it as it is
 
 
 def test_several_specs_in_one_string_are_named_in_the_error():

@@ -212,7 +212,7 @@ def resolve_target(target: str, *, hub: bool = False) -> tuple[str, bool]:
             if local.parent.is_dir() else []
         raise ModelSpecError(f"model folder {target!r} not found" + (f" (did you mean {near[0]!r}?)" if near else "")
                              + ".", fix="check the path; to load a hub id that looks like a path, write it as "
-                                        "owner/name or add ?hub=1 to the spec (hub=True in Python).")
+                                        "owner/name or add ?hub=1 to the spec.")
     return target, hub_offline() or bool(probe_hub())
 
 
@@ -223,8 +223,9 @@ def hub_load_error(target: str, exc: Exception, *, what: str) -> ModelSpecError:
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     if not reason:
         return ModelSpecError(f"cannot load {target!r} as {what}: {exc}",
-                              fix="give a local folder written by save_pretrained(), or a hub id with the network "
-                                  "available (offline, only models already in the Hugging Face cache load).")
+                              fix="give a local folder written by save_pretrained (hf:/path/to/folder), or a hub "
+                                  "id with the network available (offline, only models already in the Hugging Face "
+                                  "cache load).")
     try:
         from huggingface_hub import constants
 
@@ -234,9 +235,10 @@ def hub_load_error(target: str, exc: Exception, *, what: str) -> ModelSpecError:
     return ModelSpecError(
         f"cannot load {target!r} as {what}: {reason}, so only the Hugging Face cache{cache} was searched, and it "
         f"does not hold this model ({first})",
-        fix=f"use a local folder written by save_pretrained(): the spec hf:/path/to/folder; or fill the Hugging Face "
-            f"cache on a machine with the network (e.g. huggingface-cli download {target}), copy it here and set "
-            f"HF_HUB_OFFLINE=1; or check HF_ENDPOINT and your proxy settings if the hub should be reachable.")
+        fix=f"use a local folder written by save_pretrained, as the spec hf:/path/to/folder; or fill the Hugging Face "
+            f"cache on a machine with the network (huggingface-cli download {target}), copy it here and set the "
+            f"environment variable HF_HUB_OFFLINE to 1; if the hub should be reachable, check HF_ENDPOINT and the "
+            f"proxy settings.")
 
 
 def _tokenizer_digest(tokenizer) -> str:
