@@ -48,6 +48,7 @@ from toolkit.models.base import Predictions, SentimentModel, digest
 
 _OPTIONS = ("labels", "max_length", "device", "dtype", "revision", "trust_remote_code", "valence", "task", "hub")
 _TRUE = ("1", "true", "yes", "on")
+_OFFLINE_VARIABLES = ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
 _DECODERS = ("gpt2", "gpt_neo", "gpt_neox", "gptj", "llama", "mistral", "qwen2", "phi3", "phi", "opt", "bloom",
              "falcon", "gemma", "gemma2")
 """Model types whose sequence classifier pools the last non-pad token (padded on the right here)."""
@@ -98,7 +99,7 @@ def hub_offline() -> bool:
         from huggingface_hub import constants
     except ImportError:
         constants = None
-    return any(os.environ.get(name, "").strip().lower() in _TRUE for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")) \
+    return any(os.environ.get(name, "").strip().lower() in _TRUE for name in _OFFLINE_VARIABLES) \
         or bool(getattr(constants, "HF_HUB_OFFLINE", False))
 
 
@@ -176,7 +177,7 @@ def probe_hub(*, endpoint: str | None = None, timeout: float = PROBE_TIMEOUT_S, 
 def offline_reason() -> str:
     """Why hub ids load from the HF cache only right now: ``HF_HUB_OFFLINE`` set, the remembered outcome of a failed
     :func:`probe_hub`, or ``""`` (online, or not probed yet). Never probes."""
-    for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"):
+    for name in _OFFLINE_VARIABLES:
         if os.environ.get(name, "").strip().lower() in _TRUE:
             return f"{name} is set"
     if hub_offline():
