@@ -14,29 +14,24 @@ The entries, with the columns a reviewer asks for — n, the estimate and its in
 ``p_adjusted`` and the ``verdict`` where the study table has them (columns marked optional are left out when a
 table from an older run lacks them; a missing required column is TK101):
 
-====================  ==========================================================================  ===============
-name                  paper table                                                                 source
-====================  ==========================================================================  ===============
-eec_table5/6/7        Kiritchenko & Mohammad 2018, Tables 5–7: per task, systems per bias group     eec_summary
-                      and their average Δ
-eec_table5/6/7_systems  the same tests per system: n pairs, mean Δ, Bonferroni p, the two-way        eec_tests
-                      estimate with its interval, p_adjusted, verdict
-psa_table2            Prabhakaran et al. 2019, Table 2: ScoreDev and ScoreRange with intervals      psa_summary
-psa_gender_gap        beyond the paper: female − male names, estimate, interval, null, verdict      psa_gender
-biasfinder_table4     Asyrofi et al. 2021, Table 4: templates, mutants, BTCs, BTC rate, excess      biasfinder_table4
-biasfinder_table5     Asyrofi et al. 2021, Table 5: true-positive rate of the annotated BTCs        biasfinder_tpr
-                                                                                                    (``tpr_table``)
-btcsam_table2         Kardkovács et al. 2025, Table 2: detection probability with its interval      btcsam_detection
-btcsam_table3         Table 3: test-set diversity                                                   btcsam_diversity
-btcsam_table4         Table 4: diversity per generation stage                                       btcsam_stage_diversity
-                                                                                                    (``stage_diversity``)
-btcsam_table5         Table 5: failure % with its interval, the excess over the same-group null     btcsam_failure_pct
-====================  ==========================================================================  ===============
+- ``eec_table5``/``6``/``7`` — Kiritchenko & Mohammad 2018, Tables 5–7: per task, systems per bias group and their
+  average Δ (source ``eec_summary``); ``eec_table5_systems`` (6, 7) — the same tests per system: n pairs, mean Δ,
+  Bonferroni p, the two-way estimate with its interval, ``p_adjusted``, verdict (``eec_tests``).
+- ``psa_table2`` — Prabhakaran et al. 2019, Table 2: ScoreDev and ScoreRange with intervals (``psa_summary``);
+  ``psa_gender_gap`` — beyond the paper: female − male names, estimate, interval, null, verdict (``psa_gender``).
+- ``biasfinder_table4`` — Asyrofi et al. 2021, Table 4: templates, mutants, BTCs, BTC rate, excess
+  (``biasfinder_table4``); ``biasfinder_table5`` — Table 5: TPR of the annotated BTCs (``biasfinder_tpr``, the
+  frame of :func:`toolkit.studies.biasfinder.tpr_table`).
+- ``btcsam_table2`` — Kardkovács et al. 2025, Table 2: detection probability with its interval
+  (``btcsam_detection``); ``btcsam_table3`` — Table 3: diversity (``btcsam_diversity``); ``btcsam_table4`` —
+  Table 4: diversity per stage (``btcsam_stage_diversity``, the frame of
+  :func:`toolkit.studies.btcsam.stage_diversity`); ``btcsam_table5`` — Table 5: failure % with its interval and
+  the excess over the same-group null (``btcsam_failure_pct``).
 
 Numbers: one precision per column (:func:`column_decimals`: whole-number columns as integers, else 3 decimals
 below 10, 2 below 100, 1 below 1000), p-values below 0.001 as ``<0.001`` (:func:`format_number`), missing values
-as ``--``, negative numbers with a math minus. Unicode the papers' columns use (Δ, ↑, ↓, θ, κ, ±, −, ≥, ≤) becomes math; pdfLaTeX's default UTF-8
-input handles the rest of Latin text.
+as ``--``, negative numbers with a math minus. Unicode the papers' columns use (Δ, ↑, ↓, θ, κ, ±, −, ≥, ≤)
+becomes math; pdfLaTeX's default UTF-8 input handles the rest of Latin text.
 """
 from __future__ import annotations
 

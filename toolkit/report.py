@@ -236,6 +236,11 @@ def _named_index(frame: pd.DataFrame) -> bool:
     return any(name is not None for name in frame.index.names)
 
 
+def _table_of(table: _Table, caption: str) -> str:
+    return table_html(table.frame, caption=caption, total_rows=table.total, source=table.source,
+                      partial=table.partial)
+
+
 def render(run: Run) -> str:
     """The HTML text of one run's report (see the module docstring)."""
     used: set[str] = set()
@@ -256,12 +261,12 @@ def render(run: Run) -> str:
     toc += [f"<li><a href=\"#{table_ids[n]}\">table {esc(n)}</a></li>" for n in run.tables]
     toc.append("<li><a href=\"#provenance\">provenance</a></li>")
     parts.append(f"<nav><ul>{''.join(toc)}</ul></nav>")
-    shown = "".join(f"<section id=\"{figure_ids[n]}\">{figure_html(n, png)}</section>" for n, png in run.figures.items())
+    shown = "".join(f"<section id=\"{figure_ids[n]}\">{figure_html(n, png)}</section>"
+                    for n, png in run.figures.items())
     parts.append("<h2>Figures</h2>" + (f"<div class=\"figures\">{shown}</div>" if shown else
                                       "<p class=\"absent\">no figures</p>"))
-    parts.append("<h2>Tables</h2>" + ("".join(
-        f"<section id=\"{table_ids[n]}\">{table_html(t.frame, caption=n, total_rows=t.total, source=t.source, partial=t.partial)}"
-        "</section>" for n, t in run.tables.items()) or "<p class=\"absent\">no tables</p>"))
+    tables = "".join(f"<section id=\"{table_ids[n]}\">{_table_of(t, n)}</section>" for n, t in run.tables.items())
+    parts.append("<h2>Tables</h2>" + (tables or "<p class=\"absent\">no tables</p>"))
     parts.append(f"<h2 id=\"provenance\">Provenance</h2>{provenance_html(run.provenance)}")
     return _page(run.title, "\n".join(parts))
 
@@ -271,8 +276,9 @@ def write_html(*, title: str, tables: Mapping[str, pd.DataFrame], figures: Mappi
     """Write one self-contained HTML report to ``path`` (replaced atomically) and return it.
 
     ``tables``: name → DataFrame (a named index becomes columns); ``figures``: name → Axes, Figure or PNG bytes
-    (embedded as base64 PNG); ``provenance``: a mapping such as :func:`toolkit.provenance.record`'s, shown as a key/value
-    table. Every text is escaped. Bad input is InputError (TK102); an unwritable path OutputDirError (TK105)."""
+    (embedded as base64 PNG); ``provenance``: a mapping such as :func:`toolkit.provenance.record`'s, shown as a
+    key/value table. Every text is escaped. Bad input is InputError (TK102); an unwritable path OutputDirError
+    (TK105)."""
     _check_names("tables", tables)
     _check_names("figures", figures)
     if not isinstance(provenance, Mapping):
@@ -437,8 +443,7 @@ def render_comparison(left: Run, right: Run) -> str:
         both = name in left.tables and name in right.tables
         state = ("same in both runs" if _same(left.tables[name].frame, right.tables[name].frame) else "differs") \
             if both else "in one run only"
-        pair = [_side(table_html(run.tables[name].frame, caption=f"{label}: {name}", total_rows=run.tables[name].total,
-                                 source=run.tables[name].source, partial=run.tables[name].partial) if name in run.tables else None, label)
+        pair = [_side(_table_of(run.tables[name], f"{label}: {name}") if name in run.tables else None, label)
                 for label, run in ((a, left), (b, right))]
         blocks.append(f"<section id=\"{_slug('table-' + name, used)}\"><h3>{esc(name)} "
                       f"<span class=\"note\">({esc(state)})</span></h3><div class=\"pair\">{''.join(pair)}</div>"

@@ -483,7 +483,8 @@ def _report_renderer(*, study: str, out: Path, report_of: dict, record: dict) ->
                          and target.name == f"{stem}.png"), None)
         pngs[stem] = renderer.bytes() if renderer is not None else report.figure_png(ax)
     tables = {name: report._Table(frame.reset_index() if report._named_index(frame) else frame, len(frame),
-                                  source=f"{name}.{report_of['format']}") for name, frame in report_of["tables"].items()}
+                                  source=f"{name}.{report_of['format']}")
+              for name, frame in report_of["tables"].items()}
     run = report.Run(title=f"{study} run: {out.resolve().name}", tables=tables, figures=pngs, provenance=record,
                      folder=str(out.resolve()))
     return lambda handle: handle.write(report.render(run).encode("utf-8"))
