@@ -27,6 +27,8 @@ from matplotlib.axes import Axes
 
 from toolkit import checks, corpora, paths, plots, results, stats
 from toolkit.generators.biasfinder import MAX_DOC_CHARS
+from toolkit.generators.biasfinder.people import people_mode
+from toolkit.generators.biasfinder.rules import RULES, active as active_rules  # noqa: F401
 from toolkit.generators.biasfinder import (INSTANCES, PRESETS, country_names, country_templates,  # noqa: F401
                                            fill_names, fill_occupation, gender_templates, generate,
                                            generate_country, generate_gender, generate_occupation,
@@ -59,7 +61,8 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
         encoding: str = "utf-8", max_chars: int = MAX_DOC_CHARS, n_jobs: int | None = None,
         executor: str = "local", lists: str = "curated", alpha: float = stats.ALPHA, margin: float = stats.MARGIN,
         correction: str = "holm", n_boot: int = stats.N_BOOT, interval: str = "cluster",
-        duplicates: str = "keep") -> BiasFinderResult:
+        duplicates: str = "keep", coherence: str | Iterable[str] = "default",
+        people: str = "mutate") -> BiasFinderResult:
     """Generate BiasFinder cases from ``corpus`` (a :func:`toolkit.corpora.load` source or frame; ``n_process``
     parsing processes; a file is read with ``encoding``) — or take ``cases`` already generated — keep a seeded sample
     of at most ``max_templates`` templates per characteristic (:func:`sample_templates`; None keeps all), then score
@@ -71,8 +74,12 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
     ``settings["word_lists"]``. Statistics (:func:`rates`): ``interval`` ("cluster": a bootstrap over templates with
     ``n_boot`` replicates seeded by ``seed``; "pairs": Wilson/Newcombe), ``correction`` over the model ×
     characteristic family, ``alpha`` and the equivalence ``margin`` on the BTC-rate scale, recorded in
-    ``settings``."""
+    ``settings``. ``coherence`` ("default", "paper" or rule names; :mod:`toolkit.generators.biasfinder.rules`) and
+    ``people`` ("mutate", "skip-named", "skip-real"; :mod:`toolkit.generators.biasfinder.people`) choose the
+    generator's rules; the active ones are recorded in ``settings["coherence"]`` (for given ``cases``, what their
+    generation recorded, or None)."""
     word_lists(lists)  # an unknown preset fails here; with ``cases`` given, the cases' own preset is recorded
+    active_rules(coherence), people_mode(people)  # unknown rule names or people options fail before the parse
     models = checks.model_list(models)  # every argument checked before the slow generation
     max_templates = checks.count(max_templates, name="max_templates", allow_none=True)
     seed, n_process = checks.seed(seed), checks.count(n_process, name="n_process", maximum=checks.MAX_PROCESSES)
@@ -91,10 +98,11 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
         corpus_report = dict(frame.attrs.get("corpus_report", {}))
         cases = generate(frame, instances=instances, n_names=n_names, n_country_names=n_country_names,
                          n_process=n_process, max_chars=max_chars, progress=progress, executor=executor,
-                         lists=lists, duplicates=duplicates)
+                         lists=lists, duplicates=duplicates, coherence=coherence, people=people)
         generation_report = dict(cases.attrs.get("generation_report", {}))
     mined = cases.groupby("attribute")["case_id"].nunique().to_dict()
     recorded_lists = cases.attrs.get("word_lists")  # None for given cases that do not say
+    recorded_rules = cases.attrs.get("coherence")
     if max_templates is not None:
         cases = sample_templates(cases, max_templates=max_templates, seed=seed)
     templating_s = time.perf_counter() - started
@@ -113,9 +121,9 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
                 "seed": seed, "templates_mined": mined,
                 "templates": cases.groupby("attribute")["case_id"].nunique().to_dict(),
                 "corpus_report": corpus_report, "generation_report": generation_report, "seconds": seconds,
-                "word_lists": recorded_lists, **_statistics_settings(alpha=alpha, margin=margin,
-                                                                     correction=correction, n_boot=n_boot,
-                                                                     interval=interval)}
+                "word_lists": recorded_lists, "coherence": recorded_rules,
+                **_statistics_settings(alpha=alpha, margin=margin, correction=correction, n_boot=n_boot,
+                                       interval=interval)}
     rate_table = rates(scored, alpha=alpha, margin=margin, correction=correction, n_boot=n_boot, seed=seed,
                        interval=interval)
     settings["family_size"] = int(rate_table["p_value"].notna().sum())

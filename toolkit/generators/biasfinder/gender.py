@@ -13,8 +13,8 @@ cluster holding a gender noun the chosen preset has no pair for (e.g. "actress" 
 its mutants would keep that word in the other gender.
 
 Coherence (each rule fixes a defect seen when reading mutants of real reviews; each is a named switch in
-:mod:`.rules`, ``rules=`` the active set, all by default, none for ``coherence="paper"``): a name mention is widened over the
-capitalised proper nouns and honorifics next to it ("Shia LaBeouf" when NER found "LaBeouf"; "Ms. Smith", so no
+:mod:`.rules`, ``rules=`` the active set, all by default, none for ``coherence="paper"``): a name mention is widened
+over the capitalised proper nouns and honorifics next to it ("Shia LaBeouf" when NER found "LaBeouf"; "Ms. Smith", so no
 "Ms. Michael"); an article before a slot becomes ``<a>`` and agrees with the fill (:mod:`.articles`). A review is
 rejected when a "name" reads as a title or people (:func:`_title_like`: a short quoted string, right after
 watched/film/movie, a WORK_OF_ART, an adjective, "The Diary of Anne …", "Saving Private Ryan", God), when two names

@@ -1,5 +1,6 @@
 """BiasFinder coherence rules: every filter or repair this project added to BiasFinder's generator, named, in one
-registry (issue 25; their history and readings: ``docs/biasfinder_imdb_train.md``; the table: ``docs/biasfinder_rules.md``).
+registry (issue 25; their history and readings: ``docs/biasfinder_imdb_train.md``; the table:
+``docs/biasfinder_rules.md``).
 
 ``generate(..., coherence=...)`` picks the active set (:func:`active`): ``"default"`` (every rule: the generator as
 it was before the rules had names, byte for byte), ``"paper"`` (none: BiasFinder's generator as this toolkit runs
