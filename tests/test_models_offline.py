@@ -75,9 +75,9 @@ def _cache_model(folder, hf_home, repo_id: str) -> None:
 
 
 def test_hub_id_with_no_network_fails_with_the_coded_error_within_10_seconds(tmp_path):
-    first, second = _offline_python(["hf:tk-test-org/absent-model", "hf:tk-test-org/other-absent?hub=1"],
-                                    tmp_path=tmp_path, hf_home=tmp_path / "hf")
-    for result in (first, second):
+    first, second, llm = _offline_python(["hf:tk-test-org/absent-model", "hf:tk-test-org/other-absent?hub=1",
+                                          "llm:hf:tk-test-org/absent-llm"], tmp_path=tmp_path, hf_home=tmp_path / "hf")
+    for result in (first, second, llm):  # llm:hf: loads through the same resolver and says the same
         assert result["code"] == "TK201", result
         assert result["seconds"] < 10, result          # the hub client's own retries took 47-50 s
         assert "cannot be reached" in result["message"] and "127.0.0.1" in result["message"]

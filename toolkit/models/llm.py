@@ -153,6 +153,8 @@ class LocalLLMClassifier(_LLMClassifier):
         self._setup(spec, options)
         try:
             self.backend = HFBackend(model=target, temperature=0.0)
+        except ModelSpecError:  # already coded (e.g. the hub cannot be reached): not wrapped again
+            raise
         except (OSError, ValueError) as exc:
             raise ModelSpecError(f"cannot load {target!r} as a causal LM: {exc}",
                                  fix="give a local folder written by save_pretrained(), or a hub id with the "

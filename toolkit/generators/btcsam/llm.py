@@ -346,7 +346,7 @@ class HFBackend:
                  seed: int = 0) -> None:
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
-        from toolkit.models.hf import resolve_target
+        from toolkit.models.hf import hub_load_error, offline_reason, resolve_target
 
         target, local_only = resolve_target(str(model))  # a missing local-looking folder fails at once
         kwargs = {"local_files_only": True} if local_only else {}
@@ -354,6 +354,8 @@ class HFBackend:
             self.tokenizer = AutoTokenizer.from_pretrained(target, **kwargs)
             self.model = AutoModelForCausalLM.from_pretrained(target, **kwargs)
         except (OSError, ValueError) as exc:
+            if offline_reason():  # the hub cannot be reached: say so, and how to work offline (TK201)
+                raise hub_load_error(target, exc, what="a causal LM") from exc
             raise LLMError(f"cannot load {target!r} as a causal LM: {exc}",
                            fix="give a local folder written by save_pretrained(), or a hub id already in the "
                                "Hugging Face cache.") from exc
