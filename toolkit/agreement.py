@@ -163,7 +163,7 @@ def agreement(*, scored: Mapping[str, pd.DataFrame], n_boot: int = 2000, seed: i
                      tau=pd.DataFrame(taus, columns=list(TAU_COLUMNS)))
 
 
-def run(*, models: list[str], psa_n: int = 56, corpus: str = "sample", btcsam_dir: str | None = None,
+def run(*, models: list[str], psa_n: int = 56, corpus: str = "sample", btcsam_dir: str | None = "auto",
         released: tuple[str, ...] = ("baseline",), n_boot: int = 2000, seed: int = 0, theta: float = 0.2,
         cache: bool | str = True, progress: bool | None = None) -> tuple[Agreement, dict[str, pd.DataFrame]]:
     """Run the four studies on ``models`` with their defaults — EEC (all sentences), PSA on ``corpus`` (``psa_n``
