@@ -21,10 +21,10 @@ venv: $(VENV)/.installed
 test: venv
 	MPLBACKEND=Agg $(PY) -m pytest
 
-# JupyterLab in headless Chromium: needs `apt-get install chromium chromium-driver` (also part of `make test`,
-# skipped with a reason when they are missing). BROWSER_SCREENSHOTS=DIR keeps the screenshots.
+# JupyterLab and exported reports in headless Chromium: needs `apt-get install chromium chromium-driver` (also part
+# of `make test`, skipped with a reason when they are missing). BROWSER_SCREENSHOTS=DIR keeps the screenshots.
 test-browser: venv
-	MPLBACKEND=Agg $(PY) -m pytest -v tests/test_browser.py
+	MPLBACKEND=Agg $(PY) -m pytest -v -m browser
 
 # make figures [TASK=valence|anger|fear|joy|sadness|all] [PRESET=acl-single|acl-double|acm-single|acm-double]
 #              [NOTEBOOKS="01 04"] [PARAMS="N=20 CACHE=False"]
