@@ -77,6 +77,15 @@ def test_cli_psa_writes_the_three_tables_and_figures(tmp_path):
     assert (out / "psa_score_sens_vader.png").stat().st_size > 1000
 
 
+def test_cli_model_option_takes_a_comma_list_and_counts_a_repeated_spec_once(tmp_path):
+    out = tmp_path / "psa"
+    proc = _run("psa", "--model", "vader,afinn", "--model", "vader", "--corpus", "sample", "--n", "5", "--n-boot",
+                "20", "--out", str(out), "--no-cache", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(pd.read_csv(out / "psa_summary.csv")["model"]) == ["afinn", "vader"]
+    assert "vader" in proc.stderr and "once" in proc.stderr  # the repeat is named, not silently dropped
+
+
 def test_cli_psa_reports_a_bad_names_file(tmp_path):
     bad = tmp_path / "names.csv"
     bad.write_text("name,sex\nX,f\n")

@@ -244,6 +244,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.study in ("report", "compare"):
             _reports(args)
             return 0
+        if getattr(args, "model", None):  # "--model vader,afinn" is two specs; "?labels=neg,neu,pos" stays one
+            from toolkit.models import split_specs
+
+            args.model = split_specs("\n".join(args.model))
         from toolkit.results import also_write, check_writable
         from toolkit.scoring import check_cache
 
