@@ -113,6 +113,15 @@ def test_whole_name_widens_the_name_and_off_keeps_the_coreference_span():
     assert off == ["Shia <name> is great in this. <name> gives <pos> best performance and <subj> knows it."]
 
 
+def test_keep_determiner_keeps_an_article_the_parse_hangs_under_a_removed_modifier():
+    text = ("One of them, maybe the only one worth redemption enlists the aid of the company pilot to help her keep "
+            "the rest of the family at bay.")
+    on = occupation_templates(corpus_of([text]))["template"].tolist()
+    off = occupation_templates(corpus_of([text]), rules=DEFAULT - {"keep_determiner"})["template"].tolist()
+    assert [t.split("aid of ")[1][:16] for t in on] == ["the <occupation>"]
+    assert [t.split("aid of ")[1][:12] for t in off] == ["<occupation>"]
+
+
 @pytest.mark.parametrize("lists", ["curated", "paper"])
 def test_article_agreement_off_keeps_the_reviews_article(lists):
     corpus = corpus_of(["He hired an experienced lawyer. The lawyer was useless."])

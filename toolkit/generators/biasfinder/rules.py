@@ -105,7 +105,8 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
          "Boxing Refree + Parapsychology ka professor is the hero.", _COH, "occupation._edits"),
     Rule("keep_determiner", _O, "repair",
          "determiners, possessives and numbers the parse hangs under a removed modifier stay",
-         "We meet James, a lovable plumber, and Emily Watson.", _COH, "occupation._edits"),
+         "One of them, maybe the only one worth redemption enlists the aid of the company pilot to help her … "
+         "(off: \"the aid of pilot\")", "tests/test_biasfinder_rules.py", "occupation._edits"),
 )}
 DEFAULT = frozenset(RULES)
 
