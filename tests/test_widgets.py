@@ -150,3 +150,21 @@ def test_more_specs_field_keeps_commas_inside_labels(text, specs):
     app = eec_app(models=[], cache=False)
     app.extra.value = text
     assert app.specs() == specs
+
+
+def test_eec_app_drills_down_from_a_system_to_its_sentence_pairs_with_the_changed_words():
+    app = eec_app(models=["afinn", "vader"], cache=False)
+    assert app.drill.children == ()
+    app.run()
+    _, pickers, holder = app.drill.children
+    system, attribute = pickers.children
+    assert list(system.options) == ["afinn", "vader"] and list(attribute.options) == ["gender", "race"]
+    shown = holder.children[0].browser
+    assert set(shown.pairs["model"]) == {"afinn"} and len(shown.pairs) > 0
+    assert "<mark>" in shown.view.value
+    system.value, attribute.value = "vader", "race"
+    shown = holder.children[0].browser
+    assert set(shown.pairs["model"]) == {"vader"} and set(shown.pairs["group_a"]) == {"African-American"}
+    app.extra.value = "vadr"
+    app.run()  # a failed run clears the drill-down too
+    assert app.drill.children == ()

@@ -30,3 +30,8 @@ def test_biasfinder_app_runs_models_and_shows_a_captioned_table4():
     tables = [o["data"]["text/html"] for o in app.output.outputs if "text/html" in o["data"]]
     assert len(tables) == 1 and "BiasFinder Table 4" in tables[0] and "Holm over" in tables[0]
     assert len([o for o in app.output.outputs if "image/png" in o["data"]]) == 2
+    _, pickers, holder = app.drill.children  # drill down: a template's mutant pairs
+    (template,) = pickers.children
+    assert set(template.options) == set(app.result.scored["case_id"])
+    shown = holder.children[0].browser
+    assert len(shown.pairs) > 0 and set(shown.pairs["model"]) == {"afinn"} and "<mark>" in shown.view.value

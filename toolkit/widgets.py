@@ -27,10 +27,11 @@ from collections.abc import Callable, Sequence
 import ipywidgets as w
 import pandas as pd
 
-from toolkit import eec, models as model_registry, monitor, plots
+from toolkit import drilldown, eec, models as model_registry, monitor, plots
 from toolkit.errors import ToolkitError
 from toolkit.models import OFFLINE_DEFAULTS, ait, available
 
+_DRILL_OPTIONS = 1_000  # at most this many templates offered in a drill-down picker
 _PROGRESS_EVERY_S = 0.2  # the bar and its label are redrawn at most this often (and at the end of a stage)
 _PYTHON_FIX = re.compile(r"\w\(|\b\w+=|\bpass\b|\bimport\b")
 _FIELD_FIX = {  # an error's fix worded for the apps' fields, where the error's own speaks the Python API
@@ -129,6 +130,7 @@ class _App:
         self.rate = w.Label(value="")
         self.status = w.HTML(value="")
         self.output = w.Output()
+        self.drill = w.VBox([])  # the drill-down section, filled after a successful run
         self.error: str | None = None
         self.notes: list[str] = []
         self.cancelled: str | None = None  # what a cancelled run kept, in words
@@ -192,6 +194,7 @@ class _App:
         self.button.disabled, self.button.description, self.button.icon = True, "Running…", "spinner"
         self.cancel_button.disabled = False
         self.output.outputs = ()
+        self.drill.children = ()
         self.error, self.cancelled, self.notes, self._failure = None, None, [], None
         self._cancel = threading.Event()
         self._label = label
@@ -216,6 +219,7 @@ class _App:
         except monitor.Cancelled as exc:
             self.result = None
             self.output.outputs = ()
+            self.drill.children = ()
             kept = monitor.kept(exc)
             self.cancelled = kept or "nothing scored yet"
             self._say(f"■ cancelled during {str(exc).removeprefix('cancelled during ')}: "
@@ -224,11 +228,13 @@ class _App:
         except ToolkitError as exc:
             self.result = None
             self.output.outputs = ()
+            self.drill.children = ()
             self.error = widget_message(exc)
             self._say(f"✖ {self.error}", colour="#b00020")
         except Exception as exc:  # unexpected: say so, show the traceback in the app, re-raise in wait()
             self.result = None
             self.output.outputs = ()
+            self.drill.children = ()
             self.error = f"unexpected {type(exc).__name__}: {exc}"
             self._failure = exc
             self._say(f"✖ {self.error}", colour="#b00020")
@@ -247,6 +253,35 @@ class _App:
     def _show(self, item) -> None:
         """Append a table (or any displayable) to the output area."""
         self.output.append_display_data(item)
+
+    def _offer_drill(self, *, what: str, pickers: dict[str, list[str]],
+                     build: Callable[..., pd.DataFrame]) -> None:
+        """Fill the drill-down section: a dropdown per entry of ``pickers`` (name → options) and, below, the
+        :func:`toolkit.drilldown.browser` of ``build(**picked)`` — the cases behind the number, redrawn at each pick.
+        A coded error of ``build`` shows as a line there."""
+        dropdowns = {name: w.Dropdown(options=options, value=options[0] if options else None, description=name)
+                     for name, options in pickers.items()}
+        holder = w.VBox([])
+
+        def redraw(_=None) -> None:
+            picked = {name: d.value for name, d in dropdowns.items()}
+            if any(v is None for v in picked.values()):
+                holder.children = (w.HTML("<i>Nothing to show.</i>"),)
+                return
+            try:
+                pairs = build(**picked)
+            except ToolkitError as exc:
+                holder.children = (w.HTML(f'<span style="color:#b00020">✖ {html.escape(widget_message(exc))}'
+                                          "</span>"),)
+                return
+            title = f"{what}: " + ", ".join(f"{k} {v}" for k, v in picked.items()) + f" ({len(pairs):,} pairs)"
+            holder.children = (drilldown.browser(pairs=pairs, title=title),)
+
+        for d in dropdowns.values():
+            d.observe(redraw, names="value")
+        redraw()
+        self.drill.children = (w.HTML(f"<b>Drill down</b>: the cases behind {html.escape(what)}"),
+                               w.HBox(list(dropdowns.values())), holder)
 
 
 def _caption_family(tests: pd.DataFrame) -> str:
@@ -279,7 +314,7 @@ class EECApp(_App):
         self.cache = cache
         self.result: eec.EECResult | None = None
         self.widget = w.VBox([w.HBox([self.models, w.VBox([self.task, self.extra, self.subset, self._buttons()])]),
-                              self.status, self._progress_row(), self.output])
+                              self.status, self._progress_row(), self.output, self.drill])
 
     @staticmethod
     def _options(task: str) -> list[str]:
@@ -320,6 +355,10 @@ class EECApp(_App):
                                          f"(n = {n} systems; {family})."))
             # one figure per attribute, a panel per task
             plots.show([panels[0] for panels in eec.figures(result, subset=subset).values()], output=self.output)
+            self._offer_drill(what="an EEC system's Δ", pickers={"system": list(result.models),
+                                                                  "attribute": list(eec.ATTRIBUTES)},
+                              build=lambda system, attribute: drilldown.eec_pairs(result, model=system,
+                                                                                  attribute=attribute))
             self.result = result
 
         return self._work(f"EEC ({task_name}, 8,640 sentences) with {len(specs)} model(s)", task, block=block)
@@ -423,7 +462,7 @@ class BiasFinderApp(_App):
         self.result = None
         self.widget = w.VBox([w.HBox([self.models, w.VBox([self.extra, self.corpus, self.n_names,
                                                             self.max_templates, self._buttons()])]),
-                              self.status, self._progress_row(), self.output])
+                              self.status, self._progress_row(), self.output, self.drill])
 
     def specs(self) -> list[str]:
         return self.field.specs()
@@ -447,6 +486,11 @@ class BiasFinderApp(_App):
                                              f"{result.settings['family_size']} tests ({result.settings['family']}); "
                                              "a model's verdict changes with the models selected)."))
             plots.show(self._biasfinder.figures(result), output=self.output)
+            per_template = result.btcs.groupby("case_id", sort=False)["n_btcs"].sum().sort_values(
+                ascending=False, kind="stable")  # templates with the most BTCs first
+            templates = list(per_template.index[:_DRILL_OPTIONS])
+            self._offer_drill(what="a BiasFinder template's BTCs", pickers={"template": templates},
+                              build=lambda template: drilldown.biasfinder_pairs(result, template=template))
             self.result = result
 
         return self._work(f"BiasFinder on {corpus!r} with {len(specs)} model(s)", task, block=block)
@@ -476,7 +520,7 @@ class BTCSAMApp(_App):
         self._controls()
         self.result = None
         self.widget = w.VBox([w.HBox([self.models, w.VBox([self.extra, self.theta, self.rule, self._buttons()])]),
-                              self.status, self._progress_row(), self.output])
+                              self.status, self._progress_row(), self.output, self.drill])
 
     def specs(self) -> list[str]:
         return self.field.specs()
@@ -497,6 +541,10 @@ class BTCSAMApp(_App):
             self._show(table(shown, caption=f"BTC-SAM detection probability at θ = {theta} ({rule} rule; "
                                             f"n = {cases:,} cases of {len(self.sets)} test set(s); Wilson "
                                             "intervals, no correction)."))
+            self._offer_drill(what="a BTC-SAM cell", pickers={"test set": sorted(set(result.scored["test_set"])),
+                                                              "model": list(result.models)},
+                              build=lambda **picked: drilldown.btcsam_pairs(result, test_set=picked["test set"],
+                                                                            model=picked["model"]))
             self.result = result
 
         texts = sum(len(frame) for frame in self.sets.values())
