@@ -35,6 +35,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--show", type=int, default=20)
     parser.add_argument("--templates", help="a pickled occupation_templates frame to reuse (written if missing)")
+    parser.add_argument("--embeddings", help="a pickled {text: embedding} dict to start from (speeds up re-runs)")
     args = parser.parse_args(argv)
 
     corpus = corpora.load(args.corpus)
@@ -52,6 +53,8 @@ def main(argv: list[str] | None = None) -> None:
             templates.to_pickle(args.templates)
     templating = time.perf_counter() - start
 
+    if args.embeddings:
+        fit._EMBEDDINGS.update(pd.read_pickle(args.embeddings))
     start = time.perf_counter()
     model = fit.train(texts=corpus["text"].astype(str).tolist(), candidates=candidates, window=args.window)
     training = time.perf_counter() - start
@@ -76,8 +79,7 @@ def main(argv: list[str] | None = None) -> None:
 
     print(f"## Occupation fit on {len(corpus):,} reviews (`--threshold {args.threshold} --window {args.window}`)\n")
     print(f"- templates: {n:,} (templating {templating:.0f} s)")
-    print(f"- training: {len(fit.mention_contexts(corpus['text'].astype(str).tolist(), candidates=candidates)):,} "
-          f"corpus mentions + {sum(model.seeds.values())} seeds, {model.folds} folds, {training:.0f} s; mentions per "
+    print(f"- training: {sum(model.counts.values()):,} corpus mentions + {sum(model.seeds.values())} seeds, {model.folds} folds, {training:.0f} s; mentions per "
           f"family: {', '.join(f'{k} {v}' for k, v in sorted(model.counts.items(), key=lambda kv: -kv[1]))}")
     print(f"- ranking: {ranking:.1f} s for {n:,} templates = {1000 * ranking / max(n, 1):.1f} ms per template "
           f"(MiniLM embedding of the slot context + {model.folds} logistic regressions; CPU)")
