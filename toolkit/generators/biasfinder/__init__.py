@@ -17,6 +17,12 @@ and adds its BTCs — 20 copies give 20× — and a warning gives their count (`
 IMDB train reviews). When nothing survives, TK102 says how many reviews each filter removed.
 Templating shows a progress bar over the reviews (default: from 500 reviews on).
 
+Coherence (issue 25): this project's rules on top of BiasFinder's generator are named switches in :mod:`.rules`;
+``coherence="default"`` runs them all, ``"paper"`` none (BiasFinder's generator), or pass rule names. ``people``
+(:mod:`.people`): ``"mutate"`` (BiasFinder), ``"skip-named"`` or ``"skip-real"`` keep persons the review identifies
+from being renamed. ``generation_report["rejected_by_rule"]`` counts the reviews each rule rejected per stage;
+``attrs["coherence"]`` records the active rules (``docs/biasfinder_rules.md``).
+
 Interrupts: with ``n_process`` > 1 the reviews are parsed in forked workers (:func:`toolkit.executors.parse`, not
 spaCy's own ``n_process``, which hung on Ctrl-C and left its workers behind on SIGTERM); Ctrl-C or SIGTERM stops them
 within a second and the KeyboardInterrupt leaving :func:`generate` carries how many reviews were templated
