@@ -54,7 +54,18 @@ PARAMETERS = {
     "04_btc_sam.ipynb": {"MODELS": ["vader", "afinn"], "SETS": [], "BTCSAM_DIR": None, "PSA_N": 10,
                          "CACHE": False},
 }
-APPS_WITH_RUN = ("01_eec.ipynb", "02_psa.ipynb", "04_btc_sam.ipynb")
+APPS_WITH_RUN = ("01_eec.ipynb", "02_psa.ipynb", "03_biasfinder.ipynb", "04_btc_sam.ipynb")
+SLOW_MODEL = '''"""A valence function slow enough to cancel by hand (the browser test's Cancel)."""
+import time
+
+
+def slow(texts):
+    time.sleep(0.5)
+    return [0.5] * len(texts)
+
+
+slow.fingerprint = "slow-browser-model-v1"  # the cache key, the same in the kernel and in the test
+'''
 
 
 def _free_port() -> int:
@@ -83,6 +94,7 @@ def lab(tmp_path_factory):
         extra = {"ANNOTATIONS": str(work / "annotations.csv")} if name.startswith("03") else {}
         _with_parameters(ROOT / "notebooks" / name, work / "notebooks" / name, {**parameters, **extra,
                          "OUT_DIR": str(work / "results" / name[:2]), "FIGURES_DIR": str(work / "figures")})
+    (work / "notebooks" / "slow_browser_model.py").write_text(SLOW_MODEL)  # importable from the kernel's folder
     port, token = _free_port(), "browser-test-" + base64.b32encode(os.urandom(10)).decode().lower()
     env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}  # the kernel uses Jupyter's inline backend
     env.update(PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""), TOOLKIT_DATA=str(work / "data"),
@@ -180,11 +192,12 @@ def _run_all(driver, name: str, shots: Path) -> None:
     assert driver.execute_script(_ERRORS) == [], f"{name}: a cell raised"
 
 
-def _app(driver):
-    """The last widget box of the notebook: the app."""
+def _app(driver, *, showing: str = "Run"):
+    """The notebook's first app whose text includes ``showing`` (a Run app by default; "BTC" for annotation)."""
     return driver.execute_script(_NOTEBOOK + """
-        const boxes = nb.content.node.querySelectorAll('.jp-OutputArea-output .widget-vbox');
-        return boxes.length ? boxes[0].closest('.jp-OutputArea-output') : null;""")
+        const boxes = [...nb.content.node.querySelectorAll('.jp-OutputArea-output .widget-vbox')]
+            .map(b => b.closest('.jp-OutputArea-output')).filter(o => o.innerText.includes(arguments[0]));
+        return boxes.length ? boxes[0] : null;""", showing)
 
 
 def _pixels_std(data_uri: str) -> tuple[int, int, float]:
@@ -230,12 +243,16 @@ def test_notebook_runs_and_its_app_redraws_figures(browser, lab, shots, name):
     _run_all(browser, name, shots)
     app = _app(browser)
     assert app is not None, f"{name}: no app rendered"
-    expected = {"01_eec.ipynb": 2, "02_psa.ipynb": 3, "04_btc_sam.ipynb": 2}[name]  # psa: 2 ScoreSens + LabelDist
+    expected = {"01_eec.ipynb": 2, "02_psa.ipynb": 3, "03_biasfinder.ipynb": 2,  # psa: 2 ScoreSens + LabelDist
+                "04_btc_sam.ipynb": 2}[name]
     for attempt in (1, 2):
         images = _press_run(browser, app, name, attempt, shots)
         assert len(images) >= expected, f"{name} Run #{attempt}: {len(images)} figures"
         for width, height, spread in images:
             assert width > 200 and height > 150 and spread > 0.05, (name, attempt, width, height, spread)
+    if name != "02_psa.ipynb":  # drill-down: the first pair behind the number, its changed words marked
+        marks = app.find_elements("css selector", "mark")
+        assert "Drill down" in app.text and marks and all(m.text.strip() for m in marks), name
     assert _log_console_figures(browser, name, shots) == 0, f"{name}: figures reached the Log Console"
 
 
@@ -243,7 +260,7 @@ def test_annotation_app_saves_one_row_per_text(browser, lab, shots):
     name = "03_biasfinder.ipynb"
     _open(browser, lab, name)
     _run_all(browser, name, shots)
-    app = _app(browser)
+    app = _app(browser, showing="BTC 1 of")
     assert app is not None and "BTC 1 of" in app.text, app.text if app is not None else "no app"
 
     def press(label: str, index: int = 0) -> None:
@@ -264,3 +281,75 @@ def test_annotation_app_saves_one_row_per_text(browser, lab, shots):
     assert rows[0] == "btc_id,variant,annotator,coherent,sentiment"
     assert len(rows) == 2 and rows[1].endswith(",a,browser,yes,positive"), rows
     assert _log_console_figures(browser, name, shots) == 0
+
+
+def _bar_percent(driver, app) -> float:
+    """How far the app's progress bar is drawn (its width in percent; 0 while hidden)."""
+    return driver.execute_script("""
+        const bar = arguments[0].querySelector('.progress-bar');
+        const box = bar && bar.closest('.widget-hprogress');
+        if (!bar || !box || getComputedStyle(box).visibility === 'hidden') return 0;
+        return parseFloat(bar.style.width) || 0;""", app)
+
+
+def test_cancel_stops_a_run_within_seconds_and_the_cache_keeps_what_the_status_says(browser, lab, shots):
+    import re
+
+    from toolkit.cache import ScoreCache
+
+    name = "01_eec.ipynb"
+    _open(browser, lab, name)
+    _run_all(browser, name, shots)
+    app = _app(browser)
+    assert app is not None, "no app rendered"
+    spec = "py:slow_browser_model:slow"
+    field = next(i for i in app.find_elements("css selector", "input[type=text]")
+                 if (i.get_attribute("placeholder") or "").startswith("hf:"))
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", field)
+    field.clear()
+    field.send_keys(spec)
+    time.sleep(1.0)
+    run = next(b for b in app.find_elements("css selector", "button") if b.text.strip() == "Run")
+    cancel = next(b for b in app.find_elements("css selector", "button") if b.text.strip() == "Cancel")
+    assert not cancel.is_enabled()
+    run.click()
+    status = app.find_element("css selector", ".widget-html")
+    deadline, seen = time.time() + 120, []
+    while time.time() < deadline and not (f"scoring with {spec}" in status.text and _bar_percent(browser, app) > 0):
+        seen.append((round(time.time() - deadline + 120, 1), status.text, _bar_percent(browser, app)))
+        if "✔" in seen[-1][1] or "✖" in seen[-1][1]:
+            break
+        time.sleep(0.2)
+    first = _bar_percent(browser, app)
+    app.screenshot(str(shots / "01_app_progress_first.png"))
+    (shots / "01_app_progress_seen.json").write_text(json.dumps(seen, indent=1, ensure_ascii=False))
+    assert first > 0, seen
+    time.sleep(2.0)
+    second = _bar_percent(browser, app)
+    assert second > first, (first, second, status.text)  # the bar moves during the run
+    app.screenshot(str(shots / "01_app_progress.png"))
+    assert cancel.is_enabled() and not run.is_enabled()
+    clicked = time.time()
+    cancel.click()
+    while time.time() < clicked + 10 and "cancelled" not in status.text:
+        time.sleep(0.2)
+    assert "cancelled" in status.text, f"no cancel within 10 s: {status.text}"
+    app.screenshot(str(shots / "01_app_cancelled.png"))
+    text = status.text
+    kept = re.search(r"([\d,]+) of 8,640 texts scored", text)
+    cache = lab["work"] / "data" / "cache" / "scores.sqlite"
+    assert kept and f"kept in the cache {cache}" in text, text
+    kept = int(kept.group(1).replace(",", ""))
+    assert 0 < kept < 8640, text
+    import sys
+
+    sys.path.insert(0, str(lab["work"] / "notebooks"))
+    try:
+        from toolkit.models import load
+
+        fingerprint = load(spec).fingerprint
+    finally:
+        sys.path.remove(str(lab["work"] / "notebooks"))
+    with ScoreCache(cache) as store:
+        assert store.count(fingerprint) == kept
+    assert run.is_enabled() and not cancel.is_enabled()

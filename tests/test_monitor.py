@@ -105,3 +105,15 @@ def test_a_watch_in_one_thread_is_not_seen_by_another():
         release.wait(5)
     thread.join(5)
     assert seen == ["mine"] and inner == [""]
+
+
+def test_kept_words_what_an_interrupted_templating_or_scoring_stage_recorded():
+    from toolkit.executors import note_interrupt
+
+    templating = monitor.Cancelled("cancelled during templating")
+    note_interrupt(templating, stage="templating", templated=750, reviews=1500)
+    assert monitor.kept(templating).startswith("750 of 1,500 reviews templated")
+    scoring = monitor.Cancelled("x")
+    note_interrupt(scoring, stage="scoring with vader", scored=10, total=20, cache=None)
+    assert monitor.kept(scoring) == "10 of 20 texts scored with vader (cache off: nothing kept)"
+    assert monitor.kept(monitor.Cancelled("y")) == ""

@@ -77,3 +77,27 @@ def test_cancel_before_scoring_says_nothing_was_scored(monkeypatch):
     app.wait(timeout=60)
     assert "cancelled" in app.status.value and "before any text was scored" in app.status.value
     assert app.result is None and app.cancelled == "nothing scored yet"
+
+
+def test_cancel_during_the_statistics_says_every_text_was_scored(monkeypatch):
+    from toolkit import eec
+    from toolkit.widgets import eec_app
+
+    started, release = threading.Event(), threading.Event()
+    real = eec.ttests
+
+    def held(*args, **kw):
+        started.set()
+        release.wait(30)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(eec, "ttests", held)
+    app = eec_app(models=["afinn"], cache=False)
+    app.run(block=False)
+    assert started.wait(60)
+    assert "computing statistics" in app.status.value
+    app.cancel()
+    release.set()
+    app.wait(timeout=120)
+    assert "cancelled during computing statistics" in app.status.value
+    assert "every text was scored" in app.status.value and app.result is None and app.output.outputs == ()

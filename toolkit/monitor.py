@@ -141,9 +141,12 @@ def current_stage() -> str:
 
 def kept(exc: BaseException) -> str:
     """What a cancelled or interrupted run kept, in words, from the facts the engine recorded on ``exc``:
-    ``"1,200 of 8,640 texts scored with vader and kept in the cache data/cache/scores.sqlite"``; ``""`` when it
-    stopped before any scoring."""
+    ``"1,200 of 8,640 texts scored with vader and kept in the cache data/cache/scores.sqlite"``, or how many reviews
+    a BiasFinder templating stage had done; ``""`` when it stopped before either."""
     facts = getattr(exc, "toolkit_interrupt", {}) or {}
+    if "scored" not in facts and "templated" in facts:
+        return (f"{int(facts['templated']):,} of {int(facts.get('reviews', 0)):,} reviews templated (templates are "
+                "not cached: Run again templates them again)")
     if "scored" not in facts:
         return ""
     stage_ = str(facts.get("stage", "scoring"))

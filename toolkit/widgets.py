@@ -125,7 +125,7 @@ class _App:
 
     def _controls(self) -> None:
         self.button = w.Button(description="Run", button_style="primary", icon="play")
-        self.cancel_button = w.Button(description="Cancel", icon="stop", disabled=True, button_style="warning")
+        self.cancel_button = w.Button(description="Cancel", icon="stop", disabled=True)
         self.bar = w.IntProgress(value=0, min=0, max=1, layout=w.Layout(width="320px", visibility="hidden"))
         self.rate = w.Label(value="")
         self.status = w.HTML(value="")
@@ -192,7 +192,7 @@ class _App:
         if self.running:
             return False
         self.button.disabled, self.button.description, self.button.icon = True, "Running…", "spinner"
-        self.cancel_button.disabled = False
+        self.cancel_button.disabled, self.cancel_button.button_style = False, "warning"
         self.output.outputs = ()
         self.drill.children = ()
         self.error, self.cancelled, self.notes, self._failure = None, None, [], None
@@ -215,16 +215,21 @@ class _App:
                     monitor.watching(on_stage=self._on_stage, on_progress=self._on_progress, cancel=self._cancel):
                 warnings.simplefilter("always")
                 task()
-                monitor.check()
         except monitor.Cancelled as exc:
             self.result = None
             self.output.outputs = ()
             self.drill.children = ()
+            stage = str(exc).removeprefix("cancelled during ")
             kept = monitor.kept(exc)
-            self.cancelled = kept or "nothing scored yet"
-            self._say(f"■ cancelled during {str(exc).removeprefix('cancelled during ')}: "
-                      + (f"{kept}; Run again resumes there (cached texts are not scored twice)." if kept else
-                         "stopped before any text was scored."), colour="#8a5300")
+            after_scoring = stage in ("computing statistics", "drawing tables and figures")
+            self.cancelled = kept or ("every text scored; the results were not finished" if after_scoring
+                                      else "nothing scored yet")
+            self._say(f"■ cancelled during {stage}: "
+                      + (f"{kept}." if "templated" in kept else
+                         f"{kept}; Run again resumes there (cached texts are not scored twice)." if kept else
+                         "every text was scored (and cached, unless the cache is off); the results were not "
+                         "finished." if after_scoring else "stopped before any text was scored."),
+                      colour="#8a5300")
         except ToolkitError as exc:
             self.result = None
             self.output.outputs = ()
@@ -248,7 +253,7 @@ class _App:
             self.bar.layout.visibility = "hidden"
             self.rate.value = ""
             self.button.disabled, self.button.description, self.button.icon = False, "Run", "play"
-            self.cancel_button.disabled = True
+            self.cancel_button.disabled, self.cancel_button.button_style = True, ""
 
     def _show(self, item) -> None:
         """Append a table (or any displayable) to the output area."""
