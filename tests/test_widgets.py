@@ -1,3 +1,5 @@
+import html
+
 import pytest
 
 from toolkit.errors import InputError
@@ -107,6 +109,7 @@ def test_psa_app_takes_a_spec_with_commas_inside_labels_and_counts_a_ticked_and_
     assert app.specs() == ["afinn", spec]
     assert app.run(), app.status.value
     assert set(app.result.summary["model"]) == {"afinn", spec}
+    assert "given more than once, scored once: 'afinn'" in html.unescape(app.status.value)  # a note, not an error
 
 
 def test_psa_app_says_how_many_rows_a_short_max_length_truncated(tiny_bert_dir):

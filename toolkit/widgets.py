@@ -54,21 +54,14 @@ def widget_message(exc: ToolkitError) -> str:
     return f"[{exc.code}] {exc.message}" + (f" Fix: {fix}" if fix else "")
 
 
-def _split_specs(text: str) -> list[str]:
-    """The specs typed in a "more specs" field (:func:`toolkit.models.split_specs`: commas inside ``?labels=a,b``
-    stay in their spec)."""
-    split = getattr(model_registry, "split_specs", None)
-    if split is not None:
-        return list(split(text))
-    # interim until toolkit.models.split_specs lands: a piece without a leading space or a ':' that follows a spec
-    # with options continues that spec's option value (labels=neg,neu,pos)
-    specs: list[str] = []
-    for piece in text.split(","):
-        if specs and "?" in specs[-1] and piece and not piece[0].isspace() and ":" not in piece:
-            specs[-1] += "," + piece
-        elif piece.strip():
-            specs.append(piece.strip())
-    return [s.strip() for s in specs]
+def _split_specs(text: str, *, selected: Sequence[str] = ()) -> tuple[list[str], list[str]]:
+    """The ``selected`` specs then those typed in a "more specs" field, each once
+    (:func:`toolkit.models.split_specs`: commas inside ``?labels=a,b`` stay in their spec), and the notes it gave
+    (a spec given twice), for the status line rather than the kernel's log."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        specs = model_registry.split_specs(text, selected=selected)
+    return specs, [str(c.message) for c in caught]
 
 
 def _number_format(frame: pd.DataFrame) -> dict[str, str]:
@@ -102,6 +95,7 @@ class ModelField:
 
     def __init__(self, *, options: Sequence[str], chosen: Sequence[str]) -> None:
         self.models = w.SelectMultiple(description="models", rows=8)
+        self.notes: list[str] = []  # what splitting the field said (a spec given twice)
         self.extra = w.Text(placeholder="hf:<folder or owner/name>?labels=neg,pos, py:module:function",
                             description="more specs")
         self.offer(options=options, chosen=chosen)
@@ -113,8 +107,8 @@ class ModelField:
         self.extra.value = ", ".join(m for m in chosen if m not in options)
 
     def specs(self) -> list[str]:
-        typed = _split_specs(self.extra.value)
-        return list(dict.fromkeys([*self.models.value, *typed]))
+        specs, self.notes = _split_specs(self.extra.value, selected=self.models.value)
+        return specs
 
 
 class _App:
@@ -138,6 +132,7 @@ class _App:
         self._cancel = threading.Event()
         self._failure: BaseException | None = None
         self._label = ""
+        self._field_notes: list[str] = []
         self._drawn = 0.0
         self.button.on_click(lambda _: self.run(block=False))
         self.cancel_button.on_click(lambda _: self.cancel())
@@ -198,6 +193,7 @@ class _App:
         self.error, self.cancelled, self.notes, self._failure = None, None, [], None
         self._cancel = threading.Event()
         self._label = label
+        self._field_notes = list(getattr(getattr(self, "field", None), "notes", []))
         self._say(f"⏳ {label} …")
         self._thread = threading.Thread(target=self._body, args=(task,), name="toolkit-app", daemon=True)
         self._thread.start()
@@ -245,8 +241,8 @@ class _App:
             self._say(f"✖ {self.error}", colour="#b00020")
             self.output.append_stderr("".join(traceback.format_exception(exc)))
         else:
-            self.notes = list(dict.fromkeys(str(c.message) for c in caught
-                                            if not issubclass(c.category, DeprecationWarning)))
+            self.notes = list(dict.fromkeys([*self._field_notes, *(str(c.message) for c in caught
+                                                                  if not issubclass(c.category, DeprecationWarning))]))
             self._say(f"✔ done in {time.perf_counter() - started:.1f} s"
                       + "".join(f" · note: {n}" for n in self.notes), colour="#1b5e20")
         finally:
@@ -330,7 +326,7 @@ class EECApp(_App):
         """Offer ``task``'s systems, ticking its defaults; keep typed specs that predict ``task``, clear the
         others with a note in the status line."""
         keep, dropped = [], []
-        for spec in _split_specs(self.extra.value):
+        for spec in _split_specs(self.extra.value)[0]:
             try:
                 fits = task == "all" or model_registry.task_of(spec) == task
             except ToolkitError:
