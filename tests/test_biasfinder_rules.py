@@ -183,3 +183,16 @@ def test_the_default_rules_reproduce_400_imdb_train_reviews():
     for attribute, part in cases.groupby("attribute"):
         assert part["case_id"].nunique() == expected[attribute]["templates"]
         assert _digest(part) == expected[attribute]["sha256"], attribute
+
+
+def test_run_records_the_active_rules_and_the_people_option_in_its_settings():
+    from toolkit import biasfinder
+
+    result = biasfinder.run(corpus="sample", models=["vader"], instances=["gender"], n_names=2, cache=False,
+                            coherence=DEFAULT - {"deity"}, people="skip-named", n_boot=200, progress=False)
+    recorded = result.settings["coherence"]
+    assert recorded["preset"] == "custom" and recorded["off"] == ["deity"] and recorded["people"] == "skip-named"
+    assert "deity" not in result.settings["generation_report"]["rejected_by_rule"]["gender"]
+    assert result.settings["word_lists"]["coherence_rules"]["applied"] is True
+    with pytest.raises(UnknownNameError):
+        biasfinder.run(corpus="sample", models=["vader"], coherence=["no_such_rule"])
