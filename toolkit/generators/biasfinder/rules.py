@@ -21,7 +21,7 @@ in the order below). A ``repair`` rule rewrites the template instead and is not 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from toolkit.errors import unknown
 
@@ -43,7 +43,7 @@ class Rule:
 
 
 _G, _GC, _O, _ALL = ("gender", "country"), ("gender", "country"), ("occupation",), ("gender", "country", "occupation")
-_COH = "tests/test_generators_biasfinder_coherence.py"
+_COH = ""  # each test is set from _TESTS below
 
 RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("title_quote", _GC, "reject", "a person mention inside a short quoted string that reads as a title",
@@ -54,7 +54,7 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
          "Private Ryan\", \"during Mardi Gras\"",
          "I saw Saving Private Ryan again; he is great in it.", _COH, "gender._title_like, gender._after_title_word"),
     Rule("deity", _GC, "reject", "a deity or prophet taken for the person (God, Jesus, Allah …)",
-         "God's hand is everywhere, and we follow Him as he leads.", _COH, "gender._NOT_A_PERSON"),
+         "Jesus walks on water, and he smiles at us.", _COH, "gender._NOT_A_PERSON"),
     Rule("whole_name", _GC, "repair",
          "widens a name mention over the capitalised proper nouns and honorifics beside it (off: the coreference "
          "span only)", "Shia LaBeouf is great in this. LaBeouf gives his best performance.", _COH,
@@ -67,7 +67,8 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("title_cased_pronoun", _GC, "reject", "a pronoun capitalised inside a sentence: a title's or a deity's",
          "Over His Dead Body was a nice little movie.", _COH, "gender._title_cased_pronoun"),
     Rule("stray_pronoun", _GC, "reject", "a gendered pronoun left outside the slots (another person's)",
-         "Tom Cruise is the worst in this. I AM A TRUE MOVIE CRITIC...he he.", _COH, "gender._PRONOUN"),
+         "Adam Jones is great, and he knows it. (a cluster without \"he\", as a neural backend may give)", _COH,
+         "gender._PRONOUN"),
     Rule("honorific", _GC, "reject", "an honorific before a name outside the slots (its gender stays)",
          "… the novel of Flaubert \"Madame Bovary\" yet I did not see it.", _COH, "gender._HONORIFIC_BEFORE_NAME"),
     Rule("sex_specific", _GC, "reject",
@@ -80,7 +81,7 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("merged_names", _GC, "reject", "two names of the cluster sharing no word (two people merged)",
          "Brittany directed it. Later Amanda won, and she thanked everyone.", _COH, "gender._template"),
     Rule("name_left", _GC, "reject", "a word of a replaced name surviving outside the slots",
-         "Tom Hanks is great. Hanks-mania … (a later mention the cluster missed)", "tests/test_biasfinder_rules.py",
+         "Tom Hanks is great. Hanks knows it, and he shows it. (a cluster missing the second \"Hanks\")", _COH,
          "gender._template"),
     Rule("misspelled_name", _GC, "reject", "a misspelling of a replaced name outside the slots",
          "I have seen most of Ryuhei Kitamura's output. … Only for Kitumura fans.", _COH,
@@ -106,8 +107,26 @@ RULES: dict[str, Rule] = {rule.name: rule for rule in (
     Rule("keep_determiner", _O, "repair",
          "determiners, possessives and numbers the parse hangs under a removed modifier stay",
          "One of them, maybe the only one worth redemption enlists the aid of the company pilot to help her … "
-         "(off: \"the aid of pilot\")", "tests/test_biasfinder_rules.py", "occupation._edits"),
+         "(off: \"the aid of pilot\")", _COH, "occupation._edits"),
 )}
+# each rule's test in tests/test_biasfinder_rules.py (the readings' cases: test_generators_biasfinder_coherence.py)
+_GENDER_TEST = "test_a_gender_rule_rejects_its_example_and_lets_it_through_when_off[{}]"
+_OCCUPATION_TEST = "test_an_occupation_rule_rejects_its_example_and_lets_it_through_when_off[{}]"
+_CLUSTER_TEST = "test_a_rule_for_a_cluster_a_neural_backend_may_give[{}]"
+_TESTS = {
+    **{name: _GENDER_TEST for name in ("title_quote", "title_name", "deity", "other_person", "title_cased_pronoun",
+                                       "honorific", "sex_specific", "own_noun_plural", "repeated_slot",
+                                       "misspelled_name")},
+    **{name: _CLUSTER_TEST for name in ("stray_pronoun", "merged_names", "name_left")},
+    **{name: _OCCUPATION_TEST for name in ("occupation_other_name", "occupation_not_person", "occupation_sense",
+                                           "occupation_in_quotes", "modifier_phrase")},
+    "whole_name": "test_whole_name_widens_the_name_and_off_keeps_the_coreference_span",
+    "nationality": "test_the_nationality_rule_rejects_a_country_template_only_when_on",
+    "article_agreement": "test_article_agreement_off_keeps_the_reviews_article",
+    "keep_determiner": "test_keep_determiner_keeps_an_article_the_parse_hangs_under_a_removed_modifier",
+}
+RULES = {name: replace(rule, test=f"tests/test_biasfinder_rules.py::{_TESTS[name].format(name)}")
+         for name, rule in RULES.items()}
 DEFAULT = frozenset(RULES)
 
 
