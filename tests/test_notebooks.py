@@ -1,12 +1,27 @@
 """Every numbered notebook runs end to end (papermill, offline models, small parameters) and writes its figures."""
 import json
+import re
 
 import pandas as pd
 import pytest
 
+from toolkit import plots
 from toolkit.notebooks import execute, notebooks_dir
 
 pytestmark = pytest.mark.notebook
+
+
+def _assert_paper_pdfs(figures, preset: str | None = None) -> None:
+    """Every PDF the notebook wrote: no Type 3 font, TrueType embedded, no wider than the preset (default: the one
+    active here, which the kernel inherits through the environment) (issue 26)."""
+    preset = preset or plots.preset().name
+    pdfs = sorted(figures.glob("*.pdf"))
+    assert pdfs, f"no PDF in {figures}"
+    for path in pdfs:
+        pdf = path.read_bytes()
+        assert not re.search(rb"/Subtype\s*/Type3", pdf) and b"/FontFile2" in pdf, path.name
+        width = float(re.search(rb"/MediaBox\s*\[\s*[-\d.]+\s+[-\d.]+\s+([-\d.]+)", pdf).group(1)) / 72
+        assert width <= plots.PRESETS[preset].width + 1e-6, (path.name, width, preset)
 
 
 def _errors(executed):
@@ -33,6 +48,7 @@ def test_01_eec_notebook_writes_its_figures(tmp_path):
     for name in ("eec_gender_box.png", "eec_race_box.png", "eec_gender_box.pdf", "eec_race_box.pdf"):
         assert (figures / name).stat().st_size > 1000
     assert (tmp_path / "results" / "eec_tests.csv").exists()
+    _assert_paper_pdfs(figures)
 
 
 def test_01_eec_notebook_runs_an_emotion_task_of_the_trained_zoo(tmp_path):
@@ -43,9 +59,11 @@ def test_01_eec_notebook_runs_an_emotion_task_of_the_trained_zoo(tmp_path):
     assert not _errors(executed)
     tests = pd.read_csv(tmp_path / "results" / "eec_tests.csv")
     assert set(tests["task"]) == {"joy"} and (figures / "eec_gender_box.png").stat().st_size > 1000
+    _assert_paper_pdfs(figures)
 
 
-def test_02_psa_notebook_writes_its_figures(tmp_path):
+def test_02_psa_notebook_writes_its_figures(tmp_path, monkeypatch):
+    monkeypatch.setenv(plots.PRESET_ENV, "acl-single")  # as `make figures PRESET=acl-single`; the kernel inherits it
     figures = tmp_path / "figures"
     executed = execute("02_psa.ipynb", output_dir=tmp_path, parameters={
         "MODELS": ["vader", "afinn"], "N": 20, "N_BOOT": 50, "CACHE": False,
@@ -54,6 +72,7 @@ def test_02_psa_notebook_writes_its_figures(tmp_path):
     for name in ("psa_label_dist.png", "psa_score_sens_vader.png", "psa_score_sens_afinn.png"):
         assert (figures / name).stat().st_size > 1000
     assert (tmp_path / "results" / "psa_summary.csv").exists()
+    _assert_paper_pdfs(figures, "acl-single")
 
 
 def test_04_btc_sam_notebook_writes_its_figures(tmp_path):
@@ -65,6 +84,7 @@ def test_04_btc_sam_notebook_writes_its_figures(tmp_path):
     for name in ("btcsam_detection.png", "btcsam_failure_pct.png"):
         assert (figures / name).stat().st_size > 1000
     assert (tmp_path / "results" / "btcsam_detection.csv").exists()
+    _assert_paper_pdfs(figures)
 
 
 def test_03_biasfinder_notebook_writes_its_figures(tmp_path):
@@ -77,3 +97,4 @@ def test_03_biasfinder_notebook_writes_its_figures(tmp_path):
     table4 = pd.read_csv(tmp_path / "results" / "biasfinder_table4.csv")
     assert table4["templates"].between(1, 4).all() and table4.set_index(["model", "attribute"]).loc[
         ("vader", "gender"), "templates"] == 4  # the sample corpus has more than 4 gender templates
+    _assert_paper_pdfs(figures)

@@ -23,7 +23,7 @@ vector copy), :func:`show` displays it in a notebook or widget Output. A new plo
     @_styled
     def my_plot(data, *, ax: Axes | None = None) -> Axes:
         ax = ax if ax is not None else new_axes()          # the active preset's width and panel height
-        sns.barplot(data=data, ..., palette=model_palette(data["model"]), ax=ax)
+        sns.barplot(saturation=1, data=data, ..., palette=model_palette(data["model"]), ax=ax)
         ax.set(title=..., xlabel=..., ylabel=...)
         return ax
 
@@ -45,7 +45,6 @@ import matplotlib
 import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
-from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 
 from toolkit.errors import InputError
@@ -242,21 +241,23 @@ def _renderer(figure: Figure):
 
 
 def _fit_titles(figure: Figure, axes: Sequence[Axes]) -> None:
-    """Wrap any title of ``axes`` that sticks out of its figure after layout (a title is centred on its Axes, so the
-    room is twice the distance from that centre to the nearer figure edge) onto more lines."""
+    """Wrap any title, x label or y label of ``axes`` that sticks out of its figure after layout onto more lines
+    (each is centred on its Axes, so its room is twice the distance from that centre to the nearer figure edge)."""
     for _ in range(4):
         renderer, changed = _renderer(figure), False
-        full = figure.bbox.width
-        for ax in axes:
-            title, text = ax.title, ax.title.get_text()
-            box = title.get_window_extent(renderer)
-            if not text or (box.x0 >= 1 and box.x1 <= full - 1):
+        for text_artist, along in [(t, i) for ax in axes for t, i in ((ax.title, 0), (ax.xaxis.label, 0),
+                                                                      (ax.yaxis.label, 1))]:
+            text = text_artist.get_text()
+            box = text_artist.get_window_extent(renderer)
+            full = figure.bbox.width if along == 0 else figure.bbox.height
+            low, high = (box.x0, box.x1) if along == 0 else (box.y0, box.y1)
+            if not text or (low >= 1 and high <= full - 1):
                 continue
-            centre = (box.x0 + box.x1) / 2
+            centre = (low + high) / 2
             room = max(2 * min(centre, full - centre) - 6, 0.3 * full)
             longest = max(len(line) for line in text.split("\n"))
-            width = max(10, min(longest - 1, int(longest * room / max(box.width, 1.0))))
-            title.set_text("\n".join(textwrap.fill(line, width, break_on_hyphens=False) for line in text.split("\n")))
+            width = max(10, min(longest - 1, int(longest * room / max(high - low, 1.0))))
+            text_artist.set_text(textwrap.fill(" ".join(text.split()), width, break_on_hyphens=False))
             changed = True
         if not changed:
             return
@@ -286,11 +287,11 @@ def _styled(function):
 
 
 def _grid(n_panels: int, *, panel_width: float) -> tuple[Figure, list[Axes]]:
-    """A new Figure for ``n_panels`` panels filling the active preset's width: as many columns as fit panels of
-    ``panel_width`` inches (one in a column preset), rows of the preset's panel height shrunk to fit
-    ``max_height``; unused cells removed. Returns the figure and its panels row by row."""
+    """A new Figure for ``n_panels`` panels filling the active preset's width: two columns at double width when a
+    panel of ``panel_width`` inches fits in half of it, else one; rows of the preset's panel height shrunk to fit
+    ``max_height`` (at least 1.5 in); unused cells removed. Returns the figure and its panels row by row."""
     p = preset()
-    ncols = 1 if not p.double else max(1, min(n_panels, int(p.width // max(panel_width, 1.0)), 3))
+    ncols = 2 if p.double and n_panels > 1 and panel_width <= p.width / 2 else 1
     nrows = math.ceil(n_panels / ncols)
     height = min(p.max_height, nrows * max(1.5, min(p.height, p.max_height / nrows)))
     figure = Figure(figsize=(p.width, height), layout="constrained")
@@ -309,11 +310,17 @@ def _mark_zero_bars(ax: Axes, *, vertical: bool = True) -> int:
     count = 0
     for container in [c for c in ax.containers if isinstance(c, BarContainer)]:
         for bar in container:
-            length, thickness = ((bar.get_height(), bar.get_width()) if vertical else (bar.get_width(), bar.get_height()))
+            length, thickness = bar.get_height(), bar.get_width()
+            if not vertical:
+                length, thickness = thickness, length
             if length == 0 and thickness and not math.isnan(thickness):
                 centre = (bar.get_x() if vertical else bar.get_y()) + thickness / 2
                 ax.plot(*(([centre], [0.0]) if vertical else ([0.0], [centre])), color=bar.get_facecolor(), **ZERO_MARK)
                 count += 1
+    if count:  # room below (left of) the zero line for the diamonds
+        low, high = ax.get_ylim() if vertical else ax.get_xlim()
+        if low >= 0:
+            (ax.set_ylim if vertical else ax.set_xlim)(-0.04 * (high - low), high)
     return count
 
 
@@ -366,12 +373,9 @@ def save(ax: Axes | Figure, path: str | Path, *, vector: str | None = VECTOR_FOR
     return path
 
 
-def _tick_labels(ax: Axes, labels: Sequence[str], *, axis: str = "x") -> None:
-    """Set categorical tick labels at 0…n-1; x labels turn 30° when they would not fit side by side."""
+def _tick_labels(ax: Axes, labels: Sequence[str]) -> None:
+    """Set categorical x tick labels at 0…n-1, turned 30° when they would not fit side by side."""
     p = preset()
-    if axis == "y":
-        ax.set_yticks(range(len(labels)), list(labels))
-        return
     width = ax.figure.get_figwidth() * ax.get_position().width
     crowded = sum(len(str(s)) + 2 for s in labels) * 0.6 * p.small_size / 72 > 0.9 * width
     ax.set_xticks(range(len(labels)), list(labels), rotation=30 if crowded else 0, ha="right" if crowded else "center",
@@ -419,8 +423,8 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
     ax = ax if ax is not None else new_axes()
     palette = dict(zip(eec_study.directions(attribute), _DIRECTION_COLOURS))
     present = [d for d in palette if d in set(data["direction"])]
-    sns.boxplot(data=data, x="system", y="delta", hue="direction", order=[labels[m] for m in order], palette=palette,
-                hue_order=present, dodge=False, fliersize=1.5, linewidth=0.6, width=0.6, ax=ax)
+    sns.boxplot(saturation=1, data=data, x="system", y="delta", hue="direction", order=[labels[m] for m in order],
+                palette=palette, hue_order=present, dodge=False, fliersize=1.5, linewidth=0.6, width=0.6, ax=ax)
     ax.axhline(0.0, color="black", linewidth=0.6, zorder=1)
     direction = groups.drop_duplicates("model").set_index("model")["direction"]
     for i, model in enumerate(order):
@@ -452,8 +456,8 @@ def _task_panels(data: pd.DataFrame, *, value: str, what: str, attribute: str, s
         mean = block.groupby("model")[value].mean()
         order = sorted(mean.index, key=lambda m: (m not in pearson, -pearson.get(m, 0.0), mean[m]))
         ranked = [m for m in order if m in pearson]
-        label = ("system (by mean Δ)" if not ranked else "system (by Pearson r, best first)" if len(ranked) == len(order)
-                 else "system (by Pearson r, then mean Δ)")
+        label = ("system (by mean Δ)" if not ranked else "system (by Pearson r, best first)"
+                 if len(ranked) == len(order) else "system (by Pearson r, then mean Δ)")
         panels.append((task, block, order, label, ax))
     return panels
 
@@ -498,16 +502,16 @@ def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, ax: Axes | 
     hue_order = [c for c in palette if c in set(names["category"])]
     boundary = int((data["gender"] == "female").sum()) - 0.5
     if vertical:
-        sns.barplot(data=data, x="name", y="score_sens", hue="category", order=data["name"].tolist(), dodge=False,
-                    palette=palette, hue_order=hue_order, ax=ax)
+        sns.barplot(saturation=1, data=data, x="name", y="score_sens", hue="category", order=data["name"].tolist(),
+                    dodge=False, palette=palette, hue_order=hue_order, ax=ax)
         ax.axvline(boundary, color="black", linestyle="--", linewidth=0.6)
         ax.axhline(0.0, color="black", linewidth=0.6)
         ax.set(xlabel="female names  |  male names", ylabel="ScoreSens (valence)")
         ax.tick_params(axis="x", rotation=90)
         ax.legend(title="category", loc="upper left", bbox_to_anchor=(1.0, 1.0))
     else:
-        sns.barplot(data=data, y="name", x="score_sens", hue="category", order=data["name"].tolist(), dodge=False,
-                    palette=palette, hue_order=hue_order, orient="h", ax=ax)
+        sns.barplot(saturation=1, data=data, y="name", x="score_sens", hue="category", order=data["name"].tolist(),
+                    dodge=False, palette=palette, hue_order=hue_order, orient="h", ax=ax)
         ax.axhline(boundary, color="black", linestyle="--", linewidth=0.6)
         ax.axvline(0.0, color="black", linewidth=0.6)
         ax.set(ylabel="female names (top)  |  male names", xlabel="ScoreSens (valence)")
@@ -558,13 +562,13 @@ def psa_label_flips(flips: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     if ax is None:
         ax = new_axes(height=p.height + 0.9) if p.double else new_axes(height=0.06 * n * len(labels) + 0.1 * n + 1.3)
     if p.double:
-        sns.barplot(data=data, x="name", y="flip_rate", hue="system", hue_order=list(labels.values()), palette=palette,
-                    ax=ax)
+        sns.barplot(saturation=1, data=data, x="name", y="flip_rate", hue="system", hue_order=list(labels.values()),
+                    palette=palette, ax=ax)
         ax.set(xlabel="name", ylabel="label flip rate")
         ax.tick_params(axis="x", rotation=90)
     else:
-        sns.barplot(data=data, y="name", x="flip_rate", hue="system", hue_order=list(labels.values()), palette=palette,
-                    orient="h", ax=ax)
+        sns.barplot(saturation=1, data=data, y="name", x="flip_rate", hue="system", hue_order=list(labels.values()),
+                    palette=palette, orient="h", ax=ax)
         ax.set(ylabel="name", xlabel="label flip rate")
     _mark_zero_bars(ax, vertical=p.double)
     ax.set_title(f"Labels flipped at c = {data['threshold'].iloc[0]:.2f} (◆: none)")
@@ -577,33 +581,44 @@ def btcsam_heatmap(table: pd.DataFrame, *, value: str = "detection_probability",
                    columns: str = "bias_type", title: str | None = None, ax: Axes | None = None) -> Axes:
     """Heatmap of ``value`` (mean over other keys) by ``index`` × ``columns`` (BTC-SAM Tables 2 and 5): ``table``
     from :func:`toolkit.studies.btcsam.detection_probability` or :func:`~toolkit.studies.btcsam.failure_percentage`;
-    ``title`` defaults to the value's name. A cell with no case (the test set has no case of that bias type) is grey
-    and says ``no case``. Column labels wrap at spaces (turned upright where a column preset has no room); models
-    (``index="model"``) by :func:`short_label`."""
+    ``title`` defaults to the value's name. A cell with no case (the test set has no case of that bias type) is
+    grey and hatched, and says ``no case`` where it has room (else the axis label says so). In a column preset a
+    grid wider than tall is drawn transposed (the longer side down the page). Column labels wrap at spaces (upright
+    where there is no room); models (``index="model"``) by :func:`short_label`."""
+    from matplotlib.patches import Rectangle
+
     missing = [c for c in (value, index, columns) if c not in table.columns]
     if missing or table.empty:
         raise InputError(f"cannot draw a heatmap: table is empty or lacks {', '.join(missing)}.",
                          fix="pass detection_probability(...) or failure_percentage(...) of a scored test set.")
     p = preset()
     grid = table.pivot_table(index=index, columns=columns, values=value, aggfunc="mean", sort=False, dropna=False)
-    rows = [str(i) for i in grid.index]
     if index == "model":
-        rows = [short_labels(grid.index)[m] for m in grid.index]
+        grid.index = [short_labels(grid.index)[m] for m in grid.index]
+    if columns == "model":
+        grid.columns = [short_labels(grid.columns)[m] for m in grid.columns]
+    if not p.double and grid.shape[1] > grid.shape[0]:
+        grid, index, columns = grid.T, columns, index
     ax = ax if ax is not None else new_axes(height=0.3 * grid.shape[0] + 1.5)
     sns.heatmap(grid, annot=True, fmt=".2f" if value != "failure_pct" else ".1f", cmap="rocket_r", ax=ax,
                 annot_kws={"fontsize": p.small_size}, linewidths=0.4, linecolor="white",
                 cbar_kws={"label": value.replace("_", " "), "pad": 0.02})
-    ax.set_facecolor("0.9")
+    row_chars = max(len(str(i)) for i in grid.index)
+    cell = (ax.figure.get_figwidth() - 1.1 - row_chars * 0.55 * p.small_size / 72) / max(grid.shape[1], 1)
     empty = grid.isna().to_numpy()
     for i, j in zip(*empty.nonzero()):
-        ax.text(j + 0.5, i + 0.5, "no\ncase", ha="center", va="center", fontsize=p.small_size, color="0.35")
+        ax.add_patch(Rectangle((j, i), 1, 1, facecolor="0.92", edgecolor="0.7", hatch="////", linewidth=0,
+                               zorder=0.5))
+        if cell >= 0.42:
+            ax.text(j + 0.5, i + 0.5, "no case", ha="center", va="center", fontsize=p.small_size, color="0.3")
     columns_text = [str(c).replace(" ", "\n") for c in grid.columns]
     longest = max(len(line) for c in columns_text for line in c.split("\n"))
-    upright = longest * grid.shape[1] * 0.6 * p.small_size / 72 > 0.6 * ax.figure.get_figwidth()
+    upright = longest * 0.45 * p.small_size / 72 > cell
     ax.set_xticks([j + 0.5 for j in range(grid.shape[1])], [str(c) for c in grid.columns] if upright else columns_text,
                   rotation=90 if upright else 0)
-    ax.set_yticks([i + 0.5 for i in range(grid.shape[0])], rows, rotation=0)
-    ax.set(xlabel=columns.replace("_", " "), ylabel=index.replace("_", " "),
+    ax.set_yticks([i + 0.5 for i in range(grid.shape[0])], [str(i) for i in grid.index], rotation=0)
+    note = " (hatched: no case)" if empty.any() and cell < 0.42 else ""
+    ax.set(xlabel=columns.replace("_", " ") + note, ylabel=index.replace("_", " "),
            title=title if title is not None else f"BTC-SAM {value.replace('_', ' ')}")
     return ax
 
@@ -628,17 +643,15 @@ def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     palette = {labels[m]: model_colour(m) for m in labels}
     ax = ax if ax is not None else new_axes()
     attributes = list(dict.fromkeys(data["attribute"]))
-    sns.barplot(data=data, x="attribute", y="per_template", hue="system", hue_order=list(labels.values()),
+    sns.barplot(saturation=1, data=data, x="attribute", y="per_template", hue="system", hue_order=list(labels.values()),
                 order=attributes, palette=palette, ax=ax)
     _mark_zero_bars(ax)
     for i, attribute in enumerate(attributes):
         if not np.isfinite(data.loc[data["attribute"] == attribute, "per_template"]).any():
             ax.annotate("no template", (i, 0.0), xytext=(0, 5), textcoords="offset points", ha="center",
                         fontsize=preset().small_size)
-    ax.set_ylim(bottom=0.0)
     top = np.nanmax(data["per_template"].to_numpy(float)) if data["per_template"].notna().any() else 0.0
-    if not top > 0:
-        ax.set_ylim(-0.05, 1.0)
+    ax.set_ylim(*((-0.04 * top, 1.1 * top) if top > 0 else (-0.05, 1.0)))  # the zero diamonds whole
     ax.set(xlabel="characteristic", ylabel="BTCs per template", title="BiasFinder BTCs per template (Table 4)")
     ax.legend(title="", loc="best")
     return ax
@@ -647,23 +660,30 @@ def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
 @_styled
 def agreement_tau(tau: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """Kendall's τ between the studies' rankings (:func:`toolkit.agreement.agreement`'s ``tau``): a study × study
-    matrix, each cell τ with its bootstrap interval; the diagonal is 1; an undefined τ says so."""
+    matrix, each cell τ with its bootstrap interval; the diagonal is 1; a cell whose τ is undefined (a study that
+    ties every model) is grey and says ``undefined``."""
     import numpy as np
 
     p = preset()
     studies = list(dict.fromkeys([*tau["study_a"], *tau["study_b"]]))
-    matrix = pd.DataFrame(np.eye(len(studies)), index=studies, columns=studies)
+    k = len(studies)
+    if ax is None:
+        ax = new_axes(figsize=(min(p.width, 1.0 * k + 1.8), min(p.max_height, 0.75 * k + 1.1)))
+    cell = (ax.figure.get_figwidth() - 1.6) / max(k, 1)
+    sep = "\n" if cell < 0.8 else " "  # the interval's two ends on two lines where a cell is narrow
+    matrix = pd.DataFrame(np.eye(k), index=studies, columns=studies)
     labels = pd.DataFrame("1", index=studies, columns=studies)
     for row in tau.itertuples(index=False):
         for a, b in ((row.study_a, row.study_b), (row.study_b, row.study_a)):
             matrix.loc[a, b] = row.tau
-            labels.loc[a, b] = (f"{row.tau:.2f}\n[{row.ci_low:.2f}, {row.ci_high:.2f}]" if np.isfinite(row.tau)
+            labels.loc[a, b] = (f"{row.tau:.2f}\n[{row.ci_low:.2f},{sep}{row.ci_high:.2f}]" if np.isfinite(row.tau)
                                 else "undefined")
-    if ax is None:
-        ax = new_axes(figsize=(min(p.width, 1.0 * len(studies) + 1.8), min(p.max_height, 0.75 * len(studies) + 1.0)))
     sns.heatmap(matrix.astype(float), annot=labels, fmt="", vmin=-1, vmax=1, cmap="vlag", cbar_kws={"label": "τ-b"},
                 annot_kws={"fontsize": p.small_size}, ax=ax)
     ax.set_facecolor("0.9")
+    for i, j in zip(*matrix.isna().to_numpy().nonzero()):  # seaborn leaves masked (NaN) cells unlabelled
+        ax.text(j + 0.5, i + 0.5, "undefined" if sep == " " else "un-\ndefined", ha="center", va="center",
+                fontsize=p.small_size, color="0.3")
     n = int(tau["n_models"].iloc[0]) if len(tau) else 0
     ax.set(title=f"Agreement of the studies' rankings ({n} models)", xlabel="", ylabel="")
     return ax

@@ -1,0 +1,312 @@
+"""Paper figure presets (issue 26): every figure function, drawn from small hand-made frames under each preset and
+written to PDF, is no wider than the preset, embeds TrueType fonts only, uses 7–9 pt text that stays inside the
+figure; zero results are drawn; a model keeps its colour whatever else is drawn; labels are short."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import to_hex
+from matplotlib.lines import Line2D
+from matplotlib.patches import Rectangle
+from matplotlib.text import Text
+
+from toolkit import plots
+from toolkit.errors import InputError
+
+# Hand-made inputs: a long hf: spec with a query string, an ait: system, and two lexicons whose EEC Δ is exactly 0.
+HF = "hf:/home/user/models/minilm-imdb-finetuned?revision=main&max_length=256"
+AIT = "ait:svm-unigrams/valence"
+MODELS = ["vader", "afinn", "textblob", HF, AIT]
+ZERO = {"afinn", "textblob"}
+WIDTHS = {"acl-single": 3.03, "acl-double": 6.30, "acm-single": 3.33, "acm-double": 7.00}  # the venues' own numbers
+
+
+def _eec_frames(tasks=("valence",)):
+    rng = np.random.default_rng(0)
+    pairs, tests = [], []
+    for task in tasks:
+        for i, model in enumerate(MODELS):
+            for attribute in ("gender", "race"):
+                delta = np.zeros(40) if model in ZERO else rng.normal(0.01 * i, 0.02, 40)
+                pairs.append(pd.DataFrame({"model": model, "task": task, "attribute": attribute, "subset": "all",
+                                           "delta": delta}))
+                groups = {"gender": "F", "race": "AA"}[attribute]
+                direction = ("F=M not significant" if attribute == "gender" else "AA=EA not significant") \
+                    if model in ZERO else (f"{groups}↑–{'M' if attribute == 'gender' else 'EA'}↓ significant")
+                m = float(delta.mean())
+                tests.append({"model": model, "task": task, "attribute": attribute, "subset": "all",
+                              "direction": direction, "mean_diff": m, "estimate": m,
+                              "ci_low": m - (0 if model in ZERO else 0.01), "ci_high": m + (0 if model in ZERO else 0.01),
+                              "t_ci_low": m - 0.005 * (model not in ZERO), "t_ci_high": m + 0.005 * (model not in ZERO),
+                              "margin": 0.01, "verdict": "equivalent (±0.01)" if model in ZERO else "a higher"})
+    return pd.concat(pairs, ignore_index=True), pd.DataFrame(tests)
+
+
+def _names():
+    from toolkit.generators.psa import load_names
+
+    names = load_names(None)
+    values = np.linspace(-0.05, 0.08, len(names))
+    values[::5] = 0.0  # some names exactly 0
+    return names.assign(model=HF, corpus="sample", score_sens=values, n_texts=20)
+
+
+def _table4(models=("vader", "afinn", HF)):
+    rows = []
+    for model in models:
+        for attribute, templates in (("gender", 40), ("country", 8), ("occupation", 400)):
+            btcs = 0 if model == "afinn" else {"gender": 2, "country": 1, "occupation": 1200}[attribute]
+            rows.append({"model": model, "attribute": attribute, "templates": templates, "mutants": 10 * templates,
+                         "templates_with_btc": min(btcs, templates), "btcs": btcs, "btcs_unflagged": btcs,
+                         "templates_past_window": 0})
+    return pd.DataFrame(rows)
+
+
+def _figures():
+    """name → a function drawing one figure (Axes or list of Axes) from hand-made frames."""
+    pairs, tests = _eec_frames()
+    pairs5, tests5 = _eec_frames(tasks=("anger", "fear", "joy", "sadness", "valence"))
+    thresholds = np.linspace(0.1, 0.9, 9)
+    label_dist = pd.DataFrame([{"model": m, "corpus": "sample", "threshold": t, "label_dist": 0.0 if m in ZERO else t / 5,
+                                "label_dist_low": 0.0, "label_dist_high": t / 4} for m in MODELS for t in thresholds])
+    flips = _names().drop(columns=["score_sens", "n_texts"]).merge(pd.DataFrame({"model": ["vader", "afinn"]}),
+                                                                   how="cross", suffixes=("_", ""))
+    flips = flips.drop(columns=["model_"]).assign(threshold=0.5, flip_rate=lambda f: np.where(f["model"] == "afinn",
+                                                                                               0.0, 0.1))
+    bias_types = ["gender", "race", "religion", "sexual orientation", "nationality", "age", "disability", "name"]
+    detection = pd.DataFrame([{"test_set": s, "bias_type": b, "theta": 0.2, "n_cases": 5, "n_models": 3,
+                               "detection_probability": (i + j) / 20}
+                              for i, s in enumerate(["eec", "psa", "llama3_baseline_released"])
+                              for j, b in enumerate(bias_types) if not (s == "psa" and b != "name")])
+    failure = pd.DataFrame([{"model": m, "test_set": "baseline", "bias_type": b, "theta": 0.2, "n_cases": 5,
+                             "n_failed": 1, "failure_pct": 20.0 + k, "ci_low": 5.0, "ci_high": 60.0}
+                            for k, m in enumerate(MODELS) for b in bias_types[:5]])
+    pooled = pd.DataFrame([{"model": m, "test_set": s, "theta": 0.2, "n_cases": 10, "n_failed": 0 if m in ZERO else 3,
+                            "failure_pct": 0.0 if m in ZERO else 30.0, "ci_low": 0.0, "ci_high": 30.8 if m in ZERO else 60.0}
+                           for m in MODELS for s in ("baseline", "psa")])
+    studies = ["eec", "psa", "biasfinder", "btcsam"]
+    tau = pd.DataFrame([{"study_a": a, "study_b": b, "tau": np.nan if "biasfinder" in (a, b) else 0.4,
+                         "ci_low": -0.2, "ci_high": 0.9, "n_models": 5}
+                        for i, a in enumerate(studies) for b in studies[i + 1:]])
+    headlines = pd.DataFrame([{"study": s, "model": m, "rank": (i + j) % len(MODELS) + 1}
+                              for j, s in enumerate(studies) for i, m in enumerate(MODELS)])
+    rates = pd.DataFrame([{"model": m, "attribute": a, "rate_between": 0.0 if m in ZERO else 0.1, "rate_low": 0.0,
+                           "rate_high": 0.2, "rate_within": 0.02, "null_low": 0.0, "null_high": 0.05,
+                           "interval": "cluster"} for m in MODELS for a in ("gender", "country", "occupation")])
+    return {
+        "eec_deltas": lambda: plots.eec_deltas(pairs, tests, attribute="gender"),
+        "eec_intervals": lambda: plots.eec_intervals(tests, attribute="race"),
+        "eec_task_deltas": lambda: plots.eec_task_deltas(pairs5, tests5, attribute="gender", pearson={AIT: 0.7}),
+        "eec_task_intervals": lambda: plots.eec_task_intervals(tests5, attribute="race"),
+        "psa_score_sens": lambda: plots.psa_score_sens(_names()),
+        "psa_label_dist": lambda: plots.psa_label_dist(label_dist),
+        "psa_label_flips": lambda: plots.psa_label_flips(flips),
+        "btcsam_heatmap": lambda: plots.btcsam_heatmap(detection, title="Detection probability per test set "
+                                                                          "(θ = 0.2, Table 2)"),
+        "btcsam_heatmap_models": lambda: plots.btcsam_heatmap(failure, value="failure_pct", index="model"),
+        "btcsam_forest": lambda: plots.btcsam_forest(pooled),
+        "biasfinder_btcs": lambda: plots.biasfinder_btcs(_table4()),
+        "biasfinder_rates": lambda: plots.biasfinder_rates(rates),
+        "agreement_tau": lambda: plots.agreement_tau(tau),
+        "agreement_ranks": lambda: plots.agreement_ranks(headlines),
+    }
+
+
+FIGURES = _figures()
+
+
+def _figure(result):
+    return (result[0] if isinstance(result, list) else result).figure
+
+
+def _pdf_width_and_fonts(pdf: bytes) -> tuple[float, set[bytes]]:
+    box = re.search(rb"/MediaBox\s*\[\s*[-\d.]+\s+[-\d.]+\s+([-\d.]+)\s+[-\d.]+\s*\]", pdf)
+    kinds = set(re.findall(rb"/Subtype\s*/(Type3|Type1|TrueType|CIDFontType2|CIDFontType0|Type0)", pdf))
+    return float(box.group(1)) / 72, kinds
+
+
+def _outside(figure) -> list[str]:
+    """What is drawn outside the figure: per Axes its tight box (titles, labels, the tick labels drawn, legends,
+    annotations), and each text of the Axes; one pixel of tolerance."""
+    FigureCanvasAgg(figure)
+    renderer = figure.canvas.get_renderer()
+    figure.draw(renderer)
+    box, bad = figure.bbox, []
+    for ax in figure.axes:
+        tight = ax.get_tightbbox(renderer)
+        if tight.x0 < box.x0 - 1 or tight.x1 > box.x1 + 1 or tight.y0 < box.y0 - 1 or tight.y1 > box.y1 + 1:
+            texts = [ax.title, ax.xaxis.label, ax.yaxis.label, *ax.texts,
+                     *(ax.get_legend().get_texts() if ax.get_legend() else [])]
+            out = [t.get_text() for t in texts if t.get_text() and not box.contains(*t.get_window_extent(renderer).p0)]
+            bad.append(f"{ax.get_title()!r}: {tight} beyond {box} {out}")
+    return bad
+
+
+@pytest.mark.parametrize("name", sorted(WIDTHS))
+def test_presets_have_the_venues_widths_and_paper_font_sizes(name):
+    preset = plots.PRESETS[name]
+    assert preset.width == pytest.approx(WIDTHS[name])
+    assert 7 <= preset.small_size <= preset.font_size <= preset.title_size <= 9
+    assert preset.double == name.endswith("double")
+
+
+def test_unknown_preset_is_an_input_error_listing_the_valid_ones(monkeypatch):
+    with pytest.raises(InputError) as info:
+        plots.use_preset("acl")
+    assert info.value.code == "TK102" and all(n in str(info.value) for n in WIDTHS)
+    monkeypatch.setenv(plots.PRESET_ENV, "neurips")
+    with pytest.raises(InputError, match="acl-single.*TOOLKIT_FIGURE_PRESET|TOOLKIT_FIGURE_PRESET.*acl-single"):
+        plots.new_axes()
+
+
+def test_the_active_preset_comes_from_use_preset_then_the_environment_then_the_default(monkeypatch):
+    monkeypatch.delenv(plots.PRESET_ENV, raising=False)
+    assert plots.new_axes().figure.get_figwidth() == pytest.approx(6.30)  # acl-double
+    monkeypatch.setenv(plots.PRESET_ENV, "acm-single")
+    assert plots.new_axes().figure.get_figwidth() == pytest.approx(3.33)
+    with plots.use_preset("acl-single"):
+        assert plots.new_axes().figure.get_figwidth() == pytest.approx(3.03)
+        with plots.use_preset("acm-double"):
+            assert plots.biasfinder_btcs(_table4()).figure.get_figwidth() == pytest.approx(7.0)
+        assert plots.preset().name == "acl-single"
+    assert plots.preset().name == "acm-single"
+    plots.use_preset("acl-single")  # a setter, too
+    try:
+        assert plots.preset().name == "acl-single"
+    finally:
+        plots.use_preset(None)
+    assert plots.preset().name == "acm-single"
+
+
+@pytest.mark.parametrize("preset", sorted(WIDTHS))
+@pytest.mark.parametrize("figure", sorted(FIGURES))
+def test_every_figure_fits_its_preset_with_truetype_fonts_and_nothing_clipped(figure, preset, tmp_path):
+    with plots.use_preset(preset):
+        fig = _figure(FIGURES[figure]())
+    path = plots.save(fig, tmp_path / f"{figure}.png")
+    width, kinds = _pdf_width_and_fonts(path.with_suffix(".pdf").read_bytes())
+    assert width <= WIDTHS[preset] + 1e-6, (figure, preset, width)
+    assert fig.get_figheight() <= plots.PRESETS[preset].max_height + 1e-6
+    assert b"Type3" not in kinds and kinds & {b"CIDFontType2", b"TrueType"}, kinds
+    assert b"/FontFile2" in path.with_suffix(".pdf").read_bytes()
+    sizes = {round(t.get_fontsize(), 1) for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()}
+    assert sizes and min(sizes) >= 7 and max(sizes) <= 9, sizes
+    assert _outside(fig) == []
+
+
+def test_a_model_with_delta_exactly_zero_is_drawn_and_annotated():
+    pairs, tests = _eec_frames()
+    for ax in (plots.eec_deltas(pairs, tests, attribute="gender"), plots.eec_intervals(tests, attribute="gender")):
+        ticks = {t.get_text(): t.get_position()[0] for t in ax.get_xticklabels()}
+        assert set(ticks) == {"vader", "afinn", "textblob", "minilm-imdb-finetuned", "svm-unigrams"}
+        for model in ZERO:
+            markers = [line for line in ax.get_lines() if line.get_visible() and line.get_marker() not in (None, "", "None")
+                       and list(line.get_xdata()) == [ticks[model]] and list(line.get_ydata()) == [0.0]
+                       and line.get_markersize() >= 3 and line.get_zorder() > 2]
+            assert markers, model
+            notes = [t for t in ax.texts if t.get_text() == "Δ ≡ 0" and t.xy[0] == ticks[model]]
+            assert notes, model
+        assert not [t for t in ax.texts if t.get_text() == "Δ ≡ 0" and t.xy[0] == ticks["vader"]]
+
+
+def test_zero_bars_get_a_marker_and_biasfinder_draws_btcs_per_template_on_a_linear_scale():
+    ax = plots.biasfinder_btcs(_table4())
+    assert ax.get_yscale() == "linear"  # a log scale drew no bar for a zero count
+    heights = sorted(round(b.get_height(), 6) for c in ax.containers for b in c)
+    # by hand: vader and HF have 2/40, 1/8, 1200/400 BTCs per template; afinn 0 in each characteristic
+    assert heights == sorted([0.05, 0.125, 3.0] * 2 + [0.0] * 3)
+    diamonds = [line for line in ax.get_lines() if line.get_marker() == "D" and list(line.get_ydata()) == [0.0]]
+    assert len(diamonds) == 3 and {to_hex(line.get_color()) for line in diamonds} == {plots.model_colour("afinn")}
+    assert ax.get_ylim()[0] < 0  # the diamonds are not cut in half
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend == ["vader", "afinn (0 BTCs)", "minilm-imdb-finetuned"]
+    names = _names()
+    sens = plots.psa_score_sens(names)
+    zero = [line for line in sens.get_lines() if line.get_marker() == "D"]
+    assert len(zero) == int((names["score_sens"] == 0).sum())
+
+
+def test_heatmap_cells_without_a_case_are_hatched_and_said(tmp_path):
+    detection = pd.DataFrame({"test_set": ["a", "a", "b"], "bias_type": ["race", "age", "race"], "theta": 0.2,
+                              "n_cases": 3, "n_models": 2, "detection_probability": [0.1, 0.5, 0.9]})
+    with plots.use_preset("acl-double"):
+        ax = plots.btcsam_heatmap(detection)
+    hatched = [p for p in ax.patches if isinstance(p, Rectangle) and p.get_hatch()]
+    assert [(p.get_x(), p.get_y()) for p in hatched] == [(1.0, 1.0)]  # row b, column age
+    assert [t.get_text() for t in ax.texts if t.get_text() == "no case"] == ["no case"]
+    with plots.use_preset("acl-single"):
+        narrow = plots.btcsam_heatmap(detection.assign(bias_type=["sexual orientation", "disability", "religion"]))
+    assert any(p.get_hatch() for p in narrow.patches) and ("no case" in narrow.get_xlabel()
+                                                           or any(t.get_text() == "no case" for t in narrow.texts))
+
+
+def _bar_colours(ax) -> dict[str, str]:
+    legend = ax.get_legend()
+    return {t.get_text(): to_hex(h.get_facecolor()) for t, h in zip(legend.get_texts(), legend.legend_handles)}
+
+
+def _line_colours(ax) -> dict[str, str]:
+    return {line.get_label(): to_hex(line.get_color()) for line in ax.get_lines()
+            if not line.get_label().startswith("_")}
+
+
+def test_a_model_keeps_its_colour_whatever_the_companions_and_their_order():
+    one = _bar_colours(plots.biasfinder_btcs(_table4(models=("vader", HF))))
+    two = _bar_colours(plots.biasfinder_btcs(_table4(models=(AIT, HF, "textblob", "vader"))))
+    assert one["vader"] == two["vader"] == plots.MODEL_COLOURS["vader"]  # drawn in the palette's colour, not desaturated
+    assert one["minilm-imdb-finetuned"] == two["minilm-imdb-finetuned"] == plots.model_colour(HF)
+    headlines = pd.DataFrame({"study": ["eec", "psa"] * 2, "model": [HF, HF, "afinn", "afinn"], "rank": [1, 2, 2, 1]})
+    ranks = _line_colours(plots.agreement_ranks(headlines))
+    assert ranks["minilm-imdb-finetuned"] == one["minilm-imdb-finetuned"]  # the same colour in another figure
+    assert plots.model_palette(["x", "vader", "y"])["y"] == plots.model_palette(["y"])["y"]
+    named = [plots.model_colour(m) for m in ("vader", "textblob", "afinn", "minilm-imdb")]
+    assert len(set(named)) == 4  # the registry's named models never share a colour
+
+
+def test_a_model_colour_is_the_same_in_another_python_process():
+    code = "from toolkit import plots; print(plots.model_colour('hf:org/some-model'), plots.model_colour('py:m:f'))"
+    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={"PYTHONHASHSEED": seed, "MPLBACKEND": "Agg"}).stdout for seed in ("1", "2")}
+    assert runs == {f"{plots.model_colour('hf:org/some-model')} {plots.model_colour('py:m:f')}\n"}
+
+
+@pytest.mark.parametrize(("spec", "label"), [
+    ("vader", "vader"),
+    ("minilm-imdb", "minilm-imdb"),
+    ("hf:/home/user/models/minilm-imdb?revision=main", "minilm-imdb"),
+    ("hf:distilbert/distilbert-base-uncased-finetuned-sst-2-english", "distilbert-base-uncased-finetuned-sst-2-english"),
+    ("hf:/cache/hub/models--cardiffnlp--twitter-roberta-base-sentiment/snapshots/0a1b2c/",
+     "twitter-roberta-base-sentiment"),
+    ("py:synthetic_models:female_plus", "female_plus"),
+    ("ait:svm-unigrams/joy", "svm-unigrams"),
+    ("llm:hf:/models/Qwen2.5-0.5B-Instruct", "llm:Qwen2.5-0.5B-Instruct"),
+    ("llm:openai:llama3@http://localhost:8000/v1", "llm:llama3"),
+])
+def test_short_label(spec, label):
+    assert plots.short_label(spec) == label
+
+
+def test_short_labels_keep_colliding_specs_apart():
+    labels = plots.short_labels(["hf:/a/model?revision=1", "hf:/b/model", "ait:svm-unigrams/joy", "vader"])
+    assert labels == {"hf:/a/model?revision=1": "hf:/a/model", "hf:/b/model": "hf:/b/model",
+                      "ait:svm-unigrams/joy": "svm-unigrams", "vader": "vader"}
+    assert plots.short_labels(["hf:/a/m?x=1", "hf:/a/m?x=2"]) == {"hf:/a/m?x=1": "hf:/a/m?x=1",
+                                                                 "hf:/a/m?x=2": "hf:/a/m?x=2"}
+
+
+def test_eec_task_panels_fit_the_preset_side_by_side_or_stacked():
+    pairs, tests = _eec_frames(tasks=("anger", "fear", "joy", "sadness", "valence"))
+    with plots.use_preset("acl-double"):
+        wide = plots.eec_task_deltas(pairs, tests, attribute="gender")
+    with plots.use_preset("acl-single"):
+        column = plots.eec_task_deltas(pairs, tests, attribute="gender")
+    columns = lambda axes: len({round(ax.get_position().x0, 2) for ax in axes})  # noqa: E731
+    assert columns(wide) == 2 and columns(column) == 1
+    assert column[0].figure.get_figheight() <= plots.PRESETS["acl-single"].max_height
+    assert all("Pearson" not in ax.get_title() and ax.get_xlabel() == "system (by mean Δ)" for ax in column)
