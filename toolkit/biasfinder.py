@@ -13,7 +13,7 @@ columns, the ``biasfinder_rates`` figure); the statistics settings go into the p
 >>> biasfinder.tpr(biasfinder.read_annotations("data/annotations/biasfinder.csv"))
 
 Generators: :mod:`toolkit.generators.biasfinder`; measurements: :mod:`toolkit.studies.biasfinder`; the annotation
-app: :func:`toolkit.widgets.annotation_app`.
+app: :func:`toolkit.annotation.annotation_app`.
 """
 from __future__ import annotations
 
