@@ -240,3 +240,22 @@ def test_fit_on_imdb_train_narrows_fills_without_collapsing_them():
     assert all(o in f for o, f in zip(fills["occupation"], fills["fills"]))
     assert 2 <= fills["n_fills"].mean() <= 79 / 2
     assert len(set().union(*fills["fills"])) >= 40
+
+
+def test_family_method_keeps_the_reviews_own_job_family_only():
+    fills = fit.template_fills(_templates(), method="family")
+    lawyer, baker, florist = fills["fills"].tolist()
+    assert set(lawyer) == {"lawyer", "attorney", "paralegal", "notary", "judge"} & set(CURATED) and len(lawyer) > 1
+    assert set(baker) == {"chef", "baker", "butcher", "bartender", "cook"} & set(CURATED) and "baker" in baker
+    assert "florist" in florist and "lawyer" not in florist and "welder" not in florist
+    assert fills["n_fills"].tolist() == [len(lawyer), len(baker), len(florist)]
+
+
+def test_family_method_without_the_own_occupation_is_an_error_that_says_where_it_comes_from():
+    with pytest.raises(InputError, match="needs own=") as info:
+        fit.fit_occupations(contexts=[LAWYER], candidates=CURATED, method="family")
+    assert "template_fills" in info.value.fix
+    with pytest.raises(InputError, match="no job family for 'astronaut'"):
+        fit.fit_occupations(contexts=[LAWYER], candidates=CURATED, method="family", own=["astronaut"])
+    with pytest.raises(UnknownNameError, match="family"):
+        fit.fit_occupations(contexts=[LAWYER], candidates=CURATED, method="familly")

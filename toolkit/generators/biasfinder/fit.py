@@ -34,6 +34,13 @@ Methods:
   context read as saying nothing keeps the whole list. ``keep`` = ``fit >= threshold`` (default 0.5; 1 keeps the
   best family only, 0 everything). Every occupation of a kept family is kept. ``c`` (default 10) is the regression's
   inverse regularisation: at 1 the probabilities stay too flat to drop anything on the seeds alone.
+- ``"family"`` (offline, no model): the review's own occupation's job family, the rest of the list dropped ("the
+  lawyer defends his client" keeps lawyer, attorney, paralegal, notary, judge). The blind reading of 2026-11-24
+  (``docs/occupation_fit.md``) is why it exists: ``"embedding"`` ranks the review's own family first in only 28 % of
+  templates, and readers judged its pairs no more coherent than unfiltered ones. Needs ``own=`` (the review's
+  occupation per context; :func:`template_fills` passes it). Every pair then stays inside one family: report the
+  pairs compared (``docs/occupation_fit.md`` lists them) — a BTC compares e.g. nurse with surgeon, not nurse with
+  welder.
 - ``"llm:hf:<local folder or hub id in the cache>"`` and ``"llm:openai:<model>@<base_url>[?key_env=…&…]"``: the
   BTC-SAM backends (:mod:`toolkit.generators.btcsam.llm`, temperature 0) are asked :data:`LLM_PROMPT` per context:
   which candidates fit what the text says the person does, one per line. ``fit`` is 1.0 for a named candidate,
@@ -62,7 +69,7 @@ from toolkit.errors import InputError, SchemaError, unknown, warn
 MASK = "[MASK]"
 FIT_COLUMNS = ("context_id", "occupation", "category", "fit", "keep")
 FILL_COLUMNS = ("doc_id", "occupation", "fills", "n_fills", "n_candidates")
-METHODS = ("embedding", "llm:hf:<model>", "llm:openai:<model>@<base_url>")
+METHODS = ("embedding", "family", "llm:hf:<model>", "llm:openai:<model>@<base_url>")
 THRESHOLD = 0.5
 
 CATEGORIES: dict[str, tuple[str, ...]] = {
@@ -357,7 +364,7 @@ def train(*, texts: Sequence[str] = (), candidates: Sequence[str], window: int =
 
 
 def _check_method(method: str) -> str:
-    if method == "embedding":
+    if method in ("embedding", "family"):
         return method
     if isinstance(method, str) and method.startswith("llm:"):
         from toolkit.models.llm import parse_spec
@@ -384,7 +391,7 @@ def _check_candidates(candidates: Sequence[str]) -> list[str]:
 def fit_occupations(*, contexts: Sequence[str], candidates: Sequence[str], method: str = "embedding",
                     threshold: float = THRESHOLD, model: FitModel | None = None, corpus: Sequence[str] = (),
                     keys: Sequence[str] | None = None, categories: Mapping[str, Sequence[str]] | None = None,
-                    window: int = 1, store: str | None = None) -> pd.DataFrame:
+                    window: int = 1, store: str | None = None, own: Sequence[str] | None = None) -> pd.DataFrame:
     """How well each of ``candidates`` fits each of ``contexts`` (text with :data:`MASK` or an ``<occupation>``
     slot where the occupation goes). ``method``: ``"embedding"`` (``model`` from :func:`train`, else one trained on
     ``corpus`` texts plus the seeds; ``threshold`` on the fit relative to the best) or an ``llm:`` spec (see the
@@ -406,6 +413,10 @@ def fit_occupations(*, contexts: Sequence[str], candidates: Sequence[str], metho
         fit = lift[:, column]
         keep = fit >= threshold
         unparseable = 0
+    elif method == "family":
+        fit = _family_fit(contexts, candidates, own, table)
+        keep = fit >= 1.0
+        unparseable = 0
     else:
         fit, unparseable = _llm_fit(contexts, candidates, method, store=store)
         keep = fit >= 1.0
@@ -421,6 +432,22 @@ def fit_occupations(*, contexts: Sequence[str], candidates: Sequence[str], metho
     if method != "embedding":
         frame.attrs["unparseable"] = unparseable
     return frame
+
+
+def _family_fit(contexts: Sequence[str], candidates: Sequence[str], own: Sequence[str] | None,
+                table: Mapping[str, str]) -> np.ndarray:
+    """1.0 where a candidate is of the job family of the context's own occupation, else 0.0."""
+    if own is None or len(own) != len(contexts):
+        raise InputError("method='family' needs own=: the review's own occupation for each context.",
+                         fix="pass own=[...] (one occupation per context), or use template_fills(), which passes it.")
+    families = [table.get(str(o).lower()) for o in own]
+    unknown_own = sorted({str(o) for o, f in zip(own, families) if f is None})
+    if unknown_own:
+        raise InputError(f"no job family for {', '.join(map(repr, unknown_own[:5]))}.",
+                         fix="give categories= a family for them (CATEGORIES lists the built-in ones).")
+    cand = np.array([table.get(c.lower(), "") for c in candidates], dtype=object)
+    return np.array([[1.0 if c == f else 0.0 for c in cand] for f in families], dtype=float).reshape(
+        len(contexts), len(candidates))
 
 
 def _llm_backend(method: str):
@@ -491,6 +518,7 @@ def template_fills(templates: pd.DataFrame, *, candidates: Sequence[str] | None 
         texts = (corpus["text"] if corpus is not None else templates["text"]).astype(str).tolist()
         model = train(texts=texts, candidates=candidates, window=window)
     fit = fit_occupations(contexts=contexts, candidates=candidates, method=method, threshold=threshold, model=model,
+                          own=templates["occupation"].astype(str).tolist() if method == "family" else None,
                           keys=keys, window=window, store=store)
     keep = fit["keep"].to_numpy().reshape(len(contexts), len(candidates))
     own = [str(o).lower() for o in templates["occupation"]]

@@ -1,0 +1,138 @@
+"""Draw the pairs for a blind reading of BiasFinder mutants (issue 25): two generator options, mixed in one format.
+
+    python benchmarks/blind_reading_sample.py --corpus ../shared/data/imdb/imdb_train.csv.gz --reviews 3000 \
+        --seed 2611 --per-arm 20 --people skip-real --out /tmp/reading
+
+One pair per random template (a new seed each reading). Arms:
+
+- occupation, ``fit=off``: two different occupations drawn from the whole list (BiasFinder's generator);
+  ``fit=<method>``: two different occupations drawn from the fills :func:`fit.template_fills` keeps for the template.
+  Both arms draw from the same templates (a template is in one arm only).
+- gender and country, ``people=mutate`` (BiasFinder's generator) vs ``people=<option>``: each arm a random sample of
+  the templates its generation makes (the option's run parses only the reviews that gave a template without it:
+  the option only removes templates); a review can appear in both arms, with other fills.
+
+Writes ``pairs.md`` (what readers see: an id and the two texts, nothing about the arm; ``<br />`` as line breaks)
+and ``key.csv`` (id → characteristic, arm, template id, the two fills): keep the key from the readers.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import re
+from pathlib import Path
+
+import pandas as pd
+
+from toolkit import corpora
+from toolkit.generators.biasfinder import generate
+from toolkit.generators.biasfinder.fit import template_fills
+from toolkit.generators.biasfinder.occupation import fill_occupation, occupation_templates, occupations
+
+_BREAK = re.compile(r"\s*<br\s*/?>\s*")
+
+
+def _clean(text: str) -> str:
+    return _BREAK.sub("\n", text).strip()
+
+
+def _mutant_pairs(cases: pd.DataFrame, attribute: str, rng: random.Random, n: int, used: set) -> list[dict]:
+    """``n`` pairs of mutants of two different groups, one per random template of ``attribute`` not in ``used``."""
+    mutants = cases[(cases["attribute"] == attribute) & ~cases["is_original"].astype(bool)]
+    templates = sorted(set(mutants["case_id"]) - used)
+    rng.shuffle(templates)
+    pairs = []
+    for case_id in templates[:n]:
+        rows = mutants[mutants["case_id"] == case_id]
+        groups = sorted(set(rows["group"]))
+        if len(groups) < 2:
+            continue
+        a, b = rng.sample(groups, 2)
+        row_a = rows[rows["group"] == a].sample(1, random_state=rng.randrange(2**31)).iloc[0]
+        row_b = rows[rows["group"] == b].sample(1, random_state=rng.randrange(2**31)).iloc[0]
+        used.add(case_id)
+        pairs.append({"template": case_id, "fill_a": row_a["fill"], "fill_b": row_b["fill"],
+                      "text_a": row_a["text"], "text_b": row_b["text"]})
+    return pairs
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", required=True)
+    parser.add_argument("--reviews", type=int, default=3000, help="random reviews to template")
+    parser.add_argument("--seed", type=int, default=2611)
+    parser.add_argument("--per-arm", type=int, default=20)
+    parser.add_argument("--people", default="skip-real", help="the people option read against 'mutate'")
+    parser.add_argument("--fit", default="embedding", help="the occupation-fit method read against no filter")
+    parser.add_argument("--n-process", type=int, default=1)
+    parser.add_argument("--part", choices=("occupation", "people", "both"), default="both")
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args(argv)
+    rng = random.Random(args.seed)
+    corpus = corpora.load(args.corpus)
+    corpus = corpus.sample(min(args.reviews, len(corpus)), random_state=args.seed).reset_index(drop=True)
+    items: list[dict] = []
+
+    # occupation: the same templates, fills from the whole list or from the fitting ones
+    if args.part in ("occupation", "both"):
+        _occupation(corpus, args, rng, items)
+    if args.part in ("people", "both"):
+        _people(corpus, args, rng, items)
+    _write(items, args, rng)
+    return 0
+
+
+def _occupation(corpus: pd.DataFrame, args, rng: random.Random, items: list[dict]) -> None:
+    templates = occupation_templates(corpus, n_process=args.n_process).reset_index(drop=True)
+    fills = template_fills(templates, corpus=corpus, method=args.fit)
+    order = list(range(len(templates)))
+    rng.shuffle(order)
+    everything = list(occupations())
+    for k, i in enumerate(order[:2 * args.per_arm]):
+        arm = "fit=off" if k % 2 == 0 else f"fit={args.fit}"
+        pool = everything if arm == "fit=off" else list(fills["fills"].iloc[i])
+        if len(pool) < 2:
+            continue
+        a, b = rng.sample(pool, 2)
+        template = templates["template"].iloc[i]
+        items.append({"characteristic": "occupation", "arm": arm, "template": str(templates["doc_id"].iloc[i]),
+                      "fill_a": a, "fill_b": b, "text_a": fill_occupation(template, occupation=a),
+                      "text_b": fill_occupation(template, occupation=b),
+                      "kept_fills": len(fills["fills"].iloc[i])})
+
+
+
+def _people(corpus: pd.DataFrame, args, rng: random.Random, items: list[dict]) -> None:
+    """Gender and country: BiasFinder's generator vs the people option."""
+    cases = generate(corpus, instances=["gender", "country"], people="mutate", n_process=args.n_process,
+                     n_names=10, n_country_names=1)
+    report = {"mutate": cases.attrs["generation_report"]}
+    templated = corpus[corpus["doc_id"].isin(set(cases["doc_id"]))] if "doc_id" in cases.columns else corpus
+    option = generate(templated, instances=["gender", "country"], people=args.people, n_process=args.n_process,
+                      n_names=10, n_country_names=1)
+    report[args.people] = option.attrs["generation_report"]
+    print(report)
+    for people, frame in (("mutate", cases), (args.people, option)):
+        for attribute in ("gender", "country"):
+            for pair in _mutant_pairs(frame, attribute, rng, args.per_arm, set()):
+                items.append({"characteristic": attribute, "arm": f"people={people}", **pair})
+
+
+def _write(items: list[dict], args, rng: random.Random) -> None:
+    rng.shuffle(items)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    key = pd.DataFrame(items)
+    key.insert(0, "id", [f"{c[0].upper()}{k + 1:03d}" for k, c in enumerate(key["characteristic"])])
+    for characteristic, part in key.groupby("characteristic"):
+        lines = []
+        for _, row in part.iterrows():
+            lines += [f"## {row['id']}", "", "**Text A**", "", _clean(row["text_a"]), "", "**Text B**", "",
+                      _clean(row["text_b"]), "", "---", ""]
+        (out / f"pairs_{characteristic}.md").write_text("\n".join(lines))
+    key.to_csv(out / f"key_{args.part}.csv", index=False)
+    print(key.groupby(["characteristic", "arm"]).size().to_string())
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
