@@ -18,9 +18,14 @@ def test_every_pdf_of_the_eec_and_psa_runs_embeds_truetype_fonts(tmp_path):
               figures_dir=tmp_path / "fig")
     pdfs = sorted((tmp_path / "fig").glob("*.pdf"))
     assert len(pdfs) >= 6
+    from toolkit import plots
+
     for path in pdfs:
-        kinds = _font_subtypes(path.read_bytes())
+        pdf = path.read_bytes()
+        kinds = _font_subtypes(pdf)
         assert b"Type3" not in kinds and kinds & {b"CIDFontType2", b"TrueType"}, (path.name, kinds)
+        width = float(re.search(rb"/MediaBox\s*\[\s*[-\d.]+\s+[-\d.]+\s+([-\d.]+)", pdf).group(1)) / 72
+        assert width <= plots.preset().width + 1e-6, (path.name, width)  # the PSA ScoreSens PDF was 12.6 in
 
 
 def test_plots_save_embeds_truetype_and_leaves_the_global_settings_alone(tmp_path):
