@@ -42,7 +42,8 @@ def _eec_frames(tasks=("valence",)):
                 m = float(delta.mean())
                 tests.append({"model": model, "task": task, "attribute": attribute, "subset": "all",
                               "direction": direction, "mean_diff": m, "estimate": m,
-                              "ci_low": m - (0 if model in ZERO else 0.01), "ci_high": m + (0 if model in ZERO else 0.01),
+                              "ci_low": m - (0 if model in ZERO else 0.01),
+                              "ci_high": m + (0 if model in ZERO else 0.01),
                               "t_ci_low": m - 0.005 * (model not in ZERO), "t_ci_high": m + 0.005 * (model not in ZERO),
                               "margin": 0.01, "verdict": "equivalent (±0.01)" if model in ZERO else "a higher"})
     return pd.concat(pairs, ignore_index=True), pd.DataFrame(tests)
@@ -73,7 +74,8 @@ def _figures():
     pairs, tests = _eec_frames()
     pairs5, tests5 = _eec_frames(tasks=("anger", "fear", "joy", "sadness", "valence"))
     thresholds = np.linspace(0.1, 0.9, 9)
-    label_dist = pd.DataFrame([{"model": m, "corpus": "sample", "threshold": t, "label_dist": 0.0 if m in ZERO else t / 5,
+    label_dist = pd.DataFrame([{"model": m, "corpus": "sample", "threshold": t,
+                                "label_dist": 0.0 if m in ZERO else t / 5,
                                 "label_dist_low": 0.0, "label_dist_high": t / 4} for m in MODELS for t in thresholds])
     flips = _names().drop(columns=["score_sens", "n_texts"]).merge(pd.DataFrame({"model": ["vader", "afinn"]}),
                                                                    how="cross", suffixes=("_", ""))
@@ -88,7 +90,8 @@ def _figures():
                              "n_failed": 1, "failure_pct": 20.0 + k, "ci_low": 5.0, "ci_high": 60.0}
                             for k, m in enumerate(MODELS) for b in bias_types[:5]])
     pooled = pd.DataFrame([{"model": m, "test_set": s, "theta": 0.2, "n_cases": 10, "n_failed": 0 if m in ZERO else 3,
-                            "failure_pct": 0.0 if m in ZERO else 30.0, "ci_low": 0.0, "ci_high": 30.8 if m in ZERO else 60.0}
+                            "failure_pct": 0.0 if m in ZERO else 30.0, "ci_low": 0.0,
+                            "ci_high": 30.8 if m in ZERO else 60.0}
                            for m in MODELS for s in ("baseline", "psa")])
     studies = ["eec", "psa", "biasfinder", "btcsam"]
     tau = pd.DataFrame([{"study_a": a, "study_b": b, "tau": np.nan if "biasfinder" in (a, b) else 0.4,
@@ -206,7 +209,8 @@ def test_a_model_with_delta_exactly_zero_is_drawn_and_annotated():
         ticks = {t.get_text(): t.get_position()[0] for t in ax.get_xticklabels()}
         assert set(ticks) == {"vader", "afinn", "textblob", "minilm-imdb-finetuned", "svm-unigrams"}
         for model in ZERO:
-            markers = [line for line in ax.get_lines() if line.get_visible() and line.get_marker() not in (None, "", "None")
+            markers = [line for line in ax.get_lines()
+                       if line.get_visible() and line.get_marker() not in (None, "", "None")
                        and list(line.get_xdata()) == [ticks[model]] and list(line.get_ydata()) == [0.0]
                        and line.get_markersize() >= 3 and line.get_zorder() > 2]
             assert markers, model
@@ -259,7 +263,7 @@ def _line_colours(ax) -> dict[str, str]:
 def test_a_model_keeps_its_colour_whatever_the_companions_and_their_order():
     one = _bar_colours(plots.biasfinder_btcs(_table4(models=("vader", HF))))
     two = _bar_colours(plots.biasfinder_btcs(_table4(models=(AIT, HF, "textblob", "vader"))))
-    assert one["vader"] == two["vader"] == plots.MODEL_COLOURS["vader"]  # drawn in the palette's colour, not desaturated
+    assert one["vader"] == two["vader"] == plots.MODEL_COLOURS["vader"]  # the palette's colour, not desaturated
     assert one["minilm-imdb-finetuned"] == two["minilm-imdb-finetuned"] == plots.model_colour(HF)
     headlines = pd.DataFrame({"study": ["eec", "psa"] * 2, "model": [HF, HF, "afinn", "afinn"], "rank": [1, 2, 2, 1]})
     ranks = _line_colours(plots.agreement_ranks(headlines))
@@ -280,7 +284,8 @@ def test_a_model_colour_is_the_same_in_another_python_process():
     ("vader", "vader"),
     ("minilm-imdb", "minilm-imdb"),
     ("hf:/home/user/models/minilm-imdb?revision=main", "minilm-imdb"),
-    ("hf:distilbert/distilbert-base-uncased-finetuned-sst-2-english", "distilbert-base-uncased-finetuned-sst-2-english"),
+    ("hf:distilbert/distilbert-base-uncased-finetuned-sst-2-english",
+     "distilbert-base-uncased-finetuned-sst-2-english"),
     ("hf:/cache/hub/models--cardiffnlp--twitter-roberta-base-sentiment/snapshots/0a1b2c/",
      "twitter-roberta-base-sentiment"),
     ("py:synthetic_models:female_plus", "female_plus"),
@@ -310,3 +315,12 @@ def test_eec_task_panels_fit_the_preset_side_by_side_or_stacked():
     assert columns(wide) == 2 and columns(column) == 1
     assert column[0].figure.get_figheight() <= plots.PRESETS["acl-single"].max_height
     assert all("Pearson" not in ax.get_title() and ax.get_xlabel() == "system (by mean Δ)" for ax in column)
+
+
+def test_every_paper_figure_names_a_function_and_is_documented():
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "figures.md").read_text(encoding="utf-8")
+    for stem, (function, paper, comparison) in plots.PAPER_FIGURES.items():
+        assert callable(getattr(plots, function)) and paper and comparison
+        assert f"`{stem.split('<')[0]}" in doc, stem
