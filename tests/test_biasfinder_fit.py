@@ -259,3 +259,29 @@ def test_family_method_without_the_own_occupation_is_an_error_that_says_where_it
         fit.fit_occupations(contexts=[LAWYER], candidates=CURATED, method="family", own=["astronaut"])
     with pytest.raises(UnknownNameError, match="family"):
         fit.fit_occupations(contexts=[LAWYER], candidates=CURATED, method="familly")
+
+
+def test_generate_with_occupation_fit_family_fills_each_template_from_its_own_family_only():
+    from toolkit import corpora
+    from toolkit.generators.biasfinder import generate
+
+    corpus = corpora.load("sample")
+    plain = generate(corpus, instances=["occupation"])
+    fitted = generate(corpus, instances=["occupation"], occupation_fit="family")
+    originals = fitted[fitted["is_original"]].set_index("case_id")["occupation"]
+    mutants = fitted[~fitted["is_original"]]
+    assert len(mutants) < len(plain[~plain["is_original"]]) and len(mutants) > 0
+    family = {o: f for f, members in fit.CATEGORIES.items() for o in members}
+    for case_id, fill in zip(mutants["case_id"], mutants["fill"]):
+        assert family[fill] == family[originals[case_id].lower()], (case_id, fill)
+    assert set(fitted["case_id"]) == set(plain["case_id"])  # every template's original stays
+    report = fitted.attrs["generation_report"]["occupation_fit"]
+    assert report["method"] == "family" and report["mutants_after"] == len(mutants)
+    assert report["mutants_before"] == len(plain[~plain["is_original"]])
+
+
+def test_generate_rejects_an_unknown_fit_method_before_parsing():
+    from toolkit.generators.biasfinder import generate
+
+    with pytest.raises(UnknownNameError, match="family"):
+        generate(pd.DataFrame({"text": ["x"] * 3}), instances=["occupation"], occupation_fit="familly")

@@ -113,6 +113,21 @@ def test_cli_biasfinder_scores_at_most_max_templates_per_characteristic(tmp_path
     assert "templates" in proc.stdout and "btcs" in proc.stdout  # Table 4 printed
 
 
+def test_cli_biasfinder_generator_options_reach_the_run_and_its_provenance(tmp_path):
+    out = tmp_path / "bf"
+    proc = _run("biasfinder", "--corpus", "sample", "--model", "vader", "--instance", "occupation", "--instance",
+                "gender", "--max-templates", "2", "--occupation-fit", "family", "--people", "skip-real",
+                "--coherence", "paper", "--out", str(out), "--no-cache", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    settings = json.loads((out / "provenance.json").read_text())["settings"]
+    assert settings["generation_report"]["occupation_fit"]["method"] == "family"
+    assert settings["generation_report"]["people"] == "skip-real"
+    assert settings["generation_report"]["coherence"] == "paper"
+    bad = _run("biasfinder", "--corpus", "sample", "--model", "vader", "--coherence", "title_nam", "--out",
+               str(tmp_path / "bad"), "--no-cache", cwd=tmp_path)
+    assert bad.returncode == 2 and "TK103" in bad.stderr and "title_name" in bad.stderr
+
+
 def test_cli_biasfinder_rejects_max_templates_below_one(tmp_path):
     proc = _run("biasfinder", "--model", "vader", "--max-templates", "0", "--out", str(tmp_path / "o"), cwd=tmp_path)
     assert proc.returncode == 2

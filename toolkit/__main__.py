@@ -74,6 +74,13 @@ def _parser() -> argparse.ArgumentParser:
     bf.add_argument("--encoding", default="utf-8", help="the corpus file's text encoding (e.g. cp1252, latin-1)")
     bf.add_argument("--max-chars", type=int, default=20_000,
                     help="skip (and count) reviews longer than this many characters (default 20000)")
+    bf.add_argument("--coherence", default="default",
+                    help="coherence rules: default (all), paper (none: BiasFinder's generator) or comma-separated "
+                         "rule names (docs/biasfinder_rules.md)")
+    bf.add_argument("--people", choices=("mutate", "skip-named", "skip-real"), default="mutate",
+                    help="persons the review identifies: mutate (BiasFinder, default), skip-named, skip-real")
+    bf.add_argument("--occupation-fit", help="fill occupation templates only with occupations that fit the story: "
+                    "family, embedding or an llm: spec (default: every occupation, as BiasFinder)")
     bf.add_argument("--out", type=Path, required=True, help="folder for the CSVs, figure and provenance.json")
     bf.add_argument("--cache", type=Path, help="score cache file or folder (default: data/cache)")
     bf.add_argument("--no-cache", action="store_true", help="score everything afresh and store nothing")
@@ -162,7 +169,9 @@ def _biasfinder(args: argparse.Namespace, cache) -> None:
                             max_chars=args.max_chars, n_jobs=args.n_jobs, executor=args.executor,
                             lists=args.lists, correction=args.correction, margin=args.margin,
                             n_boot=args.n_boot, n_country_names=args.n_country_names, interval=args.interval,
-                            duplicates=args.duplicates)
+                            duplicates=args.duplicates, people=args.people, occupation_fit=args.occupation_fit,
+                            coherence=(args.coherence if args.coherence in ("default", "paper") else
+                                       [n.strip() for n in args.coherence.split(",") if n.strip()]))
     for path in biasfinder.write(result, args.out, figures_dir=args.out, formats=tuple(args.format or ("csv",)),
                                  with_scored=args.scored):
         print(path)

@@ -35,7 +35,7 @@ from collections.abc import Iterable, Sequence
 
 import pandas as pd
 
-from toolkit import checks
+from toolkit import checks, monitor
 from toolkit.corpora import looks_english
 from toolkit.errors import InputError, unknown, warn
 from toolkit.executors import note_interrupt
@@ -98,7 +98,7 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
              n_country_names: int = 1, backend: str = "rules", n_process: int = 1, max_chars: int = MAX_DOC_CHARS,
              progress: bool | None = None, executor: str = "local", workers: int | None = None,
              lists: str = "curated", duplicates: str = "keep", coherence: str | Iterable[str] = "default",
-             people: str = "mutate") -> pd.DataFrame:
+             people: str = "mutate", occupation_fit: str | None = None) -> pd.DataFrame:
     """The case tables of ``instances`` for ``corpus``, concatenated (columns :data:`COLUMNS`; '' where an instance
     lacks one). ``n_names`` per gender for the gender instance, ``n_country_names`` per country and gender;
     ``n_process`` parsing processes (2 on a 2-core machine parses about 1.6× faster); reviews longer than
@@ -119,6 +119,10 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     if executor not in ("local", "ray"):
         raise unknown("executor", executor, ("local", "ray"))
     word_lists(lists)  # an unknown preset or too many names fail here, not after the parse
+    if occupation_fit is not None:
+        from toolkit.generators.biasfinder.fit import check_method
+
+        check_method(occupation_fit)  # an unknown method fails here, not after the parse
     rules = active_rules(coherence)
     people_mode(people)
     n_names, n_country_names = checks.count(n_names, name="n_names"), checks.count(n_country_names,
@@ -162,6 +166,7 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
         done = (_instances(part, **options) for part in chunks)
     templated, rejected = 0, {}
     try:
+        monitor.stage(f"templating {len(screened):,} reviews ({', '.join(instances)})")
         with tqdm(total=len(screened), desc="biasfinder templates", unit="review", disable=not show) as bar:
             for part, frames_of_part in zip(chunks, done):
                 for stage, counts in frames_of_part.pop("rejected", {}).items():
@@ -172,6 +177,8 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
                     parts[name].append(frame)
                 bar.update(len(part))
                 templated += len(part)
+                monitor.progress(done=templated, total=len(screened), unit="reviews")
+                monitor.check()  # an app's Cancel stops here, between chunks
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM under the command line: its parsing workers are stopped
         note_interrupt(exc, stage="templating", templated=templated, reviews=len(screened))
         raise
@@ -188,10 +195,37 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
                          fix="give reviews in English, under max_chars characters, that mention a person (one "
                              "gender's pronouns, an occupation); check the corpus has rows and a text column.")
     cases = pd.concat([f.reindex(columns=list(COLUMNS), fill_value="") for f in frames], ignore_index=True)
+    if occupation_fit is not None and "occupation" in instances:
+        cases, report["occupation_fit"] = _fit_occupations(cases, screened, method=occupation_fit, lists=lists)
     cases.attrs["generation_report"] = report
     cases.attrs["word_lists"] = word_lists(lists).record(rules=rules)
     cases.attrs["coherence"] = {**record_rules(rules), "people": people}
     return cases
+
+
+def _fit_occupations(cases: pd.DataFrame, corpus: pd.DataFrame, *, method: str, lists: str
+                     ) -> tuple[pd.DataFrame, dict]:
+    """Keep, per occupation template, only the mutants whose occupation fits the story (:mod:`.fit`: ``method`` is
+    ``"family"``, ``"embedding"`` or an ``llm:`` spec; trained on the whole screened corpus); the original rows stay.
+    Returns the cases and what the filter did (for the generation report)."""
+    from toolkit.generators.biasfinder.fit import template_fills
+
+    occupation = cases["attribute"] == "occupation"
+    originals = cases[occupation & cases["is_original"].astype(bool)]
+    templates = originals[["doc_id", "corpus", "text", "template", "occupation"]].reset_index(drop=True)
+    monitor.stage(f"fitting occupations to {len(templates):,} templates ({method})")
+    fills = template_fills(templates, lists=lists, method=method, corpus=corpus)
+    kept = dict(zip(originals["case_id"], fills["fills"]))
+    mutant = occupation & ~cases["is_original"].astype(bool)
+    fits = pd.Series([fill in kept.get(case, ()) for case, fill in zip(cases["case_id"], cases["fill"])],
+                     index=cases.index)
+    out = cases[~mutant | fits].reset_index(drop=True)
+    n_fills = fills["n_fills"]
+    record = {"method": method, "threshold": fills.attrs.get("threshold"), "templates": int(len(templates)),
+              "mutants_before": int(mutant.sum()), "mutants_after": int((mutant & fits).sum()),
+              "median_fills": float(n_fills.median()) if len(n_fills) else 0.0,
+              "templates_with_one_fill": int((n_fills < 2).sum())}
+    return out, record
 
 
 def _rejection_table(rejected: dict, *, rules: frozenset[str], instances: Sequence[str], people: str) -> dict:

@@ -363,7 +363,8 @@ def train(*, texts: Sequence[str] = (), candidates: Sequence[str], window: int =
                     seeds={**{f: len(SEEDS.get(f) or ()) for f in labels[:-1]}, NONE: len(NEUTRAL_CONTEXTS)})
 
 
-def _check_method(method: str) -> str:
+def check_method(method: str) -> str:
+    """``method`` if it names an occupation-fit method (:data:`METHODS`), else TK103 listing them."""
     if method in ("embedding", "family"):
         return method
     if isinstance(method, str) and method.startswith("llm:"):
@@ -397,7 +398,7 @@ def fit_occupations(*, contexts: Sequence[str], candidates: Sequence[str], metho
     ``corpus`` texts plus the seeds; ``threshold`` on the fit relative to the best) or an ``llm:`` spec (see the
     module docstring). Returns :data:`FIT_COLUMNS`, one row per context × candidate; ``context_id`` is the context's
     position."""
-    method = _check_method(method)
+    method = check_method(method)
     threshold = _check_threshold(threshold)
     candidates = _check_candidates(candidates)
     contexts = [_SLOT.sub(MASK, _ARTICLE.sub(lambda m: m.group(1), str(c))) for c in contexts]
@@ -510,7 +511,7 @@ def template_fills(templates: pd.DataFrame, *, candidates: Sequence[str] | None 
     if not needed <= set(templates.columns):
         raise SchemaError(f"the template frame lacks {', '.join(sorted(needed - set(templates.columns)))}; it needs "
                           f"{', '.join(sorted(needed))}.", fix="pass occupation_templates(...)'s frame.")
-    method = _check_method(method)
+    method = check_method(method)
     candidates = _check_candidates(candidates if candidates is not None else word_lists(lists).occupations)
     contexts = [slot_context(t, window=window) for t in templates["template"]]
     keys = templates["text"].astype(str).tolist()
