@@ -114,3 +114,14 @@ def test_the_real_notebooks_define_what_make_figures_passes():
     """TASK is notebook 01's parameter and the five EEC tasks plus 'all' are its values."""
     assert "TASK" in notebooks.parameters_of(notebooks.notebooks_dir() / "01_eec.ipynb")
     assert set(notebooks.EEC_TASKS) == {"valence", "anger", "fear", "joy", "sadness", "all"}
+
+
+def test_figure_index_names_the_paper_figure_of_each_pdf(tmp_path):
+    from toolkit.notebooks import figure_index
+
+    for name in ("eec_gender_box.pdf", "psa_score_sens_vader.pdf", "mine.pdf", "eec_gender_box.png"):
+        (tmp_path / name).write_bytes(b"%PDF-1.4")
+    index = {name: (paper, function) for name, paper, function in figure_index(tmp_path)}
+    assert index == {"eec_gender_box.pdf": ("EEC Figure 1", "eec_task_deltas"),
+                     "mine.pdf": ("not a paper figure of the toolkit", "?"),
+                     "psa_score_sens_vader.pdf": ("PSA Figure 1", "psa_score_sens")}

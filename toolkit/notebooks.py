@@ -173,10 +173,27 @@ def main(argv: list[str] | None = None) -> int:
         shown = ", ".join(f"{k}={v!r}" for k, v in values.items())
         print(f"executing {notebook.name}" + (f" with {shown}" if shown else "") + " …", flush=True)
         print(f"  → {execute(notebook, parameters=values, output_dir=args.output_dir)}")
-    print(f"figures in {paths.figures_dir()}:")
-    for figure in sorted(paths.figures_dir().glob("*.png")):
-        print(f"  {figure.name}")
+    from toolkit import plots
+
+    print(f"figures in {paths.figures_dir()} (preset {plots.preset().name}; docs/figures.md):")
+    for name, paper, function in figure_index(paths.figures_dir()):
+        print(f"  {name}: {paper} ({function})")
     return 0
+
+
+def figure_index(folder: str | Path) -> list[tuple[str, str, str]]:
+    """``(file, paper figure or table, plots function)`` for each PDF in ``folder``, from
+    :data:`toolkit.plots.PAPER_FIGURES` (a ``<model>`` stem matches any model's file); unknown files say so."""
+    from toolkit import plots
+
+    rows = []
+    for pdf in sorted(Path(folder).glob("*.pdf")):
+        entry = plots.PAPER_FIGURES.get(pdf.stem) or next(
+            (value for key, value in plots.PAPER_FIGURES.items()
+             if "<model>" in key and pdf.stem.startswith(key.split("<model>")[0])), None)
+        function, paper = (entry[0], entry[1]) if entry else ("?", "not a paper figure of the toolkit")
+        rows.append((pdf.name, paper, function))
+    return rows
 
 
 if __name__ == "__main__":
