@@ -102,3 +102,12 @@ def test_other_values_are_still_a_coded_schema_error(released, column, value, al
 def test_unknown_tpr_rule_lists_the_rules(released):
     with pytest.raises(UnknownNameError, match="unknown TPR rule 'lenient'; available: paper, strict"):
         biasfinder.tpr(released, rule="lenient")
+
+
+def test_kappa_for_an_annotator_with_no_rows_names_the_ones_found(released):
+    from toolkit.errors import InputError
+
+    found = sorted(released["annotator"].unique())
+    with pytest.raises(InputError, match="no annotation by 'nobody'") as info:
+        biasfinder.kappa(released, field="sentiment", annotators=(found[0], "nobody"))
+    assert all(name in str(info.value) for name in found)

@@ -355,6 +355,11 @@ def kappa(annotations: pd.DataFrame, *, field: str, annotators: tuple[str, str] 
     if len(people) != 2:
         raise InputError(f"Cohen's κ needs exactly two annotators; found {list(people)}.",
                          fix="pass annotators=(first, second).")
+    found = sorted(frame["annotator"].unique())
+    absent = [p for p in people if p not in found]
+    if absent:
+        raise InputError(f"no annotation by {', '.join(map(repr, absent))}; annotators in the file: {found}.",
+                         fix="pass annotators= two of the names found.")
     wide = frame.pivot_table(index=["btc_id", "variant"], columns="annotator", values=field, aggfunc="first")
     both = wide[list(people)].dropna()
     if both.empty:
