@@ -4,18 +4,14 @@ for stray figures, the annotation app clicked and its file read back.
 
 Needs Debian's ``chromium`` and ``chromium-driver`` (``apt-get install chromium chromium-driver``) and the ``browser``
 extra (``pip install -e .[browser]``: jupyterlab, selenium); skipped with the reason otherwise. Nothing is
-downloaded at run time. ``make test-browser`` runs only this file; ``BROWSER_SCREENSHOTS=DIR`` keeps the
-screenshots (default: the test's temporary folder).
+downloaded at run time (plumbing: ``tests/browser_support.py``). ``make test-browser`` runs every browser test;
+``BROWSER_SCREENSHOTS=DIR`` keeps the screenshots (default: the test's temporary folder).
 """
 from __future__ import annotations
 
 import base64
 import io
 import json
-import os
-import shutil
-import socket
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -24,25 +20,10 @@ import pytest
 
 pytestmark = [pytest.mark.browser, pytest.mark.notebook]
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-ROOT = Path(__file__).resolve().parents[1]
+import browser_support as support  # noqa: E402
 
-try:
-    import jupyterlab  # noqa: F401
-    import selenium  # noqa: F401
-    _MISSING_PY = ""
-except ImportError as exc:
-    _MISSING_PY = exc.name or "jupyterlab/selenium"
-
-if not CHROMIUM or not CHROMEDRIVER:
-    pytest.skip("browser test needs Debian's chromium and chromium-driver (apt-get install chromium "
-                "chromium-driver)", allow_module_level=True)
-if _MISSING_PY:
-    pytest.skip(f"browser test needs {_MISSING_PY} (pip install -e .[browser])", allow_module_level=True)
-
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
+support.skip_without_browser(lab=True)
+ROOT = support.ROOT
 
 # Small parameters: the whole file runs in a few minutes on two shared cores (lexicon models find no BiasFinder
 # BTC in 3 templates of the bundled sample; minilm-imdb finds some, for the annotation app).
@@ -68,12 +49,6 @@ slow.fingerprint = "slow-browser-model-v1"  # the cache key, the same in the ker
 '''
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _with_parameters(source: Path, target: Path, parameters: dict) -> None:
     """Copy a notebook, adding a cell after its ``parameters`` cell that sets ``parameters`` (as papermill does)."""
     notebook = json.loads(source.read_text())
@@ -95,83 +70,28 @@ def lab(tmp_path_factory):
         _with_parameters(ROOT / "notebooks" / name, work / "notebooks" / name, {**parameters, **extra,
                          "OUT_DIR": str(work / "results" / name[:2]), "FIGURES_DIR": str(work / "figures")})
     (work / "notebooks" / "slow_browser_model.py").write_text(SLOW_MODEL)  # importable from the kernel's folder
-    port, token = _free_port(), "browser-test-" + base64.b32encode(os.urandom(10)).decode().lower()
-    env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}  # the kernel uses Jupyter's inline backend
-    env.update(PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""), TOOLKIT_DATA=str(work / "data"),
-               TOOLKIT_FIGURES=str(work / "figures"), JUPYTER_CONFIG_DIR=str(work / "config"),
-               JUPYTER_RUNTIME_DIR=str(work / "runtime"), JUPYTERLAB_SETTINGS_DIR=str(work / "settings"),
-               JUPYTERLAB_WORKSPACES_DIR=str(work / "workspaces"), HOME=str(work))
-    news = work / "settings" / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
-    news.parent.mkdir(parents=True)
-    news.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))  # no news pop-up, no network
-    log = (work / "lab.log").open("w")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={work}", "--LabApp.expose_app_in_browser=True",
-         "--ServerApp.open_browser=False", "--LabApp.news_url=", "--LabApp.check_for_updates_class="
-         "jupyterlab.NeverCheckForUpdate", "--LabApp.extension_manager=readonly"]
-        + (["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []), cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.time() + 120
-        while time.time() < deadline:
-            with socket.socket() as sock:
-                if sock.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            if server.poll() is not None:
-                pytest.fail(f"JupyterLab exited: {(work / 'lab.log').read_text()[-2000:]}")
-            time.sleep(0.5)
-        yield {"url": f"http://127.0.0.1:{port}", "token": token, "work": work}
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.close()
+    with support.jupyter_lab(work) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", "--window-size=1400,1000",
-                 f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    driver.set_script_timeout(60)
+    driver = support.chrome(tmp_path_factory.mktemp("chromium-profile"))
     yield driver
     driver.quit()
 
 
 @pytest.fixture(scope="module")
 def shots(tmp_path_factory) -> Path:
-    folder = Path(os.environ.get("BROWSER_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    return support.screenshots(tmp_path_factory)
 
 
-def _wait(driver, script: str, *, timeout: float, what: str):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = driver.execute_script(script)
-        if value:
-            return value
-        time.sleep(0.5)
-    pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}")
-
-
-_NOTEBOOK = "const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
+_wait = support.wait
+_NOTEBOOK = support.NOTEBOOK_JS
 _IDLE = _NOTEBOOK + """
     const kernel = nb && nb.sessionContext && nb.sessionContext.session && nb.sessionContext.session.kernel;
     return !!kernel && kernel.status === 'idle';"""
-_ALL_RUN = _NOTEBOOK + """
-    if (!nb || !nb.content) return false;
-    const kernel = nb.sessionContext.session && nb.sessionContext.session.kernel;
-    const cells = nb.content.widgets.filter(c => c.model.type === 'code');
-    return kernel && kernel.status === 'idle' && cells.every(c => c.model.executionCount !== null
-        && !c.node.querySelector('.jp-InputPrompt').textContent.includes('*'));"""
+_ALL_RUN = support.ALL_RUN_JS
 _ERRORS = _NOTEBOOK + """
     return nb.content.widgets.filter(c => c.model.type === 'code').flatMap(
         c => c.model.outputs.toJSON().filter(o => o.output_type === 'error').map(o => o.ename + ': ' + o.evalue));"""

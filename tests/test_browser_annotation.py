@@ -8,13 +8,7 @@ Needs Debian's ``chromium`` and ``chromium-driver`` and the ``browser`` extra (j
 """
 from __future__ import annotations
 
-import base64
 import json
-import os
-import shutil
-import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -22,25 +16,9 @@ import pytest
 
 pytestmark = [pytest.mark.browser, pytest.mark.notebook]
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-ROOT = Path(__file__).resolve().parents[1]
+import browser_support as support  # noqa: E402
 
-try:
-    import jupyterlab  # noqa: F401
-    import selenium  # noqa: F401
-    _MISSING_PY = ""
-except ImportError as exc:
-    _MISSING_PY = exc.name or "jupyterlab/selenium"
-
-if not CHROMIUM or not CHROMEDRIVER:
-    pytest.skip("browser test needs Debian's chromium and chromium-driver (apt-get install chromium "
-                "chromium-driver)", allow_module_level=True)
-if _MISSING_PY:
-    pytest.skip(f"browser test needs {_MISSING_PY} (pip install -e .[browser])", allow_module_level=True)
-
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
+support.skip_without_browser(lab=True)
 
 NAME = "annotation_by_keys.ipynb"
 BTCS = [("Anna is great and she wins.", "Tom is great and he wins."), ("She is dull.", "He is dull."),
@@ -62,12 +40,6 @@ def _cells(annotations: Path) -> list[str]:
             f"drill = drilldown.browser(pairs=drilldown.pairs_frame({pairs!r}), title='drill-down')\ndrill"]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     """JupyterLab on 127.0.0.1 (free port, token) over a folder holding the small notebook."""
@@ -78,81 +50,25 @@ def lab(tmp_path_factory):
                 "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
                 "nbformat": 4, "nbformat_minor": 5}
     (work / NAME).write_text(json.dumps(notebook, indent=1))
-    port, token = _free_port(), "browser-test-" + base64.b32encode(os.urandom(10)).decode().lower()
-    env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
-    env.update(PYTHONPATH=str(ROOT) + os.pathsep + env.get("PYTHONPATH", ""), TOOLKIT_DATA=str(work / "data"),
-               TOOLKIT_FIGURES=str(work / "figures"), JUPYTER_CONFIG_DIR=str(work / "config"),
-               JUPYTER_RUNTIME_DIR=str(work / "runtime"), JUPYTERLAB_SETTINGS_DIR=str(work / "settings"),
-               JUPYTERLAB_WORKSPACES_DIR=str(work / "workspaces"), HOME=str(work))
-    news = work / "settings" / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
-    news.parent.mkdir(parents=True)
-    news.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
-    log = (work / "lab.log").open("w")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={work}", "--LabApp.expose_app_in_browser=True",
-         "--ServerApp.open_browser=False", "--LabApp.news_url=", "--LabApp.check_for_updates_class="
-         "jupyterlab.NeverCheckForUpdate", "--LabApp.extension_manager=readonly"]
-        + (["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []), cwd=work, env=env,
-        stdout=log, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.time() + 120
-        while time.time() < deadline:
-            with socket.socket() as sock:
-                if sock.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            if server.poll() is not None:
-                pytest.fail(f"JupyterLab exited: {(work / 'lab.log').read_text()[-2000:]}")
-            time.sleep(0.5)
-        yield {"url": f"http://127.0.0.1:{port}", "token": token, "work": work, "annotations": annotations}
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.close()
+    with support.jupyter_lab(work) as server:
+        yield {**server, "annotations": annotations}
 
 
 @pytest.fixture(scope="module")
 def driver(tmp_path_factory):
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", "--window-size=1400,1000",
-                 f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
-        options.add_argument(flag)
-    chrome = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    chrome.set_script_timeout(60)
+    chrome = support.chrome(tmp_path_factory.mktemp("chromium-profile"))
     yield chrome
     chrome.quit()
 
 
 @pytest.fixture(scope="module")
 def shots(tmp_path_factory) -> Path:
-    folder = Path(os.environ.get("BROWSER_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    return support.screenshots(tmp_path_factory)
 
 
-def _wait(driver, script: str, *, timeout: float, what: str):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = driver.execute_script(script)
-        if value:
-            return value
-        time.sleep(0.5)
-    pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}")
-
-
-_NOTEBOOK = "const nb = window.jupyterapp && window.jupyterapp.shell.currentWidget;"
-_ALL_RUN = _NOTEBOOK + """
-    if (!nb || !nb.content) return false;
-    const kernel = nb.sessionContext.session && nb.sessionContext.session.kernel;
-    const cells = nb.content.widgets.filter(c => c.model.type === 'code');
-    return kernel && kernel.status === 'idle' && cells.every(c => c.model.executionCount !== null
-        && !c.node.querySelector('.jp-InputPrompt').textContent.includes('*'));"""
+_wait = support.wait
+_NOTEBOOK = support.NOTEBOOK_JS
+_ALL_RUN = support.ALL_RUN_JS
 _ERRORS = _NOTEBOOK + """
     return nb.content.widgets.filter(c => c.model.type === 'code').flatMap(
         c => c.model.outputs.toJSON().filter(o => o.output_type === 'error').map(o => o.ename + ': ' + o.evalue));"""

@@ -7,7 +7,6 @@ reason otherwise. Nothing is downloaded at run time.
 """
 from __future__ import annotations
 
-import shutil
 
 import numpy as np
 import pandas as pd
@@ -16,38 +15,16 @@ from matplotlib.figure import Figure
 
 pytestmark = [pytest.mark.browser]
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
+import browser_support as support  # noqa: E402
 
-try:
-    import selenium  # noqa: F401
-    _MISSING_PY = ""
-except ImportError as exc:
-    _MISSING_PY = exc.name or "selenium"
-
-if not CHROMIUM or not CHROMEDRIVER:
-    pytest.skip("browser test needs Debian's chromium and chromium-driver (apt-get install chromium "
-                "chromium-driver)", allow_module_level=True)
-if _MISSING_PY:
-    pytest.skip(f"browser test needs {_MISSING_PY} (pip install -e .[browser])", allow_module_level=True)
-
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
+support.skip_without_browser(lab=False)
 
 EVIL = "<script>document.title='injected'</script>"
 
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", "--window-size=1400,1000",
-                 f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    driver.set_script_timeout(60)
+    driver = support.chrome(tmp_path_factory.mktemp("chromium-profile"))
     yield driver
     driver.quit()
 
