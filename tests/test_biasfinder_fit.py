@@ -228,12 +228,12 @@ def test_fit_llm_template_fills(chat):
 
 @pytest.mark.skipif(not IMDB.is_file(), reason="the IMDB train split is not at ../shared/data/imdb")
 def test_fit_on_imdb_train_narrows_fills_without_collapsing_them():
-    """2,000 reviews of the train split: training on their own mentions, the templates keep their own occupation,
+    """800 reviews of the train split: training on their own mentions, the templates keep their own occupation,
     fewer than half the list on average, and more than one family's worth across templates."""
     from toolkit import corpora
     from toolkit.generators.biasfinder.occupation import occupation_templates
 
-    corpus = corpora.load(IMDB).iloc[:2000]
+    corpus = corpora.load(IMDB).iloc[:800]
     templates = occupation_templates(corpus)
     assert len(templates) >= 20
     fills = fit.template_fills(templates, corpus=corpus)
