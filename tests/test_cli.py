@@ -209,3 +209,14 @@ def test_cli_eec_report_and_latex_are_part_of_the_run_and_a_plain_rerun_removes_
     assert (tmp_path / "cmp.html").read_text(encoding="utf-8").count("(same in both runs)") == 3  # the tables
     bad = _run("report", str(tmp_path / "nothing"), cwd=tmp_path)
     assert bad.returncode == 2 and "TK102" in bad.stderr and "provenance.json" in bad.stderr
+
+
+def test_cli_coherence_option_never_turns_every_rule_off_by_being_empty():
+    from toolkit.__main__ import _coherence
+    from toolkit.errors import UnknownNameError
+    from toolkit.generators.biasfinder.rules import active
+
+    assert _coherence("paper") == "paper" and _coherence("deity, honorific") == ["deity", "honorific"]
+    for empty in ("", ",", " , "):
+        with pytest.raises(UnknownNameError, match="paper"):
+            active(_coherence(empty))

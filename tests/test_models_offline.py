@@ -165,6 +165,15 @@ def test_probe_of_a_refusing_endpoint_says_why():
     assert hf.probe_hub(endpoint=endpoint) == reason
 
 
+def test_a_failed_probe_is_believed_for_a_minute_only(server, monkeypatch):
+    endpoint = f"http://127.0.0.1:{server.port}"
+    host, port, _ = hf._probe_address(endpoint)
+    hf._PROBES[(host, port)] = ("the hub cannot be reached (a blip)", 0.0)  # failed long ago
+    monkeypatch.setenv("HF_ENDPOINT", endpoint)
+    assert hf.offline_reason() == ""  # an old failure is forgotten ...
+    assert hf.probe_hub(endpoint=endpoint) == "" and server.wait_for(1) == 1  # ... and the hub probed again
+
+
 def test_probe_goes_through_the_proxy_the_environment_sets(server, monkeypatch):
     monkeypatch.setenv("https_proxy", f"http://127.0.0.1:{server.port}")
     assert hf.probe_hub(endpoint="https://hub.invalid") == ""   # the proxy answers, the name is never looked up

@@ -209,3 +209,31 @@ def test_results_write_report_into_a_folder_where_report_html_is_a_folder_is_tk1
         _run_folder(tmp_path, "run", report_on=True)
     assert excinfo.value.code == "TK105"
     assert not (out / "provenance.json").exists()
+
+
+def test_a_planted_provenance_cannot_copy_other_files_into_a_report(tmp_path):
+    out, _ = _run_folder(tmp_path, "run")
+    secret = tmp_path / "secret.csv"
+    secret.write_text("key\nAKIA-SECRET\n")
+    (out / "demo_link.csv").symlink_to(secret)
+    record = json.loads((out / "provenance.json").read_text())
+    record["outputs"] += [str(secret), "demo_link.csv", "../secret.csv"]
+    (out / "provenance.json").write_text(json.dumps(record))
+    page = report.from_run(out_dir=out).read_text(encoding="utf-8")
+    assert "AKIA-SECRET" not in page and "demo_table" in page  # the run's own tables are still there
+
+
+def test_a_column_read_back_empty_is_missing_numbers_and_zero_padded_codes_stay_text():
+    frame = pd.DataFrame({"avg_diff": ["", ""], "code": ["007", "012"], "x": ["1.5", ""]})
+    back = report._numbers_back(frame)
+    assert back["avg_diff"].dtype == float and back["avg_diff"].isna().all()
+    assert back["code"].tolist() == ["007", "012"]
+    assert back["x"].iloc[0] == 1.5 and np.isnan(back["x"].iloc[1])
+
+
+def test_compare_does_not_call_partly_read_tables_the_same(tmp_path, monkeypatch):
+    left, _ = _run_folder(tmp_path, "a")
+    right, _ = _run_folder(tmp_path, "b")
+    monkeypatch.setattr(report, "LARGE_FILE", 10)  # every table counts as large: only its first rows are read
+    text = report.compare(left=left, right=right, path=tmp_path / "both.html").read_text(encoding="utf-8")
+    assert "same in both runs" not in text and "not compared" in text

@@ -1,5 +1,6 @@
 import html
 
+import pandas as pd
 import pytest
 
 from toolkit.errors import InputError
@@ -171,3 +172,48 @@ def test_eec_app_drills_down_from_a_system_to_its_sentence_pairs_with_the_change
     app.extra.value = "vadr"
     app.run()  # a failed run clears the drill-down too
     assert app.drill.children == ()
+
+
+def test_an_app_run_exports_one_self_contained_report_with_its_tables_and_figures(tmp_path):
+    app = eec_app(models=["afinn"], cache=False)
+    with pytest.raises(InputError, match="no finished run"):
+        app.export_report(tmp_path / "none.html")
+    assert app.export_button.disabled
+    assert app.run() and not app.export_button.disabled
+    path = app.export_report(tmp_path / "eec.html")
+    page = path.read_text()
+    shown = sum("image/png" in o.get("data", {}) for o in app.output.outputs)
+    assert shown >= 2 and page.count("<img") == shown  # every figure the app showed
+    assert "EEC gender, subset all" in page and "EEC race, subset all" in page  # the captioned tables
+    assert "afinn" in page and "http://" not in page.replace("http://www.w3.org", "")  # nothing loaded from outside
+    app.export_button.click()  # the button writes to data/reports and says where
+    assert "report written to" in app.status.value and app.report_path.exists()
+    app.report_path.unlink()
+
+
+def test_app_tables_escape_their_cells():
+    from toolkit.widgets import table
+
+    shown = table(pd.DataFrame({"model": ["hf:/m?labels=<b>neg</b>,pos"], "x": [0.5]}), caption="c").to_html()
+    assert "&lt;b&gt;neg&lt;/b&gt;" in shown and "<b>neg</b>" not in shown
+
+
+def test_two_apps_run_at_once_leave_the_kernels_warnings_as_they_were():
+    import warnings
+
+    impl, filters = warnings._showwarnmsg_impl, list(warnings.filters)
+    first, second = eec_app(models=["afinn"], cache=False), eec_app(models=["textblob"], cache=False)
+    first.run(block=False)
+    second.run(block=False)
+    first.wait()
+    second.wait()
+    assert first.result is not None and second.result is not None
+    assert warnings._showwarnmsg_impl is impl and warnings.filters == filters
+
+
+def test_cancel_after_a_finished_run_changes_nothing():
+    app = eec_app(models=["afinn"], cache=False)
+    assert app.run()
+    done = app.status.value
+    app.cancel()
+    assert app.status.value == done and not app._cancel.is_set()

@@ -170,12 +170,17 @@ def _biasfinder(args: argparse.Namespace, cache) -> None:
                             lists=args.lists, correction=args.correction, margin=args.margin,
                             n_boot=args.n_boot, n_country_names=args.n_country_names, interval=args.interval,
                             duplicates=args.duplicates, people=args.people, occupation_fit=args.occupation_fit,
-                            coherence=(args.coherence if args.coherence in ("default", "paper") else
-                                       [n.strip() for n in args.coherence.split(",") if n.strip()]))
+                            coherence=_coherence(args.coherence))
     for path in biasfinder.write(result, args.out, figures_dir=args.out, formats=tuple(args.format or ("csv",)),
                                  with_scored=args.scored):
         print(path)
     print(result.table4.to_string(index=False))
+
+
+def _coherence(text: str) -> str | list[str]:
+    """``--coherence``: a preset or one rule name as given (an empty one is an unknown name, TK103), or a comma list."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    return names if len(names) > 1 else (names[0] if names else text.strip())
 
 
 def _reports(args: argparse.Namespace) -> None:

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
@@ -316,7 +317,12 @@ def _numbers_back(frame: pd.DataFrame) -> pd.DataFrame:
         if not (column.dtype == object or pd.api.types.is_string_dtype(column.dtype)):
             continue
         filled = column[column.astype(str).str.strip() != ""]
-        if filled.empty or not filled.map(lambda v: isinstance(v, (str, int, float))).all():
+        if filled.empty:  # every cell empty (e.g. EEC's avg_diff when no system is significant): missing numbers
+            out.isetitem(position, pd.Series(np.nan, index=column.index, dtype=float))
+            continue
+        if not filled.map(lambda v: isinstance(v, (str, int, float))).all():
+            continue
+        if filled.astype(str).str.strip().str.match(r"^[+-]?0\d").any():  # zero-padded codes ("007") stay text
             continue
         converted = pd.to_numeric(filled, errors="coerce")
         if converted.notna().all():
@@ -325,14 +331,21 @@ def _numbers_back(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _listed(folder: Path, name: str) -> Path | None:
-    """The path of an ``outputs`` entry: a bare name inside ``folder`` or an absolute path; None otherwise."""
+def _listed(folder: Path, name: str, *, study: str | None = None) -> Path | None:
+    """The path of an ``outputs`` entry, or None when a report must not read it: a bare name of a regular file
+    inside ``folder``; an absolute path only for a figure (``.png``) named after the run's ``study`` (figures
+    written to another folder are listed so). Never a symlink, never a table outside the run's folder — a planted
+    provenance.json cannot copy other files into a report."""
     listed = Path(name)
     if listed.is_absolute():
-        return listed
-    if listed.name == name and name not in ("", ".", ".."):
-        return folder / name
-    return None
+        if listed.suffix != ".png" or not study or not listed.name.startswith(f"{study}_"):
+            return None
+        path = listed
+    elif listed.name == name and name not in ("", ".", ".."):
+        path = folder / name
+    else:
+        return None
+    return None if path.is_symlink() else path
 
 
 def load_run(*, out_dir: str | Path) -> Run:
@@ -350,8 +363,9 @@ def load_run(*, out_dir: str | Path) -> Run:
     tables: dict[str, _Table] = {}
     figures: dict[str, bytes] = {}
     missing: list[str] = []
+    settings = record.get("settings") if isinstance(record.get("settings"), dict) else {}
     for name in names:
-        path = _listed(folder, name)
+        path = _listed(folder, name, study=settings.get("study"))
         if path is None or path.suffix not in (*TABLE_SUFFIXES, ".png"):
             continue
         if not path.is_file():
@@ -441,7 +455,9 @@ def render_comparison(left: Run, right: Run) -> str:
     blocks = []
     for name in table_names:
         both = name in left.tables and name in right.tables
-        state = ("same in both runs" if _same(left.tables[name].frame, right.tables[name].frame) else "differs") \
+        partial = both and (left.tables[name].partial or right.tables[name].partial)
+        state = ("not compared: only the first rows of a large table were read" if partial else
+                 "same in both runs" if _same(left.tables[name].frame, right.tables[name].frame) else "differs") \
             if both else "in one run only"
         pair = [_side(_table_of(run.tables[name], f"{label}: {name}") if name in run.tables else None, label)
                 for label, run in ((a, left), (b, right))]

@@ -84,7 +84,7 @@ def _number_format(frame: pd.DataFrame) -> dict[str, str]:
 
 def table(frame: pd.DataFrame, *, caption: str):
     """``frame`` as a captioned table in the apps' one number format (a pandas Styler; the frame is unchanged)."""
-    return frame.style.format(_number_format(frame), na_rep="").set_caption(html.escape(caption)).set_table_styles(
+    return frame.style.format(_number_format(frame), na_rep="", escape="html").set_caption(html.escape(caption)).set_table_styles(
         [{"selector": "caption", "props": "caption-side: top; text-align: left; font-weight: bold; color: #333;"}])
 
 
@@ -111,6 +111,9 @@ class ModelField:
         return specs
 
 
+_RUN_LOCK = threading.Lock()  # one app run at a time per kernel (see _App._body)
+
+
 class _App:
     """Run/Cancel plumbing shared by the apps: ``button``, ``cancel_button``, ``bar`` and ``rate`` (progress),
     ``status`` line, ``output`` area; the task runs in a thread under :func:`toolkit.monitor.watching`."""
@@ -120,6 +123,11 @@ class _App:
     def _controls(self) -> None:
         self.button = w.Button(description="Run", button_style="primary", icon="play")
         self.cancel_button = w.Button(description="Cancel", icon="stop", disabled=True)
+        self.export_button = w.Button(description="Export report", icon="file", disabled=True,
+                                      tooltip="one self-contained HTML file: this run's tables, figures, provenance")
+        self.report_path = None  # the last exported report
+        self._report_tables: dict[str, pd.DataFrame] = {}
+        self._report_figures: dict = {}
         self.bar = w.IntProgress(value=0, min=0, max=1, layout=w.Layout(width="320px", visibility="hidden"))
         self.rate = w.Label(value="")
         self.status = w.HTML(value="")
@@ -130,15 +138,17 @@ class _App:
         self.cancelled: str | None = None  # what a cancelled run kept, in words
         self._thread: threading.Thread | None = None
         self._cancel = threading.Event()
+        self._finishing = False  # the task has ended: a Cancel click now changes nothing
         self._failure: BaseException | None = None
         self._label = ""
         self._field_notes: list[str] = []
         self._drawn = 0.0
         self.button.on_click(lambda _: self.run(block=False))
         self.cancel_button.on_click(lambda _: self.cancel())
+        self.export_button.on_click(lambda _: self._export_clicked())
 
     def _buttons(self) -> w.HBox:
-        return w.HBox([self.button, self.cancel_button])
+        return w.HBox([self.button, self.cancel_button, self.export_button])
 
     def _progress_row(self) -> w.HBox:
         return w.HBox([self.bar, self.rate])
@@ -152,7 +162,7 @@ class _App:
 
     def cancel(self) -> None:
         """Ask the running task to stop after the batch it is scoring (what was scored stays cached)."""
-        if self.running:
+        if self.running and not self._finishing:
             self._cancel.set()
             self.cancel_button.disabled = True
             self._say(f"⏳ {self._label}: cancelling after the current batch (a model still loading finishes "
@@ -190,6 +200,9 @@ class _App:
         self.cancel_button.disabled, self.cancel_button.button_style = False, "warning"
         self.output.outputs = ()
         self.drill.children = ()
+        self.export_button.disabled = True
+        self._finishing = False
+        self._report_tables, self._report_figures = {}, {}
         self.error, self.cancelled, self.notes, self._failure = None, None, [], None
         self._cancel = threading.Event()
         self._label = label
@@ -203,6 +216,17 @@ class _App:
         return True
 
     def _body(self, task: Callable[[], None]) -> None:
+        """Run ``task`` in this thread; one app's task at a time in a kernel (recording warnings for the status
+        line swaps process-wide state, so two runs at once would lose each other's warnings): a second app waits."""
+        if not _RUN_LOCK.acquire(blocking=False):
+            self._say(f"⏳ {self._label}: waiting for another app's run in this kernel to finish …")
+            _RUN_LOCK.acquire()
+        try:
+            self._body_locked(task)
+        finally:
+            _RUN_LOCK.release()
+
+    def _body_locked(self, task: Callable[[], None]) -> None:
         started = time.perf_counter()
         caught: list = []
         try:
@@ -212,6 +236,7 @@ class _App:
                 warnings.simplefilter("always")
                 task()
         except monitor.Cancelled as exc:
+            self._finishing = True
             self.result = None
             self.output.outputs = ()
             self.drill.children = ()
@@ -222,17 +247,21 @@ class _App:
                                       else "nothing scored yet")
             self._say(f"■ cancelled during {stage}: "
                       + (f"{kept}." if "templated" in kept else
-                         f"{kept}; Run again resumes there (cached texts are not scored twice)." if kept else
+                         f"{kept}; Run again resumes there (cached texts are not scored twice)."
+                         if kept and (getattr(exc, "toolkit_interrupt", None) or {}).get("cache") else
+                         f"{kept}." if kept else
                          "every text was scored (and cached, unless the cache is off); the results were not "
                          "finished." if after_scoring else "stopped before any text was scored."),
                       colour="#8a5300")
         except ToolkitError as exc:
+            self._finishing = True
             self.result = None
             self.output.outputs = ()
             self.drill.children = ()
             self.error = widget_message(exc)
             self._say(f"✖ {self.error}", colour="#b00020")
         except Exception as exc:  # unexpected: say so, show the traceback in the app, re-raise in wait()
+            self._finishing = True
             self.result = None
             self.output.outputs = ()
             self.drill.children = ()
@@ -241,10 +270,12 @@ class _App:
             self._say(f"✖ {self.error}", colour="#b00020")
             self.output.append_stderr("".join(traceback.format_exception(exc)))
         else:
+            self._finishing = True
             self.notes = list(dict.fromkeys([*self._field_notes, *(str(c.message) for c in caught
                                                                   if not issubclass(c.category, DeprecationWarning))]))
             self._say(f"✔ done in {time.perf_counter() - started:.1f} s"
                       + "".join(f" · note: {n}" for n in self.notes), colour="#1b5e20")
+            self.export_button.disabled = self.result is None
         finally:
             self.bar.layout.visibility = "hidden"
             self.rate.value = ""
@@ -252,8 +283,47 @@ class _App:
             self.cancel_button.disabled, self.cancel_button.button_style = True, ""
 
     def _show(self, item) -> None:
-        """Append a table (or any displayable) to the output area."""
+        """Append a table (or any displayable) to the output area; a captioned table is kept for the report."""
+        if isinstance(item, pd.io.formats.style.Styler):
+            name = html.unescape(str(item.caption or f"table {len(self._report_tables) + 1}"))
+            self._report_tables[name] = item.data
         self.output.append_display_data(item)
+
+    def _draw(self, items) -> None:
+        """Show figures (an Axes, a Figure, a list or a name → figure mapping) and keep them for the report."""
+        named = items.items() if isinstance(items, dict) else (
+            [(None, items)] if not isinstance(items, (list, tuple)) else [(None, i) for i in items])
+        for name, item in named:
+            self._report_figures[name or f"figure {len(self._report_figures) + 1}"] = item
+        plots.show(items, output=self.output)
+
+    def export_report(self, path=None):
+        """Write the last successful run (its tables, figures, settings and notes) as one self-contained HTML file
+        (:func:`toolkit.report.write_html`) to ``path`` (default ``data/reports/<app>-<time>.html``); return it."""
+        from toolkit import paths, report
+        from toolkit.errors import InputError
+
+        if self.result is None or self.running:
+            raise InputError("there is no finished run to export.", fix="press Run and wait until it is done.")
+        name = type(self).__name__.removesuffix("App").lower()
+        if path is None:
+            path = paths.data_dir() / "reports" / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}.html"
+            path.parent.mkdir(parents=True, exist_ok=True)
+        settings = getattr(self.result, "settings", None) or {}
+        provenance = {"app": name, "run": self._label, "models": list(getattr(self.result, "models", []) or []),
+                      "notes": list(self.notes), "settings": settings,
+                      "written": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
+        self.report_path = report.write_html(title=f"{name} · {self._label}", tables=self._report_tables,
+                                             figures=self._report_figures, provenance=provenance, path=path)
+        return self.report_path
+
+    def _export_clicked(self) -> None:
+        try:
+            written = self.export_report()
+        except ToolkitError as exc:
+            self._say(f"✖ {widget_message(exc)}", colour="#b00020")
+            return
+        self._say(f"✔ report written to {written} (open it in a browser; it needs no network)", colour="#1b5e20")
 
     def _offer_drill(self, *, what: str, pickers: dict[str, list[str]],
                      build: Callable[..., pd.DataFrame]) -> None:
@@ -355,7 +425,7 @@ class EECApp(_App):
                                  caption=f"EEC {attribute}, subset {subset}: systems per significance group "
                                          f"(n = {n} systems; {family})."))
             # one figure per attribute, a panel per task
-            plots.show([panels[0] for panels in eec.figures(result, subset=subset).values()], output=self.output)
+            self._draw([panels[0] for panels in eec.figures(result, subset=subset).values()])
             self._offer_drill(what="an EEC system's Δ", pickers={"system": list(result.models),
                                                                   "attribute": list(eec.ATTRIBUTES)},
                               build=lambda system, attribute: drilldown.eec_pairs(result, model=system,
@@ -422,7 +492,7 @@ class PSAApp(_App):
                                              f"{result.settings['correction'].capitalize()} over {len(gender)} "
                                              f"tests ({result.settings['family']}); a model's significance "
                                              "changes with the models selected)."))
-            plots.show(self._psa.figures(result), output=self.output)
+            self._draw(self._psa.figures(result))
             self.result = result
             self.redraw_flips()
 
@@ -486,7 +556,7 @@ class BiasFinderApp(_App):
                                              f"{result.settings['correction'].capitalize()} over "
                                              f"{result.settings['family_size']} tests ({result.settings['family']}); "
                                              "a model's verdict changes with the models selected)."))
-            plots.show(self._biasfinder.figures(result), output=self.output)
+            self._draw(self._biasfinder.figures(result))
             per_template = result.btcs.groupby("case_id", sort=False)["n_btcs"].sum().sort_values(
                 ascending=False, kind="stable")  # templates with the most BTCs first
             templates = list(per_template.index[:_DRILL_OPTIONS])
@@ -535,7 +605,7 @@ class BTCSAMApp(_App):
             result = self._btcsam.run(sets=self.sets, models=specs, theta=theta, rule=rule, cache=self.cache,
                                       progress=False)
             monitor.stage("drawing tables and figures")
-            plots.show(self._btcsam.figures(result), output=self.output)
+            self._draw(self._btcsam.figures(result))
             detection = result.detection
             shown = detection[detection["theta"] == theta].reset_index(drop=True)
             cases = int(result.scored["case_id"].nunique())

@@ -106,7 +106,8 @@ def hub_offline() -> bool:
 PROBE_TIMEOUT_S = 3.0
 """How long :func:`probe_hub` waits for the hub (name lookup and TCP connection together)."""
 
-_PROBES: dict[tuple[str, int], str] = {}
+_PROBES: dict[tuple[str, int], tuple[str, float]] = {}  # address → (reason, when probed)
+PROBE_MEMORY_S = 60.0  # a failed probe is believed this long (a network blip must not poison a kernel); success: always
 _PROBE_LOCK = threading.Lock()
 
 
@@ -142,15 +143,16 @@ def probe_hub(*, endpoint: str | None = None, timeout: float = PROBE_TIMEOUT_S, 
 
     One TCP connection to ``endpoint`` (default :func:`hub_endpoint`, i.e. ``HF_ENDPOINT``), or to the proxy the
     environment sets for it, within ``timeout`` seconds, name lookup included (it runs in a daemon thread, so a
-    hanging DNS cannot stall the caller). The answer is remembered per address for the life of the process, so a
-    second hub id does not wait again; ``refresh=True`` probes anew (e.g. after the network came back)."""
+    hanging DNS cannot stall the caller). The answer is remembered per address — a success for the life of the
+    process, a failure for :data:`PROBE_MEMORY_S` seconds — so a second hub id does not wait again and a network
+    blip does not last; ``refresh=True`` probes anew."""
     endpoint = (endpoint or hub_endpoint()).rstrip("/")
     host, port, via = _probe_address(endpoint)
     if not host:
         return f"the hub endpoint {endpoint!r} names no host"
     with _PROBE_LOCK:
-        if not refresh and (host, port) in _PROBES:
-            return _PROBES[(host, port)]
+        if not refresh and _remembered(host, port) is not None:
+            return _remembered(host, port)
         outcome: list[str] = []
 
         def connect() -> None:
@@ -170,8 +172,17 @@ def probe_hub(*, endpoint: str | None = None, timeout: float = PROBE_TIMEOUT_S, 
             why = outcome[0] if outcome else f"no answer within {timeout:g} s"
             reason = (f"the Hugging Face hub at {endpoint}{via} cannot be reached from this machine ({why}, "
                       f"after {time.perf_counter() - start:.1f} s)")
-        _PROBES[(host, port)] = reason
+        _PROBES[(host, port)] = (reason, time.monotonic())
         return reason
+
+
+def _remembered(host: str, port: int) -> str | None:
+    """The remembered probe of this address: ``""`` (reachable), a failure of the last :data:`PROBE_MEMORY_S`
+    seconds, or None (never probed, or the failure is older: probe again)."""
+    reason, when = _PROBES.get((host, port), (None, 0.0))
+    if reason is None or (reason and time.monotonic() - when > PROBE_MEMORY_S):
+        return None
+    return reason
 
 
 def offline_reason() -> str:
@@ -183,7 +194,7 @@ def offline_reason() -> str:
     if hub_offline():
         return "HF_HUB_OFFLINE is set"
     host, port, _ = _probe_address(hub_endpoint())
-    return _PROBES.get((host, port), "")
+    return _remembered(host, port) or ""
 
 
 def looks_local(target: str) -> bool:
