@@ -156,7 +156,8 @@ def test_sample_btcs_caps_templates_and_splits_by_characteristic():
     assert sorted(everything["case_id"]) == ["o1"] + [f"t{t}" for t in range(7)]  # one per template
     strata = biasfinder.sample_strata(scored, sample).set_index(["attribute", "model"])
     assert strata.loc[("gender", "m1")].to_dict() == {"btcs": 14, "templates_with_btc": 7, "sampled": 5,
-                                                      "templates_sampled": 5}
+                                                      "templates_sampled": 5, "btcs_flagged": 0,
+                                                      "sampled_flagged": 0}  # no fill_flag column: none flagged
     assert strata.loc[("occupation", "all"), "sampled"] == 1
     with pytest.raises(InputError):
         biasfinder.sample_btcs(scored, n=3, per_template=0)

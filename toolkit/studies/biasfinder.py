@@ -16,7 +16,9 @@ human-annotation study of their true-positive rate.
   counted as tested but reported in ``templates_past_window``.
 - :func:`sample_btcs` — a stratified random sample of BTC pairs for annotation: ``n`` split evenly over the
   characteristics (the paper samples per characteristic), then over the models; at most ``per_template`` BTCs per
-  template, templates visited round-robin in a seeded order. :func:`sample_strata` reports the strata sizes.
+  template, templates visited round-robin in a seeded order; each sampled BTC carries its two mutants' ``fill_flag``
+  (``fill_flag_a``, ``fill_flag_b``). :func:`sample_strata` reports the strata sizes and, per characteristic, how
+  many BTCs come from flagged fills, in the population (``btcs_flagged``) and in the sample (``sampled_flagged``).
 - :func:`sample_size` — Cochran's sample size for a proportion (p = 0.5) with finite-population correction.
 - :func:`tpr` — per annotator, the share of annotated BTCs that are true positives (columns :data:`TPR_COLUMNS`),
   by one of :data:`TPR_RULES`. ``rule="paper"`` (default; Section 6.2 of the paper): both mutants coherent ("yes")
@@ -75,8 +77,9 @@ ANNOTATION_COLUMNS = ("btc_id", "variant", "annotator", "coherent", "sentiment")
 TPR_COLUMNS = ("annotator", "n_btcs", "tpr", "rule")
 TPR_RULES: tuple[str, ...] = ("paper", "strict")
 SAMPLE_COLUMNS = ("btc_id", "model", "attribute", "case_id", "variant_a", "variant_b", "text_a", "text_b", "group_a",
-                  "group_b", "label_a", "label_b")
-STRATA_COLUMNS = ("attribute", "model", "btcs", "templates_with_btc", "sampled", "templates_sampled")
+                  "group_b", "label_a", "label_b", "fill_flag_a", "fill_flag_b")
+STRATA_COLUMNS = ("attribute", "model", "btcs", "templates_with_btc", "sampled", "templates_sampled", "btcs_flagged",
+                  "sampled_flagged")
 _DEFINITE = {"positive", "negative", "neutral"}
 
 
@@ -171,13 +174,21 @@ def _allocate(n: int, capacity: dict, ) -> dict:
     return out
 
 
+def _flag(row: pd.Series) -> str:
+    """A mutant's ``fill_flag`` as text: "" when the fill is clean, the column is missing or the cell is NaN."""
+    value = row.get("fill_flag", "")
+    return "" if value is None or (isinstance(value, float) and math.isnan(value)) else str(value)
+
+
 def sample_btcs(scored: pd.DataFrame, *, n: int, seed: int = 0, per_template: int = 2) -> pd.DataFrame:
     """``n`` BTC pairs (fewer if fewer can be drawn) for annotation, stratified as the paper samples: ``n`` is split
     evenly over the characteristics (``attribute``), each characteristic's share evenly over the models (a stratum
     with fewer BTCs gives its unused share to the others), and at most ``per_template`` BTCs come from one template
     (``case_id``, over all models) so that no template dominates. Within a stratum the templates are visited in a
     seeded random order, one BTC each per round, the BTC drawn uniformly among the template's. Columns
-    :data:`SAMPLE_COLUMNS`; ``btc_id`` is ``model|variant_a|variant_b``; :func:`sample_strata` reports the sizes."""
+    :data:`SAMPLE_COLUMNS`; ``btc_id`` is ``model|variant_a|variant_b``; ``fill_flag_a``/``fill_flag_b`` are the
+    two mutants' ``fill_flag`` ("" for a clean fill, and when ``scored`` has no such column; a BTC with a flagged
+    fill is weak evidence: the fill's own sentiment may flip the label); :func:`sample_strata` reports the sizes."""
     if n < 1:
         raise InputError(f"n must be at least 1; got {n}.", fix="e.g. n=sample_size(total BTCs).")
     if per_template < 1:
@@ -227,7 +238,7 @@ def sample_btcs(scored: pd.DataFrame, *, n: int, seed: int = 0, per_template: in
                              "attribute": attribute, "case_id": case_id, "variant_a": a["variant_id"],
                              "variant_b": b["variant_id"], "text_a": a["text"], "text_b": b["text"],
                              "group_a": a["group"], "group_b": b["group"], "label_a": a["label"],
-                             "label_b": b["label"]})
+                             "label_b": b["label"], "fill_flag_a": _flag(a), "fill_flag_b": _flag(b)})
             if not progressed:
                 break
     return pd.DataFrame(rows, columns=list(SAMPLE_COLUMNS))
@@ -235,21 +246,45 @@ def sample_btcs(scored: pd.DataFrame, *, n: int, seed: int = 0, per_template: in
 
 def sample_strata(scored: pd.DataFrame, sample: pd.DataFrame) -> pd.DataFrame:
     """Per characteristic × model: BTCs and templates with a BTC in ``scored``, and BTCs and distinct templates in
-    ``sample`` (columns :data:`STRATA_COLUMNS`), with a total row per characteristic (model ``"all"``)."""
+    ``sample`` (columns :data:`STRATA_COLUMNS`), with a total row per characteristic (model ``"all"``).
+    ``btcs_flagged``: BTCs of ``scored`` with a flagged fill on at least one side (``n_btcs − n_btcs_unflagged`` of
+    :func:`btcs`); ``sampled_flagged``: BTCs of ``sample`` with a flagged fill on either side (its ``fill_flag_a``/
+    ``fill_flag_b``; a sample made before those columns is looked up in ``scored`` by model and variant)."""
     counts = btcs(scored)
-    counts = counts[counts["n_btcs"] > 0]
+    counts = counts[counts["n_btcs"] > 0].assign(flagged=lambda c: c["n_btcs"] - c["n_btcs_unflagged"])
+    sample = sample.assign(flagged=_sample_flagged(scored, sample).astype(int))
     population = counts.groupby(["attribute", "model"]).agg(btcs=("n_btcs", "sum"),
-                                                            templates_with_btc=("case_id", "nunique"))
+                                                            templates_with_btc=("case_id", "nunique"),
+                                                            btcs_flagged=("flagged", "sum"))
     drawn = sample.groupby(["attribute", "model"]).agg(sampled=("btc_id", "size"),
-                                                       templates_sampled=("case_id", "nunique"))
+                                                       templates_sampled=("case_id", "nunique"),
+                                                       sampled_flagged=("flagged", "sum"))
     out = population.join(drawn, how="outer").fillna(0).astype(int).reset_index()
     totals = pd.DataFrame({"btcs": counts.groupby("attribute")["n_btcs"].sum(),
                            "templates_with_btc": counts.groupby("attribute")["case_id"].nunique(),
                            "sampled": sample.groupby("attribute").size(),
-                           "templates_sampled": sample.groupby("attribute")["case_id"].nunique()})
+                           "templates_sampled": sample.groupby("attribute")["case_id"].nunique(),
+                           "btcs_flagged": counts.groupby("attribute")["flagged"].sum(),
+                           "sampled_flagged": sample.groupby("attribute")["flagged"].sum()})
     totals = totals.fillna(0).astype(int).rename_axis("attribute").reset_index().assign(model="all")
     return pd.concat([out, totals], ignore_index=True).sort_values(["attribute", "model"], ignore_index=True).loc[
         :, list(STRATA_COLUMNS)]
+
+
+def _sample_flagged(scored: pd.DataFrame, sample: pd.DataFrame) -> pd.Series:
+    """Per row of ``sample``: whether either mutant's fill is flagged — from ``fill_flag_a``/``fill_flag_b``, or,
+    for a sample without them, from ``scored``'s ``fill_flag`` by (model, variant); False when neither has one."""
+    def flagged(values: pd.Series) -> pd.Series:
+        return values.fillna("").astype(str).ne("")
+
+    if {"fill_flag_a", "fill_flag_b"} <= set(sample.columns):
+        return flagged(sample["fill_flag_a"]) | flagged(sample["fill_flag_b"])
+    if "fill_flag" not in scored.columns or sample.empty:
+        return pd.Series(False, index=sample.index)
+    flags = dict(zip(zip(scored["model"], scored["variant_id"]), scored["fill_flag"]))
+    side = {v: flagged(pd.Series([flags.get(key) for key in zip(sample["model"], sample[f"variant_{v}"])],
+                                 index=sample.index, dtype=object)) for v in "ab"}
+    return side["a"] | side["b"]
 
 
 def sample_size(population: int, *, margin: float = 0.05, confidence: float = 0.95) -> int:
