@@ -50,3 +50,71 @@ def test_the_people_option_is_counted_recorded_and_checked():
     with pytest.raises(UnknownNameError) as info:
         generate(corpus_of(texts), people="skip-famous")
     assert "skip-named" in str(info.value) and "skip-real" in str(info.value)
+
+
+# ``skip-known``: fame counted over the corpus (reviews that keep writing a full name), no list of names.
+REFERENCE = [  # three reviews name George Romero in full; "Star Wars" is two common words; Kitamura only twice
+    "George Romero made this on a shoestring, and the zombies still scare me.",
+    "This is another George Romero classic: the star of the night is the makeup.",
+    "I love how George Romero films the mall. The wars between the survivors are brutal.",
+    "Ryuhei Kitamura directs with energy. Star Wars fans may like it. The star wars on.",
+    "Ryuhei Kitamura again. Star Wars it is not: every star wars with every other star.",
+    "Charlie Chaplin is a genius. Charlie Sheen is not. Charlie Brown is a cartoon.",
+    "Charlie Chaplin and Charlie Sheen and Charlie Brown again.",
+    "Charlie Chaplin, Charlie Sheen, Charlie Brown: three Charlies.",
+]
+
+
+def test_known_names_counts_full_names_and_surnames_over_reviews():
+    from toolkit.generators.biasfinder.people import known_names
+
+    known = known_names(REFERENCE)
+    assert "george romero" in known.full and "romero" in known.surnames  # three reviews
+    assert "ryuhei kitamura" not in known.full and "kitamura" not in known.surnames  # two reviews only
+    assert "star wars" not in known.full  # "star" and "wars" are written in lower case too: not names
+    assert "charlie chaplin" in known.full and "chaplin" in known.surnames
+    assert "charlie" not in known.surnames  # a first name in more reviews than a surname
+    assert known_names(REFERENCE, min_reviews=2).full >= {"ryuhei kitamura", "george romero"}
+    assert known.record() == {"reviews": 8, "min_reviews": 3, "full_names": len(known.full),
+                              "surnames": len(known.surnames)}
+    from toolkit.errors import InputError
+
+    with pytest.raises(InputError, match="min_reviews"):
+        known_names(REFERENCE, min_reviews=0)
+
+
+KNOWN_CASES = [  # (review, the signal skip-known reads, '' to keep it)
+    ("Romero shot it in a mall, and he makes every scene count.", "known-name"),
+    ("George Romero shot it in a mall, and he makes every scene count.", "known-name"),
+    ("Before this I never much minded Romero. Now he annoys me whenever I see him on television.",
+     "known-name-nearby"),
+    ("Mary is a barber in a small town, and she makes every customer laugh.", ""),
+    ("Kitamura is a barber in a small town, and he makes every customer laugh.", ""),
+]
+
+
+@pytest.mark.parametrize("text, signal", KNOWN_CASES)
+def test_skip_known_rejects_a_person_many_reviews_name(text, signal):
+    from toolkit.generators.biasfinder.people import known_names
+
+    assert len(gender_templates(corpus_of([text]))) == 1  # mutate keeps every one of them
+    made = gender_templates(corpus_of([text]), people=known_names(REFERENCE))
+    if signal:
+        assert made.empty and made.attrs["rejected"] == {f"people:{signal}": 1}
+    else:
+        assert len(made) == 1
+
+
+def test_skip_known_counts_over_known_from_and_records_it():
+    texts = [text for text, _ in KNOWN_CASES]
+    cases = generate(corpus_of(texts), instances=["gender"], n_names=2, people="skip-known",
+                     known_from=corpus_of(REFERENCE))
+    assert set(cases["doc_id"]) == {"d3", "d4"}
+    report = cases.attrs["generation_report"]
+    assert report["people"] == "skip-known" and cases.attrs["coherence"]["people"] == "skip-known"
+    assert report["known_names"]["reviews"] == 8 and report["known_names"]["source"] == "known_from"
+    # counted over these five reviews alone, no full name recurs in three of them: nobody is known, all kept
+    # (which is why a sample should be generated with known_from=the whole corpus)
+    own = generate(corpus_of(texts), instances=["gender"], n_names=2, people="skip-known")
+    assert own.attrs["generation_report"]["known_names"]["source"] == "corpus"
+    assert set(own["doc_id"]) == {"d0", "d1", "d2", "d3", "d4"}

@@ -77,8 +77,9 @@ def _parser() -> argparse.ArgumentParser:
     bf.add_argument("--coherence", default="default",
                     help="coherence rules: default (all), paper (none: BiasFinder's generator) or comma-separated "
                          "rule names (docs/biasfinder_rules.md)")
-    bf.add_argument("--people", choices=("mutate", "skip-named", "skip-real"), default="mutate",
-                    help="persons the review identifies: mutate (BiasFinder, default), skip-named, skip-real")
+    bf.add_argument("--people", choices=("mutate", "skip-named", "skip-real", "skip-known"), default="mutate",
+                    help="persons the review identifies: mutate (BiasFinder, default), skip-named, skip-real, "
+                         "skip-known (also persons many reviews of the corpus name)")
     bf.add_argument("--occupation-fit", help="fill occupation templates only with occupations that fit the story: "
                     "family, embedding or an llm: spec (default: every occupation, as BiasFinder)")
     bf.add_argument("--out", type=Path, required=True, help="folder for the CSVs, figure and provenance.json")

@@ -19,8 +19,8 @@ Templating shows a progress bar over the reviews (default: from 500 reviews on).
 
 Coherence (issue 25): this project's rules on top of BiasFinder's generator are named switches in :mod:`.rules`;
 ``coherence="default"`` runs them all, ``"paper"`` none (BiasFinder's generator), or pass rule names. ``people``
-(:mod:`.people`): ``"mutate"`` (BiasFinder), ``"skip-named"`` or ``"skip-real"`` keep persons the review identifies
-from being renamed. ``generation_report["rejected_by_rule"]`` counts the reviews each rule rejected per stage;
+(:mod:`.people`): ``"mutate"`` (BiasFinder), ``"skip-named"``, ``"skip-real"`` or ``"skip-known"`` keep persons the
+review identifies from being renamed. ``generation_report["rejected_by_rule"]`` counts the reviews each rule rejected per stage;
 ``attrs["coherence"]`` records the active rules (``docs/biasfinder_rules.md``).
 
 Interrupts: with ``n_process`` > 1 the reviews are parsed in forked workers (:func:`toolkit.executors.parse`, not
@@ -44,7 +44,7 @@ from toolkit.generators.biasfinder.gender import fill_names, gender_templates, g
 from toolkit.generators.biasfinder.lists import PRESETS, word_lists  # noqa: F401
 from toolkit.generators.biasfinder.occupation import (fill_occupation, generate_occupation,  # noqa: F401
                                                       occupation_templates, occupations)
-from toolkit.generators.biasfinder.people import MODES as PEOPLE, people_mode
+from toolkit.generators.biasfinder.people import MODES as PEOPLE, known_names, people_mode
 from toolkit.generators.biasfinder.rules import DEFAULT as DEFAULT_RULES, RULES, active as active_rules
 from toolkit.generators.biasfinder.rules import label as rule_label, record as record_rules
 
@@ -98,7 +98,8 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
              n_country_names: int = 1, backend: str = "rules", n_process: int = 1, max_chars: int = MAX_DOC_CHARS,
              progress: bool | None = None, executor: str = "local", workers: int | None = None,
              lists: str = "curated", duplicates: str = "keep", coherence: str | Iterable[str] = "default",
-             people: str = "mutate", occupation_fit: str | None = None) -> pd.DataFrame:
+             people: str = "mutate", occupation_fit: str | None = None,
+             known_from: pd.DataFrame | None = None) -> pd.DataFrame:
     """The case tables of ``instances`` for ``corpus``, concatenated (columns :data:`COLUMNS`; '' where an instance
     lacks one). ``n_names`` per gender for the gender instance, ``n_country_names`` per country and gender;
     ``n_process`` parsing processes (2 on a 2-core machine parses about 1.6× faster); reviews longer than
@@ -106,8 +107,9 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     shards the chunks over ``workers`` Ray actors (:mod:`.distributed`; identical result). ``lists``: the word-list
     preset, ``curated`` or ``paper`` (:mod:`.lists`), recorded in ``attrs["word_lists"]``. ``coherence``: the
     active coherence rules (:mod:`.rules`): ``"default"`` (all), ``"paper"`` (none: BiasFinder's generator) or an
-    iterable of rule names; ``people``: ``"mutate"`` (BiasFinder), ``"skip-named"`` or ``"skip-real"``
-    (:mod:`.people`). Both are recorded in ``attrs["coherence"]``; ``generation_report["rejected_by_rule"]`` counts,
+    iterable of rule names; ``people``: ``"mutate"`` (BiasFinder), ``"skip-named"``, ``"skip-real"`` or
+    ``"skip-known"`` (:mod:`.people`; the last counts who is well known over ``known_from``'s reviews, by default
+    ``corpus``'s own: pass the whole corpus when generating from a sample). Both are recorded in ``attrs["coherence"]``; ``generation_report["rejected_by_rule"]`` counts,
     per stage and rule, the reviews each rejected."""
     from tqdm.auto import tqdm
 
@@ -156,8 +158,17 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     show = progress if progress is not None else len(screened) >= _PROGRESS_MIN_DOCS
     parts: dict[str, list[pd.DataFrame]] = {name: [] for name in INSTANCES}
     chunks = [screened.iloc[start:start + chunk] for start in range(0, len(screened), chunk)]
+    person_option = people
+    if people == "skip-known" and ({"gender", "country"} & set(instances)):
+        reference = screened if known_from is None else known_from
+        if "text" not in reference.columns:
+            raise InputError("known_from has no text column.", fix="pass a corpora.load(...) frame of reviews.")
+        monitor.stage(f"counting well-known names over {len(reference):,} reviews")
+        person_option = known_names(reference["text"])
+        report["known_names"] = {**person_option.record(),
+                                 "source": "corpus" if known_from is None else "known_from"}
     options = {"instances": instances, "n_names": n_names, "n_country_names": n_country_names, "backend": backend,
-               "n_process": n_process, "lists": lists, "rules": rules, "people": people}
+               "n_process": n_process, "lists": lists, "rules": rules, "people": person_option}
     if executor == "ray":
         from toolkit.generators.biasfinder.distributed import map_chunks
 
@@ -190,7 +201,7 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     report["rejected_by_rule"] = _rejection_table(rejected, rules=rules, instances=instances, people=people)
     if not any(len(f) for f in frames):
         counts = ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in report.items()
-                           if k not in ("max_chars", "rejected_by_rule", "coherence", "people"))
+                           if k not in ("max_chars", "rejected_by_rule", "coherence", "people", "known_names"))
         raise InputError(f"no review survived BiasFinder's filters ({counts}).",
                          fix="give reviews in English, under max_chars characters, that mention a person (one "
                              "gender's pronouns, an occupation); check the corpus has rows and a text column.")

@@ -45,7 +45,7 @@ from toolkit.errors import InputError
 from toolkit.generators.biasfinder import articles
 from toolkit.generators.biasfinder.lint import fill_flags, joined_flags
 from toolkit.generators.biasfinder.lists import word_lists, word_pattern
-from toolkit.generators.biasfinder.people import identified, people_mode
+from toolkit.generators.biasfinder.people import KnownNames, identified, known_names, people_mode
 from toolkit.generators.biasfinder.quotes import inside_short_quote
 from toolkit.generators.biasfinder.rules import DEFAULT as DEFAULT_RULES
 from toolkit.nlp import coref
@@ -100,14 +100,16 @@ def _slot(doc, start: int, end: int, pairs: tuple[tuple[str, str], ...]) -> str 
 
 
 def gender_templates(corpus: pd.DataFrame, *, backend: str = "rules", n_process: int = 1, lists: str = "curated",
-                     rules: frozenset[str] = DEFAULT_RULES, people: str = "mutate") -> pd.DataFrame:
+                     rules: frozenset[str] = DEFAULT_RULES, people: str | KnownNames = "mutate") -> pd.DataFrame:
     """Templates from the reviews of ``corpus`` (a :func:`toolkit.corpora.load` frame) with exactly one person
     cluster whose gender nouns the ``lists`` preset can swap, under the active coherence ``rules``
-    (:mod:`.rules`) and the ``people`` option (:mod:`.people`). Columns: ``doc_id, corpus, text, template, gender``
+    (:mod:`.rules`) and the ``people`` option (:mod:`.people`; ``"skip-known"`` counts fame over ``corpus`` unless
+    given a :class:`~.people.KnownNames`). Columns: ``doc_id, corpus, text, template, gender``
     (the original's, from its pronouns or nouns); ``attrs["rejected"]``: reviews rejected per rule.
     Parses stream (memory stays flat); ``n_process`` > 1 parses in that many processes
     (:func:`toolkit.executors.parse`: workers that stop on Ctrl-C or SIGTERM)."""
-    people_mode(people)
+    if people_mode(people) == "skip-known" and not isinstance(people, KnownNames):
+        people = known_names(corpus["text"])  # fame counted over these reviews (generate() counts over the corpus)
     candidates = corpus[corpus["text"].map(lambda t: _PREFILTER.search(t) is not None)]
     texts = candidates["text"].tolist()
     resolver = coref.backend(backend)
@@ -198,7 +200,8 @@ def _template_or_reason(doc, cluster: list[tuple[int, int]], pairs: tuple[tuple[
         return "name_left"  # "Hanks knows it" after "Tom Hanks": a mention the cluster missed would survive
     if "misspelled_name" in rules and _misspelled_mention(replaced - _HONORIFICS, literal):
         return "misspelled_name"  # "Kitamura … Kitumura fans": the same person, misspelled
-    signal = identified(doc, [(start, end) for start, end, slot in spans if slot == "<name>"], mode=people)
+    signal = identified(doc, [(start, end) for start, end, slot in spans if slot == "<name>"], mode=people,
+                        outside=literal)
     if signal:
         return f"people:{signal}"  # a person the review identifies (a full name; an actor beside a role …)
     made = "".join(template)

@@ -14,18 +14,33 @@ about 40 % of gender and country pairs so. World knowledge is not available offl
   ("directed by …", "starring …", "played by …", "director/actor/author …"), a work named after them ("Chaplin's
   film", "a Tom Hanks movie"), or the name as the subject of star/direct/write/portray/produce/narrate, of "plays"
   with a role ("Hanks plays a lawyer", not "plays the piano"), or the object of "stars"/"features".
+- ``"skip-known"``: ``skip-real``'s signals, and a person many reviews of the corpus name (:func:`known_names`):
+  a name mention whose full name or surname at least ``min_reviews`` reviews use in a full name ("George Romero",
+  "Romero"), or, for a person the review refers to by pronouns or nouns only, such a name elsewhere in the review
+  ("Before seeing this, I never much minded Rivers … her on television"). Fame is read from the corpus itself
+  (a full name reviewers keep writing is an actor's, a director's or a public figure's; a character's name
+  recurs mostly within one film's reviews), so the option needs no list and no network; pass the reviews to
+  count over (``known_from``) when generating from a small sample.
 
-A list of famous names is deliberately not the mechanism: it would not generalise beyond its list. The cost of each
+A fixed list of famous names is deliberately not the mechanism: it would not generalise beyond its list. The cost of each
 option in templates on the IMDB train split is in ``docs/biasfinder_rules.md``. The generation report counts each
 signal's rejections as ``people:<signal>``.
 """
 from __future__ import annotations
 
 import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable
 
-from toolkit.errors import unknown
+from toolkit.errors import InputError, unknown
 
-MODES = ("mutate", "skip-named", "skip-real")
+MODES = ("mutate", "skip-named", "skip-real", "skip-known")
+MIN_REVIEWS = 3  # a full name or surname in at least this many reviews is a well-known person's (see known_names)
+_PARTICLES = frozenset({"de", "van", "von", "del", "da", "di", "la", "le", "du", "dos", "der", "den", "st."})
+_SEQUENCE = re.compile(r"\b[A-Z][\w'’.-]*(?:[ ](?:[A-Z][\w'’-]+|de|van|von|del|da|di|la|le|du|dos|der|den))*")
+_WORD = re.compile(r"\b[\w'’-]+\b")
+_POSSESSIVE = re.compile(r"['’]s?$")
 _NAME_WORD = re.compile(r"[A-Z][\w'’-]+")
 _HONORIFICS = frozenset({"Mr", "Mrs", "Ms", "Miss", "Mister", "Madam", "Madame", "Sir", "Dame", "Lady", "Lord",
                          "Dr", "Mr.", "Mrs.", "Ms.", "Dr."})
@@ -50,17 +65,94 @@ _NOT_ROLES = frozenset({"piano", "guitar", "violin", "drums", "game", "games", "
                         "video", "poker", "sax", "saxophone", "trumpet", "flute", "hockey", "cello", "organ"})
 
 
-def people_mode(mode: str) -> str:
-    """``mode`` if it is one of :data:`MODES`, else TK103 listing them."""
+@dataclass(frozen=True)
+class KnownNames:
+    """The names many reviews of a corpus use for a person (:func:`known_names`): lower-cased full names and
+    surnames, each used in a full name by at least ``min_reviews`` of the corpus's ``reviews``."""
+
+    full: frozenset[str]
+    surnames: frozenset[str]
+    min_reviews: int
+    reviews: int
+
+    def record(self) -> dict:
+        """What provenance keeps: the counts, not the names."""
+        return {"reviews": self.reviews, "min_reviews": self.min_reviews, "full_names": len(self.full),
+                "surnames": len(self.surnames)}
+
+
+def people_mode(mode) -> str:
+    """``mode``'s name if it is one of :data:`MODES` (or a :class:`KnownNames`, ``"skip-known"``), else TK103
+    listing them."""
+    if isinstance(mode, KnownNames):
+        return "skip-known"
     if mode not in MODES:
         raise unknown("people option", mode, MODES)
     return mode
 
 
-def identified(doc, names: list[tuple[int, int]], *, mode: str = "mutate") -> str:
+def _name_like(word: str, *, capitalised: Counter, lower: Counter) -> bool:
+    """A word the corpus writes capitalised at least ten times as often as in lower case ("Welles", "Chavez"; not
+    "Star", "New"), or a first name."""
+    from toolkit.nlp import coref
+
+    key = word.lower()
+    return key in coref.first_name_genders() or lower[key] * 10 <= capitalised[word]
+
+
+def known_names(texts: Iterable[str], *, min_reviews: int = MIN_REVIEWS) -> KnownNames:
+    """The full names (two to four capitalised words, particles allowed: "Brian De Palma", "Jean-Luc Godard") whose
+    first and last words are name-like in ``texts`` (written capitalised ten times as often as in lower case, or a
+    first name; after a first name any capitalised word: "Joan Rivers") and that at least ``min_reviews`` texts use, and the last words of such names used by that many
+    texts and by more texts as a surname than as a first name ("Romero", not "Charlie"). One pass of regular expressions (25,000 IMDB reviews: about 5 s)."""
+    if isinstance(min_reviews, bool) or not isinstance(min_reviews, int) or min_reviews < 1:
+        raise InputError(f"min_reviews must be a whole number of at least 1; got {min_reviews!r}.",
+                         fix=f"e.g. min_reviews={MIN_REVIEWS}.")
+    from toolkit.nlp import coref
+
+    texts = [str(t) for t in texts]
+    capitalised, lower = Counter(), Counter()
+    for text in texts:
+        for word in _WORD.findall(text):
+            (capitalised if word[:1].isupper() else lower)[word if word[:1].isupper() else word.lower()] += 1
+    full, surnames, firsts = Counter(), Counter(), Counter()
+    for text in texts:
+        found_full, found_surnames, found_firsts = set(), set(), set()
+        for match in _SEQUENCE.finditer(text):
+            words = match.group().split(" ")
+            start = next((i for i, w in enumerate(words)
+                          if w not in _HONORIFICS and _name_like(w, capitalised=capitalised, lower=lower)), None)
+            if start is None:
+                continue
+            name = [_bare(w) for w in words[start:start + 4]]
+            led = name[0].lower() in coref.first_name_genders()  # "Joan Rivers": a first name vouches for the rest
+            while name and (name[-1].lower() in _PARTICLES
+                            or not (led or _name_like(name[-1], capitalised=capitalised, lower=lower))):
+                name.pop()
+            if len(name) < 2:
+                continue
+            found_full.add(" ".join(name).lower())
+            found_surnames.add(name[-1].lower())
+            found_firsts.add(name[0].lower())
+        full.update(found_full)
+        surnames.update(found_surnames)
+        firsts.update(found_firsts)
+    return KnownNames(full=frozenset(n for n, k in full.items() if k >= min_reviews),
+                      surnames=frozenset(n for n, k in surnames.items() if k >= min_reviews and k > firsts[n]),
+                      min_reviews=min_reviews, reviews=len(texts))
+
+
+def identified(doc, names: list[tuple[int, int]], *, mode="mutate", outside: str = "") -> str:
     """The signal (a short name) by which the review identifies the person whose name mentions are ``names``
-    (character spans in the parsed ``doc``) under ``mode``, or '' to mutate them (see the module docstring)."""
-    if mode == "mutate" or not names:
+    (character spans in the parsed ``doc``) under ``mode`` (a :data:`MODES` name, or the :class:`KnownNames` of
+    ``"skip-known"``), or '' to mutate them (see the module docstring). ``outside``: the review's text outside the
+    person's slots, read by ``"skip-known"`` when the person has no name mention."""
+    if mode == "mutate":
+        return ""
+    known = mode if isinstance(mode, KnownNames) else None
+    if known is not None and not names:
+        return "known-name-nearby" if _mentions_known(outside, known) else ""
+    if not names:
         return ""
     spans = [span for start, end in names if (span := doc.char_span(start, end, alignment_mode="expand")) is not None]
     if mode == "skip-named":
@@ -69,7 +161,42 @@ def identified(doc, names: list[tuple[int, int]], *, mode: str = "mutate") -> st
         signal = _real(doc, span)
         if signal:
             return signal
+    if known is not None and any(_is_known(doc.text[start:end], known) for start, end in names):
+        return "known-name"
     return ""
+
+
+def _bare(word: str) -> str:
+    """A name word without a possessive or a sentence's full stop ("Romero's", "Romero." → "Romero"; "J." stays)."""
+    word = _POSSESSIVE.sub("", word)
+    return word[:-1] if word.endswith(".") and len(word) > 2 else word
+
+
+def _is_known(mention: str, known: KnownNames) -> bool:
+    """Whether a name mention is a known full name or ends in a known surname that is not a first name ("Romero",
+    "George Romero"; not "George" alone)."""
+    from toolkit.nlp import coref
+
+    words = [w for w in _NAME_WORD.findall(mention) if w not in _HONORIFICS]
+    if not words:
+        return False
+    last = words[-1].lower()
+    return (" ".join(words).lower() in known.full
+            or (last in known.surnames and (len(words) > 1 or last not in coref.first_name_genders())))
+
+
+def _mentions_known(text: str, known: KnownNames) -> bool:
+    """Whether ``text`` names a known person: a known full name in any case ("whoopi goldberg"), or a known surname
+    written capitalised that is not a first name ("Rivers", not "rivers")."""
+    from toolkit.nlp import coref
+
+    for sequence in _SEQUENCE.finditer(text):
+        for word in sequence.group().split(" "):
+            key = _bare(word).lower()
+            if key in known.surnames and key not in coref.first_name_genders():
+                return True
+    words = [w.lower() for w in _WORD.findall(text)]
+    return any(" ".join(words[i:i + n]) in known.full for n in (2, 3, 4) for i in range(len(words) - n + 1))
 
 
 def _full_name(doc, span) -> bool:
