@@ -10,7 +10,8 @@ One pair per random template (a new seed each reading). Arms:
   Both arms draw from the same templates (a template is in one arm only).
 - gender and country, ``people=mutate`` (BiasFinder's generator) vs ``people=<option>``: each arm a random sample of
   the templates its generation makes (the option's run parses only the reviews that gave a template without it:
-  the option only removes templates); a review can appear in both arms, with other fills.
+  the option only removes templates); a review can appear in both arms, with other fills. ``skip-known`` counts
+  who is well known over the whole ``--corpus``, not over the sample.
 
 Writes ``pairs.md`` (what readers see: an id and the two texts, nothing about the arm; ``<br />`` as line breaks)
 and ``key.csv`` (id → characteristic, arm, template id, the two fills): keep the key from the readers.
@@ -69,8 +70,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True)
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
-    corpus = corpora.load(args.corpus)
-    corpus = corpus.sample(min(args.reviews, len(corpus)), random_state=args.seed).reset_index(drop=True)
+    whole = corpora.load(args.corpus)
+    corpus = whole.sample(min(args.reviews, len(whole)), random_state=args.seed).reset_index(drop=True)
+    args.known_from = whole  # people="skip-known" counts who is well known over the whole corpus, not the sample
     items: list[dict] = []
 
     # occupation: the same templates, fills from the whole list or from the fitting ones
@@ -109,7 +111,8 @@ def _people(corpus: pd.DataFrame, args, rng: random.Random, items: list[dict]) -
     report = {"mutate": cases.attrs["generation_report"]}
     templated = corpus[corpus["doc_id"].isin(set(cases["doc_id"]))] if "doc_id" in cases.columns else corpus
     option = generate(templated, instances=["gender", "country"], people=args.people, n_process=args.n_process,
-                      n_names=10, n_country_names=1)
+                      n_names=10, n_country_names=1,
+                      known_from=args.known_from if args.people == "skip-known" else None)
     report[args.people] = option.attrs["generation_report"]
     print(report)
     for people, frame in (("mutate", cases), (args.people, option)):

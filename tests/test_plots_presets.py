@@ -214,9 +214,9 @@ def test_a_model_with_delta_exactly_zero_is_drawn_and_annotated():
                        and list(line.get_xdata()) == [ticks[model]] and list(line.get_ydata()) == [0.0]
                        and line.get_markersize() >= 3 and line.get_zorder() > 2]
             assert markers, model
-            notes = [t for t in ax.texts if t.get_text() == "Δ ≡ 0" and t.xy[0] == ticks[model]]
+            notes = [t for t in ax.texts if t.get_text() == "all Δ = 0" and t.xy[0] == ticks[model]]
             assert notes, model
-        assert not [t for t in ax.texts if t.get_text() == "Δ ≡ 0" and t.xy[0] == ticks["vader"]]
+        assert not [t for t in ax.texts if t.get_text() == "all Δ = 0" and t.xy[0] == ticks["vader"]]
 
 
 def test_zero_bars_get_a_marker_and_biasfinder_draws_btcs_per_template_on_a_linear_scale():

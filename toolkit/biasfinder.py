@@ -75,8 +75,8 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
     ``n_boot`` replicates seeded by ``seed``; "pairs": Wilson/Newcombe), ``correction`` over the model ×
     characteristic family, ``alpha`` and the equivalence ``margin`` on the BTC-rate scale, recorded in
     ``settings``. ``coherence`` ("default", "paper" or rule names; :mod:`toolkit.generators.biasfinder.rules`) and
-    ``people`` ("mutate", "skip-named", "skip-real", "skip-known"; :mod:`toolkit.generators.biasfinder.people`) choose the
-    generator's rules; the active ones are recorded in ``settings["coherence"]`` (for given ``cases``, what their
+    ``people`` ("mutate", "skip-named", "skip-real", "skip-known"; :mod:`toolkit.generators.biasfinder.people`) choose
+    the generator's rules; the active ones are recorded in ``settings["coherence"]`` (for given ``cases``, what their
     generation recorded, or None). ``occupation_fit`` (None: every occupation, as BiasFinder; ``"family"``,
     ``"embedding"`` or an ``llm:`` spec: :mod:`toolkit.generators.biasfinder.fit`) fills each occupation template only
     with occupations that fit its story; what it kept is in ``settings["generation_report"]["occupation_fit"]``."""

@@ -11,7 +11,7 @@ per-name PSA bar charts turn horizontal (names down the side) so that 48 names s
 
 Models are labelled by :func:`short_label` (``minilm-imdb``, not a path with a query string) and coloured by
 :func:`model_palette`: the same colour for a model in every figure and every run, whichever other models are drawn.
-A result that is exactly zero is drawn (a marker on the zero line) and annotated (``Δ ≡ 0``); heatmap cells with
+A result that is exactly zero is drawn (a marker on the zero line) and annotated (``all Δ = 0``); heatmap cells with
 no case say so.
 
 No function here touches pyplot's global figure manager: each draws on the Axes it is given or on a fresh
@@ -404,7 +404,7 @@ def _tick_labels(ax: Axes, labels: Sequence[str]) -> None:
                   rotation_mode="anchor" if crowded else "default")
 
 
-def _annotate_zero(ax: Axes, x: float, y: float = 0.0, *, text: str = "Δ ≡ 0", vertical: bool = True) -> None:
+def _annotate_zero(ax: Axes, x: float, y: float = 0.0, *, text: str = "all Δ = 0", vertical: bool = True) -> None:
     """The note beside a result that is exactly zero."""
     offset, align = ((0, 5), {"ha": "center", "va": "bottom"}) if vertical else ((5, 0), {"ha": "left", "va": "center"})
     ax.annotate(text, (x, y), xytext=offset, textcoords="offset points", fontsize=preset().small_size, **align)
@@ -419,7 +419,7 @@ def _zero_models(data: pd.DataFrame, value: str) -> set[str]:
 def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subset: str = "all",
                order: Sequence[str] | None = None, ax: Axes | None = None) -> Axes:
     """Box plots of Δ per system, coloured by the paper's significance group (Figures 1 and 2); a system whose Δ is
-    exactly 0 for every pair is a diamond on the zero line marked ``Δ ≡ 0`` (its box would hide in the line).
+    exactly 0 for every pair is a diamond on the zero line marked ``all Δ = 0`` (its box would hide in the line).
 
     ``pairs`` from :func:`toolkit.studies.eec.pairs`, ``tests`` from :func:`toolkit.studies.eec.ttests`; ``order``
     lists the systems left to right (default: by mean Δ, said in the axis label). Systems by :func:`short_label`.
@@ -542,7 +542,7 @@ def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, ax: Axes | 
     label = short_label(model)
     ax.set_title(f"PSA ScoreSens: {label}")
     if data["score_sens"].abs().max() < 1e-12:
-        ax.text(0.5, 0.6, f"{label} gives every name\nthe same score: ScoreSens ≡ 0\n(correlation undefined)",
+        ax.text(0.5, 0.6, f"{label} gives every name\nthe same score: ScoreSens = 0\n(correlation undefined)",
                 transform=ax.transAxes, ha="center", va="center", fontsize=p.small_size,
                 bbox={"facecolor": "white", "edgecolor": "0.6", "linewidth": 0.5})
     return ax
@@ -768,7 +768,7 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
                   ax: Axes | None = None) -> Axes:
     """Mean Δ per system with its two-way interval (names and templates as samples; thick, coloured by
     ``verdict``) and the paper's sentence-level t interval (thin, grey), a zero line and the ±``margin`` band; a
-    system whose Δ is exactly 0 (estimate and interval) is marked ``Δ ≡ 0``.
+    system whose Δ is exactly 0 (estimate and interval) is marked ``all Δ = 0``.
 
     ``tests`` from :func:`toolkit.studies.eec.ttests`; ``order`` lists the systems left to right (default: by mean
     Δ, as :func:`eec_deltas`, so the two figures line up).

@@ -20,8 +20,8 @@ Templating shows a progress bar over the reviews (default: from 500 reviews on).
 Coherence (issue 25): this project's rules on top of BiasFinder's generator are named switches in :mod:`.rules`;
 ``coherence="default"`` runs them all, ``"paper"`` none (BiasFinder's generator), or pass rule names. ``people``
 (:mod:`.people`): ``"mutate"`` (BiasFinder), ``"skip-named"``, ``"skip-real"`` or ``"skip-known"`` keep persons the
-review identifies from being renamed. ``generation_report["rejected_by_rule"]`` counts the reviews each rule rejected per stage;
-``attrs["coherence"]`` records the active rules (``docs/biasfinder_rules.md``).
+review identifies from being renamed. ``generation_report["rejected_by_rule"]`` counts the reviews each rule rejected
+per stage; ``attrs["coherence"]`` records the active rules (``docs/biasfinder_rules.md``).
 
 Interrupts: with ``n_process`` > 1 the reviews are parsed in forked workers (:func:`toolkit.executors.parse`, not
 spaCy's own ``n_process``, which hung on Ctrl-C and left its workers behind on SIGTERM); Ctrl-C or SIGTERM stops them
@@ -107,10 +107,10 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     shards the chunks over ``workers`` Ray actors (:mod:`.distributed`; identical result). ``lists``: the word-list
     preset, ``curated`` or ``paper`` (:mod:`.lists`), recorded in ``attrs["word_lists"]``. ``coherence``: the
     active coherence rules (:mod:`.rules`): ``"default"`` (all), ``"paper"`` (none: BiasFinder's generator) or an
-    iterable of rule names; ``people``: ``"mutate"`` (BiasFinder), ``"skip-named"``, ``"skip-real"`` or
-    ``"skip-known"`` (:mod:`.people`; the last counts who is well known over ``known_from``'s reviews, by default
-    ``corpus``'s own: pass the whole corpus when generating from a sample). Both are recorded in ``attrs["coherence"]``; ``generation_report["rejected_by_rule"]`` counts,
-    per stage and rule, the reviews each rejected."""
+    iterable of rule names; ``people``: ``"mutate"`` (BiasFinder), ``"skip-named"``, ``"skip-real"`` or ``"skip-known"``
+    (:mod:`.people`; the last counts who is well known over ``known_from``'s reviews, by default ``corpus``'s own: pass
+    the whole corpus when generating from a sample). Both are recorded in ``attrs["coherence"]``;
+    ``generation_report["rejected_by_rule"]`` counts, per stage and rule, the reviews each rejected."""
     from tqdm.auto import tqdm
 
     if not instances:
