@@ -102,8 +102,8 @@ def _name_like(word: str, *, capitalised: Counter, lower: Counter) -> bool:
 
 def known_names(texts: Iterable[str], *, min_reviews: int = MIN_REVIEWS) -> KnownNames:
     """The full names (two to four capitalised words, particles allowed: "Brian De Palma", "Jean-Luc Godard") whose
-    first and last words are name-like in ``texts`` (written capitalised ten times as often as in lower case, or a first name;
-    after a first name any capitalised word: "Joan Rivers") and that at least ``min_reviews`` texts use, and the last
+    first and last words are name-like in ``texts`` (written capitalised ten times as often as in lower case, or a
+    first name; after a first name any capitalised word: "Joan Rivers") and that at least ``min_reviews`` texts use, and the last
     words of such names used by that many texts and by more texts as a surname than as a first name ("Romero", not
     "Charlie"). Two passes of regular expressions (25,000 IMDB reviews: about 15 s here)."""
     if isinstance(min_reviews, bool) or not isinstance(min_reviews, int) or min_reviews < 1:
