@@ -3,9 +3,11 @@ btcs_flagged / sampled_flagged per characteristic × model and per characteristi
 number below is counted by hand from the frame in _scored()."""
 import numpy as np
 import pandas as pd
+import pytest
 
 from toolkit import biasfinder
 from toolkit.annotation import annotation_app
+from toolkit.errors import InputError, SchemaError
 from toolkit.studies.biasfinder import ANNOTATION_COLUMNS, SAMPLE_COLUMNS, STRATA_COLUMNS
 
 OLD_SAMPLE_COLUMNS = ("btc_id", "model", "attribute", "case_id", "variant_a", "variant_b", "text_a", "text_b",
@@ -117,3 +119,38 @@ def test_old_annotation_file_and_old_sample_still_work_in_the_app(tmp_path):
     written = pd.read_csv(path, dtype=str, keep_default_na=False)
     assert tuple(written.columns) == ANNOTATION_COLUMNS  # the sample's flag columns do not leak into the file
     assert len(written) == 3
+
+
+def _answers(annotator, btc_id, *, coherent_b="yes", sentiment_b="positive"):
+    return [{"btc_id": btc_id, "variant": "a", "annotator": annotator, "coherent": "yes", "sentiment": "positive"},
+            {"btc_id": btc_id, "variant": "b", "annotator": annotator, "coherent": coherent_b,
+             "sentiment": sentiment_b}]
+
+
+def _annotations():
+    """ann1: g1 (flagged) TP, g2 (clean) TP, g3 (flagged) TP, o1 baker–chef (clean) not (sentiments differ), and a
+    BTC of another sample TP → over all 4 of 5 = 0.8; over the sample's unflagged BTCs 1 of 2 = 0.5.
+    ann2: only g1 (flagged) → absent from the unflagged table."""
+    rows = (_answers("ann1", "m1|g1:f1|g1:m1") + _answers("ann1", "m1|g2:f1|g2:m1")
+            + _answers("ann1", "m2|g3:f1|g3:m1") + _answers("ann1", "m1|o1:baker|o1:chef", sentiment_b="negative")
+            + _answers("ann1", "m9|other:a|other:b") + _answers("ann2", "m1|g1:f1|g1:m1"))
+    return pd.DataFrame(rows)
+
+
+def test_tpr_table_over_btcs_without_flagged_fills():
+    sample = _part(_everything())
+    every = biasfinder.tpr_table(_annotations()).set_index("annotator")
+    assert every.loc["ann1", ["n_btcs", "true_positives"]].tolist() == [5, 4]
+    clean = biasfinder.tpr_table(_annotations(), unflagged_in=sample)
+    assert clean["annotator"].tolist() == ["ann1"]
+    assert clean.loc[0, ["n_btcs", "true_positives", "tpr"]].tolist() == [2, 1, 0.5]
+
+
+def test_tpr_table_unflagged_needs_a_sample_with_flags_and_an_unflagged_btc():
+    old = _part(_everything()).loc[:, list(OLD_SAMPLE_COLUMNS)]
+    with pytest.raises(SchemaError) as found:
+        biasfinder.tpr_table(_annotations(), unflagged_in=old)
+    assert found.value.code == "TK101" and "sample_btcs" in found.value.fix
+    only_flagged = _annotations()[lambda f: f["annotator"] == "ann2"]
+    with pytest.raises(InputError, match="free of flagged fills"):
+        biasfinder.tpr_table(only_flagged, unflagged_in=_part(_everything()))

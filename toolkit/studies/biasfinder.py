@@ -43,8 +43,9 @@ Statistics beside the paper's numbers (issue 24; estimators from :mod:`toolkit.s
   (``estimate``) with its interval, Cohen's h, ``p_adjusted`` over the model × characteristic family, the
   :func:`toolkit.stats.verdict` (``a higher`` = more BTCs between classes than within) and ``btcs_net``.
   :func:`table4_rates` adds the rate columns to Table 4 (:data:`TABLE4_RATE_COLUMNS`), the paper's unchanged.
-- :func:`tpr_table` — :func:`tpr` with Wilson intervals; :func:`kappa_table` — :func:`kappa` with a bootstrap
-  interval over the annotated mutants (both leave :func:`tpr` and :func:`kappa` as they were).
+- :func:`tpr_table` — :func:`tpr` with Wilson intervals (``unflagged_in=sample``: over the sample's BTCs without
+  flagged fills only); :func:`kappa_table` — :func:`kappa` with a bootstrap interval over the annotated mutants
+  (both leave :func:`tpr` and :func:`kappa` as they were).
 
 Annotation files are CSVs with columns :data:`ANNOTATION_COLUMNS`, one row per annotator × BTC × variant (a|b).
 Values are read case- and space-insensitively (:data:`ANNOTATION_VALUES`): the released annotations' "Yes", "No",
@@ -274,17 +275,36 @@ def sample_strata(scored: pd.DataFrame, sample: pd.DataFrame) -> pd.DataFrame:
 def _sample_flagged(scored: pd.DataFrame, sample: pd.DataFrame) -> pd.Series:
     """Per row of ``sample``: whether either mutant's fill is flagged — from ``fill_flag_a``/``fill_flag_b``, or,
     for a sample without them, from ``scored``'s ``fill_flag`` by (model, variant); False when neither has one."""
-    def flagged(values: pd.Series) -> pd.Series:
-        return values.fillna("").astype(str).ne("")
-
     if {"fill_flag_a", "fill_flag_b"} <= set(sample.columns):
-        return flagged(sample["fill_flag_a"]) | flagged(sample["fill_flag_b"])
+        return _is_flagged(sample["fill_flag_a"]) | _is_flagged(sample["fill_flag_b"])
     if "fill_flag" not in scored.columns or sample.empty:
         return pd.Series(False, index=sample.index)
     flags = dict(zip(zip(scored["model"], scored["variant_id"]), scored["fill_flag"]))
-    side = {v: flagged(pd.Series([flags.get(key) for key in zip(sample["model"], sample[f"variant_{v}"])],
-                                 index=sample.index, dtype=object)) for v in "ab"}
+    side = {v: _is_flagged(pd.Series([flags.get(key) for key in zip(sample["model"], sample[f"variant_{v}"])],
+                                     index=sample.index, dtype=object)) for v in "ab"}
     return side["a"] | side["b"]
+
+
+def _is_flagged(values: pd.Series) -> pd.Series:
+    """``fill_flag`` cells that name a reason (not "", NaN or None)."""
+    return values.fillna("").astype(str).ne("")
+
+
+def _unflagged_annotations(annotations: pd.DataFrame, sample: pd.DataFrame) -> pd.DataFrame:
+    """The rows of ``annotations`` whose BTC is in ``sample`` with no flagged fill on either side (TK101 for a
+    sample without the flag columns, TK102 when no annotated BTC is left)."""
+    missing = [c for c in ("btc_id", "fill_flag_a", "fill_flag_b") if c not in sample.columns]
+    if missing:
+        raise SchemaError(f"the sample lacks {', '.join(map(repr, missing))}: it does not say which BTCs come from "
+                          "flagged fills.", fix="draw it again with sample_btcs() (same scored table and seed: the "
+                                                "same BTCs, now with fill_flag_a and fill_flag_b).")
+    _check_annotation_columns(annotations.columns, source="the annotation table")
+    clean = set(sample.loc[~_sample_flagged(pd.DataFrame(), sample), "btc_id"].astype(str))
+    kept = annotations[annotations["btc_id"].astype(str).str.strip().isin(clean)]
+    if kept.empty:
+        raise InputError("no annotated BTC of the sample is free of flagged fills.",
+                         fix="annotate more BTCs of the sample, or leave unflagged_in=None for the TPR over all.")
+    return kept
 
 
 def sample_size(population: int, *, margin: float = 0.05, confidence: float = 0.95) -> int:
@@ -578,11 +598,16 @@ def table4_rates(table: pd.DataFrame, rate_table: pd.DataFrame) -> pd.DataFrame:
     return merged.loc[:, list(TABLE4_RATE_COLUMNS)]
 
 
-def tpr_table(annotations: pd.DataFrame, *, rule: str = "paper", alpha: float = tkstats.ALPHA) -> pd.DataFrame:
+def tpr_table(annotations: pd.DataFrame, *, rule: str = "paper", alpha: float = tkstats.ALPHA,
+              unflagged_in: pd.DataFrame | None = None) -> pd.DataFrame:
     """:func:`tpr` (same rule, same values) with the count of true positives and its Wilson interval
     (``tpr_low``, ``tpr_high``; :func:`toolkit.stats.wilson`), columns :data:`TPR_INTERVAL_COLUMNS`. BTCs are
-    treated as independent draws (the sample takes at most ``per_template`` per template)."""
+    treated as independent draws (the sample takes at most ``per_template`` per template). ``unflagged_in``: a
+    sample of :func:`sample_btcs`; only its BTCs without a flagged fill on either side count (the TPR over the
+    stronger evidence; an annotator with none drops out; none at all is an InputError, TK102)."""
     alpha = tkstats._alpha(alpha)
+    if unflagged_in is not None:
+        annotations = _unflagged_annotations(annotations, unflagged_in)
     table = tpr(annotations, rule=rule)
     hits = (table["tpr"] * table["n_btcs"]).round().astype(int)
     bounds = [tkstats.wilson(int(k), int(n), alpha=alpha) for k, n in zip(hits, table["n_btcs"])]
