@@ -380,6 +380,9 @@ def tpr(annotations: pd.DataFrame, *, rule: str = "paper") -> pd.DataFrame:
     if rule not in TPR_RULES:
         raise unknown("TPR rule", rule, TPR_RULES)
     frame = _annotations(annotations)
+    if frame.empty:  # nothing annotated yet: no annotator has a rate
+        return pd.DataFrame({c: pd.Series(dtype=object if c in ("annotator", "rule") else float)
+                             for c in TPR_COLUMNS})
     wide = frame.pivot_table(index=["annotator", "btc_id"], columns="variant", values=["coherent", "sentiment"],
                              aggfunc="first")
     incomplete = wide[wide.isna().any(axis=1)]
