@@ -28,10 +28,21 @@ def test_biasfinder_app_runs_models_and_shows_a_captioned_table4():
     assert app.run(), app.status.value
     assert set(app.result.table4["model"]) == {"afinn"}
     tables = [o["data"]["text/html"] for o in app.output.outputs if "text/html" in o["data"]]
-    assert len(tables) == 1 and "BiasFinder Table 4" in tables[0] and "Holm over" in tables[0]
+    assert len(tables) == 1 and "BiasFinder Table 4" in tables[0]
+    # three templates in all: no characteristic has the two a rate test needs, and the caption says so
+    assert app.result.settings["family_size"] == 0 and "no test of the BTC rate" in tables[0]
     assert len([o for o in app.output.outputs if "image/png" in o["data"]]) == 2
     _, pickers, holder = app.drill.children  # drill down: a template's mutant pairs
     (template,) = pickers.children
     assert set(template.options) == set(app.result.scored["case_id"])
     shown = holder.children[0].browser
     assert len(shown.pairs) > 0 and set(shown.pairs["model"]) == {"afinn"} and "<mark>" in shown.view.value
+
+
+def test_biasfinder_caption_says_why_there_is_no_test_instead_of_over_0_tests():
+    from toolkit.widgets import _biasfinder_family
+
+    none = _biasfinder_family({"family_size": 0, "correction": "holm", "family": "model × characteristic"})
+    assert "over 0" not in none and "at least 2 templates" in none
+    some = _biasfinder_family({"family_size": 3, "correction": "holm", "family": "model × characteristic"})
+    assert some.startswith("Holm over 3 tests (model × characteristic)")

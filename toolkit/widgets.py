@@ -355,6 +355,15 @@ class _App:
                                w.HBox(list(dropdowns.values())), holder)
 
 
+def _biasfinder_family(settings: dict) -> str:
+    """The BiasFinder caption's correction clause; no test when every characteristic has fewer than 2 templates."""
+    if not settings.get("family_size"):
+        return ("no test of the BTC rate: it needs at least 2 templates per characteristic (raise the number of "
+                "templates)")
+    return (f"{str(settings['correction']).capitalize()} over {settings['family_size']} tests ({settings['family']}); "
+            "a model's verdict changes with the models selected")
+
+
 def _caption_family(tests: pd.DataFrame) -> str:
     """"Bonferroni over 4 tests (eec:all: 2 attributes × 2 systems)": the correction and its family's size."""
     if tests.empty or "n_tests" not in tests.columns:
@@ -553,9 +562,7 @@ class BiasFinderApp(_App):
             self._show(table(table4, caption=f"BiasFinder Table 4: BTCs per model and characteristic "
                                              f"(n = {int(table4['mutants'].sum()):,} mutants of "
                                              f"{int(table4['templates'].sum()):,} templates; "
-                                             f"{result.settings['correction'].capitalize()} over "
-                                             f"{result.settings['family_size']} tests ({result.settings['family']}); "
-                                             "a model's verdict changes with the models selected)."))
+                                             f"{_biasfinder_family(result.settings)})."))
             self._draw(self._biasfinder.figures(result))
             per_template = result.btcs.groupby("case_id", sort=False)["n_btcs"].sum().sort_values(
                 ascending=False, kind="stable")  # templates with the most BTCs first
