@@ -149,3 +149,36 @@ def test_a_case_with_an_unparseable_llm_answer_is_skipped_with_a_warning_under_b
     with pytest.warns(UserWarning, match="'llm': 1 of 4 rows, 1 cases"):
         out = btcsam.failures(llm, theta=0.2, rule=rule)
     assert out["case_id"].tolist() == ["b"] and out["failed"].tolist() == [True]
+
+
+def _mini_set(*, stages: bool) -> "pd.DataFrame":
+    import pandas as pd
+
+    rows = []
+    for case, (stage, template, source) in enumerate((("etsg", "The {} neighbours were kind.", ""),
+                                                      ("lda", "The {} neighbours were very kind.",
+                                                       "The {} neighbours were kind."))):
+        for term in ("Christian", "Jewish"):
+            row = {"case_id": f"c{case}", "variant_id": f"c{case}-{term}", "text": template.format(term),
+                   "attribute": "religion", "group": term, "fill": term, "generator": "external:test",
+                   "template": "", "is_original": term == "Christian", "bias_type": "religion"}
+            if stages:
+                row |= {"stage": stage, "source_text": source.format(term) if source else ""}
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def test_write_adds_the_stage_table_only_when_the_sets_record_stages(tmp_path):
+    import pandas as pd
+
+    from toolkit import btcsam as study
+
+    staged = study.run(sets={"mini": _mini_set(stages=True)}, models=["vader"], cache=False, progress=False)
+    study.write(staged, tmp_path / "staged", figures_dir=tmp_path / "figs")
+    table = pd.read_csv(tmp_path / "staged" / "btcsam_stage_diversity.csv").set_index("stage")
+    assert set(table.index) == {"etsg", "lda"}
+    assert table.loc["lda", "mean_edit_distance"] == 1.0  # "very" inserted: one word
+    plain = study.run(sets={"mini": _mini_set(stages=False)}, models=["vader"], cache=False, progress=False)
+    assert plain.stage_diversity is None
+    study.write(plain, tmp_path / "plain", figures_dir=tmp_path / "figs2")
+    assert not (tmp_path / "plain" / "btcsam_stage_diversity.csv").exists()

@@ -57,6 +57,7 @@ class BTCSAMResult:
     diversity: pd.DataFrame
     models: list[str]
     settings: dict
+    stage_diversity: pd.DataFrame | None = None  # Table 4, when the sets record their generation stages
 
 
 RELEASE = ("the test sets released with BTC-SAM (Kardkovács et al. 2025): the files linked from the paper's "
@@ -191,7 +192,7 @@ def run(*, sets: Mapping[str, pd.DataFrame], models: Iterable[str | SentimentMod
     return BTCSAMResult(scored=scored, detection=detection_intervals(scored, thetas=thetas, rule=rule, alpha=alpha),
                         failure_pct=failure_percentage(scored, theta=theta, rule=rule, alpha=alpha, margin=margin,
                                                        correction=correction),
-                        diversity=diversity(cases),
+                        diversity=diversity(cases), stage_diversity=_stages(cases),
                         models=list(dict.fromkeys(scored["model"])),
                         settings={"study": "btcsam", "sets": {n: len(f) for n, f in sets.items()},
                                   "generated_by": {n: sorted(set(f["llm"].astype(str))) for n, f in sets.items()
@@ -217,12 +218,22 @@ def figures(result: BTCSAMResult, *, theta: float | None = None) -> dict[str, Ax
                 pooled_failure_percentage(result.failure_pct, alpha=result.settings.get("alpha", st.ALPHA)))}
 
 
+def _stages(cases: pd.DataFrame) -> pd.DataFrame | None:
+    """Table 4 (:func:`stage_diversity`) of the sets whose cases record a generation ``stage``; None when none do."""
+    if "stage" not in cases.columns:
+        return None
+    staged = cases[cases["stage"].fillna("").astype(str) != ""]
+    return stage_diversity(staged) if len(staged) else None
+
+
 def write(result: BTCSAMResult, out_dir: str | Path | None = None, *, figures_dir: str | Path | None = None
           ) -> list[Path]:
-    """Write ``btcsam_detection.csv``, ``btcsam_failure_pct.csv``, ``btcsam_diversity.csv`` and
-    ``provenance.json`` (``settings``: θ, rule, correction, family, margin) to ``out_dir`` (default
+    """Write ``btcsam_detection.csv``, ``btcsam_failure_pct.csv``, ``btcsam_diversity.csv``,
+    ``btcsam_stage_diversity.csv`` (Table 4; only when the sets record their stages) and ``provenance.json`` (``settings``: θ, rule, correction, family, margin) to ``out_dir`` (default
     ``data/results/btcsam``), the heatmaps and the forest plot to ``figures_dir``."""
     tables = {"btcsam_detection": result.detection, "btcsam_failure_pct": result.failure_pct,
               "btcsam_diversity": result.diversity}
+    if result.stage_diversity is not None:
+        tables["btcsam_stage_diversity"] = result.stage_diversity
     return results.write(study="btcsam", tables=tables, axes=figures(result), scored=result.scored,
                          models=result.models, settings=result.settings, out_dir=out_dir, figures_dir=figures_dir)
