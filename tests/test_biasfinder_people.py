@@ -118,3 +118,22 @@ def test_skip_known_counts_over_known_from_and_records_it():
     own = generate(corpus_of(texts), instances=["gender"], n_names=2, people="skip-known")
     assert own.attrs["generation_report"]["known_names"]["source"] == "corpus"
     assert set(own["doc_id"]) == {"d0", "d1", "d2", "d3", "d4"}
+
+
+def test_skip_real_reads_a_credit_noun_after_is_and_keeps_a_plain_occupation():
+    credited = "Monahan is a filmmaker who is going places, and he shows it here."
+    assert gender_templates(corpus_of([credited]), people="skip-real").attrs["rejected"] == {"people:credit": 1}
+    plain = "Mary is a barber in a small town, and she makes every customer laugh."
+    assert len(gender_templates(corpus_of([plain]), people="skip-real")) == 1
+
+
+def test_known_names_counts_an_honorific_and_one_name_as_a_surname():
+    from toolkit.generators.biasfinder.people import known_names
+
+    texts = ["Dr. Seuss wrote it and the film ruins it.", "What would Dr. Seuss say about this film?",
+             "I grew up on Dr. Seuss books."]
+    assert "seuss" in known_names(texts).surnames
+    assert "seuss" not in known_names(texts[:2]).surnames  # two reviews only
+    made = gender_templates(corpus_of(["Dr Seuss is rolling in his grave, and I know he would hate it."]),
+                            people=known_names(texts))
+    assert made.empty

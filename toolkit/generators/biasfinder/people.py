@@ -55,6 +55,7 @@ _CREDIT_NOUNS = frozenset({"director", "actor", "actress", "writer", "author", "
 _SUBJECT_VERBS = frozenset({"star", "direct", "write", "portray", "produce", "narrate", "co-star", "costar",
                             "helm", "pen", "voice"})
 _OBJECT_VERBS = frozenset({"star", "feature", "cast"})
+_COPULAS = frozenset({"is", "was", "'s", "’s", "be", "been"})
 _WORKS = frozenset({"film", "films", "movie", "movies", "picture", "pictures", "novel", "novels", "book", "books",
                     "classic", "classics", "masterpiece", "direction", "screenplay", "script", "debut", "filmography",
                     "oeuvre", "career", "vehicle", "flick", "flicks", "comedy", "comedies", "thriller", "western",
@@ -104,8 +105,8 @@ def known_names(texts: Iterable[str], *, min_reviews: int = MIN_REVIEWS) -> Know
     """The full names (two to four capitalised words, particles allowed: "Brian De Palma", "Jean-Luc Godard") whose
     first and last words are name-like in ``texts`` (written capitalised ten times as often as in lower case, or a
     first name; after a first name any capitalised word: "Joan Rivers") and that at least ``min_reviews`` texts use, and the last
-    words of such names used by that many texts and by more texts as a surname than as a first name ("Romero", not
-    "Charlie"). Two passes of regular expressions (25,000 IMDB reviews: about 15 s here)."""
+    words of such names (or of an honorific and one name: "Dr. Seuss") used by that many texts and by more texts as a
+    surname than as a first name ("Romero", not "Charlie"). Two passes of regular expressions (25,000 IMDB reviews: about 15 s here)."""
     if isinstance(min_reviews, bool) or not isinstance(min_reviews, int) or min_reviews < 1:
         raise InputError(f"min_reviews must be a whole number of at least 1; got {min_reviews!r}.",
                          fix=f"e.g. min_reviews={MIN_REVIEWS}.")
@@ -130,6 +131,9 @@ def known_names(texts: Iterable[str], *, min_reviews: int = MIN_REVIEWS) -> Know
             while name and (name[-1].lower() in _PARTICLES
                             or not (led or _name_like(name[-1], capitalised=capitalised, lower=lower))):
                 name.pop()
+            if len(name) == 1 and start > 0 and words[start - 1] in _HONORIFICS:
+                found_surnames.add(name[0].lower())  # "Dr. Seuss", "Mr. Bean": a surname alone
+                continue
             if len(name) < 2:
                 continue
             found_full.add(" ".join(name).lower())
@@ -269,4 +273,7 @@ def _real(doc, span) -> str:
                 return "subject-of-credit"  # "Hanks plays a lawyer", not "he plays the piano"
     if root.dep_ == "dobj" and _lemma(verb) in _OBJECT_VERBS:
         return "credit"  # "the film stars Charlie Chaplin"
+    if root.dep_ == "nsubj" and verb.lower_ in _COPULAS and any(
+            c.dep_ == "attr" and c.lower_ in _CREDIT_NOUNS for c in verb.children):
+        return "credit"  # "Monahan is a filmmaker who …", "Chaplin was the director"
     return ""
