@@ -13,8 +13,9 @@ the sampled reviews: ``generate`` with the option must give exactly the derived 
 Every distinct text is scored once per model (:func:`toolkit.scoring.score` on the unfiltered arm; the other arms
 are subsets of its rows). Per arm × model it prints Table 4's counts (:func:`toolkit.studies.biasfinder.table4`:
 templates tested, mutants, templates with ≥ 1 BTC, BTCs), BTCs per template with a 95 % percentile bootstrap over
-templates (``scipy.stats.bootstrap``, seeded), the occupation pairs compared, and the share of compared pairs and of
-BTC pairs whose two occupations lie in one job family (:data:`fit.CATEGORIES`); then the 15 most frequent occupation
+templates (``scipy.stats.bootstrap``, seeded), the occupation pairs compared in the templates tested (not past
+the model's window), BTCs per pair compared, and the share of compared pairs and of BTC pairs whose two occupations
+lie in one job family (:data:`fit.CATEGORIES`); then the 15 most frequent occupation
 pairs among the BTCs of each arm for the first model. ``--out DIR`` writes ``summary.csv``, ``btc_pairs.csv`` (every
 BTC pair's count per arm × model) and ``templates.csv`` (per arm × model × template: mutants, BTCs). A missing
 corpus is skipped with a message (exit 0).
@@ -37,7 +38,7 @@ DEFAULT_CORPUS = "../shared/data/imdb/imdb_train.csv.gz"
 DEFAULT_MODELS = "minilm-imdb,vader"
 TOP_PAIRS = 15
 SUMMARY_COLUMNS = ("arm", "model", "templates", "mutants", "templates_with_btc", "btcs", "btcs_per_template",
-                   "ci_low", "ci_high", "pairs_compared", "same_family_compared", "same_family_btcs",
+                   "ci_low", "ci_high", "pairs_compared", "btc_rate", "same_family_compared", "same_family_btcs",
                    "distinct_btc_pairs")
 
 
@@ -201,10 +202,10 @@ def summarise(arm: str, scored: pd.DataFrame, pairs: pd.DataFrame, *, cases: pd.
 
     counts = btcs(scored)
     table = table4(counts).set_index("model")
-    compared, compared_inside = compared_pairs(cases)
     rows = []
     for model, t in table.iterrows():
         tested = counts[(counts["model"] == model) & ~counts["past_window"].astype(bool)]
+        compared, compared_inside = compared_pairs(cases[cases["case_id"].isin(tested["case_id"])])
         own = pairs[pairs["model"] == model]
         if len(own) != int(t["btcs"]):
             raise SystemExit(f"BTC pairs enumerated ({len(own)}) differ from btcs() ({int(t['btcs'])}) for {arm}/"
@@ -215,6 +216,7 @@ def summarise(arm: str, scored: pd.DataFrame, pairs: pd.DataFrame, *, cases: pd.
                      "templates_with_btc": int(t["templates_with_btc"]), "btcs": int(t["btcs"]),
                      "btcs_per_template": float(tested["n_btcs"].mean()) if len(tested) else float("nan"),
                      "ci_low": low, "ci_high": high, "pairs_compared": compared,
+                     "btc_rate": int(t["btcs"]) / compared if compared else float("nan"),
                      "same_family_compared": compared_inside / compared if compared else float("nan"),
                      "same_family_btcs": float(inside.mean()) if len(inside) else float("nan"),
                      "distinct_btc_pairs": int(own[["occupation_a", "occupation_b"]].drop_duplicates().shape[0])})
@@ -228,12 +230,13 @@ def _share(value: float) -> str:
 def markdown_summary(summary: pd.DataFrame) -> str:
     """The summary table in Markdown ("–": no BTC pair to take a share of)."""
     lines = ["| arm | model | templates | mutants | templates with ≥1 BTC | BTCs | BTCs per template (95 % CI) "
-             "| pairs compared | same family: compared | same family: BTCs | distinct BTC pairs |",
-             "|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|"]
+             "| pairs compared | BTCs / pair | same family: compared | same family: BTCs | distinct BTC pairs |",
+             "|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|"]
     for r in summary.itertuples():
         lines.append(f"| {r.arm} | {r.model} | {r.templates:,} | {r.mutants:,} | {r.templates_with_btc:,} | "
                      f"{r.btcs:,} | {r.btcs_per_template:.1f} ({r.ci_low:.1f}–{r.ci_high:.1f}) | "
-                     f"{r.pairs_compared:,} | {_share(r.same_family_compared)} | {_share(r.same_family_btcs)} | "
+                     f"{r.pairs_compared:,} | {r.btc_rate:.1%} | {_share(r.same_family_compared)} | "
+                     f"{_share(r.same_family_btcs)} | "
                      f"{r.distinct_btc_pairs:,} |")
     return "\n".join(lines)
 

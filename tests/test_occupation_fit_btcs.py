@@ -53,10 +53,18 @@ def test_summary_counts_same_family_shares_and_rejects_a_wrong_pair_listing():
     assert row["btcs_per_template"] == 1.0
     assert row["same_family_btcs"] == 0.5  # nurse–surgeon (medicine) yes, nurse–welder no
     assert row["pairs_compared"] == 4  # 3 in t1, 1 in t2
+    assert row["btc_rate"] == 0.5
     assert row["same_family_compared"] == 0.5  # nurse–surgeon and lawyer–judge
     assert sorted(per_template["n_btcs"]) == [0, 2]
     with pytest.raises(SystemExit, match="differ from btcs"):
         ob.summarise("none", scored, pairs.iloc[:1], cases=scored, seed=0)
+
+
+def test_templates_past_the_window_count_no_pairs_compared():
+    past = [{**r, "input_id": 0} for r in scored_case("t9", {"nurse": "positive", "surgeon": "positive"})]
+    scored = table(scored_case("t1", {"nurse": "positive", "welder": "negative"}), past)
+    rows, _ = ob.summarise("none", scored, ob.btc_pairs(scored), cases=scored, seed=0)
+    assert (rows[0]["templates"], rows[0]["pairs_compared"], rows[0]["btc_rate"]) == (1, 1, 1.0)
 
 
 def test_keep_fills_keeps_originals_and_the_listed_fills_only():
