@@ -76,7 +76,7 @@ def test_known_names_counts_full_names_and_surnames_over_reviews():
     assert "charlie" not in known.surnames  # a first name in more reviews than a surname
     assert known_names(REFERENCE, min_reviews=2).full >= {"ryuhei kitamura", "george romero"}
     assert known.record() == {"reviews": 8, "min_reviews": 3, "full_names": len(known.full),
-                              "surnames": len(known.surnames)}
+                              "surnames": len(known.surnames), "given_names": len(known.given)}
     from toolkit.errors import InputError
 
     with pytest.raises(InputError, match="min_reviews"):
@@ -137,3 +137,25 @@ def test_known_names_counts_an_honorific_and_one_name_as_a_surname():
     made = gender_templates(corpus_of(["Dr Seuss is rolling in his grave, and I know he would hate it."]),
                             people=known_names(texts))
     assert made.empty
+
+
+def test_a_true_story_review_is_skipped_under_skip_real_and_skip_known_whatever_the_mentions():
+    from toolkit.generators.biasfinder.people import known_names
+
+    text = "This is a true story, and the pilot never gave up: he flew higher than anyone before."
+    assert len(gender_templates(corpus_of([text]))) == 1
+    for people in ("skip-real", known_names(REFERENCE)):
+        made = gender_templates(corpus_of([text]), people=people)
+        assert made.empty and made.attrs["rejected"] == {"people:true-story": 1}
+    assert len(gender_templates(corpus_of([text.replace("a true story", "a tall story")]), people="skip-real")) == 1
+
+
+def test_a_rare_first_name_that_leads_one_known_name_identifies_the_person():
+    from toolkit.generators.biasfinder.people import known_names
+
+    texts = ["Dolph Lundgren rides a bike.", "I like Dolph Lundgren a lot.", "Is Dolph Lundgren back?",
+             "Tom Hanks is fine.", "Tom Cruise is fine.", "Tom Hanks again.", "Tom Cruise again.", "Tom Hanks."]
+    known = known_names(texts)
+    assert "dolph" in known.given and "tom" not in known.given  # Tom leads two names and is a common first name
+    made = gender_templates(corpus_of(["Dolph looked superbly cool on the bike, and he looked good."]), people=known)
+    assert made.empty and made.attrs["rejected"] == {"people:known-name": 1}

@@ -13,14 +13,17 @@ about 40 % of gender and country pairs so. World knowledge is not available offl
   role ("Charlie Chaplin as the barber"; "the barber (Charlie Chaplin)", "Charlie Chaplin (the barber)"), a credit
   ("directed by …", "starring …", "played by …", "director/actor/author …"), a work named after them ("Chaplin's
   film", "a Tom Hanks movie"), or the name as the subject of star/direct/write/portray/produce/narrate, of "plays"
-  with a role ("Hanks plays a lawyer", not "plays the piano"), or the object of "stars"/"features".
-- ``"skip-known"``: ``skip-real``'s signals, and a person many reviews of the corpus name (:func:`known_names`):
-  a name mention whose full name or surname at least ``min_reviews`` reviews use in a full name ("George Romero",
-  "Romero"), or, for a person the review refers to by pronouns or nouns only, such a name elsewhere in the review
-  ("Before seeing this, I never much minded Rivers … her on television"). Fame is read from the corpus itself
-  (a full name reviewers keep writing is an actor's, a director's or a public figure's; a character's name
-  recurs mostly within one film's reviews), so the option needs no list and no network; pass the reviews to
-  count over (``known_from``) when generating from a small sample.
+  with a role ("Hanks plays a lawyer", not "plays the piano"), the object of "stars"/"features", the subject of
+  "is a filmmaker/director …"; or a review that says its story is a real one ("a true story", "real-life",
+  "based on the life of", "biopic", "documentary": signal ``true-story``, whatever the person's mentions).
+- ``"skip-known"``: ``skip-real``'s signals, and a person many reviews of the corpus name (:func:`known_names`): a
+  name mention whose full name or surname at least ``min_reviews`` reviews use in a full name ("George Romero",
+  "Romero"; a first name that, in full names, nearly always leads one known name: "Dolph"), or, for a person the
+  review refers to by pronouns or nouns only, such a name elsewhere in the review ("Before seeing this, I never much
+  minded Rivers … her on television"). Fame is read from the corpus itself: a name reviewers keep writing in full is
+  mostly an actor's, a director's or a public figure's (or a famous character's: skipping those costs yield, not
+  coherence), so the option needs no list and no network; pass the reviews to count over (``known_from``) when
+  generating from a small sample.
 
 A fixed list of famous names is deliberately not the mechanism: it would not generalise beyond its list. The cost of
 each option in templates on the IMDB train split is in ``docs/biasfinder_rules.md``. The generation report counts each
@@ -41,6 +44,8 @@ _PARTICLES = frozenset({"de", "van", "von", "del", "da", "di", "la", "le", "du",
 _SEQUENCE = re.compile(r"\b[A-Z][\w'’.-]*(?:[ ](?:[A-Z][\w'’-]+|de|van|von|del|da|di|la|le|du|dos|der|den))*")
 _WORD = re.compile(r"\b[\w'’-]+\b")
 _POSSESSIVE = re.compile(r"['’]s?$")
+_TRUE_STORY = re.compile(r"\b(?:true[- ]story|true[- ]life|real[- ]life|based on (?:the )?(?:life|true|real)|biopic|"
+                         r"biography|autobiograph\w*|documentary)\b", re.IGNORECASE)
 _NAME_WORD = re.compile(r"[A-Z][\w'’-]+")
 _HONORIFICS = frozenset({"Mr", "Mrs", "Ms", "Miss", "Mister", "Madam", "Madame", "Sir", "Dame", "Lady", "Lord",
                          "Dr", "Mr.", "Mrs.", "Ms.", "Dr."})
@@ -75,11 +80,12 @@ class KnownNames:
     surnames: frozenset[str]
     min_reviews: int
     reviews: int
+    given: frozenset[str] = frozenset()  # first names that name one known person ("dolph": Dolph Lundgren)
 
     def record(self) -> dict:
         """What provenance keeps: the counts, not the names."""
         return {"reviews": self.reviews, "min_reviews": self.min_reviews, "full_names": len(self.full),
-                "surnames": len(self.surnames)}
+                "surnames": len(self.surnames), "given_names": len(self.given)}
 
 
 def people_mode(mode) -> str:
@@ -103,10 +109,11 @@ def _name_like(word: str, *, capitalised: Counter, lower: Counter) -> bool:
 
 def known_names(texts: Iterable[str], *, min_reviews: int = MIN_REVIEWS) -> KnownNames:
     """The full names (two to four capitalised words, particles allowed: "Brian De Palma", "Jean-Luc Godard") whose
-    first and last words are name-like in ``texts`` (written capitalised ten times as often as in lower case, or a
-    first name; after a first name any capitalised word: "Joan Rivers") and that at least ``min_reviews`` texts use, and the last
-    words of such names (or of an honorific and one name: "Dr. Seuss") used by that many texts and by more texts as a
-    surname than as a first name ("Romero", not "Charlie"). Two passes of regular expressions (25,000 IMDB reviews: about 15 s here)."""
+    first and last words are name-like in ``texts`` (written capitalised ten times as often as in lower case, or a first
+    name; after a first name any capitalised word: "Joan Rivers") and that at least ``min_reviews`` texts use, and the
+    last words of such names (or of an honorific and one name: "Dr. Seuss") used by that many texts and by more texts as
+    a surname than as a first name ("Romero", not "Charlie"). Two passes of regular expressions (25,000 IMDB reviews:
+    about 15 s here)."""
     if isinstance(min_reviews, bool) or not isinstance(min_reviews, int) or min_reviews < 1:
         raise InputError(f"min_reviews must be a whole number of at least 1; got {min_reviews!r}.",
                          fix=f"e.g. min_reviews={MIN_REVIEWS}.")
@@ -144,7 +151,21 @@ def known_names(texts: Iterable[str], *, min_reviews: int = MIN_REVIEWS) -> Know
         firsts.update(found_firsts)
     return KnownNames(full=frozenset(n for n, k in full.items() if k >= min_reviews),
                       surnames=frozenset(n for n, k in surnames.items() if k >= min_reviews and k > firsts[n]),
+                      given=_given(full, min_reviews=min_reviews),
                       min_reviews=min_reviews, reviews=len(texts))
+
+
+def _given(full: Counter, *, min_reviews: int) -> frozenset[str]:
+    """First words that are not common first names and lead, in at least 80 % of the reviews that use them in a full
+    name, one known full name ("Dolph" → Dolph Lundgren; not "Tom")."""
+    from toolkit.nlp import coref
+
+    by_first: dict[str, Counter] = {}
+    for name, k in full.items():
+        by_first.setdefault(name.split(" ")[0], Counter())[name] = k
+    common = coref.first_name_genders()
+    return frozenset(first for first, names in by_first.items() if first not in common
+                     and (top := max(names.values())) >= min_reviews and top >= 0.8 * sum(names.values()))
 
 
 def identified(doc, names: list[tuple[int, int]], *, mode="mutate", outside: str = "") -> str:
@@ -155,13 +176,17 @@ def identified(doc, names: list[tuple[int, int]], *, mode="mutate", outside: str
     if mode == "mutate":
         return ""
     known = mode if isinstance(mode, KnownNames) else None
+    if mode == "skip-named":
+        spans = [span for start, end in names
+                 if (span := doc.char_span(start, end, alignment_mode="expand")) is not None]
+        return "full-name" if any(_full_name(doc, span) for span in spans) else ""
+    if _TRUE_STORY.search(doc.text):
+        return "true-story"  # "a true story", "the real life pilot was …": the person may be a real one
     if known is not None and not names:
         return "known-name-nearby" if _mentions_known(outside, known) else ""
     if not names:
         return ""
     spans = [span for start, end in names if (span := doc.char_span(start, end, alignment_mode="expand")) is not None]
-    if mode == "skip-named":
-        return "full-name" if any(_full_name(doc, span) for span in spans) else ""
     for span in spans:
         signal = _real(doc, span)
         if signal:
@@ -187,7 +212,8 @@ def _is_known(mention: str, known: KnownNames) -> bool:
         return False
     last = words[-1].lower()
     return (" ".join(words).lower() in known.full
-            or (last in known.surnames and (len(words) > 1 or last not in coref.first_name_genders())))
+            or (last in known.surnames and (len(words) > 1 or last not in coref.first_name_genders()))
+            or (len(words) == 1 and last in known.given))
 
 
 def _mentions_known(text: str, known: KnownNames) -> bool:
