@@ -159,3 +159,19 @@ def test_a_rare_first_name_that_leads_one_known_name_identifies_the_person():
     assert "dolph" in known.given and "tom" not in known.given  # Tom leads two names and is a common first name
     made = gender_templates(corpus_of(["Dolph looked superbly cool on the bike, and he looked good."]), people=known)
     assert made.empty and made.attrs["rejected"] == {"people:known-name": 1}
+
+
+def test_a_credit_in_brackets_and_a_possessive_without_apostrophe_are_read():
+    from toolkit.generators.biasfinder.people import known_names
+
+    bracket = "As for Devin Hamilton (Writer and Director), he should stop making films."
+    assert gender_templates(corpus_of([bracket]), people="skip-real").attrs["rejected"] == {"people:credit": 1}
+    possessive = "The show has become Romeros own ego trip, and he knows it."
+    assert len(gender_templates(corpus_of([possessive]))) == 1
+    known = known_names(REFERENCE)
+    made = gender_templates(corpus_of([possessive]), people=known)  # "Romeros" is outside the "he" cluster here
+    assert made.empty and made.attrs["rejected"] == {"people:known-name-nearby": 1}
+    from toolkit.generators.biasfinder.people import _is_known
+
+    assert _is_known("George Romeros", known) and _is_known("Romeros", known)  # a name mention, too
+    assert not _is_known("Kitamuras", known)

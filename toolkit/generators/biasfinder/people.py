@@ -211,6 +211,8 @@ def _is_known(mention: str, known: KnownNames) -> bool:
     if not words:
         return False
     last = words[-1].lower()
+    if last.endswith("s") and last not in known.surnames and last[:-1] in known.surnames:
+        words, last = [*words[:-1], words[-1][:-1]], last[:-1]  # "Donald Trumps own ego fest": no apostrophe
     return (" ".join(words).lower() in known.full
             or (last in known.surnames and (len(words) > 1 or last not in coref.first_name_genders()))
             or (len(words) == 1 and last in known.given))
@@ -224,6 +226,7 @@ def _mentions_known(text: str, known: KnownNames) -> bool:
     for sequence in _SEQUENCE.finditer(text):
         for word in sequence.group().split(" "):
             key = _bare(word).lower()
+            key = key[:-1] if key.endswith("s") and key not in known.surnames else key  # "Trumps own show"
             if key in known.surnames and key not in coref.first_name_genders():
                 return True
     words = [w.lower() for w in _WORD.findall(text)]
@@ -274,6 +277,8 @@ def _real(doc, span) -> str:
     if (after is not None and after.text == "(" and after2 is not None
             and (after2.lower_ in ("as", "the", "a") or after2.pos_ == "NOUN")):
         return "role-parenthesis"  # "Charlie Chaplin (the barber)", "Chaplin (as the barber)"
+    if after is not None and after.text == "(" and after2 is not None and after2.lower_ in _CREDIT_NOUNS:
+        return "credit"  # "Devin Hamilton (Writer and Director)"
     if before is not None and (before.lower_ in _CREDIT_WORDS or (
             before.lower_ == "by" and before2 is not None and before2.lower_ in _CREDIT_WORDS)):
         return "credit"  # "directed by Charlie Chaplin", "starring Charlie Chaplin"
