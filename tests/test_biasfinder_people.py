@@ -175,3 +175,53 @@ def test_a_credit_in_brackets_and_a_possessive_without_apostrophe_are_read():
 
     assert _is_known("George Romeros", known) and _is_known("Romeros", known)  # a name mention, too
     assert not _is_known("Kitamuras", known)
+
+
+def test_skip_known_is_not_fooled_by_copies_common_words_or_a_characters_job():
+    from toolkit.generators.biasfinder.people import known_names
+
+    copies = ["Mary Quinby is a barber here, and she cuts hair."] * 3
+    assert "mary quinby" not in known_names(copies).full  # one review three times is one review
+    common = ["Jack Black is loud. The black cat sat.", "Jack Black again; black coffee.",
+              "Jack Black, and a black hat."]
+    known = known_names(common)
+    assert "jack black" in known.full and "black" not in known.surnames  # "black" is written in lower case too
+    start = "Black and white photography suits it, and he shot every frame himself."
+    assert len(gender_templates(corpus_of([start]), people=known)) == 1
+    job = "Jack is a writer who moves to a small town, and he finds a friend."
+    assert len(gender_templates(corpus_of([job]), people="skip-real")) == 1  # a character's job, not a credit
+    for text in ("In real life nobody talks like this, and he knows it.",
+                 "The documentary-style camera follows him, and he runs."):
+        assert len(gender_templates(corpus_of([text]), people="skip-real")) == 1, text
+
+
+def test_curly_apostrophes_and_accented_capitals_are_the_same_names():
+    from toolkit.generators.biasfinder.people import _is_known, known_names
+
+    texts = ["Peter O'Toole shines.", "Peter O’Toole shines again.", "I love Peter O'Toole.",
+             "Ferzan Özpetek directs.", "A film by Ferzan Özpetek.", "Ferzan Özpetek again."]
+    known = known_names(texts)
+    assert "peter o'toole" in known.full and _is_known("O’Toole", known)
+    assert "ferzan özpetek" in known.full and _is_known("Özpetek", known)
+
+
+def test_a_known_names_object_is_recorded_as_skip_known_and_known_from_is_checked():
+    import json
+
+    from toolkit.errors import InputError
+    from toolkit.generators.biasfinder.people import identified, known_names
+
+    texts = [text for text, _ in KNOWN_CASES]
+    cases = generate(corpus_of(texts), instances=["gender"], n_names=2, people=known_names(REFERENCE))
+    report = cases.attrs["generation_report"]
+    assert report["people"] == "skip-known" and cases.attrs["coherence"]["people"] == "skip-known"
+    assert report["known_names"]["source"] == "given" and set(cases["doc_id"]) == {"d3", "d4"}
+    json.dumps(report)  # provenance stays JSON
+    listed = generate(corpus_of(texts), instances=["gender"], n_names=2, people="skip-known", known_from=REFERENCE)
+    assert set(listed["doc_id"]) == {"d3", "d4"}  # a list of texts works as known_from
+    with pytest.raises(InputError, match="known_from has no text column"):
+        generate(corpus_of(texts), people="skip-known", known_from=corpus_of(REFERENCE).drop(columns="text"))
+    with pytest.warns(UserWarning, match="known_from is read only by people='skip-known'"):
+        generate(corpus_of(texts), instances=["gender"], n_names=2, people="skip-real", known_from=REFERENCE)
+    with pytest.raises(InputError, match="needs the names the corpus knows"):
+        identified(None, [], mode="skip-known")

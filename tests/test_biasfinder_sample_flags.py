@@ -154,3 +154,13 @@ def test_tpr_table_unflagged_needs_a_sample_with_flags_and_an_unflagged_btc():
     only_flagged = _annotations()[lambda f: f["annotator"] == "ann2"]
     with pytest.raises(InputError, match="free of flagged fills"):
         biasfinder.tpr_table(only_flagged, unflagged_in=_part(_everything()))
+
+
+def test_a_missing_flag_of_any_missing_kind_is_clean():
+    import numpy as np
+
+    from toolkit.studies.biasfinder import _flag
+
+    for missing in (None, float("nan"), np.float32("nan"), pd.NA, np.nan):
+        assert _flag(pd.Series({"fill_flag": missing}, dtype=object)) == "", repr(missing)
+    assert _flag(pd.Series({"fill_flag": "vader"})) == "vader"

@@ -229,8 +229,9 @@ def _stages(cases: pd.DataFrame) -> pd.DataFrame | None:
 def write(result: BTCSAMResult, out_dir: str | Path | None = None, *, figures_dir: str | Path | None = None
           ) -> list[Path]:
     """Write ``btcsam_detection.csv``, ``btcsam_failure_pct.csv``, ``btcsam_diversity.csv``,
-    ``btcsam_stage_diversity.csv`` (Table 4; only when the sets record their stages) and ``provenance.json`` (``settings``: θ, rule, correction, family, margin) to ``out_dir`` (default
-    ``data/results/btcsam``), the heatmaps and the forest plot to ``figures_dir``."""
+    ``btcsam_stage_diversity.csv`` (Table 4; only when the sets record their stages) and ``provenance.json``
+    (``settings``: θ, rule, correction, family, margin) to ``out_dir`` (default ``data/results/btcsam``), the heatmaps
+    and the forest plot to ``figures_dir``."""
     tables = {"btcsam_detection": result.detection, "btcsam_failure_pct": result.failure_pct,
               "btcsam_diversity": result.diversity}
     if result.stage_diversity is not None:

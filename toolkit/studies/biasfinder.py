@@ -178,7 +178,7 @@ def _allocate(n: int, capacity: dict, ) -> dict:
 def _flag(row: pd.Series) -> str:
     """A mutant's ``fill_flag`` as text: "" when the fill is clean, the column is missing or the cell is NaN."""
     value = row.get("fill_flag", "")
-    return "" if value is None or (isinstance(value, float) and math.isnan(value)) else str(value)
+    return "" if value is None or (pd.api.types.is_scalar(value) and pd.isna(value)) else str(value)
 
 
 def sample_btcs(scored: pd.DataFrame, *, n: int, seed: int = 0, per_template: int = 2) -> pd.DataFrame:

@@ -44,7 +44,7 @@ from toolkit.generators.biasfinder.gender import fill_names, gender_templates, g
 from toolkit.generators.biasfinder.lists import PRESETS, word_lists  # noqa: F401
 from toolkit.generators.biasfinder.occupation import (fill_occupation, generate_occupation,  # noqa: F401
                                                       occupation_templates, occupations)
-from toolkit.generators.biasfinder.people import MODES as PEOPLE, known_names, people_mode
+from toolkit.generators.biasfinder.people import MODES as PEOPLE, KnownNames, known_names, people_mode
 from toolkit.generators.biasfinder.rules import DEFAULT as DEFAULT_RULES, RULES, active as active_rules
 from toolkit.generators.biasfinder.rules import label as rule_label, record as record_rules
 
@@ -66,7 +66,7 @@ def _one_gender(corpus: pd.DataFrame) -> pd.DataFrame:
 
 def _instances(corpus: pd.DataFrame, *, instances: Sequence[str], n_names: int, n_country_names: int, backend: str,
                n_process: int, lists: str = "curated", rules: frozenset[str] = DEFAULT_RULES,
-               people: str = "mutate") -> dict[str, pd.DataFrame | dict]:
+               people: str | KnownNames = "mutate") -> dict[str, pd.DataFrame | dict]:
     """The case table of each instance for one chunk of screened reviews, and under ``"rejected"`` the reviews each
     coherence rule rejected there, per stage (gender templates, which country templates come from; country;
     occupation)."""
@@ -98,8 +98,8 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
              n_country_names: int = 1, backend: str = "rules", n_process: int = 1, max_chars: int = MAX_DOC_CHARS,
              progress: bool | None = None, executor: str = "local", workers: int | None = None,
              lists: str = "curated", duplicates: str = "keep", coherence: str | Iterable[str] = "default",
-             people: str = "mutate", occupation_fit: str | None = None,
-             known_from: pd.DataFrame | None = None) -> pd.DataFrame:
+             people: str | KnownNames = "mutate", occupation_fit: str | None = None,
+             known_from: pd.DataFrame | Iterable[str] | None = None) -> pd.DataFrame:
     """The case tables of ``instances`` for ``corpus``, concatenated (columns :data:`COLUMNS`; '' where an instance
     lacks one). ``n_names`` per gender for the gender instance, ``n_country_names`` per country and gender;
     ``n_process`` parsing processes (2 on a 2-core machine parses about 1.6× faster); reviews longer than
@@ -126,7 +126,7 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
 
         check_method(occupation_fit)  # an unknown method fails here, not after the parse
     rules = active_rules(coherence)
-    people_mode(people)
+    mode = people_mode(people)  # the option's name; a KnownNames (counted beforehand) is "skip-known"
     n_names, n_country_names = checks.count(n_names, name="n_names"), checks.count(n_country_names,
                                                                                     name="n_country_names")
     n_process = checks.count(n_process, name="n_process", maximum=checks.MAX_PROCESSES)
@@ -158,15 +158,8 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     show = progress if progress is not None else len(screened) >= _PROGRESS_MIN_DOCS
     parts: dict[str, list[pd.DataFrame]] = {name: [] for name in INSTANCES}
     chunks = [screened.iloc[start:start + chunk] for start in range(0, len(screened), chunk)]
-    person_option = people
-    if people == "skip-known" and ({"gender", "country"} & set(instances)):
-        reference = screened if known_from is None else known_from
-        if "text" not in reference.columns:
-            raise InputError("known_from has no text column.", fix="pass a corpora.load(...) frame of reviews.")
-        monitor.stage(f"counting well-known names over {len(reference):,} reviews")
-        person_option = known_names(reference["text"])
-        report["known_names"] = {**person_option.record(),
-                                 "source": "corpus" if known_from is None else "known_from"}
+    person_option = _known_option(people, mode=mode, known_from=known_from, screened=screened, report=report) \
+        if {"gender", "country"} & set(instances) else people
     options = {"instances": instances, "n_names": n_names, "n_country_names": n_country_names, "backend": backend,
                "n_process": n_process, "lists": lists, "rules": rules, "people": person_option}
     if executor == "ray":
@@ -197,8 +190,8 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     for name in instances:
         report[f"{name}_templates"] = int(sum(f["case_id"].nunique() for f in parts[name]))
     report["coherence"] = rule_label(rules)
-    report["people"] = people
-    report["rejected_by_rule"] = _rejection_table(rejected, rules=rules, instances=instances, people=people)
+    report["people"] = mode
+    report["rejected_by_rule"] = _rejection_table(rejected, rules=rules, instances=instances)
     if not any(len(f) for f in frames):
         counts = ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in report.items()
                            if k not in ("max_chars", "rejected_by_rule", "coherence", "people", "known_names"))
@@ -210,7 +203,7 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
         cases, report["occupation_fit"] = _fit_occupations(cases, screened, method=occupation_fit, lists=lists)
     cases.attrs["generation_report"] = report
     cases.attrs["word_lists"] = word_lists(lists).record(rules=rules)
-    cases.attrs["coherence"] = {**record_rules(rules), "people": people}
+    cases.attrs["coherence"] = {**record_rules(rules), "people": mode}
     return cases
 
 
@@ -239,7 +232,33 @@ def _fit_occupations(cases: pd.DataFrame, corpus: pd.DataFrame, *, method: str, 
     return out, record
 
 
-def _rejection_table(rejected: dict, *, rules: frozenset[str], instances: Sequence[str], people: str) -> dict:
+def _known_option(people: str | KnownNames, *, mode: str, known_from, screened: pd.DataFrame,
+                  report: dict) -> str | KnownNames:
+    """The ``people`` option the chunks get: for ``"skip-known"``, the :class:`~.people.KnownNames` counted over
+    ``known_from`` (a frame with a text column, or texts) or else the screened corpus, recorded in ``report``."""
+    if isinstance(people, KnownNames):
+        report["known_names"] = {**people.record(), "source": "given"}
+        return people
+    if mode != "skip-known":
+        if known_from is not None:
+            warn(f"BiasFinder: known_from is read only by people='skip-known', not by people={mode!r}; ignored.")
+        return people
+    source = screened if known_from is None else known_from
+    texts = source["text"] if isinstance(source, pd.DataFrame) and "text" in source.columns else source
+    if (isinstance(source, pd.DataFrame) and "text" not in source.columns) or isinstance(texts, (str, bytes)):
+        raise InputError("known_from has no text column.",
+                         fix="pass the reviews to count names over: a corpora.load(...) frame, or a list of texts.")
+    texts = [t for t in texts if isinstance(t, str) and t.strip()]
+    if not texts:
+        warn("BiasFinder: people='skip-known' counted names over no review, so nobody is known and the option "
+             "only reads skip-real's signals; pass known_from= the corpus's reviews.")
+    monitor.stage(f"counting well-known names over {len(texts):,} reviews")
+    known = known_names(texts)
+    report["known_names"] = {**known.record(), "source": "corpus" if known_from is None else "known_from"}
+    return known
+
+
+def _rejection_table(rejected: dict, *, rules: frozenset[str], instances: Sequence[str]) -> dict:
     """Stage → rule → reviews rejected, with a 0 for every active reject rule of the stage (so a reader sees what
     ran); ``people:<signal>`` counts under the gender stage."""
     stages = [s for s in ("gender", "country", "occupation") if s in instances or (s == "gender" and "country"

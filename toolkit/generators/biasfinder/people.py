@@ -41,12 +41,15 @@ from toolkit.errors import InputError, unknown
 MODES = ("mutate", "skip-named", "skip-real", "skip-known")
 MIN_REVIEWS = 3  # a full name or surname in at least this many reviews is a well-known person's (see known_names)
 _PARTICLES = frozenset({"de", "van", "von", "del", "da", "di", "la", "le", "du", "dos", "der", "den", "st."})
-_SEQUENCE = re.compile(r"\b[A-Z][\w'’.-]*(?:[ ](?:[A-Z][\w'’-]+|de|van|von|del|da|di|la|le|du|dos|der|den))*")
+_UPPER = "[" + re.escape("".join(c for c in map(chr, range(0x250)) if c.isupper())) + "]"  # A–Z, É, Ö, Ł …
+_SEQUENCE = re.compile(rf"\b{_UPPER}[\w'’.-]*(?:[ ](?:{_UPPER}[\w'’-]+|de|van|von|del|da|di|la|le|du|dos|der|den))*")
 _WORD = re.compile(r"\b[\w'’-]+\b")
 _POSSESSIVE = re.compile(r"['’]s?$")
-_TRUE_STORY = re.compile(r"\b(?:true[- ]story|true[- ]life|real[- ]life|based on (?:the )?(?:life|true|real)|biopic|"
-                         r"biography|autobiograph\w*|documentary)\b", re.IGNORECASE)
-_NAME_WORD = re.compile(r"[A-Z][\w'’-]+")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;\"(]\s*|<br\s*/?>\s*|\n\s*)$")
+_TRUE_STORY = re.compile(r"\b(?:true[- ]stor(?:y|ies)|true[- ]life|real-life|based on (?:the )?(?:life|true|real)|"
+                         r"biopics?|biograph(?:y|ies|ical)|autobiograph\w*|"
+                         r"documentar(?:y|ies)(?![- ]?(?:style|like|feel)))\b", re.IGNORECASE)
+_NAME_WORD = re.compile(rf"{_UPPER}[\w'’-]+")
 _HONORIFICS = frozenset({"Mr", "Mrs", "Ms", "Miss", "Mister", "Madam", "Madame", "Sir", "Dame", "Lady", "Lord",
                          "Dr", "Mr.", "Mrs.", "Ms.", "Dr."})
 _CREDIT_VERBS = frozenset({"direct", "write", "play", "portray", "produce", "star", "voice", "narrate", "co-star",
@@ -61,6 +64,8 @@ _SUBJECT_VERBS = frozenset({"star", "direct", "write", "portray", "produce", "na
                             "helm", "pen", "voice"})
 _OBJECT_VERBS = frozenset({"star", "feature", "cast"})
 _COPULAS = frozenset({"is", "was", "'s", "’s", "be", "been"})
+_FILM_MAKERS = frozenset({"filmmaker", "filmaker", "director", "co-director", "screenwriter", "cinematographer",
+                          "helmer", "auteur"})  # "X is a director": a credit; "X is a writer/singer": maybe the plot
 _WORKS = frozenset({"film", "films", "movie", "movies", "picture", "pictures", "novel", "novels", "book", "books",
                     "classic", "classics", "masterpiece", "direction", "screenplay", "script", "debut", "filmography",
                     "oeuvre", "career", "vehicle", "flick", "flicks", "comedy", "comedies", "thriller", "western",
@@ -88,7 +93,7 @@ class KnownNames:
                 "surnames": len(self.surnames), "given_names": len(self.given)}
 
 
-def people_mode(mode) -> str:
+def people_mode(mode: str | KnownNames) -> str:
     """``mode``'s name if it is one of :data:`MODES` (or a :class:`KnownNames`, ``"skip-known"``), else TK103
     listing them."""
     if isinstance(mode, KnownNames):
@@ -119,7 +124,7 @@ def known_names(texts: Iterable[str], *, min_reviews: int = MIN_REVIEWS) -> Know
                          fix=f"e.g. min_reviews={MIN_REVIEWS}.")
     from toolkit.nlp import coref
 
-    texts = [str(t) for t in texts]
+    texts = list(dict.fromkeys(t for t in texts if isinstance(t, str)))  # a copy of a review is not a second one
     capitalised, lower = Counter(), Counter()
     for text in texts:
         for word in _WORD.findall(text):
@@ -138,13 +143,14 @@ def known_names(texts: Iterable[str], *, min_reviews: int = MIN_REVIEWS) -> Know
             while name and (name[-1].lower() in _PARTICLES
                             or not (led or _name_like(name[-1], capitalised=capitalised, lower=lower))):
                 name.pop()
-            if len(name) == 1 and start > 0 and words[start - 1] in _HONORIFICS:
+            if len(name) == 1 and start > 0 and words[start - 1].replace(".", "") in _HONORIFICS:
                 found_surnames.add(name[0].lower())  # "Dr. Seuss", "Mr. Bean": a surname alone
                 continue
             if len(name) < 2:
                 continue
             found_full.add(" ".join(name).lower())
-            found_surnames.add(name[-1].lower())
+            if _name_like(name[-1], capitalised=capitalised, lower=lower):  # "Hanks", not "Black" or "Stone"
+                found_surnames.add(name[-1].lower())
             found_firsts.add(name[0].lower())
         full.update(found_full)
         surnames.update(found_surnames)
@@ -168,13 +174,16 @@ def _given(full: Counter, *, min_reviews: int) -> frozenset[str]:
                      and (top := max(names.values())) >= min_reviews and top >= 0.8 * sum(names.values()))
 
 
-def identified(doc, names: list[tuple[int, int]], *, mode="mutate", outside: str = "") -> str:
+def identified(doc, names: list[tuple[int, int]], *, mode: str | KnownNames = "mutate", outside: str = "") -> str:
     """The signal (a short name) by which the review identifies the person whose name mentions are ``names``
     (character spans in the parsed ``doc``) under ``mode`` (a :data:`MODES` name, or the :class:`KnownNames` of
     ``"skip-known"``), or '' to mutate them (see the module docstring). ``outside``: the review's text outside the
     person's slots, read by ``"skip-known"`` when the person has no name mention."""
-    if mode == "mutate":
+    if people_mode(mode) == "mutate":
         return ""
+    if mode == "skip-known":
+        raise InputError("people='skip-known' needs the names the corpus knows, not the option's name.",
+                         fix="pass mode=known_names(reviews), or use generate(..., people='skip-known').")
     known = mode if isinstance(mode, KnownNames) else None
     if mode == "skip-named":
         spans = [span for start, end in names
@@ -197,8 +206,9 @@ def identified(doc, names: list[tuple[int, int]], *, mode="mutate", outside: str
 
 
 def _bare(word: str) -> str:
-    """A name word without a possessive or a sentence's full stop ("Romero's", "Romero." → "Romero"; "J." stays)."""
-    word = _POSSESSIVE.sub("", word)
+    """A name word without a possessive or a sentence's full stop, with straight apostrophes ("Romero's", "Romero."
+    → "Romero"; "O’Toole" → "O'Toole"; "J." stays)."""
+    word = _POSSESSIVE.sub("", word).replace("’", "'")
     return word[:-1] if word.endswith(".") and len(word) > 2 else word
 
 
@@ -207,7 +217,7 @@ def _is_known(mention: str, known: KnownNames) -> bool:
     "George Romero"; not "George" alone)."""
     from toolkit.nlp import coref
 
-    words = [w for w in _NAME_WORD.findall(mention) if w not in _HONORIFICS]
+    words = [_bare(w) for w in _NAME_WORD.findall(mention) if w not in _HONORIFICS]
     if not words:
         return False
     last = words[-1].lower()
@@ -224,6 +234,8 @@ def _mentions_known(text: str, known: KnownNames) -> bool:
     from toolkit.nlp import coref
 
     for sequence in _SEQUENCE.finditer(text):
+        if _SENTENCE_START.search(text[max(0, sequence.start() - 8):sequence.start()]):
+            continue  # "Stone cold …", "Black and white …": any word is capitalised there
         for word in sequence.group().split(" "):
             key = _bare(word).lower()
             key = key[:-1] if key.endswith("s") and key not in known.surnames else key  # "Trumps own show"
@@ -305,6 +317,6 @@ def _real(doc, span) -> str:
     if root.dep_ == "dobj" and _lemma(verb) in _OBJECT_VERBS:
         return "credit"  # "the film stars Charlie Chaplin"
     if root.dep_ == "nsubj" and verb.lower_ in _COPULAS and any(
-            c.dep_ == "attr" and c.lower_ in _CREDIT_NOUNS for c in verb.children):
+            c.dep_ == "attr" and c.lower_ in _FILM_MAKERS for c in verb.children):
         return "credit"  # "Monahan is a filmmaker who …", "Chaplin was the director"
     return ""
