@@ -1,15 +1,13 @@
 """Occupation fills that fit the story (toolkit.generators.biasfinder.fit): the offline embedding method on
 hand-written contexts, the LLM method against a loopback OpenAI-compatible server, the per-template fills, and a
 check on the IMDB train split (skipped when it is absent)."""
-import json
-import threading
 import warnings
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
+from loopback_chat import LoopbackChat, completion
 from toolkit.errors import InputError, SchemaError, UnknownNameError
 from toolkit.generators.biasfinder import fit
 from toolkit.generators.biasfinder.lists import word_lists
@@ -152,35 +150,12 @@ def test_cross_fitting_hides_a_review_from_its_own_classifier():
     assert seen[0, trades] > 0.5 and hidden[0, trades] < seen[0, trades] / 2
 
 
-class ChatServer:
-    """POST /v1/chat/completions on loopback: replies with ``answer`` and records each request body."""
+class ChatServer(LoopbackChat):
+    """POST /v1/chat/completions on loopback: replies with ``answer`` (a test may change it); records each request."""
 
     def __init__(self, answer: str):
-        self.answer, self.requests = answer, []
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                server.requests.append(body)
-                payload = json.dumps({"choices": [{"message": {"role": "assistant",
-                                                               "content": server.answer}}]}).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def log_message(self, *args):
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        self.answer = answer
+        super().__init__(reply=lambda request: (200, completion(self.answer)))
 
 
 @pytest.fixture
@@ -197,7 +172,8 @@ def test_fit_llm_keeps_what_the_endpoint_names(chat):
                                 method=f"llm:openai:tiny@{chat.url}?key_env=FIT_TEST_KEY")
     assert frame["keep"].tolist() == [True, True, False, True, False]
     assert frame["fit"].tolist() == [1.0, 1.0, 0.0, 1.0, 0.0]
-    (body,) = chat.requests
+    (request,) = chat.requests
+    body = request.body
     prompt = body["messages"][0]["content"]
     assert body["temperature"] == 0.0 and LAWYER in prompt and "physician's assistant, baker" in prompt
 

@@ -1,11 +1,10 @@
 """LLM backends and the prompt store: a real HTTP server on loopback, retries, resume, the key never stored."""
 import json
 import sqlite3
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from loopback_chat import LoopbackChat, completion
 from toolkit.errors import CacheError, InputError, LLMError, UnknownNameError
 from toolkit.generators.btcsam.llm import LLM, OpenAIBackend, PromptStore, backend
 
@@ -13,42 +12,22 @@ KEY = "sk-test-secret-123"
 MESSAGES = [{"role": "user", "content": "Say hi"}]
 
 
-class ChatServer:
-    """Speaks POST /v1/chat/completions; answers ``failures`` error statuses first; records every request."""
+def _echo_after(failures=()):
+    """Reply function for a :class:`LoopbackChat` speaking POST /v1/chat/completions: answers the ``failures`` error
+    statuses first, then echoes the last message."""
+    pending = list(failures)
 
-    def __init__(self, failures=()):
-        self.failures, self.requests = list(failures), []
-        server = self
+    def reply(request):
+        status = pending.pop(0) if pending else 200
+        echo = completion(f"echo: {request.body['messages'][-1]['content']}")
+        return status, echo if status == 200 else {"error": "busy"}
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                server.requests.append({"path": self.path, "auth": self.headers["Authorization"], "body": body})
-                status = server.failures.pop(0) if server.failures else 200
-                reply = {"choices": [{"message": {"role": "assistant",
-                                                  "content": f"echo: {body['messages'][-1]['content']}"}}]}
-                payload = json.dumps(reply if status == 200 else {"error": "busy"}).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def log_message(self, *args):
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
+    return reply
 
 
 @pytest.fixture
 def server():
-    chat = ChatServer()
+    chat = LoopbackChat(reply=_echo_after())
     yield chat
     chat.close()
 
@@ -66,12 +45,12 @@ def test_openai_backend_speaks_the_protocol(server):
     reply = _openai(server.url, temperature=0.0, max_tokens=7).complete(MESSAGES)
     assert reply == "echo: Say hi"
     (request,) = server.requests
-    assert request["path"] == "/v1/chat/completions" and request["auth"] == f"Bearer {KEY}"
-    assert request["body"] == {"model": "tiny-chat", "messages": MESSAGES, "temperature": 0.0, "max_tokens": 7}
+    assert request.path == "/v1/chat/completions" and request.headers["Authorization"] == f"Bearer {KEY}"
+    assert request.body == {"model": "tiny-chat", "messages": MESSAGES, "temperature": 0.0, "max_tokens": 7}
 
 
 def test_openai_backend_retries_429_and_500():
-    chat = ChatServer(failures=[429, 500])
+    chat = LoopbackChat(reply=_echo_after([429, 500]))
     try:
         assert _openai(chat.url).complete(MESSAGES) == "echo: Say hi"
         assert len(chat.requests) == 3
@@ -80,7 +59,7 @@ def test_openai_backend_retries_429_and_500():
 
 
 def test_openai_backend_gives_up_after_retries():
-    chat = ChatServer(failures=[503] * 5)
+    chat = LoopbackChat(reply=_echo_after([503] * 5))
     try:
         with pytest.raises(LLMError, match="TK501.*HTTP 503"):
             _openai(chat.url, retries=2).complete(MESSAGES)

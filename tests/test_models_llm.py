@@ -1,15 +1,14 @@
 """LLMs as models under test: ``llm:hf:`` on a tiny local causal LM, ``llm:openai:`` on a loopback server."""
 import json
 import math
-import threading
 import warnings
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import numpy as np
 import pandas as pd
 import pytest
 import torch
 
+from loopback_chat import LoopbackChat
 from model_zoo import build_causal_lm
 from toolkit import cases as case_schema
 from toolkit.errors import ModelSpecError
@@ -109,43 +108,25 @@ REPLIES = {
 }
 
 
-class _Server:
-    def __init__(self, *, logprobs: bool) -> None:
-        self.requests: list[tuple[dict, dict]] = []
-        outer = self
+def _replies(*, logprobs: bool):
+    """Reply function: the REPLIES entry for the text asked about, with its log-probabilities when ``logprobs`` and
+    the request asks for them."""
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                outer.requests.append((dict(self.headers), body))
-                asked = body["messages"][-1]["content"]
-                text, lps = next(v for k, v in REPLIES.items() if k in asked)
-                choice = {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
-                if logprobs and body.get("logprobs"):
-                    choice["logprobs"] = {"content": lps}
-                data = json.dumps({"choices": [choice]}).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+    def reply(request):
+        asked = request.body["messages"][-1]["content"]
+        text, lps = next(v for k, v in REPLIES.items() if k in asked)
+        choice = {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+        if logprobs and request.body.get("logprobs"):
+            choice["logprobs"] = {"content": lps}
+        return 200, {"choices": [choice]}
 
-            def log_message(self, *args):
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
+    return reply
 
 
 @pytest.fixture(params=[True, False], ids=["with-logprobs", "without-logprobs"])
 def server(request, monkeypatch):
     monkeypatch.setenv("TEST_LLM_KEY", "sekret")
-    srv = _Server(logprobs=request.param)
+    srv = LoopbackChat(reply=_replies(logprobs=request.param))
     yield srv, request.param
     srv.close()
 
@@ -159,7 +140,7 @@ def test_llm_openai_endpoint_with_and_without_logprobs(server):
         scored = score(_cases(texts), models=[spec], cache=False)
     case_schema.validate(scored, scored=True)
     rows = scored.set_index("text")
-    headers, body = srv.requests[0]
+    headers, body = srv.requests[0].headers, srv.requests[0].body
     assert headers["Authorization"] == "Bearer sekret" and "sekret" not in load(spec).fingerprint
     assert body["temperature"] == 0.0 and body["logprobs"] is True and body["model"] == "tiny"
     if has_logprobs:

@@ -9,9 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
 import warnings
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +17,7 @@ import pandas as pd
 import pytest
 
 from conftest import corpus_of
+from loopback_chat import LoopbackChat
 from toolkit import corpora, results
 from toolkit.errors import (CacheError, CorpusError, InputError, LLMError, ModelOutputError, ModelSpecError,
                             OutputDirError)
@@ -365,30 +364,10 @@ def test_read_only_output_folder_is_detected(tmp_path):
         folder.chmod(0o700)
 
 
-class _BodyServer:
-    """POST endpoint answering the given bodies in turn (status 200), then a valid chat completion."""
-
-    def __init__(self, bodies):
-        self.bodies, self.count = list(bodies), 0
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                self.rfile.read(int(self.headers["Content-Length"]))
-                server.count += 1
-                payload = server.bodies.pop(0) if server.bodies else json.dumps(
-                    {"choices": [{"message": {"content": "ok"}}]}).encode()
-                self.send_response(200)
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def log_message(self, *args):
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+def _bodies_then_ok(bodies):
+    """Reply function: the given bodies in turn (status 200), then a valid chat completion."""
+    pending = list(bodies)
+    return lambda request: (200, pending.pop(0) if pending else b'{"choices": [{"message": {"content": "ok"}}]}')
 
 
 @pytest.mark.parametrize("body", [b"<html>Bad gateway</html>", b'{"error": "overloaded"}', b'{"choices": []}'])
@@ -396,21 +375,15 @@ def test_llm_reply_without_json_or_choices_is_retried_then_tk501(monkeypatch, bo
     from toolkit.generators.btcsam.llm import OpenAIBackend
 
     monkeypatch.setenv("RELIABILITY_KEY", "k")
-    flaky = _BodyServer([body, body])
-    try:
+    with LoopbackChat(reply=_bodies_then_ok([body, body])) as flaky:
         backend = OpenAIBackend(base_url=flaky.url, model="m", api_key_env="RELIABILITY_KEY", backoff=0.01)
-        assert backend.complete([{"role": "user", "content": "hi"}]) == "ok" and flaky.count == 3
-    finally:
-        flaky.httpd.shutdown()
-    broken = _BodyServer([body] * 10)
-    try:
+        assert backend.complete([{"role": "user", "content": "hi"}]) == "ok" and len(flaky.requests) == 3
+    with LoopbackChat(reply=_bodies_then_ok([body] * 10)) as broken:
         backend = OpenAIBackend(base_url=broken.url, model="m", api_key_env="RELIABILITY_KEY", backoff=0.01,
                                 retries=2)
         with pytest.raises(LLMError, match="not a chat completion") as info:
             backend.complete([{"role": "user", "content": "hi"}])
-        assert info.value.code == "TK501" and broken.count == 3
-    finally:
-        broken.httpd.shutdown()
+        assert info.value.code == "TK501" and len(broken.requests) == 3
 
 
 # --- paths and names --------------------------------------------------------------------------------------------
