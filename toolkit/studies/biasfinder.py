@@ -101,8 +101,8 @@ def btcs(scored: pd.DataFrame) -> pd.DataFrame:
     mutants = _mutants(scored, required=("model", "label", "case_id", "group", "attribute", "is_original"))
     keys = ["model", "attribute", "case_id", "group", "label"]
     counts = mutants.groupby(keys, observed=True).size().rename("n")
-    clean = (mutants[mutants["fill_flag"].fillna("").astype(str).eq("")] if "fill_flag" in mutants.columns
-             else mutants)  # rows of other generators (NaN after a concat or a CSV round trip) are not flagged
+    # rows of other generators (NaN after a concat or a CSV round trip) are not flagged
+    clean = mutants[~_is_flagged(mutants["fill_flag"])] if "fill_flag" in mutants.columns else mutants
     clean_btcs = {key: _btc_pairs(block) for key, block in clean.groupby(keys, observed=True).size().groupby(
         level=["model", "attribute", "case_id"], sort=False)}
     inputs = (mutants.groupby(["model", "case_id"], observed=True)["input_id"].nunique().to_dict()
@@ -176,8 +176,12 @@ def _allocate(n: int, capacity: dict, ) -> dict:
 
 
 def _flag(row: pd.Series) -> str:
-    """A mutant's ``fill_flag`` as text: "" when the fill is clean, the column is missing or the cell is NaN."""
-    value = row.get("fill_flag", "")
+    """A mutant's ``fill_flag`` as text: "" when the fill is clean, the column is missing or the cell is missing."""
+    return _flag_text(row.get("fill_flag", ""))
+
+
+def _flag_text(value) -> str:
+    """A ``fill_flag`` cell as text: "" for a clean fill and for any missing value (None, NaN, pd.NA)."""
     return "" if value is None or (pd.api.types.is_scalar(value) and pd.isna(value)) else str(value)
 
 
@@ -286,8 +290,8 @@ def _sample_flagged(scored: pd.DataFrame, sample: pd.DataFrame) -> pd.Series:
 
 
 def _is_flagged(values: pd.Series) -> pd.Series:
-    """``fill_flag`` cells that name a reason (not "", NaN or None)."""
-    return values.fillna("").astype(str).ne("")
+    """``fill_flag`` cells that name a reason (not "" or missing)."""
+    return values.map(_flag_text).ne("")
 
 
 def _unflagged_annotations(annotations: pd.DataFrame, sample: pd.DataFrame) -> pd.DataFrame:

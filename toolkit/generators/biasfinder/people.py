@@ -40,9 +40,9 @@ from toolkit.errors import InputError, unknown
 
 MODES = ("mutate", "skip-named", "skip-real", "skip-known")
 MIN_REVIEWS = 3  # a full name or surname in at least this many reviews is a well-known person's (see known_names)
-_PARTICLES = frozenset({"de", "van", "von", "del", "da", "di", "la", "le", "du", "dos", "der", "den", "st."})
+_PARTICLES = ("de", "van", "von", "del", "da", "di", "la", "le", "du", "dos", "der", "den")  # "Brian De Palma"
 _UPPER = "[" + re.escape("".join(c for c in map(chr, range(0x250)) if c.isupper())) + "]"  # A–Z, É, Ö, Ł …
-_SEQUENCE = re.compile(rf"\b{_UPPER}[\w'’.-]*(?:[ ](?:{_UPPER}[\w'’-]+|de|van|von|del|da|di|la|le|du|dos|der|den))*")
+_SEQUENCE = re.compile(rf"\b{_UPPER}[\w'’.-]*(?:[ ](?:{_UPPER}[\w'’-]+|{'|'.join(_PARTICLES)}))*")
 _WORD = re.compile(r"\b[\w'’-]+\b")
 _POSSESSIVE = re.compile(r"['’]s?$")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;\"(]\s*|<br\s*/?>\s*|\n\s*)$")
@@ -212,6 +212,13 @@ def _bare(word: str) -> str:
     return word[:-1] if word.endswith(".") and len(word) > 2 else word
 
 
+def _surname_key(word: str, known: KnownNames) -> str:
+    """``word`` in lower case, less a possessive s written without an apostrophe when only that form is a known
+    surname ("Trumps own ego fest" → "trump")."""
+    key = word.lower()
+    return key[:-1] if key.endswith("s") and key not in known.surnames and key[:-1] in known.surnames else key
+
+
 def _is_known(mention: str, known: KnownNames) -> bool:
     """Whether a name mention is a known full name or ends in a known surname that is not a first name ("Romero",
     "George Romero"; not "George" alone)."""
@@ -220,10 +227,8 @@ def _is_known(mention: str, known: KnownNames) -> bool:
     words = [_bare(w) for w in _NAME_WORD.findall(mention) if w not in _HONORIFICS]
     if not words:
         return False
-    last = words[-1].lower()
-    if last.endswith("s") and last not in known.surnames and last[:-1] in known.surnames:
-        words, last = [*words[:-1], words[-1][:-1]], last[:-1]  # "Donald Trumps own ego fest": no apostrophe
-    return (" ".join(words).lower() in known.full
+    last = _surname_key(words[-1], known)
+    return (" ".join([*words[:-1], last]).lower() in known.full
             or (last in known.surnames and (len(words) > 1 or last not in coref.first_name_genders()))
             or (len(words) == 1 and last in known.given))
 
@@ -237,8 +242,7 @@ def _mentions_known(text: str, known: KnownNames) -> bool:
         if _SENTENCE_START.search(text[max(0, sequence.start() - 8):sequence.start()]):
             continue  # "Stone cold …", "Black and white …": any word is capitalised there
         for word in sequence.group().split(" "):
-            key = _bare(word).lower()
-            key = key[:-1] if key.endswith("s") and key not in known.surnames else key  # "Trumps own show"
+            key = _surname_key(_bare(word), known)
             if key in known.surnames and key not in coref.first_name_genders():
                 return True
     words = [w.lower() for w in _WORD.findall(text)]
