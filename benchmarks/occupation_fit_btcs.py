@@ -298,6 +298,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"\n## BTCs with and without occupation_fit ({len(corpus):,} reviews, seed {args.seed}; "
           f"{time.perf_counter() - started:.0f} s)\n")
     print(markdown_summary(summary))
+    print("BTCs per template: mean with a 95 % bootstrap interval over templates. No within-class null: an occupation "
+          "template has one mutant per occupation, so compare arms by BTCs per pair compared.")
     first = args.models[0]
     for arm in ARMS:
         top = top_pairs(pairs[arm][pairs[arm]["model"] == first])
