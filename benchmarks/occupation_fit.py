@@ -24,6 +24,7 @@ import pandas as pd
 def main(argv: list[str] | None = None) -> None:
     from toolkit import corpora
     from toolkit.generators.biasfinder import fit
+    from toolkit.models import ait
     from toolkit.generators.biasfinder.lists import word_lists
     from toolkit.generators.biasfinder.occupation import occupation_templates
 
@@ -54,11 +55,11 @@ def main(argv: list[str] | None = None) -> None:
     templating = time.perf_counter() - start
 
     if args.embeddings:
-        fit._EMBEDDINGS.update(pd.read_pickle(args.embeddings))
+        ait._EMBEDDINGS.update(pd.read_pickle(args.embeddings))
     start = time.perf_counter()
     model = fit.train(texts=corpus["text"].astype(str).tolist(), candidates=candidates, window=args.window)
     training = time.perf_counter() - start
-    fit._EMBEDDINGS.clear()  # rank with cold embeddings: what a user pays per template
+    ait._EMBEDDINGS.clear()  # rank with cold embeddings: what a user pays per template
     start = time.perf_counter()
     fills = fit.template_fills(templates, model=model, threshold=args.threshold, window=args.window)
     ranking = time.perf_counter() - start

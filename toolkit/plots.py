@@ -673,7 +673,10 @@ def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
             ax.annotate("no template", (i, 0.0), xytext=(0, 5), textcoords="offset points", ha="center",
                         fontsize=preset().small_size)
     top = np.nanmax(data["per_template"].to_numpy(float)) if data["per_template"].notna().any() else 0.0
-    ax.set_ylim(*((-0.04 * top, 1.1 * top) if top > 0 else (-0.05, 1.0)))  # the zero diamonds whole
+    if top > 0:
+        ax.set_ylim(top=1.1 * top)  # headroom; _mark_zero_bars made room below zero for the diamonds
+    else:
+        ax.set_ylim(-0.05, 1.0)  # nothing but zeros (or no template): a visible range
     ax.set(xlabel="characteristic", ylabel="BTCs per template", title="BiasFinder BTCs per template (Table 4)")
     ax.legend(title="", loc="best")
     return ax

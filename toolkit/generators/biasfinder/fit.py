@@ -65,6 +65,7 @@ import numpy as np
 import pandas as pd
 
 from toolkit.errors import InputError, SchemaError, unknown, warn
+from toolkit.generators.biasfinder.lists import word_pattern
 
 MASK = "[MASK]"
 FIT_COLUMNS = ("context_id", "occupation", "category", "fit", "keep")
@@ -225,8 +226,6 @@ def mention_contexts(texts: Sequence[str], *, candidates: Sequence[str], window:
     case as a common noun, singular or plural; not capitalised, so "John Carpenter" or "Inspector Gadget" do not
     count), that occupation masked, with ``window`` sentences either side. Columns ``text_index, occupation,
     category, context``."""
-    from toolkit.generators.biasfinder.lists import word_pattern
-
     table = _index(categories)
     pattern = word_pattern(candidates, plural=True)
     singular = {c.lower(): c for c in candidates}
@@ -264,23 +263,12 @@ def _fold(text: str, folds: int) -> int:
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:4], "big") % folds
 
 
-_EMBEDDINGS: dict[str, np.ndarray] = {}
-_ENCODER: list = []
+def embed(texts: Sequence[str]) -> np.ndarray:
+    """all-MiniLM-L6-v2 embeddings (384-d) of ``texts``: the encoder and per-text memory the ``minilm`` systems share
+    (:func:`toolkit.models.ait.embeddings`), so a run that scores with them loads MiniLM once."""
+    from toolkit.models.ait import embeddings
 
-
-def embed(texts: Sequence[str], *, batch_size: int = 64) -> np.ndarray:
-    """all-MiniLM-L6-v2 embeddings (384-d, L2-normalised) of ``texts``, remembered per text in this process."""
-    missing = list(dict.fromkeys(t for t in texts if t not in _EMBEDDINGS))
-    if missing:
-        if not _ENCODER:
-            from toolkit.models.minilm import MiniLMEncoder
-
-            _ENCODER.append(MiniLMEncoder())
-        order = sorted(missing, key=len)  # similar lengths share a batch: less padding
-        for start in range(0, len(order), batch_size):
-            chunk = order[start:start + batch_size]
-            _EMBEDDINGS.update(zip(chunk, _ENCODER[0].embed(chunk)))
-    return np.stack([_EMBEDDINGS[t] for t in texts]) if texts else np.zeros((0, 384), dtype=np.float32)
+    return embeddings(list(texts))
 
 
 @dataclass
@@ -477,17 +465,16 @@ def _llm_fit(contexts: Sequence[str], candidates: Sequence[str], method: str, *,
     listed = ", ".join(candidates)
     fit = np.zeros((len(contexts), len(candidates)))
     unparseable = 0
-    # longest first, so "physician's assistant" is not read as "physician"
-    order = sorted(range(len(candidates)), key=lambda i: len(candidates[i]), reverse=True)
+    # one pass, longest first, and no match inside a longer word or a possessive: "physician's assistant" and
+    # "physician's" are not "physician"
+    alternatives = "|".join(map(re.escape, sorted(candidates, key=len, reverse=True)))
+    pattern = re.compile(rf"(?<![\w'])(?:{alternatives})(?![\w'])", re.IGNORECASE)
+    index = {c.lower(): i for i, c in enumerate(candidates)}
     for row, context in enumerate(contexts):
         messages = [{"role": "user", "content": LLM_PROMPT.format(mask=MASK, candidates=listed, context=context)}]
         reply = asker.ask("occupation_fit", messages) if asker is not None else backend.complete(messages)
-        answer = answer_of(reply) or ""
-        for i in order:
-            pattern = re.compile(rf"(?<![\w']){re.escape(candidates[i])}(?![\w'])", re.IGNORECASE)
-            if pattern.search(answer):
-                fit[row, i] = 1.0
-                answer = pattern.sub(" ", answer)
+        for named in pattern.finditer(answer_of(reply) or ""):
+            fit[row, index[named.group(0).lower()]] = 1.0
         if not fit[row].any():
             fit[row] = 1.0
             unparseable += 1
