@@ -358,8 +358,8 @@ class _App:
 def _biasfinder_family(settings: dict) -> str:
     """The BiasFinder caption's correction clause; no test when no characteristic has 2 templates with a null."""
     if not settings.get("family_size"):
-        return ("no test of the BTC rate: it needs 2 templates of one characteristic with a within-class null "
-                "(gender: n_names ≥ 2 and a name slot; country: n_country_names ≥ 2; occupation has no null)")
+        return ("no test of the BTC rate: it needs 2 templates of one characteristic with a within-class null; "
+                "gender needs n_names ≥ 2 and a name slot, country n_country_names ≥ 2, occupation has no null")
     return (f"{str(settings['correction']).capitalize()} over {settings['family_size']} tests ({settings['family']}); "
             "a model's verdict changes with the models selected")
 
