@@ -36,21 +36,36 @@ columns (unchanged):
   mean per case is the paper's mean Δ). Race: 20 units, the i-th African-American name minus the i-th European name
   of the same gender in list order (their mean per case is the paper's AA-mean − EA-mean). Pairing by order is
   harmless: the mean is linear, so any pairing gives the same estimate, and the names are independent draws, so a
-  unit's spread is the spread of two independent name effects whichever names meet. ``estimate``/``ci_low``/
-  ``ci_high``/``p_two_way`` from :func:`toolkit.stats.two_way_bootstrap` (bootstrap-t, ``n_boot``, ``seed``; where
-  more than 1 % of its replicates have no variance — one name alone moving the score — the interval and p are the
-  percentile bootstrap's, said in ``ci_method``);
-  ``estimate`` is the array's grand mean, which weights templates equally — with templates as a sample, the
-  population quantity is the mean over templates: it equals ``mean_diff`` wherever every template has as many
-  emotion words (``neutral``, ``emotion:<e>``), but on ``all`` the 4 neutral templates (1 sentence each) weigh 4/11
-  instead of the paper's 4/144. (``stats.two_way_bootstrap(row_weights=)`` gives the sentence-weighted mean; in
-  that design, 7 effective templates, its interval covered 89-93 % in our simulations, below the 91-98 % the equal
-  weighting reaches, so it is not the default.) ``p_adjusted``: ``p_two_way`` corrected (``correction``:
-  bonferroni, holm, fdr_bh) over the paper's Bonferroni family (every assessment of the subset in the run, named in
-  ``family``); ``significant_two_way`` = ``p_adjusted`` < ``alpha``; ``verdict``: :func:`toolkit.stats.verdict` with
-  the two-way SE, df = min(templates, units) − 1 and the equivalence ``margin``. ``effect_size`` (d_z) and
-  ``t_ci_low``/``t_ci_high`` are the paper's frame: the paired t over its pairs (:func:`toolkit.stats.paired_t`).
-  ``share_template``/``share_name``/``share_residual``: :func:`toolkit.stats.variance_components` of the array.
+  unit's spread is the spread of two independent name effects whichever names meet. From that array
+  (:func:`toolkit.stats.two_way_bootstrap`, ``method``: ``satterthwaite`` by default):
+
+  - ``estimate``: the paper's quantity, the mean Δ over its sentence pairs (= ``mean_diff``): templates weighted
+    by their sentence pairs (``weighting="sentences"``; 20 per emotion template, 1 per neutral one), names and
+    templates as samples. ``weighting="templates"`` weighs the 11 templates equally (the mean over templates).
+  - ``se_two_way``, ``df_two_way``: the two-way random-effects standard error and its Satterthwaite df; interval,
+    p and equivalence p all come from that one t (``ci_method``; ``bootstrap-t``/``percentile`` on request, whose
+    p is floored at 2/(n_boot + 1)).
+  - ``p_two_way`` (two-sided, Δ = 0) and ``p_equivalence`` (TOST, |Δ| < ``margin``), each corrected
+    (``correction``: bonferroni, holm, fdr_bh) over the same family — every assessment of the subset in the run
+    (``family``, ``n_family``), or ``family_size`` tests when the run is part of a larger family (the paper's
+    438): ``p_adjusted``, ``p_equivalence_adjusted``; ``significant_two_way`` = ``p_adjusted`` < ``alpha``.
+  - ``ci_low``/``ci_high``: simultaneous over the family — the ``1 − alpha / n_family`` interval (``ci_level``),
+    Bonferroni's, which excludes 0 exactly when the Bonferroni ``p_adjusted`` < ``alpha``;
+    ``ci_low_unadjusted``/``ci_high_unadjusted``: the ``1 − alpha`` interval of the same t.
+  - ``verdict`` (:func:`toolkit.stats.verdict`): ``a higher`` / ``b higher`` (difference only), ``different but
+    within ±m`` (difference and equivalence), ``equivalent within ±m`` (equivalence only), ``inconclusive``
+    (neither), ``identical scores (no test needed)`` (every Δ exactly 0). Sparse sensitivity — some name units
+    never move the score at all while others do (``n_units_unmoved``, a lexicon that knows a few names) — claims no
+    equivalence: the names are samples, and a population where a few names carry a large shift gives such samples.
+  - ``min_equivalence_margin``: the smallest margin at which the data would read equivalent in this family (the
+    largest |bound| of the ``1 − 2·alpha / n_family`` interval; NaN for identical scores and sparse rows).
+  - ``effect_size``: Westfall, Kenny & Judd's (2014) d for the crossed array, ``estimate`` / √(σ²_template +
+    σ²_name + σ²_residual) (NaN without variance). ``t_ci_low``/``t_ci_high``: the paper's frame, the paired t
+    over its pairs (:func:`toolkit.stats.paired_t`).
+  - ``share_template``/``share_name``/``share_residual``: :func:`toolkit.stats.variance_components` of the array.
+
+  Measured in the real design (``benchmarks/eec_calibration.txt``, ``docs/statistics.md``): type I error
+  4.3-6.2 % at one test, family-wise 0-6.7 % over 438; coverage 93-97 %; limits in the docs.
 - a null baseline (placebo swaps, :func:`null_baseline`): ``n_null`` seeded random splits of ONE group's 20 names
   into halves of 10 (both groups, pooled), each giving the names-mean Δ between the halves as the paper's
   names-mean Δ is computed. The split is stratified by the other attribute, as the observed contrast is balanced on
