@@ -16,9 +16,9 @@ import sys
 import time
 
 import numpy as np
+import synthetic_eec_design as sd
 from scipy import stats as sps
 
-import synthetic_eec_design as sd
 from toolkit import stats
 
 ALPHA, MARGIN = 0.05, 0.01
@@ -168,8 +168,8 @@ def generic() -> None:
                     for method in hits:
                         res = stats.two_way_bootstrap(y, row_weights=w, method=method, n_boot=299, seed=i)
                         hits[method] += res["ci_low"] <= 0.03 <= res["ci_high"]
-                for method in hits:
-                    cov_all[method].append(hits[method] / n)
+                for method, hit in hits.items():
+                    cov_all[method].append(hit / n)
                 print(f"| {r_}×{c_} | {'sentences' if weighted else 'equal'} | {kind_} | {sds} | "
                       f"{hits['satterthwaite'] / n:.3f} | {hits['bootstrap-t'] / n:.3f} |", flush=True)
     for method, values in cov_all.items():

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-
 import synthetic_eec_design as sd
+
 from toolkit import stats
 from toolkit.scoring import score
 from toolkit.studies import eec

@@ -115,8 +115,8 @@ PAPER_TEST_COLUMNS = ("model", "task", "attribute", "subset", "group_a", "group_
 STAT_TEST_COLUMNS = tkstats.STAT_COLUMNS + (
     "ci_level", "ci_low_unadjusted", "ci_high_unadjusted", "t_ci_low", "t_ci_high", "p_two_way", "se_two_way",
     "df_two_way", "ci_method", "significant_two_way", "p_equivalence", "p_equivalence_adjusted",
-    "min_equivalence_margin", "weighting", "n_templates", "n_units", "n_units_unmoved", "family", "n_family", "correction", "margin",
-    "names_diff", "null_low", "null_high", "null_p", "excess", "share_template", "share_name", "share_residual")
+    "min_equivalence_margin", "weighting", "n_templates", "n_units", "n_units_unmoved", "family", "n_family",
+    "correction", "margin", "names_diff", "null_low", "null_high", "null_p", "excess", "share_template", "share_name", "share_residual")
 TEST_COLUMNS = PAPER_TEST_COLUMNS + STAT_TEST_COLUMNS
 CELL_COLUMNS = ("model", "task", "attribute", "subset", "template_id", "unit", "delta", "n_pairs")
 CHANGE_COLUMNS = ("model", "task", "attribute", "subset", "mean_diff", "p_bonferroni", "significant", "estimate",
@@ -294,8 +294,9 @@ def _race_units(wide: pd.DataFrame) -> pd.DataFrame:
 
 def cells(scored: pd.DataFrame, *, attribute: str, subset: str = "all") -> pd.DataFrame:
     """The templates × name-units array of Δ, tidy (columns :data:`CELL_COLUMNS`): a row per model × task ×
-    template × unit, Δ averaged over the template's emotion words (``n_pairs`` of them). Units: gender, the 10 noun-phrase pairs and the
-    names-mean pair; race, 20 AA−EA name pairs matched by gender and list order (see the module docstring)."""
+    template × unit, Δ averaged over the template's emotion words (``n_pairs`` of them). Units: gender, the 10
+    noun-phrase pairs and the names-mean pair; race, 20 AA−EA name pairs matched by gender and list order (see
+    the module docstring)."""
     _check(scored, attribute, subset)
     if attribute == "gender":
         long = pairs(scored, attribute=attribute, subset=subset).rename(columns={"pair": "unit"})
@@ -362,7 +363,8 @@ def _two_way(matrix: pd.DataFrame, weights: np.ndarray | None, *, alpha: float, 
         return {"estimate": np.nan, "ci_low_unadjusted": np.nan, "ci_high_unadjusted": np.nan, "p_two_way": np.nan,
                 "se_two_way": np.nan, "df_two_way": np.nan, "ci_method": "", "p_equivalence": np.nan,
                 "effect_size": np.nan, "identical": False, "n_templates": matrix.shape[0],
-                "n_units": matrix.shape[1], "n_units_unmoved": np.nan, "share_template": np.nan, "share_name": np.nan, "share_residual": np.nan,
+                "n_units": matrix.shape[1], "n_units_unmoved": np.nan, "share_template": np.nan,
+                "share_name": np.nan, "share_residual": np.nan,
                 "_matrix": None, "_weights": None}
     boot = tkstats.two_way_bootstrap(matrix, alpha=alpha, n_boot=n_boot, seed=seed, method=method,
                                      row_weights=weights, margin=margin)
@@ -411,6 +413,17 @@ def _family(subset: str, block: list[dict]) -> str:
             f"system{'s' * (n_systems != 1)} = {len(block)} test{'s' * (len(block) != 1)}")
 
 
+def _interval(row: dict, matrix: pd.DataFrame, weights: np.ndarray | None, *, alpha: float, method: str,
+              n_boot: int, seed: int) -> tuple[float, float]:
+    """A row's two-way ``1 − alpha`` interval from its own reference distribution (the t at another level, or the
+    bootstrap rerun with the same seed)."""
+    if method == "satterthwaite" and np.isfinite(row["df_two_way"]):
+        half = stats.t.ppf(1 - alpha / 2, row["df_two_way"]) * row["se_two_way"]
+        return row["estimate"] - half, row["estimate"] + half
+    r = tkstats.two_way_bootstrap(matrix, alpha=alpha, n_boot=n_boot, seed=seed, method=method, row_weights=weights)
+    return r["ci_low"], r["ci_high"]
+
+
 def _decide(block: list[dict], *, subset: str, alpha: float, correction: str, margin: float, n_boot: int,
             method: str, seed: int, family_size: int | None) -> None:
     """Correct one family's two-way p values and equivalence p values alike, give each row its simultaneous
@@ -434,15 +447,9 @@ def _decide(block: list[dict], *, subset: str, alpha: float, correction: str, ma
         sparse = not identical and 0 < (row["n_units_unmoved"] or 0) < row["n_units"]
         low = high = low_eq = high_eq = np.nan
         if matrix is not None:
-            def interval(a: float) -> tuple[float, float]:
-                if method == "satterthwaite" and np.isfinite(row["df_two_way"]):  # the same t, another level
-                    half = stats.t.ppf(1 - a / 2, row["df_two_way"]) * row["se_two_way"]
-                    return row["estimate"] - half, row["estimate"] + half
-                r = tkstats.two_way_bootstrap(matrix, alpha=a, n_boot=n_boot, seed=seed, method=method,
-                                              row_weights=weights)
-                return r["ci_low"], r["ci_high"]
-            low, high = interval(level)
-            low_eq, high_eq = interval(min(2 * level, 0.49))
+            low, high = _interval(row, matrix, weights, alpha=level, method=method, n_boot=n_boot, seed=seed)
+            low_eq, high_eq = _interval(row, matrix, weights, alpha=min(2 * level, 0.49), method=method,
+                                        n_boot=n_boot, seed=seed)
         row.update(p_adjusted=float(p_adj), p_equivalence_adjusted=float(p_eq),
                    significant_two_way=bool(p_adj < alpha), family=family, n_family=n_family, correction=correction,
                    margin=float(margin), ci_level=1 - level, ci_low=low, ci_high=high,
