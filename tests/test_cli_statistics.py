@@ -16,6 +16,18 @@ def test_eec_cli_correction_margin_and_seed_are_used_and_recorded(tmp_path, caps
     tests = pd.read_csv(out / "eec_tests.csv")
     assert {"estimate", "ci_low", "ci_high", "effect_size", "p_adjusted", "verdict"} <= set(tests.columns)
     assert set(tests["correction"]) == {"holm"}
+    assert set(tests["ci_method"]) <= {"satterthwaite"} and set(tests["weighting"]) == {"sentences"}
+
+
+def test_eec_cli_two_way_method_weighting_and_family_size_reach_the_table(tmp_path, capsys):
+    out = tmp_path / "eec"
+    assert main(["eec", "--model", "vader", "--out", str(out), "--no-cache", "--subset", "neutral", "--two-way",
+                 "bootstrap-t", "--n-boot", "200", "--weighting", "templates", "--family-size", "438"]) == 0
+    tests = pd.read_csv(out / "eec_tests.csv")
+    assert set(tests["weighting"]) == {"templates"} and set(tests["n_family"]) == {438}
+    assert set(tests["ci_method"]) <= {"bootstrap-t", "percentile (bootstrap-t undefined)"}
+    settings = json.loads((out / "provenance.json").read_text())["settings"]
+    assert (settings["method"], settings["weighting"], settings["family_size"]) == ("bootstrap-t", "templates", 438)
 
 
 @pytest.mark.parametrize("study", ["eec", "psa", "biasfinder"])

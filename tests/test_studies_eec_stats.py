@@ -43,7 +43,8 @@ def test_every_row_has_the_stat_columns_with_sensible_values(tests_all, scored):
     assert (tests_all["ci_low"] <= tests_all["estimate"] + 1e-12).all()
     assert (tests_all["estimate"] <= tests_all["ci_high"] + 1e-12).all()
     assert tests_all["p_adjusted"].between(0, 1).all() and (tests_all["p_adjusted"] >= tests_all["p_two_way"]).all()
-    assert set(tests_all["verdict"]) <= {"a higher", "b higher", "equivalent within ±0.01", "inconclusive"}
+    assert set(tests_all["verdict"]) <= {"a higher", "b higher", "equivalent within ±0.01",
+                                         "different but within ±0.01", "inconclusive", stats.IDENTICAL}
     assert set(tests_all.loc[tests_all["subset"] == "all", "n_templates"]) == {11}
     assert set(tests_all.loc[tests_all["subset"] == "neutral", "n_templates"]) == {4}
     assert dict(zip(tests_all["attribute"], tests_all["n_units"])) == {"gender": 11, "race": 20}
@@ -57,14 +58,11 @@ def test_every_row_has_the_stat_columns_with_sensible_values(tests_all, scored):
     pd.testing.assert_frame_equal(tests_all.loc[:, list(eec.PAPER_TEST_COLUMNS)], paper)
 
 
-def test_estimate_is_the_paper_mean_where_templates_are_balanced_and_d_z_is_over_the_papers_pairs(tests_all,
-                                                                                                   scored):
-    neutral = tests_all[tests_all["subset"] == "neutral"]
-    assert np.allclose(neutral["estimate"], neutral["mean_diff"], atol=1e-12)
+def test_estimate_is_the_paper_mean_and_the_paper_frame_t_interval_stays_beside_it(tests_all, scored):
+    assert np.allclose(tests_all["estimate"], tests_all["mean_diff"], atol=1e-12)  # sentence-weighted
     row = _row(tests_all, BIASED, "gender")
-    delta = eec.pairs(scored[scored["model"] == BIASED], attribute="gender")["delta"]
-    assert row["effect_size"] == pytest.approx(delta.mean() / delta.std(ddof=1))
     assert row["t_ci_low"] < row["mean_diff"] < row["t_ci_high"]
+    assert row["ci_low"] < row["t_ci_low"] and row["t_ci_high"] < row["ci_high"]  # names and templates as samples
 
 
 def test_race_units_average_to_the_papers_delta_per_case(scored):
@@ -104,7 +102,8 @@ def test_holm_changes_p_adjusted_and_is_recorded(scored, tests_all):
     bonferroni = tests_all[tests_all["subset"] == "all"].reset_index(drop=True)
     assert (holm["correction"] == "holm").all()
     assert (holm["p_adjusted"] <= bonferroni["p_adjusted"] + 1e-12).all()
-    assert (holm["p_adjusted"] < bonferroni["p_adjusted"] - 1e-9).any()
+    assert (holm["p_equivalence_adjusted"] < bonferroni["p_equivalence_adjusted"] - 1e-18).any()
+    assert np.allclose(holm["p_equivalence_adjusted"], stats.adjust(bonferroni["p_equivalence"], method="holm"))
     pd.testing.assert_series_equal(holm["p_two_way"], bonferroni["p_two_way"])  # same seed, same bootstrap
     expected = stats.adjust(bonferroni["p_two_way"].to_numpy(), method="holm")
     assert np.allclose(holm["p_adjusted"], expected)
@@ -134,11 +133,16 @@ def test_unknown_correction_is_tk103_before_scoring(scored):
 
 def test_seeded_intervals_repeat_and_another_seed_moves_them(scored):
     one = scored[scored["model"] == NOISE]
-    a = eec.intervals(one, subsets=["neutral"], n_boot=N_BOOT, seed=1)
-    b = eec.intervals(one, subsets=["neutral"], n_boot=N_BOOT, seed=1)
-    c = eec.intervals(one, subsets=["neutral"], n_boot=N_BOOT, seed=2)
+    a = eec.intervals(one, subsets=["neutral"], n_boot=N_BOOT, seed=1, method="bootstrap-t")
+    b = eec.intervals(one, subsets=["neutral"], n_boot=N_BOOT, seed=1, method="bootstrap-t")
+    c = eec.intervals(one, subsets=["neutral"], n_boot=N_BOOT, seed=2, method="bootstrap-t")
     pd.testing.assert_frame_equal(a, b)
     assert not np.allclose(a["ci_low"], c["ci_low"])
+    # the default t needs no resampling: the seed moves only the placebo null
+    t1 = eec.intervals(one, subsets=["neutral"], n_boot=N_BOOT, seed=1)
+    t2 = eec.intervals(one, subsets=["neutral"], n_boot=N_BOOT, seed=2)
+    pd.testing.assert_series_equal(t1["ci_low"], t2["ci_low"])
+    assert not np.allclose(t1["null_low"], t2["null_low"])
 
 
 def test_interval_figure_lines_up_with_the_box_plot(scored, tests_all):
@@ -166,8 +170,9 @@ def test_the_null_is_stratified_so_a_race_effect_does_not_hide_a_gender_effect()
 
 
 def test_a_family_too_large_for_the_bootstrap_says_so():
-    """Found in review: a bootstrap p is at least 1/(n_boot + 1), so Bonferroni over m tests cannot go below
-    m/(n_boot + 1); with too few resamples no system could ever read significant, silently."""
+    """Found in review: a bootstrap p is at least 2/(n_boot + 1), so Bonferroni over m tests cannot go below
+    2m/(n_boot + 1); with too few resamples no system could ever read significant, silently (the default
+    Satterthwaite t has no such floor)."""
     scored = score(eec_run.generate(), models=["vader", BIASED], cache=False, progress=False)
-    with pytest.warns(UserWarning, match=r"smallest bootstrap p is 1/101.*over 4 tests.*Pass n_boot=800 or more"):
-        eec.intervals(scored, subsets=["all"], n_boot=100, alpha=0.01)
+    with pytest.warns(UserWarning, match=r"smallest bootstrap p is 2/101.*over 4 tests.*Pass n_boot=1,600 or more"):
+        eec.intervals(scored, subsets=["all"], n_boot=100, alpha=0.01, method="bootstrap-t")

@@ -46,7 +46,15 @@ def _parser() -> argparse.ArgumentParser:
                           "'disappointed' in those 240 sentences (recorded in provenance.json)")
     _statistics_options(eec, default="bonferroni")
     _output_options(eec)
-    eec.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the two-way intervals")
+    eec.add_argument("--n-boot", type=int, default=2000,
+                     help="bootstrap resamples, where --two-way is a bootstrap (bootstrap-t, percentile)")
+    eec.add_argument("--two-way", choices=("satterthwaite", "bootstrap-t", "percentile"), default="satterthwaite",
+                     help="reference distribution of the two-way interval, p and equivalence test "
+                          "(default satterthwaite: a t with Satterthwaite's df, p not floored)")
+    eec.add_argument("--weighting", choices=("sentences", "templates"), default="sentences",
+                     help="how templates weigh in the two-way estimate (default sentences: the paper's mean Δ)")
+    eec.add_argument("--family-size", type=int,
+                     help="correct over this many tests when the run is part of a larger family (the paper's 438)")
     eec.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and the null baseline")
     psa = sub.add_parser("psa", help="Perturbation Sensitivity Analysis: ScoreSens, ScoreDev/Range, LabelDist")
     psa.add_argument("--model", action="append", required=True, help="model spec (repeatable)")
@@ -144,7 +152,8 @@ def _eec(args: argparse.Namespace, cache) -> None:
         raise InputError("give --model and/or --task.", fix="e.g. --model vader, or --task anger, or --task all.")
     result = eec.run(models=args.model, task=args.task, subsets=args.subset or eec.SUBSETS, alpha=args.alpha,
                      cache=cache, spelling=args.spelling, correction=args.correction, margin=args.margin,
-                     n_boot=args.n_boot, seed=args.seed)
+                     n_boot=args.n_boot, seed=args.seed, method=args.two_way, weighting=args.weighting,
+                     family_size=args.family_size)
     for path in eec.write(result, args.out, order=args.order, figures_dir=args.out):
         print(path)
     print(result.tests[result.tests["subset"] == "all"].to_string(index=False))

@@ -66,17 +66,22 @@ class EECResult:
     margin: float = stats.MARGIN  # the equivalence (TOST) margin on the [0, 1] score scale
     n_boot: int = stats.N_BOOT
     seed: int = 0
+    method: str = "satterthwaite"  # the two-way reference distribution (stats.BOOTSTRAP_METHODS)
+    weighting: str = "sentences"  # how templates weigh in the two-way estimate (studies.eec.WEIGHTINGS)
+    family_size: int | None = None  # the family the run is part of, when larger than its own tests
 
 
 def run(*, models: Iterable[str | SentimentModel] | None = None, task: str | None = None,
         subsets: Sequence[str] = SUBSETS, alpha: float = 0.05, cache: bool | str | Path | None = True,
         progress: bool | None = None, spelling: str = "published", correction: str = "bonferroni",
-        margin: float = stats.MARGIN, n_boot: int = stats.N_BOOT, seed: int = 0) -> EECResult:
+        margin: float = stats.MARGIN, n_boot: int = stats.N_BOOT, seed: int = 0, method: str = "satterthwaite",
+        weighting: str = "sentences", family_size: int | None = None) -> EECResult:
     """Generate the EEC (``spelling``: ``"published"``, the release's text, or ``"corrected"``; see
     :mod:`toolkit.generators.eec`), score it with ``models`` and run the paper's tests on ``subsets``, with the
     two-way intervals, placebo nulls and verdicts beside them (:func:`toolkit.studies.eec.intervals`:
-    ``correction`` bonferroni/holm/fdr_bh over each subset's family, TOST ``margin``, ``n_boot`` replicates,
-    ``seed``).
+    ``correction`` bonferroni/holm/fdr_bh over each subset's family or over ``family_size`` tests, equivalence
+    ``margin``, the two-way ``method`` and template ``weighting``, ``n_boot`` replicates and ``seed`` where the
+    method resamples).
 
     ``task`` (one of :data:`TASK_CHOICES`) picks the default systems (:func:`default_models`) and, with ``models``
     given, checks that each of them predicts that task (TK102 otherwise); neither given: the offline valence models.
@@ -88,6 +93,10 @@ def run(*, models: Iterable[str | SentimentModel] | None = None, task: str | Non
     alpha, margin, n_boot = checks.statistics(correction=correction, margin=margin, alpha=alpha, n_boot=n_boot,
                                               min_boot=100)  # before scoring, as the subsets
     seed = checks.seed(seed)
+    if method not in stats.BOOTSTRAP_METHODS:  # before scoring, as the subsets
+        raise unknown("two-way method", method, stats.BOOTSTRAP_METHODS)
+    if weighting not in eec_study.WEIGHTINGS:
+        raise unknown("weighting", weighting, eec_study.WEIGHTINGS)
     for subset in subsets:  # before scoring 8,640 sentences
         if subset not in SUBSETS:
             raise unknown("subset", subset, SUBSETS)
@@ -100,12 +109,13 @@ def run(*, models: Iterable[str | SentimentModel] | None = None, task: str | Non
     all_pairs = pd.concat([pairs(scored, attribute=a, subset=s) for s in subsets for a in ATTRIBUTES],
                           ignore_index=True)
     tests = ttests(scored, subsets=subsets, alpha=alpha, correction=correction, margin=margin, n_boot=n_boot,
-                   seed=seed)
+                   seed=seed, method=method, weighting=weighting, family_size=family_size)
     specs = list(dict.fromkeys(scored["model"]))
     pearson = {m.spec: float(m.pearson) for m in loaded if getattr(m, "pearson", None) is not None}
     return EECResult(scored=scored, pairs=all_pairs, tests=tests, summary=summary(tests), models=specs, alpha=alpha,
                      pearson=pearson, clipping=ait.clip_counts(scored), spelling=spelling, correction=correction,
-                     margin=float(margin), n_boot=n_boot, seed=seed)
+                     margin=float(margin), n_boot=n_boot, seed=seed, method=method, weighting=weighting,
+                     family_size=family_size)
 
 
 def figures(result: EECResult, *, subset: str = "all", order: Sequence[str] | None = None) -> dict[str, list[Axes]]:
@@ -150,7 +160,10 @@ def write(result: EECResult, out_dir: str | Path | None = None, *, order: Sequen
                 "pearson_test": result.pearson, "clipped_rows": result.clipping,
                 "correction": result.correction, "margin": result.margin, "n_boot": result.n_boot,
                 "seed": result.seed, "families": sorted(set(result.tests["family"].dropna())),
-                "interval": "two-way (templates × name units) bootstrap-t, toolkit.stats.two_way_bootstrap",
+                "interval": f"two-way (templates × name units), method {result.method}, templates weighted by "
+                            f"{result.weighting}; ci_low/ci_high simultaneous over each family (Bonferroni level), "
+                            "toolkit.stats.two_way_bootstrap",
+                "method": result.method, "weighting": result.weighting, "family_size": result.family_size,
                 "null_baseline": f"{eec_study.N_NULL} seeded half-splits of each group's names, pooled"}
     return results.write(study="eec", tables=tables, axes=axes, scored=result.scored, models=result.models,
                          settings=settings, out_dir=out_dir, figures_dir=figures_dir)

@@ -204,8 +204,8 @@ def _eec_entries() -> list[PaperTable]:
             name=f"eec_table{number}_systems", paper=f"{_EEC}, {table} (per system)", source="eec_tests",
             group="task", environment="table*",
             caption=f"EEC ({what}), per system: paired t-test over n pairs with Bonferroni p (the paper's), and the "
-                    f"mean Δ = {a} − {b} with templates and names as samples: estimate, 95% interval, "
-                    "corrected p and verdict.",
+                    f"mean Δ = {a} − {b} with templates and names as samples: estimate, 95% interval "
+                    "simultaneous over the family, corrected p and verdict.",
             columns=(("task", "task"), ("model", "system"), ("n_pairs", "n"), ("mean_diff", "mean Δ"),
                      ("p_bonferroni", "p Bonf."), *_STATS),
             optional=_OPTIONAL_STATS, rows=_where(attribute=attribute, subset=subset)))

@@ -47,6 +47,7 @@ import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from toolkit import stats
 from toolkit.errors import InputError
 from toolkit.studies import eec as eec_study
 
@@ -759,19 +760,33 @@ def btcsam_forest(pooled: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
 
 
 # EEC intervals (issue 24): the mean Δ with its two-way interval per system.
-_VERDICT_COLOURS = {"a higher": "#d55e00", "b higher": "#0173b2", "equivalent": "#029e73", "inconclusive": "#949494"}
+_VERDICT_COLOURS = {"a higher": "#d55e00", "b higher": "#0173b2", "different but within ±m": "#cc78bc",
+                    "equivalent": "#029e73", "inconclusive": "#949494", stats.IDENTICAL: "#000000"}
 
 
 def _verdict_kind(verdict: str) -> str:
-    return "equivalent" if str(verdict).startswith("equivalent") else str(verdict)
+    """The colour key of a verdict string (:data:`toolkit.stats.VERDICTS`; the margin dropped)."""
+    text = str(verdict)
+    if text.startswith("equivalent"):
+        return "equivalent"
+    return "different but within ±m" if text.startswith("different but within") else text
+
+
+def _level(tests: pd.DataFrame) -> str:
+    """How the intervals of an EEC tests table are made, for a title: simultaneous over m tests, or 95 %."""
+    if "n_family" in tests.columns and tests["n_family"].notna().any():
+        m = int(tests["n_family"].max())
+        return "95 % simultaneous" + (f" (m = {m})" if m > 1 else "")
+    return "95 %"
 
 
 @_styled
 def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", order: Sequence[str] | None = None,
                   ax: Axes | None = None) -> Axes:
-    """Mean Δ per system with its two-way interval (names and templates as samples; thick, coloured by
-    ``verdict``) and the paper's sentence-level t interval (thin, grey), a zero line and the ±``margin`` band; a
-    system whose Δ is exactly 0 (estimate and interval) is marked ``all Δ = 0``.
+    """Mean Δ per system with its two-way interval (names and templates as samples, simultaneous over the
+    verdict's family: ``ci_low``/``ci_high``; thick, coloured by ``verdict``) and the paper's sentence-level t
+    interval (thin, grey), a zero line and the ±``margin`` band; a system whose Δ is exactly 0 (estimate and
+    interval) is marked ``all Δ = 0``.
 
     ``tests`` from :func:`toolkit.studies.eec.ttests`; ``order`` lists the systems left to right (default: by mean
     Δ, as :func:`eec_deltas`, so the two figures line up).
@@ -809,7 +824,7 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
     _, _, a, b = eec_study.ATTRIBUTES[attribute]
     _tick_labels(ax, list(short_labels(order).values()))
     ax.set(xlabel=xlabel, ylabel=f"mean Δ = score({a}) − score({b})",
-           title=f"EEC {attribute} ({subset}): mean Δ, 95 % CI")
+           title=f"EEC {attribute} ({subset}): mean Δ, {_level(data)} CI")
     ax.legend(title="", loc="best")
     return ax
 
@@ -824,7 +839,7 @@ def eec_task_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "al
     for task, block, order, label, ax in _task_panels(data, value="mean_diff", what="tests", attribute=attribute,
                                                       subset=subset, pearson=pearson):
         eec_intervals(block, attribute=attribute, subset=subset, order=order, ax=ax)
-        ax.set(title=f"{task}: EEC {attribute} ({subset}), mean Δ, 95 % CI", xlabel=label)
+        ax.set(title=f"{task}: EEC {attribute} ({subset}), mean Δ, {_level(block)} CI", xlabel=label)
         axes.append(ax)
     return axes
 

@@ -36,21 +36,36 @@ columns (unchanged):
   mean per case is the paper's mean Δ). Race: 20 units, the i-th African-American name minus the i-th European name
   of the same gender in list order (their mean per case is the paper's AA-mean − EA-mean). Pairing by order is
   harmless: the mean is linear, so any pairing gives the same estimate, and the names are independent draws, so a
-  unit's spread is the spread of two independent name effects whichever names meet. ``estimate``/``ci_low``/
-  ``ci_high``/``p_two_way`` from :func:`toolkit.stats.two_way_bootstrap` (bootstrap-t, ``n_boot``, ``seed``; where
-  more than 1 % of its replicates have no variance — one name alone moving the score — the interval and p are the
-  percentile bootstrap's, said in ``ci_method``);
-  ``estimate`` is the array's grand mean, which weights templates equally — with templates as a sample, the
-  population quantity is the mean over templates: it equals ``mean_diff`` wherever every template has as many
-  emotion words (``neutral``, ``emotion:<e>``), but on ``all`` the 4 neutral templates (1 sentence each) weigh 4/11
-  instead of the paper's 4/144. (``stats.two_way_bootstrap(row_weights=)`` gives the sentence-weighted mean; in
-  that design, 7 effective templates, its interval covered 89-93 % in our simulations, below the 91-98 % the equal
-  weighting reaches, so it is not the default.) ``p_adjusted``: ``p_two_way`` corrected (``correction``:
-  bonferroni, holm, fdr_bh) over the paper's Bonferroni family (every assessment of the subset in the run, named in
-  ``family``); ``significant_two_way`` = ``p_adjusted`` < ``alpha``; ``verdict``: :func:`toolkit.stats.verdict` with
-  the two-way SE, df = min(templates, units) − 1 and the equivalence ``margin``. ``effect_size`` (d_z) and
-  ``t_ci_low``/``t_ci_high`` are the paper's frame: the paired t over its pairs (:func:`toolkit.stats.paired_t`).
-  ``share_template``/``share_name``/``share_residual``: :func:`toolkit.stats.variance_components` of the array.
+  unit's spread is the spread of two independent name effects whichever names meet. From that array
+  (:func:`toolkit.stats.two_way_bootstrap`, ``method``: ``satterthwaite`` by default):
+
+  - ``estimate``: the paper's quantity, the mean Δ over its sentence pairs (= ``mean_diff``): templates weighted
+    by their sentence pairs (``weighting="sentences"``; 20 per emotion template, 1 per neutral one), names and
+    templates as samples. ``weighting="templates"`` weighs the 11 templates equally (the mean over templates).
+  - ``se_two_way``, ``df_two_way``: the two-way random-effects standard error and its Satterthwaite df; interval,
+    p and equivalence p all come from that one t (``ci_method``; ``bootstrap-t``/``percentile`` on request, whose
+    p is floored at 2/(n_boot + 1)).
+  - ``p_two_way`` (two-sided, Δ = 0) and ``p_equivalence`` (TOST, |Δ| < ``margin``), each corrected
+    (``correction``: bonferroni, holm, fdr_bh) over the same family — every assessment of the subset in the run
+    (``family``, ``n_family``), or ``family_size`` tests when the run is part of a larger family (the paper's
+    438): ``p_adjusted``, ``p_equivalence_adjusted``; ``significant_two_way`` = ``p_adjusted`` < ``alpha``.
+  - ``ci_low``/``ci_high``: simultaneous over the family — the ``1 − alpha / n_family`` interval (``ci_level``),
+    Bonferroni's, which excludes 0 exactly when the Bonferroni ``p_adjusted`` < ``alpha``;
+    ``ci_low_unadjusted``/``ci_high_unadjusted``: the ``1 − alpha`` interval of the same t.
+  - ``verdict`` (:func:`toolkit.stats.verdict`): ``a higher`` / ``b higher`` (difference only), ``different but
+    within ±m`` (difference and equivalence), ``equivalent within ±m`` (equivalence only), ``inconclusive``
+    (neither), ``identical scores (no test needed)`` (every Δ exactly 0). Sparse sensitivity — some name units
+    never move the score at all while others do (``n_units_unmoved``, a lexicon that knows a few names) — claims no
+    equivalence: the names are samples, and a population where a few names carry a large shift gives such samples.
+  - ``min_equivalence_margin``: the smallest margin at which the data would read equivalent in this family (the
+    largest |bound| of the ``1 − 2·alpha / n_family`` interval; NaN for identical scores and sparse rows).
+  - ``effect_size``: Westfall, Kenny & Judd's (2014) d for the crossed array, ``estimate`` / √(σ²_template +
+    σ²_name + σ²_residual) (NaN without variance). ``t_ci_low``/``t_ci_high``: the paper's frame, the paired t
+    over its pairs (:func:`toolkit.stats.paired_t`).
+  - ``share_template``/``share_name``/``share_residual``: :func:`toolkit.stats.variance_components` of the array.
+
+  Measured in the real design (``benchmarks/eec_calibration.txt``, ``docs/statistics.md``): type I error
+  4.3-6.2 % at one test, family-wise 0-6.7 % over 438; coverage 93-97 %; limits in the docs.
 - a null baseline (placebo swaps, :func:`null_baseline`): ``n_null`` seeded random splits of ONE group's 20 names
   into halves of 10 (both groups, pooled), each giving the names-mean Δ between the halves as the paper's
   names-mean Δ is computed. The split is stratified by the other attribute, as the observed contrast is balanced on
@@ -98,15 +113,19 @@ PAPER_TEST_COLUMNS = ("model", "task", "attribute", "subset", "group_a", "group_
                       "t_stat", "p_value", "p_bonferroni", "n_tests", "significant", "direction", "n_higher",
                       "n_lower", "mean_diff_higher", "mean_diff_lower", "delta_spread", "note")
 STAT_TEST_COLUMNS = tkstats.STAT_COLUMNS + (
-    "t_ci_low", "t_ci_high", "p_two_way", "se_two_way", "ci_method", "significant_two_way", "n_templates", "n_units", "family",
-    "correction", "margin", "names_diff", "null_low", "null_high", "null_p", "excess", "share_template",
-    "share_name", "share_residual")
+    "ci_level", "ci_low_unadjusted", "ci_high_unadjusted", "t_ci_low", "t_ci_high", "p_two_way", "se_two_way",
+    "df_two_way", "ci_method", "significant_two_way", "p_equivalence", "p_equivalence_adjusted",
+    "min_equivalence_margin", "weighting", "n_templates", "n_units", "n_units_unmoved", "family", "n_family",
+    "correction", "margin", "names_diff", "null_low", "null_high", "null_p", "excess", "share_template", "share_name", "share_residual")
 TEST_COLUMNS = PAPER_TEST_COLUMNS + STAT_TEST_COLUMNS
-CELL_COLUMNS = ("model", "task", "attribute", "subset", "template_id", "unit", "delta")
+CELL_COLUMNS = ("model", "task", "attribute", "subset", "template_id", "unit", "delta", "n_pairs")
 CHANGE_COLUMNS = ("model", "task", "attribute", "subset", "mean_diff", "p_bonferroni", "significant", "estimate",
                   "ci_low", "ci_high", "p_adjusted", "significant_two_way", "verdict", "share_template",
                   "share_name", "change")
 N_NULL = 200
+WEIGHTINGS = ("sentences", "templates")
+"""How the two-way ``estimate`` weighs the templates: by their number of sentence pairs (the paper's mean Δ) or
+equally (the mean over templates)."""
 SUMMARY_COLUMNS = ("table", "task", "attribute", "subset", "direction", "n_systems", "avg_diff_a_higher",
                    "avg_diff_a_lower")
 PAPER_TABLES: dict[str, tuple[str, str]] = {"Table 5": ("gender", "all"), "Table 6": ("gender", "neutral"),
@@ -193,18 +212,21 @@ def _note(delta: np.ndarray) -> str:
 def ttests(scored: pd.DataFrame, *, subsets: Sequence[str] = SUBSETS,
            attributes: Sequence[str] = tuple(ATTRIBUTES), alpha: float = 0.05, correction: str = "bonferroni",
            margin: float = tkstats.MARGIN, n_boot: int = tkstats.N_BOOT, seed: int = 0,
-           n_null: int = N_NULL) -> pd.DataFrame:
+           n_null: int = N_NULL, method: str = "satterthwaite", weighting: str = "sentences",
+           family_size: int | None = None) -> pd.DataFrame:
     """Per system × attribute × subset: the paired t-test, Bonferroni, the paper's group, Δ summaries, and the
     intervals, corrected p, verdict, null baseline and variance shares of :func:`intervals`.
 
     Columns :data:`TEST_COLUMNS`; ``n_higher``/``n_lower`` count pairs where group a scored higher/lower and
     ``mean_diff_higher``/``mean_diff_lower`` average Δ over them (NaN when there are none); ``delta_spread`` is
     max Δ − min Δ; ``note`` says in words when t and p are limit values (all Δ equal). The paper's columns
-    (:data:`PAPER_TEST_COLUMNS`) do not depend on ``correction``, ``margin``, ``n_boot``, ``seed`` or ``n_null``.
+    (:data:`PAPER_TEST_COLUMNS`) do not depend on ``correction``, ``margin``, ``n_boot``, ``seed``, ``n_null``,
+    ``method``, ``weighting`` or ``family_size`` (see :func:`intervals`).
     """
     paper = _paper_tests(scored, subsets=subsets, attributes=attributes, alpha=alpha)
     extra = intervals(scored, subsets=subsets, attributes=attributes, alpha=alpha, correction=correction,
-                      margin=margin, n_boot=n_boot, seed=seed, n_null=n_null)
+                      margin=margin, n_boot=n_boot, seed=seed, n_null=n_null, method=method, weighting=weighting,
+                      family_size=family_size)
     keys = ["model", "task", "attribute", "subset"]
     return paper.merge(extra, on=keys, how="left", validate="one_to_one").loc[:, list(TEST_COLUMNS)]
 
@@ -272,14 +294,16 @@ def _race_units(wide: pd.DataFrame) -> pd.DataFrame:
 
 def cells(scored: pd.DataFrame, *, attribute: str, subset: str = "all") -> pd.DataFrame:
     """The templates × name-units array of Δ, tidy (columns :data:`CELL_COLUMNS`): a row per model × task ×
-    template × unit, Δ averaged over the template's emotion words. Units: gender, the 10 noun-phrase pairs and the
-    names-mean pair; race, 20 AA−EA name pairs matched by gender and list order (see the module docstring)."""
+    template × unit, Δ averaged over the template's emotion words (``n_pairs`` of them). Units: gender, the 10
+    noun-phrase pairs and the names-mean pair; race, 20 AA−EA name pairs matched by gender and list order (see
+    the module docstring)."""
     _check(scored, attribute, subset)
     if attribute == "gender":
         long = pairs(scored, attribute=attribute, subset=subset).rename(columns={"pair": "unit"})
     else:
         long = _race_units(_name_scores(scored, subset))
-    out = long.groupby(["model", "task", "template_id", "unit"], sort=False, as_index=False)["delta"].mean()
+    out = long.groupby(["model", "task", "template_id", "unit"], sort=False, as_index=False)["delta"].agg(
+        delta="mean", n_pairs="size")
     out["attribute"], out["subset"] = attribute, subset
     return out.loc[:, list(CELL_COLUMNS)]
 
@@ -327,39 +351,57 @@ def _half_differences(values: np.ndarray, orders: np.ndarray) -> np.ndarray:
     return values[orders[:, :half]].mean(axis=1) - values[orders[:, half:]].mean(axis=1)
 
 
-def _two_way(matrix: pd.DataFrame, *, alpha: float, n_boot: int, seed: int) -> dict[str, float]:
-    """The two-way bootstrap and variance shares of one templates × units array (templates with a missing cell
-    dropped; fewer than 2 templates or units: NaNs)."""
-    matrix = matrix.dropna(axis=0, how="any")
+def _two_way(matrix: pd.DataFrame, weights: np.ndarray | None, *, alpha: float, n_boot: int, seed: int,
+             method: str, margin: float) -> dict:
+    """The two-way estimate, interval, p, equivalence p and variance shares of one templates × units array
+    (templates with a missing cell dropped; fewer than 2 templates or units: NaNs). Keeps the array (``_matrix``,
+    ``_weights``) for the family's simultaneous interval."""
+    keep = matrix.notna().all(axis=1).to_numpy()
+    matrix = matrix.loc[keep]
+    weights = None if weights is None else weights[keep]
     if matrix.shape[0] < 2 or matrix.shape[1] < 2:
-        return {"estimate": np.nan, "ci_low": np.nan, "ci_high": np.nan, "p_two_way": np.nan, "se_two_way": np.nan,
-                "ci_method": "", "n_templates": matrix.shape[0], "n_units": matrix.shape[1], "share_template": np.nan,
-                "share_name": np.nan, "share_residual": np.nan}
-    boot = tkstats.two_way_bootstrap(matrix, alpha=alpha, n_boot=n_boot, seed=seed)
-    method = boot["method"]  # percentile when the bootstrap-t is undefined (one name alone moving the score)
+        return {"estimate": np.nan, "ci_low_unadjusted": np.nan, "ci_high_unadjusted": np.nan, "p_two_way": np.nan,
+                "se_two_way": np.nan, "df_two_way": np.nan, "ci_method": "", "p_equivalence": np.nan,
+                "effect_size": np.nan, "identical": False, "n_templates": matrix.shape[0],
+                "n_units": matrix.shape[1], "n_units_unmoved": np.nan, "share_template": np.nan,
+                "share_name": np.nan, "share_residual": np.nan,
+                "_matrix": None, "_weights": None}
+    boot = tkstats.two_way_bootstrap(matrix, alpha=alpha, n_boot=n_boot, seed=seed, method=method,
+                                     row_weights=weights, margin=margin)
     parts = tkstats.variance_components(matrix)  # shares NaN for a constant array
-    return {"estimate": boot["estimate"], "ci_low": boot["ci_low"], "ci_high": boot["ci_high"],
-            "p_two_way": boot["p_value"], "se_two_way": boot["se"], "ci_method": method,
-            "n_templates": matrix.shape[0], "n_units": matrix.shape[1],
-            **{k: parts[k] for k in ("share_template", "share_name", "share_residual")}}
+    return {"estimate": boot["estimate"], "ci_low_unadjusted": boot["ci_low"], "ci_high_unadjusted": boot["ci_high"],
+            "p_two_way": boot["p_value"], "se_two_way": boot["se"], "df_two_way": boot["df"],
+            "ci_method": boot["method"], "p_equivalence": boot["p_equivalence"], "effect_size": boot["effect_size"],
+            "identical": boot["identical"], "n_templates": matrix.shape[0], "n_units": matrix.shape[1],
+            "n_units_unmoved": boot["n_cols_zero"],
+            **{k: parts[k] for k in ("share_template", "share_name", "share_residual")},
+            "_matrix": matrix, "_weights": weights}
 
 
 def _frame_rows(scored: pd.DataFrame, *, attribute: str, subset: str, alpha: float, n_boot: int, seed: int,
-                n_null: int) -> list[dict]:
-    """One subset × attribute: per model × task, the two-way estimate, the paper-frame t interval and d_z, the
-    null baseline (uncorrected, no verdict yet)."""
+                n_null: int, method: str, weighting: str, margin: float) -> list[dict]:
+    """One subset × attribute: per model × task, the two-way estimate, the paper-frame t interval, the null
+    baseline (uncorrected, no verdict yet)."""
     grid = cells(scored, attribute=attribute, subset=subset)
     paper_pairs = pairs(scored, attribute=attribute, subset=subset)
     null = null_baseline(scored, attribute=attribute, subset=subset, n_null=n_null, seed=seed, alpha=alpha)
     null = null.set_index(["model", "task"])
+    keys = ["model", "task", "template_id"]
+    wide = grid.pivot_table(index=keys, columns="unit", values="delta", aggfunc="mean", observed=True)
+    counts = grid.groupby(keys, sort=False)["n_pairs"].max().to_dict()
+    matrices = {key: block.droplevel([0, 1]) for key, block in wide.groupby(level=[0, 1], sort=False)}
+    deltas = {key: block.to_numpy() for key, block in paper_pairs.groupby(["model", "task"], sort=False)["delta"]}
     rows = []
-    for (model, task), block in grid.groupby(["model", "task"], sort=False):
-        matrix = block.pivot_table(index="template_id", columns="unit", values="delta", aggfunc="mean")
-        delta = paper_pairs.loc[(paper_pairs["model"] == model) & (paper_pairs["task"] == task), "delta"]
-        frame = tkstats.paired_t(delta.to_numpy(), alpha=alpha)
-        rows.append({"model": model, "task": task, "attribute": attribute, "subset": subset,
-                     **_two_way(matrix, alpha=alpha, n_boot=n_boot, seed=seed),
-                     "effect_size": frame["effect_size"], "t_ci_low": frame["ci_low"], "t_ci_high": frame["ci_high"],
+    for model, task in dict.fromkeys(zip(grid["model"], grid["task"])):
+        matrix = matrices[(model, task)]
+        weights = None
+        if weighting == "sentences":  # a template weighs its sentence pairs: the estimate is the paper's mean Δ
+            weights = np.array([counts[(model, task, t)] for t in matrix.index], dtype=float)
+        frame = tkstats.paired_t(deltas[(model, task)], alpha=alpha)
+        rows.append({"model": model, "task": task, "attribute": attribute, "subset": subset, "weighting": weighting,
+                     **_two_way(matrix, weights, alpha=alpha, n_boot=n_boot, seed=seed, method=method,
+                                margin=margin),
+                     "t_ci_low": frame["ci_low"], "t_ci_high": frame["ci_high"],
                      **null.loc[(model, task)].to_dict()})
     return rows
 
@@ -371,41 +413,84 @@ def _family(subset: str, block: list[dict]) -> str:
             f"system{'s' * (n_systems != 1)} = {len(block)} test{'s' * (len(block) != 1)}")
 
 
-def _decide(block: list[dict], *, subset: str, alpha: float, correction: str, margin: float, n_boot: int) -> None:
-    """Correct one family's two-way p values and give each row its verdict (in place)."""
-    adjusted = tkstats.adjust([r["p_two_way"] for r in block], method=correction)
-    family = _family(subset, block)
-    tested = sum(np.isfinite(r["p_two_way"]) for r in block)
-    if correction != "fdr_bh" and tested / (n_boot + 1) >= alpha:
-        warn(f"EEC {subset}: with n_boot={n_boot:,} the smallest bootstrap p is 1/{n_boot + 1:,}, so after "
-             f"{correction} over {tested} tests no system can reach alpha={alpha}: every two-way result reads not "
-             f"significant. Pass n_boot={int(np.ceil(2 * tested / alpha)):,} or more (--n-boot).")
-    for row, p_adj in zip(block, adjusted):
-        df = min(row["n_templates"], row["n_units"]) - 1
-        row.update(p_adjusted=float(p_adj), significant_two_way=bool(p_adj < alpha), family=family,
-                   correction=correction, margin=float(margin),
-                   verdict=tkstats.verdict(estimate=row["estimate"], se=row["se_two_way"], df=max(df, 1),
-                                           p_adjusted=p_adj, margin=margin, alpha=alpha))
+def _interval(row: dict, matrix: pd.DataFrame, weights: np.ndarray | None, *, alpha: float, method: str,
+              n_boot: int, seed: int) -> tuple[float, float]:
+    """A row's two-way ``1 − alpha`` interval from its own reference distribution (the t at another level, or the
+    bootstrap rerun with the same seed)."""
+    if method == "satterthwaite" and np.isfinite(row["df_two_way"]):
+        half = stats.t.ppf(1 - alpha / 2, row["df_two_way"]) * row["se_two_way"]
+        return row["estimate"] - half, row["estimate"] + half
+    r = tkstats.two_way_bootstrap(matrix, alpha=alpha, n_boot=n_boot, seed=seed, method=method, row_weights=weights)
+    return r["ci_low"], r["ci_high"]
+
+
+def _decide(block: list[dict], *, subset: str, alpha: float, correction: str, margin: float, n_boot: int,
+            method: str, seed: int, family_size: int | None) -> None:
+    """Correct one family's two-way p values and equivalence p values alike, give each row its simultaneous
+    interval, its smallest equivalence margin and its verdict (in place)."""
+    tested = int(sum(np.isfinite(r["p_two_way"]) for r in block))
+    n_family = max(family_size or tested, 1)
+    adjusted = tkstats.adjust([r["p_two_way"] for r in block], method=correction, family_size=family_size)
+    adjusted_eq = tkstats.adjust([r["p_equivalence"] for r in block], method=correction, family_size=family_size)
+    family = _family(subset, block) + (f" (of a family of {family_size})" if family_size else "")
+    if method != "satterthwaite" and correction != "fdr_bh" and 2 * n_family / (n_boot + 1) >= alpha:
+        warn(f"EEC {subset}: with n_boot={n_boot:,} the smallest bootstrap p is 2/{n_boot + 1:,}, so after "
+             f"{correction} over {n_family} tests no system can reach alpha={alpha}: every two-way result reads not "
+             f"significant. Pass n_boot={int(np.ceil(4 * n_family / alpha)):,} or more (--n-boot), or the default "
+             f"method='satterthwaite', whose p is not floored.")
+    level = alpha / n_family  # Bonferroni: simultaneous over the family (Holm and BH decide with at least this)
+    for row, p_adj, p_eq in zip(block, adjusted, adjusted_eq):
+        matrix, weights = row.pop("_matrix"), row.pop("_weights")
+        identical = bool(row.pop("identical"))
+        # sparse sensitivity (a lexicon moved by a few names, most moving nothing at all): the names are samples,
+        # and a population where a few names carry a large shift gives samples like this one, so no equivalence
+        sparse = not identical and 0 < (row["n_units_unmoved"] or 0) < row["n_units"]
+        low = high = low_eq = high_eq = np.nan
+        if matrix is not None:
+            low, high = _interval(row, matrix, weights, alpha=level, method=method, n_boot=n_boot, seed=seed)
+            low_eq, high_eq = _interval(row, matrix, weights, alpha=min(2 * level, 0.49), method=method,
+                                        n_boot=n_boot, seed=seed)
+        row.update(p_adjusted=float(p_adj), p_equivalence_adjusted=float(p_eq),
+                   significant_two_way=bool(p_adj < alpha), family=family, n_family=n_family, correction=correction,
+                   margin=float(margin), ci_level=1 - level, ci_low=low, ci_high=high,
+                   min_equivalence_margin=np.nan if identical or sparse else
+                   tkstats.equivalence_margin(low=low_eq, high=high_eq),
+                   verdict=tkstats.verdict(estimate=row["estimate"], se=row["se_two_way"], df=row["df_two_way"],
+                                           p_adjusted=p_adj, p_equivalence=1.0 if sparse else p_eq,
+                                           identical=identical,
+                                           margin=margin, alpha=alpha))
 
 
 def intervals(scored: pd.DataFrame, *, subsets: Sequence[str] = SUBSETS,
               attributes: Sequence[str] = tuple(ATTRIBUTES), alpha: float = 0.05, correction: str = "bonferroni",
               margin: float = tkstats.MARGIN, n_boot: int = tkstats.N_BOOT, seed: int = 0,
-              n_null: int = N_NULL) -> pd.DataFrame:
+              n_null: int = N_NULL, method: str = "satterthwaite", weighting: str = "sentences",
+              family_size: int | None = None) -> pd.DataFrame:
     """Per system × attribute × subset, names and templates as samples: columns ``model, task, attribute,
     subset`` + :data:`STAT_TEST_COLUMNS` (see the module docstring). ``correction`` (bonferroni, holm, fdr_bh)
-    runs over the paper's family: every assessment of a subset in the run; ``margin`` is the TOST margin;
-    ``n_boot``/``seed`` drive the bootstrap, ``n_null``/``seed`` the placebo splits."""
+    runs over the paper's family: every assessment of a subset in the run, or ``family_size`` tests when the run
+    is part of a larger family (the paper's 438); ``margin`` is the equivalence margin; ``method`` the two-way
+    reference (:data:`toolkit.stats.BOOTSTRAP_METHODS`; ``n_boot``/``seed`` drive the bootstrap ones);
+    ``weighting`` (:data:`WEIGHTINGS`) how templates weigh in the estimate; ``n_null``/``seed`` the placebo
+    splits."""
     alpha, margin, n_boot = checks.statistics(correction=correction, margin=margin, alpha=alpha, n_boot=n_boot,
                                               min_boot=100)
     n_null = checks.count(n_null, name="n_null", minimum=10)
+    if method not in tkstats.BOOTSTRAP_METHODS:
+        raise unknown("two-way method", method, tkstats.BOOTSTRAP_METHODS)
+    if weighting not in WEIGHTINGS:
+        raise unknown("weighting", weighting, WEIGHTINGS)
+    if family_size is not None:
+        family_size = checks.count(family_size, name="family_size", minimum=1)
     rows = []
     for subset in subsets:
         block = [r for attribute in attributes
                  for r in _frame_rows(scored, attribute=attribute, subset=subset, alpha=alpha, n_boot=int(n_boot),
-                                      seed=seed, n_null=int(n_null))]
+                                      seed=seed, n_null=int(n_null), method=method, weighting=weighting,
+                                      margin=margin)]
         if block:
-            _decide(block, subset=subset, alpha=alpha, correction=correction, margin=margin, n_boot=n_boot)
+            _decide(block, subset=subset, alpha=alpha, correction=correction, margin=margin, n_boot=int(n_boot),
+                    method=method, seed=seed, family_size=family_size)
         rows += block
     return pd.DataFrame(rows, columns=["model", "task", "attribute", "subset", *STAT_TEST_COLUMNS])
 
