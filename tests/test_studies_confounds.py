@@ -70,3 +70,36 @@ def test_a_name_blind_model_needs_no_test(design):
     scored = cases.assign(model="blind", task="valence", score=0.5 + 0.01 * cases["template_id"])
     result = name_confounds(scored, attribute="gender")
     assert (result["estimate"] == 0).all() and result["note"].str.contains("identical scores").all()
+
+
+def _psa_scored(logf: dict[str, float], *, seed: int, frequency_slope: float = 0.0, female_effect: float = 0.0):
+    from toolkit.generators.psa import load_names
+
+    names = load_names()
+    rng = np.random.default_rng(seed)
+    rows = []
+    for s in range(80):
+        base = rng.uniform(0.2, 0.8)
+        rows.append({"case_id": f"s{s}", "is_original": True, "fill": "", "gender": "", "score": base})
+        for name in names.itertuples():
+            first = name.name.split()[0]
+            effect = (frequency_slope * (logf.get(first, 2.5) - 2.5) + female_effect * (name.gender == "female")
+                      + rng.normal(0, 0.002))
+            rows.append({"case_id": f"s{s}", "is_original": False, "fill": name.name, "gender": name.gender,
+                         "score": base + effect})
+    return pd.DataFrame(rows).assign(model="sim", corpus="synthetic", task="valence")
+
+
+def test_psa_adjustment_recovers_the_frequency_slope_and_keeps_a_true_gap(design):
+    from toolkit.studies.confounds import PSA_COLUMNS, psa_name_confounds
+
+    _, logf = design
+    freq = psa_name_confounds(_psa_scored(logf, seed=4, frequency_slope=0.04))
+    assert list(freq.columns) == PSA_COLUMNS
+    adjusted = freq.set_index("analysis").loc["adjusted"]
+    assert adjusted["slope_log10_frequency"] == pytest.approx(0.04, abs=0.005)
+    assert adjusted["ci_low"] <= 0 <= adjusted["ci_high"] and "Usain Bolt" in adjusted["note"]
+    gap = psa_name_confounds(_psa_scored(logf, seed=5, female_effect=0.03)).set_index("analysis")
+    for analysis in ("raw", "adjusted", "matched"):
+        assert gap.loc[analysis, "ci_low"] <= 0.03 <= gap.loc[analysis, "ci_high"], analysis
+        assert gap.loc[analysis, "ci_low"] > 0, analysis

@@ -144,3 +144,85 @@ def name_confounds(scored: pd.DataFrame, *, attribute: str = "race",
         rows[-2]["share_explained"] = share
     out = pd.DataFrame(rows).reindex(columns=COLUMNS)
     return out
+
+
+PSA_COLUMNS = COLUMNS[:2] + ["corpus"] + COLUMNS[2:]
+
+
+def psa_name_confounds(scored: pd.DataFrame, *, tokenizers: Mapping[str, object] | None = None,
+                       years: tuple[int, int] = name_meta.SSA_YEARS, caliper: float = 0.25,
+                       alpha: float = 0.05) -> pd.DataFrame:
+    """PSA's gender gap (female − male names' mean ScoreSens) raw, adjusted for the first name's log frequency (and
+    subword length where ``tokenizers`` gives the model's tokenizer), and on frequency-matched names.
+
+    Every name fills every sentence (a balanced design), so sentence effects cancel in each name's mean; the fit is
+    OLS on the names' means with HC3 standard errors and a t interval on n − k degrees of freedom (names are the
+    sample; a sentence × gender interaction is averaged over hundreds of sentences and ignored). PSA's names are
+    public figures' full names: the first name's SSA frequency is a proxy for how common the name is, not for how
+    famous the person is. A name without an SSA entry is left out of ``adjusted`` and ``matched`` and listed in
+    ``note``. Columns: :data:`PSA_COLUMNS` (``attribute`` is gender; ``n_templates`` counts sentences)."""
+    import statsmodels.formula.api as smf  # statsmodels' formula layer (patsy) is slow to import
+
+    if not 0 < alpha < 0.5:
+        raise InputError(f"alpha must be in (0, 0.5); got {alpha!r}.", fix="alpha=0.05")
+    need = {"model", "score", "case_id", "is_original", "fill", "gender"}
+    if missing := need - set(scored.columns):
+        raise SchemaError(f"psa_name_confounds needs PSA columns {sorted(need)}; missing {sorted(missing)}.",
+                          fix="pass a scored PSA table (toolkit.psa.run(...).scored)")
+    data = with_scores(scored, study="psa_name_confounds")
+    if "corpus" not in data.columns:
+        data = data.assign(corpus="")
+    if "task" not in data.columns:
+        data = data.assign(task="")
+    base = data[data["is_original"]].set_index(["model", "corpus", "case_id"])["score"]
+    perturbed = data[~data["is_original"]].copy()
+    perturbed["sens"] = perturbed["score"].to_numpy() - base.reindex(
+        pd.MultiIndex.from_frame(perturbed[["model", "corpus", "case_id"]])).to_numpy()
+    meta = name_meta.metadata(names=perturbed["fill"].unique(), years=years, race=False).set_index("name")
+    unknown_names = sorted(meta.index[meta["log10_per_million"].isna()])
+    z_note = f"no SSA frequency, left out: {', '.join(unknown_names)}" if unknown_names else ""
+    rows = []
+    for (model, task, corpus), block in perturbed.groupby(["model", "task", "corpus"], sort=False):
+        names = block.groupby("fill", as_index=False).agg(y=("sens", "mean"), gender=("gender", "first"))
+        names = names[names["gender"].isin(["female", "male"])]
+        names["g"] = (names["gender"] == "female").astype(float)
+        names["log10_per_million"] = names["fill"].map(meta["log10_per_million"])
+        covariates = ["log10_per_million"]
+        tokenizer = (tokenizers or {}).get(model)
+        if tokenizer is not None:
+            pieces = name_meta.subword_lengths(names=names["fill"].tolist(), tokenizer=tokenizer)
+            names["n_subwords"] = names["fill"].map(pieces.set_index("name")["n_subwords"]).astype(float)
+            covariates.append("n_subwords")
+        known = names.dropna(subset=["log10_per_million"])
+        female = known.loc[known["g"] == 1, "fill"].tolist()
+        male = known.loc[known["g"] == 0, "fill"].tolist()
+        pairs = name_meta.frequency_matched(a=female, b=male, years=years, caliper=caliper)
+        kept = set(pairs.loc[pairs["matched"], "name_a"]) | set(pairs.loc[pairs["matched"], "name_b"])
+        fits = {}
+        for analysis, frame, covs, note in (("raw", names, [], ""), ("adjusted", known, covariates, z_note),
+                                            ("matched", known[known["fill"].isin(kept)], [], z_note)):
+            fit = {"estimate": np.nan, "ci_low": np.nan, "ci_high": np.nan, "p_value": np.nan, "se": np.nan,
+                   "slope_log10_frequency": np.nan, "slope_subwords": np.nan, "note": note}
+            n_a, n_b = int((frame["g"] == 1).sum()), int((frame["g"] == 0).sum())
+            if frame["y"].max() - frame["y"].min() <= 1e-12 if len(frame) else False:
+                fit.update(estimate=0.0, ci_low=0.0, ci_high=0.0, p_value=1.0, se=0.0,
+                           note="identical scores across names: no test needed")
+            elif n_a >= 2 and n_b >= 2 and len(frame) > 2 + len(covs):
+                result = smf.ols("y ~ g" + "".join(f" + {c}" for c in covs), frame).fit(cov_type="HC3")
+                est, se = float(result.params["g"]), float(result.bse["g"])
+                q = sps.t.ppf(1 - alpha / 2, result.df_resid)
+                fit.update(estimate=est, se=se, ci_low=est - q * se, ci_high=est + q * se,
+                           p_value=float(2 * sps.t.sf(abs(est) / se, result.df_resid)) if se > 0 else np.nan)
+                for cov, key in (("log10_per_million", "slope_log10_frequency"), ("n_subwords", "slope_subwords")):
+                    if cov in covs:
+                        fit[key] = float(result.params[cov])
+            else:
+                fit["note"] = "; ".join(filter(None, [note, f"not enough names ({n_a} female, {n_b} male)"]))
+            fits[analysis] = fit
+            rows.append({"model": model, "task": task, "corpus": corpus, "attribute": "gender",
+                         "analysis": analysis, "covariates": "+".join(covs), "n_names_a": n_a, "n_names_b": n_b,
+                         "n_templates": int(block["case_id"].nunique()), "share_explained": np.nan, **fit})
+        raw, adjusted = fits["raw"]["estimate"], fits["adjusted"]["estimate"]
+        if np.isfinite(raw) and np.isfinite(adjusted) and abs(raw) > 2 * max(fits["raw"]["se"], 1e-12):
+            rows[-2]["share_explained"] = 1 - adjusted / raw
+    return pd.DataFrame(rows).reindex(columns=PSA_COLUMNS)
