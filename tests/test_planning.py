@@ -39,7 +39,7 @@ def test_min_detectable_bias_is_found_at_the_stated_power():
 def test_more_names_narrow_the_interval_and_bad_input_is_refused():
     table = planning.design(var_template=1e-4, var_name=9e-4, var_residual=1e-4, n_names=[10, 20, 40])
     assert table["half_width"].is_monotonic_decreasing
-    assert planning.sentence(table.iloc[1]).startswith("with 11 templates and 20 names: ±.")
+    assert planning.sentence(table.iloc[1]).startswith("11 templates × 20 names: ±.")
     with pytest.raises(InputError, match="variance components"):
         planning.design(var_template=-1, var_name=0, var_residual=0)
     with pytest.raises(InputError, match="n_templates"):

@@ -57,9 +57,9 @@ def design(*, var_template: float, var_name: float, var_residual: float, n_templ
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def sentence(row: pd.Series) -> str:
-    """One line for a run's printout: "with 11 templates and 20 names: ±.031 (smallest detectable bias .044)"."""
+def sentence(row: pd.Series, *, unit: str = "names") -> str:
+    """One design of a run's printout: "11 templates × 20 names: ±.031, 80 % power at .044"."""
     def fmt(x: float) -> str:
         return f"{x:.3f}".replace("0.", ".", 1) if abs(x) < 1 else f"{x:.3f}"
-    return (f"with {int(row['n_templates'])} templates and {int(row['n_names'])} names: ±{fmt(row['half_width'])}"
-            f" (smallest bias found {row['power']:.0%} of the time: {fmt(row['min_detectable'])})")
+    return (f"{int(row['n_templates'])} templates × {int(row['n_names'])} {unit}: ±{fmt(row['half_width'])}, "
+            f"{row['power']:.0%} power at {fmt(row['min_detectable'])}")
