@@ -57,7 +57,8 @@ def main() -> None:
     for scenario, (slope, effect) in SCENARIOS.items():
         truth = {"raw": effect + slope * gap_f, "adjusted": effect}
         for rep in range(args.reps):
-            table = name_confounds(simulate(cases, logf, slope=slope, effect=effect, seed=rep), attribute="race")
+            table = name_confounds(simulate(cases, logf, slope=slope, effect=effect, seed=rep), attribute="race",
+                                   analyses=("raw", "adjusted"))
             for row in table.itertuples():
                 if row.analysis in truth:
                     rows.append({"scenario": scenario, "analysis": row.analysis, "truth": truth[row.analysis],

@@ -117,3 +117,13 @@ def wording_sweep(*, models: Iterable[str | SentimentModel] | None = None, wordi
                          ranking=wording.ranking(table),
                          settings={"wordings": sets, "attributes": list(attributes), "n_boot": n_boot, "seed": seed,
                                    "source": "toolkit/resources/eec_wordings.json"})
+
+
+def save_figures(figures: dict[str, object], figures_dir: str | Path | None = None) -> list[Path]:
+    """Write each ``{stem: Axes}`` as ``<figures_dir>/<stem>.png`` and its vector copy (:func:`toolkit.plots.save`);
+    ``figures_dir`` None: the project's ``figures/``."""
+    from toolkit import paths, plots
+
+    folder = Path(figures_dir) if figures_dir is not None else paths.figures_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    return [plots.save(ax, folder / f"{stem}.png") for stem, ax in figures.items()]

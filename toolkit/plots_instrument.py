@@ -39,8 +39,9 @@ def confounds(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     ax.set_yticks(np.arange(len(models)), [short_label(m) for m in models])
     ax.invert_yaxis()
     attribute = str(table["attribute"].iloc[0]) if len(table) else ""
+    study = "PSA" if "corpus" in table.columns else "EEC"
     ax.set(xlabel=f"{attribute} gap (group a − group b), 95% interval", ylabel="",
-           title=f"EEC {attribute} gap and name frequency")
+           title=f"{study} {attribute} gap and name frequency")
     ax.legend(loc="best", frameon=False)
     return ax
 

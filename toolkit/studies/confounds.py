@@ -100,12 +100,16 @@ def _matched(attribute: str, *, caliper: float, years: tuple[int, int]) -> tuple
 
 def name_confounds(scored: pd.DataFrame, *, attribute: str = "race",
                    tokenizers: Mapping[str, object] | None = None, years: tuple[int, int] = name_meta.SSA_YEARS,
-                   caliper: float = 0.25, alpha: float = 0.05) -> pd.DataFrame:
+                   caliper: float = 0.25, alpha: float = 0.05, analyses: Sequence[str] = ANALYSES) -> pd.DataFrame:
     """The group difference of the EEC's names before and after adjusting for name frequency (and subword length
     where ``tokenizers`` maps a model name to its tokenizer), and on frequency-matched names; see the module
-    docstring. ``scored``: a scored EEC table. Returns :data:`COLUMNS`, three rows per model × task."""
+    docstring. ``scored``: a scored EEC table; ``analyses``: which of :data:`ANALYSES` to fit. Returns
+    :data:`COLUMNS`, a row per model × task × analysis."""
     if not 0 < alpha < 0.5:
         raise InputError(f"alpha must be in (0, 0.5); got {alpha!r}.", fix="alpha=0.05")
+    if not analyses or set(analyses) - set(ANALYSES):
+        raise InputError(f"analyses must be among {list(ANALYSES)}; got {list(analyses)!r}.",
+                         fix="e.g. analyses=('raw', 'adjusted')")
     data = _name_table(scored, attribute)
     column, a, b, _ = _GROUPS[attribute]
     meta = name_meta.metadata(names=data["person"].unique(), years=years, race=False).set_index("name")
@@ -133,15 +137,18 @@ def name_confounds(scored: pd.DataFrame, *, attribute: str = "race",
                     ("matched", cells[cells["person"].isin(kept)], []))
         fits = {}
         for analysis, frame, covs in variants:
+            if analysis not in analyses:
+                continue
             fit = _fit(frame, covs, alpha=alpha)
             fits[analysis] = fit
             per = frame.drop_duplicates("person")["g"]
             rows.append({**base, "analysis": analysis, "covariates": "+".join(covs),
                          "n_names_a": int((per == 1).sum()), "n_names_b": int((per == 0).sum()),
                          "slope_log10_frequency": np.nan, "slope_subwords": np.nan, **fit})
-        raw, adjusted = fits["raw"]["estimate"], fits["adjusted"]["estimate"]
-        share = 1 - adjusted / raw if abs(raw) > 2 * max(fits["raw"]["se"], 1e-12) else np.nan
-        rows[-2]["share_explained"] = share
+        if "raw" in fits and "adjusted" in fits:
+            raw, adjusted = fits["raw"]["estimate"], fits["adjusted"]["estimate"]
+            share = 1 - adjusted / raw if abs(raw) > 2 * max(fits["raw"]["se"], 1e-12) else np.nan
+            next(r for r in reversed(rows) if r["analysis"] == "adjusted")["share_explained"] = share
     out = pd.DataFrame(rows).reindex(columns=COLUMNS)
     return out
 
