@@ -101,3 +101,14 @@ def test_every_shipped_name_has_metadata_or_a_reason():
     aa = eec[eec["group"].str.startswith("African")]["log10_per_million"].mean()
     eu = eec[eec["group"].str.startswith("European")]["log10_per_million"].mean()
     assert eu - aa > 0.7  # the EEC's European names are 5x+ more common (An & Rudinger's point)
+
+
+def test_a_users_names_file_gets_the_same_columns_and_subword_counts(tmp_path):
+    from toolkit import instrument
+
+    path = tmp_path / "names.csv"
+    path.write_text("name,gender,category\nKeisha Jones,female,x\nXqzzv Plorb,male,y\n", encoding="utf-8")
+    table = instrument.names_table(names=path, models=["vader", "minilm-imdb"])
+    assert list(table.columns) == [*names.COLUMNS, "n_subwords:minilm-imdb"]  # vader has no subword tokenizer
+    row = table.set_index("name").loc["Xqzzv Plorb"]
+    assert "not in the SSA table" in row["missing"] and row["n_subwords:minilm-imdb"] >= 3

@@ -45,9 +45,24 @@ def tokenizers(models: Iterable[str | SentimentModel]) -> dict[str, object]:
     return out
 
 
-def names_table(*, years: tuple[int, int] = name_meta.SSA_YEARS) -> pd.DataFrame:
-    """Every name the studies ship with its SSA frequency, gender share and race probabilities (or why not)."""
-    return shipped_metadata(years=years)
+def names_table(*, names: str | Path | pd.DataFrame | Iterable[str] | None = None,
+                models: Iterable[str | SentimentModel] = (),
+                years: tuple[int, int] = name_meta.SSA_YEARS) -> pd.DataFrame:
+    """Name metadata: every name the studies ship (``names`` None: :func:`toolkit.generators.names.shipped_metadata`)
+    or the user's own (a CSV path or frame with a ``name`` column, as PSA's name files, or a list of names), with
+    SSA frequency, gender share and race probabilities (``missing`` says what could not be looked up), plus one
+    ``n_subwords:<model>`` column per model in ``models`` that has a subword tokenizer."""
+    if names is None:
+        table = shipped_metadata(years=years)
+    else:
+        if isinstance(names, (str, Path)):
+            names = pd.read_csv(names)
+        listed = names["name"] if isinstance(names, pd.DataFrame) else list(names)
+        table = name_meta.metadata(names=listed, years=years)
+    for spec, tokenizer in tokenizers(models).items():
+        pieces = name_meta.subword_lengths(names=table["name"].unique().tolist(), tokenizer=tokenizer)
+        table[f"n_subwords:{spec}"] = table["name"].map(pieces.set_index("name")["n_subwords"])
+    return table
 
 
 def eec_confounds(result, *, attribute: str = "race", years: tuple[int, int] = name_meta.SSA_YEARS,
