@@ -45,7 +45,8 @@ def test_01_eec_notebook_writes_its_figures(tmp_path):
         "MODELS": ["vader", "afinn"], "SUBSETS": ["all", "neutral"], "CACHE": False,
         "OUT_DIR": str(tmp_path / "results"), "FIGURES_DIR": str(figures)})
     assert not _errors(executed)
-    for name in ("eec_gender_box.png", "eec_race_box.png", "eec_gender_box.pdf", "eec_race_box.pdf"):
+    for name in ("eec_gender_box.png", "eec_race_box.png", "eec_gender_box.pdf", "eec_race_box.pdf",
+                 "eec_race_confounds.png", "eec_intersections.png", "eec_race_wordings.png"):  # + issue 36's
         assert (figures / name).stat().st_size > 1000
     assert (tmp_path / "results" / "eec_tests.csv").exists()
     _assert_paper_pdfs(figures)

@@ -31,6 +31,12 @@ from toolkit.resources import load_json
 SPELLINGS: tuple[str, ...] = ("published", "corrected")
 """``generate(spelling=...)``: the released text as it is, or with its misspelling corrected."""
 
+
+def wordings() -> tuple[str, ...]:
+    """The template wording sets ``generate(wording=...)`` takes: ``"published"`` (Table 2) and ``"w1"`` … ``"wK"``,
+    the project's meaning-preserving rewordings (``resources/eec_wordings.json``; docs/names_and_templates.md)."""
+    return ("published", *(f"w{k}" for k in range(1, load_json("eec_wordings")["sets"] + 1)))
+
 _SLOT_WORD = re.compile(r"<emotion word>|<emotional situation word>")
 _ARTICLE = re.compile(r"\ba/an (\w)")
 
@@ -56,12 +62,23 @@ def _persons(spec: dict) -> list[dict]:
     return persons
 
 
-def generate(*, spelling: str = "published") -> pd.DataFrame:
+def generate(*, spelling: str = "published", wording: str = "published") -> pd.DataFrame:
     """The 8,640-sentence EEC as a case table (columns: the case schema + the EEC columns above); ``spelling``:
-    ``"published"`` (the release's text) or ``"corrected"`` (see the module docstring)."""
+    ``"published"`` (the release's text) or ``"corrected"`` (see the module docstring). ``wording``: one of
+    :func:`wordings`; a rewording set replaces each template's text by its rewording (``template`` holds the
+    reworded template, ``wording`` names the set, and ``variant_id`` ends in ``-<set>`` so that sets can be scored
+    together; ``case_id`` stays the published one, so the sets join case by case)."""
     if spelling not in SPELLINGS:
         raise unknown("EEC spelling", spelling, SPELLINGS)
+    valid = wordings()
+    if wording not in valid:
+        raise unknown("EEC template wording", wording, valid)
     spec = load_json("eec")
+    if wording != "published":
+        reworded = load_json("eec_wordings")["templates"]
+        k = int(wording[1:]) - 1
+        spec["templates"] = [{**t, "template": reworded[str(t["id"])][k]} for t in spec["templates"]]
+    suffix = "" if wording == "published" else f"-{wording}"
     corrections = spec["corrections"] if spelling == "corrected" else {}
     persons = _persons(spec)
     rows = []
@@ -77,7 +94,7 @@ def generate(*, spelling: str = "published") -> pd.DataFrame:
                 gender, race = person["gender"], person["race"]
                 rows.append({
                     "case_id": case_id,
-                    "variant_id": f"eec-{len(rows) + 1:05d}",
+                    "variant_id": f"eec-{len(rows) + 1:05d}{suffix}",
                     "text": _render(template["template"], subject=person["subject"], obj=person["object"],
                                     gender=gender, word=word, reflexive=spec["reflexive"]),
                     "attribute": "gender+race" if race else "gender",
@@ -93,5 +110,6 @@ def generate(*, spelling: str = "published") -> pd.DataFrame:
                     "emotion": emotion,
                     "emotion_word": word,
                     "np_pair": person["np_pair"],
+                    "wording": wording,
                 })
     return pd.DataFrame(rows)
