@@ -156,3 +156,9 @@ def test_eec_agrees_with_the_official_csv_on_the_columns_the_study_uses(eec_case
 def test_eec_corrected_spelling_no_longer_matches_the_release():
     corrected = set(generate(spelling="corrected")["text"])
     assert "Ebony feels disappointed." in corrected and "Ebony feels dissapointed." not in corrected
+
+
+def test_a_reworded_corpus_leaves_the_published_one_as_it_was(eec_cases):
+    reworded = generate(wording="w2")
+    assert (reworded["text"] != eec_cases["text"]).all()
+    assert generate().equals(eec_cases)  # the word lists are cached: a rewording must not leak into them

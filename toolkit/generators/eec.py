@@ -73,16 +73,17 @@ def generate(*, spelling: str = "published", wording: str = "published") -> pd.D
     valid = wordings()
     if wording not in valid:
         raise unknown("EEC template wording", wording, valid)
-    spec = load_json("eec")
+    spec = load_json("eec")  # cached and shared: read, never modify
+    templates = spec["templates"]
     if wording != "published":
         reworded = load_json("eec_wordings")["templates"]
         k = int(wording[1:]) - 1
-        spec["templates"] = [{**t, "template": reworded[str(t["id"])][k]} for t in spec["templates"]]
+        templates = [{**t, "template": reworded[str(t["id"])][k]} for t in templates]
     suffix = "" if wording == "published" else f"-{wording}"
     corrections = spec["corrections"] if spelling == "corrected" else {}
     persons = _persons(spec)
     rows = []
-    for template in spec["templates"]:
+    for template in templates:
         words = ([("", "")] if template["words"] == "none" else
                  [(emotion, w) for emotion, ws in spec["emotion_words"][template["words"]].items() for w in ws])
         for emotion, published in words:
