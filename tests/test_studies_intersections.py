@@ -54,3 +54,14 @@ def test_small_cells_read_not_enough_data_and_blind_models_need_no_test(cases):
     assert (table["verdict"] == "not enough data").all()
     blind = cells(cases.assign(model="blind", task="valence", score=0.5), n_boot=200)
     assert (blind["state"] == "identical scores").all() and (blind["estimate"] == 0).all()
+
+
+def test_a_lexicon_moved_by_one_name_claims_no_equivalence(cases):
+    from toolkit.stats import IDENTICAL
+
+    scored = cases.assign(model="lexicon", task="valence",
+                          score=0.5 + 0.03 * (cases["person"] == "Ebony") + 0.01 * cases["template_id"])
+    table = cells(scored, n_boot=200).set_index("contrast")
+    with_ebony = table.loc["African-American female − European female"]
+    assert with_ebony["state"] == "ok" and not with_ebony["verdict"].startswith("equivalent")
+    assert table.loc["European female − European male", "verdict"] == IDENTICAL  # nothing moves in either cell

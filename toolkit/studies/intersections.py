@@ -9,7 +9,10 @@ European male). Per model × task, :func:`cells` compares them:
 - each from the templates × name-units array of Δ (a unit pairs the i-th name of each cell, as the EEC's race units
   do; the mean is linear, so any pairing gives the same estimate) with :func:`toolkit.stats.two_way_bootstrap`, so
   templates and names are samples; ``p_adjusted`` corrects the two-way p over every contrast of every system in the
-  run (``family`` names it; ``correction`` as the EEC study); ``verdict`` from :func:`toolkit.stats.verdict`;
+  run (``family`` names it; ``correction`` as the EEC study), and so is the equivalence (TOST) p at ``margin``;
+  ``verdict`` from :func:`toolkit.stats.verdict` (no equivalence is claimed where some name units never move the
+  score while others do: the names are samples, and such a sample comes from a population where a few names carry
+  the effect — the EEC study's sparse rule);
 - ``estimate_pooled``: the contrast of the partially pooled cell means (empirical Bayes: each cell mean shrunk toward
   the mean of the cells by τ² / (τ² + SE²), τ² the method-of-moments between-cell variance), which matters when
   cells are small or noisy;
@@ -33,7 +36,8 @@ CELLS = (("African-American", "female"), ("African-American", "male"), ("Europea
          ("European", "male"))
 INTERACTION = "interaction"
 COLUMNS = ["model", "task", "contrast", "cell_a", "cell_b", "n_names_a", "n_names_b", "n_templates", "estimate",
-           "ci_low", "ci_high", "p_two_way", "p_adjusted", "family", "verdict", "estimate_pooled", "state"]
+           "ci_low", "ci_high", "p_two_way", "p_adjusted", "p_equivalence_adjusted", "family", "verdict",
+           "estimate_pooled", "state"]
 
 
 def _label(cell: tuple[str, str]) -> str:
@@ -94,13 +98,14 @@ def cells(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, correction: str
                    "n_names_a": len(members[a]) if a != INTERACTION else min(len(v) for v in members.values()),
                    "n_names_b": len(members[b]) if b != INTERACTION else min(len(v) for v in members.values()),
                    "n_templates": int(wide.shape[0]), "estimate": np.nan, "ci_low": np.nan, "ci_high": np.nan,
-                   "p_two_way": np.nan, "estimate_pooled": np.nan, "se": np.nan, "df": np.nan}
+                   "p_two_way": np.nan, "p_equivalence": np.nan, "estimate_pooled": np.nan, "se": np.nan,
+                   "df": np.nan, "identical": False, "sparse": False}
             if not enough:
                 rows.append({**row, "state": "not enough data"})
                 continue
             if flat:
                 rows.append({**row, "estimate": 0.0, "ci_low": 0.0, "ci_high": 0.0, "p_two_way": 1.0,
-                             "estimate_pooled": 0.0, "state": "identical scores"})
+                             "estimate_pooled": 0.0, "identical": True, "state": "identical scores"})
                 continue
             if a == INTERACTION:
                 (aaf, aam, euf, eum) = (members[c] for c in CELLS)
@@ -109,23 +114,28 @@ def cells(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, correction: str
             else:
                 matrix = _matrix(wide, members[a], members[b]).to_numpy()
                 pooled_est = pooled[a] - pooled[b]
-            stat = tkstats.two_way_bootstrap(matrix, alpha=alpha, n_boot=n_boot, seed=seed)
+            stat = tkstats.two_way_bootstrap(matrix, alpha=alpha, n_boot=n_boot, seed=seed, margin=margin)
             rows.append({**row, "estimate": stat["estimate"], "ci_low": stat["ci_low"], "ci_high": stat["ci_high"],
-                         "p_two_way": stat["p_value"], "estimate_pooled": pooled_est, "se": stat["se"],
-                         "df": min(matrix.shape) - 1, "state": "ok"})
+                         "p_two_way": stat["p_value"], "p_equivalence": stat["p_equivalence"],
+                         "estimate_pooled": pooled_est, "se": stat["se"], "df": stat.get("df", min(matrix.shape) - 1),
+                         "identical": bool(stat.get("identical", False)),
+                         "sparse": 0 < stat.get("n_cols_zero", 0) < matrix.shape[1], "state": "ok"})
     out = pd.DataFrame(rows)
     if out.empty:
         return pd.DataFrame(columns=COLUMNS)
     tested = out["state"] == "ok"
-    out["p_adjusted"] = np.nan
+    out["p_adjusted"] = out["p_equivalence_adjusted"] = np.nan
     out.loc[tested, "p_adjusted"] = tkstats.adjust(out.loc[tested, "p_two_way"].to_numpy(), method=correction)
+    out.loc[tested, "p_equivalence_adjusted"] = tkstats.adjust(out.loc[tested, "p_equivalence"].to_numpy(dtype=float),
+                                                               method=correction)
     out.loc[out["state"] == "identical scores", "p_adjusted"] = 1.0
     n_models = out.loc[tested, ["model", "task"]].drop_duplicates().shape[0]
     out["family"] = (f"intersections: {int(tested.sum())} contrasts ({n_models} systems × 7), {correction}"
                      if tested.any() else "")
     out["verdict"] = [
-        "not enough data" if state == "not enough data" else
-        "identical scores: no test needed" if state == "identical scores" else
-        tkstats.verdict(estimate=e, se=s, df=max(d, 1), p_adjusted=p, margin=margin, alpha=alpha)
-        for state, e, s, d, p in zip(out["state"], out["estimate"], out["se"], out["df"], out["p_adjusted"])]
+        "not enough data" if r.state == "not enough data" else
+        tkstats.verdict(estimate=r.estimate, se=r.se, df=max(r.df, 1) if np.isfinite(r.df) else 1,
+                        p_adjusted=r.p_adjusted, p_equivalence=1.0 if r.sparse else r.p_equivalence_adjusted,
+                        identical=bool(r.identical), margin=margin, alpha=alpha)
+        for r in out.itertuples()]
     return out.loc[:, COLUMNS]
