@@ -35,6 +35,7 @@ from pathlib import Path
 import ipywidgets as w
 import pandas as pd
 
+from toolkit import checks
 from toolkit.drilldown import changed_words, marked_html
 from toolkit.errors import InputError, ToolkitError
 from toolkit.results import guard_text, lock
@@ -133,7 +134,7 @@ class AnnotationApp:
         if not annotator.strip():
             raise InputError("an annotator name is needed.", fix="annotation_app(..., annotator='ann1').")
         self.btcs, self.path, self.annotator = btcs.reset_index(drop=True), Path(path), annotator.strip()
-        self.n_boot = n_boot
+        self.n_boot = checks.n_boot(n_boot)
         self.values: dict[tuple[str, str], dict[str, str]] = {
             (btc_id, variant): {f: row[f] for f in self.CHOICES}
             for (btc_id, variant, who), row in _read_rows(self.path).items() if who == self.annotator}
