@@ -137,11 +137,23 @@ def _statistics_options(parser: argparse.ArgumentParser, *, default: str) -> Non
                         help=f"equivalence margin on the [0, 1] score scale for the verdict (default {MARGIN})")
 
 
+def _check_order(order: list[str], models: list[str]) -> None:
+    """TK102 unless ``--order`` lists each model of the run once (the box plots' left-to-right order)."""
+    unknown_models = [m for m in order if m not in models]
+    if unknown_models or len(set(order)) != len(order) or set(models) - set(order):
+        what = (f"{', '.join(map(repr, unknown_models))} {'is' if len(unknown_models) == 1 else 'are'} not among the "
+                f"run's models" if unknown_models else "it must name each of the run's models once")
+        raise InputError(f"--order {' '.join(order)}: {what} ({', '.join(models)}).",
+                         fix=f"pass --order as a permutation of the models: {' '.join(models)}.")
+
+
 def _eec(args: argparse.Namespace, cache) -> None:
     from toolkit import eec
 
     if not args.model and not args.task:
         raise InputError("give --model and/or --task.", fix="e.g. --model vader, or --task anger, or --task all.")
+    if args.order is not None:  # before scoring 8,640 sentences per model
+        _check_order(args.order, args.model or eec.default_models(args.task))
     result = eec.run(models=args.model, task=args.task, subsets=args.subset or eec.SUBSETS, alpha=args.alpha,
                      cache=cache, spelling=args.spelling, correction=args.correction, margin=args.margin,
                      n_boot=args.n_boot, seed=args.seed)

@@ -94,8 +94,10 @@ def upsert_annotation(path: str | Path, row: dict[str, str]) -> None:
     read-update-replace holds an exclusive ``fcntl.flock`` on ``.<name>.lock`` beside the file, so annotators in
     other processes saving into the same file lose no click (a click waits up to
     :data:`ANNOTATION_LOCK_TIMEOUT_S` seconds, then OutputDirError, TK105). Cells that a spreadsheet would run as a
-    formula get a leading ``'`` in the file; the toolkit's readers take it off."""
-    path = Path(path)
+    formula get a leading ``'`` in the file; the toolkit's readers take it off. A ``path`` that is a symbolic link
+    (a shared file linked into each annotator's folder) stays a link: the file it points to is the one replaced, and
+    the lock is taken beside that file, so every link to it shares one lock."""
+    path = Path(os.path.realpath(path))  # write through a link, never over it
     path.parent.mkdir(parents=True, exist_ok=True)
     with lock(_lock_path(path), timeout=ANNOTATION_LOCK_TIMEOUT_S, what=f"the annotation file {str(path)!r}"):
         rows = _read_rows(path)
