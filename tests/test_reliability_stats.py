@@ -185,3 +185,23 @@ def test_annotation_app_checks_n_boot(tmp_path):
     btcs = pd.DataFrame({"btc_id": ["b"], "variant": ["a"], "text": ["t"]})
     with pytest.raises(InputError, match=r"n_boot .* got 3"):
         annotation_app(btcs, annotator="x", path=tmp_path / "a.csv", n_boot=3)
+
+
+@pytest.mark.parametrize("call, pattern", [
+    (lambda: __import__("toolkit.studies.eec", fromlist=["x"]).null_baseline(pd.DataFrame(), attribute="gender",
+                                                                             n_null=0), r"n_null .* got 0"),
+    (lambda: __import__("toolkit.studies.eec", fromlist=["x"]).null_baseline(pd.DataFrame(), attribute="gender",
+                                                                             seed=-1), r"seed .* got -1"),
+    (lambda: __import__("toolkit.studies.psa", fromlist=["x"]).gender_gap(pd.DataFrame(), n_null=10**9),
+     r"n_null .* got 1,000,000,000"),
+    (lambda: __import__("toolkit.studies.biasfinder", fromlist=["x"]).rates(pd.DataFrame(), seed=-1),
+     r"seed .* got -1"),
+    (lambda: __import__("toolkit.studies.btcsam", fromlist=["x"]).detection_intervals(pd.DataFrame(), alpha=0.9),
+     r"alpha .* got 0\.9"),
+    (lambda: __import__("toolkit.studies.btcsam", fromlist=["x"]).pooled_failure_percentage(pd.DataFrame(),
+                                                                                            alpha=0.9),
+     r"alpha .* got 0\.9"),
+])
+def test_study_functions_check_null_splits_seeds_and_alpha_before_reading_the_table(call, pattern):
+    with pytest.raises(InputError, match=pattern):
+        call()

@@ -317,3 +317,11 @@ def test_a_malformed_table_is_tk102_naming_the_file(tmp_path, name, content, pat
         with pytest.raises(InputError, match=pattern) as excinfo:
             call()
         assert name in str(excinfo.value) and excinfo.value.fix
+
+
+def test_report_shows_bidi_controls_instead_of_letting_them_reorder_the_page(tmp_path):
+    frame = pd.DataFrame({"name": ["evil\u202eredro", "a\u2066b\u2069c"], "x": [1, 2]})
+    text = report.write_html(title="t\u202e", tables={"names": frame}, figures={}, provenance={"k": "v\u200f"},
+                             path=tmp_path / "r.html").read_text(encoding="utf-8")
+    assert not any(ch in text for ch in "\u202e\u2066\u2069\u200f")
+    assert "evil[U+202E]redro" in text and "a[U+2066]b[U+2069]c" in text and "v[U+200F]" in text

@@ -90,8 +90,9 @@ def alpha(value: object, *, name: str = "alpha") -> float:
 
 
 def n_boot(value: object, *, name: str = "n_boot", minimum: int = N_BOOT_MIN, allow_zero: bool = False) -> int:
-    """Bootstrap replicates: a whole number from ``minimum`` (default :data:`N_BOOT_MIN`) to :data:`N_BOOT_MAX`;
-    0 as well with ``allow_zero`` (a function that then skips its intervals)."""
+    """Bootstrap replicates (or placebo splits, ``name="n_null"``): a whole number from ``minimum`` (default
+    :data:`N_BOOT_MIN`) to :data:`N_BOOT_MAX`; 0 as well with ``allow_zero`` (a function that then skips its
+    intervals)."""
     if allow_zero and not isinstance(value, (bool, np.bool_)) and isinstance(value, numbers.Real) and value == 0:
         return 0
     valid = f"a whole number from {minimum:,} to {N_BOOT_MAX:,}" + (" (or 0: no intervals)" if allow_zero else "")
@@ -99,8 +100,8 @@ def n_boot(value: object, *, name: str = "n_boot", minimum: int = N_BOOT_MIN, al
         return count(value, name=name, minimum=minimum, maximum=N_BOOT_MAX)  # type: ignore[return-value]
     except InputError as error:
         raise InputError(f"{name} must be {valid}; {error.message.split('; ', 1)[-1]}",
-                         fix=f"pass {valid} ({_spellings(name)}); {N_BOOT_MIN:,} is a smoke test, ~2,000 the "
-                             "default, 10,000+ for small corrected p-values.") from None
+                         fix=f"pass {valid} ({_spellings(name)}); {N_BOOT_MIN:,} is a smoke test, 1,000 or more "
+                             "for published intervals, 10,000+ for small corrected p-values.") from None
 
 
 def bootstrap_size(*, n_boot: int, cells: int, name: str = "n_boot") -> None:

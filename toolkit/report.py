@@ -34,6 +34,7 @@ import json
 import math
 import numbers
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,9 +83,13 @@ _CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
 # --- values and pieces ------------------------------------------------------------------------------------------
 
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
 def esc(text: Any) -> str:
-    """``text`` as HTML text (``& < > " '`` escaped)."""
-    return html.escape(str(text), quote=True)
+    """``text`` as HTML text (``& < > " '`` escaped), bidirectional controls (U+202E …, which would reorder what a
+    reader sees) shown as ``[U+202E]``."""
+    return _BIDI.sub(lambda m: f"[U+{ord(m.group()):04X}]", html.escape(str(text), quote=True))
 
 
 def format_value(value: Any) -> str:

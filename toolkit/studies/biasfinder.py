@@ -581,6 +581,7 @@ def rates(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, margin: float =
     if interval not in RATE_INTERVALS:
         raise unknown("rate interval", interval, RATE_INTERVALS)
     alpha, margin, n_boot = checks.statistics(correction=correction, margin=margin, alpha=alpha, n_boot=n_boot)
+    seed = checks.seed(seed)
     pairs = pair_counts(scored)
     rows = [{"model": model, "attribute": attribute,
              **_rate_row(block, alpha=alpha, n_boot=n_boot, seed=seed, interval=interval)}

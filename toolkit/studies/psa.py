@@ -306,6 +306,7 @@ def gender_gap(scored: pd.DataFrame, *, n_boot: int = st.N_BOOT, seed: int = 0, 
     paired names (design in the module docstring). Columns :data:`GENDER_COLUMNS`; ``p_adjusted`` over the family
     model × corpus by ``correction``; fewer than 2 sentences or 2 name pairs: NaN statistics, ``inconclusive``."""
     alpha, margin, n_boot = checks.statistics(correction=correction, margin=margin, alpha=alpha, n_boot=n_boot)
+    n_null, seed = checks.n_boot(n_null, name="n_null"), checks.seed(seed)
     _, perturbed = _wide(scored)
     pairs = name_pairs(scored)
     category = _names(scored)["category"]
