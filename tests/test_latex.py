@@ -179,13 +179,13 @@ def test_latex_to_latex_rejects_unknown_columns_and_bad_labels():
 
 # --- issue 37: text that would break pdflatex or print as something else ----------------------------------------
 
-HOSTILE = ["[0.5] starts with a bracket", "a -- b --- c", "``quoted''", "¡!` ¿?` ,,low", "Ana 😀 María",
+HOSTILE = ["[0.5] starts with a bracket", "*starred row", "a -- b --- c", "``quoted''", "¡!` ¿?` ,,low", "Ana 😀 María",
            "evil\u202eLTR override", "zero\u200bwidth\ufeffBOM", "e\u0301 decomposed", "pipe | bar", "nul\x00bell\x07",
            "日本語", "Łódź café naïve Œuvre ß", "\\relax{}%$&#_^~<>"]
 
 
 @pytest.mark.parametrize("text, expected", [
-    ("[x]", "{[}x]"), ("a--b", "a-{}-b"), ("a---b", "a-{}-{}-b"), ("``q''", "`{}`q'{}'"), ("!`", "!{}`"),
+    ("[x]", "{[}x]"), ("*x", "{*}x"), ("a--b", "a-{}-b"), ("a---b", "a-{}-{}-b"), ("``q''", "`{}`q'{}'"), ("!`", "!{}`"),
     ("?`", "?{}`"), (",,", ",{},"), ("a|b", r"a\textbar{}b"), ("x\u202ey\u2066z\u200f", "xyz"),
     ("a\u200bb\ufeff", "ab"), ("😀", r"\textbf{?}\textsuperscript{U+1F600}"),
     ("\x07", r"\textbf{?}\textsuperscript{U+0007}"), ("e\u0301", "é"), ("Łódź", "Łódź"),

@@ -35,8 +35,9 @@ becomes math; pdfLaTeX's default UTF-8 input handles the rest of Latin text.
 
 Text from a corpus or a run folder (names, reviews, model specs) is made safe for pdfLaTeX by :func:`escape`, so a
 ``.tex`` file always compiles (with the OT1 default and with ``\\usepackage[T1]{fontenc}``) and shows what the
-table holds: the text is NFC-normalised; ``[`` is braced (``{[}``: a cell starting with ``[`` would be read as
-the optional argument of the ``\\\\`` or ``\\midrule`` before it); the pairs TeX turns into other characters
+table holds: the text is NFC-normalised; ``[`` and ``*`` are braced (``{[}``, ``{*}``: a cell starting with ``[``
+would be read as the optional argument of the ``\\\\`` or ``\\midrule`` before it, and one starting with ``*`` would
+lose it to the ``\\\\*`` form); the pairs TeX turns into other characters
 (``--`` en dash, ``---`` em dash, ````` `` ````` and ``''`` quotes, ``!``` and ``?``` inverted marks, ``,,`` low
 quotes) are split by ``{}`` (``-{}-``); ``|`` is ``\\textbar{}``; invisible format characters (Unicode category
 Cf: bidi controls such as U+202E, zero-width spaces and joiners, the BOM, soft hyphens) are removed, so they can
@@ -64,7 +65,8 @@ _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": 
             "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}",
             ">": r"\textgreater{}", "Δ": r"$\Delta$", "↑": r"$\uparrow$", "↓": r"$\downarrow$", "θ": r"$\theta$",
             "κ": r"$\kappa$", "±": r"$\pm$", "−": r"$-$", "≥": r"$\geq$", "≤": r"$\leq$", "×": r"$\times$",
-            "≠": r"$\neq$", "\n": " ", "\r": " ", "\t": " ", "[": "{[}", "|": r"\textbar{}"}
+            "≠": r"$\neq$", "\n": " ", "\r": " ", "\t": " ", "[": "{[}", "*": "{*}",
+            "|": r"\textbar{}"}
 ENVIRONMENTS = ("table", "table*")
 _SAFE_RANGES = ((0x20, 0x7E), (0xA0, 0xAA), (0xAC, 0xBA), (0xBC, 0xCF), (0xD1, 0xDD), (0xDF, 0xEF), (0xF1, 0xFD),
                 (0xFF, 0x103), (0x106, 0x10F), (0x112, 0x117), (0x11A, 0x125), (0x128, 0x12D), (0x130, 0x137),
@@ -92,7 +94,7 @@ def _character(ch: str) -> str:
 
 
 def escape(text: object) -> str:
-    """``text`` as LaTeX text that pdfLaTeX compiles and prints as written: ``\\ & % $ # _ { } ~ ^ < > [ |``
+    """``text`` as LaTeX text that pdfLaTeX compiles and prints as written: ``\\ & % $ # _ { } ~ ^ < > [ * |``
     escaped, line breaks as spaces, the Greek letters and arrows of the tables' headers as math, ligature pairs
     (``--``, ````` `` `````, ``''``, ``!```, ``?```, ``,,``) split, format characters (bidi controls, zero-width
     characters) removed, characters outside pdfLaTeX's fonts as a visible ``?`` with their code point (module
