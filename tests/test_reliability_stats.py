@@ -205,3 +205,20 @@ def test_annotation_app_checks_n_boot(tmp_path):
 def test_study_functions_check_null_splits_seeds_and_alpha_before_reading_the_table(call, pattern):
     with pytest.raises(InputError, match=pattern):
         call()
+
+
+def test_checks_is_a_leaf_importing_only_toolkit_errors():
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(checks.__file__).read_text(encoding="utf-8"))
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+    imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    assert {m for m in imported if m.startswith("toolkit")} == {"toolkit.errors"}
+
+
+def test_model_list_still_takes_a_loaded_model_as_a_list_of_one():
+    from toolkit.models import load
+
+    model = load("vader")
+    assert checks.model_list(model) == [model] and checks.model_list([model, "afinn"]) == [model, "afinn"]

@@ -46,7 +46,7 @@ def _parser() -> argparse.ArgumentParser:
                           "'disappointed' in those 240 sentences (recorded in provenance.json)")
     _statistics_options(eec, default="bonferroni")
     _output_options(eec)
-    eec.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the two-way intervals")
+    eec.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the two-way intervals (100 to 100,000)")
     eec.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and the null baseline")
     psa = sub.add_parser("psa", help="Perturbation Sensitivity Analysis: ScoreSens, ScoreDev/Range, LabelDist")
     psa.add_argument("--model", action="append", required=True, help="model spec (repeatable)")
@@ -55,7 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     psa.add_argument("--n", type=int, default=1000, help="sentences to sample (half female-, half male-anchored)")
     psa.add_argument("--seed", type=int, default=0)
     psa.add_argument("--max-words", type=int, default=50)
-    psa.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for the confidence intervals")
+    psa.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for the confidence intervals (10 to 100,000)")
     psa.add_argument("--encoding", default="utf-8", help="the corpus file's text encoding (e.g. cp1252, latin-1)")
     psa.add_argument("--out", type=Path, required=True, help="folder for the CSVs, figures and provenance.json")
     psa.add_argument("--cache", type=Path, help="score cache file or folder (default: data/cache)")
@@ -96,7 +96,7 @@ def _parser() -> argparse.ArgumentParser:
     _statistics_options(bf, default="holm")
     _output_options(bf)
     bf.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the template-clustered "
-                    "intervals")
+                    "intervals (100 to 100,000)")
     bf.add_argument("--n-country-names", type=int, default=1,
                     help="names per country and gender (default 1, as the paper; 2 or more gives the country "
                          "instance its within-country null)")

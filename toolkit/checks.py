@@ -171,18 +171,23 @@ def statistics(*, correction: str, margin: object, alpha: object, n_boot: object
 _alpha, _n_boot = alpha, n_boot  # for statistics(), whose arguments share their names
 
 
+def _is_model(value: object) -> bool:
+    """``isinstance(value, toolkit.models.SentimentModel)`` without importing the models layer (this module is a
+    leaf): the class is recognised by its defining module and name in ``value``'s MRO."""
+    return any(cls.__module__ == "toolkit.models.base" and cls.__name__ == "SentimentModel"
+               for cls in type(value).__mro__)
+
+
 def model_list(models: object, *, name: str = "models") -> list:
     """Model specs as a list: one spec string (``MODELS="vader"``) or one loaded model is a list of one, never
     iterated letter by letter; an empty list or a non-list is TK102."""
-    from toolkit.models import SentimentModel
-
-    if isinstance(models, (str, SentimentModel)):
+    if isinstance(models, str) or _is_model(models):
         return [models]
     if not isinstance(models, Iterable) or isinstance(models, (bytes, dict)):
         raise InputError(f"{name} must be a list of model specs; got {models!r} ({type(models).__name__}).",
                          fix=f"pass e.g. {name}=['vader', 'minilm-imdb'] (one spec string is also accepted).")
     out = list(models)
-    bad = [m for m in out if not isinstance(m, (str, SentimentModel))]
+    bad = [m for m in out if not (isinstance(m, str) or _is_model(m))]
     if bad:
         raise InputError(f"{name} must hold model spec strings; got {bad[0]!r} ({type(bad[0]).__name__}).",
                          fix=f"pass e.g. {name}=['vader', 'minilm-imdb']; see toolkit.models.available().")
