@@ -154,3 +154,14 @@ def test_make_figures_passes_a_value_with_a_quote_and_a_command_substitution_wit
     assert seen["env"]["TOOLKIT_MAKE_PARAMS"] == params and seen["env"]["TOOLKIT_MAKE_NOTEBOOKS"] == notebooks
     assert seen["env"]["TOOLKIT_MAKE_TASK"] == "all'"
     assert not sentinel.exists()
+
+
+def test_cli_biasfinder_format_parquet_without_pyarrow_fails_before_templating(tmp_path, capsys, monkeypatch):
+    from toolkit import __main__ as cli
+    from toolkit import biasfinder
+
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # import pyarrow now raises ImportError
+    monkeypatch.setattr(biasfinder, "run", lambda **k: pytest.fail("ran before checking --format"))
+    code = cli.main(["biasfinder", "--model", "vader", "--format", "parquet", "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert code == 2 and "[TK204] Parquet output needs pyarrow" in err and "pip install -e .[parquet]" in err

@@ -175,6 +175,9 @@ def _psa(args: argparse.Namespace, cache) -> None:
 
 def _biasfinder(args: argparse.Namespace, cache) -> None:
     from toolkit import biasfinder
+    from toolkit.results import check_formats
+
+    check_formats(tuple(args.format or ("csv",)))  # pyarrow for --format parquet: before templating and scoring
 
     result = biasfinder.run(corpus=args.corpus, models=args.model, instances=args.instance or biasfinder.INSTANCES,
                             n_names=args.n_names, max_templates=args.max_templates, seed=args.seed,

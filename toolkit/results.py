@@ -161,12 +161,23 @@ def _unreadable(path: Path, exc: BaseException) -> InputError:
 
 # --- rendering and writing files --------------------------------------------------------------------------------
 
-def _table_renderer(frame: pd.DataFrame, fmt: str, *, guard: bool) -> Render:
-    if fmt == "parquet":
+def check_formats(formats: tuple[str, ...]) -> None:
+    """TK102 for an unknown or empty list of table ``formats``, TK204 when Parquet is asked for without pyarrow:
+    what :func:`write` would find only after the run (the CLI calls it before scoring)."""
+    unknown_formats = [f for f in formats if f not in FORMATS]
+    if unknown_formats or not formats:
+        raise InputError(f"unknown output format {unknown_formats[0] if unknown_formats else None!r}; available: "
+                         f"{', '.join(FORMATS)}.", fix="use csv, parquet or both.")
+    if "parquet" in formats:
         try:
             import pyarrow  # noqa: F401
         except ImportError as exc:
             raise MissingDependencyError("Parquet output needs pyarrow.", fix="pip install -e .[parquet]") from exc
+
+
+def _table_renderer(frame: pd.DataFrame, fmt: str, *, guard: bool) -> Render:
+    if fmt == "parquet":
+        check_formats(("parquet",))
         return lambda handle: frame.to_parquet(handle, index=False)
     return lambda handle: (guard_frame(frame) if guard else frame).to_csv(handle, index=False, encoding="utf-8",
                                                                             quoting=csv.QUOTE_NONNUMERIC)
@@ -475,10 +486,7 @@ def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, 
     tables, figures and provenance) go into ``out_dir`` as well (None: as :func:`also_write` says; default off).
     All or nothing, one run per folder at a time, the previous run's files replaced, and CSV text cells
     formula-guarded unless ``csv_formula_guard=False``: see the module docstring."""
-    unknown_formats = [f for f in formats if f not in FORMATS]
-    if unknown_formats or not formats:
-        raise InputError(f"unknown output format {unknown_formats[0] if unknown_formats else None!r}; available: "
-                         f"{', '.join(FORMATS)}.", fix="use csv, parquet or both.")
+    check_formats(formats)
     extras = _EXTRAS.get()
     latex = "latex" in extras if latex is None else bool(latex)
     report = "report" in extras if report is None else bool(report)
