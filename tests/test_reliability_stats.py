@@ -222,3 +222,9 @@ def test_model_list_still_takes_a_loaded_model_as_a_list_of_one():
 
     model = load("vader")
     assert checks.model_list(model) == [model] and checks.model_list([model, "afinn"]) == [model, "afinn"]
+
+
+@pytest.mark.parametrize("margin", [float("nan"), float("inf"), 0, -0.1, 1.5])
+def test_verdict_refuses_a_margin_that_is_not_a_positive_number_below_1(margin):
+    with pytest.raises(InputError, match=r"margin must be positive and below 1"):
+        stats.verdict(estimate=0.0, se=0.001, df=10, p_adjusted=1.0, margin=margin)

@@ -255,8 +255,9 @@ def verdict(*, estimate: float, se: float, df: float, p_adjusted: float, margin:
     otherwise ``equivalent within ±m`` when TOST at ``margin`` rejects both one-sided nulls (the ``1 − 2·alpha`` t
     interval lies inside ±margin); otherwise ``inconclusive``. NaN estimates are ``inconclusive``."""
     alpha = checks.alpha(alpha)
-    if margin <= 0:
-        raise InputError(f"margin must be positive; got {margin!r}.", fix=f"use e.g. margin={MARGIN}.")
+    if not 0 < margin < 1:  # NaN and inf too: an infinite margin calls everything equivalent
+        raise InputError(f"margin must be positive and below 1 (the score scale); got {margin!r}.",
+                         fix=f"use e.g. margin={MARGIN}.")
     if not np.isfinite(estimate):
         return "inconclusive"
     if np.isfinite(p_adjusted) and p_adjusted < alpha:
