@@ -31,15 +31,19 @@ test-browser: venv
 # TASK goes to notebook 01 (the EEC task; all = the five), PRESET is exported as TOOLKIT_FIGURE_PRESET (toolkit/plots.py),
 # NOTEBOOKS picks notebooks (01, eec, 01_eec.ipynb; default all), PARAMS are NAME=VALUE pairs for any parameter (no
 # spaces inside a value). Each goes only into the notebooks that define it; unknown names stop before anything runs.
+# The four reach toolkit.notebooks as environment variables, unexpanded ($(value …)), never through the shell line,
+# so a value holding ' or $(…) is passed as written and runs nothing (toolkit/notebooks.py: --from-make).
 TASK ?=
 PRESET ?=
 NOTEBOOKS ?=
 PARAMS ?=
 
+figures: export TOOLKIT_MAKE_TASK := $(value TASK)
+figures: export TOOLKIT_MAKE_PRESET := $(value PRESET)
+figures: export TOOLKIT_MAKE_NOTEBOOKS := $(value NOTEBOOKS)
+figures: export TOOLKIT_MAKE_PARAMS := $(value PARAMS)
 figures: venv
-	MPLBACKEND=Agg $(if $(PRESET),TOOLKIT_FIGURE_PRESET='$(PRESET)') $(PY) -m toolkit.notebooks \
-		$(if $(TASK),--task '$(TASK)') $(if $(PRESET),--preset '$(PRESET)') \
-		$(foreach p,$(PARAMS),-p '$(p)') $(NOTEBOOKS)
+	MPLBACKEND=Agg $(PY) -m toolkit.notebooks --from-make
 
 clean:
 	rm -rf $(VENV) data/cache data/executed

@@ -175,3 +175,49 @@ def test_latex_to_latex_rejects_unknown_columns_and_bad_labels():
     with pytest.raises(UnknownNameError) as excinfo:
         latex.to_latex(table=frame, caption="c", label="tab:x", environment="longtable")
     assert "table*" in str(excinfo.value)
+
+
+# --- issue 37: text that would break pdflatex or print as something else ----------------------------------------
+
+HOSTILE = ["[0.5] starts with a bracket", "*starred row", "a -- b --- c", "``quoted''", "¡!` ¿?` ,,low", "Ana 😀 María",
+           "evil\u202eLTR override", "zero\u200bwidth\ufeffBOM", "e\u0301 decomposed", "pipe | bar", "nul\x00bell\x07",
+           "日本語", "Łódź café naïve Œuvre ß", "\\relax{}%$&#_^~<>"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("[x]", "{[}x]"), ("*x", "{*}x"), ("a--b", "a-{}-b"), ("a---b", "a-{}-{}-b"), ("``q''", "`{}`q'{}'"), ("!`", "!{}`"),
+    ("?`", "?{}`"), (",,", ",{},"), ("a|b", r"a\textbar{}b"), ("x\u202ey\u2066z\u200f", "xyz"),
+    ("a\u200bb\ufeff", "ab"), ("😀", r"\textbf{?}\textsuperscript{U+1F600}"),
+    ("\x07", r"\textbf{?}\textsuperscript{U+0007}"), ("e\u0301", "é"), ("Łódź", "Łódź"),
+])
+def test_latex_escape_breaks_ligatures_braces_brackets_and_shows_what_the_fonts_lack(text, expected):
+    assert latex.escape(text) == expected
+
+
+def test_latex_hostile_names_keep_the_table_well_formed():
+    frame = pd.DataFrame({"model": HOSTILE, "value": np.linspace(0, 1, len(HOSTILE))})
+    rows = check_structure(latex.to_latex(table=frame, caption="hostile " + HOSTILE[5], label="tab:hostile"))
+    assert len(rows) == len(HOSTILE) + 1
+    assert not any(row[0].startswith("[") for row in rows)  # never the optional argument of the \\ before it
+
+
+def _compile(tex: str, folder, *, encoding: str) -> tuple[int, str]:
+    import subprocess
+
+    document = (f"\\documentclass{{article}}\n\\usepackage[{encoding}]{{fontenc}}\n\\usepackage{{booktabs}}\n"
+                f"\\begin{{document}}\n{tex}\\end{{document}}\n")
+    (folder / "doc.tex").write_text(document, encoding="utf-8")
+    proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"], cwd=folder,
+                          capture_output=True, text=True, errors="replace", timeout=120)
+    return proc.returncode, proc.stdout
+
+
+@pytest.mark.skipif(__import__("shutil").which("pdflatex") is None,
+                    reason="pdflatex is not installed (apt-get install texlive-latex-base texlive-latex-recommended)")
+@pytest.mark.parametrize("encoding", ["OT1", "T1"])
+def test_latex_tables_with_hostile_text_compile_in_pdflatex(tmp_path, encoding):
+    frame = pd.DataFrame({"model": HOSTILE, "verdict": HOSTILE[::-1], "p_adjusted": np.linspace(0, 1, len(HOSTILE))})
+    tex = latex.to_latex(table=frame, caption=" ".join(HOSTILE), label="tab:hostile", group="model")
+    code, log = _compile(tex, tmp_path, encoding=encoding)
+    assert code == 0 and "Output written" in log, log[-3000:]
+    assert "Unicode character" not in log and "Missing character" not in log

@@ -237,3 +237,91 @@ def test_compare_does_not_call_partly_read_tables_the_same(tmp_path, monkeypatch
     monkeypatch.setattr(report, "LARGE_FILE", 10)  # every table counts as large: only its first rows are read
     text = report.compare(left=left, right=right, path=tmp_path / "both.html").read_text(encoding="utf-8")
     assert "same in both runs" not in text and "not compared" in text
+
+
+# --- issue 37: a run folder is untrusted input ------------------------------------------------------------------
+
+def _plant(out, *extra_outputs):
+    record = json.loads((out / "provenance.json").read_text())
+    record["outputs"] += list(extra_outputs)
+    (out / "provenance.json").write_text(json.dumps(record))
+
+
+def test_a_planted_provenance_cannot_embed_a_png_named_file_from_elsewhere(tmp_path, monkeypatch):
+    monkeypatch.setenv("TOOLKIT_FIGURES", str(tmp_path / "figures"))
+    out, _ = _run_folder(tmp_path, "run")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "demo_secret.png").write_text("TOP SECRET TEXT")
+    real_png = (out / "demo_bars.png").read_bytes()
+    (elsewhere / "demo_real.png").write_bytes(real_png + b"ELSEWHERE")  # a true PNG, but outside
+    (out / "demo_text.png").write_text("NOT AN IMAGE")  # inside the run folder, but not a PNG
+    _plant(out, str(elsewhere / "demo_secret.png"), str(elsewhere / "demo_real.png"), "demo_text.png")
+    page = report.from_run(out_dir=out).read_text(encoding="utf-8")
+    for secret in (b"TOP SECRET TEXT", real_png + b"ELSEWHERE", b"NOT AN IMAGE"):
+        assert base64.b64encode(secret).decode() not in page
+    assert base64.b64encode(real_png).decode() in page  # the run's own figure is still embedded
+    assert "demo_secret.png (outside the run folder and the figures folder)" in page
+    assert "demo_text.png (not a PNG image)" in page
+
+
+def test_a_figure_the_run_wrote_into_the_figures_folder_is_still_embedded(tmp_path, monkeypatch):
+    figures = tmp_path / "figures"
+    monkeypatch.setenv("TOOLKIT_FIGURES", str(figures))
+    scored = pd.DataFrame({"model": ["m"], "text": ["t"]})
+    scored.attrs["fingerprints"] = {"m": "f" * 32}
+    out = tmp_path / "run"
+    results.write(study="demo", tables={"demo_t": pd.DataFrame({"k": [1]})}, axes={"demo_bars": _axes()},
+                  scored=scored, models=["m"], settings={"study": "demo"}, out_dir=out, figures_dir=figures)
+    page = report.from_run(out_dir=out).read_text(encoding="utf-8")
+    assert base64.b64encode((figures / "demo_bars.png").read_bytes()).decode() in page
+
+
+@pytest.mark.parametrize("nested", ["[" * 100_000 + "]" * 100_000, '{"a":' * 100 + "1" + "}" * 100])
+def test_a_deeply_nested_provenance_is_tk102_not_a_recursion_error(tmp_path, nested):
+    out, _ = _run_folder(tmp_path, "run")
+    text = (out / "provenance.json").read_text()
+    (out / "provenance.json").write_text(text.rstrip().rstrip("}") + f', "deep": {nested}}}')
+    for call in (lambda: report.from_run(out_dir=out),
+                 lambda: report.compare(left=out, right=out, path=tmp_path / "c.html")):
+        with pytest.raises(InputError, match=r"provenance\.json' is nested") as excinfo:
+            call()
+        assert excinfo.value.code == "TK102"
+
+
+def test_a_provenance_too_large_or_not_utf8_is_tk102_naming_it(tmp_path, monkeypatch):
+    out, _ = _run_folder(tmp_path, "run")
+    monkeypatch.setattr(report, "MAX_PROVENANCE_BYTES", 100)
+    with pytest.raises(InputError, match=r"provenance\.json' is larger than 100 bytes"):
+        report.from_run(out_dir=out)
+    monkeypatch.undo()
+    (out / "provenance.json").write_bytes(b'{"settings": {"study": "caf\xe9"}}')
+    with pytest.raises(InputError, match=r"cannot read .*provenance\.json"):
+        report.from_run(out_dir=out)
+
+
+@pytest.mark.parametrize("name, content, pattern", [
+    ("demo_bad.csv", b'"a","b"\n"x\n', r"ParserError"),
+    ("demo_latin.csv", b'"a"\n"caf\xe9"\n', r"not UTF-8 text \(byte 0xe9 on line 2\)"),
+    ("demo_garbage.csv", bytes(range(256)) * 4, r"cannot read the CSV table"),
+    ("demo_empty.csv", b"", r"EmptyDataError"),
+    ("demo_bad.parquet", b"PAR1garbagePAR1", r"cannot read the Parquet table"),
+])
+def test_a_malformed_table_is_tk102_naming_the_file(tmp_path, name, content, pattern):
+    from toolkit import latex
+
+    out, _ = _run_folder(tmp_path, "run")
+    (out / name).write_bytes(content)
+    _plant(out, name)
+    for call in (lambda: report.from_run(out_dir=out), lambda: latex.from_run(out_dir=out)):
+        with pytest.raises(InputError, match=pattern) as excinfo:
+            call()
+        assert name in str(excinfo.value) and excinfo.value.fix
+
+
+def test_report_shows_bidi_controls_instead_of_letting_them_reorder_the_page(tmp_path):
+    frame = pd.DataFrame({"name": ["evil\u202eredro", "a\u2066b\u2069c"], "x": [1, 2]})
+    text = report.write_html(title="t\u202e", tables={"names": frame}, figures={}, provenance={"k": "v\u200f"},
+                             path=tmp_path / "r.html").read_text(encoding="utf-8")
+    assert not any(ch in text for ch in "\u202e\u2066\u2069\u200f")
+    assert "evil[U+202E]redro" in text and "a[U+2066]b[U+2069]c" in text and "v[U+200F]" in text

@@ -47,7 +47,8 @@ def _parser() -> argparse.ArgumentParser:
     _statistics_options(eec, default="bonferroni")
     _output_options(eec)
     eec.add_argument("--n-boot", type=int, default=2000,
-                     help="bootstrap resamples, where --two-way is a bootstrap (bootstrap-t, percentile)")
+                     help="bootstrap resamples (100 to 100,000), where --two-way is a bootstrap "
+                          "(bootstrap-t, percentile)")
     eec.add_argument("--two-way", choices=("satterthwaite", "bootstrap-t", "percentile"), default="satterthwaite",
                      help="reference distribution of the two-way interval, p and equivalence test "
                           "(default satterthwaite: a t with Satterthwaite's df, p not floored)")
@@ -63,7 +64,7 @@ def _parser() -> argparse.ArgumentParser:
     psa.add_argument("--n", type=int, default=1000, help="sentences to sample (half female-, half male-anchored)")
     psa.add_argument("--seed", type=int, default=0)
     psa.add_argument("--max-words", type=int, default=50)
-    psa.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for the confidence intervals")
+    psa.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for the confidence intervals (10 to 100,000)")
     psa.add_argument("--encoding", default="utf-8", help="the corpus file's text encoding (e.g. cp1252, latin-1)")
     psa.add_argument("--out", type=Path, required=True, help="folder for the CSVs, figures and provenance.json")
     psa.add_argument("--cache", type=Path, help="score cache file or folder (default: data/cache)")
@@ -104,7 +105,7 @@ def _parser() -> argparse.ArgumentParser:
     _statistics_options(bf, default="holm")
     _output_options(bf)
     bf.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the template-clustered "
-                    "intervals")
+                    "intervals (100 to 100,000)")
     bf.add_argument("--n-country-names", type=int, default=1,
                     help="names per country and gender (default 1, as the paper; 2 or more gives the country "
                          "instance its within-country null)")
@@ -145,11 +146,23 @@ def _statistics_options(parser: argparse.ArgumentParser, *, default: str) -> Non
                         help=f"equivalence margin on the [0, 1] score scale for the verdict (default {MARGIN})")
 
 
+def _check_order(order: list[str], models: list[str]) -> None:
+    """TK102 unless ``--order`` lists each model of the run once (the box plots' left-to-right order)."""
+    unknown_models = [m for m in order if m not in models]
+    if unknown_models or len(set(order)) != len(order) or set(models) - set(order):
+        what = (f"{', '.join(map(repr, unknown_models))} {'is' if len(unknown_models) == 1 else 'are'} not among the "
+                f"run's models" if unknown_models else "it must name each of the run's models once")
+        raise InputError(f"--order {' '.join(order)}: {what} ({', '.join(models)}).",
+                         fix=f"pass --order as a permutation of the models: {' '.join(models)}.")
+
+
 def _eec(args: argparse.Namespace, cache) -> None:
     from toolkit import eec
 
     if not args.model and not args.task:
         raise InputError("give --model and/or --task.", fix="e.g. --model vader, or --task anger, or --task all.")
+    if args.order is not None:  # before scoring 8,640 sentences per model
+        _check_order(args.order, args.model or eec.default_models(args.task))
     result = eec.run(models=args.model, task=args.task, subsets=args.subset or eec.SUBSETS, alpha=args.alpha,
                      cache=cache, spelling=args.spelling, correction=args.correction, margin=args.margin,
                      n_boot=args.n_boot, seed=args.seed, method=args.two_way, weighting=args.weighting,
@@ -172,6 +185,9 @@ def _psa(args: argparse.Namespace, cache) -> None:
 
 def _biasfinder(args: argparse.Namespace, cache) -> None:
     from toolkit import biasfinder
+    from toolkit.results import check_formats
+
+    check_formats(tuple(args.format or ("csv",)))  # pyarrow for --format parquet: before templating and scoring
 
     result = biasfinder.run(corpus=args.corpus, models=args.model, instances=args.instance or biasfinder.INSTANCES,
                             n_names=args.n_names, max_templates=args.max_templates, seed=args.seed,

@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from toolkit import checks
 from toolkit.errors import InputError, unknown
 
 MEASURES = {"eec": "EEC |mean Δ| (gender, race)", "psa": "PSA ScoreDev", "biasfinder": "BiasFinder BTC rate",
@@ -126,6 +127,7 @@ def agreement(*, scored: Mapping[str, pd.DataFrame], n_boot: int = 2000, seed: i
     """Rank the models every study in ``scored`` (study name → its scored table) shares by the study's headline
     (:data:`MEASURES`) and compare the rankings (module docstring). ``theta``: BTC-SAM's threshold; ``attribute``:
     BiasFinder's characteristic."""
+    n_boot, seed, alpha = checks.n_boot(n_boot), checks.seed(seed), checks.alpha(alpha)
     for name in scored:
         if name not in UNITS:
             raise unknown("study", name, UNITS)
@@ -170,7 +172,7 @@ def run(*, models: list[str], psa_n: int = 56, corpus: str = "sample", btcsam_di
     sentences), BiasFinder on ``corpus``, BTC-SAM on the toolkit's sets and the ``released`` BTC-SAM sets found in
     ``btcsam_dir`` (skipped when absent) — and compare them (:func:`agreement`). Returns the agreement and the
     scored tables by study."""
-    from toolkit import biasfinder, btcsam, checks, eec, psa
+    from toolkit import biasfinder, btcsam, eec, psa
 
     models = checks.model_list(models)
     scored = {"eec": eec.run(models=models, subsets=["all"], cache=cache, progress=progress).scored,

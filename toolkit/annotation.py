@@ -35,6 +35,7 @@ from pathlib import Path
 import ipywidgets as w
 import pandas as pd
 
+from toolkit import checks
 from toolkit.drilldown import changed_words, marked_html
 from toolkit.errors import InputError, ToolkitError
 from toolkit.results import guard_text, lock
@@ -93,8 +94,10 @@ def upsert_annotation(path: str | Path, row: dict[str, str]) -> None:
     read-update-replace holds an exclusive ``fcntl.flock`` on ``.<name>.lock`` beside the file, so annotators in
     other processes saving into the same file lose no click (a click waits up to
     :data:`ANNOTATION_LOCK_TIMEOUT_S` seconds, then OutputDirError, TK105). Cells that a spreadsheet would run as a
-    formula get a leading ``'`` in the file; the toolkit's readers take it off."""
-    path = Path(path)
+    formula get a leading ``'`` in the file; the toolkit's readers take it off. A ``path`` that is a symbolic link
+    (a shared file linked into each annotator's folder) stays a link: the file it points to is the one replaced, and
+    the lock is taken beside that file, so every link to it shares one lock."""
+    path = Path(os.path.realpath(path))  # write through a link, never over it
     path.parent.mkdir(parents=True, exist_ok=True)
     with lock(_lock_path(path), timeout=ANNOTATION_LOCK_TIMEOUT_S, what=f"the annotation file {str(path)!r}"):
         rows = _read_rows(path)
@@ -133,7 +136,7 @@ class AnnotationApp:
         if not annotator.strip():
             raise InputError("an annotator name is needed.", fix="annotation_app(..., annotator='ann1').")
         self.btcs, self.path, self.annotator = btcs.reset_index(drop=True), Path(path), annotator.strip()
-        self.n_boot = n_boot
+        self.n_boot = checks.n_boot(n_boot)
         self.values: dict[tuple[str, str], dict[str, str]] = {
             (btc_id, variant): {f: row[f] for f in self.CHOICES}
             for (btc_id, variant, who), row in _read_rows(self.path).items() if who == self.annotator}

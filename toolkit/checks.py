@@ -4,6 +4,22 @@ A count, a seed or a model list of the wrong kind or out of range is a TK102 err
 both spellings of the option (``--n-names`` on the command line, ``n_names=`` in Python), raised before any slow
 work. Whole numbers given as floats (``1e3`` from a YAML file) are accepted; booleans, strings (``N="ten"`` from
 papermill) and fractions are not.
+
+The statistics options have one validated range each, checked at the entry of every function that takes them (the
+estimators of :mod:`toolkit.stats`, the study functions, the CLI flags and notebook parameters through them;
+``docs/statistics.md``):
+
+- ``alpha``: a number in (0, 0.5) (:func:`alpha`): a two-sided ``1 − alpha`` interval and TOST's ``1 − 2·alpha``
+  interval both need alpha below 0.5.
+- ``n_boot``: a whole number from :data:`N_BOOT_MIN` to :data:`N_BOOT_MAX` (:func:`n_boot`); ``0`` only where a
+  function documents that it skips the intervals (PSA's ``summary``/``label_dist``); studies whose p-value is a
+  bootstrap p (EEC, BiasFinder) ask for at least 100. With fewer than 10 replicates a percentile interval can
+  exclude its own estimate; above 100,000 the replicate arrays outgrow memory. :func:`bootstrap_size` bounds
+  replicates × cells of one bootstrap (:data:`BOOT_CELLS_MAX`).
+- p-values: numbers in [0, 1] or NaN (:func:`p_values`); counts of successes: ``0 ≤ k ≤ n`` (:func:`successes`);
+  paired samples: equal lengths (:func:`same_length`).
+
+This module imports only :mod:`toolkit.errors` from the toolkit (it is a leaf).
 """
 from __future__ import annotations
 
@@ -12,12 +28,21 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from toolkit.errors import InputError
+from toolkit.errors import InputError, unknown
 
 SEED_MAX = 2**32 - 1
 """The largest seed: numpy's generators take seeds in [0, 2**32 - 1]."""
 MAX_PROCESSES = 256
 """The most worker processes a count option (``n_process``, ``n_jobs``) accepts."""
+N_BOOT_MIN = 10
+"""The fewest bootstrap replicates any estimator accepts (a smoke-test floor; use ≥ 1,000 for published intervals)."""
+N_BOOT_MAX = 100_000
+"""The most bootstrap replicates any estimator accepts."""
+BOOT_CELLS_MAX = 500_000_000
+"""The most replicates × cells one bootstrap may hold at once (4 GB as float64; its working copies need about
+three times that)."""
+CORRECTIONS = ("bonferroni", "holm", "fdr_bh")
+"""The multiple-comparison corrections (the same as :data:`toolkit.stats.METHODS`)."""
 
 
 def _spellings(name: str) -> str:
@@ -59,33 +84,110 @@ def fraction(value: object, *, name: str, low: float = 0.0, high: float = 1.0) -
     return float(value)
 
 
-def statistics(*, correction: str, margin: object, alpha: object, n_boot: object = None,
-               min_boot: int = 1) -> tuple[float, float, int | None]:
-    """The statistics options every study takes (``docs/statistics.md``), checked before any work: ``correction``
-    one of :data:`toolkit.stats.METHODS` (TK103), ``alpha`` in (0, 0.5), ``margin`` in (0, 1), ``n_boot`` at
-    least ``min_boot`` (None: not checked). Returns ``alpha, margin, n_boot``."""
-    from toolkit.errors import unknown
-    from toolkit.stats import METHODS
+def alpha(value: object, *, name: str = "alpha") -> float:
+    """A significance level in (0, 0.5): a two-sided interval and TOST need alpha below 0.5."""
+    return fraction(value, name=name, high=0.5)
 
-    if correction not in METHODS:
-        raise unknown("correction method", correction, METHODS)
-    alpha = fraction(alpha, name="alpha", high=0.5)  # a two-sided interval and TOST need alpha < 0.5
+
+def n_boot(value: object, *, name: str = "n_boot", minimum: int = N_BOOT_MIN, allow_zero: bool = False) -> int:
+    """Bootstrap replicates (or placebo splits, ``name="n_null"``): a whole number from ``minimum`` (default
+    :data:`N_BOOT_MIN`) to :data:`N_BOOT_MAX`; 0 as well with ``allow_zero`` (a function that then skips its
+    intervals)."""
+    if allow_zero and not isinstance(value, (bool, np.bool_)) and isinstance(value, numbers.Real) and value == 0:
+        return 0
+    valid = f"a whole number from {minimum:,} to {N_BOOT_MAX:,}" + (" (or 0: no intervals)" if allow_zero else "")
+    try:
+        return count(value, name=name, minimum=minimum, maximum=N_BOOT_MAX)  # type: ignore[return-value]
+    except InputError as error:
+        raise InputError(f"{name} must be {valid}; {error.message.split('; ', 1)[-1]}",
+                         fix=f"pass {valid} ({_spellings(name)}); {N_BOOT_MIN:,} is a smoke test, 1,000 or more "
+                             "for published intervals, 10,000+ for small corrected p-values.") from None
+
+
+def bootstrap_size(*, n_boot: int, cells: int, name: str = "n_boot") -> None:
+    """TK102 when ``n_boot`` replicates of ``cells`` values each would exceed :data:`BOOT_CELLS_MAX` (a design too
+    large to resample that often in memory); the message names the largest ``n_boot`` that fits."""
+    if n_boot * max(cells, 1) > BOOT_CELLS_MAX:
+        most = max(BOOT_CELLS_MAX // max(cells, 1), 0)
+        raise InputError(f"{name}={n_boot:,} replicates of {cells:,} cells each need {n_boot * cells * 8 / 2**30:,.1f} "
+                         f"GiB per copy (limit {BOOT_CELLS_MAX:,} values).",
+                         fix=f"pass {name} of at most {most:,} ({_spellings(name)}), or a smaller design.")
+
+
+def same_length(a: object, b: object, *, names: tuple[str, str] = ("a", "b")) -> None:
+    """TK102 unless the paired samples ``a`` and ``b`` have the same length."""
+    if len(a) != len(b):  # type: ignore[arg-type]
+        raise InputError(f"{names[0]} and {names[1]} are paired but have {len(a):,} and {len(b):,} items.",  # type: ignore[arg-type]
+                         fix=f"pass one value of {names[0]} and one of {names[1]} per item, in the same order.")
+
+
+def finite(values: object, *, name: str) -> np.ndarray:
+    """``values`` as a float array when every one is finite; TK102 naming how many are NaN or infinite otherwise."""
+    array = np.asarray(values, dtype=float)
+    bad = ~np.isfinite(array)
+    if bad.any():
+        raise InputError(f"{name} holds {int(np.isnan(array).sum()):,} NaN and {int(np.isinf(array).sum()):,} "
+                         f"infinite value(s) of {array.size:,}.",
+                         fix=f"drop or fill the missing items of {name} before the statistic (and report how many).")
+    return array
+
+
+def p_values(values: object, *, name: str = "p_values") -> np.ndarray:
+    """``values`` as a float array of p-values: each in [0, 1] or NaN (not tested); TK102 otherwise."""
+    array = np.asarray(values, dtype=float)
+    bad = ~np.isnan(array) & ~((array >= 0) & (array <= 1))
+    if bad.any():
+        raise InputError(f"{name} must lie in [0, 1] (NaN: not tested); got {float(array[bad][0])!r} "
+                         f"({int(bad.sum()):,} outside).", fix="pass the raw p-values of one family.")
+    return array
+
+
+def successes(k: object, n: object, *, name: str = "k") -> tuple[float, float]:
+    """A count of successes ``k`` out of ``n``: both finite numbers, ``0 ≤ k ≤ n`` (whole-number noise of 1e-9
+    tolerated: rates times totals); TK102 otherwise."""
+    if any(isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real) or not np.isfinite(v) for v in (k, n)):
+        raise InputError(f"{name} and its total must be finite numbers; got {k!r} of {n!r}.",
+                         fix="pass counts: successes and the total they are out of.")
+    k, n = float(k), float(n)  # type: ignore[arg-type]
+    slack = 1e-9 * max(n, 1.0)
+    if n < 0 or k < -slack or k > n + slack:
+        raise InputError(f"{name} must lie in [0, n]; got {k:g} of {n:g}.",
+                         fix="count the successes within their total (k ≤ n).")
+    return min(max(k, 0.0), n), n
+
+
+def statistics(*, correction: str, margin: object, alpha: object, n_boot: object = None,
+               min_boot: int = N_BOOT_MIN) -> tuple[float, float, int | None]:
+    """The statistics options every study takes (``docs/statistics.md``), checked before any work: ``correction``
+    one of :data:`CORRECTIONS` (TK103), ``alpha`` in (0, 0.5), ``margin`` in (0, 1), ``n_boot`` from ``min_boot``
+    to :data:`N_BOOT_MAX` (None: not checked). Returns ``alpha, margin, n_boot``."""
+    if correction not in CORRECTIONS:
+        raise unknown("correction method", correction, CORRECTIONS)
+    level = _alpha(alpha)
     margin = fraction(margin, name="margin")
-    return alpha, margin, count(n_boot, name="n_boot", minimum=min_boot, allow_none=True)
+    return level, margin, None if n_boot is None else _n_boot(n_boot, minimum=min_boot)
+
+
+_alpha, _n_boot = alpha, n_boot  # for statistics(), whose arguments share their names
+
+
+def _is_model(value: object) -> bool:
+    """``isinstance(value, toolkit.models.SentimentModel)`` without importing the models layer (this module is a
+    leaf): the class is recognised by its defining module and name in ``value``'s MRO."""
+    return any(cls.__module__ == "toolkit.models.base" and cls.__name__ == "SentimentModel"
+               for cls in type(value).__mro__)
 
 
 def model_list(models: object, *, name: str = "models") -> list:
     """Model specs as a list: one spec string (``MODELS="vader"``) or one loaded model is a list of one, never
     iterated letter by letter; an empty list or a non-list is TK102."""
-    from toolkit.models import SentimentModel
-
-    if isinstance(models, (str, SentimentModel)):
+    if isinstance(models, str) or _is_model(models):
         return [models]
     if not isinstance(models, Iterable) or isinstance(models, (bytes, dict)):
         raise InputError(f"{name} must be a list of model specs; got {models!r} ({type(models).__name__}).",
                          fix=f"pass e.g. {name}=['vader', 'minilm-imdb'] (one spec string is also accepted).")
     out = list(models)
-    bad = [m for m in out if not isinstance(m, (str, SentimentModel))]
+    bad = [m for m in out if not (isinstance(m, str) or _is_model(m))]
     if bad:
         raise InputError(f"{name} must hold model spec strings; got {bad[0]!r} ({type(bad[0]).__name__}).",
                          fix=f"pass e.g. {name}=['vader', 'minilm-imdb']; see toolkit.models.available().")

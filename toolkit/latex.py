@@ -32,11 +32,26 @@ Numbers: one precision per column (:func:`column_decimals`: whole-number columns
 below 10, 2 below 100, 1 below 1000), p-values below 0.001 as ``<0.001`` (:func:`format_number`), missing values
 as ``--``, negative numbers with a math minus. Unicode the papers' columns use (Δ, ↑, ↓, θ, κ, ±, −, ≥, ≤)
 becomes math; pdfLaTeX's default UTF-8 input handles the rest of Latin text.
+
+Text from a corpus or a run folder (names, reviews, model specs) is made safe for pdfLaTeX by :func:`escape`, so a
+``.tex`` file always compiles (with the OT1 default and with ``\\usepackage[T1]{fontenc}``) and shows what the
+table holds: the text is NFC-normalised; ``[`` and ``*`` are braced (``{[}``, ``{*}``: a cell starting with ``[``
+would be read as the optional argument of the ``\\\\`` or ``\\midrule`` before it, and one starting with ``*`` would
+lose it to the ``\\\\*`` form); the pairs TeX turns into other characters
+(``--`` en dash, ``---`` em dash, ````` `` ````` and ``''`` quotes, ``!``` and ``?``` inverted marks, ``,,`` low
+quotes) are split by ``{}`` (``-{}-``); ``|`` is ``\\textbar{}``; invisible format characters (Unicode category
+Cf: bidi controls such as U+202E, zero-width spaces and joiners, the BOM, soft hyphens) are removed, so they can
+neither reorder the printed text nor break the compile; and every other character pdfLaTeX's fonts lack
+(emoji, CJK, most scripts beyond Latin, control characters) becomes a visible placeholder, a bold ``?`` with its
+code point (``\\textbf{?}\\textsuperscript{U+1F600}``; :data:`PLACEHOLDER`). :data:`SAFE_CODEPOINTS` lists what
+passes unchanged (checked against TeX Live 2022's pdfLaTeX; ``tests/test_latex.py`` compiles hostile tables when
+pdflatex is installed).
 """
 from __future__ import annotations
 
 import math
 import numbers
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,14 +65,49 @@ _SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": 
             "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}",
             ">": r"\textgreater{}", "Δ": r"$\Delta$", "↑": r"$\uparrow$", "↓": r"$\downarrow$", "θ": r"$\theta$",
             "κ": r"$\kappa$", "±": r"$\pm$", "−": r"$-$", "≥": r"$\geq$", "≤": r"$\leq$", "×": r"$\times$",
-            "≠": r"$\neq$", "\n": " ", "\r": " ", "\t": " "}
+            "≠": r"$\neq$", "\n": " ", "\r": " ", "\t": " ", "[": "{[}", "*": "{*}",
+            "|": r"\textbar{}"}
 ENVIRONMENTS = ("table", "table*")
+_SAFE_RANGES = ((0x20, 0x7E), (0xA0, 0xAA), (0xAC, 0xBA), (0xBC, 0xCF), (0xD1, 0xDD), (0xDF, 0xEF), (0xF1, 0xFD),
+                (0xFF, 0x103), (0x106, 0x10F), (0x112, 0x117), (0x11A, 0x125), (0x128, 0x12D), (0x130, 0x137),
+                (0x139, 0x13E), (0x141, 0x148), (0x14C, 0x165), (0x168, 0x171), (0x174, 0x17E), (0x192, 0x192),
+                (0x1C4, 0x1D4), (0x1E2, 0x1E3), (0x1E6, 0x1E9), (0x1F0, 0x1F0), (0x1F4, 0x1F5), (0x218, 0x21B),
+                (0x232, 0x233), (0x237, 0x237), (0x2010, 0x2016), (0x2018, 0x2019), (0x201C, 0x201D),
+                (0x2020, 0x2022), (0x2026, 0x2026), (0x2030, 0x2031), (0x203B, 0x203B), (0x203D, 0x203D),
+                (0x2044, 0x2044), (0x204E, 0x204E), (0x2052, 0x2052), (0x20AC, 0x20AC), (0x2103, 0x2103),
+                (0x2116, 0x2116), (0x2122, 0x2122), (0x2190, 0x2190), (0x2192, 0x2192))
+SAFE_CODEPOINTS = frozenset(c for low, high in _SAFE_RANGES for c in range(low, high + 1))
+"""Code points pdfLaTeX (UTF-8 input, OT1 or T1 font encoding) prints as they are; others are escaped, mapped to
+math, removed (format characters) or shown as :data:`PLACEHOLDER`."""
+PLACEHOLDER = r"\textbf{?}\textsuperscript{U+%04X}"
+_LIGATURES = frozenset({"--", "``", "''", "!`", "?`", ",,"})
+
+
+def _character(ch: str) -> str:
+    if ch in _SPECIAL:
+        return _SPECIAL[ch]
+    if ord(ch) in SAFE_CODEPOINTS:
+        return ch
+    if unicodedata.category(ch) == "Cf":  # bidi controls, zero-width characters, BOM: invisible, never printed
+        return ""
+    return PLACEHOLDER % ord(ch)
 
 
 def escape(text: object) -> str:
-    """``text`` as LaTeX text: ``\\ & % $ # _ { } ~ ^ < >`` escaped, line breaks as spaces, the Greek letters and
-    arrows of the tables' headers as math."""
-    return "".join(_SPECIAL.get(ch, ch) for ch in str(text))
+    """``text`` as LaTeX text that pdfLaTeX compiles and prints as written: ``\\ & % $ # _ { } ~ ^ < > [ * |``
+    escaped, line breaks as spaces, the Greek letters and arrows of the tables' headers as math, ligature pairs
+    (``--``, ````` `` `````, ``''``, ``!```, ``?```, ``,,``) split, format characters (bidi controls, zero-width
+    characters) removed, characters outside pdfLaTeX's fonts as a visible ``?`` with their code point (module
+    docstring)."""
+    out: list[str] = []
+    previous = ""
+    for ch in unicodedata.normalize("NFC", str(text)):
+        piece = _character(ch)
+        if piece and previous + ch in _LIGATURES:
+            out.append("{}")
+        out.append(piece)
+        previous = ch if piece == ch else ""
+    return "".join(out)
 
 
 def format_number(value: object, *, decimals: int = 3, p_value: bool = False) -> str:

@@ -8,6 +8,10 @@ stem, number or short name (``01_eec.ipynb``, ``01_eec``, ``01``, ``eec``); none
 the chosen notebooks whose ``parameters`` cell defines it (:func:`papermill.inspect_notebook`); a parameter no chosen
 notebook defines, an unknown notebook, task or preset is a coded error listing the valid names, before anything runs.
 
+``--from-make`` (what ``make figures`` runs) adds the options ``make figures TASK=… PRESET=… NOTEBOOKS=… PARAMS=…``
+passed in the environment (:data:`MAKE_ENV`; :func:`make_arguments`): PARAMS and NOTEBOOKS split at whitespace, no
+value ever read by a shell, so a ``'`` or ``$(…)`` in a value is kept as written and runs nothing.
+
 Executed copies land in ``data/executed/`` (gitignored); the notebooks write their figures to ``figures/``.
 The test suite calls :func:`execute` with small parameters.
 """
@@ -30,6 +34,9 @@ EEC_TASKS: tuple[str, ...] = (*TASKS, "all")
 FIGURE_PRESETS: tuple[str, ...] = ("acl-single", "acl-double", "acm-single", "acm-double")
 """Values of ``--preset`` unless :mod:`toolkit.plots` lists its own (``plots.PRESETS``)."""
 PRESET_ENV = "TOOLKIT_FIGURE_PRESET"
+MAKE_ENV = {"TASK": "TOOLKIT_MAKE_TASK", "PRESET": "TOOLKIT_MAKE_PRESET", "NOTEBOOKS": "TOOLKIT_MAKE_NOTEBOOKS",
+            "PARAMS": "TOOLKIT_MAKE_PARAMS"}
+"""The environment variables the Makefile's ``figures`` target exports its variables in (unexpanded)."""
 
 
 def notebooks_dir() -> Path:
@@ -126,6 +133,20 @@ def execute(notebook: str | Path, *, parameters: dict | None = None, output_dir:
     return target
 
 
+def make_arguments(environ: Mapping[str, str]) -> list[str]:
+    """The command-line arguments ``make figures`` means, from its variables in ``environ`` (:data:`MAKE_ENV`):
+    ``--task TASK``, ``--preset PRESET``, ``-p NAME=VALUE`` per whitespace-separated PARAMS item, then the NOTEBOOKS
+    names. Values are taken as written (no shell, no quoting rules)."""
+    out: list[str] = []
+    for name, option in (("TASK", "--task"), ("PRESET", "--preset")):
+        value = environ.get(MAKE_ENV[name], "").strip()
+        if value:
+            out += [option, value]
+    for item in environ.get(MAKE_ENV["PARAMS"], "").split():
+        out += ["-p", item]
+    return out + environ.get(MAKE_ENV["NOTEBOOKS"], "").split()
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m toolkit.notebooks", description="Execute the numbered notebooks (make figures).",
@@ -141,11 +162,16 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--dir", help="the folder of numbered notebooks (default notebooks/)")
     parser.add_argument("--output-dir", help="where the executed copies go (default data/executed/)")
     parser.add_argument("--list", action="store_true", help="list the chosen notebooks' parameters and exit")
+    parser.add_argument("--from-make", action="store_true",
+                        help=f"also read make figures' variables from the environment ({', '.join(MAKE_ENV.values())})")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv if argv is not None else sys.argv[1:])
+    argv = list(argv if argv is not None else sys.argv[1:])
+    if "--from-make" in argv:
+        argv += make_arguments(os.environ)
+    args = _parser().parse_args(argv)
     try:
         chosen = resolve(args.notebooks, folder=args.dir)
         if args.list:

@@ -54,7 +54,7 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
     replicates (seeded by ``seed``) give every interval; the gender gap's ``p_adjusted`` is corrected over the
     family model × corpus by ``correction`` and its verdict uses ``margin`` and ``alpha`` (all in ``settings``)."""
     models = checks.model_list(models)
-    seed, n_boot = checks.seed(seed), checks.count(n_boot, name="n_boot")
+    seed, n_boot = checks.seed(seed), checks.n_boot(n_boot)
     check_thresholds(thresholds)
     checks.statistics(correction=correction, margin=margin, alpha=alpha)
     corpus_report: dict = {}

@@ -13,6 +13,14 @@ tag forbids loading any), every text HTML-escaped (a review text holding ``<scri
   "same in both runs" or "differs"), figures of the same name next to each other, and the provenance as one table
   of keys with the differing ones first and marked.
 
+A run folder is read as untrusted input (a ``provenance.json`` may be planted or damaged): only the files its
+``outputs`` list names directly inside the folder (never through a link), and figures (``<study>_*.png``) listed by
+absolute path only when they lie in the run folder or the toolkit's figures folder (:func:`toolkit.paths.figures_dir`);
+a figure must be a PNG (its first bytes) of at most :data:`MAX_FIGURE_BYTES`. Whatever is refused is named in the
+report ("not read: …"). ``provenance.json`` is read up to :data:`MAX_PROVENANCE_BYTES` and :data:`MAX_DEPTH` levels
+of nesting; a larger, deeper, non-UTF-8 or malformed one, and a table file that cannot be parsed, are InputError
+(TK102) naming the file.
+
 One number format everywhere (:func:`format_value`): whole numbers with thousands separators, other numbers to
 4 significant digits, missing values as an em dash. A table shows its first :data:`MAX_ROWS` rows; its caption
 says how many it has and which file holds all of them.
@@ -25,6 +33,8 @@ import io
 import json
 import math
 import numbers
+import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +52,10 @@ LARGE_FILE = 20_000_000  # bytes: a table file larger than this is read only up 
 REPORT_NAME = "report.html"
 TABLE_SUFFIXES = (".csv", ".parquet")
 MISSING = "—"
+MAX_PROVENANCE_BYTES = 50_000_000  # a provenance.json larger than this is refused
+MAX_DEPTH = 64  # levels of nesting a provenance.json may have (the toolkit writes about 5)
+MAX_FIGURE_BYTES = 50_000_000  # a figure PNG larger than this is not embedded
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;margin:1.5em auto;
@@ -69,9 +83,13 @@ _CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
 # --- values and pieces ------------------------------------------------------------------------------------------
 
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
 def esc(text: Any) -> str:
-    """``text`` as HTML text (``& < > " '`` escaped)."""
-    return html.escape(str(text), quote=True)
+    """``text`` as HTML text (``& < > " '`` escaped), bidirectional controls (U+202E …, which would reorder what a
+    reader sees) shown as ``[U+202E]``."""
+    return _BIDI.sub(lambda m: f"[U+{ord(m.group()):04X}]", html.escape(str(text), quote=True))
 
 
 def format_value(value: Any) -> str:
@@ -221,6 +239,7 @@ class Run:
     provenance: dict
     missing: list[str] = field(default_factory=list)
     folder: str = ""
+    refused: list[str] = field(default_factory=list)  # listed files not read, each with the reason
 
 
 def _tables(tables: Mapping[str, pd.DataFrame]) -> dict[str, _Table]:
@@ -258,6 +277,9 @@ def render(run: Run) -> str:
     if run.missing:
         parts.append("<p class=\"absent\">Listed in provenance.json but missing: "
                      + esc(", ".join(run.missing)) + "</p>")
+    if run.refused:
+        parts.append("<p class=\"absent\">Listed in provenance.json but not read: "
+                     + esc("; ".join(run.refused)) + "</p>")
     toc = [f"<li><a href=\"#{figure_ids[n]}\">figure {esc(n)}</a></li>" for n in run.figures]
     toc += [f"<li><a href=\"#{table_ids[n]}\">table {esc(n)}</a></li>" for n in run.tables]
     toc.append("<li><a href=\"#provenance\">provenance</a></li>")
@@ -299,13 +321,33 @@ def _read_provenance(folder: Path) -> dict:
         raise InputError(f"{str(folder)!r} holds no provenance.json, so it is not a run's output folder.",
                          fix="pass the --out folder a run wrote (python -m toolkit <study> … --out DIR).")
     try:
+        if path.stat().st_size > MAX_PROVENANCE_BYTES:
+            raise InputError(f"{str(path)!r} is larger than {MAX_PROVENANCE_BYTES:,} bytes: not a provenance record "
+                             "the toolkit wrote.", fix="re-run the study into that folder.")
         record = json.loads(path.read_text(encoding="utf-8"))
+    except RecursionError:
+        raise InputError(f"{str(path)!r} is nested deeper than Python can read: not a provenance record the toolkit "
+                         "wrote.", fix="re-run the study into that folder.") from None
     except (OSError, ValueError) as exc:
         raise InputError(f"cannot read {str(path)!r}: {exc}.", fix="re-run the study into that folder.") from None
     if not isinstance(record, dict):
         raise InputError(f"{str(path)!r} is not a provenance record (a JSON object).",
                          fix="re-run the study into that folder.")
+    if _depth(record) > MAX_DEPTH:
+        raise InputError(f"{str(path)!r} is nested more than {MAX_DEPTH} levels deep: not a provenance record the "
+                         "toolkit wrote.", fix="re-run the study into that folder.")
     return record
+
+
+def _depth(value: Any) -> int:
+    """How deeply ``value`` nests lists and mappings (counted without recursion; stops past :data:`MAX_DEPTH`)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack and deepest <= MAX_DEPTH:
+        item, depth = stack.pop()
+        if isinstance(item, (Mapping, list)):
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, Mapping) else item))
+    return deepest
 
 
 def _numbers_back(frame: pd.DataFrame) -> pd.DataFrame:
@@ -331,21 +373,35 @@ def _numbers_back(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def _listed(folder: Path, name: str, *, study: str | None = None) -> Path | None:
-    """The path of an ``outputs`` entry, or None when a report must not read it: a bare name of a regular file
-    inside ``folder``; an absolute path only for a figure (``.png``) named after the run's ``study`` (figures
-    written to another folder are listed so). Never a symlink, never a table outside the run's folder — a planted
-    provenance.json cannot copy other files into a report."""
+def _listed(folder: Path, name: str, *, study: str | None = None) -> Path | str:
+    """The path of an ``outputs`` entry, or why a report must not read it: a bare name of a file inside ``folder``;
+    an absolute path only for a figure (``.png``) named after the run's ``study`` lying directly in ``folder`` or in
+    the toolkit's figures folder (figures written there are listed so). Never a symlink, never anything outside
+    those folders — a planted provenance.json cannot copy other files into a report."""
+    from toolkit import paths
+
     listed = Path(name)
     if listed.is_absolute():
         if listed.suffix != ".png" or not study or not listed.name.startswith(f"{study}_"):
-            return None
+            return "not a figure of this run"
         path = listed
+        inside = {os.path.realpath(folder), os.path.realpath(paths.figures_dir())}
+        if os.path.realpath(path.parent) not in inside:
+            return "outside the run folder and the figures folder"
     elif listed.name == name and name not in ("", ".", ".."):
         path = folder / name
     else:
-        return None
-    return None if path.is_symlink() else path
+        return "a path that leaves the run folder"
+    return "a link" if path.is_symlink() else path
+
+
+def _png(path: Path) -> bytes | str:
+    """The bytes of the figure at ``path``, or why it is not embedded (not a PNG, too large)."""
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_FIGURE_BYTES + 1)
+    if len(data) > MAX_FIGURE_BYTES:
+        return f"larger than {MAX_FIGURE_BYTES:,} bytes"
+    return data if data.startswith(PNG_MAGIC) else "not a PNG image"
 
 
 def load_run(*, out_dir: str | Path) -> Run:
@@ -363,16 +419,27 @@ def load_run(*, out_dir: str | Path) -> Run:
     tables: dict[str, _Table] = {}
     figures: dict[str, bytes] = {}
     missing: list[str] = []
+    refused: list[str] = []
     settings = record.get("settings") if isinstance(record.get("settings"), dict) else {}
     for name in names:
-        path = _listed(folder, name, study=settings.get("study"))
-        if path is None or path.suffix not in (*TABLE_SUFFIXES, ".png"):
+        if Path(name).suffix not in (*TABLE_SUFFIXES, ".png"):
             continue
-        if not path.is_file():
+        path = _listed(folder, name, study=settings.get("study"))
+        if isinstance(path, str):
+            refused.append(f"{name} ({path})")
+            continue
+        if not path.exists():
             missing.append(name)
             continue
+        if not path.is_file():
+            refused.append(f"{name} (not a regular file)")
+            continue
         if path.suffix == ".png":
-            figures[path.stem] = path.read_bytes()
+            png = _png(path)
+            if isinstance(png, str):
+                refused.append(f"{name} ({png})")
+            else:
+                figures[path.stem] = png
             continue
         if path.stem in tables and path.suffix == ".parquet":
             continue
@@ -385,7 +452,7 @@ def load_run(*, out_dir: str | Path) -> Run:
     study = (record.get("settings") or {}).get("study") if isinstance(record.get("settings"), dict) else None
     title = f"{study or 'toolkit'} run: {folder.resolve().name}"
     return Run(title=title, tables=tables, figures=figures, provenance=record, missing=missing,
-               folder=str(folder.resolve()))
+               folder=str(folder.resolve()), refused=refused)
 
 
 def from_run(*, out_dir: str | Path, path: str | Path | None = None) -> Path:

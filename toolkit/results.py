@@ -121,21 +121,63 @@ def read_table(path: str | Path, *, csv_formula_guard: bool | None = None, **opt
     the formula guard taken off the text cells (pass ``csv_formula_guard=False`` for files written without it) and
     empty cells read as ""."""
     path = Path(path)
-    if path.suffix == ".parquet":
-        return pd.read_parquet(path, **options)
-    frame = pd.read_csv(path, **{"keep_default_na": False, **options})
+    try:
+        if path.suffix == ".parquet":
+            return pd.read_parquet(path, **options)
+        frame = pd.read_csv(path, **{"keep_default_na": False, "encoding": "utf-8", **options})
+    except (ValueError, OSError, ImportError) as exc:  # pandas' parser errors, UnicodeDecodeError, pyarrow's
+        if isinstance(exc, (FileNotFoundError, MissingDependencyError)):
+            raise
+        if isinstance(exc, ImportError):
+            raise MissingDependencyError(f"reading {path.name!r} needs pyarrow.",
+                                         fix="pip install -e .[parquet]") from None
+        raise _unreadable(path, exc) from None
     guard = CSV_FORMULA_GUARD if csv_formula_guard is None else csv_formula_guard
     return _map_frame(frame, unguard_text) if guard else frame
 
 
+def _first_non_utf8(path: Path) -> str:
+    """Where the first byte that is not UTF-8 lies (line by line: a newline byte never sits inside a character)."""
+    with open(path, "rb") as handle:
+        for number, line in enumerate(handle, start=1):
+            try:
+                line.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                return f"byte 0x{line[exc.start]:02x} on line {number:,}"
+    return ""
+
+
+def _unreadable(path: Path, exc: BaseException) -> InputError:
+    """TK102 for a table file that cannot be parsed: names the file, what is wrong and the fix."""
+    if isinstance(exc, UnicodeDecodeError):
+        why = f"it is not UTF-8 text ({_first_non_utf8(path) or 'an invalid byte'})"
+    else:
+        why = f"{type(exc).__name__}: {' '.join(str(exc).split())[:300] or 'empty file'}"
+    kind = "Parquet" if path.suffix == ".parquet" else "CSV"
+    return InputError(f"cannot read the {kind} table {str(path)!r}: {why}.",
+                      fix="re-run the study into that folder (the file is damaged or was not written by the "
+                          "toolkit), or remove it and its entry in provenance.json.")
+
+
 # --- rendering and writing files --------------------------------------------------------------------------------
 
-def _table_renderer(frame: pd.DataFrame, fmt: str, *, guard: bool) -> Render:
-    if fmt == "parquet":
+def check_formats(formats: tuple[str, ...]) -> None:
+    """TK102 for an unknown or empty list of table ``formats``, TK204 when Parquet is asked for without pyarrow:
+    what :func:`write` would find only after the run (the CLI calls it before scoring)."""
+    unknown_formats = [f for f in formats if f not in FORMATS]
+    if unknown_formats or not formats:
+        raise InputError(f"unknown output format {unknown_formats[0] if unknown_formats else None!r}; available: "
+                         f"{', '.join(FORMATS)}.", fix="use csv, parquet or both.")
+    if "parquet" in formats:
         try:
             import pyarrow  # noqa: F401
         except ImportError as exc:
             raise MissingDependencyError("Parquet output needs pyarrow.", fix="pip install -e .[parquet]") from exc
+
+
+def _table_renderer(frame: pd.DataFrame, fmt: str, *, guard: bool) -> Render:
+    if fmt == "parquet":
+        check_formats(("parquet",))
         return lambda handle: frame.to_parquet(handle, index=False)
     return lambda handle: (guard_frame(frame) if guard else frame).to_csv(handle, index=False, encoding="utf-8",
                                                                             quoting=csv.QUOTE_NONNUMERIC)
@@ -444,10 +486,7 @@ def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, 
     tables, figures and provenance) go into ``out_dir`` as well (None: as :func:`also_write` says; default off).
     All or nothing, one run per folder at a time, the previous run's files replaced, and CSV text cells
     formula-guarded unless ``csv_formula_guard=False``: see the module docstring."""
-    unknown_formats = [f for f in formats if f not in FORMATS]
-    if unknown_formats or not formats:
-        raise InputError(f"unknown output format {unknown_formats[0] if unknown_formats else None!r}; available: "
-                         f"{', '.join(FORMATS)}.", fix="use csv, parquet or both.")
+    check_formats(formats)
     extras = _EXTRAS.get()
     latex = "latex" in extras if latex is None else bool(latex)
     report = "report" in extras if report is None else bool(report)

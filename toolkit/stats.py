@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from toolkit import checks
 from toolkit.errors import InputError, unknown
 
 STAT_COLUMNS = ("estimate", "ci_low", "ci_high", "effect_size", "p_adjusted", "verdict")
@@ -53,17 +54,16 @@ VERDICTS = ("a higher", "b higher", "equivalent within", "different but within",
 
 
 def _alpha(alpha: float) -> float:
-    if not 0 < alpha < 0.5:
-        raise InputError(f"alpha must lie in (0, 0.5); got {alpha!r}.", fix="use e.g. alpha=0.05.")
-    return float(alpha)
+    return checks.alpha(alpha)
 
 
 def paired_t(differences: Sequence[float] | np.ndarray, *, alpha: float = ALPHA) -> dict[str, float]:
     """Mean of paired ``differences`` with its t interval, d_z and two-sided p (``scipy.stats.ttest_1samp``): keys
     ``estimate, ci_low, ci_high, effect_size, p_value, se, df, n``. Constant differences: a zero-width interval, p 1
     (all zero) or 0, d_z 0 or ±inf."""
+    alpha = checks.alpha(alpha)
     d = np.asarray(differences, dtype=float)
-    d = d[~np.isnan(d)]
+    d = checks.finite(d[~np.isnan(d)], name="differences")
     n = len(d)
     if n < 2:
         raise InputError(f"a paired t-test needs at least 2 differences; got {n}.", fix="give more pairs.")
@@ -140,6 +140,23 @@ def _satterthwaite(y: np.ndarray, w: np.ndarray | None) -> tuple[float, float, f
     return float(grand), max(var, 0.0), float(df), parts
 
 
+def _estimable(matrix: pd.DataFrame | np.ndarray) -> np.ndarray:
+    """``matrix`` as a float array when a two-way estimate can be made from it: 2-D, at least 2 rows (templates) and
+    2 columns (names), every cell finite; TK102 saying what is missing otherwise (never a p-value without a
+    design)."""
+    y = np.asarray(matrix, dtype=float)
+    if y.ndim != 2 or y.shape[0] < 2 or y.shape[1] < 2:
+        raise InputError(f"a two-way estimate needs a templates × names array with at least 2 of each; got shape "
+                         f"{y.shape}.", fix="add templates or names, or use the one-way paired_t instead.")
+    bad = ~np.isfinite(y)
+    if bad.any():
+        rows, cols = np.nonzero(bad)
+        raise InputError(f"the templates × names array has {int(bad.sum()):,} NaN or infinite cell(s) (first at row "
+                         f"{int(rows[0])}, column {int(cols[0])}): the two-way estimate needs every cell.",
+                         fix="drop the templates (rows) with a missing score, or score the missing sentences.")
+    return y
+
+
 def two_way_bootstrap(matrix: pd.DataFrame | np.ndarray, *, alpha: float = ALPHA, n_boot: int = N_BOOT,
                       seed: int = 0, method: str = "satterthwaite",
                       row_weights: Sequence[float] | np.ndarray | None = None,
@@ -165,8 +182,10 @@ def two_way_bootstrap(matrix: pd.DataFrame | np.ndarray, *, alpha: float = ALPHA
     ``method`` (the one used), ``n_rows, n_cols``."""
     if method not in BOOTSTRAP_METHODS:
         raise unknown("two-way method", method, BOOTSTRAP_METHODS)
-    y = np.asarray(matrix, dtype=float)
+    alpha, n_boot, seed = checks.alpha(alpha), checks.n_boot(n_boot), checks.seed(seed)
+    y = _estimable(matrix)
     r, c = y.shape
+    checks.bootstrap_size(n_boot=n_boot, cells=y.size)
     w = None if row_weights is None else np.asarray(row_weights, dtype=float)
     if w is not None and (w.shape != (r,) or (w < 0).any() or w.sum() <= 0):
         raise InputError(f"row_weights must be {r} non-negative numbers, not all 0; got shape {w.shape}.",
@@ -228,7 +247,7 @@ def variance_components(matrix: pd.DataFrame | np.ndarray) -> dict[str, float]:
     total, and the standard error of the grand mean with both as samples vs with only the residual (what a test
     over sentences assumes). Keys: ``var_template, var_name, var_residual, share_template, share_name,
     share_residual, se_two_way, se_sentences``."""
-    y = np.asarray(matrix, dtype=float)
+    y = _estimable(matrix)
     r, c = y.shape
     _, ms_rows, ms_cols, ms_resid, var = _moments(y)
     v_t = max((float(ms_rows) - float(ms_resid)) / c, 0.0)
@@ -247,6 +266,7 @@ def wilson(successes: int, n: int, *, alpha: float = ALPHA) -> tuple[float, floa
     gives NaNs."""
     from statsmodels.stats.proportion import proportion_confint
 
+    alpha = checks.alpha(alpha)
     if n <= 0:
         return float("nan"), float("nan"), float("nan")
     if not 0 <= successes <= n:
@@ -261,6 +281,7 @@ def rate_difference(k_a: int, n_a: int, k_b: int, n_b: int, *, alpha: float = AL
     (``statsmodels.stats.proportion``). Keys: ``estimate, ci_low, ci_high, p_value, rate_a, rate_b``."""
     from statsmodels.stats.proportion import confint_proportions_2indep, test_proportions_2indep
 
+    alpha, _, _ = checks.alpha(alpha), checks.successes(k_a, n_a, name="k_a"), checks.successes(k_b, n_b, name="k_b")
     if min(n_a, n_b) <= 0:
         return {k: float("nan") for k in ("estimate", "ci_low", "ci_high", "p_value", "rate_a", "rate_b")}
     low, high = confint_proportions_2indep(k_a, n_a, k_b, n_b, method="newcomb", alpha=_alpha(alpha))
@@ -282,7 +303,7 @@ def adjust(p_values: Sequence[float] | np.ndarray, *, method: str = "bonferroni"
 
     if method not in METHODS:
         raise unknown("correction method", method, METHODS)
-    p = np.asarray(p_values, dtype=float)
+    p = checks.p_values(p_values)
     out = np.full(p.shape, np.nan)
     ok = ~np.isnan(p)
     if family_size is not None and family_size < ok.sum():
@@ -325,8 +346,10 @@ def verdict(*, estimate: float, se: float, df: float, p_adjusted: float, margin:
     The equivalence test: ``p_equivalence`` (a TOST p corrected over the same family as ``p_adjusted``, e.g.
     :func:`two_way_bootstrap` with ``margin`` then :func:`adjust`) < ``alpha``; without it, TOST at ``alpha``
     with ``se`` and ``df`` (not corrected over a family)."""
-    if margin <= 0:
-        raise InputError(f"margin must be positive; got {margin!r}.", fix=f"use e.g. margin={MARGIN}.")
+    alpha = checks.alpha(alpha)
+    if not 0 < margin < 1:  # NaN and inf too: an infinite margin calls everything equivalent
+        raise InputError(f"margin must be positive and below 1 (the score scale); got {margin!r}.",
+                         fix=f"use e.g. margin={MARGIN}.")
     a = _alpha(alpha)
     if identical:
         return IDENTICAL
@@ -352,6 +375,7 @@ def kappa_interval(a: Sequence, b: Sequence, *, alpha: float = ALPHA, n_boot: in
     correlated: each replicate draws whole groups); fewer than 2 items give NaNs."""
     from sklearn.metrics import cohen_kappa_score
 
+    alpha, n_boot, seed, _ = checks.alpha(alpha), checks.n_boot(n_boot), checks.seed(seed), checks.same_length(a, b)
     a, b = np.asarray(a, dtype=object), np.asarray(b, dtype=object)
     if len(a) < 2:
         return float("nan"), float("nan"), float("nan")
@@ -372,7 +396,9 @@ def kendall_tau(x: Sequence[float], y: Sequence[float], *, alpha: float = ALPHA,
                 seed: int = 0) -> dict[str, float]:
     """Kendall's τ-b between two measures of the same items (``scipy.stats.kendalltau``) and a seeded percentile
     bootstrap interval over items. Keys: ``tau, ci_low, ci_high, p_value, n``."""
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    alpha, n_boot, seed = checks.alpha(alpha), checks.n_boot(n_boot), checks.seed(seed)
+    checks.same_length(x, y, names=("x", "y"))
+    x, y = checks.finite(x, name="x"), checks.finite(y, name="y")
     n = len(x)
     if n < 3:
         return {"tau": float("nan"), "ci_low": float("nan"), "ci_high": float("nan"), "p_value": float("nan"),

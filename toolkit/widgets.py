@@ -2,7 +2,8 @@
 
 Every app runs its task in a background thread, so the kernel stays free: **Run** is disabled while it works and
 **Cancel** stops it after the batch being scored (what was scored stays in the score cache; the status line says how
-much, and Run again resumes there). A progress bar with rate and ETA and a status line naming the stage (loading a
+much, and Run again resumes there). One app runs at a time per kernel; a run waiting for another app's run is
+cancelled at once and never starts. A progress bar with rate and ETA and a status line naming the stage (loading a
 model, scoring with X, computing statistics, drawing) follow the run through :mod:`toolkit.monitor`. ``run()`` from
 Python blocks until done (``run(block=False)`` and ``wait()`` for the button's way), so tests and papermill see the
 result. A coded error (``[TK…] … Fix: …``, the fix worded for the app's fields) and every warning (truncated rows,
@@ -112,6 +113,7 @@ class ModelField:
 
 
 _RUN_LOCK = threading.Lock()  # one app run at a time per kernel (see _App._body)
+_QUEUE_POLL_S = 0.05  # how often a run waiting for another app's run looks at its Cancel button
 
 
 class _App:
@@ -161,12 +163,13 @@ class _App:
         return self._thread is not None and self._thread.is_alive()
 
     def cancel(self) -> None:
-        """Ask the running task to stop after the batch it is scoring (what was scored stays cached)."""
+        """Ask the running task to stop after the batch it is scoring (what was scored stays cached); a run still
+        waiting for another app's run ends at once and never starts."""
         if self.running and not self._finishing:
-            self._cancel.set()
             self.cancel_button.disabled = True
             self._say(f"⏳ {self._label}: cancelling after the current batch (a model still loading finishes "
                       "loading first) …")
+            self._cancel.set()  # after the line above: a queued run then says it never started
 
     def wait(self, timeout: float | None = None) -> None:
         """Block until the running task ends; an unexpected (non-coded) error of the task is raised here."""
@@ -218,13 +221,31 @@ class _App:
     def _body(self, task: Callable[[], None]) -> None:
         """Run ``task`` in this thread; one app's task at a time in a kernel (recording warnings for the status
         line swaps process-wide state, so two runs at once would lose each other's warnings): a second app waits."""
-        if not _RUN_LOCK.acquire(blocking=False):
-            self._say(f"⏳ {self._label}: waiting for another app's run in this kernel to finish …")
-            _RUN_LOCK.acquire()
+        queued = not _RUN_LOCK.acquire(blocking=False)
+        if queued:
+            self._say(f"⏳ {self._label}: waiting for another app's run in this kernel to finish (Cancel stops it "
+                      "from starting) …")
+            while not _RUN_LOCK.acquire(timeout=_QUEUE_POLL_S):
+                if self._cancel.is_set():  # Cancel while queued: the run never starts
+                    self._never_started()
+                    return
         try:
+            if queued and self._cancel.is_set():  # cancelled just as the other run ended
+                self._never_started()
+                return
             self._body_locked(task)
         finally:
             _RUN_LOCK.release()
+
+    def _never_started(self) -> None:
+        """End a run cancelled while it waited for another app's run: nothing was loaded, scored or changed."""
+        self._finishing = True
+        self.result = None
+        self.cancelled = "nothing: cancelled while it waited for another app's run, it never started"
+        self._say(f"■ {self._label}: cancelled while waiting for another app's run; it never started.",
+                  colour="#8a5300")
+        self.button.disabled, self.button.description, self.button.icon = False, "Run", "play"
+        self.cancel_button.disabled, self.cancel_button.button_style = True, ""
 
     def _body_locked(self, task: Callable[[], None]) -> None:
         started = time.perf_counter()

@@ -581,6 +581,7 @@ def rates(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, margin: float =
     if interval not in RATE_INTERVALS:
         raise unknown("rate interval", interval, RATE_INTERVALS)
     alpha, margin, n_boot = checks.statistics(correction=correction, margin=margin, alpha=alpha, n_boot=n_boot)
+    seed = checks.seed(seed)
     pairs = pair_counts(scored)
     rows = [{"model": model, "attribute": attribute,
              **_rate_row(block, alpha=alpha, n_boot=n_boot, seed=seed, interval=interval)}
@@ -628,6 +629,7 @@ def kappa_table(annotations: pd.DataFrame, *, field: str, annotators: tuple[str,
     """:func:`kappa` (same value, same checks) as a one-row frame with a seeded percentile bootstrap interval that
     draws whole BTCs (both mutants of a BTC together: their labels are correlated) among the mutants both
     annotators labelled (:func:`toolkit.stats.kappa_interval`), columns :data:`KAPPA_COLUMNS`."""
+    alpha, n_boot, seed = checks.alpha(alpha), checks.n_boot(n_boot), checks.seed(seed)
     value = kappa(annotations, field=field, annotators=annotators, merge_neutral=merge_neutral)
     frame = _annotations(annotations)
     if merge_neutral:

@@ -234,6 +234,7 @@ def failure_percentage(scored: pd.DataFrame, *, theta: float = 0.2, rule: str = 
 def pooled_failure_percentage(failure_pct: pd.DataFrame, *, alpha: float = st.ALPHA) -> pd.DataFrame:
     """The failure % per model × test set over all its bias types (cases summed) with a Wilson interval
     (:data:`POOLED_COLUMNS`); ``failure_pct`` from :func:`failure_percentage`."""
+    alpha = checks.alpha(alpha)
     out = failure_pct.groupby(["model", "test_set", "theta"], sort=False)[["n_cases", "n_failed"]].sum().reset_index()
     bounds = [st.wilson(k, n, alpha=alpha) for k, n in zip(out["n_failed"], out["n_cases"])]
     out["failure_pct"] = [100 * b[0] for b in bounds]
@@ -257,6 +258,7 @@ def detection_intervals(scored: pd.DataFrame, *, thetas: Sequence[float] = (0.2,
                         alpha: float = st.ALPHA) -> pd.DataFrame:
     """:func:`detection_probability` with a Wilson interval at the case as the unit (module docstring): columns
     :data:`DETECTION_CI_COLUMNS`, what ``btcsam.run`` reports."""
+    alpha = checks.alpha(alpha)
     table = detection_probability(scored, thetas=thetas, rule=rule)
     bounds = [st.wilson(p * n, n, alpha=alpha) for p, n in zip(table["detection_probability"], table["n_cases"])]
     return table.assign(ci_low=[b[1] for b in bounds], ci_high=[b[2] for b in bounds]).loc[

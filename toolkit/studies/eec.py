@@ -313,6 +313,7 @@ def null_baseline(scored: pd.DataFrame, *, attribute: str, subset: str = "all", 
     """Placebo swaps: per model × task, the names-mean Δ between two random halves of ONE group's names (``n_null``
     seeded splits of each group, pooled) against the observed names-only Δ (group a's names − group b's). Columns
     ``model, task, names_diff, null_low, null_high, null_p, excess`` (see the module docstring)."""
+    n_null, seed, alpha = checks.n_boot(n_null, name="n_null"), checks.seed(seed), checks.alpha(alpha)
     _check(scored, attribute, subset)
     names_a, names_b = _names(attribute)
     rng = np.random.default_rng(seed)

@@ -120,6 +120,7 @@ def _bootstrap(values: np.ndarray, *, n_boot: int, rng: np.random.Generator, lev
 
 def summary(scored: pd.DataFrame, *, n_boot: int = 1000, level: float = 0.95, seed: int = 0) -> pd.DataFrame:
     """ScoreDev and ScoreRange per model × corpus with bootstrap CIs over sentences (:data:`SUMMARY_COLUMNS`)."""
+    n_boot = checks.n_boot(n_boot, allow_zero=True)  # 0: no intervals
     if not 0 < level < 1 or n_boot < 0:
         raise InputError(f"need 0 < level < 1 and n_boot >= 0, got level={level}, n_boot={n_boot}.",
                          fix="e.g. level=0.95, n_boot=1000 (0 skips the intervals).")
@@ -178,6 +179,7 @@ def label_dist(scored: pd.DataFrame, *, thresholds: Sequence[float] = THRESHOLDS
     ``label_dist_low``/``_high``: a ``level`` percentile-bootstrap interval over sentences (seeded; ``n_boot=0``
     or a single sentence: NaN)."""
     check_thresholds(thresholds)
+    n_boot = checks.n_boot(n_boot, allow_zero=True)  # 0: no intervals
     if not 0 < level < 1 or n_boot < 0:
         raise InputError(f"need 0 < level < 1 and n_boot >= 0, got level={level}, n_boot={n_boot}.",
                          fix="e.g. level=0.95, n_boot=1000 (0 skips the intervals).")
@@ -303,7 +305,8 @@ def gender_gap(scored: pd.DataFrame, *, n_boot: int = st.N_BOOT, seed: int = 0, 
     """Δ = female − male mean score per model × corpus with the stats columns, the placebo null range and the
     paired names (design in the module docstring). Columns :data:`GENDER_COLUMNS`; ``p_adjusted`` over the family
     model × corpus by ``correction``; fewer than 2 sentences or 2 name pairs: NaN statistics, ``inconclusive``."""
-    checks.statistics(correction=correction, margin=margin, alpha=alpha)
+    alpha, margin, n_boot = checks.statistics(correction=correction, margin=margin, alpha=alpha, n_boot=n_boot)
+    n_null, seed = checks.n_boot(n_null, name="n_null"), checks.seed(seed)
     _, perturbed = _wide(scored)
     pairs = name_pairs(scored)
     category = _names(scored)["category"]

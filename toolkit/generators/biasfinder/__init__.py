@@ -192,12 +192,13 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     report["coherence"] = rule_label(rules)
     report["people"] = mode
     report["rejected_by_rule"] = _rejection_table(rejected, rules=rules, instances=instances)
+    kept_people = sum(n for stage in rejected.values() for rule, n in stage.items() if rule.startswith("people:"))
     if not any(len(f) for f in frames):
         counts = ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in report.items()
                            if k not in ("max_chars", "rejected_by_rule", "coherence", "people", "known_names"))
-        raise InputError(f"no review survived BiasFinder's filters ({counts}).",
-                         fix="give reviews in English, under max_chars characters, that mention a person (one "
-                             "gender's pronouns, an occupation); check the corpus has rows and a text column.")
+        raise InputError(f"no review survived BiasFinder's filters ({counts}"
+                         + (f", kept unmutated by people={mode!r}: {kept_people}" if kept_people else "") + ").",
+                         fix=_empty_fix(mode, kept_people))
     cases = pd.concat([f.reindex(columns=list(COLUMNS), fill_value="") for f in frames], ignore_index=True)
     if occupation_fit is not None and "occupation" in instances:
         cases, report["occupation_fit"] = _fit_occupations(cases, screened, method=occupation_fit, lists=lists)
@@ -230,6 +231,17 @@ def _fit_occupations(cases: pd.DataFrame, corpus: pd.DataFrame, *, method: str, 
               "median_fills": float(n_fills.median()) if len(n_fills) else 0.0,
               "templates_with_one_fill": int((n_fills < 2).sum())}
     return out, record
+
+
+def _empty_fix(mode: str, kept_people: int) -> str:
+    """The fix when no review was templated: the ``people`` option when it kept reviews from being templated."""
+    if kept_people and mode != "mutate":
+        milder = ("people='skip-real' (--people skip-real: only persons the text marks as real) or "
+                  if mode == "skip-known" else "")
+        return (f"people={mode!r} (--people {mode}) leaves persons the reviews identify unmutated, and here that was "
+                f"every person: pass {milder}people='mutate' (--people mutate, BiasFinder's own behaviour).")
+    return ("give reviews in English, under max_chars characters, that mention a person (one gender's pronouns, an "
+            "occupation); check the corpus has rows and a text column.")
 
 
 def _known_option(people: str | KnownNames, *, mode: str, known_from, screened: pd.DataFrame,
