@@ -739,8 +739,9 @@ def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alp
         return {**out, "no_interval_reason": no_null}
     design = _pair_design(mutants[mutants["case_id"].isin(set(tested["case_id"]))])
     draws = _two_way_draws(design, n_boot=n_boot, seed=seed)
-    low, high, _, _, method, why = _interval(draws[:, 0], rate, len(tested), alpha=alpha, bounded=True)
-    out.update(rate_low=low, rate_high=high, ci_method=method, no_interval_reason=why)
+    low, high, _, _, rate_method, rate_why = _interval(draws[:, 0], rate, len(tested), alpha=alpha, bounded=True)
+    out.update(rate_low=low, rate_high=high, ci_method=rate_method and f"rate: {rate_method}",
+               no_interval_reason=rate_why and f"rate and excess: {rate_why}")
     if no_null:
         return out
     null_low, null_high, _, _, _, _ = _interval(draws[:, 2], rate_within, len(matched), alpha=alpha, bounded=True)
@@ -748,8 +749,14 @@ def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alp
                                                alpha=alpha, bounded=False)
     permuted = _permuted_excess(design, n_perm=n_boot, seed=seed)
     p = (1 + np.sum(np.abs(permuted) >= abs(out["estimate"]) - 1e-12)) / (1 + len(permuted))
+    if rate_method and method == rate_method:
+        methods = method
+    else:
+        methods = "; ".join(filter(None, [rate_method and f"rate: {rate_method}", method and f"excess: {method}"]))
+    reason = out["no_interval_reason"] or (why and f"excess and null, over the templates with a within-class "
+                                           f"pair: {why}")
     return {**out, "null_low": null_low, "null_high": null_high, "ci_low": low, "ci_high": high, "se": se,
-            "df": df, "ci_method": method, "no_interval_reason": why, "p_value": float(min(p, 1.0)),
+            "df": df, "ci_method": methods, "no_interval_reason": reason, "p_value": float(min(p, 1.0)),
             "p_method": f"names permuted between classes ({n_boot})"}
 
 
@@ -775,9 +782,10 @@ def rates(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, margin: float =
     replicates' SE from :data:`MIN_TEMPLATES`, none below (``no_interval_reason`` says why); ``ci_method`` names
     the one used. ``p_value`` is a permutation test of the excess: the names are reassigned to the classes at random
     (``n_boot`` times, class sizes kept, within each set of names that share templates), the null of a model whose
-    names differ but not by class; exact in any number of templates, its type I error was 3-7 % at alpha = 5 % in
-    the same-names design (docs/statistics.md). The interval is conservative at a zero excess (the excess is a
-    degenerate contrast of names there) and covers 89-96 % under a bias, so near zero the p is the sharper reading.
+    names differ but not by class; exact in any number of templates, its type I error was 2-7 % at alpha = 5 % in
+    the same-names design (docs/statistics.md). The interval is conservative (97-100 % coverage: at a zero excess
+    the excess is a degenerate contrast of names, whose bootstrap over-counts), so near zero the p is the sharper
+    reading.
     ``interval="templates"``: the template-only bootstrap (names fixed) with its bootstrap p, kept for comparison;
     ``interval="pairs"``: Wilson (:func:`toolkit.stats.wilson`) and Newcombe (:func:`toolkit.stats.rate_difference`)
     treating pairs as independent (too narrow when templates differ). ``rate_wilson_*`` and ``newcombe_*`` always
