@@ -87,3 +87,13 @@ def test_the_two_way_replicate_of_the_data_is_the_data():
     counts = study.pair_counts(scored).set_index("case_id").loc[list(design["templates"])]
     for column in ("pairs_between", "btcs_between", "pairs_within", "btcs_within"):
         assert sums[column][0].tolist() == counts[column].tolist()
+
+
+def test_fresh_names_per_template_are_permuted_within_their_template():
+    """Names that fill one template each form one block per template; shared names form one block."""
+    shared = study._pair_design(biasfinder_same_names(n_templates=4, n_names=3))
+    assert [len(b) for b in study._name_blocks(shared["x"])] == [6]
+    fresh = biasfinder_same_names(n_templates=4, n_names=3)
+    fresh["fill"] = fresh["case_id"] + fresh["fill"]
+    blocks = study._name_blocks(study._pair_design(fresh)["x"])
+    assert sorted(len(b) for b in blocks) == [6, 6, 6, 6]

@@ -620,13 +620,14 @@ def _permuted_excess(design: dict, *, n_perm: int, seed: int) -> np.ndarray:
 
 def _name_blocks(x: np.ndarray) -> list[np.ndarray]:
     """Sets of names linked through the templates they fill (connected components of the names–templates graph)."""
-    from scipy.sparse import csr_matrix
+    from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
 
     used = x.sum(axis=2) > 0
     n_names, n_templates = used.shape
-    graph = csr_matrix(np.block([[np.zeros((n_names, n_names)), used],
-                                 [used.T, np.zeros((n_templates, n_templates))]]))
+    rows, cols = np.nonzero(used)
+    size = n_names + n_templates
+    graph = coo_matrix((np.ones(len(rows)), (rows, n_names + cols)), shape=(size, size)).tocsr()
     _, labels = connected_components(graph, directed=False)
     labels = labels[:n_names]
     return [np.flatnonzero(labels == value) for value in np.unique(labels[used.any(axis=1)])]
