@@ -38,3 +38,26 @@ def female_9(texts: list[str]) -> list[float]:
 
 def female_15(texts: list[str]) -> list[float]:
     return _biased(texts, 0.15)
+
+
+def biasfinder_same_names(*, n_templates: int = 60, n_names: int = 10, delta: float = 0.0, name_sd: float = 0.15,
+                          template_sd: float = 0.15, residual_sd: float = 0.05, seed: int = 0,
+                          model: str = "m") -> "pd.DataFrame":
+    """A scored BiasFinder gender table in BiasFinder's own design: every template filled with the SAME
+    ``n_names`` female and ``n_names`` male names. score = 0.5 + template effect + name effect (each name its own,
+    the same in every template) + residual, + ``delta`` for female names; label = score ≥ 0.5. ``delta`` = 0: a
+    name-sensitive but unbiased model (names exchangeable between the classes)."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    template = rng.normal(0, template_sd, n_templates)
+    names = [(f"{g}{i}", g) for g in ("female", "male") for i in range(n_names)]
+    effect = rng.normal(0, name_sd, len(names)) + np.array([delta if g == "female" else 0.0 for _, g in names])
+    score = 0.5 + template[:, None] + effect[None, :] + rng.normal(0, residual_sd, (n_templates, len(names)))
+    t, n = np.meshgrid(np.arange(n_templates), np.arange(len(names)), indexing="ij")
+    frame = pd.DataFrame({"case_id": [f"t{i}" for i in t.ravel()], "fill": [names[j][0] for j in n.ravel()],
+                          "group": [names[j][1] for j in n.ravel()], "score": score.ravel()})
+    frame["variant_id"] = frame["case_id"] + ":" + frame["fill"]
+    frame["label"] = np.where(frame["score"] >= 0.5, "positive", "negative")
+    return frame.assign(model=model, attribute="gender", is_original=False, score=frame["score"].clip(0, 1))

@@ -48,6 +48,7 @@ def test_every_plot_draws_on_a_figure_pyplot_does_not_manage(study, tmp_path):
     axes = [plots.eec_deltas(pairs, tests, attribute="gender")]
     names = load_names(None).head(6)
     sens = names.assign(model="m", corpus="c", score_sens=[0.1, -0.2, 0.0, 0.3, 0.2, -0.1], n_texts=3)
+    sens = sens.assign(score_sens_low=sens["score_sens"] - 0.05, score_sens_high=sens["score_sens"] + 0.05)
     axes.append(plots.psa_score_sens(sens.loc[:, list(psa_study.NAME_COLUMNS)]))
     axes.append(plots.psa_label_dist(pd.DataFrame({"model": ["m", "m"], "corpus": ["c", "c"], "threshold": [0.4, 0.6],
                                                    "label_dist": [0.1, 0.2]})))

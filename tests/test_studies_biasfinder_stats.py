@@ -1,6 +1,7 @@
 """BiasFinder statistics (issue 24): BTC rates with Wilson and template-clustered intervals, the within-class
 (placebo) null and the excess over it, Table 4's extra columns, TPR and κ intervals, the rate figure and the
 settings in the provenance. Synthetic scored tables where the truth is known."""
+import itertools
 import json
 import math
 
@@ -78,8 +79,20 @@ def test_rate_wilson_interval_and_occupation_has_no_null():
     assert gender["rate_wilson_high"] == pytest.approx(high, abs=1e-9)
     assert gender["estimate"] == pytest.approx(-0.25)
     assert gender["effect_size"] == pytest.approx(2 * math.asin(math.sqrt(0.5)) - 2 * math.asin(math.sqrt(0.75)))
-    # one template: no clustered interval, so no p and no verdict
-    assert np.isnan(gender["ci_low"]) and np.isnan(gender["p_adjusted"]) and gender["verdict"] == "inconclusive"
+    # one template: no interval, and the reason says so; the p permutes the names between the classes, which needs
+    # no more templates. By hand: 10 ways to pick the 2 "male" mutants of 5 (labels + + − + −); |excess| ≥ 0.25 in
+    # those where the within-class pairs disagree at least 0.25 more or less than the between-class ones.
+    assert np.isnan(gender["ci_low"]) and "fewer than 8" in gender["no_interval_reason"]
+    labels = ["positive", "positive", "negative", "positive", "negative"]
+    extreme = 0
+    for male in itertools.combinations(range(5), 2):
+        cls = [i in male for i in range(5)]
+        pairs = list(itertools.combinations(range(5), 2))
+        between = [labels[i] != labels[j] for i, j in pairs if cls[i] != cls[j]]
+        within = [labels[i] != labels[j] for i, j in pairs if cls[i] == cls[j]]
+        extreme += abs(np.mean(between) - np.mean(within)) >= 0.25 - 1e-12
+    assert gender["p_value"] == pytest.approx(extreme / 10, abs=0.05)
+    assert gender["verdict"] == "inconclusive"
     occupation = table.loc["occupation"]
     assert occupation["pairs_within"] == 0 and np.isnan(occupation["rate_within"])
     assert np.isnan(occupation["estimate"]) and np.isnan(occupation["btcs_net"])
@@ -97,7 +110,8 @@ def test_name_sensitive_but_unbiased_model_reads_as_unbiased():
 
 
 def test_biased_model_reads_as_biased():
-    row = study.rates(_synthetic(delta=0.15), n_boot=200).iloc[0]
+    # 12 names per class: with names as samples (issue 32) six names leave an interval too wide to exclude 0
+    row = study.rates(_synthetic(delta=0.15, n_names=12), n_boot=200).iloc[0]
     assert row["ci_low"] > 0 and row["estimate"] > 0.05
     assert row["verdict"] == "a higher" and row["p_adjusted"] < 0.05
     assert row["effect_size"] > 0 and 0 < row["btcs_net"] < row["btcs_between"]
@@ -153,17 +167,17 @@ def test_gender_templates_without_a_null_are_left_out_of_the_comparison():
 
 
 def test_table4_keeps_the_papers_columns_and_gains_rates():
-    scored = _synthetic(delta=0.15)
+    scored = _synthetic(delta=0.15, n_names=12)
     counts = study.btcs(scored)
     paper = study.table4(counts)
     table = study.table4_rates(paper, study.rates(scored, n_boot=200))
     assert tuple(table.columns) == study.TABLE4_RATE_COLUMNS
     pd.testing.assert_frame_equal(table.loc[:, list(study.TABLE4_COLUMNS)], paper)
     row = table.iloc[0]
-    assert row["btc_rate"] == pytest.approx(row["btcs"] / (40 * 36))
+    assert row["btc_rate"] == pytest.approx(row["btcs"] / (40 * 144))
     assert row["btc_rate_low"] < row["btc_rate"] < row["btc_rate_high"]
     assert row["excess_low"] > 0 and row["verdict"] == "a higher"
-    assert row["btcs_net"] == pytest.approx(row["btcs"] - row["null_rate"] * 40 * 36)
+    assert row["btcs_net"] == pytest.approx(row["btcs"] - row["null_rate"] * 40 * 144)
 
 
 from test_studies_biasfinder import annotations  # noqa: E402,F401  (the same four annotations as the TPR tests)

@@ -114,3 +114,11 @@ def test_run_records_the_family_and_figures_include_the_forest_plot():
     assert tuple(result.detection.columns) == btcsam.DETECTION_CI_COLUMNS
     assert result.failure_pct["n_pair_cases"].iloc[0] == 3
     assert "btcsam_failure_forest" in btcsam_run.figures(result)
+
+
+def test_rows_without_a_null_say_why():
+    """Issue 32: a row with no same-group pairs names the reason; one with pairs has none."""
+    bare = btcsam.failure_percentage(SCORED, theta=0.1, rule="valence")
+    assert bare["no_test_reason"].str.startswith("no same-group pairs").all()
+    paired = btcsam.failure_percentage(_psa_like(cross_gap=0.3), theta=0.2, rule="valence")
+    assert (paired["no_test_reason"] == "").all()

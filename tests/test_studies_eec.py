@@ -102,8 +102,22 @@ def test_summary_and_paper_table_have_fixed_shapes(scored):
     assert up["avg_diff_a_lower"] == pytest.approx(abs(female["mean_diff_lower"]))
     wide = eec.paper_table(tests, attribute="race")
     assert list(wide.index) == [("valence", g) for g in eec.directions("race") + ("All",)]
-    assert list(wide.columns) == ["#systems", "avg Δ AA↑–EA↓", "avg Δ AA↓–EA↑"]
+    assert list(wide.columns) == ["#systems", "avg Δ AA↑–EA↓", "avg Δ AA↑–EA↓ low", "avg Δ AA↑–EA↓ high",
+                                  "avg Δ AA↓–EA↑", "avg Δ AA↓–EA↑ low", "avg Δ AA↓–EA↑ high"]  # issue 32
     assert list(eec.tables(tests)) == ["Table 5", "Table 6", "Table 7"]
+    # the intervals over systems: one system, none; "All" (3 systems) the t interval of their averages, by hand
+    assert np.isnan(up["avg_diff_a_higher_low"])
+    every = gender_all.set_index("direction").loc["All"]
+    block = tests[(tests["attribute"] == "gender") & (tests["subset"] == "all")]
+    for column, name in (("mean_diff_higher", "avg_diff_a_higher"), ("mean_diff_lower", "avg_diff_a_lower")):
+        values = block[column].dropna().abs()
+        if len(values) < 2:
+            assert np.isnan(every[f"{name}_low"])
+            continue
+        t = {2: 12.706204736174698, 3: 4.302652729749464}[len(values)]  # t(0.975; n − 1) from tables
+        half = t * values.std(ddof=1) / np.sqrt(len(values))
+        assert every[f"{name}_low"] == pytest.approx(values.mean() - half)
+        assert every[f"{name}_high"] == pytest.approx(values.mean() + half)
 
 
 EMOTION = ["py:synthetic_models:anger_female_plus", "py:synthetic_models:joy_female_minus",
@@ -133,7 +147,7 @@ def test_tables_5_6_7_have_a_block_per_task(emotion_tests):
     assert list(tables) == ["Table 5", "Table 6", "Table 7"]
     for name, table in tables.items():
         attribute = eec.PAPER_TABLES[name][0]
-        assert table.shape == (5 * 4, 3)
+        assert table.shape == (5 * 4, 7)  # #systems and two averages, each with its interval (issue 32)
         assert list(table.index.get_level_values(0).unique()) == ["anger", "fear", "joy", "sadness", "valence"]
         assert list(table.loc["anger"].index) == list(eec.directions(attribute)) + ["All"]
         assert (table.xs("All", level=1)["#systems"] == 1).all()

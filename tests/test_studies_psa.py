@@ -26,7 +26,8 @@ def _scored(base=BASE, bump=None):
 
 def test_score_sens_is_the_bump_for_one_name_and_zero_for_the_others():
     sens = psa.score_sens(_scored()).set_index("name")
-    assert list(psa.NAME_COLUMNS) == ["model", "corpus", "name", "gender", "category", "score_sens", "n_texts"]
+    assert list(psa.NAME_COLUMNS) == ["model", "corpus", "name", "gender", "category", "score_sens", "n_texts",
+                                      "score_sens_low", "score_sens_high"]  # the interval: issue 32
     assert sens.loc["A", "score_sens"] == pytest.approx(0.1)
     assert sens.loc["B", "score_sens"] == 0 and sens.loc["C", "score_sens"] == 0
     assert sens.loc["A", "n_texts"] == 4 and sens.loc["A", "gender"] == "female"

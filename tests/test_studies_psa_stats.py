@@ -158,3 +158,49 @@ def test_the_null_is_split_within_categories_so_a_category_effect_does_not_widen
     row = psa.gender_gap(scored, n_boot=200).iloc[0]
     assert row["estimate"] == pytest.approx(0.0, abs=1e-12)
     assert row["null_high"] - row["null_low"] < 1e-9  # within a category every name scores the same
+
+
+# --- Issue 32: every number with its interval or its null, checked by simulation in PSA's design. ---
+
+
+def test_score_sens_interval_covers_each_names_effect():
+    """18 names × 20 sentences; f(x_n) − f(x) = the name's effect + noise (sd 0.05): each name's interval covers
+    its effect in 91-98 % of (name, run) cells (30 runs × 18 names)."""
+    covered = []
+    for seed in range(30):
+        scored = _scored(name_sd=0.05, resid_sd=0.05, n_sentences=20, seed=seed)
+        effect = np.random.default_rng(seed)
+        effect.uniform(0.2, 0.8, 20)
+        truth = dict(zip([n for n, _, _ in _names()], effect.normal(0, 0.05, 18)))  # _scored's draws, in order
+        table = psa.score_sens(scored)
+        covered += [(r.score_sens_low <= truth[r.name] <= r.score_sens_high) for r in table.itertuples()]
+    assert 0.91 <= np.mean(covered) <= 0.98
+    one = psa.score_sens(_scored(name_sd=0.05, n_sentences=1))
+    assert one["score_sens_low"].isna().all()
+    exact = psa.score_sens(_scored(name_sd=0.05)).iloc[0]  # no residual: every sentence moves alike
+    assert exact["score_sens_low"] == pytest.approx(exact["score_sens"]) == pytest.approx(exact["score_sens_high"])
+
+
+def test_sensitivity_correlation_has_a_fisher_interval():
+    """r between sensitivity and f(x) where the truth is ρ = 0: the interval covers 0 in ~95 % of runs."""
+    covered = []
+    for seed in range(60):
+        scored = _scored(name_sd=0.05, resid_sd=0.05, n_sentences=20, seed=seed)
+        row = psa.sensitivity_correlation(scored).iloc[0]
+        assert row["r_low"] <= row["pearson_r"] <= row["r_high"]
+        covered.append(row["r_low"] <= 0 <= row["r_high"])
+    assert 0.88 <= np.mean(covered) <= 1.0  # 60 runs: ± 2.8 %
+    z = np.arctanh(row["pearson_r"])  # Fisher z by hand
+    half = 1.959963984540054 / np.sqrt(20 - 3)
+    assert (row["r_low"], row["r_high"]) == pytest.approx((np.tanh(z - half), np.tanh(z + half)))
+
+
+def test_the_placebo_null_p_is_near_alpha_for_a_name_sensitive_unbiased_model():
+    """Names with their own effects and no gender effect: null_p < .05 in about 5 % of runs; a female + 0.05 model
+    with the same name noise is found."""
+    null = pd.concat([_scored(name_sd=0.05, resid_sd=0.01, seed=s, model=f"m{s:02d}") for s in range(60)])
+    table = psa.gender_gap(null, n_boot=50, n_null=200)
+    assert (table["null_p"] < 0.05).mean() <= 0.12  # 60 runs: 5 % ± 2.8 %
+    biased = pd.concat([_scored(female_shift=0.1, name_sd=0.02, resid_sd=0.01, seed=s, model=f"m{s:02d}")
+                        for s in range(20)])
+    assert (psa.gender_gap(biased, n_boot=50, n_null=200)["null_p"] < 0.05).mean() >= 0.8

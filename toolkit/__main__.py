@@ -113,8 +113,9 @@ def _parser() -> argparse.ArgumentParser:
                     help="reviews repeated word for word: templated again, as BiasFinder's generator (keep, default), "
                          "or once (drop); counted in provenance either way")
     bf.add_argument("--interval", choices=RATE_INTERVALS, default="cluster",
-                    help="BTC-rate intervals: bootstrap over templates (cluster, default) or Wilson/Newcombe over "
-                         "pairs taken as independent (pairs)")
+                    help="BTC-rate intervals: two-way bootstrap over templates and names, p by permuting names "
+                         "between classes (cluster, default); templates only, names fixed (templates, for "
+                         "comparison); or Wilson/Newcombe over pairs taken as independent (pairs)")
     report = sub.add_parser("report", help="write the HTML report (and with --latex the LaTeX tables) of a run's "
                             "output folder")
     report.add_argument("run", type=Path, help="the --out folder of a run (it holds provenance.json)")

@@ -136,7 +136,10 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
 
 def _statistics_settings(*, alpha: float, margin: float, correction: str, n_boot: int, interval: str) -> dict:
     """What :func:`rates` was run with, for the provenance (``seed`` is recorded with the sampling seed)."""
-    described = {"cluster": "percentile bootstrap over templates (toolkit.studies.biasfinder.rates)",
+    described = {"cluster": "two-way bootstrap over templates and names; p: names permuted between classes "
+                            "(toolkit.studies.biasfinder.rates)",
+                 "templates": "percentile bootstrap over templates only, names fixed (comparison; too narrow when "
+                              "the same names fill every template)",
                  "pairs": "Wilson / Newcombe over pairs (toolkit.stats.wilson, toolkit.stats.rate_difference)"}
     return {"alpha": alpha, "margin": margin, "correction": correction, "n_boot": n_boot, "interval": interval,
             "interval_method": described[interval], "family": RATE_FAMILY,

@@ -702,8 +702,9 @@ def agreement_tau(tau: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     for row in tau.itertuples(index=False):
         for a, b in ((row.study_a, row.study_b), (row.study_b, row.study_a)):
             matrix.loc[a, b] = row.tau
-            labels.loc[a, b] = (f"{row.tau:.2f}\n[{row.ci_low:.2f},{sep}{row.ci_high:.2f}]" if np.isfinite(row.tau)
-                                else "undefined")
+            ci = (f"[{row.ci_low:.2f},{sep}{row.ci_high:.2f}]" if np.isfinite(row.ci_low)
+                  else f"p={row.p_value:.2f}" if np.isfinite(getattr(row, "p_value", np.nan)) else "")
+            labels.loc[a, b] = f"{row.tau:.2f}\n{ci}" if np.isfinite(row.tau) else "undefined"
     sns.heatmap(matrix.astype(float), annot=labels, fmt="", vmin=-1, vmax=1, cmap="vlag", cbar_kws={"label": "τ-b"},
                 annot_kws={"fontsize": p.small_size}, ax=ax)
     ax.set_facecolor("0.9")

@@ -73,7 +73,8 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
                 "correction": correction, "family": "gender gap: model × corpus", "n_null": N_NULL,
                 "gender_design": "sentences × (female, male) name pairs within category; two-way bootstrap-t",
                 "null": "placebo: random halves of each gender's names"}
-    return PSAResult(scored=scored, names=score_sens(scored), summary=summary(scored, n_boot=n_boot, seed=seed),
+    return PSAResult(scored=scored, names=score_sens(scored),
+                     summary=summary(scored, n_boot=n_boot, seed=seed),
                      label_dist=label_dist(scored, thresholds=thresholds, n_boot=n_boot, seed=seed),
                      correlation=sensitivity_correlation(scored), models=specs, settings=settings,
                      gender=gender_gap(scored, n_boot=n_boot, seed=seed, alpha=alpha, margin=margin,

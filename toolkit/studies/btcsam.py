@@ -43,7 +43,11 @@ Cases of a single text (possible with ``load_btcsam(valid_only=False)``) are not
   on share·n_cases, again conservative), ``p_adjusted`` over the family model × test set × bias type
   (``correction``), ``verdict`` (a = cross-group pairs, b = same-group pairs; TOST at ``margin`` on the [0, 1]
   scale). Sets with no same-group pairs (the released BTC-SAM sets, one text per identity term; BiasFinder's
-  one female and one male mutant) have NaN there and ``n_pair_cases`` = 0: no null is available for them.
+  one female and one male mutant) have NaN there, ``n_pair_cases`` = 0 and ``no_test_reason`` says why: no null is
+  available for them. Power: the Newcombe interval counts cases, not pairs, and is conservative (shares in [0, 1]
+  at most Bernoulli variance); with 56 PSA cases it is about ±19 points wide, so it detects only large excesses
+  (a 0.2-3 point spread between models is far inside it). A paired test over cases would be narrower but would
+  treat the names, the same in every case, as fixed — the error issue 32 found in BiasFinder — so it is not used.
 - :func:`pooled_failure_percentage`: the failure % per model × test set over all bias types with its Wilson interval
   (the forest plot).
 - :func:`diversity` (Table 3) and :func:`stage_diversity` (Table 4, plus the mean word-level edit distance to the
@@ -81,7 +85,9 @@ DETECTION_COLUMNS = ("test_set", "bias_type", "theta", "n_cases", "n_models", "d
 DETECTION_CI_COLUMNS = DETECTION_COLUMNS + ("ci_low", "ci_high")
 FAILURE_PCT_COLUMNS = ("model", "test_set", "bias_type", "theta", "n_cases", "n_failed", "failure_pct", "ci_low",
                        "ci_high", "null_pct", "null_low", "null_high", "cross_pct", "excess_pct", "excess_low",
-                       "excess_high", "p_adjusted", "verdict", "n_pair_cases")
+                       "excess_high", "p_adjusted", "verdict", "n_pair_cases", "no_test_reason")
+NO_PAIRS = ("no same-group pairs: no case holds two texts of one group and one of another (one text per identity "
+            "term, as in the released BTC-SAM sets)")
 POOLED_COLUMNS = ("model", "test_set", "theta", "n_cases", "n_failed", "failure_pct", "ci_low", "ci_high")
 _KEYS = ["model", "test_set", "bias_type", "case_id"]
 METRIC_COLUMNS = ("unique_cases", "sentences", "unique_tokens", "mean_chars", "mean_tokens", "mean_word_len",
@@ -228,6 +234,7 @@ def failure_percentage(scored: pd.DataFrame, *, theta: float = 0.2, rule: str = 
     out["verdict"] = [st.verdict(estimate=e / 100, se=se, df=np.inf, p_adjusted=p, margin=margin, alpha=alpha)
                       if np.isfinite(se) else "inconclusive"
                       for e, se, p in zip(out["excess_pct"], out["se"], out["p_adjusted"])]
+    out["no_test_reason"] = np.where(out["n_pair_cases"] > 0, "", NO_PAIRS)
     return out.loc[:, list(FAILURE_PCT_COLUMNS)]
 
 

@@ -127,7 +127,8 @@ WEIGHTINGS = ("sentences", "templates")
 """How the two-way ``estimate`` weighs the templates: by their number of sentence pairs (the paper's mean Δ) or
 equally (the mean over templates)."""
 SUMMARY_COLUMNS = ("table", "task", "attribute", "subset", "direction", "n_systems", "avg_diff_a_higher",
-                   "avg_diff_a_lower")
+                   "avg_diff_a_lower", "avg_diff_a_higher_low", "avg_diff_a_higher_high", "avg_diff_a_lower_low",
+                   "avg_diff_a_lower_high")
 PAPER_TABLES: dict[str, tuple[str, str]] = {"Table 5": ("gender", "all"), "Table 6": ("gender", "neutral"),
                                             "Table 7": ("race", "all")}
 ALL_GROUPS = "All"
@@ -525,7 +526,9 @@ def summary(results: pd.DataFrame) -> pd.DataFrame:
     its a↑ pairs (``avg_diff_a_higher``) and of its mean |Δ| over its a↓ pairs (``avg_diff_a_lower``), NaN when no
     system has such pairs. ``table`` names the paper's table for (gender, all), (gender, neutral), (race, all).
 
-    Every one of the three groups is listed, with 0 systems where none falls in it.
+    Every one of the three groups is listed, with 0 systems where none falls in it. ``*_low``/``*_high``: a 95 %
+    t interval over the group's systems (mean ± t(n − 1)·sd/√n of the per-system averages; the systems as a sample
+    of systems, each system's own sampling error included in their spread); NaN with fewer than 2 systems.
     """
     rows = []
     blocks = results.groupby(["task", "attribute", "subset"], sort=False)
@@ -536,13 +539,24 @@ def summary(results: pd.DataFrame) -> pd.DataFrame:
             rows.append({"table": _table_name(attribute, subset), "task": task, "attribute": attribute,
                          "subset": subset, "direction": direction, "n_systems": int(len(members)),
                          "avg_diff_a_higher": float(higher.mean()) if len(higher) else np.nan,
-                         "avg_diff_a_lower": float(lower.mean()) if len(lower) else np.nan})
+                         "avg_diff_a_lower": float(lower.mean()) if len(lower) else np.nan,
+                         **_systems_interval(higher, "avg_diff_a_higher"),
+                         **_systems_interval(lower, "avg_diff_a_lower")})
     return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
+
+
+def _systems_interval(values: pd.Series, name: str, *, level: float = 0.95) -> dict[str, float]:
+    """``{name}_low``/``{name}_high``: the t interval of the mean of ``values`` over systems (NaN below 2)."""
+    n = len(values)
+    if n < 2:
+        return {f"{name}_low": np.nan, f"{name}_high": np.nan}
+    half = float(stats.t.ppf(0.5 + level / 2, n - 1) * values.std(ddof=1) / np.sqrt(n))
+    return {f"{name}_low": float(values.mean()) - half, f"{name}_high": float(values.mean()) + half}
 
 
 def paper_table(results: pd.DataFrame, *, attribute: str, subset: str | None = None) -> pd.DataFrame:
     """One of the paper's tables: a block per task (rows: task × bias group + "All"), columns ``#systems`` and the
-    two average score differences. ``subset`` defaults to ``all`` (or the first subset tested): gender/all is
+    two average score differences, each followed by its interval over systems (``… low``, ``… high``). ``subset`` defaults to ``all`` (or the first subset tested): gender/all is
     Table 5, gender/neutral Table 6, race/all Table 7."""
     if attribute not in ATTRIBUTES:
         raise unknown("attribute", attribute, ATTRIBUTES)
@@ -552,10 +566,14 @@ def paper_table(results: pd.DataFrame, *, attribute: str, subset: str | None = N
         raise unknown("subset", subset, SUBSETS)
     _, _, a, b = ATTRIBUTES[attribute]
     table = summary(results[(results["attribute"] == attribute) & (results["subset"] == subset)])
-    table = table.rename(columns={"direction": "bias group", "n_systems": "#systems",
-                                  "avg_diff_a_higher": f"avg Δ {a}↑–{b}↓", "avg_diff_a_lower": f"avg Δ {a}↓–{b}↑"})
+    up, down = f"avg Δ {a}↑–{b}↓", f"avg Δ {a}↓–{b}↑"
+    table = table.rename(columns={"direction": "bias group", "n_systems": "#systems", "avg_diff_a_higher": up,
+                                  "avg_diff_a_lower": down, "avg_diff_a_higher_low": f"{up} low",
+                                  "avg_diff_a_higher_high": f"{up} high", "avg_diff_a_lower_low": f"{down} low",
+                                  "avg_diff_a_lower_high": f"{down} high"})
     table["#systems"] = table["#systems"].astype("Int64")  # counts print as 2, not 2.0
-    return table.set_index(["task", "bias group"]).loc[:, ["#systems", f"avg Δ {a}↑–{b}↓", f"avg Δ {a}↓–{b}↑"]]
+    return table.set_index(["task", "bias group"]).loc[:, ["#systems", up, f"{up} low", f"{up} high", down,
+                                                            f"{down} low", f"{down} high"]]
 
 
 def tables(results: pd.DataFrame) -> dict[str, pd.DataFrame]:

@@ -5,6 +5,7 @@ Inputs: the scored PSA table (:func:`toolkit.generators.psa.generate` → :func:
 score of the original sentence x, f(x_n) the score with name n.
 
 - ScoreSens(n) = mean over x of f(x_n) − f(x)                            → :func:`score_sens`
+  with a t interval over sentences.
 - ScoreDev = mean over x of the standard deviation of f(x_n) over names  → :func:`summary` (population std, ddof=0)
 - ScoreRange = mean over x of max_n f(x_n) − min_n f(x_n)                → :func:`summary`
   with percentile-bootstrap confidence intervals over sentences (seeded).
@@ -13,6 +14,7 @@ score of the original sentence x, f(x_n) the score with name n.
   Two empty sets are identical: their Jaccard distance is 0 (so are two equal non-empty sets). Each threshold's
   ``label_dist_low``/``label_dist_high`` is a seeded percentile-bootstrap interval over sentences.
 - The Pearson correlation between mean_n |f(x_n) − f(x)| and f(x)      → :func:`sensitivity_correlation`
+  with its Fisher-z interval.
   (the paper reports r = −0.48 for its toxicity model).
 
 Statistics beyond the paper (issue 24; estimators from :mod:`toolkit.stats`):
@@ -31,7 +33,9 @@ Statistics beyond the paper (issue 24; estimators from :mod:`toolkit.stats`):
   random into two halves (seeded) within each name category (the observed pairs match categories, so a category
   effect must not widen the null), Δ_null = ½[(F₁ − F₂) + (M₁ − M₂)] — a difference between two groups as large as
   the real ones with no gender contrast; ``null_low``/``null_high`` are the ``alpha/2`` and ``1 − alpha/2``
-  quantiles of Δ_null over ``n_null`` splits, the range a name-sensitive but unbiased model's Δ falls in.
+  quantiles of Δ_null over ``n_null`` splits, the range a name-sensitive but unbiased model's Δ falls in;
+  ``null_p`` = (1 + #splits with |Δ_null| ≥ |Δ|) / (1 + ``n_null``), the placebo test's p (uncorrected; NaN where no
+  category holds two name pairs to split).
 - :func:`variance_table`: two-way random-effects variance components of the perturbation effect
   f(x_n) − f(x) over sentences × names (:func:`toolkit.stats.variance_components`): how much of it is the
   sentence, the name, or their interaction.
@@ -57,14 +61,15 @@ from toolkit import stats as st
 from toolkit.cases import with_scores
 from toolkit.errors import InputError, SchemaError, warn
 
-NAME_COLUMNS = ("model", "corpus", "name", "gender", "category", "score_sens", "n_texts")
+NAME_COLUMNS = ("model", "corpus", "name", "gender", "category", "score_sens", "n_texts", "score_sens_low",
+                "score_sens_high")
 SUMMARY_COLUMNS = ("model", "corpus", "score_dev", "score_dev_low", "score_dev_high", "score_range",
                    "score_range_low", "score_range_high", "n_texts", "n_names")
 LABEL_DIST_COLUMNS = ("model", "corpus", "threshold", "label_dist", "label_dist_low", "label_dist_high")
-CORRELATION_COLUMNS = ("model", "corpus", "pearson_r", "p_value", "n_texts")
+CORRELATION_COLUMNS = ("model", "corpus", "pearson_r", "p_value", "n_texts", "r_low", "r_high")
 FLIP_COLUMNS = ("model", "corpus", "name", "gender", "category", "threshold", "flip_rate")
 GENDER_COLUMNS = (("model", "corpus", "a", "b", "mean_a", "mean_b", "n_texts", "n_pairs") + st.STAT_COLUMNS
-                  + ("p_value", "ci_method", "null_low", "null_high"))
+                  + ("p_value", "ci_method", "null_low", "null_high", "null_p"))
 VARIANCE_COLUMNS = ("model", "corpus", "var_sentence", "var_name", "var_residual", "share_sentence", "share_name",
                     "share_residual", "se_two_way", "se_sentences", "n_texts", "n_names")
 N_NULL = 1000
@@ -99,12 +104,20 @@ def _names(scored: pd.DataFrame) -> pd.DataFrame:
     return scored[~scored["is_original"]].drop_duplicates("fill").set_index("fill")[["gender", "category"]]
 
 
-def score_sens(scored: pd.DataFrame) -> pd.DataFrame:
-    """ScoreSens per model × corpus × name (columns :data:`NAME_COLUMNS`)."""
+def score_sens(scored: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
+    """ScoreSens per model × corpus × name (columns :data:`NAME_COLUMNS`) with a ``level`` t interval over
+    sentences (``score_sens_low``/``_high``: mean ± t(n − 1)·sd/√n of f(x_n) − f(x); one sentence: NaN; every
+    difference equal: a zero-width interval). The name is fixed here: the interval says how well this name's effect
+    is measured on this corpus's sentences."""
+    if not 0 < level < 1:
+        raise InputError(f"need 0 < level < 1, got level={level}.", fix="e.g. level=0.95.")
     originals, perturbed = _wide(scored)
     delta = perturbed.sub(originals.reindex(perturbed.index), axis=0)
-    long = delta.groupby(level=["model", "corpus"]).agg(["mean", "count"]).stack(level=0, future_stack=True)
+    long = delta.groupby(level=["model", "corpus"]).agg(["mean", "count", "std"]).stack(level=0, future_stack=True)
     long = long.reset_index().rename(columns={"fill": "name", "mean": "score_sens", "count": "n_texts"})
+    with np.errstate(invalid="ignore", divide="ignore"):
+        half = stats.t.ppf(0.5 + level / 2, long["n_texts"] - 1) * long["std"] / np.sqrt(long["n_texts"])
+    long["score_sens_low"], long["score_sens_high"] = long["score_sens"] - half, long["score_sens"] + half
     out = long.join(_names(scored), on="name")
     out["n_texts"] = out["n_texts"].astype(int)
     return out.loc[:, list(NAME_COLUMNS)].sort_values(["model", "corpus", "gender", "score_sens"], ignore_index=True)
@@ -211,19 +224,25 @@ def label_flips(scored: pd.DataFrame, *, threshold: float) -> pd.DataFrame:
     return long.join(_names(scored), on="name").loc[:, list(FLIP_COLUMNS)]
 
 
-def sensitivity_correlation(scored: pd.DataFrame) -> pd.DataFrame:
-    """Pearson r between mean_n |f(x_n) − f(x)| and f(x) per model × corpus (:data:`CORRELATION_COLUMNS`)."""
+def sensitivity_correlation(scored: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
+    """Pearson r between mean_n |f(x_n) − f(x)| and f(x) per model × corpus (:data:`CORRELATION_COLUMNS`), with its
+    p and a ``level`` Fisher-z interval (``r_low``/``r_high``; scipy's ``pearsonr(...).confidence_interval``; needs
+    4 sentences). Sentences are the sample (the names are averaged within each)."""
+    if not 0 < level < 1:
+        raise InputError(f"need 0 < level < 1, got level={level}.", fix="e.g. level=0.95.")
     originals, perturbed = _wide(scored)
     rows = []
     for (model, corpus), block in perturbed.groupby(level=["model", "corpus"], sort=False):
         base = originals.reindex(block.index).to_numpy()
         sensitivity = np.nanmean(np.abs(block.to_numpy() - base[:, None]), axis=1)
         if len(base) < 3 or np.ptp(base) == 0 or np.ptp(sensitivity) == 0:
-            r, p = np.nan, np.nan  # undefined for constant inputs
+            r, p, low, high = np.nan, np.nan, np.nan, np.nan  # undefined for constant inputs
         else:
-            r, p = stats.pearsonr(sensitivity, base)
+            result = stats.pearsonr(sensitivity, base)
+            r, p = result.statistic, result.pvalue
+            low, high = result.confidence_interval(confidence_level=level) if len(base) > 3 else (np.nan, np.nan)
         rows.append({"model": model, "corpus": corpus, "pearson_r": float(r), "p_value": float(p),
-                     "n_texts": len(base)})
+                     "n_texts": len(base), "r_low": float(low), "r_high": float(high)})
     return pd.DataFrame(rows, columns=list(CORRELATION_COLUMNS))
 
 
@@ -290,14 +309,18 @@ def _gap_row(block: pd.DataFrame, pairs: list[tuple[str, str]], *, strata: list[
     if len(block) < 2 or len(pairs) < 2:
         return {**row, "estimate": row["mean_a"] - row["mean_b"], "ci_low": np.nan, "ci_high": np.nan,
                 "effect_size": np.nan, "p_value": np.nan, "se": np.nan, "df": np.nan, "null_low": np.nan,
-                "null_high": np.nan, "ci_method": ""}
+                "null_high": np.nan, "null_p": np.nan, "ci_method": ""}
     boot = _interval(female - male, alpha=alpha, n_boot=n_boot, seed=seed)
     null = _placebo(female.mean(axis=0), male.mean(axis=0), strata=np.asarray(strata), n_null=n_null,
                     rng=np.random.default_rng(seed))
-    low, high = np.quantile(null, [alpha / 2, 1 - alpha / 2])
+    low, high = np.quantile(null, [alpha / 2, 1 - alpha / 2]) if np.isfinite(null).all() else (np.nan, np.nan)
+    observed = abs(boot["estimate"])
+    null_p = ((1 + np.sum(np.abs(null) >= observed - 1e-12)) / (1 + len(null)) if np.isfinite(null).all()
+              else np.nan)
     return {**row, **{k: boot[k] for k in ("estimate", "ci_low", "ci_high", "effect_size", "p_value", "se",
                                             "ci_method")},
-            "df": float(min(female.shape) - 1), "null_low": float(low), "null_high": float(high)}
+            "df": float(min(female.shape) - 1), "null_low": float(low), "null_high": float(high),
+            "null_p": float(null_p)}
 
 
 def gender_gap(scored: pd.DataFrame, *, n_boot: int = st.N_BOOT, seed: int = 0, alpha: float = st.ALPHA,
