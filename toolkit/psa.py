@@ -71,7 +71,7 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
                 "names": "default" if names is None else str(names) if not isinstance(names, pd.DataFrame) else
                 "frame", "n_boot": n_boot, "corpus_report": corpus_report, "alpha": alpha, "margin": margin,
                 "correction": correction, "family": "gender gap: model × corpus", "n_null": N_NULL,
-                "gender_design": "sentences × (female, male) name pairs within category; two-way bootstrap-t",
+                "gender_design": "sentences × (female, male) name pairs within category; two-way Satterthwaite t",
                 "null": "placebo: random halves of each gender's names"}
     return PSAResult(scored=scored, names=score_sens(scored),
                      summary=summary(scored, n_boot=n_boot, seed=seed),

@@ -25,11 +25,10 @@ Statistics beyond the paper (issue 24; estimators from :mod:`toolkit.stats`):
   category; names left after pairing within categories are paired across, and a name still without a partner is
   left out with a warning). The grand mean is then exactly mean(F) − mean(M); the pairing only shapes the standard
   error. Interval: :func:`toolkit.stats.two_way_bootstrap` with sentences as templates and name pairs as names
-  (bootstrap-t; ``ci_method`` says ``percentile`` where the bootstrap-t interval left the range of the cells,
-  which happens when most names score identically and resampled arrays have zero SE); ``p_adjusted`` over the
-  family model × corpus (``correction``: ``bonferroni`` default, ``holm``, ``fdr_bh``); ``verdict``
-  (:func:`toolkit.stats.verdict`, a = female, b = male, TOST at ``margin`` with the two-way SE on
-  min(sentences, pairs) − 1 degrees of freedom). Null baseline (placebo): each gender's names split at
+  (its default: the two-way random-effects SE with a Satterthwaite t, so the p is not floored by a resample
+  count; ``ci_method`` names it); ``p_adjusted`` over the family model × corpus (``correction``: ``bonferroni``
+  default, ``holm``, ``fdr_bh``); ``verdict`` (:func:`toolkit.stats.verdict`, a = female, b = male, TOST at
+  ``margin`` with the same SE and Satterthwaite df). Null baseline (placebo): each gender's names split at
   random into two halves (seeded) within each name category (the observed pairs match categories, so a category
   effect must not widen the null), Δ_null = ½[(F₁ − F₂) + (M₁ − M₂)] — a difference between two groups as large as
   the real ones with no gender contrast; ``null_low``/``null_high`` are the ``alpha/2`` and ``1 − alpha/2``
@@ -293,9 +292,8 @@ def _placebo(female: np.ndarray, male: np.ndarray, *, strata: np.ndarray, n_null
 
 
 def _interval(matrix: np.ndarray, *, alpha: float, n_boot: int, seed: int) -> dict:
-    """:func:`toolkit.stats.two_way_bootstrap`: bootstrap-t, or its percentile interval when the bootstrap-t is
-    undefined (resampled arrays of identical cells — a lexicon that ignores most names — have no variance);
-    ``ci_method`` says which."""
+    """:func:`toolkit.stats.two_way_bootstrap` with its default method (the Satterthwaite t); ``ci_method`` names
+    the method used."""
     boot = st.two_way_bootstrap(matrix, alpha=alpha, n_boot=n_boot, seed=seed)
     return {**boot, "ci_method": boot["method"]}
 
@@ -319,7 +317,7 @@ def _gap_row(block: pd.DataFrame, pairs: list[tuple[str, str]], *, strata: list[
               else np.nan)
     return {**row, **{k: boot[k] for k in ("estimate", "ci_low", "ci_high", "effect_size", "p_value", "se",
                                             "ci_method")},
-            "df": float(min(female.shape) - 1), "null_low": float(low), "null_high": float(high),
+            "df": float(boot["df"]) if np.isfinite(boot.get("df", np.nan)) else float(min(female.shape) - 1), "null_low": float(low), "null_high": float(high),
             "null_p": float(null_p)}
 
 
