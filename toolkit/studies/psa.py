@@ -317,7 +317,8 @@ def _gap_row(block: pd.DataFrame, pairs: list[tuple[str, str]], *, strata: list[
               else np.nan)
     return {**row, **{k: boot[k] for k in ("estimate", "ci_low", "ci_high", "effect_size", "p_value", "se",
                                             "ci_method")},
-            "df": float(boot["df"]) if np.isfinite(boot.get("df", np.nan)) else float(min(female.shape) - 1), "null_low": float(low), "null_high": float(high),
+            "df": float(boot["df"]) if np.isfinite(boot.get("df", np.nan)) else float(min(female.shape) - 1),
+            "null_low": float(low), "null_high": float(high),
             "null_p": float(null_p)}
 
 
