@@ -107,3 +107,11 @@ def test_paper_preset_with_the_neuralcoref_backend():
                                          "<name:female> is wonderful. She owns every scene she is in."}
     report = paper.attrs["generation_report"]
     assert report["rejected_by_rule"]["gender"]["biasfinder:several_person_clusters"] == 1
+
+
+def test_the_people_option_is_not_read_by_biasfinders_acceptance_and_a_warning_says_so():
+    corpus = corpus_of(["Anna Smith is wonderful. She owns every scene she is in."])
+    with pytest.warns(UserWarning, match="acceptance='toolkit'"):
+        paper = generate(corpus, instances=["gender"], coherence="paper", lists="paper", n_names=2,
+                         people="skip-real")
+    assert paper.attrs["generation_report"]["gender_templates"] == 1

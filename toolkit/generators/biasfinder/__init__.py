@@ -23,6 +23,14 @@ Coherence (issue 25): this project's rules on top of BiasFinder's generator are 
 review identifies from being renamed. ``generation_report["rejected_by_rule"]`` counts the reviews each rule rejected
 per stage; ``attrs["coherence"]`` records the active rules (``docs/biasfinder_rules.md``).
 
+Acceptance (issue 34): which reviews give gender and country templates. ``"toolkit"`` (default) is this project's
+(one person cluster counting single mentions, slots checked); ``"biasfinder"`` (default under
+``coherence="paper"``) is BiasFinder's own code (:mod:`.paper`: its preprocessing, exactly one person cluster of
+two or more mentions, its gender and country conditions, substitution in cluster order). The paper preset is
+``coherence="paper", backend="neuralcoref", lists="paper"`` (:mod:`toolkit.nlp.neuralcoref`, the model
+BiasFinder ran). The occupation instance is this project's in every mode (BiasFinder's uses Stanford CoreNLP's
+TITLE entities; ``docs/biasfinder_rules.md``).
+
 Interrupts: with ``n_process`` > 1 the reviews are parsed in forked workers (:func:`toolkit.executors.parse`, not
 spaCy's own ``n_process``, which hung on Ctrl-C and left its workers behind on SIGTERM); Ctrl-C or SIGTERM stops them
 within a second and the KeyboardInterrupt leaving :func:`generate` carries how many reviews were templated
@@ -150,6 +158,9 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     if acceptance not in ACCEPTANCE:
         raise unknown("acceptance", acceptance, ACCEPTANCE)
     mode = people_mode(people)  # the option's name; a KnownNames (counted beforehand) is "skip-known"
+    if acceptance == "biasfinder" and mode != "mutate" and {"gender", "country"} & set(instances):
+        warn(f"BiasFinder: people={mode!r} is read by this project's acceptance only; BiasFinder's "
+             "(acceptance='biasfinder') renames every person it templates. Pass acceptance='toolkit' to use it.")
     n_names, n_country_names = checks.count(n_names, name="n_names"), checks.count(n_country_names,
                                                                                     name="n_country_names")
     n_process = checks.count(n_process, name="n_process", maximum=checks.MAX_PROCESSES)
