@@ -85,6 +85,7 @@ def test_paper_coherence_defaults_to_biasfinders_acceptance_and_records_it():
     paper = generate(corpus, instances=["gender", "country"], coherence="paper", lists="paper", n_names=2)
     report = paper.attrs["generation_report"]
     assert report["acceptance"] == "biasfinder"
+    assert paper.attrs["coherence"]["acceptance"] == "biasfinder" and paper.attrs["coherence"]["backend"] == "rules"
     assert report["gender_templates"] == 1 and report["country_templates"] == 1
     originals = paper[paper["is_original"].astype(bool)]
     assert set(originals["template"]) == {"<name> is wonderful. <Subj> owns every scene <subj> is in.",

@@ -239,7 +239,7 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
         cases, report["occupation_fit"] = _fit_occupations(cases, screened, method=occupation_fit, lists=lists)
     cases.attrs["generation_report"] = report
     cases.attrs["word_lists"] = word_lists(lists).record(rules=rules)
-    cases.attrs["coherence"] = {**record_rules(rules), "people": mode}
+    cases.attrs["coherence"] = {**record_rules(rules), "people": mode, "acceptance": acceptance, "backend": backend}
     return cases
 
 
