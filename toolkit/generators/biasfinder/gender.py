@@ -391,12 +391,15 @@ def _fill(template: str, *, gender: str, name: str, lists: str = "curated", reso
 
 def generate_gender(corpus: pd.DataFrame, *, n_names: int = 30, backend: str = "rules", n_process: int = 1,
                     lists: str = "curated", rules: frozenset[str] = DEFAULT_RULES,
-                    people: str = "mutate") -> pd.DataFrame:
+                    people: str = "mutate", templates: pd.DataFrame | None = None) -> pd.DataFrame:
     """Gender mutants of every template (see the module docstring), filled from the ``lists`` preset, under the
-    active coherence ``rules`` and the ``people`` option; ``attrs["rejected"]``: reviews rejected per rule."""
+    active coherence ``rules`` and the ``people`` option; ``templates`` (a :func:`gender_templates`-shaped frame,
+    e.g. BiasFinder's acceptance, :mod:`.paper`) skips the parse. ``attrs["rejected"]``: reviews rejected per
+    rule."""
     names = fill_names(n_names, lists=lists)
-    templates = gender_templates(corpus, backend=backend, n_process=n_process, lists=lists, rules=rules,
-                                 people=people)
+    if templates is None:
+        templates = gender_templates(corpus, backend=backend, n_process=n_process, lists=lists, rules=rules,
+                                     people=people)
     flags = fill_flags([*names["female"], *names["male"], *(w for pair in word_lists(lists).noun_pairs for w in pair)])
     rows = []
     for t in templates.itertuples(index=False):

@@ -7,7 +7,9 @@ it was before the rules had names, byte for byte), ``"paper"`` (none: BiasFinder
 it) or an iterable of rule names. An unknown name is TK103 listing the valid ones.
 
 What is *not* a rule (BiasFinder's generator itself, always on): coreference with exactly one person cluster per
-review (the ``rules`` backend stands in for neuralcoref; reviews holding both genders' pronouns never give one),
+review (under ``coherence="paper"`` BiasFinder's own test, :mod:`.paper`, with ``backend="neuralcoref"`` the model
+it ran; otherwise this project's acceptance on the ``rules`` backend, where reviews holding both genders' pronouns
+never give one),
 the slots of names, pronouns (typed by the parse) and the preset's gender nouns (a noun the preset cannot swap
 rejects the review), the country template reproducing the review around the names with no word of a replaced name
 left, and the occupation instance's one listed occupation per review, as a singular common noun outside a named

@@ -1,0 +1,118 @@
+"""BiasFinder's own acceptance (toolkit.generators.biasfinder.paper): its preprocessing, the person-cluster test,
+exactly one person cluster, the gender and country conditions, substitution in cluster order; the preset wiring."""
+from __future__ import annotations
+
+import pytest
+from conftest import corpus_of
+
+from toolkit.errors import UnknownNameError
+from toolkit.generators.biasfinder import generate
+from toolkit.generators.biasfinder.lists import word_lists
+from toolkit.generators.biasfinder.paper import _Phrases, preprocess, templates_of
+from toolkit.nlp import neuralcoref
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    from toolkit.nlp import load_pipeline
+
+    return load_pipeline()
+
+
+@pytest.fixture(scope="module")
+def phrases(nlp):
+    pairs = word_lists("paper").noun_pairs
+    return _Phrases(nlp, {w: g for m, f in pairs for w, g in ((m, "male"), (f, "female"))})
+
+
+def _run(nlp, phrases, text, clusters, persons):
+    spans = [[(text.index(m), text.index(m) + len(m)) if isinstance(m, str) else m for m in c] for c in clusters]
+    return templates_of(nlp(text), spans, persons=set(persons), phrases=phrases, pairs=word_lists("paper").noun_pairs)
+
+
+def test_preprocess_follows_biasfinders_preprocess_text():
+    # tags removed, non-ASCII dropped, tokens re-joined (clitics glued), " - " deleted; spaCy's token for the
+    # second space is re-joined with a space before it, as in BiasFinder
+    assert preprocess("<br />Tom's film - great\u00e9!") == "Tom's filmgreat!"
+    assert preprocess("Tom's  film") == "Tom's   film"
+    assert preprocess("It was (very) good , he said") == "It was ( very) good, he said"
+
+
+def test_one_person_cluster_gives_both_templates(nlp, phrases):
+    text = "Anna Smith is wonderful. She owns every scene she is in."
+    gender, country = _run(nlp, phrases, text, [["Anna Smith", "She", (46, 49)]], ["Anna Smith"])
+    assert gender == ("<name> is wonderful. <Subj> owns every scene <subj> is in.", "female")
+    assert country == ("<name:female> is wonderful. She owns every scene she is in.", "female")
+
+
+def test_mentions_are_substituted_in_cluster_order_like_biasfinder(nlp, phrases):
+    text = "She met Anna Smith. Anna Smith smiled."
+    gender, _ = _run(nlp, phrases, text, [[(20, 30), (0, 3)]], ["Anna Smith"])
+    # BiasFinder's chunks: text[:20], text[30:0] (empty), text[3:], joined by spaces, spaces collapsed
+    assert gender == ("She met Anna Smith. <name> <Subj> met Anna Smith. Anna Smith smiled.", "female")
+
+
+def test_a_mention_that_is_no_pronoun_name_or_gender_noun_rejects_gender_not_country(nlp, phrases):
+    text = "Tom Hanks directs. The director knows it, and he shows it."
+    gender, country = _run(nlp, phrases, text, [["Tom Hanks", "The director", (46, 48)]], ["Tom Hanks"])
+    assert gender == "mention_not_replaceable"
+    assert country == ("<name:male> directs. The director knows it, and he shows it.", "male")
+
+
+def test_a_gender_noun_rooted_phrase_gets_a_noun_slot_and_counts_as_a_person(nlp, phrases):
+    text = "The old man was great. He knew it."
+    gender, country = _run(nlp, phrases, text, [["The old man", "He"]], [])
+    assert gender == ("The old <noun:man> was great. <Subj> knew it.", "male")
+    assert country == "no_name"
+
+
+@pytest.mark.parametrize("clusters, persons, reason", [
+    ([["Tom Hanks", "he"], ["Meg Ryan", "she"]], ["Tom Hanks", "Meg Ryan"], "several_person_clusters"),
+    ([["the film", "it"]], [], "no_person_cluster"),
+    ([["Tom Hanks"], ["the film", "it"]], ["Tom Hanks"], "no_person_cluster"),  # a single mention is no cluster
+    ([["Tom Hanks", "Meg Ryan"]], ["Tom Hanks", "Meg Ryan"], "no_pronoun"),
+    ([["Tom Hanks", "he", "she"]], ["Tom Hanks"], "two_genders"),
+])
+def test_biasfinder_rejections(nlp, phrases, clusters, persons, reason):
+    text = "Tom Hanks and Meg Ryan: he likes the film, it is fun, she says."
+    gender, country = _run(nlp, phrases, text, clusters, persons)
+    assert gender == reason and country == reason
+
+
+def test_paper_coherence_defaults_to_biasfinders_acceptance_and_records_it():
+    corpus = corpus_of(["Anna Smith is wonderful. She owns every scene she is in.",
+                        "The film is long. It bored me."])
+    paper = generate(corpus, instances=["gender", "country"], coherence="paper", lists="paper", n_names=2)
+    report = paper.attrs["generation_report"]
+    assert report["acceptance"] == "biasfinder"
+    assert paper.attrs["coherence"]["acceptance"] == "biasfinder" and paper.attrs["coherence"]["backend"] == "rules"
+    assert report["gender_templates"] == 1 and report["country_templates"] == 1
+    originals = paper[paper["is_original"].astype(bool)]
+    assert set(originals["template"]) == {"<name> is wonderful. <Subj> owns every scene <subj> is in.",
+                                         "<name:female> is wonderful. She owns every scene she is in."}
+    assert generate(corpus, instances=["gender"], n_names=2).attrs["generation_report"]["acceptance"] == "toolkit"
+    with pytest.raises(UnknownNameError, match="biasfinder"):
+        generate(corpus, acceptance="bias-finder")
+
+
+@pytest.mark.skipif(not any(all((d / f).is_file() for f in neuralcoref.FILES) for d in neuralcoref.model_dirs()),
+                    reason=f"neuralcoref model not fetched ({neuralcoref.FETCH})")
+def test_paper_preset_with_the_neuralcoref_backend():
+    corpus = corpus_of(["Meryl Streep is wonderful. She owns every scene she is in.",
+                        "My sister has a dog. She loves him."])  # two person clusters: [My sister, She], [a dog, him]
+    paper = generate(corpus, instances=["gender", "country"], coherence="paper", backend="neuralcoref",
+                     lists="paper", n_names=2)
+    originals = paper[paper["is_original"].astype(bool)]
+    assert originals["doc_id"].tolist() == ["d0", "d0"]
+    assert set(originals["template"]) == {"<name> is wonderful. <Subj> owns every scene <subj> is in.",
+                                         "<name:female> is wonderful. She owns every scene she is in."}
+    report = paper.attrs["generation_report"]
+    assert report["rejected_by_rule"]["gender"]["biasfinder:several_person_clusters"] == 1
+
+
+def test_the_people_option_is_not_read_by_biasfinders_acceptance_and_a_warning_says_so():
+    corpus = corpus_of(["Anna Smith is wonderful. She owns every scene she is in."])
+    with pytest.warns(UserWarning, match="acceptance='toolkit'"):
+        paper = generate(corpus, instances=["gender"], coherence="paper", lists="paper", n_names=2,
+                         people="skip-real")
+    assert paper.attrs["generation_report"]["gender_templates"] == 1
