@@ -63,9 +63,11 @@ def main() -> None:
                 if row.analysis in truth:
                     rows.append({"scenario": scenario, "analysis": row.analysis, "truth": truth[row.analysis],
                                  "covered": row.ci_low <= truth[row.analysis] <= row.ci_high,
-                                 "rejected": row.p_value < 0.05, "width": row.ci_high - row.ci_low})
+                                 "rejected": row.p_value < 0.05, "width": row.ci_high - row.ci_low,
+                                 "covered_z": abs(row.estimate - truth[row.analysis]) <= 1.959964 * row.se})
     result = pd.DataFrame(rows).groupby(["scenario", "analysis"], sort=False).agg(
-        truth=("truth", "first"), coverage=("covered", "mean"), rejection=("rejected", "mean"),
+        truth=("truth", "first"), coverage=("covered", "mean"), coverage_wald_z=("covered_z", "mean"),
+        rejection=("rejected", "mean"),
         mean_width=("width", "mean"), reps=("covered", "size"))
     print(result.round(3).to_string())
     print(f"{args.reps} replicates per scenario in {time.time() - start:.0f} s; Monte-Carlo SE of a 95 % coverage: "
