@@ -14,6 +14,7 @@ in ``attrs["no_score"]`` and warned about, never dropped.
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from toolkit import checks, executors, monitor, paths
 from toolkit.cache import ScoreCache, check_location
 from toolkit.errors import InputError, ModelOutputError, warn
 from toolkit.executors import LocalExecutor, RayExecutor
-from toolkit.models import SentimentModel, load
+from toolkit.models import SentimentModel, load, valence
 from toolkit.models.base import Predictions
 
 CPU_BATCH_TOKENS = 4_096  # measured best on 2 CPU cores (benchmarks/bench_scoring.py); larger batches slow down
@@ -91,7 +92,7 @@ def _open_cache(cache: bool | str | Path | ScoreCache | None) -> ScoreCache | No
 def _checked(model: SentimentModel, batch: list[str], predictions: Predictions) -> Predictions:
     """One prediction per text, every score a valence in [0, 1] or NaN (no valence), truncation flags and the native
     view filled in."""
-    scores = np.asarray(predictions.score, dtype=float).reshape(-1)
+    scores = valence.clip_unit(np.asarray(predictions.score, dtype=float).reshape(-1))  # 1 + 1e-12 is rounding
     if len(scores) != len(batch) or len(predictions.label) != len(batch):
         raise ModelOutputError(f"{model.spec} returned {len(scores)} predictions for {len(batch)} texts.",
                                fix="an adapter must return one prediction per text.")
@@ -102,7 +103,8 @@ def _checked(model: SentimentModel, batch: list[str], predictions: Predictions) 
     known = scores[~nan]
     if not (np.isfinite(known).all() and ((known >= 0.0) & (known <= 1.0)).all()):
         raise ModelOutputError(f"{model.spec} returned a score outside [0, 1] or not a number "
-                               f"(min {known.min():.6g}, max {known.max():.6g}).",
+                               f"({valence.describe_range(known)}; up to {valence.UNIT_TOLERANCE:g} outside is "
+                               "clipped as float rounding).",
                                fix="map the model's output to a valence in [0, 1] (see toolkit.models.valence); "
                                    "only a model that declares texts without a valence may return NaN.")
     truncated = np.asarray(predictions.truncated, dtype=bool).reshape(-1)
@@ -145,6 +147,9 @@ def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache |
     """Results per distinct text, its model-input group, and the run's counts (see :func:`score`)."""
     from tqdm.auto import tqdm
 
+    if not texts:  # every text skipped (too long): nothing reaches the model or its tokenizer
+        return {}, np.zeros(0, dtype=np.int64), {"texts": 0, "model_inputs": 0, "cached_texts": 0,
+                                                 "from_same_input": 0, "computed_inputs": 0}
     results = cache.get(model.fingerprint, texts) if cache is not None else {}
     group, ids, own_truncated = _group_by_input(model, texts, input_dedup=input_dedup)
     members = _members(group)
@@ -326,6 +331,7 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
     runner = executors.get(executor)
     codes, uniques = pd.factorize(cases["text"], sort=False)
     texts = [str(t) for t in uniques]
+    not_nfc = _warn_not_nfc(texts)
     base = cases.copy()
     base["text"] = pd.Categorical.from_codes(codes, categories=pd.Index(texts, dtype=object))
     if "template" in base.columns and not isinstance(base["template"].dtype, pd.CategoricalDtype):
@@ -378,4 +384,16 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
     scored.attrs["fingerprints"] = {model.spec: model.fingerprint for model in loaded}  # for provenance
     scored.attrs["no_score"] = no_score
     scored.attrs["inputs"] = inputs
+    scored.attrs["not_nfc"] = not_nfc
     return scored
+
+
+def _warn_not_nfc(texts: list[str]) -> int:
+    """Warn about texts not in Unicode NFC (a letter and a combining accent where one composed letter is usual):
+    models may score them otherwise than the same text composed; scored as given, counted in ``attrs["not_nfc"]``."""
+    odd = [t for t in texts if not t.isascii() and not unicodedata.is_normalized("NFC", t)]
+    if odd:
+        warn(f"{len(odd)} of {len(texts)} distinct texts are not in Unicode normal form NFC (e.g. {odd[0][:40]!r}): a "
+             "model may score them otherwise than the same text with composed letters. They are scored as given; "
+             "toolkit.corpora.load puts texts in NFC by default, toolkit.corpora.normalise(text) does it for one.")
+    return len(odd)

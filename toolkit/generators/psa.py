@@ -19,8 +19,9 @@ import numpy as np
 import pandas as pd
 
 from toolkit import nlp as nlp_layer
-from toolkit import checks
+from toolkit import checks, corpora
 from toolkit.errors import InputError, SchemaError, warn
+from toolkit.lookalike import check_distinct
 from toolkit.nlp.coref import pronoun_slot
 
 PRONOUNS = {"he": "male", "him": "male", "his": "male", "she": "female", "her": "female", "hers": "female"}
@@ -50,9 +51,7 @@ def load_names(source: str | Path | pd.DataFrame | None = None) -> pd.DataFrame:
     if bad:
         raise SchemaError(f"names table has gender values {bad}; expected female or male.",
                           fix="write gender as 'female' or 'male'.")
-    if frame["name"].duplicated().any():
-        raise SchemaError(f"name {frame['name'][frame['name'].duplicated()].iloc[0]!r} occurs twice.",
-                          fix="list each name once.")
+    check_distinct(frame["name"], what="PSA names table", fix="list each name once, in one spelling.")
     return frame.reset_index(drop=True)
 
 
@@ -110,6 +109,7 @@ def generate(corpus: pd.DataFrame, *, names: str | Path | pd.DataFrame | None = 
     seed = checks.seed(seed)
     max_words = checks.count(max_words, name="max_words")
     name_set = load_names(names)
+    corpus = corpora.from_frame(corpus, name="corpus")  # doc_id derived where a frame has only texts
     candidates = candidate_sentences(corpus, max_words=max_words, split=split_sentences)
     candidates = candidates.drop_duplicates("text")
     per_gender = min(n // 2, *(int((candidates["anchor_gender"] == g).sum()) for g in ("female", "male")))

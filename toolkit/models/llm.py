@@ -97,7 +97,15 @@ def parse_label(answer: str | None, words: list[str]) -> str | None:
 def distribution_from_logprobs(content: list[dict], words: list[str]) -> np.ndarray | None:
     """Class probabilities over ``words`` from an OpenAI ``logprobs.content`` list: at the answer's first token
     (after any think section) that starts a label word, the top alternatives that start exactly one label word add
-    their probabilities to it; renormalised. None when no such token or no mass."""
+    their probabilities to it; renormalised. None when no such token or no mass, or when the list is malformed
+    (entries that are not objects, a log-probability that is not a number <= 0): the answer text is parsed then."""
+    try:
+        return _distribution(content, words)
+    except (TypeError, ValueError, AttributeError, KeyError, OverflowError):
+        return None
+
+
+def _distribution(content: list[dict], words: list[str]) -> np.ndarray | None:
     full = "".join(str(item.get("token", "")) for item in content)
     think_end = full.rfind("</think>") + len("</think>") if "</think>" in full else 0
     offset = 0
@@ -113,7 +121,10 @@ def distribution_from_logprobs(content: list[dict], words: list[str]) -> np.ndar
             token = str(alt.get("token", "")).strip().lower()
             hits = [i for i, w in enumerate(words) if token and w.startswith(token)]
             if len(hits) == 1:
-                mass[hits[0]] += math.exp(float(alt["logprob"]))
+                logprob = float(alt["logprob"])
+                if not logprob <= 1e-6:  # above 0 (or NaN) is no log-probability
+                    raise ValueError(f"logprob {logprob!r}")
+                mass[hits[0]] += math.exp(min(logprob, 0.0))
         return mass / mass.sum() if mass.sum() > 0 else None
     return None
 

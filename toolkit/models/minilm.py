@@ -18,7 +18,7 @@ import numpy as np
 from toolkit.errors import MissingDependencyError, ModelSpecError
 from toolkit.models import valence
 from toolkit.models.base import digest
-from toolkit.models.hf import TransformerModel, _weights_digest
+from toolkit.models.hf import TransformerModel, _weights_digest, check_tokenizer
 
 HEAD_FILE = "minilm_imdb_head.json"
 MAX_LENGTH = 256
@@ -45,6 +45,7 @@ class MiniLMEncoder(TransformerModel):
         path = encoder_path()
         self.tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
         self.model = AutoModel.from_pretrained(path, local_files_only=True)
+        check_tokenizer(self.tokenizer, spec=self.spec, model=self.model)
         self.max_length = max_length
         self._place(device, dtype)
         self._encoder_digest = _weights_digest(self.model)
@@ -64,6 +65,8 @@ class MiniLMEncoder(TransformerModel):
     def embed(self, texts: list[str]) -> np.ndarray:
         import torch
 
+        if not len(texts):
+            return np.zeros((0, self.model.config.hidden_size), dtype=np.float32)
         encoded = self.tokenizer(list(texts), padding=True, truncation=True, max_length=self.max_length,
                                  return_tensors="pt").to(self.device)
         with torch.inference_mode():
