@@ -4,6 +4,7 @@ guard with the transformer models, ``sys.exit``/``KeyboardInterrupt`` inside a m
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import sys
 from pathlib import Path
@@ -271,3 +272,103 @@ def test_app_whose_py_model_calls_sys_exit_shows_the_coded_error(exiters):
     app.extra.value = "py:exiters_r3:exit0"
     assert app.run(block=True) is False
     assert "TK203" in app.error and "sys.exit(0)" in app.error
+
+
+# -- hostile LLM replies: deep JSON, wrong types, log-probabilities out of range -----------------------------------
+
+def _choice(content="positive", logprobs=None) -> dict:
+    choice = {"message": {"role": "assistant", "content": content}}
+    if logprobs is not None:
+        choice["logprobs"] = logprobs
+    return {"choices": [choice]}
+
+
+DEEP = b'{"choices": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+
+
+@pytest.mark.parametrize("payload, says", [
+    (DEEP, "RecursionError"),
+    ({"choices": ["positive"]}, "TypeError"),
+    ({"choices": [{"message": "positive"}]}, "TypeError"),
+    (_choice(logprobs="x"), "logprobs is str"),
+    (_choice(logprobs={"content": 5}), "logprobs.content is int"),
+    (_choice(logprobs={"content": ["positive"]}), "not an object with a string token"),
+    (_choice(logprobs={"content": [{"token": 5, "logprob": 0}]}), "not an object with a string token"),
+    (_choice(logprobs={"content": [{"token": "positive", "logprob": 1e308}]}), "logprob 1e\\+308"),
+    (_choice(logprobs={"content": [{"token": "positive", "logprob": "high"}]}), "logprob 'high'"),
+    (_choice(logprobs={"content": [{"token": "positive"}]}), "logprob None"),
+    (_choice(logprobs={"content": [{"token": "positive", "logprob": 0, "top_logprobs": 3}]}), "top_logprobs is int"),
+], ids=["deep-json", "choice-str", "message-str", "logprobs-str", "content-int", "item-str", "token-int",
+        "logprob-1e308", "logprob-str", "logprob-missing", "top-int"])
+def test_hostile_chat_replies_are_malformed_replies_tk501_not_raw_errors(monkeypatch, payload, says):
+    from loopback_chat import LoopbackChat
+
+    from toolkit.errors import LLMError
+    from toolkit.generators.btcsam.llm import OpenAIBackend
+
+    monkeypatch.setenv("R3_LLM_KEY", "k")
+    with LoopbackChat(reply=lambda request: (200, payload)) as chat:
+        client = OpenAIBackend(base_url=chat.url, model="m", api_key_env="R3_LLM_KEY", retries=1, backoff=0.01)
+        with pytest.raises(LLMError, match=r"\[TK501\] .*not a chat completion.*" + says):
+            client.chat([{"role": "user", "content": "hi"}], logprobs=True, top_logprobs=5)
+        assert len(chat.requests) == 2  # retried once, as any malformed reply
+
+
+def test_llm_model_under_hostile_logprobs_fails_with_a_coded_error(monkeypatch):
+    from loopback_chat import LoopbackChat
+
+    from toolkit.errors import LLMError
+    from toolkit.scoring import score
+
+    monkeypatch.setenv("R3_LLM_KEY", "k")
+    bad = _choice(logprobs={"content": [{"token": "positive", "logprob": 1e308}]})
+    with LoopbackChat(reply=lambda request: (200, bad)) as chat:
+        with pytest.raises(LLMError, match=r"\[TK501\]"):
+            score(_cases(["a film"]), models=f"llm:openai:m@{chat.url}?key_env=R3_LLM_KEY&retries=0", cache=False)
+
+
+def test_a_valid_reply_with_logprobs_still_gives_the_distribution(monkeypatch):
+    from loopback_chat import LoopbackChat
+
+    from toolkit.scoring import score
+
+    monkeypatch.setenv("R3_LLM_KEY", "k")
+    alternatives = [{"token": "positive", "logprob": math.log(0.6)}, {"token": "negative", "logprob": math.log(0.3)},
+                    {"token": "neutral", "logprob": math.log(0.1)}]
+    good = _choice(logprobs={"content": [{"token": "positive", "logprob": math.log(0.6),
+                                          "top_logprobs": alternatives}]})
+    with LoopbackChat(reply=lambda request: (200, good)) as chat:
+        scored = score(_cases(["a film"]), models=f"llm:openai:m@{chat.url}?key_env=R3_LLM_KEY", cache=False)
+    assert scored["score"].iloc[0] == pytest.approx(0.6 + 0.1 / 2)
+
+
+@pytest.mark.parametrize("content", [
+    ["positive"], [{"token": 5, "logprob": 0}], [{"token": "positive", "logprob": 1e308}],
+    [{"token": "positive", "logprob": "x"}], [{"token": "positive"}], [{"token": "positive", "logprob": 0,
+                                                                       "top_logprobs": 3}],
+])
+def test_distribution_from_malformed_logprobs_is_none_so_the_answer_is_parsed(content):
+    from toolkit.models.llm import distribution_from_logprobs
+
+    assert distribution_from_logprobs(content, ["negative", "neutral", "positive"]) is None
+
+
+@pytest.mark.parametrize("reply", [
+    "[" * 100_000 + "]" * 100_000,
+    '[{"topic": ' + "[" * 5_000 + "]" * 5_000 + ', "identity_term": "a", "concept_term": "b"}]',
+    '{"a": ' + "[" * 50_000 + "]" * 50_000 + "}",
+])
+def test_btcsam_reply_parsers_ignore_json_nested_past_any_answer(reply):
+    from toolkit.generators.btcsam import parse
+
+    assert parse.json_value(reply) is None
+    assert parse.triplets(reply) == [] and parse.mapping(reply) == {}
+
+
+def test_btcsam_reply_parsers_still_read_ordinary_json():
+    from toolkit.generators.btcsam import parse
+
+    assert parse.triplets('[{"topic": "t", "identity_term": "a", "concept_term": "b"}]') == [
+        {"topic": "t", "identity_term": "a", "concept_term": "b"}]
+    assert parse.mapping('{"Muslim": "A Muslim man", "Hindu": "A Hindu man"}') == {"Muslim": "A Muslim man",
+                                                                                  "Hindu": "A Hindu man"}

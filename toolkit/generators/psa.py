@@ -109,7 +109,7 @@ def generate(corpus: pd.DataFrame, *, names: str | Path | pd.DataFrame | None = 
     seed = checks.seed(seed)
     max_words = checks.count(max_words, name="max_words")
     name_set = load_names(names)
-    corpus = corpora.from_frame(corpus, name="corpus")  # doc_id derived where a frame has only texts
+    corpus = corpora.from_frame(corpus)  # doc_id derived where a frame has only texts
     candidates = candidate_sentences(corpus, max_words=max_words, split=split_sentences)
     candidates = candidates.drop_duplicates("text")
     per_gender = min(n // 2, *(int((candidates["anchor_gender"] == g).sum()) for g in ("female", "male")))

@@ -136,7 +136,7 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
                                                                                     name="n_country_names")
     n_process = checks.count(n_process, name="n_process", maximum=checks.MAX_PROCESSES)
     max_chars = checks.count(max_chars, name="max_chars", maximum=SPACY_MAX_CHARS)
-    corpus = from_frame(corpus, name="corpus")  # doc_id derived where a frame has only texts
+    corpus = from_frame(corpus)  # doc_id derived where a frame has only texts
     if "gender" in instances:
         fill_names(n_names, lists=lists)
     if "country" in instances:

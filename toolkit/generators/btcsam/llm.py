@@ -375,10 +375,13 @@ class HFBackend:
                  seed: int = 0) -> None:
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
-        from toolkit.models.hf import hub_load_error, offline_reason, resolve_target
+        from toolkit.models.hf import (check_config_file, check_tokenizer, check_tokenizer_files, hub_load_error,
+                                       offline_reason, resolve_target)
 
         target, local_only = resolve_target(str(model))  # a missing local-looking folder fails at once
         kwargs = {"local_files_only": True} if local_only else {}
+        check_config_file(target)  # a malformed folder, or one without a tokenizer, is TK201 before loading
+        check_tokenizer_files(target)
         try:
             self.tokenizer = AutoTokenizer.from_pretrained(target, **kwargs)
             self.model = AutoModelForCausalLM.from_pretrained(target, **kwargs)
@@ -388,6 +391,7 @@ class HFBackend:
             raise LLMError(f"cannot load {target!r} as a causal LM: {exc}",
                            fix="give a local folder written by save_pretrained(), or a hub id already in the "
                                "Hugging Face cache.") from exc
+        check_tokenizer(self.tokenizer, spec=f"hf:{model}", model=self.model)
         self.max_new_tokens, self.temperature, self.seed = max_new_tokens, temperature, seed
         self.identity = f"hf:{model}?temperature={temperature}&max_new_tokens={max_new_tokens}&seed={seed}"
 
