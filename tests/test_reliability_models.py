@@ -372,3 +372,32 @@ def test_btcsam_reply_parsers_still_read_ordinary_json():
         {"topic": "t", "identity_term": "a", "concept_term": "b"}]
     assert parse.mapping('{"Muslim": "A Muslim man", "Hindu": "A Hindu man"}') == {"Muslim": "A Muslim man",
                                                                                   "Hindu": "A Hindu man"}
+
+
+# -- found while probing: custom adapters that return the wrong kind of thing -------------------------------------
+
+def _adapter(output):
+    from toolkit.models.base import SentimentModel
+
+    class Custom(SentimentModel):
+        spec, fingerprint = "custom", "custom"
+
+        def predict(self, texts):
+            return output(texts)
+
+    return Custom()
+
+
+@pytest.mark.parametrize("output, pattern", [
+    (lambda t: None, r"predict returned NoneType, not Predictions"),
+    (lambda t: (np.full(len(t), 0.5), ["x"] * len(t)), r"predict returned tuple, not Predictions"),
+    (lambda t: __import__("toolkit.models.base", fromlist=["Predictions"]).Predictions(
+        np.array(["a"] * len(t)), ["x"] * len(t), np.zeros(len(t), bool)), r"scores that are not numbers"),
+    (lambda t: __import__("toolkit.models.base", fromlist=["Predictions"]).Predictions(
+        np.full(len(t), 0.5), None, np.zeros(len(t), bool)), r"labels that are not a list"),
+], ids=["none", "tuple", "string-scores", "no-labels"])
+def test_custom_adapter_returning_the_wrong_kind_is_tk203(output, pattern):
+    from toolkit.scoring import score
+
+    with pytest.raises(ModelOutputError, match=r"\[TK203\] custom.*" + pattern):
+        score(_cases(["a", "b"]), models=_adapter(output), cache=False)

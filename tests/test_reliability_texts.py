@@ -248,3 +248,35 @@ def test_as_test_set_on_a_bad_frame_or_name_is_coded(eec_cases, cases, name, err
 
     with pytest.raises(error, match=pattern):
         as_test_set(eec_cases if cases is None else cases, name=name)
+
+
+# -- found while probing: lone surrogates, blank names ------------------------------------------------------------
+
+def test_jsonl_text_with_a_lone_surrogate_escape_is_tk104_naming_the_line(tmp_path):
+    from toolkit import corpora
+
+    (tmp_path / "s.jsonl").write_text('{"text": "fine"}\n{"text": "good \\ud800 film"}\n')
+    with pytest.raises(CorpusError, match=r"line 2: 'text' holds a lone surrogate escape \(U\+D800\)"):
+        corpora.load(tmp_path / "s.jsonl")
+    (tmp_path / "pair.jsonl").write_text('{"text": "good \\ud83d\\ude00 film"}\n')
+    assert corpora.load(tmp_path / "pair.jsonl")["text"].tolist() == ["good \U0001F600 film"]
+
+
+def test_case_table_text_with_a_lone_surrogate_is_tk101_naming_the_row():
+    from toolkit.scoring import score
+
+    cases = _cases(["ok", "x"]).astype({"text": object})
+    cases.loc[1, "text"] = "good \ud800 film"
+    with pytest.raises(SchemaError, match=r"\[TK101\] the text of row 1 \(variant 'v1'\) holds U\+D800, a lone "
+                                          r"surrogate, at position 5"):
+        score(cases, models="vader", cache=False)
+
+
+@pytest.mark.parametrize("name, pattern", [(" ", r"entry 1 is empty or blank"), (None, r"row 1 has an empty cell"),
+                                           ("\u200b", r"entry 1 is empty or blank")])
+def test_psa_blank_or_missing_names_are_tk101(name, pattern):
+    from toolkit.generators.psa import load_names
+
+    names = pd.DataFrame({"name": ["Alice", name], "gender": ["female", "male"], "category": "x"})
+    with pytest.raises(SchemaError, match=pattern):
+        load_names(names)

@@ -43,6 +43,11 @@ def check_distinct(names: Iterable[str], *, what: str, fix: str = "") -> None:
     """Refuse (TK101) ``names`` in which two entries share a :func:`name_key`, or one holds an invisible character,
     naming them; ``what`` says which list it is ("PSA names", "identity terms of religion")."""
     names = [str(n) for n in names]
+    blank = [i for i, n in enumerate(names) if not name_key(n)]
+    if blank:
+        raise SchemaError(f"{what}: entry {blank[0]} is empty or blank ({names[blank[0]]!r})"
+                          + (f"; {len(blank)} entries are" if len(blank) > 1 else "") + ".",
+                          fix="drop the empty entries or fill them in.")
     hidden = [(n, invisible(n)) for n in names if invisible(n)]
     if hidden:
         name, codes = hidden[0]

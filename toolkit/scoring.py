@@ -24,7 +24,7 @@ import pandas as pd
 from toolkit import cases as case_schema
 from toolkit import checks, executors, monitor, paths
 from toolkit.cache import ScoreCache, check_location
-from toolkit.errors import InputError, ModelOutputError, warn
+from toolkit.errors import InputError, ModelOutputError, SchemaError, warn
 from toolkit.executors import LocalExecutor, RayExecutor
 from toolkit.models import SentimentModel, load, valence
 from toolkit.models.base import Predictions
@@ -92,8 +92,18 @@ def _open_cache(cache: bool | str | Path | ScoreCache | None) -> ScoreCache | No
 def _checked(model: SentimentModel, batch: list[str], predictions: Predictions) -> Predictions:
     """One prediction per text, every score a valence in [0, 1] or NaN (no valence), truncation flags and the native
     view filled in."""
-    scores = valence.clip_unit(np.asarray(predictions.score, dtype=float).reshape(-1))  # 1 + 1e-12 is rounding
-    if len(scores) != len(batch) or len(predictions.label) != len(batch):
+    if not isinstance(predictions, Predictions):
+        raise ModelOutputError(f"{model.spec}'s predict returned {type(predictions).__name__}, not Predictions.",
+                               fix="return toolkit.models.base.Predictions(score, label, truncated).")
+    try:
+        scores = np.asarray(predictions.score, dtype=float).reshape(-1)
+        labels = list(predictions.label)
+    except (TypeError, ValueError) as exc:
+        raise ModelOutputError(f"{model.spec} returned scores that are not numbers or labels that are not a list "
+                               f"({type(exc).__name__}: {exc}).",
+                               fix="return one float score and one label string per text.") from None
+    scores = valence.clip_unit(scores)  # 1 + 1e-12 is float rounding
+    if len(scores) != len(batch) or len(labels) != len(batch):
         raise ModelOutputError(f"{model.spec} returned {len(scores)} predictions for {len(batch)} texts.",
                                fix="an adapter must return one prediction per text.")
     nan = np.isnan(scores)
@@ -118,7 +128,7 @@ def _checked(model: SentimentModel, batch: list[str], predictions: Predictions) 
     if len(native.top_label) != len(batch) or len(top_score) != len(batch) or len(native.class_probs) != len(batch):
         raise ModelOutputError(f"{model.spec} returned a native view (top_label, top_score, class_probs) of another "
                                f"length than its {len(batch)} texts.", fix="return one entry per text, or none.")
-    return Predictions(scores, [str(label) for label in predictions.label], truncated,
+    return Predictions(scores, [str(label) for label in labels], truncated,
                        [str(v) for v in native.top_label], top_score, [str(v) for v in native.class_probs])
 
 
@@ -331,6 +341,7 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
     runner = executors.get(executor)
     codes, uniques = pd.factorize(cases["text"], sort=False)
     texts = [str(t) for t in uniques]
+    _check_encodable(texts, cases)
     not_nfc = _warn_not_nfc(texts)
     base = cases.copy()
     base["text"] = pd.Categorical.from_codes(codes, categories=pd.Index(texts, dtype=object))
@@ -386,6 +397,23 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
     scored.attrs["inputs"] = inputs
     scored.attrs["not_nfc"] = not_nfc
     return scored
+
+
+def _check_encodable(texts: list[str], cases: pd.DataFrame) -> None:
+    """A text holding a lone surrogate (``"\\ud800"``, from a broken JSON escape or a bytes decode with
+    ``surrogateescape``) is not valid Unicode: no tokenizer or cache can encode it. TK101 naming its row."""
+    for text in texts:
+        if not text.isascii():
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                row = cases.index[cases["text"].to_numpy(dtype=object) == text][0]
+                raise SchemaError(
+                    f"the text of row {row!r} (variant {cases.loc[row, 'variant_id']!r}) holds "
+                    f"U+{ord(text[exc.start]):04X}, a lone surrogate, at position {exc.start}: not a character, so "
+                    "no model or cache can read it.",
+                    fix="repair the text (decode its source with the right encoding; write both halves of a JSON "
+                        "surrogate pair), or drop the row.") from None
 
 
 def _warn_not_nfc(texts: list[str]) -> int:

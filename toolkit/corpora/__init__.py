@@ -219,8 +219,23 @@ def _jsonl(text: str, *, path: Path) -> pd.DataFrame:
             raise CorpusError(f"corpus {path.name!r} line {number}: {odd[0]!r} is a JSON {type(odd[1]).__name__} "
                               f"({json.dumps(odd[1])[:40]}), not a string.",
                               fix=f'write the text as a JSON string, e.g. {{"{odd[0]}": "…"}}.')
+        broken = next((k for k, v in row.items() if k in TEXT_COLUMNS and isinstance(v, str) and _surrogate(v)), None)
+        if broken is not None:  # "\ud800" alone: no character, and no model or cache can encode it
+            raise CorpusError(f"corpus {path.name!r} line {number}: {broken!r} holds a lone surrogate escape "
+                              f"(U+{ord(_surrogate(row[broken])):04X}), which is not a character.",
+                              fix="write the character itself, or both halves of its surrogate pair "
+                                  "(\\ud83d\\ude00 for 😀).")
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _surrogate(text: str) -> str:
+    """The first lone surrogate code point in ``text`` ("" if none): not valid Unicode, cannot be encoded."""
+    found = _SURROGATE.search(text)
+    return found.group(0) if found else ""
 
 
 def _no_twice(pairs: list[tuple[str, object]]) -> dict:

@@ -46,6 +46,11 @@ def load_names(source: str | Path | pd.DataFrame | None = None) -> pd.DataFrame:
     if missing:
         raise SchemaError(f"names table lacks column {missing[0]!r}; it has {', '.join(map(str, frame.columns))}.",
                           fix="give a CSV with the columns name,gender,category.")
+    missing = frame.loc[:, list(NAME_COLUMNS)].isna().any(axis=1)
+    if missing.any():
+        raise SchemaError(f"names table row {int(missing.to_numpy().argmax())} has an empty cell "
+                          f"({frame.loc[missing].iloc[0].to_dict()}).", fix="fill in name, gender and category "
+                          "for every row, or drop the row.")
     frame = frame.loc[:, list(NAME_COLUMNS)].astype(str)
     bad = sorted(set(frame["gender"]) - {"female", "male"})
     if bad:
