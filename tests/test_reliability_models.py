@@ -401,3 +401,28 @@ def test_custom_adapter_returning_the_wrong_kind_is_tk203(output, pattern):
 
     with pytest.raises(ModelOutputError, match=r"\[TK203\] custom.*" + pattern):
         score(_cases(["a", "b"]), models=_adapter(output), cache=False)
+
+
+@pytest.mark.parametrize("content, pattern", [
+    ("{not json", r"is not a head file \(JSONDecodeError"), ("{}", r"is not a head file \(KeyError: 'weights'\)"),
+    ('{"weights": [0.1, 0.2], "bias": 0, "max_length": 256}', r"has 2 weights \(384 needed\)"),
+    ('{"weights": [0.1], "bias": 0, "max_length": "256"}', r"max_length '256'"),
+])
+def test_minilm_head_file_that_is_not_a_head_is_tk201(tmp_path, content, pattern):
+    from toolkit.models.minilm import MiniLMSentimentModel
+
+    (tmp_path / "head.json").write_text(content)
+    with pytest.raises(ModelSpecError, match=r"\[TK201\] the MiniLM head .*" + pattern):
+        MiniLMSentimentModel(head=tmp_path / "head.json")
+
+
+@pytest.mark.parametrize("kind", ["missing", "binary", "folder"])
+def test_llm_prompt_file_that_cannot_be_read_is_tk201(tmp_path, monkeypatch, kind):
+    from toolkit.models import load
+
+    monkeypatch.setenv("R3_LLM_KEY", "k")
+    path = {"missing": tmp_path / "none.txt", "binary": tmp_path / "bin.txt", "folder": tmp_path}[kind]
+    if kind == "binary":
+        path.write_bytes(b"\xff\xfe\x00{text}")
+    with pytest.raises(ModelSpecError, match=r"\[TK201\] the prompt_file .* cannot be read as UTF-8 text"):
+        load(f"llm:openai:m@http://127.0.0.1:9/v1?key_env=R3_LLM_KEY&prompt_file={path}")

@@ -138,7 +138,7 @@ class _LLMClassifier(SentimentModel):
         self.spec = spec
         self.words = [w.strip().lower() for w in (options.get("labels") or ",".join(LABELS)).split(",")]
         self.roles = valence.head_roles(dict(enumerate(self.words)))
-        self.template = Path(options["prompt_file"]).read_text() if options.get("prompt_file") else PROMPT
+        self.template = _prompt_text(spec, options["prompt_file"]) if options.get("prompt_file") else PROMPT
         if "{text}" not in self.template:
             raise ModelSpecError(f"the prompt of {spec!r} has no {{text}} slot.", fix="put {text} where the text goes.")
 
@@ -300,6 +300,17 @@ class EndpointLLMClassifier(_LLMClassifier):
             class_probs.append("")
         return Predictions(np.array(score), label, np.zeros(len(texts), dtype=bool), top_label, np.array(top_score),
                            class_probs)
+
+
+def _prompt_text(spec: str, path: str) -> str:
+    """The prompt template in ``path`` (UTF-8 text); a missing, unreadable or binary file is TK201."""
+    try:
+        return Path(path).expanduser().read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
+        raise ModelSpecError(f"the prompt_file {path!r} of {spec!r} cannot be read as UTF-8 text ({reason}).",
+                             fix="point prompt_file= at a UTF-8 text file holding the prompt with a {text} slot.") \
+            from None
 
 
 def _request_settings(spec: str, options: dict[str, str]) -> dict[str, float | int]:
