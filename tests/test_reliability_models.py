@@ -224,7 +224,7 @@ def test_scores_a_rounding_error_outside_the_unit_interval_are_clipped(exiters, 
 def test_scores_further_outside_are_refused_with_enough_digits_to_see_why(exiters):
     from toolkit.scoring import score
 
-    with pytest.raises(ModelOutputError, match=r"outside \[0, 1\] \(min 1\.0000001, max 1\.0000001; up to 1e-09 "
+    with pytest.raises(ModelOutputError, match=r"outside \[0, 1\] \(min 1\.0000001, max 1\.0000001; up to 1e-10 "
                                                r"outside is clipped"):
         score(_cases(["a", "b"]), models="py:exiters_r3:over", cache=False)
 
@@ -245,6 +245,8 @@ def test_engine_clips_any_adapter_within_the_tolerance_and_names_the_digits_beyo
     assert (score(_cases(["a"]), models=Near(1 + 1e-12), cache=False)["score"] == 1.0).all()
     with pytest.raises(ModelOutputError, match=r"min 1\.000001, max 1\.000001"):
         score(_cases(["a"]), models=Near(1.000001), cache=False)
+    with pytest.raises(ModelOutputError, match=r"min 1\.000000001, max 1\.000000001"):
+        score(_cases(["a"]), models=Near(1 + 1e-9), cache=False)
 
 
 def test_app_whose_model_raises_keyboardinterrupt_reports_failure_not_success(exiters):

@@ -321,9 +321,10 @@ def check_tokenizer(tokenizer, *, spec: str, model=None) -> None:
             fix="use the tokenizer the model was trained with, or a config whose vocab_size matches its weights.")
 
 
-def check_loading_info(spec: str, info: dict) -> None:
+def check_loading_info(spec: str, info: dict, model=None) -> None:
     """Refuse (TK201) weights that do not fill the model: a layer missing from them (transformers would initialise
-    it at random, e.g. a base encoder without a classifier head) or of another shape than the config says."""
+    it at random, e.g. a base encoder without a classifier head) or of another shape than the config says. Only
+    trainable parameters count as missing (``model`` given): a buffer such as ``position_ids`` is rebuilt."""
     mismatched = sorted(info.get("mismatched_keys") or [], key=str)
     if mismatched:
         shown = "; ".join(f"{k[0]}: weights {tuple(k[1])}, config {tuple(k[2])}" if isinstance(k, tuple) else str(k)
@@ -332,6 +333,9 @@ def check_loading_info(spec: str, info: dict) -> None:
                              f"({shown}); e.g. num_labels or vocab_size differ from the trained model.",
                              fix="use the config.json saved with these weights (save_pretrained writes both).")
     missing = sorted(info.get("missing_keys") or [])
+    if model is not None:
+        parameters = {name for name, _ in model.named_parameters(remove_duplicate=False)}
+        missing = [k for k in missing if k in parameters]
     if missing:
         raise ModelSpecError(f"{spec}: {len(missing)} layer(s) are not in its weights and would be random "
                              f"({', '.join(missing[:4])}{', …' if len(missing) > 4 else ''}); a base model without "
@@ -581,7 +585,7 @@ class HFClassifierModel(TransformerModel):
             raise
         except Exception as exc:  # a malformed folder: config that cannot build a model, unreadable weights
             raise malformed_error(spec, exc) from exc
-        check_loading_info(spec, info)
+        check_loading_info(spec, info, self.model)
         check_tokenizer(self.tokenizer, spec=spec, model=self.model)
         labels = [x.strip() for x in options["labels"].split(",")] if options.get("labels") else None
         config = self.model.config

@@ -103,9 +103,10 @@ def from_afinn_sum(total: Sequence[float], *, alpha: float = AFINN_ALPHA) -> tup
     return (1.0 + s / np.sqrt(s * s + alpha)) / 2.0, _sign_labels(s)
 
 
-UNIT_TOLERANCE = 1e-9
-"""How far outside [0, 1] a model's valence may stray from float rounding (e.g. ``1 + 1e-12`` from a sum of
-probabilities) and still be taken: such a score is clipped to [0, 1]; one further out is refused (TK203)."""
+UNIT_TOLERANCE = 1e-10
+"""How far outside [0, 1] a model's valence may stray from float64 rounding (e.g. ``1 + 1e-12`` from a sum of
+probabilities; each float64 operation errs by ~1e-16) and still be taken: such a score is clipped to [0, 1]; one
+further out (``1 + 1e-9``, or a float32 result off by its ~1e-7 rounding: clip it in the model) is refused (TK203)."""
 
 
 def clip_unit(scores: np.ndarray) -> np.ndarray:
