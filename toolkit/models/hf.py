@@ -295,7 +295,7 @@ def check_config_file(target: str) -> None:
     if not isinstance(config, dict):
         raise ModelSpecError(f"{str(path)!r} holds a JSON {type(config).__name__}, not the object of settings a "
                              "model config is.", fix="save the model again with save_pretrained().")
-    bad = [f"{k}={config[k]!r}" for k in _SIZES if k in config
+    bad = [f"{k}={config[k]!r}" for k in _SIZES if config.get(k) is not None  # None: the architecture's default
            and not (isinstance(config[k], int) and not isinstance(config[k], bool) and config[k] > 0)]
     if bad:
         raise ModelSpecError(f"{str(path)!r} sets {', '.join(bad)}: sizes must be positive whole numbers.",
@@ -314,9 +314,10 @@ def check_tokenizer(tokenizer, *, spec: str, model=None) -> None:
             fix="save the tokenizer the model was trained with into its folder (tokenizer.save_pretrained(folder)).")
     embeddings = model.get_input_embeddings() if model is not None else None
     rows = getattr(embeddings, "num_embeddings", None)
-    if rows is not None and len(tokenizer) > rows:
+    vocabulary = getattr(tokenizer, "vocab_size", None) or len(tokenizer)  # added special tokens may go unused
+    if rows is not None and (vocabulary > rows or max(ids) >= rows):
         raise ModelSpecError(
-            f"{spec}: the tokenizer has {len(tokenizer):,} tokens but the model embeds only {rows:,} "
+            f"{spec}: the tokenizer has {vocabulary:,} tokens but the model embeds only {rows:,} "
             "(config vocab_size): texts with the other tokens cannot be scored.",
             fix="use the tokenizer the model was trained with, or a config whose vocab_size matches its weights.")
 
