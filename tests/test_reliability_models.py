@@ -428,3 +428,23 @@ def test_llm_prompt_file_that_cannot_be_read_is_tk201(tmp_path, monkeypatch, kin
         path.write_bytes(b"\xff\xfe\x00{text}")
     with pytest.raises(ModelSpecError, match=r"\[TK201\] the prompt_file .* cannot be read as UTF-8 text"):
         load(f"llm:openai:m@http://127.0.0.1:9/v1?key_env=R3_LLM_KEY&prompt_file={path}")
+
+
+# -- found while probing: one model listed twice ------------------------------------------------------------------
+
+@pytest.mark.parametrize("models", [["vader", "vader"], ["vader", " vader"], ["afinn", "vader", "afinn\n"]])
+def test_a_model_listed_twice_is_tk102_not_doubled_rows(models):
+    from toolkit.errors import InputError
+    from toolkit.scoring import score
+
+    with pytest.raises(InputError, match=r"\[TK102\] model '(vader|afinn)' is listed 2 times"):
+        score(_cases(["good", "bad"]), models=models, cache=False)
+
+
+def test_a_study_refuses_a_model_listed_twice_before_generating(monkeypatch):
+    from toolkit import biasfinder
+    from toolkit.errors import InputError
+
+    monkeypatch.setattr(biasfinder, "generate", lambda *a, **k: pytest.fail("generated before the check"))
+    with pytest.raises(InputError, match=r"models lists the model 'vader' 2 times"):
+        biasfinder.run(models=["vader", "vader "], cache=False)

@@ -279,6 +279,12 @@ def _load_announced(models: str | SentimentModel | Iterable[str | SentimentModel
             monitor.stage(f"loading model {str(spec).strip()}" + (f" ({position} of {len(specs)})"
                                                                    if len(specs) > 1 else ""))
         loaded.append(load(spec, device=device))
+    names = [model.spec for model in loaded]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:  # each would add the same rows again under one model name: every study would count them twice
+        raise InputError(f"model {twice[0]!r} is listed {names.count(twice[0])} times (as given: "
+                         f"{', '.join(repr(str(s) if isinstance(s, str) else s.spec) for s in specs)}).",
+                         fix="list each model once.")
     return loaded
 
 
