@@ -280,3 +280,19 @@ def test_psa_blank_or_missing_names_are_tk101(name, pattern):
     names = pd.DataFrame({"name": ["Alice", name], "gender": ["female", "male"], "category": "x"})
     with pytest.raises(SchemaError, match=pattern):
         load_names(names)
+
+
+@pytest.mark.parametrize("content, pattern", [
+    (b"name,gender,category\nJos\xe9,male,x\n", r"is not valid utf-8 \(line 2"),
+    (b"", r"is empty"),
+    (b"name,name,gender,category\nA,B,male,x\n", r"names the column 'name' 2 times"),
+    (b'name,gender,category\n"Ann,female,x\nBob,male,x\n', r"malformed in the record starting at line 2"),
+    (b"name,gender,category\n,male,x\n", r"entry 0 is empty or blank"),
+], ids=["latin-1", "empty", "name-twice", "open-quote", "blank-name"])
+def test_psa_names_file_is_read_strictly(tmp_path, content, pattern):
+    from toolkit.errors import ToolkitError
+    from toolkit.generators.psa import load_names
+
+    (tmp_path / "names.csv").write_bytes(content)
+    with pytest.raises(ToolkitError, match=pattern):
+        load_names(tmp_path / "names.csv")

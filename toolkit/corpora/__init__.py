@@ -518,3 +518,22 @@ def from_frame(frame: pd.DataFrame, *, name: str = "frame") -> pd.DataFrame:
         out["corpus"] = name
     out.attrs = dict(frame.attrs)
     return out.loc[:, list(CORPUS_COLUMNS) + [c for c in out.columns if c not in CORPUS_COLUMNS]]
+
+
+def read_csv(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame:
+    """A small CSV table (a names file, say) read as strictly as a corpus: every cell a string ("" where empty); not
+    in ``encoding``, empty, an unbalanced quote, an extra field or a column named twice is TK104 naming the line."""
+    path = Path(path).expanduser()
+    text = _decode(path.read_bytes(), path=path, encoding=encoding)
+    records = _strict_csv(text, sep=",", path=path)
+    header = next(csv.reader(io.StringIO(text)), [])
+    names = [h.strip() for h in header]
+    twice = next((n for n in names if names.count(n) > 1), None)
+    if twice is not None:
+        raise CorpusError(f"{path.name!r} names the column {twice!r} {names.count(twice)} times in its header.",
+                          fix=f"rename or drop the extra {twice!r} column.")
+    frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+    if len(frame) != records:
+        raise CorpusError(f"{path.name!r}: {records} records by a strict parse but {len(frame)} by pandas.",
+                          fix="check the file's quoting.")
+    return frame

@@ -41,7 +41,7 @@ def load_names(source: str | Path | pd.DataFrame | None = None) -> pd.DataFrame:
     else:
         if not Path(str(source)).exists():
             raise InputError(f"names file {str(source)!r} not found.", fix="pass a CSV with name,gender,category.")
-        frame = pd.read_csv(source)
+        frame = corpora.read_csv(source)  # strict: encoding, quotes and a column named twice are TK104
     missing = [c for c in NAME_COLUMNS if c not in frame.columns]
     if missing:
         raise SchemaError(f"names table lacks column {missing[0]!r}; it has {', '.join(map(str, frame.columns))}.",
