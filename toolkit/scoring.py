@@ -9,7 +9,10 @@ task, score, label, truncated`` (one row per case row and model; ``task`` is wha
 the model predicts an emotion intensity; ``truncated`` is True where the text was cut at the model's maximum
 length), then the model's native view ``top_label, top_score, class_probs`` (:data:`toolkit.cases.NATIVE_COLUMNS`).
 A NaN ``score`` (no valence: an emotion head without a valence mapping, an unparseable LLM answer) is kept, counted
-in ``attrs["no_score"]`` and warned about, never dropped.
+in ``attrs["no_score"]`` and warned about, never dropped. A score within
+:data:`toolkit.models.valence.UNIT_TOLERANCE` of [0, 1] is clipped into it (float rounding); anything else outside
+is TK203. Texts not in Unicode NFC are warned about and counted (``attrs["not_nfc"]``); a text holding a lone
+surrogate, or a model listed twice, is refused.
 """
 from __future__ import annotations
 

@@ -15,7 +15,10 @@ ids load from the HF cache only. Otherwise the hub is probed once per process be
 there fails at once (TK201, naming a local folder or ``HF_HUB_OFFLINE=1`` with a filled cache as the fix) instead of
 ``huggingface_hub``'s ~50 s of retries.
 ``max_length`` must lie between the tokenizer's special tokens + 1 and the model's position limit; ``device=cuda``
-needs CUDA.
+needs CUDA. A folder that would score garbage is refused at load (TK201): no tokenizer file
+(:func:`check_tokenizer_files`), a tokenizer that reads English as unknowns only (:func:`check_tokenizer`, also used
+by the MiniLM and local-LLM adapters), a malformed ``config.json`` (:func:`check_config_file`), weights that do not
+fit the config or leave a layer random (:func:`check_loading_info`), or non-finite outputs (:func:`check_forward`).
 
 The head is read from ``id2label`` and ``problem_type`` (:func:`toolkit.models.valence.read_head`): softmax
 outputs, or independent sigmoids for ``multi_label_classification`` heads (as the ``text-classification`` pipeline
