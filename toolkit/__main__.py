@@ -301,6 +301,11 @@ def main(argv: list[str] | None = None) -> int:
     except ToolkitError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except SystemExit as exc:  # sys.exit() inside a model or module the run called: never a silent success
+        print(f"error: [TK203] the run was ended by sys.exit({exc.code!r}) called inside it (a model or module it "
+              "ran), before its results were written. Fix: make the model return its scores or raise an "
+              "exception.", file=sys.stderr)
+        return 2
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (see _install_sigterm): one line, no traceback
         error, status = _interrupted(exc)
         print(f"\nerror: {error}", file=sys.stderr)

@@ -26,7 +26,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from toolkit import checks, corpora, paths, plots, results, stats
-from toolkit.generators.biasfinder import MAX_DOC_CHARS
+from toolkit.generators.biasfinder import MAX_DOC_CHARS, SPACY_MAX_CHARS
 from toolkit.generators.biasfinder.people import people_mode
 from toolkit.generators.biasfinder.rules import RULES, active as active_rules  # noqa: F401
 from toolkit.generators.biasfinder import (INSTANCES, PRESETS, country_names, country_templates,  # noqa: F401
@@ -87,7 +87,7 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
     seed, n_process = checks.seed(seed), checks.count(n_process, name="n_process", maximum=checks.MAX_PROCESSES)
     n_names = checks.count(n_names, name="n_names")
     n_country_names = checks.count(n_country_names, name="n_country_names")
-    max_chars = checks.count(max_chars, name="max_chars")
+    max_chars = checks.count(max_chars, name="max_chars", maximum=SPACY_MAX_CHARS)
     alpha, margin, n_boot = checks.statistics(correction=correction, margin=margin, alpha=alpha, n_boot=n_boot,
                                               min_boot=100)
     if interval not in RATE_INTERVALS:
@@ -96,7 +96,8 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
     corpus_report, generation_report = {}, {}
     started = time.perf_counter()
     if cases is None:
-        frame = corpus if isinstance(corpus, pd.DataFrame) else corpora.load(corpus, encoding=encoding)
+        frame = (corpora.from_frame(corpus) if isinstance(corpus, pd.DataFrame)
+                 else corpora.load(corpus, encoding=encoding))
         corpus_report = dict(frame.attrs.get("corpus_report", {}))
         cases = generate(frame, instances=instances, n_names=n_names, n_country_names=n_country_names,
                          n_process=n_process, max_chars=max_chars, progress=progress, executor=executor,

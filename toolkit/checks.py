@@ -193,4 +193,9 @@ def model_list(models: object, *, name: str = "models") -> list:
                          fix=f"pass e.g. {name}=['vader', 'minilm-imdb']; see toolkit.models.available().")
     if not out:
         raise InputError(f"{name} is empty.", fix=f"pass e.g. {name}=['vader']; see toolkit.models.available().")
+    specs = [m.strip() for m in out if isinstance(m, str)]
+    twice = next((m for m in specs if specs.count(m) > 1), None)
+    if twice is not None:  # checked again on the loaded models by the scoring engine
+        raise InputError(f"{name} lists the model {twice!r} {specs.count(twice)} times; its rows would be counted "
+                         "twice.", fix="list each model once.")
     return out

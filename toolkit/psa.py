@@ -59,7 +59,8 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
     checks.statistics(correction=correction, margin=margin, alpha=alpha)
     corpus_report: dict = {}
     if cases is None:
-        frame = corpus if isinstance(corpus, pd.DataFrame) else corpora.load(corpus, encoding=encoding)
+        frame = (corpora.from_frame(corpus) if isinstance(corpus, pd.DataFrame)
+                 else corpora.load(corpus, encoding=encoding))
         corpus_report = dict(frame.attrs.get("corpus_report", {}))
         english = frame["text"].map(corpora.looks_english).astype(bool)
         corpus_report["non_english_skipped"] = int((~english).sum())

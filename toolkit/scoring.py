@@ -9,11 +9,15 @@ task, score, label, truncated`` (one row per case row and model; ``task`` is wha
 the model predicts an emotion intensity; ``truncated`` is True where the text was cut at the model's maximum
 length), then the model's native view ``top_label, top_score, class_probs`` (:data:`toolkit.cases.NATIVE_COLUMNS`).
 A NaN ``score`` (no valence: an emotion head without a valence mapping, an unparseable LLM answer) is kept, counted
-in ``attrs["no_score"]`` and warned about, never dropped.
+in ``attrs["no_score"]`` and warned about, never dropped. A score within
+:data:`toolkit.models.valence.UNIT_TOLERANCE` of [0, 1] is clipped into it (float rounding); anything else outside
+is TK203. Texts not in Unicode NFC are warned about and counted (``attrs["not_nfc"]``); a text holding a lone
+surrogate, or a model listed twice, is refused.
 """
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -23,9 +27,9 @@ import pandas as pd
 from toolkit import cases as case_schema
 from toolkit import checks, executors, monitor, paths
 from toolkit.cache import ScoreCache, check_location
-from toolkit.errors import InputError, ModelOutputError, warn
+from toolkit.errors import InputError, ModelOutputError, SchemaError, warn
 from toolkit.executors import LocalExecutor, RayExecutor
-from toolkit.models import SentimentModel, load
+from toolkit.models import SentimentModel, load, valence
 from toolkit.models.base import Predictions
 
 CPU_BATCH_TOKENS = 4_096  # measured best on 2 CPU cores (benchmarks/bench_scoring.py); larger batches slow down
@@ -91,8 +95,18 @@ def _open_cache(cache: bool | str | Path | ScoreCache | None) -> ScoreCache | No
 def _checked(model: SentimentModel, batch: list[str], predictions: Predictions) -> Predictions:
     """One prediction per text, every score a valence in [0, 1] or NaN (no valence), truncation flags and the native
     view filled in."""
-    scores = np.asarray(predictions.score, dtype=float).reshape(-1)
-    if len(scores) != len(batch) or len(predictions.label) != len(batch):
+    if not isinstance(predictions, Predictions):
+        raise ModelOutputError(f"{model.spec}'s predict returned {type(predictions).__name__}, not Predictions.",
+                               fix="return toolkit.models.base.Predictions(score, label, truncated).")
+    try:
+        scores = np.asarray(predictions.score, dtype=float).reshape(-1)
+        labels = list(predictions.label)
+    except (TypeError, ValueError) as exc:
+        raise ModelOutputError(f"{model.spec} returned scores that are not numbers or labels that are not a list "
+                               f"({type(exc).__name__}: {exc}).",
+                               fix="return one float score and one label string per text.") from None
+    scores = valence.clip_unit(scores)  # 1 + 1e-12 is float rounding
+    if len(scores) != len(batch) or len(labels) != len(batch):
         raise ModelOutputError(f"{model.spec} returned {len(scores)} predictions for {len(batch)} texts.",
                                fix="an adapter must return one prediction per text.")
     nan = np.isnan(scores)
@@ -102,7 +116,8 @@ def _checked(model: SentimentModel, batch: list[str], predictions: Predictions) 
     known = scores[~nan]
     if not (np.isfinite(known).all() and ((known >= 0.0) & (known <= 1.0)).all()):
         raise ModelOutputError(f"{model.spec} returned a score outside [0, 1] or not a number "
-                               f"(min {known.min():.6g}, max {known.max():.6g}).",
+                               f"({valence.describe_range(known)}; up to {valence.UNIT_TOLERANCE:g} outside is "
+                               "clipped as float rounding).",
                                fix="map the model's output to a valence in [0, 1] (see toolkit.models.valence); "
                                    "only a model that declares texts without a valence may return NaN.")
     truncated = np.asarray(predictions.truncated, dtype=bool).reshape(-1)
@@ -116,7 +131,7 @@ def _checked(model: SentimentModel, batch: list[str], predictions: Predictions) 
     if len(native.top_label) != len(batch) or len(top_score) != len(batch) or len(native.class_probs) != len(batch):
         raise ModelOutputError(f"{model.spec} returned a native view (top_label, top_score, class_probs) of another "
                                f"length than its {len(batch)} texts.", fix="return one entry per text, or none.")
-    return Predictions(scores, [str(label) for label in predictions.label], truncated,
+    return Predictions(scores, [str(label) for label in labels], truncated,
                        [str(v) for v in native.top_label], top_score, [str(v) for v in native.class_probs])
 
 
@@ -145,6 +160,9 @@ def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache |
     """Results per distinct text, its model-input group, and the run's counts (see :func:`score`)."""
     from tqdm.auto import tqdm
 
+    if not texts:  # every text skipped (too long): nothing reaches the model or its tokenizer
+        return {}, np.zeros(0, dtype=np.int64), {"texts": 0, "model_inputs": 0, "cached_texts": 0,
+                                                 "from_same_input": 0, "computed_inputs": 0}
     results = cache.get(model.fingerprint, texts) if cache is not None else {}
     group, ids, own_truncated = _group_by_input(model, texts, input_dedup=input_dedup)
     members = _members(group)
@@ -264,6 +282,12 @@ def _load_announced(models: str | SentimentModel | Iterable[str | SentimentModel
             monitor.stage(f"loading model {str(spec).strip()}" + (f" ({position} of {len(specs)})"
                                                                    if len(specs) > 1 else ""))
         loaded.append(load(spec, device=device))
+    names = [model.spec for model in loaded]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:  # each would add the same rows again under one model name: every study would count them twice
+        raise InputError(f"model {twice[0]!r} is listed {names.count(twice[0])} times (as given: "
+                         f"{', '.join(repr(str(s) if isinstance(s, str) else s.spec) for s in specs)}).",
+                         fix="list each model once.")
     return loaded
 
 
@@ -326,6 +350,8 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
     runner = executors.get(executor)
     codes, uniques = pd.factorize(cases["text"], sort=False)
     texts = [str(t) for t in uniques]
+    _check_encodable(texts, cases)
+    not_nfc = _warn_not_nfc(texts)
     base = cases.copy()
     base["text"] = pd.Categorical.from_codes(codes, categories=pd.Index(texts, dtype=object))
     if "template" in base.columns and not isinstance(base["template"].dtype, pd.CategoricalDtype):
@@ -378,4 +404,33 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
     scored.attrs["fingerprints"] = {model.spec: model.fingerprint for model in loaded}  # for provenance
     scored.attrs["no_score"] = no_score
     scored.attrs["inputs"] = inputs
+    scored.attrs["not_nfc"] = not_nfc
     return scored
+
+
+def _check_encodable(texts: list[str], cases: pd.DataFrame) -> None:
+    """A text holding a lone surrogate (``"\\ud800"``, from a broken JSON escape or a bytes decode with
+    ``surrogateescape``) is not valid Unicode: no tokenizer or cache can encode it. TK101 naming its row."""
+    for text in texts:
+        if not text.isascii():
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                row = cases.index[cases["text"].to_numpy(dtype=object) == text][0]
+                raise SchemaError(
+                    f"the text of row {row!r} (variant {cases.loc[row, 'variant_id']!r}) holds "
+                    f"U+{ord(text[exc.start]):04X}, a lone surrogate, at position {exc.start}: not a character, so "
+                    "no model or cache can read it.",
+                    fix="repair the text (decode its source with the right encoding; write both halves of a JSON "
+                        "surrogate pair), or drop the row.") from None
+
+
+def _warn_not_nfc(texts: list[str]) -> int:
+    """Warn about texts not in Unicode NFC (a letter and a combining accent where one composed letter is usual):
+    models may score them otherwise than the same text composed; scored as given, counted in ``attrs["not_nfc"]``."""
+    odd = [t for t in texts if not t.isascii() and not unicodedata.is_normalized("NFC", t)]
+    if odd:
+        warn(f"{len(odd)} of {len(texts)} distinct texts are not in Unicode normal form NFC (e.g. {odd[0][:40]!r}): a "
+             "model may score them otherwise than the same text with composed letters. They are scored as given; "
+             "toolkit.corpora.load puts texts in NFC by default, toolkit.corpora.normalise(text) does it for one.")
+    return len(odd)

@@ -290,6 +290,16 @@ class _App:
             self._failure = exc
             self._say(f"✖ {self.error}", colour="#b00020")
             self.output.append_stderr("".join(traceback.format_exception(exc)))
+        except (KeyboardInterrupt, SystemExit) as exc:  # raised by the task itself (a Cancel is monitor.Cancelled):
+            self._finishing = True                      # a kernel interrupt reaches the main thread, never this one
+            self.result = None
+            self.output.outputs = ()
+            self.drill.children = ()
+            what = f"sys.exit({exc.code!r})" if isinstance(exc, SystemExit) else "KeyboardInterrupt"
+            self.error = (f"stopped: the task ended with {what} raised inside it (a model or callable it runs), "
+                          "before any result; nothing was shown")
+            self._say(f"✖ {self.error}", colour="#b00020")
+            self.output.append_stderr("".join(traceback.format_exception(exc)))
         else:
             self._finishing = True
             self.notes = list(dict.fromkeys([*self._field_notes, *(str(c.message) for c in caught

@@ -42,6 +42,15 @@ Robustness (every case recorded in ``frame.attrs["corpus_report"]``, which the s
   the number of texts changed is ``html_stripped``.
 - Texts that do not look English (:func:`looks_english`: mostly non-ASCII letters, or 8+ words with fewer than two
   distinct common English words) are counted (``non_english``) and warned about; PSA and BiasFinder skip them.
+- Texts are put in Unicode normal form NFC (``unicode_form="NFC"``, the default; None keeps them as read): "café"
+  written with a combining accent (NFD, as macOS file names and some scrapers give it) and with the composed "é" are
+  one text, scored alike (a lexicon that splits words on letters would otherwise read "cafe" + "´", and AFINN scored
+  one review .625 in NFC and .806 in NFD). The number of texts changed is ``unicode_normalised``.
+- A header naming a column the loader reads (``text``, ``review``, … or ``label``) twice is TK104 naming it (pandas
+  would silently read the first); a CSV field of any length loads (Python's csv module stops at 128 KiB by default);
+  texts too long for a model are skipped and counted by the scoring engine, not here.
+- :func:`from_frame` makes a corpus of any DataFrame with a text column (``doc_id`` derived when absent), as the
+  studies do when given a frame.
 """
 from __future__ import annotations
 
@@ -54,6 +63,7 @@ import json
 import os
 import re
 import tarfile
+import unicodedata
 import warnings
 import zlib
 from pathlib import Path
@@ -149,11 +159,14 @@ def _strict_csv(text: str, *, sep: str, path: Path) -> int:
     data records."""
     reader = csv.reader(io.StringIO(text), delimiter=sep, strict=True)
     start, width, records = 1, None, 0
+    limit = csv.field_size_limit()
+    csv.field_size_limit(max(limit, len(text) + 1))  # a field can be as long as the file; the default stops at 128 KiB
     try:
         for row in reader:
             if row:
                 if width is None:
                     width = len(row)
+                    _check_header(row, path=path)
                 else:
                     records += 1
                     if len(row) > width:
@@ -164,7 +177,27 @@ def _strict_csv(text: str, *, sep: str, path: Path) -> int:
         raise CorpusError(f"corpus {path.name!r} is malformed in the record starting at line {start}: {exc} (an "
                           "unbalanced quote there would merge the following rows into one text).",
                           fix='close the quote, or double quotes inside a quoted text ("" for ").') from None
+    finally:
+        csv.field_size_limit(limit)
     return records
+
+
+def _check_header(names: list[str], *, path: Path) -> None:
+    """A column the loader reads (a text or label column) named twice is TK104: which one is meant is unknown."""
+    read = [n.strip() for n in names if n.strip() in TEXT_COLUMNS + LABEL_COLUMNS]
+    twice = sorted({n for n in read if read.count(n) > 1})
+    if twice:
+        raise CorpusError(f"corpus {path.name!r} names the column {twice[0]!r} {read.count(twice[0])} times in its "
+                          f"header ({', '.join(names)}); which one holds the texts is not known.",
+                          fix=f"rename or drop the extra {twice[0]!r} column.")
+
+
+UNICODE_FORMS = ("NFC", None)
+
+
+def normalise(text: str, *, form: str | None = "NFC") -> str:
+    """``text`` in Unicode normal form ``form`` (None: unchanged); see the module docstring."""
+    return unicodedata.normalize(form, text) if form and not unicodedata.is_normalized(form, text) else text
 
 
 def _jsonl(text: str, *, path: Path) -> pd.DataFrame:
@@ -173,7 +206,7 @@ def _jsonl(text: str, *, path: Path) -> pd.DataFrame:
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            row = json.loads(line, object_pairs_hook=_no_twice)
         except json.JSONDecodeError as exc:
             raise CorpusError(f"corpus {path.name!r} line {number} is not valid JSON: {exc.msg}.",
                               fix="write one JSON object per line.") from None
@@ -186,8 +219,32 @@ def _jsonl(text: str, *, path: Path) -> pd.DataFrame:
             raise CorpusError(f"corpus {path.name!r} line {number}: {odd[0]!r} is a JSON {type(odd[1]).__name__} "
                               f"({json.dumps(odd[1])[:40]}), not a string.",
                               fix=f'write the text as a JSON string, e.g. {{"{odd[0]}": "…"}}.')
+        broken = next((k for k, v in row.items() if k in TEXT_COLUMNS and isinstance(v, str) and _surrogate(v)), None)
+        if broken is not None:  # "\ud800" alone: no character, and no model or cache can encode it
+            raise CorpusError(f"corpus {path.name!r} line {number}: {broken!r} holds a lone surrogate escape "
+                              f"(U+{ord(_surrogate(row[broken])):04X}), which is not a character.",
+                              fix="write the character itself, or both halves of its surrogate pair "
+                                  "(\\ud83d\\ude00 for 😀).")
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _surrogate(text: str) -> str:
+    """The first lone surrogate code point in ``text`` ("" if none): not valid Unicode, cannot be encoded."""
+    found = _SURROGATE.search(text)
+    return found.group(0) if found else ""
+
+
+def _no_twice(pairs: list[tuple[str, object]]) -> dict:
+    """A JSON object; a text or label key given twice in one object is an error (json keeps the last silently)."""
+    keys = [k for k, _ in pairs if k in TEXT_COLUMNS + LABEL_COLUMNS]
+    twice = next((k for k in keys if keys.count(k) > 1), None)
+    if twice is not None:
+        raise json.JSONDecodeError(f"the key {twice!r} is given twice", "", 0)
+    return dict(pairs)
 
 
 def _gunzip(raw: bytes, *, path: Path) -> bytes:
@@ -363,11 +420,14 @@ def _read_aclimdb(path: Path, *, encoding: str, unsup: bool) -> tuple[pd.DataFra
 
 
 def load(source: str | Path, *, name: str | None = None, limit: int | None = None, encoding: str = "utf-8",
-         strip_markup: bool = True, unsup: bool = False) -> pd.DataFrame:
+         strip_markup: bool = True, unsup: bool = False, unicode_form: str | None = "NFC") -> pd.DataFrame:
     """Load a corpus (see the module docstring); ``name`` defaults to ``"sample"``, ``"aclImdb"`` for an aclImdb folder
     or tarball, or the file's stem. ``limit`` keeps the first rows after empty texts are dropped. ``unsup`` keeps the
     unlabelled aclImdb ``train/unsup/`` reviews (skipped by default). What was dropped, stripped or flagged is in
-    ``attrs["corpus_report"]``."""
+    ``attrs["corpus_report"]``. ``unicode_form``: ``"NFC"`` (default) or None, see the module docstring."""
+    if unicode_form not in UNICODE_FORMS:
+        raise InputError(f"unicode_form must be one of {UNICODE_FORMS}; got {unicode_form!r}.",
+                         fix="pass unicode_form='NFC' (default) or None to keep texts as read.")
     path = sample_path() if str(source) == "sample" else Path(source).expanduser()
     if not path.exists():
         raise InputError(f"corpus {str(source)!r} not found.", fix=f"pass {_SOURCES}.")
@@ -390,6 +450,9 @@ def load(source: str | Path, *, name: str | None = None, limit: int | None = Non
     texts = frame[text_column].map(lambda t: "" if t is None or (isinstance(t, float) and t != t) else str(t))
     stripped = texts.map(strip_html) if strip_markup else texts
     cleaned = stripped.map(clean)
+    normalised = cleaned.map(lambda t: normalise(t, form=unicode_form))
+    changed = normalised != cleaned
+    cleaned = normalised
     empty = cleaned.str.len() == 0
     kept = frame[~empty].head(limit) if limit else frame[~empty]
     corpus_name = name or ("sample" if str(source) == "sample" else "aclImdb" if aclimdb else path.name.split(".")[0])
@@ -407,7 +470,9 @@ def load(source: str | Path, *, name: str | None = None, limit: int | None = Non
     report = {"source": "sample" if str(source) == "sample" else str(path.resolve()), "sha256": digest,
               "encoding": encoding, "rows_read": int(len(frame)), "empty_texts_dropped": int(empty.sum()),
               "html_stripped": int((stripped != texts.map(lambda t: _BREAK.sub(" ", t))).sum()),
-              "non_english": non_english, "rows": int(len(out)), **(acl_report if aclimdb else {})}
+              "non_english": non_english, "unicode_form": unicode_form,
+              "unicode_normalised": int((changed & ~empty).sum()), "rows": int(len(out)),
+              **(acl_report if aclimdb else {})}
     if report["empty_texts_dropped"]:
         warnings.warn(f"corpus {corpus_name!r}: {report['empty_texts_dropped']} of {len(frame)} rows have a missing, "
                       "empty or whitespace-only text and were dropped (recorded in attrs['corpus_report']).",
@@ -417,3 +482,58 @@ def load(source: str | Path, *, name: str | None = None, limit: int | None = Non
                       "will score them anyway (PSA and BiasFinder skip them).", stacklevel=2)
     out.attrs["corpus_report"] = report
     return out
+
+
+def from_frame(frame: pd.DataFrame, *, name: str = "frame") -> pd.DataFrame:
+    """A corpus (columns :data:`CORPUS_COLUMNS`) from any DataFrame with a text column (``text``, or ``review``,
+    ``sentence``, ``comment``): ``doc_id`` ``<name>:<row>`` where absent, ``label`` "" and ``corpus`` ``name`` where
+    absent; other columns and ``attrs`` are kept. A frame that already has every corpus column is returned as it is.
+    No text column, or texts that are not strings, is TK101 naming the columns."""
+    if not isinstance(frame, pd.DataFrame):
+        raise SchemaError(f"a corpus must be a file path, 'sample' or a pandas DataFrame; got {type(frame).__name__}.",
+                          fix="pass corpora.load(path), or a DataFrame with a 'text' column.")
+    if all(c in frame.columns for c in CORPUS_COLUMNS) and frame["text"].map(lambda t: isinstance(t, str)).all():
+        return frame
+    text_column = next((c for c in TEXT_COLUMNS if c in frame.columns), None)
+    if text_column is None:
+        raise SchemaError(f"the corpus frame has no text column; its columns: "
+                          f"{', '.join(map(str, frame.columns)) or 'none'}.",
+                          fix=f"name the text column one of: {', '.join(TEXT_COLUMNS)} (doc_id, label and corpus are "
+                              "optional), or load a file with toolkit.corpora.load().")
+    texts = frame[text_column]
+    bad = texts.map(lambda t: not isinstance(t, str))
+    if bad.any():
+        row = frame.index[bad.to_numpy()][0]
+        raise SchemaError(f"the corpus frame's {text_column!r} column holds {texts[row]!r} "
+                          f"({type(texts[row]).__name__}) in row {row!r}, not a string.",
+                          fix="drop rows without text (frame.dropna(subset=[...])) and pass strings.")
+    out = frame.copy()
+    out["text"] = texts
+    if "doc_id" not in out.columns:
+        out["doc_id"] = [f"{name}:{i}" for i in range(len(out))]
+    out["doc_id"] = out["doc_id"].astype(str)
+    if "label" not in out.columns:
+        out["label"] = next((out[c].astype(str) for c in LABEL_COLUMNS if c in out.columns), "")
+    if "corpus" not in out.columns:
+        out["corpus"] = name
+    out.attrs = dict(frame.attrs)
+    return out.loc[:, list(CORPUS_COLUMNS) + [c for c in out.columns if c not in CORPUS_COLUMNS]]
+
+
+def read_csv(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame:
+    """A small CSV table (a names file, say) read as strictly as a corpus: every cell a string ("" where empty); not
+    in ``encoding``, empty, an unbalanced quote, an extra field or a column named twice is TK104 naming the line."""
+    path = Path(path).expanduser()
+    text = _decode(path.read_bytes(), path=path, encoding=encoding)
+    records = _strict_csv(text, sep=",", path=path)
+    header = next(csv.reader(io.StringIO(text)), [])
+    names = [h.strip() for h in header]
+    twice = next((n for n in names if names.count(n) > 1), None)
+    if twice is not None:
+        raise CorpusError(f"{path.name!r} names the column {twice!r} {names.count(twice)} times in its header.",
+                          fix=f"rename or drop the extra {twice!r} column.")
+    frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+    if len(frame) != records:
+        raise CorpusError(f"{path.name!r}: {records} records by a strict parse but {len(frame)} by pandas.",
+                          fix="check the file's quoting.")
+    return frame

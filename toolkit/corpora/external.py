@@ -16,12 +16,14 @@ from: ``refid`` in the GPT files, ``reflink`` in the llama3 files; "" for baseli
 """
 from __future__ import annotations
 
+import csv
+import io
 from pathlib import Path
 
 import pandas as pd
 
 from toolkit.cases import CASE_COLUMNS
-from toolkit.errors import InputError, SchemaError, unknown
+from toolkit.errors import CorpusError, InputError, SchemaError, unknown
 
 BTCSAM_STAGES = {"baseline": "etsg", "lexical": "lda", "syntactic": "syda", "semantic": "seda"}
 BTCSAM_SETS = ("baseline", "lexical", "syntactic", "semantic", "llama3_baseline", "llama3_lexical", "llama3_semantic")
@@ -35,10 +37,25 @@ def _read(path: str | Path, *, kind: str, required: tuple[str, ...]) -> pd.DataF
     path = Path(path).expanduser()
     if not path.is_file():
         raise InputError(f"{kind} file {str(path)!r} not found.", fix=f"pass the path of the {kind} CSV file.")
-    with open(path, encoding="utf-8") as handle:
-        header = handle.readline()
-    frame = pd.read_csv(path, sep=";" if header.count(";") > header.count(",") else ",", dtype=str,
-                        keep_default_na=False)
+    raw = path.read_bytes()
+    if b"\x00" in raw[:65536]:
+        raise CorpusError(f"{kind} file {path.name!r} is binary (it holds NUL bytes), not a CSV text file.",
+                          fix=f"pass the {kind} CSV file itself (unpack it first if it is an archive).")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise CorpusError(f"{kind} file {path.name!r} is not valid UTF-8 (line {line}, byte {exc.start}).",
+                          fix=f"pass the {kind} CSV as released (UTF-8), or re-save it as UTF-8.") from None
+    if not text.strip():
+        raise CorpusError(f"{kind} file {path.name!r} is empty.", fix=f"copy the {kind} CSV file again.")
+    header = text.split("\n", 1)[0]
+    try:
+        frame = pd.read_csv(io.StringIO(text), sep=";" if header.count(";") > header.count(",") else ",", dtype=str,
+                            keep_default_na=False)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, csv.Error) as exc:
+        raise CorpusError(f"{kind} file {path.name!r} is not a readable CSV: {str(exc).strip()[:200]}",
+                          fix=f"pass the {kind} CSV as released; check its quoting.") from None
     if kind == "BTC-SAM release" and "topic" in frame.columns and "sentence" not in frame.columns:
         raise SchemaError(f"{path.name!r} holds BTS triplets (topic, concept term), not test sentences.",
                           fix="load one of the *_output.csv files with a 'sentence' column, e.g. baseline_output.csv.")

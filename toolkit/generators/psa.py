@@ -19,8 +19,9 @@ import numpy as np
 import pandas as pd
 
 from toolkit import nlp as nlp_layer
-from toolkit import checks
+from toolkit import checks, corpora
 from toolkit.errors import InputError, SchemaError, warn
+from toolkit.lookalike import check_distinct
 from toolkit.nlp.coref import pronoun_slot
 
 PRONOUNS = {"he": "male", "him": "male", "his": "male", "she": "female", "her": "female", "hers": "female"}
@@ -40,19 +41,22 @@ def load_names(source: str | Path | pd.DataFrame | None = None) -> pd.DataFrame:
     else:
         if not Path(str(source)).exists():
             raise InputError(f"names file {str(source)!r} not found.", fix="pass a CSV with name,gender,category.")
-        frame = pd.read_csv(source)
+        frame = corpora.read_csv(source)  # strict: encoding, quotes and a column named twice are TK104
     missing = [c for c in NAME_COLUMNS if c not in frame.columns]
     if missing:
         raise SchemaError(f"names table lacks column {missing[0]!r}; it has {', '.join(map(str, frame.columns))}.",
                           fix="give a CSV with the columns name,gender,category.")
+    missing = frame.loc[:, list(NAME_COLUMNS)].isna().any(axis=1)
+    if missing.any():
+        raise SchemaError(f"names table row {int(missing.to_numpy().argmax())} has an empty cell "
+                          f"({frame.loc[missing].iloc[0].to_dict()}).", fix="fill in name, gender and category "
+                          "for every row, or drop the row.")
     frame = frame.loc[:, list(NAME_COLUMNS)].astype(str)
     bad = sorted(set(frame["gender"]) - {"female", "male"})
     if bad:
         raise SchemaError(f"names table has gender values {bad}; expected female or male.",
                           fix="write gender as 'female' or 'male'.")
-    if frame["name"].duplicated().any():
-        raise SchemaError(f"name {frame['name'][frame['name'].duplicated()].iloc[0]!r} occurs twice.",
-                          fix="list each name once.")
+    check_distinct(frame["name"], what="PSA names table", fix="list each name once, in one spelling.")
     return frame.reset_index(drop=True)
 
 
@@ -110,6 +114,7 @@ def generate(corpus: pd.DataFrame, *, names: str | Path | pd.DataFrame | None = 
     seed = checks.seed(seed)
     max_words = checks.count(max_words, name="max_words")
     name_set = load_names(names)
+    corpus = corpora.from_frame(corpus)  # doc_id derived where a frame has only texts
     candidates = candidate_sentences(corpus, max_words=max_words, split=split_sentences)
     candidates = candidates.drop_duplicates("text")
     per_gender = min(n // 2, *(int((candidates["anchor_gender"] == g).sum()) for g in ("female", "male")))

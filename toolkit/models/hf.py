@@ -15,7 +15,10 @@ ids load from the HF cache only. Otherwise the hub is probed once per process be
 there fails at once (TK201, naming a local folder or ``HF_HUB_OFFLINE=1`` with a filled cache as the fix) instead of
 ``huggingface_hub``'s ~50 s of retries.
 ``max_length`` must lie between the tokenizer's special tokens + 1 and the model's position limit; ``device=cuda``
-needs CUDA.
+needs CUDA. A folder that would score garbage is refused at load (TK201): no tokenizer file
+(:func:`check_tokenizer_files`), a tokenizer that reads English as unknowns only (:func:`check_tokenizer`, also used
+by the MiniLM and local-LLM adapters), a malformed ``config.json`` (:func:`check_config_file`), weights that do not
+fit the config or leave a layer random (:func:`check_loading_info`), or non-finite outputs (:func:`check_forward`).
 
 The head is read from ``id2label`` and ``problem_type`` (:func:`toolkit.models.valence.read_head`): softmax
 outputs, or independent sigmoids for ``multi_label_classification`` heads (as the ``text-classification`` pipeline
@@ -253,6 +256,122 @@ def hub_load_error(target: str, exc: Exception, *, what: str) -> ModelSpecError:
             f"proxy settings.")
 
 
+TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "vocab.json", "tokenizer.model", "spiece.model",
+                   "sentencepiece.bpe.model", "source.spm", "vocab.model", "bpe.codes", "sentencepiece.model")
+"""Files of which a local model folder needs at least one for its tokenizer (what ``save_pretrained`` writes)."""
+PROBE_SENTENCE = "The film was good, but the ending was bad and I did not like the music."
+"""Ordinary English every tokenizer of an English sentiment model must represent with more than unknown tokens."""
+
+
+def check_tokenizer_files(target: str) -> None:
+    """A local folder with no tokenizer file (``model.save_pretrained`` alone) is refused (TK201): transformers
+    would build a tokenizer of the special tokens only, read every word as unknown and score every text alike."""
+    folder = Path(target).expanduser()
+    if not folder.is_dir() or not (folder / "config.json").is_file():
+        return
+    names = {p.name for p in folder.iterdir()}
+    if names & set(TOKENIZER_FILES) or any(n.endswith(".model") for n in names):
+        return
+    raise ModelSpecError(
+        f"the model folder {str(folder)!r} has no tokenizer files (none of {', '.join(TOKENIZER_FILES)}); it holds "
+        f"{', '.join(sorted(names)) or 'nothing'}. Loaded as it is, every word would be an unknown token and every "
+        "text would get the same score.",
+        fix="save the tokenizer beside the model: AutoTokenizer.from_pretrained(<the base model>)"
+            f".save_pretrained({str(folder)!r}).")
+
+
+_SIZES = ("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_size",
+          "max_position_embeddings", "num_labels", "n_embd", "n_layer", "n_head", "dim", "n_layers", "n_heads")
+
+
+def check_config_file(target: str) -> None:
+    """A local folder whose ``config.json`` is not a JSON object, or sets a size (hidden size, layers, heads,
+    vocabulary, positions) that is not a positive whole number, is refused (TK201) naming the field."""
+    path = Path(target).expanduser() / "config.json"
+    if not path.is_file():
+        return
+    try:
+        config = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ModelSpecError(f"{str(path)!r} is not a readable JSON file ({type(exc).__name__}: {exc}).",
+                             fix="save the model again with save_pretrained(), which writes config.json.") from exc
+    if not isinstance(config, dict):
+        raise ModelSpecError(f"{str(path)!r} holds a JSON {type(config).__name__}, not the object of settings a "
+                             "model config is.", fix="save the model again with save_pretrained().")
+    bad = [f"{k}={config[k]!r}" for k in _SIZES if config.get(k) is not None  # None: the architecture's default
+           and not (isinstance(config[k], int) and not isinstance(config[k], bool) and config[k] > 0)]
+    if bad:
+        raise ModelSpecError(f"{str(path)!r} sets {', '.join(bad)}: sizes must be positive whole numbers.",
+                             fix="use the config.json saved with these weights (save_pretrained writes both).")
+
+
+def check_tokenizer(tokenizer, *, spec: str, model=None) -> None:
+    """Refuse (TK201) a tokenizer that cannot represent ordinary English (:data:`PROBE_SENTENCE` tokenises to unknown
+    tokens only) or that makes ids the model has no embedding for."""
+    ids = tokenizer(PROBE_SENTENCE, add_special_tokens=False)["input_ids"]
+    unk = getattr(tokenizer, "unk_token_id", None)
+    if not ids or (unk is not None and all(i == unk for i in ids)):
+        raise ModelSpecError(
+            f"{spec}: its tokenizer ({len(tokenizer)} tokens) reads the English probe sentence "
+            f"{PROBE_SENTENCE!r} as unknown tokens only, so every text would get the same score.",
+            fix="save the tokenizer the model was trained with into its folder (tokenizer.save_pretrained(folder)).")
+    embeddings = model.get_input_embeddings() if model is not None else None
+    rows = getattr(embeddings, "num_embeddings", None)
+    vocabulary = getattr(tokenizer, "vocab_size", None) or len(tokenizer)  # added special tokens may go unused
+    if rows is not None and (vocabulary > rows or max(ids) >= rows):
+        raise ModelSpecError(
+            f"{spec}: the tokenizer has {vocabulary:,} tokens but the model embeds only {rows:,} "
+            "(config vocab_size): texts with the other tokens cannot be scored.",
+            fix="use the tokenizer the model was trained with, or a config whose vocab_size matches its weights.")
+
+
+def check_loading_info(spec: str, info: dict, model=None) -> None:
+    """Refuse (TK201) weights that do not fill the model: a layer missing from them (transformers would initialise
+    it at random, e.g. a base encoder without a classifier head) or of another shape than the config says. Only
+    trainable parameters count as missing (``model`` given): a buffer such as ``position_ids`` is rebuilt."""
+    mismatched = sorted(info.get("mismatched_keys") or [], key=str)
+    if mismatched:
+        shown = "; ".join(f"{k[0]}: weights {tuple(k[1])}, config {tuple(k[2])}" if isinstance(k, tuple) else str(k)
+                          for k in mismatched[:4])
+        raise ModelSpecError(f"{spec}: {len(mismatched)} weight(s) do not match the sizes its config.json gives "
+                             f"({shown}); e.g. num_labels or vocab_size differ from the trained model.",
+                             fix="use the config.json saved with these weights (save_pretrained writes both).")
+    missing = sorted(info.get("missing_keys") or [])
+    if model is not None:
+        parameters = {name for name, _ in model.named_parameters(remove_duplicate=False)}
+        missing = [k for k in missing if k in parameters]
+    if missing:
+        raise ModelSpecError(f"{spec}: {len(missing)} layer(s) are not in its weights and would be random "
+                             f"({', '.join(missing[:4])}{', …' if len(missing) > 4 else ''}); a base model without "
+                             "a trained classifier head scores noise.",
+                             fix="fine-tune a sequence-classification head and save it (save_pretrained), or pick a "
+                                 "model trained for sentiment.")
+
+
+def malformed_error(spec: str, exc: Exception) -> ModelSpecError:
+    """TK201 for a folder whose config cannot build the model or whose weights cannot be read."""
+    first = (str(exc).strip().splitlines() or [""])[0][:300]
+    return ModelSpecError(f"{spec}: the model folder is malformed ({type(exc).__name__}: {first}); e.g. a config "
+                          "value of 0 or of the wrong kind, or a truncated or corrupt weights file.",
+                          fix="save the model again with save_pretrained(), or check config.json against the "
+                              "architecture's documented settings.")
+
+
+def check_forward(model: "TransformerModel", *, spec: str) -> None:
+    """Run :data:`PROBE_SENTENCE` through the loaded model once: an error or a non-finite output (NaN/inf weights,
+    a config the weights do not fit) is TK201 at load, not a failure in the middle of a run."""
+    try:
+        probs = np.asarray(model._raw_probe(), dtype=float)
+    except (ImportError, MemoryError):
+        raise
+    except Exception as exc:
+        raise malformed_error(spec, exc) from exc
+    if not np.isfinite(probs).all():
+        raise ModelSpecError(f"{spec}: the model gives non-finite outputs (NaN or inf) on the probe sentence: its "
+                             "weights are corrupt or overflow in this precision.",
+                             fix="re-save the weights; in float16 try bfloat16 or float32.")
+
+
 def _tokenizer_digest(tokenizer) -> str:
     """Everything in the tokenizer that shapes the model's inputs: the serialised pipeline of a fast tokenizer (vocab,
     normaliser, pre-tokeniser, post-processor with its special tokens) or the vocabulary of a slow one, plus its
@@ -325,6 +444,8 @@ class TransformerModel(SentimentModel):
         dtype = np.uint16 if len(self.tokenizer) <= np.iinfo(np.uint16).max + 1 else np.int32
         ids: list[np.ndarray] = []
         lengths = np.zeros(len(texts), dtype=np.int64)
+        if not len(texts):  # transformers' tokenizer raises IndexError on an empty batch
+            return ids, lengths
         tokenize = self._rust_tokenize() if self._rust_agrees(texts) else self._wrapper_tokenize
         for start in range(0, len(texts), 4096):
             chunk = list(texts[start:start + 4096])
@@ -408,6 +529,15 @@ class TransformerModel(SentimentModel):
     def _probabilities(self, encoded) -> "np.ndarray":
         raise NotImplementedError
 
+    def _raw_probe(self) -> "np.ndarray":
+        """Class probabilities of :data:`PROBE_SENTENCE` (see :func:`check_forward`)."""
+        import torch
+
+        encoded = self.tokenizer([PROBE_SENTENCE], truncation=True, max_length=self.max_length,
+                                 return_tensors="pt").to(self.device)
+        with torch.inference_mode():
+            return self._probabilities(encoded)
+
     def _predictions(self, probs: np.ndarray, truncated: np.ndarray) -> Predictions:
         score, label = valence.from_probabilities(probs, self.roles)
         return Predictions(score, label, truncated, *valence.native(probs, [str(r) for r in self.roles]))
@@ -415,6 +545,9 @@ class TransformerModel(SentimentModel):
     def predict(self, texts: list[str]) -> Predictions:
         import torch
 
+        if not len(texts):  # as the lexicons do: no texts, no predictions (the tokenizer fails on an empty batch)
+            return self._predictions(np.zeros((0, len(self.model.config.id2label or self.roles or []))),
+                                     np.zeros(0, dtype=bool))
         truncated = np.asarray(self.lengths(texts)) > self.max_length
         encoded = self.tokenizer(list(texts), padding=True, truncation=True, max_length=self.max_length,
                                  return_tensors="pt").to(self.device)
@@ -444,11 +577,20 @@ class HFClassifierModel(TransformerModel):
         }
         if local_only:
             load_kwargs["local_files_only"] = True
+        check_config_file(target)
+        check_tokenizer_files(target)
         try:
             self.tokenizer = AutoTokenizer.from_pretrained(target, **load_kwargs)
-            self.model = AutoModelForSequenceClassification.from_pretrained(target, **load_kwargs)
+            self.model, info = AutoModelForSequenceClassification.from_pretrained(
+                target, output_loading_info=True, ignore_mismatched_sizes=True, **load_kwargs)
         except (OSError, ValueError) as exc:
             raise hub_load_error(target, exc, what="a sequence-classification model") from exc
+        except (ImportError, MemoryError):
+            raise
+        except Exception as exc:  # a malformed folder: config that cannot build a model, unreadable weights
+            raise malformed_error(spec, exc) from exc
+        check_loading_info(spec, info, self.model)
+        check_tokenizer(self.tokenizer, spec=spec, model=self.model)
         labels = [x.strip() for x in options["labels"].split(",")] if options.get("labels") else None
         config = self.model.config
         self.head = valence.read_head(config.id2label, labels=labels, mapping=options.get("valence") or "auto",
@@ -460,6 +602,7 @@ class HFClassifierModel(TransformerModel):
         self._pad_decoder()
         self.max_length = self._checked_max_length(max_length)
         self._place(options.get("device") or device, options.get("dtype", "float32"))
+        check_forward(self, spec=spec)
         self._fingerprint = digest("hf", _weights_digest(self.model), self.roles, self.max_length, self.dtype_name,
                                    valence.MAPPING_VERSION, self.head.mapping, self.head.multi_label, self.task,
                                    self.tokenizer.padding_side, _tokenizer_digest(self.tokenizer),

@@ -97,7 +97,15 @@ def parse_label(answer: str | None, words: list[str]) -> str | None:
 def distribution_from_logprobs(content: list[dict], words: list[str]) -> np.ndarray | None:
     """Class probabilities over ``words`` from an OpenAI ``logprobs.content`` list: at the answer's first token
     (after any think section) that starts a label word, the top alternatives that start exactly one label word add
-    their probabilities to it; renormalised. None when no such token or no mass."""
+    their probabilities to it; renormalised. None when no such token or no mass, or when the list is malformed
+    (entries that are not objects, a log-probability that is not a number <= 0): the answer text is parsed then."""
+    try:
+        return _distribution(content, words)
+    except (TypeError, ValueError, AttributeError, KeyError, OverflowError):
+        return None
+
+
+def _distribution(content: list[dict], words: list[str]) -> np.ndarray | None:
     full = "".join(str(item.get("token", "")) for item in content)
     think_end = full.rfind("</think>") + len("</think>") if "</think>" in full else 0
     offset = 0
@@ -113,7 +121,10 @@ def distribution_from_logprobs(content: list[dict], words: list[str]) -> np.ndar
             token = str(alt.get("token", "")).strip().lower()
             hits = [i for i, w in enumerate(words) if token and w.startswith(token)]
             if len(hits) == 1:
-                mass[hits[0]] += math.exp(float(alt["logprob"]))
+                logprob = float(alt["logprob"])
+                if not logprob <= 1e-6:  # above 0 (or NaN) is no log-probability
+                    raise ValueError(f"logprob {logprob!r}")
+                mass[hits[0]] += math.exp(min(logprob, 0.0))
         return mass / mass.sum() if mass.sum() > 0 else None
     return None
 
@@ -127,7 +138,7 @@ class _LLMClassifier(SentimentModel):
         self.spec = spec
         self.words = [w.strip().lower() for w in (options.get("labels") or ",".join(LABELS)).split(",")]
         self.roles = valence.head_roles(dict(enumerate(self.words)))
-        self.template = Path(options["prompt_file"]).read_text() if options.get("prompt_file") else PROMPT
+        self.template = _prompt_text(spec, options["prompt_file"]) if options.get("prompt_file") else PROMPT
         if "{text}" not in self.template:
             raise ModelSpecError(f"the prompt of {spec!r} has no {{text}} slot.", fix="put {text} where the text goes.")
 
@@ -289,6 +300,17 @@ class EndpointLLMClassifier(_LLMClassifier):
             class_probs.append("")
         return Predictions(np.array(score), label, np.zeros(len(texts), dtype=bool), top_label, np.array(top_score),
                            class_probs)
+
+
+def _prompt_text(spec: str, path: str) -> str:
+    """The prompt template in ``path`` (UTF-8 text); a missing, unreadable or binary file is TK201."""
+    try:
+        return Path(path).expanduser().read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
+        raise ModelSpecError(f"the prompt_file {path!r} of {spec!r} cannot be read as UTF-8 text ({reason}).",
+                             fix="point prompt_file= at a UTF-8 text file holding the prompt with a {text} slot.") \
+            from None
 
 
 def _request_settings(spec: str, options: dict[str, str]) -> dict[str, float | int]:

@@ -18,7 +18,7 @@ import numpy as np
 from toolkit.errors import MissingDependencyError, ModelSpecError
 from toolkit.models import valence
 from toolkit.models.base import digest
-from toolkit.models.hf import TransformerModel, _weights_digest
+from toolkit.models.hf import TransformerModel, _weights_digest, check_tokenizer
 
 HEAD_FILE = "minilm_imdb_head.json"
 MAX_LENGTH = 256
@@ -45,6 +45,7 @@ class MiniLMEncoder(TransformerModel):
         path = encoder_path()
         self.tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
         self.model = AutoModel.from_pretrained(path, local_files_only=True)
+        check_tokenizer(self.tokenizer, spec=self.spec, model=self.model)
         self.max_length = max_length
         self._place(device, dtype)
         self._encoder_digest = _weights_digest(self.model)
@@ -64,6 +65,8 @@ class MiniLMEncoder(TransformerModel):
     def embed(self, texts: list[str]) -> np.ndarray:
         import torch
 
+        if not len(texts):
+            return np.zeros((0, self.model.config.hidden_size), dtype=np.float32)
         encoded = self.tokenizer(list(texts), padding=True, truncation=True, max_length=self.max_length,
                                  return_tensors="pt").to(self.device)
         with torch.inference_mode():
@@ -81,7 +84,7 @@ class MiniLMSentimentModel(MiniLMEncoder):
             raise ModelSpecError(f"the trained head {source} is missing.",
                                  fix="run scripts/train_minilm_head.py --imdb <imdb_train.csv.gz>.")
         raw = source.read_bytes()
-        head = json.loads(raw)
+        head = _read_head(source, raw)
         super().__init__(device=device, max_length=int(head["max_length"]), dtype=dtype)
         self.head = head
         self._w = np.asarray(head["weights"], dtype=np.float32)
@@ -98,3 +101,21 @@ class MiniLMSentimentModel(MiniLMEncoder):
         embeddings = self._embed(encoded).cpu().numpy()
         positive = 1.0 / (1.0 + np.exp(-(embeddings @ self._w + self._b)))
         return np.stack([1.0 - positive, positive], axis=1)
+
+
+def _read_head(source, raw: bytes) -> dict:
+    """The head JSON: ``weights`` (384 numbers), ``bias`` and ``max_length``; anything else is TK201 naming it."""
+    try:
+        head = json.loads(raw)
+        weights = np.asarray(head["weights"], dtype=np.float32).reshape(-1)
+        bias, max_length = float(head["bias"]), head["max_length"]
+    except (ValueError, KeyError, TypeError, RecursionError) as exc:
+        raise ModelSpecError(f"the MiniLM head {str(source)!r} is not a head file ({type(exc).__name__}: {exc}).",
+                             fix="pass a head written by scripts/train_minilm_head.py (weights, bias, max_length).") \
+            from None
+    if not isinstance(max_length, int) or isinstance(max_length, bool) or not 2 < max_length <= 512 \
+            or weights.shape != (384,) or not np.isfinite(weights).all() or not np.isfinite(bias):
+        raise ModelSpecError(f"the MiniLM head {str(source)!r} has {weights.size} weights (384 needed), bias "
+                             f"{bias!r} and max_length {max_length!r} (3 to 512 needed), or a weight that is not "
+                             "finite.", fix="retrain it with scripts/train_minilm_head.py.")
+    return head

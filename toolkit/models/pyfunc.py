@@ -112,6 +112,9 @@ class PyCallableModel(SentimentModel):
                                  f"{', '.join(_OPTIONS)}.", fix="e.g. py:mod:fn?version=2.")
         try:
             module = importlib.import_module(module_name)
+        except SystemExit as exc:
+            raise ModelSpecError(f"importing {module_name!r} for model spec {spec!r} called sys.exit({exc.code!r}).",
+                                 fix="guard the module's script code with if __name__ == '__main__':.") from None
         except ImportError as exc:
             raise ModelSpecError(f"cannot import module {module_name!r} for model spec {spec!r}: {exc}.",
                                  fix="make the module importable (install it, or add its folder to sys.path).") from exc
@@ -162,6 +165,9 @@ class PyCallableModel(SentimentModel):
             out = self._func(list(texts))
         except ToolkitError:
             raise
+        except SystemExit as exc:  # sys.exit() inside a model must not end the run as if it had succeeded
+            raise ModelOutputError(f"{self.spec} called sys.exit({exc.code!r}) instead of returning scores.",
+                                   fix="return one score per text; raise an exception to signal a failure.") from None
         except Exception as exc:
             raise ModelOutputError(f"{self.spec} raised {type(exc).__name__}: {exc}",
                                    fix="fix the function (it is called with a list of texts).") from exc
@@ -181,8 +187,10 @@ class PyCallableModel(SentimentModel):
         if nan.any():
             raise ModelOutputError(f"{self.spec} returned NaN in {int(nan.sum())} of {len(raw)} scores.",
                                    fix="return a number in [0, 1] for every text (0.5 for no opinion).")
+        raw = valence.clip_unit(raw)  # float rounding (1 + 1e-12) is clipped, within valence.UNIT_TOLERANCE
         if not np.isfinite(raw).all() or (raw < 0).any() or (raw > 1).any():
-            raise ModelOutputError(f"{self.spec} returned scores outside [0, 1] (min {np.min(raw):.3g}, "
-                                   f"max {np.max(raw):.3g}).", fix="return valences in [0, 1], higher = positive.")
+            raise ModelOutputError(f"{self.spec} returned scores outside [0, 1] ({valence.describe_range(raw)}; "
+                                   f"up to {valence.UNIT_TOLERANCE:g} outside is clipped as float rounding).",
+                                   fix="return valences in [0, 1], higher = positive.")
         score, label = valence.from_unit_scores(raw)
         return Predictions(score, label, np.zeros(len(texts), dtype=bool))

@@ -103,6 +103,30 @@ def from_afinn_sum(total: Sequence[float], *, alpha: float = AFINN_ALPHA) -> tup
     return (1.0 + s / np.sqrt(s * s + alpha)) / 2.0, _sign_labels(s)
 
 
+UNIT_TOLERANCE = 1e-10
+"""How far outside [0, 1] a model's valence may stray from float64 rounding (e.g. ``1 + 1e-12`` from a sum of
+probabilities; each float64 operation errs by ~1e-16) and still be taken: such a score is clipped to [0, 1]; one
+further out (``1 + 1e-9``, or a float32 result off by its ~1e-7 rounding: clip it in the model) is refused (TK203)."""
+
+
+def clip_unit(scores: np.ndarray) -> np.ndarray:
+    """``scores`` with values within :data:`UNIT_TOLERANCE` of [0, 1] clipped into it (NaN and values further out are
+    left as they are, for the caller to refuse)."""
+    s = np.asarray(scores, dtype=float)
+    near = np.isfinite(s) & (s >= -UNIT_TOLERANCE) & (s <= 1.0 + UNIT_TOLERANCE)
+    return np.where(near, np.clip(s, 0.0, 1.0), s)
+
+
+def describe_range(scores: np.ndarray) -> str:
+    """``min …, max …`` of the finite ``scores`` with enough digits to show how far outside [0, 1] they lie."""
+    s = np.asarray(scores, dtype=float)
+    finite = s[np.isfinite(s)]
+    extra = "" if len(finite) == len(s) else f", {len(s) - len(finite)} not finite"
+    if not len(finite):
+        return f"no finite value{extra}"
+    return f"min {float(finite.min())!r}, max {float(finite.max())!r}{extra}"
+
+
 def from_unit_scores(scores: Sequence[float]) -> tuple[np.ndarray, list[str]]:
     """Scores already in [0, 1] (``py:`` callables) → themselves; positive when ≥ 0.5."""
     s = np.asarray(scores, dtype=float)

@@ -74,7 +74,7 @@ from scipy.stats import norm
 
 from toolkit import checks
 from toolkit import stats as st
-from toolkit.cases import with_scores
+from toolkit.cases import validate, with_scores
 from toolkit.errors import InputError, SchemaError, unknown
 
 THETAS: tuple[float, ...] = (0.05, 0.1, 0.15, 0.2)
@@ -105,7 +105,12 @@ def tokens(text: str) -> list[str]:
 
 def as_test_set(cases: pd.DataFrame, *, name: str) -> pd.DataFrame:
     """``cases`` with ``test_set`` = ``name``; without a ``bias_type`` column, ``bias_type`` = ``attribute`` and each
-    case split by attribute (so a case never mixes bias types)."""
+    case split by attribute (so a case never mixes bias types). ``cases`` must be a case table (TK101 naming what
+    it lacks) and ``name`` a non-empty string (TK102)."""
+    validate(cases)
+    if not isinstance(name, str) or not name.strip():
+        raise InputError(f"a test set needs a name, a non-empty string; got {name!r}.",
+                         fix="pass name='…', e.g. as_test_set(cases, name='eec').")
     out = cases.assign(test_set=name)
     if "bias_type" not in out.columns:
         out = out.assign(bias_type=out["attribute"], case_id=out["case_id"] + ":" + out["attribute"])

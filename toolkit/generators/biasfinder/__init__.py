@@ -44,7 +44,7 @@ from collections.abc import Iterable, Sequence
 import pandas as pd
 
 from toolkit import checks, monitor
-from toolkit.corpora import looks_english
+from toolkit.corpora import from_frame, looks_english
 from toolkit.errors import InputError, unknown, warn
 from toolkit.executors import note_interrupt
 from toolkit.generators.biasfinder.country import country_names, country_templates, generate_country  # noqa: F401
@@ -116,6 +116,11 @@ def _instances(corpus: pd.DataFrame, *, instances: Sequence[str], n_names: int, 
     return frames
 
 
+SPACY_MAX_CHARS = 1_000_000
+"""The longest review ``max_chars`` may admit: spaCy's own limit (``nlp.max_length``; its parser and NER need about
+1 GB of memory per 100,000 characters), so a longer review is skipped and counted instead of failing in spaCy."""
+
+
 def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_names: int = 30,
              n_country_names: int = 1, backend: str = "rules", n_process: int = 1, max_chars: int = MAX_DOC_CHARS,
              progress: bool | None = None, executor: str = "local", workers: int | None = None,
@@ -164,7 +169,8 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     n_names, n_country_names = checks.count(n_names, name="n_names"), checks.count(n_country_names,
                                                                                     name="n_country_names")
     n_process = checks.count(n_process, name="n_process", maximum=checks.MAX_PROCESSES)
-    max_chars = checks.count(max_chars, name="max_chars")
+    max_chars = checks.count(max_chars, name="max_chars", maximum=SPACY_MAX_CHARS)
+    corpus = from_frame(corpus)  # doc_id derived where a frame has only texts
     if "gender" in instances:
         fill_names(n_names, lists=lists)
     if "country" in instances:

@@ -331,12 +331,41 @@ class OpenAIBackend:
             content = choice["message"]["content"]
             if not isinstance(content, str):
                 raise TypeError(f"content is {type(content).__name__}")
+            check_logprobs(choice.get("logprobs"))
             return choice
-        except (ValueError, KeyError, IndexError, TypeError) as exc:  # transient: retried like a 5xx
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError, RecursionError) as exc:  # transient:
+            # retried like a 5xx (RecursionError: JSON nested past Python's limit; AttributeError: a choice that is
+            # not an object)
             return _Failure(f"{self.url} answered {len(raw)} bytes that are not a chat completion "
                             f"({type(exc).__name__}: {exc}; starts {raw[:80]!r})", retry=True,
                             fix="check that the base URL is an OpenAI-compatible /v1 endpoint (not a proxy or "
                                 "login page) and the model name.")
+
+
+def check_logprobs(logprobs: object) -> None:
+    """Raise TypeError/ValueError unless ``logprobs`` is absent or an OpenAI ``logprobs`` object: ``content`` a list
+    of ``{"token": str, "logprob": number <= 0, "top_logprobs": [same] }`` (a log-probability above 0, or not a
+    finite number, is no probability)."""
+    if logprobs is None:
+        return
+    if not isinstance(logprobs, dict):
+        raise TypeError(f"logprobs is {type(logprobs).__name__}, not an object")
+    content = logprobs.get("content")
+    if content is None:
+        return
+    if not isinstance(content, list):
+        raise TypeError(f"logprobs.content is {type(content).__name__}, not a list")
+    for item in content:
+        alternatives = item.get("top_logprobs") if isinstance(item, dict) else None
+        if alternatives is not None and not isinstance(alternatives, list):
+            raise TypeError(f"top_logprobs is {type(alternatives).__name__}, not a list")
+        for entry in [item, *(alternatives or [])]:
+            if not isinstance(entry, dict) or not isinstance(entry.get("token"), str):
+                raise TypeError(f"a logprobs entry is not an object with a string token: {str(entry)[:60]}")
+            value = entry.get("logprob")
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+                    or value > 1e-6:
+                raise ValueError(f"logprob {value!r} of token {entry['token']!r} is not a number <= 0")
 
 
 class HFBackend:
@@ -346,10 +375,13 @@ class HFBackend:
                  seed: int = 0) -> None:
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
-        from toolkit.models.hf import hub_load_error, offline_reason, resolve_target
+        from toolkit.models.hf import (check_config_file, check_tokenizer, check_tokenizer_files, hub_load_error,
+                                       offline_reason, resolve_target)
 
         target, local_only = resolve_target(str(model))  # a missing local-looking folder fails at once
         kwargs = {"local_files_only": True} if local_only else {}
+        check_config_file(target)  # a malformed folder, or one without a tokenizer, is TK201 before loading
+        check_tokenizer_files(target)
         try:
             self.tokenizer = AutoTokenizer.from_pretrained(target, **kwargs)
             self.model = AutoModelForCausalLM.from_pretrained(target, **kwargs)
@@ -359,6 +391,7 @@ class HFBackend:
             raise LLMError(f"cannot load {target!r} as a causal LM: {exc}",
                            fix="give a local folder written by save_pretrained(), or a hub id already in the "
                                "Hugging Face cache.") from exc
+        check_tokenizer(self.tokenizer, spec=f"hf:{model}", model=self.model)
         self.max_new_tokens, self.temperature, self.seed = max_new_tokens, temperature, seed
         self.identity = f"hf:{model}?temperature={temperature}&max_new_tokens={max_new_tokens}&seed={seed}"
 

@@ -32,10 +32,29 @@ def json_value(reply: str) -> object | None:
         chunk = text[start:end + 1]
         for candidate in (chunk, re.sub(r",\s*([\]}])", r"\1", chunk).replace("'", '"')):
             try:
-                return json.loads(candidate)
-            except json.JSONDecodeError:
+                value = json.loads(candidate)
+            except (json.JSONDecodeError, RecursionError):  # nested past Python's recursion limit: not an answer
                 continue
+            return value if _depth(value) <= MAX_DEPTH else None
     return None
+
+
+MAX_DEPTH = 16
+"""JSON in a reply nested deeper than this is no answer the prompts ask for (a list of objects of strings): ignored,
+so reading it (``str()`` of a nested value) cannot exceed the recursion limit."""
+
+
+def _depth(value: object) -> int:
+    """The nesting depth of a parsed JSON value (a scalar is 0), found without recursion."""
+    deepest, todo = 0, [(value, 0)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, depth + 1)
+            if deepest > MAX_DEPTH:
+                return deepest
+            todo += [(v, depth + 1) for v in (item.values() if isinstance(item, dict) else item)]
+    return deepest
 
 
 def triplets(reply: str) -> list[dict[str, str]]:

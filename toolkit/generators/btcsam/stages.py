@@ -21,6 +21,7 @@ from toolkit.cases import CASE_COLUMNS
 from toolkit.errors import InputError, unknown
 from toolkit.generators.btcsam import parse, prompts
 from toolkit.generators.btcsam.llm import LLM
+from toolkit.lookalike import check_distinct
 
 AUGMENTATIONS = ("lda", "syda", "seda")
 EXTRA_COLUMNS = ("bias_type", "stage", "topic", "concept_term", "source_text", "test_set")
@@ -78,7 +79,9 @@ def generate(llm: LLM, *, identity_terms: Mapping[str, Sequence[str]], n_triplet
     bad = [a for a in augmentations if a not in AUGMENTATIONS]
     if bad:
         raise unknown("augmentation stage", bad[0], AUGMENTATIONS)
-    short = [b for b, terms in identity_terms.items() if len(terms) < 2]
+    for bias_type, terms in identity_terms.items():  # "Muslim" and "muslim " are one group, not two
+        check_distinct([terms] if isinstance(terms, str) else terms, what=f"identity terms of {bias_type!r}")
+    short = [b for b, terms in identity_terms.items() if isinstance(terms, str) or len(terms) < 2]
     if short:
         raise InputError(f"bias type {short[0]!r} needs at least two identity terms for counterfactuals.",
                          fix="list two or more identity terms per bias type.")
