@@ -4,19 +4,22 @@
     python benchmarks/bench_precision.py --device cuda --reviews 25000 --n-mutants 164000 --n-process 14
 
 Mutants: the toolkit's BiasFinder generator (spaCy, curated lists, default coherence rules) on a seeded sample of
-``--reviews`` IMDB train reviews of at most ``--max-words`` words (short reviews keep a CPU run to minutes) (``--generate-budget`` seconds at most, in chunks), then at most
+``--reviews`` IMDB train reviews of at most ``--max-words`` words (short reviews keep a CPU run to minutes); with
+``--near-boundary W`` only the templates whose unperturbed review fp32 scores within W of 0.5 (where BTCs live: a
+stress sample, so a few templates still hold BTCs) (``--generate-budget`` seconds at most, in chunks), then at most
 ``--max-templates`` seeded templates per characteristic (0: all). ``--n-mutants N`` wants N mutants: when generation
 gave fewer, whole templates are repeated as new cases whose texts carry a copy number in front (``"[2] "``), so
 every text stays distinct and the engine cannot dedup them; the count of repeated rows is printed. ``--cases F``
 reads a case table instead (.pkl or .parquet, e.g. saved with ``--save-cases``).
 
-Paths (``--paths``, comma-separated; default ``fp32,bf16,bf16-weights,int8`` on a CPU, ``fp32,bf16,fp16`` on a
+Paths (``--paths``, comma-separated; default ``fp32,bf16,bf16-autocast,int8`` on a CPU, ``fp32,bf16,fp16`` on a
 GPU; a path this machine cannot run is skipped with its reason):
 
 - ``fp32`` — the reference (the papers' precision).
-- ``bf16`` — ``minilm-imdb?dtype=bfloat16``: on a CPU ``torch.autocast`` (matrix products in bf16, weights, layer
-  norms, softmax in fp32; needs avx512_bf16/amx_bf16), on a GPU the weights cast to bf16.
-- ``bf16-weights`` (CPU) — the encoder's weights cast to bf16 (every op in bf16), the alternative to autocast.
+- ``bf16`` — ``minilm-imdb?dtype=bfloat16``: the encoder's weights cast to bf16, every op in bf16 (on a CPU it needs
+  avx512_bf16/amx_bf16).
+- ``bf16-autocast`` — the alternative: ``torch.autocast`` over the fp32 model (matrix products in bf16; weights,
+  layer norms and softmax in fp32).
 - ``fp16`` — ``dtype=float16`` (a GPU, or a CPU with avx512_fp16/amx_fp16).
 - ``int8`` — ``minilm-imdb?dtype=int8`` (CPU): torch dynamic quantisation, per-channel weights, every encoder
   linear layer (:func:`toolkit.models.hf.quantize_int8`).
@@ -57,9 +60,9 @@ from toolkit.models.minilm import MiniLMSentimentModel
 from toolkit.scoring import CPU_BATCH_TOKENS, GPU_BATCH_TOKENS, plan_batches, score
 
 DEFAULT_IMDB = Path(__file__).resolve().parents[2] / "shared" / "data" / "imdb" / "imdb_train.csv.gz"
-CPU_PATHS = ("fp32", "bf16", "bf16-weights", "fp16", "int8", "int8-tensor", "int8-attention")
-DEFAULT_CPU_PATHS = ("fp32", "bf16", "bf16-weights", "int8")
-GPU_PATHS = ("fp32", "bf16", "fp16")
+CPU_PATHS = ("fp32", "bf16", "bf16-autocast", "fp16", "int8", "int8-tensor", "int8-attention")
+DEFAULT_CPU_PATHS = ("fp32", "bf16", "bf16-autocast", "int8")
+GPU_PATHS = ("fp32", "bf16", "fp16", "bf16-autocast")
 VERDICT_COLUMNS = ("significant", "direction", "significant_two_way", "verdict")
 GOAL = {"label_agreement": 0.995, "btc_jaccard": 0.98}
 
@@ -72,8 +75,10 @@ def build(path: str, *, device: str) -> MiniLMSentimentModel | None:
             model = MiniLMSentimentModel(device=device, dtype=dtype)
         else:
             model = MiniLMSentimentModel(device=device)
-            if path == "bf16-weights":
-                model.model.to(torch.bfloat16)
+            if path == "bf16-autocast":
+                hf.check_cpu_half_precision("bfloat16") if not str(model.device).startswith("cuda") else None
+                model.model.forward = torch.autocast(str(model.device).split(":")[0],
+                                                     dtype=torch.bfloat16)(model.model.forward)
             elif path == "int8-tensor":
                 import warnings
 
@@ -93,14 +98,12 @@ def build(path: str, *, device: str) -> MiniLMSentimentModel | None:
     return model
 
 
-def generate_cases(imdb: Path, *, reviews: int, max_templates: int, seed: int, n_process: int,
+def generate_cases(imdb: Path, *, reviews: int, seed: int, n_process: int,
                    budget_s: float, max_words: int) -> pd.DataFrame:
     """Real BiasFinder mutants of a seeded sample of IMDB train reviews of at most ``max_words`` words (0: any),
     generated in chunks until ``reviews`` are mined or ``budget_s`` seconds have passed."""
     from toolkit import corpora
     from toolkit.generators.biasfinder import generate
-    from toolkit.studies.biasfinder import sample_templates
-
     corpus = corpora.load(imdb)
     if max_words:
         corpus = corpus[corpus["text"].str.split().str.len() <= max_words]
@@ -115,10 +118,20 @@ def generate_cases(imdb: Path, *, reviews: int, max_templates: int, seed: int, n
         if time.perf_counter() - started > budget_s:
             break
     cases = pd.concat(parts, ignore_index=True)
-    print(f"templating {mined} reviews ({n_process} processes): {time.perf_counter() - started:.1f} s")
-    if max_templates:
-        cases = sample_templates(cases, max_templates=max_templates, seed=seed)
+    print(f"templating {mined} reviews ({n_process} processes): {time.perf_counter() - started:.1f} s, "
+          f"{cases['case_id'].nunique()} templates")
     return cases.reset_index(drop=True)
+
+
+def near_boundary(cases: pd.DataFrame, model, *, width: float) -> pd.DataFrame:
+    """The templates whose unperturbed review scores within ``width`` of 0.5 under ``model`` (fp32): where BTCs
+    live, so a small sample still holds some (a stress sample, not a random one)."""
+    originals = cases[cases["is_original"]]
+    scored = score(originals, models=model, cache=False, progress=False)
+    keep = set(scored.loc[(scored["score"] - 0.5).abs() <= width, "case_id"])
+    print(f"near the boundary (|fp32 score of the review - 0.5| <= {width}): {len(keep)} of "
+          f"{cases['case_id'].nunique()} templates")
+    return cases[cases["case_id"].isin(keep)]
 
 
 def repeat_to(cases: pd.DataFrame, n: int) -> pd.DataFrame:
@@ -190,6 +203,8 @@ def main() -> int:
     parser.add_argument("--imdb", type=Path, default=DEFAULT_IMDB)
     parser.add_argument("--reviews", type=int, default=60, help="IMDB train reviews to mine (the sample size)")
     parser.add_argument("--max-templates", type=int, default=8, help="templates per characteristic (0: all)")
+    parser.add_argument("--near-boundary", type=float, default=0.0,
+                        help="keep templates whose review's fp32 score is within this of 0.5 (0: all)")
     parser.add_argument("--max-words", type=int, default=120, help="mine reviews of at most this many words (0: any)")
     parser.add_argument("--n-mutants", type=int, default=0, help="repeat templates up to this many mutants")
     parser.add_argument("--n-process", type=int, default=2, help="spaCy processes for the generator")
@@ -218,16 +233,23 @@ def main() -> int:
         if not args.imdb.exists():
             print(f"IMDB file {args.imdb} not found; pass --imdb PATH or --cases FILE.", file=sys.stderr)
             return 2
-        cases = generate_cases(args.imdb, reviews=args.reviews, max_templates=args.max_templates, seed=args.seed,
+        cases = generate_cases(args.imdb, reviews=args.reviews, seed=args.seed,
                                n_process=args.n_process, budget_s=args.generate_budget,
                                max_words=args.max_words)
-    cases = repeat_to(cases, args.n_mutants)
-    if args.save_cases:
-        cases.to_parquet(args.save_cases) if args.save_cases.suffix == ".parquet" else cases.to_pickle(args.save_cases)
     models = {name: m for name in names if (m := build(name, device=args.device)) is not None}
     if "fp32" not in models:
         print("fp32 cannot run here", file=sys.stderr)
         return 2
+    if not args.cases:
+        from toolkit.studies.biasfinder import sample_templates
+
+        if args.near_boundary:
+            cases = near_boundary(cases, models["fp32"], width=args.near_boundary)
+        if args.max_templates:
+            cases = sample_templates(cases, max_templates=args.max_templates, seed=args.seed).reset_index(drop=True)
+    cases = repeat_to(cases, args.n_mutants)
+    if args.save_cases:
+        cases.to_parquet(args.save_cases) if args.save_cases.suffix == ".parquet" else cases.to_pickle(args.save_cases)
     device = models["fp32"].device
     print(f"torch {torch.__version__}, device {device}" + (f" ({torch.cuda.get_device_name()})" if on_gpu else
                                                            f", {torch.get_num_threads()} threads, CPU capability "

@@ -15,12 +15,14 @@ from toolkit.models.base import Predictions
 from toolkit.models.hf import HFClassifierModel
 from toolkit.scoring import score
 
+pytestmark = pytest.mark.filterwarnings("ignore:.*dtype=int8 changes answers:UserWarning")
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = pd.read_csv(ROOT / "data" / "sample_reviews.csv")["text"].tolist()
 BF16_MAX_ABS = 0.03
 """The documented bf16 tolerance (docs/precision.md): the largest |bf16 − fp32| score difference on the sample."""
-INT8_MAX_ABS = 0.25
-"""int8 moves scores much more (docs/precision.md); the bound this test holds it to on the sample."""
+INT8_MEAN_ABS, INT8_LABELS = 0.15, 0.85
+"""int8 moves scores much more (docs/precision.md: up to 0.46 on mutants); the bounds this test holds it to on the
+sample: mean |Δ| and the share of labels that agree with fp32."""
 
 
 def _cpuinfo_has(flag: str) -> bool | None:
@@ -107,17 +109,21 @@ def test_precision_int8_minilm_is_quantised_and_close(fp32):
     assert first != fp32.fingerprint
     from toolkit.models.minilm import MiniLMSentimentModel
 
-    assert MiniLMSentimentModel(dtype="int8").fingerprint == first  # deterministic: a re-run hits its cache
-    diff = np.abs(fp32.predict(SAMPLE).score - q.predict(SAMPLE).score)
-    assert 0 < diff.max() <= INT8_MAX_ABS
+    with pytest.warns(UserWarning, match="dtype=int8 changes answers"):
+        again = MiniLMSentimentModel(dtype="int8")
+    assert again.fingerprint == first  # deterministic: a re-run hits its cache
+    a, b = fp32.predict(SAMPLE), q.predict(SAMPLE)
+    diff = np.abs(a.score - b.score)
+    assert 0 < diff.mean() <= INT8_MEAN_ABS
+    assert np.mean(np.array(a.label) == np.array(b.label)) >= INT8_LABELS
 
 
 @needs_bf16
-def test_precision_hf_bf16_on_cpu_runs_under_autocast(tiny_bert_dir):
+def test_precision_hf_bf16_on_cpu_casts_the_weights(tiny_bert_dir):
     plain = HFClassifierModel(f"hf:{tiny_bert_dir}?device=cpu")
     half = HFClassifierModel(f"hf:{tiny_bert_dir}?device=cpu&dtype=bfloat16")
     assert half.fingerprint != plain.fingerprint
-    assert next(half.model.parameters()).dtype == torch.float32  # weights stay fp32; matmuls run in bf16
+    assert next(half.model.parameters()).dtype == torch.bfloat16
     texts = SAMPLE[:8]
     a, b = plain.predict(texts).score, half.predict(texts).score
     assert 0 < np.abs(a - b).max() <= BF16_MAX_ABS
