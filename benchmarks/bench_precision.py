@@ -55,6 +55,7 @@ import numpy as np
 import pandas as pd
 import torch
 
+from toolkit.errors import InputError
 from toolkit.models import hf
 from toolkit.models.minilm import MiniLMSentimentModel
 from toolkit.scoring import CPU_BATCH_TOKENS, GPU_BATCH_TOKENS, plan_batches, score
@@ -111,12 +112,18 @@ def generate_cases(imdb: Path, *, reviews: int, seed: int, n_process: int,
     chunk = max(200, 400 * n_process)
     parts, started, mined = [], time.perf_counter(), 0
     for start in range(0, len(corpus), chunk):
-        part = generate(corpus.iloc[start:start + chunk], n_process=n_process, progress=False)
-        part["case_id"] = part["case_id"].astype(str) + f"@{start}"  # case ids are per call: keep them apart
-        parts.append(part)
+        try:
+            part = generate(corpus.iloc[start:start + chunk], n_process=n_process, progress=False)
+        except InputError as exc:  # a chunk without any template
+            print(f"reviews {start}-{start + chunk}: {exc.message[:120]}")
+        else:
+            part["case_id"] = part["case_id"].astype(str) + f"@{start}"  # case ids are per call: keep them apart
+            parts.append(part)
         mined = min(start + chunk, len(corpus))
         if time.perf_counter() - started > budget_s:
             break
+    if not parts:
+        raise InputError(f"no template in {mined} reviews.", fix="pass more --reviews or a larger --generate-budget.")
     cases = pd.concat(parts, ignore_index=True)
     print(f"templating {mined} reviews ({n_process} processes): {time.perf_counter() - started:.1f} s, "
           f"{cases['case_id'].nunique()} templates")
