@@ -92,6 +92,13 @@ class MissingDependencyError(ToolkitError, ImportError):
     code = "TK204"
 
 
+class UnsupportedHardwareError(ToolkitError, RuntimeError):
+    """This machine lacks what an option needs (a CPU instruction set for reduced precision, a GPU); the message
+    names what is missing."""
+
+    code = "TK205"
+
+
 class CacheError(ToolkitError, RuntimeError):
     """The score cache is corrupt or belongs to something else."""
 

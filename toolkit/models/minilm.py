@@ -78,7 +78,9 @@ class MiniLMSentimentModel(MiniLMEncoder):
 
     def __init__(self, *, device: str | None = None, head: str | Path | None = None, dtype: str = "float32") -> None:
         """``head``: a head JSON written by ``scripts/train_minilm_head.py`` (default: the shipped one); ``dtype``:
-        float16 or bfloat16 run the encoder in half precision (CUDA only; part of the fingerprint)."""
+        bfloat16 or float16 run the encoder in half precision (a GPU, or a CPU with the instruction set), int8
+        quantises it (CPU); the head stays fp32; part of the fingerprint (:data:`toolkit.models.hf.DTYPES`,
+        docs/precision.md). As a spec: ``minilm-imdb?dtype=bfloat16``."""
         source = Path(head) if head is not None else resources.files("toolkit.resources").joinpath(HEAD_FILE)
         if not source.is_file():
             raise ModelSpecError(f"the trained head {source} is missing.",

@@ -1,0 +1,340 @@
+"""Reduced precision against fp32 on real BiasFinder mutants and the EEC: speed, scores, labels, BTC sets, verdicts.
+
+    python benchmarks/bench_precision.py [--reviews 60 --max-templates 8 --repeats 3] [--paths fp32,bf16,int8]
+    python benchmarks/bench_precision.py --device cuda --reviews 25000 --n-mutants 164000 --n-process 14
+
+Mutants: the toolkit's BiasFinder generator (spaCy, curated lists, default coherence rules) on a seeded sample of
+``--reviews`` IMDB train reviews of at most ``--max-words`` words (short reviews keep a CPU run to minutes); with
+``--near-boundary W`` only the templates whose unperturbed review fp32 scores within W of 0.5 (where BTCs live: a
+stress sample, so a few templates still hold BTCs) (``--generate-budget`` seconds at most, in chunks), then at most
+``--max-templates`` seeded templates per characteristic (0: all). ``--n-mutants N`` wants N mutants: when generation
+gave fewer, whole templates are repeated as new cases whose texts carry a copy number in front (``"[2] "``), so
+every text stays distinct and the engine cannot dedup them; the count of repeated rows is printed. ``--cases F``
+reads a case table instead (.pkl or .parquet, e.g. saved with ``--save-cases``).
+
+Paths (``--paths``, comma-separated; default ``fp32,bf16,bf16-autocast,int8`` on a CPU, ``fp32,bf16,fp16`` on a
+GPU; a path this machine cannot run is skipped with its reason):
+
+- ``fp32`` — the reference (the papers' precision).
+- ``bf16`` — ``minilm-imdb?dtype=bfloat16``: the encoder's weights cast to bf16, every op in bf16 (on a CPU it needs
+  avx512_bf16/amx_bf16).
+- ``bf16-autocast`` — the alternative: ``torch.autocast`` over the fp32 model (matrix products in bf16; weights,
+  layer norms and softmax in fp32).
+- ``fp16`` — ``dtype=float16`` (a GPU, or a CPU with avx512_fp16/amx_fp16).
+- ``int8`` — ``minilm-imdb?dtype=int8`` (CPU): torch dynamic quantisation, per-channel weights, every encoder
+  linear layer (:func:`toolkit.models.hf.quantize_int8`).
+- ``int8-tensor`` (CPU) — the naive recipe: per-tensor weights, every linear layer.
+- ``int8-attention`` (CPU) — per-channel, the attention projections only (the feed-forward layers, the most
+  sensitive in a one-group-at-a-time sweep, kept in fp32).
+
+Speed: every path scores the same case table through the engine (cache off; the same sorted token-budget batches,
+since every path shares the tokenizer), ``--repeats`` times, the paths interleaved within each repetition; the
+speed ratio is the median over repetitions of fp32's time / the path's time in the same repetition (robust to a
+machine whose load changes). ``ceiling_share``: the pure forward pass over the engine's batches (tensors built
+beforehand) / the engine's time. Answers, per path vs fp32: max |Δscore|, label agreement, the BTC set (every pair of
+mutants of one template, of different classes, with different labels, as :func:`toolkit.studies.biasfinder.btcs`
+counts them) and its Jaccard index with fp32's, the change in BTCs and in templates with a BTC per characteristic
+(Table 4), and on all 8,640 EEC sentences the agreement of :func:`toolkit.studies.eec.ttests`' verdict columns
+(``significant``, ``direction``, ``significant_two_way``, ``verdict``) over every attribute × subset.
+
+Last line: ``best=<path> speed=<ratio>x label_agreement=<%> btc_jaccard=<J> eec_verdicts=<equal>/<total>`` for the
+fastest reduced-precision path with label agreement ≥ 99.5 %, BTC Jaccard ≥ 0.98 and every EEC verdict equal (or,
+when none qualifies, the one with the highest BTC Jaccard, marked ``goal=missed``).
+"""
+from __future__ import annotations
+
+import argparse
+import copy
+import hashlib
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import torch
+
+from toolkit.errors import InputError
+from toolkit.models import hf
+from toolkit.models.minilm import MiniLMSentimentModel
+from toolkit.scoring import CPU_BATCH_TOKENS, GPU_BATCH_TOKENS, plan_batches, score
+
+DEFAULT_IMDB = Path(__file__).resolve().parents[2] / "shared" / "data" / "imdb" / "imdb_train.csv.gz"
+CPU_PATHS = ("fp32", "bf16", "bf16-autocast", "fp16", "int8", "int8-tensor", "int8-attention")
+DEFAULT_CPU_PATHS = ("fp32", "bf16", "bf16-autocast", "int8")
+GPU_PATHS = ("fp32", "bf16", "fp16", "bf16-autocast")
+VERDICT_COLUMNS = ("significant", "direction", "significant_two_way", "verdict")
+GOAL = {"label_agreement": 0.995, "btc_jaccard": 0.98}
+
+
+def build(path: str, *, device: str) -> MiniLMSentimentModel | None:
+    """The minilm-imdb model of ``path`` (None, with the reason printed, when this machine cannot run it)."""
+    dtype = {"fp32": "float32", "bf16": "bfloat16", "fp16": "float16", "int8": "int8"}.get(path)
+    try:
+        if dtype is not None:
+            model = MiniLMSentimentModel(device=device, dtype=dtype)
+        else:
+            model = MiniLMSentimentModel(device=device)
+            if path == "bf16-autocast":
+                hf.check_cpu_half_precision("bfloat16") if not str(model.device).startswith("cuda") else None
+                model.model.forward = torch.autocast(str(model.device).split(":")[0],
+                                                     dtype=torch.bfloat16)(model.model.forward)
+            elif path == "int8-tensor":
+                import warnings
+
+                from torch.ao.quantization import quantize_dynamic
+
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    quantize_dynamic(model.model, {torch.nn.Linear}, dtype=torch.qint8, inplace=True)
+            elif path == "int8-attention":
+                hf.quantize_int8(model.model, keep_float=(r"\.intermediate\.dense$", r"layer\.\d+\.output\.dense$"))
+            else:
+                raise ValueError(path)
+    except Exception as exc:  # noqa: BLE001 - reported, the path is skipped
+        print(f"{path}: skipped ({type(exc).__name__}: {str(exc).splitlines()[0][:160]})")
+        return None
+    model.spec = f"minilm-imdb[{path}]"
+    return model
+
+
+def generate_cases(imdb: Path, *, reviews: int, seed: int, n_process: int,
+                   budget_s: float, max_words: int) -> pd.DataFrame:
+    """Real BiasFinder mutants of a seeded sample of IMDB train reviews of at most ``max_words`` words (0: any),
+    generated in chunks until ``reviews`` are mined or ``budget_s`` seconds have passed."""
+    from toolkit import corpora
+    from toolkit.generators.biasfinder import generate
+    corpus = corpora.load(imdb)
+    if max_words:
+        corpus = corpus[corpus["text"].str.split().str.len() <= max_words]
+    corpus = corpus.sample(n=min(reviews, len(corpus)), random_state=seed).reset_index(drop=True)
+    chunk = max(200, 400 * n_process)
+    parts, started, mined = [], time.perf_counter(), 0
+    for start in range(0, len(corpus), chunk):
+        try:
+            part = generate(corpus.iloc[start:start + chunk], n_process=n_process, progress=False)
+        except InputError as exc:  # a chunk without any template
+            print(f"reviews {start}-{start + chunk}: {exc.message[:120]}")
+        else:
+            part["case_id"] = part["case_id"].astype(str) + f"@{start}"  # case ids are per call: keep them apart
+            parts.append(part)
+        mined = min(start + chunk, len(corpus))
+        if time.perf_counter() - started > budget_s:
+            break
+    if not parts:
+        raise InputError(f"no template in {mined} reviews.", fix="pass more --reviews or a larger --generate-budget.")
+    cases = pd.concat(parts, ignore_index=True)
+    print(f"templating {mined} reviews ({n_process} processes): {time.perf_counter() - started:.1f} s, "
+          f"{cases['case_id'].nunique()} templates")
+    return cases.reset_index(drop=True)
+
+
+def near_boundary(cases: pd.DataFrame, model, *, width: float) -> pd.DataFrame:
+    """The templates whose unperturbed review scores within ``width`` of 0.5 under ``model`` (fp32): where BTCs
+    live, so a small sample still holds some (a stress sample, not a random one)."""
+    originals = cases[cases["is_original"]]
+    scored = score(originals, models=model, cache=False, progress=False)
+    keep = set(scored.loc[(scored["score"] - 0.5).abs() <= width, "case_id"])
+    print(f"near the boundary (|fp32 score of the review - 0.5| <= {width}): {len(keep)} of "
+          f"{cases['case_id'].nunique()} templates")
+    return cases[cases["case_id"].isin(keep)]
+
+
+def repeat_to(cases: pd.DataFrame, n: int) -> pd.DataFrame:
+    """``cases`` grown to at least ``n`` rows by whole-template copies whose texts start with ``"[k] "``."""
+    if n <= len(cases) or not len(cases):
+        return cases
+    copies = [cases]
+    k = 1
+    while sum(len(c) for c in copies) < n:
+        k += 1
+        copy_ = cases.copy()
+        copy_["case_id"] = copy_["case_id"].astype(str) + f"#{k}"
+        copy_["variant_id"] = copy_["variant_id"].astype(str) + f"#{k}"
+        copy_["text"] = f"[{k}] " + copy_["text"].astype(str)
+        copies.append(copy_)
+    grown = pd.concat(copies, ignore_index=True)
+    print(f"--n-mutants {n}: {len(cases)} generated mutants repeated {k} times ({len(grown) - len(cases)} rows are "
+          "copies with a copy number in front)")
+    return grown
+
+
+def ceiling_seconds(model, texts: list[str], *, batch_tokens: int) -> float:
+    """The pure forward pass over the engine's batches of the distinct model inputs of ``texts``."""
+    ids, _ = model.encode(list(dict.fromkeys(texts)))
+    distinct = list({hashlib.blake2b(x.tobytes(), digest_size=16).digest(): x for x in ids}.values())
+    plan = plan_batches([len(x) for x in distinct], n=len(distinct), batch_size=model.batch_size,
+                        batch_tokens=batch_tokens, max_length=model.max_length)
+    tensors = [model.inputs_from_ids([distinct[i] for i in batch]) for batch in plan]
+    with torch.inference_mode():
+        model._probabilities(tensors[-1])
+        if str(model.device).startswith("cuda"):
+            torch.cuda.synchronize()
+        started = time.perf_counter()
+        for encoded in tensors:
+            model._probabilities(encoded)  # ends with .cpu(): synchronises
+    return time.perf_counter() - started
+
+
+def btc_set(scored: pd.DataFrame) -> set[tuple[str, str, str]]:
+    """Every BTC as (case_id, variant, variant): mutants of one template, of different classes, different labels."""
+    mutants = scored[scored["group"] != ""]
+    out: set[tuple[str, str, str]] = set()
+    for case_id, block in mutants.groupby("case_id", observed=True, sort=False):
+        rows = list(zip(block["variant_id"], block["group"], block["label"]))
+        for i, (va, ga, la) in enumerate(rows):
+            for vb, gb, lb in rows[i + 1:]:
+                if ga != gb and la != lb:
+                    out.add((str(case_id), *sorted((str(va), str(vb)))))
+    return out
+
+
+def table4(scored: pd.DataFrame) -> pd.DataFrame:
+    from toolkit.studies import biasfinder
+
+    return biasfinder.table4(biasfinder.btcs(scored)).set_index("attribute")
+
+
+def eec_verdicts(model, *, n_boot: int, batch_tokens: int) -> pd.DataFrame:
+    from toolkit.generators import eec as eec_generator
+    from toolkit.studies import eec
+
+    scored = score(eec_generator.generate(), models=model, cache=False, progress=False, batch_tokens=batch_tokens)
+    tests = eec.ttests(scored, n_boot=n_boot)
+    return tests.set_index(["attribute", "subset"])[list(VERDICT_COLUMNS)], scored
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--imdb", type=Path, default=DEFAULT_IMDB)
+    parser.add_argument("--reviews", type=int, default=60, help="IMDB train reviews to mine (the sample size)")
+    parser.add_argument("--max-templates", type=int, default=8, help="templates per characteristic (0: all)")
+    parser.add_argument("--near-boundary", type=float, default=0.0,
+                        help="keep templates whose review's fp32 score is within this of 0.5 (0: all)")
+    parser.add_argument("--max-words", type=int, default=120, help="mine reviews of at most this many words (0: any)")
+    parser.add_argument("--n-mutants", type=int, default=0, help="repeat templates up to this many mutants")
+    parser.add_argument("--n-process", type=int, default=2, help="spaCy processes for the generator")
+    parser.add_argument("--generate-budget", type=float, default=600.0, help="seconds of templating at most")
+    parser.add_argument("--cases", type=Path, help="a saved case table (.pkl or .parquet) instead of generating")
+    parser.add_argument("--save-cases", type=Path, help="save the case table here")
+    parser.add_argument("--paths", help=f"comma-separated, of {', '.join(CPU_PATHS)} (default: "
+                                         f"{','.join(DEFAULT_CPU_PATHS)} on a CPU, {','.join(GPU_PATHS)} on a GPU)")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--device", default="cpu", help="cpu or cuda")
+    parser.add_argument("--batch-tokens", type=int, help="token budget per batch (default: the engine's)")
+    parser.add_argument("--n-boot", type=int, default=2000, help="EEC bootstrap resamples (the toolkit's default)")
+    parser.add_argument("--no-eec", action="store_true", help="skip the EEC verdict comparison")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    on_gpu = args.device.startswith("cuda")
+    names = args.paths.split(",") if args.paths else list(GPU_PATHS if on_gpu else DEFAULT_CPU_PATHS)
+    if names[0] != "fp32":
+        names = ["fp32"] + [n for n in names if n != "fp32"]
+    budget = args.batch_tokens or (GPU_BATCH_TOKENS if on_gpu else CPU_BATCH_TOKENS)
+    wall = time.perf_counter()
+
+    if args.cases:
+        cases = pd.read_parquet(args.cases) if args.cases.suffix == ".parquet" else pd.read_pickle(args.cases)
+    else:
+        if not args.imdb.exists():
+            print(f"IMDB file {args.imdb} not found; pass --imdb PATH or --cases FILE.", file=sys.stderr)
+            return 2
+        cases = generate_cases(args.imdb, reviews=args.reviews, seed=args.seed,
+                               n_process=args.n_process, budget_s=args.generate_budget,
+                               max_words=args.max_words)
+    models = {name: m for name in names if (m := build(name, device=args.device)) is not None}
+    if "fp32" not in models:
+        print("fp32 cannot run here", file=sys.stderr)
+        return 2
+    if not args.cases:
+        from toolkit.studies.biasfinder import sample_templates
+
+        if args.near_boundary:
+            cases = near_boundary(cases, models["fp32"], width=args.near_boundary)
+        if args.max_templates:
+            cases = sample_templates(cases, max_templates=args.max_templates, seed=args.seed).reset_index(drop=True)
+    cases = repeat_to(cases, args.n_mutants)
+    if args.save_cases:
+        cases.to_parquet(args.save_cases) if args.save_cases.suffix == ".parquet" else cases.to_pickle(args.save_cases)
+    device = models["fp32"].device
+    print(f"torch {torch.__version__}, device {device}" + (f" ({torch.cuda.get_device_name()})" if on_gpu else
+                                                           f", {torch.get_num_threads()} threads, CPU capability "
+                                                           f"{torch.backends.cpu.get_cpu_capability()}")
+          + f", batch tokens {budget}; paths: {', '.join(models)}")
+    print("workload: " + ", ".join(f"{a} {n} templates" for a, n in cases.groupby("attribute")["case_id"].nunique()
+                                   .items()) + f"; {len(cases)} mutants, {cases['text'].nunique()} distinct texts")
+
+    for model in models.values():  # warm-up: kernels, allocator, oneDNN primitives
+        score(cases.head(64), models=model, cache=False, progress=False, batch_tokens=budget)
+    seconds: dict[str, list[float]] = {name: [] for name in models}
+    scored: dict[str, pd.DataFrame] = {}
+    for rep in range(args.repeats):
+        for name, model in models.items():  # interleaved: every repetition runs every path once
+            if on_gpu:
+                torch.cuda.synchronize()
+            started = time.perf_counter()
+            scored[name] = score(cases, models=model, cache=False, progress=False, batch_tokens=budget)
+            seconds[name].append(time.perf_counter() - started)
+        print(f"repetition {rep + 1}: " + ", ".join(f"{n} {s[-1]:.1f} s" for n, s in seconds.items()))
+    ceiling = {name: ceiling_seconds(model, cases["text"].tolist(), batch_tokens=budget)
+               for name, model in models.items()}
+
+    reference = scored["fp32"]
+    ref_btcs = btc_set(reference)
+    ref_table = table4(reference)
+    ref_verdicts, ref_eec = (None, None) if args.no_eec else eec_verdicts(models["fp32"], n_boot=args.n_boot,
+                                                                          batch_tokens=budget)
+    assert len(ref_btcs) == int(ref_table["btcs"].sum()), "BTC set disagrees with toolkit.studies.biasfinder.btcs"
+    rows = []
+    for name, model in models.items():
+        frame = scored[name]
+        ratio = statistics.median(f / s for f, s in zip(seconds["fp32"], seconds[name]))
+        diff = np.abs(frame["score"].to_numpy() - reference["score"].to_numpy())
+        agree = float(np.mean(frame["label"].to_numpy() == reference["label"].to_numpy()))
+        btcs = btc_set(frame)
+        union = ref_btcs | btcs
+        jaccard = len(ref_btcs & btcs) / len(union) if union else 1.0
+        table = table4(frame)
+        delta = (table[["btcs", "templates_with_btc"]] - ref_table[["btcs", "templates_with_btc"]]).astype(int)
+        row = {"path": name, "engine_s": statistics.median(seconds[name]), "speed": ratio,
+               "texts_per_s": len(cases) / statistics.median(seconds[name]),
+               "ceiling_share": ceiling[name] / statistics.median(seconds[name]),
+               "max_abs_diff": float(diff.max()), "label_agreement": agree, "btcs": len(btcs), "btc_jaccard": jaccard,
+               "btc_change": "; ".join(f"{a} {r.btcs:+d} ({r.templates_with_btc:+d} tpl)" for a, r in delta.iterrows())}
+        if ref_verdicts is not None:
+            verdicts, eec_scored = (ref_verdicts, ref_eec) if name == "fp32" else eec_verdicts(
+                model, n_boot=args.n_boot, batch_tokens=budget)
+            aligned = verdicts.reindex(ref_verdicts.index)
+            equal = (aligned.astype(str).to_numpy() == ref_verdicts.astype(str).to_numpy())
+            row.update(eec_equal=int(equal.sum()), eec_total=int(equal.size),
+                       eec_max_abs_diff=float(np.abs(eec_scored["score"].to_numpy()
+                                                     - ref_eec["score"].to_numpy()).max()),
+                       eec_label_agreement=float(np.mean(eec_scored["label"].to_numpy()
+                                                         == ref_eec["label"].to_numpy())))
+            changed = ref_verdicts.index[~equal.all(axis=1)]
+            if len(changed):
+                print(f"{name}: EEC verdicts that differ from fp32: "
+                      + "; ".join(f"{a}/{s}: {dict(aligned.loc[(a, s)])} vs {dict(ref_verdicts.loc[(a, s)])}"
+                                  for a, s in changed[:6]))
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    with pd.option_context("display.width", 250, "display.max_columns", 30, "display.max_colwidth", 80):
+        print(table.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    print(f"fp32 BTCs per characteristic: {ref_table['btcs'].to_dict()}; wall {time.perf_counter() - wall:.0f} s")
+    reduced = table[table["path"] != "fp32"]
+    if reduced.empty:
+        return 0
+    ok = (reduced["label_agreement"] >= GOAL["label_agreement"]) & (reduced["btc_jaccard"] >= GOAL["btc_jaccard"])
+    if "eec_equal" in reduced:
+        ok &= reduced["eec_equal"] == reduced["eec_total"]
+    best = reduced[ok].sort_values("speed").iloc[-1] if ok.any() else reduced.sort_values("btc_jaccard").iloc[-1]
+    eec_text = f" eec_verdicts={best['eec_equal']}/{best['eec_total']}" if "eec_equal" in best else ""
+    print(f"best={best['path']} speed={best['speed']:.2f}x label_agreement={best['label_agreement']:.2%} "
+          f"btc_jaccard={best['btc_jaccard']:.4f}{eec_text} ceiling_share={best['ceiling_share']:.2f}"
+          + ("" if ok.any() else " goal=missed"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
