@@ -3,6 +3,7 @@ the estimate in simulated studies of that design."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats as sps
 
@@ -64,3 +65,30 @@ def test_eec_plan_on_a_simulated_model():
     # name pairs carry the variance: the pair Δ has variance 2 × 0.03², so SE at 20 pairs ≈ sqrt(2·9e-4/20)
     assert table.iloc[0]["se"] == pytest.approx(np.sqrt(2 * 0.03**2 / 20), rel=0.35)
     assert table.iloc[1]["half_width"] < table.iloc[0]["half_width"]
+
+
+def test_psa_plan_at_the_observed_design_matches_the_gender_gaps_standard_error():
+    from toolkit.generators.psa import load_names
+    from toolkit.stats import two_way_bootstrap
+    from toolkit.studies.psa import gap_arrays
+    from toolkit.studies.psa_planning import COLUMNS, plan
+
+    names = load_names()
+    rng = np.random.default_rng(11)
+    effect = dict(zip(names["name"], rng.normal(0, 0.02, len(names))))
+    rows = []
+    for s in range(40):
+        base = rng.uniform(0.2, 0.8)
+        rows.append({"case_id": f"s{s}", "is_original": True, "fill": "", "gender": "", "category": "",
+                     "score": base})
+        rows += [{"case_id": f"s{s}", "is_original": False, "fill": n.name, "gender": n.gender,
+                  "category": n.category, "score": base + effect[n.name] + rng.normal(0, 0.01)}
+                 for n in names.itertuples()]
+    scored = pd.DataFrame(rows).assign(model="sim", corpus="synthetic")
+    table = plan(scored, n_sentences=[40, 400], n_pairs=[24])
+    assert list(table.columns) == COLUMNS and len(table) == 2
+    assert table.iloc[0]["observed_templates"] == 40 and table.iloc[0]["observed_names"] == 24
+    (matrix,) = gap_arrays(scored).values()
+    study_se = two_way_bootstrap(matrix)["se"]  # the SE gender_gap's interval is built on, at 40 × 24
+    assert table.iloc[0]["se"] == pytest.approx(study_se, rel=1e-6)
+    assert table.iloc[1]["se"] < table.iloc[0]["se"]  # more sentences: narrower, though names dominate

@@ -31,6 +31,7 @@ from toolkit.models import OFFLINE_DEFAULTS, SentimentModel, load_all
 from toolkit.scoring import score
 from toolkit.studies import confounds, intersections, wording
 from toolkit.studies.eec_planning import plan as _plan
+from toolkit.studies.psa_planning import plan as _psa_plan
 
 EEC_FAMILY = 438  # the EEC paper's Bonferroni family: 2 attributes × 219 systems
 
@@ -92,11 +93,27 @@ def eec_plan(result, *, attribute: str = "race", n_templates: Sequence[int] = (1
                  power=power)
 
 
+def psa_plan(result, *, n_sentences: Sequence[int] = (100, 1000), n_pairs: Sequence[int] = (24, 48),
+             family: int | None = None, power: float = 0.8) -> pd.DataFrame:
+    """:func:`toolkit.studies.psa_planning.plan` on a PSA run: per model, what ``n_sentences`` × ``n_pairs``
+    female–male name pairs would resolve, corrected over ``family`` tests (default: the run's models × corpora,
+    the family :func:`toolkit.studies.psa.gender_gap` corrects over)."""
+    family = family or max(len(result.gender), 1)
+    return _psa_plan(result.scored, n_sentences=n_sentences, n_pairs=n_pairs, family=family, power=power)
+
+
 def plan_lines(plan: pd.DataFrame) -> str:
     """The planning table as one line per system: "minilm-imdb, race, corrected over 438 tests: 11 templates × 20
     names: ±.105, 80 % power at .128; 11 templates × 40 names: …". Race counts names per group (name pairs); gender
     counts the EEC's gender units (noun-phrase pairs and the names-mean pair)."""
     lines = []
+    if "attribute" not in plan.columns:  # a PSA plan: sentences × female–male name pairs
+        for (model, corpus), block in plan.groupby(["model", "corpus"], sort=False):
+            parts = [planning.sentence(row, unit="name pairs").replace("templates", "sentences")
+                     for _, row in block.iterrows()]
+            lines.append(f"{model} ({corpus}), gender, corrected over {int(block['family'].iloc[0])} tests: "
+                         + "; ".join(parts))
+        return "\n".join(lines)
     for (model, attribute), block in plan.groupby(["model", "attribute"], sort=False):
         unit = "names per group" if attribute == "race" else "gender pairs"
         parts = [planning.sentence(row, unit=unit) for _, row in block.iterrows()]

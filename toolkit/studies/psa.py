@@ -344,6 +344,15 @@ def gender_gap(scored: pd.DataFrame, *, n_boot: int = st.N_BOOT, seed: int = 0, 
     return frame.loc[:, list(GENDER_COLUMNS)]
 
 
+def gap_arrays(scored: pd.DataFrame) -> dict[tuple[str, str], pd.DataFrame]:
+    """Per (model, corpus): the sentences × name-pairs array of f(x_female) − f(x_male) that :func:`gender_gap`
+    estimates from (pairs by :func:`name_pairs`; columns "female−male")."""
+    _, perturbed = _wide(scored)
+    pairs = name_pairs(scored)
+    return {(model, corpus): pd.DataFrame({f"{f}−{m}": block[f].to_numpy() - block[m].to_numpy() for f, m in pairs})
+            for (model, corpus), block in perturbed.groupby(level=["model", "corpus"], sort=False)}
+
+
 def variance_table(scored: pd.DataFrame) -> pd.DataFrame:
     """Variance components of the perturbation effect f(x_n) − f(x) over sentences × names per model × corpus
     (:data:`VARIANCE_COLUMNS`; fewer than 2 sentences: NaN; an effect that is 0 everywhere: shares NaN)."""
