@@ -44,8 +44,6 @@ when none qualifies, the one with the highest BTC Jaccard, marked ``goal=missed`
 from __future__ import annotations
 
 import argparse
-import copy
-import hashlib
 import statistics
 import sys
 import time
@@ -58,7 +56,10 @@ import torch
 from toolkit.errors import InputError
 from toolkit.models import hf
 from toolkit.models.minilm import MiniLMSentimentModel
-from toolkit.scoring import CPU_BATCH_TOKENS, GPU_BATCH_TOKENS, plan_batches, score
+from toolkit.scoring import CPU_BATCH_TOKENS, GPU_BATCH_TOKENS, score
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling benchmark's ceiling measure
+from bench_scoring import ceiling_seconds
 
 DEFAULT_IMDB = Path(__file__).resolve().parents[2] / "shared" / "data" / "imdb" / "imdb_train.csv.gz"
 CPU_PATHS = ("fp32", "bf16", "bf16-autocast", "fp16", "int8", "int8-tensor", "int8-attention")
@@ -158,23 +159,6 @@ def repeat_to(cases: pd.DataFrame, n: int) -> pd.DataFrame:
     print(f"--n-mutants {n}: {len(cases)} generated mutants repeated {k} times ({len(grown) - len(cases)} rows are "
           "copies with a copy number in front)")
     return grown
-
-
-def ceiling_seconds(model, texts: list[str], *, batch_tokens: int) -> float:
-    """The pure forward pass over the engine's batches of the distinct model inputs of ``texts``."""
-    ids, _ = model.encode(list(dict.fromkeys(texts)))
-    distinct = list({hashlib.blake2b(x.tobytes(), digest_size=16).digest(): x for x in ids}.values())
-    plan = plan_batches([len(x) for x in distinct], n=len(distinct), batch_size=model.batch_size,
-                        batch_tokens=batch_tokens, max_length=model.max_length)
-    tensors = [model.inputs_from_ids([distinct[i] for i in batch]) for batch in plan]
-    with torch.inference_mode():
-        model._probabilities(tensors[-1])
-        if str(model.device).startswith("cuda"):
-            torch.cuda.synchronize()
-        started = time.perf_counter()
-        for encoded in tensors:
-            model._probabilities(encoded)  # ends with .cpu(): synchronises
-    return time.perf_counter() - started
 
 
 def btc_set(scored: pd.DataFrame) -> set[tuple[str, str, str]]:

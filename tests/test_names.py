@@ -81,7 +81,7 @@ def test_frequency_matching_pairs_within_the_caliper():
     a = ["Nichelle", "Shaniqua", "Jasmine", "Zzyzxqv"]
     b = ["Nancy", "Amanda", "Betsy", "Heather"]
     table = names.frequency_matched(a=a, b=b, caliper=0.25).set_index("name_a")
-    assert table.at["Zzyzxqv", "matched"] == False and "SSA" in table.at["Zzyzxqv", "reason"]  # noqa: E712
+    assert table.at["Zzyzxqv", "matched"] == False and "SSA" in table.at["Zzyzxqv", "reason"]
     kept = table[table["matched"]]
     assert (kept["gap"] <= 0.25).all() and kept["name_b"].is_unique
     assert table.at["Jasmine", "name_b"] == "Nancy"  # 245,018 vs 244,797 births 1960-2017: the closest

@@ -51,7 +51,7 @@ def _package_dir(package: str, *, extra: str) -> Path:
     if spec is None or not spec.submodule_search_locations:
         raise MissingDependencyError(f"the name tables need the package {package!r}, which is not installed.",
                                      fix=f"pip install 'sa-bias-toolkit[names]' (or: pip install {extra})")
-    return Path(list(spec.submodule_search_locations)[0])
+    return Path(next(iter(spec.submodule_search_locations)))
 
 
 def _check_years(years: tuple[int, int]) -> tuple[int, int]:
