@@ -59,7 +59,7 @@ from toolkit.models.minilm import MiniLMSentimentModel
 from toolkit.scoring import CPU_BATCH_TOKENS, GPU_BATCH_TOKENS, score
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling benchmark's ceiling measure
-from bench_scoring import ceiling_seconds
+from bench_scoring import ceiling_seconds, read_cases
 
 DEFAULT_IMDB = Path(__file__).resolve().parents[2] / "shared" / "data" / "imdb" / "imdb_train.csv.gz"
 CPU_PATHS = ("fp32", "bf16", "bf16-autocast", "fp16", "int8", "int8-tensor", "int8-attention")
@@ -219,11 +219,11 @@ def main() -> int:
     wall = time.perf_counter()
 
     if args.cases:
-        cases = pd.read_parquet(args.cases) if args.cases.suffix == ".parquet" else pd.read_pickle(args.cases)
+        cases = read_cases(args.cases)
+    elif not args.imdb.exists():
+        print(f"IMDB file {args.imdb} not found; pass --imdb PATH or --cases FILE.", file=sys.stderr)
+        return 2
     else:
-        if not args.imdb.exists():
-            print(f"IMDB file {args.imdb} not found; pass --imdb PATH or --cases FILE.", file=sys.stderr)
-            return 2
         cases = generate_cases(args.imdb, reviews=args.reviews, seed=args.seed,
                                n_process=args.n_process, budget_s=args.generate_budget,
                                max_words=args.max_words)

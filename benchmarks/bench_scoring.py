@@ -117,16 +117,21 @@ def biasfinder_cases(imdb: Path, *, reviews: int, max_templates: int, seed: int)
     return sample_templates(cases, max_templates=max_templates, seed=seed).reset_index(drop=True)
 
 
+def read_cases(path: Path) -> pd.DataFrame:
+    """A case table saved by ``--save-cases`` (.parquet, else pickle)."""
+    return pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_pickle(path)
+
+
 def biasfinder_run(args: argparse.Namespace) -> int:
     from toolkit.models.minilm import MiniLMSentimentModel
     from toolkit.scoring import CPU_BATCH_TOKENS, GPU_BATCH_TOKENS
 
     if args.cases:
-        cases = pd.read_parquet(args.cases) if args.cases.suffix == ".parquet" else pd.read_pickle(args.cases)
+        cases = read_cases(args.cases)
+    elif not args.imdb.exists():
+        print(f"IMDB file {args.imdb} not found; pass --imdb PATH or --cases FILE.", file=sys.stderr)
+        return 2
     else:
-        if not args.imdb.exists():
-            print(f"IMDB file {args.imdb} not found; pass --imdb PATH or --cases FILE.", file=sys.stderr)
-            return 2
         started = time.perf_counter()
         cases = biasfinder_cases(args.imdb, reviews=args.reviews, max_templates=args.max_templates, seed=args.seed)
         print(f"templating {args.reviews} reviews: {time.perf_counter() - started:.1f} s")
