@@ -220,3 +220,23 @@ def test_cli_coherence_option_never_turns_every_rule_off_by_being_empty():
     for empty in ("", ",", " , "):
         with pytest.raises(UnknownNameError, match="paper"):
             active(_coherence(empty))
+
+
+def test_cli_biasfinder_paper_preset_reaches_the_generator(tmp_path):
+    """--coherence paper --backend neuralcoref --lists paper: BiasFinder's generator from the command line, recorded
+    in provenance (in process; the weights come with `make`)."""
+    import json
+
+    from toolkit.__main__ import main
+    from toolkit.nlp import neuralcoref
+
+    if not any(all((d / f).is_file() for f in neuralcoref.FILES) for d in neuralcoref.model_dirs()):
+        pytest.skip(f"neuralcoref model not fetched ({neuralcoref.FETCH})")
+    corpus = tmp_path / "reviews.csv"
+    corpus.write_text("text\n\"Meryl Streep is wonderful. She owns every scene she is in.\"\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["biasfinder", "--corpus", str(corpus), "--model", "vader", "--out", str(out), "--no-cache",
+                 "--instance", "gender", "--coherence", "paper", "--backend", "neuralcoref", "--lists", "paper",
+                 "--n-names", "2"]) == 0
+    settings = json.loads((out / "provenance.json").read_text(encoding="utf-8"))["settings"]
+    assert '"neuralcoref"' in json.dumps(settings) and '"biasfinder"' in json.dumps(settings)

@@ -86,6 +86,13 @@ def _parser() -> argparse.ArgumentParser:
     bf.add_argument("--coherence", default="default",
                     help="coherence rules: default (all), paper (none: BiasFinder's generator) or comma-separated "
                          "rule names (docs/biasfinder_rules.md)")
+    bf.add_argument("--backend", choices=("rules", "neuralcoref", "fastcoref"), default="rules",
+                    help="coreference: rules (default, offline), neuralcoref (BiasFinder's model; its weights come "
+                         "with `make`: python -m toolkit.nlp.neuralcoref fetch) or fastcoref (online users)")
+    bf.add_argument("--acceptance", choices=("toolkit", "biasfinder"),
+                    help="which reviews give gender/country templates: biasfinder (its own rules; the default "
+                         "under --coherence paper) or toolkit. The paper preset: --coherence paper --backend "
+                         "neuralcoref --lists paper")
     bf.add_argument("--people", choices=("mutate", "skip-named", "skip-real", "skip-known"), default="mutate",
                     help="persons the review identifies: mutate (BiasFinder, default), skip-named, skip-real, "
                          "skip-known (also persons many reviews of the corpus name)")
@@ -197,7 +204,7 @@ def _biasfinder(args: argparse.Namespace, cache) -> None:
                             lists=args.lists, correction=args.correction, margin=args.margin,
                             n_boot=args.n_boot, n_country_names=args.n_country_names, interval=args.interval,
                             duplicates=args.duplicates, people=args.people, occupation_fit=args.occupation_fit,
-                            coherence=_coherence(args.coherence))
+                            coherence=_coherence(args.coherence), backend=args.backend, acceptance=args.acceptance)
     for path in biasfinder.write(result, args.out, figures_dir=args.out, formats=tuple(args.format or ("csv",)),
                                  with_scored=args.scored):
         print(path)

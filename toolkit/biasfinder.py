@@ -62,7 +62,8 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
         executor: str = "local", lists: str = "curated", alpha: float = stats.ALPHA, margin: float = stats.MARGIN,
         correction: str = "holm", n_boot: int = stats.N_BOOT, interval: str = "cluster",
         duplicates: str = "keep", coherence: str | Iterable[str] = "default",
-        people: str = "mutate", occupation_fit: str | None = None) -> BiasFinderResult:
+        people: str = "mutate", occupation_fit: str | None = None, backend: str = "rules",
+        acceptance: str | None = None) -> BiasFinderResult:
     """Generate BiasFinder cases from ``corpus`` (a :func:`toolkit.corpora.load` source or frame; ``n_process``
     parsing processes; a file is read with ``encoding``) — or take ``cases`` already generated — keep a seeded sample
     of at most ``max_templates`` templates per characteristic (:func:`sample_templates`; None keeps all), then score
@@ -79,7 +80,11 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
     the generator's rules; the active ones are recorded in ``settings["coherence"]`` (for given ``cases``, what their
     generation recorded, or None). ``occupation_fit`` (None: every occupation, as BiasFinder; ``"family"``,
     ``"embedding"`` or an ``llm:`` spec: :mod:`toolkit.generators.biasfinder.fit`) fills each occupation template only
-    with occupations that fit its story; what it kept is in ``settings["generation_report"]["occupation_fit"]``."""
+    with occupations that fit its story; what it kept is in ``settings["generation_report"]["occupation_fit"]``.
+    ``backend``: the coreference backend (``rules``, the default; ``neuralcoref``, BiasFinder's model); ``acceptance``:
+    which reviews give gender/country templates (None: ``biasfinder`` under ``coherence="paper"``, else
+    ``toolkit``; :mod:`toolkit.generators.biasfinder.paper`). The paper preset is ``coherence="paper",
+    backend="neuralcoref", lists="paper"``."""
     word_lists(lists)  # an unknown preset fails here; with ``cases`` given, the cases' own preset is recorded
     active_rules(coherence), people_mode(people)  # unknown rule names or people options fail before the parse
     models = checks.model_list(models)  # every argument checked before the slow generation
@@ -102,7 +107,7 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
         cases = generate(frame, instances=instances, n_names=n_names, n_country_names=n_country_names,
                          n_process=n_process, max_chars=max_chars, progress=progress, executor=executor,
                          lists=lists, duplicates=duplicates, coherence=coherence, people=people,
-                         occupation_fit=occupation_fit)
+                         occupation_fit=occupation_fit, backend=backend, acceptance=acceptance)
         generation_report = dict(cases.attrs.get("generation_report", {}))
     mined = cases.groupby("attribute")["case_id"].nunique().to_dict()
     recorded_lists = cases.attrs.get("word_lists")  # None for given cases that do not say
