@@ -80,13 +80,14 @@ def _psa_scored(logf: dict[str, float], *, seed: int, frequency_slope: float = 0
     rows = []
     for s in range(80):
         base = rng.uniform(0.2, 0.8)
-        rows.append({"case_id": f"s{s}", "is_original": True, "fill": "", "gender": "", "score": base})
+        rows.append({"case_id": f"s{s}", "is_original": True, "fill": "", "gender": "", "category": "",
+                     "score": base})
         for name in names.itertuples():
             first = name.name.split()[0]
             effect = (frequency_slope * (logf.get(first, 2.5) - 2.5) + female_effect * (name.gender == "female")
                       + rng.normal(0, 0.002))
             rows.append({"case_id": f"s{s}", "is_original": False, "fill": name.name, "gender": name.gender,
-                         "score": base + effect})
+                         "category": name.category, "score": base + effect})
     return pd.DataFrame(rows).assign(model="sim", corpus="synthetic", task="valence")
 
 

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from toolkit import checks
 from toolkit.errors import InputError
 
 COLUMNS = ["n_templates", "n_names", "se", "half_width", "min_detectable", "alpha", "family", "power"]
@@ -39,12 +40,8 @@ def design(*, var_template: float, var_name: float, var_residual: float, n_templ
     if not np.isfinite(parts).all() or (parts < 0).any():
         raise InputError(f"variance components must be finite and >= 0; got {parts.tolist()}.",
                          fix="estimate them with toolkit.stats.variance_components(pilot_matrix)")
-    if not 0 < alpha < 1 or not 0 < power < 1:
-        raise InputError(f"alpha and power must be in (0, 1); got alpha={alpha!r}, power={power!r}.",
-                         fix="e.g. alpha=0.05, power=0.8")
-    if int(family) < 1:
-        raise InputError(f"family must be >= 1 (the number of tests corrected together); got {family!r}.",
-                         fix="family=1 for one test, or the study's family size")
+    alpha, power = checks.alpha(alpha), checks.fraction(power, name="power")
+    family = checks.count(family, name="family")  # the number of tests corrected together
     z_alpha = sps.norm.ppf(1 - alpha / (2 * int(family)))
     z_power = sps.norm.ppf(power)
     rows = []

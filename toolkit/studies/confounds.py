@@ -30,10 +30,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from toolkit import checks
 from toolkit import names as name_meta
 from toolkit.cases import with_scores
 from toolkit.errors import InputError, SchemaError
 from toolkit.resources import load_json
+from toolkit.studies import psa as psa_study
 
 ANALYSES = ("raw", "adjusted", "matched")
 COVARIATES = ("log10_per_million", "n_subwords")
@@ -113,8 +115,7 @@ def name_confounds(scored: pd.DataFrame, *, attribute: str = "race",
     where ``tokenizers`` maps a model name to its tokenizer), and on frequency-matched names; see the module
     docstring. ``scored``: a scored EEC table; ``analyses``: which of :data:`ANALYSES` to fit. Returns
     :data:`COLUMNS`, a row per model × task × analysis."""
-    if not 0 < alpha < 0.5:
-        raise InputError(f"alpha must be in (0, 0.5); got {alpha!r}.", fix="alpha=0.05")
+    alpha = checks.alpha(alpha)
     if not analyses or set(analyses) - set(ANALYSES):
         raise InputError(f"analyses must be among {list(ANALYSES)}; got {list(analyses)!r}.",
                          fix="e.g. analyses=('raw', 'adjusted')")
@@ -178,27 +179,17 @@ def psa_name_confounds(scored: pd.DataFrame, *, tokenizers: Mapping[str, object]
     ``note``. Columns: :data:`PSA_COLUMNS` (``attribute`` is gender; ``n_templates`` counts sentences)."""
     import statsmodels.formula.api as smf  # statsmodels' formula layer (patsy) is slow to import
 
-    if not 0 < alpha < 0.5:
-        raise InputError(f"alpha must be in (0, 0.5); got {alpha!r}.", fix="alpha=0.05")
-    need = {"model", "score", "case_id", "is_original", "fill", "gender"}
-    if missing := need - set(scored.columns):
-        raise SchemaError(f"psa_name_confounds needs PSA columns {sorted(need)}; missing {sorted(missing)}.",
-                          fix="pass a scored PSA table (toolkit.psa.run(...).scored)")
-    data = with_scores(scored, study="psa_name_confounds")
-    if "corpus" not in data.columns:
-        data = data.assign(corpus="")
-    if "task" not in data.columns:
-        data = data.assign(task="")
-    base = data[data["is_original"]].set_index(["model", "corpus", "case_id"])["score"]
-    perturbed = data[~data["is_original"]].copy()
-    perturbed["sens"] = perturbed["score"].to_numpy() - base.reindex(
-        pd.MultiIndex.from_frame(perturbed[["model", "corpus", "case_id"]])).to_numpy()
-    meta = name_meta.metadata(names=perturbed["fill"].unique(), years=years, race=False).set_index("name")
+    alpha = checks.alpha(alpha)
+    sens = psa_study.score_sens(scored)  # each name's mean f(x_n) − f(x): the study's own ScoreSens
+    tasks = (scored.drop_duplicates("model").set_index("model")["task"] if "task" in scored.columns
+             else pd.Series(dtype=str))
+    meta = name_meta.metadata(names=sens["name"].unique(), years=years, race=False).set_index("name")
     unknown_names = sorted(meta.index[meta["log10_per_million"].isna()])
     z_note = f"no SSA frequency, left out: {', '.join(unknown_names)}" if unknown_names else ""
     rows = []
-    for (model, task, corpus), block in perturbed.groupby(["model", "task", "corpus"], sort=False):
-        names = block.groupby("fill", as_index=False).agg(y=("sens", "mean"), gender=("gender", "first"))
+    for (model, corpus), block in sens.groupby(["model", "corpus"], sort=False):
+        task = tasks.get(model, "")
+        names = block.rename(columns={"name": "fill", "score_sens": "y"})
         names = names[names["gender"].isin(["female", "male"])]
         names["g"] = (names["gender"] == "female").astype(float)
         names["log10_per_million"] = names["fill"].map(meta["log10_per_million"])
@@ -236,7 +227,7 @@ def psa_name_confounds(scored: pd.DataFrame, *, tokenizers: Mapping[str, object]
             fits[analysis] = fit
             rows.append({"model": model, "task": task, "corpus": corpus, "attribute": "gender",
                          "analysis": analysis, "covariates": "+".join(covs), "n_names_a": n_a, "n_names_b": n_b,
-                         "n_templates": int(block["case_id"].nunique()), "share_explained": np.nan, **fit})
+                         "n_templates": int(block["n_texts"].max()), "share_explained": np.nan, **fit})
         raw, adjusted = fits["raw"]["estimate"], fits["adjusted"]["estimate"]
         if np.isfinite(raw) and np.isfinite(adjusted) and abs(raw) > 2 * max(fits["raw"]["se"], 1e-12):
             rows[-2]["share_explained"] = 1 - adjusted / raw

@@ -28,9 +28,10 @@ import itertools
 import numpy as np
 import pandas as pd
 
+from toolkit import checks
 from toolkit import stats as tkstats
 from toolkit.cases import with_scores
-from toolkit.errors import InputError, SchemaError
+from toolkit.errors import SchemaError
 
 CELLS = (("African-American", "female"), ("African-American", "male"), ("European", "female"),
          ("European", "male"))
@@ -68,8 +69,8 @@ def cells(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, correction: str
     if missing := need - set(scored.columns):
         raise SchemaError(f"intersections need EEC columns {sorted(need)}; missing {sorted(missing)}.",
                           fix="pass a scored EEC table")
-    if int(min_names) < 2:
-        raise InputError(f"min_names must be >= 2; got {min_names!r}.", fix="min_names=3")
+    alpha, n_boot, seed = checks.alpha(alpha), checks.n_boot(n_boot), checks.seed(seed)
+    min_names = checks.count(min_names, name="min_names", minimum=2)
     data = with_scores(scored, study="intersections")
     data = data[data["race"].astype(str) != ""]
     if "task" not in data.columns:
