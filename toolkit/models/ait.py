@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from toolkit.batching import plan_batches
 from toolkit.cases import TASKS
 from toolkit.errors import ModelSpecError, unknown
 from toolkit.models import valence
@@ -167,8 +168,6 @@ def embeddings(texts: list[str]) -> np.ndarray:
         _EMBEDDINGS.clear()
         todo = list(dict.fromkeys(texts))
     if todo:
-        from toolkit.scoring import plan_batches
-
         enc = encoder()
         for batch in plan_batches(enc.lengths(todo), n=len(todo), batch_size=64, batch_tokens=4096,
                                   max_length=enc.max_length):
