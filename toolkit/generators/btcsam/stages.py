@@ -20,7 +20,7 @@ import pandas as pd
 from toolkit.cases import CASE_COLUMNS
 from toolkit.errors import InputError, unknown
 from toolkit.generators.btcsam import parse, prompts
-from toolkit.generators.btcsam.llm import LLM
+from toolkit.llm import LLM
 from toolkit.lookalike import check_distinct
 
 AUGMENTATIONS = ("lda", "syda", "seda")
