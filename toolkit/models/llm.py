@@ -44,6 +44,7 @@ from toolkit.llm import HFBackend, OpenAIBackend, check_setting
 from toolkit.models import valence
 from toolkit.models.base import Predictions, SentimentModel, digest
 from toolkit.models.hf import _weights_digest, pick_device
+from toolkit.models.registry import scheme
 
 PROMPT = ("What is the sentiment of the following text? Answer with exactly one word: {labels}.\n\n"
           "Text: {text}\n\nSentiment:")
@@ -337,6 +338,9 @@ def max_tokens(spec: str, options: dict[str, str]) -> int:
     return int(text)
 
 
+@scheme("llm:", patterns={"llm:hf:<hub-id-or-local-path>": ("torch", "transformers"),
+                          "llm:openai:<model>@<base_url>": ()})
 def load_llm(spec: str, *, device: str | None = None) -> SentimentModel:
+    """The ``llm:hf:`` or ``llm:openai:`` classifier for ``spec`` (an unknown kind is TK103 naming both)."""
     kind, _, _ = parse_spec(spec)
     return (LocalLLMClassifier if kind == "hf" else EndpointLLMClassifier)(spec, device=device)
