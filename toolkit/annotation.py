@@ -38,8 +38,9 @@ import pandas as pd
 from toolkit import checks
 from toolkit.drilldown import changed_words, marked_html
 from toolkit.errors import InputError, ToolkitError
+from toolkit.outputs.annotations import read_annotation_csv
 from toolkit.results import guard_text, lock
-from toolkit.studies.biasfinder import ANNOTATION_COLUMNS, read_annotation_csv
+from toolkit.studies.biasfinder import ANNOTATION_COLUMNS
 
 ANNOTATION_LOCK_TIMEOUT_S = 30.0  # how long a click waits for another process saving into the same file
 
@@ -59,7 +60,7 @@ LABEL_WIDTH = "96px"
 
 def _read_rows(path: Path) -> dict[tuple[str, str, str], dict[str, str]]:
     """The annotation file as {(btc_id, variant, annotator): row}, the last row winning (older files appended), the
-    cells as the app was given them (:func:`toolkit.studies.biasfinder.read_annotation_csv`: formula guard taken
+    cells as the app was given them (:func:`toolkit.outputs.annotations.read_annotation_csv`: formula guard taken
     off; a file without the annotation columns is a SchemaError, TK101)."""
     if not path.exists():
         return {}

@@ -36,10 +36,10 @@ from toolkit.generators.biasfinder import (INSTANCES, PRESETS, country_names, co
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.scoring import score
 from toolkit.errors import unknown
+from toolkit.outputs.annotations import read_annotation_csv  # noqa: F401
 from toolkit.studies.biasfinder import (ANNOTATION_COLUMNS, RATE_FAMILY, RATE_INTERVALS, btcs,  # noqa: F401
-                                        kappa, kappa_table, pair_counts, rates, read_annotation_csv, sample_btcs,
-                                        sample_size, sample_strata, sample_templates, table4, table4_rates, tpr,
-                                        tpr_table)
+                                        kappa, kappa_table, pair_counts, rates, sample_btcs, sample_size,
+                                        sample_strata, sample_templates, table4, table4_rates, tpr, tpr_table)
 
 
 @dataclass(frozen=True)
