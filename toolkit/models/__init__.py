@@ -32,7 +32,7 @@ from toolkit.models import registry
 from toolkit.models.base import Predictions, SentimentModel
 from toolkit.models.registry import named, parse_named, register, scheme  # noqa: F401  the decorators, here too
 
-# each family registers itself (@named / @scheme) when its module is imported; this order is the listing's order
+# each family registers itself (@named / @scheme) when its module is imported (the listing: registry.listing)
 from toolkit.models import ait, hf, pyfunc, llm  # noqa: E402,F401,I001  schemes: ait:, hf:, py:, llm:
 from toolkit.models import lexicon, minilm  # noqa: E402,F401  named: vader, textblob, afinn, minilm-imdb
 

@@ -42,6 +42,7 @@ from toolkit.cases import TASKS
 from toolkit.errors import ModelSpecError, unknown
 from toolkit.models import valence
 from toolkit.models.base import Predictions, SentimentModel, digest
+from toolkit.models.minilm import MiniLMEncoder
 from toolkit.models.registry import installed, scheme
 
 SYSTEMS: tuple[str, ...] = ("svm-unigrams", "svr-ngrams", "ridge-chars", "lexicon-ridge", "minilm-ridge", "ensemble")
@@ -157,8 +158,6 @@ def _lexicon_rows(texts: list[str]) -> np.ndarray:
 @cache
 def encoder():
     """The shared offline MiniLM encoder (loaded once per process)."""
-    from toolkit.models.minilm import MiniLMEncoder
-
     return MiniLMEncoder()
 
 

@@ -95,15 +95,13 @@ def patterns() -> list[str]:
 
 
 def listing() -> list[str]:
-    """What this machine can run: named models whose package is installed (sorted), then per scheme its concrete
-    specs or its patterns whose packages are installed."""
+    """What this machine can run: named models whose package is installed (sorted), the concrete specs of schemes
+    that list them (the trained ``ait:`` systems), then the other schemes' patterns whose packages are installed, in
+    registration order."""
     out = [n for n, entry in sorted(NAMED.items()) if installed(entry.requires)]
-    for entry in SCHEMES.values():
-        if entry.listing is not None:
-            out += entry.listing()
-        else:
-            out += [p for p, needs in entry.patterns.items() if installed(*needs)]
-    return out
+    out += [spec for entry in SCHEMES.values() if entry.listing is not None for spec in entry.listing()]
+    return out + [p for entry in SCHEMES.values() if entry.listing is None
+                  for p, needs in entry.patterns.items() if installed(*needs)]
 
 
 def family_of(spec: str) -> Named | Scheme | None:

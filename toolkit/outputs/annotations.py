@@ -1,9 +1,11 @@
 """Annotation files: BiasFinder's annotation CSV read back as the annotation app wrote it.
 
-:func:`read_annotation_csv` reads one file (columns :data:`~toolkit.studies.biasfinder.ANNOTATION_COLUMNS`, one row
+:func:`annotations_path` is the default file, ``data/annotations/biasfinder.csv``; :func:`read_annotation_csv`
+reads one file (columns :data:`~toolkit.studies.biasfinder.ANNOTATION_COLUMNS`, one row
 per annotator × BTC × variant), every cell as text, taking off the ``'`` the app puts before a cell that a
 spreadsheet would run as a formula (an annotator called ``=cmd``). The values are checked where they are estimated
-(:mod:`toolkit.studies.biasfinder.judgements`).
+(:mod:`toolkit.studies.biasfinder.judgements`); :func:`read_annotations` keeps the finished ones, as the
+estimators take them.
 """
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from toolkit import paths
 from toolkit.errors import SchemaError
 from toolkit.results import unguard_text
 from toolkit.studies.biasfinder.judgements import ANNOTATION_COLUMNS, check_annotation_columns
@@ -33,4 +36,22 @@ def read_annotation_csv(path: str | Path) -> pd.DataFrame:
 
 
 
-__all__ = ["read_annotation_csv"]
+def annotations_path() -> Path:
+    """The default annotation CSV, ``data/annotations/biasfinder.csv``."""
+    return paths.data_dir() / "annotations" / "biasfinder.csv"
+
+
+def read_annotations(path: str | Path | None = None) -> pd.DataFrame:
+    """The annotation CSV (columns :data:`ANNOTATION_COLUMNS`) as :func:`toolkit.studies.biasfinder.tpr` and :func:`~toolkit.studies.biasfinder.kappa` take it: the last
+    row per annotator × BTC × variant, only complete ones (both fields set), only BTCs with both variants done."""
+    path = Path(path) if path is not None else annotations_path()
+    if not path.exists():
+        return pd.DataFrame(columns=list(ANNOTATION_COLUMNS))
+    frame = read_annotation_csv(path)  # coded error for missing columns; the formula guard taken off
+    last = frame.drop_duplicates(["annotator", "btc_id", "variant"], keep="last")
+    done = last[(last["coherent"] != "") & (last["sentiment"] != "")]
+    both = done.groupby(["annotator", "btc_id"])["variant"].transform("nunique") == 2
+    return done[both].loc[:, list(ANNOTATION_COLUMNS)].reset_index(drop=True)
+
+
+__all__ = ["annotations_path", "read_annotation_csv", "read_annotations"]
