@@ -110,43 +110,41 @@ def import_edges(root: Path, package: str = "toolkit") -> list[Edge]:
     """Every import of a ``package`` module by a ``package`` module under ``root``, module-level and inside
     functions; ``from package.x import name`` counts as an import of ``package.x.name`` where that is a module."""
     files = {module_name(p, root): p for p in sorted((root / package).rglob("*.py"))}
+    return [edge for module, path in files.items() for edge in _file_edges(module, path, files, package)]
 
-    def known(name: str) -> str:
-        while name and name not in files:
-            name = name.rpartition(".")[0]
-        return name
 
+def _resolve(node: ast.Import | ast.ImportFrom, module: str, is_package: bool, files: dict[str, Path]) -> list[str]:
+    """The module names an import statement of ``module`` names (relative imports made absolute)."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    base = node.module or ""
+    if node.level:  # relative: from . import x, from ..y import z
+        parts = module.split(".") if is_package else module.split(".")[:-1]
+        parts = parts[:len(parts) - (node.level - 1)]
+        base = ".".join(parts + ([base] if base else []))
+    return [f"{base}.{alias.name}" if f"{base}.{alias.name}" in files else base for alias in node.names]
+
+
+def _file_edges(module: str, path: Path, files: dict[str, Path], package: str) -> list[Edge]:
+    source = path.read_text(encoding="utf-8")
+    lines = source.splitlines()
     edges = []
-    for module, path in files.items():
-        source = path.read_text(encoding="utf-8")
-        lines = source.splitlines()
-        is_package = path.name == "__init__.py"
-
-        def targets(node: ast.Import | ast.ImportFrom) -> list[str]:
-            if isinstance(node, ast.Import):
-                return [alias.name for alias in node.names]
-            base = node.module or ""
-            if node.level:  # relative: from . import x, from ..y import z
-                parts = module.split(".") if is_package else module.split(".")[:-1]
-                parts = parts[:len(parts) - (node.level - 1)]
-                base = ".".join(parts + ([base] if base else []))
-            return [f"{base}.{alias.name}" if f"{base}.{alias.name}" in files else base for alias in node.names]
-
-        def visit(node: ast.AST, inside: bool) -> None:
-            for child in ast.iter_child_nodes(node):
-                if isinstance(child, (ast.Import, ast.ImportFrom)):
-                    for name in targets(child):
-                        target = known(name) if name.split(".")[0] == package else ""
-                        if target and target != module:
-                            text = lines[child.lineno - 1]
-                            above = lines[child.lineno - 2].strip() if child.lineno > 1 else ""
-                            comment = text[text.index("#"):] if "#" in text else (above if above.startswith("#")
-                                                                                  else "")
-                            edges.append(Edge(module, target, child.lineno, inside, comment))
-                visit(child, inside or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
-
-        visit(ast.parse(source, filename=str(path)), False)
-    return edges
+    pending: list[tuple[ast.AST, bool]] = [(ast.parse(source, filename=str(path)), False)]
+    while pending:
+        node, inside = pending.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.Import, ast.ImportFrom)):
+                for name in _resolve(child, module, path.name == "__init__.py", files):
+                    target = name if name.split(".")[0] == package else ""
+                    while target and target not in files:
+                        target = target.rpartition(".")[0]
+                    if target and target != module:
+                        text = lines[child.lineno - 1]
+                        above = lines[child.lineno - 2].strip() if child.lineno > 1 else ""
+                        comment = text[text.index("#"):] if "#" in text else (above if above.startswith("#") else "")
+                        edges.append(Edge(module, target, child.lineno, inside, comment))
+            pending.append((child, inside or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))))
+    return sorted(edges, key=lambda e: (e.line, e.imported))
 
 
 def layer_of(module: str, layers: dict[int, tuple[str, ...]] = LAYERS) -> int | None:
