@@ -30,11 +30,11 @@ from urllib.parse import parse_qs
 from toolkit.errors import UnknownNameError, warn
 from toolkit.models import registry
 from toolkit.models.base import Predictions, SentimentModel
-from toolkit.models.registry import named, parse_named, register, scheme  # noqa: F401  the decorators, here too
+from toolkit.models.registry import named, parse_named, register, scheme  # the decorators, importable here too
 
 # each family registers itself (@named / @scheme) when its module is imported (the listing: registry.listing)
-from toolkit.models import ait, hf, pyfunc, llm  # noqa: E402,F401,I001  schemes: ait:, hf:, py:, llm:
-from toolkit.models import lexicon, minilm  # noqa: E402,F401  named: vader, textblob, afinn, minilm-imdb
+from toolkit.models import ait, hf, pyfunc, llm  # noqa: F401,I001  schemes: ait:, hf:, py:, llm:
+from toolkit.models import lexicon, minilm  # noqa: F401  named: vader, textblob, afinn, minilm-imdb
 
 _LOADED: dict[str, SentimentModel] = {}
 

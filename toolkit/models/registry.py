@@ -132,7 +132,7 @@ def build(entry: Named | Scheme, spec: str, *, device: str | None = None) -> Sen
     """Call ``entry``'s factory for ``spec``: a named model with its options (its spec set to the whole spec when it
     carries options, so runs with different options stay apart), a scheme with the spec (and ``device``)."""
     if isinstance(entry, Named):
-        name, options = parse_named(spec)
+        _, options = parse_named(spec)
         if entry.requires and not installed(entry.requires):
             raise MissingDependencyError(f"model {spec!r} needs the package {entry.requires!r}.",
                                          fix=f"pip install {entry.requires}")

@@ -21,7 +21,6 @@ from toolkit import stats as tkstats
 from toolkit.errors import unknown
 from toolkit.studies.biasfinder.counting import TABLE4_COLUMNS, _mutants, pair_counts
 
-
 RATE_COLUMNS = ("model", "attribute", "templates", "pairs_between", "btcs_between", "rate_between", "rate_low",
                 "rate_high", "rate_wilson_low", "rate_wilson_high", "null_templates", "pairs_matched",
                 "btcs_matched", "pairs_within", "btcs_within", "rate_within", "null_low", "null_high", "estimate",

@@ -14,13 +14,11 @@
 """
 from __future__ import annotations
 
-
 import numpy as np
 import pandas as pd
 
 from toolkit.cases import with_scores
 from toolkit.errors import InputError, SchemaError
-
 
 BTC_COLUMNS = ("model", "attribute", "case_id", "n_mutants", "n_classes", "n_btcs", "n_btcs_unflagged", "past_window")
 TABLE4_COLUMNS = ("model", "attribute", "templates", "mutants", "templates_with_btc", "btcs", "btcs_unflagged",

@@ -19,7 +19,6 @@ those columns (:func:`check_annotation_columns`). Reading the CSV file is :mod:`
 """
 from __future__ import annotations
 
-
 import numpy as np
 import pandas as pd
 from statsmodels.stats.inter_rater import cohens_kappa
@@ -28,7 +27,6 @@ from toolkit import checks
 from toolkit import stats as tkstats
 from toolkit.errors import InputError, SchemaError, unknown
 from toolkit.studies.biasfinder.sampling import _sample_flagged
-
 
 ANNOTATION_COLUMNS = ("btc_id", "variant", "annotator", "coherent", "sentiment")
 TPR_COLUMNS = ("annotator", "n_btcs", "tpr", "rule")

@@ -19,7 +19,6 @@ from scipy import stats
 from toolkit.errors import InputError
 from toolkit.studies.biasfinder.counting import _flag_text, _is_flagged, btcs
 
-
 SAMPLE_COLUMNS = ("btc_id", "model", "attribute", "case_id", "variant_a", "variant_b", "text_a", "text_b", "group_a",
                   "group_b", "label_a", "label_b", "fill_flag_a", "fill_flag_b")
 STRATA_COLUMNS = ("attribute", "model", "btcs", "templates_with_btc", "sampled", "templates_sampled", "btcs_flagged",
