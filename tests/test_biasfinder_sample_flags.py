@@ -159,7 +159,7 @@ def test_tpr_table_unflagged_needs_a_sample_with_flags_and_an_unflagged_btc():
 def test_a_missing_flag_of_any_missing_kind_is_clean():
     import numpy as np
 
-    from toolkit.studies.biasfinder import _flag
+    from toolkit.studies.biasfinder.sampling import _flag
 
     for missing in (None, float("nan"), np.float32("nan"), pd.NA, np.nan):
         assert _flag(pd.Series({"fill_flag": missing}, dtype=object)) == "", repr(missing)

@@ -102,3 +102,38 @@ def test_widen_class_probs_makes_one_column_per_class():
     wide = widen_class_probs(_scored_two_cases())
     assert wide["p_joy"].tolist()[::2] == [0.5, 0.6] and pd.isna(wide["p_joy"].iloc[1])
     assert wide["p_anger"].tolist()[3] == 0.1
+
+
+# --- one constructor (issue 33) ------------------------------------------------------------------------------------
+
+def _row(i: int, **extra) -> dict:
+    return {"case_id": "c1", "variant_id": f"c1:{i}", "text": f"text {i}", "attribute": "gender", "group": "female",
+            "fill": "she", "generator": "test", "template": "", "is_original": False, **extra}
+
+
+def test_cases_frame_orders_schema_then_extra_columns():
+    from toolkit.cases import frame
+
+    table = frame([{"topic": "x", **_row(1)}, _row(2, topic="y")], extra=("topic",))
+    assert list(table.columns) == ["case_id", "variant_id", "text", "attribute", "group", "fill", "generator",
+                                   "template", "is_original", "topic"]
+    assert table["topic"].tolist() == ["x", "y"] and table["variant_id"].tolist() == ["c1:1", "c1:2"]
+
+
+def test_cases_frame_of_no_rows_has_the_columns():
+    from toolkit.cases import frame
+
+    assert list(frame([], extra=("stage",)).columns)[-2:] == ["is_original", "stage"]
+
+
+@pytest.mark.parametrize("rows, extra, message", [
+    ([{k: v for k, v in _row(1).items() if k != "fill"}], (), "lack 'fill'"),
+    ([_row(1, colour="red")], (), "carry 'colour'"),
+    ([_row(1)], ("stage",), "lack 'stage'"),
+])
+def test_cases_frame_refuses_a_missing_or_unknown_column(rows, extra, message):
+    from toolkit.cases import frame
+
+    with pytest.raises(SchemaError, match=message) as info:
+        frame(rows, extra=extra)
+    assert info.value.code == "TK101"

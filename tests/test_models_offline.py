@@ -16,6 +16,7 @@ import threading
 import numpy as np
 import pytest
 
+from toolkit import hub
 from toolkit.models import hf
 
 TEXTS = ["the good movie was great", "a bad film"]
@@ -143,7 +144,7 @@ def server():
 @pytest.fixture(autouse=True)
 def _fresh_probes(monkeypatch):
     """Each test starts with no remembered probe (and leaves the process's memory as it was)."""
-    monkeypatch.setattr(hf, "_PROBES", {})
+    monkeypatch.setattr(hub, "_PROBES", {})
     for name in ("http_proxy", "https_proxy", "all_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY",
                  "NO_PROXY"):
         monkeypatch.delenv(name, raising=False)
@@ -167,8 +168,8 @@ def test_probe_of_a_refusing_endpoint_says_why():
 
 def test_a_failed_probe_is_believed_for_a_minute_only(server, monkeypatch):
     endpoint = f"http://127.0.0.1:{server.port}"
-    host, port, _ = hf._probe_address(endpoint)
-    hf._PROBES[(host, port)] = ("the hub cannot be reached (a blip)", 0.0)  # failed long ago
+    host, port, _ = hub._probe_address(endpoint)
+    hub._PROBES[(host, port)] = ("the hub cannot be reached (a blip)", 0.0)  # failed long ago
     monkeypatch.setenv("HF_ENDPOINT", endpoint)
     assert hf.offline_reason() == ""  # an old failure is forgotten ...
     assert hf.probe_hub(endpoint=endpoint) == "" and server.wait_for(1) == 1  # ... and the hub probed again
@@ -206,5 +207,5 @@ def test_either_offline_variable_means_cache_only_without_probing(name, monkeypa
     monkeypatch.setattr(huggingface_hub.constants, "ENDPOINT", f"http://127.0.0.1:{_closed_port()}")
     monkeypatch.setenv(name, "1")
     assert hf.resolve_target("some-org/some-model") == ("some-org/some-model", True)
-    assert hf._PROBES == {}
+    assert hub._PROBES == {}
     assert hf.offline_reason() == f"{name} is set"

@@ -119,3 +119,49 @@ def test_several_specs_in_one_string_are_named_in_the_error():
     with pytest.raises(UnknownNameError, match=r"holds 2 specs \('vader', 'textblob'\)") as info:
         load("vader, textblob")
     assert "split_specs" in info.value.fix
+
+
+# --- families registered by decorator (issue 33) -----------------------------------------------------------------
+
+def test_models_registry_decorators_make_a_family_loadable(monkeypatch):
+    from toolkit.models import registry
+    from toolkit.models.base import Predictions, SentimentModel
+
+    monkeypatch.setattr(registry, "NAMED", dict(registry.NAMED))
+    monkeypatch.setattr(registry, "SCHEMES", dict(registry.SCHEMES))
+
+    class Constant(SentimentModel):
+        spec = "toy:"
+
+        def __init__(self, spec: str = "constant", *, level: str = "0.5") -> None:
+            self.spec, self.level = spec, float(level)
+
+        @property
+        def fingerprint(self) -> str:
+            return f"constant-{self.level}"
+
+        def predict(self, texts: list[str]) -> Predictions:
+            return Predictions(np.full(len(texts), self.level), ["neutral"] * len(texts), np.zeros(len(texts), bool))
+
+    registry.named("constant-test", options=("level",))(Constant)
+    registry.scheme("toy:", patterns={"toy:<anything>": ()})(Constant)
+    assert "constant-test" in available() and "toy:<anything>" in available()
+    assert load("toy:abc").spec == "toy:abc"
+    model = load("constant-test?level=0.25")
+    assert model.spec == "constant-test?level=0.25" and model.predict(["a"]).score[0] == 0.25
+    with pytest.raises(ModelSpecError, match="takes level"):
+        load("constant-test?colour=red")
+    with pytest.raises(UnknownNameError) as info:
+        load("constant-tset")
+    assert "constant-test" in str(info.value) and "toy:<anything>" in str(info.value)
+
+
+def test_models_registry_every_builtin_family_is_registered_where_it_is_defined():
+    from toolkit.models import registry
+
+    assert {"vader", "textblob", "afinn", "minilm-imdb"} <= set(registry.NAMED)
+    assert {"hf:", "py:", "llm:", "ait:"} <= set(registry.SCHEMES)
+    assert registry.NAMED["vader"].factory.__module__ == "toolkit.models.lexicon"
+    assert registry.NAMED["minilm-imdb"].factory.__module__ == "toolkit.models.minilm"
+    assert registry.SCHEMES["hf:"].factory.__module__ == "toolkit.models.hf"
+    assert registry.SCHEMES["ait:"].factory.__module__ == "toolkit.models.ait"

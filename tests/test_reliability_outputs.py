@@ -283,7 +283,7 @@ def test_concurrent_annotators_lose_no_click(tmp_path):
 
 
 def test_the_annotation_file_reads_back_every_text_and_guards_formulas(tmp_path):
-    from toolkit.studies.biasfinder import read_annotation_csv
+    from toolkit.outputs.annotations import read_annotation_csv
     from toolkit.widgets import _read_rows, annotation_app, upsert_annotation
 
     path = tmp_path / "ann.csv"
@@ -307,7 +307,7 @@ def test_the_annotation_file_reads_back_every_text_and_guards_formulas(tmp_path)
 
 def test_an_annotation_file_without_the_columns_is_a_coded_error(tmp_path):
     from toolkit import biasfinder
-    from toolkit.studies.biasfinder import read_annotation_csv
+    from toolkit.outputs.annotations import read_annotation_csv
     from toolkit.widgets import annotation_app, upsert_annotation
 
     path = tmp_path / "ann.csv"

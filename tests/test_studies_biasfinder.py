@@ -135,3 +135,20 @@ def test_sample_templates_rejects_fewer_than_one(bad):
     cases, _ = _templates()
     with pytest.raises(InputError, match=r"\[TK102\] max_templates must be at least 1"):
         biasfinder.sample_templates(cases, max_templates=bad)
+
+
+def test_studies_biasfinder_split_keeps_every_name_importable():
+    """The split into counting / sampling / judgements / btc_rates keeps the old names on the package; the CSV reader
+    moved to toolkit.outputs.annotations and the old name still reaches it (with a DeprecationWarning)."""
+    import toolkit.studies.biasfinder as package
+    from toolkit.outputs.annotations import read_annotation_csv
+    from toolkit.studies.biasfinder import btc_rates, counting, judgements, sampling
+
+    for name, module in [("btcs", counting), ("table4", counting), ("sample_templates", counting),
+                         ("pair_counts", counting), ("sample_btcs", sampling), ("sample_strata", sampling),
+                         ("sample_size", sampling), ("tpr", judgements), ("kappa", judgements),
+                         ("tpr_table", judgements), ("kappa_table", judgements), ("rates", btc_rates),
+                         ("table4_rates", btc_rates)]:
+        assert getattr(package, name) is getattr(module, name)
+    with pytest.warns(DeprecationWarning, match="toolkit.outputs.annotations"):
+        assert package.read_annotation_csv is read_annotation_csv

@@ -11,6 +11,7 @@ import pytest
 from synthetic_bias import biasfinder_same_names
 
 from toolkit.studies import biasfinder as study
+from toolkit.studies.biasfinder import btc_rates
 
 
 def _runs(n: int, **design) -> pd.DataFrame:
@@ -82,8 +83,8 @@ def test_the_two_way_replicate_of_the_data_is_the_data():
     """Drawing every template and name once reproduces pair_counts' sums (the replicate arithmetic is right)."""
     scored = biasfinder_same_names(n_templates=7, n_names=4, seed=3)
     scored.loc[scored.index[:5], "label"] = "neutral"  # three labels
-    design = study._pair_design(scored)
-    sums = study._pair_sums(design["x"], study._one_hot(design["name_class"], 2)[None])
+    design = btc_rates._pair_design(scored)
+    sums = btc_rates._pair_sums(design["x"], btc_rates._one_hot(design["name_class"], 2)[None])
     counts = study.pair_counts(scored).set_index("case_id").loc[list(design["templates"])]
     for column in ("pairs_between", "btcs_between", "pairs_within", "btcs_within"):
         assert sums[column][0].tolist() == counts[column].tolist()
@@ -91,9 +92,9 @@ def test_the_two_way_replicate_of_the_data_is_the_data():
 
 def test_fresh_names_per_template_are_permuted_within_their_template():
     """Names that fill one template each form one block per template; shared names form one block."""
-    shared = study._pair_design(biasfinder_same_names(n_templates=4, n_names=3))
-    assert [len(b) for b in study._name_blocks(shared["x"])] == [6]
+    shared = btc_rates._pair_design(biasfinder_same_names(n_templates=4, n_names=3))
+    assert [len(b) for b in btc_rates._name_blocks(shared["x"])] == [6]
     fresh = biasfinder_same_names(n_templates=4, n_names=3)
     fresh["fill"] = fresh["case_id"] + fresh["fill"]
-    blocks = study._name_blocks(study._pair_design(fresh)["x"])
+    blocks = btc_rates._name_blocks(btc_rates._pair_design(fresh)["x"])
     assert sorted(len(b) for b in blocks) == [6, 6, 6, 6]

@@ -19,9 +19,13 @@ import sys
 from pathlib import Path
 
 from toolkit.errors import InputError, RunInterruptedError, ToolkitError
+from toolkit.executors import Terminated, raise_on_sigterm
 from toolkit.generators.biasfinder.lists import PRESETS
 from toolkit.studies.biasfinder import RATE_INTERVALS
 from toolkit.generators.eec import SPELLINGS
+from toolkit.models import available, split_specs, task_of
+from toolkit.scoring import check_cache
+from toolkit.stats import MARGIN, METHODS
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -146,8 +150,6 @@ def _output_options(parser: argparse.ArgumentParser) -> None:
 
 def _statistics_options(parser: argparse.ArgumentParser, *, default: str) -> None:
     """--correction and --margin (docs/statistics.md), the same in every study."""
-    from toolkit.stats import MARGIN, METHODS
-
     parser.add_argument("--correction", choices=METHODS, default=default,
                         help=f"multiple-comparison correction over the study's family (default {default})")
     parser.add_argument("--margin", type=float, default=MARGIN,
@@ -165,7 +167,7 @@ def _check_order(order: list[str], models: list[str]) -> None:
 
 
 def _eec(args: argparse.Namespace, cache) -> None:
-    from toolkit import eec
+    from toolkit import eec  # defers matplotlib (the study fronts draw): --help and `models` start without it
 
     if not args.model and not args.task:
         raise InputError("give --model and/or --task.", fix="e.g. --model vader, or --task anger, or --task all.")
@@ -181,7 +183,7 @@ def _eec(args: argparse.Namespace, cache) -> None:
 
 
 def _psa(args: argparse.Namespace, cache) -> None:
-    from toolkit import psa
+    from toolkit import psa  # defers matplotlib (the study fronts draw)
 
     result = psa.run(corpus=args.corpus, models=args.model, names=args.names, n=args.n, seed=args.seed,
                      max_words=args.max_words, n_boot=args.n_boot, cache=cache, encoding=args.encoding,
@@ -192,8 +194,8 @@ def _psa(args: argparse.Namespace, cache) -> None:
 
 
 def _biasfinder(args: argparse.Namespace, cache) -> None:
-    from toolkit import biasfinder
-    from toolkit.results import check_formats
+    from toolkit import biasfinder  # defers matplotlib (the study fronts draw)
+    from toolkit.results import check_formats  # defers matplotlib and ipywidgets (results imports them)
 
     check_formats(tuple(args.format or ("csv",)))  # pyarrow for --format parquet: before templating and scoring
 
@@ -219,7 +221,7 @@ def _coherence(text: str) -> str | list[str]:
 
 def _reports(args: argparse.Namespace) -> None:
     """``report RUN [--html PATH] [--latex]`` and ``compare A B --html PATH``: from folders runs wrote."""
-    from toolkit import latex, report
+    from toolkit import latex, report  # defers matplotlib (report embeds figures)
 
     if args.study == "compare":
         print(report.compare(left=args.left, right=args.right, path=args.html))
@@ -236,8 +238,6 @@ def _install_sigterm() -> object:
     import signal
     import threading
 
-    from toolkit.executors import raise_on_sigterm
-
     if threading.current_thread() is not threading.main_thread():
         return None
     return signal.signal(signal.SIGTERM, raise_on_sigterm)
@@ -246,8 +246,6 @@ def _install_sigterm() -> object:
 def _restore_sigterm(previous: object) -> None:
     import signal
 
-    from toolkit.executors import raise_on_sigterm
-
     if previous is not None and signal.getsignal(signal.SIGTERM) is raise_on_sigterm:
         signal.signal(signal.SIGTERM, previous)
 
@@ -255,8 +253,6 @@ def _restore_sigterm(previous: object) -> None:
 def _interrupted(exc: KeyboardInterrupt) -> tuple[RunInterruptedError, int]:
     """The one-line TK302 error for an interrupt (what stage it stopped, what was kept) and the exit status: 130
     for SIGINT, 143 for SIGTERM."""
-    from toolkit.executors import Terminated
-
     name, status = ("SIGTERM", 143) if isinstance(exc, Terminated) else ("SIGINT", 130)
     facts = getattr(exc, "toolkit_interrupt", {})
     stage = facts.get("stage")
@@ -285,19 +281,14 @@ def main(argv: list[str] | None = None) -> int:
     previous = _install_sigterm()
     try:
         if args.study == "models":
-            from toolkit.models import available, task_of
-
             print("\n".join(f"{spec:<40} {task_of(spec)}" for spec in available()))
             return 0
         if args.study in ("report", "compare"):
             _reports(args)
             return 0
         if getattr(args, "model", None):  # "--model vader,afinn" is two specs; "?labels=neg,neu,pos" stays one
-            from toolkit.models import split_specs
-
             args.model = split_specs("\n".join(args.model))
-        from toolkit.results import also_write, check_writable
-        from toolkit.scoring import check_cache
+        from toolkit.results import also_write, check_writable  # defers matplotlib and ipywidgets
 
         check_writable(args.out)  # before an hour of scoring, not after
         cache = False if args.no_cache else (args.cache or True)

@@ -44,6 +44,9 @@ from scipy import stats as sps
 
 from toolkit import checks
 from toolkit.errors import InputError, unknown
+from toolkit.studies.biasfinder import pair_counts
+from toolkit.studies.btcsam import failures
+from toolkit.studies.eec import ATTRIBUTES, pairs
 
 MEASURES = {"eec": "EEC |mean Δ| (gender, race)", "psa": "PSA ScoreDev", "biasfinder": "BiasFinder BTC rate",
             "btcsam": "BTC-SAM failure rate"}
@@ -58,8 +61,6 @@ MIN_MODELS_CI = 6
 
 def units_eec(scored: pd.DataFrame) -> pd.DataFrame:
     """Per model × template × attribute: the sum and count of the paper's Δ (:func:`toolkit.studies.eec.pairs`)."""
-    from toolkit.studies.eec import ATTRIBUTES, pairs
-
     frames = []
     for attribute in ATTRIBUTES:
         table = pairs(scored, attribute=attribute)
@@ -80,8 +81,6 @@ def units_psa(scored: pd.DataFrame) -> pd.DataFrame:
 def units_biasfinder(scored: pd.DataFrame, *, attribute: str = "gender") -> pd.DataFrame:
     """Per model × template of ``attribute``: BTCs and the pairs of mutants of different classes
     (:func:`toolkit.studies.biasfinder.pair_counts`)."""
-    from toolkit.studies.biasfinder import pair_counts
-
     counts = pair_counts(scored)
     counts = counts[counts["attribute"] == attribute]
     if counts.empty:
@@ -92,8 +91,6 @@ def units_biasfinder(scored: pd.DataFrame, *, attribute: str = "gender") -> pd.D
 
 def units_btcsam(scored: pd.DataFrame, *, theta: float = 0.2, rule: str = "published") -> pd.DataFrame:
     """Per model × case: whether the case fails (:func:`toolkit.studies.btcsam.failures`)."""
-    from toolkit.studies.btcsam import failures
-
     table = failures(scored, theta=theta, rule=rule)
     return pd.DataFrame({"model": table["model"], "unit": (table["test_set"].astype(str) + "/" +
                                                           table["case_id"].astype(str)),
@@ -253,7 +250,7 @@ def run(*, models: list[str], psa_n: int = 56, corpus: str = "sample", btcsam_di
     sentences), BiasFinder on ``corpus``, BTC-SAM on the toolkit's sets and the ``released`` BTC-SAM sets found in
     ``btcsam_dir`` (skipped when absent) — and compare them (:func:`agreement`). Returns the agreement and the
     scored tables by study."""
-    from toolkit import biasfinder, btcsam, eec, psa
+    from toolkit import biasfinder, btcsam, eec, psa  # defers matplotlib (the study fronts draw)
 
     models = checks.model_list(models)
     scored = {"eec": eec.run(models=models, subsets=["all"], cache=cache, progress=progress).scored,
@@ -270,7 +267,7 @@ def write(result: Agreement, out_dir=None, *, scored: Mapping[str, pd.DataFrame]
           settings: dict | None = None) -> list:
     """Write ``agreement_headlines.csv``, ``agreement_tau.csv``, ``provenance.json`` (default folder
     ``data/results/agreement``) and the two figures (default ``figures/``)."""
-    from toolkit import plots, results
+    from toolkit import plots, results  # defers matplotlib (figures are drawn only when written)
 
     first = next(iter(scored.values()))
     models = sorted(set(result.headlines["model"]))

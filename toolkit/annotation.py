@@ -21,7 +21,7 @@ with the true-positive rate and Cohen's κ, with their intervals, inside the app
 
 Inputs: ``btcs`` from :func:`toolkit.biasfinder.sample_btcs` (at least ``btc_id``, ``text_a``, ``text_b``,
 ``attribute``). Output: the annotation CSV (columns :data:`ANNOTATION_COLUMNS`) read by
-:func:`toolkit.biasfinder.read_annotations`.
+:func:`toolkit.outputs.annotations.read_annotations`.
 """
 from __future__ import annotations
 
@@ -38,8 +38,9 @@ import pandas as pd
 from toolkit import checks
 from toolkit.drilldown import changed_words, marked_html
 from toolkit.errors import InputError, ToolkitError
+from toolkit.outputs.annotations import annotations_path, read_annotation_csv, read_annotations
 from toolkit.results import guard_text, lock
-from toolkit.studies.biasfinder import ANNOTATION_COLUMNS, read_annotation_csv
+from toolkit.studies.biasfinder import ANNOTATION_COLUMNS, kappa, kappa_table, tpr_table
 
 ANNOTATION_LOCK_TIMEOUT_S = 30.0  # how long a click waits for another process saving into the same file
 
@@ -59,7 +60,7 @@ LABEL_WIDTH = "96px"
 
 def _read_rows(path: Path) -> dict[tuple[str, str, str], dict[str, str]]:
     """The annotation file as {(btc_id, variant, annotator): row}, the last row winning (older files appended), the
-    cells as the app was given them (:func:`toolkit.studies.biasfinder.read_annotation_csv`: formula guard taken
+    cells as the app was given them (:func:`toolkit.outputs.annotations.read_annotation_csv`: formula guard taken
     off; a file without the annotation columns is a SchemaError, TK101)."""
     if not path.exists():
         return {}
@@ -311,9 +312,7 @@ class AnnotationApp:
     # --- statistics --------------------------------------------------------------------------------------------
 
     def annotations(self) -> pd.DataFrame:
-        """The file's finished annotations (:func:`toolkit.biasfinder.read_annotations`) of this sample's BTCs."""
-        from toolkit.biasfinder import read_annotations
-
+        """The file's finished annotations (:func:`toolkit.outputs.annotations.read_annotations`) of this sample's BTCs."""
         frame = read_annotations(self.path)
         return frame[frame["btc_id"].isin(set(self.btcs["btc_id"]))].reset_index(drop=True)
 
@@ -322,8 +321,6 @@ class AnnotationApp:
         coherent and sentiment against each other annotator (with the bootstrap interval when ``intervals``):
         ``{"tpr": row of tpr_table or None, "kappa": [{"other", "field", "kappa", "kappa_low", "kappa_high",
         "n_mutants"} | {"other", "field", "error"}]}``."""
-        from toolkit.studies.biasfinder import kappa, kappa_table, tpr_table
-
         frame = self.annotations()
         mine = frame[frame["annotator"] == self.annotator]
         out: dict = {"tpr": None, "kappa": []}
@@ -375,7 +372,5 @@ class AnnotationApp:
 def annotation_app(btcs, *, annotator: str, path=None, n_boot: int = 1000) -> AnnotationApp:
     """Build the BTC annotation app (``path`` default: data/annotations/biasfinder.csv); display ``app.widget``.
     ``n_boot``: bootstrap replicates of the κ intervals."""
-    from toolkit.biasfinder import annotations_path
-
     return AnnotationApp(btcs, path=path if path is not None else annotations_path(), annotator=annotator,
                          n_boot=n_boot)

@@ -25,7 +25,7 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.axes import Axes
 
-from toolkit import checks, corpora, paths, plots, results, stats
+from toolkit import checks, corpora, plots, results, stats
 from toolkit.generators.biasfinder import MAX_DOC_CHARS, SPACY_MAX_CHARS
 from toolkit.generators.biasfinder.people import people_mode
 from toolkit.generators.biasfinder.rules import RULES, active as active_rules  # noqa: F401
@@ -36,10 +36,10 @@ from toolkit.generators.biasfinder import (INSTANCES, PRESETS, country_names, co
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.scoring import score
 from toolkit.errors import unknown
+from toolkit.outputs.annotations import annotations_path, read_annotation_csv, read_annotations  # noqa: F401
 from toolkit.studies.biasfinder import (ANNOTATION_COLUMNS, RATE_FAMILY, RATE_INTERVALS, btcs,  # noqa: F401
-                                        kappa, kappa_table, pair_counts, rates, read_annotation_csv, sample_btcs,
-                                        sample_size, sample_strata, sample_templates, table4, table4_rates, tpr,
-                                        tpr_table)
+                                        kappa, kappa_table, pair_counts, rates, sample_btcs, sample_size,
+                                        sample_strata, sample_templates, table4, table4_rates, tpr, tpr_table)
 
 
 @dataclass(frozen=True)
@@ -177,21 +177,3 @@ def write(result: BiasFinderResult, out_dir: str | Path | None = None, *, figure
     return results.write(study="biasfinder", tables=tables, axes=figures(result), scored=result.scored,
                          models=result.models, settings=result.settings, out_dir=out_dir, figures_dir=figures_dir,
                          formats=formats, with_scored=with_scored)
-
-
-def annotations_path() -> Path:
-    """The default annotation CSV, ``data/annotations/biasfinder.csv``."""
-    return paths.data_dir() / "annotations" / "biasfinder.csv"
-
-
-def read_annotations(path: str | Path | None = None) -> pd.DataFrame:
-    """The annotation CSV (columns :data:`ANNOTATION_COLUMNS`) as :func:`tpr` and :func:`kappa` take it: the last
-    row per annotator × BTC × variant, only complete ones (both fields set), only BTCs with both variants done."""
-    path = Path(path) if path is not None else annotations_path()
-    if not path.exists():
-        return pd.DataFrame(columns=list(ANNOTATION_COLUMNS))
-    frame = read_annotation_csv(path)  # coded error for missing columns; the formula guard taken off
-    last = frame.drop_duplicates(["annotator", "btc_id", "variant"], keep="last")
-    done = last[(last["coherent"] != "") & (last["sentiment"] != "")]
-    both = done.groupby(["annotator", "btc_id"])["variant"].transform("nunique") == 2
-    return done[both].loc[:, list(ANNOTATION_COLUMNS)].reset_index(drop=True)

@@ -23,11 +23,14 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.axes import Axes
 
-from toolkit import checks, paths, plots, results
+from toolkit import checks, corpora, paths, plots, results
 from toolkit import stats as st
 from toolkit.corpora.external import (BTCSAM_SETS, btcsam_path, load_btcsam, load_crows_pairs,  # noqa: F401
                                       load_eec_csv)
 from toolkit.errors import InputError, unknown, warn
+from toolkit.generators import eec as eec_cases
+from toolkit.generators import psa as psa_cases
+from toolkit.generators.biasfinder import generate_gender
 from toolkit.generators.btcsam import (BACKENDS, LLM, PromptStore, backend, filter_counterfactuals,  # noqa: F401
                                        generate)
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
@@ -146,14 +149,12 @@ def toolkit_sets(*, corpus: str | Path = "sample", psa_n: int = 300, btcsam_dir:
     released BTC-SAM sets ``released`` from ``btcsam_dir``: ``"auto"`` (the first folder of
     :func:`toolkit.paths.btcsam_dirs` holding them), a folder, or None (none). Released sets that cannot be found are
     skipped with a warning that says which files are needed and where to put them (:func:`load_sets` raises)."""
-    from toolkit import biasfinder, corpora, eec, psa
-
     released = [released] if isinstance(released, str) else list(released)
     sets_files(released)  # an unknown set name is an error even when no folder is found
     frame = corpora.load(corpus)
-    sets = {"eec": as_test_set(eec.generate(), name="eec"),
-            "psa": as_test_set(psa.generate(frame, n=psa_n), name="psa"),
-            "biasfinder": as_test_set(biasfinder.generate_gender(frame), name="biasfinder")}
+    sets = {"eec": as_test_set(eec_cases.generate(), name="eec"),
+            "psa": as_test_set(psa_cases.generate(frame, n=psa_n), name="psa"),
+            "biasfinder": as_test_set(generate_gender(frame), name="biasfinder")}
     if btcsam_dir is None:
         warn("btcsam_dir=None: released BTC-SAM sets skipped.")
         return sets

@@ -35,6 +35,8 @@ class_probs    the full distribution as one JSON object per row, ``{"<native lab
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
+
 import pandas as pd
 
 from toolkit.errors import SchemaError, warn
@@ -49,6 +51,29 @@ TASKS: tuple[str, ...] = ("valence", "anger", "fear", "joy", "sadness")
 """What a model's ``score`` can measure: valence, or an emotion intensity (SemEval-2018 Task 1 EI-reg)."""
 LABELS: tuple[str, ...] = ("negative", "neutral", "positive")
 _STRING_COLUMNS = ("case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template")
+
+
+def frame(rows: Iterable[Mapping[str, object]] | pd.DataFrame | Mapping[str, object], *,
+          extra: Sequence[str] = ()) -> pd.DataFrame:
+    """The one constructor of a case table: ``rows`` (dicts, a column mapping or a DataFrame) as a frame whose columns
+    are exactly :data:`CASE_COLUMNS` then the generator's own ``extra`` columns, in that order (no rows: the same
+    columns, empty). A row missing a schema column, or carrying a column that is in neither, is SchemaError (TK101)
+    naming it: a generator never drops or invents a column silently. The values are not checked here
+    (:func:`validate` does that before scoring)."""
+    columns = list(CASE_COLUMNS) + [c for c in extra if c not in CASE_COLUMNS]
+    table = rows.reset_index(drop=True) if isinstance(rows, pd.DataFrame) else pd.DataFrame(
+        rows if isinstance(rows, Mapping) else list(rows))
+    if table.empty and not len(table.columns):
+        return pd.DataFrame(columns=columns)
+    missing = [c for c in columns if c not in table.columns]
+    unexpected = [c for c in table.columns if c not in columns]
+    if missing or unexpected:
+        problems = ([f"lack {', '.join(map(repr, missing))}"] if missing else []) + (
+            [f"carry {', '.join(map(repr, unexpected))} (in neither the schema nor extra)"] if unexpected else [])
+        raise SchemaError(f"case rows {' and '.join(problems)}.",
+                          fix="give every row the columns of toolkit.cases.CASE_COLUMNS and list the generator's own "
+                              "columns in extra=.")
+    return table.loc[:, columns]
 
 
 def validate(frame: pd.DataFrame, *, scored: bool = False) -> pd.DataFrame:

@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from toolkit.errors import MissingDependencyError, unknown
-from toolkit.models import SentimentModel
+from toolkit.models import SentimentModel, load
 from toolkit.models.base import Predictions
 
 Batch = list[str]
@@ -301,8 +301,6 @@ class RayExecutor:
             @ray.remote(num_gpus=self.gpus_per_worker, num_cpus=1)
             class Worker:
                 def __init__(self, spec: str) -> None:
-                    from toolkit.models import load
-
                     self.model = load(spec)
 
                 def predict(self, batch: Batch) -> Predictions:

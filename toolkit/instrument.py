@@ -24,7 +24,7 @@ from pathlib import Path
 import pandas as pd
 
 from toolkit import names as name_meta
-from toolkit import planning
+from toolkit import paths, planning
 from toolkit.generators import eec as eec_generator
 from toolkit.generators.names import shipped_metadata
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel, load_all
@@ -154,7 +154,7 @@ def wording_sweep(*, models: Iterable[str | SentimentModel] | None = None, wordi
 def save_figures(figures: dict[str, object], figures_dir: str | Path | None = None) -> list[Path]:
     """Write each ``{stem: Axes}`` as ``<figures_dir>/<stem>.png`` and its vector copy (:func:`toolkit.plots.save`);
     ``figures_dir`` None: the project's ``figures/``."""
-    from toolkit import paths, plots
+    from toolkit import plots  # defers matplotlib (figures are drawn only when saved)
 
     folder = Path(figures_dir) if figures_dir is not None else paths.figures_dir()
     folder.mkdir(parents=True, exist_ok=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +26,7 @@ import pandas as pd
 
 from toolkit import cases as case_schema
 from toolkit import checks, executors, monitor, paths
+from toolkit.batching import plan_batches  # the planner lives in the leaf toolkit.batching; kept importable here
 from toolkit.cache import ScoreCache, check_location
 from toolkit.errors import InputError, ModelOutputError, SchemaError, warn
 from toolkit.executors import LocalExecutor, RayExecutor
@@ -39,32 +40,6 @@ TOO_LONG = "too_long"
 """``top_label`` of a text skipped for being longer than the model's ``max_text_chars``."""
 _RESULT_COLUMNS = (("score", float), ("label", str), ("truncated", bool), ("top_label", str), ("top_score", float),
                    ("class_probs", str))
-
-
-def plan_batches(lengths: list[int] | None, *, n: int, batch_size: int, batch_tokens: int,
-                 max_length: int | None = None) -> Iterator[list[int]]:
-    """Yield lists of indices into the texts to score.
-
-    Without lengths: consecutive chunks of ``batch_size``. With lengths: longest first, each batch as many texts as
-    fit ``len(batch) * longest_in_batch <= batch_tokens`` (at least one text per batch).
-    """
-    if lengths is None:
-        for start in range(0, n, batch_size):
-            yield list(range(start, min(start + batch_size, n)))
-        return
-    capped = np.minimum(np.asarray(lengths, dtype=np.int64), max_length or np.iinfo(np.int64).max)
-    order = np.argsort(-capped, kind="stable")
-    batch: list[int] = []
-    longest = 0
-    for index in order.tolist():
-        longest_if_added = max(longest, int(capped[index]))
-        if batch and (len(batch) + 1) * longest_if_added > batch_tokens:
-            yield batch
-            batch, longest_if_added = [], int(capped[index])
-        batch.append(index)
-        longest = longest_if_added
-    if batch:
-        yield batch
 
 
 def _cache_file(cache: bool | str | Path | None) -> Path | None:

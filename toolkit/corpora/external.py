@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from toolkit.cases import CASE_COLUMNS
+from toolkit import cases
 from toolkit.errors import CorpusError, InputError, SchemaError, unknown
 
 BTCSAM_STAGES = {"baseline": "etsg", "lexical": "lda", "syntactic": "syda", "semantic": "seda"}
@@ -70,7 +70,7 @@ def _read(path: str | Path, *, kind: str, required: tuple[str, ...]) -> pd.DataF
 def _table(rows: pd.DataFrame) -> pd.DataFrame:
     rows = rows.reset_index(drop=True)
     rows["variant_id"] = rows["case_id"] + ":" + rows.groupby("case_id").cumcount().astype(str)
-    return rows.loc[:, list(CASE_COLUMNS + EXTRA_COLUMNS)]
+    return cases.frame(rows, extra=EXTRA_COLUMNS)
 
 
 def btcsam_path(name: str, *, root: str | Path) -> Path:

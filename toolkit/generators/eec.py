@@ -25,11 +25,16 @@ import re
 
 import pandas as pd
 
+from toolkit import cases
 from toolkit.errors import unknown
 from toolkit.resources import load_json
 
 SPELLINGS: tuple[str, ...] = ("published", "corrected")
 """``generate(spelling=...)``: the released text as it is, or with its misspelling corrected."""
+
+EXTRA_COLUMNS: tuple[str, ...] = ("template_id", "person", "gender", "race", "emotion", "emotion_word", "np_pair",
+                                 "wording")
+"""EEC's own columns, after :data:`toolkit.cases.CASE_COLUMNS`."""
 
 
 def wordings() -> tuple[str, ...]:
@@ -113,4 +118,4 @@ def generate(*, spelling: str = "published", wording: str = "published") -> pd.D
                     "np_pair": person["np_pair"],
                     "wording": wording,
                 })
-    return pd.DataFrame(rows)
+    return cases.frame(rows, extra=EXTRA_COLUMNS)

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from toolkit import nlp as nlp_layer
+from toolkit import cases as case_schema
 from toolkit import checks, corpora
 from toolkit.errors import InputError, SchemaError, warn
 from toolkit.lookalike import check_distinct
@@ -27,6 +28,8 @@ from toolkit.nlp.coref import pronoun_slot
 PRONOUNS = {"he": "male", "him": "male", "his": "male", "she": "female", "her": "female", "hers": "female"}
 _PRONOUN_RE = re.compile(r"\b(he|him|his|she|her|hers)\b", re.IGNORECASE)
 NAME_COLUMNS = ("name", "gender", "category")
+EXTRA_COLUMNS: tuple[str, ...] = ("gender", "category", "anchor", "anchor_gender", "anchor_form", "doc_id", "corpus")
+"""PSA's own columns, after :data:`toolkit.cases.CASE_COLUMNS`."""
 
 
 def load_names(source: str | Path | pd.DataFrame | None = None) -> pd.DataFrame:
@@ -161,6 +164,4 @@ def generate(corpus: pd.DataFrame, *, names: str | Path | pd.DataFrame | None = 
                          "text": sentence.text[:start] + _fill(person.name, token.text, form) + sentence.text[end:],
                          "group": person.name, "fill": person.name, "is_original": False,
                          "gender": person.gender, "category": person.category})
-    columns = ["case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
-               "gender", "category", "anchor", "anchor_gender", "anchor_form", "doc_id", "corpus"]
-    return pd.DataFrame(rows, columns=columns)
+    return case_schema.frame(rows, extra=EXTRA_COLUMNS)

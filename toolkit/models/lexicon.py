@@ -11,6 +11,7 @@ import numpy as np
 from toolkit.errors import MissingDependencyError
 from toolkit.models import valence
 from toolkit.models.base import Predictions, SentimentModel, digest
+from toolkit.models.registry import named
 
 
 def _version(package: str) -> str:
@@ -21,6 +22,7 @@ def _version(package: str) -> str:
                                      fix=f"pip install {package}") from exc
 
 
+@named("vader", requires="vaderSentiment")
 class VaderModel(SentimentModel):
     fork_safe = True  # pure-Python, CPU-bound: scored over every core
     spec = "vader"
@@ -42,6 +44,7 @@ class VaderModel(SentimentModel):
         return Predictions(score, label, np.zeros(len(texts), dtype=bool))
 
 
+@named("textblob", requires="textblob")
 class TextBlobModel(SentimentModel):
     fork_safe = True  # pure-Python, CPU-bound: scored over every core
     spec = "textblob"
@@ -62,6 +65,7 @@ class TextBlobModel(SentimentModel):
         return Predictions(score, label, np.zeros(len(texts), dtype=bool))
 
 
+@named("afinn", requires="afinn")
 class AfinnModel(SentimentModel):
     fork_safe = True  # pure-Python, CPU-bound: scored over every core
     spec = "afinn"

@@ -4,7 +4,7 @@ One zero-shot prompt (:data:`PROMPT`, editable: ``prompt_file=<path>`` with a ``
 label words; part of the fingerprint) asks for the sentiment, as a single chat message. BTC-SAM (Appendix B) tested
 Phi-3-mini-4k-instruct, Mistral-7B-Instruct-v0.3 and DeepSeek-R1-Distill-Qwen-1.5B this way.
 
-- ``llm:hf:`` loads a local causal LM through the BTC-SAM backend (:class:`toolkit.generators.btcsam.HFBackend`,
+- ``llm:hf:`` loads a local causal LM through the BTC-SAM backend (:class:`toolkit.llm.HFBackend`,
   chat template when the tokenizer has one) and reads, with no sampling, the next-token probabilities of the label
   words' first tokens (with and without a leading space; a first token two label words share is left out) right
   after the prompt; renormalised over the label words
@@ -12,7 +12,7 @@ Phi-3-mini-4k-instruct, Mistral-7B-Instruct-v0.3 and DeepSeek-R1-Distill-Qwen-1.
   for the answer (DeepSeek-R1 distills end their generation prompt with ``<think>``), an empty one is closed first so
   the next token is the answer. Batched by the engine (prompts padded on the right, logits read at each prompt's last
   token, so batched = one by one); a text longer than ``max_length`` minus the prompt is cut and flagged.
-- ``llm:openai:`` asks any OpenAI-compatible endpoint (:class:`toolkit.generators.btcsam.OpenAIBackend`: key from the
+- ``llm:openai:`` asks any OpenAI-compatible endpoint (:class:`toolkit.llm.OpenAIBackend`: key from the
   environment variable ``key_env``, default ``OPENAI_API_KEY``, never stored) at temperature 0. When the reply has
   token log-probabilities (asked with ``logprobs=1``, the default), the top alternatives of the answer's first label
   token give ``class_probs`` and ``top_score``; otherwise the answer is parsed (``class_probs`` "" and ``top_score``
@@ -40,8 +40,11 @@ from urllib.parse import parse_qs
 import numpy as np
 
 from toolkit.errors import ModelSpecError, unknown
+from toolkit.llm import HFBackend, OpenAIBackend, check_setting
 from toolkit.models import valence
 from toolkit.models.base import Predictions, SentimentModel, digest
+from toolkit.models.hf import _weights_digest, pick_device
+from toolkit.models.registry import scheme
 
 PROMPT = ("What is the sentiment of the following text? Answer with exactly one word: {labels}.\n\n"
           "Text: {text}\n\nSentiment:")
@@ -157,9 +160,6 @@ class LocalLLMClassifier(_LLMClassifier):
     batch_size = 16
 
     def __init__(self, spec: str, *, device: str | None = None) -> None:
-        from toolkit.generators.btcsam.llm import HFBackend
-        from toolkit.models.hf import _weights_digest, pick_device
-
         _, target, options = parse_spec(spec)
         self._setup(spec, options)
         try:
@@ -243,8 +243,6 @@ class EndpointLLMClassifier(_LLMClassifier):
     batch_size = 8
 
     def __init__(self, spec: str, *, device: str | None = None) -> None:
-        from toolkit.generators.btcsam.llm import OpenAIBackend
-
         _, target, options = parse_spec(spec)
         self._setup(spec, options)
         model, at, base_url = target.rpartition("@")
@@ -254,7 +252,7 @@ class EndpointLLMClassifier(_LLMClassifier):
         self.logprobs = options.get("logprobs", "1").lower() in ("1", "true", "yes")
         self.backend = OpenAIBackend(base_url=base_url, model=model, spec=spec, temperature=0.0,
                                      api_key_env=options.get("key_env") or "OPENAI_API_KEY",
-                                     max_tokens=_max_tokens(spec, options), **_request_settings(spec, options))
+                                     max_tokens=max_tokens(spec, options), **request_settings(spec, options))
         self.answers = {"logprobs": 0, "parsed": 0, UNPARSEABLE: 0}
         self._fingerprint = digest("llm:openai", self.backend.identity, self.template, self.words, self.logprobs,
                                    valence.MAPPING_VERSION)
@@ -313,11 +311,9 @@ def _prompt_text(spec: str, path: str) -> str:
             from None
 
 
-def _request_settings(spec: str, options: dict[str, str]) -> dict[str, float | int]:
+def request_settings(spec: str, options: dict[str, str]) -> dict[str, float | int]:
     """``deadline=``, ``timeout=``, ``retries=``, ``max_reply_bytes=`` from the spec, checked against the client's
     ranges (TK201 naming the valid range)."""
-    from toolkit.generators.btcsam.llm import check_setting
-
     settings = {}
     for name, kind in _REQUEST_SETTINGS.items():
         if name not in options:
@@ -334,7 +330,7 @@ def _request_settings(spec: str, options: dict[str, str]) -> dict[str, float | i
     return settings
 
 
-def _max_tokens(spec: str, options: dict[str, str]) -> int:
+def max_tokens(spec: str, options: dict[str, str]) -> int:
     text = options.get("max_tokens") or "2048"
     if not text.isdigit() or int(text) < 1:
         raise ModelSpecError(f"option max_tokens={text!r} in model spec {spec!r} must be a whole number from 1.",
@@ -342,6 +338,9 @@ def _max_tokens(spec: str, options: dict[str, str]) -> int:
     return int(text)
 
 
+@scheme("llm:", patterns={"llm:hf:<hub-id-or-local-path>": ("torch", "transformers"),
+                          "llm:openai:<model>@<base_url>": ()})
 def load_llm(spec: str, *, device: str | None = None) -> SentimentModel:
+    """The ``llm:hf:`` or ``llm:openai:`` classifier for ``spec`` (an unknown kind is TK103 naming both)."""
     kind, _, _ = parse_spec(spec)
     return (LocalLLMClassifier if kind == "hf" else EndpointLLMClassifier)(spec, device=device)

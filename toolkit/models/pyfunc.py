@@ -40,6 +40,7 @@ from toolkit.cases import TASKS
 from toolkit.errors import ModelOutputError, ModelSpecError, ToolkitError
 from toolkit.models import valence
 from toolkit.models.base import Predictions, SentimentModel, digest
+from toolkit.models.registry import scheme
 
 _OPTIONS = ("version", "unsafe")
 UNSAFE_MODULES = frozenset(sys.stdlib_module_names)
@@ -97,6 +98,7 @@ def source_digest(module: types.ModuleType) -> str:
                     for p, src in sorted(seen.items())))
 
 
+@scheme("py:", patterns={"py:<module>:<callable>": ()})
 class PyCallableModel(SentimentModel):
     def __init__(self, spec: str) -> None:
         _, _, body = spec.partition(":")

@@ -42,7 +42,7 @@ Methods:
   pairs compared (``docs/occupation_fit.md`` lists them) — a BTC compares e.g. nurse with surgeon, not nurse with
   welder.
 - ``"llm:hf:<local folder or hub id in the cache>"`` and ``"llm:openai:<model>@<base_url>[?key_env=…&…]"``: the
-  BTC-SAM backends (:mod:`toolkit.generators.btcsam.llm`, temperature 0) are asked :data:`LLM_PROMPT` per context:
+  BTC-SAM backends (:mod:`toolkit.llm`, temperature 0) are asked :data:`LLM_PROMPT` per context:
   which candidates fit what the text says the person does, one per line. ``fit`` is 1.0 for a named candidate,
   0.0 otherwise; ``keep`` = ``fit == 1``. A reply naming none of the candidates keeps them all (and is counted in
   ``attrs["unparseable"]``): no reply silently empties a template. ``store=`` (a path) keeps every reply in the
@@ -65,7 +65,10 @@ import numpy as np
 import pandas as pd
 
 from toolkit.errors import InputError, SchemaError, unknown, warn
-from toolkit.generators.biasfinder.lists import word_pattern
+from toolkit.generators.biasfinder.lists import word_lists, word_pattern
+from toolkit.llm import LLM, HFBackend, OpenAIBackend
+from toolkit.models.ait import embeddings
+from toolkit.models.llm import answer_of, max_tokens, parse_spec, request_settings
 
 MASK = "[MASK]"
 FIT_COLUMNS = ("context_id", "occupation", "category", "fit", "keep")
@@ -266,8 +269,6 @@ def _fold(text: str, folds: int) -> int:
 def embed(texts: Sequence[str]) -> np.ndarray:
     """all-MiniLM-L6-v2 embeddings (384-d) of ``texts``: the encoder and per-text memory the ``minilm`` systems share
     (:func:`toolkit.models.ait.embeddings`), so a run that scores with them loads MiniLM once."""
-    from toolkit.models.ait import embeddings
-
     return embeddings(list(texts))
 
 
@@ -356,8 +357,6 @@ def check_method(method: str) -> str:
     if method in ("embedding", "family"):
         return method
     if isinstance(method, str) and method.startswith("llm:"):
-        from toolkit.models.llm import parse_spec
-
         parse_spec(method)  # an unknown kind or option is TK103/TK201 naming the valid ones
         return method
     raise unknown("occupation-fit method", str(method), METHODS)
@@ -440,9 +439,6 @@ def _family_fit(contexts: Sequence[str], candidates: Sequence[str], own: Sequenc
 
 
 def _llm_backend(method: str):
-    from toolkit.generators.btcsam.llm import HFBackend, OpenAIBackend
-    from toolkit.models.llm import _max_tokens, _request_settings, parse_spec
-
     kind, target, options = parse_spec(method)
     if kind == "hf":
         return HFBackend(model=target, temperature=0.0, max_new_tokens=256)
@@ -452,14 +448,11 @@ def _llm_backend(method: str):
                          fix="e.g. llm:openai:gpt-4o-mini@https://api.openai.com/v1")
     return OpenAIBackend(base_url=base_url, model=model, spec=method, temperature=0.0,
                          api_key_env=options.get("key_env") or "OPENAI_API_KEY",
-                         max_tokens=_max_tokens(method, options), **_request_settings(method, options))
+                         max_tokens=max_tokens(method, options), **request_settings(method, options))
 
 
 def _llm_fit(contexts: Sequence[str], candidates: Sequence[str], method: str, *,
              store: str | None) -> tuple[np.ndarray, int]:
-    from toolkit.generators.btcsam.llm import LLM
-    from toolkit.models.llm import answer_of
-
     backend = _llm_backend(method)
     asker = LLM(backend, store=store) if store is not None else None
     listed = ", ".join(candidates)
@@ -492,8 +485,6 @@ def template_fills(templates: pd.DataFrame, *, candidates: Sequence[str] | None 
     preset's) that :func:`fit_occupations` keeps for the slot's context, plus the review's own. ``method="embedding"``
     trains on ``corpus["text"]`` (default: the templates' own reviews) unless ``model`` is given. Returns
     :data:`FILL_COLUMNS` on the templates' index; ``attrs["fit"]`` holds the long :data:`FIT_COLUMNS` table."""
-    from toolkit.generators.biasfinder.lists import word_lists
-
     needed = {"doc_id", "text", "template", "occupation"}
     if not needed <= set(templates.columns):
         raise SchemaError(f"the template frame lacks {', '.join(sorted(needed - set(templates.columns)))}; it needs "

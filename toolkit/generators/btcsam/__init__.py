@@ -2,5 +2,5 @@
 (:mod:`.prompts`), reply parsing (:mod:`.parse`), the pipeline (:mod:`.stages`) and the counterfactual filter
 (:mod:`.filter`)."""
 from toolkit.generators.btcsam.filter import FILTER_COLUMNS, REASONS, filter_counterfactuals  # noqa: F401
-from toolkit.generators.btcsam.llm import BACKENDS, LLM, PromptStore, backend  # noqa: F401
+from toolkit.llm import BACKENDS, LLM, PromptStore, backend  # noqa: F401
 from toolkit.generators.btcsam.stages import AUGMENTATIONS, generate  # noqa: F401

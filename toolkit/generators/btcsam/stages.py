@@ -17,10 +17,10 @@ from itertools import count
 
 import pandas as pd
 
-from toolkit.cases import CASE_COLUMNS
+from toolkit import cases
 from toolkit.errors import InputError, unknown
 from toolkit.generators.btcsam import parse, prompts
-from toolkit.generators.btcsam.llm import LLM
+from toolkit.llm import LLM
 from toolkit.lookalike import check_distinct
 
 AUGMENTATIONS = ("lda", "syda", "seda")
@@ -121,4 +121,4 @@ def generate(llm: LLM, *, identity_terms: Mapping[str, Sequence[str]], n_triplet
                 for sentence in seda(llm, bias_type=bias_type, identity_term=term, seen_topics=topics, n=n_seda):
                     add_group(sentence, term=term, terms=terms, stage="seda", triplet={}, bias_type=bias_type,
                               sources={})
-    return pd.DataFrame(rows, columns=list(CASE_COLUMNS + EXTRA_COLUMNS))
+    return cases.frame(rows, extra=EXTRA_COLUMNS)

@@ -1,0 +1,1 @@
+"""What a run writes: result folders, reports, LaTeX tables and annotation files."""

@@ -1,0 +1,380 @@
+"""BiasFinder's BTC rates with intervals and a within-class null (issue 24; estimators from :mod:`toolkit.stats`).
+
+- :func:`rates` — per model × characteristic (:data:`RATE_COLUMNS`): the BTC rate (BTCs / between-class pairs) with a
+  template-clustered bootstrap interval (default; Wilson as well), the within-class placebo rate (two female names;
+  two names of one country, which needs ``n_country_names >= 2``; occupation has no null), the excess
+  (``estimate``) with its interval, Cohen's h, ``p_adjusted`` over the model × characteristic family
+  (:data:`RATE_FAMILY`), the :func:`toolkit.stats.verdict` (``a higher`` = more BTCs between classes than within) and
+  ``btcs_net``.
+- :func:`table4_rates` adds the rate columns to Table 4 (:data:`TABLE4_RATE_COLUMNS`), the paper's unchanged.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from toolkit import checks
+from toolkit import stats as tkstats
+from toolkit.errors import unknown
+from toolkit.studies.biasfinder.counting import TABLE4_COLUMNS, _mutants, pair_counts
+
+RATE_COLUMNS = ("model", "attribute", "templates", "pairs_between", "btcs_between", "rate_between", "rate_low",
+                "rate_high", "rate_wilson_low", "rate_wilson_high", "null_templates", "pairs_matched",
+                "btcs_matched", "pairs_within", "btcs_within", "rate_within", "null_low", "null_high", "estimate",
+                "ci_low", "ci_high", "newcombe_low", "newcombe_high", "effect_size", "p_value", "p_adjusted",
+                "verdict", "btcs_net", "interval", "ci_method", "p_method", "n_names", "no_interval_reason",
+                "no_test_reason")
+TABLE4_RATE_COLUMNS = TABLE4_COLUMNS + ("btc_rate", "btc_rate_low", "btc_rate_high", "null_rate", "excess",
+                                        "excess_low", "excess_high", "btcs_net", "verdict")
+RATE_INTERVALS: tuple[str, ...] = ("cluster", "templates", "pairs")
+MIN_TEMPLATES = 8
+"""Fewer templates than this: no interval, and ``no_interval_reason`` says so. Where templates carry the variance,
+a two-way bootstrap interval covered 87 % (5 templates) and 90 % (6) of a nominal 95 % even on the t(templates − 1)
+scale (docs/statistics.md)."""
+SMALL_TEMPLATES = 10
+"""From :data:`MIN_TEMPLATES` to fewer than this: a t(templates − 1) interval on the two-way bootstrap SE (covered
+91-92 % with 8 templates); from here on the percentile interval (92-97 %)."""
+RATE_FAMILY = "BTC-rate excess (between − within class) per model × characteristic"
+
+
+def _cluster_ratios(numerators: np.ndarray, denominators: np.ndarray, *, n_boot: int, seed: int) -> np.ndarray:
+    """``n_boot`` seeded bootstrap replicates over templates (rows) of Σ numerators / Σ denominators, one column per
+    ratio (2-D inputs: templates × ratios); a replicate with no pairs is NaN. Drawn in chunks to bound memory."""
+    rng = np.random.default_rng(seed)
+    t = len(numerators)
+    out = []
+    for start in range(0, n_boot, 250):
+        weights = rng.multinomial(t, np.full(t, 1.0 / t), size=min(250, n_boot - start)).astype(float)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out.append((weights @ numerators) / (weights @ denominators))
+    return np.concatenate(out)
+
+
+def _pair_design(mutants: pd.DataFrame) -> dict:
+    """One model × characteristic's mutants as a names × templates × labels count array ``x``, each name's class
+    (``name_class``) and per template whether it holds a within-class pair (``matched``). A name is a (``group``,
+    ``fill``) pair, one name in every template it fills (BiasFinder fills every template with the same names);
+    without a ``fill`` column every mutant is its own name."""
+    fill = mutants["fill"].astype(str) if "fill" in mutants.columns else mutants["variant_id"].astype(str)
+    name_codes, name_keys = pd.factorize(pd.MultiIndex.from_arrays([mutants["group"].astype(str), fill]), sort=True)
+    template_codes, templates = pd.factorize(mutants["case_id"], sort=False)
+    label_codes, labels = pd.factorize(mutants["label"].astype(str), sort=True)
+    x = np.zeros((len(name_keys), len(templates), max(len(labels), 1)))
+    np.add.at(x, (name_codes, template_codes, label_codes), 1.0)
+    class_codes, _ = pd.factorize(name_keys.get_level_values(0), sort=True)
+    per_class = np.zeros((class_codes.max() + 1, len(templates)))
+    np.add.at(per_class, class_codes, x.sum(axis=2))
+    return {"x": x, "name_class": class_codes, "templates": templates, "matched": (per_class >= 2).any(axis=0)}
+
+
+def _pair_sums(x: np.ndarray, member: np.ndarray, fill_in: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """Per replicate × template (``(B, T)`` arrays): pairs of mutants of different classes and of one class, and
+    the BTCs among each, when name i counts ``member[b, i, c]`` times in class c (the data: 1 in its own class).
+    ``x``: names × templates × labels counts. Two copies of one drawn name are a within-class pair whose BTC count
+    is ``fill_in[i, t]`` (:func:`_fill_in`: the share of the name's classmates that disagree with it in the data)
+    rather than 0: a name never disagrees with itself, and counting its copies as agreeing pairs would pull the
+    resampled within-class rate below the between-class one (the U-statistic's diagonal)."""
+    n_names, n_templates, n_labels = x.shape
+    boot, _, n_classes = member.shape
+    by_class = member.transpose(0, 2, 1).reshape(boot * n_classes, n_names)
+    count = np.einsum("bi,ij->bj", by_class, x.reshape(n_names, -1)).reshape(boot, n_classes, n_templates, n_labels)
+    size = count.sum(axis=3)
+    within_pairs = ((size * size - size) / 2).sum(axis=1)
+    within_btcs = ((size * size - (count * count).sum(axis=3)) / 2).sum(axis=1)
+    if fill_in is not None:
+        within_btcs = within_btcs + np.einsum("bci,it->bt", (member * member - member).transpose(0, 2, 1) / 2,
+                                              fill_in)
+    total = count.sum(axis=1)
+    size_all = total.sum(axis=2)
+    between_pairs = (size_all * size_all - (size * size).sum(axis=1)) / 2
+    between_same = ((total * total - (count * count).sum(axis=1)) / 2).sum(axis=2)
+    return {"pairs_between": between_pairs, "btcs_between": between_pairs - between_same,
+            "pairs_within": within_pairs, "btcs_within": within_btcs}
+
+
+def _fill_in(x: np.ndarray, name_class: np.ndarray) -> np.ndarray:
+    """Per name × template: the share of the name's classmates in that template whose label differs from its own
+    (0 where it has none)."""
+    n_classes = int(name_class.max()) + 1
+    per_class = np.zeros((n_classes,) + x.shape[1:])
+    np.add.at(per_class, name_class, x)
+    mine = per_class[name_class]  # names × templates × labels: the class's counts
+    size = mine.sum(axis=2)
+    differ = ((size[..., None] - mine) * x).sum(axis=2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(size > 1, differ / (size - 1), 0.0)
+
+
+def _rates_of(sums: dict[str, np.ndarray], v: np.ndarray, matched: np.ndarray) -> np.ndarray:
+    """``(B, 3)``: the BTC rate between classes over the templates weighted ``v`` and, over the templates with a
+    within-class pair, the rates between and within (NaN where there is no such pair)."""
+    vm = v * matched
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.column_stack([(v * sums["btcs_between"]).sum(1) / (v * sums["pairs_between"]).sum(1),
+                                (vm * sums["btcs_between"]).sum(1) / (vm * sums["pairs_between"]).sum(1),
+                                (vm * sums["btcs_within"]).sum(1) / (vm * sums["pairs_within"]).sum(1)])
+
+
+def _one_hot(codes: np.ndarray, n_classes: int) -> np.ndarray:
+    return (codes[..., None] == np.arange(n_classes)).astype(float)
+
+
+def _two_way_draws(design: dict, *, n_boot: int, seed: int, names: bool = True) -> np.ndarray:
+    """``n_boot`` seeded replicates (:func:`_rates_of` columns) that draw templates with replacement and, with
+    ``names``, each class's names with replacement: a pigeonhole bootstrap over templates × names (Owen 2007)."""
+    x, name_class, matched = design["x"], design["name_class"], design["matched"].astype(float)
+    n_names, n_templates = x.shape[:2]
+    n_classes = int(name_class.max()) + 1
+    fill_in = _fill_in(x, name_class) if names else None
+    rng = np.random.default_rng(seed)
+    out = []
+    for start in range(0, n_boot, 100):
+        boot = min(100, n_boot - start)
+        v = rng.multinomial(n_templates, np.full(n_templates, 1.0 / n_templates), size=boot).astype(float)
+        w = np.ones((boot, n_names))
+        if names:
+            for c in range(n_classes):
+                idx = np.flatnonzero(name_class == c)
+                w[:, idx] = rng.multinomial(len(idx), np.full(len(idx), 1.0 / len(idx)), size=boot)
+        member = w[:, :, None] * _one_hot(name_class, n_classes)[None]
+        out.append(_rates_of(_pair_sums(x, member, fill_in), v, matched))
+    return np.concatenate(out)
+
+
+def _permuted_excess(design: dict, *, n_perm: int, seed: int) -> np.ndarray:
+    """The excess (between − within, over the templates with a within-class pair) under ``n_perm`` seeded random
+    reassignments of the names to the classes, class sizes kept, within each set of names that share templates
+    (all names, when every template has the same names): its distribution when names are exchangeable between
+    classes, i.e. a model with no class effect however much each name moves it."""
+    x, name_class = design["x"][:, design["matched"]], design["name_class"]
+    n_classes = int(name_class.max()) + 1
+    present = x.sum(axis=(1, 2)) > 0
+    x, name_class = x[present], name_class[present]
+    blocks = _name_blocks(x)
+    rng = np.random.default_rng(seed)
+    out = []
+    ones = np.ones(x.shape[1])
+    for start in range(0, n_perm, 100):
+        boot = min(100, n_perm - start)
+        codes = np.tile(name_class, (boot, 1))
+        for block in blocks:
+            codes[:, block] = rng.permuted(codes[:, block], axis=1)
+        member = _one_hot(codes, n_classes)
+        rates = _rates_of(_pair_sums(x, member), ones[None], ones)
+        out.append(rates[:, 1] - rates[:, 2])
+    return np.concatenate(out)
+
+
+def _name_blocks(x: np.ndarray) -> list[np.ndarray]:
+    """Sets of names linked through the templates they fill (connected components of the names–templates graph)."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    used = x.sum(axis=2) > 0
+    n_names, n_templates = used.shape
+    rows, cols = np.nonzero(used)
+    size = n_names + n_templates
+    graph = coo_matrix((np.ones(len(rows)), (rows, n_names + cols)), shape=(size, size)).tocsr()
+    _, labels = connected_components(graph, directed=False)
+    labels = labels[:n_names]
+    return [np.flatnonzero(labels == value) for value in np.unique(labels[used.any(axis=1)])]
+
+
+def _cohens_h(p1: float, p2: float) -> float:
+    """Cohen's h = 2·asin √p1 − 2·asin √p2 (the effect size of a difference of proportions); NaN if either is."""
+    if not (np.isfinite(p1) and np.isfinite(p2)):
+        return float("nan")
+    return float(2 * math.asin(math.sqrt(p1)) - 2 * math.asin(math.sqrt(p2)))
+
+
+def _bootstrap_p(draws: np.ndarray, *, n_boot: int) -> float:
+    """Two-sided percentile-bootstrap p for a zero difference: twice the share of replicates on the far side of 0,
+    at least 1 / (n_boot + 1)."""
+    draws = draws[np.isfinite(draws)]
+    if not len(draws) or np.all(draws == 0):
+        return 1.0
+    p = 2 * min(np.mean(draws <= 0), np.mean(draws >= 0))
+    return float(min(1.0, max(p, 1.0 / (n_boot + 1))))
+
+
+def _interval(draws: np.ndarray, estimate: float, templates: int, *, alpha: float, bounded: bool
+              ) -> tuple[float, float, float, float, str, str]:
+    """``low, high, se, df, ci_method, no_interval_reason`` of one quantity from its two-way replicates:
+    the percentile interval from :data:`SMALL_TEMPLATES` templates on; from :data:`MIN_TEMPLATES` to fewer, the
+    replicates' standard deviation (times √(k / (k − 1)), the bootstrap's shrinkage over k clusters) with a
+    t(k − 1) quantile; below :data:`MIN_TEMPLATES`, none (the reason says why). ``bounded``: a rate, kept in [0, 1]."""
+    nan = float("nan")
+    draws = draws[np.isfinite(draws)]
+    if templates < MIN_TEMPLATES or len(draws) < 2:
+        return (nan, nan, nan, nan, "", f"{templates} template(s): fewer than {MIN_TEMPLATES}, where no template "
+                "bootstrap covers (docs/statistics.md)")
+    se = float(np.std(draws, ddof=1))
+    if templates >= SMALL_TEMPLATES:
+        low, high = np.quantile(draws, [alpha / 2, 1 - alpha / 2])
+        return float(low), float(high), se, float(templates - 1), "two-way percentile", ""
+    se *= math.sqrt(templates / (templates - 1))
+    q = stats.t.ppf(1 - alpha / 2, templates - 1)
+    low, high = estimate - q * se, estimate + q * se
+    if bounded:
+        low, high = max(low, 0.0), min(high, 1.0)
+    return float(low), float(high), se, float(templates - 1), f"two-way SE, t({templates - 1})", ""
+
+
+def _no_null_reason(tested: pd.DataFrame, matched: pd.DataFrame, attribute: str) -> str:
+    """Why a row has no within-class null ("" when it has one)."""
+    if len(tested) == 0:
+        return "no template with a pair of mutants of different classes"
+    if len(matched) == 0:
+        hint = {"country": "; generate with n_country_names >= 2",
+                "occupation": ": one mutant per occupation, no natural null"}.get(attribute, "")
+        return f"no within-class pair: one mutant per class in every template{hint}"
+    return ""
+
+
+def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alpha: float, n_boot: int, seed: int,
+              interval: str) -> dict:
+    """One model × characteristic of :func:`rates` (before the family correction and the verdict); ``block``: its
+    :func:`pair_counts` rows, ``mutants``: its mutant rows."""
+    nan = float("nan")
+    tested = block[~block["past_window"] & (block["pairs_between"] > 0)]
+    matched = tested[tested["pairs_within"] > 0]
+    k, n = int(tested["btcs_between"].sum()), int(tested["pairs_between"].sum())
+    rate, wilson_low, wilson_high = tkstats.wilson(k, n, alpha=alpha)
+    km, nm = int(matched["btcs_between"].sum()), int(matched["pairs_between"].sum())
+    kw, nw = int(matched["btcs_within"].sum()), int(matched["pairs_within"].sum())
+    with np.errstate(divide="ignore", invalid="ignore"):  # a null rate of 0: statsmodels' ratio is inf, unused
+        newcombe = tkstats.rate_difference(km, nm, kw, nw, alpha=alpha)
+    rate_within = kw / nw if nw else nan
+    no_null = _no_null_reason(tested, matched, attribute)
+    row = {"templates": len(tested), "pairs_between": n, "btcs_between": k, "rate_between": rate,
+           "rate_wilson_low": wilson_low, "rate_wilson_high": wilson_high, "null_templates": len(matched),
+           "pairs_matched": nm, "btcs_matched": km, "pairs_within": nw, "btcs_within": kw, "rate_within": rate_within,
+           "estimate": newcombe["estimate"], "newcombe_low": newcombe["ci_low"], "newcombe_high": newcombe["ci_high"],
+           "effect_size": _cohens_h(km / nm if nm else nan, rate_within),
+           "btcs_net": max(k - rate_within * n, 0.0) if nw else nan, "interval": interval,
+           "no_test_reason": no_null, "n_names": int(mutants.groupby(["group", "fill"] if "fill" in mutants else
+                                                                      ["group"]).ngroups)}
+    quantiles = [alpha / 2, 1 - alpha / 2]
+    if interval == "pairs":
+        _, null_low, null_high = tkstats.wilson(kw, nw, alpha=alpha)
+        z = stats.norm.ppf(1 - alpha / 2)
+        se = (newcombe["ci_high"] - newcombe["ci_low"]) / (2 * z)
+        return {**row, "rate_low": wilson_low, "rate_high": wilson_high, "null_low": null_low,
+                "null_high": null_high, "ci_low": newcombe["ci_low"], "ci_high": newcombe["ci_high"],
+                "p_value": newcombe["p_value"] if not no_null else nan, "se": se, "df": float("inf"),
+                "ci_method": "Wilson / Newcombe over pairs", "p_method": "score test over pairs" if not no_null else "",
+                "no_interval_reason": ""}
+    out = {**row, "rate_low": nan, "rate_high": nan, "null_low": nan, "null_high": nan, "ci_low": nan,
+           "ci_high": nan, "p_value": nan, "se": nan, "df": nan, "ci_method": "", "p_method": "",
+           "no_interval_reason": ""}
+    if interval == "templates":  # the template-only bootstrap (names fixed), kept for comparison
+        if len(tested) >= 2:
+            draws = _cluster_ratios(tested["btcs_between"].to_numpy(float), tested["pairs_between"].to_numpy(float),
+                                    n_boot=n_boot, seed=seed)
+            out["rate_low"], out["rate_high"] = np.nanquantile(draws, quantiles)
+        if len(matched) >= 2:
+            draws = _cluster_ratios(matched[["btcs_between", "btcs_within"]].to_numpy(float),
+                                    matched[["pairs_between", "pairs_within"]].to_numpy(float), n_boot=n_boot,
+                                    seed=seed)
+            excess = draws[:, 0] - draws[:, 1]
+            out["null_low"], out["null_high"] = np.nanquantile(draws[:, 1], quantiles)
+            out["ci_low"], out["ci_high"] = np.nanquantile(excess, quantiles)
+            out.update(p_value=_bootstrap_p(excess, n_boot=n_boot), se=float(np.nanstd(excess, ddof=1)),
+                       df=float(len(matched) - 1), ci_method="template percentile",
+                       p_method="template bootstrap")
+        return out
+    if not len(tested):
+        return {**out, "no_interval_reason": no_null}
+    design = _pair_design(mutants[mutants["case_id"].isin(set(tested["case_id"]))])
+    draws = _two_way_draws(design, n_boot=n_boot, seed=seed)
+    low, high, _, _, rate_method, rate_why = _interval(draws[:, 0], rate, len(tested), alpha=alpha, bounded=True)
+    out.update(rate_low=low, rate_high=high, ci_method=rate_method and f"rate: {rate_method}",
+               no_interval_reason=rate_why and f"rate and excess: {rate_why}")
+    if no_null:
+        return out
+    null_low, null_high, _, _, _, _ = _interval(draws[:, 2], rate_within, len(matched), alpha=alpha, bounded=True)
+    low, high, se, df, method, why = _interval(draws[:, 1] - draws[:, 2], out["estimate"], len(matched),
+                                               alpha=alpha, bounded=False)
+    permuted = _permuted_excess(design, n_perm=n_boot, seed=seed)
+    p = (1 + np.sum(np.abs(permuted) >= abs(out["estimate"]) - 1e-12)) / (1 + len(permuted))
+    if rate_method and method == rate_method:
+        methods = method
+    else:
+        methods = "; ".join(filter(None, [rate_method and f"rate: {rate_method}", method and f"excess: {method}"]))
+    reason = out["no_interval_reason"] or (why and f"excess and null, over the templates with a within-class "
+                                           f"pair: {why}")
+    return {**out, "null_low": null_low, "null_high": null_high, "ci_low": low, "ci_high": high, "se": se,
+            "df": df, "ci_method": methods, "no_interval_reason": reason, "p_value": float(min(p, 1.0)),
+            "p_method": f"names permuted between classes ({n_boot})"}
+
+
+def rates(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, margin: float = tkstats.MARGIN,
+          correction: str = "holm", n_boot: int = tkstats.N_BOOT, seed: int = 0,
+          interval: str = "cluster") -> pd.DataFrame:
+    """BTC rates with intervals and their placebo null, per model × characteristic (columns :data:`RATE_COLUMNS`).
+
+    What: ``rate_between`` = BTCs / pairs of mutants of different classes (over the templates tested, i.e. not past
+    the model's window); ``rate_within`` = the same rate between mutants of the SAME class (two female names; two
+    names of one country, which needs ``n_country_names >= 2``) — a name-sensitive but unbiased model has BTCs too,
+    and this is how many. Occupation has no natural null (one mutant per occupation): its within columns are 0/NaN.
+    The null is compared on the templates that have both kinds of pairs (``null_templates``; gender templates that
+    swap only pronouns and nouns have one mutant per class): ``estimate`` (the excess) = ``btcs_matched /
+    pairs_matched − rate_within``; ``effect_size`` is Cohen's h between those two rates; ``btcs_net`` = BTCs − 
+    ``rate_within`` × pairs, at least 0 (counts net of the null; the raw count stays in ``btcs_between``).
+    Names and templates are both samples (issue 32): BiasFinder fills every template with the same names, so a
+    name's own effect repeats in every template, and a test that resamples templates alone reads it as bias (52-60 %
+    false alarms for a name-sensitive unbiased model). ``interval="cluster"`` (default): ``rate_low/high``,
+    ``null_low/high`` and ``ci_low/high`` come from ``n_boot`` seeded two-way replicates that draw templates and,
+    within each class, names with replacement (a pigeonhole bootstrap; two copies of one drawn name are not a
+    pair): the percentile interval from :data:`SMALL_TEMPLATES` templates on, a t(templates − 1) interval on the
+    replicates' SE from :data:`MIN_TEMPLATES`, none below (``no_interval_reason`` says why); ``ci_method`` names
+    the one used. ``p_value`` is a permutation test of the excess: the names are reassigned to the classes at random
+    (``n_boot`` times, class sizes kept, within each set of names that share templates), the null of a model whose
+    names differ but not by class; exact in any number of templates, its type I error was 2-7 % at alpha = 5 % in
+    the same-names design (docs/statistics.md). The interval is conservative (97-100 % coverage: at a zero excess
+    the excess is a degenerate contrast of names, whose bootstrap over-counts), so near zero the p is the sharper
+    reading.
+    ``interval="templates"``: the template-only bootstrap (names fixed) with its bootstrap p, kept for comparison;
+    ``interval="pairs"``: Wilson (:func:`toolkit.stats.wilson`) and Newcombe (:func:`toolkit.stats.rate_difference`)
+    treating pairs as independent (too narrow when templates differ). ``rate_wilson_*`` and ``newcombe_*`` always
+    hold the pair-level ones. ``no_test_reason``: why a row has no null (no within-class pair: occupation, country
+    with ``n_country_names`` = 1, gender templates that swap only pronouns); ``n_names``: the names (class × fill).
+    ``p_adjusted``: ``correction`` (:data:`toolkit.stats.METHODS`) over the family of every row with a p
+    (:data:`RATE_FAMILY`); ``verdict`` (:func:`toolkit.stats.verdict` at ``margin``, with the interval's SE and
+    df = templates − 1):
+    ``a higher`` = more BTCs between classes than within.
+    """
+    if interval not in RATE_INTERVALS:
+        raise unknown("rate interval", interval, RATE_INTERVALS)
+    alpha, margin, n_boot = checks.statistics(correction=correction, margin=margin, alpha=alpha, n_boot=n_boot)
+    seed = checks.seed(seed)
+    pairs = pair_counts(scored)
+    mutants = _mutants(scored, required=("model", "label", "case_id", "group", "attribute"))
+    by_block = dict(list(mutants.groupby(["model", "attribute"], sort=False)))
+    rows = [{"model": model, "attribute": attribute,
+             **_rate_row(block, by_block[(model, attribute)], attribute=attribute, alpha=alpha, n_boot=n_boot,
+                         seed=seed, interval=interval)}
+            for (model, attribute), block in pairs.groupby(["model", "attribute"], sort=False)]
+    out = pd.DataFrame(rows, columns=list(RATE_COLUMNS) + ["se", "df"])
+    out["p_adjusted"] = tkstats.adjust(out["p_value"].to_numpy(float), method=correction)
+    out["verdict"] = [tkstats.verdict(estimate=r.estimate, se=r.se, df=r.df, p_adjusted=r.p_adjusted, margin=margin,
+                                      alpha=alpha) if np.isfinite(r.estimate) and np.isfinite(r.p_value)
+                      else "inconclusive" for r in out.itertuples()]
+    return out.loc[:, list(RATE_COLUMNS)]
+
+
+def table4_rates(table: pd.DataFrame, rate_table: pd.DataFrame) -> pd.DataFrame:
+    """Table 4 (:func:`table4`, the paper's columns and values unchanged) with each row's BTC rate and interval, its
+    within-class null rate, the excess with its interval, ``btcs_net`` and the verdict from :func:`rates`
+    (columns :data:`TABLE4_RATE_COLUMNS`; NaN where a row has no rate)."""
+    renamed = rate_table.rename(columns={"rate_between": "btc_rate", "rate_low": "btc_rate_low",
+                                         "rate_high": "btc_rate_high", "rate_within": "null_rate",
+                                         "estimate": "excess", "ci_low": "excess_low", "ci_high": "excess_high"})
+    extra = list(TABLE4_RATE_COLUMNS[len(TABLE4_COLUMNS):])
+    merged = table.loc[:, list(TABLE4_COLUMNS)].merge(renamed.loc[:, ["model", "attribute", *extra]],
+                                                      on=["model", "attribute"], how="left")
+    return merged.loc[:, list(TABLE4_RATE_COLUMNS)]
+
