@@ -175,9 +175,10 @@ def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, 
     written = files.commit(study=study, planned=planned, provenance=provenance.dumps(record).encode("utf-8"),
                            out=out, figures=figures)
     now = time.time()
-    _update_manifest(figures, {f"{stem}.{fmt}": {"preset": presets[stem], "study": study, "written": now,
-                                                 "out": str(out.resolve())}
-                               for stem in axes for fmt in ("png", plots.VECTOR_FORMAT)})
+    if axes:
+        _update_manifest(figures, {f"{stem}.{fmt}": {"preset": presets[stem], "study": study, "written": now,
+                                                     "out": str(out.resolve())}
+                                   for stem in axes for fmt in ("png", plots.VECTOR_FORMAT)})
     return written
 
 
