@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
@@ -145,6 +145,7 @@ class Column:
     header: str
     cells: list[str]
     align: str = "r"
+    wrap: float = 0.0  # > 0: body cells broken into lines at this width (pt)
 
 
 @dataclass
@@ -172,17 +173,16 @@ class Layout:
 
 
 MIN_HEADER_PT = 40.0  # a header is broken into lines down to this width (or its cells' width, when wider)
+KEY_SHARE = 0.3  # a row label wider than this share of the page width is broken into lines
 
 
-def header_lines(column: Column) -> list[str]:
-    """The header's lines: its own ``\n`` breaks, and a line wider than the column's cells (at least
-    :data:`MIN_HEADER_PT`) broken after spaces, ``_``, ``-`` and ``/``."""
-    target = max([MIN_HEADER_PT, *(text_width(c) for c in column.cells)])
+def wrap(text: str, target: float) -> list[str]:
+    """``text`` (lines separated by ``\n``) with every line wider than ``target`` pt broken after spaces, ``_``,
+    ``-`` and ``/`` (a piece without such a break stays whole)."""
     out: list[str] = []
-    for line in column.header.split("\n"):
-        pieces = [p for p in re.split(r"(?<=[ _/-])", line) if p]
+    for line in str(text).split("\n"):
         current = ""
-        for piece in pieces:
+        for piece in (p for p in re.split(r"(?<=[ _/-])", line) if p):
             if current and text_width((current + piece).rstrip()) > target:
                 out.append(current.rstrip())
                 current = piece
@@ -192,20 +192,35 @@ def header_lines(column: Column) -> list[str]:
     return out
 
 
+def cell_lines(column: Column, text: str) -> list[str]:
+    """The lines of one body cell: broken only in a column with a ``wrap`` width (row labels)."""
+    return wrap(text, column.wrap) if column.wrap else [text]
+
+
+def _cells_width(column: Column) -> float:
+    return max((text_width(line) for c in column.cells for line in cell_lines(column, c)), default=0.0)
+
+
+def header_lines(column: Column) -> list[str]:
+    """The header's lines: its own ``\n`` breaks, and a line wider than the column's cells (at least
+    :data:`MIN_HEADER_PT`) broken after spaces, ``_``, ``-`` and ``/``."""
+    return wrap(column.header, max(MIN_HEADER_PT, _cells_width(column)))
+
+
 def _column_width(column: Column) -> float:
     lines = [text_width(line) for line in header_lines(column)]
-    return max([*lines, *(text_width(c) for c in column.cells)]) + 2 * TABCOLSEP_PT
+    return max([*lines, _cells_width(column)]) + 2 * TABCOLSEP_PT
+
+
+def title_lines(block: Block) -> list[str]:
+    """A block's spanning title, broken to the width of its columns (at least :data:`MIN_HEADER_PT`)."""
+    inner = sum(_column_width(c) for c in block.columns) - 2 * TABCOLSEP_PT
+    return wrap(block.title, max(MIN_HEADER_PT, inner)) if block.title else []
 
 
 def _block_width(block: Block) -> float:
     inner = sum(_column_width(c) for c in block.columns)
-    return max(inner, text_width(block.title) + 2 * TABCOLSEP_PT)
-
-
-def _keys_width(layout: Layout) -> float:
-    keys = sum(_column_width(c) for c in layout.keys)
-    heading = max((text_width(h, italic=True) + 2 * TABCOLSEP_PT for h in layout.sections.values()), default=0.0)
-    return max(keys, heading - sum(_block_width(b) for b in layout.blocks[:1]))
+    return max([inner, *(text_width(line) + 2 * TABCOLSEP_PT for line in title_lines(block))])
 
 
 def panels(layout: Layout, *, limit_pt: float) -> list[list[Block]]:
@@ -238,12 +253,15 @@ def estimated_width(layout: Layout, blocks: Sequence[Block]) -> float:
     return sum(_column_width(c) for c in layout.keys) + sum(_block_width(b) for b in blocks)
 
 
+def _lines_cell(lines: list[str], align: str, position: str = "b") -> str:
+    escaped = [escape(line) for line in lines]
+    if len(escaped) == 1:
+        return escaped[0]
+    return rf"\begin{{tabular}}[{position}]{{@{{}}{align}@{{}}}}" + r"\\".join(escaped) + r"\end{tabular}"
+
+
 def _header_cell(column: Column) -> str:
-    align = column.align
-    lines = [escape(line) for line in header_lines(column)]
-    if len(lines) == 1:
-        return lines[0]
-    return rf"\begin{{tabular}}[b]{{@{{}}{align}@{{}}}}" + r"\\".join(lines) + r"\end{tabular}"
+    return _lines_cell(header_lines(column), column.align)
 
 
 def _panel(layout: Layout, blocks: Sequence[Block]) -> list[str]:
@@ -256,7 +274,7 @@ def _panel(layout: Layout, blocks: Sequence[Block]) -> list[str]:
         for block in blocks:
             width = len(block.columns)
             if block.title:
-                spans.append(rf"\multicolumn{{{width}}}{{c}}{{{escape(block.title)}}}")
+                spans.append(rf"\multicolumn{{{width}}}{{c}}{{{_lines_cell(title_lines(block), 'c')}}}")
                 trim = "lr" if start > 1 else "r"
                 rules.append(rf"\cmidrule({trim}){{{start}-{start + width - 1}}}")
             else:
@@ -270,7 +288,7 @@ def _panel(layout: Layout, blocks: Sequence[Block]) -> list[str]:
             if row:
                 lines.append(r"\addlinespace")
             lines.append(rf"\multicolumn{{{n}}}{{@{{}}l}}{{\textit{{{escape(layout.sections[row])}}}}} \\")
-        lines.append(" & ".join(escape(c.cells[row]) for c in columns) + r" \\")
+        lines.append(" & ".join(_lines_cell(cell_lines(c, c.cells[row]), c.align, "t") for c in columns) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
     return lines
 
@@ -279,6 +297,7 @@ def render(layout: Layout, *, preset: str = DEFAULT_PRESET) -> str:
     """``layout`` as a LaTeX float for ``preset`` (:data:`WIDTHS`): ``table`` or ``table*``, ``\\small``, the
     blocks side by side where they fit the preset's width, else stacked as panels; caption and label below."""
     width = WIDTHS[check_preset(preset)]
+    layout = fitted(layout, preset=preset)
     packed = panels(layout, limit_pt=width.limit_pt)
     lines = [rf"\begin{{{width.environment}}}[t]", r"\centering", FONT,
              rf"\setlength{{\tabcolsep}}{{{TABCOLSEP_PT:g}pt}}"]
@@ -289,6 +308,12 @@ def render(layout: Layout, *, preset: str = DEFAULT_PRESET) -> str:
     lines += [rf"\caption{{{escape(layout.caption)}}}", rf"\label{{{layout.label}}}",
               rf"\end{{{width.environment}}}"]
     return "\n".join(lines) + "\n"
+
+
+def fitted(layout: Layout, *, preset: str) -> Layout:
+    """``layout`` with its text row labels broken into lines wider than :data:`KEY_SHARE` of ``preset``'s width."""
+    limit = WIDTHS[check_preset(preset)].limit_pt
+    return replace(layout, keys=[replace(c, wrap=KEY_SHARE * limit) if c.align == "l" else c for c in layout.keys])
 
 
 def check_preset(preset: str) -> str:
@@ -700,7 +725,7 @@ def _btcsam_table5(frame: pd.DataFrame, *, settings: Mapping | None = None, **_:
                         r["ci_low"], r["ci_high"], decimals=ci_places))
         blocks.append(Block("Added: 95% Wilson CI of failure %", [Column(t, cis[t]) for t in types]))
     if has_excess:
-        blocks.append(Block("Added: excess over same-group null, % [95% CI]", [Column(t, added[t]) for t in types]))
+        blocks.append(Block("Added: excess, % [95% CI]", [Column(t, added[t]) for t in types]))
     reason = _only(rows, "no_test_reason") if "no_test_reason" in rows.columns else ""
     test_set = sets[0] if len(sets) == 1 else ""
     return Layout(keys=[Column("Model", labels, "l")], blocks=blocks, sections=sections,
