@@ -3,6 +3,7 @@ report and LaTeX tables as planned outputs of toolkit.outputs.runs.write (issues
 from __future__ import annotations
 
 import base64
+import re
 import json
 from html.parser import HTMLParser
 
@@ -323,3 +324,61 @@ def test_report_shows_bidi_controls_instead_of_letting_them_reorder_the_page(tmp
                              path=tmp_path / "r.html").read_text(encoding="utf-8")
     assert not any(ch in text for ch in "\u202e\u2066\u2069\u200f")
     assert "evil[U+202E]redro" in text and "a[U+2066]b[U+2069]c" in text and "v[U+200F]" in text
+
+
+# --- issue 35: headers, captions, wrapping, every table, full provenance in app exports ---------------------------
+
+def test_report_headers_of_a_pivot_are_plain_text_not_python_tuples():
+    frame = pd.DataFrame([[0.1, 0.2]], columns=pd.MultiIndex.from_tuples([("score_dev", "imdb"),
+                                                                          ("score_range", "imdb")]))
+    page = _Page(report.table_html(frame, caption="PSA"))
+    assert "score_dev imdb" in page.cells and not any("(" in c and "'" in c for c in page.cells)
+
+
+def test_report_figures_are_numbered_with_their_caption_and_never_figure_figure(tmp_path):
+    figures = {"eec_gender_box": _axes(), "figure 2": _axes()}
+    text = runs.write_html(title="t", tables={}, figures=figures, provenance={"k": "v"},
+                           path=tmp_path / "r.html").read_text(encoding="utf-8")
+    page = _Page(text)
+    assert "figure figure" not in text.lower()
+    captions = [t for t in re.findall(r"<figcaption>(.*?)</figcaption>", text)]
+    assert captions[0].startswith("<b>Figure 1. eec_gender_box</b> EEC Figure 1: ")  # the paper figure it reproduces
+    assert captions[1].startswith("<b>figure 2</b>")
+    assert page.count("figure") == 2
+
+
+def test_report_cells_wrap_only_at_word_boundaries():
+    css = report._CSS if hasattr(report, "_CSS") else ""
+    assert "anywhere" not in css and "break-all" not in css
+    assert "td{max-width:32em;overflow-wrap:normal;word-break:normal" in css
+
+
+def test_report_of_a_run_lists_its_latex_tables_and_every_table(tmp_path):
+    out, _ = _run_folder(tmp_path, "run", report_on=True)
+    text = (out / "report.html").read_text(encoding="utf-8")
+    assert "demo_table" in text and "demo_same" in text  # every table the run wrote
+    from_folder = runs.from_run(out_dir=out, path=tmp_path / "again.html").read_text(encoding="utf-8")
+    assert "demo_table" in from_folder and "demo_same" in from_folder
+
+
+def test_write_report_records_versions_fingerprints_and_settings_and_refuses_empty_settings(tmp_path):
+    scored = pd.DataFrame({"model": ["m"], "text": ["t"]})
+    scored.attrs["fingerprints"] = {"m": "f" * 32}
+    path = runs.write_report(title="app", tables={"t": pd.DataFrame({"x": [1]})}, figures={}, models=["m"],
+                             settings={"study": "demo", "theta": 0.2}, scored=scored, notes=["a note"],
+                             path=tmp_path / "app.html")
+    keys = [r["cells"][0] for r in _Page(path.read_text(encoding="utf-8")).rows if r["cells"]]
+    assert "settings.theta" in keys and "settings.study" in keys
+    assert any(k.startswith("packages.") for k in keys) and "models[m].fingerprint" in keys
+    with pytest.raises(InputError) as excinfo:
+        runs.write_report(title="app", tables={}, figures={}, models=["m"], settings={}, path=tmp_path / "x.html")
+    assert excinfo.value.code == "TK102" and "settings=result.settings" in excinfo.value.fix
+
+
+def test_report_shim_keeps_the_old_names():
+    from toolkit import report as shim
+    from toolkit import results as results_shim
+
+    assert shim.write_html is runs.write_html and shim.from_run is runs.from_run and shim.compare is runs.compare
+    assert shim.format_value is formatting.format_value and shim.table_html is report.table_html
+    assert results_shim.write is runs.write and not hasattr(results_shim, "also_write")
