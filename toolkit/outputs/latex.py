@@ -232,13 +232,13 @@ def panels(layout: Layout, *, limit_pt: float) -> list[list[Block]]:
         if keys + _block_width(block) <= limit_pt or len(block.columns) == 1:
             pieces.append(block)
             continue
-        current: list[Column] = []
-        for column in block.columns:  # split a wide block, each part keeping the block's title
-            if current and keys + sum(_column_width(c) for c in [*current, column]) > limit_pt:
-                pieces.append(Block(block.title, current))
-                current = []
-            current.append(column)
-        pieces.append(Block(block.title, current))
+        columns = block.columns
+        for parts in range(2, len(columns) + 1):  # split a wide block into the fewest parts of equal size that fit
+            size = -(-len(columns) // parts)
+            chunks = [Block(block.title, columns[i:i + size]) for i in range(0, len(columns), size)]
+            if all(keys + _block_width(chunk) <= limit_pt for chunk in chunks) or size == 1:
+                pieces += chunks
+                break
     out: list[list[Block]] = []
     for piece in pieces:
         if out and keys + sum(_block_width(b) for b in out[-1]) + _block_width(piece) <= limit_pt:
