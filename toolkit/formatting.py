@@ -62,13 +62,16 @@ def format_value(value: Any) -> str:
     return str(value)
 
 
-def column_decimals(series: pd.Series | Iterable[Any]) -> int:
-    """Decimals for a numeric column: 0 when every value is whole, else 3 below 10, 2 below 100, 1 below 1000,
-    0 from there (by the largest magnitude), so a column reads with one precision."""
+def column_decimals(series: pd.Series | Iterable[Any], *, counts: bool = True) -> int:
+    """Decimals for a numeric column: 3 below 10, 2 below 100, 1 below 1000, 0 from there (by the largest
+    magnitude), so a column reads with one precision; with ``counts`` (default) 0 when every value is whole (a count
+    stored as float). Pass ``counts=False`` for rates, estimates and bounds: a column of zeros still reads 0.000."""
     values = pd.to_numeric(pd.Series(list(series) if not isinstance(series, pd.Series) else series),
                            errors="coerce").dropna().astype(float)
     values = values[values.abs() != math.inf]
-    if values.empty or (values == values.round()).all():
+    if values.empty:
+        return 0 if counts else 3
+    if counts and (values == values.round()).all():
         return 0
     largest = values.abs().max()
     return 3 if largest < 10 else 2 if largest < 100 else 1 if largest < 1000 else 0

@@ -324,10 +324,12 @@ def check_preset(preset: str) -> str:
 
 # --- building layouts from frames ---------------------------------------------------------------------------------
 
-def _numbers(series: pd.Series, *, p_value: bool = False, decimals: int | None = None) -> list[str]:
+def _numbers(series: pd.Series, *, p_value: bool = False, decimals: int | None = None, rate: bool = False
+             ) -> list[str]:
+    """Cells of a numeric column at one precision (``rate``: a rate or estimate, never printed as a count)."""
     values = pd.to_numeric(series, errors="coerce")
-    places = formatting.column_decimals(values) if decimals is None else decimals
-    whole = pd.api.types.is_integer_dtype(series.dtype) or places == 0
+    places = formatting.column_decimals(values, counts=not rate) if decimals is None else decimals
+    whole = not rate and (pd.api.types.is_integer_dtype(series.dtype) or places == 0)
     out = []
     for value in values:
         if formatting.is_missing(value):
@@ -342,20 +344,15 @@ def _numbers(series: pd.Series, *, p_value: bool = False, decimals: int | None =
 def _estimates(frame: pd.DataFrame, est: str, low: str, high: str) -> list[str]:
     """``est. [low, high]`` cells at one precision (that of the three columns together)."""
     places = formatting.column_decimals(pd.concat([pd.to_numeric(frame[c], errors="coerce")
-                                                   for c in (est, low, high)]))
-    places = max(places, 1) if places == 0 and not _whole(frame[[est, low, high]]) else places
+                                                   for c in (est, low, high)]), counts=False)
     return [formatting.format_estimate(e, lo, hi, decimals=places)
             for e, lo, hi in zip(frame[est], frame[low], frame[high])]
 
 
 def _intervals(frame: pd.DataFrame, low: str, high: str) -> list[str]:
-    places = formatting.column_decimals(pd.concat([pd.to_numeric(frame[c], errors="coerce") for c in (low, high)]))
+    places = formatting.column_decimals(pd.concat([pd.to_numeric(frame[c], errors="coerce") for c in (low, high)]),
+                                        counts=False)
     return [formatting.format_interval(lo, hi, decimals=places) for lo, hi in zip(frame[low], frame[high])]
-
-
-def _whole(frame: pd.DataFrame) -> bool:
-    values = frame.apply(pd.to_numeric, errors="coerce").stack()
-    return bool(values.empty or (values == values.round()).all())
 
 
 def verdict_label(verdict: object, *, a: str = "a", b: str = "b") -> str:
@@ -460,8 +457,8 @@ def _eec_summary(number: str) -> Callable[..., Layout]:
                  name=name, source="eec_summary")
         rows = _order(frame[frame["table"].astype(str) == table], "task", _TASKS).reset_index(drop=True)
         up, down = f"{a}↑–{b}↓", f"{a}↓–{b}↑"
-        blocks = [Block("Avg. score diff.", [Column(up, _numbers(rows["avg_diff_a_higher"])),
-                                             Column(down, _numbers(rows["avg_diff_a_lower"]))])]
+        blocks = [Block("Avg. score diff.", [Column(up, _numbers(rows["avg_diff_a_higher"], rate=True)),
+                                             Column(down, _numbers(rows["avg_diff_a_lower"], rate=True))])]
         cis = [(c, h) for c, h in (("avg_diff_a_higher", up), ("avg_diff_a_lower", down))
                if _has(rows, f"{c}_low", f"{c}_high")]
         if cis:
@@ -489,7 +486,7 @@ def _eec_systems(number: str) -> Callable[..., Layout]:
         rows = frame[(frame["attribute"].astype(str) == attribute) & (frame["subset"].astype(str) == subset)]
         rows = _order(rows, "task", _TASKS).reset_index(drop=True)
         blocks = [Block("Paper", [Column("n", _numbers(rows["n_pairs"])),
-                                  Column(f"mean Δ\n{a}−{b}", _numbers(rows["mean_diff"])),
+                                  Column(f"mean Δ\n{a}−{b}", _numbers(rows["mean_diff"], rate=True)),
                                   Column("p Bonf.", _numbers(rows["p_bonferroni"], p_value=True, decimals=3))])]
         added = _has(rows, "estimate", "ci_low", "ci_high")
         if added:
@@ -514,8 +511,8 @@ def _psa_table2(frame: pd.DataFrame, **_: object) -> Layout:
     _require(frame, ("model", "corpus", "n_texts", "score_dev", "score_range"), name="psa_table2",
              source="psa_summary")
     rows = frame.sort_values("corpus", kind="stable").reset_index(drop=True)
-    blocks = [Block("Paper", [Column("ScoreDev", _numbers(rows["score_dev"])),
-                              Column("ScoreRange", _numbers(rows["score_range"]))])]
+    blocks = [Block("Paper", [Column("ScoreDev", _numbers(rows["score_dev"], rate=True)),
+                              Column("ScoreRange", _numbers(rows["score_range"], rate=True))])]
     added = [(c, h) for c, h in (("score_dev", "ScoreDev"), ("score_range", "ScoreRange"))
              if _has(rows, f"{c}_low", f"{c}_high")]
     if added:
@@ -568,9 +565,9 @@ def _biasfinder_table4(frame: pd.DataFrame, **_: object) -> Layout:
     if _has(rows, "btc_rate", "btc_rate_low", "btc_rate_high"):
         columns.append(Column("BTC rate [95% CI]", _estimates(rows, "btc_rate", "btc_rate_low", "btc_rate_high")))
     elif _has(rows, "btc_rate"):
-        columns.append(Column("BTC rate", _numbers(rows["btc_rate"])))
+        columns.append(Column("BTC rate", _numbers(rows["btc_rate"], rate=True)))
     if _has(rows, "null_rate"):
-        columns.append(Column("null", _numbers(rows["null_rate"])))
+        columns.append(Column("null", _numbers(rows["null_rate"], rate=True)))
     if _has(rows, "excess", "excess_low", "excess_high"):
         columns.append(Column("excess [95% CI]", _estimates(rows, "excess", "excess_low", "excess_high")))
     if _has(rows, "verdict"):
@@ -595,7 +592,7 @@ def _biasfinder_table5(frame: pd.DataFrame, **_: object) -> Layout:
     paper = [Column("BTCs", _numbers(rows["n_btcs"]))]
     if _has(rows, "true_positives"):
         paper.append(Column("true pos.", _numbers(rows["true_positives"])))
-    paper.append(Column("TPR", _numbers(rows["tpr"])))
+    paper.append(Column("TPR", _numbers(rows["tpr"], rate=True)))
     blocks = [Block("Paper", paper)]
     if _has(rows, "tpr_low", "tpr_high"):
         blocks.append(Block("Added", [Column("95% CI", _intervals(rows, "tpr_low", "tpr_high"))]))
@@ -637,12 +634,12 @@ def _btcsam_table2(frame: pd.DataFrame, *, settings: Mapping | None = None, **_:
     types = list(dict.fromkeys(rows["bias_type"].astype(str)))
     sets = list(dict.fromkeys(rows["test_set"].astype(str)))
     rows = rows.assign(bias_type=rows["bias_type"].astype(str), test_set=rows["test_set"].astype(str))
-    places = formatting.column_decimals(rows["detection_probability"])
+    places = formatting.column_decimals(rows["detection_probability"], counts=False)
     paper = _pivot_cells(rows, index="bias_type", columns="test_set", index_order=types, column_order=sets,
                          cell=lambda r: formatting.format_number(r["detection_probability"], decimals=places))
     blocks = [Block("Detection probability", paper)]
     if _has(rows, "ci_low", "ci_high"):
-        ci_places = formatting.column_decimals(pd.concat([rows["ci_low"], rows["ci_high"]]))
+        ci_places = formatting.column_decimals(pd.concat([rows["ci_low"], rows["ci_high"]]), counts=False)
         blocks.append(Block("Added: 95% Wilson CI", _pivot_cells(
             rows, index="bias_type", columns="test_set", index_order=types, column_order=sets,
             cell=lambda r: formatting.format_interval(r["ci_low"], r["ci_high"], decimals=ci_places))))
@@ -692,8 +689,10 @@ def _btcsam_table5(frame: pd.DataFrame, *, settings: Mapping | None = None, **_:
     types = list(dict.fromkeys(rows["bias_type"]))
     sections, paper, added = {}, {t: [] for t in types}, {t: [] for t in types}
     labels: list[str] = []
-    places = formatting.column_decimals(rows["failure_pct"])
+    places = formatting.column_decimals(rows["failure_pct"], counts=False)
     has_excess = _has(rows, "excess_pct", "excess_low", "excess_high")
+    ex_places = formatting.column_decimals(pd.concat([rows[c] for c in ("excess_pct", "excess_low", "excess_high")]),
+                                           counts=False) if has_excess else 3
     for test_set in sets:
         block = rows[rows["test_set"].astype(str) == test_set]
         models = list(dict.fromkeys(block["_label"]))
@@ -709,11 +708,11 @@ def _btcsam_table5(frame: pd.DataFrame, *, settings: Mapping | None = None, **_:
                 mark = "" if r is None or not has_excess else verdict_label(r.get("verdict"), a="x", b="s")
                 added[bias_type].append(formatting.MISSING if r is None or not has_excess
                                         else formatting.format_estimate(r["excess_pct"], r["excess_low"],
-                                                                        r["excess_high"], decimals=1)
+                                                                        r["excess_high"], decimals=ex_places)
                                         + ("" if mark in ("?", formatting.MISSING) else f" {mark}"))
     blocks = [Block("Failure %", [Column(t, paper[t]) for t in types])]
     if _has(rows, "ci_low", "ci_high"):
-        ci_places = formatting.column_decimals(pd.concat([rows["ci_low"], rows["ci_high"]]))
+        ci_places = formatting.column_decimals(pd.concat([rows["ci_low"], rows["ci_high"]]), counts=False)
         cis = {t: [] for t in types}
         for test_set in sets:
             block = rows[rows["test_set"].astype(str) == test_set]
