@@ -124,3 +124,11 @@ def test_the_closing_listing_names_only_this_runs_figures_with_their_presets(tmp
     everything = notebooks.print_figures(figures, since=0)
     assert {(name, preset) for name, preset, *_ in everything} == {("eec_gender_box.pdf", "acl-single"),
                                                                  ("eec_race_box.pdf", "acl-double")}
+
+
+def test_the_figure_listing_never_shows_the_projects_issue_numbers(tmp_path):
+    for stem in ("eec_gender_intervals", "biasfinder_rates", "eec_race_box"):
+        (tmp_path / f"{stem}.pdf").write_bytes(b"%PDF-1.4")
+    rows = {name: paper for name, paper, _ in notebooks.figure_index(tmp_path)}
+    assert rows == {"biasfinder_rates.pdf": "beyond the papers", "eec_gender_intervals.pdf": "beyond the papers",
+                    "eec_race_box.pdf": "EEC Figure 2"}

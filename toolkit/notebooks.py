@@ -30,6 +30,7 @@ import argparse
 import ast
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -356,7 +357,8 @@ def figure_index(folder: str | Path) -> list[tuple[str, str, str]]:
             (value for key, value in plots.PAPER_FIGURES.items()
              if "<model>" in key and pdf.stem.startswith(key.split("<model>")[0])), None)
         function, paper = (entry[0], entry[1]) if entry else ("?", "not a paper figure of the toolkit")
-        rows.append((pdf.name, paper, function))
+        paper = re.sub(r"\s*\(issue \d+\)", "", paper)  # the project's issue numbers mean nothing to a reader
+        rows.append((pdf.name, "beyond the papers" if paper.lower() == "none" else paper, function))
     return rows
 
 
