@@ -83,9 +83,14 @@ def eec_tests(specs=None) -> pd.DataFrame:
     return out
 
 
-def psa_summary(specs=SPECS) -> pd.DataFrame:
-    return _full(SOURCE_COLUMNS["psa_summary"], {"model": list(specs), "corpus": ["sample"] * len(specs),
-                                                 "n_texts": [200] * len(specs), "n_names": [48] * len(specs)})
+LONG_CORPUS = "/work/shared/data/imdb/imdb_train_and_test_reviews_without_duplicates.csv.gz"
+
+
+def psa_summary(specs=SPECS, corpora=("sample", LONG_CORPUS)) -> pd.DataFrame:
+    """Two corpora (one a long path, a heading and a caption word wider than a column) × ``specs``."""
+    rows = [(c, m) for c in corpora for m in specs]
+    return _full(SOURCE_COLUMNS["psa_summary"], {"model": [m for _, m in rows], "corpus": [c for c, _ in rows],
+                                                 "n_texts": [200] * len(rows), "n_names": [48] * len(rows)})
 
 
 def psa_gender(specs=SPECS) -> pd.DataFrame:
@@ -239,7 +244,7 @@ def test_outputs_latex_every_paper_table_is_well_formed_with_short_labels(preset
 
 def test_outputs_latex_eec_tables_are_task_blocks_as_in_the_paper():
     tex = latex.paper_table(name="eec_table5", table=eec_summary(), preset="acl-double")
-    headings = re.findall(r"\\textit\{(\w+)\}", tex)
+    headings = re.findall(r"\\itshape (\w+)", tex)
     assert headings == ["Anger", "Fear", "Joy", "Sadness", "Valence"]  # the paper's task order, one heading each
     (rows,) = check_structure(tex)[:1]
     assert rows[1][0] == "Bias group" and rows[1][1] == r"\#Sys."
@@ -313,9 +318,9 @@ def test_outputs_latex_to_latex_any_frame_and_its_errors():
     tex = latex.to_latex(table=frame, caption="50% of a_b & c", label="tab:g", columns=["task", "model", "v"],
                          group="model")
     panels = check_structure(tex)
-    assert re.findall(r"\\textit\{(\w+)\}", tex) == ["m1", "m2"]
+    assert re.findall(r"\\itshape (\w+)", tex) == ["m1", "m2"]
     assert [cells[-1] for cells in panels[0][1:]] == ["0.100", "$-$0.250", "0.300"]
-    assert r"\caption{50\% of a\_b \& c}" in tex
+    assert r"\caption{50\% of a\_\allowbreak{}b \& c}" in tex
     with pytest.raises(SchemaError):
         latex.to_latex(table=frame, caption="c", label="tab:x", columns=["b"])
     with pytest.raises(latex.InputError if hasattr(latex, "InputError") else Exception):

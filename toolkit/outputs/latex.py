@@ -166,6 +166,7 @@ class Layout:
     caption: str
     label: str
     sections: dict[int, str] = field(default_factory=dict)
+    heading_wrap: float = 0.0  # > 0: section headings broken into lines at this width (pt)
 
     @property
     def n_rows(self) -> int:
@@ -287,7 +288,9 @@ def _panel(layout: Layout, blocks: Sequence[Block]) -> list[str]:
         if row in layout.sections:
             if row:
                 lines.append(r"\addlinespace")
-            lines.append(rf"\multicolumn{{{n}}}{{@{{}}l}}{{\textit{{{escape(layout.sections[row])}}}}} \\")
+            heading = wrap(layout.sections[row], layout.heading_wrap) if layout.heading_wrap else [
+                layout.sections[row]]
+            lines.append(rf"\multicolumn{{{n}}}{{@{{}}l}}{{\itshape {_lines_cell(heading, 'l', 't')}}} \\")
         lines.append(" & ".join(_lines_cell(cell_lines(c, c.cells[row]), c.align, "t") for c in columns) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
     return lines
@@ -305,15 +308,22 @@ def render(layout: Layout, *, preset: str = DEFAULT_PRESET) -> str:
         if position:
             lines.append(PANEL_GAP)
         lines += _panel(layout, blocks)
-    lines += [rf"\caption{{{escape(layout.caption)}}}", rf"\label{{{layout.label}}}",
+    lines += [rf"\caption{{{caption_text(layout.caption)}}}", rf"\label{{{layout.label}}}",
               rf"\end{{{width.environment}}}"]
     return "\n".join(lines) + "\n"
+
+
+def caption_text(text: str) -> str:
+    """A caption escaped, with a break allowed after ``/`` and ``_`` (a corpus path or a test set's name is one long
+    word, which would stick out of a column)."""
+    return escape(text).replace("/", r"/\allowbreak{}").replace(r"\_", r"\_\allowbreak{}")
 
 
 def fitted(layout: Layout, *, preset: str) -> Layout:
     """``layout`` with its text row labels broken into lines wider than :data:`KEY_SHARE` of ``preset``'s width."""
     limit = WIDTHS[check_preset(preset)].limit_pt
-    return replace(layout, keys=[replace(c, wrap=KEY_SHARE * limit) if c.align == "l" else c for c in layout.keys])
+    return replace(layout, keys=[replace(c, wrap=KEY_SHARE * limit) if c.align == "l" else c for c in layout.keys],
+                   heading_wrap=0.6 * limit)
 
 
 def check_preset(preset: str) -> str:
