@@ -174,7 +174,7 @@ class Layout:
 
 
 MIN_HEADER_PT = 40.0  # a header is broken into lines down to this width (or its cells' width, when wider)
-KEY_SHARE = 0.3  # a row label wider than this share of the page width is broken into lines
+KEY_SHARE = 0.3  # row labels that must break keep at least this share of the page width
 
 
 def wrap(text: str, target: float) -> list[str]:
@@ -320,9 +320,18 @@ def caption_text(text: str) -> str:
 
 
 def fitted(layout: Layout, *, preset: str) -> Layout:
-    """``layout`` with its text row labels broken into lines wider than :data:`KEY_SHARE` of ``preset``'s width."""
+    """``layout`` for ``preset``: when the row labels and the widest column do not fit its width together, the
+    text row labels are broken into lines (at least :data:`KEY_SHARE` of the width each); section headings break at
+    60 % of the width."""
     limit = WIDTHS[check_preset(preset)].limit_pt
-    return replace(layout, keys=[replace(c, wrap=KEY_SHARE * limit) if c.align == "l" else c for c in layout.keys],
+    widest = max((_column_width(c) for b in layout.blocks for c in b.columns), default=0.0)
+    keys = sum(_column_width(c) for c in layout.keys)
+    text = [c for c in layout.keys if c.align == "l"]
+    if keys + widest <= limit or not text:
+        return replace(layout, heading_wrap=0.6 * limit)
+    others = sum(_column_width(c) for c in layout.keys if c.align != "l")
+    each = max(KEY_SHARE * limit, (limit - widest - others) / len(text) - 2 * TABCOLSEP_PT)
+    return replace(layout, keys=[replace(c, wrap=each) if c.align == "l" else c for c in layout.keys],
                    heading_wrap=0.6 * limit)
 
 
