@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from toolkit import results
+from toolkit.outputs import files, runs
 from toolkit.errors import DiskFullError, OutputDirError, SchemaError
 
 TEXTS = ["a\rb", "a\nb", "a\r\nb", "\r", "\n", 'say "hi"', '"', "c,omma", "t\tab", "nu\x00l", "\x00", "  lead",
@@ -35,7 +35,7 @@ def _write(out, models, *, rows=1, figures=True, **kwargs):
 
     axes = {f"psa_score_sens_{m}": new_axes() for m in models} if figures else {}
     table = pd.DataFrame({"model": [m for m in models for _ in range(rows)]})
-    return results.write(study="psa", tables={"psa_summary": table}, axes=axes, scored=_scored(models),
+    return runs.write(study="psa", tables={"psa_summary": table}, axes=axes, scored=_scored(models),
                          models=models, settings={}, out_dir=out, figures_dir=kwargs.pop("figures_dir", out),
                          **kwargs)
 
@@ -101,7 +101,7 @@ def test_a_full_disk_keeps_the_previous_run_and_says_how_much_was_needed(tmp_pat
     out = tmp_path / "out"
     _write(out, ["a", "b"])
     before = _snapshot(out)
-    monkeypatch.setattr(results, "_open_new", lambda path: _FillingFile(path, "xb"))
+    monkeypatch.setattr(files, "_open_new", lambda path: _FillingFile(path, "xb"))
     _FillingFile.room = 3000  # the table fits, the figures do not
     with pytest.raises(DiskFullError) as caught:
         _write(out, ["c"], rows=50)
@@ -114,7 +114,7 @@ def test_a_full_disk_keeps_the_previous_run_and_says_how_much_was_needed(tmp_pat
     (out / "psa_summary.csv").write_text("kept")
     _FillingFile.room = 10
     with pytest.raises(DiskFullError):
-        results.write_table(pd.DataFrame({"model": ["x"] * 100}), out / "psa_summary.csv")
+        files.write_table(pd.DataFrame({"model": ["x"] * 100}), out / "psa_summary.csv")
     assert (out / "psa_summary.csv").read_text() == "kept"
 
 
@@ -163,13 +163,13 @@ def test_results_csvs_read_back_every_text(tmp_path):
     assert back["text"].tolist() == TEXTS and back["group"].tolist() == TEXTS
     assert back["score"].tolist() == frame["score"].tolist()
     _write_tables(tmp_path, {"psa_texts": frame})  # guarded ("\r" starts like a formula): the toolkit reads it back
-    assert results.read_table(tmp_path / "psa_texts.csv", dtype={"text": str})["text"].tolist() == TEXTS
-    lone = results.write_table(pd.DataFrame({"text": ["x\ry"]}), tmp_path / "lone.csv")
+    assert files.read_table(tmp_path / "psa_texts.csv", dtype={"text": str})["text"].tolist() == TEXTS
+    lone = files.write_table(pd.DataFrame({"text": ["x\ry"]}), tmp_path / "lone.csv")
     assert pd.read_csv(lone, keep_default_na=False)["text"].tolist() == ["x\ry"]
 
 
 def _write_tables(out, tables, **kwargs):
-    return results.write(study="psa", tables=tables, axes={}, scored=_scored(["m"]), models=["m"], settings={},
+    return runs.write(study="psa", tables=tables, axes={}, scored=_scored(["m"]), models=["m"], settings={},
                          out_dir=out, figures_dir=out, formats=("csv", "parquet"), **kwargs)
 
 
@@ -181,7 +181,7 @@ def test_formula_cells_are_neutralised_in_csv_only_and_numbers_stay_numbers(tmp_
     assert raw["text"].tolist() == ["'" + t for t in FORMULAS]
     assert set(raw["annotator"]) == {"'=cmd"}
     assert raw["delta"].dtype.kind == "f" and raw["delta"].tolist() == [-0.25] * len(FORMULAS)
-    assert results.read_table(tmp_path / "psa_formulas.csv")["text"].tolist() == FORMULAS
+    assert files.read_table(tmp_path / "psa_formulas.csv")["text"].tolist() == FORMULAS
     assert pd.read_parquet(tmp_path / "psa_formulas.parquet")["text"].tolist() == FORMULAS
     assert json.loads((tmp_path / "provenance.json").read_text())["settings"]["csv_formula_guard"] is True
     _write_tables(tmp_path, {"psa_formulas": frame}, csv_formula_guard=False)
@@ -191,8 +191,8 @@ def test_formula_cells_are_neutralised_in_csv_only_and_numbers_stay_numbers(tmp_
 
 def test_guard_text_is_undone_exactly():
     for text in TEXTS + FORMULAS + ["''", "'", "'=x"]:
-        assert results.unguard_text(results.guard_text(text)) == text
-        assert not results.guard_text(text).startswith(tuple("=+-@\t\r"))
+        assert files.unguard_text(files.guard_text(text)) == text
+        assert not files.guard_text(text).startswith(tuple("=+-@\t\r"))
 
 
 # --- weak: one run per output folder at a time ------------------------------------------------------------------
@@ -201,9 +201,9 @@ _FORK = multiprocessing.get_context("fork")  # the children inherit the imported
 
 
 def _run_in_child(out, models, timeout, messages, go):
-    """Child process: once ``go`` is set, one results.write into ``out``; "ready" just before it, the coded error
+    """Child process: once ``go`` is set, one files.write into ``out``; "ready" just before it, the coded error
     (if any) after it."""
-    results.LOCK_TIMEOUT_S = timeout
+    files.LOCK_TIMEOUT_S = timeout
     go.wait(30)
     messages.put("ready")
     try:
@@ -227,7 +227,7 @@ def test_a_run_waits_for_another_writing_the_same_folder(tmp_path):
     out.mkdir()
     go = _FORK.Event()
     (waiting, said), (failing, failed) = _runner(out, ["a"], go), _runner(out, ["b"], go, timeout=0.2)
-    with results.lock(out / results.LOCK_NAME, timeout=5, what="the test"):
+    with files.lock(out / files.LOCK_NAME, timeout=5, what="the test"):
         go.set()
         assert said.get(timeout=30) == "ready"
         time.sleep(1.0)
@@ -293,7 +293,7 @@ def test_the_annotation_file_reads_back_every_text_and_guards_formulas(tmp_path)
                                  "sentiment": "positive"})
     raw = pd.read_csv(path, dtype=str, keep_default_na=False)
     assert set(raw["annotator"]) == {"'=cmd"}  # what a spreadsheet shows as text
-    assert raw["btc_id"].tolist() == [results.guard_text(t) for t in ids]
+    assert raw["btc_id"].tolist() == [files.guard_text(t) for t in ids]
     assert read_annotation_csv(path)["btc_id"].tolist() == ids and set(read_annotation_csv(path)["annotator"]) == {
         "=cmd"}
     assert sorted(_read_rows(path)) == sorted((t, "a", "=cmd") for t in ids)
@@ -328,12 +328,12 @@ def test_an_annotation_file_without_the_columns_is_a_coded_error(tmp_path):
 def test_a_folder_in_the_way_of_an_output_is_tk105_before_anything_moves(tmp_path):
     """Found in review: a folder where eec_b.csv goes made the move fail half-way, leaving eec_a.csv new beside the
     old provenance.json, with a raw IsADirectoryError."""
-    from toolkit import results
+    from toolkit.outputs import files, runs
     from toolkit.errors import OutputDirError
 
     scored = pd.DataFrame({"model": ["m"], "score": [0.5]})
     old = {"eec_a": pd.DataFrame({"x": [1]}), "eec_b": pd.DataFrame({"x": [2]})}
-    results.write(study="eec", tables=old, axes={}, scored=scored, models=["vader"], settings={}, out_dir=tmp_path,
+    runs.write(study="eec", tables=old, axes={}, scored=scored, models=["vader"], settings={}, out_dir=tmp_path,
                   figures_dir=tmp_path)
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
     (tmp_path / "eec_b.csv").unlink()
@@ -341,20 +341,20 @@ def test_a_folder_in_the_way_of_an_output_is_tk105_before_anything_moves(tmp_pat
     before.pop("eec_b.csv")
     new = {"eec_a": pd.DataFrame({"x": [9]}), "eec_b": pd.DataFrame({"x": [9]})}
     with pytest.raises(OutputDirError, match="eec_b.csv' is in the way of an output"):
-        results.write(study="eec", tables=new, axes={}, scored=scored, models=["vader"], settings={},
+        runs.write(study="eec", tables=new, axes={}, scored=scored, models=["vader"], settings={},
                       out_dir=tmp_path, figures_dir=tmp_path)
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
 
 
 def test_a_failure_while_moving_files_in_puts_the_previous_run_back(tmp_path, monkeypatch):
-    from toolkit import results
+    from toolkit.outputs import files, runs
     from toolkit.errors import OutputDirError
 
     scored = pd.DataFrame({"model": ["m"], "score": [0.5]})
-    results.write(study="eec", tables={"eec_a": pd.DataFrame({"x": [1]}), "eec_b": pd.DataFrame({"x": [2]})},
+    runs.write(study="eec", tables={"eec_a": pd.DataFrame({"x": [1]}), "eec_b": pd.DataFrame({"x": [2]})},
                   axes={}, scored=scored, models=["vader"], settings={}, out_dir=tmp_path, figures_dir=tmp_path)
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
-    real = results._Staging.replace
+    real = files.Staging.replace
     calls = []
 
     def flaky(self, target):
@@ -363,9 +363,9 @@ def test_a_failure_while_moving_files_in_puts_the_previous_run_back(tmp_path, mo
             raise PermissionError(13, "Permission denied", str(target))
         return real(self, target)
 
-    monkeypatch.setattr(results._Staging, "replace", flaky)
+    monkeypatch.setattr(files.Staging, "replace", flaky)
     with pytest.raises(OutputDirError, match="previous run's files are as they were"):
-        results.write(study="eec", tables={"eec_a": pd.DataFrame({"x": [9]}), "eec_b": pd.DataFrame({"x": [9]})},
+        runs.write(study="eec", tables={"eec_a": pd.DataFrame({"x": [9]}), "eec_b": pd.DataFrame({"x": [9]})},
                       axes={}, scored=scored, models=["vader"], settings={}, out_dir=tmp_path, figures_dir=tmp_path)
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
     assert not [p for p in tmp_path.iterdir() if p.is_dir()]  # no staging folder left behind
@@ -373,10 +373,10 @@ def test_a_failure_while_moving_files_in_puts_the_previous_run_back(tmp_path, mo
 
 def test_a_wait_for_the_lock_is_announced_once(tmp_path):
     """Found in review: a second run into a locked folder waited up to 600 s without a word."""
-    path = tmp_path / results.LOCK_NAME
-    with results.lock(path, timeout=5, what="the test"):
-        waiter = subprocess.Popen([sys.executable, "-c", "from toolkit import results\nprint('ready', flush=True)\n"
-                                   f"with results.lock({str(path)!r}, timeout=10, what='into the folder'): pass"],
+    path = tmp_path / files.LOCK_NAME
+    with files.lock(path, timeout=5, what="the test"):
+        waiter = subprocess.Popen([sys.executable, "-c", "from toolkit.outputs import files\nprint('ready', flush=True)\n"
+                                   f"with files.lock({str(path)!r}, timeout=10, what='into the folder'): pass"],
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert waiter.stdout.readline().strip() == "ready"
         time.sleep(2.0)  # the waiter announces itself after 1 s

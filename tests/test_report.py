@@ -1,8 +1,9 @@
-"""toolkit.report: one self-contained, escaped HTML file per run; from a run's folder; two runs side by side; and the
-report and LaTeX tables as planned outputs of results.write (issue 26)."""
+"""toolkit.outputs.report / runs: one self-contained, escaped HTML file per run; from a run's folder; two runs side by side; and the
+report and LaTeX tables as planned outputs of toolkit.outputs.runs.write (issues 26, 33, 35)."""
 from __future__ import annotations
 
 import base64
+import re
 import json
 from html.parser import HTMLParser
 
@@ -11,7 +12,8 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from toolkit import report, results
+from toolkit import formatting
+from toolkit.outputs import report, runs
 from toolkit.errors import InputError, ToolkitError
 
 EVIL = "<script>alert('x')</script>"
@@ -69,7 +71,7 @@ def _run_folder(tmp_path, name: str, *, setting: int = 1, value: float = 0.5, re
                                           "n": [1, 20_000, 3]}),
               "demo_same": pd.DataFrame({"k": ["x"], "v": [1.5]})}
     out = tmp_path / name
-    written = results.write(study="demo", tables=tables, axes={"demo_bars": _axes()}, scored=scored, models=["m"],
+    written = runs.write(study="demo", tables=tables, axes={"demo_bars": _axes()}, scored=scored, models=["m"],
                             settings={"study": "demo", "setting": setting}, out_dir=out, figures_dir=out,
                             report=report_on, latex=latex_on)
     return out, written
@@ -77,7 +79,7 @@ def _run_folder(tmp_path, name: str, *, setting: int = 1, value: float = 0.5, re
 
 def test_report_write_html_escapes_every_text_and_embeds_figures_without_external_resources(tmp_path):
     frame = pd.DataFrame({EVIL: [EVIL, "a & b"], "x": [0.1, 2.0]})
-    path = report.write_html(title=f"run {EVIL}", tables={f"t{EVIL}": frame}, figures={f"f{EVIL}": _axes()},
+    path = runs.write_html(title=f"run {EVIL}", tables={f"t{EVIL}": frame}, figures={f"f{EVIL}": _axes()},
                              provenance={"settings": {"note": EVIL}, "models": [{"spec": EVIL, "fingerprint": "1"}]},
                              path=tmp_path / "r.html")
     text = path.read_text(encoding="utf-8")
@@ -98,13 +100,13 @@ def test_report_write_html_escapes_every_text_and_embeds_figures_without_externa
 
 
 def test_report_uses_one_number_format_in_every_cell():
-    assert report.format_value(1234567) == "1,234,567"
-    assert report.format_value(np.int64(7)) == "7"
-    assert report.format_value(0.0123456) == "0.01235"
-    assert report.format_value(-2.5e-7) == "-2.5e-07"
-    assert report.format_value(123456.7) == "123,456.7"
-    assert report.format_value(float("nan")) == report.format_value(None) == report.format_value(pd.NA) == "—"
-    assert report.format_value(True) == "True"
+    assert formatting.format_value(1234567) == "1,234,567"
+    assert formatting.format_value(np.int64(7)) == "7"
+    assert formatting.format_value(0.0123456) == "0.01235"
+    assert formatting.format_value(-2.5e-7) == "-2.5e-07"
+    assert formatting.format_value(123456.7) == "123,456.7"
+    assert formatting.format_value(float("nan")) == formatting.format_value(None) == formatting.format_value(pd.NA) == "—"
+    assert formatting.format_value(True) == "True"
     page = _Page(report.table_html(pd.DataFrame({"a": [0.333333, 12.0], "b": ["x", "y"]}), caption="c"))
     assert page.cells[2:] == ["0.3333", "x", "12", "y"]  # after the two headers
 
@@ -118,16 +120,16 @@ def test_report_table_shows_its_first_rows_and_says_how_many_it_has():
 
 def test_report_write_html_rejects_what_is_not_a_frame_or_a_figure(tmp_path):
     with pytest.raises(InputError) as excinfo:
-        report.write_html(title="t", tables={"x": [1, 2]}, figures={}, provenance={}, path=tmp_path / "r.html")
+        runs.write_html(title="t", tables={"x": [1, 2]}, figures={}, provenance={}, path=tmp_path / "r.html")
     assert excinfo.value.code == "TK102" and "DataFrame" in str(excinfo.value)
     with pytest.raises(InputError):
-        report.write_html(title="t", tables={}, figures={"f": "figure.png"}, provenance={}, path=tmp_path / "r.html")
+        runs.write_html(title="t", tables={}, figures={"f": "figure.png"}, provenance={}, path=tmp_path / "r.html")
     assert not (tmp_path / "r.html").exists()
 
 
 def test_report_from_run_reads_tables_unguarded_figures_and_provenance(tmp_path):
     out, _ = _run_folder(tmp_path, "run")
-    path = report.from_run(out_dir=out)
+    path = runs.from_run(out_dir=out)
     assert path == out / "report.html"
     page = _Page(path.read_text(encoding="utf-8"))
     assert "=cmd" in page.cells and "'=cmd" not in page.cells  # the CSV formula guard taken off
@@ -141,23 +143,23 @@ def test_report_from_run_reads_tables_unguarded_figures_and_provenance(tmp_path)
 def test_report_from_run_names_a_listed_file_that_is_missing(tmp_path):
     out, _ = _run_folder(tmp_path, "run")
     (out / "demo_same.csv").unlink()
-    text = report.from_run(out_dir=out).read_text(encoding="utf-8")
+    text = runs.from_run(out_dir=out).read_text(encoding="utf-8")
     assert "missing: demo_same.csv" in text
 
 
 def test_report_from_run_of_a_folder_that_is_not_a_run_is_tk102(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(InputError) as excinfo:
-        report.from_run(out_dir=tmp_path / "empty")
+        runs.from_run(out_dir=tmp_path / "empty")
     assert excinfo.value.code == "TK102" and "provenance.json" in str(excinfo.value)
     with pytest.raises(InputError):
-        report.from_run(out_dir=tmp_path / "nowhere")
+        runs.from_run(out_dir=tmp_path / "nowhere")
 
 
 def test_report_compare_aligns_tables_and_figures_and_marks_provenance_differences(tmp_path):
     left, _ = _run_folder(tmp_path, "a", setting=1, value=0.5)
     right, _ = _run_folder(tmp_path, "b", setting=2, value=0.75)
-    text = report.compare(left=left, right=right, path=tmp_path / "cmp.html").read_text(encoding="utf-8")
+    text = runs.compare(left=left, right=right, path=tmp_path / "cmp.html").read_text(encoding="utf-8")
     page = _Page(text)
     assert page.count("img") == 2  # demo_bars from A and from B
     differ = {r["cells"][1]: r["cells"][2:] for r in page.rows if r["class"] == "differ"}
@@ -186,12 +188,11 @@ def test_results_write_report_and_latex_are_listed_outputs_that_a_later_run_remo
     assert "report.html" not in json.loads((out / "provenance.json").read_text())["outputs"]
 
 
-def test_results_also_write_adds_the_report_to_every_write_in_the_block(tmp_path):
-    with results.also_write(report=True):
-        out, _ = _run_folder(tmp_path, "run")
+def test_runs_write_adds_the_report_only_to_the_call_that_asks_for_it(tmp_path):
+    out, _ = _run_folder(tmp_path, "run", report_on=True)
     assert (out / "report.html").is_file()
     other, _ = _run_folder(tmp_path, "after")
-    assert not (other / "report.html").exists()  # the block is over
+    assert not (other / "report.html").exists()  # nothing set from a distance carries over
 
 
 def test_results_write_leaves_a_foreign_report_html_alone_when_no_run_listed_it(tmp_path):
@@ -219,13 +220,13 @@ def test_a_planted_provenance_cannot_copy_other_files_into_a_report(tmp_path):
     record = json.loads((out / "provenance.json").read_text())
     record["outputs"] += [str(secret), "demo_link.csv", "../secret.csv"]
     (out / "provenance.json").write_text(json.dumps(record))
-    page = report.from_run(out_dir=out).read_text(encoding="utf-8")
+    page = runs.from_run(out_dir=out).read_text(encoding="utf-8")
     assert "AKIA-SECRET" not in page and "demo_table" in page  # the run's own tables are still there
 
 
 def test_a_column_read_back_empty_is_missing_numbers_and_zero_padded_codes_stay_text():
     frame = pd.DataFrame({"avg_diff": ["", ""], "code": ["007", "012"], "x": ["1.5", ""]})
-    back = report._numbers_back(frame)
+    back = runs.numbers_back(frame)
     assert back["avg_diff"].dtype == float and back["avg_diff"].isna().all()
     assert back["code"].tolist() == ["007", "012"]
     assert back["x"].iloc[0] == 1.5 and np.isnan(back["x"].iloc[1])
@@ -234,8 +235,8 @@ def test_a_column_read_back_empty_is_missing_numbers_and_zero_padded_codes_stay_
 def test_compare_does_not_call_partly_read_tables_the_same(tmp_path, monkeypatch):
     left, _ = _run_folder(tmp_path, "a")
     right, _ = _run_folder(tmp_path, "b")
-    monkeypatch.setattr(report, "LARGE_FILE", 10)  # every table counts as large: only its first rows are read
-    text = report.compare(left=left, right=right, path=tmp_path / "both.html").read_text(encoding="utf-8")
+    monkeypatch.setattr(runs, "LARGE_FILE", 10)  # every table counts as large: only its first rows are read
+    text = runs.compare(left=left, right=right, path=tmp_path / "both.html").read_text(encoding="utf-8")
     assert "same in both runs" not in text and "not compared" in text
 
 
@@ -257,7 +258,7 @@ def test_a_planted_provenance_cannot_embed_a_png_named_file_from_elsewhere(tmp_p
     (elsewhere / "demo_real.png").write_bytes(real_png + b"ELSEWHERE")  # a true PNG, but outside
     (out / "demo_text.png").write_text("NOT AN IMAGE")  # inside the run folder, but not a PNG
     _plant(out, str(elsewhere / "demo_secret.png"), str(elsewhere / "demo_real.png"), "demo_text.png")
-    page = report.from_run(out_dir=out).read_text(encoding="utf-8")
+    page = runs.from_run(out_dir=out).read_text(encoding="utf-8")
     for secret in (b"TOP SECRET TEXT", real_png + b"ELSEWHERE", b"NOT AN IMAGE"):
         assert base64.b64encode(secret).decode() not in page
     assert base64.b64encode(real_png).decode() in page  # the run's own figure is still embedded
@@ -271,9 +272,9 @@ def test_a_figure_the_run_wrote_into_the_figures_folder_is_still_embedded(tmp_pa
     scored = pd.DataFrame({"model": ["m"], "text": ["t"]})
     scored.attrs["fingerprints"] = {"m": "f" * 32}
     out = tmp_path / "run"
-    results.write(study="demo", tables={"demo_t": pd.DataFrame({"k": [1]})}, axes={"demo_bars": _axes()},
+    runs.write(study="demo", tables={"demo_t": pd.DataFrame({"k": [1]})}, axes={"demo_bars": _axes()},
                   scored=scored, models=["m"], settings={"study": "demo"}, out_dir=out, figures_dir=figures)
-    page = report.from_run(out_dir=out).read_text(encoding="utf-8")
+    page = runs.from_run(out_dir=out).read_text(encoding="utf-8")
     assert base64.b64encode((figures / "demo_bars.png").read_bytes()).decode() in page
 
 
@@ -282,8 +283,8 @@ def test_a_deeply_nested_provenance_is_tk102_not_a_recursion_error(tmp_path, nes
     out, _ = _run_folder(tmp_path, "run")
     text = (out / "provenance.json").read_text()
     (out / "provenance.json").write_text(text.rstrip().rstrip("}") + f', "deep": {nested}}}')
-    for call in (lambda: report.from_run(out_dir=out),
-                 lambda: report.compare(left=out, right=out, path=tmp_path / "c.html")):
+    for call in (lambda: runs.from_run(out_dir=out),
+                 lambda: runs.compare(left=out, right=out, path=tmp_path / "c.html")):
         with pytest.raises(InputError, match=r"provenance\.json' is nested") as excinfo:
             call()
         assert excinfo.value.code == "TK102"
@@ -291,13 +292,13 @@ def test_a_deeply_nested_provenance_is_tk102_not_a_recursion_error(tmp_path, nes
 
 def test_a_provenance_too_large_or_not_utf8_is_tk102_naming_it(tmp_path, monkeypatch):
     out, _ = _run_folder(tmp_path, "run")
-    monkeypatch.setattr(report, "MAX_PROVENANCE_BYTES", 100)
+    monkeypatch.setattr(runs, "MAX_PROVENANCE_BYTES", 100)
     with pytest.raises(InputError, match=r"provenance\.json' is larger than 100 bytes"):
-        report.from_run(out_dir=out)
+        runs.from_run(out_dir=out)
     monkeypatch.undo()
     (out / "provenance.json").write_bytes(b'{"settings": {"study": "caf\xe9"}}')
     with pytest.raises(InputError, match=r"cannot read .*provenance\.json"):
-        report.from_run(out_dir=out)
+        runs.from_run(out_dir=out)
 
 
 @pytest.mark.parametrize("name, content, pattern", [
@@ -308,12 +309,10 @@ def test_a_provenance_too_large_or_not_utf8_is_tk102_naming_it(tmp_path, monkeyp
     ("demo_bad.parquet", b"PAR1garbagePAR1", r"cannot read the Parquet table"),
 ])
 def test_a_malformed_table_is_tk102_naming_the_file(tmp_path, name, content, pattern):
-    from toolkit import latex
-
     out, _ = _run_folder(tmp_path, "run")
     (out / name).write_bytes(content)
     _plant(out, name)
-    for call in (lambda: report.from_run(out_dir=out), lambda: latex.from_run(out_dir=out)):
+    for call in (lambda: runs.from_run(out_dir=out), lambda: runs.export_latex(out_dir=out)):
         with pytest.raises(InputError, match=pattern) as excinfo:
             call()
         assert name in str(excinfo.value) and excinfo.value.fix
@@ -321,7 +320,65 @@ def test_a_malformed_table_is_tk102_naming_the_file(tmp_path, name, content, pat
 
 def test_report_shows_bidi_controls_instead_of_letting_them_reorder_the_page(tmp_path):
     frame = pd.DataFrame({"name": ["evil\u202eredro", "a\u2066b\u2069c"], "x": [1, 2]})
-    text = report.write_html(title="t\u202e", tables={"names": frame}, figures={}, provenance={"k": "v\u200f"},
+    text = runs.write_html(title="t\u202e", tables={"names": frame}, figures={}, provenance={"k": "v\u200f"},
                              path=tmp_path / "r.html").read_text(encoding="utf-8")
     assert not any(ch in text for ch in "\u202e\u2066\u2069\u200f")
     assert "evil[U+202E]redro" in text and "a[U+2066]b[U+2069]c" in text and "v[U+200F]" in text
+
+
+# --- issue 35: headers, captions, wrapping, every table, full provenance in app exports ---------------------------
+
+def test_report_headers_of_a_pivot_are_plain_text_not_python_tuples():
+    frame = pd.DataFrame([[0.1, 0.2]], columns=pd.MultiIndex.from_tuples([("score_dev", "imdb"),
+                                                                          ("score_range", "imdb")]))
+    page = _Page(report.table_html(frame, caption="PSA"))
+    assert "score_dev imdb" in page.cells and not any("(" in c and "'" in c for c in page.cells)
+
+
+def test_report_figures_are_numbered_with_their_caption_and_never_figure_figure(tmp_path):
+    figures = {"eec_gender_box": _axes(), "figure 2": _axes()}
+    text = runs.write_html(title="t", tables={}, figures=figures, provenance={"k": "v"},
+                           path=tmp_path / "r.html").read_text(encoding="utf-8")
+    page = _Page(text)
+    assert "figure figure" not in text.lower()
+    captions = [t for t in re.findall(r"<figcaption>(.*?)</figcaption>", text)]
+    assert captions[0].startswith("<b>Figure 1. eec_gender_box</b> EEC Figure 1: ")  # the paper figure it reproduces
+    assert captions[1].startswith("<b>figure 2</b>")
+    assert page.count("figure") == 2
+
+
+def test_report_cells_wrap_only_at_word_boundaries():
+    css = report._CSS if hasattr(report, "_CSS") else ""
+    assert "anywhere" not in css and "break-all" not in css
+    assert "td{max-width:32em;overflow-wrap:normal;word-break:normal" in css
+
+
+def test_report_of_a_run_lists_its_latex_tables_and_every_table(tmp_path):
+    out, _ = _run_folder(tmp_path, "run", report_on=True)
+    text = (out / "report.html").read_text(encoding="utf-8")
+    assert "demo_table" in text and "demo_same" in text  # every table the run wrote
+    from_folder = runs.from_run(out_dir=out, path=tmp_path / "again.html").read_text(encoding="utf-8")
+    assert "demo_table" in from_folder and "demo_same" in from_folder
+
+
+def test_write_report_records_versions_fingerprints_and_settings_and_refuses_empty_settings(tmp_path):
+    scored = pd.DataFrame({"model": ["m"], "text": ["t"]})
+    scored.attrs["fingerprints"] = {"m": "f" * 32}
+    path = runs.write_report(title="app", tables={"t": pd.DataFrame({"x": [1]})}, figures={}, models=["m"],
+                             settings={"study": "demo", "theta": 0.2}, scored=scored, notes=["a note"],
+                             path=tmp_path / "app.html")
+    keys = [r["cells"][0] for r in _Page(path.read_text(encoding="utf-8")).rows if r["cells"]]
+    assert "settings.theta" in keys and "settings.study" in keys
+    assert any(k.startswith("packages.") for k in keys) and "models[m].fingerprint" in keys
+    with pytest.raises(InputError) as excinfo:
+        runs.write_report(title="app", tables={}, figures={}, models=["m"], settings={}, path=tmp_path / "x.html")
+    assert excinfo.value.code == "TK102" and "settings=result.settings" in excinfo.value.fix
+
+
+def test_report_shim_keeps_the_old_names():
+    from toolkit import report as shim
+    from toolkit import results as results_shim
+
+    assert shim.write_html is runs.write_html and shim.from_run is runs.from_run and shim.compare is runs.compare
+    assert shim.format_value is formatting.format_value and shim.table_html is report.table_html
+    assert results_shim.write is runs.write and not hasattr(results_shim, "also_write")

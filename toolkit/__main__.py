@@ -24,6 +24,7 @@ from toolkit.generators.biasfinder.lists import PRESETS
 from toolkit.studies.biasfinder import RATE_INTERVALS
 from toolkit.generators.eec import SPELLINGS
 from toolkit.models import available, split_specs, task_of
+from toolkit.outputs.files import check_formats, check_writable
 from toolkit.scoring import check_cache
 from toolkit.stats import MARGIN, METHODS
 
@@ -177,7 +178,8 @@ def _eec(args: argparse.Namespace, cache) -> None:
                      cache=cache, spelling=args.spelling, correction=args.correction, margin=args.margin,
                      n_boot=args.n_boot, seed=args.seed, method=args.two_way, weighting=args.weighting,
                      family_size=args.family_size)
-    for path in eec.write(result, args.out, order=args.order, figures_dir=args.out):
+    for path in eec.write(result, args.out, order=args.order, figures_dir=args.out, latex=args.latex,
+                          report=args.report):
         print(path)
     print(result.tests[result.tests["subset"] == "all"].to_string(index=False))
 
@@ -188,14 +190,13 @@ def _psa(args: argparse.Namespace, cache) -> None:
     result = psa.run(corpus=args.corpus, models=args.model, names=args.names, n=args.n, seed=args.seed,
                      max_words=args.max_words, n_boot=args.n_boot, cache=cache, encoding=args.encoding,
                      correction=args.correction, margin=args.margin)
-    for path in psa.write(result, args.out, figures_dir=args.out):
+    for path in psa.write(result, args.out, figures_dir=args.out, latex=args.latex, report=args.report):
         print(path)
     print(result.summary.to_string(index=False))
 
 
 def _biasfinder(args: argparse.Namespace, cache) -> None:
     from toolkit import biasfinder  # defers matplotlib (the study fronts draw)
-    from toolkit.results import check_formats  # defers matplotlib and ipywidgets (results imports them)
 
     check_formats(tuple(args.format or ("csv",)))  # pyarrow for --format parquet: before templating and scoring
 
@@ -208,7 +209,7 @@ def _biasfinder(args: argparse.Namespace, cache) -> None:
                             duplicates=args.duplicates, people=args.people, occupation_fit=args.occupation_fit,
                             coherence=_coherence(args.coherence), backend=args.backend, acceptance=args.acceptance)
     for path in biasfinder.write(result, args.out, figures_dir=args.out, formats=tuple(args.format or ("csv",)),
-                                 with_scored=args.scored):
+                                 with_scored=args.scored, latex=args.latex, report=args.report):
         print(path)
     print(result.table4.to_string(index=False))
 
@@ -221,14 +222,14 @@ def _coherence(text: str) -> str | list[str]:
 
 def _reports(args: argparse.Namespace) -> None:
     """``report RUN [--html PATH] [--latex]`` and ``compare A B --html PATH``: from folders runs wrote."""
-    from toolkit import latex, report  # defers matplotlib (report embeds figures)
+    from toolkit.outputs import runs  # defers matplotlib (reports embed figures)
 
     if args.study == "compare":
-        print(report.compare(left=args.left, right=args.right, path=args.html))
+        print(runs.compare(left=args.left, right=args.right, path=args.html))
         return
-    print(report.from_run(out_dir=args.run, path=args.html))
+    print(runs.from_run(out_dir=args.run, path=args.html))
     if args.latex:
-        for path in latex.from_run(out_dir=args.run):
+        for path in runs.export_latex(out_dir=args.run):
             print(path)
 
 
@@ -288,13 +289,11 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if getattr(args, "model", None):  # "--model vader,afinn" is two specs; "?labels=neg,neu,pos" stays one
             args.model = split_specs("\n".join(args.model))
-        from toolkit.results import also_write, check_writable  # defers matplotlib and ipywidgets
 
         check_writable(args.out)  # before an hour of scoring, not after
         cache = False if args.no_cache else (args.cache or True)
         check_cache(cache)  # likewise: a --cache under a plain file fails now
-        with also_write(latex=args.latex, report=args.report):  # planned outputs of the run (results.write)
-            {"eec": _eec, "psa": _psa, "biasfinder": _biasfinder}[args.study](args, cache)
+        {"eec": _eec, "psa": _psa, "biasfinder": _biasfinder}[args.study](args, cache)
         return 0
     except ToolkitError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -167,7 +167,8 @@ def figures(result: BiasFinderResult) -> dict[str, Axes]:
 
 
 def write(result: BiasFinderResult, out_dir: str | Path | None = None, *, figures_dir: str | Path | None = None,
-          formats: tuple[str, ...] = ("csv",), with_scored: bool = False) -> list[Path]:
+          formats: tuple[str, ...] = ("csv",), with_scored: bool = False, latex: bool = False,
+          report: bool = False) -> list[Path]:
     """Write ``biasfinder_btcs``, ``biasfinder_table4`` (with the rate columns), ``biasfinder_rates`` (and with
     ``with_scored`` the scored mutants, ``biasfinder_scored``) in each of ``formats`` (csv, parquet) and
     ``provenance.json`` (settings with the statistics') to ``out_dir`` (default ``data/results/biasfinder``), figures
@@ -176,4 +177,4 @@ def write(result: BiasFinderResult, out_dir: str | Path | None = None, *, figure
               "biasfinder_rates": _rate_table(result)}
     return results.write(study="biasfinder", tables=tables, axes=figures(result), scored=result.scored,
                          models=result.models, settings=result.settings, out_dir=out_dir, figures_dir=figures_dir,
-                         formats=formats, with_scored=with_scored)
+                         formats=formats, with_scored=with_scored, latex=latex, report=report)

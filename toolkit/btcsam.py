@@ -227,8 +227,8 @@ def _stages(cases: pd.DataFrame) -> pd.DataFrame | None:
     return stage_diversity(staged) if len(staged) else None
 
 
-def write(result: BTCSAMResult, out_dir: str | Path | None = None, *, figures_dir: str | Path | None = None
-          ) -> list[Path]:
+def write(result: BTCSAMResult, out_dir: str | Path | None = None, *, figures_dir: str | Path | None = None,
+          latex: bool = False, report: bool = False) -> list[Path]:
     """Write ``btcsam_detection.csv``, ``btcsam_failure_pct.csv``, ``btcsam_diversity.csv``,
     ``btcsam_stage_diversity.csv`` (Table 4; only when the sets record their stages) and ``provenance.json``
     (``settings``: θ, rule, correction, family, margin) to ``out_dir`` (default ``data/results/btcsam``), the heatmaps
@@ -238,4 +238,5 @@ def write(result: BTCSAMResult, out_dir: str | Path | None = None, *, figures_di
     if result.stage_diversity is not None:
         tables["btcsam_stage_diversity"] = result.stage_diversity
     return results.write(study="btcsam", tables=tables, axes=figures(result), scored=result.scored,
-                         models=result.models, settings=result.settings, out_dir=out_dir, figures_dir=figures_dir)
+                         models=result.models, settings=result.settings, out_dir=out_dir, figures_dir=figures_dir,
+                         latex=latex, report=report)

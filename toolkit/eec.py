@@ -142,7 +142,7 @@ def _figure_subset(result: EECResult) -> str:
 
 
 def write(result: EECResult, out_dir: str | Path | None = None, *, order: Sequence[str] | None = None,
-          figures_dir: str | Path | None = None) -> list[Path]:
+          figures_dir: str | Path | None = None, latex: bool = False, report: bool = False) -> list[Path]:
     """Write ``eec_tests.csv`` (a row per model × task × attribute × subset), ``eec_summary.csv`` (the Tables 5–7
     blocks, :func:`summary`), ``eec_pairs.csv``, ``provenance.json`` (with the corpus's spelling, each system's
     test-set Pearson r and the ``ait:`` systems' clipped rows) to ``out_dir`` (default ``data/results/eec``) and the
@@ -166,4 +166,4 @@ def write(result: EECResult, out_dir: str | Path | None = None, *, order: Sequen
                 "method": result.method, "weighting": result.weighting, "family_size": result.family_size,
                 "null_baseline": f"{eec_study.N_NULL} seeded half-splits of each group's names, pooled"}
     return results.write(study="eec", tables=tables, axes=axes, scored=result.scored, models=result.models,
-                         settings=settings, out_dir=out_dir, figures_dir=figures_dir)
+                         settings=settings, out_dir=out_dir, figures_dir=figures_dir, latex=latex, report=report)

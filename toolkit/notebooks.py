@@ -14,13 +14,26 @@ value ever read by a shell, so a ``'`` or ``$(…)`` in a value is kept as writt
 
 Executed copies land in ``data/executed/`` (gitignored); the notebooks write their figures to ``figures/``.
 The test suite calls :func:`execute` with small parameters.
+
+Run hygiene (docs/outputs.md): after the run, only the figures *this* run wrote are listed, each with the preset it
+was drawn for (:func:`toolkit.outputs.runs.figures_written`); before it, a tracked notebook that differs from git's
+HEAD (JupyterLab autosaves parameter edits and outputs into it) is named with what differs, since the run executes
+the edited file (:func:`changed_from_head`). Outputs never go into git: ``--strip`` is a git clean filter (reads a
+notebook on stdin, writes it without outputs, execution counts or widget state; :func:`strip`), set up with
+``git config filter.nbstrip.clean "python -m toolkit.notebooks --strip"`` beside ``.gitattributes``' line
+``notebooks/*.ipynb filter=nbstrip``; ``--check`` lists the tracked notebooks whose committed version carries
+outputs (:func:`committed_with_outputs`) and exits 1 when there is one.
 """
 from __future__ import annotations
 
 import argparse
 import ast
+import json
 import os
+import re
+import subprocess
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -133,6 +146,105 @@ def execute(notebook: str | Path, *, parameters: dict | None = None, output_dir:
     return target
 
 
+# --- run hygiene --------------------------------------------------------------------------------------------------
+
+def strip(notebook: dict) -> dict:
+    """A copy of ``notebook`` (nbformat JSON) without outputs, execution counts or widget state: what git holds."""
+    out = json.loads(json.dumps(notebook))
+    for cell in out.get("cells", []):
+        if cell.get("cell_type") == "code":
+            cell["outputs"], cell["execution_count"] = [], None
+        cell.get("metadata", {}).pop("execution", None)
+    out.get("metadata", {}).pop("widgets", None)
+    return out
+
+
+def dumps(notebook: dict) -> str:
+    """A notebook as JSON text the way Jupyter writes it (one-space indent, keys sorted, a final newline)."""
+    return json.dumps(notebook, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def has_outputs(notebook: dict) -> bool:
+    """Whether any code cell of ``notebook`` carries outputs or an execution count."""
+    return any(c.get("outputs") or c.get("execution_count") for c in notebook.get("cells", [])
+               if c.get("cell_type") == "code")
+
+
+def _git(*args: str, cwd: Path) -> subprocess.CompletedProcess | None:
+    try:
+        return subprocess.run(["git", *args], cwd=cwd, capture_output=True, timeout=30, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def _head_version(path: Path) -> dict | None:
+    """The notebook at ``path`` as git's HEAD holds it; None when git, the repository or the file is not there."""
+    done = _git("show", f"HEAD:./{path.name}", cwd=path.parent)
+    if done is None or done.returncode != 0:
+        return None
+    try:
+        return json.loads(done.stdout.decode("utf-8"))
+    except ValueError:
+        return None
+
+
+def committed_with_outputs(folder: str | Path | None = None) -> list[str]:
+    """The numbered notebooks of ``folder`` (default ``notebooks/``) whose version in git's HEAD carries outputs or
+    execution counts (the working file when git does not know it)."""
+    bad = []
+    for path in available(folder).values():
+        committed = _head_version(path)
+        notebook = committed if committed is not None else json.loads(path.read_text(encoding="utf-8"))
+        if has_outputs(notebook):
+            bad.append(path.name)
+    return bad
+
+
+def changed_from_head(notebooks: Sequence[str | Path]) -> list[tuple[str, str]]:
+    """``(file name, what differs)`` for each of ``notebooks`` whose file differs from git's HEAD: ``"outputs
+    only"`` (JupyterLab saved a run into it: harmless for the run) or ``"code or parameters"`` (the run executes
+    the edited cells). Notebooks git does not track, or no git, are skipped."""
+    changed = []
+    for notebook in notebooks:
+        path = Path(notebook)
+        committed = _head_version(path)
+        if committed is None:
+            continue
+        try:
+            current = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            changed.append((path.name, "unreadable"))
+            continue
+        if current == committed:
+            continue
+        changed.append((path.name, "outputs only" if strip(current) == strip(committed) else "code or parameters"))
+    return changed
+
+
+def warn_changed(notebooks: Sequence[str | Path], *, stream=None) -> list[tuple[str, str]]:
+    """Print a warning for each notebook :func:`changed_from_head` finds (to ``stream``, default stderr)."""
+    changed = changed_from_head(notebooks)
+    for name, what in changed:
+        print(f"warning: notebooks/{name} differs from git's HEAD ({what}); this run executes the file as it is now"
+              + (". Outputs saved by JupyterLab do not change the run; `git checkout notebooks/" + name
+                 + "` drops them." if what == "outputs only" else
+                 f" — see `git diff notebooks/{name}`, or `git checkout notebooks/{name}` to run the committed one."),
+              file=stream or sys.stderr, flush=True)
+    return changed
+
+
+def _strip_stdin() -> int:
+    """``--strip``: the git clean filter (stdin → stdout)."""
+    text = sys.stdin.read()
+    try:
+        notebook = json.loads(text)
+    except ValueError:
+        sys.stdout.write(text)  # not JSON: pass it through for git to show
+        return 0
+    sys.stdout.write(dumps(strip(notebook)))
+    return 0
+
+
 def make_arguments(environ: Mapping[str, str]) -> list[str]:
     """The command-line arguments ``make figures`` means, from its variables in ``environ`` (:data:`MAKE_ENV`):
     ``--task TASK``, ``--preset PRESET``, ``-p NAME=VALUE`` per whitespace-separated PARAMS item, then the NOTEBOOKS
@@ -162,6 +274,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--dir", help="the folder of numbered notebooks (default notebooks/)")
     parser.add_argument("--output-dir", help="where the executed copies go (default data/executed/)")
     parser.add_argument("--list", action="store_true", help="list the chosen notebooks' parameters and exit")
+    parser.add_argument("--strip", action="store_true",
+                        help="git clean filter: read a notebook on stdin, write it without outputs (docs/outputs.md)")
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 when a tracked notebook's committed version carries outputs")
     parser.add_argument("--from-make", action="store_true",
                         help=f"also read make figures' variables from the environment ({', '.join(MAKE_ENV.values())})")
     return parser
@@ -169,11 +285,18 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(argv if argv is not None else sys.argv[1:])
+    if "--strip" in argv:
+        return _strip_stdin()
     if "--from-make" in argv:
         argv += make_arguments(os.environ)
     args = _parser().parse_args(argv)
     try:
         chosen = resolve(args.notebooks, folder=args.dir)
+        if args.check:
+            bad = committed_with_outputs(args.dir)
+            for name in bad:
+                print(f"notebooks/{name}: committed with outputs; strip them (docs/outputs.md: the nbstrip filter)")
+            return 1 if bad else 0
         if args.list:
             for notebook in chosen:
                 print(notebook.name)
@@ -195,16 +318,32 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if os.environ.get(PRESET_ENV):
         print(f"figure preset: {os.environ[PRESET_ENV]}")
+    warn_changed(list(injected))
+    started = time.time()
     for notebook, values in injected.items():
         shown = ", ".join(f"{k}={v!r}" for k, v in values.items())
         print(f"executing {notebook.name}" + (f" with {shown}" if shown else "") + " …", flush=True)
         print(f"  → {execute(notebook, parameters=values, output_dir=args.output_dir)}")
-    from toolkit import plots
-
-    print(f"figures in {paths.figures_dir()} (preset {plots.preset().name}; docs/figures.md):")
-    for name, paper, function in figure_index(paths.figures_dir()):
-        print(f"  {name}: {paper} ({function})")
+    print_figures(paths.figures_dir(), since=started)
     return 0
+
+
+def print_figures(folder: str | Path, *, since: float) -> list[tuple[str, str, str, str]]:
+    """Print (and return) the figures this run wrote into ``folder`` (at or after ``since``), each with its preset
+    and the paper figure it reproduces; the figures of earlier runs are not listed."""
+    from toolkit.outputs import runs  # defers matplotlib: --strip runs as a git filter on every `git add`
+
+    written = {name: preset for name, preset, _ in runs.figures_written(folder, since=since)}
+    index = {name: (paper, function) for name, paper, function in figure_index(folder)}
+    rows = [(name, written[name], *index[name]) for name in index if name in written]
+    older = len(index) - len(rows)
+    print(f"figures this run wrote in {folder} (docs/figures.md)"
+          + (f"; {older} older PDF(s) there are not listed" if older else "") + ":")
+    for name, preset, paper, function in rows:
+        print(f"  {name} [{preset}]: {paper} ({function})")
+    if not rows:
+        print("  (none)")
+    return rows
 
 
 def figure_index(folder: str | Path) -> list[tuple[str, str, str]]:
@@ -218,7 +357,8 @@ def figure_index(folder: str | Path) -> list[tuple[str, str, str]]:
             (value for key, value in plots.PAPER_FIGURES.items()
              if "<model>" in key and pdf.stem.startswith(key.split("<model>")[0])), None)
         function, paper = (entry[0], entry[1]) if entry else ("?", "not a paper figure of the toolkit")
-        rows.append((pdf.name, paper, function))
+        paper = re.sub(r"\s*\(issue \d+\)", "", paper)  # the project's issue numbers mean nothing to a reader
+        rows.append((pdf.name, "beyond the papers" if paper.lower() == "none" else paper, function))
     return rows
 
 

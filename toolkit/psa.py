@@ -95,12 +95,13 @@ def figures(result: PSAResult) -> dict[str, Axes]:
     return axes
 
 
-def write(result: PSAResult, out_dir: str | Path | None = None, *, figures_dir: str | Path | None = None
-          ) -> list[Path]:
+def write(result: PSAResult, out_dir: str | Path | None = None, *, figures_dir: str | Path | None = None,
+          latex: bool = False, report: bool = False) -> list[Path]:
     """Write ``psa_names.csv``, ``psa_summary.csv``, ``psa_label_dist.csv``, ``psa_correlation.csv``,
     ``psa_gender.csv``, ``psa_variance.csv`` and ``provenance.json`` (with ``settings``: correction, family, margin)
     to ``out_dir`` (default ``data/results/psa``), figures to ``figures_dir`` (``figures/``)."""
     tables = {"psa_names": result.names, "psa_summary": result.summary, "psa_label_dist": result.label_dist,
               "psa_correlation": result.correlation, "psa_gender": result.gender, "psa_variance": result.variance}
     return results.write(study="psa", tables=tables, axes=figures(result), scored=result.scored,
-                         models=result.models, settings=result.settings, out_dir=out_dir, figures_dir=figures_dir)
+                         models=result.models, settings=result.settings, out_dir=out_dir, figures_dir=figures_dir,
+                         latex=latex, report=report)

@@ -15,7 +15,7 @@ import pandas as pd
 
 from toolkit import paths
 from toolkit.errors import SchemaError
-from toolkit.results import unguard_text
+from toolkit.outputs.files import unguard_text
 from toolkit.studies.biasfinder.judgements import ANNOTATION_COLUMNS, check_annotation_columns
 
 

@@ -1,0 +1,134 @@
+"""Run hygiene (issue 35): notebooks never carry outputs into git (the committed versions are clean; ``--strip`` is
+a clean filter), a notebook edited since HEAD is named before ``make figures`` runs it, and the closing listing
+names only the figures this run wrote, each with its own preset."""
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import pandas as pd
+import pytest
+
+from toolkit import notebooks, paths, plots
+from toolkit.outputs import runs
+
+needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+
+def _notebook(parameters: str = "N = 3", outputs: bool = False) -> dict:
+    code = {"cell_type": "code", "execution_count": 4 if outputs else None, "id": "c1",
+            "metadata": {"tags": ["parameters"]}, "source": [parameters],
+            "outputs": [{"output_type": "stream", "name": "stdout", "text": ["hi\n"]}] if outputs else []}
+    return {"cells": [{"cell_type": "markdown", "id": "m1", "metadata": {}, "source": ["# t"]}, code],
+            "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+                         **({"widgets": {"state": {}}} if outputs else {})},
+            "nbformat": 4, "nbformat_minor": 5}
+
+
+def test_strip_removes_outputs_counts_and_widget_state_and_keeps_the_code():
+    dirty = _notebook(outputs=True)
+    clean = notebooks.strip(dirty)
+    assert notebooks.has_outputs(dirty) and not notebooks.has_outputs(clean)
+    assert "widgets" not in clean["metadata"] and clean["cells"][1]["source"] == ["N = 3"]
+    assert notebooks.strip(clean) == clean
+
+
+@needs_git
+def test_every_tracked_notebook_is_committed_without_outputs():
+    tracked = subprocess.run(["git", "ls-files", "notebooks/*.ipynb"], cwd=paths.project_root(), capture_output=True,
+                             text=True, check=False)
+    if tracked.returncode != 0:
+        pytest.skip("not a git checkout")
+    names = [line for line in tracked.stdout.splitlines() if line]
+    assert names, "no tracked notebook"
+    for name in names:
+        committed = subprocess.run(["git", "show", f"HEAD:{name}"], cwd=paths.project_root(), capture_output=True,
+                                   text=True, check=False)
+        if committed.returncode != 0:
+            continue  # added but not committed yet
+        assert not notebooks.has_outputs(json.loads(committed.stdout)), f"{name} is committed with outputs"
+    assert notebooks.committed_with_outputs() == []
+
+
+def test_strip_as_a_git_clean_filter_writes_the_notebook_as_jupyter_does():
+    committed = (notebooks.notebooks_dir() / "01_eec.ipynb").read_text(encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "toolkit.notebooks", "--strip"], input=committed, text=True,
+                          capture_output=True, cwd=paths.project_root(), check=False)
+    assert done.returncode == 0 and done.stdout == committed  # a clean notebook passes unchanged, byte for byte
+    dirty = json.dumps(_notebook(outputs=True))
+    done = subprocess.run([sys.executable, "-m", "toolkit.notebooks", "--strip"], input=dirty, text=True,
+                          capture_output=True, cwd=paths.project_root(), check=False)
+    assert not notebooks.has_outputs(json.loads(done.stdout))
+
+
+@pytest.fixture
+def repo(tmp_path):
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    (folder / "01_eec.ipynb").write_text(notebooks.dumps(_notebook()), encoding="utf-8")
+    (folder / "02_psa.ipynb").write_text(notebooks.dumps(_notebook()), encoding="utf-8")
+    env = ["-c", "user.email=t@example.org", "-c", "user.name=t"]
+    for args in (["init", "-q"], ["add", "."], [*env, "commit", "-qm", "notebooks"]):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+    return folder
+
+
+def test_a_notebook_edited_since_head_is_named_with_what_differs(repo):
+    (repo / "01_eec.ipynb").write_text(notebooks.dumps(_notebook("N = 300")), encoding="utf-8")
+    (repo / "02_psa.ipynb").write_text(notebooks.dumps(_notebook(outputs=True)), encoding="utf-8")
+    stream = io.StringIO()
+    changed = notebooks.warn_changed([repo / "01_eec.ipynb", repo / "02_psa.ipynb"], stream=stream)
+    assert changed == [("01_eec.ipynb", "code or parameters"), ("02_psa.ipynb", "outputs only")]
+    assert "01_eec.ipynb differs from git's HEAD (code or parameters)" in stream.getvalue()
+    assert notebooks.committed_with_outputs(repo) == []  # the working file has outputs, the commit does not
+
+
+def test_an_unchanged_or_untracked_notebook_is_not_named(repo, tmp_path):
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    (other / "03_x.ipynb").write_text(notebooks.dumps(_notebook()), encoding="utf-8")
+    assert notebooks.changed_from_head([repo / "01_eec.ipynb", other / "03_x.ipynb"]) == []
+
+
+def test_the_closing_listing_names_only_this_runs_figures_with_their_presets(tmp_path, capsys):
+    figures = tmp_path / "figures"
+    scored = pd.DataFrame({"model": ["m"], "score": [0.5]})
+
+    def run(stem: str, preset: str) -> None:
+        with plots.use_preset(preset):
+            ax = plots.new_axes()
+            ax.plot([0, 1], [0, 1])
+        runs.write(study="eec", tables={}, axes={stem: ax}, scored=scored, models=["vader"], settings={},
+                   out_dir=tmp_path / stem, figures_dir=figures)
+
+    run("eec_gender_box", "acl-single")
+    hour_ago = time.time() - 3600  # an earlier run: its files and its manifest entries an hour old
+    manifest = json.loads((figures / runs.FIGURE_MANIFEST).read_text())
+    for name, entry in manifest.items():
+        entry["written"] = hour_ago
+        os.utime(figures / name, (hour_ago, hour_ago))
+    (figures / runs.FIGURE_MANIFEST).write_text(json.dumps(manifest))
+    started = time.time()
+    run("eec_race_box", "acl-double")
+    rows = notebooks.print_figures(figures, since=started)
+    assert [(name, preset) for name, preset, *_ in rows] == [("eec_race_box.pdf", "acl-double")]
+    out = capsys.readouterr().out
+    assert "eec_race_box.pdf [acl-double]" in out and "eec_gender_box" not in out and "1 older PDF" in out
+    everything = notebooks.print_figures(figures, since=0)
+    assert {(name, preset) for name, preset, *_ in everything} == {("eec_gender_box.pdf", "acl-single"),
+                                                                 ("eec_race_box.pdf", "acl-double")}
+
+
+def test_the_figure_listing_never_shows_the_projects_issue_numbers(tmp_path):
+    for stem in ("eec_gender_intervals", "biasfinder_rates", "eec_race_box"):
+        (tmp_path / f"{stem}.pdf").write_bytes(b"%PDF-1.4")
+    rows = {name: paper for name, paper, _ in notebooks.figure_index(tmp_path)}
+    assert rows == {"biasfinder_rates.pdf": "beyond the papers", "eec_gender_intervals.pdf": "beyond the papers",
+                    "eec_race_box.pdf": "EEC Figure 2"}
