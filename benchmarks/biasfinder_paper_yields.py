@@ -111,8 +111,9 @@ def _markdown(table: pd.DataFrame, btc: pd.DataFrame | None, path: str) -> None:
         lines.append(f"| {r.config} | {r.instance} | {r.templates:,} | {r.per_1000:.1f} [{r.ci_low:.1f}, "
                      f"{r.ci_high:.1f}] | {r.interval} | {r.paper_per_1000:.1f} |")
     if btc is not None:
-        lines += ["", "| configuration | model | characteristic | templates | mutants | templates with a BTC | BTCs | "
-                  "BTC rate [95 % CI] | within-class null | verdict |", "|---|---|---|---|---|---|---|---|---|---|"]
+        header = ("| configuration | model | characteristic | templates | mutants | templates with a BTC | BTCs | "
+                  "BTC rate [95 % CI] | within-class null | verdict |")
+        lines += ["", header, "|---|---|---|---|---|---|---|---|---|---|"]
         for r in btc.itertuples(index=False):
             rate = (f"{r.btc_rate:.4f} [{r.btc_rate_low:.4f}, {r.btc_rate_high:.4f}]"
                     if pd.notna(r.btc_rate) and pd.notna(r.btc_rate_low) else

@@ -7,8 +7,11 @@ import pytest
 from conftest import corpus_of
 
 from toolkit.generators.biasfinder import generate
-from toolkit.generators.biasfinder.occupation_paper import (generate_occupation_paper, occupation_templates_paper,
-                                                            title_forms)
+from toolkit.generators.biasfinder.occupation_paper import (
+    generate_occupation_paper,
+    occupation_templates_paper,
+    title_forms,
+)
 
 
 def _templates(*texts: str):
