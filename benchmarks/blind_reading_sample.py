@@ -13,7 +13,13 @@ One pair per random template (a new seed each reading). Arms:
   the option only removes templates); a review can appear in both arms, with other fills. ``skip-known`` counts
   who is well known over the whole ``--corpus``, not over the sample.
 
-Writes ``pairs.md`` (what readers see: an id and the two texts, nothing about the arm; ``<br />`` as line breaks)
+- ``--part modes`` (issue 34): the paper preset (``coherence="paper", backend="neuralcoref", lists="paper"``:
+  BiasFinder's acceptance, coreference model and occupation method) against the default generator, on the same
+  reviews: ``--per-arm`` pairs each, spread over gender, occupation and country (one pair per random template; a
+  characteristic short of templates is made up from the others). Writes ``items.txt`` (an id and the two texts,
+  nothing about the arm or the characteristic) and ``key.csv``.
+
+Otherwise writes ``pairs.md`` (what readers see: an id and the two texts, nothing about the arm; ``<br />`` as line breaks)
 and ``key.csv`` (id → characteristic, arm, template id, the two fills): keep the key from the readers.
 """
 from __future__ import annotations
@@ -66,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--people", default="skip-real", help="the people option read against 'mutate'")
     parser.add_argument("--fit", default="embedding", help="the occupation-fit method read against no filter")
     parser.add_argument("--n-process", type=int, default=1)
-    parser.add_argument("--part", choices=("occupation", "people", "both"), default="both")
+    parser.add_argument("--part", choices=("occupation", "people", "both", "modes"), default="both")
     parser.add_argument("--out", required=True)
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
@@ -80,8 +86,50 @@ def main(argv: list[str] | None = None) -> int:
         _occupation(corpus, args, rng, items)
     if args.part in ("people", "both"):
         _people(corpus, args, rng, items)
+    if args.part == "modes":
+        _modes(corpus, args, rng, items)
+        _write_items(items, args, rng)
+        return 0
     _write(items, args, rng)
     return 0
+
+
+_MODES = {"paper": {"coherence": "paper", "backend": "neuralcoref", "lists": "paper"}, "default": {}}
+
+
+def _modes(corpus: pd.DataFrame, args, rng: random.Random, items: list[dict]) -> None:
+    """Paper preset vs default: ``args.per_arm`` mutant pairs per arm over the three characteristics."""
+    characteristics = ("gender", "occupation", "country")
+    for arm, options in _MODES.items():
+        cases = generate(corpus, n_names=10, n_country_names=1, n_process=args.n_process, progress=False, **options)
+        print(arm, {k: v for k, v in cases.attrs["generation_report"].items() if k.endswith("_templates")}, flush=True)
+        share = [args.per_arm // 3 + (1 if k < args.per_arm % 3 else 0) for k in range(3)]
+        used: set = set()
+        drawn = []
+        for attribute, n in zip(characteristics, share):
+            drawn += [{"characteristic": attribute, "arm": arm, **pair}
+                      for pair in _mutant_pairs(cases, attribute, rng, n, used)]
+        for attribute in characteristics * args.per_arm:  # make up a short characteristic from the others
+            if len(drawn) >= args.per_arm:
+                break
+            drawn += [{"characteristic": attribute, "arm": arm, **pair}
+                      for pair in _mutant_pairs(cases, attribute, rng, 1, used)]
+        items += drawn[:args.per_arm]
+
+
+def _write_items(items: list[dict], args, rng: random.Random) -> None:
+    """``items.txt`` (ids and texts only) and ``key.csv`` (id → characteristic, arm, template, fills)."""
+    rng.shuffle(items)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    key = pd.DataFrame(items)
+    key.insert(0, "id", [f"P{k + 1:02d}" for k in range(len(key))])
+    lines = []
+    for row in key.itertuples(index=False):
+        lines += [f"## {row.id}", "", "Text A:", _clean(row.text_a), "", "Text B:", _clean(row.text_b), "", "---", ""]
+    (out / "items.txt").write_text("\n".join(lines))
+    key.to_csv(out / "key.csv", index=False)
+    print(key.groupby(["arm", "characteristic"]).size().to_string())
 
 
 def _occupation(corpus: pd.DataFrame, args, rng: random.Random, items: list[dict]) -> None:

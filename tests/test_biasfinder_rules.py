@@ -132,7 +132,7 @@ def test_article_agreement_off_keeps_the_reviews_article(lists):
     baker = "He hired {} baker. The baker was useless."
     assert baker.format("a") in set(on["text"]) and baker.format("an") in set(off["text"])
     assert baker.format("an") in set(generate(corpus, instances=["occupation"], lists=lists,
-                                                coherence="paper")["text"])
+                                                coherence="paper", acceptance="toolkit")["text"])
 
 
 def test_paper_coherence_lets_every_example_through_in_one_run():

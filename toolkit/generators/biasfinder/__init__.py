@@ -28,8 +28,10 @@ Acceptance (issue 34): which reviews give gender and country templates. ``"toolk
 ``coherence="paper"``) is BiasFinder's own code (:mod:`.paper`: its preprocessing, exactly one person cluster of
 two or more mentions, its gender and country conditions, substitution in cluster order). The paper preset is
 ``coherence="paper", backend="neuralcoref", lists="paper"`` (:mod:`toolkit.nlp.neuralcoref`, the model
-BiasFinder ran). The occupation instance is this project's in every mode (BiasFinder's uses Stanford CoreNLP's
-TITLE entities; ``docs/biasfinder_rules.md``).
+BiasFinder ran). Under ``"biasfinder"`` the occupation instance is BiasFinder's own method too
+(:mod:`.occupation_paper`: a listed occupation in a sentence with a person mention, spaCy in place of Stanford
+CoreNLP's TITLE entities, no coreference; ``docs/biasfinder_rules.md``); under ``"toolkit"`` it is
+:mod:`.occupation`.
 
 Interrupts: with ``n_process`` > 1 the reviews are parsed in forked workers (:func:`toolkit.executors.parse`, not
 spaCy's own ``n_process``, which hung on Ctrl-C and left its workers behind on SIGTERM); Ctrl-C or SIGTERM stops them
@@ -105,7 +107,12 @@ def _instances(corpus: pd.DataFrame, *, instances: Sequence[str], n_names: int, 
         gendered = gender_templates(mined, backend=backend, n_process=n_process, lists=lists, rules=rules,
                                     people=people)
         rejected["gender"] = gendered.attrs.get("rejected", {})
-    if len(corpus) and "occupation" in instances:
+    if len(corpus) and "occupation" in instances and acceptance == "biasfinder":
+        from toolkit.generators.biasfinder.occupation_paper import generate_occupation_paper
+
+        frames["occupation"] = generate_occupation_paper(corpus, n_process=n_process, lists=lists)
+        rejected["occupation"] = frames["occupation"].attrs.get("rejected", {})
+    elif len(corpus) and "occupation" in instances:
         frames["occupation"] = generate_occupation(corpus, n_process=n_process, lists=lists, rules=rules)
         rejected["occupation"] = frames["occupation"].attrs.get("rejected", {})
     if gendered is not None and len(gendered) and "country" in instances:

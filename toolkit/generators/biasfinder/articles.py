@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from toolkit.generators.biasfinder.rules import ALL, rule
+
 _SLOT_AFTER = r"<(?:name|noun:|occupation|Name|Noun:|Occupation)"
 _ARTICLE_BEFORE_SLOT = re.compile(rf"\b(a|an|A|An|AN)(\s+)(?={_SLOT_AFTER})")
 _FILLED = re.compile(r"<([aA])>(\s+)([\"'“‘(\[]*)(\w[\w'’.-]*)?")
@@ -52,6 +54,16 @@ def mark(template: str) -> str:
         return ("<A>" if match.group(1)[0].isupper() else "<a>") + match.group(2)
 
     return _ARTICLE_BEFORE_SLOT.sub(value, template)
+
+
+@rule("article_agreement", instances=ALL, kind="repair",
+      test="tests/test_biasfinder_rules.py::test_article_agreement_off_keeps_the_reviews_article",
+      rejects="an a/an before a slot becomes <a> and agrees with the fill (off: the review's article stays)",
+      example="He hired an experienced lawyer. (→ \"a plumber\", not \"an plumber\")",
+      unchanged=lambda template: template)
+def agree(template: str) -> str:
+    """The coherence rule ``article_agreement``: :func:`mark` (call with ``rules=``; off, the template stays)."""
+    return mark(template)
 
 
 def resolve(text: str) -> str:

@@ -32,7 +32,7 @@ from toolkit.generators.biasfinder import articles
 from toolkit.generators.biasfinder.gender import _fill, gender_templates
 from toolkit.generators.biasfinder.lint import fill_flags
 from toolkit.generators.biasfinder.lists import word_lists
-from toolkit.generators.biasfinder.rules import DEFAULT as DEFAULT_RULES
+from toolkit.generators.biasfinder.rules import COUNTRY, rule
 from toolkit.nlp import coref
 
 TEMPLATE_COLUMNS = ("doc_id", "corpus", "text", "template", "gender")
@@ -62,7 +62,7 @@ def _restore(template: str, *, gender: str, text: str, lists: str) -> tuple[str,
 
 
 def country_templates(templates: pd.DataFrame, *, lists: str = "curated",
-                      rules: frozenset[str] = DEFAULT_RULES) -> pd.DataFrame:
+                      rules: frozenset[str] | None = None) -> pd.DataFrame:
     """Country templates from gender templates (a :func:`gender_templates` frame made with the same ``lists``; see
     the module docstring) under the active coherence ``rules`` (:mod:`.rules`: ``nationality`` here). Columns
     :data:`TEMPLATE_COLUMNS`; ``attrs["rejected"]``: templates rejected per rule."""
@@ -79,16 +79,25 @@ def country_templates(templates: pd.DataFrame, *, lists: str = "curated",
             continue
         rows.append({"doc_id": t.doc_id, "corpus": t.corpus, "text": t.text, "template": template,
                      "gender": t.gender, "names": leftover})
-    rejected = 0
-    if "nationality" in rules:
-        nlp = coref.backend("rules").nlp
-        with nlp.select_pipes(enable=["ner"]):  # the entities alone: the gender instance's parse is not kept
-            docs = nlp.pipe([row["text"] for row in rows], batch_size=64)
-            kept = [row for row, doc in zip(rows, docs) if not any(_nationality(ent, row["names"]) for ent in doc.ents)]
-        rejected, rows = len(rows) - len(kept), kept
+    if rules is None:
+        from toolkit.generators.biasfinder.rules import DEFAULT as rules  # read off the registry once it is full
+    kept = _without_nationalities(rows, rules=rules)
+    rejected, rows = len(rows) - len(kept), kept
     frame = pd.DataFrame(rows, columns=list(TEMPLATE_COLUMNS))
     frame.attrs["rejected"] = {"nationality": rejected} if rejected else {}
     return frame
+
+
+@rule("nationality", instances=COUNTRY, test="tests/test_biasfinder_rules.py::test_the_nationality_rule_rejects_a_"
+      "country_template_only_when_on",
+      rejects="a nationality, religion or people named (a capitalised NORP entity not part of the name)",
+      example="Ahmet Yilmaz is no artist. Turkish cinema deserves better.", unchanged=lambda rows: rows)
+def _without_nationalities(rows: list[dict]) -> list[dict]:
+    """The template rows whose review names no nationality, religion or people (:func:`_nationality`)."""
+    nlp = coref.backend("rules").nlp
+    with nlp.select_pipes(enable=["ner"]):  # the entities alone: the gender instance's parse is not kept
+        docs = nlp.pipe([row["text"] for row in rows], batch_size=64)
+        return [row for row, doc in zip(rows, docs) if not any(_nationality(ent, row["names"]) for ent in doc.ents)]
 
 
 def _nationality(ent, names: set[str]) -> bool:
@@ -99,7 +108,7 @@ def _nationality(ent, names: set[str]) -> bool:
 
 def generate_country(corpus: pd.DataFrame, *, n_names: int = 1, backend: str = "rules",
                      templates: pd.DataFrame | None = None, lists: str = "curated",
-                     rules: frozenset[str] = DEFAULT_RULES, people: str = "mutate",
+                     rules: frozenset[str] | None = None, people: str = "mutate",
                      country: pd.DataFrame | None = None) -> pd.DataFrame:
     """Country-of-origin mutants of every template, names from the ``lists`` preset, under the active coherence
     ``rules`` and the ``people`` option; ``templates`` (gender templates of ``corpus`` made with the same ``lists``,

@@ -47,7 +47,7 @@ from toolkit.generators.biasfinder.lint import fill_flags, joined_flags
 from toolkit.generators.biasfinder.lists import word_lists, word_pattern
 from toolkit.generators.biasfinder.people import KnownNames, identified, known_names, people_mode
 from toolkit.generators.biasfinder.quotes import inside_short_quote
-from toolkit.generators.biasfinder.rules import DEFAULT as DEFAULT_RULES
+from toolkit.generators.biasfinder.rules import CLUSTER_TEST, GC, GENDER_TEST, rule
 from toolkit.nlp import coref
 from toolkit.resources import load_json
 
@@ -100,16 +100,17 @@ def _slot(doc, start: int, end: int, pairs: tuple[tuple[str, str], ...]) -> str 
 
 
 def gender_templates(corpus: pd.DataFrame, *, backend: str = "rules", n_process: int = 1, lists: str = "curated",
-                     rules: frozenset[str] = DEFAULT_RULES, people: str | KnownNames = "mutate") -> pd.DataFrame:
+                     rules: frozenset[str] | None = None, people: str | KnownNames = "mutate") -> pd.DataFrame:
     """Templates from the reviews of ``corpus`` (a :func:`toolkit.corpora.load` frame) with exactly one person
     cluster whose gender nouns the ``lists`` preset can swap, under the active coherence ``rules``
-    (:mod:`.rules`) and the ``people`` option (:mod:`.people`; ``"skip-known"`` counts fame over ``corpus`` unless
+    (:mod:`.rules`; None: all) and the ``people`` option (:mod:`.people`; ``"skip-known"`` counts fame over ``corpus`` unless
     given a :class:`~.people.KnownNames`). Columns: ``doc_id, corpus, text, template, gender``
     (the original's, from its pronouns or nouns); ``attrs["rejected"]``: reviews rejected per rule.
     Parses stream (memory stays flat); ``n_process`` > 1 parses in that many processes
     (:func:`toolkit.executors.parse`: workers that stop on Ctrl-C or SIGTERM)."""
     if people_mode(people) == "skip-known" and not isinstance(people, KnownNames):
         people = known_names(corpus["text"])  # fame counted over these reviews (generate() counts over the corpus)
+    rules = _all_rules() if rules is None else rules
     candidates = corpus[corpus["text"].map(lambda t: _PREFILTER.search(t) is not None)]
     texts = candidates["text"].tolist()
     resolver = coref.backend(backend)
@@ -135,10 +136,10 @@ def gender_templates(corpus: pd.DataFrame, *, backend: str = "rules", n_process:
 
 
 def _template(doc, cluster: list[tuple[int, int]], pairs: tuple[tuple[str, str], ...], *,
-              rules: frozenset[str] = DEFAULT_RULES, people: str = "mutate") -> tuple[str, str] | None:
+              rules: frozenset[str] | None = None, people: str = "mutate") -> tuple[str, str] | None:
     """(template, the original's gender) for a review's one person cluster, or None to reject the review (see the
-    module docstring and :mod:`.rules`)."""
-    made = _template_or_reason(doc, cluster, pairs, rules, people)
+    module docstring and :mod:`.rules`; ``rules`` None: all)."""
+    made = _template_or_reason(doc, cluster, pairs, _all_rules() if rules is None else rules, people)
     return None if isinstance(made, str) else made
 
 
@@ -151,26 +152,24 @@ def _template_or_reason(doc, cluster: list[tuple[int, int]], pairs: tuple[tuple[
         return ""
     spans = []
     for (start, end), slot in zip(cluster, slots):
-        if "title_quote" in rules and inside_short_quote(doc.text, start, end, title_case=True):
+        if _title_quote(doc, start, end, rules=rules):
             return "title_quote"  # "'His Pilgrim Soul'": a title, whatever the slot
         if slot == "<name>":
-            if "title_name" in rules and _title_like(doc, start, end):
+            if _reads_as_title(doc, start, end, rules=rules):
                 return "title_name"
-            if "whole_name" in rules:
-                start, end = _whole_name(doc, start, end)
-            if "title_name" in rules and (_after_title_word(doc, start) or _title_like(doc, start, end)):
+            start, end = _widened_name(doc, start, end, rules=rules)
+            if _ends_a_title(doc, start, end, rules=rules):
                 return "title_name"  # "Saving Private Ryan", "Shall We Dance"
-            if "deity" in rules and doc.text[start:end].lower() in _NOT_A_PERSON:
+            if _deity(doc, start, end, rules=rules):
                 return "deity"  # "God's hand"
         if spans and start < spans[-1][1]:  # a widened name reaching into the previous mention
             if slot != "<name>" or spans[-1][2] != "<name>":
                 return "whole_name"
             start = spans.pop()[0]
         spans.append((start, end, slot))
-    if "other_person" in rules and _other_person(doc, spans):
+    if _person_outside(doc, spans, rules=rules):
         return "other_person"
-    if "title_cased_pronoun" in rules and any(_title_cased_pronoun(doc, start, end, slot)
-                                              for start, end, slot in spans):
+    if _any_title_cased_pronoun(doc, spans, rules=rules):
         return "title_cased_pronoun"  # "Over His Dead Body", "bow your knee to Him": a title or God, not the person
     template, original_gender, last = [], "", 0
     for start, end, slot in spans:
@@ -181,31 +180,146 @@ def _template_or_reason(doc, cluster: list[tuple[int, int]], pairs: tuple[tuple[
         last = end
     template.append(doc.text[last:])
     literal = "".join(template[0::2])
-    if "stray_pronoun" in rules and _PRONOUN.search(literal):
+    if _stray_pronoun(literal, rules=rules):
         return "stray_pronoun"  # a pronoun outside the slots: a person the cluster lacks
-    if "honorific" in rules and _HONORIFIC_BEFORE_NAME.search(literal):
+    if _honorific(literal, rules=rules):
         return "honorific"  # an honorific before a name of either gender ("Mr. Smith", "Madame Bovary")
-    if "sex_specific" in rules and _sex_specific().search(literal):
+    if _says_sex(literal, rules=rules):
         return "sex_specific"  # "pregnant", "her cleavage": every mutant would keep the original's sex
-    if "own_noun_plural" in rules and _own_noun_plural(doc, spans, literal):
+    if _counted_in_own_plural(doc, spans, literal, rules=rules):
         return "own_noun_plural"  # "one of the best guys", "other boys threw stones at him"
-    if "repeated_slot" in rules and _REPEATED_SLOT.search("".join(template)):
+    if _repeated_slot("".join(template), rules=rules):
         return "repeated_slot"  # "he he" is laughter, not two mentions
     names = [words for start, end, slot in spans if slot == "<name>"
              if (words := set(_NAME_WORD.findall(doc.text[start:end])) - _HONORIFICS)]
-    if "merged_names" in rules and any(not a & b for a in names for b in names):
+    if _merged_names(names, rules=rules):
         return "merged_names"  # "Brittany … Jatin" in one cluster: two people merged, whose mutants would become one
     replaced = {w for start, end, slot in spans if slot == "<name>" for w in _NAME_WORD.findall(doc.text[start:end])}
-    if "name_left" in rules and any(re.search(rf"\b{re.escape(w)}\b", literal) for w in replaced - _HONORIFICS):
+    if _name_left(replaced - _HONORIFICS, literal, rules=rules):
         return "name_left"  # "Hanks knows it" after "Tom Hanks": a mention the cluster missed would survive
-    if "misspelled_name" in rules and _misspelled_mention(replaced - _HONORIFICS, literal):
+    if _misspelled(replaced - _HONORIFICS, literal, rules=rules):
         return "misspelled_name"  # "Kitamura … Kitumura fans": the same person, misspelled
     signal = identified(doc, [(start, end) for start, end, slot in spans if slot == "<name>"], mode=people,
                         outside=literal)
     if signal:
         return f"people:{signal}"  # a person the review identifies (a full name; an actor beside a role …)
     made = "".join(template)
-    return (articles.mark(made) if "article_agreement" in rules else made), original_gender
+    return articles.agree(made, rules=rules), original_gender
+
+
+def _all_rules() -> frozenset[str]:
+    from toolkit.generators.biasfinder.rules import DEFAULT  # read off the registry when called, once it is full
+
+    return DEFAULT
+
+
+@rule("title_quote", instances=GC, test=GENDER_TEST,
+      rejects="a person mention inside a short quoted string that reads as a title",
+      example="This one and \"Her Pilgrim Soul\" are two of my favorite episodes.")
+def _title_quote(doc, start: int, end: int) -> bool:
+    return inside_short_quote(doc.text, start, end, title_case=True)  # "'His Pilgrim Soul'": a title
+
+
+@rule("title_name", instances=GC, test=GENDER_TEST,
+      rejects="a name that reads as a title, work, organisation or time: a short quote, after watched/film/movie or "
+              "a director's \"'s\", a WORK_OF_ART/PRODUCT/EVENT entity, an adjective, \"The Diary of Anne …\", "
+              "\"Saving Private Ryan\", \"during Mardi Gras\"",
+      example="I saw Saving Private Ryan again; he is great in it.")
+def _reads_as_title(doc, start: int, end: int) -> bool:
+    return _title_like(doc, start, end)
+
+
+@rule("title_name")
+def _ends_a_title(doc, start: int, end: int) -> bool:
+    return _after_title_word(doc, start) or _title_like(doc, start, end)  # "Saving Private Ryan", "Shall We Dance"
+
+
+@rule("deity", instances=GC, test=GENDER_TEST, rejects="a deity or prophet taken for the person (God, Jesus, Allah …)",
+      example="Jesus walks on water, and he smiles at us.")
+def _deity(doc, start: int, end: int) -> bool:
+    return doc.text[start:end].lower() in _NOT_A_PERSON  # "God's hand"
+
+
+@rule("whole_name", instances=GC, kind="repair",
+      test="tests/test_biasfinder_rules.py::test_whole_name_widens_the_name_and_off_keeps_the_coreference_span",
+      rejects="widens a name mention over the capitalised proper nouns and honorifics beside it (off: the "
+              "coreference span only)",
+      example="Shia LaBeouf is great in this. LaBeouf gives his best performance.",
+      unchanged=lambda doc, start, end: (start, end))
+def _widened_name(doc, start: int, end: int) -> tuple[int, int]:
+    return _whole_name(doc, start, end)
+
+
+@rule("other_person", instances=GC, test=GENDER_TEST,
+      rejects="a person the cluster lacks: a PERSON entity outside it, a first name in lower case, an untyped run of "
+              "proper nouns with a first name or hyphen (the pronouns may be theirs)",
+      example="If anyone has the contact info for Hyung-rae Shim (the director), please forward it, and I'll "
+              "contact him.")
+def _person_outside(doc, spans: list[tuple[int, int, str]]) -> bool:
+    return _other_person(doc, spans)
+
+
+@rule("title_cased_pronoun", instances=GC, test=GENDER_TEST,
+      rejects="a pronoun capitalised inside a sentence: a title's or a deity's",
+      example="Over His Dead Body was a nice little movie.")
+def _any_title_cased_pronoun(doc, spans: list[tuple[int, int, str]]) -> bool:
+    # "Over His Dead Body", "bow your knee to Him": a title or God, not the person
+    return any(_title_cased_pronoun(doc, start, end, slot) for start, end, slot in spans)
+
+
+@rule("stray_pronoun", instances=GC, test=CLUSTER_TEST,
+      rejects="a gendered pronoun left outside the slots (another person's)",
+      example="Adam Jones is great, and he knows it. (a cluster without \"he\", as a neural backend may give)")
+def _stray_pronoun(literal: str) -> bool:
+    return _PRONOUN.search(literal) is not None  # a pronoun outside the slots: a person the cluster lacks
+
+
+@rule("honorific", instances=GC, test=GENDER_TEST,
+      rejects="an honorific before a name outside the slots (its gender stays)",
+      example="… the novel of Flaubert \"Madame Bovary\" yet I did not see it.")
+def _honorific(literal: str) -> bool:
+    return _HONORIFIC_BEFORE_NAME.search(literal) is not None  # "Mr. Smith", "Madame Bovary"
+
+
+@rule("sex_specific", instances=GC, test=GENDER_TEST,
+      rejects="a word of the body, orientation or a one-sex noun without a pair anywhere in the review",
+      example="She is pregnant in this film, and she plays it beautifully.")
+def _says_sex(literal: str) -> bool:
+    return _sex_specific().search(literal) is not None  # "pregnant", "her cleavage": every mutant keeps the sex
+
+
+@rule("own_noun_plural", instances=GC, test=GENDER_TEST,
+      rejects="the person counted among the plural of their own gender noun",
+      example="The guy is brave, and he is one of the few good guys here.")
+def _counted_in_own_plural(doc, spans: list[tuple[int, int, str]], literal: str) -> bool:
+    return _own_noun_plural(doc, spans, literal)  # "one of the best guys", "other boys threw stones at him"
+
+
+@rule("repeated_slot", instances=GC, test=GENDER_TEST, rejects="a pronoun slot repeated (\"he he\" is laughter)",
+      example="Tom Cruise is the worst in this. I AM A TRUE MOVIE CRITIC...he he.")
+def _repeated_slot(template: str) -> bool:
+    return _REPEATED_SLOT.search(template) is not None  # "he he" is laughter, not two mentions
+
+
+@rule("merged_names", instances=GC, test=CLUSTER_TEST,
+      rejects="two names of the cluster sharing no word (two people merged)",
+      example="Brittany directed it. Later Amanda won, and she thanked everyone.")
+def _merged_names(names: list[set[str]]) -> bool:
+    return any(not a & b for a in names for b in names)  # two people merged, whose mutants would become one
+
+
+@rule("name_left", instances=GC, test=CLUSTER_TEST, rejects="a word of a replaced name surviving outside the slots",
+      example="Tom Hanks is great. Hanks knows it, and he shows it. (a cluster missing the second \"Hanks\")")
+def _name_left(replaced: set[str], literal: str) -> bool:
+    # "Hanks knows it" after "Tom Hanks": a mention the cluster missed would survive
+    return any(re.search(rf"\b{re.escape(w)}\b", literal) for w in replaced)
+
+
+@rule("misspelled_name", instances=GC, test=GENDER_TEST,
+      rejects="a misspelling of a replaced name outside the slots",
+      example="I have seen most of Ryuhei Kitamura's output. … Only for Kitumura fans.")
+def _misspelled(replaced: set[str], literal: str) -> bool:
+    return _misspelled_mention(replaced, literal)  # "Kitamura … Kitumura fans": the same person, misspelled
 
 
 def _whole_name(doc, start: int, end: int) -> tuple[int, int]:
@@ -390,7 +504,7 @@ def _fill(template: str, *, gender: str, name: str, lists: str = "curated", reso
 
 
 def generate_gender(corpus: pd.DataFrame, *, n_names: int = 30, backend: str = "rules", n_process: int = 1,
-                    lists: str = "curated", rules: frozenset[str] = DEFAULT_RULES,
+                    lists: str = "curated", rules: frozenset[str] | None = None,
                     people: str = "mutate", templates: pd.DataFrame | None = None) -> pd.DataFrame:
     """Gender mutants of every template (see the module docstring), filled from the ``lists`` preset, under the
     active coherence ``rules`` and the ``people`` option; ``templates`` (a :func:`gender_templates`-shaped frame,

@@ -48,7 +48,7 @@ from toolkit.generators.biasfinder import articles
 from toolkit.generators.biasfinder.lint import fill_flags
 from toolkit.generators.biasfinder.lists import word_lists, word_pattern
 from toolkit.generators.biasfinder.quotes import inside_short_quote
-from toolkit.generators.biasfinder.rules import DEFAULT as DEFAULT_RULES
+from toolkit.generators.biasfinder.rules import OCC, OCCUPATION_TEST, rule
 from toolkit.nlp import coref
 from toolkit.resources import load_json
 
@@ -120,10 +120,70 @@ def _a_person(doc, span) -> bool:
     return not (glued_before or glued_after)
 
 
-def _edits(doc, word: str, rules: frozenset[str] = DEFAULT_RULES) -> list[tuple[int, int, str]] | str:
+def _all_rules() -> frozenset[str]:
+    from toolkit.generators.biasfinder.rules import DEFAULT  # read off the registry when called, once it is full
+
+    return DEFAULT
+
+
+@rule("occupation_other_name", instances=OCC, test=OCCUPATION_TEST,
+      rejects="the job also called by another name in the review",
+      example="The detective is tired. The cop in him never sleeps, and the detective wins.")
+def _also_named_otherwise(text: str, word: str) -> bool:
+    return bool(word and _named_otherwise(text, word))
+
+
+@rule("occupation_not_person", instances=OCC, test=OCCUPATION_TEST,
+      rejects="the occupation word as a noun's compound modifier or glued to a hyphen (no person)",
+      example="It is a detective story about a murder, and the story is dull.")
+def _not_a_person(doc, span) -> bool:
+    return not _a_person(doc, span)
+
+
+@rule("occupation_sense", instances=OCC, test=OCCUPATION_TEST,
+      rejects="a non-person sense cued in the sentence or the ones either side",
+      example="I watched the pilot last night. The series looks promising.")
+def _sense_cued(doc, span, word: str) -> bool:
+    return _other_sense(doc, span, word)
+
+
+@rule("occupation_in_quotes", instances=OCC, test=OCCUPATION_TEST,
+      rejects="the occupation inside a quote of at most three words", example="He had been an \"attendant\" for years.")
+def _in_quotes(doc, span) -> bool:
+    return inside_short_quote(doc.text, span.start_char, span.end_char, max_words=3)  # scare quotes or a title
+
+
+@rule("modifier_phrase", instances=OCC, test=OCCUPATION_TEST,
+      rejects="a modifier phrase to remove of more than four tokens or not words",
+      example="Boxing Refree + Parapsychology ka professor is the hero.")
+def _no_modifier_phrase(region) -> bool:
+    # "Boxing Refree + Parapsychology ka professor": not a modifier phrase to drop
+    return len(region) > _MAX_REMOVED or any(not (t.is_alpha or t.text in ",-") or t.pos_ in ("SYM", "X", "NUM")
+                                             for t in region)
+
+
+@rule("keep_determiner", instances=OCC, kind="repair",
+      test="tests/test_biasfinder_rules.py::test_keep_determiner_keeps_an_article_the_parse_hangs_under_a_removed_"
+           "modifier",
+      rejects="determiners, possessives and numbers the parse hangs under a removed modifier stay",
+      example="One of them, maybe the only one worth redemption enlists the aid of the company pilot to help her … "
+              "(off: \"the aid of pilot\")",
+      unchanged=lambda doc, start, span: start)
+def _after_kept_determiners(doc, start: int, span) -> int:
+    return max([start] + [t.i + 1 for t in doc[start:span.start] if t.dep_ in _KEPT or t.tag_ in _DETERMINERS])
+
+
+@rule("article_agreement", unchanged=lambda determiner: [])
+def _determiner_slot(determiner) -> list[tuple[int, int, str]]:
+    """The title's own "a"/"an" as ``<a>`` (``<A>``): one edit."""
+    return [(determiner.idx, determiner.idx + len(determiner.text), _capitalised("a", determiner.text[0].isupper()))]
+
+
+def _edits(doc, word: str, rules: frozenset[str] | None = None) -> list[tuple[int, int, str]] | str:
     """(start, end, replacement) character edits turning ``doc`` into a template, or the name of the active rule
     that rejects it ('' for BiasFinder's own rejection: a mention that is no singular common noun outside a named
-    entity)."""
+    entity). ``rules`` None: all."""
+    rules = _all_rules() if rules is None else rules
     edits = []
     for match in re.finditer(rf"\b{re.escape(word)}\b", doc.text, flags=re.IGNORECASE):
         span = doc.char_span(match.start(), match.end())
@@ -133,28 +193,23 @@ def _edits(doc, word: str, rules: frozenset[str] = DEFAULT_RULES) -> list[tuple[
         noun = head.tag_ == "NN" or (word.isupper() and head.tag_ == "NNP")  # "the CEO" is tagged NNP
         if not noun or any(t.ent_type_ for t in span):
             return ""
-        if "occupation_not_person" in rules and not _a_person(doc, span):
+        if _not_a_person(doc, span, rules=rules):
             return "occupation_not_person"
-        if "occupation_sense" in rules and _other_sense(doc, span, word):
+        if _sense_cued(doc, span, word, rules=rules):
             return "occupation_sense"
-        if "occupation_in_quotes" in rules and inside_short_quote(doc.text, span.start_char, span.end_char,
-                                                                  max_words=3):
+        if _in_quotes(doc, span, rules=rules):
             return "occupation_in_quotes"  # he'd been an "attendant": scare quotes or a title
         lefts = [c for token in span for c in token.lefts if c.i < span.start]  # "a physician's assistant"
         kept = [c.right_edge.i for c in lefts if c.dep_ in _KEPT]
         removed = [c.left_edge.i for c in lefts if c.dep_ in _REMOVABLE]
         start = max([min(removed, default=span.start)] + [i + 1 for i in kept]) if removed else span.start
-        if "keep_determiner" in rules:
-            start = max([start] + [t.i + 1 for t in doc[start:span.start]
-                                   if t.dep_ in _KEPT or t.tag_ in _DETERMINERS])
+        start = _after_kept_determiners(doc, start, span, rules=rules)
         region = doc[start:span.start]
-        if "modifier_phrase" in rules and (len(region) > _MAX_REMOVED or any(
-                not (t.is_alpha or t.text in ",-") or t.pos_ in ("SYM", "X", "NUM") for t in region)):
+        if _no_modifier_phrase(region, rules=rules):
             return "modifier_phrase"  # "Boxing Refree + Parapsychology ka professor": not a modifier phrase to drop
         determiner = next((c for c in lefts if c.dep_ == "det" and c.lower_ in ("a", "an")), None)
-        if determiner is not None and "article_agreement" in rules:
-            edits.append((determiner.idx, determiner.idx + len(determiner.text),
-                          _capitalised("a", determiner.text[0].isupper())))
+        if determiner is not None:
+            edits += _determiner_slot(determiner, rules=rules)
         first = doc[start]
         upper = first.text[0].isupper() and (first.is_sent_start or (start == span.start and not word[0].isupper()))
         if start < span.start:
@@ -164,16 +219,16 @@ def _edits(doc, word: str, rules: frozenset[str] = DEFAULT_RULES) -> list[tuple[
 
 
 def occupation_templates(corpus: pd.DataFrame, *, batch_size: int = 64, n_process: int = 1,
-                         lists: str = "curated", rules: frozenset[str] = DEFAULT_RULES) -> pd.DataFrame:
+                         lists: str = "curated", rules: frozenset[str] | None = None) -> pd.DataFrame:
     """Templates from the reviews of ``corpus`` (a :func:`toolkit.corpora.load` frame) that mention one occupation
     of the ``lists`` preset (see the module docstring) under the active coherence ``rules`` (:mod:`.rules`).
     Columns :data:`TEMPLATE_COLUMNS`; ``attrs["rejected"]``: reviews rejected per rule."""
+    rules = _all_rules() if rules is None else rules
     words = corpus["text"].map(lambda text: _only_occupation(text, lists))
     rejected: Counter = Counter()
-    if "occupation_other_name" in rules:
-        other = [bool(w and _named_otherwise(t, w)) for t, w in zip(corpus["text"], words)]
-        rejected["occupation_other_name"] = sum(other)
-        words = words.where([not o for o in other], "")
+    other = [_also_named_otherwise(t, w, rules=rules) for t, w in zip(corpus["text"], words)]
+    rejected["occupation_other_name"] = sum(other)
+    words = words.where([not o for o in other], "")
     candidates = corpus[words != ""]
     nlp = coref.backend("rules").nlp
     rows = []
@@ -191,7 +246,7 @@ def occupation_templates(corpus: pd.DataFrame, *, batch_size: int = 64, n_proces
         parts.append(row.text[last:])
         made = "".join(parts)
         rows.append({"doc_id": row.doc_id, "corpus": row.corpus, "text": row.text,
-                     "template": articles.mark(made) if "article_agreement" in rules else made, "occupation": word})
+                     "template": articles.agree(made, rules=rules), "occupation": word})
     frame = pd.DataFrame(rows, columns=list(TEMPLATE_COLUMNS))
     frame.attrs["rejected"] = {rule: n for rule, n in rejected.items() if n}
     return frame
@@ -206,7 +261,7 @@ def fill_occupation(template: str, *, occupation: str) -> str:
 
 
 def generate_occupation(corpus: pd.DataFrame, *, templates: pd.DataFrame | None = None, n_process: int = 1,
-                        lists: str = "curated", rules: frozenset[str] = DEFAULT_RULES) -> pd.DataFrame:
+                        lists: str = "curated", rules: frozenset[str] | None = None) -> pd.DataFrame:
     """Occupation mutants of every template (see the module docstring), filled with every occupation of the
     ``lists`` preset, under the active coherence ``rules``; ``templates`` skips the mining. ``attrs["rejected"]``:
     reviews rejected per rule."""

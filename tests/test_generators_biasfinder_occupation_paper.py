@@ -1,0 +1,79 @@
+"""BiasFinder's own occupation method (toolkit.generators.biasfinder.occupation_paper): a listed occupation in a
+sentence with a person mention (CoreNLP's pronominal mentions included), its left modifiers replaced, one template per
+distinct occupation; the wiring under coherence="paper"."""
+from __future__ import annotations
+
+import pytest
+from conftest import corpus_of
+
+from toolkit.generators.biasfinder import generate
+from toolkit.generators.biasfinder.occupation_paper import (
+    generate_occupation_paper,
+    occupation_templates_paper,
+    title_forms,
+)
+
+
+def _templates(*texts: str):
+    return occupation_templates_paper(corpus_of(list(texts)), lists="paper")
+
+
+def test_title_forms_take_one_word_occupations_and_their_plurals():
+    forms = title_forms(["lawyer", "secretary", "construction worker"])
+    assert forms["lawyers"] == "lawyer" and forms["secretaries"] == "secretary" and forms["lawyer"] == "lawyer"
+    assert "construction worker" not in forms and "worker" not in forms
+
+
+def test_a_sentence_with_a_name_and_an_occupation_gives_a_template_and_other_sentences_stay():
+    found = _templates("John Smith plays a lawyer who loves the job. The lawyer wins.")
+    assert found["template"].tolist() == ["John Smith plays <a> <occupation> who loves the job. The lawyer wins."]
+    assert found["occupation"].tolist() == ["lawyer"]
+
+
+def test_no_person_in_the_sentence_gives_no_template():
+    found = _templates("The lawyer was fine. Nobody else mattered.")
+    assert found.empty
+    assert found.attrs["rejected"] == {"biasfinder:no_person_in_sentence": 1}
+
+
+@pytest.mark.parametrize(("text", "kept"), [("She is a lawyer.", True), ("His wife is a lawyer.", True),
+                                            ("He is a lawyer.", False), ("They said it to her lawyer.", False)])
+def test_pronouns_count_as_persons_as_biasfinders_exclusion_list_lets_them(text, kept):
+    # CoreNLP's entity mentions hold he/him/his/she/her/hers as PERSON; BiasFinder excludes he, him, her (and
+    # "hisshe" for a missing comma), so "she" and "his" make a sentence a candidate and "he" and "her" do not
+    assert (len(_templates(text)) == 1) is kept
+
+
+def test_left_modifiers_are_removed_and_the_article_agrees_with_the_fill():
+    found = _templates("Tom met a very talented lawyer yesterday.")
+    assert found["template"].tolist() == ["Tom met <a> <occupation> yesterday."]
+    cases = generate_occupation_paper(corpus_of([]), templates=found, lists="paper")
+    texts = dict(zip(cases["fill"], cases["text"]))
+    assert texts["accountant"] == "Tom met an accountant yesterday."
+    assert texts["nurse"] == "Tom met a nurse yesterday."
+
+
+def test_spacing_before_punctuation_follows_biasfinders_join():
+    # BiasFinder joins the kept left part, the slot and the rest with single spaces: "<OCC> ."
+    assert _templates("Tom met a lawyer.")["template"].tolist() == ["Tom met <a> <occupation> ."]
+
+
+def test_each_distinct_occupation_gives_its_own_template_and_case():
+    found = _templates("Tom Hanks is a doctor and a farmer in this film.")
+    assert sorted(found["occupation"]) == ["doctor", "farmer"]
+    cases = generate_occupation_paper(corpus_of([]), templates=found, lists="paper")
+    assert cases["case_id"].nunique() == 2 and cases["variant_id"].is_unique
+
+
+def test_a_verb_is_not_an_occupation():
+    assert _templates("She cooks for Tom every day.").empty
+
+
+def test_paper_coherence_runs_biasfinders_occupation_method_and_toolkit_acceptance_does_not():
+    corpus = corpus_of(["Tom met a very talented lawyer yesterday, and she was kind.",
+                        "She is a lawyer and a lawyer is what she is."])
+    paper = generate(corpus, instances=["occupation"], coherence="paper", lists="paper")
+    assert any(t.startswith("Tom met <a> <occupation> yesterday") for t in paper["template"])
+    ours = generate(corpus, instances=["occupation"], coherence="paper", lists="paper", acceptance="toolkit")
+    assert not any(t.startswith("Tom met <a> <occupation> yesterday") for t in ours["template"])
+    assert paper.attrs["coherence"]["acceptance"] == "biasfinder"
