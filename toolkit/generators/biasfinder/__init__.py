@@ -56,6 +56,7 @@ from toolkit.generators.biasfinder.occupation import (fill_occupation, generate_
                                                       occupation_templates, occupations)
 from toolkit.generators.biasfinder.people import MODES as PEOPLE, KnownNames, known_names, people_mode
 from toolkit.generators.biasfinder.rules import DEFAULT as DEFAULT_RULES, RULES, active as active_rules
+from toolkit.generators.biasfinder.occupation_paper import generate_occupation_paper
 from toolkit.generators.biasfinder.rules import label as rule_label, record as record_rules
 
 INSTANCES = ("gender", "occupation", "country")
@@ -108,8 +109,6 @@ def _instances(corpus: pd.DataFrame, *, instances: Sequence[str], n_names: int, 
                                     people=people)
         rejected["gender"] = gendered.attrs.get("rejected", {})
     if len(corpus) and "occupation" in instances and acceptance == "biasfinder":
-        from toolkit.generators.biasfinder.occupation_paper import generate_occupation_paper
-
         frames["occupation"] = generate_occupation_paper(corpus, n_process=n_process, lists=lists)
         rejected["occupation"] = frames["occupation"].attrs.get("rejected", {})
     elif len(corpus) and "occupation" in instances:

@@ -32,6 +32,7 @@ from toolkit.generators.biasfinder import articles
 from toolkit.generators.biasfinder.gender import _fill, gender_templates
 from toolkit.generators.biasfinder.lint import fill_flags
 from toolkit.generators.biasfinder.lists import word_lists
+import toolkit.generators.biasfinder.rules as registry
 from toolkit.generators.biasfinder.rules import COUNTRY, rule
 from toolkit.nlp import coref
 
@@ -80,7 +81,7 @@ def country_templates(templates: pd.DataFrame, *, lists: str = "curated",
         rows.append({"doc_id": t.doc_id, "corpus": t.corpus, "text": t.text, "template": template,
                      "gender": t.gender, "names": leftover})
     if rules is None:
-        from toolkit.generators.biasfinder.rules import DEFAULT as rules  # read off the registry once it is full
+        rules = registry.DEFAULT  # read off the registry when called, once every rule module has registered
     kept = _without_nationalities(rows, rules=rules)
     rejected, rows = len(rows) - len(kept), kept
     frame = pd.DataFrame(rows, columns=list(TEMPLATE_COLUMNS))

@@ -47,6 +47,7 @@ from toolkit.generators.biasfinder.lint import fill_flags, joined_flags
 from toolkit.generators.biasfinder.lists import word_lists, word_pattern
 from toolkit.generators.biasfinder.people import KnownNames, identified, known_names, people_mode
 from toolkit.generators.biasfinder.quotes import inside_short_quote
+import toolkit.generators.biasfinder.rules as registry
 from toolkit.generators.biasfinder.rules import CLUSTER_TEST, GC, GENDER_TEST, rule
 from toolkit.nlp import coref
 from toolkit.resources import load_json
@@ -208,9 +209,7 @@ def _template_or_reason(doc, cluster: list[tuple[int, int]], pairs: tuple[tuple[
 
 
 def _all_rules() -> frozenset[str]:
-    from toolkit.generators.biasfinder.rules import DEFAULT  # read off the registry when called, once it is full
-
-    return DEFAULT
+    return registry.DEFAULT  # read off the registry when called, once every rule module has registered
 
 
 @rule("title_quote", instances=GC, test=GENDER_TEST,

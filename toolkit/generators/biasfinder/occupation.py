@@ -48,6 +48,7 @@ from toolkit.generators.biasfinder import articles
 from toolkit.generators.biasfinder.lint import fill_flags
 from toolkit.generators.biasfinder.lists import word_lists, word_pattern
 from toolkit.generators.biasfinder.quotes import inside_short_quote
+import toolkit.generators.biasfinder.rules as registry
 from toolkit.generators.biasfinder.rules import OCC, OCCUPATION_TEST, rule
 from toolkit.nlp import coref
 from toolkit.resources import load_json
@@ -121,9 +122,7 @@ def _a_person(doc, span) -> bool:
 
 
 def _all_rules() -> frozenset[str]:
-    from toolkit.generators.biasfinder.rules import DEFAULT  # read off the registry when called, once it is full
-
-    return DEFAULT
+    return registry.DEFAULT  # read off the registry when called, once every rule module has registered
 
 
 @rule("occupation_other_name", instances=OCC, test=OCCUPATION_TEST,
