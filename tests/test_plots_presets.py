@@ -260,15 +260,19 @@ def _line_colours(ax) -> dict[str, str]:
             if not line.get_label().startswith("_")}
 
 
-def test_a_model_keeps_its_colour_whatever_the_companions_and_their_order():
+def test_named_models_keep_their_colour_and_others_take_free_colours_in_sorted_order():
     one = _bar_colours(plots.biasfinder_btcs(_table4(models=("vader", HF))))
     two = _bar_colours(plots.biasfinder_btcs(_table4(models=(AIT, HF, "textblob", "vader"))))
     assert one["vader"] == two["vader"] == plots.MODEL_COLOURS["vader"]  # the palette's colour, not desaturated
-    assert one["minilm-imdb-finetuned"] == two["minilm-imdb-finetuned"] == plots.model_colour(HF)
+    assert one["minilm-imdb-finetuned"] == plots.PALETTE[1]  # the first free colour (vader took the first)
+    assert two["svm-unigrams"] == plots.PALETTE[2] and two["minilm-imdb-finetuned"] == plots.PALETTE[3]  # "ait:" < "hf:"
+    assert len(set(two.values())) == 4
     headlines = pd.DataFrame({"study": ["eec", "psa"] * 2, "model": [HF, HF, "afinn", "afinn"], "rank": [1, 2, 2, 1]})
     ranks = _line_colours(plots.agreement_ranks(headlines))
-    assert ranks["minilm-imdb-finetuned"] == one["minilm-imdb-finetuned"]  # the same colour in another figure
-    assert plots.model_palette(["x", "vader", "y"])["y"] == plots.model_palette(["y"])["y"]
+    assert ranks["afinn"] == plots.MODEL_COLOURS["afinn"] and ranks["minilm-imdb-finetuned"] == plots.PALETTE[0]
+    # other models: distinct colours in one figure, the same whatever order they are listed in
+    assert plots.model_palette(["y", "vader", "x"]) == {"y": "#029e73", "vader": "#0173b2", "x": "#de8f05"}
+    assert plots.model_palette(["x", "y", "vader"]) == plots.model_palette(["vader", "y", "x"])
     named = [plots.model_colour(m) for m in ("vader", "textblob", "afinn", "minilm-imdb")]
     assert len(set(named)) == 4  # the registry's named models never share a colour
 
