@@ -11,7 +11,8 @@ from toolkit.plots.presets import preset
 from toolkit.plots.style import (
     _mark_zero_bars,
     _styled,
-    model_colour,
+    _legend_outside,
+    model_palette,
     new_axes,
     short_labels,
 )
@@ -21,7 +22,8 @@ from toolkit.plots.style import (
 def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """BTCs per template, per characteristic, one bar per model in its colour (BiasFinder Table 4 as a figure,
     normalised: ``btcs / templates``, since models and characteristics are scored on different numbers of
-    templates; linear scale). A model with no BTC is a diamond on the zero line and its legend entry says
+    templates; linear scale; each bar labelled with its value, so a bar far shorter than the tallest still reads). A
+    model with no BTC is a diamond on the zero line and its legend entry says
     ``(0 BTCs)``; a characteristic without templates draws nothing and is labelled ``no template``.
     ``table4`` from :func:`toolkit.studies.biasfinder.table4`."""
     import numpy as np
@@ -34,7 +36,8 @@ def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
             labels[model] = f"{labels[model]} (0 BTCs)"
     templates = table4["templates"].astype(float).where(table4["templates"] > 0)
     data = table4.assign(per_template=table4["btcs"] / templates, system=table4["model"].map(labels))
-    palette = {labels[m]: model_colour(m) for m in labels}
+    colours = model_palette(labels)
+    palette = {labels[m]: colours[m] for m in labels}
     ax = ax if ax is not None else new_axes()
     attributes = list(dict.fromkeys(data["attribute"]))
     sns.barplot(saturation=1, data=data, x="attribute", y="per_template", hue="system", hue_order=list(labels.values()),
@@ -45,12 +48,23 @@ def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
             ax.annotate("no template", (i, 0.0), xytext=(0, 5), textcoords="offset points", ha="center",
                         fontsize=preset().small_size)
     top = np.nanmax(data["per_template"].to_numpy(float)) if data["per_template"].notna().any() else 0.0
+    p = preset()
+    bars = [bar for container in ax.containers for bar in container if np.isfinite(bar.get_height())]
+    widest = max((len(f"{bar.get_height():.3g}") for bar in bars), default=1)
+    bar_inches = ax.figure.get_figwidth() * 0.85 / max(len(attributes) * len(labels) / 0.8, 1)
+    upright = widest * 0.6 * p.small_size / 72 > 0.95 * bar_inches
+    for bar in bars:  # every bar says its value: a bar 100 times shorter than the tallest stays readable
+        ax.annotate(f"{bar.get_height():.3g}", (bar.get_x() + bar.get_width() / 2, max(bar.get_height(), 0.0)),
+                    xytext=(0, 5 if bar.get_height() == 0 else 2), textcoords="offset points", ha="center",
+                    va="bottom", rotation=90 if upright else 0, fontsize=p.small_size)
+    headroom = 1.0 + (widest * 0.6 * p.small_size / 72 + 0.1 if upright else 0.2) / max(ax.figure.get_figheight()
+                                                                                         - 1.0, 0.8)
     if top > 0:
-        ax.set_ylim(top=1.1 * top)  # headroom; _mark_zero_bars made room below zero for the diamonds
+        ax.set_ylim(top=headroom * top)  # room for the values; _mark_zero_bars made room below zero
     else:
         ax.set_ylim(-0.05, 1.0)  # nothing but zeros (or no template): a visible range
     ax.set(xlabel="characteristic", ylabel="BTCs per template", title="BiasFinder BTCs per template (Table 4)")
-    ax.legend(title="", loc="best")
+    _legend_outside(ax)
     return ax
 
 
@@ -61,17 +75,18 @@ def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     one colour per model (:func:`model_colour`; point-range; zero drawn). ``rates`` from
     :func:`toolkit.studies.biasfinder.rates`: the intervals are ``rate_low/high`` and ``null_low/high``
     (template-clustered by default); a point without an interval has none (fewer than 2 templates);
-    characteristics without a null (occupation) show the rate only."""
+    characteristics without a null (occupation) show the rate only, and their tick label says ``(no null)`` (``(no
+    interval)`` where no model has one)."""
     import numpy as np
 
     if rates.empty:
         raise InputError("no BTC rates to plot.", fix="pass toolkit.studies.biasfinder.rates(scored).")
     attributes, models = list(dict.fromkeys(rates["attribute"])), list(dict.fromkeys(rates["model"]))
-    labels = short_labels(models)
+    labels, colours = short_labels(models), model_palette(models)
     ax = ax if ax is not None else new_axes()
     width = 0.8 / len(models)
     for j, model in enumerate(models):
-        colour = model_colour(model)
+        colour = colours[model]
         block = rates[rates["model"] == model].set_index("attribute").reindex(attributes)
         x = np.arange(len(attributes)) - 0.4 + width * (j + 0.5)
         for column, low, high, shift, face in (("rate_between", "rate_low", "rate_high", -0.15, colour),
@@ -87,9 +102,15 @@ def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     top = np.nanmax(rates[["rate_between", "rate_high", "rate_within", "null_high"]].to_numpy(float))
     top = top if np.isfinite(top) and top > 0 else 0.01
     ax.set_ylim(-0.04 * top, 1.1 * top)
-    ax.set_xticks(np.arange(len(attributes)), attributes)
+    ticks = []
+    for attribute in attributes:
+        block = rates[rates["attribute"] == attribute]
+        missing = [what for what, column in (("null", "rate_within"), ("interval", "rate_low"))
+                   if column not in block.columns or block[column].isna().all()]
+        ticks.append(attribute + (f"\n(no {' or '.join(missing)})" if missing else ""))
+    ax.set_xticks(np.arange(len(attributes)), ticks)
     ax.set(xlabel="characteristic", ylabel="BTCs / mutant pairs",
            title=f"BiasFinder BTC rate and within-class null ({rates['interval'].iloc[0]} intervals)")
-    ax.legend(title="", loc="best")
+    _legend_outside(ax)
     return ax
 

@@ -11,6 +11,7 @@ from matplotlib.lines import Line2D
 
 from toolkit import stats
 from toolkit.errors import InputError
+from toolkit.plots.presets import preset
 from toolkit.plots.style import (
     _DIRECTION_COLOURS,
     NOISE,
@@ -19,7 +20,7 @@ from toolkit.plots.style import (
     _styled,
     _tick_labels,
     _figure_legend,
-    _legend_above,
+    _legend_outside,
     _min_span,
     _zero_models,
     new_axes,
@@ -88,7 +89,7 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
     if collapsed:
         handles.append(Line2D([], [], color="0.3", **COLLAPSED_MARK))
         texts.append("box collapsed (IQR = 0)")
-    _legend_above(ax, handles, texts)
+    _legend_outside(ax, handles, texts)
     return ax
 
 
@@ -116,6 +117,11 @@ def _task_panels(data: pd.DataFrame, *, value: str, what: str, attribute: str, s
     return panels
 
 
+def _panel_title(task: str, order_label: str) -> str:
+    """A task panel's title: the task and the systems' order (``anger: systems by mean Δ``)."""
+    return f"{task}: " + order_label.replace("system (by ", "systems by ").removesuffix(")")
+
+
 @_styled
 def eec_task_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subset: str = "all",
                     pearson: Mapping[str, float] | None = None) -> list[Axes]:
@@ -128,8 +134,9 @@ def eec_task_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str,
     for task, block, order, label, ax in _task_panels(data, value="delta", what="pairs", attribute=attribute,
                                                       subset=subset, pearson=pearson):
         eec_deltas(block, tests[tests["task"] == task], attribute=attribute, subset=subset, order=order, ax=ax)
-        ax.set(title=f"{task}: EEC {attribute} ({subset})", xlabel=label)
+        ax.set(title=_panel_title(task, label), xlabel="")
         axes.append(ax)
+    axes[0].figure.suptitle(f"EEC {attribute} ({subset}): Δ per system", fontsize=preset().title_size)
     _figure_legend(axes[0].figure, axes)
     return axes
 
@@ -151,8 +158,8 @@ def _level(tests: pd.DataFrame) -> str:
     """How the intervals of an EEC tests table are made, for a title: simultaneous over m tests, or 95 %."""
     if "n_family" in tests.columns and tests["n_family"].notna().any():
         m = int(tests["n_family"].max())
-        return "95 % simultaneous" + (f" (m = {m})" if m > 1 else "")
-    return "95 %"
+        return "95\u00a0% simultaneous" + (f" (m\u00a0=\u00a0{m})" if m > 1 else "")
+    return "95\u00a0%"
 
 
 @_styled
@@ -211,9 +218,9 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
     _, _, a, b = eec_study.ATTRIBUTES[attribute]
     _tick_labels(ax, list(short_labels(order).values()))
     ax.set_xlim(-0.6, len(order) - 0.4)
-    ax.set(xlabel=xlabel, ylabel=f"Δ ({a} − {b})", title=f"EEC {attribute} ({subset}): Δ with {_level(data)} CI")
+    ax.set(xlabel=xlabel, ylabel=f"Δ ({a} − {b})", title=f"EEC {attribute} ({subset}): Δ, {_level(data)} CI")
     _min_span(ax, span=2.5 * margin if margin > 0 else 0.01)
-    _legend_above(ax, handles, texts)
+    _legend_outside(ax, handles, texts)
     return ax
 
 
@@ -227,8 +234,9 @@ def eec_task_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "al
     for task, block, order, label, ax in _task_panels(data, value="mean_diff", what="tests", attribute=attribute,
                                                       subset=subset, pearson=pearson):
         eec_intervals(block, attribute=attribute, subset=subset, order=order, ax=ax)
-        ax.set(title=f"{task}: EEC {attribute} ({subset}), Δ with {_level(block)} CI", xlabel=label)
+        ax.set(title=_panel_title(task, label), xlabel="")
         axes.append(ax)
+    axes[0].figure.suptitle(f"EEC {attribute} ({subset}): Δ with {_level(data)} CI", fontsize=preset().title_size)
     _figure_legend(axes[0].figure, axes)
     return axes
 

@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
-from toolkit.plots.style import ZERO_MARK, _styled, model_palette, new_axes, short_label
+from toolkit.plots.presets import preset
+from toolkit.plots.style import ZERO_MARK, _legend_outside, _styled, model_palette, new_axes, short_label
 
 ANALYSIS_STYLE = {"raw": ("o", "as measured"), "adjusted": ("s", "adjusted for name frequency"),
                   "matched": ("^", "frequency-matched names")}
@@ -41,7 +42,7 @@ def confounds(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     study = "PSA" if "corpus" in table.columns else "EEC"
     ax.set(xlabel=f"{attribute} gap (group a − group b), 95% interval", ylabel="",
            title=f"{study} {attribute} gap and name frequency")
-    ax.legend(loc="best", frameon=False)
+    _legend_outside(ax)
     return ax
 
 
@@ -69,7 +70,7 @@ def wording(table: pd.DataFrame, *, attribute: str, ax: Axes | None = None) -> A
     ax.invert_yaxis()
     ax.set(xlabel=f"{attribute} estimate with 95% interval, one per wording set", ylabel="",
            title=f"EEC {attribute} estimate across template wordings")
-    ax.legend(loc="best", frameon=False)
+    _legend_outside(ax)
     return ax
 
 
@@ -89,12 +90,12 @@ def intersections(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
                 label=short_label(model))
         for k, state in enumerate(rows["state"]):
             if state == "not enough data":
-                ax.annotate("not enough data", (0, y[k]), fontsize=6, color=palette[model], va="center")
+                ax.annotate("not enough data", (0, y[k]), fontsize=preset().small_size, color=palette[model], va="center")
     ax.axvline(0, color="#888888", linewidth=0.8, zorder=0)
     short = [c.replace("African-American", "AA").replace("European", "EA") for c in contrasts]
     ax.set_yticks(np.arange(len(contrasts)), short)
     ax.invert_yaxis()
     ax.set(xlabel="score difference (a − b), 95% interval; AA African-American, EA European names", ylabel="",
            title="EEC gender × race contrasts")
-    ax.legend(loc="best", frameon=False)
+    _legend_outside(ax)
     return ax

@@ -44,11 +44,12 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
 """Paper presets by name (see :class:`Preset`)."""
 
 FONTS: dict[str, dict] = {
-    "sans": {"font.family": "sans-serif", "font.sans-serif": ["DejaVu Sans"], "mathtext.fontset": "dejavusans"},
-    "serif": {"font.family": "serif", "font.serif": ["STIXGeneral", "DejaVu Serif"], "mathtext.fontset": "stix"},
+    "sans": {"font.family": ["DejaVu Sans"], "mathtext.fontset": "dejavusans"},
+    "serif": {"font.family": ["STIXGeneral", "DejaVu Serif"], "mathtext.fontset": "stix"},
 }
-"""Font families by name: matplotlib's own TrueType fonts (DejaVu Sans; STIX, Times-like, for ``serif``), so every
-PDF embeds Type 42 fonts whatever is installed."""
+"""Font families by name, named concretely (a generic ``serif`` would be resolved when the figure is saved, outside
+the preset): matplotlib's own TrueType fonts (DejaVu Sans; STIX, Times-like, for ``serif``, DejaVu Serif for a
+glyph STIX lacks), so every PDF embeds Type 42 fonts whatever is installed."""
 
 DEFAULT_PRESET = "acl-double"
 PRESET_ENV = "TOOLKIT_FIGURE_PRESET"

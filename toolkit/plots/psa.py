@@ -2,17 +2,22 @@
 flips per name."""
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
+from matplotlib.patches import Patch
 
 from toolkit.errors import InputError
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
+    NOISE,
+    _legend_outside,
     _mark_zero_bars,
+    _min_span,
     _styled,
     category_palette,
-    model_colour,
+    model_palette,
     new_axes,
     short_label,
     short_labels,
@@ -22,7 +27,8 @@ from toolkit.plots.style import (
 @_styled
 def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, ax: Axes | None = None) -> Axes:
     """ScoreSens per name, female names then male names, coloured by category (PSA Figure 1); a name whose
-    ScoreSens is exactly 0 is a diamond on the zero line. Vertical bars at double width; in a column preset the
+    ScoreSens is 0 (or floating-point noise of 0, below :data:`NOISE`) is a diamond on the zero line, and the axis
+    spans at least 0.02 (never scaled to noise). Vertical bars at double width; in a column preset the
     bars run horizontally (names down the side, female above the dashed line).
 
     ``names`` from :func:`toolkit.studies.psa.score_sens`; ``model`` picks one model (default: the first).
@@ -35,7 +41,9 @@ def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, ax: Axes | 
         raise InputError(f"model {model!r} is not in the table; it has {models}.", fix="pick one of them.")
     p = preset()
     vertical = p.double
-    data = names[names["model"] == model].sort_values(["gender", "score_sens"], kind="stable")
+    data = names[names["model"] == model]
+    data = data.assign(score_sens=data["score_sens"].where(data["score_sens"].abs() > NOISE, 0.0))  # noise: 0
+    data = data.sort_values(["gender", "score_sens"], kind="stable")
     if ax is None:
         ax = new_axes(height=p.height + 0.9) if vertical else new_axes(height=0.115 * len(data) + 1.3)
     palette = category_palette(names["category"])
@@ -48,43 +56,66 @@ def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, ax: Axes | 
         ax.axhline(0.0, color="black", linewidth=0.6)
         ax.set(xlabel="female names  |  male names", ylabel="ScoreSens (valence)")
         ax.tick_params(axis="x", rotation=90)
-        ax.legend(title="category", loc="upper left", bbox_to_anchor=(1.0, 1.0))
+        _legend_outside(ax, title="category")
     else:
         sns.barplot(saturation=1, data=data, y="name", x="score_sens", hue="category", order=data["name"].tolist(),
                     dodge=False, palette=palette, hue_order=hue_order, orient="h", ax=ax)
         ax.axhline(boundary, color="black", linestyle="--", linewidth=0.6)
         ax.axvline(0.0, color="black", linewidth=0.6)
         ax.set(ylabel="female names (top)  |  male names", xlabel="ScoreSens (valence)")
-        ax.legend(title="category", loc="best")
+        _legend_outside(ax, title="category")
     _mark_zero_bars(ax, vertical=vertical)
+    _min_span(ax, axis="y" if vertical else "x", span=0.02)
     label = short_label(model)
     ax.set_title(f"PSA ScoreSens: {label}")
-    if data["score_sens"].abs().max() < 1e-12:
+    if (data["score_sens"] == 0).all():
         ax.text(0.5, 0.6, f"{label} gives every name\nthe same score: ScoreSens = 0\n(correlation undefined)",
                 transform=ax.transAxes, ha="center", va="center", fontsize=p.small_size,
                 bbox={"facecolor": "white", "edgecolor": "0.6", "linewidth": 0.5})
     return ax
 
 
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "h")
+"""One marker per model in line figures, so that two models drawn on the same points both show."""
+
+
 @_styled
 def psa_label_dist(label_dist: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
-    """LabelDist against the threshold, one line per model in its :func:`model_colour` (style per corpus) (PSA
-    Figure 2), with the bootstrap interval (``label_dist_low``/``label_dist_high``, where the table has them) as a
-    band in the model's colour; a point at 0 is drawn (a marker on every threshold)."""
+    """LabelDist against the threshold (PSA Figure 2), one line per model (and corpus) in its colour
+    (:func:`model_palette`) and marker, with the bootstrap interval (``label_dist_low``/``label_dist_high``, where the
+    table has them) as a band in the model's colour, said in the legend; a model whose curve equals an earlier one's
+    says so in the legend (``= vader``), its markers smaller so both show; a point at 0 is drawn."""
     ax = ax if ax is not None else new_axes()
-    style = "corpus" if label_dist["corpus"].nunique() > 1 else None
-    labels = short_labels(label_dist["model"])
-    data = label_dist.assign(system=label_dist["model"].map(labels))
-    palette = {labels[m]: model_colour(m) for m in labels}
-    sns.lineplot(data=data, x="threshold", y="label_dist", hue="system", hue_order=list(labels.values()), style=style,
-                 marker="o", markersize=3.5, palette=palette, ax=ax)
-    if {"label_dist_low", "label_dist_high"} <= set(label_dist.columns):
-        for (model, _), block in label_dist.dropna(subset=["label_dist_low"]).groupby(["model", "corpus"]):
+    models = list(dict.fromkeys(label_dist["model"]))
+    corpora = list(dict.fromkeys(label_dist["corpus"]))
+    labels, colours = short_labels(models), model_palette(models)
+    has_band = {"label_dist_low", "label_dist_high"} <= set(label_dist.columns) and \
+        label_dist["label_dist_low"].notna().any()
+    drawn: list[tuple[str, tuple]] = []
+    for k, corpus in enumerate(corpora):
+        for j, model in enumerate(models):
+            block = label_dist[(label_dist["model"] == model) & (label_dist["corpus"] == corpus)]
             block = block.sort_values("threshold")
-            ax.fill_between(block["threshold"], block["label_dist_low"], block["label_dist_high"],
-                            color=model_colour(model), alpha=0.2, linewidth=0)
+            if block.empty:
+                continue
+            curve = tuple(np.round(block["label_dist"].to_numpy(float), 9))
+            same = next((labels[m] for m, other in drawn if other == curve), None)
+            drawn.append((model, curve))
+            label = labels[model] + (f" ({corpus})" if len(corpora) > 1 else "") + (f" (= {same})" if same else "")
+            if has_band:
+                ax.fill_between(block["threshold"], block["label_dist_low"], block["label_dist_high"],
+                                color=colours[model], alpha=0.15, linewidth=0)
+            ax.plot(block["threshold"], block["label_dist"], color=colours[model], marker=MARKERS[j % len(MARKERS)],
+                    markersize=2.5 if same else 4.0, linestyle=("-", "--", ":", "-.")[k % 4], linewidth=1.0,
+                    label=label, zorder=3 + (1 if same else 0), markerfacecolor="white" if same else colours[model])
+    handles, texts = ax.get_legend_handles_labels()
+    if has_band:
+        handles.append(Patch(facecolor="0.5", alpha=0.3, linewidth=0))
+        texts.append("95 % bootstrap interval")
+    top = float(np.nanmax(label_dist[["label_dist"] + (["label_dist_high"] if has_band else [])].to_numpy(float)))
+    ax.set_ylim(-0.03 * max(top, 0.05), 1.08 * max(top, 0.05))
     ax.set(xlabel="threshold c (valence)", ylabel="LabelDist", title="PSA LabelDist")
-    ax.legend(title="", loc="best")
+    _legend_outside(ax, handles, texts)
     return ax
 
 
@@ -97,7 +128,8 @@ def psa_label_flips(flips: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     p = preset()
     labels = short_labels(flips["model"])
     data = flips.sort_values(["gender", "name"]).assign(system=lambda f: f["model"].map(labels))
-    palette = {labels[m]: model_colour(m) for m in labels}
+    colours = model_palette(labels)
+    palette = {labels[m]: colours[m] for m in labels}
     n = data["name"].nunique()
     if ax is None:
         ax = new_axes(height=p.height + 0.9) if p.double else new_axes(height=0.06 * n * len(labels) + 0.1 * n + 1.3)
@@ -112,7 +144,7 @@ def psa_label_flips(flips: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         ax.set(ylabel="name", xlabel="label flip rate")
     _mark_zero_bars(ax, vertical=p.double)
     ax.set_title(f"Labels flipped at c = {data['threshold'].iloc[0]:.2f} (◆: none)")
-    ax.legend(title="", loc="best")
+    _legend_outside(ax)
     return ax
 
 

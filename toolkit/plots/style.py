@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -133,8 +134,10 @@ def _fit_titles(figure: Figure, axes: Sequence[Axes]) -> None:
     (each is centred on its Axes, so its room is twice the distance from that centre to the nearer figure edge)."""
     for _ in range(4):
         renderer, changed = _renderer(figure), False
-        for text_artist, along in [(t, i) for ax in axes for t, i in ((ax.title, 0), (ax.xaxis.label, 0),
-                                                                      (ax.yaxis.label, 1))]:
+        pairs = [(t, i) for ax in axes for t, i in ((ax.title, 0), (ax.xaxis.label, 0), (ax.yaxis.label, 1))]
+        if figure._suptitle is not None:
+            pairs.append((figure._suptitle, 0))
+        for text_artist, along in pairs:
             text = text_artist.get_text()
             box = text_artist.get_window_extent(renderer)
             full = figure.bbox.width if along == 0 else figure.bbox.height
@@ -145,7 +148,7 @@ def _fit_titles(figure: Figure, axes: Sequence[Axes]) -> None:
             room = max(2 * min(centre, full - centre) - 6, 0.3 * full)
             longest = max(len(line) for line in text.split("\n"))
             width = max(10, min(longest - 1, int(longest * room / max(high - low, 1.0))))
-            text_artist.set_text(textwrap.fill(" ".join(text.split()), width, break_on_hyphens=False))
+            text_artist.set_text(textwrap.fill(re.sub(r"[ \t\n]+", " ", text), width, break_on_hyphens=False))
             changed = True
         if not changed:
             return
@@ -217,7 +220,8 @@ def _tick_labels(ax: Axes, labels: Sequence[str]) -> None:
     """Set categorical x tick labels at 0…n-1, turned 30° when they would not fit side by side."""
     p = preset()
     width = ax.figure.get_figwidth() * ax.get_position().width
-    crowded = sum(len(str(s)) + 2 for s in labels) * 0.6 * p.small_size / 72 > 0.9 * width
+    longest = max((len(str(s)) for s in labels), default=0)
+    crowded = (longest + 1) * 0.6 * p.small_size / 72 > 0.9 * width / max(len(labels), 1)
     ax.set_xticks(range(len(labels)), list(labels), rotation=30 if crowded else 0, ha="right" if crowded else "center",
                   rotation_mode="anchor" if crowded else "default")
 
@@ -235,18 +239,33 @@ def _zero_models(data: pd.DataFrame, value: str) -> set[str]:
 
 
 
-def _legend_above(ax: Axes, handles=None, labels=None, *, ncol: int | None = None, title: str = ""):
-    """The legend of ``ax`` in a row (or rows) above the Axes, off the data; the columns fit the Axes' width."""
+def _own_axes(ax: Axes) -> bool:
+    """Whether ``ax`` is its figure's only plot (colour bars aside): a legend may then go on the figure."""
+    return all(other is ax or other.get_label() == "<colorbar>" for other in ax.figure.axes)
+
+
+def _legend_outside(ax: Axes, handles=None, labels=None, *, ncol: int | None = None, title: str = ""):
+    """The legend of ``ax`` off the data: under the figure (rows of entries fitted to its width; the figure grows
+    by the legend's height, within the preset's ``max_height``) when ``ax`` is the figure's only plot, else in a
+    row above ``ax`` (a panel: :func:`_figure_legend` gathers the panels' legends)."""
     if handles is None:
         handles, labels = ax.get_legend_handles_labels()
     if not handles:
         return None
     p = preset()
-    width = ax.figure.get_figwidth() * 0.9
-    per_entry = max(len(str(t)) for t in labels) * 0.55 * p.small_size / 72 + 0.35
+    figure = ax.figure
+    width = figure.get_figwidth() * 0.95
+    per_entry = max(len(str(t)) for t in labels) * 0.5 * p.small_size / 72 + 0.4
     ncol = ncol or max(1, min(len(handles), int(width // per_entry)))
-    return ax.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=ncol, title=title or None,
-                     borderaxespad=0.2, columnspacing=1.0, handletextpad=0.4)
+    if not _own_axes(ax):
+        return ax.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=ncol,
+                         title=title or None, borderaxespad=0.2, columnspacing=1.0, handletextpad=0.4)
+    if ax.get_legend() is not None:  # seaborn's own, on the data
+        ax.get_legend().remove()
+    rows = math.ceil(len(handles) / ncol) + (1 if title else 0)
+    figure.set_figheight(min(figure.get_figheight() + rows * p.small_size * 1.45 / 72 + 0.05, p.max_height))
+    return figure.legend(handles, labels, loc="outside lower center", ncol=ncol, title=title or None,
+                         frameon=False, columnspacing=1.0, handletextpad=0.4, borderaxespad=0.2)
 
 
 def _legend_right(ax: Axes, handles=None, labels=None, *, title: str = ""):
@@ -263,16 +282,19 @@ def _figure_legend(figure: Figure, axes: Sequence[Axes]) -> None:
     """One legend above all panels of ``figure``: the distinct entries of ``axes``' legends (each panel's removed)."""
     seen: dict[str, object] = {}
     for ax in axes:
-        handles, labels = ax.get_legend_handles_labels()
-        for handle, label in zip(handles, labels):
+        legend = ax.get_legend()
+        if legend is not None:
+            pairs = zip(legend.legend_handles, [t.get_text() for t in legend.get_texts()])
+            legend.remove()
+        else:
+            pairs = zip(*ax.get_legend_handles_labels())
+        for handle, label in pairs:
             seen.setdefault(label, handle)
-        if ax.get_legend() is not None:
-            ax.get_legend().remove()
     if seen:
         p = preset()
         per_entry = max(len(t) for t in seen) * 0.55 * p.small_size / 72 + 0.35
         ncol = max(1, min(len(seen), int(figure.get_figwidth() * 0.9 // per_entry)))
-        figure.legend(list(seen.values()), list(seen), loc="outside upper center", ncol=ncol, frameon=False,
+        figure.legend(list(seen.values()), list(seen), loc="outside lower center", ncol=ncol, frameon=False,
                       columnspacing=1.0, handletextpad=0.4)
 
 
