@@ -241,16 +241,18 @@ def _data_points(ax) -> np.ndarray:
 
 
 def _legends_over_data(figure, renderer) -> list[str]:
+    """Legends, and notes written on an Axes (texts of more than two words), that cover a data point."""
     bad = []
-    for legend in _legends(figure):
+    notes = [t for ax in figure.axes for t in ax.texts if len(t.get_text().split()) > 2]
+    for legend in [*_legends(figure), *notes]:
         box = legend.get_window_extent(renderer).shrunk(0.98, 0.9)
         for ax in figure.axes:
             points = _data_points(ax)
             inside = ((points[:, 0] > box.x0) & (points[:, 0] < box.x1) & (points[:, 1] > box.y0)
                       & (points[:, 1] < box.y1)) if len(points) else np.array([])
             if inside.any():
-                bad.append(f"legend {[t.get_text() for t in legend.get_texts()][:3]} over {int(inside.sum())} "
-                           f"points of {ax.get_title()!r}")
+                what = legend.get_text() if isinstance(legend, Text) else [t.get_text() for t in legend.get_texts()][:3]
+                bad.append(f"{what!r} over {int(inside.sum())} points of {ax.get_title()!r}")
     return bad
 
 
@@ -377,7 +379,7 @@ def test_interval_figure_draws_the_paper_t_interval_beside_the_two_way_one():
     with plots.use_preset("acl-single"):
         ax = plots.eec_intervals(tests, attribute="gender")
     vader = tests[(tests["model"] == "vader") & (tests["attribute"] == "gender")].iloc[0]
-    spans = [seg for c in ax.collections for seg in getattr(c, "get_segments", lambda: [])()
+    spans = [seg for c in ax.collections for seg in getattr(c, "get_segments", list)()
              if len(seg) == 2 and np.allclose(sorted(seg[:, 1]), [vader["t_ci_low"], vader["t_ci_high"]])]
     assert spans and max(c.get_linewidth()[0] for c in ax.collections if hasattr(c, "get_segments")) >= 2
     legend = _legend_texts(ax)
@@ -412,7 +414,7 @@ def test_biasfinder_btcs_labels_every_bar_and_rates_say_which_characteristic_has
 def test_failure_heatmap_says_failure_percent_and_carries_intervals():
     with plots.use_preset("acl-double"):
         ax = FIGURES["btcsam_failure_pct"]()
-    colourbar = [a for a in ax.figure.axes if a is not ax][0]
+    colourbar = next(a for a in ax.figure.axes if a is not ax)
     assert colourbar.get_ylabel() == "failure %"
     assert any(re.search(r"\[\d+, \d+\]", t.get_text()) for t in ax.texts)
 

@@ -62,7 +62,7 @@ def agreement_tau(tau: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     ax.set_yticks([i + 0.5 for i in range(k)], rows, rotation=0)
     ax.set_xticks([j + 0.5 for j in range(k)], cols, rotation=0)
     n = int(tau["n_models"].iloc[0]) if len(tau) else 0
-    ax.set(title=f"Agreement of the studies' rankings ({n} models)", xlabel="", ylabel="")
+    ax.set(title=f"Agreement of rankings ({n} models)", xlabel="", ylabel="")
     if outside:
         ax.set_xlabel("* the bootstrap interval does not contain τ")
     return ax

@@ -9,9 +9,9 @@ from matplotlib.axes import Axes
 from toolkit.errors import InputError
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
+    _legend_outside,
     _mark_zero_bars,
     _styled,
-    _legend_outside,
     model_palette,
     new_axes,
     short_labels,

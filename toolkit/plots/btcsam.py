@@ -14,7 +14,6 @@ from toolkit.plots.style import (
     short_labels,
 )
 
-
 COLOURBAR_LABELS = {"failure_pct": "failure %", "detection_probability": "detection probability"}
 
 
@@ -35,7 +34,7 @@ def btcsam_heatmap(table: pd.DataFrame, *, value: str = "detection_probability",
         raise InputError(f"cannot draw a heatmap: table is empty or lacks {', '.join(missing)}.",
                          fix="pass detection_probability(...) or failure_percentage(...) of a scored test set.")
     p = preset()
-    pivot = lambda column: table.pivot_table(index=index, columns=columns, values=column,  # noqa: E731
+    pivot = lambda column: table.pivot_table(index=index, columns=columns, values=column,
                                              aggfunc="mean", sort=False, dropna=False)
     grid = pivot(value)
     single = bool(table.groupby([index, columns]).size().max() == 1)
@@ -51,14 +50,14 @@ def btcsam_heatmap(table: pd.DataFrame, *, value: str = "detection_probability",
     ax = ax if ax is not None else new_axes(height=(0.42 if bounds else 0.3) * grid.shape[0] + 1.5)
     row_chars = max(len(str(i)) for i in grid.index)
     cell = (ax.figure.get_figwidth() - 1.1 - row_chars * 0.55 * p.small_size / 72) / max(grid.shape[1], 1)
-    percent = value == "failure_pct"
+    percent, no_room = value == "failure_pct", False
     numbers = grid.map(lambda v: "" if pd.isna(v) else f"{v:.1f}" if percent else f"{v:.2f}")
     scale = 1.0 if percent else 100.0
     if bounds and cell >= 0.5:  # each cell's interval under its value, where a cell has room
         numbers = numbers.where(grid.isna(), numbers + "\n[" + (bounds[0] * scale).round().map("{:.0f}".format)
                                 + ", " + (bounds[1] * scale).round().map("{:.0f}".format) + "]")
     else:
-        bounds = []
+        no_room, bounds = bool(bounds), []
     sns.heatmap(grid, annot=numbers, fmt="", cmap="rocket_r", ax=ax,
                 annot_kws={"fontsize": p.small_size}, linewidths=0.4, linecolor="white",
                 cbar_kws={"label": COLOURBAR_LABELS.get(value, value.replace("_", " ")), "pad": 0.02, "shrink": 0.8})
@@ -77,8 +76,10 @@ def btcsam_heatmap(table: pd.DataFrame, *, value: str = "detection_probability",
     note = " (hatched: no case)" if empty.any() and cell < 0.42 else ""
     ax.set(xlabel=columns.replace("_", " ") + note, ylabel=index.replace("_", " "),
            title=title if title is not None else f"BTC-SAM {value.replace('_', ' ')}")
+    if no_room:
+        ax.set_xlabel(ax.get_xlabel() + " (intervals: the forest figure)")
     if bounds:
-        ax.set_xlabel(ax.get_xlabel() + f"; [95 % interval{'' if percent else ', %'}]")
+        ax.set_xlabel(ax.get_xlabel() + f" (each cell: value [95\u00a0% interval{'' if percent else ', in %'}])")
     return ax
 
 

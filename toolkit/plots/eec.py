@@ -16,12 +16,12 @@ from toolkit.plots.style import (
     _DIRECTION_COLOURS,
     NOISE,
     ZERO_MARK,
-    _grid,
-    _styled,
-    _tick_labels,
     _figure_legend,
+    _grid,
     _legend_outside,
     _min_span,
+    _styled,
+    _tick_labels,
     _zero_models,
     new_axes,
     short_labels,
@@ -141,7 +141,7 @@ def eec_task_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str,
     return axes
 
 
-T_COLOUR = "0.55"  # the paper's t interval
+T_COLOUR = "#333333"  # the paper's t interval: dark, open circle; the two-way verdicts are coloured
 _VERDICT_COLOURS = {"a higher": "#d55e00", "b higher": "#0173b2", "different but within ±m": "#cc78bc",
                     "equivalent": "#029e73", "inconclusive": "#949494", stats.IDENTICAL: "#000000"}
 

@@ -6,7 +6,6 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
-from toolkit.plots.presets import preset
 from toolkit.plots.style import ZERO_MARK, _legend_outside, _styled, model_palette, new_axes, short_label
 
 ANALYSIS_STYLE = {"raw": ("o", "as measured"), "adjusted": ("s", "adjusted for name frequency"),
@@ -76,8 +75,8 @@ def wording(table: pd.DataFrame, *, attribute: str, ax: Axes | None = None) -> A
 
 @_styled
 def intersections(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
-    """:func:`toolkit.studies.intersections.cells`: each contrast with its interval, one colour per system;
-    contrasts without enough data are listed and say so."""
+    """:func:`toolkit.studies.intersections.cells`: each contrast with its interval, one colour per system; a
+    contrast some system has not enough data for is starred, and the axis label says for which."""
     ax = ax if ax is not None else new_axes(height=3.0)
     contrasts = list(dict.fromkeys(table["contrast"]))
     models = list(dict.fromkeys(table["model"]))
@@ -88,14 +87,17 @@ def intersections(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         y = np.arange(len(contrasts)) + (j - (len(models) - 1) / 2) * step
         _ranges(ax, y, rows["estimate"], rows["ci_low"], rows["ci_high"], colour=palette[model], marker="o",
                 label=short_label(model))
-        for k, state in enumerate(rows["state"]):
-            if state == "not enough data":
-                ax.annotate("not enough data", (0, y[k]), fontsize=preset().small_size, color=palette[model], va="center")
     ax.axvline(0, color="#888888", linewidth=0.8, zorder=0)
     short = [c.replace("African-American", "AA").replace("European", "EA") for c in contrasts]
-    ax.set_yticks(np.arange(len(contrasts)), short)
+    sparse = table[table["state"] == "not enough data"] if "state" in table.columns else table.iloc[:0]
+    starred = set(sparse["contrast"])
+    ax.set_yticks(np.arange(len(contrasts)), [s + ("*" if c in starred else "") for s, c in zip(short, contrasts)])
     ax.invert_yaxis()
-    ax.set(xlabel="score difference (a − b), 95% interval; AA African-American, EA European names", ylabel="",
-           title="EEC gender × race contrasts")
+    note = ""
+    if starred:
+        who = ", ".join(short_label(m) for m in dict.fromkeys(sparse["model"]))
+        note = f"\n* not enough data for {who} (nothing drawn)"
+    ax.set(xlabel="score difference (a − b), 95% interval; AA African-American, EA European names" + note,
+           ylabel="", title="EEC gender × race contrasts")
     _legend_outside(ax)
     return ax

@@ -2,6 +2,8 @@
 flips per name."""
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 import pandas as pd
 import seaborn as sns
@@ -69,9 +71,12 @@ def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, ax: Axes | 
     label = short_label(model)
     ax.set_title(f"PSA ScoreSens: {label}")
     if (data["score_sens"] == 0).all():
-        ax.text(0.5, 0.6, f"{label} gives every name\nthe same score: ScoreSens = 0\n(correlation undefined)",
-                transform=ax.transAxes, ha="center", va="center", fontsize=p.small_size,
-                bbox={"facecolor": "white", "edgecolor": "0.6", "linewidth": 0.5})
+        note = f"{label} gives every name the same score: ScoreSens = 0 (correlation undefined)"
+        if vertical:
+            ax.text(0.5, 0.96, note, transform=ax.transAxes, ha="center", va="top", fontsize=p.small_size,
+                    bbox={"facecolor": "white", "edgecolor": "0.6", "linewidth": 0.5})
+        else:  # no room beside the zero line in a column: under the axis
+            ax.set_xlabel(ax.get_xlabel() + "\n" + textwrap.fill(note, 40))
     return ax
 
 
@@ -84,7 +89,7 @@ def psa_label_dist(label_dist: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """LabelDist against the threshold (PSA Figure 2), one line per model (and corpus) in its colour
     (:func:`model_palette`) and marker, with the bootstrap interval (``label_dist_low``/``label_dist_high``, where the
     table has them) as a band in the model's colour, said in the legend; a model whose curve equals an earlier one's
-    says so in the legend (``= vader``), its markers smaller so both show; a point at 0 is drawn."""
+    says so in the legend (``= vader``) and is drawn dashed with small markers on top, so both show; a point at 0 is drawn."""
     ax = ax if ax is not None else new_axes()
     models = list(dict.fromkeys(label_dist["model"]))
     corpora = list(dict.fromkeys(label_dist["corpus"]))
@@ -106,8 +111,8 @@ def psa_label_dist(label_dist: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
                 ax.fill_between(block["threshold"], block["label_dist_low"], block["label_dist_high"],
                                 color=colours[model], alpha=0.15, linewidth=0)
             ax.plot(block["threshold"], block["label_dist"], color=colours[model], marker=MARKERS[j % len(MARKERS)],
-                    markersize=2.5 if same else 4.0, linestyle=("-", "--", ":", "-.")[k % 4], linewidth=1.0,
-                    label=label, zorder=3 + (1 if same else 0), markerfacecolor="white" if same else colours[model])
+                    markersize=2.2 if same else 4.5, linewidth=1.0, label=label, zorder=4 if same else 3,
+                    linestyle=(0, (2, 2)) if same else ("-", "--", ":", "-.")[k % 4])  # a copy: dashed, on top
     handles, texts = ax.get_legend_handles_labels()
     if has_band:
         handles.append(Patch(facecolor="0.5", alpha=0.3, linewidth=0))

@@ -56,10 +56,11 @@ MODEL_COLOURS: dict[str, str] = {"vader": "#0173b2", "textblob": "#de8f05", "afi
                                  "minilm-imdb": "#cc78bc"}
 """Fixed colours of the registry's named models (seaborn's ``colorblind`` palette, after Okabe & Ito): the same in
 every figure. Add an entry to pin a colour for a model of your own."""
-PALETTE: tuple[str, ...] = ("#0173b2", "#de8f05", "#029e73", "#cc78bc", "#56b4e9", "#ca9161", "#333333",
+PALETTE: tuple[str, ...] = ("#0173b2", "#de8f05", "#029e73", "#cc78bc", "#333333", "#56b4e9", "#ca9161",
                             "#d55e00", "#949494", "#fbafe4", "#8c564b", "#17becf", "#bcbd22", "#7f7f7f")
 """The colours other models take, in this order: the ``colorblind`` palette (its yellow left out: near-invisible on
-white; vermillion late: beside orange it reads as the same colour), then tab10's extras."""
+white; near-black before sky blue, which reads close to blue; vermillion late: beside orange it reads as the same
+colour), then tab10's extras."""
 
 
 def model_palette(models: Iterable[str]) -> dict[str, str]:
@@ -89,9 +90,9 @@ def model_colour(model: str, models: Iterable[str] | None = None) -> str:
 
 _DIRECTION_COLOURS = ("#bbbbbb", "#d55e00", "#0173b2")  # not significant, a↑–b↓, a↓–b↑ (Okabe–Ito)
 # One colour per PSA name category in every figure (the default name set's six, then a fallback cycle).
-CATEGORY_COLOURS = {"actor": "#0173b2", "athlete": "#de8f05", "business": "#029e73", "musician": "#d55e00",
+CATEGORY_COLOURS = {"actor": "#0173b2", "athlete": "#de8f05", "business": "#029e73", "musician": "#333333",
                     "politician": "#cc78bc", "scientist": "#ca9161"}
-_FALLBACK_COLOURS = ("#56b4e9", "#949494", "#fbafe4", "#ece133", "#000000", "#666666")
+_FALLBACK_COLOURS = ("#56b4e9", "#949494", "#fbafe4", "#d55e00", "#8c564b", "#17becf")
 VECTOR_FORMAT = "pdf"  # written beside every PNG by save()
 ZERO_MARK = {"marker": "D", "markersize": 4.5, "markeredgecolor": "black", "markeredgewidth": 0.6,
              "linestyle": "none", "zorder": 6}
