@@ -339,7 +339,8 @@ def test_models_of_one_figure_get_distinct_colours_from_the_palette_in_sorted_or
     palette = plots.model_palette(specs)
     assert len(set(palette.values())) == len(specs)
     assert palette["vader"] == "#0173b2"
-    free = [c for c in plots.PALETTE if c != "#0173b2"]
+    named = set(plots.MODEL_COLOURS.values())
+    free = [c for c in plots.PALETTE if c not in named] + ["#de8f05", "#029e73", "#cc78bc"]  # then unused named
     assert [palette[s] for s in sorted(set(specs) - {"vader"})] == free[:8]
     assert plots.model_palette(list(reversed(specs))) == palette
     assert "#ece133" not in plots.PALETTE  # the colorblind palette's yellow, near-invisible on white

@@ -97,6 +97,6 @@ def test_eec_task_box_plots_order_systems_by_pearson_best_first(eec_cases):
     assert len(axes) == 3 and len({id(ax.figure) for ax in axes}) == 1
     ticks = [[t.get_text() for t in ax.get_xticklabels()] for ax in axes]
     assert ticks == [["anger_female_plus"], ["fear_blind"], ["blind", "female_plus"]]  # valence: 0.7 before 0.4
-    assert [ax.get_title() for ax in axes] == ["anger: systems by Pearson r, best first", "fear: systems by mean Δ",
-                                               "valence: systems by Pearson r, best first"]  # fear_blind has no r
+    assert [ax.get_title() for ax in axes] == ["anger: by Pearson r, best first", "fear: by mean Δ",
+                                               "valence: by Pearson r, best first"]  # fear_blind has no r
     assert not plt.get_fignums()  # a matplotlib.figure.Figure, not a pyplot figure

@@ -270,14 +270,14 @@ def test_named_models_keep_their_colour_and_others_take_free_colours_in_sorted_o
     one = _bar_colours(plots.biasfinder_btcs(_table4(models=("vader", HF))))
     two = _bar_colours(plots.biasfinder_btcs(_table4(models=(AIT, HF, "textblob", "vader"))))
     assert one["vader"] == two["vader"] == plots.MODEL_COLOURS["vader"]  # the palette's colour, not desaturated
-    assert one["minilm-imdb-finetuned"] == plots.PALETTE[1]  # the first free colour (vader took the first)
-    assert two["svm-unigrams"] == plots.PALETTE[2] and two["minilm-imdb-finetuned"] == plots.PALETTE[3]  # "ait:" < "hf:"
+    assert one["minilm-imdb-finetuned"] == "#333333"  # the first colour no named model owns
+    assert two["svm-unigrams"] == "#333333" and two["minilm-imdb-finetuned"] == "#56b4e9"  # "ait:" < "hf:"
     assert len(set(two.values())) == 4
     headlines = pd.DataFrame({"study": ["eec", "psa"] * 2, "model": [HF, HF, "afinn", "afinn"], "rank": [1, 2, 2, 1]})
     ranks = _line_colours(plots.agreement_ranks(headlines))
-    assert ranks["afinn"] == plots.MODEL_COLOURS["afinn"] and ranks["minilm-imdb-finetuned"] == plots.PALETTE[0]
+    assert ranks["afinn"] == plots.MODEL_COLOURS["afinn"] and ranks["minilm-imdb-finetuned"] == "#333333"
     # other models: distinct colours in one figure, the same whatever order they are listed in
-    assert plots.model_palette(["y", "vader", "x"]) == {"y": "#029e73", "vader": "#0173b2", "x": "#de8f05"}
+    assert plots.model_palette(["y", "vader", "x"]) == {"y": "#56b4e9", "vader": "#0173b2", "x": "#333333"}
     assert plots.model_palette(["x", "y", "vader"]) == plots.model_palette(["vader", "y", "x"])
     named = [plots.model_colour(m) for m in ("vader", "textblob", "afinn", "minilm-imdb")]
     assert len(set(named)) == 4  # the registry's named models never share a colour
@@ -324,7 +324,7 @@ def test_eec_task_panels_fit_the_preset_side_by_side_or_stacked():
     columns = lambda axes: len({round(ax.get_position().x0, 2) for ax in axes})
     assert columns(wide) == 2 and columns(column) == 1
     assert column[0].figure.get_figheight() <= plots.PRESETS["acl-single"].max_height
-    assert all(ax.get_title().endswith(": systems by mean Δ") for ax in column)
+    assert all(ax.get_title().endswith(": by mean Δ") for ax in column)
     assert len(wide[0].figure.legends) == 1 and all(ax.get_legend() is None for ax in wide)  # one legend
 
 

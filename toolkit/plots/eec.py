@@ -118,8 +118,8 @@ def _task_panels(data: pd.DataFrame, *, value: str, what: str, attribute: str, s
 
 
 def _panel_title(task: str, order_label: str) -> str:
-    """A task panel's title: the task and the systems' order (``anger: systems by mean Δ``)."""
-    return f"{task}: " + order_label.replace("system (by ", "systems by ").removesuffix(")")
+    """A task panel's title: the task and the systems' order (``anger: by mean Δ``)."""
+    return f"{task}: " + order_label.replace("system (by ", "by ").removesuffix(")")
 
 
 @_styled

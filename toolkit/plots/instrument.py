@@ -48,22 +48,27 @@ def confounds(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
 @_styled
 def wording(table: pd.DataFrame, *, attribute: str, ax: Axes | None = None) -> Axes:
     """:func:`toolkit.studies.wording.sweep`: per system, the estimate under each template wording set (the
-    published wording filled, rewordings hollow)."""
+    published wording filled, on top, thicker; each rewording hollow under it), each with its interval."""
     ax = ax if ax is not None else new_axes()
     data = table[table["attribute"] == attribute]
     models = list(dict.fromkeys(data["model"]))
     palette = model_palette(models)
     for i, model in enumerate(models):
         rows = data[data["model"] == model]
-        published = rows["wording"] == "published"
-        jitter = np.linspace(-0.15, 0.15, max(int((~published).sum()), 1))[: int((~published).sum())]
-        ax.errorbar(rows.loc[~published, "estimate"], i + jitter,
-                    xerr=[rows.loc[~published, "estimate"] - rows.loc[~published, "ci_low"],
-                          rows.loc[~published, "ci_high"] - rows.loc[~published, "estimate"]],
-                    fmt="o", mfc="white", color=palette[model], markersize=3.5, elinewidth=0.7, capsize=1.5,
-                    label="reworded templates" if i == 0 else None)
-        ax.plot(rows.loc[published, "estimate"], [i] * int(published.sum()), "o", color=palette[model],
-                markersize=5, label="published templates" if i == 0 else None)
+        for published, (marker_face, width, y) in ((True, (palette[model], 1.4, [i - 0.24])),
+                                                   (False, ("white", 0.7, None))):
+            part = rows[(rows["wording"] == "published") == published]
+            if part.empty:
+                continue
+            y = y or list(np.linspace(-0.08, 0.24, len(part)) + i if len(part) > 1 else [i + 0.08])
+            ax.errorbar(part["estimate"], y[: len(part)], xerr=[part["estimate"] - part["ci_low"],
+                                                                part["ci_high"] - part["estimate"]],
+                        fmt="o", mfc=marker_face, color=palette[model], markersize=4.5 if published else 3.5,
+                        elinewidth=width, capsize=1.5)
+    ax.errorbar([], [], xerr=[], fmt="o", color="0.3", markersize=4.5, elinewidth=1.4, capsize=1.5,
+                label="published templates")
+    ax.errorbar([], [], xerr=[], fmt="o", mfc="white", color="0.3", markersize=3.5, elinewidth=0.7, capsize=1.5,
+                label="reworded templates")
     ax.axvline(0, color="#888888", linewidth=0.8, zorder=0)
     ax.set_yticks(np.arange(len(models)), [short_label(m) for m in models])
     ax.invert_yaxis()
@@ -84,6 +89,8 @@ def intersections(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     step = 0.6 / max(len(models), 1)
     for j, model in enumerate(models):
         rows = table[table["model"] == model].set_index("contrast").reindex(contrasts)
+        if "state" in rows.columns:  # a cell without enough data has no estimate to show
+            rows.loc[rows["state"] == "not enough data", ["estimate", "ci_low", "ci_high"]] = np.nan
         y = np.arange(len(contrasts)) + (j - (len(models) - 1) / 2) * step
         _ranges(ax, y, rows["estimate"], rows["ci_low"], rows["ci_high"], colour=palette[model], marker="o",
                 label=short_label(model))

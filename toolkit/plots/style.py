@@ -65,14 +65,15 @@ colour), then tab10's extras."""
 
 def model_palette(models: Iterable[str]) -> dict[str, str]:
     """``{model: colour}``, every model of one figure a different colour: a model of :data:`MODEL_COLOURS` keeps
-    its fixed colour; the others take the :data:`PALETTE` colours not yet used, in sorted order of their specs
-    (stable: the same models give the same colours in every figure and process). Past the palette, evenly spaced
-    hues."""
+    its fixed colour; the others take the :data:`PALETTE` colours no named model owns, then those of named models
+    not in this figure, in sorted order of their specs (stable: the same models give the same colours in every
+    figure and process; a lone unnamed model is always ``#333333``). Past the palette, evenly spaced hues."""
     import colorsys
 
     models = list(dict.fromkeys(str(m) for m in models))
     out = {m: MODEL_COLOURS[m] for m in models if m in MODEL_COLOURS}
-    free = [c for c in PALETTE if c not in set(out.values())]
+    named = set(MODEL_COLOURS.values())
+    free = [c for c in PALETTE if c not in named] + [c for c in PALETTE if c in named and c not in out.values()]
     rest = sorted(m for m in models if m not in out)
     for i, model in enumerate(rest):
         if i < len(free):
@@ -149,7 +150,9 @@ def _fit_titles(figure: Figure, axes: Sequence[Axes]) -> None:
             room = max(2 * min(centre, full - centre) - 6, 0.3 * full)
             longest = max(len(line) for line in text.split("\n"))
             width = max(10, min(longest - 1, int(longest * room / max(high - low, 1.0))))
-            text_artist.set_text(textwrap.fill(re.sub(r"[ \t\n]+", " ", text), width, break_on_hyphens=False))
+            glued = re.sub(r" ?= ?", "\u00a0=\u00a0", re.sub(r"[ \t\n]+", " ", text))  # keep "θ = 0.2" whole
+            glued = re.sub(r"\b(Table|Figure) (\d)", "\\1\u00a0\\2", glued)
+            text_artist.set_text(textwrap.fill(glued, width, break_on_hyphens=False))
             changed = True
         if not changed:
             return
