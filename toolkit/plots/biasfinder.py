@@ -11,6 +11,7 @@ from toolkit.plots.presets import preset
 from toolkit.plots.style import (
     _legend_outside,
     _mark_zero_bars,
+    _text_inches,
     _styled,
     model_palette,
     new_axes,
@@ -50,14 +51,14 @@ def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     top = np.nanmax(data["per_template"].to_numpy(float)) if data["per_template"].notna().any() else 0.0
     p = preset()
     bars = [bar for container in ax.containers for bar in container if np.isfinite(bar.get_height())]
-    widest = max((len(f"{bar.get_height():.3g}") for bar in bars), default=1)
+    widest = max((_text_inches(f"{bar.get_height():.3g}", p.small_size) for bar in bars), default=0.1)
     bar_inches = ax.figure.get_figwidth() * 0.85 / max(len(attributes) * len(labels) / 0.8, 1)
-    upright = widest * 0.6 * p.small_size / 72 > 0.95 * bar_inches
+    upright = widest > 0.95 * bar_inches
     for bar in bars:  # every bar says its value: a bar 100 times shorter than the tallest stays readable
         ax.annotate(f"{bar.get_height():.3g}", (bar.get_x() + bar.get_width() / 2, max(bar.get_height(), 0.0)),
                     xytext=(0, 5 if bar.get_height() == 0 else 2), textcoords="offset points", ha="center",
                     va="bottom", rotation=90 if upright else 0, fontsize=p.small_size)
-    headroom = 1.0 + (widest * 0.6 * p.small_size / 72 + 0.1 if upright else 0.2) / max(ax.figure.get_figheight()
+    headroom = 1.0 + (widest + 0.1 if upright else 0.2) / max(ax.figure.get_figheight()
                                                                                          - 1.0, 0.8)
     if top > 0:
         ax.set_ylim(top=headroom * top)  # room for the values; _mark_zero_bars made room below zero

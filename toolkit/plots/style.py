@@ -220,12 +220,22 @@ def _mark_zero_bars(ax: Axes, *, vertical: bool = True) -> int:
 
 
 
+def _text_inches(text: str, size: float) -> float:
+    """The width in inches of ``text`` at ``size`` points in the active preset's font (its glyph outlines)."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextPath
+
+    family = style(preset())["font.family"]
+    path = TextPath((0, 0), text or " ", size=size, prop=FontProperties(family=family))
+    return path.get_extents().width / 72
+
+
 def _tick_labels(ax: Axes, labels: Sequence[str]) -> None:
     """Set categorical x tick labels at 0…n-1, turned 30° when they would not fit side by side."""
     p = preset()
     width = ax.figure.get_figwidth() * ax.get_position().width
-    longest = max((len(str(s)) for s in labels), default=0)
-    crowded = (longest + 1) * 0.6 * p.small_size / 72 > 0.9 * width / max(len(labels), 1)
+    longest = max((_text_inches(str(s), p.small_size) for s in labels), default=0.0)
+    crowded = longest + 0.08 > 0.95 * width / max(len(labels), 1)
     ax.set_xticks(range(len(labels)), list(labels), rotation=30 if crowded else 0, ha="right" if crowded else "center",
                   rotation_mode="anchor" if crowded else "default")
 
