@@ -11,8 +11,8 @@ from toolkit.plots.presets import preset
 from toolkit.plots.style import (
     _legend_outside,
     _mark_zero_bars,
-    _text_inches,
     _styled,
+    _text_inches,
     model_palette,
     new_axes,
     short_labels,
