@@ -12,7 +12,6 @@ import pandas as pd
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_hex
-from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 
@@ -214,9 +213,9 @@ def test_a_model_with_delta_exactly_zero_is_drawn_and_annotated():
                        and list(line.get_xdata()) == [ticks[model]] and list(line.get_ydata()) == [0.0]
                        and line.get_markersize() >= 3 and line.get_zorder() > 2]
             assert markers, model
-            notes = [t for t in ax.texts if t.get_text() == "all Δ = 0" and t.xy[0] == ticks[model]]
-            assert notes, model
-        assert not [t for t in ax.texts if t.get_text() == "all Δ = 0" and t.xy[0] == ticks["vader"]]
+        assert "all Δ = 0" in _legend_texts(ax)  # the diamond is explained once, under the figure
+        assert not [line for line in ax.get_lines() if line.get_marker() == "D"
+                    and list(line.get_xdata()) == [ticks["vader"]]]
 
 
 def test_zero_bars_get_a_marker_and_biasfinder_draws_btcs_per_template_on_a_linear_scale():
@@ -228,8 +227,7 @@ def test_zero_bars_get_a_marker_and_biasfinder_draws_btcs_per_template_on_a_line
     diamonds = [line for line in ax.get_lines() if line.get_marker() == "D" and list(line.get_ydata()) == [0.0]]
     assert len(diamonds) == 3 and {to_hex(line.get_color()) for line in diamonds} == {plots.model_colour("afinn")}
     assert ax.get_ylim()[0] < 0  # the diamonds are not cut in half
-    legend = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert legend == ["vader", "afinn (0 BTCs)", "minilm-imdb-finetuned"]
+    assert _legend_texts(ax) == ["vader", "afinn (0 BTCs)", "minilm-imdb-finetuned"]
     names = _names()
     sens = plots.psa_score_sens(names)
     zero = [line for line in sens.get_lines() if line.get_marker() == "D"]
@@ -250,8 +248,16 @@ def test_heatmap_cells_without_a_case_are_hatched_and_said(tmp_path):
                                                            or any(t.get_text() == "no case" for t in narrow.texts))
 
 
+def _legend_of(ax):
+    return ax.get_legend() or ax.figure.legends[0]
+
+
+def _legend_texts(ax) -> list[str]:
+    return [t.get_text() for t in _legend_of(ax).get_texts()]
+
+
 def _bar_colours(ax) -> dict[str, str]:
-    legend = ax.get_legend()
+    legend = _legend_of(ax)
     return {t.get_text(): to_hex(h.get_facecolor()) for t, h in zip(legend.get_texts(), legend.legend_handles)}
 
 
@@ -260,15 +266,19 @@ def _line_colours(ax) -> dict[str, str]:
             if not line.get_label().startswith("_")}
 
 
-def test_a_model_keeps_its_colour_whatever_the_companions_and_their_order():
+def test_named_models_keep_their_colour_and_others_take_free_colours_in_sorted_order():
     one = _bar_colours(plots.biasfinder_btcs(_table4(models=("vader", HF))))
     two = _bar_colours(plots.biasfinder_btcs(_table4(models=(AIT, HF, "textblob", "vader"))))
     assert one["vader"] == two["vader"] == plots.MODEL_COLOURS["vader"]  # the palette's colour, not desaturated
-    assert one["minilm-imdb-finetuned"] == two["minilm-imdb-finetuned"] == plots.model_colour(HF)
+    assert one["minilm-imdb-finetuned"] == "#333333"  # the first colour no named model owns
+    assert two["svm-unigrams"] == "#333333" and two["minilm-imdb-finetuned"] == "#56b4e9"  # "ait:" < "hf:"
+    assert len(set(two.values())) == 4
     headlines = pd.DataFrame({"study": ["eec", "psa"] * 2, "model": [HF, HF, "afinn", "afinn"], "rank": [1, 2, 2, 1]})
     ranks = _line_colours(plots.agreement_ranks(headlines))
-    assert ranks["minilm-imdb-finetuned"] == one["minilm-imdb-finetuned"]  # the same colour in another figure
-    assert plots.model_palette(["x", "vader", "y"])["y"] == plots.model_palette(["y"])["y"]
+    assert ranks["afinn"] == plots.MODEL_COLOURS["afinn"] and ranks["minilm-imdb-finetuned"] == "#333333"
+    # other models: distinct colours in one figure, the same whatever order they are listed in
+    assert plots.model_palette(["y", "vader", "x"]) == {"y": "#56b4e9", "vader": "#0173b2", "x": "#333333"}
+    assert plots.model_palette(["x", "y", "vader"]) == plots.model_palette(["vader", "y", "x"])
     named = [plots.model_colour(m) for m in ("vader", "textblob", "afinn", "minilm-imdb")]
     assert len(set(named)) == 4  # the registry's named models never share a colour
 
@@ -311,10 +321,11 @@ def test_eec_task_panels_fit_the_preset_side_by_side_or_stacked():
         wide = plots.eec_task_deltas(pairs, tests, attribute="gender")
     with plots.use_preset("acl-single"):
         column = plots.eec_task_deltas(pairs, tests, attribute="gender")
-    columns = lambda axes: len({round(ax.get_position().x0, 2) for ax in axes})  # noqa: E731
+    columns = lambda axes: len({round(ax.get_position().x0, 2) for ax in axes})
     assert columns(wide) == 2 and columns(column) == 1
     assert column[0].figure.get_figheight() <= plots.PRESETS["acl-single"].max_height
-    assert all("Pearson" not in ax.get_title() and ax.get_xlabel() == "system (by mean Δ)" for ax in column)
+    assert all(ax.get_title().endswith(": by mean Δ") for ax in column)
+    assert len(wide[0].figure.legends) == 1 and all(ax.get_legend() is None for ax in wide)  # one legend
 
 
 def test_every_paper_figure_names_a_function_and_is_documented():

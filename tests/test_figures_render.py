@@ -1,0 +1,456 @@
+"""Every paper figure (``plots.PAPER_FIGURES``) drawn at every preset from small synthetic frames with the studies'
+real column names, and read back after drawing: no text over text, no legend over data, a distinct colour per model
+(legend entry) in one figure, no axis scaled to floating-point noise, 7-9 pt text inside the figure; the serif
+font stays TrueType. Frames carry the cases reviewers found wrong: a significant EEC system whose box collapses to
+a line, systems whose Δ is exactly 0, a PSA model whose ScoreSens is 1e-17 noise, two models with the same
+LabelDist, one BiasFinder bar 60 times another, a characteristic without a null, tied ranks, τ at its upper bound."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import to_hex
+from matplotlib.text import Text
+
+from toolkit import plots
+
+PRESETS = ("acl-single", "acl-double", "acm-single", "acm-double")
+HF = "hf:/home/user/models/minilm-imdb-finetuned?revision=main"
+AIT = "ait:svm-unigrams/valence"
+EEC_MODELS = ["vader", "afinn", "textblob", HF, AIT, "py:synthetic_models:collapsed"]
+ZERO = {"afinn", "textblob"}
+TASKS = ("anger", "fear", "joy", "sadness", "valence")
+
+
+def _eec(tasks=("valence",)):
+    rng = np.random.default_rng(0)
+    pairs, tests = [], []
+    for task in tasks:
+        for i, model in enumerate(EEC_MODELS):
+            for attribute, (a, b) in (("gender", ("F", "M")), ("race", ("AA", "EA"))):
+                if model in ZERO:
+                    delta = np.zeros(40)
+                elif model.endswith("collapsed"):
+                    delta = np.r_[np.full(36, 0.02), rng.normal(0.02, 0.01, 4)]  # IQR 0, significant
+                else:
+                    delta = rng.normal(0.006 * (i - 2), 0.02, 40)
+                pairs.append(pd.DataFrame({"model": model, "task": task, "attribute": attribute, "subset": "all",
+                                           "delta": delta}))
+                m = float(delta.mean())
+                direction = (f"{a}={b} not significant" if model in ZERO or abs(m) < 0.004
+                             else f"{a}↑–{b}↓ significant" if m > 0 else f"{a}↓–{b}↑ significant")
+                width = 0.0 if model in ZERO else 0.012
+                tests.append({"model": model, "task": task, "attribute": attribute, "subset": "all",
+                              "direction": direction, "mean_diff": m, "estimate": m * 0.9, "ci_low": m * 0.9 - width,
+                              "ci_high": m * 0.9 + width, "t_ci_low": m - width / 3, "t_ci_high": m + width / 3,
+                              "margin": 0.01, "n_family": 10,
+                              "verdict": "equivalent (±0.01)" if model in ZERO else
+                              ("a higher" if m * 0.9 - width > 0 else "inconclusive")})
+    return pd.concat(pairs, ignore_index=True), pd.DataFrame(tests)
+
+
+def _names(model, values=None):
+    from toolkit.generators.psa import load_names
+
+    names = load_names(None)
+    values = np.linspace(-0.05, 0.08, len(names)) if values is None else values
+    return names.assign(model=model, corpus="sample", score_sens=values, n_texts=20,
+                        score_sens_low=values - 0.01, score_sens_high=values + 0.01)
+
+
+def _frames():
+    pairs, tests = _eec()
+    pairs5, tests5 = _eec(TASKS)
+    c = np.round(np.linspace(0.1, 0.9, 9), 2)
+    curves = {"vader": c / 5, "afinn": c / 5, "textblob": np.zeros(9), "minilm-imdb": 0.3 - c / 4, HF: c / 8}
+    label_dist = pd.DataFrame([{"model": m, "corpus": "sample", "threshold": t, "label_dist": v,
+                                "label_dist_low": max(v - 0.03, 0), "label_dist_high": v + 0.03}
+                               for m, ys in curves.items() for t, v in zip(c, ys)])
+    table4 = pd.DataFrame([{"model": m, "attribute": a, "templates": n, "mutants": 10 * n, "templates_with_btc": 1,
+                            "btcs": btcs, "btcs_unflagged": btcs, "templates_past_window": 0}
+                           for m, per in (("vader", (2, 1, 1200)), ("afinn", (0, 0, 0)), (HF, (1, 0, 20)),
+                                          ("textblob", (0, 0, 5)))
+                           for (a, n), btcs in zip((("gender", 40), ("country", 8), ("occupation", 400)), per)])
+    rates = pd.DataFrame([{"model": m, "attribute": a, "templates": 10, "rate_between": r, "rate_low": r * 0.5,
+                           "rate_high": r * 1.6 + 0.01, "rate_within": np.nan if a == "occupation" else 0.02,
+                           "null_low": np.nan if a == "occupation" else 0.0,
+                           "null_high": np.nan if a == "occupation" else 0.05, "interval": "cluster"}
+                          for m, r in (("vader", 0.1), ("afinn", 0.0), (HF, 0.05)) for a in
+                          ("gender", "country", "occupation")])
+    bias_types = ["gender", "race", "religion", "sexual orientation", "nationality", "age", "disability", "name"]
+    detection = pd.DataFrame([{"test_set": s, "bias_type": b, "theta": 0.2, "n_cases": 5, "n_models": 3,
+                               "detection_probability": (i + j) / 20}
+                              for i, s in enumerate(["eec", "psa", "llama3_baseline_released"])
+                              for j, b in enumerate(bias_types) if not (s == "psa" and b != "name")])
+    failure_models = ["vader", "afinn", "textblob", HF]
+    failure = pd.DataFrame([{"model": m, "test_set": "baseline", "bias_type": b, "theta": 0.2, "n_cases": 10,
+                             "n_failed": k + j, "failure_pct": 10.0 * (k + j), "ci_low": max(10.0 * (k + j) - 15, 0),
+                             "ci_high": min(10.0 * (k + j) + 25, 100)}
+                            for k, m in enumerate(failure_models) for j, b in enumerate(bias_types[:5])])
+    pooled = pd.DataFrame([{"model": m, "test_set": s, "theta": 0.2, "n_cases": 10, "n_failed": 0 if m in ZERO else 3,
+                            "failure_pct": 0.0 if m in ZERO else 30.0, "ci_low": 0.0,
+                            "ci_high": 30.8 if m in ZERO else 60.0} for m in failure_models for s in ("baseline", "psa")])
+    studies = ["eec", "psa", "biasfinder", "btcsam"]
+    tau = pd.DataFrame([{"study_a": a, "study_b": b, "n_models": 5,
+                         "tau": np.nan if "biasfinder" in (a, b) else (1.0 if b == "psa" else 0.4),
+                         "ci_low": np.nan if "biasfinder" in (a, b) else 0.2,
+                         "ci_high": np.nan if "biasfinder" in (a, b) else (1.0 if b == "psa" else 0.8),
+                         "p_value": 0.05} for i, a in enumerate(studies) for b in studies[i + 1:]])
+    rank_models = ["vader", "afinn", "textblob", HF, "minilm-imdb"]
+    ranks = {"eec": [1, 2, 2, 4, 5], "psa": [1, 1, 3, 4, 5], "biasfinder": [3, 3, 3, 1, 2], "btcsam": [5, 4, 3, 2, 1]}
+    headlines = pd.DataFrame([{"study": s, "measure": "m", "model": m, "estimate": 0.1, "ci_low": 0.0, "ci_high": 0.2,
+                               "rank": r, "n_units": 10} for s, rs in ranks.items() for m, r in zip(rank_models, rs)])
+    confounds = pd.DataFrame([{"model": m, "task": "valence", "attribute": "race", "analysis": an,
+                               "estimate": 0.0 if m in ZERO else e, "ci_low": 0.0 if m in ZERO else e - 0.01,
+                               "ci_high": 0.0 if m in ZERO else e + 0.012}
+                              for m in ("vader", "afinn", HF) for an, e in (("raw", 0.02), ("adjusted", 0.012),
+                                                                            ("matched", 0.015))])
+    contrasts = ["F-AA vs M-AA", "F-EA vs M-EA", "F-AA vs F-EA", "M-AA vs M-EA", "F-AA vs M-EA", "interaction"]
+    cells = pd.DataFrame([{"model": m, "task": "valence", "contrast": k, "estimate": 0.01 * (j - 2) + 0.004 * i,
+                           "ci_low": 0.01 * (j - 2) + 0.004 * i - 0.01, "ci_high": 0.01 * (j - 2) + 0.004 * i + 0.01,
+                           "state": "not enough data" if (m == HF and k == "interaction") else "ok"}
+                          for i, m in enumerate(("vader", HF)) for j, k in enumerate(contrasts)])
+    sweep = pd.DataFrame([{"wording": w, "model": m, "task": "valence", "attribute": a,
+                           "estimate": 0.01 * i + 0.003 * k, "ci_low": 0.01 * i + 0.003 * k - 0.008,
+                           "ci_high": 0.01 * i + 0.003 * k + 0.008, "p_adjusted": 0.5, "verdict": "inconclusive"}
+                          for a in ("gender", "race") for i, m in enumerate(("vader", HF, AIT))
+                          for k, w in enumerate(("published", "reworded-1", "reworded-2", "reworded-3"))])
+    return {
+        "eec_gender_box": lambda: plots.eec_deltas(pairs, tests, attribute="gender"),
+        "eec_race_box": lambda: plots.eec_deltas(pairs, tests, attribute="race"),
+        "eec_gender_box_tasks": lambda: plots.eec_task_deltas(pairs5, tests5, attribute="gender",
+                                                              pearson={AIT: 0.7}),
+        "eec_gender_intervals": lambda: plots.eec_intervals(tests, attribute="gender"),
+        "eec_race_intervals_tasks": lambda: plots.eec_task_intervals(tests5, attribute="race"),
+        "psa_score_sens_minilm": lambda: plots.psa_score_sens(_names(HF)),
+        "psa_score_sens_textblob": lambda: plots.psa_score_sens(
+            _names("textblob", np.where(np.arange(48) % 3, 1e-17, -2e-17)[:len(_names("x"))])),
+        "psa_label_dist": lambda: plots.psa_label_dist(label_dist),
+        "biasfinder_btcs": lambda: plots.biasfinder_btcs(table4),
+        "biasfinder_rates": lambda: plots.biasfinder_rates(rates),
+        "btcsam_detection": lambda: plots.btcsam_heatmap(detection, title="Detection probability per test set "
+                                                                          "(θ = 0.2, Table 2)"),
+        "btcsam_failure_pct": lambda: plots.btcsam_heatmap(failure, value="failure_pct", index="model",
+                                                           title="Failure % per model (θ = 0.2, Table 5)"),
+        "btcsam_failure_forest": lambda: plots.btcsam_forest(pooled),
+        "agreement_tau": lambda: plots.agreement_tau(tau),
+        "agreement_ranks": lambda: plots.agreement_ranks(headlines),
+        "eec_race_confounds": lambda: plots.confounds(confounds),
+        "eec_intersections": lambda: plots.intersections(cells),
+        "eec_race_wordings": lambda: plots.wording(sweep, attribute="race"),
+        "eec_gender_wordings": lambda: plots.wording(sweep, attribute="gender"),
+    }
+
+
+FIGURES = _frames()
+
+
+def _figure(result):
+    return (result[0] if isinstance(result, list) else result).figure
+
+
+def _corners(artist, renderer) -> np.ndarray:
+    """The four corners of a text's rotated box in display space: its unrotated size turned by its angle about the
+    centre of its (axis-aligned) window box."""
+    box = artist.get_window_extent(renderer)
+    angle = artist.get_rotation()
+    if angle % 180 == 0:
+        return np.array([[box.x0, box.y0], [box.x1, box.y0], [box.x1, box.y1], [box.x0, box.y1]])
+    artist.set_rotation(0)
+    flat = artist.get_window_extent(renderer)
+    artist.set_rotation(angle)
+    w, h, t = flat.width / 2, flat.height / 2, np.deg2rad(angle)
+    turn = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    centre = np.array([(box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2])
+    return centre + np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) @ turn.T
+
+
+def _texts(figure, renderer) -> list[tuple[str, np.ndarray]]:
+    """(text, rotated box corners) of every text drawn: titles, axis labels, tick labels in view, annotations,
+    legends (of Axes and of the figure), the figure's title."""
+    out = []
+
+    def add(artist):
+        if isinstance(artist, Text) and artist.get_visible() and artist.get_text().strip():
+            out.append((artist.get_text(), _corners(artist, renderer)))
+
+    for ax in figure.axes:
+        for artist in (ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label,
+                       ax.xaxis.get_offset_text(), ax.yaxis.get_offset_text(), *ax.texts):
+            add(artist)
+        for axis in (ax.xaxis, ax.yaxis):
+            for tick in axis._update_ticks():
+                add(tick.label1)
+                add(tick.label2)
+    for legend in _legends(figure):
+        for artist in (*legend.get_texts(), legend.get_title()):
+            add(artist)
+    for artist in {id(t): t for t in (*figure.texts, figure._suptitle) if t is not None}.values():
+        add(artist)
+    return out
+
+
+def _legends(figure) -> list:
+    return [ax.get_legend() for ax in figure.axes if ax.get_legend() is not None] + list(figure.legends)
+
+
+def _legend_texts(ax) -> list[str]:
+    return [t.get_text() for legend in _legends(ax.figure) for t in legend.get_texts()]
+
+
+def _overlaps(texts) -> list[str]:
+    """Pairs of texts whose rotated boxes overlap by more than a pixel (separating axes of two rectangles)."""
+    bad = []
+    for i, (a, box_a) in enumerate(texts):
+        for b, box_b in texts[i + 1:]:
+            gap = -np.inf
+            for poly in (box_a, box_b):
+                for k in range(2):
+                    edge = poly[k + 1] - poly[k]
+                    normal = np.array([-edge[1], edge[0]]) / max(np.hypot(*edge), 1e-9)
+                    pa, pb = box_a @ normal, box_b @ normal
+                    gap = max(gap, max(pa.min() - pb.max(), pb.min() - pa.max()))
+            if gap < -1.0:
+                bad.append(f"{a!r} over {b!r}")
+    return bad
+
+
+def _data_points(ax) -> np.ndarray:
+    """Display coordinates of the data drawn on ``ax``: line vertices, scatter offsets, bar tops."""
+    from matplotlib.patches import Rectangle
+
+    points = []
+    for line in ax.get_lines():
+        xy = line.get_xydata()
+        if line.get_visible() and len(xy) and line.get_transform() == ax.transData:
+            points.append(ax.transData.transform(np.asarray(xy, float)))
+    for collection in ax.collections:
+        offsets = collection.get_offsets()
+        if len(offsets) and collection.get_offset_transform() == ax.transData:
+            points.append(ax.transData.transform(np.asarray(offsets, float)))
+    for patch in ax.patches:
+        if isinstance(patch, Rectangle) and patch.get_transform() == ax.transData and patch.get_width() and \
+                patch.get_height():
+            x, y, w, h = patch.get_x(), patch.get_y(), patch.get_width(), patch.get_height()
+            points.append(ax.transData.transform([[x + w / 2, y + h], [x + w, y + h / 2]]))
+    points = [p for p in points if np.isfinite(p).all(axis=1).any()]
+    return np.vstack(points) if points else np.empty((0, 2))
+
+
+def _legends_over_data(figure, renderer) -> list[str]:
+    """Legends, and notes written on an Axes (texts of more than two words), that cover a data point."""
+    bad = []
+    notes = [t for ax in figure.axes for t in ax.texts if len(t.get_text().split()) > 2]
+    for legend in [*_legends(figure), *notes]:
+        box = legend.get_window_extent(renderer).shrunk(0.98, 0.9)
+        for ax in figure.axes:
+            points = _data_points(ax)
+            inside = ((points[:, 0] > box.x0) & (points[:, 0] < box.x1) & (points[:, 1] > box.y0)
+                      & (points[:, 1] < box.y1)) if len(points) else np.array([])
+            if inside.any():
+                what = legend.get_text() if isinstance(legend, Text) else [t.get_text() for t in legend.get_texts()][:3]
+                bad.append(f"{what!r} over {int(inside.sum())} points of {ax.get_title()!r}")
+    return bad
+
+
+def _look(artist) -> tuple:
+    """How a legend entry's artist looks: its kind, colours, marker, line style and hatch."""
+    def colour(name):
+        value = getattr(artist, name)() if hasattr(artist, name) else None
+        if value is None or (isinstance(value, str) and value == "none") or not np.size(value):
+            return str(value)
+        return to_hex(value if np.ndim(value) <= 1 else np.asarray(value)[0], keep_alpha=True)
+
+    return (type(artist).__name__, *(colour(n) for n in ("get_color", "get_facecolor", "get_edgecolor",
+                                                           "get_markerfacecolor")),
+            *(str(getattr(artist, n)()) if hasattr(artist, n) else "" for n in ("get_marker", "get_linestyle",
+                                                                                 "get_hatch")))
+
+
+def _legend_keys(figure) -> list[str]:
+    """Legend entries of one legend that look the same (every artist of the entry alike) but say different things."""
+    from matplotlib.offsetbox import DrawingArea, HPacker, TextArea
+
+    bad = []
+    for legend in _legends(figure):
+        seen: dict[tuple, str] = {}
+        for box in legend._legend_handle_box.findobj(HPacker):
+            children = box.get_children()
+            if len(children) != 2 or not isinstance(children[0], DrawingArea) or \
+                    not isinstance(children[1], TextArea):
+                continue
+            key = tuple(sorted(_look(a) for a in children[0].get_children()))
+            text = children[1].get_text()
+            if key in seen and seen[key] != text:
+                bad.append(f"{seen[key]!r} and {text!r} look the same")
+            seen[key] = text
+    return bad
+
+
+def _noise_axes(figure) -> list[str]:
+    bad = []
+    for ax in figure.axes:
+        if not ax.get_visible() or not ax.axison:
+            continue
+        for name, (low, high), axis in (("x", ax.get_xlim(), ax.xaxis), ("y", ax.get_ylim(), ax.yaxis)):
+            if axis.get_scale() == "linear" and abs(high - low) < 1e-6:
+                bad.append(f"{ax.get_title()!r} {name} axis spans {abs(high - low):.1e}")
+            if axis.get_offset_text().get_text().strip():
+                bad.append(f"{ax.get_title()!r} {name} axis has an offset {axis.get_offset_text().get_text()!r}")
+            labels = [t.get_text() for t in axis.get_ticklabels()]
+            if any(re.search(r"e-\d|×10", s) for s in labels):
+                bad.append(f"{ax.get_title()!r} {name} tick labels in powers of ten {labels}")
+    return bad
+
+
+def test_every_paper_figure_has_a_rendered_case_here():
+    stems = {s.replace("_<model>", "") for s in plots.PAPER_FIGURES}
+    drawn = {re.sub(r"_(minilm|textblob|tasks)$", "", n) for n in FIGURES} | {"psa_score_sens"}
+    assert stems <= drawn, stems - drawn
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("name", sorted(FIGURES))
+def test_figure_has_no_text_overlap_no_legend_on_data_distinct_colours_and_no_noise_axis(name, preset):
+    with plots.use_preset(preset):
+        figure = _figure(FIGURES[name]())
+    FigureCanvasAgg(figure)
+    renderer = figure.canvas.get_renderer()
+    figure.draw(renderer)
+    p = plots.PRESETS[preset]
+    assert figure.get_figwidth() <= p.width + 1e-6 and figure.get_figheight() <= p.max_height + 1e-6
+    texts = _texts(figure, renderer)
+    sizes = {round(t.get_fontsize(), 1) for t in figure.findobj(Text) if t.get_visible() and t.get_text().strip()}
+    assert min(sizes) >= 7 and max(sizes) <= 9, sizes
+    outside = [t for t, box in texts if box[:, 0].min() < -1 or box[:, 1].min() < -1
+               or box[:, 0].max() > figure.bbox.x1 + 1 or box[:, 1].max() > figure.bbox.y1 + 1]
+    assert outside == []
+    assert _overlaps(texts) == []
+    assert _legends_over_data(figure, renderer) == []
+    assert _legend_keys(figure) == []
+    assert _noise_axes(figure) == []
+
+
+def test_models_of_one_figure_get_distinct_colours_from_the_palette_in_sorted_order():
+    specs = ["py:m:z", "py:m:a", "hf:/x/b", "vader", "ait:s/joy", "py:m:c", "py:m:d", "py:m:e", "py:m:f"]
+    palette = plots.model_palette(specs)
+    assert len(set(palette.values())) == len(specs)
+    assert palette["vader"] == "#0173b2"
+    named = set(plots.MODEL_COLOURS.values())
+    free = [c for c in plots.PALETTE if c not in named] + ["#de8f05", "#029e73", "#cc78bc"]  # then unused named
+    assert [palette[s] for s in sorted(set(specs) - {"vader"})] == free[:8]
+    assert plots.model_palette(list(reversed(specs))) == palette
+    assert "#ece133" not in plots.PALETTE  # the colorblind palette's yellow, near-invisible on white
+    many = plots.model_palette([f"py:m:f{i}" for i in range(40)])
+    assert len(set(many.values())) == 40
+
+
+def test_ranks_lines_have_one_colour_per_model_and_tied_models_stay_visible():
+    with plots.use_preset("acl-double"):
+        ax = FIGURES["agreement_ranks"]()
+    lines = [line for line in ax.get_lines() if not line.get_label().startswith("_")]
+    assert len({to_hex(line.get_color()) for line in lines}) == len(lines) == 5
+    eec_points = {(round(float(line.get_xdata()[0]), 3), float(line.get_ydata()[0])) for line in lines}
+    assert len(eec_points) == 5  # vader and afinn tie at rank 1 under psa; afinn and textblob at 2 under eec
+
+
+def test_a_score_sens_of_floating_point_noise_is_drawn_as_zero_on_a_readable_axis():
+    with plots.use_preset("acl-double"):
+        ax = FIGURES["psa_score_sens_textblob"]()
+    low, high = ax.get_ylim()
+    assert high - low >= 0.01
+    assert all(abs(b.get_height()) == 0 for c in ax.containers for b in c)
+    assert any("same score" in t.get_text() for t in ax.texts)
+
+
+def test_a_collapsed_significant_box_is_marked_and_in_the_legend():
+    with plots.use_preset("acl-double"):
+        ax = FIGURES["eec_gender_box"]()
+    ticks = {t.get_text(): t.get_position()[0] for t in ax.get_xticklabels()}
+    squares = [line for line in ax.get_lines() if line.get_marker() == "s" and len(line.get_xdata()) == 1]
+    assert [float(s.get_xdata()[0]) for s in squares] == [ticks["collapsed"]]
+    assert "box collapsed (IQR = 0)" in _legend_texts(ax)
+
+
+def test_interval_figure_draws_the_paper_t_interval_beside_the_two_way_one():
+    _, tests = _eec()
+    with plots.use_preset("acl-single"):
+        ax = plots.eec_intervals(tests, attribute="gender")
+    vader = tests[(tests["model"] == "vader") & (tests["attribute"] == "gender")].iloc[0]
+    spans = [seg for c in ax.collections for seg in getattr(c, "get_segments", list)()
+             if len(seg) == 2 and np.allclose(sorted(seg[:, 1]), [vader["t_ci_low"], vader["t_ci_high"]])]
+    assert spans and max(c.get_linewidth()[0] for c in ax.collections if hasattr(c, "get_segments")) >= 2
+    legend = _legend_texts(ax)
+    assert "mean Δ, t interval over sentences (paper)" in legend and "all Δ = 0" in legend
+    assert ax.get_ylabel() == "Δ (F − M)"
+
+
+def test_agreement_is_a_lower_triangle_whose_intervals_contain_their_estimate():
+    with plots.use_preset("acl-double"):
+        ax = FIGURES["agreement_tau"]()
+    cells = [t.get_text() for t in ax.texts if t.get_text().strip()]
+    assert not any(t.startswith("1\n") or t == "1" for t in cells)  # no diagonal of 1s
+    assert len([t for t in cells if "[" in t or "undefined" in t]) == 6  # 4 studies: 6 pairs, each once
+    for text in cells:
+        numbers = [float(v) for v in re.findall(r"−?-?\d\.\d+", text.replace("−", "-"))]
+        if len(numbers) == 3:
+            assert numbers[1] <= numbers[0] <= numbers[2], text
+
+
+def test_biasfinder_btcs_labels_every_bar_and_rates_say_which_characteristic_has_no_null():
+    with plots.use_preset("acl-double"):
+        btcs = FIGURES["biasfinder_btcs"]()
+        rates = FIGURES["biasfinder_rates"]()
+    bars = [b for c in btcs.containers for b in c if np.isfinite(b.get_height())]
+    values = sorted(t.get_text() for t in btcs.texts)
+    assert len(values) == len(bars)  # every bar says its value, the smallest too
+    assert "0.025" in values  # HF's 1 BTC over 40 gender templates, beside vader's 3.0 per occupation template
+    ticks = [t.get_text() for t in rates.get_xticklabels()]
+    assert ticks == ["gender", "country", "occupation\n(no null)"]
+
+
+def test_failure_heatmap_says_failure_percent_and_carries_intervals():
+    with plots.use_preset("acl-double"):
+        ax = FIGURES["btcsam_failure_pct"]()
+    colourbar = next(a for a in ax.figure.axes if a is not ax)
+    assert colourbar.get_ylabel() == "failure %"
+    assert any(re.search(r"\[\d+, \d+\]", t.get_text()) for t in ax.texts)
+
+
+@pytest.mark.parametrize("name", ["eec_gender_box", "agreement_tau"])
+def test_the_serif_preset_draws_stix_and_embeds_truetype(name, tmp_path):
+    with plots.use_preset("acl-single", font="serif"):
+        figure = _figure(FIGURES[name]())
+    path = plots.save(figure, tmp_path / f"{name}.png")
+    pdf = path.with_suffix(".pdf").read_bytes()
+    assert b"Type3" not in pdf and b"/FontFile2" in pdf and b"STIX" in pdf and b"DejaVuSans" not in pdf
+    assert {t.get_fontname() for t in figure.findobj(Text) if t.get_text().strip()} == {"STIXGeneral"}
+
+
+def test_the_preset_is_a_context_variable_and_a_block_does_not_leak(monkeypatch):
+    import contextvars
+    import threading
+
+    monkeypatch.delenv(plots.PRESET_ENV, raising=False)
+    monkeypatch.setenv(plots.FONT_ENV, "serif")
+    assert plots.preset().font == "serif"
+    seen = {}
+    with plots.use_preset("acm-single", font="sans"):
+        thread = threading.Thread(target=lambda: seen.setdefault("thread", plots.preset().name))
+        thread.start()
+        thread.join()
+        seen["copy"] = contextvars.copy_context().run(lambda: plots.preset().name)
+        assert plots.preset().font == "sans"
+    assert seen == {"thread": "acl-double", "copy": "acm-single"}  # a block is this context's only
+    assert plots.preset().name == "acl-double"
+    plots.use_preset("acl-single")  # a plain call: the session's, seen by other threads too
+    try:
+        thread = threading.Thread(target=lambda: seen.setdefault("session", plots.preset().name))
+        thread.start()
+        thread.join()
+        assert seen["session"] == "acl-single"
+    finally:
+        plots.use_preset(None)

@@ -1,0 +1,325 @@
+"""Labels, colours and layout shared by every figure module: short model labels, one palette per figure, zero
+markers, the preset-styled decorator, new Axes and multi-panel grids."""
+from __future__ import annotations
+
+import functools
+import math
+import re
+import textwrap
+from collections.abc import Iterable, Mapping, Sequence
+
+import matplotlib
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from toolkit.plots.presets import preset, style
+
+# --- labels and colours -------------------------------------------------------------------------------------------
+
+def short_label(spec: str) -> str:
+    """A model's label in figures: ``minilm-imdb``, ``vader``; ``hf:<path or id>[?…]`` → the last path part
+    (a hub cache snapshot → the model's name); ``py:<module>:<callable>`` → the callable; ``ait:<system>/<task>``
+    → the system; ``llm:hf:…``/``llm:openai:<model>@<url>`` → ``llm:<name>``. Query strings are dropped."""
+    text = str(spec).split("?", 1)[0].strip()
+
+    def last(path: str) -> str:
+        parts = [p for p in path.replace("\\", "/").split("/") if p]
+        if "snapshots" in parts and parts.index("snapshots") > 0:  # …/models--org--name/snapshots/<hash>
+            return parts[parts.index("snapshots") - 1].split("--")[-1]
+        return parts[-1] if parts else path
+
+    if text.startswith("llm:"):
+        kind, _, rest = text[4:].partition(":")
+        return "llm:" + last(rest.split("@", 1)[0] if kind == "openai" else rest) if rest else text
+    if text.startswith("hf:"):
+        return last(text[3:]) or text
+    if text.startswith("py:"):
+        return text.rsplit(":", 1)[-1] or text
+    if text.startswith("ait:"):
+        return text[4:].split("/", 1)[0] or text
+    return text or str(spec)
+
+
+def short_labels(specs: Iterable[str]) -> dict[str, str]:
+    """:func:`short_label` of each spec, made unique: specs whose short labels collide keep more (without the query
+    string, then the whole spec)."""
+    specs = list(dict.fromkeys(specs))
+    labels = {s: short_label(s) for s in specs}
+    for fallback in (lambda s: str(s).split("?", 1)[0], str):
+        clash = {v for v in labels.values() if list(labels.values()).count(v) > 1}
+        labels = {s: (fallback(s) if labels[s] in clash else labels[s]) for s in specs}
+    return labels
+
+
+MODEL_COLOURS: dict[str, str] = {"vader": "#0173b2", "textblob": "#de8f05", "afinn": "#029e73",
+                                 "minilm-imdb": "#cc78bc"}
+"""Fixed colours of the registry's named models (seaborn's ``colorblind`` palette, after Okabe & Ito): the same in
+every figure. Add an entry to pin a colour for a model of your own."""
+PALETTE: tuple[str, ...] = ("#0173b2", "#de8f05", "#029e73", "#cc78bc", "#333333", "#56b4e9", "#ca9161",
+                            "#d55e00", "#949494", "#fbafe4", "#8c564b", "#17becf", "#bcbd22", "#7f7f7f")
+"""The colours other models take, in this order: the ``colorblind`` palette (its yellow left out: near-invisible on
+white; near-black before sky blue, which reads close to blue; vermillion late: beside orange it reads as the same
+colour), then tab10's extras."""
+
+
+def model_palette(models: Iterable[str]) -> dict[str, str]:
+    """``{model: colour}``, every model of one figure a different colour: a model of :data:`MODEL_COLOURS` keeps
+    its fixed colour; the others take the :data:`PALETTE` colours no named model owns, then those of named models
+    not in this figure, in sorted order of their specs (stable: the same models give the same colours in every
+    figure and process; a lone unnamed model is always ``#333333``). Past the palette, evenly spaced hues."""
+    import colorsys
+
+    models = list(dict.fromkeys(str(m) for m in models))
+    out = {m: MODEL_COLOURS[m] for m in models if m in MODEL_COLOURS}
+    named = set(MODEL_COLOURS.values())
+    free = [c for c in PALETTE if c not in named] + [c for c in PALETTE if c in named and c not in out.values()]
+    rest = sorted(m for m in models if m not in out)
+    for i, model in enumerate(rest):
+        if i < len(free):
+            out[model] = free[i]
+        else:
+            r, g, b = colorsys.hls_to_rgb(((i - len(free)) * 0.618034) % 1.0, 0.45, 0.65)
+            out[model] = "#{:02x}{:02x}{:02x}".format(*(round(255 * v) for v in (r, g, b)))
+    return {m: out[m] for m in models}
+
+
+def model_colour(model: str, models: Iterable[str] | None = None) -> str:
+    """The colour of ``model`` (a spec) in a figure of ``models`` (default: it alone): :func:`model_palette`."""
+    return model_palette([model, *(models or [])])[str(model)]
+
+
+_DIRECTION_COLOURS = ("#bbbbbb", "#d55e00", "#0173b2")  # not significant, a↑–b↓, a↓–b↑ (Okabe–Ito)
+# One colour per PSA name category in every figure (the default name set's six, then a fallback cycle).
+CATEGORY_COLOURS = {"actor": "#0173b2", "athlete": "#de8f05", "business": "#029e73", "musician": "#333333",
+                    "politician": "#cc78bc", "scientist": "#ca9161"}
+_FALLBACK_COLOURS = ("#56b4e9", "#949494", "#fbafe4", "#d55e00", "#8c564b", "#17becf")
+VECTOR_FORMAT = "pdf"  # written beside every PNG by save()
+ZERO_MARK = {"marker": "D", "markersize": 4.5, "markeredgecolor": "black", "markeredgewidth": 0.6,
+             "linestyle": "none", "zorder": 6}
+"""How a result that is exactly zero is drawn: a diamond on the zero line (then annotated)."""
+
+
+def category_palette(categories: Iterable[str]) -> dict[str, str]:
+    """Fixed colours for name categories: :data:`CATEGORY_COLOURS`, unknown ones in sorted order from a fallback."""
+    extra = sorted(set(categories) - set(CATEGORY_COLOURS))
+    return {**CATEGORY_COLOURS, **{c: _FALLBACK_COLOURS[i % len(_FALLBACK_COLOURS)] for i, c in enumerate(extra)}}
+
+
+# --- figures and layout --------------------------------------------------------------------------------------------
+
+def new_axes(*, figsize: tuple[float, float] | None = None, height: float | None = None) -> Axes:
+    """One Axes on a new :class:`~matplotlib.figure.Figure` that pyplot does not manage (constrained layout):
+    ``figsize`` as given, else the active preset's width and ``height`` (default: its panel height, at most its
+    ``max_height``)."""
+    p = preset()
+    if figsize is None:
+        figsize = (p.width, min(height if height is not None else p.height, p.max_height))
+    return Figure(figsize=figsize, layout="constrained").add_subplot()
+
+
+def _axes_list(result) -> list[Axes]:
+    if isinstance(result, Axes):
+        return [result]
+    if isinstance(result, Mapping):
+        result = list(result.values())
+    return [a for a in result if isinstance(a, Axes)] if isinstance(result, (list, tuple)) else []
+
+
+def _renderer(figure: Figure):
+    figure.draw_without_rendering()  # runs the layout engine
+    return figure._get_renderer()
+
+
+def _fit_titles(figure: Figure, axes: Sequence[Axes]) -> None:
+    """Wrap any title, x label or y label of ``axes`` that sticks out of its figure after layout onto more lines
+    (each is centred on its Axes, so its room is twice the distance from that centre to the nearer figure edge)."""
+    for _ in range(4):
+        renderer, changed = _renderer(figure), False
+        pairs = [(t, i) for ax in axes for t, i in ((ax.title, 0), (ax.xaxis.label, 0), (ax.yaxis.label, 1))]
+        if figure._suptitle is not None:
+            pairs.append((figure._suptitle, 0))
+        for text_artist, along in pairs:
+            text = text_artist.get_text()
+            box = text_artist.get_window_extent(renderer)
+            full = figure.bbox.width if along == 0 else figure.bbox.height
+            low, high = (box.x0, box.x1) if along == 0 else (box.y0, box.y1)
+            if not text or (low >= 1 and high <= full - 1):
+                continue
+            centre = (low + high) / 2
+            room = max(2 * min(centre, full - centre) - 6, 0.3 * full)
+            longest = max(len(line) for line in text.split("\n"))
+            width = max(10, min(longest - 1, int(longest * room / max(high - low, 1.0))))
+            glued = re.sub(r" ?= ?", "\u00a0=\u00a0", re.sub(r"[ \t\n]+", " ", text))  # keep "θ = 0.2" whole
+            glued = re.sub(r"\b(Table|Figure) (\d)", "\\1\u00a0\\2", glued)
+            text_artist.set_text(textwrap.fill(glued, width, break_on_hyphens=False))
+            changed = True
+        if not changed:
+            return
+
+
+def _styled(function):
+    """Draw ``function`` under the active preset's style (:func:`style`): fonts and lines are set while its artists
+    are made; tick labels keep the preset's size when drawn later; titles wider than the figure wrap."""
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        p = preset()
+        given = kwargs.get("ax")
+        before = set(map(id, given.figure.axes)) if isinstance(given, Axes) else None
+        with matplotlib.rc_context(style(p)):
+            result = function(*args, **kwargs)
+            axes = _axes_list(result)
+            if axes:
+                figure = axes[0].figure
+                touched = [a for a in figure.axes if before is None or id(a) not in before or a in axes]
+                for ax in touched:
+                    ax.tick_params(axis="both", which="both", labelsize=p.small_size)
+                _fit_titles(figure, [a for a in axes if a in figure.axes])
+        return result
+
+    return wrapper
+
+
+def _grid(n_panels: int, *, panel_width: float) -> tuple[Figure, list[Axes]]:
+    """A new Figure for ``n_panels`` panels filling the active preset's width: two columns at double width when a
+    panel of ``panel_width`` inches fits in half of it, else one; rows of the preset's panel height shrunk to fit
+    ``max_height`` (at least 1.5 in); unused cells removed. Returns the figure and its panels row by row."""
+    p = preset()
+    ncols = 2 if p.double and n_panels > 1 and panel_width <= p.width / 2 else 1
+    nrows = math.ceil(n_panels / ncols)
+    height = min(p.max_height, nrows * max(1.5, min(p.height, p.max_height / nrows)))
+    figure = Figure(figsize=(p.width, height), layout="constrained")
+    grid = figure.subplots(nrows, ncols, squeeze=False)
+    cells = [ax for row in grid for ax in row]
+    for ax in cells[n_panels:]:
+        ax.remove()
+    return figure, cells[:n_panels]
+
+
+def _mark_zero_bars(ax: Axes, *, vertical: bool = True) -> int:
+    """A diamond (:data:`ZERO_MARK`) on each bar of ``ax`` of length exactly 0 (a zero bar draws nothing), in the
+    bar's colour; returns how many."""
+    from matplotlib.container import BarContainer
+
+    count = 0
+    for container in [c for c in ax.containers if isinstance(c, BarContainer)]:
+        for bar in container:
+            length, thickness = bar.get_height(), bar.get_width()
+            if not vertical:
+                length, thickness = thickness, length
+            if length == 0 and thickness and not math.isnan(thickness):
+                centre = (bar.get_x() if vertical else bar.get_y()) + thickness / 2
+                ax.plot(*(([centre], [0.0]) if vertical else ([0.0], [centre])), color=bar.get_facecolor(), **ZERO_MARK)
+                count += 1
+    if count:  # room below (left of) the zero line for the diamonds
+        low, high = ax.get_ylim() if vertical else ax.get_xlim()
+        if low >= 0:
+            (ax.set_ylim if vertical else ax.set_xlim)(-0.04 * (high - low), high)
+    return count
+
+
+
+def _text_inches(text: str, size: float) -> float:
+    """The width in inches of ``text`` at ``size`` points in the active preset's font (its glyph outlines)."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextPath
+
+    family = style(preset())["font.family"]
+    path = TextPath((0, 0), text or " ", size=size, prop=FontProperties(family=family))
+    return path.get_extents().width / 72
+
+
+def _tick_labels(ax: Axes, labels: Sequence[str]) -> None:
+    """Set categorical x tick labels at 0…n-1, turned 30° when they would not fit side by side."""
+    p = preset()
+    width = ax.figure.get_figwidth() * ax.get_position().width
+    longest = max((_text_inches(str(s), p.small_size) for s in labels), default=0.0)
+    crowded = longest + 0.08 > 0.95 * width / max(len(labels), 1)
+    ax.set_xticks(range(len(labels)), list(labels), rotation=30 if crowded else 0, ha="right" if crowded else "center",
+                  rotation_mode="anchor" if crowded else "default")
+
+
+def _annotate_zero(ax: Axes, x: float, y: float = 0.0, *, text: str = "all Δ = 0", vertical: bool = True) -> None:
+    """The note beside a result that is exactly zero."""
+    offset, align = ((0, 5), {"ha": "center", "va": "bottom"}) if vertical else ((5, 0), {"ha": "left", "va": "center"})
+    ax.annotate(text, (x, y), xytext=offset, textcoords="offset points", fontsize=preset().small_size, **align)
+
+
+def _zero_models(data: pd.DataFrame, value: str) -> set[str]:
+    """Models whose ``value`` is exactly 0 in every row (an insensitive lexicon: afinn and textblob on EEC)."""
+    return {m for m, block in data.groupby("model") if len(block) and bool((block[value].abs() == 0).all())}
+
+
+
+
+def _own_axes(ax: Axes) -> bool:
+    """Whether ``ax`` is its figure's only plot (colour bars aside): a legend may then go on the figure."""
+    return all(other is ax or other.get_label() == "<colorbar>" for other in ax.figure.axes)
+
+
+def _legend_outside(ax: Axes, handles=None, labels=None, *, ncol: int | None = None, title: str = ""):
+    """The legend of ``ax`` off the data: under the figure (rows of entries fitted to its width; the figure grows
+    by the legend's height, within the preset's ``max_height``) when ``ax`` is the figure's only plot, else in a
+    row above ``ax`` (a panel: :func:`_figure_legend` gathers the panels' legends)."""
+    if handles is None:
+        handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return None
+    p = preset()
+    figure = ax.figure
+    width = figure.get_figwidth() * 0.95
+    per_entry = max(len(str(t)) for t in labels) * 0.5 * p.small_size / 72 + 0.4
+    ncol = ncol or max(1, min(len(handles), int(width // per_entry)))
+    if not _own_axes(ax):
+        return ax.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=ncol,
+                         title=title or None, borderaxespad=0.2, columnspacing=1.0, handletextpad=0.4)
+    if ax.get_legend() is not None:  # seaborn's own, on the data
+        ax.get_legend().remove()
+    rows = math.ceil(len(handles) / ncol) + (1 if title else 0)
+    figure.set_figheight(min(figure.get_figheight() + rows * p.small_size * 1.45 / 72 + 0.05, p.max_height))
+    return figure.legend(handles, labels, loc="outside lower center", ncol=ncol, title=title or None,
+                         frameon=False, columnspacing=1.0, handletextpad=0.4, borderaxespad=0.2)
+
+
+def _legend_right(ax: Axes, handles=None, labels=None, *, title: str = ""):
+    """The legend of ``ax`` beside it, to the right, off the data."""
+    if handles is None:
+        handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return None
+    return ax.legend(handles, labels, loc="center left", bbox_to_anchor=(1.0, 0.5), title=title or None,
+                     borderaxespad=0.3, handletextpad=0.4)
+
+
+def _figure_legend(figure: Figure, axes: Sequence[Axes]) -> None:
+    """One legend above all panels of ``figure``: the distinct entries of ``axes``' legends (each panel's removed)."""
+    seen: dict[str, object] = {}
+    for ax in axes:
+        legend = ax.get_legend()
+        if legend is not None:
+            pairs = zip(legend.legend_handles, [t.get_text() for t in legend.get_texts()])
+            legend.remove()
+        else:
+            pairs = zip(*ax.get_legend_handles_labels())
+        for handle, label in pairs:
+            seen.setdefault(label, handle)
+    if seen:
+        p = preset()
+        per_entry = max(len(t) for t in seen) * 0.55 * p.small_size / 72 + 0.35
+        ncol = max(1, min(len(seen), int(figure.get_figwidth() * 0.9 // per_entry)))
+        figure.legend(list(seen.values()), list(seen), loc="outside lower center", ncol=ncol, frameon=False,
+                      columnspacing=1.0, handletextpad=0.4)
+
+
+NOISE = 1e-9
+"""A result smaller than this in absolute value is floating-point noise of an exact zero (a lexicon that scores
+every variant the same): drawn as zero, and no axis is scaled to it."""
+
+
+def _min_span(ax: Axes, *, axis: str = "y", span: float) -> None:
+    """Widen ``axis`` of ``ax`` to at least ``span`` around its centre (never scaled to noise)."""
+    low, high = ax.get_ylim() if axis == "y" else ax.get_xlim()
+    if high - low < span:
+        centre = (low + high) / 2 if abs(low + high) > NOISE else 0.0
+        (ax.set_ylim if axis == "y" else ax.set_xlim)(centre - span / 2, centre + span / 2)
