@@ -501,7 +501,7 @@ class TransformerModel(SentimentModel):
         """Move the model to its device in its precision (:data:`DTYPES`): ``bfloat16``/``float16`` cast the
         encoder's weights (its ops then run in half precision; measured faster than ``torch.autocast`` on a CPU),
         keep the head and the final layer norm in fp32 (:func:`toolkit.models.quantize.keep_tail_fp32`: the labels
-        near the boundary), route a CPU's linear layers through oneDNN with the bias fused
+        near the boundary), route a CPU's linear layers through oneDNN with the bias fused (the same numbers)
         (:func:`toolkit.models.quantize.fuse_cpu_linear`), and need a GPU or a CPU with the instruction set
         (:func:`cpu_half_precision_support`, else TK205); ``int8`` (CPU only) quantises the linear layers
         (:func:`quantize_int8`). docs/precision.md has the measurements."""

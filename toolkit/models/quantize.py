@@ -6,8 +6,8 @@
   keeps labels near the decision boundary (docs/precision.md, "bf16 variants").
 - :func:`fuse_cpu_linear`: on a CPU, every half-precision ``nn.Linear`` calls oneDNN's linear with the bias fused
   (``torch.ops.mkldnn._linear_pointwise``) instead of ``addmm``, which copies the bias into the output first (17 % of
-  the bf16 forward pass, profiled); exact feed-forward GELUs are fused in too. Same numbers as ``F.linear``
-  (checked per layer at load; a layer that differs keeps ``F.linear``).
+  the bf16 forward pass, profiled). Same numbers as ``F.linear`` (checked per layer at load; a layer that differs
+  keeps ``F.linear``).
 """
 from __future__ import annotations
 
@@ -69,11 +69,12 @@ def _exact_gelu(act) -> bool:
     return type(act).__name__ == "GELUActivation" and getattr(act, "act", None) is torch.nn.functional.gelu
 
 
-def fuse_cpu_linear(model) -> int:
-    """Route ``model``'s half-precision ``nn.Linear`` layers through oneDNN's fused linear on a CPU (bias, and an
-    exact GELU that follows as a BERT ``intermediate`` block's activation, fused in). A layer whose fused output
-    differs from ``F.linear``'s on a probe keeps ``F.linear``. Returns the number of layers routed (0 where this
-    torch has no oneDNN)."""
+def fuse_cpu_linear(model, *, gelu: bool = False) -> int:
+    """Route ``model``'s half-precision ``nn.Linear`` layers through oneDNN's fused linear on a CPU, the bias fused
+    in (the same numbers as ``F.linear``: a layer whose output differs on a probe keeps ``F.linear``). ``gelu=True``
+    also fuses the exact GELU of a BERT ``intermediate`` block (rounded once instead of twice: it changes scores
+    and, measured, a label near the boundary for no measurable speed; off in the shipped recipe). Returns the
+    number of layers routed (0 where this torch has no oneDNN)."""
     import torch
 
     op = getattr(torch.ops.mkldnn, "_linear_pointwise", None) if torch.backends.mkldnn.is_available() else None
@@ -82,7 +83,7 @@ def fuse_cpu_linear(model) -> int:
     count = 0
     gen = torch.Generator().manual_seed(0)
     for module in list(model.modules()):
-        fuse_gelu = isinstance(getattr(module, "dense", None), torch.nn.Linear) \
+        fuse_gelu = gelu and isinstance(getattr(module, "dense", None), torch.nn.Linear) \
             and _exact_gelu(getattr(module, "intermediate_act_fn", None))
         if fuse_gelu and _route(module.dense, op, gen, attr="gelu"):
             module.forward = (lambda dense: lambda hidden_states: dense(hidden_states))(module.dense)
