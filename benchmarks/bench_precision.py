@@ -45,7 +45,7 @@ counts them) and its Jaccard index with fp32's, the change in BTCs and in templa
 
 Last line: ``best=<path> speed=<ratio>x label_agreement=<%> btc_jaccard=<J> eec_verdicts=<equal>/<total>`` for the
 fastest reduced-precision path with label agreement ≥ 99.5 %, BTC Jaccard ≥ 0.98 and every EEC verdict equal (or,
-when none qualifies, the one with the highest BTC Jaccard, marked ``goal=missed``).
+when none qualifies, the one with the highest BTC Jaccard, then labels, then speed, marked ``goal=missed``).
 """
 from __future__ import annotations
 
@@ -328,7 +328,7 @@ def main() -> int:
     ok = (reduced["label_agreement"] >= GOAL["label_agreement"]) & (reduced["btc_jaccard"] >= GOAL["btc_jaccard"])
     if "eec_equal" in reduced:
         ok &= reduced["eec_equal"] == reduced["eec_total"]
-    best = reduced[ok].sort_values("speed").iloc[-1] if ok.any() else reduced.sort_values("btc_jaccard").iloc[-1]
+    best = reduced[ok].sort_values("speed").iloc[-1] if ok.any() else reduced.sort_values(["btc_jaccard", "label_agreement", "speed"]).iloc[-1]
     eec_text = f" eec_verdicts={best['eec_equal']}/{best['eec_total']}" if "eec_equal" in best else ""
     print(f"best={best['path']} speed={best['speed']:.2f}x label_agreement={best['label_agreement']:.2%} "
           f"btc_jaccard={best['btc_jaccard']:.4f}{eec_text} ceiling_share={best['ceiling_share']:.2f}"
