@@ -22,6 +22,8 @@ GPU; a path this machine cannot run is skipped with its reason):
   avx512_bf16/amx_bf16.
 - ``bf16-v1`` — last round's recipe: the weights cast, every op in bf16 (``F.linear``), pooling in fp32.
 - ``bf16-tail`` — ``bf16-v1`` with the final layer norm in fp32 (the accuracy part of the recipe alone).
+- ``bf16-norms32`` — ``bf16`` with every layer norm in fp32, so the residual stream stays fp32
+  (:func:`toolkit.models.quantize.keep_norms_fp32`).
 - ``bf16-fused`` — ``bf16-v1`` with the oneDNN fused linear layers, the feed-forward GELU fused too (measured: a
   label lost near the boundary, so the shipped recipe fuses the bias only).
 - ``bf16-autocast`` — the alternative: ``torch.autocast`` over the fp32 model (matrix products in bf16; weights,
@@ -69,8 +71,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling benchmar
 from bench_scoring import ceiling_seconds, read_cases
 
 DEFAULT_IMDB = Path(__file__).resolve().parents[2] / "shared" / "data" / "imdb" / "imdb_train.csv.gz"
-CPU_PATHS = ("fp32", "bf16", "bf16-v1", "bf16-tail", "bf16-fused", "bf16-autocast", "fp16", "int8", "int8-tensor", "int8-attention")
-DEFAULT_CPU_PATHS = ("fp32", "bf16", "bf16-v1", "bf16-tail", "bf16-fused", "bf16-autocast", "int8")
+CPU_PATHS = ("fp32", "bf16", "bf16-v1", "bf16-tail", "bf16-fused", "bf16-norms32", "bf16-autocast", "fp16", "int8", "int8-tensor", "int8-attention")
+DEFAULT_CPU_PATHS = ("fp32", "bf16", "bf16-v1", "bf16-tail", "bf16-fused", "bf16-norms32", "bf16-autocast", "int8")
 GPU_PATHS = ("fp32", "bf16", "fp16", "bf16-autocast")
 VERDICT_COLUMNS = ("significant", "direction", "significant_two_way", "verdict")
 GOAL = {"label_agreement": 0.995, "btc_jaccard": 0.98}
@@ -91,6 +93,9 @@ def build(path: str, *, device: str) -> MiniLMSentimentModel | None:
                     quantize.keep_tail_fp32(model.model)
                 elif path == "bf16-fused" and model.device == "cpu":
                     quantize.fuse_cpu_linear(model.model, gelu=True)
+            elif path == "bf16-norms32":  # the shipped recipe with every layer norm (the residual stream) in fp32
+                model = MiniLMSentimentModel(device=device, dtype="bfloat16")
+                quantize.keep_norms_fp32(model.model)
             elif path == "bf16-autocast":
                 hf.check_cpu_half_precision("bfloat16") if not str(model.device).startswith("cuda") else None
                 model.model.forward = torch.autocast(str(model.device).split(":")[0],

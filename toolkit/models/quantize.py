@@ -60,6 +60,18 @@ def keep_tail_fp32(model) -> list[str]:
     return kept
 
 
+def keep_norms_fp32(model) -> list[str]:
+    """Every layer norm of ``model`` in fp32, fed fp32 inputs: the residual stream then stays in fp32 (a half-precision
+    linear layer's output added to an fp32 residual gives fp32), only the matrix products and attention run in half
+    precision. Returns the names of the norms. Pair with :func:`fuse_cpu_linear`, whose layers cast their inputs."""
+    kept = [name for name, module in model.named_modules() if _norm_like(module)]
+    modules = dict(model.named_modules())
+    for name in kept:
+        modules[name].float()
+        modules[name].register_forward_pre_hook(_cast_inputs_fp32, with_kwargs=True)
+    return kept
+
+
 def _exact_gelu(act) -> bool:
     """Whether ``act`` is the exact (erf) GELU, as BERT-family ``GELUActivation``/``nn.GELU`` compute it."""
     import torch
@@ -103,7 +115,7 @@ def _route(layer, op, gen, *, attr: str = "none") -> bool:
     algorithm = "none" if attr == "gelu" else ""
 
     def forward(x):
-        return op(x, weight, bias, attr, [], algorithm)
+        return op(x.to(weight.dtype), weight, bias, attr, [], algorithm)
 
     probe = torch.randn(3, 5, weight.shape[1], generator=gen).to(weight.dtype)
     try:
