@@ -98,12 +98,19 @@ def fuse_cpu_linear(model, *, gelu: bool = False) -> int:
         fuse_gelu = gelu and isinstance(getattr(module, "dense", None), torch.nn.Linear) \
             and _exact_gelu(getattr(module, "intermediate_act_fn", None))
         if fuse_gelu and _route(module.dense, op, gen, attr="gelu"):
-            module.forward = (lambda dense: lambda hidden_states: dense(hidden_states))(module.dense)
+            module.forward = _calls(module.dense)  # the dense layer now applies the GELU itself
             count += 1
     for module in list(model.modules()):
         if isinstance(module, torch.nn.Linear) and "forward" not in vars(module) and _route(module, op, gen):
             count += 1
     return count
+
+
+def _calls(layer):
+    """A plain function calling ``layer`` (assigning a module as ``forward`` would register it as a submodule)."""
+    def forward(hidden_states):
+        return layer(hidden_states)
+    return forward
 
 
 def _route(layer, op, gen, *, attr: str = "none") -> bool:
