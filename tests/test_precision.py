@@ -10,7 +10,7 @@ import torch
 from toolkit import provenance
 from toolkit.cache import ScoreCache
 from toolkit.errors import ModelSpecError, UnsupportedHardwareError
-from toolkit.models import hf, load, split_specs
+from toolkit.models import hf, load, quantize, split_specs
 from toolkit.models.base import Predictions
 from toolkit.models.hf import HFClassifierModel
 from toolkit.scoring import score
@@ -170,3 +170,68 @@ def test_precision_scores_never_cross_between_fp32_and_reduced_cache_entries(tmp
     assert back.loc[:2, "score"].tolist() == [0.123456] * 3  # fp32 reads its own entries, as before
     record = provenance.record(models=[reduced.spec], settings={}, fingerprints=out.attrs["fingerprints"])
     assert record["models"] == [{"spec": f"minilm-imdb?dtype={dtype}", "fingerprint": reduced.fingerprint}]
+
+
+@needs_bf16
+def test_precision_bf16_keeps_the_head_and_final_layer_norm_in_fp32(tiny_bert_dir):
+    half = HFClassifierModel(f"hf:{tiny_bert_dir}?device=cpu&dtype=bfloat16")
+    bert = half.model.bert
+    assert half.model.classifier.weight.dtype == torch.float32
+    assert bert.pooler.dense.weight.dtype == torch.float32
+    assert bert.encoder.layer[-1].output.LayerNorm.weight.dtype == torch.float32
+    # everything before the tail runs in bf16
+    assert bert.encoder.layer[-1].output.dense.weight.dtype == torch.bfloat16
+    assert bert.encoder.layer[0].attention.output.LayerNorm.weight.dtype == torch.bfloat16
+    assert bert.embeddings.word_embeddings.weight.dtype == torch.bfloat16
+    assert half.precision_key.startswith("bfloat16/")
+
+
+@needs_bf16
+def test_precision_bf16_fused_linear_equals_f_linear(tiny_bert_dir):
+    half = HFClassifierModel(f"hf:{tiny_bert_dir}?device=cpu&dtype=bfloat16")
+    assert half.fused_linear > 0
+    layer = half.model.bert.encoder.layer[0].attention.self.query
+    assert "forward" in vars(layer)  # routed through oneDNN
+    assert "forward" not in vars(half.model.bert.encoder.layer[0].intermediate)  # the GELU is not fused by default
+    x = torch.randn(2, 7, layer.in_features, generator=torch.Generator().manual_seed(3)).to(torch.bfloat16)
+    with torch.inference_mode():
+        want = torch.nn.functional.linear(x, layer.weight, layer.bias)
+        torch.testing.assert_close(layer(x), want, rtol=0, atol=0)  # the same numbers as F.linear
+
+
+@needs_bf16
+def test_precision_fused_gelu_is_within_one_bf16_rounding(tiny_bert_dir):
+    plain = HFClassifierModel(f"hf:{tiny_bert_dir}?device=cpu")
+    plain.model.to(dtype=torch.bfloat16)
+    assert quantize.fuse_cpu_linear(plain.model, gelu=True) > 0
+    block = plain.model.bert.encoder.layer[0].intermediate
+    assert "forward" in vars(block)
+    h = torch.randn(2, 7, block.dense.in_features, generator=torch.Generator().manual_seed(4)).to(torch.bfloat16)
+    with torch.inference_mode():
+        exact = torch.nn.functional.gelu(torch.nn.functional.linear(h.float(), block.dense.weight.float(),
+                                                                    block.dense.bias.float()))
+        # bf16 keeps 8 significant bits: a relative error of 2**-8 per rounding, a few roundings allowed
+        torch.testing.assert_close(block(h).float(), exact, rtol=2 ** -6, atol=2 ** -6)
+
+
+@needs_bf16
+def test_precision_minilm_bf16_pools_in_fp32(fp32):
+    bf16 = load("minilm-imdb?dtype=bfloat16")
+    assert "encoder.layer.5.output.LayerNorm" in bf16.fp32_modules
+    encoded = bf16.tokenizer(SAMPLE[:4], padding=True, truncation=True, max_length=bf16.max_length,
+                             return_tensors="pt")
+    with torch.inference_mode():
+        assert bf16.model(**encoded).last_hidden_state.dtype == torch.float32
+        embedded = bf16._embed(encoded)
+    assert embedded.dtype == torch.float32
+    np.testing.assert_allclose(torch.linalg.norm(embedded, dim=1).numpy(), 1.0, rtol=1e-5)
+
+
+@needs_bf16
+def test_precision_half_recipe_is_part_of_the_fingerprint(tiny_bert_dir, monkeypatch):
+    first = HFClassifierModel(f"hf:{tiny_bert_dir}?device=cpu&dtype=bfloat16").fingerprint
+    monkeypatch.setattr(quantize, "HALF_RECIPE", "another-recipe")
+    assert HFClassifierModel(f"hf:{tiny_bert_dir}?device=cpu&dtype=bfloat16").fingerprint != first
+    plain = HFClassifierModel(f"hf:{tiny_bert_dir}?device=cpu")
+    monkeypatch.undo()
+    assert HFClassifierModel(f"hf:{tiny_bert_dir}?device=cpu").fingerprint == plain.fingerprint  # fp32 untouched

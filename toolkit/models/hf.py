@@ -47,7 +47,7 @@ from toolkit.errors import InputError, MissingDependencyError, ModelSpecError, U
 from toolkit.hub import (PROBE_MEMORY_S, PROBE_SENTENCE, PROBE_TIMEOUT_S, TOKENIZER_FILES,  # noqa: F401
                          check_config_file, check_tokenizer, check_tokenizer_files, hub_endpoint, hub_load_error,
                          hub_offline, looks_local, offline_reason, probe_hub, resolve_target)
-from toolkit.models import valence
+from toolkit.models import quantize, valence
 from toolkit.models.base import Predictions, SentimentModel, digest
 from toolkit.models.registry import scheme
 
@@ -268,10 +268,13 @@ class TransformerModel(SentimentModel):
     max_length: int
 
     def _place(self, device: str | None, dtype_name: str) -> None:
-        """Move the model to its device in its precision (:data:`DTYPES`): ``bfloat16``/``float16`` cast the weights
-        (every op then runs in half precision; measured faster than ``torch.autocast`` on a CPU with the same answers,
-        docs/precision.md) and need a GPU or a CPU with the instruction set (:func:`cpu_half_precision_support`, else
-        TK205); ``int8`` (CPU only) quantises the linear layers (:func:`quantize_int8`)."""
+        """Move the model to its device in its precision (:data:`DTYPES`): ``bfloat16``/``float16`` cast the
+        encoder's weights (its ops then run in half precision; measured faster than ``torch.autocast`` on a CPU),
+        keep the head and the final layer norm in fp32 (:func:`toolkit.models.quantize.keep_tail_fp32`: the labels
+        near the boundary), route a CPU's linear layers through oneDNN with the bias fused (the same numbers)
+        (:func:`toolkit.models.quantize.fuse_cpu_linear`), and need a GPU or a CPU with the instruction set
+        (:func:`cpu_half_precision_support`, else TK205); ``int8`` (CPU only) quantises the linear layers
+        (:func:`quantize_int8`). docs/precision.md has the measurements."""
         import torch
 
         self.device = pick_device(device)
@@ -297,6 +300,16 @@ class TransformerModel(SentimentModel):
                  "answers, float32 for the numbers you report.")
         else:
             self.model.to(self.device, dtype=getattr(torch, dtype_name)).eval()
+            if dtype_name != "float32":
+                self.fp32_modules = quantize.keep_tail_fp32(self.model)
+                self.fused_linear = quantize.fuse_cpu_linear(self.model) if on_cpu else 0
+
+    @property
+    def precision_key(self) -> str:
+        """The precision as the fingerprint records it: the dtype, and for bf16/fp16 the recipe
+        (:data:`toolkit.models.quantize.HALF_RECIPE`: which modules stay fp32)."""
+        name = getattr(self, "dtype_name", "float32")
+        return f"{name}/{quantize.HALF_RECIPE}" if name in ("bfloat16", "float16") else name
 
     def lengths(self, texts: list[str]) -> list[int]:
         """Token counts with special tokens, before truncation (tokenised in chunks to bound memory)."""
@@ -478,7 +491,7 @@ class HFClassifierModel(TransformerModel):
         self.max_length = self._checked_max_length(max_length)
         self._place(options.get("device") or device, options.get("dtype", "float32"))
         check_forward(self, spec=spec)
-        self._fingerprint = digest("hf", _weights_digest(self.model), self.roles, self.max_length, self.dtype_name,
+        self._fingerprint = digest("hf", _weights_digest(self.model), self.roles, self.max_length, self.precision_key,
                                    valence.MAPPING_VERSION, self.head.mapping, self.head.multi_label, self.task,
                                    self.tokenizer.padding_side, _tokenizer_digest(self.tokenizer),
                                    _config_digest(self.model.config))

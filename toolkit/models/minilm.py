@@ -59,6 +59,7 @@ class MiniLMEncoder(TransformerModel):
         import torch
 
         hidden = self.model(**encoded).last_hidden_state
+        hidden = hidden.float()  # pooling sums up to 256 tokens: in fp32, whatever the encoder's precision
         mask = encoded["attention_mask"].unsqueeze(-1).to(hidden.dtype)
         pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1e-9)
         return torch.nn.functional.normalize(pooled.float(), p=2, dim=1)
@@ -80,8 +81,8 @@ class MiniLMSentimentModel(MiniLMEncoder):
 
     def __init__(self, *, device: str | None = None, head: str | Path | None = None, dtype: str = "float32") -> None:
         """``head``: a head JSON written by ``scripts/train_minilm_head.py`` (default: the shipped one); ``dtype``:
-        bfloat16 or float16 run the encoder in half precision (a GPU, or a CPU with the instruction set), int8
-        quantises it (CPU); the head stays fp32; part of the fingerprint (:data:`toolkit.models.hf.DTYPES`,
+        bfloat16 or float16 run the encoder in half precision (a GPU, or a CPU with the instruction set; its final
+        layer norm and the pooling in fp32), int8 quantises it (CPU); the head stays fp32; part of the fingerprint (:data:`toolkit.models.hf.DTYPES`,
         docs/precision.md). As a spec: ``minilm-imdb?dtype=bfloat16``."""
         source = Path(head) if head is not None else resources.files("toolkit.resources").joinpath(HEAD_FILE)
         if not source.is_file():
@@ -95,7 +96,7 @@ class MiniLMSentimentModel(MiniLMEncoder):
         self._b = np.float32(head["bias"])
         self._fingerprint = digest("minilm-imdb", self._encoder_digest, hashlib.sha256(raw).hexdigest(),
                                    self.max_length, valence.MAPPING_VERSION,
-                                   *(() if dtype == "float32" else (dtype,)))  # float32 keeps its cached scores
+                                   *(() if dtype == "float32" else (self.precision_key,)))  # fp32 keeps its cache
 
     @property
     def fingerprint(self) -> str:
