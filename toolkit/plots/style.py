@@ -13,44 +13,10 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from toolkit.formatting import short_label, short_labels  # noqa: F401  (the one label rule for tables and figures)
 from toolkit.plots.presets import preset, style
 
 # --- labels and colours -------------------------------------------------------------------------------------------
-
-def short_label(spec: str) -> str:
-    """A model's label in figures: ``minilm-imdb``, ``vader``; ``hf:<path or id>[?…]`` → the last path part
-    (a hub cache snapshot → the model's name); ``py:<module>:<callable>`` → the callable; ``ait:<system>/<task>``
-    → the system; ``llm:hf:…``/``llm:openai:<model>@<url>`` → ``llm:<name>``. Query strings are dropped."""
-    text = str(spec).split("?", 1)[0].strip()
-
-    def last(path: str) -> str:
-        parts = [p for p in path.replace("\\", "/").split("/") if p]
-        if "snapshots" in parts and parts.index("snapshots") > 0:  # …/models--org--name/snapshots/<hash>
-            return parts[parts.index("snapshots") - 1].split("--")[-1]
-        return parts[-1] if parts else path
-
-    if text.startswith("llm:"):
-        kind, _, rest = text[4:].partition(":")
-        return "llm:" + last(rest.split("@", 1)[0] if kind == "openai" else rest) if rest else text
-    if text.startswith("hf:"):
-        return last(text[3:]) or text
-    if text.startswith("py:"):
-        return text.rsplit(":", 1)[-1] or text
-    if text.startswith("ait:"):
-        return text[4:].split("/", 1)[0] or text
-    return text or str(spec)
-
-
-def short_labels(specs: Iterable[str]) -> dict[str, str]:
-    """:func:`short_label` of each spec, made unique: specs whose short labels collide keep more (without the query
-    string, then the whole spec)."""
-    specs = list(dict.fromkeys(specs))
-    labels = {s: short_label(s) for s in specs}
-    for fallback in (lambda s: str(s).split("?", 1)[0], str):
-        clash = {v for v in labels.values() if list(labels.values()).count(v) > 1}
-        labels = {s: (fallback(s) if labels[s] in clash else labels[s]) for s in specs}
-    return labels
-
 
 MODEL_COLOURS: dict[str, str] = {"vader": "#0173b2", "textblob": "#de8f05", "afinn": "#029e73",
                                  "minilm-imdb": "#cc78bc"}
