@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
 
         drill_all, _ = _timed(answer, args.repeat)
         drill = drill_all / len(picks)
-        result, model = app.result, list(app.result.models)[0]
+        result, model = app.result, next(iter(app.result.models))
         for attr in ("gender", "race"):
             pd.testing.assert_frame_equal(old_eec_pairs(result, model=model, attribute=attr),
                                           drilldown.eec_pairs(result, model=model, attribute=attr))
