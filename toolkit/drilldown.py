@@ -33,6 +33,7 @@ import ipywidgets as w
 import pandas as pd
 
 from toolkit.errors import InputError, SchemaError, unknown
+from toolkit.studies.eec import ATTRIBUTES, _names
 
 PAIR_COLUMNS = ("key", "model", "text_a", "text_b", "group_a", "group_b", "score_a", "score_b", "delta")
 """The columns of every pairs frame (:func:`pairs_frame`)."""
@@ -80,8 +81,6 @@ def eec_pairs(result, *, model: str, attribute: str) -> pd.DataFrame:
     """The EEC sentence pairs of ``model`` for ``attribute`` (gender|race) from an :class:`toolkit.eec.EECResult`
     (see the module docstring), columns :data:`PAIR_COLUMNS`, ordered by case (name pairs in list order, then the
     noun-phrase pairs in the table's order). Vectorised: two merges on (case, person), no loop over cases."""
-    from toolkit.studies.eec import ATTRIBUTES, _names
-
     if attribute not in ATTRIBUTES:
         raise unknown("attribute", attribute, ATTRIBUTES)
     scored = _scored(result, study="eec", columns=("model", "case_id", "text", "person", "gender", "race", "np_pair",
