@@ -183,3 +183,15 @@ def test_each_app_hands_its_fields_to_its_study_function(tmp_path):
     app.run()
     assert seen[-1] == {"sets": sets, "models": ["vader"], "theta": 0.1, "rule": "valence", "cache": False,
                         "progress": False}
+
+
+def test_toolkit_widgets_still_exports_the_apps_and_the_annotation_app():
+    import toolkit.annotation
+    import toolkit.apps
+    import toolkit.widgets as shim
+
+    for name in ("eec_app", "psa_app", "biasfinder_app", "btcsam_app", "EECApp", "PSAApp", "BiasFinderApp",
+                 "BTCSAMApp", "ModelField", "table", "widget_message"):
+        assert getattr(shim, name) is getattr(toolkit.apps, name), name
+    for name in ("annotation_app", "AnnotationApp", "upsert_annotation", "ANNOTATION_LOCK_TIMEOUT_S"):
+        assert getattr(shim, name) is getattr(toolkit.annotation, name), name
