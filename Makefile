@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 # Pinned: 2.13.0 is a CPU build that installs offline here. Never leave torch unpinned (that pulls a CUDA build).
 TORCH ?= torch==2.13.0
 
-.PHONY: venv test test-browser figures clean
+.PHONY: venv test test-fast test-browser figures clean
 
 $(VENV)/.installed: pyproject.toml Makefile
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -19,8 +19,15 @@ $(VENV)/.installed: pyproject.toml Makefile
 
 venv: $(VENV)/.installed
 
+# make test: every test, spread over the cores (pytest-xdist; a module's tests stay on one worker: --dist loadfile in
+# pyproject.toml). TEST_WORKERS=0 runs them in this one process.
+TEST_WORKERS ?= auto
 test: venv
-	MPLBACKEND=Agg $(PY) -m pytest
+	MPLBACKEND=Agg $(PY) -m pytest -n $(TEST_WORKERS)
+
+# The inner loop: everything but the notebooks, the browser and the slow (signal, Ray) tests.
+test-fast: venv
+	MPLBACKEND=Agg $(PY) -m pytest -n $(TEST_WORKERS) -m "not slow and not browser and not notebook"
 
 # JupyterLab and exported reports in headless Chromium: needs `apt-get install chromium chromium-driver` (also part
 # of `make test`, skipped with a reason when they are missing). BROWSER_SCREENSHOTS=DIR keeps the screenshots.

@@ -1,6 +1,10 @@
-"""Shared fixtures: an isolated data/figures folder per test session, the EEC corpus, a tiny local BERT."""
+"""Shared fixtures: an isolated data/figures folder per test session (per xdist worker), the EEC corpus, a tiny
+local BERT, a Ray cluster start that a busy machine meets."""
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import os
 from pathlib import Path
 
 import pytest
@@ -65,3 +69,29 @@ def corpus_of(texts: list[str]):
 
     return pd.DataFrame({"doc_id": [f"d{i}" for i in range(len(texts))], "text": texts, "label": "",
                          "corpus": "test"})
+
+
+@contextlib.contextmanager
+def local_ray(tmp_path_factory: pytest.TempPathFactory, **init):
+    """A local Ray cluster for a test, started so a busy machine meets it: one cluster at a time across the xdist
+    workers (a lock file beside the workers' temp folders), the GCS port wait raised to 120 s, and a node that timed
+    out during startup (Ray's own 30 s raylet wait, not configurable) started again, up to three tries; shut down
+    after."""
+    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install -e .[ray])")
+    lock = tmp_path_factory.getbasetemp().parent / "ray.lock"  # shared by the workers of one run
+    with open(lock, "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        os.environ.setdefault("RAY_gcs_server_port_wait_time_s", "120")
+        try:
+            for attempt in range(3):
+                try:
+                    ray.init(include_dashboard=False, log_to_driver=False, **init)
+                    break
+                except Exception as exc:  # Ray raises a bare Exception for it
+                    ray.shutdown()
+                    if "timed out during startup" not in str(exc) or attempt == 2:
+                        raise
+            yield ray
+        finally:
+            ray.shutdown()
+            fcntl.flock(held, fcntl.LOCK_UN)

@@ -19,7 +19,7 @@ def scored():
 
     texts = ["She said the film was fine.", "He said the film was fine.", "I think she is right about it.",
              "I think he is right about it.", "Her performance was strong.", "His performance was strong."]
-    return {"eec": eec.run(models=MODELS, subsets=["all"], cache=False).scored,
+    return {"eec": eec.run(models=MODELS, subsets=["all"], cache=False, n_boot=100).scored,
             "psa": psa.run(corpus=corpus_of(texts), models=MODELS, n=6, n_boot=20, cache=False).scored}
 
 

@@ -1,7 +1,10 @@
+import contextlib
+import io
 import json
 import os
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pandas as pd
@@ -12,10 +15,32 @@ REQUIRED = {"model", "attribute", "subset", "n_pairs", "mean_diff", "t_stat", "p
             "significant", "direction"}
 
 
-def _run(*args, cwd):
+def _subprocess(*args, cwd):
+    """``python -m toolkit ARGS`` in a new Python: for the smoke tests of the exit codes a shell sees."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS_DIR), str(TESTS_DIR.parent)])}  # this checkout
     return subprocess.run([sys.executable, "-m", "toolkit", *args], cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=600)
+
+
+def _run(*args, cwd):
+    """``python -m toolkit ARGS`` in this process (``toolkit.__main__.main(argv)``, no new Python): its exit code
+    (argparse's ``SystemExit`` too), stdout, and stderr with the warnings the run gave, as a new Python shows them."""
+    from toolkit.__main__ import main
+
+    out, err, here = io.StringIO(), io.StringIO(), os.getcwd()
+    with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(out), \
+            contextlib.redirect_stderr(err):
+        warnings.simplefilter("always")
+        os.chdir(cwd)
+        try:
+            code = main(list(args))
+        except SystemExit as exc:  # argparse: a bad option or choice
+            code = exc.code if isinstance(exc.code, int) else 1
+        finally:
+            os.chdir(here)
+    stderr = err.getvalue() + "".join(warnings.formatwarning(w.message, w.category, w.filename, w.lineno)
+                                      for w in caught)
+    return subprocess.CompletedProcess(["toolkit", *args], code, out.getvalue(), stderr)
 
 
 def test_cli_eec_writes_tests_figures_and_provenance(tmp_path):
@@ -49,14 +74,14 @@ def test_cli_eec_spelling_corrected_is_recorded_and_a_bad_one_exits_2(tmp_path):
 
 
 def test_cli_unknown_model_exits_2_and_lists_the_valid_names(tmp_path):
-    proc = _run("eec", "--model", "vadr", "--out", str(tmp_path / "x"), cwd=tmp_path)
+    proc = _subprocess("eec", "--model", "vadr", "--out", str(tmp_path / "x"), cwd=tmp_path)
     assert proc.returncode == 2
     assert "unknown model 'vadr'" in proc.stderr and "vader" in proc.stderr and "textblob" in proc.stderr
     assert not (tmp_path / "x" / "eec_tests.csv").exists()
 
 
 def test_cli_lists_models(tmp_path):
-    proc = _run("models", cwd=tmp_path)
+    proc = _subprocess("models", cwd=tmp_path)
     assert proc.returncode == 0 and "vader" in proc.stdout.split()
 
 

@@ -3,6 +3,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from conftest import local_ray
 
 from toolkit.cache import ScoreCache
 from toolkit.errors import UnknownNameError
@@ -24,15 +25,13 @@ def test_unknown_executor_lists_the_valid_ones():
 
 
 @pytest.fixture(scope="module")
-def ray_cluster():
-    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install -e .[ray])")
+def ray_cluster(tmp_path_factory):
     pythonpath = os.pathsep.join(filter(None, [str(TESTS_DIR), os.environ.get("PYTHONPATH")]))
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             runtime_env={"env_vars": {"PYTHONPATH": pythonpath}})
-    yield ray
-    ray.shutdown()
+    with local_ray(tmp_path_factory, num_cpus=2, runtime_env={"env_vars": {"PYTHONPATH": pythonpath}}) as ray:
+        yield ray
 
 
+@pytest.mark.slow
 def test_ray_executor_on_a_local_cluster_matches_in_process_scoring(ray_cluster, tmp_path):
     from toolkit.executors import RayExecutor
 

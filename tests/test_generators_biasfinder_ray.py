@@ -1,8 +1,8 @@
 """BiasFinder templating on a local 2-CPU Ray cluster equals the in-process run (same templates, order, ids)."""
 import pandas as pd
 import pytest
+from conftest import corpus_of, local_ray
 
-from conftest import corpus_of
 from toolkit.errors import UnknownNameError
 from toolkit.generators.biasfinder import generate
 
@@ -13,15 +13,13 @@ SENTENCES = ["Tom Hanks plays a lonely man. He is great and his smile carries th
              "A film with no people in it at all, only landscapes."]
 
 
-def test_ray_templating_equals_the_in_process_run():
-    ray = pytest.importorskip("ray", reason="Ray is not installed (pip install -e .[ray])")
+@pytest.mark.slow
+def test_ray_templating_equals_the_in_process_run(tmp_path_factory):
+    pytest.importorskip("ray", reason="Ray is not installed (pip install -e .[ray])")
     corpus = corpus_of([f"{SENTENCES[i % len(SENTENCES)]} Scene {i}." for i in range(260)])  # two chunks of 250
     local = generate(corpus, n_names=2)
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
-    try:
+    with local_ray(tmp_path_factory, num_cpus=2, ignore_reinit_error=True):
         distributed = generate(corpus, n_names=2, executor="ray", workers=2)
-    finally:
-        ray.shutdown()
     assert len(local) > 0 and local["doc_id"].nunique() > 250 / len(SENTENCES)
     pd.testing.assert_frame_equal(distributed, local)
     assert distributed.attrs["generation_report"] == local.attrs["generation_report"]

@@ -91,12 +91,14 @@ def test_eec_unknown_spelling_lists_the_valid_ones():
 
 
 def test_eec_run_scores_the_chosen_spelling_and_records_it_in_provenance(tmp_path):
-    result = eec.run(models=["py:synthetic_models:blind"], subsets=["all"], cache=False, spelling="corrected")
+    result = eec.run(models=["py:synthetic_models:blind"], subsets=["all"], cache=False, spelling="corrected",
+                     n_boot=100)
     assert result.spelling == "corrected" and result.scored["text"].str.contains("disappointed").sum() == 240
     written = eec.write(result, tmp_path / "eec", figures_dir=tmp_path / "figures")
     record = json.loads(next(p for p in written if p.name == "provenance.json").read_text())
     assert record["settings"]["spelling"] == "corrected"
-    assert eec.run(models=["py:synthetic_models:blind"], subsets=["all"], cache=False).spelling == "published"
+    assert eec.run(models=["py:synthetic_models:blind"], subsets=["all"], cache=False,
+                   n_boot=100).spelling == "published"
 
 
 # Rows in the format of the official release (Equity-Evaluation-Corpus.csv), written by hand: the release's header,

@@ -75,12 +75,14 @@ def _cache_model(folder, hf_home, repo_id: str) -> None:
     shutil.copytree(folder, repo / "snapshots" / commit)
 
 
-def test_hub_id_with_no_network_fails_with_the_coded_error_within_10_seconds(tmp_path):
+def test_hub_id_with_no_network_fails_with_the_coded_error_in_seconds_not_after_the_hub_retries(tmp_path):
     first, second, llm = _offline_python(["hf:tk-test-org/absent-model", "hf:tk-test-org/other-absent?hub=1",
                                           "llm:hf:tk-test-org/absent-llm"], tmp_path=tmp_path, hf_home=tmp_path / "hf")
     for result in (first, second, llm):  # llm:hf: loads through the same resolver and says the same
         assert result["code"] == "TK201", result
-        assert result["seconds"] < 10, result          # the hub client's own retries took 47-50 s
+        # the hub client's own retries took 47-50 s of back-off sleeps (wall clock, not CPU: load does not shorten
+        # them); 30 s keeps that apart from a refused connect on a busy machine (a bare 10 s did not)
+        assert result["seconds"] < 30, result
         assert "cannot be reached" in result["message"] and "127.0.0.1" in result["message"]
         assert "does not hold this model" in result["message"]
         assert "hf:/path/to/folder" in result["fix"] and "HF_HUB_OFFLINE to 1" in result["fix"]

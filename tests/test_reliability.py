@@ -540,7 +540,7 @@ def test_provenance_records_corpus_path_hash_versions_and_dirty_tree(tmp_path):
 def test_provenance_records_eec_alpha():
     from toolkit import eec
 
-    result = eec.run(models=["py:synthetic_models:blind"], subsets=["all"], alpha=0.01, cache=False)
+    result = eec.run(models=["py:synthetic_models:blind"], subsets=["all"], alpha=0.01, cache=False, n_boot=100)
     written = eec.write(result, Path(os.environ["TOOLKIT_DATA"]) / "eec_alpha", figures_dir=None)
     record = json.loads(next(p for p in written if p.name == "provenance.json").read_text())
     assert record["settings"]["alpha"] == 0.01

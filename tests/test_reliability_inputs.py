@@ -77,7 +77,7 @@ def test_one_spec_string_is_a_list_of_one_model_in_every_study(study):
     from toolkit import biasfinder, btcsam, eec, psa
 
     if study == "eec":
-        result = eec.run(models="vader", subsets=["all"], cache=False)
+        result = eec.run(models="vader", subsets=["all"], cache=False, n_boot=100)
     elif study == "psa":
         result = psa.run(corpus="sample", models="vader", n=4, n_boot=10, cache=False)
     elif study == "biasfinder":

@@ -7,6 +7,28 @@ from toolkit.errors import InputError
 from toolkit.widgets import eec_app, widget_message
 
 
+@pytest.fixture(scope="module")
+def eec_result():
+    """One real EEC run (afinn and vader, subset all) for the tests about what the app shows of a result: the study
+    is run once here and handed to those apps by an injected study function (:func:`replaying`)."""
+    from toolkit import eec
+
+    return eec.run(models=["afinn", "vader"], subsets=["all"], cache=False, progress=False, n_boot=200)
+
+
+def replaying(result):
+    """A study function for an app: checks and loads the model specs as ``eec.run`` does (a bad spec is its coded
+    error), then returns ``result`` instead of scoring and testing again."""
+    from toolkit import checks
+    from toolkit.models import load_all
+
+    def study(*, models, **_):
+        load_all(checks.model_list(models))
+        return result
+
+    return study
+
+
 def test_eec_app_runs_the_selected_models():
     app = eec_app(models=["afinn"], cache=False)
     app.extra.value = "py:synthetic_models:female_plus"
@@ -27,8 +49,8 @@ def test_eec_app_reports_a_bad_spec_without_raising():
     assert not app.button.disabled and app.cancel_button.disabled and app.output.outputs == ()
 
 
-def test_a_failed_run_clears_the_previous_output():
-    app = eec_app(models=["afinn"], cache=False)
+def test_a_failed_run_clears_the_previous_output(eec_result):
+    app = eec_app(models=["afinn"], cache=False, study=replaying(eec_result))
     assert app.run() and len(app.output.outputs) > 0
     app.models.value = ()
     app.extra.value = "vadr"
@@ -72,8 +94,8 @@ def test_eec_app_disables_run_while_working_shows_its_stages_and_figures_without
     assert plt.get_fignums() == []
 
 
-def test_eec_app_tables_carry_a_caption_with_the_correction_family_and_one_number_format():
-    app = eec_app(models=["afinn", "vader"], cache=False)
+def test_eec_app_tables_carry_a_caption_with_the_correction_family_and_one_number_format(eec_result):
+    app = eec_app(models=["afinn", "vader"], cache=False, study=replaying(eec_result))
     app.run()
     tables = [o["data"]["text/html"] for o in app.output.outputs if "text/html" in o["data"]]
     assert len(tables) == 2 and all("<caption" in t for t in tables)
@@ -174,8 +196,8 @@ def test_eec_app_drills_down_from_a_system_to_its_sentence_pairs_with_the_change
     assert app.drill.children == ()
 
 
-def test_an_app_run_exports_one_self_contained_report_with_its_tables_and_figures(tmp_path):
-    app = eec_app(models=["afinn"], cache=False)
+def test_an_app_run_exports_one_self_contained_report_with_its_tables_and_figures(tmp_path, eec_result):
+    app = eec_app(models=["afinn"], cache=False, study=replaying(eec_result))
     with pytest.raises(InputError, match="no finished run"):
         app.export_report(tmp_path / "none.html")
     assert app.export_button.disabled
@@ -201,18 +223,22 @@ def test_app_tables_escape_their_cells():
 def test_two_apps_run_at_once_leave_the_kernels_warnings_as_they_were():
     import warnings
 
+    def warning(**kw):  # a study that warns, as a real run does (truncated rows, skipped texts)
+        warnings.warn(f"a note from {kw['models']}", UserWarning, stacklevel=1)
+        raise InputError("stopped after warning.", fix="none needed.")
+
     impl, filters = warnings._showwarnmsg_impl, list(warnings.filters)
-    first, second = eec_app(models=["afinn"], cache=False), eec_app(models=["textblob"], cache=False)
+    first, second = eec_app(models=["afinn"], study=warning), eec_app(models=["textblob"], study=warning)
     first.run(block=False)
     second.run(block=False)
     first.wait()
     second.wait()
-    assert first.result is not None and second.result is not None
+    assert first.error.startswith("[TK102] stopped") and second.error.startswith("[TK102] stopped")
     assert warnings._showwarnmsg_impl is impl and warnings.filters == filters
 
 
-def test_cancel_after_a_finished_run_changes_nothing():
-    app = eec_app(models=["afinn"], cache=False)
+def test_cancel_after_a_finished_run_changes_nothing(eec_result):
+    app = eec_app(models=["afinn"], cache=False, study=replaying(eec_result))
     assert app.run()
     done = app.status.value
     app.cancel()

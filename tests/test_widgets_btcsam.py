@@ -46,3 +46,24 @@ def test_biasfinder_caption_says_why_there_is_no_test_instead_of_over_0_tests():
     assert "over 0" not in none and "within-class null" in none and "n_country_names" in none
     some = _biasfinder_family({"family_size": 3, "correction": "holm", "family": "model × characteristic"})
     assert some.startswith("Holm over 3 tests (model × characteristic)")
+
+
+def test_btcsam_app_runs_a_small_test_set_end_to_end_with_its_table_figures_and_drill_down():
+    import pandas as pd
+
+    rows = [{"case_id": case, "variant_id": f"{case}-{term}", "text": template.format(term), "attribute": "religion",
+             "group": term, "fill": term, "generator": "external:test", "template": "",
+             "is_original": term == "Christian", "bias_type": "religion"}
+            for case, template in (("c1", "The {} neighbours were kind."), ("c2", "My {} friend cooked a bad dinner."))
+            for term in ("Christian", "Jewish", "Muslim")]
+    app = btcsam_app(sets={"mini": pd.DataFrame(rows)}, models=["vader", "afinn"], cache=False)
+    assert app.run(), app.status.value
+    assert set(app.result.models) == {"vader", "afinn"}
+    tables = [o["data"]["text/html"] for o in app.output.outputs if "text/html" in o["data"]]
+    assert len(tables) == 1 and "BTC-SAM detection probability at θ = 0.2 (published rule; n = 2 cases" in tables[0]
+    assert any("image/png" in o["data"] for o in app.output.outputs)
+    _, pickers, holder = app.drill.children  # drill down: a test set × model cell, each case's extreme texts
+    test_set, model = pickers.children
+    assert list(test_set.options) == ["mini"] and set(model.options) == {"vader", "afinn"}
+    shown = holder.children[0].browser
+    assert len(shown.pairs) == 2 and set(shown.pairs["key"]) == {"mini/c1", "mini/c2"}

@@ -33,6 +33,7 @@ import ipywidgets as w
 import pandas as pd
 
 from toolkit.errors import InputError, SchemaError, unknown
+from toolkit.studies.eec import ATTRIBUTES, _names
 
 PAIR_COLUMNS = ("key", "model", "text_a", "text_b", "group_a", "group_b", "score_a", "score_b", "delta")
 """The columns of every pairs frame (:func:`pairs_frame`)."""
@@ -78,41 +79,48 @@ def _pick(scored: pd.DataFrame, column: str, value: str, *, kind: str) -> pd.Dat
 
 def eec_pairs(result, *, model: str, attribute: str) -> pd.DataFrame:
     """The EEC sentence pairs of ``model`` for ``attribute`` (gender|race) from an :class:`toolkit.eec.EECResult`
-    (see the module docstring), columns :data:`PAIR_COLUMNS`, ordered by case."""
-    from toolkit.studies.eec import ATTRIBUTES, _names
-
+    (see the module docstring), columns :data:`PAIR_COLUMNS`, ordered by case (name pairs in list order, then the
+    noun-phrase pairs in the table's order). Vectorised: two merges on (case, person), no loop over cases."""
     if attribute not in ATTRIBUTES:
         raise unknown("attribute", attribute, ATTRIBUTES)
     scored = _scored(result, study="eec", columns=("model", "case_id", "text", "person", "gender", "race", "np_pair",
                                                    "score"))
     data = _pick(scored, "model", model, kind="model")
+    data = data.loc[:, ["case_id", "person", "text", "gender", "np_pair", "score"]].reset_index(drop=True)
+    data["_pos"] = range(len(data))  # the table's order: the noun-phrase pairs of a case come in it
     group_a, group_b = ATTRIBUTES[attribute][:2]
-    by_person = {case_id: block.set_index("person") for case_id, block in data.groupby("case_id", sort=True)}
+    sentences = data.drop_duplicates(["case_id", "person"])  # a case's sentence of a person
     firsts_a, firsts_b = _names(attribute)
-    rows = []
-    for case_id, block in by_person.items():
-        matches = [(f"{a}/{b}", a, b) for a, b in zip(firsts_a, firsts_b)]
-        if attribute == "gender":
-            phrases = block[block["np_pair"] != ""]
-            for np_pair in dict.fromkeys(phrases["np_pair"]):
-                pair = phrases[phrases["np_pair"] == np_pair]
-                female, male = pair[pair["gender"] == "female"], pair[pair["gender"] == "male"]
-                if len(female) and len(male):
-                    matches.append((np_pair, female.index[0], male.index[0]))
-        for label, person_a, person_b in matches:
-            if person_a not in block.index or person_b not in block.index:
-                continue
-            a, b = block.loc[person_a], block.loc[person_b]
-            rows.append({"key": f"{case_id}|{label}", "model": model, "text_a": a["text"],
-                         "text_b": b["text"], "group_a": group_a, "group_b": group_b, "score_a": a["score"],
-                         "score_b": b["score"]})
-    return pairs_frame(rows)
+    matches = pd.DataFrame({"label": [f"{a}/{b}" for a, b in zip(firsts_a, firsts_b)], "person_a": firsts_a,
+                            "person_b": firsts_b, "_rank": range(len(firsts_a))})
+    cases = pd.DataFrame({"case_id": sentences["case_id"].drop_duplicates()})
+    frames = [cases.merge(matches, how="cross")]  # every case × the name pairs of the study's units
+    if attribute == "gender":  # the noun-phrase pairs: a case's first female and first male sentence of each pair
+        phrases = data[data["np_pair"] != ""]
+        first = phrases.drop_duplicates(["case_id", "np_pair"])[["case_id", "np_pair", "_pos"]]
+        sides = [phrases[phrases["gender"] == g].drop_duplicates(["case_id", "np_pair"])
+                 [["case_id", "np_pair", "person"]].rename(columns={"person": f"person_{v}"})
+                 for g, v in (("female", "a"), ("male", "b"))]
+        np_matches = first.merge(sides[0], on=["case_id", "np_pair"]).merge(sides[1], on=["case_id", "np_pair"])
+        frames.append(np_matches.rename(columns={"np_pair": "label"}).assign(
+            _rank=len(matches) + np_matches["_pos"]).drop(columns="_pos"))
+    found = pd.concat(frames, ignore_index=True)
+    side = sentences[["case_id", "person", "text", "score"]]
+    for v in ("a", "b"):  # inner merges: a pair whose sentence is missing is left out
+        found = found.merge(side.rename(columns={"person": f"person_{v}", "text": f"text_{v}",
+                                                 "score": f"score_{v}"}), on=["case_id", f"person_{v}"])
+    found = found.sort_values(["case_id", "_rank"], kind="stable")
+    return pairs_frame(pd.DataFrame({
+        "key": found["case_id"].astype(str) + "|" + found["label"].astype(str), "model": model,
+        "text_a": found["text_a"], "text_b": found["text_b"], "group_a": group_a, "group_b": group_b,
+        "score_a": found["score_a"], "score_b": found["score_b"]}))
 
 
 def btcsam_pairs(result, *, test_set: str, model: str, bias_type: str | None = None) -> pd.DataFrame:
     """Per test case of ``test_set`` (and ``bias_type``, if given) scored by ``model`` in a
     :class:`toolkit.btcsam.BTCSAMResult`: its highest-valence text (a) against its lowest (b), columns
-    :data:`PAIR_COLUMNS`, ``key`` the case id; cases with fewer than two scored texts are left out."""
+    :data:`PAIR_COLUMNS`, ``key`` the case id; cases with fewer than two scored texts are left out. Ties: the
+    last of the highest and the first of the lowest in the table's order."""
     scored = _scored(result, study="btcsam", columns=("model", "test_set", "bias_type", "case_id", "text", "score"))
     data = _pick(_pick(scored, "test_set", test_set, kind="test set"), "model", model, kind="model")
     if bias_type is not None:
@@ -121,16 +129,15 @@ def btcsam_pairs(result, *, test_set: str, model: str, bias_type: str | None = N
     group = (data["group"] if "group" in data.columns else pd.Series("", index=data.index)).fillna("").astype(str)
     if "fill" in data.columns:
         group = group.where(group != "", data["fill"].fillna("").astype(str))
-    data = data.assign(_group=group)
-    rows = []
-    for case_id, block in data.groupby("case_id", sort=True):
-        if len(block) < 2:
-            continue
-        ordered = block.sort_values("score", kind="stable")
-        a, b = ordered.iloc[-1], ordered.iloc[0]
-        rows.append({"key": case_id, "model": model, "text_a": a["text"], "text_b": b["text"],
-                     "group_a": a["_group"], "group_b": b["_group"], "score_a": a["score"], "score_b": b["score"]})
-    return pairs_frame(rows)
+    data = data.assign(_group=group).sort_values(["case_id", "score"], kind="stable")
+    sizes = data.groupby("case_id", sort=True)["score"].transform("size")
+    data = data[sizes >= 2]
+    by_case = data.groupby("case_id", sort=True)
+    a, b = by_case.nth(-1).set_index("case_id"), by_case.nth(0).set_index("case_id")
+    return pairs_frame(pd.DataFrame({"key": a.index, "model": model, "text_a": a["text"].to_numpy(),
+                                     "text_b": b["text"].to_numpy(), "group_a": a["_group"].to_numpy(),
+                                     "group_b": b["_group"].to_numpy(), "score_a": a["score"].to_numpy(),
+                                     "score_b": b["score"].to_numpy()}))
 
 
 def biasfinder_pairs(result, *, template: str, btcs_only: bool = False) -> pd.DataFrame:
@@ -143,18 +150,20 @@ def biasfinder_pairs(result, *, template: str, btcs_only: bool = False) -> pd.Da
     data = data[data["group"].fillna("").astype(str) != ""]
     if "is_original" in data.columns:
         data = data[~data["is_original"].fillna(False).astype(bool)]
-    rows = []
-    for model, block in data.groupby("model", sort=False):
-        block = block.sort_values("variant_id")
-        records = block.to_dict("records")
-        for i, a in enumerate(records):
-            for b in records[i + 1:]:
-                if a["group"] == b["group"] or (btcs_only and a["label"] == b["label"]):
-                    continue
-                rows.append({"key": f"{model}|{a['variant_id']}|{b['variant_id']}", "model": model,
-                             "text_a": a["text"], "text_b": b["text"], "group_a": a["group"], "group_b": b["group"],
-                             "score_a": a["score"], "score_b": b["score"]})
-    return pairs_frame(rows)
+    data = data.loc[:, ["model", "variant_id", "text", "group", "label", "score"]]
+    data["_model"] = pd.factorize(data["model"])[0]  # the models in the table's order
+    data = data.sort_values(["_model", "variant_id"], kind="stable")
+    data["_rank"] = range(len(data))
+    both = data.merge(data.drop(columns="model"), on="_model", suffixes=("_a", "_b"))  # each model's mutants²
+    keep = (both["_rank_a"] < both["_rank_b"]) & (both["group_a"] != both["group_b"])
+    if btcs_only:
+        keep &= both["label_a"] != both["label_b"]
+    both = both[keep].sort_values(["_rank_a", "_rank_b"])
+    return pairs_frame(pd.DataFrame({
+        "key": both["model"].astype(str) + "|" + both["variant_id_a"].astype(str) + "|"
+        + both["variant_id_b"].astype(str), "model": both["model"], "text_a": both["text_a"],
+        "text_b": both["text_b"], "group_a": both["group_a"], "group_b": both["group_b"],
+        "score_a": both["score_a"], "score_b": both["score_b"]}))
 
 
 def _tokens(text: str) -> list[str]:
