@@ -3,9 +3,8 @@ inside a function — goes from a higher layer to the same or a lower one, no se
 circle, and a toolkit import inside a function is there only to defer a heavy dependency (torch, transformers, spaCy,
 Ray, matplotlib), saying so in a comment (``# defers matplotlib ...``).
 
-The graph is read from the source with :mod:`ast` (nothing is imported). Current violations in files that other
-engineers are moving this round are listed in :data:`ALLOWED`, each with its owner; the test passes with them and
-fails on any NEW violation. The lead empties the list after merging.
+The graph is read from the source with :mod:`ast` (nothing is imported). The one violation left is listed in
+:data:`ALLOWED` (a deprecation shim kept for one release); the test fails on any other.
 """
 from __future__ import annotations
 
@@ -43,50 +42,16 @@ HEAVY = ("torch", "transformers", "spacy", "ray", "matplotlib")
 DEFERS = re.compile(r"#.*\bdefers?\b.*\b(" + "|".join(HEAVY) + r")\b", re.IGNORECASE)
 """The comment a toolkit import inside a function must carry: ``# defers matplotlib (...)``."""
 
-# --- the allowlist: violations in files owned by others this round (the lead empties it after merging) ----------
+# --- the allowlist: known violations, each with its reason ----------------------------------------------------
 # (kind, importer, imported): kind "up" = an import from a lower layer to a higher one; "inside" = a toolkit import
 # inside a function without a "# defers <heavy dependency>" comment. Circles are listed in ALLOWED_CIRCLES.
 ALLOWED: frozenset[tuple[str, str, str]] = frozenset({
-    # o35 (results/report/latex -> toolkit/outputs/)
-    ("inside", "toolkit.latex", "toolkit.report"),
-    ("inside", "toolkit.latex", "toolkit.results"),
-    ("inside", "toolkit.report", "toolkit.paths"),
-    ("inside", "toolkit.report", "toolkit.plots"),
-    ("inside", "toolkit.report", "toolkit.results"),
-    ("inside", "toolkit.results", "toolkit.latex"),
-    ("inside", "toolkit.results", "toolkit.report"),
-    ("inside", "toolkit.notebooks", "toolkit.plots"),
-    # t33 (widgets -> apps/, drilldown)
-    ("inside", "toolkit.widgets", "toolkit.biasfinder"),
-    ("inside", "toolkit.widgets", "toolkit.btcsam"),
-    ("inside", "toolkit.widgets", "toolkit.errors"),
-    ("inside", "toolkit.widgets", "toolkit.paths"),
-    ("inside", "toolkit.widgets", "toolkit.psa"),
-    ("inside", "toolkit.widgets", "toolkit.report"),
-    ("inside", "toolkit.drilldown", "toolkit.studies.eec"),
-    # c34 (generators/biasfinder, nlp)
-    ("inside", "toolkit.generators.biasfinder", "toolkit.generators.biasfinder.distributed"),
-    ("inside", "toolkit.generators.biasfinder", "toolkit.generators.biasfinder.fit"),
-    ("inside", "toolkit.generators.biasfinder", "toolkit.generators.biasfinder.paper"),
-    ("inside", "toolkit.generators.biasfinder.lint", "toolkit.models"),
-    ("inside", "toolkit.generators.biasfinder.lint", "toolkit.resources"),
-    ("inside", "toolkit.generators.biasfinder.lists", "toolkit.generators.biasfinder.lint"),
-    ("inside", "toolkit.generators.biasfinder.lists", "toolkit.generators.biasfinder.rules"),
-    ("inside", "toolkit.generators.biasfinder.lists", "toolkit.resources"),
-    ("inside", "toolkit.generators.biasfinder.people", "toolkit.nlp.coref"),
-    ("inside", "toolkit.nlp", "toolkit.nlp.coref"),
-    ("inside", "toolkit.nlp.coref", "toolkit.nlp.neuralcoref"),
-    # p38 (models/hf.py internals)
-    ("inside", "toolkit.models.hf", "toolkit.cases"),
-    # l33: toolkit.studies.biasfinder.read_annotation_csv, a lazy shim (PEP 562) to the name's new home in
+    # toolkit.studies.biasfinder.read_annotation_csv, a lazy shim (PEP 562) to the name's new home in
     # toolkit.outputs.annotations, kept for one release; delete the shim and these two lines together
     ("up", "toolkit.studies.biasfinder", "toolkit.outputs.annotations"),
     ("inside", "toolkit.studies.biasfinder", "toolkit.outputs.annotations"),
 })
-ALLOWED_CIRCLES: tuple[frozenset[str], ...] = (
-    frozenset({"toolkit.results", "toolkit.report", "toolkit.latex"}),  # o35: outputs/ files -> renderers -> runs
-    frozenset({"toolkit.nlp", "toolkit.nlp.coref", "toolkit.nlp.neuralcoref"}),  # c34: nlp/__init__ <-> coref
-)
+ALLOWED_CIRCLES: tuple[frozenset[str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -108,7 +108,7 @@ def parse_assignment(text: str) -> tuple[str, Any]:
 def figure_presets() -> tuple[str, ...]:
     """The figure presets ``--preset`` accepts: ``toolkit.plots.PRESETS`` when it exists, else
     :data:`FIGURE_PRESETS`."""
-    from toolkit import plots
+    from toolkit import plots  # defers matplotlib: the runner's options and --strip need no figures
 
     listed = getattr(plots, "PRESETS", None)
     return tuple(listed) if listed else FIGURE_PRESETS
@@ -349,7 +349,7 @@ def print_figures(folder: str | Path, *, since: float) -> list[tuple[str, str, s
 def figure_index(folder: str | Path) -> list[tuple[str, str, str]]:
     """``(file, paper figure or table, plots function)`` for each PDF in ``folder``, from
     :data:`toolkit.plots.PAPER_FIGURES` (a ``<model>`` stem matches any model's file); unknown files say so."""
-    from toolkit import plots
+    from toolkit import plots  # defers matplotlib: the runner's options and --strip need no figures
 
     rows = []
     for pdf in sorted(Path(folder).glob("*.pdf")):

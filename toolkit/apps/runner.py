@@ -24,7 +24,8 @@ from typing import Any
 import ipywidgets as w
 import pandas as pd
 
-from toolkit import drilldown, monitor, paths, plots, report  # TODO(o35): report -> toolkit.outputs
+from toolkit import drilldown, monitor, paths, plots
+from toolkit.outputs import runs
 from toolkit.apps.messages import widget_message
 from toolkit.errors import InputError, ToolkitError
 
@@ -53,6 +54,7 @@ class Runner:
         """Run the study with ``arguments`` in the app's thread (the status line names ``label``), then present
         the result; with ``block`` wait for it and return whether it succeeded."""
         study = self.study if self.study is not None else self.default_study()
+        self._arguments = dict(arguments)
 
         def task() -> None:
             self.result = None
@@ -271,19 +273,20 @@ class Runner:
 
     def export_report(self, path=None):
         """Write the last successful run (its tables, figures, settings and notes) as one self-contained HTML file
-        (:func:`toolkit.report.write_html`) to ``path`` (default ``data/reports/<app>-<time>.html``); return it."""
+        (:func:`toolkit.outputs.runs.write_report`: package versions, git commit, model fingerprints, the
+        study's settings or, where a result carries none, the arguments the app passed) to ``path`` (default ``data/reports/<app>-<time>.html``); return it."""
         if self.result is None or self.running:
             raise InputError("there is no finished run to export.", fix="press Run and wait until it is done.")
         name = type(self).__name__.removesuffix("App").lower()
         if path is None:
             path = paths.data_dir() / "reports" / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}.html"
             path.parent.mkdir(parents=True, exist_ok=True)
-        settings = getattr(self.result, "settings", None) or {}
-        provenance = {"app": name, "run": self._label, "models": list(getattr(self.result, "models", []) or []),
-                      "notes": list(self.notes), "settings": settings,
-                      "written": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
-        self.report_path = report.write_html(title=f"{name} · {self._label}", tables=self._report_tables,
-                                             figures=self._report_figures, provenance=provenance, path=path)
+        models = list(getattr(self.result, "models", []) or [])
+        settings = getattr(self.result, "settings", None) or _recordable(getattr(self, "_arguments", {}))
+        self.report_path = runs.write_report(
+            title=f"{name} · {self._label}", tables=self._report_tables, figures=self._report_figures, models=models,
+            settings=settings, scored=getattr(self.result, "scored", None), notes=list(self.notes),
+            extra={"app": name, "run": self._label, "written": time.strftime("%Y-%m-%d %H:%M:%S %Z")}, path=path)
         return self.report_path
 
     def _export_clicked(self) -> None:
@@ -323,3 +326,10 @@ class Runner:
         self.drill.children = (w.HTML(f"<b>Drill down</b>: the cases behind {html.escape(what)}"),
                                w.HBox(list(dropdowns.values())), holder)
 
+
+def _recordable(arguments: dict[str, Any]) -> dict[str, Any]:
+    """The arguments an app passed to its study, as provenance records them (paths and other objects as text)."""
+    plain = (str, int, float, bool, type(None))
+    return {key: (value if isinstance(value, plain) else [v if isinstance(v, plain) else str(v) for v in value]
+                  if isinstance(value, (list, tuple)) else str(value))
+            for key, value in arguments.items() if key != "progress"}

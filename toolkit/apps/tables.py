@@ -6,24 +6,23 @@ from collections.abc import Callable
 
 import pandas as pd
 
+from toolkit import formatting
 
-# TODO(o35): use toolkit.formatting's one number formatter here once it lands (same rules: three decimals,
-# p < 0.001 as "<0.001", counts with thousands separators).
+
 def _number_format(frame: pd.DataFrame) -> dict[str, str | Callable]:
-    """One number format for every table: floats with three decimals, p-values below 0.001 as "<0.001", counts
-    with thousands separators."""
+    """One number format for every table (:mod:`toolkit.formatting`, as reports and LaTeX): floats with three
+    decimals, p-values below 0.001 as "<0.001", counts with thousands separators."""
     formats: dict[str, str | Callable] = {}
     for column in frame.columns:
         dtype = frame[column].dtype
-        name = column if isinstance(column, str) else " ".join(map(str, column))
+        name = formatting.header_text(column)
         if pd.api.types.is_bool_dtype(dtype):
             continue
-        if pd.api.types.is_float_dtype(dtype) and name.lower().startswith("p"):
-            formats[column] = lambda v: "" if pd.isna(v) else "<0.001" if v < 0.001 else f"{v:.3f}"
-        elif pd.api.types.is_float_dtype(dtype):
-            formats[column] = lambda v: "" if pd.isna(v) else f"{v:.3f}"
+        if pd.api.types.is_float_dtype(dtype):
+            p_value = name.lower().startswith("p")
+            formats[column] = lambda v, p=p_value: "" if pd.isna(v) else formatting.format_number(v, p_value=p)
         elif pd.api.types.is_integer_dtype(dtype):
-            formats[column] = lambda v: "" if pd.isna(v) else f"{int(v):,}"
+            formats[column] = lambda v: "" if pd.isna(v) else formatting.format_value(int(v))
     return formats
 
 

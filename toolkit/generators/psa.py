@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from toolkit import nlp as nlp_layer
+from toolkit.nlp import pipeline as nlp_layer
 from toolkit import cases as case_schema
 from toolkit import checks, corpora
 from toolkit.errors import InputError, SchemaError, warn

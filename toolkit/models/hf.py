@@ -41,6 +41,7 @@ from urllib.parse import parse_qs
 
 import numpy as np
 
+from toolkit.cases import TASKS
 from toolkit.errors import InputError, MissingDependencyError, ModelSpecError, UnsupportedHardwareError, warn
 # the hub helpers live in the infrastructure module toolkit.hub (the local-LLM client uses them too); kept
 # importable here
@@ -498,8 +499,6 @@ class HFClassifierModel(TransformerModel):
 
     def _task_index(self, task: str) -> int | None:
         """``task=<emotion>``: the output index whose native label is that emotion (the score is its probability)."""
-        from toolkit.cases import TASKS
-
         if task not in TASKS:
             raise ModelSpecError(f"unknown task {task!r} in model spec {self.spec!r}; available: {', '.join(TASKS)}.",
                                  fix="use task=anger, fear, joy or sadness with an emotion head.")

@@ -30,9 +30,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from toolkit import nlp as nlp_layer
+from toolkit.nlp import pipeline as nlp_layer
 from toolkit.errors import MissingDependencyError, unknown
 from toolkit.resources import load_json
+from toolkit.nlp.neuralcoref import NeuralCoref  # its weights (35 MB) are read when first used, not on import
 
 Span = tuple[int, int]
 PRONOUN_GENDER = {"he": "male", "him": "male", "his": "male", "himself": "male",
@@ -333,7 +334,6 @@ class FastCorefBackend:
 
 
 def _neuralcoref():
-    from toolkit.nlp.neuralcoref import NeuralCoref  # deferred: reads 35 MB of weights when first used
 
     return NeuralCoref()
 

@@ -38,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from toolkit import nlp as nlp_layer
+from toolkit.nlp import pipeline as nlp_layer
 from toolkit.errors import InputError, MissingDependencyError, unknown
 from toolkit.paths import cache_dir, data_dir, project_root
 

@@ -57,6 +57,9 @@ from toolkit.generators.biasfinder.occupation import (fill_occupation, generate_
 from toolkit.generators.biasfinder.people import MODES as PEOPLE, KnownNames, known_names, people_mode
 from toolkit.generators.biasfinder.rules import DEFAULT as DEFAULT_RULES, RULES, active as active_rules
 from toolkit.generators.biasfinder.occupation_paper import generate_occupation_paper
+from toolkit.generators.biasfinder.distributed import map_chunks
+from toolkit.generators.biasfinder.fit import check_method, template_fills
+from toolkit.generators.biasfinder.paper import paper_templates
 from toolkit.generators.biasfinder.rules import label as rule_label, record as record_rules
 
 INSTANCES = ("gender", "occupation", "country")
@@ -85,8 +88,6 @@ def _instances(corpus: pd.DataFrame, *, instances: Sequence[str], n_names: int, 
     frames: dict = {}
     gendered, rejected = None, {}
     if acceptance == "biasfinder" and {"gender", "country"} & set(instances) and len(corpus):
-        from toolkit.generators.biasfinder.paper import paper_templates
-
         gender_found, country_found = paper_templates(corpus, backend=backend, n_process=n_process, lists=lists)
         if "gender" in instances:
             frames["gender"] = generate_gender(corpus, n_names=n_names, lists=lists, rules=rules,
@@ -160,8 +161,6 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
         raise unknown("executor", executor, ("local", "ray"))
     word_lists(lists)  # an unknown preset or too many names fail here, not after the parse
     if occupation_fit is not None:
-        from toolkit.generators.biasfinder.fit import check_method
-
         check_method(occupation_fit)  # an unknown method fails here, not after the parse
     rules = active_rules(coherence)
     if acceptance is None:
@@ -211,8 +210,6 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
                "n_process": n_process, "lists": lists, "rules": rules, "people": person_option,
                "acceptance": acceptance}
     if executor == "ray":
-        from toolkit.generators.biasfinder.distributed import map_chunks
-
         done = map_chunks(_instances, chunks, workers=workers, **options)
     else:
         done = (_instances(part, **options) for part in chunks)
@@ -261,8 +258,6 @@ def _fit_occupations(cases: pd.DataFrame, corpus: pd.DataFrame, *, method: str, 
     """Keep, per occupation template, only the mutants whose occupation fits the story (:mod:`.fit`: ``method`` is
     ``"family"``, ``"embedding"`` or an ``llm:`` spec; trained on the whole screened corpus); the original rows stay.
     Returns the cases and what the filter did (for the generation report)."""
-    from toolkit.generators.biasfinder.fit import template_fills
-
     occupation = cases["attribute"] == "occupation"
     originals = cases[occupation & cases["is_original"].astype(bool)]
     templates = originals[["doc_id", "corpus", "text", "template", "occupation"]].reset_index(drop=True)

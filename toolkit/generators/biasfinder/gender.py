@@ -40,7 +40,7 @@ from functools import cache
 import pandas as pd
 
 from toolkit import executors
-from toolkit import nlp as nlp_layer
+from toolkit.nlp import pipeline as nlp_layer
 from toolkit.errors import InputError
 from toolkit.generators.biasfinder import articles
 from toolkit.generators.biasfinder.lint import fill_flags, joined_flags

@@ -16,20 +16,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cache
 
+from toolkit.models import load
+from toolkit.resources import load_json
+
 LEXICONS = ("vader", "textblob", "afinn")
 
 
 @cache
 def _lint() -> dict:
-    from toolkit.resources import load_json
-
     return load_json("fill_lint")
 
 
 @cache
 def _lexicons() -> tuple:
-    from toolkit.models import load
-
     return tuple(load(spec) for spec in LEXICONS)
 
 

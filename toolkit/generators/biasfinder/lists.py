@@ -26,7 +26,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
+import toolkit.generators.biasfinder.rules as registry
 from toolkit.errors import unknown
+from toolkit.generators.biasfinder.lint import fill_flags, gender_clash
+from toolkit.resources import load_json
 
 PRESETS = ("curated", "paper")
 _PAPER_FILES = ("gender_nouns.csv", "male_names.csv", "female_names.csv", "country_male_names.csv",
@@ -49,14 +52,12 @@ class WordLists:
     def record(self, *, rules: frozenset[str] | None = None) -> dict:
         """What provenance stores: the preset, the list sizes, each source file's SHA-256, what was left out and
         whether coherence rules were applied (``rules``: the active set, :mod:`.rules`; None: all)."""
-        from toolkit.generators.biasfinder.rules import DEFAULT, record as record_rules
-
-        rules = DEFAULT if rules is None else rules
+        rules = registry.DEFAULT if rules is None else rules  # read off the registry when called, once it is full
         return {"preset": self.preset, "noun_pairs": len(self.noun_pairs),
                 "names_per_gender": {g: len(v) for g, v in self.names.items()},
                 "countries": len(self.country_names), "occupations": len(self.occupations),
                 "sources": dict(self.sources), "excluded": dict(self.excluded),
-                "coherence_rules": {"applied": bool(rules), **record_rules(rules), "about": COHERENCE_ABOUT,
+                "coherence_rules": {"applied": bool(rules), **registry.record(rules), "about": COHERENCE_ABOUT,
                                     "sources": _sha({name: _text(name) for name in COHERENCE_FILES})}}
 
 
@@ -77,8 +78,6 @@ def _sha(texts: dict[str, str]) -> dict[str, str]:
 def _curated() -> WordLists:
     from faker.providers.person.en_US import Provider
 
-    from toolkit.generators.biasfinder.lint import fill_flags, gender_clash
-    from toolkit.resources import load_json
 
     female, male = dict(Provider.first_names_female), dict(Provider.first_names_male)
     ranked = {}

@@ -40,7 +40,7 @@ from functools import cache
 import pandas as pd
 
 from toolkit import executors
-from toolkit import nlp as nlp_layer
+from toolkit.nlp import pipeline as nlp_layer
 from toolkit.generators.biasfinder.lint import fill_flags
 from toolkit.generators.biasfinder.lists import word_lists, word_pattern
 from toolkit.generators.biasfinder.occupation import fill_occupation

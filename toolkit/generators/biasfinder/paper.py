@@ -32,7 +32,7 @@ from functools import cache
 import pandas as pd
 
 from toolkit import executors
-from toolkit import nlp as nlp_layer
+from toolkit.nlp import pipeline as nlp_layer
 from toolkit.generators.biasfinder.lists import word_lists
 from toolkit.nlp import coref
 

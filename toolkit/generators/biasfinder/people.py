@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from toolkit.errors import InputError, unknown
+from toolkit.nlp import coref
 
 MODES = ("mutate", "skip-named", "skip-real", "skip-known")
 MIN_REVIEWS = 3  # a full name or surname in at least this many reviews is a well-known person's (see known_names)
@@ -106,8 +107,6 @@ def people_mode(mode: str | KnownNames) -> str:
 def _name_like(word: str, *, capitalised: Counter, lower: Counter) -> bool:
     """A word the corpus writes capitalised at least ten times as often as in lower case ("Welles", "Chavez"; not
     "Star", "New"), or a first name."""
-    from toolkit.nlp import coref
-
     key = word.lower()
     return key in coref.first_name_genders() or lower[key] * 10 <= capitalised[word]
 
@@ -122,8 +121,6 @@ def known_names(texts: Iterable[str], *, min_reviews: int = MIN_REVIEWS) -> Know
     if isinstance(min_reviews, bool) or not isinstance(min_reviews, int) or min_reviews < 1:
         raise InputError(f"min_reviews must be a whole number of at least 1; got {min_reviews!r}.",
                          fix=f"e.g. min_reviews={MIN_REVIEWS}.")
-    from toolkit.nlp import coref
-
     texts = list(dict.fromkeys(t for t in texts if isinstance(t, str)))  # a copy of a review is not a second one
     capitalised, lower = Counter(), Counter()
     for text in texts:
@@ -164,8 +161,6 @@ def known_names(texts: Iterable[str], *, min_reviews: int = MIN_REVIEWS) -> Know
 def _given(full: Counter, *, min_reviews: int) -> frozenset[str]:
     """First words that are not common first names and lead, in at least 80 % of the reviews that use them in a full
     name, one known full name ("Dolph" → Dolph Lundgren; not "Tom")."""
-    from toolkit.nlp import coref
-
     by_first: dict[str, Counter] = {}
     for name, k in full.items():
         by_first.setdefault(name.split(" ")[0], Counter())[name] = k
@@ -222,8 +217,6 @@ def _surname_key(word: str, known: KnownNames) -> str:
 def _is_known(mention: str, known: KnownNames) -> bool:
     """Whether a name mention is a known full name or ends in a known surname that is not a first name ("Romero",
     "George Romero"; not "George" alone)."""
-    from toolkit.nlp import coref
-
     words = [_bare(w) for w in _NAME_WORD.findall(mention) if w not in _HONORIFICS]
     if not words:
         return False
@@ -236,8 +229,6 @@ def _is_known(mention: str, known: KnownNames) -> bool:
 def _mentions_known(text: str, known: KnownNames) -> bool:
     """Whether ``text`` names a known person: a known full name in any case ("whoopi goldberg"), or a known surname
     written capitalised that is not a first name ("Rivers", not "rivers")."""
-    from toolkit.nlp import coref
-
     for sequence in _SEQUENCE.finditer(text):
         if _SENTENCE_START.search(text[max(0, sequence.start() - 8):sequence.start()]):
             continue  # "Stone cold …", "Black and white …": any word is capitalised there
@@ -254,8 +245,6 @@ def _full_name(doc, span) -> bool:
     words = [w for w in _NAME_WORD.findall(span.text) if w not in _HONORIFICS]
     if len(words) < 2:
         return False
-    from toolkit.nlp import coref
-
     person = any(t.ent_type_ == "PERSON" for t in span)
     return person or words[0].lower() in coref.first_name_genders()
 
