@@ -3,8 +3,8 @@ inside a function — goes from a higher layer to the same or a lower one, no se
 circle, and a toolkit import inside a function is there only to defer a heavy dependency (torch, transformers, spaCy,
 Ray, matplotlib), saying so in a comment (``# defers matplotlib ...``).
 
-The graph is read from the source with :mod:`ast` (nothing is imported). The one violation left is listed in
-:data:`ALLOWED` (a deprecation shim kept for one release); the test fails on any other.
+The graph is read from the source with :mod:`ast` (nothing is imported). :data:`ALLOWED` lists known
+violations with their reason (none today); the test fails on any other.
 """
 from __future__ import annotations
 
@@ -45,12 +45,7 @@ DEFERS = re.compile(r"#.*\bdefers?\b.*\b(" + "|".join(HEAVY) + r")\b", re.IGNORE
 # --- the allowlist: known violations, each with its reason ----------------------------------------------------
 # (kind, importer, imported): kind "up" = an import from a lower layer to a higher one; "inside" = a toolkit import
 # inside a function without a "# defers <heavy dependency>" comment. Circles are listed in ALLOWED_CIRCLES.
-ALLOWED: frozenset[tuple[str, str, str]] = frozenset({
-    # toolkit.studies.biasfinder.read_annotation_csv, a lazy shim (PEP 562) to the name's new home in
-    # toolkit.outputs.annotations, kept for one release; delete the shim and these two lines together
-    ("up", "toolkit.studies.biasfinder", "toolkit.outputs.annotations"),
-    ("inside", "toolkit.studies.biasfinder", "toolkit.outputs.annotations"),
-})
+ALLOWED: frozenset[tuple[str, str, str]] = frozenset()
 ALLOWED_CIRCLES: tuple[frozenset[str], ...] = ()
 
 

@@ -25,16 +25,11 @@ from toolkit.studies.biasfinder.sampling import (SAMPLE_COLUMNS, STRATA_COLUMNS,
 
 
 def __getattr__(name: str):
-    """``read_annotation_csv`` moved to :mod:`toolkit.outputs.annotations` (an output file, above the studies'
-    layer); this lazy shim keeps the old name importable for one release."""
+    """``read_annotation_csv`` lives in :mod:`toolkit.outputs.annotations` (an output file, a layer above the
+    studies): the old name says where, without importing upward."""
     if name == "read_annotation_csv":
-        import warnings
-
-        from toolkit.outputs.annotations import read_annotation_csv  # shim for one release (listed in test_layers)
-
-        warnings.warn("toolkit.studies.biasfinder.read_annotation_csv moved to "
-                      "toolkit.outputs.annotations.read_annotation_csv", DeprecationWarning, stacklevel=2)
-        return read_annotation_csv
+        raise AttributeError("toolkit.studies.biasfinder.read_annotation_csv moved: use "
+                             "toolkit.outputs.annotations.read_annotation_csv (or toolkit.biasfinder.read_annotations)")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
