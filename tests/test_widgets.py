@@ -213,6 +213,27 @@ def test_an_app_run_exports_one_self_contained_report_with_its_tables_and_figure
     app.report_path.unlink()
 
 
+def test_an_app_run_exports_its_paper_tables_as_latex_with_its_provenance(tmp_path, eec_result):
+    import json
+
+    app = eec_app(models=["afinn", "vader"], cache=False, study=replaying(eec_result))
+    assert app.latex_button in app._buttons().children and app.latex_button.disabled
+    with pytest.raises(InputError, match="no finished run"):
+        app.export_latex(tmp_path / "none")
+    assert app.run() and not app.latex_button.disabled
+    written = app.export_latex(tmp_path / "eec")
+    names = {p.name for p in written}
+    assert {"eec_table5.tex", "eec_table7.tex"} <= names  # the paper's Tables 5 and 7 (6 needs the emotion subsets)
+    table = (tmp_path / "eec" / "eec_table5.tex").read_text()
+    assert "\\toprule" in table and "\\bottomrule" in table
+    assert "afinn" in (tmp_path / "eec" / "eec_table5_systems.tex").read_text()  # a row per system
+    record = json.loads((tmp_path / "eec" / "provenance.json").read_text())
+    assert [m["spec"] for m in record["models"]] == ["afinn", "vader"] and record["settings"]  # not empty
+    report_path = app.export_report(tmp_path / "eec.html")
+    page = report_path.read_text()
+    assert "fingerprint" in page.lower() and "settings" in page.lower()  # full provenance, not ``settings: {}``
+
+
 def test_app_tables_escape_their_cells():
     from toolkit.widgets import table
 

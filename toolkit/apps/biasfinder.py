@@ -49,6 +49,9 @@ class BiasFinderApp(Runner):
     def specs(self) -> list[str]:
         return self.field.specs()
 
+    def writer(self) -> Callable[..., Any]:
+        return biasfinder.write
+
     def default_study(self) -> Callable[..., Any]:
         return _templated_run
 

@@ -37,6 +37,9 @@ class BTCSAMApp(Runner):
     def specs(self) -> list[str]:
         return self.field.specs()
 
+    def writer(self) -> Callable[..., Any]:
+        return btcsam.write
+
     def default_study(self) -> Callable[..., Any]:
         return btcsam.run
 

@@ -65,6 +65,9 @@ class EECApp(Runner):
     def specs(self) -> list[str]:
         return self.field.specs()
 
+    def writer(self) -> Callable[..., Any]:
+        return eec.write
+
     def default_study(self) -> Callable[..., Any]:
         return eec.run
 

@@ -43,6 +43,9 @@ class PSAApp(Runner):
     def specs(self) -> list[str]:
         return self.field.specs()
 
+    def writer(self) -> Callable[..., Any]:
+        return psa.write
+
     def default_study(self) -> Callable[..., Any]:
         return psa.run
 

@@ -18,6 +18,7 @@ import threading
 import time
 import traceback
 import warnings
+from pathlib import Path
 from collections.abc import Callable
 from typing import Any
 
@@ -47,6 +48,11 @@ class Runner:
         """The study function a run calls when none was injected (the app's study ``run``)."""
         raise NotImplementedError
 
+    def writer(self) -> Callable[..., Any] | None:
+        """The study front's ``write(result, out_dir, *, figures_dir, latex)`` that :meth:`export_latex` calls;
+        None: the app has no paper tables."""
+        return None
+
     def present(self, result: Any) -> None:
         """Show ``result``: tables (:meth:`_show`), figures (:meth:`_draw`), a drill-down (:meth:`_offer_drill`)."""
 
@@ -70,7 +76,11 @@ class Runner:
         self.cancel_button = w.Button(description="Cancel", icon="stop", disabled=True)
         self.export_button = w.Button(description="Export report", icon="file", disabled=True,
                                       tooltip="one self-contained HTML file: this run's tables, figures, provenance")
+        self.latex_button = w.Button(description="Export LaTeX", icon="table", disabled=True,
+                                     tooltip="this run's paper tables as .tex (booktabs, fitted to the figure preset's "
+                                             "width), with its result folder")
         self.report_path = None  # the last exported report
+        self.latex_paths: list = []  # the .tex files of the last LaTeX export
         self._report_tables: dict[str, pd.DataFrame] = {}
         self._report_figures: dict = {}
         self.bar = w.IntProgress(value=0, min=0, max=1, layout=w.Layout(width="320px", visibility="hidden"))
@@ -91,9 +101,11 @@ class Runner:
         self.button.on_click(lambda _: self.run(block=False))
         self.cancel_button.on_click(lambda _: self.cancel())
         self.export_button.on_click(lambda _: self._export_clicked())
+        self.latex_button.on_click(lambda _: self._latex_clicked())
 
     def _buttons(self) -> w.HBox:
-        return w.HBox([self.button, self.cancel_button, self.export_button])
+        return w.HBox([self.button, self.cancel_button, self.export_button]
+                      + ([self.latex_button] if self.writer() is not None else []))
 
     def _progress_row(self) -> w.HBox:
         return w.HBox([self.bar, self.rate])
@@ -147,6 +159,7 @@ class Runner:
         self.output.outputs = ()
         self.drill.children = ()
         self.export_button.disabled = True
+        self.latex_button.disabled = True
         self._finishing = False
         self._report_tables, self._report_figures = {}, {}
         self.error, self.cancelled, self.notes, self._failure = None, None, [], None
@@ -250,6 +263,7 @@ class Runner:
             self._say(f"✔ done in {time.perf_counter() - started:.1f} s"
                       + "".join(f" · note: {n}" for n in self.notes), colour="#1b5e20")
             self.export_button.disabled = self.result is None
+            self.latex_button.disabled = self.result is None
         finally:
             self.bar.layout.visibility = "hidden"
             self.rate.value = ""
@@ -288,6 +302,32 @@ class Runner:
             settings=settings, scored=getattr(self.result, "scored", None), notes=list(self.notes),
             extra={"app": name, "run": self._label, "written": time.strftime("%Y-%m-%d %H:%M:%S %Z")}, path=path)
         return self.report_path
+
+    def export_latex(self, folder=None) -> list:
+        """Write the last successful run as the CLI does with ``--latex``: its result folder (tables, figures,
+        ``provenance.json``) and each paper table as a ``.tex`` file fitted to the active figure preset, in
+        ``folder`` (default ``data/reports/<app>-<time>/``); return the ``.tex`` paths."""
+        write = self.writer()
+        if write is None:
+            raise InputError("this app has no paper tables to export as LaTeX.", fix="use Export report (HTML).")
+        if self.result is None or self.running:
+            raise InputError("there is no finished run to export.", fix="press Run and wait until it is done.")
+        name = type(self).__name__.removesuffix("App").lower()
+        if folder is None:
+            folder = paths.data_dir() / "reports" / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}"
+        folder = Path(folder)
+        written = write(self.result, out_dir=folder, figures_dir=folder / "figures", latex=True)
+        self.latex_paths = [p for p in written if Path(p).suffix == ".tex"]
+        return self.latex_paths
+
+    def _latex_clicked(self) -> None:
+        try:
+            written = self.export_latex()
+        except ToolkitError as exc:
+            self._say(f"✖ {widget_message(exc)}", colour="#b00020")
+            return
+        folder = Path(written[0]).parent if written else "the result folder"
+        self._say(f"✔ {len(written)} LaTeX table(s) written to {folder}", colour="#1b5e20")
 
     def _export_clicked(self) -> None:
         try:
