@@ -382,3 +382,16 @@ def test_report_shim_keeps_the_old_names():
     assert shim.write_html is runs.write_html and shim.from_run is runs.from_run and shim.compare is runs.compare
     assert shim.format_value is formatting.format_value and shim.table_html is report.table_html
     assert results_shim.write is runs.write and not hasattr(results_shim, "also_write")
+
+
+def test_export_latex_finds_a_studys_default_folder_and_names_the_fix_without_one(tmp_path, monkeypatch):
+    monkeypatch.setenv("TOOLKIT_DATA", str(tmp_path / "data"))
+    with pytest.raises(InputError, match="needs the run's folder") as excinfo:
+        runs.export_latex(out_dir=None)
+    assert "study=" in excinfo.value.fix
+    out, _ = _run_folder(tmp_path / "data" / "results", "demo")  # where a run of study "demo" writes by default
+    assert out == tmp_path / "data" / "results" / "demo"
+    with pytest.raises(InputError, match="does not exist"):  # the folder of a study that never ran here
+        runs.export_latex(study="never-ran")
+    written = runs.export_latex(out_dir=None, study="demo", folder=tmp_path / "tex")
+    assert written == runs.export_latex(out_dir=out, folder=tmp_path / "tex")  # the same run's tables

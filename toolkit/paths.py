@@ -21,6 +21,11 @@ def data_dir() -> Path:
     return Path(os.environ.get("TOOLKIT_DATA") or project_root() / "data")
 
 
+def results_dir(study: str) -> Path:
+    """Where a study's run writes by default: ``data/results/<study>``."""
+    return data_dir() / "results" / study
+
+
 def cache_dir() -> Path:
     return data_dir() / "cache"
 

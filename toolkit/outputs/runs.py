@@ -150,7 +150,7 @@ def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, 
     report_html = bool(legacy.get("report", report_html))
     files.check_formats(formats)
     guard = files.CSV_FORMULA_GUARD if csv_formula_guard is None else csv_formula_guard
-    out = Path(out_dir) if out_dir is not None else paths.data_dir() / "results" / study
+    out = Path(out_dir) if out_dir is not None else paths.results_dir(study)
     figures = Path(figures_dir) if figures_dir is not None else paths.figures_dir()
     files.probe(out)
     files.probe(figures)
@@ -412,11 +412,19 @@ def latex_tables(*, tables: Mapping[str, pd.DataFrame], folder: str | Path, sett
             for name, text in rendered.items()]
 
 
-def export_latex(*, out_dir: str | Path, folder: str | Path | None = None, preset: str | None = None) -> list[Path]:
-    """Write ``<name>.tex`` for every paper table of the finished run in ``out_dir`` (its tables read back with the
+def export_latex(*, out_dir: str | Path | None = None, study: str | None = None, folder: str | Path | None = None,
+                 preset: str | None = None) -> list[Path]:
+    """Write ``<name>.tex`` for every paper table of the finished run in ``out_dir`` (None: the ``study``'s default
+    folder, ``data/results/<study>``, where its run wrote without an ``out_dir``; its tables read back with the
     formula guard taken off, its settings from ``provenance.json``) into ``folder`` (default ``out_dir``), for
     ``preset`` (default the active figure preset; :data:`toolkit.outputs.latex.WIDTHS`); return the paths. The
     notebooks' last cell calls it; files written here are not listed in the run's provenance."""
+    if out_dir is None:
+        if study is None:
+            raise InputError("export_latex needs the run's folder.",
+                             fix="pass out_dir=the folder the run wrote, or study='eec' (psa, biasfinder, btcsam) for "
+                                 "its default folder data/results/<study>.")
+        out_dir = paths.results_dir(study)
     run = load_run(out_dir=out_dir)
     settings = run.provenance.get("settings") if isinstance(run.provenance.get("settings"), dict) else None
     return latex_tables(tables={n: t.frame for n, t in run.tables.items()},
