@@ -21,6 +21,21 @@ def _isolated_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     monkeypatch.setenv("MPLBACKEND", "Agg")
 
 
+@pytest.fixture(autouse=True)
+def _default_figure_preset(monkeypatch: pytest.MonkeyPatch):
+    """Every test starts with the default figure preset: a preset one test sets (plots.use_preset, or the environment
+    a user's shell exports) never reaches the next test on the same worker."""
+    from toolkit.plots import presets
+
+    monkeypatch.delenv(presets.PRESET_ENV, raising=False)
+    monkeypatch.delenv(presets.FONT_ENV, raising=False)
+    token = presets._ACTIVE.set(presets._UNSET)
+    saved, presets._SESSION[0] = presets._SESSION[0], presets._UNSET
+    yield
+    presets._SESSION[0] = saved
+    presets._ACTIVE.reset(token)
+
+
 @pytest.fixture(scope="session")
 def eec_cases():
     from toolkit.generators.eec import generate

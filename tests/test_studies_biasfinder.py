@@ -139,7 +139,7 @@ def test_sample_templates_rejects_fewer_than_one(bad):
 
 def test_studies_biasfinder_split_keeps_every_name_importable():
     """The split into counting / sampling / judgements / btc_rates keeps the old names on the package; the CSV reader
-    moved to toolkit.outputs.annotations and the old name still reaches it (with a DeprecationWarning)."""
+    moved to toolkit.outputs.annotations, a layer above, and the old name's error names it."""
     import toolkit.studies.biasfinder as package
     from toolkit.outputs.annotations import read_annotation_csv
     from toolkit.studies.biasfinder import btc_rates, counting, judgements, sampling
@@ -150,5 +150,6 @@ def test_studies_biasfinder_split_keeps_every_name_importable():
                          ("tpr_table", judgements), ("kappa_table", judgements), ("rates", btc_rates),
                          ("table4_rates", btc_rates)]:
         assert getattr(package, name) is getattr(module, name)
-    with pytest.warns(DeprecationWarning, match="toolkit.outputs.annotations"):
-        assert package.read_annotation_csv is read_annotation_csv
+    assert callable(read_annotation_csv)
+    with pytest.raises(AttributeError, match="toolkit.outputs.annotations.read_annotation_csv"):
+        package.read_annotation_csv  # noqa: B018  (its new home is a layer above: the old name says where)
