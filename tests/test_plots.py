@@ -101,3 +101,14 @@ def test_eec_task_box_plots_order_systems_by_pearson_best_first(eec_cases):
     assert [ax.get_title() for ax in axes] == ["anger: by Pearson r, best first", "fear: by mean Δ",
                                                "valence: by Pearson r, best first"]  # fear_blind has no r
     assert not plt.get_fignums()  # a matplotlib.figure.Figure, not a pyplot figure
+
+
+def test_a_one_task_eec_figure_has_one_legend_not_two_drawn_over_each_other():
+    from toolkit import eec
+
+    result = eec.run(models=["afinn", "vader"], subsets=["all"], cache=False, progress=False, n_boot=100)
+    for name, panels in eec.figures(result, subset="all").items():
+        figure = panels[0].figure
+        assert len(figure.legends) == 1, name  # the panel's own legend is gathered into the figure's, not added
+        texts = [t.get_text() for t in figure.legends[0].get_texts()]
+        assert len(texts) == len(set(texts)), name

@@ -261,6 +261,10 @@ def _legend_right(ax: Axes, handles=None, labels=None, *, title: str = ""):
 def _figure_legend(figure: Figure, axes: Sequence[Axes]) -> None:
     """One legend above all panels of ``figure``: the distinct entries of ``axes``' legends (each panel's removed)."""
     seen: dict[str, object] = {}
+    for legend in list(figure.legends):  # a lone panel put its legend under the figure: gathered, not drawn twice
+        for handle, text in zip(legend.legend_handles, legend.get_texts()):
+            seen.setdefault(text.get_text(), handle)
+        legend.remove()
     for ax in axes:
         legend = ax.get_legend()
         if legend is not None:
