@@ -229,6 +229,8 @@ def test_an_app_run_exports_its_paper_tables_as_latex_with_its_provenance(tmp_pa
     assert "afinn" in (tmp_path / "eec" / "eec_table5_systems.tex").read_text()  # a row per system
     record = json.loads((tmp_path / "eec" / "provenance.json").read_text())
     assert [m["spec"] for m in record["models"]] == ["afinn", "vader"] and record["settings"]  # not empty
+    app.latex_button.click()  # the button writes to data/reports/<app>-<time>/ and says where
+    assert "LaTeX table(s) written to" in app.status.value and app.latex_paths
     report_path = app.export_report(tmp_path / "eec.html")
     page = report_path.read_text()
     assert "fingerprint" in page.lower() and "settings" in page.lower()  # full provenance, not ``settings: {}``

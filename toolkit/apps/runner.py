@@ -321,21 +321,21 @@ class Runner:
         return self.latex_paths
 
     def _latex_clicked(self) -> None:
-        try:
-            written = self.export_latex()
-        except ToolkitError as exc:
-            self._say(f"✖ {widget_message(exc)}", colour="#b00020")
-            return
-        folder = Path(written[0]).parent if written else "the result folder"
-        self._say(f"✔ {len(written)} LaTeX table(s) written to {folder}", colour="#1b5e20")
+        self._export_and_say(self.export_latex, lambda written: f"{len(written)} LaTeX table(s) written to "
+                             f"{Path(written[0]).parent if written else 'the result folder'}")
 
     def _export_clicked(self) -> None:
+        self._export_and_say(self.export_report, lambda written: f"report written to {written} (open it in a "
+                             "browser; it needs no network)")
+
+    def _export_and_say(self, export: Callable[[], Any], said: Callable[[Any], str]) -> None:
+        """Run an export button's ``export`` and put what it wrote (or its coded error) on the status line."""
         try:
-            written = self.export_report()
+            written = export()
         except ToolkitError as exc:
             self._say(f"✖ {widget_message(exc)}", colour="#b00020")
             return
-        self._say(f"✔ report written to {written} (open it in a browser; it needs no network)", colour="#1b5e20")
+        self._say(f"✔ {said(written)}", colour="#1b5e20")
 
     def _offer_drill(self, *, what: str, pickers: dict[str, list[str]],
                      build: Callable[..., pd.DataFrame]) -> None:
