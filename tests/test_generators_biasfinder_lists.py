@@ -64,7 +64,7 @@ def test_paper_lists_are_shipped_byte_for_byte_with_their_licence():
 def test_the_coherence_rules_and_their_word_files_are_recorded(preset):
     recorded = word_lists(preset).record()["coherence_rules"]
     folder = resources.files("toolkit.resources")
-    assert recorded["applied"] is True and "issue 16" in recorded["about"]
+    assert recorded["applied"] is True and "docs/biasfinder_rules.md" in recorded["about"]
     assert set(recorded["sources"]) == {"occupation_senses.json", "gender_nouns.json", "fill_lint.json"}
     for name, digest in recorded["sources"].items():
         assert hashlib.sha256(folder.joinpath(name).read_bytes()).hexdigest() == digest, name

@@ -62,7 +62,7 @@ class WordLists:
 
 
 COHERENCE_FILES = ("occupation_senses.json", "gender_nouns.json", "fill_lint.json")
-COHERENCE_ABOUT = ("this project's coherence rules (issue 16; docs/biasfinder_rules.md) reject reviews whose "
+COHERENCE_ABOUT = ("this project's coherence rules (docs/biasfinder_rules.md) reject reviews whose "
                    "mutants would read as altered, under both presets unless coherence='paper' (BiasFinder's own "
                    "generator had none), so templates and mutants are fewer than its run would give")
 
