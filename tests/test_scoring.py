@@ -190,3 +190,26 @@ def test_truncated_rows_are_warned_about_with_count_and_share_and_kept_in_attrs(
 def test_no_truncation_warning_when_nothing_is_cut(tiny_bert_dir, recwarn):
     score(_cases(["good", "bad film"]), models=[f"hf:{tiny_bert_dir}"], cache=False)
     assert not [w for w in recwarn if "truncated" in str(w.message)]
+
+
+def test_a_run_whose_every_text_is_cached_does_not_tokenise_again_and_keeps_its_input_ids(tiny_bert_dir, tmp_path,
+                                                                                          monkeypatch):
+    import toolkit.scoring as scoring
+
+    calls = []
+    real = scoring._group_by_input
+    monkeypatch.setattr(scoring, "_group_by_input", lambda *a, **k: calls.append(1) or real(*a, **k))
+    # max_length=4 keeps [CLS] + 2 words + [SEP]: the first two texts share one model input, the third is its own
+    texts = ["good film and more", "good film but less", "bad"]
+    spec = f"hf:{tiny_bert_dir}?max_length=4"
+    with pytest.warns(UserWarning, match="truncated"):
+        first = score(_cases(texts), models=[spec], cache=tmp_path / "s.sqlite")
+    assert len(calls) == 1
+    with pytest.warns(UserWarning, match="truncated"):
+        warm = score(_cases(texts), models=[spec], cache=tmp_path / "s.sqlite")
+    assert len(calls) == 1  # every text cached: the model inputs are remembered, not tokenised again
+    assert warm["input_id"].tolist() == first["input_id"].tolist() == [0, 0, 1]
+    assert warm["truncated"].tolist() == first["truncated"].tolist() == [True, True, False]
+    with pytest.warns(UserWarning, match="truncated"):
+        score(_cases(texts + ["bad film and worse"]), models=[spec], cache=tmp_path / "s.sqlite")
+    assert len(calls) == 2  # a text not in the cache: tokenised (its input may be shared with a cached one)

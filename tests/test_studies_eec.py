@@ -175,3 +175,28 @@ def test_incomplete_or_duplicated_eec_tables_are_refused(scored):
         eec.pairs(one[one["person"] != "my sister"], attribute="gender")
     with pytest.raises(SchemaError, match="twice"):
         eec.pairs(pd.concat([one, one.head(1)]), attribute="gender")
+
+
+def test_reusing_computes_each_attributes_pairs_once_and_changes_no_number(monkeypatch):
+    from toolkit.studies import eec as study
+
+    scored = _scored_eec_for_reuse()
+    plain = study.ttests(scored, subsets=["all"], n_boot=200)
+    computed = []
+    real = study._pairs
+    monkeypatch.setattr(study, "_pairs", lambda *a: computed.append(a[1:]) or real(*a))
+    with study.reusing():
+        again = study.ttests(scored, subsets=["all"], n_boot=200)
+        study.pairs(scored, attribute="gender")
+    assert sorted(computed) == [("gender", "all"), ("race", "all")]  # once each, though read 5 times
+    pd.testing.assert_frame_equal(plain, again)
+    study.pairs(scored, attribute="gender")  # outside the block: computed afresh
+    assert len(computed) == 3
+
+
+def _scored_eec_for_reuse():
+    from toolkit.generators.eec import generate
+
+    cases = generate()
+    rng = np.random.default_rng(3)
+    return cases.assign(model="m", task="valence", score=rng.uniform(size=len(cases)), label="", truncated=False)

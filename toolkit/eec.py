@@ -106,10 +106,11 @@ def run(*, models: Iterable[str | SentimentModel] | None = None, task: str | Non
         raise InputError(f"model {wrong[0].spec!r} predicts {wrong[0].task!r}, not the task {task!r}.",
                          fix=f"pick models of that task, e.g. {', '.join(ait.specs(task)[:2])}, or drop the task.")
     scored = score(generate(spelling=spelling), models=loaded, cache=cache, progress=progress)
-    all_pairs = pd.concat([pairs(scored, attribute=a, subset=s) for s in subsets for a in ATTRIBUTES],
-                          ignore_index=True)
-    tests = ttests(scored, subsets=subsets, alpha=alpha, correction=correction, margin=margin, n_boot=n_boot,
-                   seed=seed, method=method, weighting=weighting, family_size=family_size)
+    with eec_study.reusing():  # the pairs and name scores computed once for the tests and the result
+        all_pairs = pd.concat([pairs(scored, attribute=a, subset=s) for s in subsets for a in ATTRIBUTES],
+                              ignore_index=True)
+        tests = ttests(scored, subsets=subsets, alpha=alpha, correction=correction, margin=margin, n_boot=n_boot,
+                       seed=seed, method=method, weighting=weighting, family_size=family_size)
     specs = list(dict.fromkeys(scored["model"]))
     pearson = {m.spec: float(m.pearson) for m in loaded if getattr(m, "pearson", None) is not None}
     return EECResult(scored=scored, pairs=all_pairs, tests=tests, summary=summary(tests), models=specs, alpha=alpha,

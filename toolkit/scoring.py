@@ -110,6 +110,33 @@ def _checked(model: SentimentModel, batch: list[str], predictions: Predictions) 
                        [str(v) for v in native.top_label], top_score, [str(v) for v in native.class_probs])
 
 
+_INPUT_GROUPS: dict[tuple, tuple] = {}  # (fingerprint, max_length, texts digest) -> (group, own_truncated)
+_INPUT_GROUPS_KEPT = 8  # text lists remembered per process (the most recent)
+
+
+def _texts_key(model: SentimentModel, texts: list[str]) -> tuple:
+    digest = hashlib.blake2b("\x00".join(texts).encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    return model.fingerprint, getattr(model, "max_length", None), len(texts), digest
+
+
+def _cached_groups(model: SentimentModel, texts: list[str], *, input_dedup: bool, all_cached: bool):
+    """:func:`_group_by_input`, remembered per model fingerprint and text list: a run whose every text is in the
+    score cache (a warm app run) then does not tokenise again. The token ids are returned only when computed (they
+    are needed only for texts still to score)."""
+    if not (input_dedup and callable(getattr(model, "encode", None))):
+        return _group_by_input(model, texts, input_dedup=input_dedup)
+    key = _texts_key(model, texts)
+    if all_cached and key in _INPUT_GROUPS:
+        group, own_truncated = _INPUT_GROUPS[key]
+        return group, None, own_truncated
+    group, ids, own_truncated = _group_by_input(model, texts, input_dedup=input_dedup)
+    _INPUT_GROUPS.pop(key, None)
+    _INPUT_GROUPS[key] = (group, own_truncated)
+    while len(_INPUT_GROUPS) > _INPUT_GROUPS_KEPT:
+        _INPUT_GROUPS.pop(next(iter(_INPUT_GROUPS)))
+    return group, ids, own_truncated
+
+
 def _group_by_input(model: SentimentModel, texts: list[str], *, input_dedup: bool):
     """``(group, ids, own_truncated)``: per distinct text the index of its model input (texts with the same token ids
     after tokenisation and truncation share one), the ids per text (None for models without a tokenizer: every
@@ -139,7 +166,8 @@ def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache |
         return {}, np.zeros(0, dtype=np.int64), {"texts": 0, "model_inputs": 0, "cached_texts": 0,
                                                  "from_same_input": 0, "computed_inputs": 0}
     results = cache.get(model.fingerprint, texts) if cache is not None else {}
-    group, ids, own_truncated = _group_by_input(model, texts, input_dedup=input_dedup)
+    group, ids, own_truncated = _cached_groups(model, texts, input_dedup=input_dedup,
+                                               all_cached=len(results) == len(texts))
     members = _members(group)
     cached_texts = len(results)
     copied: list[tuple[int, int]] = []  # (text, cached text with the same model input)

@@ -2,6 +2,7 @@
 markers, the preset-styled decorator, new Axes and multi-panel grids."""
 from __future__ import annotations
 
+import contextvars
 import functools
 import math
 import re
@@ -124,24 +125,36 @@ def _fit_titles(figure: Figure, axes: Sequence[Axes]) -> None:
             return
 
 
+_NESTED = contextvars.ContextVar("toolkit_plots_nested", default=False)
+"""True while a styled figure function runs: a styled function it calls for one panel leaves the title fitting
+(a layout pass, the costliest step of drawing) to the outer one, which fits every panel's titles once."""
+
+
 def _styled(function):
     """Draw ``function`` under the active preset's style (:func:`style`): fonts and lines are set while its artists
-    are made; tick labels keep the preset's size when drawn later; titles wider than the figure wrap."""
+    are made; tick labels keep the preset's size when drawn later; titles wider than the figure wrap (once, by the
+    outermost styled function)."""
 
     @functools.wraps(function)
     def wrapper(*args, **kwargs):
         p = preset()
         given = kwargs.get("ax")
         before = set(map(id, given.figure.axes)) if isinstance(given, Axes) else None
+        nested = _NESTED.get()
         with matplotlib.rc_context(style(p)):
-            result = function(*args, **kwargs)
+            token = _NESTED.set(True)
+            try:
+                result = function(*args, **kwargs)
+            finally:
+                _NESTED.reset(token)
             axes = _axes_list(result)
             if axes:
                 figure = axes[0].figure
                 touched = [a for a in figure.axes if before is None or id(a) not in before or a in axes]
                 for ax in touched:
                     ax.tick_params(axis="both", which="both", labelsize=p.small_size)
-                _fit_titles(figure, [a for a in axes if a in figure.axes])
+                if not nested:
+                    _fit_titles(figure, [a for a in axes if a in figure.axes])
         return result
 
     return wrapper

@@ -86,7 +86,9 @@ paper's [-1, 1] sentiment scale for valence; the paper's intensity scores were i
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import contextvars
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
@@ -166,9 +168,42 @@ def _subset(scored: pd.DataFrame, subset: str) -> pd.DataFrame:
     return scored[scored["emotion"] == subset.split(":", 1)[1]]
 
 
+_REUSED: contextvars.ContextVar[dict | None] = contextvars.ContextVar("toolkit_eec_reused", default=None)
+
+
+@contextlib.contextmanager
+def reusing() -> Iterator[None]:
+    """Within this block, :func:`pairs` and the name scores of one scored table are computed once per attribute and
+    subset and shared (a study run reads them seven times: the paper's tests, the cells, the two-way intervals, the
+    null and the result's pairs). The table must not change inside the block."""
+    if _REUSED.get() is not None:
+        yield
+        return
+    token = _REUSED.set({})
+    try:
+        yield
+    finally:
+        _REUSED.reset(token)
+
+
+def _reused(kind: str, scored: pd.DataFrame, *key, compute: Callable[[], pd.DataFrame]) -> pd.DataFrame:
+    """``compute()``, remembered inside :func:`reusing` per ``kind``, table and ``key`` (callers do not change it)."""
+    memo = _REUSED.get()
+    if memo is None:
+        return compute()
+    slot = (kind, id(scored), *key)
+    if slot not in memo:
+        memo[slot] = (scored, compute())  # the table kept alive, so its id is not reused within the block
+    return memo[slot][1]
+
+
 def pairs(scored: pd.DataFrame, *, attribute: str, subset: str = "all") -> pd.DataFrame:
     """The paper's sentence pairs with their score difference (columns :data:`PAIR_COLUMNS`)."""
     _check(scored, attribute, subset)
+    return _reused("pairs", scored, attribute, subset, compute=lambda: _pairs(scored, attribute, subset))
+
+
+def _pairs(scored: pd.DataFrame, attribute: str, subset: str) -> pd.DataFrame:
     data = _subset(with_scores(scored, study="eec"), subset)
     keys = ["model", "task", "case_id", "template_id", "emotion", "emotion_word"]
     a, b = ATTRIBUTES[attribute][:2]
@@ -224,10 +259,11 @@ def ttests(scored: pd.DataFrame, *, subsets: Sequence[str] = SUBSETS,
     (:data:`PAPER_TEST_COLUMNS`) do not depend on ``correction``, ``margin``, ``n_boot``, ``seed``, ``n_null``,
     ``method``, ``weighting`` or ``family_size`` (see :func:`intervals`).
     """
-    paper = _paper_tests(scored, subsets=subsets, attributes=attributes, alpha=alpha)
-    extra = intervals(scored, subsets=subsets, attributes=attributes, alpha=alpha, correction=correction,
-                      margin=margin, n_boot=n_boot, seed=seed, n_null=n_null, method=method, weighting=weighting,
-                      family_size=family_size)
+    with reusing():
+        paper = _paper_tests(scored, subsets=subsets, attributes=attributes, alpha=alpha)
+        extra = intervals(scored, subsets=subsets, attributes=attributes, alpha=alpha, correction=correction,
+                          margin=margin, n_boot=n_boot, seed=seed, n_null=n_null, method=method,
+                          weighting=weighting, family_size=family_size)
     keys = ["model", "task", "attribute", "subset"]
     return paper.merge(extra, on=keys, how="left", validate="one_to_one").loc[:, list(TEST_COLUMNS)]
 
@@ -279,6 +315,10 @@ def _names(attribute: str) -> tuple[list[str], list[str]]:
 
 def _name_scores(scored: pd.DataFrame, subset: str) -> pd.DataFrame:
     """The name sentences' scores, wide: a row per model × task × case (with its template), a column per name."""
+    return _reused("names", scored, subset, compute=lambda: _name_scores_wide(scored, subset))
+
+
+def _name_scores_wide(scored: pd.DataFrame, subset: str) -> pd.DataFrame:
     data = _subset(with_scores(scored, study="eec"), subset)
     data = data[data["race"] != ""]
     return data.pivot_table(index=["model", "task", "case_id", "template_id"], columns="person", values="score",
