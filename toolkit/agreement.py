@@ -17,7 +17,7 @@ Higher = more biased (or more sensitive) in every one; rank 1 = the highest.
 
 Inputs: scored tables of the studies (``result.scored``), any subset of them, sharing at least three models.
 Outputs: :data:`HEADLINE_COLUMNS` (per study × model: the headline with a percentile interval and its rank) and
-:data:`TAU_COLUMNS`, per pair of studies (issue 32):
+:data:`TAU_COLUMNS`, per pair of studies:
 
 - ``tau``: τ-b over the shared models; ``p_value``: its exact two-sided permutation p (:func:`exact_p`: every
   ordering of one study's headlines up to 20,000 orderings, e.g. all 40,320 of 8 models; ties kept), and ``p_min``,

@@ -1,6 +1,6 @@
 """BiasFinder's annotation app (Asyrofi et al. 2021, Section 6.2): annotators judge the two mutants of each sampled
 BTC — coherent? (yes/no/unsure) and which sentiment? (positive/negative/neutral/unsure) — by mouse or by keyboard,
-with the true-positive rate and Cohen's κ, with their intervals, inside the app (issue 27).
+with the true-positive rate and Cohen's κ, with their intervals, inside the app.
 
 - :func:`annotation_app` / :class:`AnnotationApp`: the two texts side by side, the words that differ highlighted
   (:func:`toolkit.drilldown.changed_words`); buttons of fixed width above the texts, so that nothing moves when a
@@ -15,7 +15,7 @@ with the true-positive rate and Cohen's κ, with their intervals, inside the app
   the paper's rule, Wilson interval) and κ with every other annotator of the file on the shared mutants
   (:func:`toolkit.studies.biasfinder.kappa`); the "κ intervals" button adds κ's bootstrap interval over BTCs
   (:func:`toolkit.studies.biasfinder.kappa_table`, :func:`toolkit.stats.kappa_interval`; ``n_boot`` replicates).
-- :func:`upsert_annotation`: the file semantics (issue 28) — one current row per (btc_id, variant, annotator),
+- :func:`upsert_annotation`: the file semantics — one current row per (btc_id, variant, annotator),
   rewritten atomically under an exclusive lock, so annotators in other processes lose no click; cells a spreadsheet
   would run as a formula are guarded.
 

@@ -1,6 +1,6 @@
 """BiasFinder, end to end (Asyrofi et al., IEEE TSE 2021): templates mined from reviews for gender, occupation and
 country of origin → mutants → scores → bias-uncovering test cases (BTCs), Table 4, a stratified sample for human
-annotation, TPR and Cohen's κ — and, beside the paper's counts (issue 24), each BTC rate with a template-clustered
+annotation, TPR and Cohen's κ — and, beside the paper's counts, each BTC rate with a template-clustered
 interval, its within-class placebo null and the excess over it with a verdict (:func:`rates`, Table 4's extra
 columns, the ``biasfinder_rates`` figure); the statistics settings go into the provenance.
 
@@ -51,7 +51,7 @@ class BiasFinderResult:
     table4: pd.DataFrame
     models: list[str]
     settings: dict
-    rates: pd.DataFrame | None = None  # studies.biasfinder.rates; None in results built before issue 24
+    rates: pd.DataFrame | None = None  # studies.biasfinder.rates; None in results built without the rates
 
 
 def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | None = None,

@@ -1,4 +1,4 @@
-"""Drill-down (issue 27): the cases behind a number — the two texts of each counterfactual pair, the words that
+"""Drill-down: the cases behind a number — the two texts of each counterfactual pair, the words that
 differ highlighted, their scores and Δ.
 
 What: from a study's result, one tidy frame of text pairs (:data:`PAIR_COLUMNS`, fixed), and a widget to step

@@ -8,7 +8,7 @@
 >>> eec.write(result, "results/eec")
 >>> eec.run(task="anger")   # the anger systems of the trained SemEval-2018 zoo (toolkit.models.ait); "all": 5 tasks
 >>> eec.run(spelling="corrected")  # "disappointed" for the release's "dissapointed" (sic) in 240 sentences
->>> eec.run(correction="holm", margin=0.02)  # issue 24: the two-way p corrected by Holm, TOST at ±0.02
+>>> eec.run(correction="holm", margin=0.02)  # the two-way p corrected by Holm, TOST at ±0.02
 >>> eec.clustered_vs_paper(result.tests)  # the conclusions that change with names and templates as samples
 
 Every test row also carries an interval with names and templates as samples, ``p_adjusted`` over the paper's

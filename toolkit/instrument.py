@@ -1,4 +1,4 @@
-"""Names and templates as the instrument, end to end (issue 36; docs/names_and_templates.md).
+"""Names and templates as the instrument, end to end (docs/names_and_templates.md).
 
 >>> from toolkit import eec, instrument
 >>> result = eec.run(models=["vader", "minilm-imdb"])

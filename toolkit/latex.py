@@ -1,4 +1,4 @@
-"""Moved to :mod:`toolkit.outputs.latex` (issue 33; writing the files: :func:`toolkit.outputs.runs.export_latex`).
+"""Moved to :mod:`toolkit.outputs.latex` (writing the files: :func:`toolkit.outputs.runs.export_latex`).
 This shim re-exports the public names for one release."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Moved to :mod:`toolkit.outputs` (issue 33): the renderer is :mod:`toolkit.outputs.report`, writing and reading
+"""Moved to :mod:`toolkit.outputs`: the renderer is :mod:`toolkit.outputs.report`, writing and reading
 run folders :mod:`toolkit.outputs.runs`. This shim re-exports the public names for one release."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Moved to :mod:`toolkit.outputs` (issue 33): the file layer is :mod:`toolkit.outputs.files`, a study's run
+"""Moved to :mod:`toolkit.outputs`: the file layer is :mod:`toolkit.outputs.files`, a study's run
 :func:`toolkit.outputs.runs.write`. This shim re-exports the public names for one release.
 
 ``also_write`` is gone: pass ``latex_tables=True`` / ``report_html=True`` to :func:`toolkit.outputs.runs.write`

@@ -109,4 +109,4 @@ def btcsam_forest(pooled: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     return ax
 
 
-# EEC intervals (issue 24): the mean Δ with its two-way interval per system.
+# EEC intervals: the mean Δ with its two-way interval per system.

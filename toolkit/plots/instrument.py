@@ -1,4 +1,4 @@
-"""Names and templates as the instrument (issue 36): the group gap before and after the name-frequency adjustment,
+"""Names and templates as the instrument: the group gap before and after the name-frequency adjustment,
 the estimate across template wordings, and the gender × race contrasts; data in, Axes out."""
 from __future__ import annotations
 

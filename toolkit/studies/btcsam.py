@@ -27,7 +27,7 @@ Cases of a single text (possible with ``load_btcsam(valid_only=False)``) are not
 - :func:`detection_probability` (Table 2): the share of failing cases per test set and bias type, averaged over
   models and cases (:data:`DETECTION_COLUMNS`).
 - :func:`failure_percentage` (Table 5): per model, test set and bias type, in percent (:data:`FAILURE_PCT_COLUMNS`).
-- Intervals (issue 24; :mod:`toolkit.stats`), the case being the unit: ``ci_low``/``ci_high`` beside the
+- Intervals (:mod:`toolkit.stats`), the case being the unit: ``ci_low``/``ci_high`` beside the
   detection probability (:func:`detection_intervals`, :data:`DETECTION_CI_COLUMNS`; on its [0, 1] scale) and
   beside the failure percentage (in percent) are Wilson intervals.
   A failure % counts failing cases of ``n_cases`` (exact counts). The detection probability averages over models,
@@ -47,7 +47,8 @@ Cases of a single text (possible with ``load_btcsam(valid_only=False)``) are not
   available for them. Power: the Newcombe interval counts cases, not pairs, and is conservative (shares in [0, 1]
   at most Bernoulli variance); with 56 PSA cases it is about ±19 points wide, so it detects only large excesses
   (a 0.2-3 point spread between models is far inside it). A paired test over cases would be narrower but would
-  treat the names, the same in every case, as fixed — the error issue 32 found in BiasFinder — so it is not used.
+  treat the names, the same in every case, as fixed (the error docs/statistics.md finds in BiasFinder's rates), so
+  it is not used.
 - :func:`pooled_failure_percentage`: the failure % per model × test set over all bias types with its Wilson interval
   (the forest plot).
 - :func:`diversity` (Table 3) and :func:`stage_diversity` (Table 4, plus the mean word-level edit distance to the

@@ -28,7 +28,7 @@ Tables 5–7 (:func:`summary`, :func:`paper_table`, :func:`tables`): per task, r
 magnitude, as the paper prints it), each averaged over the group's systems. Table 5: gender, all sentences;
 Table 6: gender, sentences without an emotion word (subset ``neutral``); Table 7: race, all sentences.
 
-Beyond the paper (issue 24; :mod:`toolkit.stats`), every row of :func:`ttests` also carries, beside the paper's
+Beyond the paper (:mod:`toolkit.stats`), every row of :func:`ttests` also carries, beside the paper's
 columns (unchanged):
 
 - names and templates as samples (:func:`intervals`): a templates × name-units array of Δ (a cell averages the

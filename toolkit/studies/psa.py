@@ -17,7 +17,7 @@ score of the original sentence x, f(x_n) the score with name n.
   with its Fisher-z interval.
   (the paper reports r = −0.48 for its toxicity model).
 
-Statistics beyond the paper (issue 24; estimators from :mod:`toolkit.stats`):
+Statistics beyond the paper (estimators from :mod:`toolkit.stats`):
 
 - :func:`gender_gap`: Δ = mean f(x_n) over female names − over male names, per model × corpus, with the
   :data:`toolkit.stats.STAT_COLUMNS`. Design: the sentences × names array of F − M differences, the i-th female

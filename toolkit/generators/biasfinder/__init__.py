@@ -17,13 +17,13 @@ and adds its BTCs — 20 copies give 20× — and a warning gives their count (`
 IMDB train reviews). When nothing survives, TK102 says how many reviews each filter removed.
 Templating shows a progress bar over the reviews (default: from 500 reviews on).
 
-Coherence (issue 25): this project's rules on top of BiasFinder's generator are named switches in :mod:`.rules`;
+Coherence: this project's rules on top of BiasFinder's generator are named switches in :mod:`.rules`;
 ``coherence="default"`` runs them all, ``"paper"`` none (BiasFinder's generator), or pass rule names. ``people``
 (:mod:`.people`): ``"mutate"`` (BiasFinder), ``"skip-named"``, ``"skip-real"`` or ``"skip-known"`` keep persons the
 review identifies from being renamed. ``generation_report["rejected_by_rule"]`` counts the reviews each rule rejected
 per stage; ``attrs["coherence"]`` records the active rules (``docs/biasfinder_rules.md``).
 
-Acceptance (issue 34): which reviews give gender and country templates. ``"toolkit"`` (default) is this project's
+Acceptance: which reviews give gender and country templates. ``"toolkit"`` (default) is this project's
 (one person cluster counting single mentions, slots checked); ``"biasfinder"`` (default under
 ``coherence="paper"``) is BiasFinder's own code (:mod:`.paper`: its preprocessing, exactly one person cluster of
 two or more mentions, its gender and country conditions, substitution in cluster order). The paper preset is

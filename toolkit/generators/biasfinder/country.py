@@ -10,7 +10,7 @@ cluster of mixed gender (possible with a neural backend) is rejected. Every name
 A review where a word of a replaced name survives elsewhere (a mention spaCy's NER missed: "Hanks knows it") is
 rejected, since its mutants would mix two people's names. So is a review that names a nationality, religion or
 people (a spaCy NORP entity: "Turkish cinema", "the Argentine narrator"): the person's origin may be stated there,
-and a name from another country would contradict it (issue 16's reading; this project's rule ``nationality``, not
+and a name from another country would contradict it (this project's rule ``nationality``, not
 BiasFinder's: off under ``coherence="paper"``, :mod:`.rules`).
 
 Names (``lists=``, :mod:`.lists`): ``curated`` (default) — ``toolkit/resources/country_names.json``, 38 countries

@@ -1,4 +1,4 @@
-"""Occupation fills that fit the story (issue 25): per occupation template, only the occupations that fit what the
+"""Occupation fills that fit the story: per occupation template, only the occupations that fit what the
 text says the person does.
 
 Why: in movie reviews the occupation is nearly always the character's role in the plot ("the lawyer defends a

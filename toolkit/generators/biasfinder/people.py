@@ -1,4 +1,4 @@
-"""People the review identifies (issue 25): the ``people`` option of BiasFinder's gender and country instances.
+"""People the review identifies: the ``people`` option of BiasFinder's gender and country instances.
 
 Renaming or re-gendering a person the review pins down (Charlie Chaplin in "The Great Dictator", the author of
 "The Notebook") gives a mutant that contradicts known facts, though the text reads well; blind readers counted

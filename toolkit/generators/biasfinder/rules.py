@@ -1,5 +1,5 @@
 """BiasFinder coherence rules: every filter or repair this project added to BiasFinder's generator, named, in one
-registry (issue 25; their history and readings: ``docs/biasfinder_imdb_train.md``; the table:
+registry (their history and readings: ``docs/biasfinder_imdb_train.md``; the table:
 ``docs/biasfinder_rules.md``).
 
 ``generate(..., coherence=...)`` picks the active set (:func:`active`): ``"default"`` (every rule: the generator as

@@ -1,4 +1,4 @@
-"""BiasFinder's BTC rates with intervals and a within-class null (issue 24; estimators from :mod:`toolkit.stats`).
+"""BiasFinder's BTC rates with intervals and a within-class null (estimators from :mod:`toolkit.stats`).
 
 - :func:`rates` — per model × characteristic (:data:`RATE_COLUMNS`): the BTC rate (BTCs / between-class pairs) with a
   template-clustered bootstrap interval (default; Wilson as well), the within-class placebo rate (two female names;
@@ -324,7 +324,7 @@ def rates(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, margin: float =
     swap only pronouns and nouns have one mutant per class): ``estimate`` (the excess) = ``btcs_matched /
     pairs_matched − rate_within``; ``effect_size`` is Cohen's h between those two rates; ``btcs_net`` = BTCs − 
     ``rate_within`` × pairs, at least 0 (counts net of the null; the raw count stays in ``btcs_between``).
-    Names and templates are both samples (issue 32): BiasFinder fills every template with the same names, so a
+    Names and templates are both samples: BiasFinder fills every template with the same names, so a
     name's own effect repeats in every template, and a test that resamples templates alone reads it as bias (52-60 %
     false alarms for a name-sensitive unbiased model). ``interval="cluster"`` (default): ``rate_low/high``,
     ``null_low/high`` and ``ci_low/high`` come from ``n_boot`` seeded two-way replicates that draw templates and,
