@@ -132,3 +132,16 @@ def test_the_figure_listing_never_shows_the_projects_issue_numbers(tmp_path):
     rows = {name: paper for name, paper, _ in notebooks.figure_index(tmp_path)}
     assert rows == {"biasfinder_rates.pdf": "beyond the papers", "eec_gender_intervals.pdf": "beyond the papers",
                     "eec_race_box.pdf": "EEC Figure 2"}
+
+
+def test_figures_the_names_and_templates_notebook_saves_are_listed_with_their_preset(tmp_path):
+    from toolkit import instrument
+
+    started = time.time()
+    with plots.use_preset("acl-double"):
+        ax = plots.new_axes()
+        ax.plot([0, 1], [0, 1])
+    instrument.save_figures({"names_gap": ax}, tmp_path)
+    rows = runs.figures_written(tmp_path, since=started)
+    assert sorted(rows) == [("names_gap.pdf", "acl-double", "names and templates"),
+                            ("names_gap.png", "acl-double", "names and templates")]

@@ -155,7 +155,10 @@ def save_figures(figures: dict[str, object], figures_dir: str | Path | None = No
     """Write each ``{stem: Axes}`` as ``<figures_dir>/<stem>.png`` and its vector copy (:func:`toolkit.plots.save`);
     ``figures_dir`` None: the project's ``figures/``."""
     from toolkit import plots  # defers matplotlib (figures are drawn only when saved)
+    from toolkit.outputs import runs  # defers matplotlib (its figure manifest)
 
     folder = Path(figures_dir) if figures_dir is not None else paths.figures_dir()
     folder.mkdir(parents=True, exist_ok=True)
-    return [plots.save(ax, folder / f"{stem}.png") for stem, ax in figures.items()]
+    written = [plots.save(ax, folder / f"{stem}.png") for stem, ax in figures.items()]
+    runs.record_figures(folder, figures, study="names and templates")  # the make figures listing names their preset
+    return written

@@ -174,12 +174,22 @@ def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, 
             others=sorted(tex))))
     written = files.commit(study=study, planned=planned, provenance=provenance.dumps(record).encode("utf-8"),
                            out=out, figures=figures)
-    now = time.time()
-    if axes:
-        _update_manifest(figures, {f"{stem}.{fmt}": {"preset": presets[stem], "study": study, "written": now,
-                                                     "out": str(out.resolve())}
-                                   for stem in axes for fmt in ("png", plots.VECTOR_FORMAT)})
+    record_figures(figures, axes, study=study, out=out)
     return written
+
+
+def record_figures(folder: str | Path, axes: Mapping[str, Axes | Figure], *, study: str,
+                   out: str | Path | None = None) -> None:
+    """Note in ``folder``'s figure manifest that ``study`` just wrote ``<stem>.png`` and its vector copy for each
+    ``{stem: Axes}``, with the figure's preset (:func:`figure_preset`), so that :func:`figures_written` (the
+    ``make figures`` listing) names it; ``out`` is the run's result folder, where it has one. Figures written by
+    :func:`write` are recorded already; call this after saving figures another way (:func:`toolkit.plots.save`)."""
+    if not axes:
+        return
+    now = time.time()
+    _update_manifest(Path(folder), {f"{stem}.{fmt}": {"preset": figure_preset(ax), "study": study, "written": now,
+                                                      **({"out": str(Path(out).resolve())} if out else {})}
+                                    for stem, ax in axes.items() for fmt in ("png", plots.VECTOR_FORMAT)})
 
 
 def _report_renderer(*, study: str, out: Path, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, Axes],
