@@ -28,13 +28,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 def old_eec_pairs(result, *, model: str, attribute: str) -> pd.DataFrame:
     """The per-case loop ``toolkit.drilldown.eec_pairs`` used before (the obvious alternative, kept here)."""
     from toolkit import drilldown
-    from toolkit.studies.eec import ATTRIBUTES, _names
+    from toolkit.studies.eec import ATTRIBUTES, name_groups
 
     scored = result.scored
     data = scored[scored["model"].astype(str) == model]
     group_a, group_b = ATTRIBUTES[attribute][:2]
     by_person = {case_id: block.set_index("person") for case_id, block in data.groupby("case_id", sort=True)}
-    firsts_a, firsts_b = _names(attribute)
+    firsts_a, firsts_b = name_groups(attribute=attribute)
     rows = []
     for case_id, block in by_person.items():
         matches = [(f"{a}/{b}", a, b) for a, b in zip(firsts_a, firsts_b)]

@@ -33,7 +33,7 @@ import ipywidgets as w
 import pandas as pd
 
 from toolkit.errors import InputError, SchemaError, unknown
-from toolkit.studies.eec import ATTRIBUTES, _names
+from toolkit.studies.eec import ATTRIBUTES, name_groups
 
 PAIR_COLUMNS = ("key", "model", "text_a", "text_b", "group_a", "group_b", "score_a", "score_b", "delta")
 """The columns of every pairs frame (:func:`pairs_frame`)."""
@@ -90,7 +90,7 @@ def eec_pairs(result, *, model: str, attribute: str) -> pd.DataFrame:
     data["_pos"] = range(len(data))  # the table's order: the noun-phrase pairs of a case come in it
     group_a, group_b = ATTRIBUTES[attribute][:2]
     sentences = data.drop_duplicates(["case_id", "person"])  # a case's sentence of a person
-    firsts_a, firsts_b = _names(attribute)
+    firsts_a, firsts_b = name_groups(attribute=attribute)
     matches = pd.DataFrame({"label": [f"{a}/{b}" for a, b in zip(firsts_a, firsts_b)], "person_a": firsts_a,
                             "person_b": firsts_b, "_rank": range(len(firsts_a))})
     cases = pd.DataFrame({"case_id": sentences["case_id"].drop_duplicates()})

@@ -22,8 +22,8 @@ from toolkit.apps import (  # noqa: F401
                                 table,
                                 widget_message,
 )
-from toolkit.apps.captions import biasfinder_family as _biasfinder_family  # noqa: F401
-from toolkit.apps.captions import eec_family as _caption_family  # noqa: F401
+from toolkit.studies.captions import biasfinder_family as _biasfinder_family  # noqa: F401
+from toolkit.studies.captions import eec_family as _caption_family  # noqa: F401
 from toolkit.apps.fields import split_specs as _split_specs  # noqa: F401
 from toolkit.apps.runner import _RUN_LOCK  # noqa: F401
 from toolkit.apps.tables import _number_format  # noqa: F401

@@ -10,7 +10,7 @@ import ipywidgets as w
 
 from toolkit import drilldown, eec
 from toolkit import models as model_registry
-from toolkit.apps import captions
+from toolkit.studies import captions
 from toolkit.apps.fields import ModelField, split_specs
 from toolkit.apps.runner import Runner
 from toolkit.apps.tables import table

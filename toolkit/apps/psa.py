@@ -9,7 +9,7 @@ from typing import Any
 import ipywidgets as w
 
 from toolkit import plots, psa
-from toolkit.apps import captions
+from toolkit.studies import captions
 from toolkit.apps.fields import ModelField, named_models
 from toolkit.apps.runner import Runner
 from toolkit.apps.tables import table

@@ -303,7 +303,7 @@ def _paper_tests(scored: pd.DataFrame, *, subsets: Sequence[str], attributes: Se
     return pd.DataFrame(rows, columns=list(PAPER_TEST_COLUMNS))
 
 
-def _names(attribute: str) -> tuple[list[str], list[str]]:
+def name_groups(*, attribute: str) -> tuple[list[str], list[str]]:
     """Group a's and group b's first names, in the release's list order (female/male; AA/EA, female then male)."""
     names = load_json("eec")["names"]
     if attribute == "gender":
@@ -327,7 +327,7 @@ def _name_scores_wide(scored: pd.DataFrame, subset: str) -> pd.DataFrame:
 
 def _race_units(wide: pd.DataFrame) -> pd.DataFrame:
     """Race's 20 name units per case: the i-th AA name minus the i-th EA name of the same gender, in list order."""
-    aa, ea = _names("race")
+    aa, ea = name_groups(attribute="race")
     frames = [wide[["model", "task", "case_id", "template_id"]].assign(unit=f"{a}−{e}", delta=wide[a] - wide[e])
               for a, e in zip(aa, ea)]
     return pd.concat(frames, ignore_index=True)
@@ -356,7 +356,7 @@ def null_baseline(scored: pd.DataFrame, *, attribute: str, subset: str = "all", 
     ``model, task, names_diff, null_low, null_high, null_p, excess`` (see the module docstring)."""
     n_null, seed, alpha = checks.n_boot(n_null, name="n_null"), checks.seed(seed), checks.alpha(alpha)
     _check(scored, attribute, subset)
-    names_a, names_b = _names(attribute)
+    names_a, names_b = name_groups(attribute=attribute)
     rng = np.random.default_rng(seed)
     splits = [(group, _stratified_splits(rng, n_null=n_null, size=len(group))) for group in (names_a, names_b)]
     rows = []

@@ -1,7 +1,5 @@
-"""The apps' table captions: what, n, the correction family and its size.
-
-TODO(l33, studies own their captions): these read only a study's result, so they can move into toolkit/studies/*
-and be imported from there."""
+"""The studies' table captions, as the apps show them: what the table holds, n, the correction family and its
+size (each reads only a study's result or its settings)."""
 from __future__ import annotations
 
 import pandas as pd
