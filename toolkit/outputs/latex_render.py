@@ -1,0 +1,320 @@
+r"""The LaTeX table model of :mod:`toolkit.outputs.latex` and its renderer: escaping for pdfLaTeX, the widths of
+the presets, columns/blocks/layouts, and :func:`render` fitting a layout to a preset's width (panels under one
+caption where the blocks do not fit side by side). Pure: a :class:`Layout` in, TeX text out. The papers' tables are
+built from study frames in :mod:`toolkit.outputs.latex_tables`; the module docstring of :mod:`toolkit.outputs.latex`
+gives the rules (layout, width, escaping).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+
+from toolkit import formatting
+from toolkit.errors import unknown
+
+MISSING = "--"  # a missing number in a LaTeX cell (an en dash)
+_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
+            "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"$<$",
+            ">": r"$>$", "Δ": r"$\Delta$", "↑": r"$\uparrow$", "↓": r"$\downarrow$", "θ": r"$\theta$",
+            "κ": r"$\kappa$", "±": r"$\pm$", "−": r"$-$", "≥": r"$\geq$", "≤": r"$\leq$", "×": r"$\times$",
+            "≠": r"$\neq$", "≈": r"$\approx$", "∞": r"$\infty$", "\n": " ", "\r": " ", "\t": " ", "[": "{[}",
+            "*": "{*}", "|": r"\textbar{}"}
+ENVIRONMENTS = ("table", "table*")
+_SAFE_RANGES = ((0x20, 0x7E), (0xA0, 0xAA), (0xAC, 0xBA), (0xBC, 0xCF), (0xD1, 0xDD), (0xDF, 0xEF), (0xF1, 0xFD),
+                (0xFF, 0x103), (0x106, 0x10F), (0x112, 0x117), (0x11A, 0x125), (0x128, 0x12D), (0x130, 0x137),
+                (0x139, 0x13E), (0x141, 0x148), (0x14C, 0x165), (0x168, 0x171), (0x174, 0x17E), (0x192, 0x192),
+                (0x1C4, 0x1D4), (0x1E2, 0x1E3), (0x1E6, 0x1E9), (0x1F0, 0x1F0), (0x1F4, 0x1F5), (0x218, 0x21B),
+                (0x232, 0x233), (0x237, 0x237), (0x2010, 0x2016), (0x2018, 0x2019), (0x201C, 0x201D),
+                (0x2020, 0x2022), (0x2026, 0x2026), (0x2030, 0x2031), (0x203B, 0x203B), (0x203D, 0x203D),
+                (0x2044, 0x2044), (0x204E, 0x204E), (0x2052, 0x2052), (0x20AC, 0x20AC), (0x2103, 0x2103),
+                (0x2116, 0x2116), (0x2122, 0x2122), (0x2190, 0x2190), (0x2192, 0x2192))
+SAFE_CODEPOINTS = frozenset(c for low, high in _SAFE_RANGES for c in range(low, high + 1))
+"""Code points pdfLaTeX (UTF-8 input, OT1 or T1 font encoding) prints as they are; others are escaped, mapped to
+math, removed (format characters) or shown as :data:`PLACEHOLDER`."""
+PLACEHOLDER = r"\textbf{?}\textsuperscript{U+%04X}"
+_LIGATURES = frozenset({"--", "``", "''", "!`", "?`", ",,"})
+
+
+def _character(ch: str) -> str:
+    if ch in _SPECIAL:
+        return _SPECIAL[ch]
+    if ord(ch) in SAFE_CODEPOINTS:
+        return ch
+    if unicodedata.category(ch) == "Cf":  # bidi controls, zero-width characters, BOM: invisible, never printed
+        return ""
+    return PLACEHOLDER % ord(ch)
+
+
+def escape(text: object) -> str:
+    """``text`` as LaTeX text that pdfLaTeX compiles and prints as written (module docstring)."""
+    out: list[str] = []
+    previous = ""
+    for ch in unicodedata.normalize("NFC", str(text)):
+        piece = _character(ch)
+        if piece and previous + ch in _LIGATURES:
+            out.append("{}")
+        out.append(piece)
+        previous = ch if piece == ch else ""
+    return "".join(out)
+
+
+def format_number(value: object, *, decimals: int = 3, p_value: bool = False) -> str:
+    """One cell as TeX: :func:`toolkit.formatting.format_number` escaped (math minus, ``$<$0.001``), missing values
+    as ``--``."""
+    if formatting.is_missing(value):
+        return MISSING
+    return escape(formatting.format_number(value, decimals=decimals, p_value=p_value))
+
+
+column_decimals = formatting.column_decimals
+
+
+# --- widths -------------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Width:
+    """A page geometry a table is rendered for: the environment, the length it must fit and its size in pt."""
+
+    preset: str
+    environment: str
+    length: str
+    limit_pt: float
+
+
+WIDTHS: dict[str, Width] = {w.preset: w for w in (
+    Width("acl-single", "table", r"\columnwidth", 219.08),    # acl.sty: 7.7 cm column
+    Width("acl-double", "table*", r"\textwidth", 455.24),     # 16 cm text width
+    Width("acm-single", "table", r"\columnwidth", 241.14),    # acmart sigconf
+    Width("acm-double", "table*", r"\textwidth", 506.295),
+)}
+DEFAULT_PRESET = "acl-double"  # as the figures' default preset
+FONT = r"\small"
+FONT_PT = 10.0  # \small in ACL's 11 pt article (the largest body among the presets)
+TABCOLSEP_PT = 4.0
+ESTIMATE_MARGIN = 1.03  # estimated text widths are scaled up by this (kerning, T1 vs OT1 glyphs)
+PANEL_GAP = r"\par\medskip"
+
+# Computer Modern Roman glyph widths at 10 pt (cmr10.tfm, rounded up); others count as an em (10 pt).
+_GLYPH = {**{c: 5.0 for c in "0123456789"}, " ": 3.34, ".": 2.78, ",": 2.78, ":": 2.78, ";": 2.78, "'": 2.78,
+          "(": 3.89, ")": 3.89, "[": 2.78, "]": 2.78, "-": 3.34, "/": 5.0, "%": 8.34, "+": 7.78, "=": 7.78,
+          "<": 7.78, ">": 7.78, "−": 7.78, "–": 5.0, "—": 10.0, "±": 7.78, "≈": 7.78, "≠": 7.78, "×": 7.78,
+          "Δ": 8.34, "θ": 4.7, "κ": 5.8, "↑": 5.0, "↓": 5.0, "#": 8.34, "&": 7.78, "?": 4.73, "!": 2.78,
+          "*": 5.0, "_": 5.0, "|": 2.78, "i": 2.78, "l": 2.78, "j": 3.06, "f": 3.06, "t": 3.89, "r": 3.92,
+          "s": 3.95, "c": 4.45, "e": 4.45, "a": 5.0, "z": 4.45, "v": 5.28, "x": 5.28, "y": 5.28, "k": 5.28,
+          "b": 5.56, "d": 5.56, "g": 5.0, "h": 5.56, "n": 5.56, "o": 5.0, "p": 5.56, "q": 5.28, "u": 5.56,
+          "m": 8.34, "w": 7.23, "I": 3.62, "J": 5.14, "M": 9.17, "W": 10.28}
+
+
+def text_width(text: str, *, size_pt: float = FONT_PT, bold: bool = False, italic: bool = False) -> float:
+    """Estimated width in pt of one line of plain ``text`` in Computer Modern at ``size_pt`` (cmr10 widths,
+    uppercase 7.5 pt, anything else an em; bold and italic 10 % wider)."""
+    total = sum(_GLYPH.get(ch, 7.5 if ch.isupper() else 10.0) for ch in unicodedata.normalize("NFC", str(text)))
+    return total * size_pt / 10.0 * (1.1 if bold or italic else 1.0) * ESTIMATE_MARGIN
+
+
+# --- the table model ----------------------------------------------------------------------------------------------
+
+@dataclass
+class Column:
+    """One column: its header (lines separated by ``\\n``), ``l``/``r`` alignment and plain-text cells."""
+
+    header: str
+    cells: list[str]
+    align: str = "r"
+    wrap: float = 0.0  # > 0: body cells broken into lines at this width (pt)
+
+
+@dataclass
+class Block:
+    """Columns that stay together in one panel, under one spanning header (``title``; "" for none)."""
+
+    title: str
+    columns: list[Column]
+
+
+@dataclass
+class Layout:
+    """A table before TeX: row-label columns repeated in every panel, the blocks, and the row sequence: ``sections``
+    maps a row index to the heading printed above it (blocks of tasks, corpora, models…)."""
+
+    keys: list[Column]
+    blocks: list[Block]
+    caption: str
+    label: str
+    sections: dict[int, str] = field(default_factory=dict)
+    heading_wrap: float = 0.0  # > 0: section headings broken into lines at this width (pt)
+
+    @property
+    def n_rows(self) -> int:
+        return len((self.keys or self.blocks[0].columns)[0].cells)
+
+
+MIN_HEADER_PT = 40.0  # a header is broken into lines down to this width (or its cells' width, when wider)
+KEY_SHARE = 0.3  # row labels that must break keep at least this share of the page width
+
+
+def wrap(text: str, target: float) -> list[str]:
+    """``text`` (lines separated by ``\n``) with every line wider than ``target`` pt broken after spaces, ``_``,
+    ``-`` and ``/`` (a piece without such a break stays whole)."""
+    out: list[str] = []
+    for line in str(text).split("\n"):
+        current = ""
+        for piece in (p for p in re.split(r"(?<=[ _/-])", line) if p):
+            if current and text_width((current + piece).rstrip()) > target:
+                out.append(current.rstrip())
+                current = piece
+            else:
+                current += piece
+        out.append(current.rstrip())
+    return out
+
+
+def cell_lines(column: Column, text: str) -> list[str]:
+    """The lines of one body cell: broken only in a column with a ``wrap`` width (row labels)."""
+    return wrap(text, column.wrap) if column.wrap else [text]
+
+
+def _cells_width(column: Column) -> float:
+    return max((text_width(line) for c in column.cells for line in cell_lines(column, c)), default=0.0)
+
+
+def header_lines(column: Column) -> list[str]:
+    """The header's lines: its own ``\n`` breaks, and a line wider than the column's cells (at least
+    :data:`MIN_HEADER_PT`) broken after spaces, ``_``, ``-`` and ``/``."""
+    return wrap(column.header, max(MIN_HEADER_PT, _cells_width(column)))
+
+
+def _column_width(column: Column) -> float:
+    lines = [text_width(line) for line in header_lines(column)]
+    return max([*lines, _cells_width(column)]) + 2 * TABCOLSEP_PT
+
+
+def title_lines(block: Block) -> list[str]:
+    """A block's spanning title, broken to the width of its columns (at least :data:`MIN_HEADER_PT`)."""
+    inner = sum(_column_width(c) for c in block.columns) - 2 * TABCOLSEP_PT
+    return wrap(block.title, max(MIN_HEADER_PT, inner)) if block.title else []
+
+
+def _block_width(block: Block) -> float:
+    inner = sum(_column_width(c) for c in block.columns)
+    return max([inner, *(text_width(line) + 2 * TABCOLSEP_PT for line in title_lines(block))])
+
+
+def panels(layout: Layout, *, limit_pt: float) -> list[list[Block]]:
+    """The blocks packed in order into panels whose estimated width fits ``limit_pt`` (a block wider than the
+    limit is split column by column; a single column always makes a panel)."""
+    keys = sum(_column_width(c) for c in layout.keys)
+    pieces: list[Block] = []
+    for block in layout.blocks:
+        if keys + _block_width(block) <= limit_pt or len(block.columns) == 1:
+            pieces.append(block)
+            continue
+        columns = block.columns
+        for parts in range(2, len(columns) + 1):  # split a wide block into the fewest parts of equal size that fit
+            size = -(-len(columns) // parts)
+            chunks = [Block(block.title, columns[i:i + size]) for i in range(0, len(columns), size)]
+            if all(keys + _block_width(chunk) <= limit_pt for chunk in chunks) or size == 1:
+                pieces += chunks
+                break
+    out: list[list[Block]] = []
+    for piece in pieces:
+        if out and keys + sum(_block_width(b) for b in out[-1]) + _block_width(piece) <= limit_pt:
+            out[-1].append(piece)
+        else:
+            out.append([piece])
+    return out
+
+
+def estimated_width(layout: Layout, blocks: Sequence[Block]) -> float:
+    """The estimated width in pt of one panel holding ``blocks``."""
+    return sum(_column_width(c) for c in layout.keys) + sum(_block_width(b) for b in blocks)
+
+
+def _lines_cell(lines: list[str], align: str, position: str = "b") -> str:
+    escaped = [escape(line) for line in lines]
+    if len(escaped) == 1:
+        return escaped[0]
+    return rf"\begin{{tabular}}[{position}]{{@{{}}{align}@{{}}}}" + r"\\".join(escaped) + r"\end{tabular}"
+
+
+def _header_cell(column: Column) -> str:
+    return _lines_cell(header_lines(column), column.align)
+
+
+def _panel(layout: Layout, blocks: Sequence[Block]) -> list[str]:
+    columns = [*layout.keys, *(c for b in blocks for c in b.columns)]
+    n = len(columns)
+    spec = "".join(c.align for c in columns)
+    lines = [rf"\begin{{tabular}}{{@{{}}{spec}@{{}}}}", r"\toprule"]
+    if any(b.title for b in blocks):
+        spans, rules, start = [""] * len(layout.keys), [], len(layout.keys) + 1
+        for block in blocks:
+            width = len(block.columns)
+            if block.title:
+                spans.append(rf"\multicolumn{{{width}}}{{c}}{{{_lines_cell(title_lines(block), 'c')}}}")
+                trim = "lr" if start > 1 else "r"
+                rules.append(rf"\cmidrule({trim}){{{start}-{start + width - 1}}}")
+            else:
+                spans += [""] * width
+            start += width
+        lines += [" & ".join(spans) + r" \\", "".join(rules)]
+    lines += [" & ".join(_header_cell(c) for c in columns) + r" \\",
+              r"\midrule"]
+    for row in range(layout.n_rows):
+        if row in layout.sections:
+            if row:
+                lines.append(r"\addlinespace")
+            heading = wrap(layout.sections[row], layout.heading_wrap) if layout.heading_wrap else [
+                layout.sections[row]]
+            lines.append(rf"\multicolumn{{{n}}}{{@{{}}l}}{{\itshape {_lines_cell(heading, 'l', 't')}}} \\")
+        lines.append(" & ".join(_lines_cell(cell_lines(c, c.cells[row]), c.align, "t") for c in columns) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return lines
+
+
+def render(layout: Layout, *, preset: str = DEFAULT_PRESET) -> str:
+    """``layout`` as a LaTeX float for ``preset`` (:data:`WIDTHS`): ``table`` or ``table*``, ``\\small``, the
+    blocks side by side where they fit the preset's width, else stacked as panels; caption and label below."""
+    width = WIDTHS[check_preset(preset)]
+    layout = fitted(layout, preset=preset)
+    packed = panels(layout, limit_pt=width.limit_pt)
+    lines = [rf"\begin{{{width.environment}}}[t]", r"\centering", FONT,
+             rf"\setlength{{\tabcolsep}}{{{TABCOLSEP_PT:g}pt}}"]
+    for position, blocks in enumerate(packed):
+        if position:
+            lines.append(PANEL_GAP)
+        lines += _panel(layout, blocks)
+    lines += [rf"\caption{{{caption_text(layout.caption)}}}", rf"\label{{{layout.label}}}",
+              rf"\end{{{width.environment}}}"]
+    return "\n".join(lines) + "\n"
+
+
+def caption_text(text: str) -> str:
+    """A caption escaped, with a break allowed after ``/`` and ``_`` (a corpus path or a test set's name is one long
+    word, which would stick out of a column)."""
+    return escape(text).replace("/", r"/\allowbreak{}").replace(r"\_", r"\_\allowbreak{}")
+
+
+def fitted(layout: Layout, *, preset: str) -> Layout:
+    """``layout`` for ``preset``: when the row labels and the widest column do not fit its width together, the
+    text row labels are broken into lines (at least :data:`KEY_SHARE` of the width each); section headings break at
+    60 % of the width."""
+    limit = WIDTHS[check_preset(preset)].limit_pt
+    widest = max((_column_width(c) for b in layout.blocks for c in b.columns), default=0.0)
+    keys = sum(_column_width(c) for c in layout.keys)
+    text = [c for c in layout.keys if c.align == "l"]
+    if keys + widest <= limit or not text:
+        return replace(layout, heading_wrap=0.6 * limit)
+    others = sum(_column_width(c) for c in layout.keys if c.align != "l")
+    each = max(KEY_SHARE * limit, (limit - widest - others) / len(text) - 2 * TABCOLSEP_PT)
+    return replace(layout, keys=[replace(c, wrap=each) if c.align == "l" else c for c in layout.keys],
+                   heading_wrap=0.6 * limit)
+
+
+def check_preset(preset: str) -> str:
+    if preset not in WIDTHS:
+        raise unknown("table preset", preset, WIDTHS)
+    return preset
