@@ -172,9 +172,11 @@ def export_onnx(model, path, *, opset: int = 17):
             return self.inner(**dict(zip(names, args)))[0]
 
     axes = {n: {0: "batch", 1: "sequence"} for n in names} | {"hidden": {0: "batch", 1: "sequence"}}
+    wrapped = Wrapped(model.float()).eval()  # the exporter restores the wrapper's mode on exit: eval, not train
     with torch.inference_mode():
-        torch.onnx.export(Wrapped(model.float().eval()), dummy, str(path), input_names=names, output_names=["hidden"],
+        torch.onnx.export(wrapped, dummy, str(path), input_names=names, output_names=["hidden"],
                           dynamic_axes=axes, opset_version=opset, dynamo=False)
+    model.eval()
     return path
 
 
