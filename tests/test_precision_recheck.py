@@ -195,3 +195,19 @@ def test_recheck_never_reads_or_writes_fp32_or_bf16_cache_entries(tmp_path, fp32
         back = score(_cases(texts), models=other, cache=cache, progress=False)
         assert back.attrs["inputs"][other.spec]["cached_texts"] == len(texts)
         assert set(np.round(back["score"], 6)) == {0.123456 if other is fp32 else 0.654321}
+
+
+@needs_int8
+def test_recheck_runs_on_one_thread_and_restores_the_count(tiny_bert_dir, monkeypatch):
+    model = HFClassifierModel(f"hf:{tiny_bert_dir}?device=cpu&dtype=int8&recheck=0.49")  # every text rechecked
+    seen = []
+    forward = model.reference_model.forward
+
+    def spy(*args, **kwargs):
+        seen.append(torch.get_num_threads())
+        return forward(*args, **kwargs)
+    monkeypatch.setattr(model.reference_model, "forward", spy)
+    before = torch.get_num_threads()
+    model.predict(SAMPLE[:4])
+    assert seen == [min(hf.RECHECK_THREADS, before)]  # one sub-batch, on the recheck's thread count
+    assert torch.get_num_threads() == before

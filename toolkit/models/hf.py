@@ -35,6 +35,7 @@ normaliser, special tokens, post-processor, and its settings), the mapping, max 
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -223,6 +224,10 @@ INT8_RECIPE = "dynamic-int8-per-channel-v1"
 RECHECK_MARGIN = 0.03
 """The default ``recheck`` margin: the documented bf16 tolerance (docs/precision.md), about twice the largest
 |bf16 − fp32| score difference measured on BiasFinder mutants (0.016) and above the EEC's (0.025)."""
+RECHECK_THREADS = 1
+"""Intra-op threads of the fp32 recheck on a CPU. Its sub-batches are small (1–10 texts), and on a loaded 2-core
+machine two threads spent 9.2 s where one spent 1.5 s on the same rechecks (each small op waits for a descheduled
+thread; docs/precision.md)."""
 RECHECK_RECIPE = "fp32-boundary-recheck-v1"
 """Part of a rechecked model's fingerprint, with its margin: which texts are re-scored in fp32, and how."""
 
@@ -305,6 +310,22 @@ def _weights_digest(model) -> str:
         h.update(str(tuple(tensor.shape)).encode())
         h.update(tensor.detach().to("cpu").contiguous().view(-1).view(dtype=torch.uint8).numpy().tobytes())
     return h.hexdigest()[:32]
+
+
+@contextlib.contextmanager
+def _threads(count: int | None):
+    """torch's intra-op thread count set to ``count`` (no change for None or more than it has), restored after."""
+    import torch
+
+    before = torch.get_num_threads()
+    if count is None or count >= before:
+        yield
+        return
+    torch.set_num_threads(count)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 def _rows(encoded: dict, rows: np.ndarray) -> dict:
@@ -500,7 +521,8 @@ class TransformerModel(SentimentModel):
         self.recheck_counts["rechecked"] += len(near)
         if len(near):
             probs = np.array(probs, copy=True)
-            probs[near] = self._class_probabilities(_rows(encoded, near), self.reference_model)
+            with _threads(RECHECK_THREADS if str(self.device) == "cpu" else None):
+                probs[near] = self._class_probabilities(_rows(encoded, near), self.reference_model)
         return probs
 
     def _class_probabilities(self, encoded, model) -> "np.ndarray":
