@@ -72,9 +72,9 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import tempfile
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 

@@ -10,8 +10,8 @@ import torch
 pytest.importorskip("onnx", reason="the int8 extra (onnx, onnxruntime) is not installed")
 pytest.importorskip("onnxruntime", reason="the int8 extra (onnx, onnxruntime) is not installed")
 
-from toolkit.models import quantize  # noqa: E402
-from toolkit.models.hf import HFClassifierModel  # noqa: E402
+from toolkit.models import quantize
+from toolkit.models.hf import HFClassifierModel
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = pd.read_csv(ROOT / "data" / "sample_reviews.csv")["text"].tolist()

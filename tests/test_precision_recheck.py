@@ -1,6 +1,5 @@
 """The fp32 boundary recheck (``?dtype=bfloat16&recheck=M``, docs/precision.md): texts whose reduced-precision answer
 lies within M of the decision boundary are re-scored in fp32; its spec, margin validation, cache and answers."""
-import json
 from pathlib import Path
 
 import numpy as np
@@ -78,7 +77,7 @@ def test_recheck_bad_margin_in_a_spec_fails_before_the_hardware_check(monkeypatc
 
 
 def test_recheck_is_an_option_of_both_spec_syntaxes(tiny_bert_dir):
-    target, options = hf.parse_spec(f"hf:{tiny_bert_dir}?dtype=bfloat16&recheck=0.05")
+    _, options = hf.parse_spec(f"hf:{tiny_bert_dir}?dtype=bfloat16&recheck=0.05")
     assert options == {"dtype": "bfloat16", "recheck": "0.05"}
     with pytest.raises(ModelSpecError, match="takes dtype, device, recheck"):
         load("minilm-imdb?margin=0.03")

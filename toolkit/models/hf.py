@@ -525,7 +525,7 @@ class TransformerModel(SentimentModel):
                 probs[near] = self._class_probabilities(_rows(encoded, near), self.reference_model)
         return probs
 
-    def _class_probabilities(self, encoded, model) -> "np.ndarray":
+    def _class_probabilities(self, encoded, model) -> np.ndarray:
         """Class probabilities (``roles`` order) of ``encoded`` computed by ``model`` (this adapter's model or its
         fp32 reference copy)."""
         raise NotImplementedError

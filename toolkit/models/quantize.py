@@ -196,8 +196,13 @@ def quantize_onnx_static(source, target, *, calibration: list[dict], nodes: list
     :data:`STATIC_INT8_RECIPE`): the matrix-product ``nodes`` only, weights per channel, activation scales fixed from
     ``calibration`` (model inputs as numpy int64 arrays; ``method`` minmax, percentile or entropy). ``cache``: a
     path where the calibrated ranges are kept for the next call. Returns ``target``."""
-    from onnxruntime.quantization import (CalibrationDataReader, CalibrationMethod, QuantFormat, QuantType,
-                                          quantize_static)
+    from onnxruntime.quantization import (
+        CalibrationDataReader,
+        CalibrationMethod,
+        QuantFormat,
+        QuantType,
+        quantize_static,
+    )
 
     class Reader(CalibrationDataReader):
         def __init__(self):
