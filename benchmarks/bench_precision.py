@@ -70,8 +70,10 @@ when none qualifies, the one with the highest BTC Jaccard, then labels, then spe
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import re
+import shutil
 import statistics
 import sys
 import tempfile
@@ -146,7 +148,7 @@ def build(path: str, *, device: str, recheck: float = hf.RECHECK_MARGIN,
     return model
 
 
-def build_static(paths: list[str], cases: pd.DataFrame, *, args, workdir: Path) -> dict:
+def build_static(paths: list[str], cases: pd.DataFrame, *, args) -> dict:
     """The ONNX Runtime paths (:data:`STATIC_PATHS`) asked for, calibrated on a seeded sample of ``cases``' texts;
     {} with the reason printed when onnx/onnxruntime are missing."""
     wanted = [p for p in paths if p in STATIC_PATHS]
@@ -158,6 +160,8 @@ def build_static(paths: list[str], cases: pd.DataFrame, *, args, workdir: Path) 
         print(f"{', '.join(wanted)}: skipped ({exc}; pip install '.[int8]')")
         return {}
     started = time.perf_counter()
+    workdir = Path(tempfile.mkdtemp(prefix="bench_precision_"))  # the ONNX graphs, removed at exit
+    atexit.register(shutil.rmtree, workdir, True)
     base = MiniLMSentimentModel(device="cpu")
     source = quantize.export_onnx(base.model, workdir / "encoder.onnx")
     texts = cases["text"].drop_duplicates().sample(n=min(args.calibration, cases["text"].nunique()),
@@ -377,8 +381,7 @@ def main() -> int:
         if args.max_templates:
             cases = sample_templates(cases, max_templates=args.max_templates, seed=args.seed).reset_index(drop=True)
     cases = repeat_to(cases, args.n_mutants)
-    workdir = Path(tempfile.mkdtemp(prefix="bench_precision_"))
-    models |= build_static(names, cases, args=args, workdir=workdir)
+    models |= build_static(names, cases, args=args)
     if args.save_cases:
         cases.to_parquet(args.save_cases) if args.save_cases.suffix == ".parquet" else cases.to_pickle(args.save_cases)
     device = models["fp32"].device
