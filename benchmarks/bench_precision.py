@@ -28,6 +28,21 @@ GPU; a path this machine cannot run is skipped with its reason):
   label lost near the boundary, so the shipped recipe fuses the bias only).
 - ``bf16-autocast`` — the alternative: ``torch.autocast`` over the fp32 model (matrix products in bf16; weights,
   layer norms and softmax in fp32).
+- ``bf16-recheck`` — ``minilm-imdb?dtype=bfloat16&recheck=M`` (``--recheck M``, default
+  :data:`toolkit.models.hf.RECHECK_MARGIN`): ``bf16``, then every text whose bf16 P(positive) lies within M of 0.5
+  re-scored by an fp32 copy of the model (the share of texts rechecked is printed).
+- ``int8-recheck`` (CPU) — ``int8`` with the same fp32 recheck at ``--int8-recheck M`` (int8 moves scores by far more
+  than bf16, so its margin must be wider to protect the labels).
+- ``ort-fp32`` (CPU, the ``int8`` extra) — the encoder exported to ONNX (offline) and run by ONNX Runtime in fp32:
+  the runtime's own speed, for the static int8 path below.
+- ``int8-static`` (CPU, the ``int8`` extra) — ONNX Runtime static quantisation
+  (:func:`toolkit.models.quantize.quantize_onnx_static`): QDQ, int8 weights per channel, uint8 activations with
+  scales calibrated (``--calibration N`` texts, ``--calibration-method``) on a seeded sample of the texts being
+  scored; the weight matrix products of the groups ``--int8-keep`` names (regular expressions over ONNX node names,
+  e.g. ``/intermediate/dense/``) kept fp32. ``--int8-sweep`` first quantises each group of
+  :data:`toolkit.models.quantize.ONNX_GROUPS` and each layer alone and prints its max |Δ| and label agreement on the
+  calibration texts (the per-layer sensitivity).
+- ``int8-static-recheck`` — ``int8-static`` with the fp32 recheck at ``--int8-recheck``.
 - ``fp16`` — ``dtype=float16`` (a GPU, or a CPU with avx512_fp16/amx_fp16).
 - ``int8`` — ``minilm-imdb?dtype=int8`` (CPU): torch dynamic quantisation, per-channel weights, every encoder
   linear layer (:func:`toolkit.models.hf.quantize_int8`).
@@ -45,6 +60,9 @@ counts them) and its Jaccard index with fp32's, the change in BTCs and in templa
 (Table 4), and on all 8,640 EEC sentences the agreement of :func:`toolkit.studies.eec.ttests`' verdict columns
 (``significant``, ``direction``, ``significant_two_way``, ``verdict``) over every attribute × subset.
 
+``rechecked``: the share of the mutants' distinct texts a recheck path re-scored in fp32 (``eec_rechecked``: of the
+EEC's); the weights each path holds in memory are printed first.
+
 Last line: ``best=<path> speed=<ratio>x label_agreement=<%> btc_jaccard=<J> eec_verdicts=<equal>/<total>`` for the
 fastest reduced-precision path with label agreement ≥ 99.5 %, BTC Jaccard ≥ 0.98 and every EEC verdict equal (or,
 when none qualifies, the one with the highest BTC Jaccard, then labels, then speed, marked ``goal=missed``).
@@ -52,9 +70,13 @@ when none qualifies, the one with the highest BTC Jaccard, then labels, then spe
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
+import re
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -71,19 +93,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling benchmar
 from bench_scoring import ceiling_seconds, read_cases
 
 DEFAULT_IMDB = Path(__file__).resolve().parents[2] / "shared" / "data" / "imdb" / "imdb_train.csv.gz"
-CPU_PATHS = ("fp32", "bf16", "bf16-v1", "bf16-tail", "bf16-fused", "bf16-norms32", "bf16-autocast", "fp16", "int8", "int8-tensor", "int8-attention")
-DEFAULT_CPU_PATHS = ("fp32", "bf16", "bf16-v1", "bf16-tail", "bf16-fused", "bf16-norms32", "bf16-autocast", "int8")
-GPU_PATHS = ("fp32", "bf16", "fp16", "bf16-autocast")
+CPU_PATHS = ("fp32", "bf16", "bf16-recheck", "bf16-v1", "bf16-tail", "bf16-fused", "bf16-norms32", "bf16-autocast",
+             "fp16", "int8", "int8-recheck", "int8-tensor", "int8-attention", "ort-fp32", "int8-static",
+             "int8-static-recheck")
+STATIC_PATHS = ("ort-fp32", "int8-static", "int8-static-recheck")
+DEFAULT_CPU_PATHS = ("fp32", "bf16", "bf16-recheck", "bf16-autocast", "int8")
+GPU_PATHS = ("fp32", "bf16", "bf16-recheck", "fp16", "bf16-autocast")
 VERDICT_COLUMNS = ("significant", "direction", "significant_two_way", "verdict")
 GOAL = {"label_agreement": 0.995, "btc_jaccard": 0.98}
 
 
-def build(path: str, *, device: str) -> MiniLMSentimentModel | None:
+def build(path: str, *, device: str, recheck: float = hf.RECHECK_MARGIN,
+          int8_recheck: float = 0.15) -> MiniLMSentimentModel | None:
     """The minilm-imdb model of ``path`` (None, with the reason printed, when this machine cannot run it)."""
     dtype = {"fp32": "float32", "bf16": "bfloat16", "fp16": "float16", "int8": "int8"}.get(path)
     try:
         if dtype is not None:
             model = MiniLMSentimentModel(device=device, dtype=dtype)
+        elif path in ("bf16-recheck", "int8-recheck"):
+            model = MiniLMSentimentModel(device=device, dtype="bfloat16" if path == "bf16-recheck" else "int8",
+                                         recheck=recheck if path == "bf16-recheck" else int8_recheck)
         else:
             model = MiniLMSentimentModel(device=device)
             if path in ("bf16-v1", "bf16-tail", "bf16-fused"):  # the default bf16 recipe's parts, one at a time
@@ -117,6 +146,85 @@ def build(path: str, *, device: str) -> MiniLMSentimentModel | None:
         return None
     model.spec = f"minilm-imdb[{path}]"
     return model
+
+
+def build_static(paths: list[str], cases: pd.DataFrame, *, args) -> dict:
+    """The ONNX Runtime paths (:data:`STATIC_PATHS`) asked for, calibrated on a seeded sample of ``cases``' texts;
+    {} with the reason printed when onnx/onnxruntime are missing."""
+    wanted = [p for p in paths if p in STATIC_PATHS]
+    if not wanted:
+        return {}
+    try:
+        import onnxruntime  # noqa: F401
+    except ImportError as exc:
+        print(f"{', '.join(wanted)}: skipped ({exc}; pip install '.[int8]')")
+        return {}
+    started = time.perf_counter()
+    workdir = Path(tempfile.mkdtemp(prefix="bench_precision_"))  # the ONNX graphs, removed at exit
+    atexit.register(shutil.rmtree, workdir, True)
+    base = MiniLMSentimentModel(device="cpu")
+    source = quantize.export_onnx(base.model, workdir / "encoder.onnx")
+    texts = cases["text"].drop_duplicates().sample(n=min(args.calibration, cases["text"].nunique()),
+                                                   random_state=args.seed).tolist()
+    calibration = []
+    for start in range(0, len(texts), 16):
+        encoded = base.tokenizer(texts[start:start + 16], padding=True, truncation=True, max_length=base.max_length,
+                                 return_tensors="np")
+        calibration.append({k: v.astype(np.int64) for k, v in encoded.items()})
+    nodes = quantize.weight_matmuls(source)
+    print(f"ONNX export {time.perf_counter() - started:.1f} s; {len(nodes)} weight matrix products; calibration on "
+          f"{len(texts)} texts of the workload ({args.calibration_method})")
+
+    def quantised(keep: list[str], name: str) -> MiniLMSentimentModel:
+        chosen = [n for n in nodes if not any(re.search(k, n) for k in keep)]
+        target = quantize.quantize_onnx_static(source, workdir / f"{name}.onnx", calibration=calibration,
+                                               nodes=chosen, method=args.calibration_method,
+                                               cache=workdir / "calibration.cache")
+        model = MiniLMSentimentModel(device="cpu")
+        model.model = quantize.OrtEncoder(target)
+        return model
+
+    if args.int8_sweep:
+        reference = base.predict(texts)
+        print("per-group sensitivity (only that group quantised, the rest fp32; on the calibration texts):")
+        groups = dict(quantize.ONNX_GROUPS) | {f"layer {i}": rf"/layer\.{i}/" for i in range(6)}
+        for label, pattern in groups.items():
+            keep = [f"^(?!.*{pattern})"]  # keep fp32 every node outside the group
+            q = quantised(keep, "sweep").predict(texts)
+            diff = np.abs(q.score - reference.score)
+            agree = np.mean(np.array(q.label) == np.array(reference.label))
+            print(f"  {label:18s} nodes {sum(bool(re.search(pattern, n)) for n in nodes):3d}  max |Δ| "
+                  f"{diff.max():.4f}  mean |Δ| {diff.mean():.4f}  labels {agree:.2%}")
+    out = {}
+    for path in wanted:
+        if path == "ort-fp32":
+            model = MiniLMSentimentModel(device="cpu")
+            model.model = quantize.OrtEncoder(source)
+        else:
+            model = quantised(list(args.int8_keep), path)
+            if path == "int8-static-recheck":
+                model.recheck, model.reference_model = args.int8_recheck, base.model
+                model.recheck_counts = {"texts": 0, "rechecked": 0}
+        model.spec = f"minilm-imdb[{path}]"
+        out[path] = model
+    print(f"static int8 set up in {time.perf_counter() - started:.1f} s (kept fp32: {list(args.int8_keep) or 'none'})")
+    return out
+
+
+def weights_mib(model, *, reference: bool = False) -> float:
+    """MiB of parameters and buffers held by ``model`` (and its fp32 recheck copy), or by that copy alone."""
+    def size(module) -> int:
+        if module is None:
+            return 0
+        tensors = list(module.parameters()) + list(module.buffers())
+        packed = sum(t.numel() * t.element_size() for t in tensors)
+        for m in module.modules():  # torch dynamic-quantised linear layers keep their weights packed, not as parameters
+            if hasattr(m, "_packed_params") and callable(getattr(m, "weight", None)):
+                w, b = m.weight(), m.bias()
+                packed += w.numel() * w.element_size() + (0 if b is None else b.numel() * b.element_size())
+        return packed
+    ref = size(model.reference_model)
+    return (ref if reference else size(model.model) + ref) / 2 ** 20
 
 
 def generate_cases(imdb: Path, *, reviews: int, seed: int, n_process: int,
@@ -223,11 +331,20 @@ def main() -> int:
     parser.add_argument("--save-cases", type=Path, help="save the case table here")
     parser.add_argument("--paths", help=f"comma-separated, of {', '.join(CPU_PATHS)} (default: "
                                          f"{','.join(DEFAULT_CPU_PATHS)} on a CPU, {','.join(GPU_PATHS)} on a GPU)")
+    parser.add_argument("--recheck", type=float, default=hf.RECHECK_MARGIN,
+                        help="the bf16-recheck path's margin around 0.5")
+    parser.add_argument("--int8-recheck", type=float, default=0.15, help="the int8-recheck path's margin")
+    parser.add_argument("--calibration", type=int, default=128, help="texts to calibrate static int8 on")
+    parser.add_argument("--calibration-method", default="minmax", choices=("minmax", "percentile", "entropy"))
+    parser.add_argument("--int8-keep", action="append", default=[],
+                        help="regular expression of ONNX node names kept fp32 by int8-static (repeatable)")
+    parser.add_argument("--int8-sweep", action="store_true", help="print static int8's per-group sensitivity")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--device", default="cpu", help="cpu or cuda")
     parser.add_argument("--batch-tokens", type=int, help="token budget per batch (default: the engine's)")
     parser.add_argument("--n-boot", type=int, default=2000, help="EEC bootstrap resamples (the toolkit's default)")
     parser.add_argument("--no-eec", action="store_true", help="skip the EEC verdict comparison")
+    parser.add_argument("--no-ceiling", action="store_true", help="skip the pure forward pass measure (NaN)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     on_gpu = args.device.startswith("cuda")
@@ -246,7 +363,13 @@ def main() -> int:
         cases = generate_cases(args.imdb, reviews=args.reviews, seed=args.seed,
                                n_process=args.n_process, budget_s=args.generate_budget,
                                max_words=args.max_words)
-    models = {name: m for name in names if (m := build(name, device=args.device)) is not None}
+    models = {name: m for name in names if name not in STATIC_PATHS
+              and (m := build(name, device=args.device, recheck=args.recheck, int8_recheck=args.int8_recheck))
+              is not None}
+    for name, model in models.items():
+        print(f"{name}: weights in memory {weights_mib(model):.1f} MiB"
+              + (f" (of which the fp32 recheck copy {weights_mib(model, reference=True):.1f} MiB)"
+                 if model.recheck is not None else ""))
     if "fp32" not in models:
         print("fp32 cannot run here", file=sys.stderr)
         return 2
@@ -258,6 +381,7 @@ def main() -> int:
         if args.max_templates:
             cases = sample_templates(cases, max_templates=args.max_templates, seed=args.seed).reset_index(drop=True)
     cases = repeat_to(cases, args.n_mutants)
+    models |= build_static(names, cases, args=args)
     if args.save_cases:
         cases.to_parquet(args.save_cases) if args.save_cases.suffix == ".parquet" else cases.to_pickle(args.save_cases)
     device = models["fp32"].device
@@ -272,16 +396,22 @@ def main() -> int:
         score(cases.head(64), models=model, cache=False, progress=False, batch_tokens=budget)
     seconds: dict[str, list[float]] = {name: [] for name in models}
     scored: dict[str, pd.DataFrame] = {}
+    rechecked: dict[str, float] = {}
     for rep in range(args.repeats):
         for name, model in models.items():  # interleaved: every repetition runs every path once
+            if model.recheck is not None:
+                model.recheck_counts = {"texts": 0, "rechecked": 0}
             if on_gpu:
                 torch.cuda.synchronize()
             started = time.perf_counter()
             scored[name] = score(cases, models=model, cache=False, progress=False, batch_tokens=budget)
             seconds[name].append(time.perf_counter() - started)
+            if model.recheck is not None:
+                rechecked[name] = model.recheck_counts["rechecked"] / max(model.recheck_counts["texts"], 1)
         print(f"repetition {rep + 1}: " + ", ".join(f"{n} {s[-1]:.1f} s" for n, s in seconds.items())
               + f" (load average {os.getloadavg()[0]:.1f})")
-    ceiling = {name: ceiling_seconds(model, cases["text"].tolist(), batch_tokens=budget)
+    ceiling = {name: float("nan") if args.no_ceiling else ceiling_seconds(model, cases["text"].tolist(),
+                                                                           batch_tokens=budget)
                for name, model in models.items()}
 
     reference = scored["fp32"]
@@ -302,13 +432,18 @@ def main() -> int:
         table = table4(frame)
         delta = (table[["btcs", "templates_with_btc"]] - ref_table[["btcs", "templates_with_btc"]]).astype(int)
         row = {"path": name, "engine_s": statistics.median(seconds[name]), "speed": ratio,
+               "rechecked": rechecked.get(name, 0.0),
                "texts_per_s": len(cases) / statistics.median(seconds[name]),
                "ceiling_share": ceiling[name] / statistics.median(seconds[name]),
                "max_abs_diff": float(diff.max()), "label_agreement": agree, "btcs": len(btcs), "btc_jaccard": jaccard,
                "btc_change": "; ".join(f"{a} {r.btcs:+d} ({r.templates_with_btc:+d} tpl)" for a, r in delta.iterrows())}
         if ref_verdicts is not None:
+            if model.recheck is not None:
+                model.recheck_counts = {"texts": 0, "rechecked": 0}
             verdicts, eec_scored = (ref_verdicts, ref_eec) if name == "fp32" else eec_verdicts(
                 model, n_boot=args.n_boot, batch_tokens=budget)
+            if model.recheck is not None:
+                row["eec_rechecked"] = model.recheck_counts["rechecked"] / max(model.recheck_counts["texts"], 1)
             aligned = verdicts.reindex(ref_verdicts.index)
             equal = (aligned.astype(str).to_numpy() == ref_verdicts.astype(str).to_numpy())
             row.update(eec_equal=int(equal.sum()), eec_total=int(equal.size),
@@ -327,7 +462,7 @@ def main() -> int:
         print(table.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     print(f"fp32 BTCs per characteristic: {ref_table['btcs'].to_dict()}; wall {time.perf_counter() - wall:.0f} s; "
           f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
-    reduced = table[table["path"] != "fp32"]
+    reduced = table[~table["path"].isin(("fp32", "ort-fp32"))]  # the reduced-precision paths only
     if reduced.empty:
         return 0
     ok = (reduced["label_agreement"] >= GOAL["label_agreement"]) & (reduced["btc_jaccard"] >= GOAL["btc_jaccard"])
@@ -337,6 +472,7 @@ def main() -> int:
     eec_text = f" eec_verdicts={best['eec_equal']}/{best['eec_total']}" if "eec_equal" in best else ""
     print(f"best={best['path']} speed={best['speed']:.2f}x label_agreement={best['label_agreement']:.2%} "
           f"btc_jaccard={best['btc_jaccard']:.4f}{eec_text} ceiling_share={best['ceiling_share']:.2f}"
+          + (f" rechecked={best['rechecked']:.2%}" if best["rechecked"] else "")
           + ("" if ok.any() else " goal=missed"))
     return 0
 

@@ -3,6 +3,8 @@
 Options (URL query syntax): ``labels=negative,neutral,positive`` (override ``id2label``), ``max_length=N``,
 ``device=cpu|cuda|cuda:1|mps``, ``dtype=float32|bfloat16|float16|int8`` (default float32; half precision on a GPU,
 or on a CPU with the instruction set, else TK205; int8 on a CPU only: docs/precision.md says what each costs),
+``recheck=M`` (with a reduced dtype: re-score in fp32 every text whose reduced-precision answer lies within ``M``
+of the decision boundary, :func:`recheck_margin`; ``recheck`` alone or ``recheck=auto``: :data:`RECHECK_MARGIN`),
 ``revision=<git ref>``, ``trust_remote_code=1`` (off unless asked), ``valence=auto|emotion|none`` (the valence
 mapping, :data:`toolkit.models.valence.MAPPINGS`), ``task=anger|fear|joy|sadness`` (score = the probability of that
 emotion label of an emotion head, as an intensity; ``task`` column set accordingly), ``hub=1`` (treat the target as
@@ -33,6 +35,7 @@ normaliser, special tokens, post-processor, and its settings), the mapping, max 
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -52,7 +55,8 @@ from toolkit.models import quantize, valence
 from toolkit.models.base import Predictions, SentimentModel, digest
 from toolkit.models.registry import scheme
 
-_OPTIONS = ("labels", "max_length", "device", "dtype", "revision", "trust_remote_code", "valence", "task", "hub")
+_OPTIONS = ("labels", "max_length", "device", "dtype", "recheck", "revision", "trust_remote_code", "valence", "task",
+            "hub")
 _TRUE = ("1", "true", "yes", "on")
 _DECODERS = ("gpt2", "gpt_neo", "gpt_neox", "gptj", "llama", "mistral", "qwen2", "phi3", "phi", "opt", "bloom",
              "falcon", "gemma", "gemma2")
@@ -217,6 +221,54 @@ keeps in fp32. Empty: quantising any one group of MiniLM's layers alone already 
 INT8_RECIPE = "dynamic-int8-per-channel-v1"
 
 
+RECHECK_MARGIN = 0.03
+"""The default ``recheck`` margin: the documented bf16 tolerance (docs/precision.md), about twice the largest
+|bf16 − fp32| score difference measured on BiasFinder mutants (0.016) and above the EEC's (0.025)."""
+RECHECK_THREADS = 1
+"""Intra-op threads of the fp32 recheck on a CPU. Its sub-batches are small (1–10 texts), and on a loaded 2-core
+machine two threads spent 9.2 s where one spent 1.5 s on the same rechecks (each small op waits for a descheduled
+thread; docs/precision.md)."""
+RECHECK_RECIPE = "fp32-boundary-recheck-v1"
+"""Part of a rechecked model's fingerprint, with its margin: which texts are re-scored in fp32, and how."""
+
+
+def recheck_margin(value: str | float | None, *, spec: str = "", dtype_name: str = "bfloat16") -> float | None:
+    """The ``recheck`` option as a margin: None when absent; ``""`` or ``"auto"`` give :data:`RECHECK_MARGIN`;
+    otherwise a number strictly between 0 and 0.5 (a probability distance from the decision boundary). A margin
+    outside (0, 0.5), a value that is not a number, or a recheck of an fp32 model is TK201 naming the fix."""
+    if value is None:
+        return None
+    text = str(value).strip().lower()
+    if text in ("", "auto"):
+        margin = RECHECK_MARGIN
+    else:
+        try:
+            margin = float(text)
+        except ValueError:
+            margin = float("nan")
+        if not 0.0 < margin < 0.5:  # NaN fails too
+            raise ModelSpecError(f"recheck={value!r} in {spec or 'the model spec'!r} is not a margin strictly "
+                                 "between 0 and 0.5 (a distance in probability from the decision boundary).",
+                                 fix=f"use e.g. recheck={RECHECK_MARGIN} (the documented bf16 tolerance), or recheck "
+                                     "alone for that default; drop it for no fp32 recheck.")
+    if dtype_name == "float32":
+        raise ModelSpecError(f"recheck in {spec or 'the model spec'!r} re-scores reduced-precision answers in fp32, "
+                             "but this model already runs in float32.",
+                             fix="add dtype=bfloat16 (or float16, int8) to the spec, or drop recheck.")
+    return margin
+
+
+def half_gaps(values: np.ndarray) -> np.ndarray:
+    """Per row of ``values`` (one vector whose argmax is a decision), half the gap between its top two entries: the
+    distance each entry would have to move for the argmax to change (``|p - 0.5|`` for a binary ``[1 - p, p]``);
+    inf for a single column."""
+    v = np.asarray(values, dtype=float)
+    if v.ndim != 2 or v.shape[1] < 2:
+        return np.full(len(v), np.inf)
+    top2 = np.sort(v, axis=1)[:, -2:]
+    return (top2[:, 1] - top2[:, 0]) / 2.0
+
+
 def quantize_int8(model, *, keep_float: tuple[str, ...] | None = None):
     """Quantise ``model``'s ``nn.Linear`` layers in place to int8 with torch dynamic quantisation: weights per
     output channel, activations per batch at run time; layers matching ``keep_float`` (default
@@ -260,6 +312,35 @@ def _weights_digest(model) -> str:
     return h.hexdigest()[:32]
 
 
+@contextlib.contextmanager
+def _threads(count: int | None):
+    """torch's intra-op thread count set to ``count`` (no change for None or more than it has), restored after."""
+    import torch
+
+    before = torch.get_num_threads()
+    if count is None or count >= before:
+        yield
+        return
+    torch.set_num_threads(count)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+def _rows(encoded: dict, rows: np.ndarray) -> dict:
+    """The batch ``encoded`` cut to ``rows``, its padding columns that none of them uses dropped (either side)."""
+    import torch
+
+    first = next(iter(encoded.values()))
+    index = torch.as_tensor(rows, dtype=torch.long, device=first.device)
+    span = slice(0, first.shape[1])
+    if "attention_mask" in encoded:
+        columns = torch.nonzero(encoded["attention_mask"].index_select(0, index).any(dim=0)).flatten()
+        span = slice(int(columns.min()), int(columns.max()) + 1) if len(columns) else span
+    return {k: v.index_select(0, index)[:, span] for k, v in encoded.items()}
+
+
 class TransformerModel(SentimentModel):
     """Shared by every transformer adapter: token lengths, truncation at ``max_length`` (flagged per text), device,
     precision, ``torch.inference_mode``. Subclasses set ``tokenizer``, ``model``, ``roles`` and implement
@@ -267,15 +348,23 @@ class TransformerModel(SentimentModel):
 
     roles: list[str | int]
     max_length: int
+    recheck: float | None = None
+    """The fp32 boundary-recheck margin (``recheck=`` option), None when off."""
+    reference_model = None
+    """With ``recheck``: the fp32 copy of the model that re-scores texts near the decision boundary."""
 
-    def _place(self, device: str | None, dtype_name: str) -> None:
+    def _place(self, device: str | None, dtype_name: str, *, recheck: str | float | None = None) -> None:
         """Move the model to its device in its precision (:data:`DTYPES`): ``bfloat16``/``float16`` cast the
         encoder's weights (its ops then run in half precision; measured faster than ``torch.autocast`` on a CPU),
         keep the head and the final layer norm in fp32 (:func:`toolkit.models.quantize.keep_tail_fp32`: the labels
         near the boundary), route a CPU's linear layers through oneDNN with the bias fused (the same numbers)
         (:func:`toolkit.models.quantize.fuse_cpu_linear`), and need a GPU or a CPU with the instruction set
         (:func:`cpu_half_precision_support`, else TK205); ``int8`` (CPU only) quantises the linear layers
-        (:func:`quantize_int8`). docs/precision.md has the measurements."""
+        (:func:`quantize_int8`). ``recheck`` (:func:`recheck_margin`; a reduced dtype only) keeps an fp32 copy of
+        the model (:attr:`reference_model`) that re-scores the texts near the decision boundary (:meth:`_probabilities`).
+        docs/precision.md has the measurements."""
+        import copy
+
         import torch
 
         self.device = pick_device(device)
@@ -283,6 +372,7 @@ class TransformerModel(SentimentModel):
             raise InputError(f"unknown dtype {dtype_name!r}; available: {', '.join(DTYPES)}.",
                              fix="use dtype=float32 (default), bfloat16 or float16 (a GPU, or a CPU with the "
                                  "instruction set), or int8 (CPU).")
+        margin = recheck_margin(recheck, spec=getattr(self, "spec", type(self).__name__), dtype_name=dtype_name)
         on_cpu = self.device == "cpu"
         if dtype_name == "int8" and not on_cpu:
             raise InputError(f"dtype=int8 runs on a CPU only; this run uses {self.device!r}.",
@@ -293,6 +383,10 @@ class TransformerModel(SentimentModel):
             raise InputError(f"dtype={dtype_name} needs a CUDA device or a CPU; this run uses {self.device!r}.",
                              fix="drop the dtype option on MPS, or add device=cpu.")
         self.dtype_name = dtype_name
+        self.recheck = margin
+        self.recheck_counts = {"texts": 0, "rechecked": 0}
+        if self.recheck is not None:
+            self.reference_model = copy.deepcopy(self.model).to(self.device, dtype=torch.float32).eval()
         if dtype_name == "int8":
             quantize_int8(self.model.to("cpu").eval())
             warn(f"{getattr(self, 'spec', type(self).__name__)}: dtype=int8 changes answers: on BiasFinder mutants "
@@ -310,7 +404,8 @@ class TransformerModel(SentimentModel):
         """The precision as the fingerprint records it: the dtype, and for bf16/fp16 the recipe
         (:data:`toolkit.models.quantize.HALF_RECIPE`: which modules stay fp32)."""
         name = getattr(self, "dtype_name", "float32")
-        return f"{name}/{quantize.HALF_RECIPE}" if name in ("bfloat16", "float16") else name
+        key = f"{name}/{quantize.HALF_RECIPE}" if name in ("bfloat16", "float16") else name
+        return key if self.recheck is None else f"{key}+{RECHECK_RECIPE}:{self.recheck!r}"
 
     def lengths(self, texts: list[str]) -> list[int]:
         """Token counts with special tokens, before truncation (tokenised in chunks to bound memory)."""
@@ -415,7 +510,31 @@ class TransformerModel(SentimentModel):
         return self._predictions(probs, np.asarray(truncated, dtype=bool))
 
     def _probabilities(self, encoded) -> "np.ndarray":
+        """Class probabilities of a batch (``roles`` order) from :attr:`model`; with ``recheck``, the rows whose
+        answer lies within the margin of the decision boundary (:meth:`_boundary_distance`) re-scored by the fp32
+        :attr:`reference_model` (counted in ``recheck_counts``)."""
+        probs = self._class_probabilities(encoded, self.model)
+        if self.recheck is None or not len(probs):
+            return probs
+        near = np.flatnonzero(self._boundary_distance(probs) < self.recheck)
+        self.recheck_counts["texts"] += len(probs)
+        self.recheck_counts["rechecked"] += len(near)
+        if len(near):
+            probs = np.array(probs, copy=True)
+            with _threads(RECHECK_THREADS if str(self.device) == "cpu" else None):
+                probs[near] = self._class_probabilities(_rows(encoded, near), self.reference_model)
+        return probs
+
+    def _class_probabilities(self, encoded, model) -> np.ndarray:
+        """Class probabilities (``roles`` order) of ``encoded`` computed by ``model`` (this adapter's model or its
+        fp32 reference copy)."""
         raise NotImplementedError
+
+    def _boundary_distance(self, probs: np.ndarray) -> np.ndarray:
+        """Per row, how far its answer lies from the decision: half the gap between the top two class probabilities
+        (:func:`half_gaps`; ``|p - 0.5|`` for a binary head). A label can change only where some class probability
+        moves by at least this much."""
+        return half_gaps(probs)
 
     def _raw_probe(self) -> "np.ndarray":
         """Class probabilities of :data:`PROBE_SENTENCE` (see :func:`check_forward`)."""
@@ -490,8 +609,9 @@ class HFClassifierModel(TransformerModel):
             self.no_score_reason = f"no valence mapping for this head ({self.head.mapping}; try ?valence=emotion)"
         self._pad_decoder()
         self.max_length = self._checked_max_length(max_length)
-        self._place(options.get("device") or device, options.get("dtype", "float32"))
+        self._place(options.get("device") or device, options.get("dtype", "float32"), recheck=options.get("recheck"))
         check_forward(self, spec=spec)
+        self.recheck_counts = {"texts": 0, "rechecked": 0}  # the load probe is not a scored text
         self._fingerprint = digest("hf", _weights_digest(self.model), self.roles, self.max_length, self.precision_key,
                                    valence.MAPPING_VERSION, self.head.mapping, self.head.multi_label, self.task,
                                    self.tokenizer.padding_side, _tokenizer_digest(self.tokenizer),
@@ -561,10 +681,27 @@ class HFClassifierModel(TransformerModel):
     def fingerprint(self) -> str:
         return self._fingerprint
 
-    def _probabilities(self, encoded) -> np.ndarray:
+    def _boundary_distance(self, probs: np.ndarray) -> np.ndarray:
+        """Half the top-two gap of each vector an output is the argmax of (:func:`half_gaps`): the native classes
+        (``top_label``) and, where the head maps to a valence label, the values ``label`` is the argmax of
+        (normalised sigmoids of a multi-label head, polarity groups summed), as
+        :func:`toolkit.models.valence.from_head` derives it."""
+        p = np.asarray(probs, dtype=float)
+        distance = half_gaps(p)
+        roles = self.head.roles
+        if roles is None or self._emotion_index is not None:
+            return distance
+        if self.head.multi_label:
+            p = p / np.clip(p.sum(axis=1, keepdims=True), 1e-12, None)
+        if not (isinstance(roles[0], int) or len(set(roles)) == len(roles)):
+            groups = [r for r in ("negative", "neutral", "positive") if r in roles]
+            p = np.stack([p[:, [i for i, r in enumerate(roles) if r == g]].sum(axis=1) for g in groups], axis=1)
+        return np.minimum(distance, half_gaps(p))
+
+    def _class_probabilities(self, encoded, model) -> np.ndarray:
         import torch
 
-        logits = self.model(**encoded).logits.float()
+        logits = model(**encoded).logits.float()
         if self.head.multi_label:
             return torch.sigmoid(logits).cpu().numpy()
         return torch.softmax(logits, dim=-1).cpu().numpy()

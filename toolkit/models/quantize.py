@@ -139,3 +139,108 @@ def _route(layer, op, gen, *, attr: str = "none") -> bool:
         return False
     layer.forward = forward
     return True
+
+
+STATIC_INT8_RECIPE = "ort-static-int8-qdq-u8s8-per-channel-v1"
+"""The ONNX Runtime static int8 recipe (:func:`quantize_onnx_static`): QDQ graph, uint8 activations with fixed
+scales from calibration, int8 weights per output channel, only the matrix products with a weight operand."""
+ONNX_GROUPS: dict[str, str] = {
+    "attention q, k, v": r"/attention/self/(query|key|value)/",
+    "attention output": r"/attention/output/dense/",
+    "feed-forward in": r"/intermediate/dense/",
+    "feed-forward out": r"/layer\.\d+/output/dense/",
+}
+"""Groups of a BERT-family ONNX graph's weight matrix products, by node-name pattern (the per-layer sweep)."""
+
+
+def export_onnx(model, path, *, opset: int = 17):
+    """Export a transformers encoder (``input_ids``, ``attention_mask`` [, ``token_type_ids``] → its first output)
+    to ONNX at ``path`` with batch and sequence axes dynamic, offline (TorchScript exporter; nothing downloaded).
+    Needs the ``int8`` extra (``onnx``). Returns ``path``."""
+    import torch
+
+    names = ["input_ids", "attention_mask"] + (["token_type_ids"] if model.config.type_vocab_size else [])
+    dummy = tuple(torch.ones((2, 8), dtype=torch.long) if n != "token_type_ids" else
+                  torch.zeros((2, 8), dtype=torch.long) for n in names)
+
+    class Wrapped(torch.nn.Module):
+        def __init__(self, inner):
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, *args):
+            return self.inner(**dict(zip(names, args)))[0]
+
+    axes = {n: {0: "batch", 1: "sequence"} for n in names} | {"hidden": {0: "batch", 1: "sequence"}}
+    wrapped = Wrapped(model.float()).eval()  # the exporter restores the wrapper's mode on exit: eval, not train
+    with torch.inference_mode():
+        torch.onnx.export(wrapped, dummy, str(path), input_names=names, output_names=["hidden"],
+                          dynamic_axes=axes, opset_version=opset, dynamo=False)
+    model.eval()
+    return path
+
+
+def weight_matmuls(path) -> list[str]:
+    """Names of the ``MatMul`` nodes of the ONNX graph at ``path`` whose second operand is a weight (initializer):
+    the linear layers, not attention's activation products."""
+    import onnx
+
+    graph = onnx.load(str(path)).graph
+    weights = {init.name for init in graph.initializer}
+    return [node.name for node in graph.node if node.op_type == "MatMul" and node.input[1] in weights]
+
+
+def quantize_onnx_static(source, target, *, calibration: list[dict], nodes: list[str],
+                         method: str = "minmax", cache=None):
+    """Static int8 quantisation of the ONNX graph ``source`` into ``target`` with ONNX Runtime (recipe
+    :data:`STATIC_INT8_RECIPE`): the matrix-product ``nodes`` only, weights per channel, activation scales fixed from
+    ``calibration`` (model inputs as numpy int64 arrays; ``method`` minmax, percentile or entropy). ``cache``: a
+    path where the calibrated ranges are kept for the next call. Returns ``target``."""
+    from onnxruntime.quantization import (
+        CalibrationDataReader,
+        CalibrationMethod,
+        QuantFormat,
+        QuantType,
+        quantize_static,
+    )
+
+    class Reader(CalibrationDataReader):
+        def __init__(self):
+            self.items = iter(calibration)
+
+        def get_next(self):
+            return next(self.items, None)
+
+    quantize_static(str(source), str(target), Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
+                    activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, op_types_to_quantize=["MatMul"],
+                    nodes_to_quantize=list(nodes), calibrate_method={"minmax": CalibrationMethod.MinMax,
+                                                                     "percentile": CalibrationMethod.Percentile,
+                                                                     "entropy": CalibrationMethod.Entropy}[method],
+                    calibration_cache_path=None if cache is None else str(cache))
+    return target
+
+
+class OrtEncoder:
+    """An ONNX Runtime session called like the transformers encoder it was exported from: ``encoder(**encoded)``
+    gives an object whose ``last_hidden_state`` (and ``[0]``) is a float32 torch tensor."""
+
+    def __init__(self, path, *, threads: int | None = None) -> None:
+        import onnxruntime as ort
+        import torch
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads or torch.get_num_threads()
+        options.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        self.inputs = [i.name for i in self.session.get_inputs()]
+
+    def __call__(self, **encoded):
+        import torch
+
+        feed = {n: encoded[n].cpu().numpy().astype("int64") if n in encoded else
+                torch.zeros_like(encoded["input_ids"]).numpy().astype("int64") for n in self.inputs}
+        hidden = torch.from_numpy(self.session.run(None, feed)[0])
+
+        class Out(tuple):
+            last_hidden_state = hidden
+        return Out((hidden,))
