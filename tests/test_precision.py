@@ -1,9 +1,7 @@
 """Reduced precision (``dtype=bfloat16|float16|int8``): detection of the CPU instruction set, its coded error, the
 cache kept apart from fp32, and the documented tolerance against fp32 (docs/precision.md)."""
-from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 import torch
 
@@ -15,35 +13,16 @@ from toolkit.models.base import Predictions
 from toolkit.models.hf import HFClassifierModel
 from toolkit.scoring import score
 
+from precision_support import BF16_CPU, SAMPLE, needs_bf16, needs_int8
+from precision_support import cases as _cases
+from precision_support import cpuinfo_has as _cpuinfo_has
+
 pytestmark = pytest.mark.filterwarnings("ignore:.*dtype=int8 changes answers:UserWarning")
-ROOT = Path(__file__).resolve().parents[1]
-SAMPLE = pd.read_csv(ROOT / "data" / "sample_reviews.csv")["text"].tolist()
 BF16_MAX_ABS = 0.03
 """The documented bf16 tolerance (docs/precision.md): the largest |bf16 − fp32| score difference on the sample."""
 INT8_MEAN_ABS, INT8_LABELS = 0.15, 0.85
 """int8 moves scores much more (docs/precision.md: up to 0.46 on mutants); the bounds this test holds it to on the
 sample: mean |Δ| and the share of labels that agree with fp32."""
-
-
-def _cpuinfo_has(flag: str) -> bool | None:
-    try:
-        text = Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return None
-    return any(line.split(":")[0].strip() in ("flags", "Features") and flag in line.split(":", 1)[1].split()
-               for line in text.splitlines() if ":" in line)
-
-
-BF16_CPU = _cpuinfo_has("avx512_bf16") or _cpuinfo_has("amx_bf16") or _cpuinfo_has("bf16")
-needs_bf16 = pytest.mark.skipif(not BF16_CPU, reason="this CPU has no bf16 instruction set (avx512_bf16/amx_bf16)")
-needs_int8 = pytest.mark.skipif(not {"fbgemm", "x86", "qnnpack"} & set(torch.backends.quantized.supported_engines),
-                                reason="this torch build has no quantised CPU engine")
-
-
-def _cases(texts: list[str]) -> pd.DataFrame:
-    return pd.DataFrame({"case_id": [f"c{i}" for i in range(len(texts))],
-                         "variant_id": [f"v{i}" for i in range(len(texts))], "text": texts, "attribute": "gender",
-                         "group": "", "fill": "", "generator": "test", "template": "", "is_original": True})
 
 
 @pytest.fixture(scope="module")

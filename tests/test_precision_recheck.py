@@ -1,9 +1,7 @@
 """The fp32 boundary recheck (``?dtype=bfloat16&recheck=M``, docs/precision.md): texts whose reduced-precision answer
 lies within M of the decision boundary are re-scored in fp32; its spec, margin validation, cache and answers."""
-from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 import torch
 
@@ -15,32 +13,12 @@ from toolkit.models.base import Predictions
 from toolkit.models.hf import HFClassifierModel
 from toolkit.scoring import score
 
+from precision_support import SAMPLE, needs_bf16, needs_int8
+from precision_support import cases as _cases
+
 pytestmark = pytest.mark.filterwarnings("ignore:.*dtype=int8 changes answers:UserWarning")
-ROOT = Path(__file__).resolve().parents[1]
-SAMPLE = pd.read_csv(ROOT / "data" / "sample_reviews.csv")["text"].tolist()
 FP32_SAME_ATOL = 1e-6
 """fp32 scores of one text in two batches of different composition agree to float32 rounding (a few ulp)."""
-
-
-def _cpuinfo_has(flag: str) -> bool:
-    try:
-        text = Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return False
-    return any(line.split(":")[0].strip() in ("flags", "Features") and flag in line.split(":", 1)[1].split()
-               for line in text.splitlines() if ":" in line)
-
-
-needs_bf16 = pytest.mark.skipif(not any(_cpuinfo_has(f) for f in ("avx512_bf16", "amx_bf16", "bf16")),
-                                reason="this CPU has no bf16 instruction set (avx512_bf16/amx_bf16)")
-needs_int8 = pytest.mark.skipif(not {"fbgemm", "x86", "qnnpack"} & set(torch.backends.quantized.supported_engines),
-                                reason="this torch build has no quantised CPU engine")
-
-
-def _cases(texts: list[str]) -> pd.DataFrame:
-    return pd.DataFrame({"case_id": [f"c{i}" for i in range(len(texts))],
-                         "variant_id": [f"v{i}" for i in range(len(texts))], "text": texts, "attribute": "gender",
-                         "group": "", "fill": "", "generator": "test", "template": "", "is_original": True})
 
 
 @pytest.fixture(scope="module")
