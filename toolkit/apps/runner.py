@@ -28,7 +28,7 @@ import pandas as pd
 from toolkit import drilldown, monitor, paths, plots
 from toolkit.outputs import runs
 from toolkit.apps.messages import widget_message
-from toolkit.errors import InputError, ToolkitError
+from toolkit.errors import InputError, ToolkitError, redact
 
 _PROGRESS_EVERY_S = 0.2  # the bar and its label are redrawn at most this often (and at the end of a stage)
 _RUN_LOCK = threading.Lock()  # one app run at a time per kernel (see Runner._body)
@@ -111,7 +111,7 @@ class Runner:
         return w.HBox([self.bar, self.rate])
 
     def _say(self, text: str, *, colour: str = "#555") -> None:
-        self.status.value = f'<span style="color:{colour}">{html.escape(text)}</span>'
+        self.status.value = f'<span style="color:{colour}">{html.escape(redact(text))}</span>'
 
     @property
     def running(self) -> bool:
@@ -245,7 +245,7 @@ class Runner:
             self.error = f"unexpected {type(exc).__name__}: {exc}"
             self._failure = exc
             self._say(f"✖ {self.error}", colour="#b00020")
-            self.output.append_stderr("".join(traceback.format_exception(exc)))
+            self.output.append_stderr(redact("".join(traceback.format_exception(exc))))
         except (KeyboardInterrupt, SystemExit) as exc:  # raised by the task itself (a Cancel is monitor.Cancelled):
             self._finishing = True                      # a kernel interrupt reaches the main thread, never this one
             self.result = None
@@ -255,7 +255,7 @@ class Runner:
             self.error = (f"stopped: the task ended with {what} raised inside it (a model or callable it runs), "
                           "before any result; nothing was shown")
             self._say(f"✖ {self.error}", colour="#b00020")
-            self.output.append_stderr("".join(traceback.format_exception(exc)))
+            self.output.append_stderr(redact("".join(traceback.format_exception(exc))))
         else:
             self._finishing = True
             self.notes = list(dict.fromkeys([*self._field_notes, *(str(c.message) for c in caught
