@@ -16,15 +16,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from pathlib import Path
 
+from toolkit.checks import options_given_once
 from toolkit.errors import InputError, RunInterruptedError, ToolkitError
 from toolkit.executors import Terminated, raise_on_sigterm
 from toolkit.generators.biasfinder.lists import PRESETS
 from toolkit.studies.biasfinder import RATE_INTERVALS
 from toolkit.generators.eec import SPELLINGS
 from toolkit.models import available, split_specs, task_of
-from toolkit.outputs.files import check_formats, check_writable
+from toolkit.outputs.files import check_formats, check_owner, check_writable
 from toolkit.scoring import check_cache
 from toolkit.stats import MARGIN, METHODS
 
@@ -277,9 +279,27 @@ def _interrupted(exc: KeyboardInterrupt) -> tuple[RunInterruptedError, int]:
     return RunInterruptedError("; ".join(parts) + ".", fix=fix), status
 
 
+def _plain_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning as one ``warning: …`` line on stderr: the command's user is told what happened, not which internal
+    file (``<frozen runpy>``) warned."""
+    print(f"warning: {message}", file=file or sys.stderr, flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    options_given_once(parser)
+    try:
+        args = parser.parse_args(argv)
+    except ToolkitError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     previous = _install_sigterm()
+    with warnings.catch_warnings():
+        warnings.showwarning = _plain_warning
+        return _run(args, previous)
+
+
+def _run(args: argparse.Namespace, previous: object) -> int:
     try:
         if args.study == "models":
             print("\n".join(f"{spec:<40} {task_of(spec)}" for spec in available()))
@@ -291,6 +311,7 @@ def main(argv: list[str] | None = None) -> int:
             args.model = split_specs("\n".join(args.model))
 
         check_writable(args.out)  # before an hour of scoring, not after
+        check_owner(args.out, args.study)  # likewise: a folder of another study's run is refused now
         cache = False if args.no_cache else (args.cache or True)
         check_cache(cache)  # likewise: a --cache under a plain file fails now
         {"eec": _eec, "psa": _psa, "biasfinder": _biasfinder}[args.study](args, cache)

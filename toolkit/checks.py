@@ -199,3 +199,37 @@ def model_list(models: object, *, name: str = "models") -> list:
         raise InputError(f"{name} lists the model {twice!r} {specs.count(twice)} times; its rows would be counted "
                          "twice.", fix="list each model once.")
     return out
+
+
+def options_given_once(parser) -> None:
+    """Make every single-valued option of the ``argparse`` ``parser`` (and of its sub-commands) refuse to be given
+    twice: argparse would keep the last silently (``--n 10 … --n 20``), so the repeat is InputError (TK102) naming
+    the option; repeatable options (``action="append"``) are left as they are."""
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):
+                options_given_once(sub)
+        elif action.option_strings and type(action) is argparse._StoreAction:
+            action.__class__ = _once(type(action))
+
+
+_ONCE: dict[type, type] = {}
+
+
+def _once(kind: type) -> type:
+    """``kind`` (an argparse action class) that raises TK102 when its option is given a second time."""
+    if kind not in _ONCE:
+        def __call__(self, parser, namespace, values, option_string=None):
+            given = namespace.__dict__.setdefault("_options_given", {})
+            if self.dest in given:
+                twice = (f"the option {option_string} was given twice" if given[self.dest] == option_string else
+                         f"{given[self.dest]} and {option_string} (one option) were both given")
+                raise InputError(f"{twice}; one value would silently replace the other.",
+                                 fix=f"give {self.option_strings[-1]} once, with the value you mean.")
+            given[self.dest] = option_string
+            kind.__call__(self, parser, namespace, values, option_string)
+
+        _ONCE[kind] = type(f"Once{kind.__name__}", (kind,), {"__call__": __call__})
+    return _ONCE[kind]

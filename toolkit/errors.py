@@ -10,7 +10,9 @@ import re
 from collections.abc import Iterable
 
 _URL_CREDENTIALS = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^\s/?#'\"<>]+@")  # to the netloc's last @
-_BARE_CREDENTIALS = re.compile(r"(?<![\w/.@:%+-])[^\s/?#:@'\"<>,;()\[\]{}=]+:[^\s/?#:@'\"<>]*@(?=(?:\[[0-9a-fA-F:.]+\]|\w[\w.-]*)(?::\d+)?(?![\w:]|\.\w))")
+_BARE_CREDENTIALS = re.compile(  # user:password@host[:port] with no scheme (a proxy setting written without one)
+    r"(?<![\w/.@:%+-])[^\s/?#:@'\"<>,;()\[\]{}=]+:[^\s/?#:@'\"<>]*@"
+    r"(?=(?:\[[0-9a-fA-F:.]+\]|\w[\w.-]*)(?::\d+)?(?![\w:]|\.\w))")
 REDACTED = "***"
 """What stands in for the user name and password of a URL in anything the toolkit prints, logs or records."""
 

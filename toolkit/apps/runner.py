@@ -28,7 +28,7 @@ import pandas as pd
 from toolkit import drilldown, monitor, paths, plots
 from toolkit.outputs import runs
 from toolkit.apps.messages import widget_message
-from toolkit.errors import InputError, ToolkitError, redact
+from toolkit.errors import InputError, OutputDirError, ToolkitError, redact
 
 _PROGRESS_EVERY_S = 0.2  # the bar and its label are redrawn at most this often (and at the end of a stage)
 _RUN_LOCK = threading.Lock()  # one app run at a time per kernel (see Runner._body)
@@ -294,7 +294,13 @@ class Runner:
         name = type(self).__name__.removesuffix("App").lower()
         if path is None:
             path = paths.data_dir() / "reports" / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}.html"
-            path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise OutputDirError(f"cannot create the reports folder {str(path.parent)!r}: "
+                                     f"{exc.strerror or exc}.",
+                                     fix="make the data folder writable, or set the environment variable "
+                                         "TOOLKIT_DATA to a folder you can write to and restart the kernel.") from None
         models = list(getattr(self.result, "models", []) or [])
         settings = getattr(self.result, "settings", None) or _recordable(getattr(self, "_arguments", {}))
         self.report_path = runs.write_report(
@@ -334,6 +340,10 @@ class Runner:
             written = export()
         except ToolkitError as exc:
             self._say(f"✖ {widget_message(exc)}", colour="#b00020")
+            return
+        except Exception as exc:  # noqa: BLE001  (unexpected: said on the status line, never the old message kept)
+            self._say(f"✖ unexpected {type(exc).__name__}: {exc}", colour="#b00020")
+            self.output.append_stderr(redact("".join(traceback.format_exception(exc))))
             return
         self._say(f"✔ {said(written)}", colour="#1b5e20")
 

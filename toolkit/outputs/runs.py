@@ -153,6 +153,7 @@ def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, 
     out = Path(out_dir) if out_dir is not None else paths.results_dir(study)
     figures = Path(figures_dir) if figures_dir is not None else paths.figures_dir()
     files.probe(out)
+    files.check_owner(out, study)  # before rendering: a folder of another study's run is never written into
     files.probe(figures)
     if with_scored:
         tables = {**tables, f"{study}_scored": scored}
