@@ -23,6 +23,7 @@ This module imports only :mod:`toolkit.errors` from the toolkit (it is a leaf).
 """
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Iterable
 
@@ -247,7 +248,7 @@ def text_list(value: object, *, name: str, what: str = "names") -> list[str]:
     except TypeError:
         raise InputError(f"{name} must be a list of {what}; got {type(value).__name__}.",
                          fix=f"pass a list of strings as {name}=.") from None
-    blank = [i for i, v in enumerate(items) if v is None or (isinstance(v, float) and v != v)
+    blank = [i for i, v in enumerate(items) if v is None or (isinstance(v, float) and math.isnan(v))
              or (isinstance(v, str) and not v.strip())]
     if blank:
         shown = ", ".join(map(str, blank[:10])) + (f" and {len(blank) - 10} more" if len(blank) > 10 else "")
