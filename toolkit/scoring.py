@@ -216,6 +216,7 @@ def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache |
         position = {text: k for k, text in enumerate(todo)}
         kept = len(results)  # texts whose rows are in the cache (or, without one, in memory)
         try:
+            executors.check_interrupted()
             for batch, predictions in stream:
                 checked = _checked(model, batch, predictions)
                 rows = []
@@ -231,6 +232,7 @@ def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache |
                 bar.update(len(batch))
                 monitor.progress(done=kept, total=len(texts))
                 monitor.check()  # a Cancel (toolkit.monitor) stops here, after the batch is committed
+                executors.check_interrupted()  # likewise a Ctrl-C Python could only print (module executors)
         except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM under the command line: say what was kept
             executors.note_interrupt(exc, stage=f"scoring with {model.spec}", scored=kept, total=len(texts),
                                      cache=str(cache.path) if cache is not None else None)

@@ -476,6 +476,7 @@ def commit(*, study: str, planned: list[tuple[Path, Render]], provenance: bytes,
     """Write the run's ``planned`` files (target, renderer) and then ``provenance`` as ``out/provenance.json``, all
     or nothing, while holding the locks of ``out`` and ``figures``; the previous run's other files are deleted
     (module docstring). Returns every path written, provenance last."""
+    executors.check_interrupted()  # a Ctrl-C Python could only print never ends in a written run
     folders = sorted({out.resolve(), figures.resolve()})
     with ExitStack() as held:
         for folder in folders:

@@ -48,7 +48,7 @@ import pandas as pd
 from toolkit import checks, monitor
 from toolkit.corpora import from_frame, looks_english
 from toolkit.errors import InputError, unknown, warn
-from toolkit.executors import note_interrupt
+from toolkit.executors import check_interrupted, note_interrupt
 from toolkit.generators.biasfinder.country import country_names, country_templates, generate_country  # noqa: F401
 from toolkit.generators.biasfinder.gender import fill_names, gender_templates, generate_gender  # noqa: F401
 from toolkit.generators.biasfinder.lists import PRESETS, word_lists  # noqa: F401
@@ -228,6 +228,8 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
                 templated += len(part)
                 monitor.progress(done=templated, total=len(screened), unit="reviews")
                 monitor.check()  # an app's Cancel stops here, between chunks
+                check_interrupted()  # a Ctrl-C Python could only print (in a finalizer) ends the run here
+        check_interrupted()
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM under the command line: its parsing workers are stopped
         note_interrupt(exc, stage="templating", templated=templated, reviews=len(screened))
         raise
