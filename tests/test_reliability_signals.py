@@ -221,17 +221,18 @@ def test_executors_a_ctrl_c_lost_in_a_finalizer_during_templating_still_ends_the
     (tmp_path / "run_cli.py").write_text(_FINALIZER_RUN)
     corpus = _corpus(tmp_path / "reviews.csv", 300)  # 300 candidates: 5 parse batches over 2 workers
     path = [str(TESTS_DIR.parent), str(tmp_path)]
-    proc = subprocess.Popen([sys.executable, str(tmp_path / "run_cli.py"), "biasfinder", "--model", "vader",
-                             "--corpus", str(corpus), "--instance", "gender", "--n-process", "2", "--no-cache",
-                             "--out", str(tmp_path / "out")], cwd=tmp_path, text=True, stdout=subprocess.DEVNULL,
-                            stderr=open(tmp_path / "stderr.txt", "w"), start_new_session=True,
-                            env={**os.environ, "PYTHONPATH": os.pathsep.join(path), "MPLBACKEND": "Agg",
-                                 "TRIGGER_AT": at})
-    try:
-        proc.wait(timeout=600)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+    with open(tmp_path / "stderr.txt", "w") as err:
+        proc = subprocess.Popen([sys.executable, str(tmp_path / "run_cli.py"), "biasfinder", "--model", "vader",
+                                 "--corpus", str(corpus), "--instance", "gender", "--n-process", "2", "--no-cache",
+                                 "--out", str(tmp_path / "out")], cwd=tmp_path, text=True, stdout=subprocess.DEVNULL,
+                                stderr=err, start_new_session=True,
+                                env={**os.environ, "PYTHONPATH": os.pathsep.join(path), "MPLBACKEND": "Agg",
+                                     "TRIGGER_AT": at})
+        try:
+            proc.wait(timeout=600)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
     stderr = (tmp_path / "stderr.txt").read_text()
     assert proc.returncode == 130, stderr[-3000:]
     assert "Traceback" not in stderr and "BrokenPipeError" not in stderr, stderr[-3000:]

@@ -273,9 +273,9 @@ def _talk(guard: _StopWorkersOnSignal | None, call: Callable, *args: Any) -> Any
         check_interrupted()
         if guard is not None and guard.signalled is not None:
             raise interrupt_for(guard.signalled) from None
-        if isinstance(exc, EOFError) or isinstance(exc, (BrokenPipeError, ConnectionResetError)):
-            raise RuntimeError("a worker process died (killed from outside?) before it replied.") from None
-        raise
+        if not isinstance(exc, (EOFError, BrokenPipeError, ConnectionResetError)):
+            raise
+        raise RuntimeError("a worker process died (killed from outside?) before it replied.") from None
 
 
 def _round_robin(conns: list, tasks: Iterator[Any], guard: _StopWorkersOnSignal | None = None
