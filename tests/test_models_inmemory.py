@@ -38,7 +38,7 @@ def _notebook_function(source: str, *, cell: str = "/tmp/ipykernel_1/123.py", na
     """``source`` run as a notebook cell runs it: compiled under a kernel's file name, in a ``__main__``
     namespace that is not a module file."""
     namespace = {"__name__": "__main__", "__builtins__": __builtins__} if namespace is None else namespace
-    exec(compile(textwrap.dedent(source), cell, "exec"), namespace)
+    exec(compile(textwrap.dedent(source), cell, "exec"), namespace)  # noqa: S102 — a cell, as a kernel runs it
     return namespace[name]
 
 
@@ -74,7 +74,8 @@ def tiny_pair(tiny_bert_dir):
 # --- functions ----------------------------------------------------------------------------------------------------
 
 def test_models_inmemory_importable_function_is_its_py_spec(tmp_path, monkeypatch):
-    (tmp_path / "my_scorer.py").write_text("def score(texts):\n    return [0.25 + 0.5 * ('good' in t) for t in texts]\n")
+    (tmp_path / "my_scorer.py").write_text("def score(texts):\n"
+                                           "    return [0.25 + 0.5 * ('good' in t) for t in texts]\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     import my_scorer
 
@@ -126,7 +127,8 @@ def test_models_inmemory_notebook_function_fingerprint_is_the_same_in_a_new_proc
     prints = set()
     for seed in ("1", "2"):  # string hashing (a set constant's order) changes with the seed
         env = {**os.environ, "PYTHONHASHSEED": seed}
-        done = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, env=env, timeout=300)
+        done = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, env=env, timeout=300,
+                              check=False)
         assert done.returncode == 0, done.stderr[-2000:]
         prints.add(done.stdout.strip().splitlines()[-1])
     assert len(prints) == 1
@@ -318,7 +320,8 @@ def test_models_inmemory_objects_run_through_the_eec_study(tiny_pipeline, tiny_p
 
     models = [length_score, tiny_pipeline, wrap(tiny_pair, label="tiny-pair"), sklearn_clf]
     result = eec.run(models=models, subsets=["all"], n_boot=100, cache=tmp_path / "cache", progress=False)
-    labels = ["py:test_models_inmemory:length_score", load(tiny_pipeline).spec, "tiny-pair", "sklearn:LogisticRegression"]
+    labels = ["py:test_models_inmemory:length_score", load(tiny_pipeline).spec, "tiny-pair",
+              "sklearn:LogisticRegression"]
     assert result.models == labels
     assert set(result.tests["model"]) == set(labels)
     scored = result.scored
@@ -433,6 +436,10 @@ def test_models_inmemory_bad_transformers_objects_are_coded_errors(tiny_bert_dir
     with pytest.raises(ModelSpecError, match="is not a sequence classifier") as info:
         load((AutoModel.from_pretrained(tiny_bert_dir), tiny_pair[1]))
     assert "AutoModelForSequenceClassification" in info.value.fix
+    for alone in tiny_pair:  # callable, but half of a model
+        with pytest.raises(ModelSpecError, match="alone cannot score texts") as info:
+            load(alone)
+        assert "(model, tokenizer)" in info.value.fix
 
 
 def test_models_inmemory_registers_each_kind_in_the_registry():

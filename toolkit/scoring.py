@@ -289,8 +289,9 @@ def _load_announced(models: object, *, device: str | None) -> list[SentimentMode
     names = [model.spec for model in loaded]
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:  # each would add the same rows again under one model name: every study would count them twice
+        given = [repr(str(s).strip() if isinstance(s, str) else m.spec) for s, m in zip(specs, loaded, strict=True)]
         raise InputError(f"model {twice[0]!r} is listed {names.count(twice[0])} times (as given: "
-                         f"{', '.join(repr(str(s).strip() if isinstance(s, str) else m.spec) for s, m in zip(specs, loaded))}).",
+                         f"{', '.join(given)}).",
                          fix="list each model once.")
     return loaded
 

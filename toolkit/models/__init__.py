@@ -43,7 +43,7 @@ from toolkit.models.registry import named, parse_named, register, scheme  # the 
 # each family registers itself (@named / @scheme) when its module is imported (the listing: registry.listing)
 from toolkit.models import ait, hf, pyfunc, llm  # noqa: F401,I001  schemes: ait:, hf:, py:, llm:
 from toolkit.models import lexicon, minilm  # noqa: F401  named: vader, textblob, afinn, minilm-imdb
-from toolkit.models import inmemory  # noqa: F401,I001  objects: pipeline, (model, tokenizer), predict_proba, callable
+from toolkit.models import inmemory  # objects: a pipeline, (model, tokenizer), predict_proba, a callable
 
 _LOADED: dict[str, SentimentModel] = {}
 _REDEFINABLE = ("py:__main__:",)
@@ -213,14 +213,15 @@ def check_labels(models: Iterable[SentimentModel]) -> None:
         if first is not model and first.fingerprint != model.fingerprint:
             raise InputError(f"two different models are both labelled {model.spec!r} ({type(first).__name__} and "
                              f"{type(model).__name__}): their rows would merge under one model name.",
-                             fix=f"give each its own label: toolkit.models.wrap(obj, label='my-model') (the "
-                                 f"label is the model column's name).")
+                             fix="give each its own label: toolkit.models.wrap(obj, label='my-model') (the "
+                                 "label is the model column's name).")
 
 
 def load(spec: str | SentimentModel | object, *, device: str | None = None) -> SentimentModel:
     """The model behind ``spec``: a spec string (loaded once per process, except ``py:__main__:`` functions, which a
-    notebook may redefine; unknown names raise TK103 listing the valid ones), a loaded model (returned as it is), or a model object (:func:`wrap`ped with its default label, each
-    time: an object changed in place gets a new fingerprint)."""
+    notebook may redefine; unknown names raise TK103 listing the valid ones), a loaded model (returned as it is), or
+    a model object (:func:`wrap`ped with its default label, each time: an object changed in place gets a new
+    fingerprint)."""
     if isinstance(spec, SentimentModel):
         return spec
     if not isinstance(spec, str):

@@ -609,7 +609,7 @@ class HFClassifierModel(TransformerModel):
 
     @classmethod
     def from_objects(cls, model, tokenizer, *, spec: str, options: dict[str, str] | None = None,
-                     device: str | None = None) -> "HFClassifierModel":
+                     device: str | None = None) -> HFClassifierModel:
         """The adapter over a sequence-classification ``model`` and its ``tokenizer`` already in memory, labelled
         ``spec``: the same checks, head mapping, batching, truncation, precision, recheck and fingerprint as an
         ``hf:`` spec of the folder they were saved to. ``options``: the spec options that do not load anything

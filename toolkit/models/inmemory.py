@@ -1,25 +1,19 @@
-"""Models given as Python objects: a function, a transformers pipeline, a (model, tokenizer) pair, a classifier with
-``predict_proba``. Each kind registers itself here (:func:`toolkit.models.registry.adapts`); :func:`toolkit.models.load`,
-``load_all``, :func:`toolkit.models.wrap` and every study's ``models=`` take such objects beside spec strings.
+"""Models given as Python objects: a function, a transformers pipeline, a (model, tokenizer) pair, a classifier
+with ``predict_proba``. Each kind registers itself here (:func:`toolkit.models.registry.adapts`);
+:func:`toolkit.models.load`, ``load_all``, :func:`toolkit.models.wrap` and every study's ``models=`` take such objects
+beside spec strings (docs/models.md, "Your own model").
 
-==========================  ========================================================  ==============================
-object                      scored as                                                 default label
-==========================  ========================================================  ==============================
-function ``f(list[str])``   a ``py:`` model (:meth:`PyCallableModel.from_callable`):  ``py:<module>:<name>`` where
-→ scores in [0, 1]          its output checks, ``fn.task``, ``fn.fork_safe``; the     the module holds it by that
-                            fingerprint hashes its module's source, and its own code  name (``py:__main__:fn`` in a
-                            where it is not importable (a lambda, a notebook           notebook), else ``fn:<name>``
-                            function)
-``pipeline("sentiment-      its model and tokenizer scored by the ``hf:`` adapter     ``hf:<name_or_path>``
-analysis")`` (or            (:meth:`HFClassifierModel.from_objects`): the same
-``"text-classification"``)  labels → valence mapping, batches, truncation, precision
-                            and fingerprint as ``hf:<the folder it was saved to>``
-``(model, tokenizer)``      the same, for an ``AutoModelForSequenceClassification``   ``hf:<name_or_path>``
-                            and its tokenizer
-an object with              valence = P(positive class) (:class:`ProbaModel`; a        ``sklearn:<ClassName>`` (a
-``predict_proba(list[str])``  3-class or 5-star ``classes_`` as ``hf:`` heads); its     Pipeline: its last step's)
-(a scikit-learn Pipeline)   fingerprint hashes its fitted state
-==========================  ========================================================  ==============================
+- a function ``f(list[str]) -> scores in [0, 1]``: a ``py:`` model (:meth:`PyCallableModel.from_callable`): its
+  output checks, ``fn.task``, ``fn.fork_safe``; the fingerprint hashes its module's source, and its own code where it
+  is not importable (a lambda, a notebook function). Label ``py:<module>:<name>`` where the module holds it by that
+  name (``py:__main__:fn`` in a notebook), else ``fn:<name>``.
+- a ``pipeline("sentiment-analysis")`` (or ``"text-classification"``), or a ``(model, tokenizer)`` pair of an
+  ``AutoModelForSequenceClassification`` and its tokenizer: scored by the ``hf:`` adapter
+  (:meth:`HFClassifierModel.from_objects`), with the label mapping, batches, truncation, precision and fingerprint of
+  ``hf:<the folder it was saved to>``. Label ``hf:<name_or_path>``.
+- an object with ``predict_proba(list[str])`` and ``classes_`` (a scikit-learn Pipeline): valence = P(positive class)
+  (:class:`ProbaModel`); its fingerprint hashes its fitted state. Label ``sklearn:<ClassName>`` (a Pipeline: its last
+  step's).
 
 A pipeline or pair is scored where its model is (its device) in float32, and put in eval mode in place; asking for
 another ``device=`` or ``dtype=`` scores a copy. The engine forms the batches (as for every model), so a pipeline's
@@ -350,6 +344,11 @@ def from_function(fn: object, *, label: str | None = None, device: str | None = 
                   options: Mapping[str, object] | None = None) -> SentimentModel:
     """A function: a ``py:`` model (:meth:`toolkit.models.pyfunc.PyCallableModel.from_callable`); ``device`` does
     not apply."""
+    if _of_class(fn, "PreTrainedModel") or _of_class(fn, "PreTrainedTokenizerBase"):
+        raise ModelSpecError(f"a transformers {type(fn).__name__} alone cannot score texts: a model needs its "
+                             "tokenizer, a tokenizer its model.",
+                             fix="pass the pair (model, tokenizer), or pipeline('sentiment-analysis', model=model, "
+                                 "tokenizer=tokenizer).")
     spec = label or default_function_label(fn)
     options = _checked_options("function", options or {}, ("version", "unsafe"), label=spec)
     unsafe = options.get("unsafe", False)

@@ -163,7 +163,8 @@ def _function_parts(func: types.FunctionType, home: dict, seen: set[int], uncove
         return f"seen:{func.__qualname__}"
     seen.add(id(func))
     code = func.__code__
-    cells = [(n, c.cell_contents if _filled(c) else "<empty>") for n, c in zip(code.co_freevars, func.__closure__ or ())]
+    cells = [(n, c.cell_contents if _filled(c) else "<empty>")
+             for n, c in zip(code.co_freevars, func.__closure__ or (), strict=False)]
     defaults = list(func.__defaults__ or ()) + sorted((func.__kwdefaults__ or {}).items())
     builtins = home.get("__builtins__")
     builtin_names = set(vars(builtins) if isinstance(builtins, types.ModuleType) else builtins or ())
@@ -189,14 +190,14 @@ def _class_parts(cls: type, home: dict, seen: set[int], uncovered: list[str]) ->
     for name, value in sorted(vars(cls).items()):
         inner = value.__func__ if isinstance(value, (staticmethod, classmethod)) else value
         inner = inner.fget if isinstance(inner, property) else inner
-        if isinstance(inner, types.FunctionType) or isinstance(inner, _PLAIN):
+        if isinstance(inner, (types.FunctionType, *_PLAIN)):
             members.append((name, _value_part(name, inner, home, seen, uncovered)))
     return (cls.__qualname__, members, [_value_part(b.__name__, b, home, seen, uncovered) for b in cls.__bases__])
 
 
 def _filled(cell: types.CellType) -> bool:
     try:
-        cell.cell_contents
+        _ = cell.cell_contents
     except ValueError:
         return False
     return True
@@ -223,12 +224,12 @@ def state_digest(obj: object, *, spec: str) -> str:
     attributes. One that cannot be hashed either way is TK201 naming the ``fingerprint`` attribute as the fix."""
     try:
         return _pickle_digest(obj)
-    except Exception as exc:  # noqa: BLE001 — pickling raises many kinds
+    except Exception as exc:  # pickling raises many kinds
         if not isinstance(getattr(obj, "__dict__", None), dict) or isinstance(obj, type):
             raise _unpicklable(obj, spec, exc) from exc
         try:  # an instance of a class pickle cannot find (defined in a function): its attributes
             return _pickle_digest(("attributes", vars(obj)))
-        except Exception as inner:  # noqa: BLE001
+        except Exception as inner:
             raise _unpicklable(obj, spec, inner) from inner
 
 
@@ -320,7 +321,7 @@ class PyCallableModel(SentimentModel):
                     own_code=module.__name__ == "__main__")
 
     @classmethod
-    def from_callable(cls, func: object, *, spec: str, version: str = "", unsafe: bool = False) -> "PyCallableModel":
+    def from_callable(cls, func: object, *, spec: str, version: str = "", unsafe: bool = False) -> PyCallableModel:
         """The model over a callable object ``func`` (``list[str] -> scores``), labelled ``spec``: the checks,
         output checks, task and fingerprint of a ``py:`` spec. A function reachable as ``<module>.<name>`` gets the
         fingerprint of ``py:<module>:<name>``; one that is not (a lambda in a list, a nested function) also hashes
@@ -378,7 +379,8 @@ class PyCallableModel(SentimentModel):
                 if uncovered and not version:
                     warn(f"{spec} reads {', '.join(uncovered)} from its namespace; the score cache's fingerprint "
                          "covers the function's code and plain values, not the contents of such objects: when they "
-                         "change (a retrained classifier), cached scores would be reused; pass version= (or set fn.fingerprint) when they do.")
+                         "change (a retrained classifier), cached scores would be reused; pass version= (or set "
+                         "fn.fingerprint) when they do.")
             covered = ("source", source_digest(module) if module is not None else "", own_digest)
             if state:
                 covered += (state,)
