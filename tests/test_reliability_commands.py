@@ -31,15 +31,15 @@ def test_cli_an_option_given_twice_is_tk102_naming_it(tmp_path, capsys, argv, op
 
 def test_cli_repeatable_options_still_repeat(tmp_path, capsys, monkeypatch):
     from toolkit import __main__ as cli
-    from toolkit import psa
+    from toolkit import studies
 
     class Parsed(Exception):
         """Raised by the stand-in study: only the parse is tested."""
 
-    def run(**options):
+    def run(self, **options):
         raise Parsed(options["models"])
 
-    monkeypatch.setattr(psa, "run", run)
+    monkeypatch.setattr(type(studies.get("psa")), "run", run)
     with pytest.raises(Parsed) as excinfo:
         cli.main(["psa", "--model", "vader", "--model", "afinn", "--out", str(tmp_path / "o")])
     assert excinfo.value.args[0] == ["vader", "afinn"]

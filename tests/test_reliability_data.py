@@ -86,15 +86,15 @@ def test_planning_design_widths_stay_finite_for_a_large_family():
 @pytest.fixture(scope="module")
 def eec_scored():
     """The EEC's cases with made-up scores (no model): a name effect by name length, a template effect by id."""
-    from toolkit.generators import eec
+    from toolkit.studies.eec.generate import generate
 
-    cases = eec.generate()
+    cases = generate()
     score = 0.4 + 0.01 * cases["person"].str.len() + 0.02 * cases["template_id"].astype(int) % 7 / 7
     return cases.assign(model="m", task="valence", score=score.clip(0, 1), label="", truncated=False)
 
 
 def test_confounds_name_confounds_with_one_group_or_one_name_per_group_is_tk102(eec_scored):
-    from toolkit.studies import confounds
+    from toolkit.instrument import confounds
 
     one_group = eec_scored[eec_scored["race"] != "European"]
     with pytest.raises(InputError, match="holds 20 African-American names and 0 European names"):
@@ -108,14 +108,14 @@ def test_confounds_name_confounds_with_one_group_or_one_name_per_group_is_tk102(
 
 
 def test_confounds_name_confounds_of_noun_phrases_only_is_tk101(eec_scored):
-    from toolkit.studies import confounds
+    from toolkit.instrument import confounds
 
     with pytest.raises(SchemaError, match="holds none"):
         confounds.name_confounds(eec_scored[eec_scored["race"] == ""])
 
 
 def test_confounds_a_caliper_that_matches_nothing_leaves_matched_unfitted_with_a_note(eec_scored):
-    from toolkit.studies import confounds
+    from toolkit.instrument import confounds
 
     table = confounds.name_confounds(eec_scored, caliper=1e-9).set_index("analysis")
     assert np.isfinite(table.loc["raw", "estimate"]) and np.isfinite(table.loc["adjusted", "estimate"])
@@ -128,7 +128,7 @@ def test_confounds_a_caliper_that_matches_nothing_leaves_matched_unfitted_with_a
 
 
 def test_cases_one_names_missing_scores_that_hit_every_case_are_tk203_naming_it(eec_scored):
-    from toolkit.studies import eec
+    from toolkit.studies.eec import analysis as eec
 
     broken = eec_scored.assign(score=eec_scored["score"].where(eec_scored["person"] != "Jamel"))
     with pytest.raises(ModelOutputError, match=r"model 'm' has no score for 144 of 8640 rows.*'Jamel' \(144 rows\)"):

@@ -24,14 +24,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _write(study: str, out: Path, *, value: float = 0.5) -> list[Path]:
-    """A study's run written by runs.write (no model loaded: the fingerprints ride on the scored table)."""
+    """A study's run written by runs.write (no model loaded: its fingerprint is given)."""
     scored = pd.DataFrame({"model": ["m"], "text": ["t"]})
-    scored.attrs["fingerprints"] = {"m": "f" * 32}
     _, ax = plt.subplots()
     ax.bar(["a"], [value])
     try:
         return runs.write(study=study, tables={f"{study}_table": pd.DataFrame({"v": [value]})},
-                          axes={f"{study}_bars": ax}, scored=scored, models=["m"],
+                          axes={f"{study}_bars": ax}, scored=scored, models=["m"], fingerprints={"m": "f" * 32},
                           settings={"study": study}, out_dir=out, figures_dir=out)
     finally:
         plt.close(ax.figure)
@@ -74,12 +73,12 @@ def test_files_run_owner_reads_the_study_from_settings_or_the_names_it_listed(tm
 
 def test_cli_out_pointing_at_another_studys_run_folder_fails_before_any_work(tmp_path, capsys, monkeypatch):
     from toolkit import __main__ as cli
-    from toolkit import psa
+    from toolkit import studies
 
     out = tmp_path / "bf"
     _write("biasfinder", out)
     before = _snapshot(out)
-    monkeypatch.setattr(psa, "run", lambda **k: pytest.fail("ran before checking --out"))
+    monkeypatch.setattr(type(studies.get("psa")), "run", lambda *a, **k: pytest.fail("ran before checking --out"))
     code = cli.main(["psa", "--model", "vader", "--out", str(out)])
     err = capsys.readouterr().err
     assert code == 2 and "[TK105]" in err and "holds the results of a biasfinder run" in err
@@ -87,8 +86,8 @@ def test_cli_out_pointing_at_another_studys_run_folder_fails_before_any_work(tmp
 
 
 def test_apps_export_latex_into_another_studys_run_folder_is_refused_on_the_status_line(tmp_path):
-    from toolkit import eec
-    from toolkit.widgets import eec_app
+    from toolkit.studies import eec
+    from toolkit.studies.eec.app import eec_app
 
     result = eec.run(models=["afinn"], subsets=["all"], cache=False, progress=False, n_boot=200)
     app = eec_app(models=["afinn"], cache=False, study=lambda **_: result)
@@ -121,8 +120,8 @@ def test_files_probe_names_a_dangling_link_or_a_file_given_as_the_output_folder(
 def test_apps_export_report_that_cannot_write_says_so_on_the_status_line(tmp_path, monkeypatch):
     """The data folder cannot be created (a plain file stands where a folder should be; as root a read-only mode
     would not stop the write): the status line names the folder and the fix, not the message from before."""
-    from toolkit import eec
-    from toolkit.widgets import eec_app
+    from toolkit.studies import eec
+    from toolkit.studies.eec.app import eec_app
 
     blocker = tmp_path / "blocker"
     blocker.write_text("a file, not a folder")

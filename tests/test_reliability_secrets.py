@@ -89,7 +89,7 @@ def test_cli_model_load_error_on_stderr_never_shows_the_proxy_or_endpoint_passwo
 def test_apps_status_line_never_shows_the_hub_endpoints_password(tmp_path, monkeypatch):
     import huggingface_hub.constants
 
-    from toolkit.widgets import eec_app
+    from toolkit.studies.eec.app import eec_app
 
     port = _closed_port()
     monkeypatch.setattr(hub, "_PROBES", {})
