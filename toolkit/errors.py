@@ -131,6 +131,13 @@ class RunInterruptedError(ToolkitError, RuntimeError):
     code = "TK302"
 
 
+class WorkerError(ToolkitError, RuntimeError):
+    """A worker process or Ray actor died during a run (killed from outside, out of memory): the run stops; what it
+    committed stays in the cache and a re-run resumes from there."""
+
+    code = "TK303"
+
+
 class LLMError(ToolkitError, RuntimeError):
     """An LLM endpoint failed or could not be reached after its retries."""
 

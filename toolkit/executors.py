@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from toolkit.errors import MissingDependencyError, unknown
+from toolkit.errors import MissingDependencyError, WorkerError, unknown
 from toolkit.models import SentimentModel, load
 from toolkit.models.base import Predictions
 
@@ -275,7 +275,9 @@ def _talk(guard: _StopWorkersOnSignal | None, call: Callable, *args: Any) -> Any
             raise interrupt_for(guard.signalled) from None
         if not isinstance(exc, (EOFError, BrokenPipeError, ConnectionResetError)):
             raise
-        raise RuntimeError("a worker process died (killed from outside?) before it replied.") from None
+        raise WorkerError("a worker process died before it replied (killed from outside, or out of memory).",
+                          fix="re-run the same command: what was scored is in the cache and is not scored again; "
+                              "with little memory, pass fewer workers (--n-jobs, --n-process).") from None
 
 
 def _round_robin(conns: list, tasks: Iterator[Any], guard: _StopWorkersOnSignal | None = None
@@ -409,7 +411,12 @@ class RayExecutor:
             done, _ = ray.wait(list(pending), num_returns=1)
             ref = done[0]
             batch = pending.pop(ref)
-            yield batch, ray.get(ref)
+            try:
+                predictions = ray.get(ref)
+            except ray.exceptions.RayActorError as exc:  # ActorDiedError: the worker process is gone
+                self.shutdown()
+                raise ray_worker_died(exc, what=f"scoring with {model.spec}") from None
+            yield batch, predictions
             submit()
 
     def shutdown(self) -> None:
@@ -417,6 +424,14 @@ class RayExecutor:
             for actor in actors:
                 self._ray.kill(actor)
         self._actors.clear()
+
+
+def ray_worker_died(exc: BaseException, *, what: str) -> WorkerError:
+    """TK303 for a Ray actor that died while ``what`` ran (the first line of Ray's own reason kept)."""
+    reason = next((line.strip() for line in str(exc).splitlines() if line.strip()), type(exc).__name__)
+    return WorkerError(f"a Ray worker died while {what} ({type(exc).__name__}: {reason[:300]}).",
+                       fix="re-run the same command: what was scored is in the cache and is not scored again; check "
+                           "the Ray workers' memory and logs (ray status) if it happens again.")
 
 
 EXECUTORS = {"local": LocalExecutor, "ray": RayExecutor, "processes": ProcessExecutor}

@@ -28,7 +28,7 @@ from toolkit import cases as case_schema
 from toolkit import checks, executors, monitor, paths
 from toolkit.batching import plan_batches  # the planner lives in the leaf toolkit.batching; kept importable here
 from toolkit.cache import ScoreCache, check_location
-from toolkit.errors import InputError, ModelOutputError, SchemaError, warn
+from toolkit.errors import InputError, ModelOutputError, SchemaError, WorkerError, warn
 from toolkit.executors import LocalExecutor, RayExecutor
 from toolkit.models import SentimentModel, check_labels, load, valence
 from toolkit.models.base import Predictions
@@ -233,6 +233,9 @@ def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache |
                 monitor.progress(done=kept, total=len(texts))
                 monitor.check()  # a Cancel (toolkit.monitor) stops here, after the batch is committed
                 executors.check_interrupted()  # likewise a Ctrl-C Python could only print (module executors)
+        except WorkerError as exc:  # a worker died: say what the cache keeps, as for an interrupt
+            where = f" and are in the cache {cache.path}" if cache is not None else " but not kept (no cache)"
+            raise WorkerError(f"{exc.message} {kept} of {len(texts)} texts were scored{where}.", fix=exc.fix) from None
         except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM under the command line: say what was kept
             executors.note_interrupt(exc, stage=f"scoring with {model.spec}", scored=kept, total=len(texts),
                                      cache=str(cache.path) if cache is not None else None)

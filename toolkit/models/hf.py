@@ -401,8 +401,10 @@ class TransformerModel(SentimentModel):
             quantize_int8(self.model.to("cpu").eval())
             warn(f"{getattr(self, 'spec', type(self).__name__)}: dtype=int8 changes answers: on BiasFinder mutants "
                  "scored by minilm-imdb it moved scores by up to 0.52, kept only about a quarter of fp32's BTC pairs "
-                 "and changed 12 of 48 EEC verdicts (docs/precision.md); use it for rough screening only, dtype=bfloat16 for fast runs that keep the "
-                 "answers, float32 for the numbers you report.")
+                 "and changed 12 of 48 EEC verdicts, and a text's score depends on the other texts of its batch "
+                 "(activation scales are set per batch: up to 0.40 apart; docs/precision.md); use it for rough "
+                 "screening only, dtype=bfloat16 for fast runs that keep the answers, float32 for the numbers you "
+                 "report.")
         else:
             self.model.to(self.device, dtype=getattr(torch, dtype_name)).eval()
             if dtype_name != "float32":

@@ -4,6 +4,7 @@ the helpers here), and :func:`to_latex` for any frame. Pure: frames in, TeX text
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -76,6 +77,30 @@ def model_labels(series: pd.Series, within: pd.Series | None = None) -> list[str
         specs = [str(v) for v, g in zip(series, groups) if g == group]
         labels.update({(group, spec): label for spec, label in formatting.short_labels(specs).items()})
     return [labels[(g, str(v))] for v, g in zip(series, groups)]
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _joined(text: str) -> str:
+    """``text`` with surrogate pairs joined into their character and a lone surrogate (not text: it cannot be
+    encoded) replaced by U+FFFD, which the table prints as a placeholder."""
+    if not _SURROGATE.search(text):
+        return text
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def valid_text(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with :func:`_joined` applied to every string of its object columns (pandas' text operations
+    cannot hold a lone surrogate); the frame itself when it holds none."""
+    columns = [i for i in range(frame.shape[1]) if frame.iloc[:, i].dtype == object
+               and frame.iloc[:, i].map(lambda v: isinstance(v, str) and bool(_SURROGATE.search(v))).any()]
+    if not columns:
+        return frame
+    out = frame.copy()
+    for i in columns:
+        out.isetitem(i, frame.iloc[:, i].map(lambda v: _joined(v) if isinstance(v, str) else v))
+    return out
 
 
 def numeric(frame: pd.DataFrame) -> pd.DataFrame:
@@ -159,7 +184,7 @@ def layout(*, name: str, table: pd.DataFrame, layouts: Mapping[str, PaperTable],
         raise InputError(f"table must be a pandas DataFrame; got {type(table).__name__}.",
                          fix=f"pass the {layouts[name].source} table of a run.")
     frame = table.reset_index() if any(n is not None for n in table.index.names) else table
-    return layouts[name].build(numeric(frame), settings=settings)
+    return layouts[name].build(numeric(valid_text(frame)), settings=settings)
 
 
 def paper_table(*, name: str, table: pd.DataFrame, layouts: Mapping[str, PaperTable],
@@ -194,7 +219,7 @@ def to_latex(*, table: pd.DataFrame, caption: str, label: str,
     if not label or any(ch in label for ch in "\\{}%#$&~^ "):
         raise InputError(f"label {label!r} must be non-empty, without spaces or LaTeX special characters.",
                          fix="use letters, digits and : - . _ only, e.g. 'tab:eec-table5'.")
-    frame = table.reset_index() if any(n is not None for n in table.index.names) else table
+    frame = valid_text(table.reset_index() if any(n is not None for n in table.index.names) else table)
     headers = dict(columns) if isinstance(columns, Mapping) else {c: c for c in (columns or list(frame.columns))}
     missing = [c for c in headers if c not in frame.columns]
     if group is not None and group not in frame.columns:

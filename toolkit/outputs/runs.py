@@ -22,6 +22,7 @@ runs. It joins the files leaf (:mod:`toolkit.outputs.files`: staging, locks, dis
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 from collections.abc import Mapping
@@ -92,7 +93,8 @@ def _update_manifest(figures: Path, entries: Mapping[str, dict]) -> None:
 def figures_written(folder: str | Path, *, since: float) -> list[tuple[str, str, str]]:
     """``(file name, preset, study)`` of the figures in ``folder`` a run wrote at or after ``since`` (a
     ``time.time()``), from the folder's manifest; a figure file newer than ``since`` that the manifest does not
-    know is listed with preset ``unknown``."""
+    know, or whose entry is not one the toolkit wrote (``written`` not a number of seconds), is listed with preset
+    ``unknown``."""
     folder = Path(folder)
     try:
         manifest = json.loads((folder / FIGURE_MANIFEST).read_text(encoding="utf-8"))
@@ -107,7 +109,10 @@ def figures_written(folder: str | Path, *, since: float) -> list[tuple[str, str,
         except OSError:
             continue
         entry = manifest.get(path.name) if isinstance(manifest.get(path.name), dict) else {}
-        if entry and float(entry.get("written", 0)) < since - 1.0:
+        written = entry.get("written")
+        if not (isinstance(written, (int, float)) and not isinstance(written, bool) and math.isfinite(written)):
+            entry = {}  # an entry edited by hand or by another tool: the file's time decides, its preset is unknown
+        elif written < since - 1.0:
             continue
         rows.append((path.name, str(entry.get("preset", "unknown")), str(entry.get("study", ""))))
     return rows
