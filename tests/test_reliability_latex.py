@@ -8,8 +8,8 @@ import shutil
 import numpy as np
 import pandas as pd
 import pytest
-
 from latex_harness import compile_tables
+
 from toolkit.outputs import latex
 from toolkit.outputs.latex_render import PLACEHOLDER, text_width, wrap
 

@@ -8,7 +8,6 @@ import json
 import multiprocessing
 import os
 import time
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
