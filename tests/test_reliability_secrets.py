@@ -114,6 +114,15 @@ def test_provenance_and_llm_identity_never_record_url_credentials():
     assert SECRET not in text and "https://***@llm.example.org/v1" in text
 
 
+def test_runs_html_report_never_shows_url_credentials_from_the_settings(tmp_path):
+    from toolkit.outputs import runs
+
+    path = runs.write_report(title="t", tables={}, figures={}, models=[], path=tmp_path / "r.html",
+                             settings={"backend": f"https://alice:{SECRET}@llm.example.org/v1"})
+    page = path.read_text(encoding="utf-8")
+    assert SECRET not in page and "https://***@llm.example.org/v1" in page
+
+
 @pytest.mark.slow
 def test_notebooks_executed_copy_holds_no_url_credentials_even_when_the_run_fails(tmp_path, monkeypatch):
     """A notebook that prints a proxy setting, receives a URL with a password as a parameter and then fails with

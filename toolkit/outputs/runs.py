@@ -35,7 +35,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from toolkit import paths, plots, provenance
-from toolkit.errors import InputError
+from toolkit.errors import InputError, redact
 from toolkit.outputs import files, latex, report
 
 LARGE_FILE = 20_000_000  # bytes: a table file larger than this is read only up to report.MAX_ROWS rows
@@ -209,13 +209,14 @@ def _report_renderer(*, study: str, out: Path, tables: Mapping[str, pd.DataFrame
                      tables=report.tables_of(tables, sources={name: f"{name}.{fmt}" for name in tables}),
                      figures=pngs, provenance=record, folder=str(out.resolve()),
                      others=[f"{name}.tex" for name in others])
-    return lambda handle: handle.write(report.render(run).encode("utf-8"))
+    return lambda handle: handle.write(redact(report.render(run)).encode("utf-8"))
 
 
 # --- reports from memory ------------------------------------------------------------------------------------------
 
 def _write_text(path: Path, text: str) -> Path:
-    return files.write_file(path, files.bytes_renderer(text.encode("utf-8")))
+    """Write an HTML report (credentials in any URL it shows redacted: :func:`toolkit.errors.redact`)."""
+    return files.write_file(path, files.bytes_renderer(redact(text).encode("utf-8")))
 
 
 def write_html(*, title: str, tables: Mapping[str, pd.DataFrame], figures: Mapping[str, Axes | Figure | bytes],
