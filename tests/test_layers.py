@@ -27,11 +27,13 @@ LAYERS: dict[int, tuple[str, ...]] = {
     3: ("toolkit.hub", "toolkit.llm", "toolkit.device"),
     4: ("toolkit.models",),
     5: ("toolkit.executors", "toolkit.cache", "toolkit.provenance", "toolkit.scoring"),
-    6: ("toolkit.generators", "toolkit.studies"),
-    7: ("toolkit.plots", "toolkit.plots_instrument"),
+    6: ("toolkit.generators", "toolkit.studies", "toolkit.studies.multilingual.corpora",
+        "toolkit.studies.multilingual.defects", "toolkit.studies.multilingual.analysis",
+        "toolkit.studies.multilingual.regression"),
+    7: ("toolkit.plots", "toolkit.plots_instrument", "toolkit.studies.multilingual.figures"),
     8: ("toolkit.outputs", "toolkit.results", "toolkit.report", "toolkit.latex"),
     9: ("toolkit.eec", "toolkit.psa", "toolkit.biasfinder", "toolkit.btcsam", "toolkit.agreement",
-        "toolkit.instrument", "toolkit.drilldown", "toolkit.annotation"),
+        "toolkit.instrument", "toolkit.drilldown", "toolkit.annotation", "toolkit.studies.multilingual"),
     10: ("toolkit.apps", "toolkit.widgets", "toolkit.__main__", "toolkit.notebooks"),
 }
 """The target layers of issue 33, lowest first. A module belongs to the layer of its longest listed prefix
