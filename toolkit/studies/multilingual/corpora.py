@@ -306,7 +306,7 @@ def load_goldfarb_tarrant(path: str | Path, *, language: str) -> pd.DataFrame:
             for i, (surface, _) in enumerate(persons):
                 counts[i % period][surface] += 1
             position_names[side] = [c.most_common(1)[0][0] for c in counts]
-        genders = _race_genders(attribute, persons_a, period, emotion, gender_surfaces, gender_frames)
+        genders = _race_genders(attribute, persons_a + persons_b, period, emotion, gender_surfaces, gender_frames)
         for i, (x, y) in enumerate(zip(a, b)):
             block, position = divmod(i, period)
             frame_a = persons_a[block * period][1]
@@ -326,14 +326,15 @@ def load_goldfarb_tarrant(path: str | Path, *, language: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _race_genders(attribute: str, persons_a: list[tuple[str, str]], period: int, emotion: str,
+def _race_genders(attribute: str, persons: list[tuple[str, str]], period: int, emotion: str,
                   surfaces: dict[str, Counter], frames: dict[tuple[str, str], set]) -> list[str]:
-    """The gender of each position of a race (or rank) list: the gender whose list holds the position's surfaces, or
-    whose frames hold its sentences (agreement); "" when neither tells."""
+    """The gender of each position of a race (or rank) list, from both members' (surface, frame) in list order: the
+    gender whose list holds a member's surface, or whose frames hold its sentence (agreement); "" when neither
+    tells, or when the votes tie."""
     if attribute == "gender":
         return [""] * period
     votes = [Counter() for _ in range(period)]
-    for i, (surface, frame) in enumerate(persons_a):
+    for i, (surface, frame) in enumerate(persons):
         for gender in ("female", "male"):
             if surfaces[gender][surface] and not surfaces[_other(gender)][surface]:
                 votes[i % period][gender] += 1
