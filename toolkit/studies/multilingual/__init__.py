@@ -187,4 +187,6 @@ def write(result: MultilingualResult, out_dir: str | Path | None = None, *,
     return written
 
 
-__all__ = ["AIT_LANGUAGES", "MultilingualResult", "default_models", "latex_tables", "run", "write"]
+missing = corpora.missing
+
+__all__ = ["AIT_LANGUAGES", "MultilingualResult", "default_models", "latex_tables", "missing", "run", "write"]

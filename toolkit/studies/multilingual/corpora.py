@@ -94,6 +94,21 @@ def find(*, source: str, root: str | Path | None = None, languages: Sequence[str
             f"TOOLKIT_MULTILINGUAL_DIR to the folder above {FOLDERS[source]}/, or pass root=.")
 
 
+def missing(*, sources: Sequence[str] = tuple(SOURCES), languages: Sequence[str] | None = None,
+            root: str | Path | None = None) -> str:
+    """Why the corpora cannot be loaded (the first missing corpus's message, with where to get it and where to put
+    it), or "" when every requested file is there: a notebook prints it and skips instead of failing."""
+    for source in sources:
+        wanted = [lang for lang in (languages or DEFAULT_LANGUAGES.get(source, ())) if lang in SOURCES.get(source, ())]
+        if not wanted:
+            continue
+        try:
+            find(source=source, root=root, languages=wanted)
+        except InputError as exc:
+            return f"{exc.message} {exc.fix}"
+    return ""
+
+
 def load(*, sources: Sequence[str] = tuple(SOURCES), languages: Sequence[str] | None = None,
          root: str | Path | None = None) -> pd.DataFrame:
     """Every requested corpus and language as one case table (see the module docstring). ``languages`` filters
@@ -362,4 +377,4 @@ def design(table: pd.DataFrame) -> pd.DataFrame:
 
 
 __all__ = ["DEFAULT_LANGUAGES", "EXTRA_COLUMNS", "SOURCES", "design", "find", "load", "load_camara",
-           "load_goldfarb_tarrant"]
+           "load_goldfarb_tarrant", "missing"]
