@@ -19,12 +19,17 @@ SOURCE_NAMES = {"camara2022": "Câmara", "goldfarb_tarrant2023": "Goldfarb-Tarra
 
 @_styled
 def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender", "race"), subset: str = "all",
-                   models: Sequence[str] | None = None) -> list[Axes]:
+                   task: str | None = None, models: Sequence[str] | None = None) -> list[Axes]:
     """One panel per attribute: a row per language × corpus, each system's ``estimate`` as a point with its
     ``ci_low``–``ci_high`` interval (the family's simultaneous interval), a filled point where the verdict is a
-    difference. ``stats`` from :func:`toolkit.studies.multilingual.analysis.statistics`; rows without an estimate
-    are left out (their ``reason`` says why)."""
+    difference; one ``task`` (default valence when present, else the first), systems of one kind in one colour
+    across languages (``ait:ridge-chars/valence@es`` and ``…@ar``). ``stats`` from
+    :func:`toolkit.studies.multilingual.analysis.statistics`; rows without an estimate are left out (their
+    ``reason`` says why)."""
     data = stats[(stats["subset"] == subset) & stats["attribute"].isin(attributes) & stats["estimate"].notna()]
+    if task is None and len(data):
+        task = "valence" if "valence" in set(data["task"]) else str(data["task"].iloc[0])
+    data = data[data["task"] == task] if task is not None else data
     if models is not None:
         data = data[data["model"].isin(models)]
     if data.empty:
@@ -34,7 +39,11 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
     order = list(dict.fromkeys(zip(data["source"], data["language"])))
     names = [f"{LANGUAGE_NAMES.get(lang, lang)} ({SOURCE_NAMES.get(src, src)})" for src, lang in order]
     systems = list(dict.fromkeys(data["model"]))
-    palette, labels = model_palette(systems), short_labels(systems)
+    kinds = {m: m.partition("@")[0] for m in systems}  # one colour per system kind across languages
+    palette = {m: c for kind, c in model_palette(dict.fromkeys(kinds.values())).items() for m in systems
+               if kinds[m] == kind}
+    kind_labels = short_labels(dict.fromkeys(kinds.values()))
+    labels = {m: kind_labels[kinds[m]] for m in systems}
     _, axes = _grid(len(present), panel_width=3.2)
     step = 0.8 / max(len(systems), 1)
     for ax, attribute in zip(axes, present):
@@ -47,7 +56,7 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
                 ax.errorbar([r.estimate], [y], xerr=[[r.estimate - r.ci_low], [r.ci_high - r.estimate]], fmt="o",
                             color=palette[model], markerfacecolor=palette[model] if filled else "white",
                             markersize=3.5, elinewidth=0.8, capsize=1.5,
-                            label=labels[model] if r.Index == rows.index[0] else None)
+                            label=labels[model])
         ax.axvline(0.0, color="black", linewidth=0.6)
         ax.set_yticks(np.arange(len(order)), names)
         ax.invert_yaxis()
@@ -55,6 +64,8 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
         ax.set_xlabel(f"Δ = {a} − {b} (score)")
         ax.set_title(attribute)
     handles, texts = axes[0].get_legend_handles_labels()
-    if handles:
-        axes[-1].legend(handles, texts, fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    unique = dict(zip(texts, handles))
+    if unique:
+        axes[-1].legend(list(unique.values()), list(unique), fontsize="small", loc="upper left",
+                        bbox_to_anchor=(1.01, 1.0), frameon=False, title=task)
     return axes
