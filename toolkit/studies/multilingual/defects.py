@@ -9,7 +9,9 @@ something:
   emotion words (``ambiguous word``), one English word written two ways within a gender (``two spellings``);
 - ``persons`` — one surface form standing for two persons of a gender list (``ambiguous person``: Japanese 彼女 is
   both "she" and "girlfriend"; the race lists repeat their unmarked member by design and are not counted);
-- ``grammar`` — :data:`RULES`, each a regular expression over the sentence (or the person slot) with its reason.
+- ``grammar`` — :data:`RULES`, each a regular expression over the sentence (or the person slot) with its reason;
+- ``templates`` — Câmara only: the sentence is not its ``template`` column filled with its person and emotion word
+  (spaces normalised; Arabic: the template of the person's gender), so the released template misdescribes it.
 
 Whether a defect is shared by both members of a pair decides whether it can bias a comparison: ``n_units`` counts
 the minimal pairs holding it (Goldfarb-Tarrant: the co-indexed pair; Câmara: the noun-phrase pair, or for names the
@@ -99,6 +101,7 @@ def report(table: pd.DataFrame) -> pd.DataFrame:
     for (source, language), block in table.groupby(["source", "language"], sort=False):
         if source == "camara2022":
             rows += _word_defects(block, source, language)
+            rows += _template_defects(block, source, language)
         rows += _person_defects(block, source, language)
         for rule in RULES:
             if language not in rule.languages:
@@ -165,6 +168,29 @@ def _word_defects(block: pd.DataFrame, source: str, language: str) -> list[dict]
                          "n_rows": int(minority.sum()), "n_units": units, "n_shared": shared, "n_split": split,
                          "example": words.loc[minority, "text"].iloc[0]})
     return rows
+
+
+def _filled(template: str, gender: str, person: str, word: str) -> str:
+    if template.startswith("{"):  # Arabic: {'m': ..., 'f': ...}, one verb agreement per gender
+        forms = dict(re.findall(r"'([mf])':\s*'([^']*)'", template))
+        template = forms.get("f" if gender == "female" else "m", template)
+    text = template.replace("<p>", person)
+    text = re.sub(r"<e[AB]?>", word, text)
+    return " ".join(text.split())
+
+
+def _template_defects(block: pd.DataFrame, source: str, language: str) -> list[dict]:
+    filled = [_filled(t, g, p, w) for t, g, p, w in zip(block["template"], block["gender"], block["fill"],
+                                                          block["emotion_word"])]
+    hit = pd.Series([f != " ".join(t.split()) for f, t in zip(filled, block["text"])], index=block.index)
+    if not hit.any():
+        return []
+    units, shared, split = _sharing(block, hit)
+    example = block.loc[hit].iloc[0]
+    return [{"source": source, "language": language, "kind": "templates", "check": "sentence differs from template",
+             "description": f"e.g. template {example['template']!r} but sentence {example['text']!r}",
+             "n_rows": int(hit.sum()), "n_units": units, "n_shared": shared, "n_split": split,
+             "example": example["text"]}]
 
 
 def _person_defects(block: pd.DataFrame, source: str, language: str) -> list[dict]:
