@@ -149,14 +149,16 @@ def _word_defects(block: pd.DataFrame, source: str, language: str) -> list[dict]
     rows = []
     words = block[block["emotion_word"] != ""]
     by_word = words.groupby(["gender", "emotion_word"])["emotion_word_en"].unique()
-    for (gender, word), english in by_word.items():
-        if len(english) > 1:
-            hit = (words["gender"] == gender) & (words["emotion_word"] == word)
-            units, shared, split = _sharing(block, hit.reindex(block.index, fill_value=False))
-            rows.append({"source": source, "language": language, "kind": "emotion words", "check": "ambiguous word",
-                         "description": f"{word!r} ({gender}) stands for {', '.join(sorted(english))}",
-                         "n_rows": int(hit.sum()), "n_units": units, "n_shared": shared, "n_split": split,
-                         "example": words.loc[hit, "text"].iloc[0]})
+    ambiguous = {key: english for key, english in by_word.items() if len(english) > 1}
+    if ambiguous:  # one check for both genders' forms, so a pair whose members both carry it counts as shared
+        hit = pd.Series([(g, w) in ambiguous for g, w in zip(words["gender"], words["emotion_word"])],
+                        index=words.index)
+        units, shared, split = _sharing(block, hit.reindex(block.index, fill_value=False))
+        described = "; ".join(f"{word!r} ({gender}) stands for {', '.join(sorted(english))}"
+                              for (gender, word), english in ambiguous.items())
+        rows.append({"source": source, "language": language, "kind": "emotion words", "check": "ambiguous word",
+                     "description": described, "n_rows": int(hit.sum()), "n_units": units, "n_shared": shared,
+                     "n_split": split, "example": words.loc[hit, "text"].iloc[0]})
     by_english = words.groupby(["gender", "emotion_word_en"])["emotion_word"].unique()
     for (gender, english), spellings in by_english.items():
         if len(spellings) > 1:
