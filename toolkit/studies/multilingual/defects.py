@@ -100,19 +100,16 @@ def report(table: pd.DataFrame) -> pd.DataFrame:
                          "n_rows": int(cell.n_rows), "n_units": 1, "n_shared": 0, "n_split": 0, "example": where})
     for (source, language), block in table.groupby(["source", "language"], sort=False):
         if source == "camara2022":
-            rows += _word_defects(block, source, language)
-            rows += _template_defects(block, source, language)
-        rows += _person_defects(block, source, language)
+            rows += _word_defects(block)
+            rows += _template_defects(block)
+        rows += _person_defects(block)
         for rule in RULES:
             if language not in rule.languages:
                 continue
             column = block["fill"] if rule.on_fill else block["text"]
             hit = column.str.contains(rule.pattern, regex=True)
             if hit.any():
-                units, shared, split = _sharing(block, hit)
-                rows.append({"source": source, "language": language, "kind": "grammar", "check": rule.name,
-                             "description": rule.reason, "n_rows": int(hit.sum()), "n_units": units,
-                             "n_shared": shared, "n_split": split, "example": block.loc[hit, "text"].iloc[0]})
+                rows.append(_defect(block, hit, kind="grammar", check=rule.name, description=rule.reason))
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
@@ -131,6 +128,16 @@ def _check(table: pd.DataFrame) -> None:
                           fix="load it with toolkit.studies.multilingual.corpora.load().")
 
 
+def _defect(block: pd.DataFrame, hit: pd.Series, *, kind: str, check: str, description: str) -> dict:
+    """One report row: the rows ``hit`` marks in ``block`` (one corpus and language), the pairs holding them and
+    whether every member of each does."""
+    hit = hit.reindex(block.index, fill_value=False).astype(bool)
+    units, shared, split = _sharing(block, hit)
+    return {"source": block["source"].iloc[0], "language": block["language"].iloc[0], "kind": kind, "check": check,
+            "description": description, "n_rows": int(hit.sum()), "n_units": units, "n_shared": shared,
+            "n_split": split, "example": block.loc[hit, "text"].iloc[0]}
+
+
 def _units(block: pd.DataFrame) -> pd.Series:
     """The minimal pair each row belongs to: GT's co-indexed pair, Câmara's noun-phrase pair, else (Câmara names)
     the case."""
@@ -145,7 +152,7 @@ def _sharing(block: pd.DataFrame, hit: pd.Series) -> tuple[int, int, int]:
     return int(len(touched)), int(touched["all"].sum()), int((~touched["all"]).sum())
 
 
-def _word_defects(block: pd.DataFrame, source: str, language: str) -> list[dict]:
+def _word_defects(block: pd.DataFrame) -> list[dict]:
     rows = []
     words = block[block["emotion_word"] != ""]
     by_word = words.groupby(["gender", "emotion_word"])["emotion_word_en"].unique()
@@ -153,22 +160,16 @@ def _word_defects(block: pd.DataFrame, source: str, language: str) -> list[dict]
     if ambiguous:  # one check for both genders' forms, so a pair whose members both carry it counts as shared
         hit = pd.Series([(g, w) in ambiguous for g, w in zip(words["gender"], words["emotion_word"])],
                         index=words.index)
-        units, shared, split = _sharing(block, hit.reindex(block.index, fill_value=False))
         described = "; ".join(f"{word!r} ({gender}) stands for {', '.join(sorted(english))}"
                               for (gender, word), english in ambiguous.items())
-        rows.append({"source": source, "language": language, "kind": "emotion words", "check": "ambiguous word",
-                     "description": described, "n_rows": int(hit.sum()), "n_units": units, "n_shared": shared,
-                     "n_split": split, "example": words.loc[hit, "text"].iloc[0]})
+        rows.append(_defect(block, hit, kind="emotion words", check="ambiguous word", description=described))
     by_english = words.groupby(["gender", "emotion_word_en"])["emotion_word"].unique()
     for (gender, english), spellings in by_english.items():
         if len(spellings) > 1:
             hit = (words["gender"] == gender) & (words["emotion_word_en"] == english)
             minority = hit & (words["emotion_word"] != words.loc[hit, "emotion_word"].mode().iloc[0])
-            units, shared, split = _sharing(block, minority.reindex(block.index, fill_value=False))
-            rows.append({"source": source, "language": language, "kind": "emotion words", "check": "two spellings",
-                         "description": f"{english!r} ({gender}) is written {' / '.join(map(repr, spellings))}",
-                         "n_rows": int(minority.sum()), "n_units": units, "n_shared": shared, "n_split": split,
-                         "example": words.loc[minority, "text"].iloc[0]})
+            rows.append(_defect(block, minority, kind="emotion words", check="two spellings",
+                                description=f"{english!r} ({gender}) is written {' / '.join(map(repr, spellings))}"))
     return rows
 
 
@@ -181,30 +182,25 @@ def _filled(template: str, gender: str, person: str, word: str) -> str:
     return " ".join(text.split())
 
 
-def _template_defects(block: pd.DataFrame, source: str, language: str) -> list[dict]:
+def _template_defects(block: pd.DataFrame) -> list[dict]:
     filled = [_filled(t, g, p, w) for t, g, p, w in zip(block["template"], block["gender"], block["fill"],
                                                           block["emotion_word"])]
     hit = pd.Series([f != " ".join(t.split()) for f, t in zip(filled, block["text"])], index=block.index)
     if not hit.any():
         return []
-    units, shared, split = _sharing(block, hit)
     example = block.loc[hit].iloc[0]
-    return [{"source": source, "language": language, "kind": "templates", "check": "sentence differs from template",
-             "description": f"e.g. template {example['template']!r} but sentence {example['text']!r}",
-             "n_rows": int(hit.sum()), "n_units": units, "n_shared": shared, "n_split": split,
-             "example": example["text"]}]
+    return [_defect(block, hit, kind="templates", check="sentence differs from template",
+                    description=f"e.g. template {example['template']!r} but sentence {example['text']!r}")]
 
 
-def _person_defects(block: pd.DataFrame, source: str, language: str) -> list[dict]:
+def _person_defects(block: pd.DataFrame) -> list[dict]:
     rows = []
     for attribute, part in block[block["attribute"] == "gender"].groupby("attribute", sort=False):
         ids = part.groupby(["side", "person"])["person_en"].unique()
         for (side, person), members in ids.items():
             if len(members) > 1:
                 hit = (part["person"] == person) & (part["side"] == side)
-                units, shared, split = _sharing(block, hit.reindex(block.index, fill_value=False))
-                rows.append({"source": source, "language": language, "kind": "persons", "check": "ambiguous person",
-                             "description": f"{attribute}: {person!r} stands for {len(members)} persons of the list",
-                             "n_rows": int(hit.sum()), "n_units": units, "n_shared": shared, "n_split": split,
-                             "example": part.loc[hit, "text"].iloc[0]})
+                rows.append(_defect(block, hit, kind="persons", check="ambiguous person",
+                                    description=f"{attribute}: {person!r} stands for {len(members)} persons of the "
+                                                "list"))
     return rows
