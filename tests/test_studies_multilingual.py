@@ -187,3 +187,13 @@ def test_analysis_finds_a_planted_gender_gap_and_no_race_gap(table):
     assert stats.loc["race", "verdict"] != "a higher" and stats.loc["race", "ci_low"] < 0 < stats.loc["race", "ci_high"]
     crossed = analysis.intersections(scored, n_boot=200)
     assert len(crossed) == 7 and crossed["reason"].eq("").all()
+
+
+def test_multilingual_run_without_the_corpora_is_a_coded_error_before_any_scoring(tmp_path):
+    from toolkit.studies import multilingual
+
+    with pytest.raises(InputError, match="not shipped|does not ship") as caught:
+        multilingual.run(root=tmp_path, languages=["es"], sources=["camara2022"], cache=False)
+    assert caught.value.code == "TK102"
+    assert multilingual.missing(root=tmp_path).startswith("the camara2022 corpus")
+    assert multilingual.default_models("de") == [] and "ait:ridge-chars/valence@es" in multilingual.default_models("es")
