@@ -228,12 +228,18 @@ def _join(tokens: Sequence[str], language: str) -> str:
 
 def _first_difference(a: Sequence[str], b: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The first region where two token sequences differ (difflib), as (a's tokens, b's tokens)."""
+    i1, i2, j1, j2 = _first_span(a, b)
+    return tuple(a[i1:i2]), tuple(b[j1:j2])
+
+
+def _first_span(a: Sequence[str], b: Sequence[str]) -> tuple[int, int, int, int]:
+    """Where the first region of difference lies in ``a`` and ``b`` (difflib opcodes); all 0 when they are equal."""
     import difflib
 
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if tag != "equal":
-            return tuple(a[i1:i2]), tuple(b[j1:j2])
-    return (), ()
+            return i1, i2, j1, j2
+    return 0, 0, 0, 0
 
 
 def _period(keys: list[tuple]) -> int:
@@ -259,16 +265,21 @@ def _middles(block: list[list[str]]) -> tuple[int, int, list[list[str]]]:
 
 def _persons(side: list[str], other: list[str], period: int, language: str) -> list[tuple[str, str]]:
     """Per sentence of ``side``: (person surface, frame with ``<p>``). A block whose sentences share everything but
-    the person gives the persons as what differs between them; otherwise (agreement varies within the block) the
-    first region differing from the co-indexed sentence of ``other`` is the person."""
+    the person gives the persons as what differs between them (``mi hermana``, not only ``hermana``); in a language
+    written with spaces that span ends where the first difference from the co-indexed sentence of ``other`` ends (where
+    agreement makes the block's sentences differ after the person too, ``Shirley está efurecida`` /
+    ``Byron está enfurecido``). Otherwise the first region differing from ``other`` is the person."""
     longest = 4 if language in _SPACED else 10
     out = []
     for start in range(0, len(side), period):
         block = [_tokens(x, language) for x in side[start:start + period]]
         p, s, middles = _middles(block) if period > 1 else (0, 0, [[]])
-        if period > 1 and all(0 < len(m) <= longest for m in middles):
-            for tokens, middle in zip(block, middles):
-                out.append((_join(middle, language), _join(tokens[:p] + ["<p>"] + tokens[len(tokens) - s:], language)))
+        if period > 1 and p + s > 0 and all(0 < len(m) <= longest for m in middles):
+            for offset, tokens in enumerate(block):
+                end = len(tokens) - s
+                if language in _SPACED:
+                    end = min(end, max(_first_span(tokens, _tokens(other[start + offset], language))[1], p + 1))
+                out.append((_join(tokens[p:end], language), _join(tokens[:p] + ["<p>"] + tokens[end:], language)))
             continue
         for offset, tokens in enumerate(block):
             mine, _ = _first_difference(tokens, _tokens(other[start + offset], language))
@@ -311,7 +322,9 @@ def load_goldfarb_tarrant(path: str | Path, *, language: str) -> pd.DataFrame:
                 for (surface, frame), group in [(x, "female") for x in persons_a] + [(x, "male") for x in persons_b]:
                     gender_surfaces[group][surface] += 1
                     gender_frames.setdefault((emotion, group), set()).add(frame)
-    frame_ids: dict[str, int] = {}
+    frames = {frame for block in blocks for persons in block[7:9] for _, frame in persons}
+    templates = _templates(frames, language)
+    template_ids: dict[str, int] = {}
     rows = []
     for emotion, attribute, key_a, key_b, a, b, period, persons_a, persons_b in blocks:
         group_a, group_b = key_a.split(": ")[-1], key_b.split(": ")[-1]
@@ -325,7 +338,8 @@ def load_goldfarb_tarrant(path: str | Path, *, language: str) -> pd.DataFrame:
         for i, (x, y) in enumerate(zip(a, b)):
             block, position = divmod(i, period)
             frame_a = persons_a[block * period][1]
-            template_id = frame_ids.setdefault(f"{emotion}|{frame_a}", len(frame_ids) + 1)
+            template = templates[frame_a][0] if language in _SPACED else f"{emotion}|{frame_a}"
+            template_id = template_ids.setdefault(template, len(template_ids) + 1)
             case_id = f"goldfarb_tarrant2023:{language}:{attribute}:{emotion or 'neutral'}:f{block:03d}"
             for side, text, group, (surface, frame) in (("a", x, group_a, persons_a[i]), ("b", y, group_b, persons_b[i])):
                 gender = (group if attribute == "gender" else genders[position])
@@ -333,12 +347,35 @@ def load_goldfarb_tarrant(path: str | Path, *, language: str) -> pd.DataFrame:
                 rows.append({
                     "case_id": case_id, "variant_id": f"{case_id}:{side}{position:03d}", "text": text,
                     "attribute": attribute, "group": group, "fill": surface,
-                    "generator": "multilingual:goldfarb_tarrant2023", "template": frame, "is_original": False,
+                    "generator": "multilingual:goldfarb_tarrant2023", "template": templates[frame][0],
+                    "is_original": False,
                     "language": language, "source": "goldfarb_tarrant2023", "template_id": template_id,
                     "person": position_names[side][position], "person_en": f"{attribute}:{side}{position:03d}",
-                    "gender": gender, "race": race, "emotion": emotion, "emotion_word": "",
+                    "gender": gender, "race": race, "emotion": emotion, "emotion_word": templates[frame][1],
                     "emotion_word_en": "", "np_pair": "", "pair": f"p{position:03d}", "side": side})
     return pd.DataFrame(rows)
+
+
+def _templates(frames: set[str], language: str) -> dict[str, tuple[str, str]]:
+    """Each frame (a sentence with ``<p>``) → (its template with ``<e>``, its emotion word). In a language written
+    with spaces, the emotion word is the one word whose replacement by ``<e>`` gives the template most frames share
+    (at least 3: a template meets several emotion words); a frame without such a word (a neutral template) is its
+    own template. Japanese is written without spaces: every frame is its own template, its word unknown."""
+    if language not in _SPACED:
+        return {frame: (frame, "") for frame in frames}
+    candidates = {}
+    support: Counter = Counter()
+    for frame in frames:
+        tokens = frame.split(" ")
+        options = [(" ".join(tokens[:j] + ["<e>"] + tokens[j + 1:]), token) for j, token in enumerate(tokens)
+                   if "<p>" not in token]
+        candidates[frame] = options
+        support.update({template for template, _ in options})
+    out = {}
+    for frame, options in candidates.items():
+        best = max(options, key=lambda option: support[option[0]], default=(frame, ""))
+        out[frame] = best if support[best[0]] >= 3 else (frame, "")
+    return out
 
 
 def _race_genders(attribute: str, persons: list[tuple[str, str]], period: int, emotion: str,
