@@ -78,7 +78,7 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=100)
     args = parser.parse_args()
     started = time.time()
-    result = multilingual.run(root=args.root, progress=False)
+    result = multilingual.run(root=args.root, progress=False, cache=False)
     multilingual.write(result, args.out)
     print(tables(result))
     print(f"study wall_seconds={time.time() - started:.0f}", flush=True)

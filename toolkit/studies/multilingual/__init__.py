@@ -84,7 +84,7 @@ def run(*, models: ModelsArg = None, languages: Sequence[str] | None = None,
         sources: Sequence[str] = tuple(corpora.SOURCES), root: str | Path | None = None,
         tasks: Sequence[str] = TASKS, subsets: Sequence[str] = analysis.SUBSETS, alpha: float = tkstats.ALPHA,
         correction: str = "holm", margin: float = tkstats.MARGIN, n_boot: int = tkstats.N_BOOT, seed: int = 0,
-        cluster: str = "two-way", max_templates: int | None = None, cache: bool | str | Path | None = True,
+        cluster: str = "name", max_templates: int | None = None, cache: bool | str | Path | None = True,
         progress: bool | None = None) -> MultilingualResult:
     """Load, score and analyse (see the module docstring). ``models``: spec strings or model objects for every
     language, or a mapping language → models (a language not in it gets :func:`default_models`); ``tasks`` picks
