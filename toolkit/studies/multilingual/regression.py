@@ -104,7 +104,7 @@ def sound_fit(y: Sequence[float] | np.ndarray, x: np.ndarray, *, templates: Sequ
               alpha: float = tkstats.ALPHA, cluster: str = "name") -> pd.DataFrame:
     """The sound fit: a fractional logit with an intercept, its standard errors clustered as ``cluster`` says
     (:data:`CLUSTERS`), a t reference. Per term (``intercept`` and :data:`TERMS`): ``estimate, se, statistic, df,
-    p_value, ci_low, ci_high``."""
+    p_value, ci_low, ci_high`` (NaN se and p where the scores do not vary between names)."""
     import statsmodels.api as sm
 
     if cluster not in CLUSTERS:
@@ -130,7 +130,7 @@ def sound_fit(y: Sequence[float] | np.ndarray, x: np.ndarray, *, templates: Sequ
         var = v_t + v_n - v_tn
         var = np.where(var > 0, var, np.maximum(v_t, v_n))
         df = float(min(n_templates, n_names) - 1)
-    se = np.sqrt(var)
+    se = np.sqrt(np.where(var > 0, var, np.nan))  # no variance (every name scored alike): no test, NaN
     t = beta / se
     q = sps.t.ppf(1 - alpha / 2, df)
     return pd.DataFrame({"term": ["intercept", *TERMS], "estimate": beta, "se": se, "statistic": t, "df": df,
