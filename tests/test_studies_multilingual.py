@@ -197,3 +197,19 @@ def test_multilingual_run_without_the_corpora_is_a_coded_error_before_any_scorin
     assert caught.value.code == "TK102"
     assert multilingual.missing(root=tmp_path).startswith("the camara2022 corpus")
     assert multilingual.default_models("de") == [] and "ait:ridge-chars/valence@es" in multilingual.default_models("es")
+
+
+@needs_corpora
+def test_multilingual_run_scores_a_language_without_ait_systems_with_a_given_model(tmp_path):
+    """German has no ait: system; a py: model given for it runs through loading, scoring, the crossed estimate and
+    the race × gender cells (the gender of a German race pair comes from its pronoun)."""
+    from toolkit.studies import multilingual
+
+    result = multilingual.run(models={"de": ["py:synthetic_models:blind"]}, languages=["de"],
+                              sources=["goldfarb_tarrant2023"], root=ML, subsets=("all",), max_templates=3,
+                              n_boot=200, cache=False)
+    stats = result.stats.set_index("attribute")
+    assert set(stats.index) == {"gender", "race"} and stats["estimate"].notna().all()
+    assert not stats["verdict"].isin(["a higher", "b higher"]).any()  # the model ignores who the sentence is about
+    assert result.intersections["reason"].eq("").all() and len(result.intersections) == 7
+    assert result.skipped == {} and result.regression["method"].eq("paper").any()
