@@ -101,6 +101,7 @@ def test_03_biasfinder_notebook_writes_its_figures(tmp_path):
     _assert_paper_pdfs(figures)
 
 
+@pytest.mark.shared_data
 def test_06_multilingual_notebook_writes_its_figure_and_tables(tmp_path):
     from conftest import SHARED_DATA
 

@@ -15,8 +15,13 @@ from toolkit.models import ait, load
 from toolkit.studies.multilingual import analysis, corpora, defects
 
 ML = SHARED_DATA / "multilingual_eec"
-needs_corpora = pytest.mark.skipif(not (ML / "camara2022" / "es.csv").is_file(),
-                                   reason="the multilingual EEC corpora are not in ../shared/data/multilingual_eec")
+_absent = pytest.mark.skipif(not (ML / "camara2022" / "es.csv").is_file(),
+                             reason="the multilingual EEC corpora are not in ../shared/data/multilingual_eec")
+
+
+def needs_corpora(test):
+    """Marks a test that reads the corpora from ../shared (skipped when they are absent)."""
+    return pytest.mark.shared_data(_absent(test))
 
 
 @pytest.fixture(scope="module")

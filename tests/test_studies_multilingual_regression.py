@@ -72,6 +72,7 @@ def spanish_names():
     return table[table["race"] != ""]
 
 
+@pytest.mark.shared_data
 def test_regression_simulation_the_paper_rejects_a_null_the_sound_version_keeps(spanish_names):
     """The corpus's own design (11 templates, 40 names, its emotion words), no group effect, base score 0.38: the
     paper's coefficients test 'a cell's mean is 0.5', so they reject almost always; the sound version's type I
@@ -82,6 +83,7 @@ def test_regression_simulation_the_paper_rejects_a_null_the_sound_version_keeps(
     assert (sim.loc["sound", "rejection_rate"] <= 0.2).all()
 
 
+@pytest.mark.shared_data
 def test_regression_simulation_the_sound_version_covers_known_effects(spanish_names):
     """Known effects (race 0.3, gender −0.2, interaction 0.2 on the logit scale): the sound version's 95 %
     intervals cover the population contrast in at least 80 % of 30 seeded replicates; the paper's cover the effects
@@ -94,6 +96,7 @@ def test_regression_simulation_the_sound_version_covers_known_effects(spanish_na
     assert truth["race"] == pytest.approx(0.3, abs=0.05) and truth["gender"] == pytest.approx(-0.2, abs=0.05)
 
 
+@pytest.mark.shared_data
 def test_regression_fit_labels_both_methods(spanish_names):
     rng = np.random.default_rng(0)
     scored = spanish_names.assign(model="synthetic", task="valence", score=rng.uniform(0.2, 0.8, len(spanish_names)),
