@@ -4,9 +4,10 @@ import json
 import pandas as pd
 import pytest
 
-from toolkit.results import write, write_table
+from toolkit.outputs.files import write_table
+from toolkit.outputs.runs import write
 from toolkit.scoring import score
-from toolkit.studies.biasfinder import btcs, table4
+from toolkit.studies.biasfinder.analysis import btcs, table4
 
 HEAD = "the good movie was not very"  # 6 words: at max_length=8 everything after them is cut
 
@@ -50,6 +51,7 @@ def test_results_write_parquet_beside_csv_and_inputs_in_provenance(scored, tmp_p
     pytest.importorskip("pyarrow")
     counts = btcs(scored)
     paths = write(study="biasfinder", tables={"biasfinder_btcs": counts}, axes={}, scored=scored,
+                  fingerprints=scored.attrs.get("fingerprints"), inputs=scored.attrs.get("inputs"),
                   models=list(dict.fromkeys(scored["model"])), settings={}, out_dir=tmp_path, figures_dir=tmp_path,
                   formats=("csv", "parquet"), with_scored=True)
     names = {p.name for p in paths}

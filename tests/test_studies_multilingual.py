@@ -218,3 +218,25 @@ def test_multilingual_run_scores_a_language_without_ait_systems_with_a_given_mod
     assert not stats["verdict"].isin(["a higher", "b higher"]).any()  # the model ignores who the sentence is about
     assert result.intersections["reason"].eq("").all() and len(result.intersections) == 7
     assert result.skipped == {} and result.regression["method"].eq("paper").any()
+
+
+def test_multilingual_is_registered_and_checks_its_settings():
+    from toolkit import studies
+    from toolkit.errors import UnknownNameError as Unknown
+
+    study = studies.get("multilingual")
+    assert "multilingual" in [s.name for s in studies.all_studies()]
+    assert study.settings(size="quick").languages == ("es",)
+    with pytest.raises(Unknown, match="unknown cluster 'both'"):
+        study.settings(cluster="both")
+
+
+@needs_corpora
+def test_multilingual_quick_run_through_the_registry_gives_the_statistics_frame(tmp_path):
+    from toolkit import studies
+
+    result = studies.get("multilingual").run(size="quick", cache=False, n_boot=200, root=str(ML))
+    stats = result.stats
+    assert len(stats) and stats["study"].eq("multilingual").all() and (stats["verdict"] != "").all()
+    assert {"gaps", "intersections", "regression", "defects"} <= set(result.frames)
+    assert (tmp_path / "multilingual_gaps.csv") in result.write(tmp_path)

@@ -26,7 +26,10 @@ from toolkit.models.base import SentimentModel
 from toolkit.outputs import runs
 from toolkit.outputs.latex import to_latex
 from toolkit.scoring import score
+from toolkit.studies import register, stats_frame
+from toolkit.studies.base import Settings, Study
 from toolkit.studies.multilingual import analysis, corpora, defects, regression
+from toolkit.studies.result import Provenance, StudyResult
 
 STUDY = "multilingual"
 AIT_LANGUAGES = ("es", "ar")
@@ -189,4 +192,80 @@ def write(result: MultilingualResult, out_dir: str | Path | None = None, *,
 
 missing = corpora.missing
 
-__all__ = ["AIT_LANGUAGES", "MultilingualResult", "default_models", "latex_tables", "missing", "run", "write"]
+
+@dataclass(frozen=True)
+class MultilingualSettings(Settings):
+    """The multilingual study's settings (:func:`run`'s keywords): ``languages``/``sources``/``root`` pick the
+    corpora, ``tasks`` the default ``ait:`` systems, ``subsets`` the analyses, ``cluster`` the sound regression's,
+    ``max_templates`` a quick run. Correction: Holm."""
+
+    correction: str = "holm"
+    languages: tuple[str, ...] | None = None
+    sources: tuple[str, ...] = tuple(corpora.SOURCES)
+    root: str | None = None
+    tasks: tuple[str, ...] = TASKS
+    subsets: tuple[str, ...] = analysis.SUBSETS
+    cluster: str = "name"
+    max_templates: int | None = None
+
+    def check(self) -> None:
+        if self.cluster not in regression.CLUSTERS:
+            raise unknown("cluster", self.cluster, regression.CLUSTERS)
+        for subset in self.subsets:
+            if subset not in analysis.SUBSETS:
+                raise unknown("subset", subset, analysis.SUBSETS)
+        self._set(languages=None if self.languages is None else tuple(self.languages), sources=tuple(self.sources),
+                  tasks=tuple(self.tasks), subsets=tuple(self.subsets))
+
+
+@register
+class Multilingual(Study):
+    """The EEC in Spanish, Arabic (Câmara et al. 2022), German, Spanish, Japanese and Chinese (Goldfarb-Tarrant et
+    al. 2023): per-language gaps, race × gender, the Câmara regression as run and a sound one, defects. Needs the
+    corpora (not shipped): a run without them is TK102 saying where to get them."""
+
+    name = STUDY
+    title = "Multilingual EEC (Câmara et al. 2022; Goldfarb-Tarrant et al. 2023)"
+    paper = ("Câmara et al. 2022, LT-EDI; Goldfarb-Tarrant, Ross & Lopez 2023, EMNLP")
+    Settings = MultilingualSettings
+    headline = "multilingual |mean Δ| (gender, race)"
+    headline_absolute = True
+    sizes = {"quick": {"languages": ("es",), "sources": ("camara2022",), "tasks": ("valence",), "subsets": ("all",),
+                       "max_templates": 3}, "paper": {}}
+
+    def execute(self, *, models, settings: MultilingualSettings, cache, progress) -> StudyResult:
+        result = run(models=models, languages=settings.languages, sources=settings.sources, root=settings.root,
+                     tasks=settings.tasks, subsets=settings.subsets, alpha=settings.alpha,
+                     correction=settings.correction, margin=settings.margin, n_boot=settings.n_boot,
+                     seed=settings.seed, cluster=settings.cluster, max_templates=settings.max_templates, cache=cache,
+                     progress=progress)
+        frames = {name.removeprefix(f"{STUDY}_"): table for name, table in result.tables().items()}
+        frames["gaps"] = frames.pop("stats")  # result.stats is the statistics frame every study shares
+        return StudyResult(study=self.name, models=result.models, scored=result.scored, frames=frames,
+                           settings=settings, extras={"skipped": result.skipped, "pearson": result.settings[
+                               "pearson_test"]},
+                           provenance=Provenance(study=self.name, settings={**settings.record(), **{
+                               k: v for k, v in result.settings.items() if k not in ("study",)}}))
+
+    def figures(self, result: StudyResult, **options) -> dict:
+        from toolkit.studies.multilingual import figures  # defers matplotlib (drawn on demand)
+
+        gaps = result.frames["gaps"]
+        return {"multilingual_gaps": figures.cross_language(gaps)[0]} if gaps["estimate"].notna().any() else {}
+
+    def conclusions(self, result: StudyResult) -> pd.DataFrame:
+        rows = pd.concat([result.frames["gaps"], result.frames["intersections"]], ignore_index=True)
+        return stats_frame.frame(pd.DataFrame({
+            "model": rows["model"], "attribute": rows["attribute"],
+            "scope": rows["language"] + " (" + rows["source"] + "), task " + rows["task"].astype(str) + ", subset "
+                     + rows["subset"].astype(str),
+            "estimate": rows["estimate"], "ci_low": rows["ci_low"], "ci_high": rows["ci_high"],
+            "effect_size": rows["effect_size"], "p_value": rows["p_value"], "p_adjusted": rows["p_adjusted"],
+            "verdict": rows["verdict"],
+            "unit": "score difference " + rows["group_a"].astype(str) + " − " + rows["group_b"].astype(str),
+            "family": rows["family"], "correction": result.settings.correction, "null": "0",
+            "reason": rows["reason"]}), study=self.name)
+
+
+__all__ = ["AIT_LANGUAGES", "Multilingual", "MultilingualResult", "MultilingualSettings", "default_models",
+           "latex_tables", "missing", "run", "write"]

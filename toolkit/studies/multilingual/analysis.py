@@ -13,11 +13,11 @@ Per language × model × task × attribute × subset (``all`` or ``emotion:<e>``
   privileged (Japanese rank: a = junior).
 
 Each array goes through the EEC study's estimator (two-way random effects, Satterthwaite df: templates and persons
-both samples; ``eec._two_way``) and its family decision (``eec._decide``: the correction over every assessment of the
-subset in the run — languages × models × attributes —, the simultaneous interval, the equivalence test at
-``margin``, the verdict). :func:`statistics` returns :data:`COLUMNS`; ``reason`` says why a row has no number.
+both samples; :func:`toolkit.stats.crossed_estimate`) and its family decision (:func:`toolkit.stats.decide_family`:
+the correction over every assessment of the subset in the run — languages × models × attributes —, the simultaneous
+interval, the equivalence test at ``margin``, the verdict). :func:`statistics` returns :data:`COLUMNS`; ``reason`` says why a row has no number.
 
-:func:`intersections` runs :func:`toolkit.studies.intersections.cells` per language on the four race × gender cells
+:func:`intersections` runs :func:`toolkit.intersections.cells` per language on the four race × gender cells
 (Câmara: names; Goldfarb-Tarrant: the race lists where the gender of each pair is known) and returns the same
 columns (``attribute`` = ``race × gender: <contrast>``).
 """
@@ -31,9 +31,8 @@ import pandas as pd
 from toolkit import checks
 from toolkit import stats as tkstats
 from toolkit.cases import with_scores
+from toolkit import intersections as intersections_study
 from toolkit.errors import SchemaError
-from toolkit.studies import eec as eec_study
-from toolkit.studies import intersections as intersections_study
 
 COLUMNS = ("language", "source", "model", "task", "attribute", "subset", "group_a", "group_b", "estimate", "ci_low",
            "ci_high", "effect_size", "p_value", "p_adjusted", "verdict", "reason", "n_templates", "n_units",
@@ -41,7 +40,8 @@ COLUMNS = ("language", "source", "model", "task", "attribute", "subset", "group_
 EMOTIONS = ("anger", "fear", "joy", "sadness")
 SUBSETS = ("all",) + tuple(f"emotion:{e}" for e in EMOTIONS)
 GROUPS = {"gender": ("female", "male"), "race": ("minoritized", "privileged"), "rank": ("minoritized", "privileged")}
-NAMES_PAIR = eec_study.NAMES_PAIR
+NAMES_PAIR = "names (mean)"
+"""The gender unit of the names' means, named as the EEC study names it."""
 _NEED = ("model", "task", "score", "case_id", "template_id", "source", "language", "attribute", "gender", "race",
          "emotion", "pair", "side", "person", "person_en")
 
@@ -111,17 +111,18 @@ def statistics(scored: pd.DataFrame, *, subsets: Sequence[str] = SUBSETS, alpha:
         for key, group in part.groupby(keys, sort=False):
             matrix = group.pivot_table(index="template_id", columns="unit", values="delta", aggfunc="mean")
             weights = group.groupby("template_id")["case_id"].nunique().reindex(matrix.index).to_numpy(dtype=float)
-            estimate = eec_study._two_way(matrix, weights, alpha=alpha, n_boot=int(n_boot), seed=seed,
-                                          method="satterthwaite", margin=margin)
+            estimate = tkstats.crossed_estimate(matrix, weights, alpha=alpha, n_boot=int(n_boot), seed=seed,
+                                                method="satterthwaite", margin=margin)
             block.append({**dict(zip(keys, key)), "subset": subset, **estimate})
-        if block:
-            eec_study._decide(block, subset=subset, alpha=alpha, correction=correction, margin=margin,
-                              n_boot=int(n_boot), method="satterthwaite", seed=seed, family_size=None)
         n_languages = len({r["language"] for r in block})
+        family = (f"multilingual:{subset}: {len(block)} tests ({n_languages} languages × models × attributes), "
+                  f"{correction}")
+        if block:
+            tkstats.decide_family(block, family=family, label=f"multilingual {subset}", alpha=alpha,
+                                  correction=correction, margin=margin, n_boot=int(n_boot), method="satterthwaite",
+                                  seed=seed, family_size=None)
         for row in block:
             a, b = GROUPS.get(row["attribute"], ("a", "b"))
-            row["family"] = (f"multilingual:{subset}: {len(block)} tests ({n_languages} languages × models × "
-                             f"attributes), {correction}")
             rows.append({**row, "group_a": a, "group_b": b, "p_value": row["p_two_way"],
                          "reason": _reason(row)})
     return pd.DataFrame(rows, columns=list(COLUMNS)) if rows else pd.DataFrame(columns=list(COLUMNS))
@@ -137,7 +138,7 @@ def _reason(row: dict) -> str:
 
 
 def race_gender_cells(source: str, language: str) -> tuple[tuple[str, str], ...]:
-    """The four race × gender cells of a corpus and language, in :func:`toolkit.studies.intersections.cells`'
+    """The four race × gender cells of a corpus and language, in :func:`toolkit.intersections.cells`'
     order (minoritized female, minoritized male, majority female, majority male)."""
     if source == "camara2022":
         minor = {"es": "Latino", "ar": "Arab", "en_es": "Latino", "en_ar": "Arab"}[language]
