@@ -441,34 +441,6 @@ def crossed_estimate(matrix: pd.DataFrame, weights: np.ndarray | None, *, alpha:
             "_matrix": matrix, "_weights": weights}
 
 
-def _frame_rows(scored: pd.DataFrame, *, attribute: str, subset: str, alpha: float, n_boot: int, seed: int,
-                n_null: int, method: str, weighting: str, margin: float) -> list[dict]:
-    """One subset × attribute: per model × task, the two-way estimate, the paper-frame t interval, the null
-    baseline (uncorrected, no verdict yet)."""
-    grid = cells(scored, attribute=attribute, subset=subset)
-    paper_pairs = pairs(scored, attribute=attribute, subset=subset)
-    null = null_baseline(scored, attribute=attribute, subset=subset, n_null=n_null, seed=seed, alpha=alpha)
-    null = null.set_index(["model", "task"])
-    keys = ["model", "task", "template_id"]
-    wide = grid.pivot_table(index=keys, columns="unit", values="delta", aggfunc="mean", observed=True)
-    counts = grid.groupby(keys, sort=False)["n_pairs"].max().to_dict()
-    matrices = {key: block.droplevel([0, 1]) for key, block in wide.groupby(level=[0, 1], sort=False)}
-    deltas = {key: block.to_numpy() for key, block in paper_pairs.groupby(["model", "task"], sort=False)["delta"]}
-    rows = []
-    for model, task in dict.fromkeys(zip(grid["model"], grid["task"])):
-        matrix = matrices[(model, task)]
-        weights = None
-        if weighting == "sentences":  # a template weighs its sentence pairs: the estimate is the paper's mean Δ
-            weights = np.array([counts[(model, task, t)] for t in matrix.index], dtype=float)
-        frame = paired_t(deltas[(model, task)], alpha=alpha)
-        rows.append({"model": model, "task": task, "attribute": attribute, "subset": subset, "weighting": weighting,
-                     **_two_way(matrix, weights, alpha=alpha, n_boot=n_boot, seed=seed, method=method,
-                                margin=margin),
-                     "t_ci_low": frame["ci_low"], "t_ci_high": frame["ci_high"],
-                     **null.loc[(model, task)].to_dict()})
-    return rows
-
-
 def _crossed_interval(row: dict, matrix: pd.DataFrame, weights: np.ndarray | None, *, alpha: float, method: str,
                       n_boot: int, seed: int) -> tuple[float, float]:
     """A row's two-way ``1 − alpha`` interval from its own reference distribution (the t at another level, or the
