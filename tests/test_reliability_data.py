@@ -86,7 +86,7 @@ def test_planning_design_widths_stay_finite_for_a_large_family():
 @pytest.fixture(scope="module")
 def eec_scored():
     """The EEC's cases with made-up scores (no model): a name effect by name length, a template effect by id."""
-    from toolkit.studies.eec.generate import generate
+    from toolkit.studies.eec.generator import generate
 
     cases = generate()
     score = 0.4 + 0.01 * cases["person"].str.len() + 0.02 * cases["template_id"].astype(int) % 7 / 7

@@ -26,7 +26,7 @@ import pandas as pd
 from toolkit import checks, corpora, paths, planning
 from toolkit import names as name_meta
 from toolkit.errors import InputError, SchemaError, unknown
-from toolkit.studies.eec.generate import generate as generate_eec, wordings as eec_wordings
+from toolkit.studies.eec.generator import generate as generate_eec, wordings as eec_wordings
 from toolkit.instrument.names import shipped_metadata
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel, load_all
 from toolkit.scoring import score
@@ -150,7 +150,7 @@ class WordingResult:
 def wording_sweep(*, models: Iterable[str | SentimentModel] | None = None, wordings: Sequence[str] | None = None,
                   attributes: Sequence[str] = ("gender", "race"), cache: bool | str | Path | None = True,
                   n_boot: int = 2000, seed: int = 0, progress: bool | None = None) -> WordingResult:
-    """Generate the EEC under each wording set (default: all, :func:`toolkit.studies.eec.generate.wordings`), score it
+    """Generate the EEC under each wording set (default: all, :func:`toolkit.studies.eec.generator.wordings`), score it
     with ``models`` (default: the offline models; the cache keeps every set), and compare the sets' conclusions
     (:mod:`toolkit.instrument.wording`)."""
     sets = checks.text_list(wordings, name="wordings", what="wording sets") if wordings is not None \
