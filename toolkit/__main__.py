@@ -232,8 +232,8 @@ def _run(args: argparse.Namespace, previous: object) -> int:
             args.models = split_specs("\n".join(args.models))
         if getattr(args, "out", None) is not None:
             check_writable(args.out)  # before an hour of scoring, not after
-            if args.study != "audit":  # likewise: a folder of another study's run is refused now
-                check_owner(args.out, args.study)
+            if args.command != "audit":  # likewise: a folder of another study's run is refused now
+                check_owner(args.out, args.command)
         cache = False if args.no_cache else (args.cache or True)
         check_cache(cache)  # likewise: a --cache under a plain file fails now
         if args.command == "audit":
