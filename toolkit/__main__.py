@@ -98,6 +98,14 @@ def _parser() -> argparse.ArgumentParser:
                     help="which reviews give gender/country templates: biasfinder (its own rules; the default "
                          "under --coherence paper) or toolkit. The paper preset: --coherence paper --backend "
                          "neuralcoref --lists paper")
+    bf.add_argument("--parser", help="under BiasFinder's acceptance: the spaCy pipeline that parses the reviews "
+                    "(default the small English one; en_core_web_md after `make parser-md`)")
+    bf.add_argument("--person-names", choices=("entities", "cluster"),
+                    help="under BiasFinder's acceptance: person names are the PERSON entities (default) or also "
+                         "the proper-noun mentions of a cluster holding a gendered pronoun")
+    bf.add_argument("--titles", choices=("paper", "extended"),
+                    help="under BiasFinder's acceptance: the occupation method's TITLE vocabulary, the word list's "
+                         "occupations (paper, default) or with permissively licensed job and story titles")
     bf.add_argument("--people", choices=("mutate", "skip-named", "skip-real", "skip-known"), default="mutate",
                     help="persons the review identifies: mutate (BiasFinder, default), skip-named, skip-real, "
                          "skip-known (also persons many reviews of the corpus name)")
@@ -207,7 +215,8 @@ def _biasfinder(args: argparse.Namespace, cache) -> None:
                             lists=args.lists, correction=args.correction, margin=args.margin,
                             n_boot=args.n_boot, n_country_names=args.n_country_names, interval=args.interval,
                             duplicates=args.duplicates, people=args.people, occupation_fit=args.occupation_fit,
-                            coherence=_coherence(args.coherence), backend=args.backend, acceptance=args.acceptance)
+                            coherence=_coherence(args.coherence), backend=args.backend, acceptance=args.acceptance,
+                            parser=args.parser, person_names=args.person_names, titles=args.titles)
     for path in biasfinder.write(result, args.out, figures_dir=args.out, formats=tuple(args.format or ("csv",)),
                                  with_scored=args.scored, latex=args.latex, report=args.report):
         print(path)

@@ -59,7 +59,9 @@ from toolkit.generators.biasfinder.rules import DEFAULT as DEFAULT_RULES, RULES,
 from toolkit.generators.biasfinder.occupation_paper import generate_occupation_paper
 from toolkit.generators.biasfinder.distributed import map_chunks
 from toolkit.generators.biasfinder.fit import check_method, template_fills
-from toolkit.generators.biasfinder.paper import paper_templates
+from toolkit.generators.biasfinder.paper import NAMES as PAPER_NAMES, paper_templates
+from toolkit.generators.biasfinder.occupation_paper import title_vocabulary
+from toolkit.nlp.pipeline import DEFAULT_PIPELINE, load_pipeline, record as pipeline_record
 from toolkit.generators.biasfinder.rules import label as rule_label, record as record_rules
 
 INSTANCES = ("gender", "occupation", "country")
@@ -81,14 +83,18 @@ def _one_gender(corpus: pd.DataFrame) -> pd.DataFrame:
 
 def _instances(corpus: pd.DataFrame, *, instances: Sequence[str], n_names: int, n_country_names: int, backend: str,
                n_process: int, lists: str = "curated", rules: frozenset[str] = DEFAULT_RULES,
-               people: str | KnownNames = "mutate", acceptance: str = "toolkit") -> dict[str, pd.DataFrame | dict]:
+               people: str | KnownNames = "mutate", acceptance: str = "toolkit",
+               paper: dict | None = None) -> dict[str, pd.DataFrame | dict]:
     """The case table of each instance for one chunk of screened reviews, and under ``"rejected"`` the reviews each
     coherence rule rejected there, per stage (gender templates, which country templates come from; country;
     occupation)."""
     frames: dict = {}
     gendered, rejected = None, {}
+    paper = paper or {}
     if acceptance == "biasfinder" and {"gender", "country"} & set(instances) and len(corpus):
-        gender_found, country_found = paper_templates(corpus, backend=backend, n_process=n_process, lists=lists)
+        gender_found, country_found = paper_templates(corpus, backend=backend, n_process=n_process, lists=lists,
+                                                      parser=paper.get("parser", DEFAULT_PIPELINE),
+                                                      names=paper.get("person_names", "entities"))
         if "gender" in instances:
             frames["gender"] = generate_gender(corpus, n_names=n_names, lists=lists, rules=rules,
                                                templates=gender_found)
@@ -110,7 +116,9 @@ def _instances(corpus: pd.DataFrame, *, instances: Sequence[str], n_names: int, 
                                     people=people)
         rejected["gender"] = gendered.attrs.get("rejected", {})
     if len(corpus) and "occupation" in instances and acceptance == "biasfinder":
-        frames["occupation"] = generate_occupation_paper(corpus, n_process=n_process, lists=lists)
+        frames["occupation"] = generate_occupation_paper(corpus, n_process=n_process, lists=lists,
+                                                         titles=paper.get("titles", "paper"),
+                                                         parser=paper.get("parser", DEFAULT_PIPELINE))
         rejected["occupation"] = frames["occupation"].attrs.get("rejected", {})
     elif len(corpus) and "occupation" in instances:
         frames["occupation"] = generate_occupation(corpus, n_process=n_process, lists=lists, rules=rules)
@@ -133,7 +141,8 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
              progress: bool | None = None, executor: str = "local", workers: int | None = None,
              lists: str = "curated", duplicates: str = "keep", coherence: str | Iterable[str] = "default",
              people: str | KnownNames = "mutate", occupation_fit: str | None = None,
-             known_from: pd.DataFrame | Iterable[str] | None = None, acceptance: str | None = None) -> pd.DataFrame:
+             known_from: pd.DataFrame | Iterable[str] | None = None, acceptance: str | None = None,
+             parser: str | None = None, person_names: str | None = None, titles: str | None = None) -> pd.DataFrame:
     """The case tables of ``instances`` for ``corpus``, concatenated (columns :data:`COLUMNS`; '' where an instance
     lacks one). ``n_names`` per gender for the gender instance, ``n_country_names`` per country and gender;
     ``n_process`` parsing processes (2 on a 2-core machine parses about 1.6× faster); reviews longer than
@@ -149,7 +158,13 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     single mentions, slots checked) or ``"biasfinder"`` (BiasFinder's own code, :mod:`.paper`: its preprocessing,
     exactly one person cluster of two or more mentions; counted as ``biasfinder:<reason>``); default
     ``"biasfinder"`` under ``coherence="paper"``, else ``"toolkit"``. The paper preset is ``coherence="paper",
-    backend="neuralcoref"`` (the model BiasFinder ran, :mod:`toolkit.nlp.neuralcoref`)."""
+    backend="neuralcoref"`` (the model BiasFinder ran, :mod:`toolkit.nlp.neuralcoref`). Under ``"biasfinder"``
+    only (:data:`PAPER_OPTIONS`, recorded in ``attrs["coherence"]["paper"]``): ``parser``, the spaCy pipeline that
+    parses the reviews (default the small English one; ``"en_core_web_md"``, installed by ``make parser-md``, is
+    nearer BiasFinder's ``en_core_web_lg``); ``person_names``, ``"entities"`` (BiasFinder's PERSON entities) or
+    ``"cluster"`` (also the proper-noun mentions of a cluster holding a gendered pronoun, :func:`.paper.cluster_names`);
+    ``titles``, the occupation method's TITLE vocabulary, ``"paper"`` (the ``lists`` preset's occupations) or
+    ``"extended"`` (with :func:`.occupation_paper.title_vocabulary`'s permissively licensed job and story titles)."""
     from tqdm.auto import tqdm
 
     if not instances:
@@ -167,6 +182,7 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
         acceptance = "biasfinder" if isinstance(coherence, str) and coherence == "paper" else "toolkit"
     if acceptance not in ACCEPTANCE:
         raise unknown("acceptance", acceptance, ACCEPTANCE)
+    paper = _paper_options(acceptance, parser=parser, person_names=person_names, titles=titles)
     mode = people_mode(people)  # the option's name; a KnownNames (counted beforehand) is "skip-known"
     if acceptance == "biasfinder" and mode != "mutate" and {"gender", "country"} & set(instances):
         warn(f"BiasFinder: people={mode!r} is read by this project's acceptance only; BiasFinder's "
@@ -209,6 +225,8 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     options = {"instances": instances, "n_names": n_names, "n_country_names": n_country_names, "backend": backend,
                "n_process": n_process, "lists": lists, "rules": rules, "people": person_option,
                "acceptance": acceptance}
+    if paper:
+        options["paper"] = paper
     if executor == "ray":
         done = map_chunks(_instances, chunks, workers=workers, **options)
     else:
@@ -250,7 +268,31 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     cases.attrs["generation_report"] = report
     cases.attrs["word_lists"] = word_lists(lists).record(rules=rules)
     cases.attrs["coherence"] = {**record_rules(rules), "people": mode, "acceptance": acceptance, "backend": backend}
+    if paper:
+        cases.attrs["coherence"]["paper"] = {**paper, "parser": pipeline_record(paper["parser"])}
     return cases
+
+
+PAPER_OPTIONS = {"parser": DEFAULT_PIPELINE, "person_names": "entities", "titles": "paper"}
+"""The options of BiasFinder's own acceptance (``acceptance="biasfinder"``) and their defaults."""
+
+
+def _paper_options(acceptance: str, **given) -> dict:
+    """The paper-mode options in force (:data:`PAPER_OPTIONS`, ``given`` over the defaults) under
+    ``acceptance="biasfinder"``, checked here before any parse; {} under this project's acceptance, where passing
+    one is TK102 naming the fix."""
+    passed = {name: value for name, value in given.items() if value is not None}
+    if acceptance != "biasfinder":
+        if passed:
+            raise InputError(f"{', '.join(passed)} apply to BiasFinder's own acceptance only.",
+                             fix="pass coherence='paper' (or acceptance='biasfinder'), or leave them out.")
+        return {}
+    options = {**PAPER_OPTIONS, **passed}
+    if options["person_names"] not in PAPER_NAMES:
+        raise unknown("person_names option", options["person_names"], PAPER_NAMES)
+    title_vocabulary(options["titles"])  # an unknown vocabulary fails here
+    load_pipeline(options["parser"], disable=("lemmatizer",))  # a missing pipeline fails here, naming its install
+    return options
 
 
 def _fit_occupations(cases: pd.DataFrame, corpus: pd.DataFrame, *, method: str, lists: str

@@ -40,15 +40,23 @@ from functools import cache
 import pandas as pd
 
 from toolkit import executors
+from toolkit.errors import unknown
 from toolkit.nlp import pipeline as nlp_layer
 from toolkit.generators.biasfinder.lint import fill_flags
 from toolkit.generators.biasfinder.lists import word_lists, word_pattern
 from toolkit.generators.biasfinder.occupation import fill_occupation
+from toolkit.generators.biasfinder.paper import preprocess
+from toolkit.resources import load_json
 
 TEMPLATE_COLUMNS = ("doc_id", "corpus", "text", "template", "occupation", "k")
 KBP_PRONOUNS = frozenset({"he", "him", "his", "she", "her", "hers"})  # CoreNLP's pronominal PERSON mentions
 NOT_NAMES = frozenset({"he", "him", "hisshe", "her", "they", "we", "i", "you"})  # BiasFinder's list, as it runs
 REASONS = ("no_title", "no_person_in_sentence", "not_a_noun", "no_span")
+# the tags spaCy 2 (BiasFinder's parse) gave the part of speech DET: possessive and wh- determiners too ("his",
+# "their", "whose"), which spaCy 3 calls PRON
+SPACY2_DET_TAGS = frozenset({"DT", "PDT", "WDT", "PRP$", "WP$"})
+TITLES = ("paper", "extended")  # the TITLE vocabulary (:func:`title_vocabulary`)
+CLEANUP = ("biasfinder", "tags")  # how the review is cleaned before annotation (:func:`_clean`)
 _TAG = re.compile(r"<.*?>")
 
 
@@ -93,7 +101,8 @@ def mutate_sentence(doc, word: str, taken: list[int]) -> str:
         return ""
     taken.append(token.i)
     start = min([token.i] + [t.i for t in token.subtree])
-    dets = ["<DET>" if c.lower_ in ("a", "an") else c.text for c in token.children if c.pos_ == "DET" and c.i < token.i]
+    dets = ["<DET>" if c.lower_ in ("a", "an") else c.text for c in token.children
+            if (c.pos_ == "DET" or c.tag_ in SPACY2_DET_TAGS) and c.i < token.i]
     made = f"{doc[:start].text} {' '.join([*dets, '<OCC>'])} {doc[token.i + 1:].text}".strip()
     return re.sub(rf"\b{re.escape(word)}\b", "<OCC>", made).strip()
 
@@ -133,28 +142,55 @@ def templates_of(doc, sentence_nlp, forms: dict[str, str]) -> tuple[list[tuple[s
 
 
 @cache
-def _prefilter(lists: str) -> re.Pattern:
-    return word_pattern([w for w in word_lists(lists).occupations if len(w.split()) == 1], plural=True)
+def title_vocabulary(titles: str = "paper", lists: str = "paper") -> tuple[str, ...]:
+    """The TITLE vocabulary: ``"paper"``, the ``lists`` preset's occupations; ``"extended"``, those and
+    ``toolkit/resources/biasfinder_titles.json`` (head nouns of Faker's job titles and a film-and-story list, both
+    permissively licensed; ``scripts/build_biasfinder_titles.py``), a stand-in for CoreNLP's TITLE gazetteer."""
+    if titles not in TITLES:
+        raise unknown("titles option", titles, TITLES)
+    words = word_lists(lists).occupations
+    if titles == "extended":
+        extra = load_json("biasfinder_titles")
+        words = tuple(dict.fromkeys([*words, *extra["from_faker"], *extra["film_and_story"]]))
+    return words
+
+
+@cache
+def _prefilter(words: tuple[str, ...]) -> re.Pattern:
+    return word_pattern([w for w in words if len(w.split()) == 1], plural=True)
+
+
+def _clean(text: str, *, cleanup: str) -> str:
+    """The review as the method reads it: BiasFinder's ``preprocessText`` (``"biasfinder"``) or HTML tags as a
+    space and runs of spaces as one (``"tags"``)."""
+    if cleanup == "biasfinder":
+        return preprocess(text)
+    return re.sub(r" +", " ", _TAG.sub(" ", text)).strip()
 
 
 def occupation_templates_paper(corpus: pd.DataFrame, *, n_process: int = 1, lists: str = "paper",
-                               words: tuple[str, ...] | None = None) -> pd.DataFrame:
-    """BiasFinder's occupation templates of ``corpus`` (module docstring). ``words``: the TITLE vocabulary (default
-    the ``lists`` preset's occupations; a benchmark may pass more to measure what CoreNLP's larger one adds).
-    Columns :data:`TEMPLATE_COLUMNS` (``k``: the template's rank within its review); ``attrs["rejected"]``:
-    sentences per reason, ``biasfinder:<reason>``."""
-    vocabulary = word_lists(lists).occupations if words is None else words
+                               words: tuple[str, ...] | None = None, titles: str = "paper",
+                               parser: str = nlp_layer.DEFAULT_PIPELINE, cleanup: str = "biasfinder") -> pd.DataFrame:
+    """BiasFinder's occupation templates of ``corpus`` (module docstring). ``titles``: the TITLE vocabulary
+    (:func:`title_vocabulary`); ``words`` overrides it (a benchmark may pass any). ``parser``: the spaCy pipeline
+    standing in for CoreNLP's sentences, tags and entities (each sentence is re-parsed by the small English
+    pipeline, as BiasFinder's spaCy step did). ``cleanup``: ``"biasfinder"`` (its ``preprocessText``, as the gender
+    and country instances) or ``"tags"``. Columns :data:`TEMPLATE_COLUMNS` (``k``: the template's rank within its
+    review); ``attrs["rejected"]``: sentences per reason, ``biasfinder:<reason>``."""
+    if cleanup not in CLEANUP:
+        raise unknown("cleanup option", cleanup, CLEANUP)
+    vocabulary = title_vocabulary(titles, lists) if words is None else tuple(words)
     forms = title_forms(vocabulary)
-    pattern = _prefilter(lists) if words is None else word_pattern(
-        [w for w in vocabulary if len(w.split()) == 1], plural=True)
-    texts = corpus["text"].astype(str).map(lambda t: re.sub(r" +", " ", _TAG.sub(" ", t)).strip())
+    pattern = _prefilter(vocabulary)
+    texts = corpus["text"].astype(str).map(lambda t: _clean(t, cleanup=cleanup))
     keep = texts.map(lambda t: pattern.search(t) is not None).astype(bool)
     rows = corpus.loc[keep].assign(text=texts[keep])
-    nlp = nlp_layer.load_pipeline(nlp_layer.DEFAULT_PIPELINE, disable=("lemmatizer",))
+    nlp = nlp_layer.load_pipeline(parser, disable=("lemmatizer",))
+    sentence_nlp = nlp_layer.load_pipeline(nlp_layer.DEFAULT_PIPELINE, disable=("lemmatizer",))
     out, rejected = [], Counter()
     docs = executors.parse(nlp, rows["text"].tolist(), batch_size=64, n_process=n_process)
     for row, doc in zip(rows.itertuples(index=False), docs):
-        made, reasons = templates_of(doc, nlp, forms)
+        made, reasons = templates_of(doc, sentence_nlp, forms)
         rejected.update(reasons)
         original = " ".join(s.text for s in doc.sents)
         for k, (template, word) in enumerate(made):
@@ -166,12 +202,15 @@ def occupation_templates_paper(corpus: pd.DataFrame, *, n_process: int = 1, list
 
 
 def generate_occupation_paper(corpus: pd.DataFrame, *, templates: pd.DataFrame | None = None, n_process: int = 1,
-                              lists: str = "paper") -> pd.DataFrame:
+                              lists: str = "paper", titles: str = "paper", parser: str = nlp_layer.DEFAULT_PIPELINE,
+                              cleanup: str = "biasfinder") -> pd.DataFrame:
     """Occupation mutants of BiasFinder's templates (module docstring), filled with every occupation of the
-    ``lists`` preset; the columns of :func:`.occupation.generate_occupation`. ``attrs["rejected"]``: sentences per
-    reason."""
+    ``lists`` preset (whatever TITLE vocabulary found the slot); the columns of
+    :func:`.occupation.generate_occupation`. ``titles``, ``parser``, ``cleanup``: :func:`occupation_templates_paper`.
+    ``attrs["rejected"]``: sentences per reason."""
     if templates is None:
-        templates = occupation_templates_paper(corpus, n_process=n_process, lists=lists)
+        templates = occupation_templates_paper(corpus, n_process=n_process, lists=lists, titles=titles,
+                                               parser=parser, cleanup=cleanup)
     values = word_lists(lists).occupations
     flags = fill_flags(values)
     rows = []
