@@ -128,3 +128,14 @@ def test_occupation_paper_title_resource_is_what_its_build_script_writes():
     script = Path(__file__).resolve().parents[1] / "scripts" / "build_biasfinder_titles.py"
     built = runpy.run_path(str(script))["build"]()
     assert built == shipped
+
+
+def test_occupation_paper_first_keeps_a_reviews_first_occupation_only_and_is_the_presets_default():
+    text = "Tom Hanks is a doctor and a farmer in this film."
+    first = occupation_templates_paper(corpus_of([text]), lists="paper", per_review="first")
+    assert first["occupation"].tolist() == ["doctor"] and first["k"].tolist() == [0]
+    cases = generate(corpus_of([text]), instances=["occupation"], coherence="paper", lists="paper")
+    assert cases["case_id"].nunique() == 1 and cases.attrs["coherence"]["paper"]["occupation_templates"] == "first"
+    each = generate(corpus_of([text]), instances=["occupation"], coherence="paper", lists="paper",
+                    occupation_templates="each")
+    assert each["case_id"].nunique() == 2

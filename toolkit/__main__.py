@@ -105,7 +105,10 @@ def _parser() -> argparse.ArgumentParser:
                          "the proper-noun mentions of a cluster holding a gendered pronoun")
     bf.add_argument("--titles", choices=("paper", "extended"),
                     help="under BiasFinder's acceptance: the occupation method's TITLE vocabulary, the word list's "
-                         "occupations (paper, default) or with permissively licensed job and story titles")
+                         "occupations with permissively licensed job and story titles (extended, default) or "
+                         "without (paper)")
+    bf.add_argument("--occupation-templates", choices=("first", "each"),
+                    help="under BiasFinder's acceptance: a review's first occupation only (default) or each")
     bf.add_argument("--people", choices=("mutate", "skip-named", "skip-real", "skip-known"), default="mutate",
                     help="persons the review identifies: mutate (BiasFinder, default), skip-named, skip-real, "
                          "skip-known (also persons many reviews of the corpus name)")
@@ -216,7 +219,8 @@ def _biasfinder(args: argparse.Namespace, cache) -> None:
                             n_boot=args.n_boot, n_country_names=args.n_country_names, interval=args.interval,
                             duplicates=args.duplicates, people=args.people, occupation_fit=args.occupation_fit,
                             coherence=_coherence(args.coherence), backend=args.backend, acceptance=args.acceptance,
-                            parser=args.parser, person_names=args.person_names, titles=args.titles)
+                            parser=args.parser, person_names=args.person_names, titles=args.titles,
+                            occupation_templates=args.occupation_templates)
     for path in biasfinder.write(result, args.out, figures_dir=args.out, formats=tuple(args.format or ("csv",)),
                                  with_scored=args.scored, latex=args.latex, report=args.report):
         print(path)

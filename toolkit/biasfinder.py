@@ -64,7 +64,7 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
         duplicates: str = "keep", coherence: str | Iterable[str] = "default",
         people: str = "mutate", occupation_fit: str | None = None, backend: str = "rules",
         acceptance: str | None = None, parser: str | None = None, person_names: str | None = None,
-        titles: str | None = None) -> BiasFinderResult:
+        titles: str | None = None, occupation_templates: str | None = None) -> BiasFinderResult:
     """Generate BiasFinder cases from ``corpus`` (a :func:`toolkit.corpora.load` source or frame; ``n_process``
     parsing processes; a file is read with ``encoding``) — or take ``cases`` already generated — keep a seeded sample
     of at most ``max_templates`` templates per characteristic (:func:`sample_templates`; None keeps all), then score
@@ -85,9 +85,9 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
     ``backend``: the coreference backend (``rules``, the default; ``neuralcoref``, BiasFinder's model); ``acceptance``:
     which reviews give gender/country templates (None: ``biasfinder`` under ``coherence="paper"``, else
     ``toolkit``; :mod:`toolkit.generators.biasfinder.paper`). The paper preset is ``coherence="paper",
-    backend="neuralcoref", lists="paper"``; under it ``parser``, ``person_names`` and ``titles`` choose the parser,
-    which mentions are names and the occupation method's TITLE vocabulary (:func:`generate`; recorded in
-    ``settings["coherence"]["paper"]``)."""
+    backend="neuralcoref", lists="paper"``; under it ``parser``, ``person_names``, ``titles`` and
+    ``occupation_templates`` choose the parser, which mentions are names, the occupation method's TITLE vocabulary
+    and its templates per review (:func:`generate`; recorded in ``settings["coherence"]["paper"]``)."""
     word_lists(lists)  # an unknown preset fails here; with ``cases`` given, the cases' own preset is recorded
     active_rules(coherence), people_mode(people)  # unknown rule names or people options fail before the parse
     models = checks.model_list(models)  # every argument checked before the slow generation
@@ -111,7 +111,7 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
                          n_process=n_process, max_chars=max_chars, progress=progress, executor=executor,
                          lists=lists, duplicates=duplicates, coherence=coherence, people=people,
                          occupation_fit=occupation_fit, backend=backend, acceptance=acceptance, parser=parser,
-                         person_names=person_names, titles=titles)
+                         person_names=person_names, titles=titles, occupation_templates=occupation_templates)
         generation_report = dict(cases.attrs.get("generation_report", {}))
     mined = cases.groupby("attribute")["case_id"].nunique().to_dict()
     recorded_lists = cases.attrs.get("word_lists")  # None for given cases that do not say

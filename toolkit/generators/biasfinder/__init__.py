@@ -60,7 +60,7 @@ from toolkit.generators.biasfinder.occupation_paper import generate_occupation_p
 from toolkit.generators.biasfinder.distributed import map_chunks
 from toolkit.generators.biasfinder.fit import check_method, template_fills
 from toolkit.generators.biasfinder.paper import NAMES as PAPER_NAMES, paper_templates
-from toolkit.generators.biasfinder.occupation_paper import title_vocabulary
+from toolkit.generators.biasfinder.occupation_paper import PER_REVIEW, title_vocabulary
 from toolkit.nlp.pipeline import DEFAULT_PIPELINE, load_pipeline, record as pipeline_record
 from toolkit.generators.biasfinder.rules import label as rule_label, record as record_rules
 
@@ -118,7 +118,8 @@ def _instances(corpus: pd.DataFrame, *, instances: Sequence[str], n_names: int, 
     if len(corpus) and "occupation" in instances and acceptance == "biasfinder":
         frames["occupation"] = generate_occupation_paper(corpus, n_process=n_process, lists=lists,
                                                          titles=paper.get("titles", "paper"),
-                                                         parser=paper.get("parser", DEFAULT_PIPELINE))
+                                                         parser=paper.get("parser", DEFAULT_PIPELINE),
+                                                         per_review=paper.get("occupation_templates", "each"))
         rejected["occupation"] = frames["occupation"].attrs.get("rejected", {})
     elif len(corpus) and "occupation" in instances:
         frames["occupation"] = generate_occupation(corpus, n_process=n_process, lists=lists, rules=rules)
@@ -142,7 +143,8 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
              lists: str = "curated", duplicates: str = "keep", coherence: str | Iterable[str] = "default",
              people: str | KnownNames = "mutate", occupation_fit: str | None = None,
              known_from: pd.DataFrame | Iterable[str] | None = None, acceptance: str | None = None,
-             parser: str | None = None, person_names: str | None = None, titles: str | None = None) -> pd.DataFrame:
+             parser: str | None = None, person_names: str | None = None, titles: str | None = None,
+             occupation_templates: str | None = None) -> pd.DataFrame:
     """The case tables of ``instances`` for ``corpus``, concatenated (columns :data:`COLUMNS`; '' where an instance
     lacks one). ``n_names`` per gender for the gender instance, ``n_country_names`` per country and gender;
     ``n_process`` parsing processes (2 on a 2-core machine parses about 1.6× faster); reviews longer than
@@ -163,8 +165,11 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     parses the reviews (default the small English one; ``"en_core_web_md"``, installed by ``make parser-md``, is
     nearer BiasFinder's ``en_core_web_lg``); ``person_names``, ``"entities"`` (BiasFinder's PERSON entities) or
     ``"cluster"`` (also the proper-noun mentions of a cluster holding a gendered pronoun, :func:`.paper.cluster_names`);
-    ``titles``, the occupation method's TITLE vocabulary, ``"paper"`` (the ``lists`` preset's occupations) or
-    ``"extended"`` (with :func:`.occupation_paper.title_vocabulary`'s permissively licensed job and story titles)."""
+    ``titles``, the occupation method's TITLE vocabulary, ``"extended"`` (default: the ``lists`` preset's
+    occupations and :func:`.occupation_paper.title_vocabulary`'s permissively licensed job and story titles, standing
+    in for CoreNLP's TITLE entities) or ``"paper"`` (the preset's occupations only); ``occupation_templates``,
+    ``"first"`` (default: a review's first occupation only, as BiasFinder's ``generateMultipleMutantOcc``) or
+    ``"each"`` (one template per distinct occupation, as its ``main.py``)."""
     from tqdm.auto import tqdm
 
     if not instances:
@@ -182,7 +187,8 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
         acceptance = "biasfinder" if isinstance(coherence, str) and coherence == "paper" else "toolkit"
     if acceptance not in ACCEPTANCE:
         raise unknown("acceptance", acceptance, ACCEPTANCE)
-    paper = _paper_options(acceptance, parser=parser, person_names=person_names, titles=titles)
+    paper = _paper_options(acceptance, parser=parser, person_names=person_names, titles=titles,
+                           occupation_templates=occupation_templates)
     mode = people_mode(people)  # the option's name; a KnownNames (counted beforehand) is "skip-known"
     if acceptance == "biasfinder" and mode != "mutate" and {"gender", "country"} & set(instances):
         warn(f"BiasFinder: people={mode!r} is read by this project's acceptance only; BiasFinder's "
@@ -273,7 +279,8 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     return cases
 
 
-PAPER_OPTIONS = {"parser": DEFAULT_PIPELINE, "person_names": "entities", "titles": "paper"}
+PAPER_OPTIONS = {"parser": DEFAULT_PIPELINE, "person_names": "entities", "titles": "extended",
+                 "occupation_templates": "first"}
 """The options of BiasFinder's own acceptance (``acceptance="biasfinder"``) and their defaults."""
 
 
@@ -291,6 +298,8 @@ def _paper_options(acceptance: str, **given) -> dict:
     if options["person_names"] not in PAPER_NAMES:
         raise unknown("person_names option", options["person_names"], PAPER_NAMES)
     title_vocabulary(options["titles"])  # an unknown vocabulary fails here
+    if options["occupation_templates"] not in PER_REVIEW:
+        raise unknown("occupation_templates option", options["occupation_templates"], PER_REVIEW)
     load_pipeline(options["parser"], disable=("lemmatizer",))  # a missing pipeline fails here, naming its install
     return options
 

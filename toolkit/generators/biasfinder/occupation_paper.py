@@ -56,6 +56,7 @@ REASONS = ("no_title", "no_person_in_sentence", "not_a_noun", "no_span")
 # "their", "whose"), which spaCy 3 calls PRON
 SPACY2_DET_TAGS = frozenset({"DT", "PDT", "WDT", "PRP$", "WP$"})
 TITLES = ("paper", "extended")  # the TITLE vocabulary (:func:`title_vocabulary`)
+PER_REVIEW = ("each", "first")  # templates per review: one per distinct occupation (main.py) or the first (utils.py)
 CLEANUP = ("biasfinder", "tags")  # how the review is cleaned before annotation (:func:`_clean`)
 _TAG = re.compile(r"<.*?>")
 
@@ -170,15 +171,20 @@ def _clean(text: str, *, cleanup: str) -> str:
 
 def occupation_templates_paper(corpus: pd.DataFrame, *, n_process: int = 1, lists: str = "paper",
                                words: tuple[str, ...] | None = None, titles: str = "paper",
-                               parser: str = nlp_layer.DEFAULT_PIPELINE, cleanup: str = "biasfinder") -> pd.DataFrame:
+                               parser: str = nlp_layer.DEFAULT_PIPELINE, cleanup: str = "biasfinder",
+                               per_review: str = "each") -> pd.DataFrame:
     """BiasFinder's occupation templates of ``corpus`` (module docstring). ``titles``: the TITLE vocabulary
     (:func:`title_vocabulary`); ``words`` overrides it (a benchmark may pass any). ``parser``: the spaCy pipeline
     standing in for CoreNLP's sentences, tags and entities (each sentence is re-parsed by the small English
     pipeline, as BiasFinder's spaCy step did). ``cleanup``: ``"biasfinder"`` (its ``preprocessText``, as the gender
-    and country instances) or ``"tags"``. Columns :data:`TEMPLATE_COLUMNS` (``k``: the template's rank within its
-    review); ``attrs["rejected"]``: sentences per reason, ``biasfinder:<reason>``."""
+    and country instances) or ``"tags"``. ``per_review``: ``"each"`` distinct occupation its template (``main.py``)
+    or only the ``"first"`` one in the text (``utils.py``'s ``generateMultipleMutantOcc``, which stops at the first
+    template). Columns :data:`TEMPLATE_COLUMNS` (``k``: the template's rank within its review); ``attrs["rejected"]``:
+    sentences per reason, ``biasfinder:<reason>``."""
     if cleanup not in CLEANUP:
         raise unknown("cleanup option", cleanup, CLEANUP)
+    if per_review not in PER_REVIEW:
+        raise unknown("per_review option", per_review, PER_REVIEW)
     vocabulary = title_vocabulary(titles, lists) if words is None else tuple(words)
     forms = title_forms(vocabulary)
     pattern = _prefilter(vocabulary)
@@ -191,6 +197,8 @@ def occupation_templates_paper(corpus: pd.DataFrame, *, n_process: int = 1, list
     docs = executors.parse(nlp, rows["text"].tolist(), batch_size=64, n_process=n_process)
     for row, doc in zip(rows.itertuples(index=False), docs):
         made, reasons = templates_of(doc, sentence_nlp, forms)
+        if per_review == "first":
+            made = made[:1]
         rejected.update(reasons)
         original = " ".join(s.text for s in doc.sents)
         for k, (template, word) in enumerate(made):
@@ -203,14 +211,15 @@ def occupation_templates_paper(corpus: pd.DataFrame, *, n_process: int = 1, list
 
 def generate_occupation_paper(corpus: pd.DataFrame, *, templates: pd.DataFrame | None = None, n_process: int = 1,
                               lists: str = "paper", titles: str = "paper", parser: str = nlp_layer.DEFAULT_PIPELINE,
-                              cleanup: str = "biasfinder") -> pd.DataFrame:
+                              cleanup: str = "biasfinder", per_review: str = "each") -> pd.DataFrame:
     """Occupation mutants of BiasFinder's templates (module docstring), filled with every occupation of the
     ``lists`` preset (whatever TITLE vocabulary found the slot); the columns of
-    :func:`.occupation.generate_occupation`. ``titles``, ``parser``, ``cleanup``: :func:`occupation_templates_paper`.
+    :func:`.occupation.generate_occupation`. ``titles``, ``parser``, ``cleanup``, ``per_review``:
+    :func:`occupation_templates_paper`.
     ``attrs["rejected"]``: sentences per reason."""
     if templates is None:
         templates = occupation_templates_paper(corpus, n_process=n_process, lists=lists, titles=titles,
-                                               parser=parser, cleanup=cleanup)
+                                               parser=parser, cleanup=cleanup, per_review=per_review)
     values = word_lists(lists).occupations
     flags = fill_flags(values)
     rows = []
