@@ -29,9 +29,10 @@ Acceptance: which reviews give gender and country templates. ``"toolkit"`` (defa
 two or more mentions, its gender and country conditions, substitution in cluster order). The paper preset is
 ``coherence="paper", backend="neuralcoref", lists="paper"`` (:mod:`toolkit.nlp.neuralcoref`, the model
 BiasFinder ran). Under ``"biasfinder"`` the occupation instance is BiasFinder's own method too
-(:mod:`.occupation_paper`: a listed occupation in a sentence with a person mention, spaCy in place of Stanford
-CoreNLP's TITLE entities, no coreference; ``docs/biasfinder_rules.md``); under ``"toolkit"`` it is
-:mod:`.occupation`.
+(:mod:`.occupation_paper`: a job or story title in a sentence with a person mention, spaCy and a permissively
+licensed title vocabulary in place of Stanford CoreNLP's TITLE entities, no coreference; ``docs/biasfinder_rules.md``);
+under ``"toolkit"`` it is :mod:`.occupation`. :data:`PAPER_OPTIONS` (parser, person names, title vocabulary,
+occupation templates per review) apply under ``"biasfinder"`` only and are recorded.
 
 Interrupts: with ``n_process`` > 1 the reviews are parsed in forked workers (:func:`toolkit.executors.parse`, not
 spaCy's own ``n_process``, which hung on Ctrl-C and left its workers behind on SIGTERM); Ctrl-C or SIGTERM stops them

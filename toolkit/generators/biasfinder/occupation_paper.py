@@ -8,25 +8,32 @@ of Stanford CoreNLP. No coreference model is involved.
    include the pronouns he/him/his/she/her/hers as PERSON (its KBP pronominal mentions), so "his", "she" and "hers"
    count as persons. Ours: spaCy's PERSON entities plus those pronoun tokens, the same exclusion list.
 2. An occupation is a one-word CoreNLP TITLE entity whose part of speech is NN or NNS (the POS of the *first* token
-   of the sentence with the same text). Ours: a token whose lower-cased text is a one-word occupation of the
-   ``lists`` preset or its plural ("chef", "chefs"), outside any spaCy entity (a CoreNLP token has one NER label),
-   with the same POS test on spaCy's tags. CoreNLP's TITLE vocabulary is its own KBP gazetteer (GPL, not shipped
-   here), far larger than the 79 occupations ("actor", "director", "writer" …): the main source of the yield gap
-   (``docs/biasfinder_rules.md``).
-3. One template per distinct occupation text of the review (case-sensitive, as BiasFinder keys them). For each of
+   of the sentence with the same text). Ours: a token whose lower-cased text is a one-word title of the vocabulary
+   or its plural ("chef", "chefs"), outside any spaCy entity (a CoreNLP token has one NER label), with the same POS
+   test on spaCy's tags. CoreNLP's TITLE vocabulary is its own KBP gazetteer (GPL, neither shipped nor consulted),
+   far larger than the 79 occupations ("actor", "director", "villain" …); ``titles="extended"`` (the paper preset's
+   default) adds a permissively licensed stand-in (:func:`title_vocabulary`), ``titles="paper"`` takes the
+   ``lists`` preset's occupations alone (``docs/biasfinder_rules.md``).
+3. One template per distinct occupation text of the review (``per_review="each"``, ``main.py``; case-sensitive, as
+   BiasFinder keys them), or only the review's first (``"first"``, the paper preset's default: ``utils.py``'s
+   ``generateMultipleMutantOcc`` stops at the first template, and its count per review is Table 4's). For each of
    its occurrences, the sentence is re-parsed alone; the first match of the word (lower-case) whose token index was
    not taken before in this review is the occupation (BiasFinder keeps one list of taken indices across sentences
    and words: a quirk kept, as it can skip a sentence); everything from the left edge of its subtree to the word is
-   replaced by its left determiners ("a"/"an" → ``<a>``, others kept) and the slot, the rest of the sentence kept
+   replaced by its left determiners ("a"/"an" → ``<a>``, others kept; a determiner as spaCy 2 tagged it, so "his"
+   and "their" too) and the slot, the rest of the sentence kept
    (spaCy's token spacing: "<occupation> ," as BiasFinder's). Every other whole-word match of the occupation in that
    sentence becomes a slot too. The template is the review's sentences joined by single spaces, each mutated
    sentence in its place (the first mutation per sentence).
 4. Fills: every occupation of the ``lists`` preset, lower case even at a sentence start (BiasFinder's); ``<a>``
    agrees with the fill (BiasFinder: inflect's ``a()``; ours :func:`.articles.resolve`).
 
-Preprocessing: BiasFinder's ``main.py`` annotated the raw review; HTML tags become a space here (CoreNLP tokenises a
-tag as its own token, spaCy would glue sentences across it). ``text`` of the original row is the review as the
-template reproduces it (its sentences joined by single spaces).
+Preprocessing (``cleanup``): BiasFinder's ``preprocessText`` (:func:`.paper.preprocess`, default: its templates
+read "1020" and "scifi" for "10-20" and "sci-fi", as its gender and country ones), or ``"tags"``: HTML tags become a
+space (the raw review, as ``main.py`` annotated it). ``parser``: the spaCy pipeline standing in for CoreNLP's
+sentences, tags and entities; each candidate sentence is re-parsed by the small English pipeline, as BiasFinder's
+spaCy step. ``text`` of the original row is the review as the template reproduces it (its sentences joined by single
+spaces).
 
 Output: the case table of :func:`.occupation.generate_occupation` (one case per template: ``case_id``
 ``biasfinder:occupation:<doc_id>``, then ``:<k>`` for a review's k-th further template).

@@ -10,7 +10,7 @@ Apache-2.0) and rewritten here.
    one-mention clusters).
 3. A cluster is a *person* cluster when one of its mentions is a gendered pronoun (BiasFinder's case-sensitive
    list: he him his himself He Him His Himself HE, she her herself She Her Herself SHE), the text of a PERSON
-   entity of the review, or a phrase whose own parse (the mention parsed alone) has a NOUN root that is a gender
+   entity of the review (``names="cluster"``: also :func:`cluster_names`), or a phrase whose own parse (the mention parsed alone) has a NOUN root that is a gender
    noun of the word-list preset. A review is kept only with exactly one person cluster.
 4. Gender: every mention is a pronoun, a PERSON entity's text (``<name>``) or a phrase rooted in a gender noun
    (the noun becomes ``<noun:…>``), with at least one pronoun and one gender throughout. Country: at least one
@@ -21,7 +21,8 @@ Apache-2.0) and rewritten here.
 
 Differences kept on purpose (documented in ``docs/biasfinder_rules.md``): pronoun slots are typed by the parse
 (BiasFinder maps every "her" to "his"), a gender noun is swapped for its pair (BiasFinder fills every noun of the
-other gender), and the parse is spaCy 3.8 ``en_core_web_sm`` (BiasFinder: spaCy 2 ``en_core_web_lg``).
+other gender), and the parse is spaCy 3.8 ``en_core_web_sm`` by default (``parser``; BiasFinder: spaCy 2
+``en_core_web_lg``, which no package index carries; ``en_core_web_md`` 3.8 is the nearest that installs offline).
 """
 from __future__ import annotations
 
