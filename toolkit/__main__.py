@@ -98,17 +98,15 @@ def _parser() -> argparse.ArgumentParser:
                     help="which reviews give gender/country templates: biasfinder (its own rules; the default "
                          "under --coherence paper) or toolkit. The paper preset: --coherence paper --backend "
                          "neuralcoref --lists paper")
-    bf.add_argument("--parser", help="under BiasFinder's acceptance: the spaCy pipeline that parses the reviews "
-                    "(default the small English one; en_core_web_md after `make parser-md`)")
-    bf.add_argument("--person-names", choices=("entities", "cluster"),
-                    help="under BiasFinder's acceptance: person names are the PERSON entities (default) or also "
-                         "the proper-noun mentions of a cluster holding a gendered pronoun")
-    bf.add_argument("--titles", choices=("paper", "extended"),
-                    help="under BiasFinder's acceptance: the occupation method's TITLE vocabulary, the word list's "
-                         "occupations with permissively licensed job and story titles (extended, default) or "
-                         "without (paper)")
-    bf.add_argument("--occupation-templates", choices=("first", "each"),
-                    help="under BiasFinder's acceptance: a review's first occupation only (default) or each")
+    for flag, choices, about in (  # BiasFinder's own acceptance only (toolkit.generators.biasfinder.PAPER_OPTIONS)
+            ("--parser", None, "the spaCy pipeline that parses the reviews (default the small English one; "
+                               "en_core_web_md after `make parser-md`)"),
+            ("--person-names", ("entities", "cluster"), "person names are the PERSON entities (default) or also the "
+                                                        "proper-noun mentions of a cluster holding a gendered pronoun"),
+            ("--titles", ("extended", "paper"), "the occupation method's TITLE vocabulary: the word list's occupations "
+                                                "with permissively licensed job and story titles (default) or alone"),
+            ("--occupation-templates", ("first", "each"), "a review's first occupation only (default) or each")):
+        bf.add_argument(flag, choices=choices, help=f"under BiasFinder's acceptance: {about}")
     bf.add_argument("--people", choices=("mutate", "skip-named", "skip-real", "skip-known"), default="mutate",
                     help="persons the review identifies: mutate (BiasFinder, default), skip-named, skip-real, "
                          "skip-known (also persons many reviews of the corpus name)")
