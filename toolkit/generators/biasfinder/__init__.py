@@ -61,7 +61,7 @@ from toolkit.generators.biasfinder.occupation_paper import generate_occupation_p
 from toolkit.generators.biasfinder.distributed import map_chunks
 from toolkit.generators.biasfinder.fit import check_method, template_fills
 from toolkit.generators.biasfinder.paper import NAMES as PAPER_NAMES, paper_templates
-from toolkit.generators.biasfinder.occupation_paper import PER_REVIEW, title_vocabulary
+from toolkit.generators.biasfinder.occupation_paper import PER_REVIEW, title_record, title_vocabulary
 from toolkit.nlp.pipeline import DEFAULT_PIPELINE, load_pipeline, record as pipeline_record
 from toolkit.generators.biasfinder.rules import label as rule_label, record as record_rules
 
@@ -276,7 +276,8 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     cases.attrs["word_lists"] = word_lists(lists).record(rules=rules)
     cases.attrs["coherence"] = {**record_rules(rules), "people": mode, "acceptance": acceptance, "backend": backend}
     if paper:
-        cases.attrs["coherence"]["paper"] = {**paper, "parser": pipeline_record(paper["parser"])}
+        cases.attrs["coherence"]["paper"] = {**paper, "parser": pipeline_record(paper["parser"]),
+                                             "title_vocabulary": title_record(paper["titles"], lists)}
     return cases
 
 

@@ -40,9 +40,11 @@ Output: the case table of :func:`.occupation.generate_occupation` (one case per 
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import Counter
 from functools import cache
+from importlib import resources
 
 import pandas as pd
 
@@ -161,6 +163,16 @@ def title_vocabulary(titles: str = "paper", lists: str = "paper") -> tuple[str, 
         extra = load_json("biasfinder_titles")
         words = tuple(dict.fromkeys([*words, *extra["from_faker"], *extra["film_and_story"]]))
     return words
+
+
+def title_record(titles: str = "paper", lists: str = "paper") -> dict:
+    """Provenance of a TITLE vocabulary: its name, size and, for ``"extended"``, the resource's SHA-256 and
+    sources."""
+    out = {"titles": titles, "words": len(title_vocabulary(titles, lists))}
+    if titles == "extended":
+        text = resources.files("toolkit.resources").joinpath("biasfinder_titles.json").read_bytes()
+        out.update(sha256=hashlib.sha256(text).hexdigest(), sources=load_json("biasfinder_titles")["sources"])
+    return out
 
 
 @cache

@@ -10,8 +10,8 @@ Apache-2.0) and rewritten here.
    one-mention clusters).
 3. A cluster is a *person* cluster when one of its mentions is a gendered pronoun (BiasFinder's case-sensitive
    list: he him his himself He Him His Himself HE, she her herself She Her Herself SHE), the text of a PERSON
-   entity of the review (``names="cluster"``: also :func:`cluster_names`), or a phrase whose own parse (the mention parsed alone) has a NOUN root that is a gender
-   noun of the word-list preset. A review is kept only with exactly one person cluster.
+   entity of the review (``names="cluster"``: also :func:`cluster_names`), or a phrase whose own parse (the
+   mention parsed alone) has a NOUN root that is a gender noun of the word-list preset. A review is kept only with exactly one person cluster.
 4. Gender: every mention is a pronoun, a PERSON entity's text (``<name>``) or a phrase rooted in a gender noun
    (the noun becomes ``<noun:…>``), with at least one pronoun and one gender throughout. Country: at least one
    pronoun (one gender) and one PERSON text (``<name:gender>``); other mentions stay as written.
