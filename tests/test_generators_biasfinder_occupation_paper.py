@@ -139,3 +139,16 @@ def test_occupation_paper_first_keeps_a_reviews_first_occupation_only_and_is_the
     each = generate(corpus_of([text]), instances=["occupation"], coherence="paper", lists="paper",
                     occupation_templates="each")
     assert each["case_id"].nunique() == 2
+
+
+def test_occupation_paper_a_title_without_job_family_keeps_every_fill_under_family_fit_and_is_counted():
+    from toolkit.generators.biasfinder.lists import word_lists
+
+    corpus = corpus_of(["Steven Spielberg says the villain is a shark.", "Tom Hanks is a lawyer here."])
+    with pytest.warns(UserWarning, match="no job family"):
+        cases = generate(corpus, instances=["occupation"], coherence="paper", lists="paper", occupation_fit="family")
+    mutants = cases[~cases["is_original"].astype(bool)].groupby("case_id")["fill"].nunique()
+    originals = cases[cases["is_original"].astype(bool)].set_index("case_id")["occupation"]
+    assert mutants[originals[originals == "villain"].index[0]] == len(word_lists("paper").occupations)
+    assert mutants[originals[originals == "lawyer"].index[0]] < len(word_lists("paper").occupations)
+    assert cases.attrs["generation_report"]["occupation_fit"]["templates_without_family"] == 1

@@ -44,6 +44,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+import numpy as np
 import pandas as pd
 
 from toolkit import checks, monitor
@@ -59,7 +60,7 @@ from toolkit.generators.biasfinder.people import MODES as PEOPLE, KnownNames, kn
 from toolkit.generators.biasfinder.rules import DEFAULT as DEFAULT_RULES, RULES, active as active_rules
 from toolkit.generators.biasfinder.occupation_paper import generate_occupation_paper
 from toolkit.generators.biasfinder.distributed import map_chunks
-from toolkit.generators.biasfinder.fit import check_method, template_fills
+from toolkit.generators.biasfinder.fit import category_of, check_method, template_fills
 from toolkit.generators.biasfinder.paper import NAMES as PAPER_NAMES, paper_templates
 from toolkit.generators.biasfinder.occupation_paper import PER_REVIEW, title_record, title_vocabulary
 from toolkit.nlp.pipeline import DEFAULT_PIPELINE, load_pipeline, record as pipeline_record
@@ -315,17 +316,32 @@ def _fit_occupations(cases: pd.DataFrame, corpus: pd.DataFrame, *, method: str, 
     originals = cases[occupation & cases["is_original"].astype(bool)]
     templates = originals[["doc_id", "corpus", "text", "template", "occupation"]].reset_index(drop=True)
     monitor.stage(f"fitting occupations to {len(templates):,} templates ({method})")
-    fills = template_fills(templates, lists=lists, method=method, corpus=corpus)
-    kept = dict(zip(originals["case_id"], fills["fills"]))
+    # a title found by BiasFinder's extended TITLE vocabulary ("villain") may have no job family: such a template
+    # keeps every fill, as BiasFinder's, and is counted
+    no_family = (templates["occupation"].map(lambda o: category_of(str(o)) is None).to_numpy(dtype=bool)
+                 if method == "family" else np.zeros(len(templates), dtype=bool))
+    kept = {case: None for case in originals["case_id"][no_family]}
+    if (~no_family).any():
+        fills = template_fills(templates[~no_family], lists=lists, method=method, corpus=corpus)
+        kept.update(zip(originals["case_id"][~no_family], fills["fills"]))
+        n_fills = fills["n_fills"]
+    else:
+        fills, n_fills = None, pd.Series([], dtype=int)
+    if no_family.any():
+        warn(f"BiasFinder: {int(no_family.sum())} occupation templates name a title with no job family "
+             f"({', '.join(sorted(set(templates['occupation'][no_family].astype(str)))[:5])}); they keep every "
+             "occupation (occupation_fit['templates_without_family']).")
     mutant = occupation & ~cases["is_original"].astype(bool)
-    fits = pd.Series([fill in kept.get(case, ()) for case, fill in zip(cases["case_id"], cases["fill"])],
-                     index=cases.index)
+    fits = pd.Series([case in kept and (kept[case] is None or fill in kept[case])
+                      for case, fill in zip(cases["case_id"], cases["fill"])], index=cases.index)
     out = cases[~mutant | fits].reset_index(drop=True)
-    n_fills = fills["n_fills"]
-    record = {"method": method, "threshold": fills.attrs.get("threshold"), "templates": int(len(templates)),
+    record = {"method": method, "threshold": fills.attrs.get("threshold") if fills is not None else None,
+              "templates": int(len(templates)),
               "mutants_before": int(mutant.sum()), "mutants_after": int((mutant & fits).sum()),
               "median_fills": float(n_fills.median()) if len(n_fills) else 0.0,
               "templates_with_one_fill": int((n_fills < 2).sum())}
+    if no_family.any():
+        record["templates_without_family"] = int(no_family.sum())
     return out, record
 
 
