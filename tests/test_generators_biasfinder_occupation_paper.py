@@ -1,4 +1,4 @@
-"""BiasFinder's own occupation method (toolkit.generators.biasfinder.occupation_paper): a listed occupation in a
+"""BiasFinder's own occupation method (toolkit.studies.biasfinder.generator.occupation_paper): a listed occupation in a
 sentence with a person mention (CoreNLP's pronominal mentions included), its left modifiers replaced, one template per
 distinct occupation; the wiring under coherence="paper"."""
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from conftest import corpus_of
 
-from toolkit.generators.biasfinder import generate
-from toolkit.generators.biasfinder.occupation_paper import (
+from toolkit.studies.biasfinder.generator import generate
+from toolkit.studies.biasfinder.generator.occupation_paper import (
     generate_occupation_paper,
     occupation_templates_paper,
     title_forms,
@@ -98,8 +98,8 @@ def test_occupation_paper_reads_the_review_after_biasfinders_clean_up():
 
 def test_occupation_paper_extended_titles_add_film_and_job_titles_to_the_list():
     from toolkit.errors import UnknownNameError
-    from toolkit.generators.biasfinder.lists import word_lists
-    from toolkit.generators.biasfinder.occupation_paper import title_vocabulary
+    from toolkit.studies.biasfinder.generator.lists import word_lists
+    from toolkit.studies.biasfinder.generator.occupation_paper import title_vocabulary
 
     extended = title_vocabulary("extended", "paper")
     assert set(word_lists("paper").occupations) <= set(extended)
@@ -142,7 +142,7 @@ def test_occupation_paper_first_keeps_a_reviews_first_occupation_only_and_is_the
 
 
 def test_occupation_paper_a_title_without_job_family_keeps_every_fill_under_family_fit_and_is_counted():
-    from toolkit.generators.biasfinder.lists import word_lists
+    from toolkit.studies.biasfinder.generator.lists import word_lists
 
     corpus = corpus_of(["Steven Spielberg says the villain is a shark.", "Tom Hanks is a lawyer here."])
     with pytest.warns(UserWarning, match="no job family"):
