@@ -31,10 +31,10 @@ def _interval(r) -> str:
     return f"{r.estimate:+.4f} [{r.ci_low:+.4f}, {r.ci_high:+.4f}]"
 
 
-def tables(result: multilingual.MultilingualResult) -> str:
+def tables(result) -> str:
     out = []
-    stats = result.stats
-    pearson = result.settings["pearson_test"]
+    stats = result.gaps
+    pearson = result.pearson
     summary = (stats.groupby(["language", "source", "attribute", "subset"], sort=False)
                .agg(systems=("model", "nunique"),
                     differences=("verdict", lambda v: int(v.isin(["a higher", "b higher"]).sum())),
@@ -79,7 +79,7 @@ def main() -> None:
     args = parser.parse_args()
     started = time.time()
     result = multilingual.run(root=args.root, progress=False, cache=False)
-    multilingual.write(result, args.out)
+    result.write(args.out, latex=True)
     print(tables(result))
     print(f"study wall_seconds={time.time() - started:.0f}", flush=True)
     if args.simulate:

@@ -213,7 +213,7 @@ def test_multilingual_run_scores_a_language_without_ait_systems_with_a_given_mod
     result = multilingual.run(models={"de": ["py:synthetic_models:blind"]}, languages=["de"],
                               sources=["goldfarb_tarrant2023"], root=ML, subsets=("all",), max_templates=3,
                               n_boot=200, cache=False)
-    stats = result.stats.set_index("attribute")
+    stats = result.gaps.set_index("attribute")
     assert set(stats.index) == {"gender", "race"} and stats["estimate"].notna().all()
     assert not stats["verdict"].isin(["a higher", "b higher"]).any()  # the model ignores who the sentence is about
     assert result.intersections["reason"].eq("").all() and len(result.intersections) == 7

@@ -64,6 +64,7 @@ from toolkit.outputs.latex_render import (  # noqa: F401
 from toolkit.outputs.latex_tables import (  # noqa: F401
     VERDICT_NOTE,
     PaperTable,
+    frame_layout,
     layout,
     model_labels,
     paper_table,

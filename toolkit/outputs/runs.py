@@ -35,6 +35,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from toolkit import paths, plots, provenance
+from toolkit.plots.style import drawn_for
 from toolkit.errors import InputError, redact
 from toolkit.outputs import files, latex, report
 
@@ -62,7 +63,7 @@ def figure_preset(ax: Axes | Figure) -> str:
     :func:`toolkit.plots.style.drawn_for`); for a figure drawn another way, the preset whose width it has
     (``plots.PRESETS``), else ``custom <w> in``."""
     figure = ax if isinstance(ax, Figure) else ax.figure
-    recorded = plots.style.drawn_for(figure)
+    recorded = drawn_for(figure)
     if recorded is not None and abs(float(plots.PRESETS[recorded].width) - float(figure.get_size_inches()[0])) < 0.01:
         return recorded
     width = float(figure.get_size_inches()[0])
