@@ -8,6 +8,7 @@ import json
 import multiprocessing
 import os
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -74,11 +75,12 @@ def test_ray_actor_that_dies_while_scoring_or_templating_is_tk303(tmp_path, tmp_
 
     (tmp_path / "dying.py").write_text(_DYING)
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    importable = os.pathsep.join([str(tmp_path), str(Path(__file__).resolve().parent)])  # dying.py, this module
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([importable, os.environ.get("PYTHONPATH", "")]))
     texts = [f"text {i}" for i in range(1200)]
     texts[-1] = "die here"
     with local_ray(tmp_path_factory, num_cpus=2, ignore_reinit_error=True,
-                   runtime_env={"env_vars": {"PYTHONPATH": str(tmp_path)}}):
+                   runtime_env={"env_vars": {"PYTHONPATH": importable}}):
         with pytest.raises(WorkerError, match="a Ray worker died while scoring with py:dying:score") as excinfo:
             score(_cases(texts), models="py:dying:score", cache=tmp_path / "cache", executor="ray")
         with ScoreCache(tmp_path / "cache" / "scores.sqlite") as cache:
