@@ -42,7 +42,8 @@ RNG = np.random.default_rng(7)
 
 from toolkit import studies  # noqa: E402
 
-LAYOUTS = studies.latex_layouts()  # every study's paper tables
+LAYOUTS = {name: entry for study in ("eec", "psa", "biasfinder", "btcsam")  # the four papers' tables
+           for name, entry in studies.get(study).latex_layouts.items()}
 
 
 def _full(columns, rows: dict) -> pd.DataFrame:

@@ -23,6 +23,7 @@ import pandas as pd
 
 from toolkit.errors import InputError
 from toolkit.outputs import latex as latex_out
+from toolkit.outputs import report as report_captions
 from toolkit.outputs import runs
 from toolkit.studies import get
 
@@ -118,7 +119,7 @@ class StudyResult:
                           fingerprints=self.provenance.fingerprints, inputs=self.provenance.inputs,
                           out_dir=out_dir, figures_dir=figures_dir, formats=formats, with_scored=with_scored,
                           latex_tables=latex, report_html=report, preset=preset,
-                          layouts=self.definition.latex_layouts)
+                          layouts=self.definition.latex_layouts, figure_notes=self.definition.paper_figures)
 
     def report(self, path: str | Path, *, title: str | None = None) -> Path:
         """One self-contained HTML page: the statistics frame, every table, the captioned figures and the full
@@ -126,7 +127,10 @@ class StudyResult:
         if path is None:
             raise InputError("report() needs a path.", fix="pass a file name, e.g. result.report('report.html').")
         tables = {f"{self.study}_stats": self.stats, **self.tables()}
+        figures = self.figures()
         return runs.write_report(title=title or f"{self.definition.title or self.study} run",
-                                 tables=tables, figures=self.figures(), models=self.models,
+                                 tables=tables, figures=figures, models=self.models,
+                                 captions={stem: report_captions.figure_caption(stem, self.definition.paper_figures)
+                                           for stem in figures},
                                  settings=dict(self.provenance.settings), path=path,
                                  fingerprints=self.provenance.fingerprints, inputs=self.provenance.inputs)

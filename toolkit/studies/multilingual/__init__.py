@@ -181,6 +181,8 @@ class Multilingual(Study):
     sizes = {"quick": {"languages": ("es",), "sources": ("camara2022",), "tasks": ("valence",), "subsets": ("all",),
                        "max_templates": 3}, "paper": {}}
     latex_layouts = LATEX_LAYOUTS
+    paper_figures = {"multilingual_gaps": ("cross_language", "none", ("each language's gender and race gap with its "
+                                                                      "interval, a panel per attribute"))}
 
     def execute(self, *, models, settings: MultilingualSettings, cache, progress) -> StudyResult:
         return _execute(models=models, settings=settings, cache=cache, progress=progress)
