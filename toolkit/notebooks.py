@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from toolkit import paths
+from toolkit import paths, studies
 from toolkit.cases import TASKS
 from toolkit.errors import InputError, ToolkitError, UnknownNameError, unknown
 
@@ -350,7 +350,7 @@ def figure_index(folder: str | Path) -> list[tuple[str, str, str]]:
     """``(file, paper figure or table, plots function)`` for each PDF in ``folder``, from
     :data:`toolkit.plots.PAPER_FIGURES` and :func:`toolkit.studies.paper_figures` (a ``<model>`` stem matches any
     model's file); unknown files say so."""
-    from toolkit import plots, studies  # defers matplotlib: the runner's options and --strip need no figures
+    from toolkit import plots  # defers matplotlib: the runner's options and --strip need no figures
 
     known = {**plots.PAPER_FIGURES, **studies.paper_figures()}
     rows = []

@@ -110,11 +110,12 @@ class StudyResult:
     def write(self, out_dir: str | Path | None = None, *, figures_dir: str | Path | None = None,
               formats: tuple[str, ...] = ("csv",), with_scored: bool = False, latex: bool = False,
               report: bool = False, preset: str | None = None, **figure_options: Any) -> list[Path]:
-        """Write every table (``formats``), the figures (PNG + PDF, to ``figures_dir``, default ``figures/``), with
+        """Write every table and the statistics frame (``<study>_stats``) in ``formats``, the figures (PNG + PDF, to ``figures_dir``, default ``figures/``), with
         ``latex`` the paper's tables as ``.tex``, with ``report`` a self-contained ``report.html``, and
         ``provenance.json`` last to ``out_dir`` (default ``data/results/<study>``), all or nothing; return the
         paths. ``figure_options`` go to the study's figures (e.g. EEC's ``order``)."""
-        return runs.write(study=self.study, tables=self.tables(), axes=self.figures(**figure_options),
+        tables = {**self.tables(), f"{self.study}_stats": self.stats}
+        return runs.write(study=self.study, tables=tables, axes=self.figures(**figure_options),
                           scored=self.scored, models=self.models, settings=dict(self.provenance.settings),
                           fingerprints=self.provenance.fingerprints, inputs=self.provenance.inputs,
                           out_dir=out_dir, figures_dir=figures_dir, formats=formats, with_scored=with_scored,

@@ -176,8 +176,7 @@ class Multilingual(Study):
     title = "Multilingual EEC (Câmara et al. 2022; Goldfarb-Tarrant et al. 2023)"
     paper = ("Câmara et al. 2022, LT-EDI; Goldfarb-Tarrant, Ross & Lopez 2023, EMNLP")
     Settings = MultilingualSettings
-    headline = "multilingual |mean Δ| (gender, race)"
-    headline_absolute = True
+    # no headline: its models score other languages, so it ranks none of the English studies' models
     sizes = {"quick": {"languages": ("es",), "sources": ("camara2022",), "tasks": ("valence",), "subsets": ("all",),
                        "max_templates": 3}, "paper": {}}
     latex_layouts = LATEX_LAYOUTS
