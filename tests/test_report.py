@@ -3,8 +3,8 @@ report and LaTeX tables as planned outputs of toolkit.outputs.runs.write (issues
 from __future__ import annotations
 
 import base64
-import re
 import json
+import re
 from html.parser import HTMLParser
 
 import numpy as np
@@ -13,8 +13,8 @@ import pytest
 from matplotlib.figure import Figure
 
 from toolkit import formatting, studies
-from toolkit.outputs import report, runs
 from toolkit.errors import InputError, ToolkitError
+from toolkit.outputs import report, runs
 
 EVIL = "<script>alert('x')</script>"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

@@ -34,9 +34,9 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from toolkit import paths, plots, provenance
-from toolkit.plots.style import drawn_for
 from toolkit.errors import InputError
 from toolkit.outputs import files, latex, report
+from toolkit.plots.style import drawn_for
 
 LARGE_FILE = 20_000_000  # bytes: a table file larger than this is read only up to report.MAX_ROWS rows
 TABLE_SUFFIXES = (".csv", ".parquet")

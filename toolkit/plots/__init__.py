@@ -22,9 +22,9 @@ Docs: ``docs/figures.md`` (presets, colours, each paper figure and how it compar
 """
 from __future__ import annotations
 
-from toolkit.plots.instrument import ANALYSIS_STYLE, confounds, intersections, wording  # noqa: F401
-from toolkit.plots.io import png, save, show, write_figure  # noqa: F401
-from toolkit.plots.presets import (  # noqa: F401
+from toolkit.plots.instrument import ANALYSIS_STYLE, confounds, intersections, wording
+from toolkit.plots.io import png, save, show, write_figure
+from toolkit.plots.presets import (
     DEFAULT_PRESET,
     FONT_ENV,
     FONTS,
@@ -36,7 +36,7 @@ from toolkit.plots.presets import (  # noqa: F401
     style,
     use_preset,
 )
-from toolkit.plots.style import (  # noqa: F401
+from toolkit.plots.style import (
     CATEGORY_COLOURS,
     MODEL_COLOURS,
     NOISE,

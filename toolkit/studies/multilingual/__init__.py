@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pandas as pd
 
-
 from toolkit import stats as tkstats
 from toolkit.errors import InputError, unknown
 from toolkit.models import ait
