@@ -6,10 +6,10 @@ import pytest
 from conftest import corpus_of
 
 from toolkit.errors import UnknownNameError
+from toolkit.nlp import neuralcoref
 from toolkit.studies.biasfinder.generator import generate
 from toolkit.studies.biasfinder.generator.lists import word_lists
 from toolkit.studies.biasfinder.generator.paper import _Phrases, preprocess, templates_of
-from toolkit.nlp import neuralcoref
 
 
 @pytest.fixture(scope="module")

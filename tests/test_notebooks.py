@@ -116,8 +116,10 @@ def test_06_multilingual_notebook_writes_its_figure_and_tables(tmp_path):
     assert not _errors(executed)
     assert (figures / "multilingual_gaps.png").stat().st_size > 1000
     stats = pd.read_csv(tmp_path / "results" / "multilingual_stats.csv")
-    assert set(stats["source"]) == {"camara2022", "goldfarb_tarrant2023"} and stats["verdict"].notna().all()
-    assert (tmp_path / "results" / "multilingual_gaps.tex").read_text().startswith("\\begin{table")
+    assert all(stats["scope"].str.contains(f"({source})", regex=False).any()
+               for source in ("camara2022", "goldfarb_tarrant2023"))
+    assert stats["verdict"].notna().all() and stats["study"].eq("multilingual").all()
+    assert (tmp_path / "results" / "multilingual_gaps_table.tex").read_text().startswith("\\begin{table")
     _assert_paper_pdfs(figures)
 
 

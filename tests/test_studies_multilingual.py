@@ -8,8 +8,8 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-
 from conftest import SHARED_DATA
+
 from toolkit.errors import InputError, UnknownNameError
 from toolkit.models import ait, load
 from toolkit.studies.multilingual import analysis, corpora, defects

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-
 from conftest import SHARED_DATA
+
 from toolkit.studies.multilingual import corpora, regression
 
 
@@ -55,7 +55,7 @@ def test_regression_sound_fit_has_an_intercept_and_reads_cell_differences():
     templates = [0, 1, 2, 3] * 4
     names = list(range(16))
     out = regression.sound_fit(y, x, templates=templates, names=names, cluster="name").set_index("term")
-    logit = lambda p: np.log(p / (1 - p))  # noqa: E731
+    logit = lambda p: np.log(p / (1 - p))
     assert out.loc["intercept", "estimate"] == pytest.approx(0.0, abs=1e-8)
     assert out.loc["race", "estimate"] == pytest.approx(logit(0.375), abs=1e-6)
     assert out.loc["gender", "estimate"] == pytest.approx(logit(0.625), abs=1e-6)

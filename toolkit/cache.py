@@ -25,6 +25,7 @@ import numpy as np
 from toolkit import paths
 from toolkit.errors import CacheError, warn
 from toolkit.models.base import Predictions
+
 # the checked SQLite opener lives in the leaf toolkit.sqlite (the prompt store uses it too); kept importable here
 from toolkit.sqlite import check_location, disk_full_error, open_checked, write_failure  # noqa: F401
 

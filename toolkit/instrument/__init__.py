@@ -23,16 +23,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from toolkit import checks, corpora, paths, planning
+from toolkit import checks, corpora, intersections, paths, planning
 from toolkit import names as name_meta
 from toolkit.errors import InputError, SchemaError, unknown
-from toolkit.studies.eec.generator import generate as generate_eec, wordings as eec_wordings
+from toolkit.instrument import confounds, wording
 from toolkit.instrument.names import shipped_metadata
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel, load_all
 from toolkit.scoring import score
-from toolkit.instrument import confounds
-from toolkit import intersections
-from toolkit.instrument import wording
+from toolkit.studies.eec import generator as eec_generator
 from toolkit.studies.eec.planning import plan as _plan
 from toolkit.studies.psa.planning import plan as _psa_plan
 
@@ -154,18 +152,18 @@ def wording_sweep(*, models: Iterable[str | SentimentModel] | None = None, wordi
     with ``models`` (default: the offline models; the cache keeps every set), and compare the sets' conclusions
     (:mod:`toolkit.instrument.wording`)."""
     sets = checks.text_list(wordings, name="wordings", what="wording sets") if wordings is not None \
-        else list(eec_wordings())
+        else list(eec_generator.wordings())
     twice = sorted({w for w in sets if sets.count(w) > 1})
     if twice:
         raise InputError(f"wordings names {', '.join(map(repr, twice))} more than once; each set is generated "
-                         "once.", fix=f"list each wording set once (of {', '.join(eec_wordings())}).")
-    unknown_sets = [w for w in sets if w not in eec_wordings()]
+                         "once.", fix=f"list each wording set once (of {', '.join(eec_generator.wordings())}).")
+    unknown_sets = [w for w in sets if w not in eec_generator.wordings()]
     if unknown_sets:
-        raise unknown("EEC template wording", unknown_sets[0], eec_wordings())
+        raise unknown("EEC template wording", unknown_sets[0], eec_generator.wordings())
     if "published" not in sets:
         sets = ["published", *sets]
     loaded = load_all(list(models) if models is not None else list(OFFLINE_DEFAULTS))
-    cases = pd.concat([generate_eec(wording=w) for w in sets], ignore_index=True)
+    cases = pd.concat([eec_generator.generate(wording=w) for w in sets], ignore_index=True)
     scored = score(cases, models=loaded, cache=cache, progress=progress)
     table = wording.sweep(scored, attributes=attributes, n_boot=n_boot, seed=seed)
     return WordingResult(scored=scored, sweep=table, stability=wording.stability(table),

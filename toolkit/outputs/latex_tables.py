@@ -12,8 +12,16 @@ import pandas as pd
 
 from toolkit import formatting
 from toolkit.errors import InputError, SchemaError, unknown
-from toolkit.outputs.latex_render import (DEFAULT_PRESET, ENVIRONMENTS, WIDTHS, Block, Column, Layout,
-                                          check_preset, render)
+from toolkit.outputs.latex_render import (
+    DEFAULT_PRESET,
+    ENVIRONMENTS,
+    WIDTHS,
+    Block,
+    Column,
+    Layout,
+    check_preset,
+    render,
+)
 
 # --- building layouts from frames ---------------------------------------------------------------------------------
 

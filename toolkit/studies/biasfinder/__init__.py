@@ -19,8 +19,8 @@ app: :func:`toolkit.studies.biasfinder.annotation.annotation_app`.
 """
 from __future__ import annotations
 
-import time
 import argparse
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,27 +30,56 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from toolkit import checks, corpora, stats
+from toolkit.errors import InputError, unknown
+from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.outputs.files import check_formats
+from toolkit.scoring import score
 from toolkit.studies import get, register, stats_frame
 from toolkit.studies.base import Settings, Study
-from toolkit.studies.biasfinder.latex import LATEX_LAYOUTS
-from toolkit.studies.result import Provenance, StudyResult
-from toolkit.studies.biasfinder.generator import MAX_DOC_CHARS, SPACY_MAX_CHARS
-from toolkit.studies.biasfinder.generator.people import people_mode
-from toolkit.studies.biasfinder.generator.rules import RULES, active as active_rules  # noqa: F401
-from toolkit.studies.biasfinder.generator import (INSTANCES, PRESETS, country_names, country_templates,  # noqa: F401
-                                           fill_names, fill_occupation, gender_templates, generate,
-                                           generate_country, generate_gender, generate_occupation,
-                                           occupation_templates, occupations, word_lists)
-from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
-from toolkit.scoring import score
-from toolkit.errors import InputError, unknown
-from toolkit.studies.biasfinder.annotation_files import annotations_path, read_annotation_csv, read_annotations  # noqa: F401
-from toolkit.studies.biasfinder.analysis import (ANNOTATION_COLUMNS, RATE_FAMILY, RATE_INTERVALS, btcs,  # noqa: F401
-                                        kappa, kappa_table, pair_counts, rates, sample_btcs, sample_size,
-                                        sample_strata, sample_templates, table4, table4_rates, tpr, tpr_table)
 from toolkit.studies.biasfinder import drilldown
 from toolkit.studies.biasfinder import figures as bf_figures
+from toolkit.studies.biasfinder.analysis import (
+    ANNOTATION_COLUMNS,
+    RATE_FAMILY,
+    RATE_INTERVALS,
+    btcs,
+    kappa,
+    kappa_table,
+    pair_counts,
+    rates,
+    sample_btcs,
+    sample_size,
+    sample_strata,
+    sample_templates,
+    table4,
+    table4_rates,
+    tpr,
+    tpr_table,
+)
+from toolkit.studies.biasfinder.annotation_files import annotations_path, read_annotation_csv, read_annotations
+from toolkit.studies.biasfinder.generator import (
+    INSTANCES,
+    MAX_DOC_CHARS,
+    PRESETS,
+    SPACY_MAX_CHARS,
+    country_names,
+    country_templates,
+    fill_names,
+    fill_occupation,
+    gender_templates,
+    generate,
+    generate_country,
+    generate_gender,
+    generate_occupation,
+    occupation_templates,
+    occupations,
+    word_lists,
+)
+from toolkit.studies.biasfinder.generator.people import people_mode
+from toolkit.studies.biasfinder.generator.rules import RULES
+from toolkit.studies.biasfinder.generator.rules import active as active_rules
+from toolkit.studies.biasfinder.latex import LATEX_LAYOUTS
+from toolkit.studies.result import Provenance, StudyResult
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pandas as pd
 
-
 from toolkit import stats as tkstats
 from toolkit.errors import InputError, unknown
 from toolkit.models import ait
@@ -176,11 +175,12 @@ class Multilingual(Study):
     title = "Multilingual EEC (Câmara et al. 2022; Goldfarb-Tarrant et al. 2023)"
     paper = ("Câmara et al. 2022, LT-EDI; Goldfarb-Tarrant, Ross & Lopez 2023, EMNLP")
     Settings = MultilingualSettings
-    headline = "multilingual |mean Δ| (gender, race)"
-    headline_absolute = True
+    # no headline: its models score other languages, so it ranks none of the English studies' models
     sizes = {"quick": {"languages": ("es",), "sources": ("camara2022",), "tasks": ("valence",), "subsets": ("all",),
                        "max_templates": 3}, "paper": {}}
     latex_layouts = LATEX_LAYOUTS
+    paper_figures = {"multilingual_gaps": ("cross_language", "none", ("each language's gender and race gap with its "
+                                                                      "interval, a panel per attribute"))}
 
     def execute(self, *, models, settings: MultilingualSettings, cache, progress) -> StudyResult:
         return _execute(models=models, settings=settings, cache=cache, progress=progress)

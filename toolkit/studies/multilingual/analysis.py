@@ -29,9 +29,9 @@ import numpy as np
 import pandas as pd
 
 from toolkit import checks
+from toolkit import intersections as intersections_study
 from toolkit import stats as tkstats
 from toolkit.cases import with_scores
-from toolkit import intersections as intersections_study
 from toolkit.errors import SchemaError
 
 COLUMNS = ("language", "source", "model", "task", "attribute", "subset", "group_a", "group_b", "estimate", "ci_low",

@@ -16,26 +16,26 @@ _CAMARA = "Câmara et al. 2022; Goldfarb-Tarrant et al. 2023"
 
 def _gaps(frame: pd.DataFrame, **_: object) -> Layout:
     rows = frame[frame["subset"] == "all"] if "subset" in frame.columns else frame
-    return frame_layout(table=rows, columns=_COLUMNS, label="tab:ml-gaps",
+    return frame_layout(table=rows, columns=_COLUMNS, label="tab:multilingual-gaps-table",
                         caption="Gaps per language (Δ = a − b, score scale) with simultaneous intervals and verdicts.")
 
 
 def _interaction(frame: pd.DataFrame, **_: object) -> Layout:
     rows = frame[frame["attribute"].astype(str).str.endswith("interaction")]
-    return frame_layout(table=rows, columns=_COLUMNS, label="tab:ml-interaction",
+    return frame_layout(table=rows, columns=_COLUMNS, label="tab:multilingual-interaction",
                         caption="Race × gender interaction per language.")
 
 
 def _regression(frame: pd.DataFrame, **_: object) -> Layout:
     rows = frame[frame["term"] != "intercept"]
     return frame_layout(table=rows, columns=["language", "model", "method", "term", "estimate", "se", "p_value"],
-                        label="tab:ml-regression",
+                        label="tab:multilingual-regression-table",
                         caption="The Câmara et al. regression as run (paper) and the sound version (logit scale).")
 
 
 def _defects(frame: pd.DataFrame, settings: Mapping | None = None, **_: object) -> Layout:
     return frame_layout(table=defects.summary(frame), caption="Defects per corpus and language.",
-                        label="tab:ml-defects")
+                        label="tab:multilingual-defects-table")
 
 
 def _interactions(frame: pd.DataFrame) -> int:

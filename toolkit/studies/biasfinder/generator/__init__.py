@@ -51,20 +51,34 @@ from toolkit import checks, monitor
 from toolkit.corpora import from_frame, looks_english
 from toolkit.errors import InputError, unknown, warn
 from toolkit.executors import check_interrupted, note_interrupt
-from toolkit.studies.biasfinder.generator.country import country_names, country_templates, generate_country  # noqa: F401
-from toolkit.studies.biasfinder.generator.gender import fill_names, gender_templates, generate_gender  # noqa: F401
-from toolkit.studies.biasfinder.generator.lists import PRESETS, word_lists  # noqa: F401
-from toolkit.studies.biasfinder.generator.occupation import (fill_occupation, generate_occupation,  # noqa: F401
-                                                      occupation_templates, occupations)
-from toolkit.studies.biasfinder.generator.people import MODES as PEOPLE, KnownNames, known_names, people_mode
-from toolkit.studies.biasfinder.generator.rules import DEFAULT as DEFAULT_RULES, RULES, active as active_rules
-from toolkit.studies.biasfinder.generator.occupation_paper import generate_occupation_paper
+from toolkit.nlp.pipeline import DEFAULT_PIPELINE, load_pipeline
+from toolkit.nlp.pipeline import record as pipeline_record
+from toolkit.studies.biasfinder.generator.country import country_names, country_templates, generate_country
 from toolkit.studies.biasfinder.generator.distributed import map_chunks
 from toolkit.studies.biasfinder.generator.fit import category_of, check_method, template_fills
-from toolkit.studies.biasfinder.generator.paper import NAMES as PAPER_NAMES, paper_templates
-from toolkit.studies.biasfinder.generator.occupation_paper import PER_REVIEW, title_record, title_vocabulary
-from toolkit.nlp.pipeline import DEFAULT_PIPELINE, load_pipeline, record as pipeline_record
-from toolkit.studies.biasfinder.generator.rules import label as rule_label, record as record_rules
+from toolkit.studies.biasfinder.generator.gender import fill_names, gender_templates, generate_gender
+from toolkit.studies.biasfinder.generator.lists import PRESETS, word_lists
+from toolkit.studies.biasfinder.generator.occupation import (
+    fill_occupation,
+    generate_occupation,
+    occupation_templates,
+    occupations,
+)
+from toolkit.studies.biasfinder.generator.occupation_paper import (
+    PER_REVIEW,
+    generate_occupation_paper,
+    title_record,
+    title_vocabulary,
+)
+from toolkit.studies.biasfinder.generator.paper import NAMES as PAPER_NAMES
+from toolkit.studies.biasfinder.generator.paper import paper_templates
+from toolkit.studies.biasfinder.generator.people import MODES as PEOPLE
+from toolkit.studies.biasfinder.generator.people import KnownNames, known_names, people_mode
+from toolkit.studies.biasfinder.generator.rules import DEFAULT as DEFAULT_RULES
+from toolkit.studies.biasfinder.generator.rules import RULES
+from toolkit.studies.biasfinder.generator.rules import active as active_rules
+from toolkit.studies.biasfinder.generator.rules import label as rule_label
+from toolkit.studies.biasfinder.generator.rules import record as record_rules
 
 INSTANCES = ("gender", "occupation", "country")
 COHERENCE = ("default", "paper")  # or an iterable of rule names (:data:`.rules.RULES`)

@@ -51,11 +51,11 @@ import pandas as pd
 from toolkit import executors
 from toolkit.errors import unknown
 from toolkit.nlp import pipeline as nlp_layer
+from toolkit.resources import load_json
 from toolkit.studies.biasfinder.generator.lint import fill_flags
 from toolkit.studies.biasfinder.generator.lists import word_lists, word_pattern
 from toolkit.studies.biasfinder.generator.occupation import fill_occupation
 from toolkit.studies.biasfinder.generator.paper import preprocess
-from toolkit.resources import load_json
 
 TEMPLATE_COLUMNS = ("doc_id", "corpus", "text", "template", "occupation", "k")
 KBP_PRONOUNS = frozenset({"he", "him", "his", "she", "her", "hers"})  # CoreNLP's pronominal PERSON mentions

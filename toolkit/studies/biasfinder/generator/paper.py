@@ -34,9 +34,9 @@ import pandas as pd
 
 from toolkit import executors
 from toolkit.errors import unknown
+from toolkit.nlp import coref
 from toolkit.nlp import pipeline as nlp_layer
 from toolkit.studies.biasfinder.generator.lists import word_lists
-from toolkit.nlp import coref
 
 MALE_PRONOUNS = ("he", "him", "his", "himself", "He", "Him", "His", "Himself", "HE")
 FEMALE_PRONOUNS = ("she", "her", "herself", "She", "Her", "Herself", "SHE")
