@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 LAYERS: dict[int, tuple[str, ...]] = {
     1: ("toolkit", "toolkit.errors", "toolkit.paths", "toolkit.monitor", "toolkit.signals", "toolkit.batching",
-        "toolkit.sqlite", "toolkit.checks", "toolkit.resources"),
+        "toolkit.sqlite", "toolkit.checks", "toolkit.resources", "toolkit.telemetry"),
     2: ("toolkit.cases", "toolkit.stats", "toolkit.corpora", "toolkit.nlp", "toolkit.formatting", "toolkit.names",
         "toolkit.lookalike", "toolkit.planning"),
     3: ("toolkit.hub", "toolkit.llm", "toolkit.device"),
