@@ -62,10 +62,11 @@ class BufferSet:
 
         if size <= self.capacity:
             return
-        self.capacity = _capacity(size)
-        self.allocations += 1
-        self._tensors = {name: torch.zeros(self.capacity, dtype=torch.long, pin_memory=self.pinned)
+        capacity = _capacity(size)
+        self._tensors = {name: torch.zeros(capacity, dtype=torch.long, pin_memory=self.pinned)
                          for name in ("input_ids", "attention_mask", "token_type_ids")}
+        self.capacity = capacity
+        self.allocations += 1
 
     def fill(self, ids: Sequence[np.ndarray]) -> tuple[dict, int, int, int]:
         """Pad ``ids`` into the buffers; returns the batch's tensors (views, shape ``(rows, width)``, the layout's
