@@ -438,7 +438,7 @@ class TransformerModel(SentimentModel):
         lengths = np.zeros(len(texts), dtype=np.int64)
         if not len(texts):  # transformers' tokenizer raises IndexError on an empty batch
             return [], lengths
-        tokenize = self._last_rust if self._rust_agrees(texts) else self._wrapper_tokenize
+        tokenize = self._rust_tokenize() if self._rust_agrees(texts) else self._wrapper_tokenize
         one_pass = getattr(tokenize, "one_pass", None) if one_pass and getattr(tokenize, "one_pass_agrees",
                                                                                   False) else None
 
@@ -482,10 +482,15 @@ class TransformerModel(SentimentModel):
 
     def _rust_tokenize(self):
         """A tokenize function over two copies of the fast tokenizer's backend (the tokenizer itself is left as it
-        is): one without truncation, one truncating as transformers does (longest first, the tokenizer's side)."""
+        is): one without truncation, one truncating as transformers does (longest first, the tokenizer's side).
+        Built once per backend, maximum length and side (copying a backend costs a few hundred ms)."""
         backend = getattr(self.tokenizer, "backend_tokenizer", None)
         if backend is None:
             return self._wrapper_tokenize
+        key = (id(backend), self.max_length, getattr(self.tokenizer, "truncation_side", "right"))
+        built = getattr(self, "_rust_built", None)
+        if built is not None and built[0] == key:
+            return built[1]
         from tokenizers import Tokenizer
 
         plain, cut = Tokenizer.from_str(backend.to_str()), Tokenizer.from_str(backend.to_str())
@@ -506,6 +511,7 @@ class TransformerModel(SentimentModel):
             return ([e.ids for e in encodings],
                     [len(e.ids) + sum(len(o.ids) - special for o in e.overflowing) for e in encodings])
         tokenize.one_pass = one_pass
+        self._rust_built = (key, tokenize)
         return tokenize
 
     def _rust_agrees(self, texts: list[str]) -> bool:
@@ -515,13 +521,11 @@ class TransformerModel(SentimentModel):
         if tokenize == self._wrapper_tokenize:
             return False
         sample = sorted(texts[:256], key=len)[-16:]
-        if not all(tokenize(sample, truncate=flag) == self._wrapper_tokenize(sample, truncate=flag)
-                   for flag in (False, True)):
+        full, cut = (self._wrapper_tokenize(sample, truncate=flag) for flag in (False, True))
+        if tokenize(sample, truncate=False) != full or tokenize(sample, truncate=True) != cut:
             return False
-        ids, lengths = tokenize.one_pass(sample)  # else the engine tokenises a long text twice (encode)
-        tokenize.one_pass_agrees = (ids == self._wrapper_tokenize(sample, truncate=True)
-                                    and lengths == [len(x) for x in self._wrapper_tokenize(sample, truncate=False)])
-        self._last_rust = tokenize
+        ids, lengths = tokenize.one_pass(sample)  # else encode(one_pass=True) tokenises a long text twice
+        tokenize.one_pass_agrees = ids == cut and lengths == [len(x) for x in full]
         return True
 
     def inputs_from_ids(self, ids: list[np.ndarray]) -> dict:
