@@ -25,8 +25,11 @@ a repetition (a loaded machine's drift hits them alike), medians printed:
 - ``ceiling``: the pure forward pass over the engine's own sorted batches, tensors built and on the device before
   the clock starts (``bench_scoring.ceiling_seconds``): 1.0 is the physical limit of this model on this device.
 
-Printed per device × precision: the medians; ``ceiling_share`` = ceiling / engine (and of ``serial``); the speed of
-``engine`` over ``pipeline`` and over ``serial``; the telemetry overhead two ways: measured (the median over
+Printed per device × precision: the medians; ``ceiling_share`` = ceiling / engine (and of ``serial``), and the speed
+of ``engine`` over ``pipeline`` and over ``serial``, each the median over repetitions of the ratio within a
+repetition (the order of the variants rotates from one repetition to the next); the in-run ceiling share (the
+forward pass's seconds in the engine's own telemetry / the engine's time: the same batches in the same run, so a
+machine whose load drifts between variants moves it least); the telemetry overhead two ways: measured (the median over
 repetitions of no-telemetry's time / engine's time in the same repetition, minus 1: on a loaded machine its noise is
 larger than the effect) and counted (the telemetry's clock reads and additions per run × their measured cost / the
 engine's time); the telemetry breakdown of the last ``engine`` run (seconds and share of its wall time per phase,
@@ -49,7 +52,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-import toolkit.scoring as scoring
+from toolkit import scoring
 from toolkit.models import hf, load
 from toolkit.scoring import CPU_BATCH_TOKENS, GPU_BATCH_TOKENS, score
 from toolkit.telemetry import PHASES, Telemetry
@@ -150,37 +153,46 @@ def run(device: str, precision: str, *, folder: Path, cases: pd.DataFrame, args)
 
     engine(True)  # warm-up: kernels, allocator, tokenizer copies
     classifier(texts[:32])
-    seconds: dict[str, list[float]] = {k: [] for k in ("engine", "serial", "no-telemetry", "pipeline", "ceiling")}
+    variants = {"engine": lambda: engine(True), "serial": lambda: engine(False),
+                "no-telemetry": lambda: engine(True, telemetry=False), "pipeline": lambda: classifier(texts),
+                "ceiling": lambda: ceiling_seconds(model, texts, batch_tokens=budget)}
+    seconds: dict[str, list[float]] = {k: [] for k in variants}
+    outputs: dict[str, object] = {}
     same = True
+    in_run: list[float] = []
     last = None
+    names = list(variants)
     for rep in range(args.repeats):
-        t, ahead = timed(lambda: engine(True))
-        seconds["engine"].append(t)
-        t, serial = timed(lambda: engine(False))
-        seconds["serial"].append(t)
-        same &= identical(ahead, serial)
-        t, _ = timed(lambda: engine(True, telemetry=False))
-        seconds["no-telemetry"].append(t)
-        t, _ = timed(lambda: classifier(texts))
-        seconds["pipeline"].append(t)
-        seconds["ceiling"].append(ceiling_seconds(model, texts, batch_tokens=budget))
-        last = ahead.attrs["inputs"][model.spec]["telemetry"]
+        for name in names[rep % len(names):] + names[:rep % len(names)]:  # each repetition starts elsewhere
+            if name == "ceiling":
+                seconds[name].append(variants[name]())
+            else:
+                t, outputs[name] = timed(variants[name])
+                seconds[name].append(t)
+        same &= identical(outputs["engine"], outputs["serial"])
+        last = outputs["engine"].attrs["inputs"][model.spec]["telemetry"]
+        in_run.append(last["seconds"]["forward"] / seconds["engine"][-1])
         print(f"  {device} {precision} repetition {rep + 1}: " + ", ".join(f"{k} {v[-1]:.2f} s"
-                                                                          for k, v in seconds.items()), flush=True)
+                                                                          for k, v in seconds.items())
+              + f"; load {os.getloadavg()[0]:.1f}", flush=True)
     median = {k: statistics.median(v) for k, v in seconds.items()}
-    measured = statistics.median(n / e for n, e in zip(seconds["no-telemetry"], seconds["engine"]))
-    return {"median": median, "identical": same, "telemetry": last, "measured_overhead": 1 / measured - 1,
+    paired = {k: statistics.median(a / b for a, b in zip(seconds[k], seconds["engine"])) for k in seconds}
+    return {"median": median, "paired": paired, "identical": same, "telemetry": last,
+            "measured_overhead": 1 / paired["no-telemetry"] - 1, "in_run_share": statistics.median(in_run),
             "texts": len(texts), "budget": budget}
 
 
 def report(device: str, precision: str, result: dict, *, cost: tuple[float, float], speedup: float) -> dict:
-    m, tel = result["median"], result["telemetry"]
+    m, p, tel = result["median"], result["paired"], result["telemetry"]
     counted = telemetry_cost(tel, cost) / m["engine"]
-    share, serial_share = m["ceiling"] / m["engine"], m["ceiling"] / m["serial"]
+    share, serial_share = p["ceiling"], p["ceiling"] / p["serial"]
     print(f"{device} {precision}: engine {m['engine']:.2f} s ({result['texts'] / m['engine']:.1f} texts/s), serial "
-          f"{m['serial']:.2f} s, pipeline(batch_size=32) {m['pipeline']:.2f} s, pure forward {m['ceiling']:.2f} s")
-    print(f"  ceiling_share {share:.3f} (serial {serial_share:.3f}); engine vs pipeline {m['pipeline'] / m['engine']:.2f}x, "
-          f"vs serial {m['serial'] / m['engine']:.3f}x; answers identical to serial: {result['identical']}")
+          f"{m['serial']:.2f} s, pipeline(batch_size=32) {m['pipeline']:.2f} s, pure forward {m['ceiling']:.2f} s "
+          "(medians)")
+    print(f"  ceiling_share {share:.3f} (serial {serial_share:.3f}; in the engine's own run, forward pass / engine "
+          f"time: {result['in_run_share']:.3f}); engine vs pipeline {p['pipeline']:.2f}x, vs serial "
+          f"{p['serial']:.3f}x (medians of the ratios within a repetition); answers identical to serial: "
+          f"{result['identical']}")
     print(f"  telemetry overhead: measured {result['measured_overhead']:+.2%} (median of the paired ratios), counted "
           f"{counted:.4%} ({tel['batches']} batches x (8 timings of {cost[0] * 1e6:.2f} us + a progress summary of "
           f"{cost[1] * 1e6:.1f} us))")
@@ -196,8 +208,11 @@ def report(device: str, precision: str, result: dict, *, cost: tuple[float, floa
               f"(same host speed, no overlap): forward {forward:.2f} s of {host + forward:.2f} s = "
               f"{forward / (host + forward):.0%} busy; host: " + ", ".join(
                   f"{name} {tel['seconds'][name] / (host + forward):.0%}" for name in PHASES if name != "forward"))
-    return {"ceiling_share": share, "serial_share": serial_share, "overhead": counted,
-            "vs_pipeline": m["pipeline"] / m["engine"], "vs_serial": m["serial"] / m["engine"]}
+    outside = m["engine"] - wall
+    print(f"  outside the model's run (score()'s table work: checks, factorising, the long table): "
+          f"{outside:.2f} s of the engine's {m['engine']:.2f} s")
+    return {"ceiling_share": share, "serial_share": serial_share, "overhead": counted, "in_run": result["in_run_share"],
+            "vs_pipeline": p["pipeline"], "vs_serial": p["serial"]}
 
 
 def main() -> int:
@@ -240,14 +255,14 @@ def main() -> int:
             summary[(device, precision)] = (result, report(device, precision, result, cost=cost,
                                                            speedup=args.project_speedup))
     print("\nside by side (ceiling share = pure forward / engine; higher is closer to the device's limit):")
-    print(f"{'device':8s} {'precision':9s} {'engine s':>9s} {'ceiling':>8s} {'serial':>8s} {'vs pipeline':>11s} "
-          f"{'vs serial':>9s} {'vs fp32':>8s} {'telemetry':>9s} {'identical':>9s}")
+    print(f"{'device':8s} {'precision':9s} {'engine s':>9s} {'ceiling':>8s} {'in-run':>7s} {'serial':>7s} "
+          f"{'vs pipeline':>11s} {'vs serial':>9s} {'vs fp32':>8s} {'telemetry':>9s} {'identical':>9s}")
     for (device, precision), (result, row) in summary.items():
         fp32 = summary.get((device, "fp32"))
         vs32 = fp32[0]["median"]["engine"] / result["median"]["engine"] if fp32 else float("nan")
         print(f"{device:8s} {precision:9s} {result['median']['engine']:9.2f} {row['ceiling_share']:8.3f} "
-              f"{row['serial_share']:8.3f} {row['vs_pipeline']:10.2f}x {row['vs_serial']:8.3f}x {vs32:7.2f}x "
-              f"{row['overhead']:9.4%} {str(result['identical']):>9s}")
+              f"{row['in_run']:7.3f} {row['serial_share']:7.3f} {row['vs_pipeline']:10.2f}x {row['vs_serial']:8.3f}x "
+              f"{vs32:7.2f}x {row['overhead']:9.4%} {result['identical']!s:>9s}")
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
     cpu32 = summary.get(("cpu", "fp32"))
     parts = [f"fp32_ceiling_share={cpu32[1]['ceiling_share']:.3f}" if cpu32 else "fp32_ceiling_share=nan",

@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from toolkit.batching import InputLayout, pad_into, plan_batches
-from toolkit.device import BufferSet, DeviceTimer, Prefetcher, Resident, transfer_for
+from toolkit.device import BufferSet, DeviceTimer, Moved, Prefetcher, Resident, transfer_for
 from toolkit.models import load
 
 LAYOUT = InputLayout(pad_id=0, left=False, names=("input_ids", "attention_mask", "token_type_ids"))
@@ -207,8 +207,8 @@ def test_device_copy_transfer_refills_a_buffer_only_after_its_copy_was_waited_fo
     assert transfer.adopted_in == {threading.get_ident()}
 
 
-def test_device_cpu_runs_resident_and_times_nothing_on_the_device():
-    assert isinstance(transfer_for("cpu"), Resident)
+def test_device_cpu_runs_resident_another_device_moved_and_times_nothing_on_the_device():
+    assert isinstance(transfer_for("cpu"), Resident) and isinstance(transfer_for("mps"), Moved)
     timer = DeviceTimer("cpu")
     timer.stop(timer.start())
     assert timer.total() is None

@@ -220,7 +220,8 @@ def test_ctrl_c_while_a_transformer_scores_ahead_stops_its_threads_and_keeps_eve
     and no tokeniser or prefetch thread left once they had time to end (joined: waiting for that event)."""
     from toolkit import monitor
 
-    words = "the a good bad movie great awful film i it was not very is and she he her him my sister".split()
+    words = ["the", "a", "good", "bad", "movie", "great", "awful", "film", "i", "it", "was", "not", "very", "is", "and",
+             "she", "he", "her", "him", "my", "sister"]
     texts = [" ".join(words[(i // len(words) ** k) % len(words)] for k in range(3 + i % 6)) for i in range(3000)]
     sent = []
 

@@ -8,9 +8,9 @@ import threading
 
 import numpy as np
 import pandas as pd
+import precision_support
 import pytest
 
-import precision_support
 from toolkit.scoring import score
 
 ANSWER_COLUMNS = ["score", "label", "truncated", "top_label", "top_score", "class_probs", "input_id"]
@@ -51,7 +51,7 @@ def test_scoring_ahead_gives_the_previous_answers_bit_for_bit_with_minilm(sample
 
 def test_scoring_ahead_gives_the_previous_answers_bit_for_bit_with_truncation_and_shared_inputs(tiny_bert_dir):
     """max_length=8 cuts most texts, and texts that differ only past the cut share one model input."""
-    words = "the a good bad movie great awful film i it was not very is and she he her him my sister".split()
+    words = ["the", "a", "good", "bad", "movie", "great", "awful", "film", "i", "it", "was", "not", "very", "is", "and", "she", "he", "her", "him", "my", "sister"]
     texts = [" ".join(words[(i // len(words) ** k) % len(words)] for k in range(2 + i % 9)) for i in range(600)]
     texts += [t + " brother angry" for t in texts[:100]]  # the same first tokens: one model input when cut
     cases = precision_support.cases(texts)
@@ -67,7 +67,7 @@ def test_scoring_ahead_gives_the_previous_answers_bit_for_bit_with_truncation_an
 
 def test_scoring_ahead_with_a_cache_resumes_as_before(tiny_bert_dir, tmp_path):
     """A run that finds part of its texts in the cache scores the rest as the previous path does."""
-    words = "the a good bad movie great awful film i it was not very".split()
+    words = ["the", "a", "good", "bad", "movie", "great", "awful", "film", "i", "it", "was", "not", "very"]
     texts = [" ".join(words[(i // len(words) ** k) % len(words)] for k in range(1 + i % 4)) for i in range(300)]
     spec = f"hf:{tiny_bert_dir}"
     runs = {}

@@ -90,7 +90,7 @@ def _cases(texts):
                          "group": "", "fill": "", "generator": "test", "template": "", "is_original": True})
 
 
-WORDS = "the a good bad movie great awful film i it was not very is and she he her him my sister brother".split()
+WORDS = ["the", "a", "good", "bad", "movie", "great", "awful", "film", "i", "it", "was", "not", "very", "is", "and", "she", "he", "her", "him", "my", "sister", "brother"]
 TEXTS = [" ".join(WORDS[(i * 7 + k * 3) % len(WORDS)] for k in range(3 + i % 11)) for i in range(120)]
 
 

@@ -10,7 +10,7 @@ parts:
   asynchronously. A batch's tensors are views of its first ``rows × width`` elements: contiguous, and holding the
   very values the tokenizer's own padding gives (:func:`toolkit.batching.pad_into`).
 - a transfer: :class:`Resident` (CPU: the buffers are the model's inputs, so a buffer set is reused only after the
-  model has released its batch) or :class:`CudaTransfer` (a side stream: ``non_blocking`` copies from the pinned
+  model has released its batch), :class:`Moved` (MPS: moved in the model's thread) or :class:`CudaTransfer` (a side stream: ``non_blocking`` copies from the pinned
   buffers, an event recorded after them; the model's stream waits for that event before it computes, the copies'
   memory is marked as used by the model's stream, and a buffer set is refilled only once its copy has completed).
 - :class:`DeviceTimer`: the device's own busy time from CUDA events around each forward pass (nothing on a CPU).
@@ -31,7 +31,7 @@ import numpy as np
 
 from toolkit.batching import InputLayout, pad_into
 
-__all__ = ["BufferSet", "CudaTransfer", "DeviceTimer", "Prefetcher", "Ready", "Resident", "transfer_for"]
+__all__ = ["BufferSet", "CudaTransfer", "DeviceTimer", "Moved", "Prefetcher", "Ready", "Resident", "transfer_for"]
 
 PREFETCH_DEPTH = 2
 """Ready batches queued ahead of the model (the worker thread waits when the queue is full)."""
@@ -101,6 +101,22 @@ class Resident:
         return tensors
 
 
+class Moved:
+    """Another device (MPS): the model's thread moves each batch there as the engine's serial path does, then the
+    buffers are free again."""
+
+    pinned = False
+
+    def __init__(self, device: str) -> None:
+        self.device = str(device)
+
+    def send(self, tensors: dict) -> tuple[dict, None]:
+        return tensors, None
+
+    def adopt(self, tensors: dict, event: object) -> dict:
+        return {name: t.to(self.device) for name, t in tensors.items()}
+
+
 class CudaTransfer:
     """Host→device copies on a side stream of ``device``: from pinned buffers, ``non_blocking``, followed by an
     event; :meth:`adopt` (in the model's thread) makes the model's stream wait for that event and marks the copies'
@@ -133,19 +149,19 @@ class CudaTransfer:
         return tensors
 
 
-def transfer_for(device: str) -> Resident | CudaTransfer:
-    """:class:`CudaTransfer` for a CUDA device, else :class:`Resident` (the CPU; MPS reads host tensors moved by
-    the model as before)."""
+def transfer_for(device: str) -> Resident | Moved | CudaTransfer:
+    """:class:`CudaTransfer` for a CUDA device, :class:`Resident` for the CPU, :class:`Moved` for another (MPS)."""
     import torch
 
     if str(device).startswith("cuda") and torch.cuda.is_available():
         return CudaTransfer(str(device))
-    return Resident()
+    return Resident() if str(device) == "cpu" else Moved(str(device))
 
 
 class DeviceTimer:
-    """The device's busy time: CUDA events recorded on the model's stream before and after each forward pass, read
-    once the run has synchronised (:meth:`total`); on a CPU it records nothing (``total`` is None)."""
+    """The device's busy time: CUDA events recorded on the model's stream before and after each forward pass (after
+    the stream's wait for the batch's copy, so the copy is not counted; gaps between kernels that the host launched
+    late are), read once the run has synchronised (:meth:`total`); on a CPU it records nothing (``total`` is None)."""
 
     def __init__(self, device: str) -> None:
         import torch
@@ -185,7 +201,7 @@ class Ready:
     tokens. Call :meth:`release` once the model no longer reads ``inputs`` (its forward pass has returned), so the
     buffers can take another batch."""
 
-    __slots__ = ("inputs", "rows", "width", "real", "_buffers", "_event", "_free")
+    __slots__ = ("_buffers", "_event", "_free", "inputs", "real", "rows", "width")
 
     def __init__(self, inputs: dict, rows: int, width: int, real: int, buffers: BufferSet, event: object,
                  free: queue.Queue) -> None:
@@ -214,7 +230,8 @@ class Prefetcher:
     raised in the iterating thread. Use as a context manager, or call :meth:`close` (it stops and joins the worker)."""
 
     def __init__(self, batches: Iterable[Sequence[np.ndarray]], *, layout: InputLayout, device: str = "cpu",
-                 depth: int = PREFETCH_DEPTH, telemetry=None, transfer: Resident | CudaTransfer | None = None) -> None:
+                 depth: int = PREFETCH_DEPTH, telemetry=None, transfer: Resident | Moved | CudaTransfer | None = None
+                 ) -> None:
         if depth < 1:
             raise ValueError(f"depth must be at least 1; got {depth}.")
         self.transfer = transfer if transfer is not None else transfer_for(device)
@@ -267,7 +284,7 @@ class Prefetcher:
                 if self._stop.is_set():
                     return
             self._put(_END)
-        except BaseException as exc:  # raised in the model's thread, which decides what it means
+        except BaseException as exc:  # noqa: BLE001 - raised in the model's thread, which decides what it means
             self._put(_Failure(exc))
 
     # --- the model's thread ------------------------------------------------------------------------------------
@@ -300,7 +317,7 @@ class Prefetcher:
     def alive(self) -> bool:
         return self._thread.is_alive()
 
-    def __enter__(self) -> "Prefetcher":
+    def __enter__(self) -> Prefetcher:  # noqa: PYI034 - Self needs Python 3.11
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -35,9 +35,9 @@ _HOST_PHASES = ("cache", "tokenise", "batch", "copy", "post")
 
 
 class _Phase:
-    __slots__ = ("telemetry", "name", "started")
+    __slots__ = ("name", "started", "telemetry")
 
-    def __init__(self, telemetry: "Telemetry", name: str) -> None:
+    def __init__(self, telemetry: Telemetry, name: str) -> None:
         self.telemetry, self.name = telemetry, name
 
     def __enter__(self) -> None:
@@ -118,7 +118,7 @@ class Telemetry:
         if self.enabled:
             self.notes.update(facts)
 
-    def finish(self) -> "Telemetry":
+    def finish(self) -> Telemetry:
         """Stop the wall clock (later calls keep the first stop)."""
         if self._wall is None:
             self._wall = self.clock() - self._started
