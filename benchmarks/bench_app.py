@@ -1,3 +1,4 @@
+from toolkit.studies.eec import drilldown as eec_drilldown
 """The EEC app with a warm score cache, its drill-down answer, and the drill-down pairs old (a per-case loop) vs new
 (two merges on case × person), on the offline valence models.
 
@@ -6,7 +7,7 @@
 Runs in a temporary data folder (its own score cache): one cold app run fills the cache, then ``--repeat`` warm
 runs (Run pressed again: every sentence from the cache, the statistics, tables, figures and the drill-down built),
 then the drill-down answer (picking another system and attribute in the app's drill-down pickers: the pairs and
-the pair browser rebuilt), and ``toolkit.drilldown.eec_pairs`` against the per-case loop it replaced, on the same
+the pair browser rebuilt), and ``toolkit.eec_drilldown.eec_pairs`` against the per-case loop it replaced, on the same
 result, checked equal. Goal (issue 33): a warm run plus its drill-down answer within 2 s. Last line:
 ``warm_run_s=… drill_s=… warm_plus_drill_s=… pairs_old_s=… pairs_new_s=… pairs_speedup=…``.
 """
@@ -26,9 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def old_eec_pairs(result, *, model: str, attribute: str) -> pd.DataFrame:
-    """The per-case loop ``toolkit.drilldown.eec_pairs`` used before (the obvious alternative, kept here)."""
+    """The per-case loop ``toolkit.eec_drilldown.eec_pairs`` used before (the obvious alternative, kept here)."""
     from toolkit import drilldown
-    from toolkit.studies.eec import ATTRIBUTES, name_groups
+    from toolkit.studies.eec.analysis import ATTRIBUTES, name_groups
 
     scored = result.scored
     data = scored[scored["model"].astype(str) == model]
@@ -72,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as folder:
         os.environ["TOOLKIT_DATA"] = folder
         os.environ.setdefault("MPLBACKEND", "Agg")
-        from toolkit import drilldown, eec
+        from toolkit import drilldown
+        from toolkit.studies import eec
         from toolkit.apps import eec_app
 
         models = args.models or eec.default_models("valence")
@@ -94,9 +96,9 @@ def main(argv: list[str] | None = None) -> int:
         result, model = app.result, next(iter(app.result.models))
         for attr in ("gender", "race"):
             pd.testing.assert_frame_equal(old_eec_pairs(result, model=model, attribute=attr),
-                                          drilldown.eec_pairs(result, model=model, attribute=attr))
+                                          eec_drilldown.eec_pairs(result, model=model, attribute=attr))
         old, _ = _timed(lambda: old_eec_pairs(result, model=model, attribute="gender"), args.repeat)
-        new, _ = _timed(lambda: drilldown.eec_pairs(result, model=model, attribute="gender"), args.repeat)
+        new, _ = _timed(lambda: eec_drilldown.eec_pairs(result, model=model, attribute="gender"), args.repeat)
     print(f"models: {', '.join(models)}; cold app run (cache filled): {cold:.2f} s")
     print(f"warm app run (median of {args.repeat}): {warm:.2f} s; one drill-down answer: {drill:.3f} s")
     print(f"eec_pairs gender, one system (4,320 pairs): per-case loop {old:.3f} s, merges {new:.3f} s "

@@ -55,9 +55,9 @@ since every path shares the tokenizer), ``--repeats`` times, the paths interleav
 speed ratio is the median over repetitions of fp32's time / the path's time in the same repetition (robust to a
 machine whose load changes). ``ceiling_share``: the pure forward pass over the engine's batches (tensors built
 beforehand) / the engine's time. Answers, per path vs fp32: max |Δscore|, label agreement, the BTC set (every pair of
-mutants of one template, of different classes, with different labels, as :func:`toolkit.studies.biasfinder.btcs`
+mutants of one template, of different classes, with different labels, as :func:`toolkit.studies.biasfinder.analysis.btcs`
 counts them) and its Jaccard index with fp32's, the change in BTCs and in templates with a BTC per characteristic
-(Table 4), and on all 8,640 EEC sentences the agreement of :func:`toolkit.studies.eec.ttests`' verdict columns
+(Table 4), and on all 8,640 EEC sentences the agreement of :func:`toolkit.studies.eec.analysis.ttests`' verdict columns
 (``significant``, ``direction``, ``significant_two_way``, ``verdict``) over every attribute × subset.
 
 ``rechecked``: the share of the mutants' distinct texts a recheck path re-scored in fp32 (``eec_rechecked``: of the
@@ -232,7 +232,7 @@ def generate_cases(imdb: Path, *, reviews: int, seed: int, n_process: int,
     """Real BiasFinder mutants of a seeded sample of IMDB train reviews of at most ``max_words`` words (0: any),
     generated in chunks until ``reviews`` are mined or ``budget_s`` seconds have passed."""
     from toolkit import corpora
-    from toolkit.generators.biasfinder import generate
+    from toolkit.studies.biasfinder.generator import generate
     corpus = corpora.load(imdb)
     if max_words:
         corpus = corpus[corpus["text"].str.split().str.len() <= max_words]
@@ -302,14 +302,14 @@ def btc_set(scored: pd.DataFrame) -> set[tuple[str, str, str]]:
 
 
 def table4(scored: pd.DataFrame) -> pd.DataFrame:
-    from toolkit.studies import biasfinder
+    from toolkit.studies.biasfinder import analysis as biasfinder
 
     return biasfinder.table4(biasfinder.btcs(scored)).set_index("attribute")
 
 
 def eec_verdicts(model, *, n_boot: int, batch_tokens: int) -> pd.DataFrame:
-    from toolkit.generators import eec as eec_generator
-    from toolkit.studies import eec
+    from toolkit.studies.eec import generate as eec_generator
+    from toolkit.studies.eec import analysis as eec
 
     scored = score(eec_generator.generate(), models=model, cache=False, progress=False, batch_tokens=batch_tokens)
     tests = eec.ttests(scored, n_boot=n_boot)
@@ -374,7 +374,7 @@ def main() -> int:
         print("fp32 cannot run here", file=sys.stderr)
         return 2
     if not args.cases:
-        from toolkit.studies.biasfinder import sample_templates
+        from toolkit.studies.biasfinder.analysis import sample_templates
 
         if args.near_boundary:
             cases = near_boundary(cases, models["fp32"], width=args.near_boundary)
@@ -419,7 +419,7 @@ def main() -> int:
     ref_table = table4(reference)
     ref_verdicts, ref_eec = (None, None) if args.no_eec else eec_verdicts(models["fp32"], n_boot=args.n_boot,
                                                                           batch_tokens=budget)
-    assert len(ref_btcs) == int(ref_table["btcs"].sum()), "BTC set disagrees with toolkit.studies.biasfinder.btcs"
+    assert len(ref_btcs) == int(ref_table["btcs"].sum()), "BTC set disagrees with toolkit.studies.biasfinder.analysis.btcs"
     rows = []
     for name, model in models.items():
         frame = scored[name]

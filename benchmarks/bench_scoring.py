@@ -108,8 +108,8 @@ def ceiling_seconds(model, texts: list[str], *, batch_tokens: int) -> float:
 def biasfinder_cases(imdb: Path, *, reviews: int, max_templates: int, seed: int) -> pd.DataFrame:
     """Real BiasFinder mutants (gender, occupation, country) of a seeded sample of IMDB reviews."""
     from toolkit import corpora
-    from toolkit.generators.biasfinder import generate
-    from toolkit.studies.biasfinder import sample_templates
+    from toolkit.studies.biasfinder.generator import generate
+    from toolkit.studies.biasfinder.analysis import sample_templates
 
     corpus = corpora.load(imdb)
     corpus = corpus.sample(n=min(reviews, len(corpus)), random_state=seed).reset_index(drop=True)

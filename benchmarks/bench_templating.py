@@ -1,5 +1,5 @@
 """BiasFinder templating throughput on IMDB reviews: gender, occupation and country of origin, as
-``toolkit.generators.biasfinder.generate`` runs them (gender and country share one parse).
+``toolkit.studies.biasfinder.generator.generate`` runs them (gender and country share one parse).
 
     python benchmarks/bench_templating.py [--imdb ../shared/data/imdb/imdb_train.csv.gz] [--n 25000]
 
@@ -15,9 +15,9 @@ import time
 from pathlib import Path
 
 from toolkit import corpora
-from toolkit.generators.biasfinder import _one_gender, generate
-from toolkit.generators.biasfinder.gender import _PREFILTER
-from toolkit.generators.biasfinder.occupation import _only_occupation
+from toolkit.studies.biasfinder.generator import _one_gender, generate
+from toolkit.studies.biasfinder.generator.gender import _PREFILTER
+from toolkit.studies.biasfinder.generator.occupation import _only_occupation
 
 DEFAULT_IMDB = Path(__file__).resolve().parents[2] / "shared" / "data" / "imdb" / "imdb_train.csv.gz"
 

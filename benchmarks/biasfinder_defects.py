@@ -5,7 +5,7 @@ generator fix and watch that fix's count go to zero.
     python benchmarks/biasfinder_defects.py --corpus ../shared/data/imdb/imdb_train.csv.gz --lists paper --limit 2000
     python benchmarks/biasfinder_defects.py cases.csv --out defects.csv --no-parse
 
-Input: a BiasFinder case table (CSV or Parquet): the frame :func:`toolkit.biasfinder.generate` returns, or the scored
+Input: a BiasFinder case table (CSV or Parquet): the frame :func:`toolkit.studies.biasfinder.generate` returns, or the scored
 table ``python -m toolkit biasfinder ... --scored`` writes (one row per model × mutant; rows are deduplicated on
 ``variant_id``). Every case needs its original (``is_original``) row: a mutant is compared with it. With
 ``--corpus`` the cases are generated from that corpus (``--lists``, ``--limit`` reviews, ``--n-process``) instead.
@@ -45,7 +45,7 @@ What is counted (per mutant, ``is_original`` False; only what the mutation made,
   a lower-case word that is not a function word (rough).
 
 The rules here (a/an, pronouns, honorifics, quotes) are written again on purpose, apart from the generator's
-(``toolkit/generators/biasfinder/articles.py``, ``quotes.py``, ``gender.py``): a checker that imported the code it
+(``toolkit/studies/biasfinder/generator/articles.py``, ``quotes.py``, ``gender.py``): a checker that imported the code it
 checks could only ever agree with it.
 
 How (fast enough for ~220,000 mutants of ~15,000 templates on 2 cores): each mutant is aligned with its template
@@ -506,7 +506,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     if args.corpus is not None:
         from toolkit import corpora
-        from toolkit.biasfinder import generate
+        from toolkit.studies.biasfinder import generate
 
         cases = generate(corpora.load(args.corpus, limit=args.limit), lists=args.lists, n_process=args.n_process)
         source = f"{args.corpus} ({args.lists} lists, {args.limit or 'all'} reviews)"

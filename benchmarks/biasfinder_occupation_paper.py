@@ -1,4 +1,4 @@
-"""BiasFinder's occupation method (issue 34, :mod:`toolkit.generators.biasfinder.occupation_paper`): templates per
+"""BiasFinder's occupation method (issue 34, :mod:`toolkit.studies.biasfinder.generator.occupation_paper`): templates per
 1,000 reviews next to Table 4's 354.7, and what CoreNLP's larger TITLE vocabulary would add.
 
     python benchmarks/biasfinder_occupation_paper.py --corpus ../shared/data/imdb/imdb_train.csv.gz --n 3000
@@ -50,8 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from toolkit import corpora
-    from toolkit.generators.biasfinder.lists import word_lists
-    from toolkit.generators.biasfinder.occupation_paper import occupation_templates_paper
+    from toolkit.studies.biasfinder.generator.lists import word_lists
+    from toolkit.studies.biasfinder.generator.occupation_paper import occupation_templates_paper
 
     corpus = corpora.load(args.corpus)
     sample = corpus.sample(n=min(args.n, len(corpus)), random_state=args.seed).reset_index(drop=True)

@@ -49,9 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from toolkit import corpora
-    from toolkit.generators.biasfinder import generate
+    from toolkit.studies.biasfinder.generator import generate
     from toolkit.scoring import score
-    from toolkit.studies.biasfinder import btcs, rates, table4, table4_rates
+    from toolkit.studies.biasfinder.analysis import btcs, rates, table4, table4_rates
 
     corpus = corpora.load(args.corpus)
     sample = corpus.sample(n=min(args.n, len(corpus)), random_state=args.seed).reset_index(drop=True)

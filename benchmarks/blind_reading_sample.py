@@ -32,9 +32,9 @@ from pathlib import Path
 import pandas as pd
 
 from toolkit import corpora
-from toolkit.generators.biasfinder import generate
-from toolkit.generators.biasfinder.fit import template_fills
-from toolkit.generators.biasfinder.occupation import fill_occupation, occupation_templates, occupations
+from toolkit.studies.biasfinder.generator import generate
+from toolkit.studies.biasfinder.generator.fit import template_fills
+from toolkit.studies.biasfinder.generator.occupation import fill_occupation, occupation_templates, occupations
 
 _BREAK = re.compile(r"\s*<br\s*/?>\s*")
 

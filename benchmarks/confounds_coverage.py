@@ -1,4 +1,4 @@
-"""Coverage of the name-confound estimators (toolkit.studies.confounds) in the EEC's real design.
+"""Coverage of the name-confound estimators (toolkit.instrument.confounds) in the EEC's real design.
 
 Simulated models on the 8,640 generated EEC sentences (11 templates, 20 names per race group, their real SSA
 frequencies), with template, name, template × group and residual variance; per scenario, ``--reps`` seeded
@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 
 from toolkit import names as name_meta
-from toolkit.generators import eec
-from toolkit.studies.confounds import name_confounds
+from toolkit.studies.eec import generate as eec
+from toolkit.instrument.confounds import name_confounds
 
 SCENARIOS = {  # name: (frequency slope per log10, direct AA effect)
     "no effect": (0.0, 0.0),

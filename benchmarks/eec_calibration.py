@@ -3,9 +3,9 @@ equivalence error of the verdict, for family sizes 1, 8 and 438, by simulation. 
 ``docs/statistics.md`` quotes (its output is recorded in ``benchmarks/eec_calibration.txt``).
 
 Arrays: ``tests/synthetic_eec_design.arrays`` — the templates × units arrays of Δ that
-``toolkit.studies.eec.cells`` builds on the real 8,640 EEC sentences (11 templates weighted by their sentence pairs,
+``toolkit.studies.eec.analysis.cells`` builds on the real 8,640 EEC sentences (11 templates weighted by their sentence pairs,
 20 and 1; 11 gender units, 20 race units), with persons drawn afresh per replicate (names are samples). Each test
-is decided as ``toolkit.studies.eec._decide`` decides it with Bonferroni over m tests: the two-way p and the TOST p
+is decided as ``toolkit.studies.eec.analysis._decide`` decides it with Bonferroni over m tests: the two-way p and the TOST p
 from ``stats.two_way_bootstrap`` times m, ``stats.verdict``; intervals at 1 − alpha (unadjusted) and 1 − alpha/m
 (simultaneous) from the same t reference.
 

@@ -4,7 +4,7 @@
         [--threshold 0.5] [--window 1] [--seed 7] [--show 20] [--templates templates.pkl]
 
 Templates the corpus (curated lists), trains the fit model on the same corpus (cross-fitted, see
-:mod:`toolkit.generators.biasfinder.fit`), and prints in Markdown: templates, mutants per template with and without
+:mod:`toolkit.studies.biasfinder.generator.fit`), and prints in Markdown: templates, mutants per template with and without
 the filter, distinct occupations and job families kept per template, the occupation pairs that remain (how many,
 the most frequent, how many lie inside one family), how often the review's own family ranks first, the time to
 train and to rank per template, and ``--show`` random templates with their kept and dropped fills.
@@ -23,10 +23,10 @@ import pandas as pd
 
 def main(argv: list[str] | None = None) -> None:
     from toolkit import corpora
-    from toolkit.generators.biasfinder import fit
+    from toolkit.studies.biasfinder.generator import fit
     from toolkit.models import ait
-    from toolkit.generators.biasfinder.lists import word_lists
-    from toolkit.generators.biasfinder.occupation import occupation_templates
+    from toolkit.studies.biasfinder.generator.lists import word_lists
+    from toolkit.studies.biasfinder.generator.occupation import occupation_templates
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", required=True)

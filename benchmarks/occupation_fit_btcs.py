@@ -11,7 +11,7 @@ templates, trained on the same screened reviews — what ``generate(..., occupat
 the sampled reviews: ``generate`` with the option must give exactly the derived case table, else the script stops.
 
 Every distinct text is scored once per model (:func:`toolkit.scoring.score` on the unfiltered arm; the other arms
-are subsets of its rows). Per arm × model it prints Table 4's counts (:func:`toolkit.studies.biasfinder.table4`:
+are subsets of its rows). Per arm × model it prints Table 4's counts (:func:`toolkit.studies.biasfinder.analysis.table4`:
 templates tested, mutants, templates with ≥ 1 BTC, BTCs), BTCs per template with a 95 % percentile bootstrap over
 templates (``scipy.stats.bootstrap``, seeded), the occupation pairs compared in the templates tested (not past
 the model's window), BTCs per pair compared, and the share of compared pairs and of BTC pairs whose two occupations
@@ -77,7 +77,7 @@ def screened(corpus: pd.DataFrame) -> pd.DataFrame:
     """The reviews ``generate`` templates and trains the fit on (default settings: not too long, English; duplicates
     kept)."""
     from toolkit.corpora import looks_english
-    from toolkit.generators.biasfinder import MAX_DOC_CHARS
+    from toolkit.studies.biasfinder.generator import MAX_DOC_CHARS
 
     texts = corpus["text"].astype(str)
     keep = (texts.str.len() <= MAX_DOC_CHARS) & texts.map(looks_english).astype(bool)
@@ -86,7 +86,7 @@ def screened(corpus: pd.DataFrame) -> pd.DataFrame:
 
 def occupation_cases(corpus: pd.DataFrame, *, occupation_fit: str | None = None) -> pd.DataFrame:
     """BiasFinder's occupation cases for ``corpus`` (curated lists, default rules)."""
-    from toolkit.generators.biasfinder import generate
+    from toolkit.studies.biasfinder.generator import generate
 
     return generate(corpus, instances=("occupation",), lists="curated", occupation_fit=occupation_fit,
                     progress=False)
@@ -95,7 +95,7 @@ def occupation_cases(corpus: pd.DataFrame, *, occupation_fit: str | None = None)
 def arm_fills(cases: pd.DataFrame, corpus: pd.DataFrame, *, method: str) -> dict[str, tuple[str, ...]]:
     """case_id → the occupations ``method`` keeps for that template, from the templates in ``cases`` (as
     ``generate``'s ``_fit_occupations`` builds them) and the fit trained on ``screened(corpus)``."""
-    from toolkit.generators.biasfinder.fit import template_fills
+    from toolkit.studies.biasfinder.generator.fit import template_fills
 
     originals = cases[(cases["attribute"] == "occupation") & cases["is_original"].astype(bool)]
     templates = originals[["doc_id", "corpus", "text", "template", "occupation"]].reset_index(drop=True)
@@ -165,7 +165,7 @@ def btc_pairs(scored: pd.DataFrame) -> pd.DataFrame:
 
 def same_family(a: pd.Series, b: pd.Series) -> np.ndarray:
     """Per row: whether occupations ``a`` and ``b`` lie in one job family of :data:`fit.CATEGORIES`."""
-    from toolkit.generators.biasfinder.fit import category_of
+    from toolkit.studies.biasfinder.generator.fit import category_of
 
     family = {o: category_of(o) for o in set(a) | set(b)}
     return np.array([family[x] is not None and family[x] == family[y] for x, y in zip(a, b)], dtype=bool)
@@ -173,7 +173,7 @@ def same_family(a: pd.Series, b: pd.Series) -> np.ndarray:
 
 def compared_pairs(cases: pd.DataFrame) -> tuple[int, int]:
     """Occupation pairs compared (summed over templates) and how many lie in one job family."""
-    from toolkit.generators.biasfinder.fit import category_of
+    from toolkit.studies.biasfinder.generator.fit import category_of
 
     total = inside = 0
     for _, fills in cases[cases["group"] != ""].groupby("case_id", sort=False)["group"]:
@@ -198,7 +198,7 @@ def per_template_interval(values: np.ndarray, *, seed: int) -> tuple[float, floa
 def summarise(arm: str, scored: pd.DataFrame, pairs: pd.DataFrame, *, cases: pd.DataFrame, seed: int
               ) -> tuple[list[dict], pd.DataFrame]:
     """Per model: the summary row of this arm, and the per-template BTC counts."""
-    from toolkit.studies.biasfinder import btcs, table4
+    from toolkit.studies.biasfinder.analysis import btcs, table4
 
     counts = btcs(scored)
     table = table4(counts).set_index("model")
@@ -244,7 +244,7 @@ def markdown_summary(summary: pd.DataFrame) -> str:
 def top_pairs(pairs: pd.DataFrame, *, n: int = TOP_PAIRS) -> pd.DataFrame:
     """The ``n`` most frequent BTC occupation pairs (count = templates where that pair is a BTC), with their
     families."""
-    from toolkit.generators.biasfinder.fit import category_of
+    from toolkit.studies.biasfinder.generator.fit import category_of
 
     counted = (pairs.groupby(["occupation_a", "occupation_b"]).size().rename("btcs").reset_index()
                .sort_values(["btcs", "occupation_a", "occupation_b"], ascending=[False, True, True]).head(n))

@@ -21,8 +21,8 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from synthetic_bias import biasfinder_same_names  # noqa: E402
 
-from toolkit.agreement import exact_p, two_way_taus  # noqa: E402
-from toolkit.studies import biasfinder  # noqa: E402
+from toolkit.studies.agreement import exact_p, two_way_taus  # noqa: E402
+from toolkit.studies.biasfinder import analysis as biasfinder  # noqa: E402
 
 
 def _se(p: float, n: int) -> float:

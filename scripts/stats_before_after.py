@@ -22,8 +22,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--n-boot", type=int, default=2000)
     args = parser.parse_args()
-    from toolkit import agreement
-    from toolkit.studies import biasfinder
+    from toolkit.studies import agreement
+    from toolkit.studies.biasfinder import analysis as biasfinder
 
     if args.scored.exists():
         scored = pickle.loads(args.scored.read_bytes())

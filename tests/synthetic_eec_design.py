@@ -1,6 +1,6 @@
-"""Simulated systems on the real EEC design (issue 32): the 8,640 sentences of :func:`toolkit.generators.eec.generate`
+"""Simulated systems on the real EEC design (issue 32): the 8,640 sentences of :func:`toolkit.studies.eec.generate.generate`
 with synthetic scores whose truth is known, many systems in one scored table, so that the study's own functions
-(:func:`toolkit.studies.eec.intervals`) decide a whole family at once.
+(:func:`toolkit.studies.eec.analysis.intervals`) decide a whole family at once.
 
 A system's score for a sentence = a base shared by the sentence's counterfactual versions (its case) + its
 person's effect (names and noun phrases drawn afresh per system: names are samples) + a template × person
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from toolkit.generators.eec import generate
+from toolkit.studies.eec.generate import generate
 
 _COLUMNS = ["case_id", "variant_id", "template_id", "person", "gender", "race", "emotion", "emotion_word", "np_pair"]
 _CASES: pd.DataFrame | None = None
@@ -76,7 +76,7 @@ def design(attribute: str, subset: str = "all") -> np.ndarray:
 def arrays(rng: np.random.Generator, *, n: int, attribute: str, subset: str = "all", bias: float = 0.0,
            sd_person: float = 0.02, sd_interaction: float = 0.005, sd_noise: float = 0.002,
            sparse: float | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """``n`` templates × units arrays of Δ as :func:`toolkit.studies.eec.cells` builds them from :func:`scored`'s
+    """``n`` templates × units arrays of Δ as :func:`toolkit.studies.eec.analysis.cells` builds them from :func:`scored`'s
     systems (same persons, same units, the real templates and their sentence pairs), drawn directly so that a
     family of 438 can be simulated many times. Gender: 10 noun-phrase pairs + the names-mean pair (20 female − 20
     male names); race: 20 African-American − European name pairs. The population mean Δ is ``bias``. ``sparse`` =

@@ -8,6 +8,7 @@ import pytest
 from scipy.stats import kendalltau
 
 from toolkit.errors import InputError, UnknownNameError
+from toolkit.studies.agreement import figures as agreement_figures
 
 MODELS = [f"py:synthetic_bias:female_{k}" for k in (1, 4, 9, 15)]
 
@@ -15,7 +16,7 @@ MODELS = [f"py:synthetic_bias:female_{k}" for k in (1, 4, 9, 15)]
 @pytest.fixture(scope="module")
 def scored():
     from conftest import corpus_of
-    from toolkit import eec, psa
+    from toolkit.studies import eec, psa
 
     texts = ["She said the film was fine.", "He said the film was fine.", "I think she is right about it.",
              "I think he is right about it.", "Her performance was strong.", "His performance was strong."]
@@ -24,7 +25,7 @@ def scored():
 
 
 def test_two_studies_ranking_by_the_same_synthetic_bias_give_tau_one(scored):
-    from toolkit import agreement
+    from toolkit.studies import agreement
 
     result = agreement.agreement(scored=scored, n_boot=200, seed=0)
     tau = result.tau.iloc[0]
@@ -40,7 +41,7 @@ def test_two_studies_ranking_by_the_same_synthetic_bias_give_tau_one(scored):
 
 
 def test_reversed_ranking_gives_tau_minus_one(scored):
-    from toolkit import agreement
+    from toolkit.studies import agreement
 
     flipped = scored["psa"].copy()
     mapping = dict(zip(MODELS, reversed(MODELS)))
@@ -50,7 +51,7 @@ def test_reversed_ranking_gives_tau_minus_one(scored):
 
 
 def test_agreement_needs_two_studies_and_three_shared_models(scored):
-    from toolkit import agreement
+    from toolkit.studies import agreement
 
     with pytest.raises(InputError, match="at least two studies"):
         agreement.agreement(scored={"eec": scored["eec"]})
@@ -62,18 +63,19 @@ def test_agreement_needs_two_studies_and_three_shared_models(scored):
 
 
 def test_agreement_figures_draw(scored):
-    from toolkit import agreement, plots
+    from toolkit import plots
+    from toolkit.studies import agreement
 
     result = agreement.agreement(scored=scored, n_boot=50)
-    ax = plots.agreement_tau(result.tau)
+    ax = agreement_figures.agreement_tau(result.tau)
     assert "4 models" in ax.get_title() and len(ax.texts) == len(result.tau)  # a lower triangle: each pair once
-    ranks = plots.agreement_ranks(result.headlines)
+    ranks = agreement_figures.agreement_ranks(result.headlines)
     assert len(ranks.get_lines()) == 4
 
 
 def test_four_models_cannot_show_agreement_and_the_table_says_so(scored):
     """τ = 1 with 4 models: the exact permutation p is 2/24 (the two orderings with |τ| = 1 of 24), never < .05."""
-    from toolkit import agreement
+    from toolkit.studies import agreement
 
     row = agreement.agreement(scored=scored, n_boot=50).tau.iloc[0]
     assert row["p_value"] == pytest.approx(2 / 24) and row["p_min"] == pytest.approx(2 / 24)
@@ -83,7 +85,7 @@ def test_four_models_cannot_show_agreement_and_the_table_says_so(scored):
 
 def test_exact_p_with_ties_equals_the_enumeration():
     """Three lexicons tied at zero BTCs and one model above: every ordering enumerated by hand with scipy."""
-    from toolkit.agreement import exact_p
+    from toolkit.studies.agreement import exact_p
 
     x, y = np.array([0.3, 0.1, 0.2, 0.5]), np.array([0.0, 0.0, 0.0, 0.0011])
     observed = abs(kendalltau(x, y).statistic)
@@ -95,7 +97,7 @@ def test_exact_p_with_ties_equals_the_enumeration():
 
 
 def test_exact_p_type_one_error_is_alpha_for_unrelated_rankings():
-    from toolkit.agreement import exact_p
+    from toolkit.studies.agreement import exact_p
 
     rng = np.random.default_rng(1)
     rejected = np.mean([exact_p(rng.normal(size=7), rng.normal(size=7))[0] < 0.05 for _ in range(200)])
@@ -103,7 +105,7 @@ def test_exact_p_type_one_error_is_alpha_for_unrelated_rankings():
 
 
 def test_a_study_that_ties_every_model_is_undefined(scored):
-    from toolkit import agreement
+    from toolkit.studies import agreement
 
     flat = scored["psa"].assign(score=0.5)
     row = agreement.agreement(scored={"eec": scored["eec"], "psa": flat}, n_boot=50).tau.iloc[0]
@@ -115,7 +117,7 @@ def test_the_two_way_tau_interval_covers_with_models_as_a_sample(n_models):
     """Models drawn from a population where two studies' measures correlate ρ = 0.8 (population τ = 2/π·asin ρ),
     each headline a mean over 40 noisy units: the interval over units and models covers (measured 96-99 %); over
     units alone it covered 40-46 %."""
-    from toolkit.agreement import two_way_taus
+    from toolkit.studies.agreement import two_way_taus
 
     truth = 2 / np.pi * np.arcsin(0.8)
     covered = []

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from toolkit import annotation
-from toolkit.annotation import annotation_app
+from toolkit.studies.biasfinder import annotation
+from toolkit.studies.biasfinder.annotation import annotation_app
 
 
 def _btcs(n: int = 3) -> pd.DataFrame:

@@ -10,7 +10,11 @@ import pandas as pd
 import pytest
 
 from toolkit import monitor
-from toolkit.apps import Runner, biasfinder_app, btcsam_app, eec_app, psa_app, table
+from toolkit.apps import Runner, table
+from toolkit.studies.biasfinder.app import biasfinder_app
+from toolkit.studies.btcsam.app import btcsam_app
+from toolkit.studies.eec.app import eec_app
+from toolkit.studies.psa.app import psa_app
 from toolkit.errors import InputError
 
 
@@ -186,7 +190,7 @@ def test_each_app_hands_its_fields_to_its_study_function(tmp_path):
 
 
 def test_toolkit_widgets_still_exports_the_apps_and_the_annotation_app():
-    import toolkit.annotation
+    import toolkit.studies.biasfinder.annotation
     import toolkit.apps
     import toolkit.widgets as shim
 
@@ -194,4 +198,4 @@ def test_toolkit_widgets_still_exports_the_apps_and_the_annotation_app():
                  "BTCSAMApp", "ModelField", "table", "widget_message"):
         assert getattr(shim, name) is getattr(toolkit.apps, name), name
     for name in ("annotation_app", "AnnotationApp", "upsert_annotation", "ANNOTATION_LOCK_TIMEOUT_S"):
-        assert getattr(shim, name) is getattr(toolkit.annotation, name), name
+        assert getattr(shim, name) is getattr(toolkit.studies.biasfinder.annotation, name), name

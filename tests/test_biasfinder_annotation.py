@@ -3,10 +3,10 @@ import multiprocessing
 import pandas as pd
 import pytest
 
-from toolkit import biasfinder
+from toolkit.studies import biasfinder
 from toolkit.errors import InputError
-from toolkit.studies.biasfinder import SAMPLE_COLUMNS
-from toolkit.annotation import annotation_app, upsert_annotation
+from toolkit.studies.biasfinder.analysis import SAMPLE_COLUMNS
+from toolkit.studies.biasfinder.annotation import annotation_app, upsert_annotation
 
 
 def _scored():
@@ -171,7 +171,7 @@ def _annotate(path, annotator, count, go):
 
 
 def test_concurrent_annotators_in_other_processes_lose_no_click(tmp_path):
-    """Issue 28, on toolkit.annotation's copy: three processes saving into one file keep all 3 × 60 rows."""
+    """Issue 28, on toolkit.studies.biasfinder.annotation's copy: three processes saving into one file keep all 3 × 60 rows."""
     fork = multiprocessing.get_context("fork")
     path, go = tmp_path / "ann.csv", fork.Event()
     workers = [fork.Process(target=_annotate, args=(path, who, 60, go), daemon=True) for who in ("a1", "a2", "a3")]

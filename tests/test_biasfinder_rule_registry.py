@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-import toolkit.generators.biasfinder  # noqa: F401  (registers every rule)
+import toolkit.studies.biasfinder.generator  # noqa: F401  (registers every rule)
 from toolkit.errors import UnknownNameError
-from toolkit.generators.biasfinder import rules as registry
-from toolkit.generators.biasfinder.rules import RULES, active, rule
+from toolkit.studies.biasfinder.generator import rules as registry
+from toolkit.studies.biasfinder.generator.rules import RULES, active, rule
 
 PACKAGE = Path(registry.__file__).parent
 
@@ -21,12 +21,12 @@ PACKAGE = Path(registry.__file__).parent
 def test_each_rule_names_functions_registered_under_it(name):
     for where in RULES[name].where.split(", "):
         module, function = where.split(".")
-        check = getattr(importlib.import_module(f"toolkit.generators.biasfinder.{module}"), function)
+        check = getattr(importlib.import_module(f"toolkit.studies.biasfinder.generator.{module}"), function)
         assert check.rule == name
 
 
 def test_a_registered_check_answers_false_when_off_and_a_repair_returns_its_input():
-    from toolkit.generators.biasfinder import articles, gender
+    from toolkit.studies.biasfinder.generator import articles, gender
 
     assert gender._stray_pronoun("and he said", rules=frozenset({"stray_pronoun"})) is True
     assert gender._stray_pronoun("and he said", rules=frozenset()) is False

@@ -9,9 +9,9 @@ import pytest
 
 from conftest import SHARED_DATA, corpus_of
 from toolkit.errors import UnknownNameError
-from toolkit.generators.biasfinder import (COLUMNS, country_templates, gender_templates, generate,
+from toolkit.studies.biasfinder.generator import (COLUMNS, country_templates, gender_templates, generate,
                                            occupation_templates)
-from toolkit.generators.biasfinder.rules import DEFAULT, RULES, active, record, table
+from toolkit.studies.biasfinder.generator.rules import DEFAULT, RULES, active, record, table
 
 BASELINE = json.loads((Path(__file__).parent / "data" / "biasfinder_default_baseline.json").read_text())
 IMDB = SHARED_DATA / "imdb" / "imdb_train.csv.gz"
@@ -95,8 +95,8 @@ def test_the_nationality_rule_rejects_a_country_template_only_when_on():
     ("name_left", "Tom Hanks is great. Hanks knows it, and he shows it.", [(0, 9), (40, 42)]),
 ])
 def test_a_rule_for_a_cluster_a_neural_backend_may_give(rule, text, cluster):
-    from toolkit.generators.biasfinder.gender import _template, _template_or_reason
-    from toolkit.generators.biasfinder.lists import word_lists
+    from toolkit.studies.biasfinder.generator.gender import _template, _template_or_reason
+    from toolkit.studies.biasfinder.generator.lists import word_lists
     from toolkit.nlp import coref
 
     doc = coref.backend("rules").nlp(text)
@@ -190,7 +190,7 @@ def test_the_default_rules_reproduce_400_imdb_train_reviews():
 
 
 def test_run_records_the_active_rules_and_the_people_option_in_its_settings():
-    from toolkit import biasfinder
+    from toolkit.studies import biasfinder
 
     result = biasfinder.run(corpus="sample", models=["vader"], instances=["gender"], n_names=2, cache=False,
                             coherence=DEFAULT - {"deity"}, people="skip-named", n_boot=200, progress=False)

@@ -34,7 +34,7 @@ def _cells(annotations: Path) -> list[str]:
              {"key": "t2|she/he", "model": "vader", "text_a": "She made me feel sad.",
               "text_b": "He made me feel sad!", "group_a": "female", "group_b": "male", "score_a": 0.1,
               "score_b": 0.6}]
-    return ["import pandas as pd\nfrom toolkit import drilldown\nfrom toolkit.annotation import annotation_app\n",
+    return ["import pandas as pd\nfrom toolkit import drilldown\nfrom toolkit.studies.biasfinder.annotation import annotation_app\n",
             f"app = annotation_app(pd.DataFrame({rows!r}), annotator='keys', path={str(annotations)!r}, n_boot=50)\n"
             "app.widget",
             f"drill = drilldown.browser(pairs=drilldown.pairs_frame({pairs!r}), title='drill-down')\ndrill"]

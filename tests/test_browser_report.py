@@ -31,7 +31,7 @@ def browser(tmp_path_factory):
 
 def _run(folder, *, shift: float):
     """A run's outputs as results.write writes them: two tables (one with an injected text), two figures."""
-    from toolkit import results
+    from toolkit.outputs import runs as results
 
     scored = pd.DataFrame({"model": ["vader"], "text": ["t"]})
     scored.attrs["fingerprints"] = {"vader": "0" * 32}
@@ -43,7 +43,7 @@ def _run(folder, *, shift: float):
         axes[stem] = ax
     tables = {"demo_scores": pd.DataFrame({"text": [EVIL, "fine"], "score": [0.25 + shift, 0.75]}),
               "demo_counts": pd.DataFrame({"group": ["f", "m"], "n": [10, 12]})}
-    results.write(study="demo", tables=tables, axes=axes, scored=scored, models=["vader"],
+    results.write(study="demo", tables=tables, axes=axes, scored=scored, fingerprints=scored.attrs.get("fingerprints"), models=["vader"],
                   settings={"study": "demo", "shift": shift}, out_dir=folder, figures_dir=folder, report=True)
     return folder
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from toolkit import btcsam, paths
+from toolkit import paths
+from toolkit.studies import btcsam
 from toolkit.corpora import sample_path
 from toolkit.errors import InputError, UnknownNameError
 

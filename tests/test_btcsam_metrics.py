@@ -3,7 +3,7 @@ import pandas as pd
 import pytest
 
 from toolkit.errors import InputError
-from toolkit.studies import btcsam
+from toolkit.studies.btcsam import analysis as btcsam
 
 
 def _scored(rows):
@@ -171,7 +171,7 @@ def _mini_set(*, stages: bool) -> "pd.DataFrame":
 def test_write_adds_the_stage_table_only_when_the_sets_record_stages(tmp_path):
     import pandas as pd
 
-    from toolkit import btcsam as study
+    from toolkit.studies import btcsam as study
 
     staged = study.run(sets={"mini": _mini_set(stages=True)}, models=["vader"], cache=False, progress=False)
     study.write(staged, tmp_path / "staged", figures_dir=tmp_path / "figs")

@@ -4,7 +4,7 @@ import pytest
 
 from toolkit.cases import validate
 from toolkit.errors import UnknownNameError
-from toolkit.generators.btcsam import LLM, filter_counterfactuals, generate, parse, prompts
+from toolkit.studies.btcsam.generator import LLM, filter_counterfactuals, generate, parse, prompts
 
 BTS_REPLY = """Sure! Here are the triplets:
 ```json
@@ -126,7 +126,7 @@ def test_filter_drops_groups_and_counts_reasons():
 
 
 def test_no_backend_skips_generation_with_a_warning_not_a_silent_drop():
-    from toolkit import btcsam
+    from toolkit.studies import btcsam
 
     with pytest.warns(UserWarning, match="No LLM backend configured: generation skipped"):
         assert btcsam.generate_with(None) == (None, None)

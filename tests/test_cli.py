@@ -239,7 +239,7 @@ def test_cli_eec_report_and_latex_are_part_of_the_run_and_a_plain_rerun_removes_
 def test_cli_coherence_option_never_turns_every_rule_off_by_being_empty():
     from toolkit.__main__ import _coherence
     from toolkit.errors import UnknownNameError
-    from toolkit.generators.biasfinder.rules import active
+    from toolkit.studies.biasfinder.generator.rules import active
 
     assert _coherence("paper") == "paper" and _coherence("deity, honorific") == ["deity", "honorific"]
     for empty in ("", ",", " , "):

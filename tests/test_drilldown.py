@@ -7,8 +7,12 @@ import pandas as pd
 import pytest
 from conftest import corpus_of
 
-from toolkit import biasfinder, btcsam, drilldown, eec
+from toolkit import drilldown
+from toolkit.studies import biasfinder, btcsam, eec
 from toolkit.errors import SchemaError, UnknownNameError
+from toolkit.studies.eec import drilldown as eec_drilldown
+from toolkit.studies.btcsam import drilldown as btcsam_drilldown
+from toolkit.studies.biasfinder import drilldown as biasfinder_drilldown
 
 # a scorer for the py: spec below: a sentence about a woman is negative, about a man positive (BiasFinder BTCs);
 # religion terms get fixed scores (BTC-SAM's highest and lowest text are known)
@@ -74,7 +78,7 @@ def eec_result():
 
 
 def test_eec_pairs_are_the_papers_pairs_with_their_texts(eec_result):
-    gender = drilldown.eec_pairs(eec_result, model="vader", attribute="gender")
+    gender = eec_drilldown.eec_pairs(eec_result, model="vader", attribute="gender")
     assert tuple(gender.columns) == drilldown.PAIR_COLUMNS
     assert len(gender) == 144 * 30  # 144 template instantiations × (20 name pairs + 10 noun-phrase pairs)
     row = gender.set_index("key").loc["eec-t01-angry|Ebony/Alonzo"]  # first AA female and first AA male name
@@ -82,8 +86,9 @@ def test_eec_pairs_are_the_papers_pairs_with_their_texts(eec_result):
         "Ebony feels angry.", "Alonzo feels angry.", "female", "male")
     phrase = gender.set_index("key").loc["eec-t01-angry|my sister/my brother"]
     assert (phrase["text_a"], phrase["text_b"]) == ("My sister feels angry.", "My brother feels angry.")
-    # the noun-phrase Δ and the mean Δ of a case's name pairs are the study's pairs (toolkit.studies.eec.pairs)
-    study = eec_result.pairs[(eec_result.pairs["attribute"] == "gender") & (eec_result.pairs["subset"] == "all")]
+    # the noun-phrase Δ and the mean Δ of a case's name pairs are the study's pairs (toolkit.studies.eec.analysis.pairs)
+    frame = eec_result.frames["pairs"]
+    study = frame[(frame["attribute"] == "gender") & (frame["subset"] == "all")]
     study = study.set_index(["case_id", "pair"])["delta"]
     assert phrase["delta"] == pytest.approx(study[("eec-t01-angry", "my sister/my brother")])
     phrases = set(study.index.get_level_values("pair")) - {"names (mean)"}
@@ -93,16 +98,16 @@ def test_eec_pairs_are_the_papers_pairs_with_their_texts(eec_result):
     mean = names.groupby(names["key"].str.split("|").str[0])["delta"].mean()
     assert mean.to_numpy() == pytest.approx(study.xs("names (mean)", level="pair").reindex(mean.index).to_numpy(),
                                             abs=1e-12)
-    race = drilldown.eec_pairs(eec_result, model="vader", attribute="race")
+    race = eec_drilldown.eec_pairs(eec_result, model="vader", attribute="race")
     assert len(race) == 144 * 20 and set(race["group_a"]) == {"African-American"}
     assert race.set_index("key").loc["eec-t01-angry|Ebony/Amanda", "text_b"] == "Amanda feels angry."
 
 
 def test_eec_pairs_unknown_model_or_attribute_lists_the_choices(eec_result):
     with pytest.raises(UnknownNameError, match="vader"):
-        drilldown.eec_pairs(eec_result, model="textblob", attribute="gender")
+        eec_drilldown.eec_pairs(eec_result, model="textblob", attribute="gender")
     with pytest.raises(UnknownNameError, match="gender"):
-        drilldown.eec_pairs(eec_result, model="vader", attribute="age")
+        eec_drilldown.eec_pairs(eec_result, model="vader", attribute="age")
 
 
 def test_biasfinder_pairs_of_a_template_from_a_real_run():
@@ -110,11 +115,11 @@ def test_biasfinder_pairs_of_a_template_from_a_real_run():
     result = biasfinder.run(corpus=corpus_of([text]), models=["vader", MODEL], instances=["gender"], n_names=3,
                             cache=False, n_boot=100, progress=False)
     template = result.scored["case_id"].iloc[0]
-    pairs = drilldown.biasfinder_pairs(result, template=template)
+    pairs = biasfinder_drilldown.biasfinder_pairs(result, template=template)
     assert tuple(pairs.columns) == drilldown.PAIR_COLUMNS
     assert pairs.groupby("model").size().to_dict() == {"vader": 9, MODEL: 9}  # 3 female × 3 male names, no original
     assert set(zip(pairs["group_a"], pairs["group_b"])) == {("female", "male")}
-    btcs = drilldown.biasfinder_pairs(result, template=template, btcs_only=True)
+    btcs = biasfinder_drilldown.biasfinder_pairs(result, template=template, btcs_only=True)
     assert len(btcs) == 9 and set(btcs["model"]) == {MODEL}  # vader gives every mutant the same label
     assert btcs["delta"].to_numpy() == pytest.approx([0.2 - 0.8] * 9)
     first = btcs.iloc[0]
@@ -122,7 +127,7 @@ def test_biasfinder_pairs_of_a_template_from_a_real_run():
     a, b = drilldown.changed_words(first["text_a"], first["text_b"])
     assert {"She", "her"} <= set(_changed(a)) and {"He", "his"} <= set(_changed(b))
     with pytest.raises(UnknownNameError):
-        drilldown.biasfinder_pairs(result, template="no such template")
+        biasfinder_drilldown.biasfinder_pairs(result, template="no such template")
 
 
 def test_btcsam_pairs_take_each_cases_highest_and_lowest_text():
@@ -133,14 +138,14 @@ def test_btcsam_pairs_take_each_cases_highest_and_lowest_text():
                          "attribute": "religion", "group": term, "fill": term, "generator": "external:test",
                          "template": "", "is_original": term == "Christian", "bias_type": "religion"})
     result = btcsam.run(sets={"mini": pd.DataFrame(rows)}, models=[MODEL, "vader"], cache=False, progress=False)
-    pairs = drilldown.btcsam_pairs(result, test_set="mini", model=MODEL)
+    pairs = btcsam_drilldown.btcsam_pairs(result, test_set="mini", model=MODEL)
     assert tuple(pairs.columns) == drilldown.PAIR_COLUMNS
     assert pairs["key"].tolist() == ["mini/c1", "mini/c2"]
     assert pairs[["group_a", "group_b"]].values.tolist() == [["Christian", "Muslim"]] * 2
     assert pairs["text_a"].tolist() == ["The Christian neighbours were kind.", "My Christian friend cooked dinner."]
     assert pairs["delta"].to_numpy() == pytest.approx([0.4, 0.4])
     with pytest.raises(UnknownNameError, match="mini"):
-        drilldown.btcsam_pairs(result, test_set="eec", model=MODEL)
+        btcsam_drilldown.btcsam_pairs(result, test_set="eec", model=MODEL)
 
 
 def test_browser_orders_by_absolute_delta_and_steps():

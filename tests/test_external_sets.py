@@ -99,7 +99,7 @@ LEXICAL = """,id,bias_type,id_term,concept_term,sentence,flagged,reject_reason,r
 
 
 def test_released_rewrites_are_linked_to_their_baseline_sentence(tmp_path):
-    from toolkit import btcsam
+    from toolkit.studies import btcsam
 
     (tmp_path / "baseline_output.csv").write_text(BASELINE)
     (tmp_path / "lexical_output.csv").write_text(LEXICAL)

@@ -16,6 +16,11 @@ from matplotlib.colors import to_hex
 from matplotlib.text import Text
 
 from toolkit import plots
+from toolkit.studies.agreement import figures as agreement_figures
+from toolkit.studies.biasfinder import figures as biasfinder_figures
+from toolkit.studies.btcsam import figures as btcsam_figures
+from toolkit.studies.eec import figures as eec_figures
+from toolkit.studies.psa import figures as psa_figures
 
 PRESETS = ("acl-single", "acl-double", "acm-single", "acm-double")
 HF = "hf:/home/user/models/minilm-imdb-finetuned?revision=main"
@@ -53,7 +58,7 @@ def _eec(tasks=("valence",)):
 
 
 def _names(model, values=None):
-    from toolkit.generators.psa import load_names
+    from toolkit.studies.psa.generate import load_names
 
     names = load_names(None)
     values = np.linspace(-0.05, 0.08, len(names)) if values is None else values
@@ -119,25 +124,25 @@ def _frames():
                           for a in ("gender", "race") for i, m in enumerate(("vader", HF, AIT))
                           for k, w in enumerate(("published", "reworded-1", "reworded-2", "reworded-3"))])
     return {
-        "eec_gender_box": lambda: plots.eec_deltas(pairs, tests, attribute="gender"),
-        "eec_race_box": lambda: plots.eec_deltas(pairs, tests, attribute="race"),
-        "eec_gender_box_tasks": lambda: plots.eec_task_deltas(pairs5, tests5, attribute="gender",
+        "eec_gender_box": lambda: eec_figures.eec_deltas(pairs, tests, attribute="gender"),
+        "eec_race_box": lambda: eec_figures.eec_deltas(pairs, tests, attribute="race"),
+        "eec_gender_box_tasks": lambda: eec_figures.eec_task_deltas(pairs5, tests5, attribute="gender",
                                                               pearson={AIT: 0.7}),
-        "eec_gender_intervals": lambda: plots.eec_intervals(tests, attribute="gender"),
-        "eec_race_intervals_tasks": lambda: plots.eec_task_intervals(tests5, attribute="race"),
-        "psa_score_sens_minilm": lambda: plots.psa_score_sens(_names(HF)),
-        "psa_score_sens_textblob": lambda: plots.psa_score_sens(
+        "eec_gender_intervals": lambda: eec_figures.eec_intervals(tests, attribute="gender"),
+        "eec_race_intervals_tasks": lambda: eec_figures.eec_task_intervals(tests5, attribute="race"),
+        "psa_score_sens_minilm": lambda: psa_figures.psa_score_sens(_names(HF)),
+        "psa_score_sens_textblob": lambda: psa_figures.psa_score_sens(
             _names("textblob", np.where(np.arange(48) % 3, 1e-17, -2e-17)[:len(_names("x"))])),
-        "psa_label_dist": lambda: plots.psa_label_dist(label_dist),
-        "biasfinder_btcs": lambda: plots.biasfinder_btcs(table4),
-        "biasfinder_rates": lambda: plots.biasfinder_rates(rates),
-        "btcsam_detection": lambda: plots.btcsam_heatmap(detection, title="Detection probability per test set "
+        "psa_label_dist": lambda: psa_figures.psa_label_dist(label_dist),
+        "biasfinder_btcs": lambda: biasfinder_figures.biasfinder_btcs(table4),
+        "biasfinder_rates": lambda: biasfinder_figures.biasfinder_rates(rates),
+        "btcsam_detection": lambda: btcsam_figures.btcsam_heatmap(detection, title="Detection probability per test set "
                                                                           "(θ = 0.2, Table 2)"),
-        "btcsam_failure_pct": lambda: plots.btcsam_heatmap(failure, value="failure_pct", index="model",
+        "btcsam_failure_pct": lambda: btcsam_figures.btcsam_heatmap(failure, value="failure_pct", index="model",
                                                            title="Failure % per model (θ = 0.2, Table 5)"),
-        "btcsam_failure_forest": lambda: plots.btcsam_forest(pooled),
-        "agreement_tau": lambda: plots.agreement_tau(tau),
-        "agreement_ranks": lambda: plots.agreement_ranks(headlines),
+        "btcsam_failure_forest": lambda: btcsam_figures.btcsam_forest(pooled),
+        "agreement_tau": lambda: agreement_figures.agreement_tau(tau),
+        "agreement_ranks": lambda: agreement_figures.agreement_ranks(headlines),
         "eec_race_confounds": lambda: plots.confounds(confounds),
         "eec_intersections": lambda: plots.intersections(cells),
         "eec_race_wordings": lambda: plots.wording(sweep, attribute="race"),
@@ -378,7 +383,7 @@ def test_a_collapsed_significant_box_is_marked_and_in_the_legend():
 def test_interval_figure_draws_the_paper_t_interval_beside_the_two_way_one():
     _, tests = _eec()
     with plots.use_preset("acl-single"):
-        ax = plots.eec_intervals(tests, attribute="gender")
+        ax = eec_figures.eec_intervals(tests, attribute="gender")
     vader = tests[(tests["model"] == "vader") & (tests["attribute"] == "gender")].iloc[0]
     spans = [seg for c in ax.collections for seg in getattr(c, "get_segments", list)()
              if len(seg) == 2 and np.allclose(sorted(seg[:, 1]), [vader["t_ci_low"], vader["t_ci_high"]])]

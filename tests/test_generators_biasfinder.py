@@ -2,7 +2,7 @@ import pytest
 
 from conftest import corpus_of
 from toolkit.cases import validate
-from toolkit.generators.biasfinder import fill_names, gender_templates, generate_gender
+from toolkit.studies.biasfinder.generator import fill_names, gender_templates, generate_gender
 from toolkit.nlp.coref import resolve
 
 

@@ -4,10 +4,10 @@ import re
 import pytest
 
 from conftest import corpus_of
-from toolkit.generators.biasfinder import (PRESETS, generate, generate_gender, gender_templates, occupation_templates,
+from toolkit.studies.biasfinder.generator import (PRESETS, generate, generate_gender, gender_templates, occupation_templates,
                                            occupations)
-from toolkit.generators.biasfinder.articles import article_for, resolve
-from toolkit.generators.biasfinder.occupation import fill_occupation
+from toolkit.studies.biasfinder.generator.articles import article_for, resolve
+from toolkit.studies.biasfinder.generator.occupation import fill_occupation
 
 
 @pytest.mark.parametrize("text", [
@@ -147,8 +147,8 @@ def test_mutants_never_keep_a_pronoun_of_the_other_gender():
 
 
 def test_a_cluster_merging_two_names_is_rejected():
-    from toolkit.generators.biasfinder.gender import _template
-    from toolkit.generators.biasfinder.lists import word_lists
+    from toolkit.studies.biasfinder.generator.gender import _template
+    from toolkit.studies.biasfinder.generator.lists import word_lists
     from toolkit.nlp import coref
 
     text = "Brittany directed it. Later Amanda won, and she thanked everyone."
@@ -207,7 +207,7 @@ def test_a_name_that_ends_a_title_or_names_a_deity_is_not_a_person(text):
 def test_an_article_reads_numbers_and_leaves_a_capital_a_after_a_word():
     assert [article_for(w) for w in ("8-year-old", "18th-century", "11", "100", "1980s")] == ["an", "an", "an", "a",
                                                                                              "a"]
-    from toolkit.generators.biasfinder.articles import mark
+    from toolkit.studies.biasfinder.generator.articles import mark
     assert mark("Take Vitamin A <name> said.") == "Take Vitamin A <name> said."
     assert mark("It is a <name> film. A <name> fan.") == "It is <a> <name> film. <A> <name> fan."
 
@@ -296,7 +296,7 @@ def test_a_time_or_a_word_of_orientation_rejects_the_review(text, control):
 
 def test_a_review_naming_a_nationality_yields_no_country_template():
     # "Turkish cinema": the person's origin may be stated, and a name from another country would contradict it
-    from toolkit.generators.biasfinder import country_templates
+    from toolkit.studies.biasfinder.generator import country_templates
 
     text = "Ahmet Yilmaz is no artist. {} He only knows how to choose a cast, and he did."
     for sentence, expected in (("Turkish cinema deserves better.", 0), ("This cinema deserves better.", 1),

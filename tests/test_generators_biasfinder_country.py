@@ -6,7 +6,7 @@ import pytest
 
 from conftest import corpus_of
 from toolkit.cases import validate
-from toolkit.generators.biasfinder import country_templates, gender_templates, generate, generate_country
+from toolkit.studies.biasfinder.generator import country_templates, gender_templates, generate, generate_country
 
 
 @pytest.mark.parametrize("text, template", [

@@ -6,12 +6,12 @@ from importlib import resources
 import pytest
 
 from conftest import SHARED_DATA, corpus_of
-from toolkit import biasfinder
+from toolkit.studies import biasfinder
 from toolkit.errors import InputError, UnknownNameError
-from toolkit.generators.biasfinder import (country_names, fill_names, gender_templates, generate, generate_gender,
+from toolkit.studies.biasfinder.generator import (country_names, fill_names, gender_templates, generate, generate_gender,
                                            occupation_templates, occupations)
-from toolkit.generators.biasfinder.lists import PRESETS, word_lists
-from toolkit.generators.biasfinder.occupation import fill_occupation
+from toolkit.studies.biasfinder.generator.lists import PRESETS, word_lists
+from toolkit.studies.biasfinder.generator.occupation import fill_occupation
 
 PAPER_FILES = ("gender_nouns.csv", "male_names.csv", "female_names.csv", "country_male_names.csv",
                "country_female_names.csv", "occupations.csv")

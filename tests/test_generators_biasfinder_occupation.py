@@ -3,8 +3,8 @@ import pytest
 from conftest import corpus_of
 from toolkit.cases import validate
 from toolkit.errors import InputError, UnknownNameError
-from toolkit.generators.biasfinder import generate
-from toolkit.generators.biasfinder.occupation import (fill_occupation, generate_occupation, occupation_templates,
+from toolkit.studies.biasfinder.generator import generate
+from toolkit.studies.biasfinder.generator.occupation import (fill_occupation, generate_occupation, occupation_templates,
                                                       occupations)
 
 

@@ -1,4 +1,4 @@
-"""BiasFinder's own occupation method (toolkit.generators.biasfinder.occupation_paper): a listed occupation in a
+"""BiasFinder's own occupation method (toolkit.studies.biasfinder.generator.occupation_paper): a listed occupation in a
 sentence with a person mention (CoreNLP's pronominal mentions included), its left modifiers replaced, one template per
 distinct occupation; the wiring under coherence="paper"."""
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from conftest import corpus_of
 
-from toolkit.generators.biasfinder import generate
-from toolkit.generators.biasfinder.occupation_paper import (
+from toolkit.studies.biasfinder.generator import generate
+from toolkit.studies.biasfinder.generator.occupation_paper import (
     generate_occupation_paper,
     occupation_templates_paper,
     title_forms,

@@ -1,4 +1,4 @@
-"""BiasFinder's own acceptance (toolkit.generators.biasfinder.paper): its preprocessing, the person-cluster test,
+"""BiasFinder's own acceptance (toolkit.studies.biasfinder.generator.paper): its preprocessing, the person-cluster test,
 exactly one person cluster, the gender and country conditions, substitution in cluster order; the preset wiring."""
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import pytest
 from conftest import corpus_of
 
 from toolkit.errors import UnknownNameError
-from toolkit.generators.biasfinder import generate
-from toolkit.generators.biasfinder.lists import word_lists
-from toolkit.generators.biasfinder.paper import _Phrases, preprocess, templates_of
+from toolkit.studies.biasfinder.generator import generate
+from toolkit.studies.biasfinder.generator.lists import word_lists
+from toolkit.studies.biasfinder.generator.paper import _Phrases, preprocess, templates_of
 from toolkit.nlp import neuralcoref
 
 

@@ -4,7 +4,7 @@ import pytest
 from conftest import corpus_of, local_ray
 
 from toolkit.errors import UnknownNameError
-from toolkit.generators.biasfinder import generate
+from toolkit.studies.biasfinder.generator import generate
 
 SENTENCES = ["Tom Hanks plays a lonely man. He is great and his smile carries the film.",
              "The actress was wonderful. She made me cry, and her voice is haunting.",

@@ -110,7 +110,7 @@ def test_unknown_model_hint_names_the_nearest_spec_in_words_for_python_and_apps(
     assert info.value.code == "TK103" and f"did you mean {meant!r}?" in info.value.fix
     assert "app's model field" in info.value.fix and "Python" in info.value.fix
     assert "load(" not in info.value.fix and "models=" not in info.value.fix   # not Python-only advice
-    from toolkit.widgets import widget_message
+    from toolkit.apps.messages import widget_message
 
     assert info.value.fix in widget_message(info.value)          # so an app shows it as it is
 

@@ -89,7 +89,7 @@ def test_frequency_matching_pairs_within_the_caliper():
 
 
 def test_every_shipped_name_has_metadata_or_a_reason():
-    from toolkit.generators.names import shipped_metadata
+    from toolkit.instrument.names import shipped_metadata
 
     meta = shipped_metadata()
     assert set(meta["study"]) == {"eec", "psa", "biasfinder"}

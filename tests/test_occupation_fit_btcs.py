@@ -31,7 +31,7 @@ def table(*cases: list[dict]) -> pd.DataFrame:
 
 
 def test_btc_pairs_lists_every_pair_with_different_labels_and_matches_btcs():
-    from toolkit.studies.biasfinder import btcs
+    from toolkit.studies.biasfinder.analysis import btcs
 
     scored = table(scored_case("t1", {"nurse": "positive", "surgeon": "negative", "welder": "negative"}),
                    scored_case("t2", {"lawyer": "positive", "judge": "positive"}),

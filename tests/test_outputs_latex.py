@@ -14,10 +14,10 @@ from latex_harness import compile_tables
 from toolkit import latex as latex_shim
 from toolkit.errors import SchemaError, UnknownNameError
 from toolkit.outputs import latex, runs
-from toolkit.studies import biasfinder as bf_study
-from toolkit.studies import btcsam as btcsam_study
-from toolkit.studies import eec as eec_study
-from toolkit.studies import psa as psa_study
+from toolkit.studies.biasfinder import analysis as bf_study
+from toolkit.studies.btcsam import analysis as btcsam_study
+from toolkit.studies.eec import analysis as eec_study
+from toolkit.studies.psa import analysis as psa_study
 
 SOURCE_COLUMNS = {
     "eec_summary": eec_study.SUMMARY_COLUMNS,
@@ -39,6 +39,10 @@ HOSTILE = ["[0.5] starts with a bracket", "*starred row", "a -- b --- c", "``quo
            "日本語", "Łódź café naïve Œuvre ß", "\\relax{}%$&#_^~<>"]
 TASKS = ("anger", "fear", "joy", "sadness", "valence")
 RNG = np.random.default_rng(7)
+
+from toolkit import studies  # noqa: E402
+
+LAYOUTS = studies.latex_layouts()  # every study's paper tables
 
 
 def _full(columns, rows: dict) -> pd.DataFrame:
@@ -170,7 +174,7 @@ SOURCES = {"eec_summary": eec_summary, "eec_tests": eec_tests, "psa_summary": ps
 
 def all_tables(preset: str) -> dict[str, str]:
     tables = {name: build() for name, build in SOURCES.items()}
-    return latex.paper_tables(tables=tables, preset=preset, settings={"theta": 0.2})
+    return latex.paper_tables(layouts=LAYOUTS, tables=tables, preset=preset, settings={"theta": 0.2})
 
 
 # --- structure ----------------------------------------------------------------------------------------------------
@@ -223,8 +227,8 @@ def check_structure(tex: str) -> list[list[list[str]]]:
 
 def test_outputs_latex_registry_covers_the_papers_tables_and_every_source_is_a_study_table():
     assert {"eec_table5", "eec_table6", "eec_table7", "psa_table2", "biasfinder_table4", "biasfinder_table5",
-            "btcsam_table2", "btcsam_table3", "btcsam_table4", "btcsam_table5"} <= set(latex.PAPER_TABLES)
-    for name, entry in latex.PAPER_TABLES.items():
+            "btcsam_table2", "btcsam_table3", "btcsam_table4", "btcsam_table5"} <= set(LAYOUTS)
+    for name, entry in LAYOUTS.items():
         assert name.startswith(f"{entry.source.split('_')[0]}_")  # runs.write removes a stale <study>_*.tex
         assert entry.source in SOURCE_COLUMNS
 
@@ -232,7 +236,7 @@ def test_outputs_latex_registry_covers_the_papers_tables_and_every_source_is_a_s
 @pytest.mark.parametrize("preset", sorted(latex.WIDTHS))
 def test_outputs_latex_every_paper_table_is_well_formed_with_short_labels(preset):
     written = all_tables(preset)
-    assert set(written) == set(latex.PAPER_TABLES)
+    assert set(written) == set(LAYOUTS)
     for name, tex in written.items():
         panels = check_structure(tex)
         assert tex.startswith(rf"\begin{{{latex.WIDTHS[preset].environment}}}"), name
@@ -243,7 +247,7 @@ def test_outputs_latex_every_paper_table_is_well_formed_with_short_labels(preset
 
 
 def test_outputs_latex_eec_tables_are_task_blocks_as_in_the_paper():
-    tex = latex.paper_table(name="eec_table5", table=eec_summary(), preset="acl-double")
+    tex = latex.paper_table(layouts=LAYOUTS, name="eec_table5", table=eec_summary(), preset="acl-double")
     headings = re.findall(r"\\itshape (\w+)", tex)
     assert headings == ["Anger", "Fear", "Joy", "Sadness", "Valence"]  # the paper's task order, one heading each
     (rows,) = check_structure(tex)[:1]
@@ -251,19 +255,19 @@ def test_outputs_latex_eec_tables_are_task_blocks_as_in_the_paper():
     assert "F$\\uparrow$–M$\\downarrow$" in rows[1][2]
     assert [cells[0] for cells in rows[2:6]] == ["F=M not significant", "F$\\uparrow$–M$\\downarrow$ significant",
                                                 "F$\\downarrow$–M$\\uparrow$ significant", "All"]
-    systems = latex.paper_table(name="eec_table7_systems", table=eec_tests(), preset="acl-double")
+    systems = latex.paper_table(layouts=LAYOUTS, name="eec_table7_systems", table=eec_tests(), preset="acl-double")
     labels = {cells[0] for panel in check_structure(systems) for cells in panel[2:]}
     assert {"svm-unigrams", "ensemble"} <= labels  # ait:<system>/<task> → the system, within its task block
 
 
 def test_outputs_latex_btcsam_tables_are_pivoted_at_one_theta():
-    tex = latex.paper_table(name="btcsam_table2", table=btcsam_detection(), preset="acl-double",
+    tex = latex.paper_table(layouts=LAYOUTS, name="btcsam_table2", table=btcsam_detection(), preset="acl-double",
                             settings={"theta": 0.15})
     assert "θ" not in tex and r"$\theta$ = 0.15" in tex
     panels = check_structure(tex)
     bias_types = [cells[0] for cells in panels[0][2:]]
     assert bias_types == TYPES  # one row per bias type, the test sets as columns (not a row per θ)
-    failure = latex.paper_table(name="btcsam_table5", table=btcsam_failure_pct(), preset="acl-double",
+    failure = latex.paper_table(layouts=LAYOUTS, name="btcsam_table5", table=btcsam_failure_pct(), preset="acl-double",
                                 settings={"theta": 0.2})
     heads = " ".join(" ".join(rows[1]) for rows in check_structure(failure))
     assert "religion" in heads and "disability" in heads
@@ -281,7 +285,7 @@ def test_outputs_latex_format_number(value, kwargs, expected):
 def test_outputs_latex_one_precision_per_column():
     frame = eec_summary()
     frame.loc[0, "avg_diff_a_higher"] = 0.5  # a single larger value does not change the column's decimals
-    tex = latex.paper_table(name="eec_table5", table=frame, preset="acl-double")
+    tex = latex.paper_table(layouts=LAYOUTS, name="eec_table5", table=frame, preset="acl-double")
     column = [cells[2] for cells in check_structure(tex)[0][2:]]
     decimals = {len(c.split(".")[1]) for c in column if "." in c}
     assert decimals == {3}
@@ -289,26 +293,26 @@ def test_outputs_latex_one_precision_per_column():
 
 def test_outputs_latex_unknown_name_missing_column_and_bad_preset_are_coded():
     with pytest.raises(UnknownNameError) as excinfo:
-        latex.paper_table(name="eec_table9", table=pd.DataFrame())
+        latex.paper_table(layouts=LAYOUTS, name="eec_table9", table=pd.DataFrame())
     assert excinfo.value.code == "TK103" and "btcsam_table5" in str(excinfo.value)
     with pytest.raises(SchemaError) as excinfo:
-        latex.paper_table(name="psa_table2", table=psa_summary().drop(columns=["score_range"]))
+        latex.paper_table(layouts=LAYOUTS, name="psa_table2", table=psa_summary().drop(columns=["score_range"]))
     assert excinfo.value.code == "TK101" and "score_range" in str(excinfo.value)
     with pytest.raises(UnknownNameError) as excinfo:
-        latex.paper_table(name="psa_table2", table=psa_summary(), preset="a4")
+        latex.paper_table(layouts=LAYOUTS, name="psa_table2", table=psa_summary(), preset="a4")
     assert "acl-single" in str(excinfo.value)
 
 
 def test_outputs_latex_optional_intervals_may_be_absent():
-    tex = latex.paper_table(name="psa_table2", table=psa_summary().drop(columns=["score_dev_low", "score_dev_high"]))
+    tex = latex.paper_table(layouts=LAYOUTS, name="psa_table2", table=psa_summary().drop(columns=["score_dev_low", "score_dev_high"]))
     assert "Added" in tex and tex.count("[") >= 1
     bare = psa_summary().drop(columns=["score_dev_low", "score_dev_high", "score_range_low", "score_range_high"])
-    assert "Added" not in latex.paper_table(name="psa_table2", table=bare)
+    assert "Added" not in latex.paper_table(layouts=LAYOUTS, name="psa_table2", table=bare)
 
 
 def test_outputs_latex_paper_tables_renders_only_entries_whose_source_and_rows_are_there():
     summary = eec_summary()
-    written = latex.paper_tables(tables={"eec_summary": summary[summary["table"] == "Table 5"],
+    written = latex.paper_tables(layouts=LAYOUTS, tables={"eec_summary": summary[summary["table"] == "Table 5"],
                                          "other": pd.DataFrame({"x": [1]})})
     assert set(written) == {"eec_table5"}
 
@@ -350,7 +354,7 @@ def test_outputs_latex_hostile_names_keep_every_table_well_formed():
     specs = [f"hf:/tmp/{h}?labels=a,b" for h in HOSTILE[:4]] + HOSTILE[4:]
     for name, build in (("psa_table2", psa_summary), ("psa_gender_gap", psa_gender),
                         ("biasfinder_table4", biasfinder_table4)):
-        tex = latex.paper_table(name=name, table=build(specs), preset="acl-double")
+        tex = latex.paper_table(layouts=LAYOUTS, name=name, table=build(specs), preset="acl-double")
         for panel in check_structure(tex):
             assert not any(cells[0].startswith("[") for cells in panel)  # never the \\'s optional argument
 
@@ -379,7 +383,7 @@ def test_outputs_latex_every_table_compiles_without_an_overfull_box_and_fits_the
 @pytest.mark.parametrize("encoding", ["OT1", "T1"])
 def test_outputs_latex_tables_with_hostile_text_compile(tmp_path, encoding):
     specs = [f"hf:/tmp/{h}?labels=a,b" for h in HOSTILE[:4]] + HOSTILE[4:]
-    tables = {"psa_table2": latex.paper_table(name="psa_table2", table=psa_summary(specs), preset="acl-double"),
+    tables = {"psa_table2": latex.paper_table(layouts=LAYOUTS, name="psa_table2", table=psa_summary(specs), preset="acl-double"),
               "hostile": latex.to_latex(table=pd.DataFrame({"model": HOSTILE, "verdict": HOSTILE[::-1],
                                                             "p_adjusted": np.linspace(0, 1, len(HOSTILE))}),
                                         caption=" ".join(HOSTILE), label="tab:hostile", group="model",

@@ -1,4 +1,4 @@
-"""Study planning (toolkit.planning, toolkit.studies.eec_planning): the predicted half-width against the spread of
+"""Study planning (toolkit.planning, toolkit.studies.eec.planning): the predicted half-width against the spread of
 the estimate in simulated studies of that design."""
 from __future__ import annotations
 
@@ -50,8 +50,8 @@ def test_more_names_narrow_the_interval_and_bad_input_is_refused():
 
 
 def test_eec_plan_on_a_simulated_model():
-    from toolkit.generators import eec
-    from toolkit.studies.eec_planning import COLUMNS, plan
+    from toolkit.studies.eec import generate as eec
+    from toolkit.studies.eec.planning import COLUMNS, plan
 
     cases = eec.generate()
     rng = np.random.default_rng(0)
@@ -68,10 +68,10 @@ def test_eec_plan_on_a_simulated_model():
 
 
 def test_psa_plan_at_the_observed_design_matches_the_gender_gaps_standard_error():
-    from toolkit.generators.psa import load_names
+    from toolkit.studies.psa.generate import load_names
     from toolkit.stats import two_way_bootstrap
-    from toolkit.studies.psa import gap_arrays
-    from toolkit.studies.psa_planning import COLUMNS, plan
+    from toolkit.studies.psa.analysis import gap_arrays
+    from toolkit.studies.psa.planning import COLUMNS, plan
 
     names = load_names()
     rng = np.random.default_rng(11)

@@ -5,7 +5,11 @@ import pytest
 from toolkit import plots
 from toolkit.errors import InputError
 from toolkit.scoring import score
-from toolkit.studies import eec
+from toolkit.studies.eec import analysis as eec
+from toolkit.studies.biasfinder import figures as biasfinder_figures
+from toolkit.studies.btcsam import figures as btcsam_figures
+from toolkit.studies.eec import figures as eec_figures
+from toolkit.studies.psa import figures as psa_figures
 
 
 @pytest.fixture(scope="module")
@@ -17,7 +21,7 @@ def study(eec_cases):
 def test_eec_box_plot_follows_the_given_order_and_colours_groups(study):
     pairs, tests = study
     order = ["py:synthetic_models:blind", "py:synthetic_models:female_plus"]
-    ax = plots.eec_deltas(pairs, tests, attribute="gender", order=order)
+    ax = eec_figures.eec_deltas(pairs, tests, attribute="gender", order=order)
     assert [t.get_text() for t in ax.get_xticklabels()] == ["blind", "female_plus"]  # short labels, in order
     legend = ax.get_legend() or ax.figure.legends[0]
     assert {t.get_text() for t in legend.get_texts()} == {"F=M not significant", "F↑–M↓ significant",
@@ -28,8 +32,8 @@ def test_eec_box_plot_follows_the_given_order_and_colours_groups(study):
 def test_eec_box_plot_rejects_an_order_missing_a_model(study, tmp_path):
     pairs, tests = study
     with pytest.raises(InputError, match="permutation"):
-        plots.eec_deltas(pairs, tests, attribute="gender", order=["py:synthetic_models:blind"])
-    ax = plots.eec_deltas(pairs, tests, attribute="gender")
+        eec_figures.eec_deltas(pairs, tests, attribute="gender", order=["py:synthetic_models:blind"])
+    ax = eec_figures.eec_deltas(pairs, tests, attribute="gender")
     path = plots.save(ax, tmp_path / "sub" / "box.png")
     assert path.stat().st_size > 1000
     plt.close(ax.figure)
@@ -41,23 +45,23 @@ def _assert_pyplot_free(ax):
 
 
 def test_every_plot_draws_on_a_figure_pyplot_does_not_manage(study, tmp_path):
-    from toolkit.generators.psa import load_names
-    from toolkit.studies import btcsam as btcsam_study
-    from toolkit.studies import psa as psa_study
+    from toolkit.studies.psa.generate import load_names
+    from toolkit.studies.btcsam import analysis as btcsam_study
+    from toolkit.studies.psa import analysis as psa_study
 
     plt.close("all")
     pairs, tests = study
-    axes = [plots.eec_deltas(pairs, tests, attribute="gender")]
+    axes = [eec_figures.eec_deltas(pairs, tests, attribute="gender")]
     names = load_names(None).head(6)
     sens = names.assign(model="m", corpus="c", score_sens=[0.1, -0.2, 0.0, 0.3, 0.2, -0.1], n_texts=3)
     sens = sens.assign(score_sens_low=sens["score_sens"] - 0.05, score_sens_high=sens["score_sens"] + 0.05)
-    axes.append(plots.psa_score_sens(sens.loc[:, list(psa_study.NAME_COLUMNS)]))
-    axes.append(plots.psa_label_dist(pd.DataFrame({"model": ["m", "m"], "corpus": ["c", "c"], "threshold": [0.4, 0.6],
+    axes.append(psa_figures.psa_score_sens(sens.loc[:, list(psa_study.NAME_COLUMNS)]))
+    axes.append(psa_figures.psa_label_dist(pd.DataFrame({"model": ["m", "m"], "corpus": ["c", "c"], "threshold": [0.4, 0.6],
                                                    "label_dist": [0.1, 0.2]})))
     detection = pd.DataFrame({"test_set": ["a", "a", "b"], "bias_type": ["race", "sexual orientation", "race"],
                               "theta": 0.2, "n_cases": 3, "n_models": 2, "detection_probability": [0.1, 0.5, 0.9]})
-    axes.append(plots.btcsam_heatmap(detection.loc[:, list(btcsam_study.DETECTION_COLUMNS)]))
-    axes.append(plots.biasfinder_btcs(pd.DataFrame({"model": ["m", "n"], "attribute": ["gender", "gender"],
+    axes.append(btcsam_figures.btcsam_heatmap(detection.loc[:, list(btcsam_study.DETECTION_COLUMNS)]))
+    axes.append(biasfinder_figures.biasfinder_btcs(pd.DataFrame({"model": ["m", "n"], "attribute": ["gender", "gender"],
                                                     "templates": 1, "mutants": 2, "templates_with_btc": 1,
                                                     "btcs": [3, 4]})))
     for ax in axes:
@@ -71,18 +75,18 @@ def test_every_plot_draws_on_a_figure_pyplot_does_not_manage(study, tmp_path):
 
 
 def test_score_sens_uses_one_colour_per_category_and_explains_a_flat_model():
-    from toolkit.generators.psa import load_names
+    from toolkit.studies.psa.generate import load_names
 
     names = load_names(None)
     colours = {}
     for model, values in (("a", range(len(names))), ("b", range(len(names), 0, -1))):
         frame = names.assign(model=model, corpus="c", score_sens=[v / 100 for v in values], n_texts=1)
-        ax = plots.psa_score_sens(frame)
+        ax = psa_figures.psa_score_sens(frame)
         legend = ax.get_legend() or ax.figure.legends[0]
         colours[model] = {t.get_text(): tuple(h.get_facecolor()) for t, h in
                           zip(legend.get_texts(), legend.legend_handles)}
     assert colours["a"] == colours["b"]
-    flat = plots.psa_score_sens(names.assign(model="flat", corpus="c", score_sens=0.0, n_texts=1))
+    flat = psa_figures.psa_score_sens(names.assign(model="flat", corpus="c", score_sens=0.0, n_texts=1))
     shown = [t.get_text() for t in flat.texts] + [flat.get_xlabel()]  # a note, or under the axis in one column
     assert any("same score" in " ".join(text.split()) for text in shown)
 
@@ -94,7 +98,7 @@ def test_eec_task_box_plots_order_systems_by_pearson_best_first(eec_cases):
     pairs, tests = eec.pairs(scored, attribute="gender"), eec.ttests(scored, subsets=["all"])
     pearson = {"py:synthetic_models:female_plus": 0.4, "py:synthetic_models:blind": 0.7,
                "py:synthetic_models:anger_female_plus": 0.5}
-    axes = plots.eec_task_deltas(pairs, tests, attribute="gender", pearson=pearson)
+    axes = eec_figures.eec_task_deltas(pairs, tests, attribute="gender", pearson=pearson)
     assert len(axes) == 3 and len({id(ax.figure) for ax in axes}) == 1
     ticks = [[t.get_text() for t in ax.get_xticklabels()] for ax in axes]
     assert ticks == [["anger_female_plus"], ["fear_blind"], ["blind", "female_plus"]]  # valence: 0.7 before 0.4
@@ -104,11 +108,11 @@ def test_eec_task_box_plots_order_systems_by_pearson_best_first(eec_cases):
 
 
 def test_a_one_task_eec_figure_has_one_legend_not_two_drawn_over_each_other():
-    from toolkit import eec
+    from toolkit.studies import eec
 
     result = eec.run(models=["afinn", "vader"], subsets=["all"], cache=False, progress=False, n_boot=100)
-    for name, panels in eec.figures(result, subset="all").items():
-        figure = panels[0].figure
+    for name, ax in result.figures(subset="all").items():
+        figure = ax.figure
         assert len(figure.legends) == 1, name  # the panel's own legend is gathered into the figure's, not added
         texts = [t.get_text() for t in figure.legends[0].get_texts()]
         assert len(texts) == len(set(texts)), name

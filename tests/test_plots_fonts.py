@@ -10,7 +10,7 @@ def _font_subtypes(pdf: bytes) -> set[str]:
 
 
 def test_every_pdf_of_the_eec_and_psa_runs_embeds_truetype_fonts(tmp_path):
-    from toolkit import eec, psa
+    from toolkit.studies import eec, psa
 
     eec.write(eec.run(models=["vader"], subsets=["all"], cache=False, n_boot=200), tmp_path / "eec",
               figures_dir=tmp_path / "fig")

@@ -17,6 +17,11 @@ from matplotlib.text import Text
 
 from toolkit import plots
 from toolkit.errors import InputError
+from toolkit.studies.agreement import figures as agreement_figures
+from toolkit.studies.biasfinder import figures as biasfinder_figures
+from toolkit.studies.btcsam import figures as btcsam_figures
+from toolkit.studies.eec import figures as eec_figures
+from toolkit.studies.psa import figures as psa_figures
 
 # Hand-made inputs: a long hf: spec with a query string, an ait: system, and two lexicons whose EEC Δ is exactly 0.
 HF = "hf:/home/user/models/minilm-imdb-finetuned?revision=main&max_length=256"
@@ -49,7 +54,7 @@ def _eec_frames(tasks=("valence",)):
 
 
 def _names():
-    from toolkit.generators.psa import load_names
+    from toolkit.studies.psa.generate import load_names
 
     names = load_names(None)
     values = np.linspace(-0.05, 0.08, len(names))
@@ -102,21 +107,21 @@ def _figures():
                            "rate_high": 0.2, "rate_within": 0.02, "null_low": 0.0, "null_high": 0.05,
                            "interval": "cluster"} for m in MODELS for a in ("gender", "country", "occupation")])
     return {
-        "eec_deltas": lambda: plots.eec_deltas(pairs, tests, attribute="gender"),
-        "eec_intervals": lambda: plots.eec_intervals(tests, attribute="race"),
-        "eec_task_deltas": lambda: plots.eec_task_deltas(pairs5, tests5, attribute="gender", pearson={AIT: 0.7}),
-        "eec_task_intervals": lambda: plots.eec_task_intervals(tests5, attribute="race"),
-        "psa_score_sens": lambda: plots.psa_score_sens(_names()),
-        "psa_label_dist": lambda: plots.psa_label_dist(label_dist),
-        "psa_label_flips": lambda: plots.psa_label_flips(flips),
-        "btcsam_heatmap": lambda: plots.btcsam_heatmap(detection, title="Detection probability per test set "
+        "eec_deltas": lambda: eec_figures.eec_deltas(pairs, tests, attribute="gender"),
+        "eec_intervals": lambda: eec_figures.eec_intervals(tests, attribute="race"),
+        "eec_task_deltas": lambda: eec_figures.eec_task_deltas(pairs5, tests5, attribute="gender", pearson={AIT: 0.7}),
+        "eec_task_intervals": lambda: eec_figures.eec_task_intervals(tests5, attribute="race"),
+        "psa_score_sens": lambda: psa_figures.psa_score_sens(_names()),
+        "psa_label_dist": lambda: psa_figures.psa_label_dist(label_dist),
+        "psa_label_flips": lambda: psa_figures.psa_label_flips(flips),
+        "btcsam_heatmap": lambda: btcsam_figures.btcsam_heatmap(detection, title="Detection probability per test set "
                                                                           "(θ = 0.2, Table 2)"),
-        "btcsam_heatmap_models": lambda: plots.btcsam_heatmap(failure, value="failure_pct", index="model"),
-        "btcsam_forest": lambda: plots.btcsam_forest(pooled),
-        "biasfinder_btcs": lambda: plots.biasfinder_btcs(_table4()),
-        "biasfinder_rates": lambda: plots.biasfinder_rates(rates),
-        "agreement_tau": lambda: plots.agreement_tau(tau),
-        "agreement_ranks": lambda: plots.agreement_ranks(headlines),
+        "btcsam_heatmap_models": lambda: btcsam_figures.btcsam_heatmap(failure, value="failure_pct", index="model"),
+        "btcsam_forest": lambda: btcsam_figures.btcsam_forest(pooled),
+        "biasfinder_btcs": lambda: biasfinder_figures.biasfinder_btcs(_table4()),
+        "biasfinder_rates": lambda: biasfinder_figures.biasfinder_rates(rates),
+        "agreement_tau": lambda: agreement_figures.agreement_tau(tau),
+        "agreement_ranks": lambda: agreement_figures.agreement_ranks(headlines),
     }
 
 
@@ -175,7 +180,7 @@ def test_the_active_preset_comes_from_use_preset_then_the_environment_then_the_d
     with plots.use_preset("acl-single"):
         assert plots.new_axes().figure.get_figwidth() == pytest.approx(3.03)
         with plots.use_preset("acm-double"):
-            assert plots.biasfinder_btcs(_table4()).figure.get_figwidth() == pytest.approx(7.0)
+            assert biasfinder_figures.biasfinder_btcs(_table4()).figure.get_figwidth() == pytest.approx(7.0)
         assert plots.preset().name == "acl-single"
     assert plots.preset().name == "acm-single"
     plots.use_preset("acl-single")  # a setter, too
@@ -204,7 +209,7 @@ def test_every_figure_fits_its_preset_with_truetype_fonts_and_nothing_clipped(fi
 
 def test_a_model_with_delta_exactly_zero_is_drawn_and_annotated():
     pairs, tests = _eec_frames()
-    for ax in (plots.eec_deltas(pairs, tests, attribute="gender"), plots.eec_intervals(tests, attribute="gender")):
+    for ax in (eec_figures.eec_deltas(pairs, tests, attribute="gender"), eec_figures.eec_intervals(tests, attribute="gender")):
         ticks = {t.get_text(): t.get_position()[0] for t in ax.get_xticklabels()}
         assert set(ticks) == {"vader", "afinn", "textblob", "minilm-imdb-finetuned", "svm-unigrams"}
         for model in ZERO:
@@ -219,7 +224,7 @@ def test_a_model_with_delta_exactly_zero_is_drawn_and_annotated():
 
 
 def test_zero_bars_get_a_marker_and_biasfinder_draws_btcs_per_template_on_a_linear_scale():
-    ax = plots.biasfinder_btcs(_table4())
+    ax = biasfinder_figures.biasfinder_btcs(_table4())
     assert ax.get_yscale() == "linear"  # a log scale drew no bar for a zero count
     heights = sorted(round(b.get_height(), 6) for c in ax.containers for b in c)
     # by hand: vader and HF have 2/40, 1/8, 1200/400 BTCs per template; afinn 0 in each characteristic
@@ -229,7 +234,7 @@ def test_zero_bars_get_a_marker_and_biasfinder_draws_btcs_per_template_on_a_line
     assert ax.get_ylim()[0] < 0  # the diamonds are not cut in half
     assert _legend_texts(ax) == ["vader", "afinn (0 BTCs)", "minilm-imdb-finetuned"]
     names = _names()
-    sens = plots.psa_score_sens(names)
+    sens = psa_figures.psa_score_sens(names)
     zero = [line for line in sens.get_lines() if line.get_marker() == "D"]
     assert len(zero) == int((names["score_sens"] == 0).sum())
 
@@ -238,12 +243,12 @@ def test_heatmap_cells_without_a_case_are_hatched_and_said(tmp_path):
     detection = pd.DataFrame({"test_set": ["a", "a", "b"], "bias_type": ["race", "age", "race"], "theta": 0.2,
                               "n_cases": 3, "n_models": 2, "detection_probability": [0.1, 0.5, 0.9]})
     with plots.use_preset("acl-double"):
-        ax = plots.btcsam_heatmap(detection)
+        ax = btcsam_figures.btcsam_heatmap(detection)
     hatched = [p for p in ax.patches if isinstance(p, Rectangle) and p.get_hatch()]
     assert [(p.get_x(), p.get_y()) for p in hatched] == [(1.0, 1.0)]  # row b, column age
     assert [t.get_text() for t in ax.texts if t.get_text() == "no case"] == ["no case"]
     with plots.use_preset("acl-single"):
-        narrow = plots.btcsam_heatmap(detection.assign(bias_type=["sexual orientation", "disability", "religion"]))
+        narrow = btcsam_figures.btcsam_heatmap(detection.assign(bias_type=["sexual orientation", "disability", "religion"]))
     assert any(p.get_hatch() for p in narrow.patches) and ("no case" in narrow.get_xlabel()
                                                            or any(t.get_text() == "no case" for t in narrow.texts))
 
@@ -267,14 +272,14 @@ def _line_colours(ax) -> dict[str, str]:
 
 
 def test_named_models_keep_their_colour_and_others_take_free_colours_in_sorted_order():
-    one = _bar_colours(plots.biasfinder_btcs(_table4(models=("vader", HF))))
-    two = _bar_colours(plots.biasfinder_btcs(_table4(models=(AIT, HF, "textblob", "vader"))))
+    one = _bar_colours(biasfinder_figures.biasfinder_btcs(_table4(models=("vader", HF))))
+    two = _bar_colours(biasfinder_figures.biasfinder_btcs(_table4(models=(AIT, HF, "textblob", "vader"))))
     assert one["vader"] == two["vader"] == plots.MODEL_COLOURS["vader"]  # the palette's colour, not desaturated
     assert one["minilm-imdb-finetuned"] == "#333333"  # the first colour no named model owns
     assert two["svm-unigrams"] == "#333333" and two["minilm-imdb-finetuned"] == "#56b4e9"  # "ait:" < "hf:"
     assert len(set(two.values())) == 4
     headlines = pd.DataFrame({"study": ["eec", "psa"] * 2, "model": [HF, HF, "afinn", "afinn"], "rank": [1, 2, 2, 1]})
-    ranks = _line_colours(plots.agreement_ranks(headlines))
+    ranks = _line_colours(agreement_figures.agreement_ranks(headlines))
     assert ranks["afinn"] == plots.MODEL_COLOURS["afinn"] and ranks["minilm-imdb-finetuned"] == "#333333"
     # other models: distinct colours in one figure, the same whatever order they are listed in
     assert plots.model_palette(["y", "vader", "x"]) == {"y": "#56b4e9", "vader": "#0173b2", "x": "#333333"}
@@ -318,9 +323,9 @@ def test_short_labels_keep_colliding_specs_apart():
 def test_eec_task_panels_fit_the_preset_side_by_side_or_stacked():
     pairs, tests = _eec_frames(tasks=("anger", "fear", "joy", "sadness", "valence"))
     with plots.use_preset("acl-double"):
-        wide = plots.eec_task_deltas(pairs, tests, attribute="gender")
+        wide = eec_figures.eec_task_deltas(pairs, tests, attribute="gender")
     with plots.use_preset("acl-single"):
-        column = plots.eec_task_deltas(pairs, tests, attribute="gender")
+        column = eec_figures.eec_task_deltas(pairs, tests, attribute="gender")
     columns = lambda axes: len({round(ax.get_position().x0, 2) for ax in axes})
     assert columns(wide) == 2 and columns(column) == 1
     assert column[0].figure.get_figheight() <= plots.PRESETS["acl-single"].max_height

@@ -113,7 +113,7 @@ def test_each_recipe_names_its_paper_and_data_sources():
 
 
 def test_btcsam_data_section_named_by_the_missing_files_error_exists():
-    # toolkit.btcsam's missing-files message sends users to the README's section 'BTC-SAM data'.
+    # toolkit.studies.btcsam's missing-files message sends users to the README's section 'BTC-SAM data'.
     assert "btc-sam-data" in _anchors(README)
 
 

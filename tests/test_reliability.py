@@ -18,7 +18,8 @@ import pytest
 
 from conftest import corpus_of
 from loopback_chat import LoopbackChat
-from toolkit import corpora, results
+from toolkit import corpora
+from toolkit.outputs import runs as results
 from toolkit.errors import (CacheError, CorpusError, InputError, LLMError, ModelOutputError, ModelSpecError,
                             OutputDirError)
 
@@ -165,7 +166,7 @@ def test_texts_spelled_like_missing_values_are_kept(tmp_path):
     (["He loved her and she loved him.", "She told him his film was bad."], "both genders skipped: 2"),
 ])
 def test_biasfinder_with_nothing_surviving_is_tk102_with_counts_per_filter(texts, reason):
-    from toolkit import biasfinder
+    from toolkit.studies import biasfinder
 
     with pytest.raises(InputError, match="no review survived") as info:
         biasfinder.run(corpus=corpus_of(texts), models=["vader"], cache=False)
@@ -173,7 +174,7 @@ def test_biasfinder_with_nothing_surviving_is_tk102_with_counts_per_filter(texts
 
 
 def test_biasfinder_header_only_csv_is_tk102(tmp_path):
-    from toolkit import biasfinder
+    from toolkit.studies import biasfinder
 
     path = tmp_path / "reviews.csv"
     path.write_text("text,label\n")
@@ -372,7 +373,7 @@ def _bodies_then_ok(bodies):
 
 @pytest.mark.parametrize("body", [b"<html>Bad gateway</html>", b'{"error": "overloaded"}', b'{"choices": []}'])
 def test_llm_reply_without_json_or_choices_is_retried_then_tk501(monkeypatch, body):
-    from toolkit.generators.btcsam.llm import OpenAIBackend
+    from toolkit.studies.btcsam.generator.llm import OpenAIBackend
 
     monkeypatch.setenv("RELIABILITY_KEY", "k")
     with LoopbackChat(reply=_bodies_then_ok([body, body])) as flaky:
@@ -431,7 +432,7 @@ def test_hf_hub_offline_searches_only_the_cache(tmp_path, monkeypatch):
 
 
 def test_btcsam_local_llm_backend_fails_at_once_on_a_missing_folder(tmp_path, monkeypatch, no_hub):
-    from toolkit.generators.btcsam.llm import HFBackend
+    from toolkit.studies.btcsam.generator.llm import HFBackend
 
     monkeypatch.chdir(tmp_path)
     with pytest.raises(ModelSpecError, match="not found"):
@@ -451,7 +452,7 @@ def test_rerun_into_the_same_out_removes_only_the_previous_runs_own_files(tmp_pa
         scored.attrs["fingerprints"] = {m: "f" * 32 for m in models}
         axes = {f"psa_score_sens_{m}": new_axes() for m in models}
         return results.write(study="psa", tables={"psa_summary": pd.DataFrame({"model": models})}, axes=axes,
-                             scored=scored, models=models, settings={}, out_dir=out, figures_dir=out)
+                             scored=scored, fingerprints=scored.attrs.get("fingerprints"), models=models, settings={}, out_dir=out, figures_dir=out)
 
     write(["a", "b"])
     assert (out / "psa_score_sens_a.png").exists() and (out / "psa_score_sens_b.png").exists()
@@ -471,7 +472,7 @@ def test_rerun_into_the_same_out_removes_only_the_previous_runs_own_files(tmp_pa
 # --- inputs that stall or mislead -------------------------------------------------------------------------------
 
 def test_biasfinder_skips_and_counts_an_overlong_review_and_shows_progress(capsys):
-    from toolkit.generators.biasfinder import generate
+    from toolkit.studies.biasfinder.generator import generate
 
     corpus = corpus_of(["The actor was great and he made me laugh. I loved him.",
                         "He was awful. " * 15_000])  # 210,000 characters
@@ -496,7 +497,7 @@ def test_html_markup_is_stripped_on_load_and_recorded(tmp_path):
 
 
 def test_non_english_texts_are_counted_warned_and_skipped_by_psa(tmp_path):
-    from toolkit import psa
+    from toolkit.studies import psa
 
     english = [f"Review {i}: he said the film was {'good' if i % 2 else 'bad'}." for i in range(6)]
     english += [f"Review {i}: she said the film was {'good' if i % 2 else 'bad'}." for i in range(6)]
@@ -522,7 +523,7 @@ def test_looks_english_on_short_and_mixed_texts():
 # --- provenance -------------------------------------------------------------------------------------------------
 
 def test_provenance_records_corpus_path_hash_versions_and_dirty_tree(tmp_path):
-    from toolkit import psa
+    from toolkit.studies import psa
 
     path = tmp_path / "reviews.csv"
     rows = [f"Review {i}: {'he' if i % 2 else 'she'} said the film was good." for i in range(12)]
@@ -538,7 +539,7 @@ def test_provenance_records_corpus_path_hash_versions_and_dirty_tree(tmp_path):
 
 
 def test_provenance_records_eec_alpha():
-    from toolkit import eec
+    from toolkit.studies import eec
 
     result = eec.run(models=["py:synthetic_models:blind"], subsets=["all"], alpha=0.01, cache=False, n_boot=100)
     written = eec.write(result, Path(os.environ["TOOLKIT_DATA"]) / "eec_alpha", figures_dir=None)
@@ -547,7 +548,7 @@ def test_provenance_records_eec_alpha():
 
 
 def test_btcsam_settings_name_the_llm_that_generated_a_set():
-    from toolkit import btcsam
+    from toolkit.studies import btcsam
 
     cases = pd.DataFrame({"case_id": ["c1", "c1"], "variant_id": ["v1", "v2"], "text": ["A Muslim man.",
                                                                                         "A Jewish man."],

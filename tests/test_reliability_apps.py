@@ -38,7 +38,7 @@ def counted(texts):
 
 
 def test_cancel_of_a_run_queued_behind_another_apps_run_takes_effect_at_once(tmp_path):
-    from toolkit.widgets import eec_app
+    from toolkit.studies.eec.app import eec_app
 
     GATE.clear()
     ENTERED.clear()
@@ -69,7 +69,7 @@ def test_cancel_of_a_run_queued_behind_another_apps_run_takes_effect_at_once(tmp
 
 
 def test_an_annotation_file_that_is_a_link_stays_a_link_and_receives_the_rows(tmp_path):
-    from toolkit.annotation import _read_rows, upsert_annotation
+    from toolkit.studies.biasfinder.annotation import _read_rows, upsert_annotation
 
     shared = tmp_path / "shared" / "annotations.csv"
     shared.parent.mkdir()
@@ -87,7 +87,7 @@ def test_an_annotation_file_that_is_a_link_stays_a_link_and_receives_the_rows(tm
 
 
 def test_an_annotation_link_to_a_file_not_yet_written_creates_the_target(tmp_path):
-    from toolkit.annotation import upsert_annotation
+    from toolkit.studies.biasfinder.annotation import upsert_annotation
 
     target = tmp_path / "shared" / "new.csv"
     target.parent.mkdir()
@@ -99,7 +99,7 @@ def test_an_annotation_link_to_a_file_not_yet_written_creates_the_target(tmp_pat
 
 def test_cli_eec_order_with_an_unknown_model_fails_before_scoring(tmp_path, capsys, monkeypatch):
     from toolkit import __main__ as cli
-    from toolkit import eec
+    from toolkit.studies import eec
 
     monkeypatch.setattr(eec, "score", lambda *a, **k: pytest.fail("scored before checking --order"))
     out = tmp_path / "out"
@@ -112,7 +112,7 @@ def test_cli_eec_order_with_an_unknown_model_fails_before_scoring(tmp_path, caps
 
 
 def test_skip_known_removing_every_review_names_the_people_option_as_the_fix():
-    from toolkit.generators import biasfinder
+    from toolkit.studies.biasfinder import generator as biasfinder
 
     texts = [f"Tom Hanks was great in film number {i}. He made me laugh and his acting was wonderful."
              for i in range(12)]
@@ -158,7 +158,7 @@ def test_make_figures_passes_a_value_with_a_quote_and_a_command_substitution_wit
 
 def test_cli_biasfinder_format_parquet_without_pyarrow_fails_before_templating(tmp_path, capsys, monkeypatch):
     from toolkit import __main__ as cli
-    from toolkit import biasfinder
+    from toolkit.studies import biasfinder
 
     monkeypatch.setitem(sys.modules, "pyarrow", None)  # import pyarrow now raises ImportError
     monkeypatch.setattr(biasfinder, "run", lambda **k: pytest.fail("ran before checking --format"))

@@ -48,7 +48,7 @@ def test_cli_count_options_out_of_range_are_tk102_with_the_valid_range(tmp_path,
 
 @pytest.mark.parametrize("value", ["ten", 2.5, True, None])
 def test_papermill_style_wrong_types_are_tk102_naming_the_type(value):
-    from toolkit import psa
+    from toolkit.studies import psa
 
     with pytest.raises(InputError, match=rf"n must be a whole number of at least 2; got {value!r}"):
         psa.generate(corpus_of(["She is great."]), n=value)
@@ -74,7 +74,7 @@ def test_notebook_with_a_string_count_fails_in_its_cell_with_the_coded_error(tmp
 
 @pytest.mark.parametrize("study", ["eec", "psa", "biasfinder", "btcsam"])
 def test_one_spec_string_is_a_list_of_one_model_in_every_study(study):
-    from toolkit import biasfinder, btcsam, eec, psa
+    from toolkit.studies import biasfinder, btcsam, eec, psa
 
     if study == "eec":
         result = eec.run(models="vader", subsets=["all"], cache=False, n_boot=100)
@@ -92,7 +92,7 @@ def test_one_spec_string_is_a_list_of_one_model_in_every_study(study):
 @pytest.mark.parametrize("models, pattern", [([], "models is empty"), (42, "got 42 \\(int\\)"),
                                              (["vader", 3], "got 3 \\(int\\)")])
 def test_model_lists_of_the_wrong_kind_are_tk102(models, pattern):
-    from toolkit import psa
+    from toolkit.studies import psa
 
     with pytest.raises(InputError, match=pattern):
         psa.run(corpus="sample", models=models, n=4)
@@ -236,7 +236,7 @@ def test_tab_separated_file_named_csv_says_so(tmp_path):
 
 
 def test_eec_unknown_subset_fails_before_scoring(monkeypatch):
-    from toolkit import eec
+    from toolkit.studies import eec
     from toolkit.errors import UnknownNameError
 
     def never(*args, **kwargs):
@@ -249,7 +249,7 @@ def test_eec_unknown_subset_fails_before_scoring(monkeypatch):
 
 @pytest.mark.parametrize("kwargs", [{"theta": "0.2"}, {"thetas": ["a"]}, {"thetas": [0.1, 1.5]}, {"theta": True}])
 def test_btcsam_thresholds_of_the_wrong_kind_are_tk102(kwargs):
-    from toolkit import btcsam, psa
+    from toolkit.studies import btcsam, psa
 
     cases = psa.generate(corpus_of(["She is great.", "He is awful."]), n=2)
     with pytest.raises(InputError, match="theta must be a score difference in"):
@@ -258,7 +258,7 @@ def test_btcsam_thresholds_of_the_wrong_kind_are_tk102(kwargs):
 
 @pytest.mark.parametrize("thresholds", [[1.5], ["x"], [-0.1, 0.5], []])
 def test_psa_label_dist_thresholds_outside_the_valence_scale_are_tk102(thresholds):
-    from toolkit import psa
+    from toolkit.studies import psa
 
     cases = psa.generate(corpus_of(["She is great.", "He is awful."]), n=2)
     with pytest.raises(InputError, match=r"thresholds must be numbers in \[0, 1\]"):
@@ -266,9 +266,9 @@ def test_psa_label_dist_thresholds_outside_the_valence_scale_are_tk102(threshold
 
 
 def test_notebook_annotation_reader_gives_a_coded_error_and_takes_the_formula_guard_off(tmp_path):
-    from toolkit import biasfinder
+    from toolkit.studies import biasfinder
     from toolkit.errors import SchemaError
-    from toolkit.widgets import upsert_annotation
+    from toolkit.studies.biasfinder.annotation import upsert_annotation
 
     bad = tmp_path / "bad.csv"
     bad.write_text("id,who,ok\n1,a,yes\n")
@@ -282,7 +282,8 @@ def test_notebook_annotation_reader_gives_a_coded_error_and_takes_the_formula_gu
 
 
 def test_biasfinder_templates_a_repeated_review_once_with_duplicates_drop():
-    from toolkit import biasfinder, corpora
+    from toolkit import corpora
+    from toolkit.studies import biasfinder
 
     sample = corpora.load("sample")
     review = sample["text"].iloc[0]
@@ -294,7 +295,8 @@ def test_biasfinder_templates_a_repeated_review_once_with_duplicates_drop():
 
 
 def test_biasfinder_keeps_repeated_reviews_by_default_as_its_generator_does_and_says_so():
-    from toolkit import biasfinder, corpora
+    from toolkit import corpora
+    from toolkit.studies import biasfinder
 
     review = corpora.load("sample")["text"].iloc[0]
     once = biasfinder.generate(corpus_of([review]), instances=["gender"], n_names=2)
@@ -309,7 +311,7 @@ def test_biasfinder_keeps_repeated_reviews_by_default_as_its_generator_does_and_
                                              ({"n_process": 0}, "n_process must be a whole number from 1"),
                                              ({"n_country_names": -1}, "n_country_names must be")])
 def test_biasfinder_generate_checks_its_counts_before_parsing(kwargs, pattern):
-    from toolkit import biasfinder
+    from toolkit.studies import biasfinder
 
     with pytest.raises(InputError, match=pattern):
         biasfinder.generate(corpus_of(["She is a fine actor."]), **kwargs)

@@ -250,7 +250,7 @@ def test_engine_clips_any_adapter_within_the_tolerance_and_names_the_digits_beyo
 
 
 def test_app_whose_model_raises_keyboardinterrupt_reports_failure_not_success(exiters):
-    from toolkit.widgets import eec_app
+    from toolkit.studies.eec.app import eec_app
 
     app = eec_app(models=[], cache=False)
     app.extra.value = "py:exiters_r3:interrupt"
@@ -260,7 +260,7 @@ def test_app_whose_model_raises_keyboardinterrupt_reports_failure_not_success(ex
 
 
 def test_app_whose_task_raises_sys_exit_reports_failure_not_success():
-    from toolkit.widgets import eec_app
+    from toolkit.studies.eec.app import eec_app
 
     app = eec_app(models=["afinn"], cache=False)
     assert app._work("EEC", lambda: sys.exit(0), block=True) is False
@@ -268,7 +268,7 @@ def test_app_whose_task_raises_sys_exit_reports_failure_not_success():
 
 
 def test_app_whose_py_model_calls_sys_exit_shows_the_coded_error(exiters):
-    from toolkit.widgets import eec_app
+    from toolkit.studies.eec.app import eec_app
 
     app = eec_app(models=[], cache=False)
     app.extra.value = "py:exiters_r3:exit0"
@@ -306,7 +306,7 @@ def test_hostile_chat_replies_are_malformed_replies_tk501_not_raw_errors(monkeyp
     from loopback_chat import LoopbackChat
 
     from toolkit.errors import LLMError
-    from toolkit.generators.btcsam.llm import OpenAIBackend
+    from toolkit.studies.btcsam.generator.llm import OpenAIBackend
 
     monkeypatch.setenv("R3_LLM_KEY", "k")
     with LoopbackChat(reply=lambda request: (200, payload)) as chat:
@@ -361,14 +361,14 @@ def test_distribution_from_malformed_logprobs_is_none_so_the_answer_is_parsed(co
     '{"a": ' + "[" * 50_000 + "]" * 50_000 + "}",
 ])
 def test_btcsam_reply_parsers_ignore_json_nested_past_any_answer(reply):
-    from toolkit.generators.btcsam import parse
+    from toolkit.studies.btcsam.generator import parse
 
     assert parse.json_value(reply) is None
     assert parse.triplets(reply) == [] and parse.mapping(reply) == {}
 
 
 def test_btcsam_reply_parsers_still_read_ordinary_json():
-    from toolkit.generators.btcsam import parse
+    from toolkit.studies.btcsam.generator import parse
 
     assert parse.triplets('[{"topic": "t", "identity_term": "a", "concept_term": "b"}]') == [
         {"topic": "t", "identity_term": "a", "concept_term": "b"}]
@@ -442,7 +442,7 @@ def test_a_model_listed_twice_is_tk102_not_doubled_rows(models):
 
 
 def test_a_study_refuses_a_model_listed_twice_before_generating(monkeypatch):
-    from toolkit import biasfinder
+    from toolkit.studies import biasfinder
     from toolkit.errors import InputError
 
     monkeypatch.setattr(biasfinder, "generate", lambda *a, **k: pytest.fail("generated before the check"))

@@ -35,7 +35,7 @@ def _write(out, models, *, rows=1, figures=True, **kwargs):
 
     axes = {f"psa_score_sens_{m}": new_axes() for m in models} if figures else {}
     table = pd.DataFrame({"model": [m for m in models for _ in range(rows)]})
-    return runs.write(study="psa", tables={"psa_summary": table}, axes=axes, scored=_scored(models),
+    return runs.write(study="psa", tables={"psa_summary": table}, axes=axes, scored=_scored(models), fingerprints=_scored(models).attrs.get("fingerprints"),
                          models=models, settings={}, out_dir=out, figures_dir=kwargs.pop("figures_dir", out),
                          **kwargs)
 
@@ -169,7 +169,7 @@ def test_results_csvs_read_back_every_text(tmp_path):
 
 
 def _write_tables(out, tables, **kwargs):
-    return runs.write(study="psa", tables=tables, axes={}, scored=_scored(["m"]), models=["m"], settings={},
+    return runs.write(study="psa", tables=tables, axes={}, scored=_scored(["m"]), fingerprints=_scored(["m"]).attrs.get("fingerprints"), models=["m"], settings={},
                          out_dir=out, figures_dir=out, formats=("csv", "parquet"), **kwargs)
 
 
@@ -257,7 +257,7 @@ def test_two_runs_at_once_leave_a_provenance_listing_exactly_the_files_present(t
 # --- case 7 and the annotation file -----------------------------------------------------------------------------
 
 def _annotate(path, annotator, count, go):
-    from toolkit.widgets import upsert_annotation
+    from toolkit.studies.biasfinder.annotation import upsert_annotation
 
     go.wait(30)
     for i in range(count):
@@ -283,8 +283,8 @@ def test_concurrent_annotators_lose_no_click(tmp_path):
 
 
 def test_the_annotation_file_reads_back_every_text_and_guards_formulas(tmp_path):
-    from toolkit.outputs.annotations import read_annotation_csv
-    from toolkit.widgets import _read_rows, annotation_app, upsert_annotation
+    from toolkit.studies.biasfinder.annotation_files import read_annotation_csv
+    from toolkit.studies.biasfinder.annotation import _read_rows, annotation_app, upsert_annotation
 
     path = tmp_path / "ann.csv"
     ids = TEXTS + FORMULAS
@@ -306,9 +306,9 @@ def test_the_annotation_file_reads_back_every_text_and_guards_formulas(tmp_path)
 
 
 def test_an_annotation_file_without_the_columns_is_a_coded_error(tmp_path):
-    from toolkit import biasfinder
-    from toolkit.outputs.annotations import read_annotation_csv
-    from toolkit.widgets import annotation_app, upsert_annotation
+    from toolkit.studies import biasfinder
+    from toolkit.studies.biasfinder.annotation_files import read_annotation_csv
+    from toolkit.studies.biasfinder.annotation import annotation_app, upsert_annotation
 
     path = tmp_path / "ann.csv"
     path.write_text("id,who,ok\n1,ann1,yes\n")
@@ -333,7 +333,7 @@ def test_a_folder_in_the_way_of_an_output_is_tk105_before_anything_moves(tmp_pat
 
     scored = pd.DataFrame({"model": ["m"], "score": [0.5]})
     old = {"eec_a": pd.DataFrame({"x": [1]}), "eec_b": pd.DataFrame({"x": [2]})}
-    runs.write(study="eec", tables=old, axes={}, scored=scored, models=["vader"], settings={}, out_dir=tmp_path,
+    runs.write(study="eec", tables=old, axes={}, scored=scored, fingerprints=scored.attrs.get("fingerprints"), models=["vader"], settings={}, out_dir=tmp_path,
                   figures_dir=tmp_path)
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
     (tmp_path / "eec_b.csv").unlink()
@@ -341,7 +341,7 @@ def test_a_folder_in_the_way_of_an_output_is_tk105_before_anything_moves(tmp_pat
     before.pop("eec_b.csv")
     new = {"eec_a": pd.DataFrame({"x": [9]}), "eec_b": pd.DataFrame({"x": [9]})}
     with pytest.raises(OutputDirError, match="eec_b.csv' is in the way of an output"):
-        runs.write(study="eec", tables=new, axes={}, scored=scored, models=["vader"], settings={},
+        runs.write(study="eec", tables=new, axes={}, scored=scored, fingerprints=scored.attrs.get("fingerprints"), models=["vader"], settings={},
                       out_dir=tmp_path, figures_dir=tmp_path)
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
 
@@ -352,7 +352,7 @@ def test_a_failure_while_moving_files_in_puts_the_previous_run_back(tmp_path, mo
 
     scored = pd.DataFrame({"model": ["m"], "score": [0.5]})
     runs.write(study="eec", tables={"eec_a": pd.DataFrame({"x": [1]}), "eec_b": pd.DataFrame({"x": [2]})},
-                  axes={}, scored=scored, models=["vader"], settings={}, out_dir=tmp_path, figures_dir=tmp_path)
+                  axes={}, scored=scored, fingerprints=scored.attrs.get("fingerprints"), models=["vader"], settings={}, out_dir=tmp_path, figures_dir=tmp_path)
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
     real = files.Staging.replace
     calls = []
@@ -366,7 +366,7 @@ def test_a_failure_while_moving_files_in_puts_the_previous_run_back(tmp_path, mo
     monkeypatch.setattr(files.Staging, "replace", flaky)
     with pytest.raises(OutputDirError, match="previous run's files are as they were"):
         runs.write(study="eec", tables={"eec_a": pd.DataFrame({"x": [9]}), "eec_b": pd.DataFrame({"x": [9]})},
-                      axes={}, scored=scored, models=["vader"], settings={}, out_dir=tmp_path, figures_dir=tmp_path)
+                      axes={}, scored=scored, fingerprints=scored.attrs.get("fingerprints"), models=["vader"], settings={}, out_dir=tmp_path, figures_dir=tmp_path)
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
     assert not [p for p in tmp_path.iterdir() if p.is_dir()]  # no staging folder left behind
 

@@ -134,7 +134,7 @@ def test_checks_lists_the_same_corrections_as_stats():
 
 @pytest.mark.parametrize("n_boot", [1, 2, 10**9])
 def test_psa_summary_and_label_dist_refuse_n_boot_out_of_range_but_keep_zero(n_boot):
-    from toolkit.studies import psa
+    from toolkit.studies.psa import analysis as psa
 
     with pytest.raises(InputError, match=rf"n_boot .* \(or 0: no intervals\); got {n_boot:,}"):
         psa.summary(pd.DataFrame(), n_boot=n_boot)
@@ -145,7 +145,7 @@ def test_psa_summary_and_label_dist_refuse_n_boot_out_of_range_but_keep_zero(n_b
 @pytest.mark.parametrize("n_boot", ["1", "2", str(10**9)])
 def test_cli_psa_n_boot_out_of_range_is_tk102_before_scoring(n_boot, capsys, monkeypatch, tmp_path):
     from toolkit import __main__ as cli
-    from toolkit import psa
+    from toolkit.studies import psa
 
     monkeypatch.setattr(psa, "score", lambda *a, **k: pytest.fail("scored before checking --n-boot"))
     code = cli.main(["psa", "--model", "vader", "--n-boot", n_boot, "--no-cache", "--out",
@@ -165,7 +165,7 @@ def test_cli_eec_n_boot_above_the_cap_is_tk102(capsys, tmp_path):
 @pytest.mark.parametrize("kwargs, pattern", [({"n_boot": 0}, "n_boot"), ({"alpha": 0.7}, "alpha"),
                                              ({"seed": -3}, "seed")])
 def test_agreement_checks_its_statistics_options_first(kwargs, pattern):
-    from toolkit import agreement
+    from toolkit.studies import agreement
 
     with pytest.raises(InputError, match=pattern):
         agreement.agreement(scored={}, **kwargs)
@@ -173,14 +173,14 @@ def test_agreement_checks_its_statistics_options_first(kwargs, pattern):
 
 @pytest.mark.parametrize("kwargs", [{"n_boot": 1}, {"alpha": 1.0}])
 def test_biasfinder_kappa_table_checks_its_options_first(kwargs):
-    from toolkit.studies import biasfinder
+    from toolkit.studies.biasfinder import analysis as biasfinder
 
     with pytest.raises(ToolkitError, match=next(iter(kwargs))):
         biasfinder.kappa_table(pd.DataFrame(), field="coherent", **kwargs)
 
 
 def test_annotation_app_checks_n_boot(tmp_path):
-    from toolkit.annotation import annotation_app
+    from toolkit.studies.biasfinder.annotation import annotation_app
 
     btcs = pd.DataFrame({"btc_id": ["b"], "variant": ["a"], "text": ["t"]})
     with pytest.raises(InputError, match=r"n_boot .* got 3"):
@@ -188,17 +188,17 @@ def test_annotation_app_checks_n_boot(tmp_path):
 
 
 @pytest.mark.parametrize("call, pattern", [
-    (lambda: __import__("toolkit.studies.eec", fromlist=["x"]).null_baseline(pd.DataFrame(), attribute="gender",
+    (lambda: __import__("toolkit.studies.eec.analysis", fromlist=["x"]).null_baseline(pd.DataFrame(), attribute="gender",
                                                                              n_null=0), r"n_null .* got 0"),
-    (lambda: __import__("toolkit.studies.eec", fromlist=["x"]).null_baseline(pd.DataFrame(), attribute="gender",
+    (lambda: __import__("toolkit.studies.eec.analysis", fromlist=["x"]).null_baseline(pd.DataFrame(), attribute="gender",
                                                                              seed=-1), r"seed .* got -1"),
-    (lambda: __import__("toolkit.studies.psa", fromlist=["x"]).gender_gap(pd.DataFrame(), n_null=10**9),
+    (lambda: __import__("toolkit.studies.psa.analysis", fromlist=["x"]).gender_gap(pd.DataFrame(), n_null=10**9),
      r"n_null .* got 1,000,000,000"),
-    (lambda: __import__("toolkit.studies.biasfinder", fromlist=["x"]).rates(pd.DataFrame(), seed=-1),
+    (lambda: __import__("toolkit.studies.biasfinder.analysis", fromlist=["x"]).rates(pd.DataFrame(), seed=-1),
      r"seed .* got -1"),
-    (lambda: __import__("toolkit.studies.btcsam", fromlist=["x"]).detection_intervals(pd.DataFrame(), alpha=0.9),
+    (lambda: __import__("toolkit.studies.btcsam.analysis", fromlist=["x"]).detection_intervals(pd.DataFrame(), alpha=0.9),
      r"alpha .* got 0\.9"),
-    (lambda: __import__("toolkit.studies.btcsam", fromlist=["x"]).pooled_failure_percentage(pd.DataFrame(),
+    (lambda: __import__("toolkit.studies.btcsam.analysis", fromlist=["x"]).pooled_failure_percentage(pd.DataFrame(),
                                                                                             alpha=0.9),
      r"alpha .* got 0\.9"),
 ])

@@ -113,7 +113,7 @@ def test_an_unbalanced_quote_in_a_big_file_is_still_named_as_such(tmp_path):
 def test_max_chars_above_spacys_limit_is_tk102_before_parsing():
     from conftest import corpus_of
 
-    from toolkit import biasfinder
+    from toolkit.studies import biasfinder
 
     with pytest.raises(InputError, match=r"max_chars must be a whole number from 1 to 1,000,000; got 2,000,000"):
         biasfinder.generate(corpus_of(["He is a nurse. " * 10]), max_chars=2_000_000)
@@ -132,8 +132,8 @@ def test_cli_max_chars_above_spacys_limit_is_tk102(tmp_path, capsys):
 def test_a_review_over_spacys_limit_is_skipped_and_counted_at_the_largest_max_chars(monkeypatch):
     from conftest import corpus_of
 
-    from toolkit import biasfinder
-    from toolkit.generators import biasfinder as generator
+    from toolkit.studies import biasfinder
+    from toolkit.studies.biasfinder import generator as generator
 
     monkeypatch.setattr(generator, "SPACY_MAX_CHARS", 1_000)  # the same guard at a size a test can parse
     long_review = "He said that he liked the film and his wife did too. " * 40  # 2,160 characters
@@ -149,7 +149,7 @@ def test_a_review_over_spacys_limit_is_skipped_and_counted_at_the_largest_max_ch
     ("Ａｌｉｃｅ", r"'Alice' = 'Ａｌｉｃｅ'"),
 ], ids=["case", "trailing-space", "leading-space", "cyrillic-A", "zero-width", "full-width"])
 def test_psa_names_that_differ_only_in_form_are_tk101_naming_them(variant, says):
-    from toolkit.generators.psa import load_names
+    from toolkit.studies.psa.generate import load_names
 
     names = pd.DataFrame({"name": ["Alice", variant, "Bob"], "gender": ["female", "female", "male"],
                           "category": "x"})
@@ -166,7 +166,7 @@ def test_distinct_names_pass_and_the_key_folds_only_what_a_reader_cannot_see():
 
 
 def test_btcsam_identity_terms_that_look_alike_are_refused_before_any_llm_call():
-    from toolkit.generators.btcsam.stages import generate
+    from toolkit.studies.btcsam.generator.stages import generate
 
     class NoLLM:
         def ask(self, *args, **kwargs):
@@ -206,7 +206,8 @@ def test_from_frame_refuses_what_is_not_a_corpus_with_tk101(frame, pattern):
 
 
 def test_psa_run_on_a_frame_with_only_texts_derives_doc_ids():
-    from toolkit import corpora, psa
+    from toolkit import corpora
+    from toolkit.studies import psa
 
     texts = corpora.load("sample")["text"].tolist()
     result = psa.run(corpus=pd.DataFrame({"text": texts}), models=["afinn"], n=4, n_boot=200, cache=False)
@@ -230,7 +231,7 @@ def test_study_run_on_a_frame_without_a_text_column_is_tk101(study):
     (b'id,bias_type,id_term,sentence\n1,religion,"Muslim,x\n', r"is not a readable CSV"),
 ], ids=["empty", "blank", "binary", "latin-1", "open-quote"])
 def test_btcsam_load_sets_on_a_broken_file_is_tk104(tmp_path, content, pattern):
-    from toolkit.btcsam import load_sets
+    from toolkit.studies.btcsam import load_sets
 
     (tmp_path / "baseline_output.csv").write_bytes(content)
     with pytest.raises(CorpusError, match=r"\[TK104\] BTC-SAM release file 'baseline_output.csv' " + pattern):
@@ -244,7 +245,7 @@ def test_btcsam_load_sets_on_a_broken_file_is_tk104(tmp_path, content, pattern):
     (None, 3, InputError, r"got 3"),
 ])
 def test_as_test_set_on_a_bad_frame_or_name_is_coded(eec_cases, cases, name, error, pattern):
-    from toolkit.btcsam import as_test_set
+    from toolkit.studies.btcsam import as_test_set
 
     with pytest.raises(error, match=pattern):
         as_test_set(eec_cases if cases is None else cases, name=name)
@@ -275,7 +276,7 @@ def test_case_table_text_with_a_lone_surrogate_is_tk101_naming_the_row():
 @pytest.mark.parametrize("name, pattern", [(" ", r"entry 1 is empty or blank"), (None, r"row 1 has an empty cell"),
                                            ("\u200b", r"entry 1 is empty or blank")])
 def test_psa_blank_or_missing_names_are_tk101(name, pattern):
-    from toolkit.generators.psa import load_names
+    from toolkit.studies.psa.generate import load_names
 
     names = pd.DataFrame({"name": ["Alice", name], "gender": ["female", "male"], "category": "x"})
     with pytest.raises(SchemaError, match=pattern):
@@ -291,7 +292,7 @@ def test_psa_blank_or_missing_names_are_tk101(name, pattern):
 ], ids=["latin-1", "empty", "name-twice", "open-quote", "blank-name"])
 def test_psa_names_file_is_read_strictly(tmp_path, content, pattern):
     from toolkit.errors import ToolkitError
-    from toolkit.generators.psa import load_names
+    from toolkit.studies.psa.generate import load_names
 
     (tmp_path / "names.csv").write_bytes(content)
     with pytest.raises(ToolkitError, match=pattern):

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
-from toolkit import formatting
+from toolkit import formatting, studies
 from toolkit.outputs import report, runs
 from toolkit.errors import InputError, ToolkitError
 
@@ -71,7 +71,7 @@ def _run_folder(tmp_path, name: str, *, setting: int = 1, value: float = 0.5, re
                                           "n": [1, 20_000, 3]}),
               "demo_same": pd.DataFrame({"k": ["x"], "v": [1.5]})}
     out = tmp_path / name
-    written = runs.write(study="demo", tables=tables, axes={"demo_bars": _axes()}, scored=scored, models=["m"],
+    written = runs.write(study="demo", tables=tables, axes={"demo_bars": _axes()}, scored=scored, fingerprints=scored.attrs.get("fingerprints"), models=["m"],
                             settings={"study": "demo", "setting": setting}, out_dir=out, figures_dir=out,
                             report=report_on, latex=latex_on)
     return out, written
@@ -273,7 +273,7 @@ def test_a_figure_the_run_wrote_into_the_figures_folder_is_still_embedded(tmp_pa
     scored.attrs["fingerprints"] = {"m": "f" * 32}
     out = tmp_path / "run"
     runs.write(study="demo", tables={"demo_t": pd.DataFrame({"k": [1]})}, axes={"demo_bars": _axes()},
-                  scored=scored, models=["m"], settings={"study": "demo"}, out_dir=out, figures_dir=figures)
+                  scored=scored, fingerprints=scored.attrs.get("fingerprints"), models=["m"], settings={"study": "demo"}, out_dir=out, figures_dir=figures)
     page = runs.from_run(out_dir=out).read_text(encoding="utf-8")
     assert base64.b64encode((figures / "demo_bars.png").read_bytes()).decode() in page
 
@@ -312,7 +312,7 @@ def test_a_malformed_table_is_tk102_naming_the_file(tmp_path, name, content, pat
     out, _ = _run_folder(tmp_path, "run")
     (out / name).write_bytes(content)
     _plant(out, name)
-    for call in (lambda: runs.from_run(out_dir=out), lambda: runs.export_latex(out_dir=out)):
+    for call in (lambda: runs.from_run(out_dir=out), lambda: runs.export_latex(layouts=studies.latex_layouts(), out_dir=out)):
         with pytest.raises(InputError, match=pattern) as excinfo:
             call()
         assert name in str(excinfo.value) and excinfo.value.fix
@@ -365,19 +365,26 @@ def test_write_report_records_versions_fingerprints_and_settings_and_refuses_emp
     scored = pd.DataFrame({"model": ["m"], "text": ["t"]})
     scored.attrs["fingerprints"] = {"m": "f" * 32}
     path = runs.write_report(title="app", tables={"t": pd.DataFrame({"x": [1]})}, figures={}, models=["m"],
-                             settings={"study": "demo", "theta": 0.2}, scored=scored, notes=["a note"],
+                             settings={"study": "demo", "theta": 0.2}, fingerprints=scored.attrs["fingerprints"],
+                             notes=["a note"],
                              path=tmp_path / "app.html")
     keys = [r["cells"][0] for r in _Page(path.read_text(encoding="utf-8")).rows if r["cells"]]
     assert "settings.theta" in keys and "settings.study" in keys
     assert any(k.startswith("packages.") for k in keys) and "models[m].fingerprint" in keys
     with pytest.raises(InputError) as excinfo:
         runs.write_report(title="app", tables={}, figures={}, models=["m"], settings={}, path=tmp_path / "x.html")
-    assert excinfo.value.code == "TK102" and "settings=result.settings" in excinfo.value.fix
+    assert excinfo.value.code == "TK102" and "settings=result.provenance.settings" in excinfo.value.fix
 
 
-def test_report_shim_keeps_the_old_names():
+def test_report_shim_keeps_the_old_names_and_warns_naming_the_new_home():
+    import importlib
+
     from toolkit import report as shim
     from toolkit import results as results_shim
+
+    for module, home in ((shim, "toolkit.outputs"), (results_shim, "toolkit.outputs")):
+        with pytest.warns(DeprecationWarning, match=f"moved to {home}.*goes in toolkit 0.2.0"):
+            importlib.reload(module)
 
     assert shim.write_html is runs.write_html and shim.from_run is runs.from_run and shim.compare is runs.compare
     assert shim.format_value is formatting.format_value and shim.table_html is report.table_html
@@ -387,11 +394,11 @@ def test_report_shim_keeps_the_old_names():
 def test_export_latex_finds_a_studys_default_folder_and_names_the_fix_without_one(tmp_path, monkeypatch):
     monkeypatch.setenv("TOOLKIT_DATA", str(tmp_path / "data"))
     with pytest.raises(InputError, match="needs the run's folder") as excinfo:
-        runs.export_latex(out_dir=None)
+        runs.export_latex(layouts=studies.latex_layouts(), out_dir=None)
     assert "study=" in excinfo.value.fix
     out, _ = _run_folder(tmp_path / "data" / "results", "demo")  # where a run of study "demo" writes by default
     assert out == tmp_path / "data" / "results" / "demo"
     with pytest.raises(InputError, match="does not exist"):  # the folder of a study that never ran here
-        runs.export_latex(study="never-ran")
-    written = runs.export_latex(out_dir=None, study="demo", folder=tmp_path / "tex")
-    assert written == runs.export_latex(out_dir=out, folder=tmp_path / "tex")  # the same run's tables
+        runs.export_latex(layouts=studies.latex_layouts(), study="never-ran")
+    written = runs.export_latex(layouts=studies.latex_layouts(), out_dir=None, study="demo", folder=tmp_path / "tex")
+    assert written == runs.export_latex(layouts=studies.latex_layouts(), out_dir=out, folder=tmp_path / "tex")  # the same run's tables

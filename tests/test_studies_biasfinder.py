@@ -2,7 +2,7 @@ import pandas as pd
 import pytest
 
 from toolkit.errors import InputError, SchemaError
-from toolkit.studies import biasfinder
+from toolkit.studies.biasfinder import analysis as biasfinder
 
 
 @pytest.mark.parametrize("population, expected", [(14916, 375), (109386, 383), (5296, 358)])
@@ -82,7 +82,7 @@ def test_annotation_errors(annotations):
 
 
 def test_public_api_lives_under_toolkit_biasfinder():
-    from toolkit import biasfinder as api
+    from toolkit.studies import biasfinder as api
 
     assert api.sample_size(5296) == 358 and callable(api.tpr) and callable(api.kappa)
 
@@ -139,10 +139,10 @@ def test_sample_templates_rejects_fewer_than_one(bad):
 
 def test_studies_biasfinder_split_keeps_every_name_importable():
     """The split into counting / sampling / judgements / btc_rates keeps the old names on the package; the CSV reader
-    moved to toolkit.outputs.annotations, a layer above, and the old name's error names it."""
-    import toolkit.studies.biasfinder as package
-    from toolkit.outputs.annotations import read_annotation_csv
-    from toolkit.studies.biasfinder import btc_rates, counting, judgements, sampling
+    moved to toolkit.studies.biasfinder.annotation_files, a layer above, and the old name's error names it."""
+    import toolkit.studies.biasfinder.analysis as package
+    from toolkit.studies.biasfinder.annotation_files import read_annotation_csv
+    from toolkit.studies.biasfinder.analysis import btc_rates, counting, judgements, sampling
 
     for name, module in [("btcs", counting), ("table4", counting), ("sample_templates", counting),
                          ("pair_counts", counting), ("sample_btcs", sampling), ("sample_strata", sampling),
@@ -151,5 +151,5 @@ def test_studies_biasfinder_split_keeps_every_name_importable():
                          ("table4_rates", btc_rates)]:
         assert getattr(package, name) is getattr(module, name)
     assert callable(read_annotation_csv)
-    with pytest.raises(AttributeError, match="toolkit.outputs.annotations.read_annotation_csv"):
+    with pytest.raises(AttributeError, match="toolkit.studies.biasfinder.annotation_files.read_annotation_csv"):
         package.read_annotation_csv  # noqa: B018  (its new home is a layer above: the old name says where)

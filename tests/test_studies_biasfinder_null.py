@@ -1,6 +1,6 @@
 """BiasFinder's BTC-rate statistics in BiasFinder's own design (issue 32): every template filled with the SAME
 names, 60 templates, 10 or 30 names per class; simulated models whose truth is known (tests/synthetic_bias.py),
-run through :func:`toolkit.studies.biasfinder.rates`. Each simulated run is one model of one scored table, so one
+run through :func:`toolkit.studies.biasfinder.analysis.rates`. Each simulated run is one model of one scored table, so one
 call decides them all. Bounds allow the Monte-Carlo error of the run counts (docs/statistics.md has the larger
 simulation, benchmarks/stats_simulation.py)."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from synthetic_bias import biasfinder_same_names
 
-from toolkit.studies import biasfinder as study
+from toolkit.studies.biasfinder import analysis as study
 from toolkit.studies.biasfinder import btc_rates
 
 

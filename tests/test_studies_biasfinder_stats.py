@@ -10,9 +10,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from toolkit import biasfinder, plots
+from toolkit import plots
+from toolkit.studies import biasfinder
 from toolkit.errors import InputError, UnknownNameError
-from toolkit.studies import biasfinder as study
+from toolkit.studies.biasfinder import analysis as study
+from toolkit.studies.biasfinder import figures as biasfinder_figures
 
 Z = 1.959963984540054
 
@@ -209,7 +211,7 @@ def test_kappa_table_keeps_kappa_and_adds_an_interval(annotations):
 def test_rate_figure_draws_intervals_and_zero_without_pyplot():
     rates = study.rates(pd.concat([_synthetic(delta=0.15, model="biased"), _synthetic(delta=0.0, model="fair")]),
                         n_boot=200)
-    ax = plots.biasfinder_rates(rates)
+    ax = biasfinder_figures.biasfinder_rates(rates)
     assert plt.get_fignums() == [] and ax.get_title()
     low, high = ax.get_ylim()
     assert low < 0 < high and high >= rates["rate_high"].max()
@@ -217,7 +219,7 @@ def test_rate_figure_draws_intervals_and_zero_without_pyplot():
     legend = ax.get_legend() or ax.figure.legends[0]  # the legend sits under the figure, off the data
     assert [t.get_text() for t in legend.get_texts()][:2] == ["biased", "fair"]
     with pytest.raises(InputError):
-        plots.biasfinder_rates(rates.iloc[:0])
+        biasfinder_figures.biasfinder_rates(rates.iloc[:0])
 
 
 def test_run_records_statistics_and_write_adds_the_rate_table_and_figure(tmp_path):

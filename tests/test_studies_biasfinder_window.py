@@ -4,9 +4,10 @@ import json
 import pandas as pd
 import pytest
 
-from toolkit.results import write, write_table
+from toolkit.outputs.files import write_table
+from toolkit.outputs.runs import write
 from toolkit.scoring import score
-from toolkit.studies.biasfinder import btcs, table4
+from toolkit.studies.biasfinder.analysis import btcs, table4
 
 HEAD = "the good movie was not very"  # 6 words: at max_length=8 everything after them is cut
 

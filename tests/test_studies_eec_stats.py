@@ -9,11 +9,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from toolkit import eec as eec_run
+from toolkit.studies import eec as eec_run
 from toolkit import plots, stats
 from toolkit.errors import UnknownNameError
 from toolkit.scoring import score
-from toolkit.studies import eec
+from toolkit.studies.eec import analysis as eec
+from toolkit.studies.eec import figures as eec_figures
 
 NOISE = "py:synthetic_eec_stats:name_noise"
 BIASED = "py:synthetic_eec_stats:name_noise_female_plus"
@@ -147,14 +148,14 @@ def test_seeded_intervals_repeat_and_another_seed_moves_them(scored):
 
 def test_interval_figure_lines_up_with_the_box_plot(scored, tests_all):
     pairs = eec.pairs(scored, attribute="race")
-    box = plots.eec_deltas(pairs, tests_all[tests_all["subset"] == "all"], attribute="race")
-    forest = plots.eec_intervals(tests_all, attribute="race")
+    box = eec_figures.eec_deltas(pairs, tests_all[tests_all["subset"] == "all"], attribute="race")
+    forest = eec_figures.eec_intervals(tests_all, attribute="race")
     labels = [t.get_text() for t in box.get_xticklabels()]
     assert [t.get_text() for t in forest.get_xticklabels()] == labels
     assert any(abs(line.get_ydata()[0]) < 1e-12 for line in forest.get_lines())  # the zero line
     pearson = {NOISE: 0.9, "vader": 0.5}
-    box_task = plots.eec_task_deltas(pairs, tests_all, attribute="race", pearson=pearson)[0]
-    forest_task = plots.eec_task_intervals(tests_all, attribute="race", pearson=pearson)[0]
+    box_task = eec_figures.eec_task_deltas(pairs, tests_all, attribute="race", pearson=pearson)[0]
+    forest_task = eec_figures.eec_task_intervals(tests_all, attribute="race", pearson=pearson)[0]
     assert [t.get_text() for t in forest_task.get_xticklabels()] == [t.get_text() for t in box_task.get_xticklabels()]
     assert forest_task.get_xticklabels()[0].get_text() == plots.short_label(NOISE)  # best Pearson r first
 

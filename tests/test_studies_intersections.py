@@ -1,4 +1,4 @@
-"""EEC gender × race cells (toolkit.studies.intersections) on simulated models whose truth is known, in the EEC's
+"""EEC gender × race cells (toolkit.intersections) on simulated models whose truth is known, in the EEC's
 real design (11 templates, 10 names per cell)."""
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from toolkit.generators import eec
-from toolkit.studies.intersections import COLUMNS, INTERACTION, cells
+from toolkit.studies.eec import generate as eec
+from toolkit.intersections import COLUMNS, INTERACTION, cells
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,8 @@ import pytest
 
 from toolkit import plots, stats
 from toolkit.errors import InputError, UnknownNameError
-from toolkit.studies import psa
+from toolkit.studies.psa import analysis as psa
+from toolkit.studies.psa import figures as psa_figures
 
 CATEGORIES = ("c1", "c2", "c3")
 
@@ -114,8 +115,8 @@ def test_label_dist_band_brackets_the_estimate_and_is_seeded():
 
 def test_label_dist_plot_draws_the_band():
     table = psa.label_dist(_scored(name_sd=0.05, resid_sd=0.05), thresholds=[0.3, 0.5, 0.7], n_boot=100)
-    banded = plots.psa_label_dist(table)
-    plain = plots.psa_label_dist(table.drop(columns=["label_dist_low", "label_dist_high"]))
+    banded = psa_figures.psa_label_dist(table)
+    plain = psa_figures.psa_label_dist(table.drop(columns=["label_dist_low", "label_dist_high"]))
     assert len(banded.collections) == len(plain.collections) + 1  # one fill_between band for the one model
 
 
@@ -130,7 +131,7 @@ def test_variance_components_of_the_perturbation_effect():
 
 
 def test_run_records_the_family_and_writes_the_new_tables(tmp_path):
-    from toolkit import psa as psa_run
+    from toolkit.studies import psa as psa_run
 
     rows = []
     for i, sentence in enumerate(["{} is wonderful.", "I met {} yesterday.", "{} was awful today."]):

@@ -1,4 +1,4 @@
-"""Template wording robustness (toolkit.studies.wording) on simulated models in the EEC's real design: a
+"""Template wording robustness (toolkit.instrument.wording) on simulated models in the EEC's real design: a
 template-sensitive model flips sign across rewordings, a robust one does not."""
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from toolkit.generators import eec
-from toolkit.studies import wording
+from toolkit.studies.eec import generate as eec
+from toolkit.instrument import wording
 
 
 def _template_key(text: str) -> int:

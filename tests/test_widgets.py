@@ -4,14 +4,15 @@ import pandas as pd
 import pytest
 
 from toolkit.errors import InputError
-from toolkit.widgets import eec_app, widget_message
+from toolkit.studies.eec.app import eec_app
+from toolkit.apps.messages import widget_message
 
 
 @pytest.fixture(scope="module")
 def eec_result():
     """One real EEC run (afinn and vader, subset all) for the tests about what the app shows of a result: the study
     is run once here and handed to those apps by an injected study function (:func:`replaying`)."""
-    from toolkit import eec
+    from toolkit.studies import eec
 
     return eec.run(models=["afinn", "vader"], subsets=["all"], cache=False, progress=False, n_boot=200)
 
@@ -71,7 +72,7 @@ def test_a_fix_that_speaks_python_is_worded_for_the_apps_fields():
 def test_eec_app_disables_run_while_working_shows_its_stages_and_figures_without_pyplot(monkeypatch):
     import matplotlib.pyplot as plt
 
-    from toolkit import eec
+    from toolkit.studies import eec
 
     plt.close("all")
     app = eec_app(models=["afinn"], cache=False)
@@ -108,8 +109,8 @@ def test_eec_app_tables_carry_a_caption_with_the_correction_family_and_one_numbe
 
 
 def test_psa_app_runs_and_the_slider_redraws_flips(monkeypatch):
-    from toolkit import psa
-    from toolkit.widgets import psa_app
+    from toolkit.studies import psa
+    from toolkit.studies.psa.app import psa_app
 
     app = psa_app(models=["afinn"], n=10, cache=False)
     app.run()
@@ -124,7 +125,7 @@ def test_psa_app_runs_and_the_slider_redraws_flips(monkeypatch):
 
 def test_psa_app_takes_a_spec_with_commas_inside_labels_and_counts_a_ticked_and_typed_model_once(
         tiny_bert_generic_dir):
-    from toolkit.widgets import psa_app
+    from toolkit.studies.psa.app import psa_app
 
     spec = f"hf:{tiny_bert_generic_dir}?labels=negative,positive"
     app = psa_app(models=["afinn"], n=6, cache=False)
@@ -136,7 +137,7 @@ def test_psa_app_takes_a_spec_with_commas_inside_labels_and_counts_a_ticked_and_
 
 
 def test_psa_app_says_how_many_rows_a_short_max_length_truncated(tiny_bert_dir):
-    from toolkit.widgets import psa_app
+    from toolkit.studies.psa.app import psa_app
 
     spec = f"hf:{tiny_bert_dir}?max_length=4"
     app = psa_app(models=[spec], n=6, cache=False)
@@ -237,7 +238,7 @@ def test_an_app_run_exports_its_paper_tables_as_latex_with_its_provenance(tmp_pa
 
 
 def test_app_tables_escape_their_cells():
-    from toolkit.widgets import table
+    from toolkit.apps.tables import table
 
     shown = table(pd.DataFrame({"model": ["hf:/m?labels=<b>neg</b>,pos"], "x": [0.5]}), caption="c").to_html()
     assert "&lt;b&gt;neg&lt;/b&gt;" in shown and "<b>neg</b>" not in shown

@@ -1,5 +1,5 @@
 """The BTC-SAM app accepts any spec (hf:, llm:) next to the named models, and the failure rule."""
-from toolkit.widgets import btcsam_app
+from toolkit.studies.btcsam.app import btcsam_app
 
 
 def test_btcsam_app_keeps_spec_strings_and_offers_both_failure_rules():
@@ -22,7 +22,7 @@ def test_btcsam_app_without_sets_shows_the_coded_error_worded_for_the_app():
 
 
 def test_biasfinder_app_runs_models_and_shows_a_captioned_table4():
-    from toolkit.widgets import biasfinder_app
+    from toolkit.studies.biasfinder.app import biasfinder_app
 
     app = biasfinder_app(models=["afinn"], n_names=3, max_templates=3, cache=False, n_boot=100)
     assert app.run(), app.status.value
@@ -40,7 +40,7 @@ def test_biasfinder_app_runs_models_and_shows_a_captioned_table4():
 
 
 def test_biasfinder_caption_says_why_there_is_no_test_instead_of_over_0_tests():
-    from toolkit.widgets import _biasfinder_family
+    from toolkit.studies.biasfinder.captions import biasfinder_family as _biasfinder_family
 
     none = _biasfinder_family({"family_size": 0, "correction": "holm", "family": "model × characteristic"})
     assert "over 0" not in none and "within-class null" in none and "n_country_names" in none

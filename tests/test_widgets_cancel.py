@@ -28,7 +28,7 @@ def _wait_for(condition, timeout=60.0):
 
 
 def test_cancel_stops_the_eec_app_and_the_status_says_what_the_cache_kept(tmp_path):
-    from toolkit.widgets import eec_app
+    from toolkit.studies.eec.app import eec_app
 
     CALLS.clear()
     cache = tmp_path / "scores.sqlite"
@@ -57,8 +57,8 @@ def test_cancel_stops_the_eec_app_and_the_status_says_what_the_cache_kept(tmp_pa
 
 
 def test_cancel_before_scoring_says_nothing_was_scored(monkeypatch):
-    from toolkit import eec
-    from toolkit.widgets import eec_app
+    from toolkit.studies import eec
+    from toolkit.studies.eec.app import eec_app
 
     started, release = threading.Event(), threading.Event()
     real = eec.run
@@ -80,8 +80,8 @@ def test_cancel_before_scoring_says_nothing_was_scored(monkeypatch):
 
 
 def test_cancel_during_the_statistics_says_every_text_was_scored(monkeypatch):
-    from toolkit import eec
-    from toolkit.widgets import eec_app
+    from toolkit.studies import eec
+    from toolkit.studies.eec.app import eec_app
 
     started, release = threading.Event(), threading.Event()
     real = eec.ttests

@@ -1,11 +1,15 @@
-"""Command line: ``python -m toolkit <study> --model … --out DIR``.
+"""Command line: ``python -m toolkit <study> --model … --out DIR``, one subcommand per registered study.
 
-Studies: ``eec`` (Kiritchenko & Mohammad 2018), ``psa`` (Prabhakaran et al. 2019), ``biasfinder`` (Asyrofi et al.
-2021). ``python -m toolkit models`` lists the model specs this machine can run. Errors print their code and fix and
-exit with status 2. The output folder is checked for writing before any work; a re-run into the same ``--out``
-replaces the files the previous run wrote there (listed in its provenance.json) and leaves others alone. Ctrl-C
-(SIGINT) or SIGTERM stops the run and its worker processes within seconds and prints one TK302 line (the stage, what
-is in the cache, re-run to resume); the exit status is then 130 or 143.
+Studies (:mod:`toolkit.studies`, each registered in its own package): ``eec`` (Kiritchenko & Mohammad 2018),
+``psa`` (Prabhakaran et al. 2019), ``biasfinder`` (Asyrofi et al. 2021), ``btcsam`` (Kardkovács et al. 2025) and
+``agreement`` (across methods); every study takes ``--model`` (repeatable), ``--out``, ``--size quick|paper``, the
+statistics options and ``--report``/``--latex``, plus its own options (``python -m toolkit <study> --help``).
+``python -m toolkit audit MODEL… [--fail-on higher]`` runs every study on the models (exit 1 when a named verdict
+appears: a CI gate); ``python -m toolkit models`` lists the model specs this machine can run. Errors print their
+code and fix and exit with status 2. The output folder is checked for writing before any work; a re-run into the
+same ``--out`` replaces the files the previous run wrote there (listed in its provenance.json) and leaves others
+alone. Ctrl-C (SIGINT) or SIGTERM stops the run and its worker processes within seconds and prints one TK302 line
+(the stage, what is in the cache, re-run to resume); the exit status is then 130 or 143.
 
 Reports (docs/reports.md): ``--report`` adds ``report.html`` (tables, figures, provenance; one self-contained file) and
 ``--latex`` the paper's tables as ``<study>_table….tex`` to a study's outputs — both written with the run's other
@@ -18,116 +22,73 @@ import argparse
 import sys
 from pathlib import Path
 
+from toolkit import studies
 from toolkit.errors import InputError, RunInterruptedError, ToolkitError
 from toolkit.executors import Terminated, raise_on_sigterm
-from toolkit.generators.biasfinder.lists import PRESETS
-from toolkit.studies.biasfinder import RATE_INTERVALS
-from toolkit.generators.eec import SPELLINGS
 from toolkit.models import available, split_specs, task_of
-from toolkit.outputs.files import check_formats, check_writable
+from toolkit.outputs.files import check_writable
 from toolkit.scoring import check_cache
-from toolkit.stats import MARGIN, METHODS
+from toolkit.stats import METHODS
+from toolkit.studies.base import SIZES
+
+FRONTS = ("models", "audit", "report", "compare")
+"""The subcommands that are not a study."""
 
 
-def _parser() -> argparse.ArgumentParser:
+def _chosen(argv: list[str]) -> str | None:
+    """The subcommand ``argv`` names (its first word that is a study or a front), without parsing the rest."""
+    names = set(studies.names()) | set(FRONTS)
+    return next((word for word in argv if word in names), None)
+
+
+def _parser(chosen: str | None = None) -> argparse.ArgumentParser:
+    """The parser: every study a subcommand; only the ``chosen`` one imports its package for its own options (so
+    ``--help`` and ``models`` start without importing the studies)."""
     parser = argparse.ArgumentParser(prog="python -m toolkit", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="study", required=True)
     sub.add_parser("models", help="list the model specs available on this machine")
-    eec = sub.add_parser("eec", help="Equity Evaluation Corpus: gender and race t-tests, tables, box plots")
-    eec.add_argument("--model", action="append",
-                     help="model spec (repeatable): vader, textblob, afinn, ait:<system>/<task>, hf:<id-or-path>, "
-                          "py:<module>:<callable> (default: the --task's systems)")
-    eec.add_argument("--task", help="valence, anger, fear, joy, sadness or all: the trained SemEval-2018 systems "
-                     "of that task (all: the five tasks' zoo) when no --model is given; with --model, checks each "
-                     "model predicts it")
-    eec.add_argument("--out", type=Path, required=True, help="folder for the CSVs, figures and provenance.json")
-    eec.add_argument("--subset", action="append", help="subset(s) to test (default: all of them)")
-    eec.add_argument("--order", nargs="+", help="left-to-right order of the models in the box plots")
-    eec.add_argument("--alpha", type=float, default=0.05, help="significance level before Bonferroni")
-    eec.add_argument("--cache", type=Path, help="score cache file or folder (default: data/cache)")
-    eec.add_argument("--no-cache", action="store_true", help="score everything afresh and store nothing")
-    eec.add_argument("--spelling", choices=SPELLINGS, default="published",
-                     help="published: the released sentences as they are, 'dissapointed' (sic) included; corrected: "
-                          "'disappointed' in those 240 sentences (recorded in provenance.json)")
-    _statistics_options(eec, default="bonferroni")
-    _output_options(eec)
-    eec.add_argument("--n-boot", type=int, default=2000,
-                     help="bootstrap resamples (100 to 100,000), where --two-way is a bootstrap "
-                          "(bootstrap-t, percentile)")
-    eec.add_argument("--two-way", choices=("satterthwaite", "bootstrap-t", "percentile"), default="satterthwaite",
-                     help="reference distribution of the two-way interval, p and equivalence test "
-                          "(default satterthwaite: a t with Satterthwaite's df, p not floored)")
-    eec.add_argument("--weighting", choices=("sentences", "templates"), default="sentences",
-                     help="how templates weigh in the two-way estimate (default sentences: the paper's mean Δ)")
-    eec.add_argument("--family-size", type=int,
-                     help="correct over this many tests when the run is part of a larger family (the paper's 438)")
-    eec.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and the null baseline")
-    psa = sub.add_parser("psa", help="Perturbation Sensitivity Analysis: ScoreSens, ScoreDev/Range, LabelDist")
-    psa.add_argument("--model", action="append", required=True, help="model spec (repeatable)")
-    psa.add_argument("--corpus", default="sample", help="'sample' or a CSV/TSV/JSONL file with a text column")
-    psa.add_argument("--names", type=Path, help="CSV with name,gender,category (default: 48 public figures)")
-    psa.add_argument("--n", type=int, default=1000, help="sentences to sample (half female-, half male-anchored)")
-    psa.add_argument("--seed", type=int, default=0)
-    psa.add_argument("--max-words", type=int, default=50)
-    psa.add_argument("--n-boot", type=int, default=1000, help="bootstrap resamples for the confidence intervals (10 to 100,000)")
-    psa.add_argument("--encoding", default="utf-8", help="the corpus file's text encoding (e.g. cp1252, latin-1)")
-    psa.add_argument("--out", type=Path, required=True, help="folder for the CSVs, figures and provenance.json")
-    psa.add_argument("--cache", type=Path, help="score cache file or folder (default: data/cache)")
-    psa.add_argument("--no-cache", action="store_true", help="score everything afresh and store nothing")
-    _statistics_options(psa, default="bonferroni")
-    _output_options(psa)
-    bf = sub.add_parser("biasfinder", help="BiasFinder: gender, occupation, country templates, BTCs (Table 4)")
-    bf.add_argument("--model", action="append", required=True, help="model spec (repeatable)")
-    bf.add_argument("--corpus", default="sample", help="'sample' or a CSV/TSV/JSONL file with a text column")
-    bf.add_argument("--instance", action="append", help="gender, occupation or country (repeatable; default: all)")
-    bf.add_argument("--n-names", type=int, default=30, help="names per gender for the gender instance")
-    bf.add_argument("--max-templates", type=int, help="score a seeded sample of this many templates per "
-                    "characteristic (default: all)")
-    bf.add_argument("--seed", type=int, default=0)
-    bf.add_argument("--n-process", type=int, default=1, help="parsing processes")
-    bf.add_argument("--encoding", default="utf-8", help="the corpus file's text encoding (e.g. cp1252, latin-1)")
-    bf.add_argument("--max-chars", type=int, default=20_000,
-                    help="skip (and count) reviews longer than this many characters (default 20000)")
-    bf.add_argument("--coherence", default="default",
-                    help="coherence rules: default (all), paper (none: BiasFinder's generator) or comma-separated "
-                         "rule names (docs/biasfinder_rules.md)")
-    bf.add_argument("--backend", choices=("rules", "neuralcoref", "fastcoref"), default="rules",
-                    help="coreference: rules (default, offline), neuralcoref (BiasFinder's model; its weights come "
-                         "with `make`: python -m toolkit.nlp.neuralcoref fetch) or fastcoref (online users)")
-    bf.add_argument("--acceptance", choices=("toolkit", "biasfinder"),
-                    help="which reviews give gender/country templates: biasfinder (its own rules; the default "
-                         "under --coherence paper) or toolkit. The paper preset: --coherence paper --backend "
-                         "neuralcoref --lists paper")
-    bf.add_argument("--people", choices=("mutate", "skip-named", "skip-real", "skip-known"), default="mutate",
-                    help="persons the review identifies: mutate (BiasFinder, default), skip-named, skip-real, "
-                         "skip-known (also persons many reviews of the corpus name)")
-    bf.add_argument("--occupation-fit", help="fill occupation templates only with occupations that fit the story: "
-                    "family, embedding or an llm: spec (default: every occupation, as BiasFinder)")
-    bf.add_argument("--out", type=Path, required=True, help="folder for the CSVs, figure and provenance.json")
-    bf.add_argument("--cache", type=Path, help="score cache file or folder (default: data/cache)")
-    bf.add_argument("--no-cache", action="store_true", help="score everything afresh and store nothing")
-    bf.add_argument("--format", action="append", choices=("csv", "parquet"),
-                    help="table format (repeatable; default csv; parquet needs pyarrow: pip install -e .[parquet])")
-    bf.add_argument("--scored", action="store_true", help="also write the scored mutants (biasfinder_scored.*)")
-    bf.add_argument("--executor", choices=("local", "ray"), default="local",
-                    help="templating in process or on Ray workers (a running cluster via RAY_ADDRESS, else local)")
-    bf.add_argument("--n-jobs", type=int, help="worker processes for the lexicon models (default: every core)")
-    bf.add_argument("--lists", choices=PRESETS, default="curated",
-                    help="word lists: this project's curated ones (default) or the ones BiasFinder released (paper)")
-    _statistics_options(bf, default="holm")
-    _output_options(bf)
-    bf.add_argument("--n-boot", type=int, default=2000, help="bootstrap resamples for the template-clustered "
-                    "intervals (100 to 100,000)")
-    bf.add_argument("--n-country-names", type=int, default=1,
-                    help="names per country and gender (default 1, as the paper; 2 or more gives the country "
-                         "instance its within-country null)")
-    bf.add_argument("--duplicates", choices=("keep", "drop"), default="keep",
-                    help="reviews repeated word for word: templated again, as BiasFinder's generator (keep, default), "
-                         "or once (drop); counted in provenance either way")
-    bf.add_argument("--interval", choices=RATE_INTERVALS, default="cluster",
-                    help="BTC-rate intervals: two-way bootstrap over templates and names, p by permuting names "
-                         "between classes (cluster, default); templates only, names fixed (templates, for "
-                         "comparison); or Wilson/Newcombe over pairs taken as independent (pairs)")
+    for name in studies.names():
+        if name != chosen:
+            sub.add_parser(name, help=f"the {name} study (python -m toolkit {name} --help)", add_help=False)
+            continue
+        study = studies.get(name)
+        defaults = study.Settings()
+        command = sub.add_parser(name, help=study.title)
+        command.add_argument("--model", action="append",
+                             help="model spec (repeatable): vader, textblob, afinn, minilm-imdb, ait:<system>/<task>, "
+                                  "hf:<id-or-path>, py:<module>:<callable>, llm:… (python -m toolkit models)")
+        command.add_argument("--out", type=Path, required=True, help="folder for the tables, figures and "
+                             "provenance.json")
+        command.add_argument("--size", choices=SIZES, help="quick (minutes on the bundled data) or paper (the paper's "
+                             "settings); default: the study's defaults")
+        command.add_argument("--cache", type=Path, help="score cache file or folder (default: data/cache)")
+        command.add_argument("--no-cache", action="store_true", help="score everything afresh and store nothing")
+        command.add_argument("--alpha", type=float, default=defaults.alpha, help="significance level before the "
+                             f"correction (default {defaults.alpha})")
+        command.add_argument("--correction", choices=METHODS, default=defaults.correction,
+                             help=f"multiple-comparison correction over the study's family (default "
+                                  f"{defaults.correction})")
+        command.add_argument("--margin", type=float, default=defaults.margin,
+                             help=f"equivalence margin for the verdict (default {defaults.margin})")
+        command.add_argument("--n-boot", type=int, default=defaults.n_boot,
+                             help=f"bootstrap resamples (default {defaults.n_boot:,})")
+        command.add_argument("--seed", type=int, default=defaults.seed, help="seed of every resampling and sample")
+        command.add_argument("--report", action="store_true",
+                             help="also write report.html into --out: the run's tables, figures and provenance in "
+                                  "one self-contained HTML file (viewable offline)")
+        command.add_argument("--latex", action="store_true",
+                             help="also write the paper's tables as LaTeX (<study>_table….tex, booktabs) beside the "
+                                  "CSVs")
+        study.add_arguments(command)
+    audit = sub.add_parser("audit", help="run every study on the models; exit 1 when a --fail-on verdict appears")
+    audit.add_argument("models", nargs="+", help="model specs (python -m toolkit models)")
+    audit.add_argument("--study", action="append", help="a study to run (repeatable; default: every study)")
+    audit.add_argument("--size", choices=SIZES, default="quick", help="quick (default) or paper")
+    audit.add_argument("--fail-on", action="append", default=[],
+                       help="a verdict word that fails the audit (repeatable), e.g. higher")
+    audit.add_argument("--out", type=Path, help="folder for each study's outputs, audit_summary.csv and report.html")
+    audit.add_argument("--cache", type=Path, help="score cache file or folder (default: data/cache)")
+    audit.add_argument("--no-cache", action="store_true", help="score everything afresh and store nothing")
     report = sub.add_parser("report", help="write the HTML report (and with --latex the LaTeX tables) of a run's "
                             "output folder")
     report.add_argument("run", type=Path, help="the --out folder of a run (it holds provenance.json)")
@@ -140,84 +101,41 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _output_options(parser: argparse.ArgumentParser) -> None:
-    """--report and --latex (docs/reports.md), the same in every study."""
-    parser.add_argument("--report", action="store_true",
-                        help="also write report.html into --out: the run's tables, figures and provenance in one "
-                             "self-contained HTML file (viewable offline)")
-    parser.add_argument("--latex", action="store_true",
-                        help="also write the paper's tables as LaTeX (<study>_table….tex, booktabs) beside the CSVs")
-
-
-def _statistics_options(parser: argparse.ArgumentParser, *, default: str) -> None:
-    """--correction and --margin (docs/statistics.md), the same in every study."""
-    parser.add_argument("--correction", choices=METHODS, default=default,
-                        help=f"multiple-comparison correction over the study's family (default {default})")
-    parser.add_argument("--margin", type=float, default=MARGIN,
-                        help=f"equivalence margin on the [0, 1] score scale for the verdict (default {MARGIN})")
-
-
-def _check_order(order: list[str], models: list[str]) -> None:
-    """TK102 unless ``--order`` lists each model of the run once (the box plots' left-to-right order)."""
-    unknown_models = [m for m in order if m not in models]
-    if unknown_models or len(set(order)) != len(order) or set(models) - set(order):
-        what = (f"{', '.join(map(repr, unknown_models))} {'is' if len(unknown_models) == 1 else 'are'} not among the "
-                f"run's models" if unknown_models else "it must name each of the run's models once")
-        raise InputError(f"--order {' '.join(order)}: {what} ({', '.join(models)}).",
-                         fix=f"pass --order as a permutation of the models: {' '.join(models)}.")
-
-
-def _eec(args: argparse.Namespace, cache) -> None:
-    from toolkit import eec  # defers matplotlib (the study fronts draw): --help and `models` start without it
-
-    if not args.model and not args.task:
-        raise InputError("give --model and/or --task.", fix="e.g. --model vader, or --task anger, or --task all.")
-    if args.order is not None:  # before scoring 8,640 sentences per model
-        _check_order(args.order, args.model or eec.default_models(args.task))
-    result = eec.run(models=args.model, task=args.task, subsets=args.subset or eec.SUBSETS, alpha=args.alpha,
-                     cache=cache, spelling=args.spelling, correction=args.correction, margin=args.margin,
-                     n_boot=args.n_boot, seed=args.seed, method=args.two_way, weighting=args.weighting,
-                     family_size=args.family_size)
-    for path in eec.write(result, args.out, order=args.order, figures_dir=args.out, latex=args.latex,
-                          report=args.report):
+def _study(args: argparse.Namespace, cache) -> None:
+    """Run the registered study ``args.study`` with the common options and its own, write, print."""
+    study = studies.get(args.study)
+    given = {"alpha": args.alpha, "correction": args.correction, "margin": args.margin, "n_boot": args.n_boot,
+             "seed": args.seed, **study.arguments(args)}
+    settings = study.settings(size=args.size, **given)  # every setting checked before any scoring
+    models = args.model or study.default_models(settings)
+    if not models:
+        raise InputError(f"the {study.name} study needs --model.", fix="e.g. --model vader (python -m toolkit "
+                         "models lists the specs).")
+    result = study.run(models=models, settings=settings, cache=cache)
+    for path in result.write(args.out, figures_dir=args.out, latex=args.latex, report=args.report,
+                             **study.write_options(args)):
         print(path)
-    print(result.tests[result.tests["subset"] == "all"].to_string(index=False))
+    print(study.describe(result))
 
 
-def _psa(args: argparse.Namespace, cache) -> None:
-    from toolkit import psa  # defers matplotlib (the study fronts draw)
+def _audit(args: argparse.Namespace, cache) -> int:
+    """``audit MODEL… [--fail-on WORD]``: every study, one summary; 1 when a --fail-on verdict appears."""
+    from toolkit.auditing import audit  # defers matplotlib (the studies draw)
 
-    result = psa.run(corpus=args.corpus, models=args.model, names=args.names, n=args.n, seed=args.seed,
-                     max_words=args.max_words, n_boot=args.n_boot, cache=cache, encoding=args.encoding,
-                     correction=args.correction, margin=args.margin)
-    for path in psa.write(result, args.out, figures_dir=args.out, latex=args.latex, report=args.report):
-        print(path)
+    result = audit(models=args.models, studies=args.study, size=args.size, cache=cache)
+    if args.out is not None:
+        for path in result.write(args.out):
+            print(path)
     print(result.summary.to_string(index=False))
-
-
-def _biasfinder(args: argparse.Namespace, cache) -> None:
-    from toolkit import biasfinder  # defers matplotlib (the study fronts draw)
-
-    check_formats(tuple(args.format or ("csv",)))  # pyarrow for --format parquet: before templating and scoring
-
-    result = biasfinder.run(corpus=args.corpus, models=args.model, instances=args.instance or biasfinder.INSTANCES,
-                            n_names=args.n_names, max_templates=args.max_templates, seed=args.seed,
-                            n_process=args.n_process, cache=cache, encoding=args.encoding,
-                            max_chars=args.max_chars, n_jobs=args.n_jobs, executor=args.executor,
-                            lists=args.lists, correction=args.correction, margin=args.margin,
-                            n_boot=args.n_boot, n_country_names=args.n_country_names, interval=args.interval,
-                            duplicates=args.duplicates, people=args.people, occupation_fit=args.occupation_fit,
-                            coherence=_coherence(args.coherence), backend=args.backend, acceptance=args.acceptance)
-    for path in biasfinder.write(result, args.out, figures_dir=args.out, formats=tuple(args.format or ("csv",)),
-                                 with_scored=args.scored, latex=args.latex, report=args.report):
-        print(path)
-    print(result.table4.to_string(index=False))
-
-
-def _coherence(text: str) -> str | list[str]:
-    """``--coherence``: a preset or one rule name as given (an empty one is an unknown name, TK103), or a comma list."""
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    return names if len(names) > 1 else (names[0] if names else text.strip())
+    for name, why in result.skipped.items():
+        print(f"skipped {name}: {why}", file=sys.stderr)
+    if args.fail_on:
+        failing = result.failing(args.fail_on)
+        if len(failing):
+            print(f"audit failed: {len(failing)} conclusion(s) with a verdict containing "
+                  f"{' or '.join(map(repr, args.fail_on))}:\n{failing.to_string(index=False)}", file=sys.stderr)
+            return 1
+    return 0
 
 
 def _reports(args: argparse.Namespace) -> None:
@@ -229,7 +147,7 @@ def _reports(args: argparse.Namespace) -> None:
         return
     print(runs.from_run(out_dir=args.run, path=args.html))
     if args.latex:
-        for path in runs.export_latex(out_dir=args.run):
+        for path in runs.export_latex(out_dir=args.run, layouts=studies.latex_layouts()):
             print(path)
 
 
@@ -278,7 +196,13 @@ def _interrupted(exc: KeyboardInterrupt) -> tuple[RunInterruptedError, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        parser = _parser(_chosen(argv))
+    except ToolkitError as exc:  # a study package that cannot be imported as it stands
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    args = parser.parse_args(argv)
     previous = _install_sigterm()
     try:
         if args.study == "models":
@@ -289,11 +213,15 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         if getattr(args, "model", None):  # "--model vader,afinn" is two specs; "?labels=neg,neu,pos" stays one
             args.model = split_specs("\n".join(args.model))
-
-        check_writable(args.out)  # before an hour of scoring, not after
+        if args.study == "audit":
+            args.models = split_specs("\n".join(args.models))
+        if getattr(args, "out", None) is not None:
+            check_writable(args.out)  # before an hour of scoring, not after
         cache = False if args.no_cache else (args.cache or True)
         check_cache(cache)  # likewise: a --cache under a plain file fails now
-        {"eec": _eec, "psa": _psa, "biasfinder": _biasfinder}[args.study](args, cache)
+        if args.study == "audit":
+            return _audit(args, cache)
+        _study(args, cache)
         return 0
     except ToolkitError as exc:
         print(f"error: {exc}", file=sys.stderr)

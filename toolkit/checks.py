@@ -178,19 +178,47 @@ def _is_model(value: object) -> bool:
                for cls in type(value).__mro__)
 
 
+def _of_transformers(value: object, name: str) -> bool:
+    return any(cls.__name__ == name and cls.__module__.startswith("transformers.") for cls in type(value).__mro__)
+
+
+def is_model_object(value: object) -> bool:
+    """A model given as an object (:mod:`toolkit.models.inmemory`), recognised without importing the models layer:
+    a loaded model, a callable (a function, a pipeline), a classifier with ``predict_proba``, or a transformers
+    (model, tokenizer) pair. Whether it scores is checked when it is loaded."""
+    if _is_model(value) or (callable(value) and not isinstance(value, type)):
+        return True
+    if callable(getattr(value, "predict_proba", None)) and not isinstance(value, type):
+        return True
+    return (isinstance(value, (tuple, list)) and len(value) == 2
+            and any(_of_transformers(a, "PreTrainedModel") and _of_transformers(b, "PreTrainedTokenizerBase")
+                    for a, b in (value, value[::-1])))
+
+
+_OBJECT_KINDS = ("functions list[str] -> scores in [0, 1], transformers pipelines, (model, tokenizer) pairs, "
+                 "classifiers with predict_proba")
+
+
 def model_list(models: object, *, name: str = "models") -> list:
-    """Model specs as a list: one spec string (``MODELS="vader"``) or one loaded model is a list of one, never
-    iterated letter by letter; an empty list or a non-list is TK102."""
-    if isinstance(models, str) or _is_model(models):
+    """Model specs or model objects as a list: one spec string (``MODELS="vader"``), one loaded model or one model
+    object (a function, a pipeline, a ``(model, tokenizer)`` pair, a classifier with ``predict_proba``) is a list of
+    one, never iterated letter by letter; an empty list, a non-list or an item of another kind is TK102."""
+    if isinstance(models, str) or is_model_object(models):
         return [models]
     if not isinstance(models, Iterable) or isinstance(models, (bytes, dict)):
-        raise InputError(f"{name} must be a list of model specs; got {models!r} ({type(models).__name__}).",
-                         fix=f"pass e.g. {name}=['vader', 'minilm-imdb'] (one spec string is also accepted).")
+        raise InputError(f"{name} must be a list of model specs or models; got {models!r} ({type(models).__name__}).",
+                         fix=f"pass e.g. {name}=['vader', 'minilm-imdb'] (one spec string or model is also "
+                             f"accepted; models: {_OBJECT_KINDS}).")
     out = list(models)
-    bad = [m for m in out if not (isinstance(m, str) or _is_model(m))]
+    bad = [m for m in out if not (isinstance(m, str) or is_model_object(m))]
     if bad:
-        raise InputError(f"{name} must hold model spec strings; got {bad[0]!r} ({type(bad[0]).__name__}).",
-                         fix=f"pass e.g. {name}=['vader', 'minilm-imdb']; see toolkit.models.available().")
+        shown = repr(bad[0]) if len(repr(bad[0])) <= 80 else repr(bad[0])[:77] + "..."
+        hint = (" (it has predict but no predict_proba: use a probabilistic classifier, or CalibratedClassifierCV "
+                "around it)" if callable(getattr(bad[0], "predict", None)) else "")
+        raise InputError(f"{name} must hold model spec strings or models; got {shown} ({type(bad[0]).__name__})"
+                         f"{hint}.", fix=f"pass e.g. {name}=['vader', 'minilm-imdb', my_function]; accepted models: "
+                                         f"{_OBJECT_KINDS} (docs/models.md#your-own-model); spec strings: "
+                                         "toolkit.models.available().")
     if not out:
         raise InputError(f"{name} is empty.", fix=f"pass e.g. {name}=['vader']; see toolkit.models.available().")
     specs = [m.strip() for m in out if isinstance(m, str)]

@@ -4,19 +4,8 @@ differ highlighted, their scores and Δ.
 What: from a study's result, one tidy frame of text pairs (:data:`PAIR_COLUMNS`, fixed), and a widget to step
 through them, largest |Δ| first.
 
-- :func:`eec_pairs` — an EEC system (``model``) and ``attribute``: per template instantiation (``case_id``), for
-  gender each of the 10 noun-phrase pairs ("my sister" / "my brother") and the 20 name pairs (the i-th female name
-  against the i-th male name of the same race, list order); for race the 20 name pairs (the i-th African-American
-  name against the i-th European name of the same gender: :mod:`toolkit.studies.eec`'s race units). The mean Δ of a
-  case's name pairs is the paper's names-mean Δ of that case (the mean is linear). ``key``:
-  ``<case_id>|<pair>``, the pair being the two names ("Ebony/Alonzo") or the study's noun-phrase pair
-  ("she/he", "my sister/my brother": :func:`toolkit.studies.eec.pairs`' ``pair``).
-- :func:`btcsam_pairs` — a BTC-SAM cell (``test_set`` × ``model``, optionally one ``bias_type``): per test case,
-  the text with the highest valence against the one with the lowest (the pair that spans the case's score range).
-  ``key``: the ``case_id``.
-- :func:`biasfinder_pairs` — a BiasFinder ``template`` (its ``case_id``), every model: the pairs of mutants of
-  different classes (``btcs_only=True``: only those the model labels differently, the BTCs). ``key``: the BTC id
-  of :func:`toolkit.studies.biasfinder.sample_btcs`, ``model|variant_a|variant_b``.
+Each study builds its own pairs with :func:`pairs_frame`, :func:`scored_table` and :func:`pick`
+(``toolkit.studies.<study>.drilldown``: EEC sentence pairs, BiasFinder mutant pairs, BTC-SAM cases).
 
 Δ = ``score_a`` − ``score_b`` (valence in [0, 1]). :func:`changed_words` diffs the two texts token by token
 (difflib), :func:`pair_html` renders a pair (HTML-escaped, changed tokens in ``<mark>``), :func:`browser` is the
@@ -33,7 +22,6 @@ import ipywidgets as w
 import pandas as pd
 
 from toolkit.errors import InputError, SchemaError, unknown
-from toolkit.studies.eec import ATTRIBUTES, name_groups
 
 PAIR_COLUMNS = ("key", "model", "text_a", "text_b", "group_a", "group_b", "score_a", "score_b", "delta")
 """The columns of every pairs frame (:func:`pairs_frame`)."""
@@ -58,7 +46,7 @@ def pairs_frame(rows=()) -> pd.DataFrame:
     return frame.reset_index(drop=True)
 
 
-def _scored(result, *, study: str, columns: tuple[str, ...]) -> pd.DataFrame:
+def scored_table(result, *, study: str, columns: tuple[str, ...]) -> pd.DataFrame:
     scored = getattr(result, "scored", None)
     if not isinstance(scored, pd.DataFrame):
         raise InputError(f"not a {study} result: it has no scored table.",
@@ -70,100 +58,11 @@ def _scored(result, *, study: str, columns: tuple[str, ...]) -> pd.DataFrame:
     return scored
 
 
-def _pick(scored: pd.DataFrame, column: str, value: str, *, kind: str) -> pd.DataFrame:
+def pick(scored: pd.DataFrame, column: str, value: str, *, kind: str) -> pd.DataFrame:
     valid = list(dict.fromkeys(scored[column].astype(str)))
     if value not in valid:
         raise unknown(kind, value, valid)
     return scored[scored[column].astype(str) == value]
-
-
-def eec_pairs(result, *, model: str, attribute: str) -> pd.DataFrame:
-    """The EEC sentence pairs of ``model`` for ``attribute`` (gender|race) from an :class:`toolkit.eec.EECResult`
-    (see the module docstring), columns :data:`PAIR_COLUMNS`, ordered by case (name pairs in list order, then the
-    noun-phrase pairs in the table's order). Vectorised: two merges on (case, person), no loop over cases."""
-    if attribute not in ATTRIBUTES:
-        raise unknown("attribute", attribute, ATTRIBUTES)
-    scored = _scored(result, study="eec", columns=("model", "case_id", "text", "person", "gender", "race", "np_pair",
-                                                   "score"))
-    data = _pick(scored, "model", model, kind="model")
-    data = data.loc[:, ["case_id", "person", "text", "gender", "np_pair", "score"]].reset_index(drop=True)
-    data["_pos"] = range(len(data))  # the table's order: the noun-phrase pairs of a case come in it
-    group_a, group_b = ATTRIBUTES[attribute][:2]
-    sentences = data.drop_duplicates(["case_id", "person"])  # a case's sentence of a person
-    firsts_a, firsts_b = name_groups(attribute=attribute)
-    matches = pd.DataFrame({"label": [f"{a}/{b}" for a, b in zip(firsts_a, firsts_b)], "person_a": firsts_a,
-                            "person_b": firsts_b, "_rank": range(len(firsts_a))})
-    cases = pd.DataFrame({"case_id": sentences["case_id"].drop_duplicates()})
-    frames = [cases.merge(matches, how="cross")]  # every case × the name pairs of the study's units
-    if attribute == "gender":  # the noun-phrase pairs: a case's first female and first male sentence of each pair
-        phrases = data[data["np_pair"] != ""]
-        first = phrases.drop_duplicates(["case_id", "np_pair"])[["case_id", "np_pair", "_pos"]]
-        sides = [phrases[phrases["gender"] == g].drop_duplicates(["case_id", "np_pair"])
-                 [["case_id", "np_pair", "person"]].rename(columns={"person": f"person_{v}"})
-                 for g, v in (("female", "a"), ("male", "b"))]
-        np_matches = first.merge(sides[0], on=["case_id", "np_pair"]).merge(sides[1], on=["case_id", "np_pair"])
-        frames.append(np_matches.rename(columns={"np_pair": "label"}).assign(
-            _rank=len(matches) + np_matches["_pos"]).drop(columns="_pos"))
-    found = pd.concat(frames, ignore_index=True)
-    side = sentences[["case_id", "person", "text", "score"]]
-    for v in ("a", "b"):  # inner merges: a pair whose sentence is missing is left out
-        found = found.merge(side.rename(columns={"person": f"person_{v}", "text": f"text_{v}",
-                                                 "score": f"score_{v}"}), on=["case_id", f"person_{v}"])
-    found = found.sort_values(["case_id", "_rank"], kind="stable")
-    return pairs_frame(pd.DataFrame({
-        "key": found["case_id"].astype(str) + "|" + found["label"].astype(str), "model": model,
-        "text_a": found["text_a"], "text_b": found["text_b"], "group_a": group_a, "group_b": group_b,
-        "score_a": found["score_a"], "score_b": found["score_b"]}))
-
-
-def btcsam_pairs(result, *, test_set: str, model: str, bias_type: str | None = None) -> pd.DataFrame:
-    """Per test case of ``test_set`` (and ``bias_type``, if given) scored by ``model`` in a
-    :class:`toolkit.btcsam.BTCSAMResult`: its highest-valence text (a) against its lowest (b), columns
-    :data:`PAIR_COLUMNS`, ``key`` the case id; cases with fewer than two scored texts are left out. Ties: the
-    last of the highest and the first of the lowest in the table's order."""
-    scored = _scored(result, study="btcsam", columns=("model", "test_set", "bias_type", "case_id", "text", "score"))
-    data = _pick(_pick(scored, "test_set", test_set, kind="test set"), "model", model, kind="model")
-    if bias_type is not None:
-        data = _pick(data, "bias_type", bias_type, kind="bias type")
-    data = data[data["score"].notna()]
-    group = (data["group"] if "group" in data.columns else pd.Series("", index=data.index)).fillna("").astype(str)
-    if "fill" in data.columns:
-        group = group.where(group != "", data["fill"].fillna("").astype(str))
-    data = data.assign(_group=group).sort_values(["case_id", "score"], kind="stable")
-    sizes = data.groupby("case_id", sort=True)["score"].transform("size")
-    data = data[sizes >= 2]
-    by_case = data.groupby("case_id", sort=True)
-    a, b = by_case.nth(-1).set_index("case_id"), by_case.nth(0).set_index("case_id")
-    return pairs_frame(pd.DataFrame({"key": a.index, "model": model, "text_a": a["text"].to_numpy(),
-                                     "text_b": b["text"].to_numpy(), "group_a": a["_group"].to_numpy(),
-                                     "group_b": b["_group"].to_numpy(), "score_a": a["score"].to_numpy(),
-                                     "score_b": b["score"].to_numpy()}))
-
-
-def biasfinder_pairs(result, *, template: str, btcs_only: bool = False) -> pd.DataFrame:
-    """The mutant pairs of BiasFinder template ``template`` (a ``case_id`` of the result's scored table) for every
-    model of a :class:`toolkit.biasfinder.BiasFinderResult`: each pair of mutants of different classes, ordered by
-    variant id (``btcs_only``: only the BTCs, pairs the model labels differently), columns :data:`PAIR_COLUMNS`."""
-    scored = _scored(result, study="biasfinder", columns=("model", "case_id", "variant_id", "text", "group", "label",
-                                                          "score"))
-    data = _pick(scored, "case_id", template, kind="template")
-    data = data[data["group"].fillna("").astype(str) != ""]
-    if "is_original" in data.columns:
-        data = data[~data["is_original"].fillna(False).astype(bool)]
-    data = data.loc[:, ["model", "variant_id", "text", "group", "label", "score"]]
-    data["_model"] = pd.factorize(data["model"])[0]  # the models in the table's order
-    data = data.sort_values(["_model", "variant_id"], kind="stable")
-    data["_rank"] = range(len(data))
-    both = data.merge(data.drop(columns="model"), on="_model", suffixes=("_a", "_b"))  # each model's mutants²
-    keep = (both["_rank_a"] < both["_rank_b"]) & (both["group_a"] != both["group_b"])
-    if btcs_only:
-        keep &= both["label_a"] != both["label_b"]
-    both = both[keep].sort_values(["_rank_a", "_rank_b"])
-    return pairs_frame(pd.DataFrame({
-        "key": both["model"].astype(str) + "|" + both["variant_id_a"].astype(str) + "|"
-        + both["variant_id_b"].astype(str), "model": both["model"], "text_a": both["text_a"],
-        "text_b": both["text_b"], "group_a": both["group_a"], "group_b": both["group_b"],
-        "score_a": both["score_a"], "score_b": both["score_b"]}))
 
 
 def _tokens(text: str) -> list[str]:
@@ -253,7 +152,7 @@ class Browser:
         missing = [c for c in PAIR_COLUMNS if c not in getattr(pairs, "columns", ())]
         if missing:
             raise SchemaError(f"not a pairs frame: {', '.join(map(repr, missing))} missing.",
-                              fix="build it with toolkit.drilldown.eec_pairs / btcsam_pairs / biasfinder_pairs.")
+                              fix="build it with toolkit.toolkit.studies.eec.drilldown.eec_pairs / btcsam_pairs / biasfinder_pairs.")
         self.pairs = pairs.loc[:, list(PAIR_COLUMNS)].reset_index(drop=True)
         models = list(dict.fromkeys(self.pairs["model"]))
         self.title = w.HTML(f"<b>{html.escape(title)}</b>" if title else "")

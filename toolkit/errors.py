@@ -136,3 +136,23 @@ def warn(message: str, category: type[Warning] = UserWarning) -> None:
     while frame is not None and str(Path(frame.f_code.co_filename).resolve()).startswith(package):
         frame, level = frame.f_back, level + 1
     warnings.warn(message, category, stacklevel=level + 1)
+
+
+SHIMS_REMOVED_IN = "0.2.0"
+"""The release that removes the "moved" modules (each warns on import, naming its new home)."""
+
+
+def moved(old: str, new: str) -> None:
+    """Warn (DeprecationWarning) that module ``old`` moved to ``new`` and goes in :data:`SHIMS_REMOVED_IN`,
+    attributed to the line that imported it (the first frame outside the package and the import machinery)."""
+    import sys
+    import warnings
+    from pathlib import Path
+
+    package = str(Path(__file__).resolve().parent)
+    frame, level = sys._getframe(1), 1
+    while frame is not None and (frame.f_code.co_filename.startswith("<frozen importlib")
+                                 or str(Path(frame.f_code.co_filename).resolve()).startswith(package)):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(f"{old} moved to {new}; the old name goes in toolkit {SHIMS_REMOVED_IN}. Import {new} instead.",
+                  DeprecationWarning, stacklevel=level + 1)

@@ -2,12 +2,15 @@
 This shim re-exports the public names for one release."""
 from __future__ import annotations
 
+from toolkit.errors import moved
+
+moved("toolkit.latex", "toolkit.outputs.latex")
+
 from toolkit.errors import InputError  # noqa: F401
 from toolkit.outputs.latex import (  # noqa: F401
     DEFAULT_PRESET,
     ENVIRONMENTS,
     MISSING,
-    PAPER_TABLES,
     PLACEHOLDER,
     SAFE_CODEPOINTS,
     WIDTHS,

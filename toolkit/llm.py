@@ -1,6 +1,6 @@
 """The LLM client (infrastructure): backends behind one interface, and the SQLite prompt store that makes runs
 resumable. Used by BTC-SAM's generator, LLMs as models under test (:mod:`toolkit.models.llm`) and BiasFinder's
-occupation fit (:mod:`toolkit.generators.biasfinder.fit`).
+occupation fit (:mod:`toolkit.studies.biasfinder.generator.fit`).
 
 A backend has an ``identity`` (kind + model + generation settings; never the API key) and ``complete(messages)``
 (chat messages ``[{"role": ..., "content": ...}]`` in, reply text out). Two kinds:

@@ -7,7 +7,7 @@ keeping the kernel free for the Cancel click) sees only its own monitor.
 
 >>> cancel = threading.Event()
 >>> with monitor.watching(on_stage=print, on_progress=lambda p: print(p.describe()), cancel=cancel):
-...     toolkit.eec.run(models=["vader"])           # scoring reports per committed batch, checks cancel after each
+...     toolkit.studies.eec.run(models=["vader"])           # scoring reports per committed batch, checks cancel after each
 
 Cancelling raises :class:`Cancelled` at the next :func:`check` (the scoring engine checks after each committed
 batch, so what was scored stays in the cache). It is a :class:`KeyboardInterrupt`, so it takes the engine's

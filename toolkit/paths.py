@@ -39,7 +39,7 @@ def figures_dir() -> Path:
 def btcsam_dirs() -> list[Path]:
     """Where the released BTC-SAM files (``<set>_output.csv``) are looked for, in order: ``$TOOLKIT_BTCSAM_DIR`` (when
     set), ``data/btcsam/`` (under ``$TOOLKIT_DATA`` when set), then ``../shared/data/btcsam`` beside the project
-    folder (the developers' layout). :func:`toolkit.btcsam.find_sets` takes the first that holds the files."""
+    folder (the developers' layout). :func:`toolkit.studies.btcsam.find_sets` takes the first that holds the files."""
     chosen = os.environ.get("TOOLKIT_BTCSAM_DIR")
     candidates = ([Path(chosen).expanduser()] if chosen else []) + [
         data_dir() / "btcsam", project_root().parent / "shared" / "data" / "btcsam"]

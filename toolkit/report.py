@@ -2,6 +2,10 @@
 run folders :mod:`toolkit.outputs.runs`. This shim re-exports the public names for one release."""
 from __future__ import annotations
 
+from toolkit.errors import moved
+
+moved("toolkit.report", "toolkit.outputs (toolkit.outputs.report, toolkit.outputs.runs)")
+
 from toolkit.formatting import MISSING, format_value  # noqa: F401
 from toolkit.outputs.files import REPORT_NAME  # noqa: F401
 from toolkit.outputs.report import (  # noqa: F401

@@ -5,6 +5,10 @@
 (or ``latex=True`` / ``report=True`` to a study's ``write``)."""
 from __future__ import annotations
 
+from toolkit.errors import moved
+
+moved("toolkit.results", "toolkit.outputs (toolkit.outputs.files, toolkit.outputs.runs)")
+
 from toolkit.outputs.files import (  # noqa: F401
     CSV_FORMULA_GUARD,
     FORMATS,

@@ -30,7 +30,7 @@ from toolkit.batching import plan_batches  # the planner lives in the leaf toolk
 from toolkit.cache import ScoreCache, check_location
 from toolkit.errors import InputError, ModelOutputError, SchemaError, warn
 from toolkit.executors import LocalExecutor, RayExecutor
-from toolkit.models import SentimentModel, load, valence
+from toolkit.models import SentimentModel, check_labels, load, valence
 from toolkit.models.base import Predictions
 from toolkit.telemetry import Telemetry
 
@@ -357,22 +357,24 @@ def _store(model: SentimentModel, rows: list[tuple[str, tuple]], results: dict, 
                               list(columns[3]), np.asarray(columns[4], dtype=float), list(columns[5])))
 
 
-def _load_announced(models: str | SentimentModel | Iterable[str | SentimentModel], *,
-                    device: str | None) -> list[SentimentModel]:
-    """Load each model, telling a watching app (:mod:`toolkit.monitor`) which one is loading: a hub download or
-    retry is "loading", not "scoring"."""
-    specs = [models] if isinstance(models, (str, SentimentModel)) else list(models)
+def _load_announced(models: object, *, device: str | None) -> list[SentimentModel]:
+    """Load each model (spec strings or model objects), telling a watching app (:mod:`toolkit.monitor`) which one is
+    loading: a hub download or retry is "loading", not "scoring"."""
+    specs = [models] if isinstance(models, str) or checks.is_model_object(models) else list(models)
     loaded = []
     for position, spec in enumerate(specs, start=1):
         if not isinstance(spec, SentimentModel):
-            monitor.stage(f"loading model {str(spec).strip()}" + (f" ({position} of {len(specs)})"
+            shown = str(spec).strip() if isinstance(spec, str) else f"a {type(spec).__name__}"
+            monitor.stage(f"loading model {shown}" + (f" ({position} of {len(specs)})"
                                                                    if len(specs) > 1 else ""))
         loaded.append(load(spec, device=device))
+    check_labels(loaded)  # two different models under one label: the fix names wrap(..., label=)
     names = [model.spec for model in loaded]
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:  # each would add the same rows again under one model name: every study would count them twice
+        given = [repr(str(s).strip() if isinstance(s, str) else m.spec) for s, m in zip(specs, loaded, strict=True)]
         raise InputError(f"model {twice[0]!r} is listed {names.count(twice[0])} times (as given: "
-                         f"{', '.join(repr(str(s) if isinstance(s, str) else s.spec) for s in specs)}).",
+                         f"{', '.join(given)}).",
                          fix="list each model once.")
     return loaded
 
@@ -385,7 +387,7 @@ def _truncation_warning(model: SentimentModel, cut: int, rows: int) -> str:
             "start of those texts (column 'truncated'; count in attrs['inputs'][spec]['truncated_rows']).")
 
 
-def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | SentimentModel],
+def score(cases: pd.DataFrame, *, models: str | SentimentModel | object | Iterable[str | SentimentModel | object],
           cache: bool | str | Path | ScoreCache | None = True, batch_tokens: int | None = None,
           device: str | None = None, progress: bool | None = None,
           executor: str | LocalExecutor | RayExecutor = "local", n_jobs: int | None = None,
@@ -394,7 +396,9 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | Iterable[str | 
 
     Args:
         cases: a case table (validated with :func:`toolkit.cases.validate`).
-        models: spec strings (``"vader"``, ``"hf:…"``, ``"py:mod:fn"``) or loaded models.
+        models: spec strings (``"vader"``, ``"hf:…"``, ``"py:mod:fn"``), loaded models or model objects (a function,
+            a transformers pipeline or (model, tokenizer) pair, a classifier with ``predict_proba``:
+            :func:`toolkit.models.wrap`).
         cache: True for ``data/cache/scores.sqlite``, a folder or file path, a :class:`ScoreCache`, or False/None.
         batch_tokens: token budget per batch for length-aware (transformer) models; default 4,096 on CPU and
             32,768 on a GPU.

@@ -1,6 +1,10 @@
 """Shim: the apps live in :mod:`toolkit.apps` (one runner, a thin app per study); these names stay importable from
-here for notebooks and scripts written before the move. The annotation app lives in :mod:`toolkit.annotation`."""
-from toolkit.annotation import (  # noqa: F401
+here for notebooks and scripts written before the move. The annotation app lives in :mod:`toolkit.studies.biasfinder.annotation`."""
+
+from toolkit.errors import moved
+
+moved("toolkit.widgets", "toolkit.apps and each study's app (toolkit.studies.<study>.app)")
+from toolkit.studies.biasfinder.annotation import (  # noqa: F401
                                 ANNOTATION_LOCK_TIMEOUT_S,
                                 AnnotationApp,
                                 _lock_path,
@@ -22,8 +26,8 @@ from toolkit.apps import (  # noqa: F401
                                 table,
                                 widget_message,
 )
-from toolkit.studies.captions import biasfinder_family as _biasfinder_family  # noqa: F401
-from toolkit.studies.captions import eec_family as _caption_family  # noqa: F401
+from toolkit.studies.biasfinder.captions import biasfinder_family as _biasfinder_family  # noqa: F401
+from toolkit.studies.eec.captions import eec_family as _caption_family  # noqa: F401
 from toolkit.apps.fields import split_specs as _split_specs  # noqa: F401
 from toolkit.apps.runner import _RUN_LOCK  # noqa: F401
 from toolkit.apps.tables import _number_format  # noqa: F401

@@ -296,10 +296,13 @@ class Runner:
             path = paths.data_dir() / "reports" / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}.html"
             path.parent.mkdir(parents=True, exist_ok=True)
         models = list(getattr(self.result, "models", []) or [])
-        settings = getattr(self.result, "settings", None) or _recordable(getattr(self, "_arguments", {}))
+        provenance = getattr(self.result, "provenance", None)
+        settings = (dict(provenance.settings) if provenance is not None else None) or _recordable(
+            getattr(self, "_arguments", {}))
         self.report_path = runs.write_report(
             title=f"{name} · {self._label}", tables=self._report_tables, figures=self._report_figures, models=models,
-            settings=settings, scored=getattr(self.result, "scored", None), notes=list(self.notes),
+            settings=settings, fingerprints=getattr(provenance, "fingerprints", None),
+            inputs=getattr(provenance, "inputs", None), notes=list(self.notes),
             extra={"app": name, "run": self._label, "written": time.strftime("%Y-%m-%d %H:%M:%S %Z")}, path=path)
         return self.report_path
 

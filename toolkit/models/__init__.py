@@ -8,6 +8,11 @@ Specs: ``vader``, ``textblob``, ``afinn``, ``minilm-imdb`` (the offline neural d
 valence task: :mod:`toolkit.models.ait`). Valence mappings: :mod:`toolkit.models.valence`. A model's ``task`` says
 what its score measures (``valence`` unless stated).
 
+Models given as Python objects (:mod:`toolkit.models.inmemory`) go wherever a spec does: a function
+``list[str] -> scores in [0, 1]``, a transformers ``pipeline("sentiment-analysis")``, a ``(model, tokenizer)`` pair,
+a fitted classifier with ``predict_proba`` (a scikit-learn Pipeline). :func:`wrap` gives one a label and options
+(``wrap(fn, label="my-model")``); two different models under one label in a run are TK102 naming it.
+
 Each family registers itself where it is defined (:mod:`toolkit.models.registry`): ``@named("vader", ...)`` on a
 named model, ``@scheme("hf:", patterns=...)`` on a spec scheme; :func:`load` asks the registry, and a spec no family
 claims is TK103 listing every valid name and pattern.
@@ -20,14 +25,17 @@ which keeps the commas inside a spec's query string (``hf:/m?labels=neg,neu,pos`
 >>> load("vader").predict(["What a lovely day."])
 >>> split_specs("vader, hf:/models/m?labels=neg,neu,pos")
 ['vader', 'hf:/models/m?labels=neg,neu,pos']
+>>> load(lambda texts: [0.5] * len(texts)).spec
+'fn:<lambda>'
 """
 from __future__ import annotations
 
+import copy
 import difflib
 from collections.abc import Iterable
 from urllib.parse import parse_qs
 
-from toolkit.errors import UnknownNameError, warn
+from toolkit.errors import InputError, ModelSpecError, UnknownNameError, warn
 from toolkit.models import registry
 from toolkit.models.base import Predictions, SentimentModel
 from toolkit.models.registry import named, parse_named, register, scheme  # the decorators, importable here too
@@ -35,8 +43,11 @@ from toolkit.models.registry import named, parse_named, register, scheme  # the 
 # each family registers itself (@named / @scheme) when its module is imported (the listing: registry.listing)
 from toolkit.models import ait, hf, pyfunc, llm  # noqa: F401,I001  schemes: ait:, hf:, py:, llm:
 from toolkit.models import lexicon, minilm  # noqa: F401  named: vader, textblob, afinn, minilm-imdb
+from toolkit.models import inmemory  # objects: a pipeline, (model, tokenizer), predict_proba, a callable
 
 _LOADED: dict[str, SentimentModel] = {}
+_REDEFINABLE = ("py:__main__:",)
+"""Specs loaded afresh each time: a notebook or script may redefine the function between runs."""
 
 OFFLINE_DEFAULTS: tuple[str, ...] = ("vader", "textblob", "afinn", "minilm-imdb")
 """The model zoo every notebook and test can run with no network."""
@@ -147,10 +158,74 @@ def _nearest(spec: str) -> str | None:
     return near[0] if near else None
 
 
-def load(spec: str | SentimentModel, *, device: str | None = None) -> SentimentModel:
-    """The model behind ``spec`` (loaded once per process). Unknown names raise TK103 listing the valid ones."""
+def _not_a_model(obj: object) -> ModelSpecError:
+    """TK201 for an object no registered kind accepts: the kinds, with a hint for a classifier without
+    ``predict_proba``."""
+    shown = repr(obj)
+    shown = shown if len(shown) <= 80 else shown[:77] + "..."
+    hint = ("it has predict but no predict_proba, so no probability of the positive class: use a probabilistic "
+            "classifier (LogisticRegression), or CalibratedClassifierCV around it. " if callable(
+                getattr(obj, "predict", None)) else "")
+    kinds = "; ".join(kind.describe for kind in registry.OBJECTS.values())
+    return ModelSpecError(f"{shown} ({type(obj).__name__}) is neither a model spec string nor a model object; "
+                          f"accepted objects: {kinds}.",
+                          fix=f"{hint}Pass a spec string (see toolkit.models.available()) or one of the listed "
+                              f"objects ({inmemory.DOCS}).")
+
+
+def wrap(obj: object, *, label: str | None = None, device: str | None = None, **options: object) -> SentimentModel:
+    """``obj`` as a model labelled ``label`` (the ``model`` column, the provenance's spec).
+
+    ``obj``: a function ``f(list[str]) -> scores in [0, 1]`` (options ``version``, ``unsafe``), a transformers
+    text-classification pipeline or ``(model, tokenizer)`` pair (the ``hf:`` options ``labels``, ``max_length``,
+    ``device``, ``dtype``, ``recheck``, ``valence``, ``task``), a fitted classifier with ``predict_proba`` (options
+    ``labels``, ``positive``, ``version``), a spec string or a loaded model (relabelled; no options). ``label``:
+    default :mod:`toolkit.models.inmemory`'s (``py:<module>:<name>``, ``fn:<name>``, ``hf:<name_or_path>``,
+    ``sklearn:<ClassName>``). Returns the model; an object of no accepted kind, an unknown option or an empty label is
+    TK201. Wrapping hashes the object (its code, weights or state) for the score cache's fingerprint."""
+    if label is not None and (not isinstance(label, str) or not label.strip() or "\n" in label):
+        raise ModelSpecError(f"label={label!r} is not a one-line, non-empty string.",
+                             fix="pass e.g. wrap(obj, label='my-model').")
+    label = label.strip() if label is not None else None
+    if isinstance(obj, (str, SentimentModel)):
+        if options:
+            raise ModelSpecError(f"options {sorted(options)} were given with a spec string or a loaded model.",
+                                 fix="write them into the spec (hf:/path?max_length=128), or wrap the object itself.")
+        model = load(obj, device=device)
+        if label is None or label == model.spec:
+            return model
+        relabelled = copy.copy(model)  # a shallow copy: the loaded model stays as it is under its own spec
+        relabelled.spec = label
+        return relabelled
+    kind = registry.adapter_of(obj)
+    if kind is None:
+        raise _not_a_model(obj)
+    return kind.factory(obj, label=label, device=device, options=options)
+
+
+def check_labels(models: Iterable[SentimentModel]) -> None:
+    """TK102 when two different models (different fingerprints) carry one label: their rows would merge under one
+    ``model`` name. The fix names :func:`wrap`'s ``label=``. The same model twice is left to the callers (scored
+    once, or refused as listed twice)."""
+    seen: dict[str, SentimentModel] = {}
+    for model in models:
+        first = seen.setdefault(model.spec, model)
+        if first is not model and first.fingerprint != model.fingerprint:
+            raise InputError(f"two different models are both labelled {model.spec!r} ({type(first).__name__} and "
+                             f"{type(model).__name__}): their rows would merge under one model name.",
+                             fix="give each its own label: toolkit.models.wrap(obj, label='my-model') (the "
+                                 "label is the model column's name).")
+
+
+def load(spec: str | SentimentModel | object, *, device: str | None = None) -> SentimentModel:
+    """The model behind ``spec``: a spec string (loaded once per process, except ``py:__main__:`` functions, which a
+    notebook may redefine; unknown names raise TK103 listing the valid ones), a loaded model (returned as it is), or
+    a model object (:func:`wrap`ped with its default label, each time: an object changed in place gets a new
+    fingerprint)."""
     if isinstance(spec, SentimentModel):
         return spec
+    if not isinstance(spec, str):
+        return wrap(spec, device=device)
     spec = str(spec).strip()
     key = f"{spec}@{device}" if device else spec
     if key in _LOADED:
@@ -159,17 +234,22 @@ def load(spec: str | SentimentModel, *, device: str | None = None) -> SentimentM
     if family is None:
         raise _unknown_model(spec)
     model = registry.build(family, spec, device=device)
-    _LOADED[key] = model
+    if not spec.startswith(_REDEFINABLE):
+        _LOADED[key] = model
     return model
 
 
-def load_all(specs: str | SentimentModel | Iterable[str | SentimentModel], *,
+def load_all(specs: str | SentimentModel | object | Iterable[str | SentimentModel | object], *,
              device: str | None = None) -> list[SentimentModel]:
-    """``load`` for one spec or many; a single string is one spec."""
-    if isinstance(specs, (str, SentimentModel)):
+    """``load`` for one spec or model object or many; a single string, loaded model or model object (a function, a
+    pipeline, a ``(model, tokenizer)`` pair, a classifier) is one. Two different models under one label are TK102
+    (:func:`check_labels`)."""
+    if isinstance(specs, (str, SentimentModel)) or registry.adapter_of(specs) is not None:
         specs = [specs]
-    return [load(s, device=device) for s in specs]
+    loaded = [load(s, device=device) for s in specs]
+    check_labels(loaded)
+    return loaded
 
 
-__all__ = ["OFFLINE_DEFAULTS", "Predictions", "SentimentModel", "available", "load", "load_all", "named",
-           "parse_named", "register", "scheme", "split_specs", "task_of"]
+__all__ = ["OFFLINE_DEFAULTS", "Predictions", "SentimentModel", "available", "check_labels", "load", "load_all",
+           "named", "parse_named", "register", "scheme", "split_specs", "task_of", "wrap"]

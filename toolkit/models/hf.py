@@ -58,6 +58,9 @@ from toolkit.models.registry import scheme
 
 _OPTIONS = ("labels", "max_length", "device", "dtype", "recheck", "revision", "trust_remote_code", "valence", "task",
             "hub")
+_OBJECT_OPTIONS = ("labels", "max_length", "device", "dtype", "recheck", "valence", "task")
+"""The options of a model and tokenizer given as objects (:meth:`HFClassifierModel.from_objects`): those of a spec
+that do not say how to load it."""
 _TRUE = ("1", "true", "yes", "on")
 _DECODERS = ("gpt2", "gpt_neo", "gpt_neox", "gptj", "llama", "mistral", "qwen2", "phi3", "phi", "opt", "bloom",
              "falcon", "gemma", "gemma2")
@@ -100,6 +103,13 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
         raise ModelSpecError(f"unknown option {unknown[0]!r} in model spec {spec!r}; available: {', '.join(_OPTIONS)}.",
                              fix="remove it or use one of the listed options.")
     return target, options
+
+
+def _checked_max_length_option(value: str | None, *, spec: str) -> None:
+    """TK201 unless the ``max_length`` option is absent or a whole number of tokens."""
+    if value is not None and not re.fullmatch(r"\d+", str(value).strip()):
+        raise ModelSpecError(f"max_length={value!r} in {spec!r} is not a whole number of tokens.",
+                             fix="use e.g. max_length=512, or drop it for the model's own limit.")
 
 
 def check_loading_info(spec: str, info: dict, model=None) -> None:
@@ -647,10 +657,7 @@ class HFClassifierModel(TransformerModel):
                                          fix="pip install torch==2.13.0 transformers (see README).") from exc
         self.spec = spec
         target, options = parse_spec(spec)
-        max_length = options.get("max_length") or None
-        if max_length is not None and not re.fullmatch(r"\d+", max_length.strip()):
-            raise ModelSpecError(f"max_length={max_length!r} in {spec!r} is not a whole number of tokens.",
-                                 fix="use e.g. max_length=512, or drop it for the model's own limit.")
+        _checked_max_length_option(options.get("max_length") or None, spec=spec)
         pick_device(options.get("device") or device)  # a missing CUDA fails before the weights load
         target, local_only = resolve_target(target, hub=options.get("hub", "0").lower() in _TRUE)
         load_kwargs = {
@@ -672,6 +679,35 @@ class HFClassifierModel(TransformerModel):
         except Exception as exc:  # a malformed folder: config that cannot build a model, unreadable weights
             raise malformed_error(spec, exc) from exc
         check_loading_info(spec, info, self.model)
+        self._adopt(options, device=device)
+
+    @classmethod
+    def from_objects(cls, model, tokenizer, *, spec: str, options: dict[str, str] | None = None,
+                     device: str | None = None) -> HFClassifierModel:
+        """The adapter over a sequence-classification ``model`` and its ``tokenizer`` already in memory, labelled
+        ``spec``: the same checks, head mapping, batching, truncation, precision, recheck and fingerprint as an
+        ``hf:`` spec of the folder they were saved to. ``options``: the spec options that do not load anything
+        (``labels``, ``max_length``, ``device``, ``dtype``, ``recheck``, ``valence``, ``task``). The model is placed
+        on ``device`` in the ``dtype`` option's precision and put in eval mode in place; a decoder's tokenizer gets
+        its pad token as :meth:`_pad_decoder` says."""
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(_OBJECT_OPTIONS))
+        if unknown:
+            raise ModelSpecError(f"unknown option {unknown[0]!r} for the model {spec!r}; available: "
+                                 f"{', '.join(_OBJECT_OPTIONS)}.", fix="remove it or use one of the listed options.")
+        self = cls.__new__(cls)
+        self.spec = spec
+        self.tokenizer, self.model = tokenizer, model
+        _checked_max_length_option(options.get("max_length") or None, spec=spec)
+        self._adopt(options, device=device)
+        return self
+
+    def _adopt(self, options: dict[str, str], *, device: str | None) -> None:
+        """Everything after the weights are in memory: the tokenizer check, the head and its valence mapping, the
+        task, the decoder's padding, ``max_length``, placement and precision, the probe forward pass and the
+        fingerprint."""
+        spec = self.spec
+        max_length = options.get("max_length") or None
         check_tokenizer(self.tokenizer, spec=spec, model=self.model)
         labels = [x.strip() for x in options["labels"].split(",")] if options.get("labels") else None
         config = self.model.config

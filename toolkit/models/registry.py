@@ -1,13 +1,17 @@
 """The model registry: each family registers itself where it is defined, with a decorator.
 
-Two kinds of entry:
+Three kinds of entry:
 
 - a **named** model (``vader``, ``minilm-imdb``): ``@named("vader", requires="vaderSentiment")`` on a class or
   factory called with no arguments, or with the ``?key=value`` options its spec carries (``options=``);
 - a **scheme** (``hf:``, ``py:``, ``llm:``, ``ait:``): ``@scheme("hf:", patterns={...})`` on a class or factory
   called with the whole spec (and ``device=`` when it takes one). ``patterns`` maps what :func:`listing` shows
   (``hf:<hub-id-or-local-path>``) to the packages it needs; ``listing=`` instead names the concrete specs this
-  machine can run (the trained ``ait:`` systems).
+  machine can run (the trained ``ait:`` systems);
+- an **object kind** (a Python function, a transformers pipeline, an object with ``predict_proba``):
+  ``@adapts("callable", accepts=callable, describe=...)`` on a factory called as ``factory(obj, label=, device=,
+  options=)``; :func:`adapter_of` finds the first registered kind that accepts an object (register the most specific
+  kinds first: a pipeline is callable too).
 
 :func:`family_of` finds the entry a spec belongs to (a named model by its name, a scheme by its longest prefix);
 :func:`unknown_model` is the TK103 error listing every valid name and pattern. :mod:`toolkit.models` loads through
@@ -48,8 +52,21 @@ class Scheme:
     listing: Callable[[], list[str]] | None = None
 
 
+@dataclass(frozen=True)
+class ObjectKind:
+    """A kind of in-memory model: its name, the test an object passes to be of it (``accepts``), the factory that
+    wraps such an object, what the error for an unaccepted object shows (``describe``) and the options it takes."""
+
+    name: str
+    accepts: Callable[[object], bool]
+    factory: Factory
+    describe: str
+    options: tuple[str, ...] = ()
+
+
 NAMED: dict[str, Named] = {}
 SCHEMES: dict[str, Scheme] = {}
+OBJECTS: dict[str, ObjectKind] = {}
 
 
 def installed(*modules: str) -> bool:
@@ -87,6 +104,22 @@ def scheme(prefix: str, *, patterns: Mapping[str, Iterable[str]] | None = None,
         return factory
 
     return decorate
+
+
+def adapts(name: str, *, accepts: Callable[[object], bool], describe: str,
+           options: Iterable[str] = ()) -> Callable[[Factory], Factory]:
+    """Decorator: register the factory below for in-memory objects that ``accepts`` returns True for, called as
+    ``factory(obj, label=..., device=..., options={...})``. Kinds are tried in registration order."""
+    def decorate(factory: Factory) -> Factory:
+        OBJECTS[name] = ObjectKind(name, accepts, factory, describe, tuple(options))
+        return factory
+
+    return decorate
+
+
+def adapter_of(obj: object) -> ObjectKind | None:
+    """The first registered object kind that accepts ``obj``; None when none does."""
+    return next((kind for kind in OBJECTS.values() if kind.accepts(obj)), None)
 
 
 def patterns() -> list[str]:
@@ -145,5 +178,5 @@ def build(entry: Named | Scheme, spec: str, *, device: str | None = None) -> Sen
     return entry.factory(spec, device=device) if takes_device else entry.factory(spec)
 
 
-__all__ = ["NAMED", "SCHEMES", "Named", "Scheme", "build", "family_of", "installed", "listing", "named",
-           "parse_named", "patterns", "register", "scheme"]
+__all__ = ["NAMED", "OBJECTS", "SCHEMES", "Named", "ObjectKind", "Scheme", "adapter_of", "adapts", "build",
+           "family_of", "installed", "listing", "named", "parse_named", "patterns", "register", "scheme"]

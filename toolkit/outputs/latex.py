@@ -62,10 +62,10 @@ from toolkit.outputs.latex_render import (  # noqa: F401
     wrap,
 )
 from toolkit.outputs.latex_tables import (  # noqa: F401
-    PAPER_TABLES,
     VERDICT_NOTE,
     PaperTable,
     layout,
+    model_labels,
     paper_table,
     paper_tables,
     to_latex,

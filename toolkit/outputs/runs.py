@@ -127,8 +127,9 @@ def _planned(*, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, Axes], fo
 
 
 def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, Axes], scored: pd.DataFrame,
-          models: list[str], settings: dict, out_dir: str | Path | None = None,
-          figures_dir: str | Path | None = None, formats: tuple[str, ...] = ("csv",),
+          models: list[str], settings: dict, fingerprints: Mapping[str, str] | None = None,
+          inputs: Mapping[str, Any] | None = None, layouts: Mapping[str, latex.PaperTable] | None = None,
+          out_dir: str | Path | None = None, figures_dir: str | Path | None = None, formats: tuple[str, ...] = ("csv",),
           with_scored: bool = False, csv_formula_guard: bool | None = None, latex_tables: bool = False,
           report_html: bool = False, preset: str | None = None, **legacy: Any) -> list[Path]:
     """Write a study's run and return the paths written, ``provenance.json`` last.
@@ -138,8 +139,8 @@ def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, 
     fingerprints that scored them, package versions, settings, the texts / distinct texts / distinct model inputs
     per model, the files written, each figure's preset) to ``out_dir`` (default ``data/results/<study>``);
     ``<stem>.png`` and a PDF copy per Axes to ``figures_dir`` (default ``figures/``). With ``latex_tables`` the
-    paper's tables as ``<study>_table….tex`` for ``preset`` (:data:`toolkit.outputs.latex.WIDTHS`; default the
-    active figure preset), with ``report_html`` the run's ``report.html`` (tables, captioned figures, provenance),
+    paper's tables as ``<study>_table….tex`` laid out by ``layouts`` (the study's) for ``preset``
+    (:data:`toolkit.outputs.latex.WIDTHS`; default the active figure preset), with ``report_html`` the run's ``report.html`` (tables, captioned figures, provenance),
     both in ``out_dir``. All or nothing, one run per folder at a time, the previous run's files replaced, CSV text
     cells formula-guarded unless ``csv_formula_guard=False`` (:mod:`toolkit.outputs.files`). ``latex=``/``report=``
     are accepted as the old names of ``latex_tables``/``report_html``."""
@@ -158,7 +159,7 @@ def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, 
         tables = {**tables, f"{study}_scored": scored}
     presets = {stem: figure_preset(ax) for stem, ax in axes.items()}
     width = table_preset(preset) if latex_tables else None
-    tex = latex.paper_tables(tables=tables, preset=width, settings=settings) if latex_tables else {}
+    tex = latex.paper_tables(tables=tables, layouts=layouts or {}, preset=width, settings=settings) if latex_tables else {}
     planned = _planned(tables=tables, axes=axes, formats=formats, out=out, figures=figures, guard=guard, tex=tex)
     outputs = [files.output_name(target, out) for target, _ in planned]
     if report_html:
@@ -166,8 +167,7 @@ def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, 
     record = provenance.record(models=models, settings={**settings, "csv_formula_guard": guard,
                                                          "figure_presets": presets,
                                                          **({"table_preset": width} if width else {})},
-                               fingerprints=scored.attrs.get("fingerprints"), outputs=outputs,
-                               inputs=scored.attrs.get("inputs"))
+                               fingerprints=fingerprints, outputs=outputs, inputs=inputs)
     if report_html:
         planned.append((out / files.REPORT_NAME, _report_renderer(
             study=study, out=out, tables=tables, axes=axes, planned=planned, fmt=formats[0], record=record,
@@ -232,18 +232,19 @@ def write_html(*, title: str, tables: Mapping[str, pd.DataFrame], figures: Mappi
 
 
 def write_report(*, title: str, tables: Mapping[str, pd.DataFrame], figures: Mapping[str, Axes | Figure | bytes],
-                 models: list[str], settings: Mapping, path: str | Path, scored: pd.DataFrame | None = None,
+                 models: list[str], settings: Mapping, path: str | Path,
+                 fingerprints: Mapping[str, str] | None = None, inputs: Mapping[str, Any] | None = None,
                  notes: list[str] | None = None, captions: Mapping[str, str] | None = None,
                  extra: Mapping | None = None) -> Path:
     """An app's export: :func:`write_html` with the full provenance :func:`write` records — package versions,
-    git commit, each model's fingerprint (from ``scored.attrs``, else computed), ``settings`` (a run's settings;
-    an empty mapping is InputError, TK102: an export must say what ran), ``notes`` and ``extra`` keys."""
+    git commit, each model's fingerprint (``fingerprints``, else computed), the texts each model saw (``inputs``),
+    ``settings`` (a run's settings; an empty mapping is InputError, TK102: an export must say what ran), ``notes``
+    and ``extra`` keys."""
     if not isinstance(settings, Mapping) or not settings:
         raise InputError("an exported report needs the run's settings; got none.",
-                         fix="pass settings=result.settings (the study result's settings).")
-    attrs = scored.attrs if scored is not None else {}
-    record = provenance.record(models=list(models), settings=dict(settings),
-                               fingerprints=attrs.get("fingerprints"), inputs=attrs.get("inputs"))
+                         fix="pass settings=result.provenance.settings (the study result's settings).")
+    record = provenance.record(models=list(models), settings=dict(settings), fingerprints=fingerprints,
+                               inputs=inputs)
     record.update({"notes": list(notes or []), **dict(extra or {})})
     return write_html(title=title, tables=tables, figures=figures, provenance=record, path=path, captions=captions)
 
@@ -410,25 +411,26 @@ def compare(*, left: str | Path, right: str | Path, path: str | Path) -> Path:
     return _write_text(Path(path), report.render_comparison(load_run(out_dir=left), load_run(out_dir=right)))
 
 
-def latex_tables(*, tables: Mapping[str, pd.DataFrame], folder: str | Path, settings: Mapping | None = None,
-                 preset: str | None = None) -> list[Path]:
-    """Write ``<name>.tex`` into ``folder`` for every paper table whose source is among ``tables`` (name → frame
-    as a study's ``write`` names them: ``eec_summary``, ``btcsam_failure_pct`` …), for ``preset`` (default the
-    active figure preset); ``settings``: the run's (BTC-SAM's θ). Returns the paths (the apps' export)."""
+def latex_tables(*, tables: Mapping[str, pd.DataFrame], folder: str | Path, layouts: Mapping[str, latex.PaperTable],
+                 settings: Mapping | None = None, preset: str | None = None) -> list[Path]:
+    """Write ``<name>.tex`` into ``folder`` for every paper table of ``layouts`` (a study's) whose source is among
+    ``tables`` (name → frame as a study's ``write`` names them: ``eec_summary``, ``btcsam_failure_pct`` …), for
+    ``preset`` (default the active figure preset); ``settings``: the run's (BTC-SAM's θ). Returns the paths."""
     target = Path(folder).expanduser()
     files.probe(target)
-    rendered = latex.paper_tables(tables=tables, preset=table_preset(preset), settings=settings)
+    rendered = latex.paper_tables(tables=tables, layouts=layouts, preset=table_preset(preset), settings=settings)
     return [files.write_file(target / f"{name}.tex", files.bytes_renderer(text.encode("utf-8")))
             for name, text in rendered.items()]
 
 
-def export_latex(*, out_dir: str | Path | None = None, study: str | None = None, folder: str | Path | None = None,
-                 preset: str | None = None) -> list[Path]:
+def export_latex(*, layouts: Mapping[str, latex.PaperTable], out_dir: str | Path | None = None,
+                 study: str | None = None, folder: str | Path | None = None, preset: str | None = None) -> list[Path]:
     """Write ``<name>.tex`` for every paper table of the finished run in ``out_dir`` (None: the ``study``'s default
     folder, ``data/results/<study>``, where its run wrote without an ``out_dir``; its tables read back with the
     formula guard taken off, its settings from ``provenance.json``) into ``folder`` (default ``out_dir``), for
-    ``preset`` (default the active figure preset; :data:`toolkit.outputs.latex.WIDTHS`); return the paths. The
-    notebooks' last cell calls it; files written here are not listed in the run's provenance."""
+    ``preset`` (default the active figure preset; :data:`toolkit.outputs.latex.WIDTHS`), laid out by ``layouts``
+    (the run's study's; :func:`toolkit.studies.latex_layouts`); return the paths. Files written here are not listed
+    in the run's provenance."""
     if out_dir is None:
         if study is None:
             raise InputError("export_latex needs the run's folder.",
@@ -437,6 +439,6 @@ def export_latex(*, out_dir: str | Path | None = None, study: str | None = None,
         out_dir = paths.results_dir(study)
     run = load_run(out_dir=out_dir)
     settings = run.provenance.get("settings") if isinstance(run.provenance.get("settings"), dict) else None
-    return latex_tables(tables={n: t.frame for n, t in run.tables.items()},
+    return latex_tables(tables={n: t.frame for n, t in run.tables.items()}, layouts=layouts,
                         folder=folder if folder is not None else Path(out_dir).expanduser(), settings=settings,
                         preset=preset)

@@ -1,8 +1,8 @@
 """Figures: data in, matplotlib Axes out (seaborn underneath), sized and styled for a paper.
 
 Modules: :mod:`~toolkit.plots.presets` (the active preset, a ContextVar), :mod:`~toolkit.plots.style` (labels,
-colours, layout), :mod:`~toolkit.plots.io` (save, show), and one per study: ``eec``, ``psa``, ``biasfinder``,
-``btcsam``, ``agreement``, ``instrument`` (names and templates). Every public name is importable from here.
+colours, layout), :mod:`~toolkit.plots.io` (save, show) and :mod:`~toolkit.plots.instrument` (names and templates).
+Each study draws its own figures with these (``toolkit.studies.<study>.figures``).
 
 Every figure draws for the *active* preset (:func:`preset`): its width is the preset's column or text width, its
 fonts 7-9 pt, in sans-serif or (``use_preset(..., font="serif")``) Times-like STIX, and every PDF embeds TrueType
@@ -22,10 +22,6 @@ Docs: ``docs/figures.md`` (presets, colours, each paper figure and how it compar
 """
 from __future__ import annotations
 
-from toolkit.plots.agreement import agreement_ranks, agreement_tau  # noqa: F401
-from toolkit.plots.biasfinder import biasfinder_btcs, biasfinder_rates  # noqa: F401
-from toolkit.plots.btcsam import btcsam_forest, btcsam_heatmap  # noqa: F401
-from toolkit.plots.eec import eec_deltas, eec_intervals, eec_task_deltas, eec_task_intervals  # noqa: F401
 from toolkit.plots.instrument import ANALYSIS_STYLE, confounds, intersections, wording  # noqa: F401
 from toolkit.plots.io import png, save, show, write_figure  # noqa: F401
 from toolkit.plots.presets import (  # noqa: F401
@@ -40,7 +36,6 @@ from toolkit.plots.presets import (  # noqa: F401
     style,
     use_preset,
 )
-from toolkit.plots.psa import psa_label_dist, psa_label_flips, psa_score_sens  # noqa: F401
 from toolkit.plots.style import (  # noqa: F401
     CATEGORY_COLOURS,
     MODEL_COLOURS,

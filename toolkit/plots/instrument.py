@@ -24,7 +24,7 @@ def _ranges(ax: Axes, y: np.ndarray, est, low, high, *, colour: str, marker: str
 
 @_styled
 def confounds(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
-    """:func:`toolkit.studies.confounds.name_confounds`: per system, the gap and its interval as measured, adjusted
+    """:func:`toolkit.instrument.confounds.name_confounds`: per system, the gap and its interval as measured, adjusted
     for name frequency (and subword length) and on frequency-matched names."""
     ax = ax if ax is not None else new_axes()
     models = list(dict.fromkeys(table["model"]))
@@ -47,7 +47,7 @@ def confounds(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
 
 @_styled
 def wording(table: pd.DataFrame, *, attribute: str, ax: Axes | None = None) -> Axes:
-    """:func:`toolkit.studies.wording.sweep`: per system, the estimate under each template wording set (the
+    """:func:`toolkit.instrument.wording.sweep`: per system, the estimate under each template wording set (the
     published wording filled, on top, thicker; each rewording hollow under it), each with its interval."""
     ax = ax if ax is not None else new_axes()
     data = table[table["attribute"] == attribute]
@@ -80,7 +80,7 @@ def wording(table: pd.DataFrame, *, attribute: str, ax: Axes | None = None) -> A
 
 @_styled
 def intersections(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
-    """:func:`toolkit.studies.intersections.cells`: each contrast with its interval, one colour per system; a
+    """:func:`toolkit.intersections.cells`: each contrast with its interval, one colour per system; a
     contrast some system has not enough data for is starred, and the axis label says for which."""
     ax = ax if ax is not None else new_axes(height=3.0)
     contrasts = list(dict.fromkeys(table["contrast"]))

@@ -4,7 +4,7 @@
   different classes (``group``), with different predicted labels (:data:`BTC_COLUMNS`). For two classes this is the
   paper's pos_A × neg_B + neg_A × pos_B; for more classes it sums over every pair of classes. Rows without a class
   (``group`` = "") are not mutants. ``n_btcs_unflagged`` counts only pairs whose mutants both have an empty
-  ``fill_flag`` (:mod:`toolkit.generators.biasfinder.lint`; all pairs when the table has no such column).
+  ``fill_flag`` (:mod:`toolkit.studies.biasfinder.generator.lint`; all pairs when the table has no such column).
 - :func:`sample_templates` — a seeded random sample of at most ``max_templates`` templates per characteristic, each
   with all its rows.
 - :func:`table4` — per model × characteristic: templates, mutants, templates with a BTC, BTCs (the paper's Table 4)

@@ -15,7 +15,7 @@
 Annotation tables have the columns :data:`ANNOTATION_COLUMNS`, one row per annotator × BTC × variant (a|b). Values
 are read case- and space-insensitively (:data:`ANNOTATION_VALUES`): "Yes", "Positive ", "Not sure", "unsure"…;
 "not sure" and "unsure" are one value, ``unsure``. Anything else is a SchemaError (TK101), and so is a table without
-those columns (:func:`check_annotation_columns`). Reading the CSV file is :mod:`toolkit.outputs.annotations`'s.
+those columns (:func:`check_annotation_columns`). Reading the CSV file is :mod:`toolkit.studies.biasfinder.annotation_files`'s.
 """
 from __future__ import annotations
 

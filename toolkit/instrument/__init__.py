@@ -1,0 +1,166 @@
+"""Names and templates as the instrument, end to end (docs/names_and_templates.md).
+
+>>> from toolkit import eec, instrument
+>>> result = eec.run(models=["vader", "minilm-imdb"])
+>>> instrument.eec_confounds(result, attribute="race")   # the gap before/after name frequency and subword length
+>>> instrument.eec_intersections(result)                # gender × race cells, corrected over their family
+>>> plan = instrument.eec_plan(result)                   # half-width and smallest detectable bias per design
+>>> print(instrument.plan_lines(plan))
+>>> sweep = instrument.wording_sweep(models=["vader", "minilm-imdb"])  # the EEC under 5 template wordings
+>>> sweep.stability, sweep.ranking
+>>> instrument.psa_confounds(psa_result)                 # PSA's gender gap and name frequency
+>>> instrument.names_table()                             # every shipped name with its metadata
+
+Each analysis is an explicit call (the papers' defaults are untouched) and records its settings in the result's
+``settings`` (years of SSA births, caliper, correction). Statistics: :mod:`toolkit.instrument.confounds`,
+:mod:`toolkit.instrument.wording`, :mod:`toolkit.intersections`, :mod:`toolkit.studies.eec.planning`.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from toolkit import names as name_meta
+from toolkit import paths, planning
+from toolkit.studies.eec import generate as eec_generator
+from toolkit.instrument.names import shipped_metadata
+from toolkit.models import OFFLINE_DEFAULTS, SentimentModel, load_all
+from toolkit.scoring import score
+from toolkit.instrument import confounds
+from toolkit import intersections
+from toolkit.instrument import wording
+from toolkit.studies.eec.planning import plan as _plan
+from toolkit.studies.psa.planning import plan as _psa_plan
+
+EEC_FAMILY = 438  # the EEC paper's Bonferroni family: 2 attributes × 219 systems
+
+
+def tokenizers(models: Iterable[str | SentimentModel]) -> dict[str, object]:
+    """``{spec: tokenizer}`` for the models that have a subword tokenizer (transformer models); lexicons have none."""
+    out = {}
+    for model in load_all(list(models)):
+        tokenizer = getattr(model, "tokenizer", None)
+        if tokenizer is not None and hasattr(tokenizer, "tokenize"):
+            out[model.spec] = tokenizer
+    return out
+
+
+def names_table(*, names: str | Path | pd.DataFrame | Iterable[str] | None = None,
+                models: Iterable[str | SentimentModel] = (),
+                years: tuple[int, int] = name_meta.SSA_YEARS) -> pd.DataFrame:
+    """Name metadata: every name the studies ship (``names`` None: :func:`toolkit.instrument.names.shipped_metadata`)
+    or the user's own (a CSV path or frame with a ``name`` column, as PSA's name files, or a list of names), with
+    SSA frequency, gender share and race probabilities (``missing`` says what could not be looked up), plus one
+    ``n_subwords:<model>`` column per model in ``models`` that has a subword tokenizer."""
+    if names is None:
+        table = shipped_metadata(years=years)
+    else:
+        if isinstance(names, (str, Path)):
+            names = pd.read_csv(names)
+        listed = names["name"] if isinstance(names, pd.DataFrame) else list(names)
+        table = name_meta.metadata(names=listed, years=years)
+    for spec, tokenizer in tokenizers(models).items():
+        pieces = name_meta.subword_lengths(names=table["name"].unique().tolist(), tokenizer=tokenizer)
+        table[f"n_subwords:{spec}"] = table["name"].map(pieces.set_index("name")["n_subwords"])
+    return table
+
+
+def eec_confounds(result, *, attribute: str = "race", years: tuple[int, int] = name_meta.SSA_YEARS,
+                  caliper: float = 0.25, alpha: float = 0.05) -> pd.DataFrame:
+    """:func:`toolkit.instrument.confounds.name_confounds` on an EEC run (``eec.run(...)``'s result)."""
+    return confounds.name_confounds(result.scored, attribute=attribute, tokenizers=tokenizers(result.models),
+                                    years=years, caliper=caliper, alpha=alpha)
+
+
+def psa_confounds(result, *, years: tuple[int, int] = name_meta.SSA_YEARS, caliper: float = 0.25,
+                  alpha: float = 0.05) -> pd.DataFrame:
+    """:func:`toolkit.instrument.confounds.psa_name_confounds` on a PSA run (``psa.run(...)``'s result)."""
+    return confounds.psa_name_confounds(result.scored, tokenizers=tokenizers(result.models), years=years,
+                                        caliper=caliper, alpha=alpha)
+
+
+def eec_intersections(result, *, correction: str = "holm", n_boot: int = 2000, seed: int = 0) -> pd.DataFrame:
+    """:func:`toolkit.intersections.cells` on an EEC run."""
+    return intersections.cells(result.scored, correction=correction, n_boot=n_boot, seed=seed)
+
+
+def eec_plan(result, *, attribute: str = "race", n_templates: Sequence[int] = (11,),
+             n_names: Sequence[int] = (20, 40), family: int = EEC_FAMILY, power: float = 0.8) -> pd.DataFrame:
+    """:func:`toolkit.studies.eec.planning.plan` on an EEC run: per system, what a study with ``n_templates`` ×
+    ``n_names`` would resolve, corrected over ``family`` tests (default: the paper's 438)."""
+    return _plan(result.scored, attribute=attribute, n_templates=n_templates, n_names=n_names, family=family,
+                 power=power)
+
+
+def psa_plan(result, *, n_sentences: Sequence[int] = (100, 1000), n_pairs: Sequence[int] = (24, 48),
+             family: int | None = None, power: float = 0.8) -> pd.DataFrame:
+    """:func:`toolkit.studies.psa.planning.plan` on a PSA run: per model, what ``n_sentences`` × ``n_pairs``
+    female–male name pairs would resolve, corrected over ``family`` tests (default: the run's models × corpora,
+    the family :func:`toolkit.studies.psa.analysis.gender_gap` corrects over)."""
+    family = family or max(len(result.gender), 1)
+    return _psa_plan(result.scored, n_sentences=n_sentences, n_pairs=n_pairs, family=family, power=power)
+
+
+def plan_lines(plan: pd.DataFrame) -> str:
+    """The planning table as one line per system: "minilm-imdb, race, corrected over 438 tests: 11 templates × 20
+    names: ±.105, 80 % power at .128; 11 templates × 40 names: …". Race counts names per group (name pairs); gender
+    counts the EEC's gender units (noun-phrase pairs and the names-mean pair)."""
+    lines = []
+    if "attribute" not in plan.columns:  # a PSA plan: sentences × female–male name pairs
+        for (model, corpus), block in plan.groupby(["model", "corpus"], sort=False):
+            parts = [planning.sentence(row, unit="name pairs").replace("templates", "sentences")
+                     for _, row in block.iterrows()]
+            lines.append(f"{model} ({corpus}), gender, corrected over {int(block['family'].iloc[0])} tests: "
+                         + "; ".join(parts))
+        return "\n".join(lines)
+    for (model, attribute), block in plan.groupby(["model", "attribute"], sort=False):
+        unit = "names per group" if attribute == "race" else "gender pairs"
+        parts = [planning.sentence(row, unit=unit) for _, row in block.iterrows()]
+        lines.append(f"{model}, {attribute}, corrected over {int(block['family'].iloc[0])} tests: " + "; ".join(parts))
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class WordingResult:
+    """The EEC rerun under each template wording set."""
+
+    scored: pd.DataFrame
+    sweep: pd.DataFrame
+    stability: pd.DataFrame
+    ranking: pd.DataFrame
+    settings: dict = field(default_factory=dict)
+
+
+def wording_sweep(*, models: Iterable[str | SentimentModel] | None = None, wordings: Sequence[str] | None = None,
+                  attributes: Sequence[str] = ("gender", "race"), cache: bool | str | Path | None = True,
+                  n_boot: int = 2000, seed: int = 0, progress: bool | None = None) -> WordingResult:
+    """Generate the EEC under each wording set (default: all, :func:`toolkit.studies.eec.generate.wordings`), score it
+    with ``models`` (default: the offline models; the cache keeps every set), and compare the sets' conclusions
+    (:mod:`toolkit.instrument.wording`)."""
+    sets = list(wordings) if wordings is not None else list(eec_generator.wordings())
+    if "published" not in sets:
+        sets = ["published", *sets]
+    loaded = load_all(list(models) if models is not None else list(OFFLINE_DEFAULTS))
+    cases = pd.concat([eec_generator.generate(wording=w) for w in sets], ignore_index=True)
+    scored = score(cases, models=loaded, cache=cache, progress=progress)
+    table = wording.sweep(scored, attributes=attributes, n_boot=n_boot, seed=seed)
+    return WordingResult(scored=scored, sweep=table, stability=wording.stability(table),
+                         ranking=wording.ranking(table),
+                         settings={"wordings": sets, "attributes": list(attributes), "n_boot": n_boot, "seed": seed,
+                                   "source": "toolkit/resources/eec_wordings.json"})
+
+
+def save_figures(figures: dict[str, object], figures_dir: str | Path | None = None) -> list[Path]:
+    """Write each ``{stem: Axes}`` as ``<figures_dir>/<stem>.png`` and its vector copy (:func:`toolkit.plots.save`);
+    ``figures_dir`` None: the project's ``figures/``."""
+    from toolkit import plots  # defers matplotlib (figures are drawn only when saved)
+    from toolkit.outputs import runs  # defers matplotlib (its figure manifest)
+
+    folder = Path(figures_dir) if figures_dir is not None else paths.figures_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    written = [plots.save(ax, folder / f"{stem}.png") for stem, ax in figures.items()]
+    runs.record_figures(folder, figures, study="names and templates")  # the make figures listing names their preset
+    return written

@@ -1,0 +1,234 @@
+"""Name-frequency and tokenisation confounds of a name-based group difference (EEC names; any crossed design).
+
+An & Rudinger (2023, "Nichelle and Nancy: The influence of demographic attributes and tokenization length on first
+name biases") and Wolfe & Caliskan (2021) show that a "race" or "gender" gap measured with first names can be a gap
+in how common the names are, or in how many subword pieces a tokenizer cuts them into. The EEC's African-American
+names are about ten times rarer in US births than its European ones (:mod:`toolkit.names`).
+
+:func:`name_confounds` reports, per model × task, three analyses of the group difference (group a's names minus
+group b's, the EEC's direction), each with templates and names as random samples — a linear mixed model (statsmodels
+``MixedLM``, REML) on the template × name cell means with crossed variance components for templates, names and
+template × group, so each template may shift either group:
+
+- ``raw``: ``score ~ group``;
+- ``adjusted``: ``score ~ group + log10 births per million [+ subword pieces]`` (the name's covariates; subword
+  length only for models whose tokenizer is given);
+- ``matched``: ``score ~ group`` on the frequency-matched names only (:func:`toolkit.names.frequency_matched`, within
+  gender for race, within race for gender).
+
+``share_explained`` = 1 − adjusted / raw: how much of the gap the confounds account for (undefined when the raw gap is
+near zero). Names are few (20 per group in the EEC) and frequency is strongly tied to group, so the adjusted interval
+is wide: that width is the honest answer. A model whose scores do not change with the name at all gets estimate 0
+with the note "identical scores across names" and no fit. Columns: :data:`COLUMNS`.
+"""
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from toolkit import checks
+from toolkit import names as name_meta
+from toolkit.cases import with_scores
+from toolkit.errors import InputError, SchemaError
+from toolkit.resources import load_json
+from toolkit.studies.psa import analysis as psa_study
+
+ANALYSES = ("raw", "adjusted", "matched")
+COVARIATES = ("log10_per_million", "n_subwords")
+COLUMNS = ["model", "task", "attribute", "analysis", "estimate", "ci_low", "ci_high", "p_value", "se", "df",
+           "n_names_a", "n_names_b", "n_templates", "covariates", "share_explained", "slope_log10_frequency",
+           "slope_subwords", "note"]
+_GROUPS = {"race": ("race", "African-American", "European", "gender"),
+           "gender": ("gender", "female", "male", "race")}
+
+
+def _name_table(scored: pd.DataFrame, attribute: str) -> pd.DataFrame:
+    need = {"model", "score", "template_id", "person", "gender", "race"}
+    if attribute not in _GROUPS:
+        raise InputError(f"attribute must be 'race' or 'gender'; got {attribute!r}.", fix="attribute='race'")
+    if missing := need - set(scored.columns):
+        raise SchemaError(f"name_confounds needs EEC-like columns {sorted(need)}; missing {sorted(missing)}.",
+                          fix="pass a scored EEC case table (toolkit.studies.eec / scoring.score on generators.eec)")
+    data = with_scores(scored, study="name_confounds")
+    data = data[data["race"].astype(str) != ""]  # names only: noun phrases have no name frequency
+    if "task" not in data.columns:
+        data = data.assign(task="")
+    return data
+
+
+def _df(cells: pd.DataFrame, covariates: Sequence[str]) -> float:
+    """Degrees of freedom of the group coefficient's t reference: the fewer of the templates − 1 (the template ×
+    group component) and the names − 2 − covariates (the name component). A Wald z over-claims here: with 11
+    templates and 40 names its 95 % interval covered 88-90 % in our simulation (docs/names_and_templates.md)."""
+    return float(max(min(cells["template_id"].nunique() - 1, cells["person"].nunique() - 2 - len(covariates)), 1))
+
+
+def _fit(cells: pd.DataFrame, covariates: Sequence[str], *, alpha: float) -> dict:
+    """MixedLM on template × name cell means; the group coefficient with a ``1 - alpha`` t interval (:func:`_df`)."""
+    import statsmodels.formula.api as smf  # statsmodels' formula layer (patsy) is slow to import
+
+    if cells.groupby("template_id")["y"].transform(lambda s: s.max() - s.min()).max() <= 1e-12:
+        return {"estimate": 0.0, "ci_low": 0.0, "ci_high": 0.0, "p_value": 1.0, "se": 0.0, "df": np.nan,
+                "note": "identical scores across names: no test needed"}
+    formula = "y ~ g" + "".join(f" + {c}" for c in covariates)
+    model = smf.mixedlm(formula, cells.assign(one=1), groups="one", re_formula="0",
+                        vc_formula={"template": "0 + C(template_id)", "name": "0 + C(person)",
+                                    "template_group": "0 + C(template_group)"})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # boundary (a zero variance component) and convergence notes
+        result = model.fit(reml=True)
+    est, se = float(result.params["g"]), float(result.bse["g"])
+    df = _df(cells, covariates)
+    q = sps.t.ppf(1 - alpha / 2, df)
+    out = {"estimate": est, "ci_low": est - q * se, "ci_high": est + q * se, "df": df,
+           "p_value": float(2 * sps.t.sf(abs(est) / se, df)) if se > 0 else float(est == 0), "se": se,
+           "note": "" if result.converged else "MixedLM did not converge; read with care"}
+    for cov, key in (("log10_per_million", "slope_log10_frequency"), ("n_subwords", "slope_subwords")):
+        out[key] = float(result.params[cov]) if cov in covariates else np.nan
+    return out
+
+
+def _matched(attribute: str, *, caliper: float, years: tuple[int, int]) -> tuple[set[str], pd.DataFrame]:
+    """EEC names kept by frequency matching: a's names paired with b's within each stratum of the other attribute."""
+    eec = load_json("eec")["names"]
+    strata = (("female", "male") if attribute == "race" else ("African-American", "European"))
+    pairs = []
+    for stratum in strata:
+        if attribute == "race":
+            a, b = eec["African-American"][stratum], eec["European"][stratum]
+        else:
+            a, b = eec[stratum]["female"], eec[stratum]["male"]
+        pairs.append(name_meta.frequency_matched(a=a, b=b, years=years, caliper=caliper).assign(stratum=stratum))
+    table = pd.concat(pairs, ignore_index=True)
+    kept = table[table["matched"]]
+    return set(kept["name_a"]) | set(kept["name_b"]), table
+
+
+def name_confounds(scored: pd.DataFrame, *, attribute: str = "race",
+                   tokenizers: Mapping[str, object] | None = None, years: tuple[int, int] = name_meta.SSA_YEARS,
+                   caliper: float = 0.25, alpha: float = 0.05, analyses: Sequence[str] = ANALYSES) -> pd.DataFrame:
+    """The group difference of the EEC's names before and after adjusting for name frequency (and subword length
+    where ``tokenizers`` maps a model name to its tokenizer), and on frequency-matched names; see the module
+    docstring. ``scored``: a scored EEC table; ``analyses``: which of :data:`ANALYSES` to fit. Returns
+    :data:`COLUMNS`, a row per model × task × analysis."""
+    alpha = checks.alpha(alpha)
+    if not analyses or set(analyses) - set(ANALYSES):
+        raise InputError(f"analyses must be among {list(ANALYSES)}; got {list(analyses)!r}.",
+                         fix="e.g. analyses=('raw', 'adjusted')")
+    data = _name_table(scored, attribute)
+    column, a, b, _ = _GROUPS[attribute]
+    meta = name_meta.metadata(names=data["person"].unique(), years=years, race=False).set_index("name")
+    if meta["log10_per_million"].isna().any():
+        lost = meta.index[meta["log10_per_million"].isna()].tolist()
+        raise InputError(f"names without an SSA frequency cannot be adjusted: {lost}.",
+                         fix="use names that the SSA table has, or drop them before the study")
+    kept, _ = _matched(attribute, caliper=caliper, years=years)
+    rows = []
+    for (model, task), block in data.groupby(["model", "task"], sort=False):
+        cells = block.groupby(["template_id", "person"], as_index=False).agg(
+            y=("score", "mean"), group=(column, "first"))
+        cells = cells[cells["group"].isin([a, b])]
+        cells["g"] = (cells["group"] == a).astype(float)
+        cells["template_group"] = cells["template_id"].astype(str) + "|" + cells["group"].astype(str)
+        cells["log10_per_million"] = cells["person"].map(meta["log10_per_million"])
+        covariates = ["log10_per_million"]
+        tokenizer = (tokenizers or {}).get(model)
+        if tokenizer is not None:
+            pieces = name_meta.subword_lengths(names=sorted(cells["person"].unique()), tokenizer=tokenizer)
+            cells["n_subwords"] = cells["person"].map(pieces.set_index("name")["n_subwords"]).astype(float)
+            covariates.append("n_subwords")
+        base = {"model": model, "task": task, "attribute": attribute, "n_templates": cells["template_id"].nunique()}
+        variants = (("raw", cells, []), ("adjusted", cells, covariates),
+                    ("matched", cells[cells["person"].isin(kept)], []))
+        fits = {}
+        for analysis, frame, covs in variants:
+            if analysis not in analyses:
+                continue
+            fit = _fit(frame, covs, alpha=alpha)
+            fits[analysis] = fit
+            per = frame.drop_duplicates("person")["g"]
+            rows.append({**base, "analysis": analysis, "covariates": "+".join(covs),
+                         "n_names_a": int((per == 1).sum()), "n_names_b": int((per == 0).sum()),
+                         "slope_log10_frequency": np.nan, "slope_subwords": np.nan, **fit})
+        if "raw" in fits and "adjusted" in fits:
+            raw, adjusted = fits["raw"]["estimate"], fits["adjusted"]["estimate"]
+            share = 1 - adjusted / raw if abs(raw) > 2 * max(fits["raw"]["se"], 1e-12) else np.nan
+            next(r for r in reversed(rows) if r["analysis"] == "adjusted")["share_explained"] = share
+    out = pd.DataFrame(rows).reindex(columns=COLUMNS)
+    return out
+
+
+PSA_COLUMNS = COLUMNS[:2] + ["corpus"] + COLUMNS[2:]
+
+
+def psa_name_confounds(scored: pd.DataFrame, *, tokenizers: Mapping[str, object] | None = None,
+                       years: tuple[int, int] = name_meta.SSA_YEARS, caliper: float = 0.25,
+                       alpha: float = 0.05) -> pd.DataFrame:
+    """PSA's gender gap (female − male names' mean ScoreSens) raw, adjusted for the first name's log frequency (and
+    subword length where ``tokenizers`` gives the model's tokenizer), and on frequency-matched names.
+
+    Every name fills every sentence (a balanced design), so sentence effects cancel in each name's mean; the fit is
+    OLS on the names' means with HC3 standard errors and a t interval on n − k degrees of freedom (names are the
+    sample; a sentence × gender interaction is averaged over hundreds of sentences and ignored). PSA's names are
+    public figures' full names: the first name's SSA frequency is a proxy for how common the name is, not for how
+    famous the person is. A name without an SSA entry is left out of ``adjusted`` and ``matched`` and listed in
+    ``note``. Columns: :data:`PSA_COLUMNS` (``attribute`` is gender; ``n_templates`` counts sentences)."""
+    import statsmodels.formula.api as smf  # statsmodels' formula layer (patsy) is slow to import
+
+    alpha = checks.alpha(alpha)
+    sens = psa_study.score_sens(scored)  # each name's mean f(x_n) − f(x): the study's own ScoreSens
+    tasks = (scored.drop_duplicates("model").set_index("model")["task"] if "task" in scored.columns
+             else pd.Series(dtype=str))
+    meta = name_meta.metadata(names=sens["name"].unique(), years=years, race=False).set_index("name")
+    unknown_names = sorted(meta.index[meta["log10_per_million"].isna()])
+    z_note = f"no SSA frequency, left out: {', '.join(unknown_names)}" if unknown_names else ""
+    rows = []
+    for (model, corpus), block in sens.groupby(["model", "corpus"], sort=False):
+        task = tasks.get(model, "")
+        names = block.rename(columns={"name": "fill", "score_sens": "y"})
+        names = names[names["gender"].isin(["female", "male"])]
+        names["g"] = (names["gender"] == "female").astype(float)
+        names["log10_per_million"] = names["fill"].map(meta["log10_per_million"])
+        covariates = ["log10_per_million"]
+        tokenizer = (tokenizers or {}).get(model)
+        if tokenizer is not None:
+            pieces = name_meta.subword_lengths(names=names["fill"].tolist(), tokenizer=tokenizer)
+            names["n_subwords"] = names["fill"].map(pieces.set_index("name")["n_subwords"]).astype(float)
+            covariates.append("n_subwords")
+        known = names.dropna(subset=["log10_per_million"])
+        female = known.loc[known["g"] == 1, "fill"].tolist()
+        male = known.loc[known["g"] == 0, "fill"].tolist()
+        pairs = name_meta.frequency_matched(a=female, b=male, years=years, caliper=caliper)
+        kept = set(pairs.loc[pairs["matched"], "name_a"]) | set(pairs.loc[pairs["matched"], "name_b"])
+        fits = {}
+        for analysis, frame, covs, note in (("raw", names, [], ""), ("adjusted", known, covariates, z_note),
+                                            ("matched", known[known["fill"].isin(kept)], [], z_note)):
+            fit = {"estimate": np.nan, "ci_low": np.nan, "ci_high": np.nan, "p_value": np.nan, "se": np.nan,
+                   "slope_log10_frequency": np.nan, "slope_subwords": np.nan, "note": note}
+            n_a, n_b = int((frame["g"] == 1).sum()), int((frame["g"] == 0).sum())
+            if frame["y"].max() - frame["y"].min() <= 1e-12 if len(frame) else False:
+                fit.update(estimate=0.0, ci_low=0.0, ci_high=0.0, p_value=1.0, se=0.0,
+                           note="identical scores across names: no test needed")
+            elif n_a >= 2 and n_b >= 2 and len(frame) > 2 + len(covs):
+                result = smf.ols("y ~ g" + "".join(f" + {c}" for c in covs), frame).fit(cov_type="HC3")
+                est, se = float(result.params["g"]), float(result.bse["g"])
+                q = sps.t.ppf(1 - alpha / 2, result.df_resid)
+                fit.update(estimate=est, se=se, df=float(result.df_resid), ci_low=est - q * se, ci_high=est + q * se,
+                           p_value=float(2 * sps.t.sf(abs(est) / se, result.df_resid)) if se > 0 else np.nan)
+                for cov, key in (("log10_per_million", "slope_log10_frequency"), ("n_subwords", "slope_subwords")):
+                    if cov in covs:
+                        fit[key] = float(result.params[cov])
+            else:
+                fit["note"] = "; ".join(filter(None, [note, f"not enough names ({n_a} female, {n_b} male)"]))
+            fits[analysis] = fit
+            rows.append({"model": model, "task": task, "corpus": corpus, "attribute": "gender",
+                         "analysis": analysis, "covariates": "+".join(covs), "n_names_a": n_a, "n_names_b": n_b,
+                         "n_templates": int(block["n_texts"].max()), "share_explained": np.nan, **fit})
+        raw, adjusted = fits["raw"]["estimate"], fits["adjusted"]["estimate"]
+        if np.isfinite(raw) and np.isfinite(adjusted) and abs(raw) > 2 * max(fits["raw"]["se"], 1e-12):
+            rows[-2]["share_explained"] = 1 - adjusted / raw
+    return pd.DataFrame(rows).reindex(columns=PSA_COLUMNS)

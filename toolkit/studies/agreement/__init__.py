@@ -1,0 +1,338 @@
+"""Agreement across methods: does "most biased" depend on the study that measured it?
+
+Each study's headline measure ranks the same models; Kendall's τ-b between two studies' rankings says how far they
+agree, with a seeded bootstrap interval that resamples each study's own sampling units (EEC templates, PSA
+sentences, BiasFinder templates, BTC-SAM cases) — the uncertainty of the measurements, not of the model list.
+
+Headlines (each a ratio of sums over units, so a bootstrap replicate is a weighted sum; each study declares its own:
+:attr:`toolkit.studies.base.Study.headline` and :meth:`~toolkit.studies.base.Study.units`; :func:`measures`):
+
+- ``eec``: |mean Δ| over the paper's pairs, gender and race averaged (valence on [0, 1]; :mod:`toolkit.studies.eec.analysis`).
+- ``psa``: ScoreDev, the mean over sentences of the standard deviation of the scores across names (Prabhakaran et
+  al. 2019).
+- ``biasfinder``: the BTC rate, BTCs per pair of mutants of different classes, over the gender templates (or the
+  attribute asked for).
+- ``btcsam``: the failure rate over cases at ``theta`` under the released rule (:mod:`toolkit.studies.btcsam.analysis`).
+
+Higher = more biased (or more sensitive) in every one; rank 1 = the highest.
+
+Inputs: scored tables of the studies (``result.scored``), any subset of them, sharing at least three models.
+Outputs: :data:`HEADLINE_COLUMNS` (per study × model: the headline with a percentile interval and its rank) and
+:data:`TAU_COLUMNS`, per pair of studies:
+
+- ``tau``: τ-b over the shared models; ``p_value``: its exact two-sided permutation p (:func:`exact_p`: every
+  ordering of one study's headlines up to 20,000 orderings, e.g. all 40,320 of 8 models; ties kept), and ``p_min``,
+  the smallest p the number of models and their ties allow (4 models: 2/24 = 0.083 — no agreement can be shown).
+- ``state`` (:data:`STATES`) and ``reason``: ``undefined`` (a study gives every model the same headline, e.g. no
+  model has a BTC), ``too few models`` (``p_min`` ≥ alpha), ``ties`` (τ-b counts only the pairs both studies order;
+  a lexicon that ignores names sits at 0 with the others), ``assessable``.
+- ``ci_low``/``ci_high``: a percentile interval from replicates that resample both each study's units and the
+  models (:func:`two_way_taus`: the models are a sample of models); none below :data:`MIN_MODELS_CI` models or
+  where τ is undefined in over 10 % of the replicates (the reason says so). Resampling the units alone covered the
+  population τ in 18-46 % of simulated studies of 6-20 models; over units and models, 96-99 %.
+- ``share_positive``/``share_undefined``: over replicates that resample the units only (the models fixed): how often
+  the measurement noise alone leaves τ > 0, or undefined.
+"""
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from scipy import stats as sps
+
+from toolkit import checks, stats
+from toolkit.errors import InputError, unknown
+from toolkit.studies import all_studies, get, register, stats_frame
+from toolkit.studies.agreement import figures
+from toolkit.studies.base import Settings, Study
+from toolkit.studies.result import Provenance, StudyResult
+
+UNIT_COLUMNS = ("model", "unit", "part", "num", "den")
+HEADLINE_COLUMNS = ("study", "measure", "model", "estimate", "ci_low", "ci_high", "rank", "n_units")
+TAU_COLUMNS = ("study_a", "study_b", "n_models", "tau", "ci_low", "ci_high", "share_positive", "share_undefined",
+               "p_value", "p_min", "state", "reason")
+STATES = ("assessable", "ties", "too few models", "undefined")
+MIN_MODELS_CI = 6
+"""Fewer shared models than this: no τ interval (``reason`` says why); see :func:`agreement`."""
+
+
+def measures() -> dict[str, str]:
+    """Study name → its headline measure, for every registered study that has one (:attr:`Study.headline`)."""
+    return {study.name: study.headline for study in all_studies() if study.headline}
+
+
+def _headline(num: np.ndarray, den: np.ndarray, absolute: bool) -> np.ndarray:
+    """``(replicates, models, parts)`` sums → per replicate × model: the mean over parts of (|)num / den(|)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = num / den
+    return np.nanmean(np.abs(ratio) if absolute else ratio, axis=-1)
+
+
+def _replicates(units: pd.DataFrame, models: list[str], *, n_boot: int, rng: np.random.Generator,
+                absolute: bool) -> tuple[np.ndarray, np.ndarray, int]:
+    """The headline per model on the data and on ``n_boot`` replicates that resample the units with replacement
+    (the same draw for every model: the rankings are compared on one resample)."""
+    ids = {u: i for i, u in enumerate(sorted(set(units["unit"])))}
+    parts = sorted(set(units["part"]))
+    num = np.zeros((len(ids), len(models), len(parts)))
+    den = np.zeros_like(num)
+    index = (units["unit"].map(ids).to_numpy(), units["model"].map({m: i for i, m in enumerate(models)}).to_numpy(),
+             units["part"].map({p: i for i, p in enumerate(parts)}).to_numpy())
+    np.add.at(num, index, units["num"].to_numpy(dtype=float))
+    np.add.at(den, index, units["den"].to_numpy(dtype=float))
+    point = _headline(num.sum(0)[None], den.sum(0)[None], absolute)[0]
+    weights = rng.multinomial(len(ids), np.full(len(ids), 1 / len(ids)), size=n_boot).astype(float)
+    boot = _headline(np.einsum("bu,ump->bmp", weights, num), np.einsum("bu,ump->bmp", weights, den), absolute)
+    return point, boot, len(ids)
+
+
+def tau_b(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Kendall's τ-b of each row of ``x`` with the same row of ``y`` (``(B, n)`` arrays; NaN where a row ranks every
+    item equal): scipy's ``kendalltau`` vectorised over replicates."""
+    x, y = np.atleast_2d(x), np.atleast_2d(y)
+    i, j = np.triu_indices(x.shape[1], k=1)
+    sx, sy = np.sign(x[:, i] - x[:, j]), np.sign(y[:, i] - y[:, j])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (sx * sy).sum(1) / np.sqrt((sx != 0).sum(1) * (sy != 0).sum(1))
+
+
+def two_way_taus(boot_a: np.ndarray, boot_b: np.ndarray, *, picks: np.ndarray) -> np.ndarray:
+    """τ-b per replicate when both the units (``boot_a``, ``boot_b``: replicates × models, the headlines over one
+    draw of each study's units) and the models (``picks``: replicates × models, indices drawn with replacement) are
+    resampled: the models are a sample too, and with few of them that is most of the uncertainty."""
+    return tau_b(np.take_along_axis(boot_a, picks, 1), np.take_along_axis(boot_b, picks, 1))
+
+
+def exact_p(x: np.ndarray, y: np.ndarray, *, n_resamples: int = 20_000, seed: int = 0) -> tuple[float, float]:
+    """Two-sided permutation p of Kendall's τ-b between ``x`` and ``y`` (``scipy.stats.permutation_test``, pairings:
+    every ordering of ``y`` when there are at most ``n_resamples``, e.g. all 40,320 for 8 models; ties kept as they
+    are) and the smallest p any ordering could reach (p_min: the share of orderings at the largest |τ|). With 4
+    models and no ties p_min = 2/24 = 0.083: no agreement can be shown at alpha = 0.05."""
+    i, j = np.triu_indices(len(x), k=1)
+    sx = np.sign(x[i] - x[j])
+
+    def statistic(values, axis=-1):
+        values = np.moveaxis(values, axis, -1)
+        return np.abs((np.sign(values[..., i] - values[..., j]) * sx).sum(-1))
+
+    result = sps.permutation_test((np.asarray(y, dtype=float),), statistic, permutation_type="pairings",
+                                  vectorized=True, n_resamples=n_resamples, alternative="greater",
+                                  random_state=np.random.default_rng(seed))
+    null = np.asarray(result.null_distribution)
+    return float(result.pvalue), float(np.mean(null >= null.max() - 1e-9))
+
+
+def _assess(a: str, b: str, x: np.ndarray, y: np.ndarray, *, alpha: float) -> tuple[str, str, float, float]:
+    """``state, reason, p, p_min`` of one pair of studies' point headlines ``x`` and ``y`` (:data:`STATES`)."""
+    n = len(x)
+    flat = [s for s, v in ((a, x), (b, y)) if len(np.unique(v)) == 1]
+    if flat:
+        return ("undefined", f"{' and '.join(flat)} gives every model the same headline "
+                f"({(x if flat[0] == a else y)[0]:.3g}): no ranking", float("nan"), float("nan"))
+    p, p_min = exact_p(x, y)
+    tied = [f"{s} ranks {n - len(np.unique(v)) + 1} of {n} models equal" for s, v in ((a, x), (b, y))
+            if len(np.unique(v)) < n]
+    if p_min >= alpha:
+        why = f"{n} models" + (f" ({'; '.join(tied)})" if tied else "")
+        return ("too few models", f"{why}: the smallest exact p is {p_min:.3g} ≥ alpha = {alpha:g}, so no "
+                "agreement can be shown", p, p_min)
+    if tied:
+        return "ties", "; ".join(tied) + ": τ-b counts only the pairs both studies order", p, p_min
+    return "assessable", "", p, p_min
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Headlines per study × model and Kendall's τ per pair of studies."""
+
+    headlines: pd.DataFrame
+    tau: pd.DataFrame
+
+
+def agreement(*, scored: Mapping[str, pd.DataFrame], n_boot: int = 2000, seed: int = 0, alpha: float = 0.05,
+              theta: float = 0.2, attribute: str = "gender") -> Agreement:
+    """Rank the models every study in ``scored`` (study name → its scored table) shares by the study's headline
+    (:data:`MEASURES`) and compare the rankings (module docstring). ``theta``: BTC-SAM's threshold; ``attribute``:
+    BiasFinder's characteristic."""
+    n_boot, seed, alpha = checks.n_boot(n_boot), checks.seed(seed), checks.alpha(alpha)
+    known = measures()
+    for name in scored:
+        if name not in known:
+            raise unknown("study", name, known)
+    if len(scored) < 2:
+        raise InputError("agreement needs the scored tables of at least two studies.",
+                         fix="pass scored={'eec': eec_result.scored, 'psa': psa_result.scored, …}.")
+    options = {"btcsam": {"theta": theta}, "biasfinder": {"attribute": attribute}}
+    units = {name: get(name).units(table, **options.get(name, {})) for name, table in scored.items()}
+    models = sorted(set.intersection(*(set(u["model"]) for u in units.values())))
+    if len(models) < 3:
+        raise InputError(f"the studies share {len(models)} models ({', '.join(models) or 'none'}); a ranking needs 3.",
+                         fix="score the same three or more models in every study.")
+    rng = np.random.default_rng(seed)
+    rows, boots, points = [], {}, {}
+    for name, table in units.items():
+        point, boot, n_units = _replicates(table[table["model"].isin(models)], models, n_boot=n_boot, rng=rng,
+                                           absolute=get(name).headline_absolute)
+        boots[name], points[name] = boot, point
+        low, high = np.nanquantile(boot, [alpha / 2, 1 - alpha / 2], axis=0)
+        ranks = sps.rankdata(-point, method="min")
+        rows += [{"study": name, "measure": known[name], "model": m, "estimate": float(point[i]),
+                  "ci_low": float(low[i]), "ci_high": float(high[i]), "rank": int(ranks[i]), "n_units": n_units}
+                 for i, m in enumerate(models)]
+    taus = []
+    picks = rng.integers(0, len(models), (n_boot, len(models)))  # models drawn with replacement, one draw per replicate
+    for a, b in combinations(units, 2):
+        draws = tau_b(boots[a], boots[b])  # the units resampled, the models fixed
+        state, reason, p, p_min = _assess(a, b, points[a], points[b], alpha=alpha)
+        tau = float(tau_b(points[a], points[b])[0])
+        low = high = np.nan
+        if state != "undefined" and len(models) < MIN_MODELS_CI:
+            reason = "; ".join(filter(None, [reason, f"no interval: {len(models)} models, fewer than "
+                                             f"{MIN_MODELS_CI}, and τ over so few resampled models is degenerate"]))
+        elif state != "undefined":
+            both = two_way_taus(boots[a], boots[b], picks=picks)
+            if np.isfinite(both).mean() >= 0.9:
+                low, high = np.nanquantile(both, [alpha / 2, 1 - alpha / 2])
+            else:
+                reason = "; ".join(filter(None, [reason, f"no interval: τ undefined in "
+                                                 f"{np.mean(~np.isfinite(both)):.0%} of the replicates"]))
+        taus.append({"study_a": a, "study_b": b, "n_models": len(models), "tau": tau, "ci_low": float(low),
+                     "ci_high": float(high), "share_positive": float(np.mean(draws > 0)),
+                     "share_undefined": float(np.mean(np.isnan(draws))), "p_value": p, "p_min": p_min,
+                     "state": state, "reason": reason})
+    return Agreement(headlines=pd.DataFrame(rows, columns=list(HEADLINE_COLUMNS)),
+                     tau=pd.DataFrame(taus, columns=list(TAU_COLUMNS)))
+
+
+@dataclass(frozen=True)
+class AgreementSettings(Settings):
+    """Agreement's settings: each study run on the models with its ``quick`` size (EEC on all sentences, PSA on
+    ``corpus`` with ``psa_n`` sentences, BiasFinder on ``corpus``, BTC-SAM on the toolkit's sets and the
+    ``released`` sets found in ``btcsam_dir``); ``theta``: BTC-SAM's threshold; ``attribute``: BiasFinder's
+    characteristic; ``studies``: which to compare (default: every study with a headline)."""
+
+    psa_n: int = 56
+    corpus: str = "sample"
+    btcsam_dir: str | None = "auto"
+    released: tuple[str, ...] = ("baseline",)
+    theta: float = 0.2
+    attribute: str = "gender"
+    studies: tuple[str, ...] | None = None
+
+    def check(self) -> None:
+        self._set(psa_n=checks.count(self.psa_n, name="psa_n"), released=tuple(self.released),
+                  studies=None if self.studies is None else tuple(self.studies))
+
+
+def from_results(results: Mapping[str, StudyResult], *, settings: AgreementSettings | None = None) -> StudyResult:
+    """The agreement of study results already computed (study name → result; at least two studies sharing three
+    models), as a :class:`~toolkit.studies.result.StudyResult` with tables ``headlines`` and ``tau``."""
+    settings = settings or STUDY.settings()
+    scored = {name: result.scored for name, result in results.items() if name in measures()}
+    found = agreement(scored=scored, n_boot=settings.n_boot, seed=settings.seed, alpha=settings.alpha,
+                      theta=settings.theta, attribute=settings.attribute)
+    fingerprints = {k: v for r in results.values() for k, v in r.provenance.fingerprints.items()}
+    models = sorted(set(found.headlines["model"]))
+    record = {"study": "agreement", "measures": {s: measures()[s] for s in scored}, "n_boot": settings.n_boot,
+              "seed": settings.seed, "alpha": settings.alpha, "theta": settings.theta,
+              "attribute": settings.attribute, "studies": sorted(scored),
+              "runs": {name: dict(r.provenance.settings) for name, r in results.items()}}
+    first = next(iter(scored.values()))
+    return StudyResult(study="agreement", models=models, scored=first[first["model"].isin(models)],
+                       frames={"headlines": found.headlines, "tau": found.tau}, settings=settings,
+                       extras={"results": dict(results)},
+                       provenance=Provenance(study="agreement", settings=record, fingerprints=fingerprints))
+
+
+def run(*, models: Iterable[Any], psa_n: int = 56, corpus: str = "sample", btcsam_dir: str | None = "auto",
+        released: Sequence[str] = ("baseline",), n_boot: int = stats.N_BOOT, seed: int = 0, theta: float = 0.2,
+        studies: Sequence[str] | None = None, cache: bool | str = True, progress: bool | None = None) -> StudyResult:
+    """Run the studies on ``models`` with their defaults — EEC (all sentences), PSA on ``corpus`` (``psa_n``
+    sentences), BiasFinder on ``corpus``, BTC-SAM on the toolkit's sets and the ``released`` BTC-SAM sets found in
+    ``btcsam_dir`` (skipped when absent) — and compare them (:func:`agreement`). The result's ``results`` holds each
+    study's result."""
+    return STUDY.run(models=models, cache=cache, progress=progress, psa_n=psa_n, corpus=corpus,
+                     btcsam_dir=btcsam_dir, released=tuple(released), n_boot=n_boot, seed=seed, theta=theta,
+                     studies=None if studies is None else tuple(studies))
+
+
+def write(result: StudyResult, out_dir: str | Path | None = None, **options: Any) -> list[Path]:
+    """``result.write(out_dir, **options)``: ``agreement_headlines``, ``agreement_tau``, the two figures and
+    ``provenance.json``."""
+    return result.write(out_dir, **options)
+
+
+@register
+class Agreement_(Study):
+    """Agreement across methods: do the studies rank the same models alike? Kendall's τ-b with intervals."""
+
+    name = "agreement"
+    title = "Agreement across methods"
+    paper = "this toolkit: Kendall's τ-b between the studies' rankings of the same models"
+    Settings = AgreementSettings
+    sizes = {"quick": {}, "paper": {"psa_n": 1000}}
+    takes_models = False  # it runs the other studies on the models it is given
+    paper_figures = {
+        "agreement_tau": ("agreement_tau", "none", "Kendall's τ between the studies' rankings"),
+        "agreement_ranks": ("agreement_ranks", "none", "each model's rank by study"),
+    }
+
+    def execute(self, *, models, settings: AgreementSettings, cache, progress) -> StudyResult:
+        models = checks.model_list(models)
+        wanted = settings.studies or tuple(measures())
+        sizes = {"eec": {"subsets": ("all",)}, "psa": {"corpus": settings.corpus, "n": settings.psa_n,
+                                                          "seed": settings.seed, "n_boot": 50},
+                 "biasfinder": {"corpus": settings.corpus, "seed": settings.seed},
+                 "btcsam": {"theta": settings.theta}}
+        results = {}
+        for name in wanted:
+            given = dict(sizes.get(name, {}))
+            if name == "btcsam":
+                sets = get(name).module.toolkit_sets(psa_n=settings.psa_n, btcsam_dir=settings.btcsam_dir,
+                                                     released=list(settings.released))
+                given["sets"] = sets
+            results[name] = get(name).run(models=models, cache=cache, progress=progress, **given)
+        return from_results(results, settings=settings)
+
+    def figures(self, result: StudyResult, **options: Any) -> dict[str, Axes]:
+        return {"agreement_tau": figures.agreement_tau(result.tau),
+                "agreement_ranks": figures.agreement_ranks(result.headlines)}
+
+    def conclusions(self, result: StudyResult) -> pd.DataFrame:
+        tau = result.tau
+        alpha = result.settings.alpha
+        agree = (tau["p_value"] < alpha) & (tau["tau"] > 0) & (tau["state"] != "undefined")
+        verdict = np.where(agree, "rankings agree", np.where(tau["state"] == "undefined", "", "no agreement shown"))
+        return stats_frame.frame(pd.DataFrame({
+            "model": "all", "attribute": "ranking", "scope": tau["study_a"] + " vs " + tau["study_b"],
+            "estimate": tau["tau"], "ci_low": tau["ci_low"], "ci_high": tau["ci_high"], "effect_size": tau["tau"],
+            "p_value": tau["p_value"], "p_adjusted": tau["p_value"], "verdict": verdict,
+            "unit": "Kendall's τ-b", "family": "none: each pair of studies on its own", "correction": "none",
+            "null": "τ = 0: the two rankings are unrelated (exact permutation p)",
+            "reason": tau["reason"].fillna("").astype(str).where(tau["state"] != "undefined",
+                                                                 tau["reason"].fillna("").astype(str))}),
+            study=self.name)
+
+    def describe(self, result: StudyResult) -> str:
+        return result.tau.to_string(index=False)
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--corpus", default="sample", help="the corpus of PSA and BiasFinder")
+        parser.add_argument("--psa-n", type=int, default=56, help="PSA sentences (default 56)")
+        parser.add_argument("--btcsam-dir", help="the folder holding the released BTC-SAM sets (default: searched)")
+        parser.add_argument("--study", dest="studies", action="append", help="a study to compare (repeatable; "
+                            "default: every study with a headline)")
+
+    def arguments(self, args: argparse.Namespace) -> dict[str, Any]:
+        return {"corpus": args.corpus, "psa_n": args.psa_n, "btcsam_dir": args.btcsam_dir or "auto",
+                "studies": tuple(args.studies) if args.studies else None}
+
+
+STUDY: Agreement_ = get("agreement")  # type: ignore[assignment]

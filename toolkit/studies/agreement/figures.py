@@ -1,0 +1,99 @@
+"""Agreement figures: Kendall's τ between the studies' rankings (a lower triangle), each model's rank by study."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import seaborn as sns
+from matplotlib.axes import Axes
+from matplotlib.patches import Rectangle
+
+from toolkit.plots.presets import preset
+from toolkit.plots.style import _legend_outside, _styled, model_palette, new_axes, short_labels
+
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "h")
+
+
+def _number(value: float) -> str:
+    return f"{value:.2f}".replace("-", "−")
+
+
+@_styled
+def agreement_tau(tau: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """Kendall's τ between the studies' rankings (:func:`toolkit.studies.agreement.agreement`'s ``tau``) as a lower triangle:
+    one cell per pair of studies (no diagonal, no mirror), coloured by τ and saying τ over its bootstrap interval
+    (``ci_low``/``ci_high``; else its permutation p); a cell whose τ is undefined (a study that ties every model) is
+    grey and says ``undefined``; an interval that does not contain its τ is flagged ``*`` and said under the
+    axes."""
+    p = preset()
+    studies = list(dict.fromkeys([*tau["study_a"], *tau["study_b"]]))
+    rows, cols = studies[1:], studies[:-1]
+    k = max(len(rows), 1)
+    if ax is None:
+        ax = new_axes(figsize=(min(p.width, 1.05 * k + 2.2), min(p.max_height, 0.62 * k + 1.5)))
+    colour_bar = {"label": "Kendall's τ-b", "shrink": 0.8, "ticks": [-1, -0.5, 0, 0.5, 1]}
+    cell = (ax.figure.get_figwidth() - 2.0) / k
+    sep = "\n" if cell < 0.85 else " "  # the interval's two ends on two lines where a cell is narrow
+    matrix = pd.DataFrame(np.nan, index=rows, columns=cols)
+    labels = pd.DataFrame("", index=rows, columns=cols)
+    undefined, outside = [], False
+    for row in tau.itertuples(index=False):
+        a, b = sorted((row.study_a, row.study_b), key=studies.index)  # a earlier: column; b later: row
+        if not np.isfinite(row.tau):
+            undefined.append((rows.index(b), cols.index(a)))
+            continue
+        matrix.loc[b, a] = row.tau
+        low, high = getattr(row, "ci_low", np.nan), getattr(row, "ci_high", np.nan)
+        if np.isfinite(low) and np.isfinite(high):
+            flag = "" if low - 1e-9 <= row.tau <= high + 1e-9 else "*"
+            outside |= bool(flag)
+            labels.loc[b, a] = f"{_number(row.tau)}{flag}\n[{_number(low)},{sep}{_number(high)}]"
+        else:
+            p_value = getattr(row, "p_value", np.nan)
+            labels.loc[b, a] = _number(row.tau) + (f"\np = {p_value:.2f}" if np.isfinite(p_value) else "")
+    mask = np.triu(np.ones((k, k), dtype=bool), 1)
+    sns.heatmap(matrix.astype(float), annot=labels, fmt="", vmin=-1, vmax=1, cmap="vlag", mask=mask,
+                cbar_kws=colour_bar, annot_kws={"fontsize": p.small_size}, linewidths=0.6,
+                linecolor="white", ax=ax)
+    for i, j in undefined:
+        ax.add_patch(Rectangle((j, i), 1, 1, facecolor="0.88", edgecolor="white", linewidth=0.6))
+        ax.text(j + 0.5, i + 0.5, "undefined" if sep == " " else "un-\ndefined", ha="center", va="center",
+                fontsize=p.small_size, color="0.3")
+    ax.set_facecolor("white")
+    ax.set_yticks([i + 0.5 for i in range(k)], rows, rotation=0)
+    ax.set_xticks([j + 0.5 for j in range(k)], cols, rotation=0)
+    n = int(tau["n_models"].iloc[0]) if len(tau) else 0
+    ax.set(title=f"Agreement of rankings ({n} models)", xlabel="", ylabel="")
+    if outside:
+        ax.set_xlabel("* the bootstrap interval does not contain τ")
+    return ax
+
+
+@_styled
+def agreement_ranks(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """Each model's rank (1 = most biased) under each study's headline measure, one line per model in its own
+    colour (:func:`model_palette`) and marker; models tied at a rank are set side by side (a small horizontal
+    offset) so every point shows; the legend sits under the Axes."""
+    p = preset()
+    studies = list(dict.fromkeys(headlines["study"]))
+    ax = ax if ax is not None else new_axes(figsize=(min(p.width, 1.1 * len(studies) + 2.6), p.height + 0.3))
+    models = sorted(set(headlines["model"]))
+    labels, colours = short_labels(models), model_palette(models)
+    table = headlines.pivot_table(index="model", columns="study", values="rank", aggfunc="first").reindex(
+        index=models, columns=studies)
+    offsets = pd.DataFrame(0.0, index=models, columns=studies)
+    for study in studies:
+        for _, tied in table[study].dropna().groupby(table[study].dropna()):
+            for k, model in enumerate(tied.index):
+                offsets.loc[model, study] = (k - (len(tied) - 1) / 2) * 0.09
+    for j, model in enumerate(models):
+        x = np.arange(len(studies)) + offsets.loc[model].to_numpy(float)
+        ax.plot(x, table.loc[model].to_numpy(float), marker=MARKERS[j % len(MARKERS)], color=colours[model],
+                label=labels[model], markersize=4.0, linewidth=1.0)
+    ax.set_xticks(range(len(studies)), studies)
+    ax.set_xlim(-0.4, len(studies) - 0.6)
+    top = int(np.nanmax(table.to_numpy(float))) if table.notna().any().any() else 1
+    ax.set_yticks(range(1, top + 1))
+    ax.set_ylim(top + 0.5, 0.5)
+    ax.set(title="Rank by study (1 = most biased)", ylabel="rank")
+    _legend_outside(ax)
+    return ax

@@ -1,0 +1,194 @@
+"""What a study declares (:class:`Study`) and the settings every study shares (:class:`Settings`).
+
+A study is one package ``toolkit/studies/<name>/`` whose face registers a :class:`Study` subclass with
+:func:`toolkit.studies.register`: its settings dataclass (checked once, when it is made), its sizes (``quick`` and
+``paper`` settings), how it runs, its figures, paper tables and LaTeX layouts, its statistics frame
+(:mod:`toolkit.studies.stats_frame`), its drill-down pairs, its app and its command-line options.
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import pandas as pd
+
+from toolkit import checks, stats
+from toolkit.errors import InputError, unknown
+
+if TYPE_CHECKING:  # annotations only: the result type imports this module
+    from matplotlib.axes import Axes
+
+    from toolkit.studies.result import StudyResult
+
+SIZES = ("quick", "paper")
+"""``quick``: minutes on 2 CPU cores on the bundled data; ``paper``: the paper's settings (:attr:`Study.sizes`)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """The statistics options every study shares, one default each (:data:`toolkit.stats.ALPHA`,
+    :data:`~toolkit.stats.MARGIN`, :data:`~toolkit.stats.N_BOOT`), checked once when the settings are made. A study's
+    settings subclass this and add its own fields, each checked in its ``check``."""
+
+    alpha: float = stats.ALPHA
+    margin: float = stats.MARGIN
+    correction: str = "bonferroni"
+    n_boot: int = stats.N_BOOT
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        alpha, margin, n_boot = checks.statistics(correction=self.correction, margin=self.margin, alpha=self.alpha,
+                                                  n_boot=self.n_boot, min_boot=checks.N_BOOT_MIN)
+        self._set(alpha=alpha, margin=margin, n_boot=n_boot, seed=checks.seed(self.seed))
+        self.check()
+
+    def check(self) -> None:
+        """The study's own checks (override); normalise with :meth:`_set`."""
+
+    def _set(self, **values: Any) -> None:
+        for key, value in values.items():
+            object.__setattr__(self, key, value)
+
+    def replace(self, **changes: Any) -> "Settings":
+        """A copy with ``changes`` (checked again); an unknown name is a coded error listing the valid ones."""
+        valid = [f.name for f in dataclasses.fields(self)]
+        for key in changes:
+            if key not in valid:
+                raise unknown(f"{type(self).__name__} setting", key, valid)
+        return dataclasses.replace(self, **changes)
+
+    def record(self) -> dict[str, Any]:
+        """The settings as JSON-ready values (for provenance)."""
+        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self) if f.metadata.get("record", True)}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, pd.DataFrame):
+        return "frame"
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+def settings_of(cls: type[Settings], given: Mapping[str, Any]) -> Settings:
+    """``cls(**given)``, where an unknown name is a coded error listing the valid ones (not a TypeError)."""
+    valid = [f.name for f in dataclasses.fields(cls)]
+    for key in given:
+        if key not in valid:
+            raise unknown(f"{cls.__name__} setting", key, valid)
+    return cls(**given)
+
+
+class Study:
+    """One registered study. Subclasses set the class attributes and implement :meth:`execute`; the rest have
+    defaults a study overrides where it has something to say."""
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    paper: ClassVar[str] = ""  # the citation and DOI
+    Settings: ClassVar[type[Settings]] = Settings
+    sizes: ClassVar[Mapping[str, Mapping[str, Any]]] = {"quick": {}, "paper": {}}
+    """Settings per size (:data:`SIZES`): ``quick`` runs in minutes on the bundled data, ``paper`` as published."""
+    takes_models: ClassVar[bool] = True
+    app: ClassVar[str | None] = None  # "module:function" building the study's ipywidgets app
+    paper_figures: ClassVar[Mapping[str, tuple[str, str, str]]] = {}
+    """File stem → (the function drawing it, the paper figure or table it reproduces, how it compares)."""
+    latex_layouts: ClassVar[Mapping[str, Any]] = {}
+    """Table name (as written, ``<study>_<name>``) → its :class:`toolkit.outputs.latex.PaperTable`."""
+    headline: ClassVar[str] = ""
+    """The measure that ranks models in agreement across methods (:meth:`units`); "" for none."""
+    headline_absolute: ClassVar[bool] = False  # the headline is |num / den| (a signed gap ranks by its size)
+
+    @property
+    def module(self):
+        """The study's package (its public functions)."""
+        return importlib.import_module(type(self).__module__)
+
+    def default_models(self, settings: Settings) -> list[str] | None:
+        """The models a run takes when none are given (None: the command line asks for --model)."""
+        return None
+
+    # --- running ------------------------------------------------------------------------------------------------
+
+    def settings(self, *, size: str | None = None, **given: Any) -> Settings:
+        """The study's settings: the ``size``'s (:attr:`sizes`), then ``given`` on top, checked once."""
+        if size is not None and size not in self.sizes:
+            raise unknown(f"{self.name} size", size, list(self.sizes))
+        return settings_of(self.Settings, {**(self.sizes.get(size, {}) if size else {}), **given})
+
+    def run(self, *, models: Iterable[Any] | None = None, size: str | None = None,
+            settings: Settings | None = None, cache: bool | str | Path | None = True, progress: bool | None = None,
+            **given: Any) -> "StudyResult":
+        """Run the study on ``models`` with ``settings`` (or the ``size``'s settings updated by ``given``)."""
+        if settings is None:
+            settings = self.settings(size=size, **given)
+        elif given or size is not None:
+            raise InputError("pass either settings= or size=/keyword settings, not both.",
+                             fix="use settings.replace(...) to change a settings object.")
+        elif not isinstance(settings, self.Settings):
+            raise InputError(f"settings for {self.name} must be {self.Settings.__name__}; got "
+                             f"{type(settings).__name__}.", fix=f"make them with studies.get({self.name!r}).settings(...).")
+        return self.execute(models=models, settings=settings, cache=cache, progress=progress)
+
+    def execute(self, *, models: Iterable[Any] | None, settings: Settings, cache: bool | str | Path | None,
+                progress: bool | None) -> "StudyResult":
+        raise NotImplementedError
+
+    # --- reading a result ---------------------------------------------------------------------------------------
+
+    def figures(self, result: "StudyResult", **options: Any) -> dict[str, "Axes"]:
+        """The study's figures, file stem → Axes (or Figure)."""
+        return {}
+
+    def paper_tables(self, result: "StudyResult") -> dict[str, pd.DataFrame]:
+        """The paper's tables as frames, keyed by their name."""
+        return {}
+
+    def conclusions(self, result: "StudyResult") -> pd.DataFrame:
+        """The statistics frame (:data:`toolkit.studies.stats_frame.COLUMNS`): one row per conclusion."""
+        raise NotImplementedError
+
+    def pairs(self, result: "StudyResult", **pick: Any) -> pd.DataFrame:
+        """The drill-down pairs behind a number (:data:`toolkit.drilldown.PAIR_COLUMNS`)."""
+        raise InputError(f"the {self.name} study has no drill-down pairs.", fix="drill into eec, biasfinder or btcsam.")
+
+    def units(self, scored: pd.DataFrame) -> pd.DataFrame | None:
+        """The study's headline as sums over its sampling units (agreement across methods); None: no headline."""
+        return None
+
+    def cases(self, **options: Any) -> pd.DataFrame:
+        """The study's test cases (a case table) for another study to score, e.g. BTC-SAM's toolkit sets."""
+        raise InputError(f"the {self.name} study makes no test cases for other studies.", fix="use eec, psa or "
+                         "biasfinder.")
+
+    def describe(self, result: "StudyResult") -> str:
+        """What the command line prints after a run."""
+        return self.conclusions(result).to_string(index=False)
+
+    # --- fronts -------------------------------------------------------------------------------------------------
+
+    def make_app(self, **options: Any):
+        """The study's ipywidgets app (its ``app`` entry), built with ``options``."""
+        if not self.app:
+            raise InputError(f"the {self.name} study has no app.", fix=f"run it from Python: studies.get({self.name!r}).run(...).")
+        module, _, function = self.app.partition(":")
+        return getattr(importlib.import_module(module), function)(**options)
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        """The study's own command-line options (the common ones are added by the command line)."""
+
+    def arguments(self, args: argparse.Namespace) -> dict[str, Any]:
+        """The settings the parsed command line gives (keyword settings for :meth:`settings`)."""
+        return {}
+
+    def write_options(self, args: argparse.Namespace) -> dict[str, Any]:
+        """Options of :meth:`toolkit.studies.result.StudyResult.write` the command line gives."""
+        return {}

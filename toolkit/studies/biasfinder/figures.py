@@ -1,0 +1,117 @@
+"""BiasFinder figures (Asyrofi et al. 2021): BTCs per template (Table 4 as a figure), the BTC rate and its
+within-class null."""
+from __future__ import annotations
+
+import pandas as pd
+import seaborn as sns
+from matplotlib.axes import Axes
+
+from toolkit.errors import InputError
+from toolkit.plots.presets import preset
+from toolkit.plots.style import (
+    _legend_outside,
+    _mark_zero_bars,
+    _styled,
+    _text_inches,
+    model_palette,
+    new_axes,
+    short_labels,
+)
+
+
+@_styled
+def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """BTCs per template, per characteristic, one bar per model in its colour (BiasFinder Table 4 as a figure,
+    normalised: ``btcs / templates``, since models and characteristics are scored on different numbers of
+    templates; linear scale; each bar labelled with its value, so a bar far shorter than the tallest still reads). A
+    model with no BTC is a diamond on the zero line and its legend entry says
+    ``(0 BTCs)``; a characteristic without templates draws nothing and is labelled ``no template``.
+    ``table4`` from :func:`toolkit.studies.biasfinder.analysis.table4`."""
+    import numpy as np
+
+    if table4.empty:
+        raise InputError("no Table 4 rows to plot.", fix="generate templates from a corpus that yields some.")
+    labels = short_labels(table4["model"])
+    for model, block in table4.groupby("model", sort=False):
+        if (block["btcs"] == 0).all():
+            labels[model] = f"{labels[model]} (0 BTCs)"
+    templates = table4["templates"].astype(float).where(table4["templates"] > 0)
+    data = table4.assign(per_template=table4["btcs"] / templates, system=table4["model"].map(labels))
+    colours = model_palette(labels)
+    palette = {labels[m]: colours[m] for m in labels}
+    ax = ax if ax is not None else new_axes()
+    attributes = list(dict.fromkeys(data["attribute"]))
+    sns.barplot(saturation=1, data=data, x="attribute", y="per_template", hue="system", hue_order=list(labels.values()),
+                order=attributes, palette=palette, ax=ax)
+    _mark_zero_bars(ax)
+    for i, attribute in enumerate(attributes):
+        if not np.isfinite(data.loc[data["attribute"] == attribute, "per_template"]).any():
+            ax.annotate("no template", (i, 0.0), xytext=(0, 5), textcoords="offset points", ha="center",
+                        fontsize=preset().small_size)
+    top = np.nanmax(data["per_template"].to_numpy(float)) if data["per_template"].notna().any() else 0.0
+    p = preset()
+    bars = [bar for container in ax.containers for bar in container if np.isfinite(bar.get_height())]
+    widest = max((_text_inches(f"{bar.get_height():.3g}", p.small_size) for bar in bars), default=0.1)
+    bar_inches = ax.figure.get_figwidth() * 0.85 / max(len(attributes) * len(labels) / 0.8, 1)
+    upright = widest > 0.95 * bar_inches
+    for bar in bars:  # every bar says its value: a bar 100 times shorter than the tallest stays readable
+        ax.annotate(f"{bar.get_height():.3g}", (bar.get_x() + bar.get_width() / 2, max(bar.get_height(), 0.0)),
+                    xytext=(0, 5 if bar.get_height() == 0 else 2), textcoords="offset points", ha="center",
+                    va="bottom", rotation=90 if upright else 0, fontsize=p.small_size)
+    headroom = 1.0 + (widest + 0.1 if upright else 0.2) / max(ax.figure.get_figheight()
+                                                                                         - 1.0, 0.8)
+    if top > 0:
+        ax.set_ylim(top=headroom * top)  # room for the values; _mark_zero_bars made room below zero
+    else:
+        ax.set_ylim(-0.05, 1.0)  # nothing but zeros (or no template): a visible range
+    ax.set(xlabel="characteristic", ylabel="BTCs per template", title="BiasFinder BTCs per template (Table 4)")
+    _legend_outside(ax)
+    return ax
+
+
+
+@_styled
+def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """BTC rate between classes (filled) and its within-class null (open) with their intervals, per characteristic,
+    one colour per model (:func:`model_colour`; point-range; zero drawn). ``rates`` from
+    :func:`toolkit.studies.biasfinder.analysis.rates`: the intervals are ``rate_low/high`` and ``null_low/high``
+    (template-clustered by default); a point without an interval has none (fewer than 2 templates);
+    characteristics without a null (occupation) show the rate only, and their tick label says ``(no null)`` (``(no
+    interval)`` where no model has one)."""
+    import numpy as np
+
+    if rates.empty:
+        raise InputError("no BTC rates to plot.", fix="pass toolkit.studies.biasfinder.analysis.rates(scored).")
+    attributes, models = list(dict.fromkeys(rates["attribute"])), list(dict.fromkeys(rates["model"]))
+    labels, colours = short_labels(models), model_palette(models)
+    ax = ax if ax is not None else new_axes()
+    width = 0.8 / len(models)
+    for j, model in enumerate(models):
+        colour = colours[model]
+        block = rates[rates["model"] == model].set_index("attribute").reindex(attributes)
+        x = np.arange(len(attributes)) - 0.4 + width * (j + 0.5)
+        for column, low, high, shift, face in (("rate_between", "rate_low", "rate_high", -0.15, colour),
+                                               ("rate_within", "null_low", "null_high", 0.15, "white")):
+            y = block[column].to_numpy(float)
+            err = np.vstack([y - block[low].to_numpy(float), block[high].to_numpy(float) - y])
+            ax.errorbar(x + shift * width, y, yerr=np.clip(np.nan_to_num(err, nan=0.0), 0.0, None), fmt="o",
+                        color=colour, markerfacecolor=face, capsize=2, linewidth=1.0, markersize=3.5)
+        ax.plot([], [], "o", color=colour, label=labels[model])
+    ax.plot([], [], "o", color="0.3", label="between classes (BTC rate)")
+    ax.plot([], [], "o", color="0.3", markerfacecolor="white", label="within a class (null)")
+    ax.axhline(0.0, color="black", linewidth=0.6)
+    top = np.nanmax(rates[["rate_between", "rate_high", "rate_within", "null_high"]].to_numpy(float))
+    top = top if np.isfinite(top) and top > 0 else 0.01
+    ax.set_ylim(-0.04 * top, 1.1 * top)
+    ticks = []
+    for attribute in attributes:
+        block = rates[rates["attribute"] == attribute]
+        missing = [what for what, column in (("null", "rate_within"), ("interval", "rate_low"))
+                   if column not in block.columns or block[column].isna().all()]
+        ticks.append(attribute + (f"\n(no {' or '.join(missing)})" if missing else ""))
+    ax.set_xticks(np.arange(len(attributes)), ticks)
+    ax.set(xlabel="characteristic", ylabel="BTCs / mutant pairs",
+           title=f"BiasFinder BTC rate and within-class null ({rates['interval'].iloc[0]} intervals)")
+    _legend_outside(ax)
+    return ax
+

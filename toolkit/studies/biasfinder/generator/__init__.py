@@ -1,0 +1,329 @@
+"""BiasFinder test cases (Asyrofi et al., IEEE TSE 2021): templates mined from real reviews, filled per class.
+
+Instances: :mod:`.gender` (Algorithm 1), :mod:`.occupation`, :mod:`.country` (country of origin, from the gender
+templates). :func:`generate` runs several on one corpus and concatenates their case tables.
+
+Speed: a review is parsed at most twice (gender/country share one parse; occupation parses only reviews naming one
+occupation). Before the gender parse, :func:`generate` drops reviews with both male and female pronouns: the rules
+backend always puts them in two clusters (a pronoun never joins a cluster another pronoun gendered otherwise), so
+neither instance could use them — exact for ``backend="rules"``, not applied for other backends.
+
+Screening (counted in ``attrs["generation_report"]``): reviews longer than ``max_chars`` (default
+:data:`MAX_DOC_CHARS` = 20,000 characters; the longest IMDB train review is 13,593 after cleaning) are skipped —
+one 200,000-character text would stall the parser for minutes — and so are texts that do not look English
+(:func:`toolkit.corpora.looks_english`). A review repeating an earlier one word for word is templated once with
+``duplicates="drop"`` (``duplicates_skipped``); by default (``"keep"``, BiasFinder's generator) every copy is templated
+and adds its BTCs — 20 copies give 20× — and a warning gives their count (``duplicate_reviews``; 96 of the 25,000
+IMDB train reviews). When nothing survives, TK102 says how many reviews each filter removed.
+Templating shows a progress bar over the reviews (default: from 500 reviews on).
+
+Coherence: this project's rules on top of BiasFinder's generator are named switches in :mod:`.rules`;
+``coherence="default"`` runs them all, ``"paper"`` none (BiasFinder's generator), or pass rule names. ``people``
+(:mod:`.people`): ``"mutate"`` (BiasFinder), ``"skip-named"``, ``"skip-real"`` or ``"skip-known"`` keep persons the
+review identifies from being renamed. ``generation_report["rejected_by_rule"]`` counts the reviews each rule rejected
+per stage; ``attrs["coherence"]`` records the active rules (``docs/biasfinder_rules.md``).
+
+Acceptance: which reviews give gender and country templates. ``"toolkit"`` (default) is this project's
+(one person cluster counting single mentions, slots checked); ``"biasfinder"`` (default under
+``coherence="paper"``) is BiasFinder's own code (:mod:`.paper`: its preprocessing, exactly one person cluster of
+two or more mentions, its gender and country conditions, substitution in cluster order). The paper preset is
+``coherence="paper", backend="neuralcoref", lists="paper"`` (:mod:`toolkit.nlp.neuralcoref`, the model
+BiasFinder ran). Under ``"biasfinder"`` the occupation instance is BiasFinder's own method too
+(:mod:`.occupation_paper`: a listed occupation in a sentence with a person mention, spaCy in place of Stanford
+CoreNLP's TITLE entities, no coreference; ``docs/biasfinder_rules.md``); under ``"toolkit"`` it is
+:mod:`.occupation`.
+
+Interrupts: with ``n_process`` > 1 the reviews are parsed in forked workers (:func:`toolkit.executors.parse`, not
+spaCy's own ``n_process``, which hung on Ctrl-C and left its workers behind on SIGTERM); Ctrl-C or SIGTERM stops them
+within a second and the KeyboardInterrupt leaving :func:`generate` carries how many reviews were templated
+(:func:`toolkit.executors.note_interrupt`). Templates are not cached: a re-run templates again.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+import pandas as pd
+
+from toolkit import checks, monitor
+from toolkit.corpora import from_frame, looks_english
+from toolkit.errors import InputError, unknown, warn
+from toolkit.executors import note_interrupt
+from toolkit.studies.biasfinder.generator.country import country_names, country_templates, generate_country  # noqa: F401
+from toolkit.studies.biasfinder.generator.gender import fill_names, gender_templates, generate_gender  # noqa: F401
+from toolkit.studies.biasfinder.generator.lists import PRESETS, word_lists  # noqa: F401
+from toolkit.studies.biasfinder.generator.occupation import (fill_occupation, generate_occupation,  # noqa: F401
+                                                      occupation_templates, occupations)
+from toolkit.studies.biasfinder.generator.people import MODES as PEOPLE, KnownNames, known_names, people_mode
+from toolkit.studies.biasfinder.generator.rules import DEFAULT as DEFAULT_RULES, RULES, active as active_rules
+from toolkit.studies.biasfinder.generator.occupation_paper import generate_occupation_paper
+from toolkit.studies.biasfinder.generator.distributed import map_chunks
+from toolkit.studies.biasfinder.generator.fit import check_method, template_fills
+from toolkit.studies.biasfinder.generator.paper import paper_templates
+from toolkit.studies.biasfinder.generator.rules import label as rule_label, record as record_rules
+
+INSTANCES = ("gender", "occupation", "country")
+COHERENCE = ("default", "paper")  # or an iterable of rule names (:data:`.rules.RULES`)
+ACCEPTANCE = ("toolkit", "biasfinder")  # which reviews give gender/country templates (:mod:`.paper`)
+DUPLICATES = ("keep", "drop")  # reviews repeated word for word: templated again (BiasFinder's generator) or once
+COLUMNS = ("case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
+           "gender", "occupation", "doc_id", "corpus", "fill_flag")
+_MALE = re.compile(r"\b(he|him|his|himself)\b", re.IGNORECASE)
+_FEMALE = re.compile(r"\b(she|her|hers|herself)\b", re.IGNORECASE)
+MAX_DOC_CHARS = 20_000
+_PROGRESS_MIN_DOCS = 500
+
+
+def _one_gender(corpus: pd.DataFrame) -> pd.DataFrame:
+    mixed = corpus["text"].map(lambda t: _MALE.search(t) is not None and _FEMALE.search(t) is not None)
+    return corpus.loc[~mixed.astype(bool)]
+
+
+def _instances(corpus: pd.DataFrame, *, instances: Sequence[str], n_names: int, n_country_names: int, backend: str,
+               n_process: int, lists: str = "curated", rules: frozenset[str] = DEFAULT_RULES,
+               people: str | KnownNames = "mutate", acceptance: str = "toolkit") -> dict[str, pd.DataFrame | dict]:
+    """The case table of each instance for one chunk of screened reviews, and under ``"rejected"`` the reviews each
+    coherence rule rejected there, per stage (gender templates, which country templates come from; country;
+    occupation)."""
+    frames: dict = {}
+    gendered, rejected = None, {}
+    if acceptance == "biasfinder" and {"gender", "country"} & set(instances) and len(corpus):
+        gender_found, country_found = paper_templates(corpus, backend=backend, n_process=n_process, lists=lists)
+        if "gender" in instances:
+            frames["gender"] = generate_gender(corpus, n_names=n_names, lists=lists, rules=rules,
+                                               templates=gender_found)
+            rejected["gender"] = gender_found.attrs["rejected"]
+        if "country" in instances:
+            frames["country"] = generate_country(corpus, n_names=n_country_names, lists=lists, rules=rules,
+                                                 country=country_found)
+            rejected["country"] = country_found.attrs["rejected"]
+        instances = [name for name in instances if name == "occupation"]
+    mined = _one_gender(corpus) if backend == "rules" else corpus
+    if len(mined) and "gender" in instances:
+        frames["gender"] = generate_gender(mined, n_names=n_names, backend=backend, n_process=n_process,
+                                           lists=lists, rules=rules, people=people)
+        rejected["gender"] = frames["gender"].attrs.get("rejected", {})
+        originals = frames["gender"][frames["gender"]["is_original"].astype(bool)]
+        gendered = originals.loc[:, ["doc_id", "corpus", "text", "template", "gender"]]
+    elif len(mined) and "country" in instances:
+        gendered = gender_templates(mined, backend=backend, n_process=n_process, lists=lists, rules=rules,
+                                    people=people)
+        rejected["gender"] = gendered.attrs.get("rejected", {})
+    if len(corpus) and "occupation" in instances and acceptance == "biasfinder":
+        frames["occupation"] = generate_occupation_paper(corpus, n_process=n_process, lists=lists)
+        rejected["occupation"] = frames["occupation"].attrs.get("rejected", {})
+    elif len(corpus) and "occupation" in instances:
+        frames["occupation"] = generate_occupation(corpus, n_process=n_process, lists=lists, rules=rules)
+        rejected["occupation"] = frames["occupation"].attrs.get("rejected", {})
+    if gendered is not None and len(gendered) and "country" in instances:
+        frames["country"] = generate_country(corpus, n_names=n_country_names, templates=gendered, lists=lists,
+                                             rules=rules)
+        rejected["country"] = frames["country"].attrs.get("rejected", {})
+    frames["rejected"] = {stage: dict(counts) for stage, counts in rejected.items()}
+    return frames
+
+
+SPACY_MAX_CHARS = 1_000_000
+"""The longest review ``max_chars`` may admit: spaCy's own limit (``nlp.max_length``; its parser and NER need about
+1 GB of memory per 100,000 characters), so a longer review is skipped and counted instead of failing in spaCy."""
+
+
+def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_names: int = 30,
+             n_country_names: int = 1, backend: str = "rules", n_process: int = 1, max_chars: int = MAX_DOC_CHARS,
+             progress: bool | None = None, executor: str = "local", workers: int | None = None,
+             lists: str = "curated", duplicates: str = "keep", coherence: str | Iterable[str] = "default",
+             people: str | KnownNames = "mutate", occupation_fit: str | None = None,
+             known_from: pd.DataFrame | Iterable[str] | None = None, acceptance: str | None = None) -> pd.DataFrame:
+    """The case tables of ``instances`` for ``corpus``, concatenated (columns :data:`COLUMNS`; '' where an instance
+    lacks one). ``n_names`` per gender for the gender instance, ``n_country_names`` per country and gender;
+    ``n_process`` parsing processes (2 on a 2-core machine parses about 1.6× faster); reviews longer than
+    ``max_chars`` or not English are skipped and counted (``attrs["generation_report"]``). ``executor="ray"``
+    shards the chunks over ``workers`` Ray actors (:mod:`.distributed`; identical result). ``lists``: the word-list
+    preset, ``curated`` or ``paper`` (:mod:`.lists`), recorded in ``attrs["word_lists"]``. ``coherence``: the
+    active coherence rules (:mod:`.rules`): ``"default"`` (all), ``"paper"`` (none: BiasFinder's generator) or an
+    iterable of rule names; ``people``: ``"mutate"`` (BiasFinder), ``"skip-named"``, ``"skip-real"`` or ``"skip-known"``
+    (:mod:`.people`; the last counts who is well known over ``known_from``'s reviews, by default ``corpus``'s own: pass
+    the whole corpus when generating from a sample). Both are recorded in ``attrs["coherence"]``;
+    ``generation_report["rejected_by_rule"]`` counts, per stage and rule, the reviews each rejected. ``acceptance``:
+    which reviews give gender and country templates — ``"toolkit"`` (this project's: one person cluster counting
+    single mentions, slots checked) or ``"biasfinder"`` (BiasFinder's own code, :mod:`.paper`: its preprocessing,
+    exactly one person cluster of two or more mentions; counted as ``biasfinder:<reason>``); default
+    ``"biasfinder"`` under ``coherence="paper"``, else ``"toolkit"``. The paper preset is ``coherence="paper",
+    backend="neuralcoref"`` (the model BiasFinder ran, :mod:`toolkit.nlp.neuralcoref`)."""
+    from tqdm.auto import tqdm
+
+    if not instances:
+        raise InputError("no instance chosen.", fix=f"pass instances from {', '.join(INSTANCES)}.")
+    for name in instances:
+        if name not in INSTANCES:
+            raise unknown("instance", name, INSTANCES)
+    if executor not in ("local", "ray"):
+        raise unknown("executor", executor, ("local", "ray"))
+    word_lists(lists)  # an unknown preset or too many names fail here, not after the parse
+    if occupation_fit is not None:
+        check_method(occupation_fit)  # an unknown method fails here, not after the parse
+    rules = active_rules(coherence)
+    if acceptance is None:
+        acceptance = "biasfinder" if isinstance(coherence, str) and coherence == "paper" else "toolkit"
+    if acceptance not in ACCEPTANCE:
+        raise unknown("acceptance", acceptance, ACCEPTANCE)
+    mode = people_mode(people)  # the option's name; a KnownNames (counted beforehand) is "skip-known"
+    if acceptance == "biasfinder" and mode != "mutate" and {"gender", "country"} & set(instances):
+        warn(f"BiasFinder: people={mode!r} is read by this project's acceptance only; BiasFinder's "
+             "(acceptance='biasfinder') renames every person it templates. Pass acceptance='toolkit' to use it.")
+    n_names, n_country_names = checks.count(n_names, name="n_names"), checks.count(n_country_names,
+                                                                                    name="n_country_names")
+    n_process = checks.count(n_process, name="n_process", maximum=checks.MAX_PROCESSES)
+    max_chars = checks.count(max_chars, name="max_chars", maximum=SPACY_MAX_CHARS)
+    corpus = from_frame(corpus)  # doc_id derived where a frame has only texts
+    if "gender" in instances:
+        fill_names(n_names, lists=lists)
+    if "country" in instances:
+        country_names(n_country_names, lists=lists)
+    texts = corpus["text"].astype(str) if "text" in corpus.columns else pd.Series([], dtype=str)
+    too_long = texts.str.len() > max_chars
+    english = texts.map(looks_english).astype(bool)
+    if duplicates not in DUPLICATES:
+        raise unknown("duplicates mode", duplicates, DUPLICATES)
+    repeated = texts.duplicated(keep="first") & ~too_long & english  # a copy multiplies its BTCs
+    drop = repeated if duplicates == "drop" else pd.Series(False, index=corpus.index)
+    screened = corpus.loc[~too_long & english & ~drop]
+    report = {"reviews": int(len(corpus)), "too_long_skipped": int(too_long.sum()), "max_chars": max_chars,
+              "non_english_skipped": int((~english & ~too_long).sum()), "duplicates": duplicates,
+              "duplicate_reviews": int(repeated.sum()), "duplicates_skipped": int(drop.sum())}
+    if repeated.any():
+        kept = ("each text is templated once" if duplicates == "drop" else
+                "each copy is templated again, as BiasFinder's generator does, and adds its BTCs; pass "
+                "duplicates='drop' (--duplicates drop) to template each text once")
+        warn(f"BiasFinder: {int(repeated.sum())} of {len(corpus)} reviews repeat an earlier one word for word; "
+             f"{kept} (generation_report['duplicate_reviews']).")
+    report["acceptance"] = acceptance
+    if backend == "rules" and acceptance == "toolkit":
+        report["both_genders_skipped"] = int(len(screened) - len(_one_gender(screened)))
+    chunk = 250 if n_process == 1 else 1000 * n_process  # a chunk per bar step; several spaCy workers need more
+    show = progress if progress is not None else len(screened) >= _PROGRESS_MIN_DOCS
+    parts: dict[str, list[pd.DataFrame]] = {name: [] for name in INSTANCES}
+    chunks = [screened.iloc[start:start + chunk] for start in range(0, len(screened), chunk)]
+    person_option = _known_option(people, mode=mode, known_from=known_from, screened=screened, report=report) \
+        if {"gender", "country"} & set(instances) else people
+    options = {"instances": instances, "n_names": n_names, "n_country_names": n_country_names, "backend": backend,
+               "n_process": n_process, "lists": lists, "rules": rules, "people": person_option,
+               "acceptance": acceptance}
+    if executor == "ray":
+        done = map_chunks(_instances, chunks, workers=workers, **options)
+    else:
+        done = (_instances(part, **options) for part in chunks)
+    templated, rejected = 0, {}
+    try:
+        monitor.stage(f"templating {len(screened):,} reviews ({', '.join(instances)})")
+        with tqdm(total=len(screened), desc="biasfinder templates", unit="review", disable=not show) as bar:
+            for part, frames_of_part in zip(chunks, done):
+                for stage, counts in frames_of_part.pop("rejected", {}).items():
+                    for rule, n in counts.items():
+                        rejected.setdefault(stage, {}).setdefault(rule, 0)
+                        rejected[stage][rule] += n
+                for name, frame in frames_of_part.items():
+                    parts[name].append(frame)
+                bar.update(len(part))
+                templated += len(part)
+                monitor.progress(done=templated, total=len(screened), unit="reviews")
+                monitor.check()  # an app's Cancel stops here, between chunks
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM under the command line: its parsing workers are stopped
+        note_interrupt(exc, stage="templating", templated=templated, reviews=len(screened))
+        raise
+    frames = [pd.concat(parts[name], ignore_index=True) for name in INSTANCES if parts[name]]
+    for name in instances:
+        report[f"{name}_templates"] = int(sum(f["case_id"].nunique() for f in parts[name]))
+    report["coherence"] = rule_label(rules)
+    report["people"] = mode
+    report["rejected_by_rule"] = _rejection_table(rejected, rules=rules, instances=instances)
+    kept_people = sum(n for stage in rejected.values() for rule, n in stage.items() if rule.startswith("people:"))
+    if not any(len(f) for f in frames):
+        counts = ", ".join(f"{k.replace('_', ' ')}: {v}" for k, v in report.items()
+                           if k not in ("max_chars", "rejected_by_rule", "coherence", "people", "known_names"))
+        raise InputError(f"no review survived BiasFinder's filters ({counts}"
+                         + (f", kept unmutated by people={mode!r}: {kept_people}" if kept_people else "") + ").",
+                         fix=_empty_fix(mode, kept_people))
+    cases = pd.concat([f.reindex(columns=list(COLUMNS), fill_value="") for f in frames], ignore_index=True)
+    if occupation_fit is not None and "occupation" in instances:
+        cases, report["occupation_fit"] = _fit_occupations(cases, screened, method=occupation_fit, lists=lists)
+    cases.attrs["generation_report"] = report
+    cases.attrs["word_lists"] = word_lists(lists).record(rules=rules)
+    cases.attrs["coherence"] = {**record_rules(rules), "people": mode, "acceptance": acceptance, "backend": backend}
+    return cases
+
+
+def _fit_occupations(cases: pd.DataFrame, corpus: pd.DataFrame, *, method: str, lists: str
+                     ) -> tuple[pd.DataFrame, dict]:
+    """Keep, per occupation template, only the mutants whose occupation fits the story (:mod:`.fit`: ``method`` is
+    ``"family"``, ``"embedding"`` or an ``llm:`` spec; trained on the whole screened corpus); the original rows stay.
+    Returns the cases and what the filter did (for the generation report)."""
+    occupation = cases["attribute"] == "occupation"
+    originals = cases[occupation & cases["is_original"].astype(bool)]
+    templates = originals[["doc_id", "corpus", "text", "template", "occupation"]].reset_index(drop=True)
+    monitor.stage(f"fitting occupations to {len(templates):,} templates ({method})")
+    fills = template_fills(templates, lists=lists, method=method, corpus=corpus)
+    kept = dict(zip(originals["case_id"], fills["fills"]))
+    mutant = occupation & ~cases["is_original"].astype(bool)
+    fits = pd.Series([fill in kept.get(case, ()) for case, fill in zip(cases["case_id"], cases["fill"])],
+                     index=cases.index)
+    out = cases[~mutant | fits].reset_index(drop=True)
+    n_fills = fills["n_fills"]
+    record = {"method": method, "threshold": fills.attrs.get("threshold"), "templates": int(len(templates)),
+              "mutants_before": int(mutant.sum()), "mutants_after": int((mutant & fits).sum()),
+              "median_fills": float(n_fills.median()) if len(n_fills) else 0.0,
+              "templates_with_one_fill": int((n_fills < 2).sum())}
+    return out, record
+
+
+def _empty_fix(mode: str, kept_people: int) -> str:
+    """The fix when no review was templated: the ``people`` option when it kept reviews from being templated."""
+    if kept_people and mode != "mutate":
+        milder = ("people='skip-real' (--people skip-real: only persons the text marks as real) or "
+                  if mode == "skip-known" else "")
+        return (f"people={mode!r} (--people {mode}) leaves persons the reviews identify unmutated, and here that was "
+                f"every person: pass {milder}people='mutate' (--people mutate, BiasFinder's own behaviour).")
+    return ("give reviews in English, under max_chars characters, that mention a person (one gender's pronouns, an "
+            "occupation); check the corpus has rows and a text column.")
+
+
+def _known_option(people: str | KnownNames, *, mode: str, known_from, screened: pd.DataFrame,
+                  report: dict) -> str | KnownNames:
+    """The ``people`` option the chunks get: for ``"skip-known"``, the :class:`~.people.KnownNames` counted over
+    ``known_from`` (a frame with a text column, or texts) or else the screened corpus, recorded in ``report``."""
+    if isinstance(people, KnownNames):
+        report["known_names"] = {**people.record(), "source": "given"}
+        return people
+    if mode != "skip-known":
+        if known_from is not None:
+            warn(f"BiasFinder: known_from is read only by people='skip-known', not by people={mode!r}; ignored.")
+        return people
+    source = screened if known_from is None else known_from
+    texts = source["text"] if isinstance(source, pd.DataFrame) and "text" in source.columns else source
+    if (isinstance(source, pd.DataFrame) and "text" not in source.columns) or isinstance(texts, (str, bytes)):
+        raise InputError("known_from has no text column.",
+                         fix="pass the reviews to count names over: a corpora.load(...) frame, or a list of texts.")
+    texts = [t for t in texts if isinstance(t, str) and t.strip()]
+    if not texts:
+        warn("BiasFinder: people='skip-known' counted names over no review, so nobody is known and the option "
+             "only reads skip-real's signals; pass known_from= the corpus's reviews.")
+    monitor.stage(f"counting well-known names over {len(texts):,} reviews")
+    known = known_names(texts)
+    report["known_names"] = {**known.record(), "source": "corpus" if known_from is None else "known_from"}
+    return known
+
+
+def _rejection_table(rejected: dict, *, rules: frozenset[str], instances: Sequence[str]) -> dict:
+    """Stage → rule → reviews rejected, with a 0 for every active reject rule of the stage (so a reader sees what
+    ran); ``people:<signal>`` counts under the gender stage."""
+    stages = [s for s in ("gender", "country", "occupation") if s in instances or (s == "gender" and "country"
+                                                                                  in instances)]
+    table = {}
+    for stage in stages:
+        own = {name: 0 for name, rule in RULES.items()
+               if name in rules and rule.kind == "reject" and (stage in rule.instances)
+               and (stage != "country" or name == "nationality")}
+        for rule, n in rejected.get(stage, {}).items():
+            own[rule] = own.get(rule, 0) + int(n)
+        table[stage] = own
+    return table

@@ -1,0 +1,197 @@
+"""BiasFinder's own acceptance for the gender and country instances (``acceptance="biasfinder"``, the default of
+``coherence="paper"``), read from its released code (soarsmu/BiasFinder, ``codes/gender`` and ``codes/country``;
+Apache-2.0) and rewritten here.
+
+1. Preprocessing (:func:`preprocess`, BiasFinder's ``preprocessText``): HTML tags removed, backslash escapes
+   decoded and non-ASCII characters dropped, backslashes removed, the spaCy tokens re-joined with one space
+   (none before punctuation and clitics) and " - " deleted. The templated review is this text.
+2. Coreference on the preprocessed text: the backend's clusters in its own order (``neuralcoref``: the original's
+   order, mentions in merge order; ``rules``: its clusters with singletons set aside, as neuralcoref never gives
+   one-mention clusters).
+3. A cluster is a *person* cluster when one of its mentions is a gendered pronoun (BiasFinder's case-sensitive
+   list: he him his himself He Him His Himself HE, she her herself She Her Herself SHE), the text of a PERSON
+   entity of the review, or a phrase whose own parse (the mention parsed alone) has a NOUN root that is a gender
+   noun of the word-list preset. A review is kept only with exactly one person cluster.
+4. Gender: every mention is a pronoun, a PERSON entity's text (``<name>``) or a phrase rooted in a gender noun
+   (the noun becomes ``<noun:…>``), with at least one pronoun and one gender throughout. Country: at least one
+   pronoun (one gender) and one PERSON text (``<name:gender>``); other mentions stay as written.
+5. The template is BiasFinder's: the text between mentions taken in cluster order (``original[previous end :
+   next start]``, empty when the mentions run backwards), joined with the slots by single spaces, runs of spaces
+   collapsed.
+
+Differences kept on purpose (documented in ``docs/biasfinder_rules.md``): pronoun slots are typed by the parse
+(BiasFinder maps every "her" to "his"), a gender noun is swapped for its pair (BiasFinder fills every noun of the
+other gender), and the parse is spaCy 3.8 ``en_core_web_sm`` (BiasFinder: spaCy 2 ``en_core_web_lg``).
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import cache
+
+import pandas as pd
+
+from toolkit import executors
+from toolkit.nlp import pipeline as nlp_layer
+from toolkit.studies.biasfinder.generator.lists import word_lists
+from toolkit.nlp import coref
+
+MALE_PRONOUNS = ("he", "him", "his", "himself", "He", "Him", "His", "Himself", "HE")
+FEMALE_PRONOUNS = ("she", "her", "herself", "She", "Her", "Herself", "SHE")
+PRONOUN_GENDER = {**dict.fromkeys(MALE_PRONOUNS, "male"), **dict.fromkeys(FEMALE_PRONOUNS, "female")}
+# BiasFinder's restructureText: tokens glued to the previous one
+_GLUED = frozenset(["!", "#", "$", "%", "*", ",", "/", ":", ";", "@", "^", "_", "`", "|", "~", ".", "?", ")", ">",
+                    "'m", "'s", "'d", "'ll", "'ve", "n't", "'re"])
+_PARTICLES = ((" 'm", "'m"), (" 's", "'s"), (" 'd", "'d"), (" 've", "'ve"), (" n't", "n't"), (" 're", "'re"),
+              (" - ", ""))
+_PREFILTER = re.compile(r"\b(?:he|him|his|himself|HE|she|her|herself|SHE)\b", re.IGNORECASE)
+REASONS = ("no_person_cluster", "several_person_clusters", "mention_not_replaceable", "no_pronoun", "two_genders",
+           "no_name")
+
+
+@cache
+def _tokenizer():
+    import spacy  # deferred: heavy
+
+    return spacy.blank("en").tokenizer
+
+
+def preprocess(text: str) -> str:
+    """BiasFinder's ``preprocessText`` (see the module docstring). A text whose backslash escapes do not decode
+    keeps them (BiasFinder's script stopped there)."""
+    text = re.sub(r"<.*?>", "", text)
+    try:
+        text = text.encode().decode("unicode_escape")
+    except UnicodeDecodeError:
+        pass
+    text = re.sub(r"[^\x00-\x7f]", "", text).replace("\\", "")
+    out = ""
+    for token in _tokenizer()(text):
+        out += token.text if token.text in _GLUED else " " + token.text
+    out = out.strip()
+    for old, new in _PARTICLES:
+        out = out.replace(old, new)
+    return out
+
+
+class _Phrases:
+    """Whether a mention's own parse has a gender-noun NOUN root (BiasFinder's ``isContainGenderAssociatedWord``),
+    parsed once per distinct phrase."""
+
+    def __init__(self, nlp, nouns: dict[str, str]) -> None:
+        self.nlp, self.nouns, self.known = nlp, nouns, {}
+
+    def prepare(self, phrases) -> None:
+        todo = sorted({p for p in phrases if p not in self.known})
+        for phrase, doc in zip(todo, self.nlp.pipe(todo, batch_size=256)):
+            self.known[phrase] = next((t.text for t in doc if t.pos_ == "NOUN" and t.dep_ == "ROOT"
+                                       and t.text in self.nouns), "")
+
+    def noun(self, phrase: str) -> str:
+        if phrase not in self.known:
+            self.prepare([phrase])
+        return self.known[phrase]
+
+
+def _chunks(text: str, spans: list[tuple[int, int]]) -> list[str]:
+    chunks = [text[:spans[0][0]]]
+    chunks += [text[spans[i - 1][1]:spans[i][0]] for i in range(1, len(spans))]
+    return chunks + [text[spans[-1][1]:]]
+
+
+def _join(chunks: list[str], slots: list[str]) -> str:
+    parts = [chunks[0]]
+    for slot, chunk in zip(slots, chunks[1:]):
+        parts += [slot, chunk]
+    return re.sub(" +", " ", " ".join(parts).strip())
+
+
+def templates_of(doc, clusters: list[list[tuple[int, int]]], *, persons: set[str], phrases: _Phrases,
+                 pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str] | str, tuple[str, str] | str]:
+    """(gender, country) for one parsed review and its clusters (character spans in cluster order): each a
+    (template, gender) or the reason BiasFinder rejects it (:data:`REASONS`)."""
+    text = doc.text
+
+    def person(cluster) -> bool:
+        return any(text[s:e] in PRONOUN_GENDER or text[s:e] in persons or phrases.noun(text[s:e])
+                   for s, e in cluster)
+
+    found = [c for c in clusters if len(c) > 1 and person(c)]
+    if len(found) != 1:
+        reason = "no_person_cluster" if not found else "several_person_clusters"
+        return reason, reason
+    cluster = found[0]
+    genders = {PRONOUN_GENDER[text[s:e]] for s, e in cluster if text[s:e] in PRONOUN_GENDER}
+    if not genders:
+        return "no_pronoun", "no_pronoun"
+    if len(genders) > 1:
+        return "two_genders", "two_genders"
+    gender = genders.pop()
+    chunks = _chunks(text, cluster)
+    male_of = {w: m for m, f in pairs for w in (m, f)}
+    slots, ok = [], True
+    for s, e in cluster:
+        phrase = text[s:e]
+        if phrase in PRONOUN_GENDER:
+            span = doc.char_span(s, e, alignment_mode="expand")
+            kind = coref.pronoun_slot(span[0]) if span is not None and len(span) == 1 else "subj"
+            slots.append(f"<{kind[0].upper() + kind[1:]}>" if phrase[0].isupper() else f"<{kind}>")
+        elif phrase in persons:
+            slots.append("<name>")
+        elif (noun := phrases.noun(phrase)) and noun.lower() in male_of:
+            slots.append(phrase.replace(noun, f"<noun:{male_of[noun.lower()]}>"))
+        else:
+            ok = False
+            break
+    made_gender = (_join(chunks, slots), gender) if ok else "mention_not_replaceable"
+    names = [text[s:e] in persons and text[s:e] not in PRONOUN_GENDER for s, e in cluster]
+    if not any(names):
+        made_country = "no_name"
+    else:
+        country_slots = [f"<name:{gender}>" if is_name else text[s:e] for (s, e), is_name in zip(cluster, names)]
+        made_country = (_join(chunks, country_slots), gender)
+    return made_gender, made_country
+
+
+def _clusters(resolver, backend: str, doc) -> list[list[tuple[int, int]]]:
+    if backend == "neuralcoref":
+        return [[(doc[s].idx, doc[e - 1].idx + len(doc[e - 1].text)) for s, e in c["mentions"]]
+                for c in resolver.clusters(doc)]
+    return [c for c in resolver.resolve_docs([doc])[0] if len(c) > 1]
+
+
+def paper_templates(corpus: pd.DataFrame, *, backend: str = "neuralcoref", n_process: int = 1,
+                    lists: str = "paper") -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(gender templates, country templates) of ``corpus`` under BiasFinder's acceptance (module docstring), each
+    with columns ``doc_id, corpus, text, template, gender`` (``text``: the preprocessed review) and
+    ``attrs["rejected"]``: reviews per reason, ``biasfinder:<reason>``. Country templates hold ``<name:gender>``
+    slots (:mod:`.country`'s format)."""
+    columns = ["doc_id", "corpus", "text", "template", "gender"]
+    texts = corpus["text"].astype(str).map(preprocess)
+    keep = texts.map(lambda t: _PREFILTER.search(t) is not None).astype(bool)
+    rows = corpus.loc[keep].assign(text=texts[keep])
+    resolver = coref.backend(backend)
+    nlp = nlp_layer.load_pipeline(nlp_layer.DEFAULT_PIPELINE, disable=("lemmatizer",))
+    pairs = word_lists(lists).noun_pairs
+    nouns = {w: g for m, f in pairs for w, g in ((m, "male"), (f, "female"))}
+    phrases = _Phrases(nlp, nouns)
+    gender_rows, country_rows = [], []
+    rejected = {"gender": Counter(), "country": Counter()}
+    docs = executors.parse(nlp, rows["text"].tolist(), batch_size=64, n_process=n_process)
+    for row, doc in zip(rows.itertuples(index=False), docs):
+        clusters = _clusters(resolver, backend, doc)
+        phrases.prepare(doc.text[s:e] for c in clusters for s, e in c)
+        persons = {ent.text for ent in doc.ents if ent.label_ == "PERSON"}
+        made = templates_of(doc, clusters, persons=persons, phrases=phrases, pairs=pairs)
+        for stage, result, out in (("gender", made[0], gender_rows), ("country", made[1], country_rows)):
+            if isinstance(result, str):
+                rejected[stage][f"biasfinder:{result}"] += 1
+            else:
+                out.append({"doc_id": row.doc_id, "corpus": row.corpus, "text": doc.text, "template": result[0],
+                            "gender": result[1]})
+    frames = []
+    for stage, out in (("gender", gender_rows), ("country", country_rows)):
+        frame = pd.DataFrame(out, columns=columns)
+        frame.attrs["rejected"] = dict(rejected[stage])
+        frames.append(frame)
+    return frames[0], frames[1]

@@ -1,0 +1,243 @@
+"""EEC figures (Kiritchenko & Mohammad 2018): Δ box plots per system (Figures 1-2) and the mean Δ with its
+two-way interval, one panel per task."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+import seaborn as sns
+from matplotlib.axes import Axes
+from matplotlib.lines import Line2D
+
+from toolkit import stats
+from toolkit.errors import InputError
+from toolkit.plots.presets import preset
+from toolkit.plots.style import (
+    _DIRECTION_COLOURS,
+    NOISE,
+    ZERO_MARK,
+    _figure_legend,
+    _grid,
+    _legend_outside,
+    _min_span,
+    _styled,
+    _tick_labels,
+    _zero_models,
+    new_axes,
+    short_labels,
+)
+from toolkit.studies.eec import analysis as eec_study
+
+COLLAPSED_MARK = {"marker": "s", "markersize": 4.5, "markeredgecolor": "black", "markeredgewidth": 0.6,
+                  "linestyle": "none", "zorder": 6}
+"""How a significant system whose box collapses to a line (IQR = 0) is drawn: a square at its median."""
+
+
+@_styled
+def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subset: str = "all",
+               order: Sequence[str] | None = None, ax: Axes | None = None) -> Axes:
+    """Box plots of Δ per system, coloured by the paper's significance group (Figures 1 and 2); a system whose Δ is
+    exactly 0 for every pair is a diamond on the zero line marked ``all Δ = 0`` (its box would hide in the line).
+
+    ``pairs`` from :func:`toolkit.studies.eec.analysis.pairs`, ``tests`` from :func:`toolkit.studies.eec.analysis.ttests`; ``order``
+    lists the systems left to right (default: by mean Δ, said in the axis label). Systems by :func:`short_label`.
+    """
+    data = pairs[(pairs["attribute"] == attribute) & (pairs["subset"] == subset)]
+    groups = tests[(tests["attribute"] == attribute) & (tests["subset"] == subset)][["model", "direction"]]
+    data = data.merge(groups.drop_duplicates("model"), on="model", how="left")
+    if data.empty:
+        raise InputError(f"no pairs for attribute={attribute!r}, subset={subset!r}.",
+                         fix="pass the pairs and tests of that attribute and subset.")
+    models = list(dict.fromkeys(data["model"]))
+    xlabel = "system"
+    if order is None:
+        order = data.groupby("model")["delta"].mean().sort_values(kind="stable").index.tolist()
+        xlabel = "system (by mean Δ)"
+    else:
+        unknown = [m for m in order if m not in models]
+        if unknown or set(models) - set(order):
+            raise InputError(f"order must list each scored model once; got {list(order)} for {models}.",
+                             fix=f"use a permutation of {models}.")
+    labels = short_labels(order)
+    data = data.assign(system=data["model"].map(labels))
+    ax = ax if ax is not None else new_axes()
+    palette = dict(zip(eec_study.directions(attribute), _DIRECTION_COLOURS))
+    present = [d for d in palette if d in set(data["direction"])]
+    present_ns = eec_study.directions(attribute)[0]
+    sns.boxplot(saturation=1, data=data, x="system", y="delta", hue="direction", order=[labels[m] for m in order],
+                palette=palette, hue_order=present, dodge=False, fliersize=1.5, linewidth=0.6, width=0.6, ax=ax)
+    ax.axhline(0.0, color="black", linewidth=0.6, zorder=1)
+    direction = groups.drop_duplicates("model").set_index("model")["direction"]
+    zero = _zero_models(data, "delta")
+    collapsed = False
+    for i, model in enumerate(order):
+        colour = palette.get(direction.get(model), "#bbbbbb")
+        if model in zero:
+            ax.plot([i], [0.0], color=colour, **ZERO_MARK)
+            continue
+        q1, median, q3 = data.loc[data["model"] == model, "delta"].quantile([0.25, 0.5, 0.75])
+        if q3 - q1 <= NOISE and direction.get(model) != present_ns:  # a significant box drawn as a line
+            ax.plot([i], [median], color=colour, **COLLAPSED_MARK)
+            collapsed = True
+    _, _, a, b = eec_study.ATTRIBUTES[attribute]
+    _tick_labels(ax, [labels[m] for m in order])
+    ax.set(xlabel=xlabel, ylabel=f"Δ ({a} − {b})", title=f"EEC {attribute} ({subset})")
+    handles, texts = ax.get_legend_handles_labels()
+    if zero:
+        handles.append(Line2D([], [], color="#bbbbbb", **ZERO_MARK))
+        texts.append("all Δ = 0")
+    if collapsed:
+        handles.append(Line2D([], [], color="0.3", **COLLAPSED_MARK))
+        texts.append("box collapsed (IQR = 0)")
+    _legend_outside(ax, handles, texts)
+    return ax
+
+
+def _task_panels(data: pd.DataFrame, *, value: str, what: str, attribute: str, subset: str,
+                 pearson: Mapping[str, float] | None) -> list[tuple[str, pd.DataFrame, list[str], str, Axes]]:
+    """One new Figure with a panel per task of ``data`` (the paper's task order; :func:`_grid` lays them out); per
+    panel the task, its rows, its systems ordered by ``pearson`` (best first), then by their mean ``value``, and
+    the axis label saying which order that is."""
+    tasks = [t for t in eec_study.TASK_ORDER if t in set(data["task"])]
+    if not tasks:
+        raise InputError(f"no {what} for attribute={attribute!r}, subset={subset!r}.",
+                         fix=f"pass the {what} of that attribute and subset.")
+    pearson = dict(pearson or {})
+    widest = max(data.loc[data["task"] == t, "model"].nunique() for t in tasks)
+    _, cells = _grid(len(tasks), panel_width=0.35 * widest + 1.2)
+    panels = []
+    for task, ax in zip(tasks, cells):
+        block = data[data["task"] == task]
+        mean = block.groupby("model")[value].mean()
+        order = sorted(mean.index, key=lambda m: (m not in pearson, -pearson.get(m, 0.0), mean[m]))
+        ranked = [m for m in order if m in pearson]
+        label = ("system (by mean Δ)" if not ranked else "system (by Pearson r, best first)"
+                 if len(ranked) == len(order) else "system (by Pearson r, then mean Δ)")
+        panels.append((task, block, order, label, ax))
+    return panels
+
+
+def _panel_title(task: str, order_label: str) -> str:
+    """A task panel's title: the task and the systems' order (``anger: by mean Δ``)."""
+    return f"{task}: " + order_label.replace("system (by ", "by ").removesuffix(")")
+
+
+@_styled
+def eec_task_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subset: str = "all",
+                    pearson: Mapping[str, float] | None = None) -> list[Axes]:
+    """Figures 1–2 per task: one panel per task (anger, fear, joy, sadness, valence, as the paper) of Δ box plots,
+    systems ordered left to right by ``pearson`` (spec → Pearson r on the task's test set), best first — as the
+    paper ordered them by official rank; systems without one follow, by mean Δ (the axis label says which). One
+    new Figure at the preset's width; returns its Axes."""
+    data = pairs[(pairs["attribute"] == attribute) & (pairs["subset"] == subset)]
+    axes = []
+    for task, block, order, label, ax in _task_panels(data, value="delta", what="pairs", attribute=attribute,
+                                                      subset=subset, pearson=pearson):
+        eec_deltas(block, tests[tests["task"] == task], attribute=attribute, subset=subset, order=order, ax=ax)
+        ax.set(title=_panel_title(task, label), xlabel="")
+        axes.append(ax)
+    axes[0].figure.suptitle(f"EEC {attribute} ({subset}): Δ per system", fontsize=preset().title_size)
+    _figure_legend(axes[0].figure, axes)
+    return axes
+
+
+T_COLOUR = "#333333"  # the paper's t interval: dark, open circle; the two-way verdicts are coloured
+_VERDICT_COLOURS = {"a higher": "#d55e00", "b higher": "#0173b2", "different but within ±m": "#cc78bc",
+                    "equivalent": "#029e73", "inconclusive": "#949494", stats.IDENTICAL: "#000000"}
+
+
+def _verdict_kind(verdict: str) -> str:
+    """The colour key of a verdict string (:data:`toolkit.stats.VERDICTS`; the margin dropped)."""
+    text = str(verdict)
+    if text.startswith("equivalent"):
+        return "equivalent"
+    return "different but within ±m" if text.startswith("different but within") else text
+
+
+def _level(tests: pd.DataFrame) -> str:
+    """How the intervals of an EEC tests table are made, for a title: simultaneous over m tests, or 95 %."""
+    if "n_family" in tests.columns and tests["n_family"].notna().any():
+        m = int(tests["n_family"].max())
+        return "95\u00a0% simultaneous" + (f" (m\u00a0=\u00a0{m})" if m > 1 else "")
+    return "95\u00a0%"
+
+
+@_styled
+def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", order: Sequence[str] | None = None,
+                  ax: Axes | None = None) -> Axes:
+    """Per system, side by side: the paper's mean Δ with its t interval over sentences (grey, open circle) and the
+    two-way estimate with its interval (names and templates as samples, simultaneous over the verdict's family:
+    ``estimate``, ``ci_low``/``ci_high``; filled, coloured by ``verdict``); a zero line and the ±``margin`` band; a
+    system whose Δ is exactly 0 is a diamond on the zero line (``all Δ = 0`` in the legend, above the Axes).
+
+    ``tests`` from :func:`toolkit.studies.eec.analysis.ttests`; ``order`` lists the systems left to right (default: by mean
+    Δ, as :func:`eec_deltas`, so the two figures line up).
+    """
+    data = tests[(tests["attribute"] == attribute) & (tests["subset"] == subset)].drop_duplicates("model")
+    if data.empty or "ci_low" not in data.columns:
+        raise InputError(f"no intervals for attribute={attribute!r}, subset={subset!r}.",
+                         fix="pass toolkit.studies.eec.analysis.ttests(...) of that attribute and subset.")
+    models = list(data["model"])
+    xlabel = "system"
+    if order is None:
+        order = data.set_index("model")["mean_diff"].sort_values(kind="stable").index.tolist()
+        xlabel = "system (by mean Δ)"
+    elif [m for m in order if m not in models] or set(models) - set(order):
+        raise InputError(f"order must list each tested model once; got {list(order)} for {models}.",
+                         fix=f"use a permutation of {models}.")
+    data = data.set_index("model").loc[list(order)]
+    ax = ax if ax is not None else new_axes()
+    margin = float(data["margin"].iloc[0])
+    band = ax.axhspan(-margin, margin, color="#029e73", alpha=0.12, linewidth=0)
+    ax.axhline(0.0, color="black", linewidth=0.6, zorder=1)
+    kinds, zero = [], False
+    for i, (_, row) in enumerate(data.iterrows()):
+        if all(abs(row[c]) <= NOISE for c in ("estimate", "ci_low", "ci_high", "t_ci_low", "t_ci_high")):
+            ax.plot([i], [0.0], color="#bbbbbb", **ZERO_MARK)
+            zero = True
+            continue
+        ax.vlines(i - 0.14, row["t_ci_low"], row["t_ci_high"], color=T_COLOUR, linewidth=2.2, zorder=3)
+        ax.plot([i - 0.14], [row["mean_diff"]], "o", color=T_COLOUR, markerfacecolor="white", markersize=3.5,
+                markeredgewidth=0.8, zorder=4)
+        kind = _verdict_kind(row["verdict"])
+        kinds.append(kind)
+        colour = _VERDICT_COLOURS.get(kind, "#949494")
+        ax.errorbar(i + 0.14, row["estimate"], yerr=[[row["estimate"] - row["ci_low"]],
+                                                     [row["ci_high"] - row["estimate"]]],
+                    fmt="o", color=colour, capsize=2, linewidth=1.5, markersize=3.5, zorder=4)
+    handles = [Line2D([], [], color=T_COLOUR, linewidth=2.2, marker="o", markerfacecolor="white", markersize=3.5),
+               band]
+    texts = ["mean Δ, t interval over sentences (paper)", f"±{margin:g} (equivalence margin)"]
+    for kind, colour in _VERDICT_COLOURS.items():
+        if kind in kinds:
+            handles.append(Line2D([], [], color=colour, marker="o", linewidth=1.5, markersize=3.5))
+            texts.append(f"two-way estimate: {kind}")
+    if zero:
+        handles.append(Line2D([], [], color="#bbbbbb", **ZERO_MARK))
+        texts.append("all Δ = 0")
+    _, _, a, b = eec_study.ATTRIBUTES[attribute]
+    _tick_labels(ax, list(short_labels(order).values()))
+    ax.set_xlim(-0.6, len(order) - 0.4)
+    ax.set(xlabel=xlabel, ylabel=f"Δ ({a} − {b})", title=f"EEC {attribute} ({subset}): Δ, {_level(data)} CI")
+    _min_span(ax, span=2.5 * margin if margin > 0 else 0.01)
+    _legend_outside(ax, handles, texts)
+    return ax
+
+
+@_styled
+def eec_task_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all",
+                       pearson: Mapping[str, float] | None = None) -> list[Axes]:
+    """:func:`eec_intervals` per task (one panel each, the paper's task order), systems ordered as
+    :func:`eec_task_deltas` orders them (``pearson`` best first, then by mean Δ). One new Figure; returns its Axes."""
+    data = tests[(tests["attribute"] == attribute) & (tests["subset"] == subset)]
+    axes = []
+    for task, block, order, label, ax in _task_panels(data, value="mean_diff", what="tests", attribute=attribute,
+                                                      subset=subset, pearson=pearson):
+        eec_intervals(block, attribute=attribute, subset=subset, order=order, ax=ax)
+        ax.set(title=_panel_title(task, label), xlabel="")
+        axes.append(ax)
+    axes[0].figure.suptitle(f"EEC {attribute} ({subset}): Δ with {_level(data)} CI", fontsize=preset().title_size)
+    _figure_legend(axes[0].figure, axes)
+    return axes
+
+

@@ -1,0 +1,155 @@
+"""PSA figures (Prabhakaran et al. 2019): ScoreSens per name (Figure 1), LabelDist against c (Figure 2), label
+flips per name."""
+from __future__ import annotations
+
+import textwrap
+
+import numpy as np
+import pandas as pd
+import seaborn as sns
+from matplotlib.axes import Axes
+from matplotlib.patches import Patch
+
+from toolkit.errors import InputError
+from toolkit.plots.presets import preset
+from toolkit.plots.style import (
+    NOISE,
+    _legend_outside,
+    _mark_zero_bars,
+    _min_span,
+    _styled,
+    category_palette,
+    model_palette,
+    new_axes,
+    short_label,
+    short_labels,
+)
+
+
+@_styled
+def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, ax: Axes | None = None) -> Axes:
+    """ScoreSens per name, female names then male names, coloured by category (PSA Figure 1); a name whose
+    ScoreSens is 0 (or floating-point noise of 0, below :data:`NOISE`) is a diamond on the zero line, and the axis
+    spans at least 0.02 (never scaled to noise). Vertical bars at double width; in a column preset the
+    bars run horizontally (names down the side, female above the dashed line).
+
+    ``names`` from :func:`toolkit.studies.psa.analysis.score_sens`; ``model`` picks one model (default: the first).
+    """
+    models = list(dict.fromkeys(names["model"]))
+    if not models:
+        raise InputError("no ScoreSens rows to plot.", fix="pass toolkit.studies.psa.analysis.score_sens(scored).")
+    model = model or models[0]
+    if model not in models:
+        raise InputError(f"model {model!r} is not in the table; it has {models}.", fix="pick one of them.")
+    p = preset()
+    vertical = p.double
+    data = names[names["model"] == model]
+    data = data.assign(score_sens=data["score_sens"].where(data["score_sens"].abs() > NOISE, 0.0))  # noise: 0
+    data = data.sort_values(["gender", "score_sens"], kind="stable")
+    if ax is None:
+        ax = new_axes(height=p.height + 0.9) if vertical else new_axes(height=0.115 * len(data) + 1.3)
+    palette = category_palette(names["category"])
+    hue_order = [c for c in palette if c in set(names["category"])]
+    boundary = int((data["gender"] == "female").sum()) - 0.5
+    if vertical:
+        sns.barplot(saturation=1, data=data, x="name", y="score_sens", hue="category", order=data["name"].tolist(),
+                    dodge=False, palette=palette, hue_order=hue_order, ax=ax)
+        ax.axvline(boundary, color="black", linestyle="--", linewidth=0.6)
+        ax.axhline(0.0, color="black", linewidth=0.6)
+        ax.set(xlabel="female names  |  male names", ylabel="ScoreSens (valence)")
+        ax.tick_params(axis="x", rotation=90)
+        _legend_outside(ax, title="category")
+    else:
+        sns.barplot(saturation=1, data=data, y="name", x="score_sens", hue="category", order=data["name"].tolist(),
+                    dodge=False, palette=palette, hue_order=hue_order, orient="h", ax=ax)
+        ax.axhline(boundary, color="black", linestyle="--", linewidth=0.6)
+        ax.axvline(0.0, color="black", linewidth=0.6)
+        ax.set(ylabel="female names (top)  |  male names", xlabel="ScoreSens (valence)")
+        _legend_outside(ax, title="category")
+    _mark_zero_bars(ax, vertical=vertical)
+    _min_span(ax, axis="y" if vertical else "x", span=0.02)
+    label = short_label(model)
+    ax.set_title(f"PSA ScoreSens: {label}")
+    if (data["score_sens"] == 0).all():
+        note = f"{label} gives every name the same score: ScoreSens = 0 (correlation undefined)"
+        if vertical:
+            ax.text(0.5, 0.96, note, transform=ax.transAxes, ha="center", va="top", fontsize=p.small_size,
+                    bbox={"facecolor": "white", "edgecolor": "0.6", "linewidth": 0.5})
+        else:  # no room beside the zero line in a column: under the axis
+            ax.set_xlabel(ax.get_xlabel() + "\n" + textwrap.fill(note, 40))
+    return ax
+
+
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "h")
+"""One marker per model in line figures, so that two models drawn on the same points both show."""
+
+
+@_styled
+def psa_label_dist(label_dist: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """LabelDist against the threshold (PSA Figure 2), one line per model (and corpus) in its colour
+    (:func:`model_palette`) and marker, with the bootstrap interval (``label_dist_low``/``label_dist_high``, where the
+    table has them) as a band in the model's colour, said in the legend; a model whose curve equals an earlier one's
+    says so in the legend (``= vader``) and is drawn dashed with small markers on top, so both show; a point at 0 is drawn."""
+    ax = ax if ax is not None else new_axes()
+    models = list(dict.fromkeys(label_dist["model"]))
+    corpora = list(dict.fromkeys(label_dist["corpus"]))
+    labels, colours = short_labels(models), model_palette(models)
+    has_band = {"label_dist_low", "label_dist_high"} <= set(label_dist.columns) and \
+        label_dist["label_dist_low"].notna().any()
+    drawn: list[tuple[str, tuple]] = []
+    for k, corpus in enumerate(corpora):
+        for j, model in enumerate(models):
+            block = label_dist[(label_dist["model"] == model) & (label_dist["corpus"] == corpus)]
+            block = block.sort_values("threshold")
+            if block.empty:
+                continue
+            curve = tuple(np.round(block["label_dist"].to_numpy(float), 9))
+            same = next((labels[m] for m, other in drawn if other == curve), None)
+            drawn.append((model, curve))
+            label = labels[model] + (f" ({corpus})" if len(corpora) > 1 else "") + (f" (= {same})" if same else "")
+            if has_band:
+                ax.fill_between(block["threshold"], block["label_dist_low"], block["label_dist_high"],
+                                color=colours[model], alpha=0.15, linewidth=0)
+            ax.plot(block["threshold"], block["label_dist"], color=colours[model], marker=MARKERS[j % len(MARKERS)],
+                    markersize=2.2 if same else 4.5, linewidth=1.0, label=label, zorder=4 if same else 3,
+                    linestyle=(0, (2, 2)) if same else ("-", "--", ":", "-.")[k % 4])  # a copy: dashed, on top
+    handles, texts = ax.get_legend_handles_labels()
+    if has_band:
+        handles.append(Patch(facecolor="0.5", alpha=0.3, linewidth=0))
+        texts.append("95 % bootstrap interval")
+    top = float(np.nanmax(label_dist[["label_dist"] + (["label_dist_high"] if has_band else [])].to_numpy(float)))
+    ax.set_ylim(-0.03 * max(top, 0.05), 1.08 * max(top, 0.05))
+    ax.set(xlabel="threshold c (valence)", ylabel="LabelDist", title="PSA LabelDist")
+    _legend_outside(ax, handles, texts)
+    return ax
+
+
+@_styled
+def psa_label_flips(flips: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """Share of sentences whose label flips per name at one threshold, one bar per model in its colour; a rate of
+    exactly 0 is a diamond on the zero line. Horizontal bars in a column preset."""
+    if flips.empty:
+        raise InputError("no label flips to plot.", fix="pass toolkit.studies.psa.analysis.label_flips(scored, threshold=c).")
+    p = preset()
+    labels = short_labels(flips["model"])
+    data = flips.sort_values(["gender", "name"]).assign(system=lambda f: f["model"].map(labels))
+    colours = model_palette(labels)
+    palette = {labels[m]: colours[m] for m in labels}
+    n = data["name"].nunique()
+    if ax is None:
+        ax = new_axes(height=p.height + 0.9) if p.double else new_axes(height=0.06 * n * len(labels) + 0.1 * n + 1.3)
+    if p.double:
+        sns.barplot(saturation=1, data=data, x="name", y="flip_rate", hue="system", hue_order=list(labels.values()),
+                    palette=palette, ax=ax)
+        ax.set(xlabel="name", ylabel="label flip rate")
+        ax.tick_params(axis="x", rotation=90)
+    else:
+        sns.barplot(saturation=1, data=data, y="name", x="flip_rate", hue="system", hue_order=list(labels.values()),
+                    palette=palette, orient="h", ax=ax)
+        ax.set(ylabel="name", xlabel="label flip rate")
+    _mark_zero_bars(ax, vertical=p.double)
+    ax.set_title(f"Labels flipped at c = {data['threshold'].iloc[0]:.2f} (◆: none)")
+    _legend_outside(ax)
+    return ax
+
+
