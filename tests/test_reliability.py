@@ -511,7 +511,7 @@ def test_non_english_texts_are_counted_warned_and_skipped_by_psa(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         result = psa.run(corpus=path, models=["vader"], n=4, n_boot=10, cache=False)
-    assert result.settings["corpus_report"]["non_english_skipped"] == 3
+    assert result.provenance.settings["corpus_report"]["non_english_skipped"] == 3
     assert not result.scored["text"].str.contains("他|Film sei|film était").any()
 
 
@@ -557,4 +557,4 @@ def test_btcsam_settings_name_the_llm_that_generated_a_set():
                           "bias_type": ["religion"] * 2, "test_set": ["gen"] * 2,
                           "llm": ["openai:gpt-x@http://localhost/v1?temperature=0.7&max_tokens=1024"] * 2})
     result = btcsam.run(sets={"gen": cases}, models=["vader"], cache=False)
-    assert result.settings["generated_by"] == {"gen": [cases["llm"].iloc[0]]}
+    assert result.provenance.settings["generated_by"] == {"gen": [cases["llm"].iloc[0]]}

@@ -208,7 +208,7 @@ def test_cli_with_a_py_model_calling_sys_exit_fails_and_writes_nothing(exiters, 
 def test_cli_sys_exit_from_anywhere_in_the_run_is_an_error_not_success(tmp_path, capsys, monkeypatch):
     from toolkit import __main__ as cli
 
-    monkeypatch.setattr(cli, "_eec", lambda args, cache: sys.exit(0))
+    monkeypatch.setattr(cli, "_study", lambda args, cache: sys.exit(0))
     code = cli.main(["eec", "--model", "vader", "--out", str(tmp_path / "o"), "--no-cache"])
     assert code == 2 and "ended by sys.exit(0)" in capsys.readouterr().err
 

@@ -32,7 +32,7 @@ from toolkit import stats as st
 from toolkit.studies import get, register, stats_frame
 from toolkit.studies.base import Settings, Study
 from toolkit.studies.btcsam import drilldown
-from toolkit.studies.btcsam.tables import LATEX_LAYOUTS
+from toolkit.studies.btcsam.latex import LATEX_LAYOUTS
 from toolkit.studies.result import Provenance, StudyResult
 from toolkit.corpora.external import (BTCSAM_SETS, btcsam_path, load_btcsam, load_crows_pairs,  # noqa: F401
                                       load_eec_csv)
