@@ -148,7 +148,7 @@ def _group_by_input(model: SentimentModel, texts: list[str], *, input_dedup: boo
     after tokenisation and truncation share one), the ids per text (None for models without a tokenizer: every
     distinct text is its own input) and each text's own truncation flag (None: the model reports it). ``threads``
     (the tokenise-ahead path): tokenise in that many worker threads, each text once
-    (:meth:`toolkit.models.hf.TransformerModel.encode`); 0: as the engine did before, in this thread."""
+    (:meth:`toolkit.models.hf.TransformerModel.encode`); 0: in this thread, a cut text tokenised twice."""
     if not (input_dedup and callable(getattr(model, "encode", None))):
         return np.arange(len(texts)), None, None
     ids, full_lengths = model.encode(texts, threads=threads, one_pass=True) if threads else model.encode(texts)
