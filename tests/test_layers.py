@@ -253,7 +253,7 @@ def test_layers_the_engine_is_below_the_studies_and_the_models_below_the_engine(
             < layer_of("toolkit.outputs.runs") < layer_of("toolkit.studies") < layer_of("toolkit.studies.eec.generator")
             < layer_of("toolkit.studies.eec.analysis") < layer_of("toolkit.studies.eec.figures")
             < layer_of("toolkit.studies.eec") < layer_of("toolkit.studies.eec.app") < layer_of("toolkit.__main__"))
-    assert layer_of("toolkit.studies.btcsam.generator.llm") == layer_of("toolkit.studies.biasfinder.generator.gender")
+    assert layer_of("toolkit.studies.btcsam.generator.stages") == layer_of("toolkit.studies.biasfinder.generator.gender")
 
 
 def test_layers_every_entry_names_a_module():

@@ -373,7 +373,7 @@ def _bodies_then_ok(bodies):
 
 @pytest.mark.parametrize("body", [b"<html>Bad gateway</html>", b'{"error": "overloaded"}', b'{"choices": []}'])
 def test_llm_reply_without_json_or_choices_is_retried_then_tk501(monkeypatch, body):
-    from toolkit.studies.btcsam.generator.llm import OpenAIBackend
+    from toolkit.llm import OpenAIBackend
 
     monkeypatch.setenv("RELIABILITY_KEY", "k")
     with LoopbackChat(reply=_bodies_then_ok([body, body])) as flaky:
@@ -432,7 +432,7 @@ def test_hf_hub_offline_searches_only_the_cache(tmp_path, monkeypatch):
 
 
 def test_btcsam_local_llm_backend_fails_at_once_on_a_missing_folder(tmp_path, monkeypatch, no_hub):
-    from toolkit.studies.btcsam.generator.llm import HFBackend
+    from toolkit.llm import HFBackend
 
     monkeypatch.chdir(tmp_path)
     with pytest.raises(ModelSpecError, match="not found"):

@@ -306,7 +306,7 @@ def test_hostile_chat_replies_are_malformed_replies_tk501_not_raw_errors(monkeyp
     from loopback_chat import LoopbackChat
 
     from toolkit.errors import LLMError
-    from toolkit.studies.btcsam.generator.llm import OpenAIBackend
+    from toolkit.llm import OpenAIBackend
 
     monkeypatch.setenv("R3_LLM_KEY", "k")
     with LoopbackChat(reply=lambda request: (200, payload)) as chat:
