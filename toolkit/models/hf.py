@@ -438,10 +438,10 @@ class TransformerModel(SentimentModel):
         A fast tokenizer is driven through its Rust backend (``encode_batch`` on every core, no per-text Python
         conversion: on a GPU the transformers wrapper's conversion cost more than the tokenisation itself); the
         first texts of every call are checked against the transformers path, and any difference falls back to it.
-        ``threads`` > 1 tokenises chunks of :data:`ENCODE_CHUNK` texts in that many worker threads (the Rust calls
-        release the GIL, so they run in parallel also where the tokenizer's own parallelism is off, e.g. in a
-        process forked after it was used); the ids are the same, in text order. An interrupt cancels the chunks not
-        started; a running one finishes first. ``one_pass``: tokenise every text once, with truncation, and read
+        ``threads`` > 1 tokenises chunks of :data:`ENCODE_CHUNK` texts in that many worker threads on the Rust path
+        (its calls release the GIL, so they run in parallel also where the tokenizer's own parallelism is off, e.g.
+        in a process forked after it was used); the ids are the same, in text order. An interrupt cancels the chunks
+        not started; a running one finishes first. ``one_pass``: tokenise every text once, with truncation, and read
         its length before truncation from the pieces cut off (the Rust path only, where that gives the wrapper's ids
         and lengths on the checked texts; else two passes as above): the same ids and lengths."""
         dtype = np.uint16 if len(self.tokenizer) <= np.iinfo(np.uint16).max + 1 else np.int32
@@ -449,12 +449,12 @@ class TransformerModel(SentimentModel):
         if not len(texts):  # transformers' tokenizer raises IndexError on an empty batch
             return [], lengths
         tokenize = self._rust_tokenize() if self._rust_agrees(texts) else self._wrapper_tokenize
-        one_pass = getattr(tokenize, "one_pass", None) if one_pass and getattr(tokenize, "one_pass_agrees",
-                                                                                  False) else None
+        single = getattr(tokenize, "one_pass", None) if one_pass and getattr(tokenize, "one_pass_agrees", False) \
+            else None
 
         def chunk_ids(chunk: list[str]) -> tuple[list[np.ndarray], list[int]]:
-            if one_pass is not None:
-                cut, sizes = one_pass(chunk)
+            if single is not None:
+                cut, sizes = single(chunk)
                 return [np.asarray(x, dtype=dtype) for x in cut], sizes
             full = tokenize(chunk, truncate=False)
             sizes = [len(x) for x in full]
@@ -467,7 +467,8 @@ class TransformerModel(SentimentModel):
         size = ENCODE_CHUNK if threads > 1 else 4096
         chunks = [list(texts[start:start + size]) for start in range(0, len(texts), size)]
         ids: list[np.ndarray] = []
-        if threads <= 1 or len(chunks) == 1:
+        if threads <= 1 or len(chunks) == 1 or tokenize == self._wrapper_tokenize:  # the wrapper sets its backend's
+            # truncation on every call, which two threads at once would collide on ("Already borrowed")
             done = map(chunk_ids, chunks)
             pool = None
         else:
