@@ -19,11 +19,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-STUDY_PACKAGES = ("eec", "psa", "biasfinder", "btcsam", "agreement")
+STUDY_PACKAGES = ("eec", "psa", "biasfinder", "btcsam", "agreement", "multilingual")
 """The study packages: each is one room, ``toolkit/studies/<study>/``, with the same parts in the same order."""
 STUDY_PARTS: dict[float, tuple[str, ...]] = {
-    10.1: ("generator",),
-    10.2: ("analysis", "planning", "btc_rates", "counting", "judgements", "sampling"),
+    10.1: ("generator", "corpora"),
+    10.2: ("analysis", "planning", "btc_rates", "counting", "judgements", "sampling", "defects", "regression"),
     10.3: ("figures", "latex", "captions", "drilldown", "annotation_files"),
     10.5: ("app", "annotation"),
 }

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 import torch
-
 from model_zoo import BTCSAM_CLASSIFIERS, EKMAN, build_classifier
+
 from toolkit import cases as case_schema
 from toolkit.models import load
 from toolkit.scoring import score

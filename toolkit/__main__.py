@@ -145,7 +145,7 @@ def _reports(args: argparse.Namespace) -> None:
     if args.command == "compare":
         print(runs.compare(left=args.left, right=args.right, path=args.html))
         return
-    print(runs.from_run(out_dir=args.run, path=args.html))
+    print(runs.from_run(out_dir=args.run, path=args.html, figure_notes=studies.paper_figures()))
     if args.latex:
         for path in runs.export_latex(out_dir=args.run, layouts=studies.latex_layouts()):
             print(path)

@@ -25,8 +25,9 @@ import numpy as np
 from toolkit import paths
 from toolkit.errors import CacheError, warn
 from toolkit.models.base import Predictions
+
 # the checked SQLite opener lives in the leaf toolkit.sqlite (the prompt store uses it too); kept importable here
-from toolkit.sqlite import check_location, disk_full_error, open_checked  # noqa: F401
+from toolkit.sqlite import check_location, disk_full_error, open_checked
 
 APPLICATION_ID = 0x5341_4254  # "SABT"
 SCHEMA_VERSION = 2  # of the score cache; 1: before the native columns (migrated, see the module docstring)

@@ -162,7 +162,7 @@ def _worker_main(conn, fn: Callable[[Any], Any], inherited: list) -> None:
             return
         try:
             reply = (True, fn(task))
-        except Exception as exc:  # noqa: BLE001 - handed to the driver, which raises it
+        except Exception as exc:
             reply = (False, exc)
         try:
             conn.send(reply)

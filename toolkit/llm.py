@@ -44,8 +44,14 @@ from typing import Protocol
 
 from toolkit import paths
 from toolkit.errors import InputError, LLMError, unknown
-from toolkit.hub import (check_config_file, check_tokenizer, check_tokenizer_files, hub_load_error, offline_reason,
-                         resolve_target)
+from toolkit.hub import (
+    check_config_file,
+    check_tokenizer,
+    check_tokenizer_files,
+    hub_load_error,
+    offline_reason,
+    resolve_target,
+)
 from toolkit.sqlite import open_checked
 
 Messages = Sequence[dict[str, str]]

@@ -13,9 +13,9 @@ import platform
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Mapping
 from datetime import datetime, timezone
 from importlib import metadata
-from collections.abc import Mapping
 from pathlib import Path
 
 from toolkit import __version__, paths

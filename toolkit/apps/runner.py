@@ -18,17 +18,17 @@ import threading
 import time
 import traceback
 import warnings
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
 import pandas as pd
 
 from toolkit import drilldown, monitor, paths, plots
-from toolkit.outputs import runs
 from toolkit.apps.messages import widget_message
 from toolkit.errors import InputError, ToolkitError
+from toolkit.outputs import runs
 
 _PROGRESS_EVERY_S = 0.2  # the bar and its label are redrawn at most this often (and at the end of a stage)
 _RUN_LOCK = threading.Lock()  # one app run at a time per kernel (see Runner._body)
@@ -237,7 +237,7 @@ class Runner:
             self.drill.children = ()
             self.error = widget_message(exc)
             self._say(f"✖ {self.error}", colour="#b00020")
-        except Exception as exc:  # noqa: BLE001  (unexpected: say so, show the traceback in the app, re-raise in wait()
+        except Exception as exc:
             self._finishing = True
             self.result = None
             self.output.outputs = ()

@@ -23,15 +23,13 @@ from pathlib import Path
 
 import pandas as pd
 
+from toolkit import intersections, paths, planning
 from toolkit import names as name_meta
-from toolkit import paths, planning
-from toolkit.studies.eec import generator as eec_generator
+from toolkit.instrument import confounds, wording
 from toolkit.instrument.names import shipped_metadata
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel, load_all
 from toolkit.scoring import score
-from toolkit.instrument import confounds
-from toolkit import intersections
-from toolkit.instrument import wording
+from toolkit.studies.eec import generator as eec_generator
 from toolkit.studies.eec.planning import plan as _plan
 from toolkit.studies.psa.planning import plan as _psa_plan
 

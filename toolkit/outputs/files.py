@@ -152,7 +152,7 @@ def check_formats(formats: tuple[str, ...]) -> None:
                          f"{', '.join(FORMATS)}.", fix="use csv, parquet or both.")
     if "parquet" in formats:
         try:
-            import pyarrow  # noqa: F401
+            import pyarrow
         except ImportError as exc:
             raise MissingDependencyError("Parquet output needs pyarrow.", fix="pip install -e .[parquet]") from exc
 

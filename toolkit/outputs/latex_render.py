@@ -11,7 +11,6 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-
 from toolkit import formatting
 from toolkit.errors import unknown
 

@@ -11,8 +11,16 @@ import pandas as pd
 
 from toolkit import formatting
 from toolkit.errors import InputError, SchemaError, unknown
-from toolkit.outputs.latex_render import (DEFAULT_PRESET, ENVIRONMENTS, WIDTHS, Block, Column, Layout,
-                                          check_preset, render)
+from toolkit.outputs.latex_render import (
+    DEFAULT_PRESET,
+    ENVIRONMENTS,
+    WIDTHS,
+    Block,
+    Column,
+    Layout,
+    check_preset,
+    render,
+)
 
 # --- building layouts from frames ---------------------------------------------------------------------------------
 
@@ -180,17 +188,15 @@ def paper_tables(*, tables: Mapping[str, pd.DataFrame], layouts: Mapping[str, Pa
             if entry.source in tables and entry.rows(tables[entry.source])}
 
 
-def to_latex(*, table: pd.DataFrame, caption: str, label: str,
-             columns: Sequence[str] | Mapping[str, str] | None = None, group: str | None = None,
-             environment: str | None = None, note: str = "", preset: str = DEFAULT_PRESET) -> str:
-    """Any frame as a booktabs table: ``columns`` (names, or name → header; default all), ``group`` (one of them)
-    as italic heading rows between blocks, numbers at one precision per column, ``note`` added to the caption.
-    ``environment`` (``table``/``table*``) overrides the preset's. Unknown columns: SchemaError (TK101)."""
+def frame_layout(*, table: pd.DataFrame, caption: str, label: str,
+                 columns: Sequence[str] | Mapping[str, str] | None = None, group: str | None = None,
+                 note: str = "") -> Layout:
+    """Any frame as a :class:`Layout` (what :func:`to_latex` renders): ``columns`` (names, or name → header;
+    default all), ``group`` (one of them) as italic heading rows between blocks, numbers at one precision per
+    column, ``note`` added to the caption. Unknown columns: SchemaError (TK101)."""
     if not isinstance(table, pd.DataFrame):
         raise InputError(f"table must be a pandas DataFrame; got {type(table).__name__}.",
                          fix="pass a study's result table.")
-    if environment is not None and environment not in ENVIRONMENTS:
-        raise unknown("environment", environment, ENVIRONMENTS)
     if not label or any(ch in label for ch in "\\{}%#$&~^ "):
         raise InputError(f"label {label!r} must be non-empty, without spaces or LaTeX special characters.",
                          fix="use letters, digits and : - . _ only, e.g. 'tab:eec-table5'.")
@@ -218,7 +224,18 @@ def to_latex(*, table: pd.DataFrame, caption: str, label: str,
     if not out[1:]:
         built = Layout(keys=[], blocks=[Block("", out)], caption=built.caption, label=label,
                        sections=built.sections)
-    text = render(built, preset=preset)
+    return built
+
+
+def to_latex(*, table: pd.DataFrame, caption: str, label: str,
+             columns: Sequence[str] | Mapping[str, str] | None = None, group: str | None = None,
+             environment: str | None = None, note: str = "", preset: str = DEFAULT_PRESET) -> str:
+    """Any frame as a booktabs table (:func:`frame_layout`, rendered for ``preset``); ``environment``
+    (``table``/``table*``) overrides the preset's."""
+    if environment is not None and environment not in ENVIRONMENTS:
+        raise unknown("environment", environment, ENVIRONMENTS)
+    text = render(frame_layout(table=table, caption=caption, label=label, columns=columns, group=group, note=note),
+                  preset=preset)
     if environment is not None:
         current = WIDTHS[preset].environment
         text = text.replace(rf"\begin{{{current}}}", rf"\begin{{{environment}}}").replace(
