@@ -32,10 +32,10 @@ face (its ``__init__``: 10.4); then its app."""
 
 LAYERS: dict[float, tuple[str, ...]] = {
     1: ("toolkit", "toolkit.errors", "toolkit.paths", "toolkit.monitor", "toolkit.batching",
-        "toolkit.sqlite", "toolkit.checks", "toolkit.resources"),
+        "toolkit.sqlite", "toolkit.checks", "toolkit.resources", "toolkit.telemetry"),
     2: ("toolkit.cases", "toolkit.stats", "toolkit.corpora", "toolkit.nlp", "toolkit.formatting", "toolkit.names",
         "toolkit.lookalike", "toolkit.planning", "toolkit.intersections"),
-    3: ("toolkit.hub", "toolkit.llm"),
+    3: ("toolkit.hub", "toolkit.llm", "toolkit.device"),
     4: ("toolkit.models",),
     5: ("toolkit.executors", "toolkit.cache", "toolkit.provenance", "toolkit.scoring"),
     6: ("toolkit.plots",),

@@ -326,6 +326,58 @@ def test_sigterm_during_scoring_keeps_the_cache_and_the_rerun_completes_it(tmp_p
     assert ((scored["score"] - expected).abs() < 1e-9).all()
 
 
+# --- scoring a transformer: tokeniser and prefetch threads ahead of the model ---------------------------------------
+
+def _toolkit_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith(("toolkit-prefetch", "toolkit-tokenise"))]
+
+
+def test_ctrl_c_while_a_transformer_scores_ahead_stops_its_threads_and_keeps_every_committed_batch(tiny_bert_dir,
+                                                                                                   tmp_path):
+    """SIGINT to the process after the first committed batch (from the progress callback, in the main thread), while
+    the prefetch thread pads batches ahead: a KeyboardInterrupt saying what was kept, that many texts in the cache,
+    and no tokeniser or prefetch thread left once they had time to end (joined: waiting for that event)."""
+    from toolkit import monitor
+
+    words = ["the", "a", "good", "bad", "movie", "great", "awful", "film", "i", "it", "was", "not", "very", "is", "and",
+             "she", "he", "her", "him", "my", "sister"]
+    texts = [" ".join(words[(i // len(words) ** k) % len(words)] for k in range(3 + i % 6)) for i in range(3000)]
+    sent = []
+
+    def interrupt_once(report):
+        if report.done and not sent:
+            sent.append(report.done)
+            os.kill(os.getpid(), signal.SIGINT)
+
+    with pytest.raises(KeyboardInterrupt) as info, monitor.watching(on_progress=interrupt_once):
+        score(_cases(texts), models=f"hf:{tiny_bert_dir}", cache=tmp_path, batch_tokens=32)
+    facts = info.value.toolkit_interrupt
+    for thread in _toolkit_threads():
+        thread.join(GONE_S)
+    assert _toolkit_threads() == []
+    assert sent and facts["stage"].startswith("scoring with hf:") and 0 < facts["scored"] < facts["total"]
+    with ScoreCache(tmp_path / "scores.sqlite") as cache:
+        assert cache.count() == facts["scored"]
+
+
+def test_ctrl_c_while_scoring_a_transformer_from_the_command_line_exits_130(tmp_path):
+    """The command line scoring the EEC with minilm-imdb (tokenised and padded ahead of the model), SIGINT after the
+    first committed batch: it ends within the deadline (no thread holds the exit) with status 130 and one TK302
+    line counting what the cache holds."""
+    proc = _start(["eec", "--model", "minilm-imdb", "--cache", str(tmp_path / "cache"), "--out", str(tmp_path / "o")],
+                  tmp_path)
+    _wait_for_rows(tmp_path / "cache" / "scores.sqlite", proc)
+    _signal_and_wait(proc, signal.SIGINT, group=False)
+    stderr = (tmp_path / "stderr.txt").read_text()
+    last = stderr.strip().splitlines()[-1]
+    assert proc.returncode == 130, stderr[-3000:]
+    assert "Traceback" not in stderr, stderr[-3000:]
+    assert last.startswith("error: [TK302] interrupted by SIGINT during scoring with minilm-imdb"), last
+    with ScoreCache(tmp_path / "cache" / "scores.sqlite") as cache:
+        kept = cache.count()
+    assert f"{kept:,} of " in last or f"{kept} of " in last
+
+
 # --- the library: interrupts stay KeyboardInterrupt, workers never outlive them -----------------------------------
 
 def _interrupt_driver_on(text: str, marker: str) -> str:
