@@ -42,7 +42,7 @@ import torch
 
 from toolkit.models import load
 from toolkit.models.minilm import encoder_path
-from toolkit.scoring import CPU_BATCH_TOKENS, score
+from toolkit.scoring import CPU_BATCH_TOKENS, ScoreRecord, score
 
 DEFAULT_IMDB = Path(__file__).resolve().parents[2] / "shared" / "data" / "imdb" / "imdb_train.csv.gz"
 NAMES = ["Mary", "James", "Keiko", "Ahmed", "Olga", "Diego", "Aisha", "Liam", "Priya", "Chen"]
@@ -152,10 +152,10 @@ def biasfinder_run(args: argparse.Namespace) -> int:
     every = score(cases, models=model, cache=False, progress=False, batch_tokens=budget, input_dedup=False)
     every_s = time.perf_counter() - started
     started = time.perf_counter()
-    once = score(cases, models=model, cache=False, progress=False, batch_tokens=budget)
+    once = score(cases, models=model, cache=False, progress=False, batch_tokens=budget, record=(once_record := ScoreRecord()))
     once_s = time.perf_counter() - started
     forward_s = ceiling_seconds(model, texts, batch_tokens=budget)
-    counts = once.attrs["inputs"][model.spec]
+    counts = once_record.inputs[model.spec]
     diff = float(np.max(np.abs(once["score"].to_numpy() - every["score"].to_numpy())))
     flags = bool((once["truncated"].to_numpy() == every["truncated"].to_numpy()).all())
     print(f"texts {len(texts)}, distinct texts {counts['texts']}, distinct model inputs {counts['model_inputs']}; "

@@ -71,11 +71,11 @@ def main(argv: list[str] | None = None) -> int:
                                                                        "cleanup": "tags"}))
     for label, options in configs:
         started = time.perf_counter()
-        found = occupation_templates_paper(sample, lists=args.lists, **options)
+        found = occupation_templates_paper(sample, lists=args.lists, **options, rejected=(found_rejected := {}))
         seconds = time.perf_counter() - started
         rows.append({**yield_row(found.assign(row=found["doc_id"]), n, label=label, boot=args.boot, seed=args.seed),
                      "seconds": round(seconds, 1)})
-        print(label, f"{seconds:.0f} s", found.attrs["rejected"], flush=True)
+        print(label, f"{seconds:.0f} s", found_rejected, flush=True)
         print("  most frequent:", found["occupation"].value_counts().head(15).to_dict(), flush=True)
     pd.set_option("display.width", 220)
     print(pd.DataFrame(rows).round(1).to_string(index=False))

@@ -59,9 +59,9 @@ def main(argv: list[str] | None = None) -> int:
     rows, tables = [], []
     for name in args.configs:
         started = time.perf_counter()
-        cases = generate(sample, progress=False, n_process=args.n_process, **CONFIGS[name])
+        cases = generate(sample, progress=False, n_process=args.n_process, **CONFIGS[name], record=(cases_record := {}))
         seconds = time.perf_counter() - started
-        report = cases.attrs["generation_report"]
+        report = cases_record["generation_report"]
         for instance in ("gender", "occupation", "country"):
             if f"{instance}_templates" not in report:
                 continue

@@ -101,8 +101,8 @@ def _modes(corpus: pd.DataFrame, args, rng: random.Random, items: list[dict]) ->
     """Paper preset vs default: ``args.per_arm`` mutant pairs per arm over the three characteristics."""
     characteristics = ("gender", "occupation", "country")
     for arm, options in _MODES.items():
-        cases = generate(corpus, n_names=10, n_country_names=1, n_process=args.n_process, progress=False, **options)
-        print(arm, {k: v for k, v in cases.attrs["generation_report"].items() if k.endswith("_templates")}, flush=True)
+        cases = generate(corpus, n_names=10, n_country_names=1, n_process=args.n_process, progress=False, **options, record=(cases_record := {}))
+        print(arm, {k: v for k, v in cases_record["generation_report"].items() if k.endswith("_templates")}, flush=True)
         share = [args.per_arm // 3 + (1 if k < args.per_arm % 3 else 0) for k in range(3)]
         used: set = set()
         drawn = []
@@ -155,13 +155,13 @@ def _occupation(corpus: pd.DataFrame, args, rng: random.Random, items: list[dict
 def _people(corpus: pd.DataFrame, args, rng: random.Random, items: list[dict]) -> None:
     """Gender and country: BiasFinder's generator vs the people option."""
     cases = generate(corpus, instances=["gender", "country"], people="mutate", n_process=args.n_process,
-                     n_names=10, n_country_names=1)
-    report = {"mutate": cases.attrs["generation_report"]}
+                     n_names=10, n_country_names=1, record=(cases_record := {}))
+    report = {"mutate": cases_record["generation_report"]}
     templated = corpus[corpus["doc_id"].isin(set(cases["doc_id"]))] if "doc_id" in cases.columns else corpus
     option = generate(templated, instances=["gender", "country"], people=args.people, n_process=args.n_process,
                       n_names=10, n_country_names=1,
-                      known_from=args.known_from if args.people == "skip-known" else None)
-    report[args.people] = option.attrs["generation_report"]
+                      known_from=args.known_from if args.people == "skip-known" else None, record=(option_record := {}))
+    report[args.people] = option_record["generation_report"]
     print(report)
     for people, frame in (("mutate", cases), (args.people, option)):
         for attribute in ("gender", "country"):

@@ -61,14 +61,14 @@ def main(argv: list[str] | None = None) -> None:
     training = time.perf_counter() - start
     ait._EMBEDDINGS.clear()  # rank with cold embeddings: what a user pays per template
     start = time.perf_counter()
-    fills = fit.template_fills(templates, model=model, threshold=args.threshold, window=args.window)
+    fills = fit.template_fills(templates, model=model, threshold=args.threshold, window=args.window, record=(fills_record := {}))
     ranking = time.perf_counter() - start
 
     family = {o: fit.category_of(o) for o in candidates}
     n = len(templates)
     n_fills = fills["n_fills"].to_numpy()
     families = [len({family[o] for o in f}) for f in fills["fills"]]
-    table = fills.attrs["fit"]
+    table = fills_record["fit"]
     best = table.loc[table.groupby("context_id")["fit"].idxmax(), "category"].to_numpy()
     own_first = np.mean([b == family[o] for b, o in zip(best, fills["occupation"])])
     pairs_all = len(candidates) * (len(candidates) - 1) // 2

@@ -119,7 +119,7 @@ def _templates() -> pd.DataFrame:
 
 
 def test_template_fills_keep_the_own_occupation_and_the_templates_index(model):
-    fills = fit.template_fills(_templates(), model=model)
+    fills = fit.template_fills(_templates(), model=model, record=(fills_record := {}))
     assert list(fills.columns) == list(fit.FILL_COLUMNS) and list(fills.index) == [10, 11, 12]
     assert fills["n_candidates"].tolist() == [79, 79, 79]
     lawyer, neutral, kitchen = fills["fills"].tolist()
@@ -128,7 +128,7 @@ def test_template_fills_keep_the_own_occupation_and_the_templates_index(model):
     assert "florist" in kitchen and "chef" in kitchen and "lawyer" not in kitchen  # the review's own stays
     assert fills["n_fills"].tolist() == [len(f) for f in (lawyer, neutral, kitchen)]
     assert list(lawyer) == [o for o in CURATED if o in lawyer]  # the list's order
-    assert len(fills.attrs["fit"]) == 3 * 79
+    assert len(fills_record["fit"]) == 3 * 79
 
 
 def test_template_fills_need_the_template_columns():
@@ -183,8 +183,8 @@ def test_fit_llm_reply_naming_nothing_keeps_everything_and_warns(chat):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         frame = fit.fit_occupations(contexts=[LAWYER, POLICE], candidates=CURATED,
-                                    method=f"llm:openai:tiny@{chat.url}?key_env=FIT_TEST_KEY")
-    assert frame["keep"].all() and frame.attrs["unparseable"] == 2
+                                    method=f"llm:openai:tiny@{chat.url}?key_env=FIT_TEST_KEY", record=(frame_record := {}))
+    assert frame["keep"].all() and frame_record["unparseable"] == 2
     assert any("named none of the candidates" in str(w.message) for w in caught)
 
 
@@ -243,7 +243,7 @@ def test_generate_with_occupation_fit_family_fills_each_template_from_its_own_fa
 
     corpus = corpora.load("sample")
     plain = generate(corpus, instances=["occupation"])
-    fitted = generate(corpus, instances=["occupation"], occupation_fit="family")
+    fitted = generate(corpus, instances=["occupation"], occupation_fit="family", record=(fitted_record := {}))
     originals = fitted[fitted["is_original"]].set_index("case_id")["occupation"]
     mutants = fitted[~fitted["is_original"]]
     assert len(mutants) < len(plain[~plain["is_original"]]) and len(mutants) > 0
@@ -251,7 +251,7 @@ def test_generate_with_occupation_fit_family_fills_each_template_from_its_own_fa
     for case_id, fill in zip(mutants["case_id"], mutants["fill"]):
         assert family[fill] == family[originals[case_id].lower()], (case_id, fill)
     assert set(fitted["case_id"]) == set(plain["case_id"])  # every template's original stays
-    report = fitted.attrs["generation_report"]["occupation_fit"]
+    report = fitted_record["generation_report"]["occupation_fit"]
     assert report["method"] == "family" and report["mutants_after"] == len(mutants)
     assert report["mutants_before"] == len(plain[~plain["is_original"]])
 

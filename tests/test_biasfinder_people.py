@@ -22,8 +22,8 @@ CHARACTERS = [  # a character of the story, no signal of a real person
 @pytest.mark.parametrize("text, signal", REAL)
 def test_skip_real_rejects_a_person_the_text_marks_as_real_and_mutate_keeps_them(text, signal):
     assert len(gender_templates(corpus_of([text]))) == 1  # the default mutates them, as BiasFinder does
-    skipped = gender_templates(corpus_of([text]), people="skip-real")
-    assert skipped.empty and skipped.attrs["rejected"] == {f"people:{signal}": 1}
+    skipped = gender_templates(corpus_of([text]), people="skip-real", rejected=(skipped_rejected := {}))
+    assert skipped.empty and skipped_rejected == {f"people:{signal}": 1}
 
 
 @pytest.mark.parametrize("text", CHARACTERS)
@@ -34,7 +34,7 @@ def test_skip_real_and_skip_named_keep_a_character_named_by_a_first_name(text):
 
 def test_skip_named_rejects_a_full_name_and_keeps_a_surname_alone():
     full = "Gene Hackman is superb here, and he holds the film together."
-    assert gender_templates(corpus_of([full]), people="skip-named").attrs["rejected"] == {"people:full-name": 1}
+    assert not len(gender_templates(corpus_of([full]), people="skip-named", rejected=(rejected := {}))) and rejected == {"people:full-name": 1}
     assert len(gender_templates(corpus_of([full.replace("Gene Hackman", "Hackman")]), people="skip-named")) == 1
     # a full name with no signal of a real person stays under skip-real
     assert len(gender_templates(corpus_of([full]), people="skip-real")) == 1
@@ -42,10 +42,10 @@ def test_skip_named_rejects_a_full_name_and_keeps_a_surname_alone():
 
 def test_the_people_option_is_counted_recorded_and_checked():
     texts = [text for text, _ in REAL] + CHARACTERS
-    cases = generate(corpus_of(texts), instances=["gender", "country"], n_names=2, people="skip-real")
+    cases = generate(corpus_of(texts), instances=["gender", "country"], n_names=2, people="skip-real", record=(cases_record := {}))
     assert set(cases.loc[cases["attribute"] == "gender", "doc_id"]) == {"d5", "d6"}
-    report = cases.attrs["generation_report"]
-    assert report["people"] == "skip-real" and cases.attrs["coherence"]["people"] == "skip-real"
+    report = cases_record["generation_report"]
+    assert report["people"] == "skip-real" and cases_record["coherence"]["people"] == "skip-real"
     assert sum(n for rule, n in report["rejected_by_rule"]["gender"].items() if rule.startswith("people:")) == 5
     with pytest.raises(UnknownNameError) as info:
         generate(corpus_of(texts), people="skip-famous")
@@ -98,9 +98,9 @@ def test_skip_known_rejects_a_person_many_reviews_name(text, signal):
     from toolkit.studies.biasfinder.generator.people import known_names
 
     assert len(gender_templates(corpus_of([text]))) == 1  # mutate keeps every one of them
-    made = gender_templates(corpus_of([text]), people=known_names(REFERENCE))
+    made = gender_templates(corpus_of([text]), people=known_names(REFERENCE), rejected=(made_rejected := {}))
     if signal:
-        assert made.empty and made.attrs["rejected"] == {f"people:{signal}": 1}
+        assert made.empty and made_rejected == {f"people:{signal}": 1}
     else:
         assert len(made) == 1
 
@@ -108,21 +108,21 @@ def test_skip_known_rejects_a_person_many_reviews_name(text, signal):
 def test_skip_known_counts_over_known_from_and_records_it():
     texts = [text for text, _ in KNOWN_CASES]
     cases = generate(corpus_of(texts), instances=["gender"], n_names=2, people="skip-known",
-                     known_from=corpus_of(REFERENCE))
+                     known_from=corpus_of(REFERENCE), record=(cases_record := {}))
     assert set(cases["doc_id"]) == {"d3", "d4"}
-    report = cases.attrs["generation_report"]
-    assert report["people"] == "skip-known" and cases.attrs["coherence"]["people"] == "skip-known"
+    report = cases_record["generation_report"]
+    assert report["people"] == "skip-known" and cases_record["coherence"]["people"] == "skip-known"
     assert report["known_names"]["reviews"] == 8 and report["known_names"]["source"] == "known_from"
     # counted over these five reviews alone, no full name recurs in three of them: nobody is known, all kept
     # (which is why a sample should be generated with known_from=the whole corpus)
-    own = generate(corpus_of(texts), instances=["gender"], n_names=2, people="skip-known")
-    assert own.attrs["generation_report"]["known_names"]["source"] == "corpus"
+    own = generate(corpus_of(texts), instances=["gender"], n_names=2, people="skip-known", record=(own_record := {}))
+    assert own_record["generation_report"]["known_names"]["source"] == "corpus"
     assert set(own["doc_id"]) == {"d0", "d1", "d2", "d3", "d4"}
 
 
 def test_skip_real_reads_a_credit_noun_after_is_and_keeps_a_plain_occupation():
     credited = "Monahan is a filmmaker who is going places, and he shows it here."
-    assert gender_templates(corpus_of([credited]), people="skip-real").attrs["rejected"] == {"people:credit": 1}
+    assert not len(gender_templates(corpus_of([credited]), people="skip-real", rejected=(rejected := {}))) and rejected == {"people:credit": 1}
     plain = "Mary is a barber in a small town, and she makes every customer laugh."
     assert len(gender_templates(corpus_of([plain]), people="skip-real")) == 1
 
@@ -145,8 +145,8 @@ def test_a_true_story_review_is_skipped_under_skip_real_and_skip_known_whatever_
     text = "This is a true story, and the pilot never gave up: he flew higher than anyone before."
     assert len(gender_templates(corpus_of([text]))) == 1
     for people in ("skip-real", known_names(REFERENCE)):
-        made = gender_templates(corpus_of([text]), people=people)
-        assert made.empty and made.attrs["rejected"] == {"people:true-story": 1}
+        made = gender_templates(corpus_of([text]), people=people, rejected=(made_rejected := {}))
+        assert made.empty and made_rejected == {"people:true-story": 1}
     assert len(gender_templates(corpus_of([text.replace("a true story", "a tall story")]), people="skip-real")) == 1
 
 
@@ -157,20 +157,20 @@ def test_a_rare_first_name_that_leads_one_known_name_identifies_the_person():
              "Tom Hanks is fine.", "Tom Cruise is fine.", "Tom Hanks again.", "Tom Cruise again.", "Tom Hanks."]
     known = known_names(texts)
     assert "dolph" in known.given and "tom" not in known.given  # Tom leads two names and is a common first name
-    made = gender_templates(corpus_of(["Dolph looked superbly cool on the bike, and he looked good."]), people=known)
-    assert made.empty and made.attrs["rejected"] == {"people:known-name": 1}
+    made = gender_templates(corpus_of(["Dolph looked superbly cool on the bike, and he looked good."]), people=known, rejected=(made_rejected := {}))
+    assert made.empty and made_rejected == {"people:known-name": 1}
 
 
 def test_a_credit_in_brackets_and_a_possessive_without_apostrophe_are_read():
     from toolkit.studies.biasfinder.generator.people import known_names
 
     bracket = "As for Devin Hamilton (Writer and Director), he should stop making films."
-    assert gender_templates(corpus_of([bracket]), people="skip-real").attrs["rejected"] == {"people:credit": 1}
+    assert not len(gender_templates(corpus_of([bracket]), people="skip-real", rejected=(rejected := {}))) and rejected == {"people:credit": 1}
     possessive = "The show has become Romeros own ego trip, and he knows it."
     assert len(gender_templates(corpus_of([possessive]))) == 1
     known = known_names(REFERENCE)
-    made = gender_templates(corpus_of([possessive]), people=known)  # "Romeros" is outside the "he" cluster here
-    assert made.empty and made.attrs["rejected"] == {"people:known-name-nearby": 1}
+    made = gender_templates(corpus_of([possessive]), people=known, rejected=(made_rejected := {}))  # "Romeros" is outside the "he" cluster here
+    assert made.empty and made_rejected == {"people:known-name-nearby": 1}
     from toolkit.studies.biasfinder.generator.people import _is_known
 
     assert _is_known("George Romeros", known) and _is_known("Romeros", known)  # a name mention, too
@@ -212,9 +212,9 @@ def test_a_known_names_object_is_recorded_as_skip_known_and_known_from_is_checke
     from toolkit.studies.biasfinder.generator.people import identified, known_names
 
     texts = [text for text, _ in KNOWN_CASES]
-    cases = generate(corpus_of(texts), instances=["gender"], n_names=2, people=known_names(REFERENCE))
-    report = cases.attrs["generation_report"]
-    assert report["people"] == "skip-known" and cases.attrs["coherence"]["people"] == "skip-known"
+    cases = generate(corpus_of(texts), instances=["gender"], n_names=2, people=known_names(REFERENCE), record=(cases_record := {}))
+    report = cases_record["generation_report"]
+    assert report["people"] == "skip-known" and cases_record["coherence"]["people"] == "skip-known"
     assert report["known_names"]["source"] == "given" and set(cases["doc_id"]) == {"d3", "d4"}
     json.dumps(report)  # provenance stays JSON
     listed = generate(corpus_of(texts), instances=["gender"], n_names=2, people="skip-known", known_from=REFERENCE)

@@ -67,18 +67,18 @@ def test_every_rule_is_documented_with_an_example_and_a_test():
 @pytest.mark.parametrize("rule", sorted(GENDER_EXAMPLES))
 def test_a_gender_rule_rejects_its_example_and_lets_it_through_when_off(rule):
     corpus = corpus_of([GENDER_EXAMPLES[rule]])
-    on = gender_templates(corpus)
-    assert on.empty and on.attrs["rejected"] == {rule: 1}
-    off = gender_templates(corpus, rules=DEFAULT - {rule})
-    assert len(off) == 1 and off.attrs["rejected"] == {}
+    on = gender_templates(corpus, rejected=(on_rejected := {}))
+    assert on.empty and on_rejected == {rule: 1}
+    off = gender_templates(corpus, rules=DEFAULT - {rule}, rejected=(off_rejected := {}))
+    assert len(off) == 1 and off_rejected == {}
     assert len(gender_templates(corpus, rules=active("paper"))) == 1
 
 
 @pytest.mark.parametrize("rule", sorted(OCCUPATION_EXAMPLES))
 def test_an_occupation_rule_rejects_its_example_and_lets_it_through_when_off(rule):
     text, lists = OCCUPATION_EXAMPLES[rule]
-    on = occupation_templates(corpus_of([text]), lists=lists)
-    assert on.empty and on.attrs["rejected"] == {rule: 1}
+    on = occupation_templates(corpus_of([text]), lists=lists, rejected=(on_rejected := {}))
+    assert on.empty and on_rejected == {rule: 1}
     off = occupation_templates(corpus_of([text]), lists=lists, rules=DEFAULT - {rule})
     assert off["template"].str.contains("<occupation>").tolist() == [True]
     assert len(occupation_templates(corpus_of([text]), lists=lists, rules=active("paper"))) == 1
@@ -88,7 +88,7 @@ def test_the_nationality_rule_rejects_a_country_template_only_when_on():
     text = "Ahmet Yilmaz is no artist. Turkish cinema deserves better. He only knows how to choose a cast, and he did."
     gendered = gender_templates(corpus_of([text]))
     assert len(gendered) == 1
-    assert country_templates(gendered).empty and country_templates(gendered).attrs["rejected"] == {"nationality": 1}
+    assert country_templates(gendered, rejected=(rejected := {})).empty and rejected == {"nationality": 1}
     assert len(country_templates(gendered, rules=DEFAULT - {"nationality"})) == 1
     assert len(country_templates(gendered, rules=active("paper"))) == 1
 
@@ -144,21 +144,21 @@ def test_paper_coherence_lets_every_example_through_in_one_run():
     # this project's acceptance with every rule off (BiasFinder's own acceptance, the paper preset's default, is
     # tested in test_generators_biasfinder_paper.py)
     texts = [*GENDER_EXAMPLES.values(), *(text for text, lists in OCCUPATION_EXAMPLES.values() if lists == "curated")]
-    default = generate(corpus_of(texts), n_names=2)
-    paper = generate(corpus_of(texts), n_names=2, coherence="paper", acceptance="toolkit")
+    default = generate(corpus_of(texts), n_names=2, record=(default_record := {}))
+    paper = generate(corpus_of(texts), n_names=2, coherence="paper", acceptance="toolkit", record=(paper_record := {}))
     assert default["doc_id"].nunique() < paper["doc_id"].nunique()
     gendered = set(paper.loc[paper["attribute"] == "gender", "doc_id"])
     assert {f"d{i}" for i in range(len(GENDER_EXAMPLES))} <= gendered  # (the detective's "him" gives one more)
     assert not {f"d{i}" for i in range(len(GENDER_EXAMPLES))} & set(default["doc_id"])
     occupation = paper.loc[paper["attribute"] == "occupation", "doc_id"]
     assert occupation.nunique() == sum(lists == "curated" for _, lists in OCCUPATION_EXAMPLES.values())
-    report = default.attrs["generation_report"]
-    assert report["coherence"] == "default" and paper.attrs["generation_report"]["coherence"] == "paper"
+    report = default_record["generation_report"]
+    assert report["coherence"] == "default" and paper_record["generation_report"]["coherence"] == "paper"
     assert {rule: n for rule, n in report["rejected_by_rule"]["gender"].items() if n} == dict.fromkeys(
         GENDER_EXAMPLES, 1)
-    assert paper.attrs["generation_report"]["rejected_by_rule"] == {"gender": {}, "country": {}, "occupation": {}}
-    assert paper.attrs["coherence"]["rules"] == [] and paper.attrs["word_lists"]["coherence_rules"]["applied"] is False
-    assert default.attrs["coherence"]["rules"] == list(RULES)
+    assert paper_record["generation_report"]["rejected_by_rule"] == {"gender": {}, "country": {}, "occupation": {}}
+    assert paper_record["coherence"]["rules"] == [] and paper_record["word_lists"]["coherence_rules"]["applied"] is False
+    assert default_record["coherence"]["rules"] == list(RULES)
 
 
 def test_unknown_rule_names_are_a_coded_error_listing_the_valid_ones():

@@ -33,7 +33,7 @@ def _run(folder, *, shift: float):
     from toolkit.outputs import runs as results
 
     scored = pd.DataFrame({"model": ["vader"], "text": ["t"]})
-    scored.attrs["fingerprints"] = {"vader": "0" * 32}
+    fingerprints = {"vader": "0" * 32}
     axes = {}
     for stem in ("demo_bars", "demo_line"):
         fig = Figure(figsize=(4, 3))
@@ -42,7 +42,7 @@ def _run(folder, *, shift: float):
         axes[stem] = ax
     tables = {"demo_scores": pd.DataFrame({"text": [EVIL, "fine"], "score": [0.25 + shift, 0.75]}),
               "demo_counts": pd.DataFrame({"group": ["f", "m"], "n": [10, 12]})}
-    results.write(study="demo", tables=tables, axes=axes, scored=scored, fingerprints=scored.attrs.get("fingerprints"), models=["vader"],
+    results.write(study="demo", tables=tables, axes=axes, scored=scored, fingerprints=fingerprints, models=["vader"],
                   settings={"study": "demo", "shift": shift}, out_dir=folder, figures_dir=folder, report=True)
     return folder
 

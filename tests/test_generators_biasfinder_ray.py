@@ -17,12 +17,12 @@ SENTENCES = ["Tom Hanks plays a lonely man. He is great and his smile carries th
 def test_ray_templating_equals_the_in_process_run(tmp_path_factory):
     pytest.importorskip("ray", reason="Ray is not installed (pip install -e .[ray])")
     corpus = corpus_of([f"{SENTENCES[i % len(SENTENCES)]} Scene {i}." for i in range(260)])  # two chunks of 250
-    local = generate(corpus, n_names=2)
+    local = generate(corpus, n_names=2, record=(local_record := {}))
     with local_ray(tmp_path_factory, num_cpus=2, ignore_reinit_error=True):
-        distributed = generate(corpus, n_names=2, executor="ray", workers=2)
+        distributed = generate(corpus, n_names=2, executor="ray", workers=2, record=(distributed_record := {}))
     assert len(local) > 0 and local["doc_id"].nunique() > 250 / len(SENTENCES)
     pd.testing.assert_frame_equal(distributed, local)
-    assert distributed.attrs["generation_report"] == local.attrs["generation_report"]
+    assert distributed_record["generation_report"] == local_record["generation_report"]
 
 
 def test_unknown_templating_executor_lists_the_valid_ones():

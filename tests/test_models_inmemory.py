@@ -18,7 +18,7 @@ import pytest
 from toolkit import checks
 from toolkit.errors import InputError, LabelMappingError, ModelOutputError, ModelSpecError
 from toolkit.models import load, load_all, wrap
-from toolkit.scoring import score
+from toolkit.scoring import ScoreRecord, score
 
 TEXTS = ["the movie was good", "a bad film", "she feels angry", "my sister is happy and the film was great",
          " ".join(["it was not very good and the film is awful"] * 12)]  # the last is longer than 64 positions
@@ -301,12 +301,12 @@ def _objects(kind: str, request):
 def test_models_inmemory_scores_through_the_engine_and_a_rerun_is_all_cache_hits(kind, request, tmp_path):
     obj = _objects(kind, request)
     cases = _cases(TEXTS)
-    first = score(cases, models=obj, cache=tmp_path / "cache", progress=False)
+    first = score(cases, models=obj, cache=tmp_path / "cache", progress=False, record=(first_record := ScoreRecord()))
     spec = first["model"].iloc[0]
-    assert first.attrs["inputs"][spec]["cached_texts"] == 0
-    second = score(cases, models=[obj], cache=tmp_path / "cache", progress=False)
-    assert second.attrs["inputs"][spec]["cached_texts"] == len(TEXTS)
-    assert second.attrs["inputs"][spec]["computed_inputs"] == 0
+    assert first_record.inputs[spec]["cached_texts"] == 0
+    second = score(cases, models=[obj], cache=tmp_path / "cache", progress=False, record=(second_record := ScoreRecord()))
+    assert second_record.inputs[spec]["cached_texts"] == len(TEXTS)
+    assert second_record.inputs[spec]["computed_inputs"] == 0
     assert np.array_equal(first["score"].to_numpy(), second["score"].to_numpy())
     assert np.array_equal(first["score"].to_numpy(), load(obj).predict(TEXTS).score)
 
@@ -328,7 +328,7 @@ def test_models_inmemory_objects_run_through_the_eec_study(tiny_pipeline, tiny_p
     pipe_scores = scored.loc[scored["model"] == labels[1], "score"].to_numpy()
     assert np.array_equal(pipe_scores, scored.loc[scored["model"] == "tiny-pair", "score"].to_numpy())
     again = eec.run(models=models, subsets=["all"], n_boot=100, cache=tmp_path / "cache", progress=False)
-    assert all(again.scored.attrs["inputs"][spec]["computed_inputs"] == 0 for spec in labels)
+    assert all(again.provenance.inputs[spec]["computed_inputs"] == 0 for spec in labels)
 
 
 # --- labels -------------------------------------------------------------------------------------------------------

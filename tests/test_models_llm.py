@@ -14,7 +14,7 @@ from toolkit import cases as case_schema
 from toolkit.errors import ModelSpecError
 from toolkit.models import load
 from toolkit.models.llm import PROMPT
-from toolkit.scoring import score
+from toolkit.scoring import ScoreRecord, score
 
 TEXTS = ["the good movie was great", "a bad film", "she feels angry about the long and awful film"]
 
@@ -137,7 +137,7 @@ def test_llm_openai_endpoint_with_and_without_logprobs(server):
     texts = ["a great film", "an awful film", "an odd film", "a cut film"]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        scored = score(_cases(texts), models=[spec], cache=False)
+        scored = score(_cases(texts), models=[spec], cache=False, record=(scored_record := ScoreRecord()))
     case_schema.validate(scored, scored=True)
     rows = scored.set_index("text")
     headers, body = srv.requests[0].headers, srv.requests[0].body
@@ -158,7 +158,7 @@ def test_llm_openai_endpoint_with_and_without_logprobs(server):
     # no answer, or a think section that never closes: counted and kept, never dropped
     assert rows.loc[["an odd film", "a cut film"], "top_label"].tolist() == ["unparseable", "unparseable"]
     assert rows.loc[["an odd film", "a cut film"], "score"].isna().all()
-    assert scored.attrs["no_score"] == {spec: 2}
+    assert scored_record.no_score == {spec: 2}
     assert any("2 of 4 rows have no score" in str(w.message) and "unparseable" in str(w.message) for w in caught)
 
 

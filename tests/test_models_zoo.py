@@ -12,7 +12,7 @@ from model_zoo import BTCSAM_CLASSIFIERS, EKMAN, build_classifier
 
 from toolkit import cases as case_schema
 from toolkit.models import load
-from toolkit.scoring import score
+from toolkit.scoring import ScoreRecord, score
 
 TEXTS = ["the good movie was great", "a bad film", "she feels angry", "it was not very good and the movie was awful",
          "he is happy"]
@@ -79,7 +79,7 @@ def test_every_btcsam_head_gives_native_columns_and_its_documented_valence(zoo, 
     arch, labels, problem_type, options = BTCSAM_CLASSIFIERS[hub_id]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        scored = score(_cases(TEXTS), models=[f"hf:{zoo[hub_id]}{options}"], cache=False)
+        scored = score(_cases(TEXTS), models=[f"hf:{zoo[hub_id]}{options}"], cache=False, record=(scored_record := ScoreRecord()))
     warned = any("no score" in str(w.message) for w in caught)
     assert warned == (WEIGHTS[hub_id] is None)
     case_schema.validate(scored, scored=True)
@@ -93,7 +93,7 @@ def test_every_btcsam_head_gives_native_columns_and_its_documented_valence(zoo, 
     weights = WEIGHTS[hub_id]
     if weights is None:  # emotion heads: no valence unless asked, and recorded as such
         assert scored["score"].isna().all() and (scored["label"] == "").all()
-        assert scored.attrs["no_score"] == {f"hf:{zoo[hub_id]}{options}": len(TEXTS)}
+        assert scored_record.no_score == {f"hf:{zoo[hub_id]}{options}": len(TEXTS)}
     else:
         expected = reference @ np.array([weights[name] for name in labels])
         np.testing.assert_allclose(scored["score"], expected, atol=1e-5)

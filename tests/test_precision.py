@@ -14,7 +14,7 @@ from toolkit.errors import ModelSpecError, UnsupportedHardwareError
 from toolkit.models import hf, load, quantize, split_specs
 from toolkit.models.base import Predictions
 from toolkit.models.hf import HFClassifierModel
-from toolkit.scoring import score
+from toolkit.scoring import ScoreRecord, score
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*dtype=int8 changes answers:UserWarning")
 BF16_MAX_ABS = 0.03
@@ -135,9 +135,9 @@ def test_precision_scores_never_cross_between_fp32_and_reduced_cache_entries(tmp
     cache = ScoreCache(tmp_path / "scores.sqlite")
     # an fp32 entry with a value no model would give: a reduced run must neither read it nor overwrite it
     _sentinel(cache, fp32.fingerprint, texts[:3], 0.123456)
-    out = score(_cases(texts), models=reduced, cache=cache, progress=False)
+    out = score(_cases(texts), models=reduced, cache=cache, progress=False, record=(out_record := ScoreRecord()))
     assert not np.isclose(out["score"], 0.123456).any()
-    assert out.attrs["inputs"][reduced.spec]["cached_texts"] == 0
+    assert out_record.inputs[reduced.spec]["cached_texts"] == 0
     assert [r[0] for r in cache.get(fp32.fingerprint, texts).values()] == [0.123456] * 3
     assert len(cache.get(fp32.fingerprint, texts)) == 3  # nothing written under fp32's fingerprint
     np.testing.assert_allclose([cache.get(reduced.fingerprint, [t])[t][0] for t in texts], out["score"])
@@ -146,7 +146,7 @@ def test_precision_scores_never_cross_between_fp32_and_reduced_cache_entries(tmp
     back = score(_cases(texts), models=fp32, cache=cache, progress=False)
     assert not np.isclose(back["score"], 0.654321).any()
     assert back.loc[:2, "score"].tolist() == [0.123456] * 3  # fp32 reads its own entries, as before
-    record = provenance.record(models=[reduced.spec], settings={}, fingerprints=out.attrs["fingerprints"])
+    record = provenance.record(models=[reduced.spec], settings={}, fingerprints=out_record.fingerprints)
     assert record["models"] == [{"spec": f"minilm-imdb?dtype={dtype}", "fingerprint": reduced.fingerprint}]
 
 

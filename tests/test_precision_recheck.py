@@ -13,7 +13,7 @@ from toolkit.errors import ModelSpecError
 from toolkit.models import hf, load
 from toolkit.models.base import Predictions
 from toolkit.models.hf import HFClassifierModel
-from toolkit.scoring import score
+from toolkit.scoring import ScoreRecord, score
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*dtype=int8 changes answers:UserWarning")
 FP32_SAME_ATOL = 1e-6
@@ -160,16 +160,16 @@ def test_recheck_never_reads_or_writes_fp32_or_bf16_cache_entries(tmp_path, fp32
     # values no model gives, under the fp32 and the plain bf16 fingerprints, for every text
     _sentinel(cache, fp32.fingerprint, texts, 0.123456)
     _sentinel(cache, plain.fingerprint, texts, 0.654321)
-    out = score(_cases(texts), models=model, cache=cache, progress=False)
+    out = score(_cases(texts), models=model, cache=cache, progress=False, record=(out_record := ScoreRecord()))
     assert not np.isclose(out["score"], 0.123456).any() and not np.isclose(out["score"], 0.654321).any()
-    assert out.attrs["inputs"][model.spec]["cached_texts"] == 0
+    assert out_record.inputs[model.spec]["cached_texts"] == 0
     assert [r[0] for r in cache.get(fp32.fingerprint, texts).values()] == [0.123456] * len(texts)  # untouched
     assert [r[0] for r in cache.get(plain.fingerprint, texts).values()] == [0.654321] * len(texts)
     np.testing.assert_allclose([cache.get(model.fingerprint, [t])[t][0] for t in texts], out["score"])
     # and the reverse: the recheck's entries are served to neither
     for other in (fp32, plain):
-        back = score(_cases(texts), models=other, cache=cache, progress=False)
-        assert back.attrs["inputs"][other.spec]["cached_texts"] == len(texts)
+        back = score(_cases(texts), models=other, cache=cache, progress=False, record=(back_record := ScoreRecord()))
+        assert back_record.inputs[other.spec]["cached_texts"] == len(texts)
         assert set(np.round(back["score"], 6)) == {0.123456 if other is fp32 else 0.654321}
 
 

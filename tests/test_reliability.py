@@ -151,9 +151,9 @@ def test_nan_empty_and_whitespace_texts_are_dropped_counted_and_warned(tmp_path)
     texts = ["one", "", "two", "   ", "three", "four", None, "five", "six", "seven"]
     pd.DataFrame({"text": texts, "label": ["positive"] * 10}).to_csv(path, index=False)
     with pytest.warns(UserWarning, match="3 of 10 rows have a missing, empty or whitespace-only text"):
-        corpus = corpora.load(path)
+        corpus = corpora.load(path, report=(corpus_report := {}))
     assert corpus["text"].tolist() == ["one", "two", "three", "four", "five", "six", "seven"]
-    assert corpus.attrs["corpus_report"]["empty_texts_dropped"] == 3 and "" not in corpus["text"].tolist()
+    assert corpus_report["empty_texts_dropped"] == 3 and "" not in corpus["text"].tolist()
     assert corpus["doc_id"].tolist()[1] == "reviews:2"  # ids keep the file's row numbers
 
 
@@ -456,10 +456,10 @@ def test_rerun_into_the_same_out_removes_only_the_previous_runs_own_files(tmp_pa
     scored = pd.DataFrame()
 
     def write(models):
-        scored.attrs["fingerprints"] = {m: "f" * 32 for m in models}
+        fingerprints = {m: "f" * 32 for m in models}
         axes = {f"psa_score_sens_{m}": new_axes() for m in models}
         return results.write(study="psa", tables={"psa_summary": pd.DataFrame({"model": models})}, axes=axes,
-                             scored=scored, fingerprints=scored.attrs.get("fingerprints"), models=models, settings={}, out_dir=out, figures_dir=out)
+                             scored=scored, fingerprints=fingerprints, models=models, settings={}, out_dir=out, figures_dir=out)
 
     write(["a", "b"])
     assert (out / "psa_score_sens_a.png").exists() and (out / "psa_score_sens_b.png").exists()
@@ -483,8 +483,8 @@ def test_biasfinder_skips_and_counts_an_overlong_review_and_shows_progress(capsy
 
     corpus = corpus_of(["The actor was great and he made me laugh. I loved him.",
                         "He was awful. " * 15_000])  # 210,000 characters
-    cases = generate(corpus, instances=["gender"], progress=True)
-    report = cases.attrs["generation_report"]
+    cases = generate(corpus, instances=["gender"], progress=True, record=(cases_record := {}))
+    report = cases_record["generation_report"]
     assert report["too_long_skipped"] == 1 and report["max_chars"] == 20_000 and report["gender_templates"] == 1
     assert set(cases["doc_id"]) == {"d0"}
     assert "biasfinder templates" in capsys.readouterr().err
@@ -496,9 +496,9 @@ def test_html_markup_is_stripped_on_load_and_recorded(tmp_path):
     path = tmp_path / "reviews.csv"
     pd.DataFrame({"text": ["<p>A <b>great</b> film.</p><p>He shone.</p>", "Plain.<br />Fine.",
                            "Tom &amp; Jerry <i>rocks</i>"]}).to_csv(path, index=False)
-    corpus = corpora.load(path)
+    corpus = corpora.load(path, report=(corpus_report := {}))
     assert corpus["text"].tolist() == ["A great film. He shone.", "Plain. Fine.", "Tom & Jerry rocks"]
-    assert corpus.attrs["corpus_report"]["html_stripped"] == 2  # <br /> alone is the long-standing cleaning
+    assert corpus_report["html_stripped"] == 2  # <br /> alone is the long-standing cleaning
     kept = corpora.load(path, strip_markup=False)
     assert kept["text"].iloc[0].startswith("<p>A <b>great</b>")
 
@@ -513,8 +513,8 @@ def test_non_english_texts_are_counted_warned_and_skipped_by_psa(tmp_path):
     path = tmp_path / "reviews.csv"
     pd.DataFrame({"text": english + foreign}).to_csv(path, index=False)
     with pytest.warns(UserWarning, match="3 of 15 texts do not look English"):
-        corpus = corpora.load(path)
-    assert corpus.attrs["corpus_report"]["non_english"] == 3
+        corpora.load(path, report=(corpus_report := {}))
+    assert corpus_report["non_english"] == 3
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         result = psa.run(corpus=path, models=["vader"], n=4, n_boot=10, cache=False)

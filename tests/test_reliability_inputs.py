@@ -174,19 +174,19 @@ def _cases(texts: list[str]) -> pd.DataFrame:
 def test_a_text_over_the_models_maximum_is_skipped_counted_and_not_cached(tmp_path):
     from toolkit.cache import ScoreCache
     from toolkit.models import load
-    from toolkit.scoring import TOO_LONG, score
+    from toolkit.scoring import TOO_LONG, ScoreRecord, score
 
     long_text = "a good film " * 2_000  # 24,000 characters: over VADER's 20,000
     cases = _cases(["a good film", long_text, "a bad film"])
     cache = tmp_path / "scores.sqlite"
     with pytest.warns(UserWarning, match=r"vader: skipped 1 of 3 distinct texts longer than 20,000 characters \(the "
                                          r"longest has 24,000\)"):
-        scored = score(cases, models="vader", cache=cache)
+        scored = score(cases, models="vader", cache=cache, record=(scored_record := ScoreRecord()))
     row = scored.set_index("variant_id").loc["v1"]
     assert pd.isna(row["score"]) and row["top_label"] == TOO_LONG
     assert scored.set_index("variant_id").loc[["v0", "v2"], "score"].notna().all()
-    assert scored.attrs["inputs"]["vader"]["too_long_skipped"] == 1
-    assert scored.attrs["no_score"]["vader"] == 1
+    assert scored_record.inputs["vader"]["too_long_skipped"] == 1
+    assert scored_record.no_score["vader"] == 1
     assert scored["input_id"].nunique() == 3
     with ScoreCache(cache) as store:
         assert set(store.get(load("vader").fingerprint, [long_text, "a good film"])) == {"a good film"}
@@ -195,7 +195,7 @@ def test_a_text_over_the_models_maximum_is_skipped_counted_and_not_cached(tmp_pa
 
 
 def test_max_text_chars_applies_to_every_model_family_and_is_checked():
-    from toolkit.scoring import score
+    from toolkit.scoring import ScoreRecord, score
 
     cases = _cases(["short", "a much longer text here"])
     with pytest.warns(UserWarning, match="textblob: skipped 1 of 2"):
@@ -289,9 +289,9 @@ def test_biasfinder_templates_a_repeated_review_once_with_duplicates_drop():
     review = sample["text"].iloc[0]
     once = biasfinder.generate(corpus_of([review]), instances=["gender"], n_names=2)
     with pytest.warns(UserWarning, match="19 of 20 reviews repeat an earlier one word for word"):
-        copies = biasfinder.generate(corpus_of([review] * 20), instances=["gender"], n_names=2, duplicates="drop")
+        copies = biasfinder.generate(corpus_of([review] * 20), instances=["gender"], n_names=2, duplicates="drop", record=(copies_record := {}))
     assert len(copies) == len(once) > 0
-    assert copies.attrs["generation_report"]["duplicates_skipped"] == 19
+    assert copies_record["generation_report"]["duplicates_skipped"] == 19
 
 
 def test_biasfinder_keeps_repeated_reviews_by_default_as_its_generator_does_and_says_so():
@@ -301,9 +301,9 @@ def test_biasfinder_keeps_repeated_reviews_by_default_as_its_generator_does_and_
     review = corpora.load("sample")["text"].iloc[0]
     once = biasfinder.generate(corpus_of([review]), instances=["gender"], n_names=2)
     with pytest.warns(UserWarning, match="3 of 4 reviews repeat.*duplicates='drop'"):
-        copies = biasfinder.generate(corpus_of([review] * 4), instances=["gender"], n_names=2)
+        copies = biasfinder.generate(corpus_of([review] * 4), instances=["gender"], n_names=2, record=(copies_record := {}))
     assert len(copies) == 4 * len(once)
-    report = copies.attrs["generation_report"]
+    report = copies_record["generation_report"]
     assert (report["duplicates"], report["duplicate_reviews"], report["duplicates_skipped"]) == ("keep", 3, 0)
 
 
@@ -321,7 +321,7 @@ def test_numpy_numbers_are_accepted_as_counts_and_as_engine_options():
     import numpy as np
 
     from toolkit import checks
-    from toolkit.scoring import score
+    from toolkit.scoring import ScoreRecord, score
 
     assert checks.count(np.int64(3), name="n") == 3 and checks.count(np.float32(3.0), name="n") == 3
     with pytest.raises(InputError):

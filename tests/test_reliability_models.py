@@ -93,16 +93,16 @@ def test_the_probe_guard_passes_every_working_tokenizer(tiny_bert_dir):
 @pytest.mark.parametrize("texts", [["x" * 200], ["x" * 200, "y" * 300], ["a good movie", "x" * 200]],
                          ids=["one-long", "all-long", "one-of-two"])
 def test_texts_over_the_length_guard_are_skipped_and_recorded_by_transformer_models(tiny_bert_dir, spec, texts):
-    from toolkit.scoring import TOO_LONG, score
+    from toolkit.scoring import TOO_LONG, ScoreRecord, score
 
     spec = f"hf:{tiny_bert_dir}" if spec == "hf" else spec
     long_ = sum(len(t) > 100 for t in texts)
     with pytest.warns(UserWarning, match=rf"skipped {long_} of {len(texts)} distinct texts longer than 100"):
-        scored = score(_cases(texts), models=spec, cache=False, max_text_chars=100)
+        scored = score(_cases(texts), models=spec, cache=False, max_text_chars=100, record=(scored_record := ScoreRecord()))
     skipped = scored["text"].astype(str).str.len() > 100
     assert scored.loc[skipped, "score"].isna().all() and (scored.loc[skipped, "top_label"] == TOO_LONG).all()
     assert scored.loc[~skipped, "score"].between(0, 1).all() and scored.loc[~skipped, "score"].notna().all()
-    assert scored.attrs["inputs"][spec]["too_long_skipped"] == long_
+    assert scored_record.inputs[spec]["too_long_skipped"] == long_
 
 
 @pytest.mark.parametrize("spec", ["hf", "minilm-imdb"])
@@ -181,7 +181,7 @@ def exiters(tmp_path, monkeypatch):
 
 
 def test_py_model_calling_sys_exit_is_tk203(exiters):
-    from toolkit.scoring import score
+    from toolkit.scoring import ScoreRecord, score
 
     with pytest.raises(ModelOutputError, match=r"\[TK203\] py:exiters_r3:exit0 called sys.exit\(0\) instead of "
                                                r"returning scores"):
@@ -215,14 +215,14 @@ def test_cli_sys_exit_from_anywhere_in_the_run_is_an_error_not_success(tmp_path,
 
 @pytest.mark.parametrize("fn, expected", [("just_over", 1.0), ("just_under", 0.0)])
 def test_scores_a_rounding_error_outside_the_unit_interval_are_clipped(exiters, fn, expected):
-    from toolkit.scoring import score
+    from toolkit.scoring import ScoreRecord, score
 
     scored = score(_cases(["a", "b"]), models=f"py:exiters_r3:{fn}", cache=False)
     assert (scored["score"] == expected).all()
 
 
 def test_scores_further_outside_are_refused_with_enough_digits_to_see_why(exiters):
-    from toolkit.scoring import score
+    from toolkit.scoring import ScoreRecord, score
 
     with pytest.raises(ModelOutputError, match=r"outside \[0, 1\] \(min 1\.0000001, max 1\.0000001; up to 1e-10 "
                                                r"outside is clipped"):
@@ -231,7 +231,7 @@ def test_scores_further_outside_are_refused_with_enough_digits_to_see_why(exiter
 
 def test_engine_clips_any_adapter_within_the_tolerance_and_names_the_digits_beyond():
     from toolkit.models.base import Predictions, SentimentModel
-    from toolkit.scoring import score
+    from toolkit.scoring import ScoreRecord, score
 
     class Near(SentimentModel):
         spec, fingerprint = "near-one", "near-one"
@@ -320,7 +320,7 @@ def test_llm_model_under_hostile_logprobs_fails_with_a_coded_error(monkeypatch):
     from loopback_chat import LoopbackChat
 
     from toolkit.errors import LLMError
-    from toolkit.scoring import score
+    from toolkit.scoring import ScoreRecord, score
 
     monkeypatch.setenv("R3_LLM_KEY", "k")
     bad = _choice(logprobs={"content": [{"token": "positive", "logprob": 1e308}]})
@@ -332,7 +332,7 @@ def test_llm_model_under_hostile_logprobs_fails_with_a_coded_error(monkeypatch):
 def test_a_valid_reply_with_logprobs_still_gives_the_distribution(monkeypatch):
     from loopback_chat import LoopbackChat
 
-    from toolkit.scoring import score
+    from toolkit.scoring import ScoreRecord, score
 
     monkeypatch.setenv("R3_LLM_KEY", "k")
     alternatives = [{"token": "positive", "logprob": math.log(0.6)}, {"token": "negative", "logprob": math.log(0.3)},
@@ -399,7 +399,7 @@ def _adapter(output):
         np.full(len(t), 0.5), None, np.zeros(len(t), bool)), r"labels that are not a list"),
 ], ids=["none", "tuple", "string-scores", "no-labels"])
 def test_custom_adapter_returning_the_wrong_kind_is_tk203(output, pattern):
-    from toolkit.scoring import score
+    from toolkit.scoring import ScoreRecord, score
 
     with pytest.raises(ModelOutputError, match=r"\[TK203\] custom.*" + pattern):
         score(_cases(["a", "b"]), models=_adapter(output), cache=False)
@@ -435,7 +435,7 @@ def test_llm_prompt_file_that_cannot_be_read_is_tk201(tmp_path, monkeypatch, kin
 @pytest.mark.parametrize("models", [["vader", "vader"], ["vader", " vader"], ["afinn", "vader", "afinn\n"]])
 def test_a_model_listed_twice_is_tk102_not_doubled_rows(models):
     from toolkit.errors import InputError
-    from toolkit.scoring import score
+    from toolkit.scoring import ScoreRecord, score
 
     with pytest.raises(InputError, match=r"\[TK102\] model '(vader|afinn)' is listed 2 times"):
         score(_cases(["good", "bad"]), models=models, cache=False)

@@ -25,9 +25,11 @@ FORMULAS = ["=HYPERLINK(\"http://x\",\"y\")", "+cmd|' /C calc'!A0", "-2+3", "@SU
 
 
 def _scored(models):
-    scored = pd.DataFrame()
-    scored.attrs["fingerprints"] = {m: "f" * 32 for m in models}
-    return scored
+    return pd.DataFrame()
+
+
+def _fingerprints(models):
+    return {m: "f" * 32 for m in models}
 
 
 def _write(out, models, *, rows=1, figures=True, **kwargs):
@@ -35,7 +37,7 @@ def _write(out, models, *, rows=1, figures=True, **kwargs):
 
     axes = {f"psa_score_sens_{m}": new_axes() for m in models} if figures else {}
     table = pd.DataFrame({"model": [m for m in models for _ in range(rows)]})
-    return runs.write(study="psa", tables={"psa_summary": table}, axes=axes, scored=_scored(models), fingerprints=_scored(models).attrs.get("fingerprints"),
+    return runs.write(study="psa", tables={"psa_summary": table}, axes=axes, scored=_scored(models), fingerprints=_fingerprints(models),
                          models=models, settings={}, out_dir=out, figures_dir=kwargs.pop("figures_dir", out),
                          **kwargs)
 
@@ -169,7 +171,7 @@ def test_results_csvs_read_back_every_text(tmp_path):
 
 
 def _write_tables(out, tables, **kwargs):
-    return runs.write(study="psa", tables=tables, axes={}, scored=_scored(["m"]), fingerprints=_scored(["m"]).attrs.get("fingerprints"), models=["m"], settings={},
+    return runs.write(study="psa", tables=tables, axes={}, scored=_scored(["m"]), fingerprints=_fingerprints(["m"]), models=["m"], settings={},
                          out_dir=out, figures_dir=out, formats=("csv", "parquet"), **kwargs)
 
 
@@ -333,7 +335,7 @@ def test_a_folder_in_the_way_of_an_output_is_tk105_before_anything_moves(tmp_pat
 
     scored = pd.DataFrame({"model": ["m"], "score": [0.5]})
     old = {"eec_a": pd.DataFrame({"x": [1]}), "eec_b": pd.DataFrame({"x": [2]})}
-    runs.write(study="eec", tables=old, axes={}, scored=scored, fingerprints=scored.attrs.get("fingerprints"), models=["vader"], settings={}, out_dir=tmp_path,
+    runs.write(study="eec", tables=old, axes={}, scored=scored, fingerprints=None, models=["vader"], settings={}, out_dir=tmp_path,
                   figures_dir=tmp_path)
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
     (tmp_path / "eec_b.csv").unlink()
@@ -341,7 +343,7 @@ def test_a_folder_in_the_way_of_an_output_is_tk105_before_anything_moves(tmp_pat
     before.pop("eec_b.csv")
     new = {"eec_a": pd.DataFrame({"x": [9]}), "eec_b": pd.DataFrame({"x": [9]})}
     with pytest.raises(OutputDirError, match="eec_b.csv' is in the way of an output"):
-        runs.write(study="eec", tables=new, axes={}, scored=scored, fingerprints=scored.attrs.get("fingerprints"), models=["vader"], settings={},
+        runs.write(study="eec", tables=new, axes={}, scored=scored, fingerprints=None, models=["vader"], settings={},
                       out_dir=tmp_path, figures_dir=tmp_path)
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
 
@@ -352,7 +354,7 @@ def test_a_failure_while_moving_files_in_puts_the_previous_run_back(tmp_path, mo
 
     scored = pd.DataFrame({"model": ["m"], "score": [0.5]})
     runs.write(study="eec", tables={"eec_a": pd.DataFrame({"x": [1]}), "eec_b": pd.DataFrame({"x": [2]})},
-                  axes={}, scored=scored, fingerprints=scored.attrs.get("fingerprints"), models=["vader"], settings={}, out_dir=tmp_path, figures_dir=tmp_path)
+                  axes={}, scored=scored, fingerprints=None, models=["vader"], settings={}, out_dir=tmp_path, figures_dir=tmp_path)
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
     real = files.Staging.replace
     calls = []
@@ -366,7 +368,7 @@ def test_a_failure_while_moving_files_in_puts_the_previous_run_back(tmp_path, mo
     monkeypatch.setattr(files.Staging, "replace", flaky)
     with pytest.raises(OutputDirError, match="previous run's files are as they were"):
         runs.write(study="eec", tables={"eec_a": pd.DataFrame({"x": [9]}), "eec_b": pd.DataFrame({"x": [9]})},
-                      axes={}, scored=scored, fingerprints=scored.attrs.get("fingerprints"), models=["vader"], settings={}, out_dir=tmp_path, figures_dir=tmp_path)
+                      axes={}, scored=scored, fingerprints=None, models=["vader"], settings={}, out_dir=tmp_path, figures_dir=tmp_path)
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
     assert not [p for p in tmp_path.iterdir() if p.is_dir()]  # no staging folder left behind
 

@@ -29,11 +29,11 @@ def test_the_two_unicode_forms_of_one_text_load_as_one_text_and_score_alike(tmp_
     assert DECOMPOSED != COMPOSED
     (tmp_path / "nfd.csv").write_text(f"text\n{DECOMPOSED}\n", encoding="utf-8")
     (tmp_path / "nfc.csv").write_text(f"text\n{COMPOSED}\n", encoding="utf-8")
-    nfd, nfc = corpora.load(tmp_path / "nfd.csv"), corpora.load(tmp_path / "nfc.csv")
+    nfd, nfc = corpora.load(tmp_path / "nfd.csv", report=(nfd_report := {})), corpora.load(tmp_path / "nfc.csv", report=(nfc_report := {}))
     assert nfd["text"].tolist() == [COMPOSED] == nfc["text"].tolist()
-    assert nfd.attrs["corpus_report"]["unicode_normalised"] == 1
-    assert nfc.attrs["corpus_report"]["unicode_normalised"] == 0
-    assert nfd.attrs["corpus_report"]["unicode_form"] == "NFC"
+    assert nfd_report["unicode_normalised"] == 1
+    assert nfc_report["unicode_normalised"] == 0
+    assert nfd_report["unicode_form"] == "NFC"
     afinn = load("afinn")
     assert afinn.predict(nfd["text"].tolist()).score[0] == afinn.predict(nfc["text"].tolist()).score[0]
     # the same model reads the raw forms differently: what normalising prevents
@@ -45,18 +45,18 @@ def test_unicode_form_none_keeps_texts_as_read_and_bad_forms_are_tk102(tmp_path)
     from toolkit import corpora
 
     (tmp_path / "nfd.csv").write_text(f"text\n{DECOMPOSED}\n", encoding="utf-8")
-    kept = corpora.load(tmp_path / "nfd.csv", unicode_form=None)
-    assert kept["text"].tolist() == [DECOMPOSED] and kept.attrs["corpus_report"]["unicode_normalised"] == 0
+    kept = corpora.load(tmp_path / "nfd.csv", unicode_form=None, report=(kept_report := {}))
+    assert kept["text"].tolist() == [DECOMPOSED] and kept_report["unicode_normalised"] == 0
     with pytest.raises(InputError, match=r"unicode_form must be one of"):
         corpora.load(tmp_path / "nfd.csv", unicode_form="NFX")
 
 
 def test_engine_warns_and_counts_texts_not_in_nfc():
-    from toolkit.scoring import score
+    from toolkit.scoring import ScoreRecord, score
 
     with pytest.warns(UserWarning, match=r"1 of 2 distinct texts are not in Unicode normal form NFC"):
-        scored = score(_cases([COMPOSED, DECOMPOSED]), models="afinn", cache=False)
-    assert scored.attrs["not_nfc"] == 1
+        score(_cases([COMPOSED, DECOMPOSED]), models="afinn", cache=False, record=(scored_record := ScoreRecord()))
+    assert scored_record.not_nfc == 1
 
 
 # -- headers and field sizes --------------------------------------------------------------------------------------
@@ -264,7 +264,7 @@ def test_jsonl_text_with_a_lone_surrogate_escape_is_tk104_naming_the_line(tmp_pa
 
 
 def test_case_table_text_with_a_lone_surrogate_is_tk101_naming_the_row():
-    from toolkit.scoring import score
+    from toolkit.scoring import ScoreRecord, score
 
     cases = _cases(["ok", "x"]).astype({"text": object})
     cases.loc[1, "text"] = "good \ud800 film"

@@ -64,14 +64,14 @@ def _axes(color: str = "C0"):
 
 def _run_folder(tmp_path, name: str, *, setting: int = 1, value: float = 0.5, report_on: bool | None = None,
                 latex_on: bool | None = None):
-    """A study's outputs written by results.write (no model is loaded: the fingerprints ride on the scored table)."""
+    """A study's outputs written by results.write (no model is loaded: the fingerprints are given)."""
     scored = pd.DataFrame({"model": ["m"], "text": ["t"]})
-    scored.attrs["fingerprints"] = {"m": "f" * 32}
+    fingerprints = {"m": "f" * 32}
     tables = {"demo_table": pd.DataFrame({"text": ["=cmd", EVIL, "plain"], "value": [value, -0.25, np.nan],
                                           "n": [1, 20_000, 3]}),
               "demo_same": pd.DataFrame({"k": ["x"], "v": [1.5]})}
     out = tmp_path / name
-    written = runs.write(study="demo", tables=tables, axes={"demo_bars": _axes()}, scored=scored, fingerprints=scored.attrs.get("fingerprints"), models=["m"],
+    written = runs.write(study="demo", tables=tables, axes={"demo_bars": _axes()}, scored=scored, fingerprints=fingerprints, models=["m"],
                             settings={"study": "demo", "setting": setting}, out_dir=out, figures_dir=out,
                             report=report_on, latex=latex_on)
     return out, written
@@ -270,10 +270,10 @@ def test_a_figure_the_run_wrote_into_the_figures_folder_is_still_embedded(tmp_pa
     figures = tmp_path / "figures"
     monkeypatch.setenv("TOOLKIT_FIGURES", str(figures))
     scored = pd.DataFrame({"model": ["m"], "text": ["t"]})
-    scored.attrs["fingerprints"] = {"m": "f" * 32}
+    fingerprints = {"m": "f" * 32}
     out = tmp_path / "run"
     runs.write(study="demo", tables={"demo_t": pd.DataFrame({"k": [1]})}, axes={"demo_bars": _axes()},
-                  scored=scored, fingerprints=scored.attrs.get("fingerprints"), models=["m"], settings={"study": "demo"}, out_dir=out, figures_dir=figures)
+                  scored=scored, fingerprints=fingerprints, models=["m"], settings={"study": "demo"}, out_dir=out, figures_dir=figures)
     page = runs.from_run(out_dir=out).read_text(encoding="utf-8")
     assert base64.b64encode((figures / "demo_bars.png").read_bytes()).decode() in page
 
@@ -364,10 +364,10 @@ def test_report_of_a_run_lists_its_latex_tables_and_every_table(tmp_path):
 
 
 def test_write_report_records_versions_fingerprints_and_settings_and_refuses_empty_settings(tmp_path):
-    scored = pd.DataFrame({"model": ["m"], "text": ["t"]})
-    scored.attrs["fingerprints"] = {"m": "f" * 32}
+    pd.DataFrame({"model": ["m"], "text": ["t"]})
+    fingerprints = {"m": "f" * 32}
     path = runs.write_report(title="app", tables={"t": pd.DataFrame({"x": [1]})}, figures={}, models=["m"],
-                             settings={"study": "demo", "theta": 0.2}, fingerprints=scored.attrs["fingerprints"],
+                             settings={"study": "demo", "theta": 0.2}, fingerprints=fingerprints,
                              notes=["a note"],
                              path=tmp_path / "app.html")
     keys = [r["cells"][0] for r in _Page(path.read_text(encoding="utf-8")).rows if r["cells"]]

@@ -10,7 +10,7 @@ from toolkit.cases import CASE_COLUMNS, SCORE_COLUMNS
 from toolkit.errors import CacheError, InputError
 from toolkit.models import SentimentModel
 from toolkit.models.base import Predictions
-from toolkit.scoring import plan_batches, score
+from toolkit.scoring import ScoreRecord, plan_batches, score
 
 
 def _cases(texts):
@@ -180,10 +180,10 @@ def test_truncated_rows_are_warned_about_with_count_and_share_and_kept_in_attrs(
     cases = _cases(texts)
     spec = f"hf:{tiny_bert_dir}?max_length=4"  # [CLS] + 2 words + [SEP]: the two long texts are cut
     with pytest.warns(UserWarning, match=r"2 of 4 rows \(50\.0%\) were truncated at max_length=4") as caught:
-        scored = score(cases, models=[spec, "afinn"], cache=False)
+        scored = score(cases, models=[spec, "afinn"], cache=False, record=(scored_record := ScoreRecord()))
     assert [str(w.message) for w in caught if "truncated" in str(w.message)][0].startswith(spec)
-    assert scored.attrs["inputs"][spec]["truncated_rows"] == 2
-    assert scored.attrs["inputs"]["afinn"]["truncated_rows"] == 0
+    assert scored_record.inputs[spec]["truncated_rows"] == 2
+    assert scored_record.inputs["afinn"]["truncated_rows"] == 0
     assert scored.loc[scored["model"] == spec, "truncated"].tolist() == [False, True, False, True]
 
 

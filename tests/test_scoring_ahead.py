@@ -11,7 +11,7 @@ import pandas as pd
 import precision_support
 import pytest
 
-from toolkit.scoring import score
+from toolkit.scoring import ScoreRecord, score
 
 ANSWER_COLUMNS = ["score", "label", "truncated", "top_label", "top_score", "class_probs", "input_id"]
 
@@ -41,11 +41,11 @@ def sample_and_eec(eec_cases):
                                   pytest.param("minilm-imdb?dtype=bfloat16&recheck=0.1",
                                                marks=precision_support.needs_bf16)])
 def test_scoring_ahead_gives_the_previous_answers_bit_for_bit_with_minilm(sample_and_eec, spec):
-    ahead = score(sample_and_eec, models=spec, cache=False, batch_tokens=2048)
-    serial = score(sample_and_eec, models=spec, cache=False, batch_tokens=2048, tokenise_ahead=False)
+    ahead = score(sample_and_eec, models=spec, cache=False, batch_tokens=2048, record=(ahead_record := ScoreRecord()))
+    serial = score(sample_and_eec, models=spec, cache=False, batch_tokens=2048, tokenise_ahead=False, record=(serial_record := ScoreRecord()))
     _assert_bit_identical(ahead, serial)
-    assert ahead.attrs["inputs"][spec]["telemetry"]["tokenise_ahead"] is True
-    assert serial.attrs["inputs"][spec]["telemetry"]["tokenise_ahead"] is False
+    assert ahead_record.inputs[spec]["telemetry"]["tokenise_ahead"] is True
+    assert serial_record.inputs[spec]["telemetry"]["tokenise_ahead"] is False
     assert _no_worker_threads()
 
 
@@ -56,12 +56,12 @@ def test_scoring_ahead_gives_the_previous_answers_bit_for_bit_with_truncation_an
     texts += [t + " brother angry" for t in texts[:100]]  # the same first tokens: one model input when cut
     cases = precision_support.cases(texts)
     spec = f"hf:{tiny_bert_dir}?max_length=8"
-    ahead = score(cases, models=spec, cache=False, batch_tokens=64)
+    ahead = score(cases, models=spec, cache=False, batch_tokens=64, record=(ahead_record := ScoreRecord()))
     serial = score(cases, models=spec, cache=False, batch_tokens=64, tokenise_ahead=False)
     _assert_bit_identical(ahead, serial)
-    counts = ahead.attrs["inputs"][spec]
+    counts = ahead_record.inputs[spec]
     assert 0 < counts["truncated_rows"] < len(texts) and counts["model_inputs"] < counts["texts"]
-    assert ahead.attrs["inputs"][spec]["telemetry"]["batches"] > 10
+    assert ahead_record.inputs[spec]["telemetry"]["batches"] > 10
     assert _no_worker_threads()
 
 
@@ -73,9 +73,10 @@ def test_scoring_ahead_with_a_cache_resumes_as_before(tiny_bert_dir, tmp_path):
     runs = {}
     for ahead in (True, False):
         cache = tmp_path / str(ahead)
-        first = score(precision_support.cases(texts[:100]), models=spec, cache=cache, batch_tokens=64,
-                      tokenise_ahead=ahead)
+        score(precision_support.cases(texts[:100]), models=spec, cache=cache, batch_tokens=64,
+                      tokenise_ahead=ahead, record=(first_record := ScoreRecord()))
+        again = ScoreRecord()
         runs[ahead] = score(precision_support.cases(texts), models=spec, cache=cache, batch_tokens=64,
-                            tokenise_ahead=ahead)
-        assert runs[ahead].attrs["inputs"][spec]["cached_texts"] == first.attrs["inputs"][spec]["texts"] > 0
+                            tokenise_ahead=ahead, record=again)
+        assert again.inputs[spec]["cached_texts"] == first_record.inputs[spec]["texts"] > 0
     _assert_bit_identical(runs[True], runs[False])

@@ -5,7 +5,7 @@ import pytest
 
 from toolkit.cache import ScoreCache
 from toolkit.models import load
-from toolkit.scoring import score
+from toolkit.scoring import ScoreRecord, score
 
 RESULT = ["score", "label", "truncated", "top_label", "top_score", "class_probs"]
 # the tiny BERT's vocabulary; at max_length=8 a text keeps 6 words ([CLS] + 6 + [SEP])
@@ -34,18 +34,18 @@ def spec(tiny_bert_dir):
 
 def test_input_dedup_is_bit_identical_to_scoring_every_text(spec):
     cases = _cases(_texts())
-    every = score(cases, models=spec, cache=False, input_dedup=False, batch_tokens=1)  # one text per batch
-    once = score(cases, models=spec, cache=False, batch_tokens=1)
+    every = score(cases, models=spec, cache=False, input_dedup=False, batch_tokens=1, record=(every_record := ScoreRecord()))  # one text per batch
+    once = score(cases, models=spec, cache=False, batch_tokens=1, record=(once_record := ScoreRecord()))
     pd.testing.assert_frame_equal(once[RESULT], every[RESULT])
     head = once["text"].astype(str).str.startswith(HEAD)
     assert once.loc[head, "input_id"].nunique() == 1 and once.loc[~head, "input_id"].nunique() == (~head).sum()
     assert once["truncated"].tolist() == every["truncated"].tolist()
     assert not once.loc[once["text"] == HEAD, "truncated"].item()  # its own flag, though its input is shared
     assert once.loc[head & (once["text"] != HEAD), "truncated"].all()
-    counts = once.attrs["inputs"][spec]
+    counts = once_record.inputs[spec]
     assert counts["texts"] == len(cases) and counts["model_inputs"] == len(cases) - len(TAILS)
     assert counts["computed_inputs"] == counts["model_inputs"]
-    assert every.attrs["inputs"][spec]["model_inputs"] == len(cases)
+    assert every_record.inputs[spec]["model_inputs"] == len(cases)
 
 
 def test_input_dedup_matches_default_batches_too(spec):
@@ -59,8 +59,8 @@ def test_input_dedup_matches_default_batches_too(spec):
 def test_a_cached_text_answers_the_texts_with_its_model_input(spec, tmp_path):
     texts = _texts()
     first = score(_cases(texts[:1]), models=spec, cache=tmp_path, batch_tokens=1)
-    second = score(_cases(texts), models=spec, cache=tmp_path, batch_tokens=1)
-    counts = second.attrs["inputs"][spec]
+    second = score(_cases(texts), models=spec, cache=tmp_path, batch_tokens=1, record=(second_record := ScoreRecord()))
+    counts = second_record.inputs[spec]
     assert counts["cached_texts"] == 1 and counts["from_same_input"] == len(TAILS)  # the 6 others + the bare head
     assert counts["computed_inputs"] == counts["model_inputs"] - 1
     fresh = score(_cases(texts), models=spec, cache=False, input_dedup=False, batch_tokens=1)
@@ -69,8 +69,8 @@ def test_a_cached_text_answers_the_texts_with_its_model_input(spec, tmp_path):
     with ScoreCache(tmp_path / "scores.sqlite") as store:  # every text stored with its own truncation flag
         rows = store.get(load(spec).fingerprint, texts)
     assert len(rows) == len(set(texts)) and rows[HEAD][2] is False and rows[texts[0]][2] is True
-    third = score(_cases(texts), models=spec, cache=tmp_path)
-    assert third.attrs["inputs"][spec]["computed_inputs"] == 0
+    third = score(_cases(texts), models=spec, cache=tmp_path, record=(third_record := ScoreRecord()))
+    assert third_record.inputs[spec]["computed_inputs"] == 0
     pd.testing.assert_frame_equal(third[RESULT], fresh[RESULT])
 
 
@@ -89,8 +89,8 @@ def test_encoded_ids_are_the_tokenizers_own_inputs(spec):
 
 def test_lexicons_dedup_on_raw_strings():
     texts = ["A good film.", "A good film.", "A  good film.", "a good film."]
-    scored = score(_cases(texts), models="vader", cache=False)
-    counts = {k: v for k, v in scored.attrs["inputs"]["vader"].items() if k != "telemetry"}
+    scored = score(_cases(texts), models="vader", cache=False, record=(scored_record := ScoreRecord()))
+    counts = {k: v for k, v in scored_record.inputs["vader"].items() if k != "telemetry"}
     assert counts == {"rows": 4, "texts": 3, "model_inputs": 3, "cached_texts": 0, "from_same_input": 0,
                       "computed_inputs": 3, "too_long_skipped": 0, "max_text_chars": 20_000, "truncated_rows": 0}
     assert scored["input_id"].tolist() == [0, 0, 1, 2]

@@ -6,7 +6,7 @@ import pytest
 
 from toolkit.outputs.files import write_table
 from toolkit.outputs.runs import write
-from toolkit.scoring import score
+from toolkit.scoring import ScoreRecord, score
 from toolkit.studies.biasfinder.analysis import btcs, table4
 
 HEAD = "the good movie was not very"  # 6 words: at max_length=8 everything after them is cut
@@ -24,8 +24,15 @@ def _cases():
 
 
 @pytest.fixture()
-def scored(tiny_bert_dir):
-    return score(_cases(), models=[f"hf:{tiny_bert_dir}?max_length=8", "vader"], cache=False)
+def scored_run(tiny_bert_dir):
+    record = ScoreRecord()
+    frame = score(_cases(), models=[f"hf:{tiny_bert_dir}?max_length=8", "vader"], cache=False, record=record)
+    return frame, record
+
+
+@pytest.fixture()
+def scored(scored_run):
+    return scored_run[0]
 
 
 def test_templates_differing_only_past_the_window_are_flagged_per_model(scored, tiny_bert_dir):
@@ -47,11 +54,12 @@ def test_scored_table_round_trips_through_parquet(scored, tmp_path):
     assert isinstance(back["text"].dtype, pd.CategoricalDtype)  # each text stored once
 
 
-def test_results_write_parquet_beside_csv_and_inputs_in_provenance(scored, tmp_path):
+def test_results_write_parquet_beside_csv_and_inputs_in_provenance(scored_run, tmp_path):
     pytest.importorskip("pyarrow")
+    scored, record = scored_run
     counts = btcs(scored)
     paths = write(study="biasfinder", tables={"biasfinder_btcs": counts}, axes={}, scored=scored,
-                  fingerprints=scored.attrs.get("fingerprints"), inputs=scored.attrs.get("inputs"),
+                  fingerprints=record.fingerprints, inputs=record.inputs,
                   models=list(dict.fromkeys(scored["model"])), settings={}, out_dir=tmp_path, figures_dir=tmp_path,
                   formats=("csv", "parquet"), with_scored=True)
     names = {p.name for p in paths}

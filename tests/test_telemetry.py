@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from toolkit import monitor, provenance
-from toolkit.scoring import score
+from toolkit.scoring import ScoreRecord, score
 from toolkit.telemetry import HOST_BOUND_BELOW, PHASES, Telemetry
 
 
@@ -97,8 +97,8 @@ TEXTS = [" ".join(WORDS[(i * 7 + k * 3) % len(WORDS)] for k in range(3 + i % 11)
 @pytest.mark.parametrize("ahead", [True, False])
 def test_telemetry_of_a_transformer_run_is_in_its_attrs_and_provenance(tiny_bert_dir, ahead):
     spec = f"hf:{tiny_bert_dir}?max_length=12"
-    scored = score(_cases(TEXTS), models=spec, cache=False, batch_tokens=96, tokenise_ahead=ahead)
-    tel = scored.attrs["inputs"][spec]["telemetry"]
+    scored = score(_cases(TEXTS), models=spec, cache=False, batch_tokens=96, tokenise_ahead=ahead, record=(scored_record := ScoreRecord()))
+    tel = scored_record.inputs[spec]["telemetry"]
     assert set(tel["seconds"]) == set(PHASES)
     assert tel["seconds"]["forward"] > 0 and tel["seconds"]["tokenise"] > 0 and tel["seconds"]["batch"] > 0
     assert tel["tokenise_ahead"] is ahead and tel["device"] == "cpu" and tel["device_busy_s"] is None
@@ -111,14 +111,14 @@ def test_telemetry_of_a_transformer_run_is_in_its_attrs_and_provenance(tiny_bert
     assert tel["batches"] >= sum(len(x) for x in inputs) / 96 and 0.0 <= tel["padding_share"] < 1.0
     main_thread = sum(tel["seconds"][name] for name in ("cache", "tokenise", "forward", "post"))
     assert main_thread <= tel["wall_s"] * 1.001  # the main thread's phases are disjoint parts of the wall time
-    record = provenance.record(models=[spec], settings={"x": 1}, fingerprints=scored.attrs["fingerprints"],
-                               inputs=scored.attrs["inputs"])
+    record = provenance.record(models=[spec], settings={"x": 1}, fingerprints=scored_record.fingerprints,
+                               inputs=scored_record.inputs)
     assert json.loads(provenance.dumps(record))["inputs"][spec]["telemetry"]["verdict"] == tel["verdict"] != ""
 
 
 def test_telemetry_of_a_lexicon_run_times_its_model_calls():
-    scored = score(_cases(TEXTS), models="vader", cache=False)
-    tel = scored.attrs["inputs"]["vader"]["telemetry"]
+    scored = score(_cases(TEXTS), models="vader", cache=False, record=(scored_record := ScoreRecord()))
+    tel = scored_record.inputs["vader"]["telemetry"]
     assert tel["seconds"]["forward"] > 0 and tel["tokenise_ahead"] is False and tel["padding_share"] is None
 
 

@@ -145,7 +145,7 @@ def test_psa_app_says_how_many_rows_a_short_max_length_truncated(tiny_bert_dir):
     assert app.run(), app.status.value
     rows = len(app.result.scored)
     assert f"{rows:,} of {rows:,} rows (100.0%) were truncated at max_length=4" in app.status.value
-    assert app.result.scored.attrs["inputs"][spec]["truncated_rows"] == rows
+    assert app.result.provenance.inputs[spec]["truncated_rows"] == rows
 
 
 def test_eec_app_task_picker_offers_that_tasks_systems_and_clears_typed_specs_of_another_task():

@@ -57,8 +57,8 @@ def _git_commit() -> str:
 
 def record(*, models: list[str], settings: dict, fingerprints: Mapping[str, str] | None = None,
            outputs: list[str] | None = None, inputs: Mapping[str, dict] | None = None) -> dict:
-    """A JSON-ready record of this run; ``fingerprints`` (spec → fingerprint, as in a scored table's
-    ``attrs["fingerprints"]``) saves loading the models again; ``inputs`` (a scored table's ``attrs["inputs"]``):
+    """A JSON-ready record of this run; ``fingerprints`` (spec → fingerprint, as in
+    :class:`toolkit.scoring.ScoreRecord`) saves loading the models again; ``inputs`` (the score record's ``inputs``):
     per model the rows, distinct texts and distinct model inputs the engine saw."""
     versions = {}
     for package in _PACKAGES:

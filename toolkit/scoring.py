@@ -9,13 +9,14 @@ task, score, label, truncated`` (one row per case row and model; ``task`` is wha
 the model predicts an emotion intensity; ``truncated`` is True where the text was cut at the model's maximum
 length), then the model's native view ``top_label, top_score, class_probs`` (:data:`toolkit.cases.NATIVE_COLUMNS`).
 A NaN ``score`` (no valence: an emotion head without a valence mapping, an unparseable LLM answer) is kept, counted
-in ``attrs["no_score"]`` and warned about, never dropped. A score within
+in :attr:`ScoreRecord.no_score` and warned about, never dropped. A score within
 :data:`toolkit.models.valence.UNIT_TOLERANCE` of [0, 1] is clipped into it (float rounding); anything else outside
-is TK203. Texts not in Unicode NFC are warned about and counted (``attrs["not_nfc"]``); a text holding a lone
+is TK203. Texts not in Unicode NFC are warned about and counted (:attr:`ScoreRecord.not_nfc`); a text holding a lone
 surrogate, or a model listed twice, is refused.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import unicodedata
 from collections.abc import Iterable
@@ -389,14 +390,35 @@ def _truncation_warning(model: SentimentModel, cut: int, rows: int) -> str:
     limit = getattr(model, "max_length", None)
     at = f" at max_length={limit} tokens" if limit else " at the model's maximum length"
     return (f"{model.spec}: {cut:,} of {rows:,} rows ({cut / rows:.1%}) were truncated{at}: the model read only the "
-            "start of those texts (column 'truncated'; count in attrs['inputs'][spec]['truncated_rows']).")
+            "start of those texts (column 'truncated'; count in the score record's inputs[spec]['truncated_rows']).")
+
+
+@dataclasses.dataclass
+class ScoreRecord:
+    """What one :func:`score` call did, for provenance: ``fingerprints`` spec → model fingerprint, ``no_score`` spec
+    → rows without a score, ``inputs`` spec → the engine's counts (see :func:`score`), ``not_nfc`` the distinct texts
+    not in Unicode NFC. Pass one as ``score(..., record=...)``; the call fills it."""
+
+    fingerprints: dict[str, str] = dataclasses.field(default_factory=dict)
+    no_score: dict[str, int] = dataclasses.field(default_factory=dict)
+    inputs: dict[str, dict] = dataclasses.field(default_factory=dict)
+    not_nfc: int = 0
+
+    def add(self, other: "ScoreRecord", *, suffix: str = "") -> "ScoreRecord":
+        """Fold ``other`` (another call's record) into this one, its specs keyed ``<spec><suffix>``; returns self."""
+        self.fingerprints.update(other.fingerprints)
+        self.no_score.update({f"{k}{suffix}": v for k, v in other.no_score.items()})
+        self.inputs.update({f"{k}{suffix}": v for k, v in other.inputs.items()})
+        self.not_nfc += other.not_nfc
+        return self
 
 
 def score(cases: pd.DataFrame, *, models: str | SentimentModel | object | Iterable[str | SentimentModel | object],
           cache: bool | str | Path | ScoreCache | None = True, batch_tokens: int | None = None,
           device: str | None = None, progress: bool | None = None,
           executor: str | LocalExecutor | RayExecutor = "local", n_jobs: int | None = None,
-          input_dedup: bool = True, max_text_chars: int | None = None, tokenise_ahead: bool = True) -> pd.DataFrame:
+          input_dedup: bool = True, max_text_chars: int | None = None, tokenise_ahead: bool = True,
+          record: ScoreRecord | None = None) -> pd.DataFrame:
     """Score a case table with one or more models and return the long scored table.
 
     Args:
@@ -417,19 +439,20 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | object | Iterab
             tokenisation and truncation, e.g. mutants that differ only past the maximum length); False scores every
             distinct text. Results are identical; each row keeps its own ``truncated`` flag.
         max_text_chars: texts longer than this many characters are skipped, not scored (score NaN, ``top_label``
-            :data:`TOO_LONG`), warned about and counted (``attrs["inputs"][spec]["too_long_skipped"]``); None uses
+            :data:`TOO_LONG`), warned about and counted (``record.inputs[spec]["too_long_skipped"]``); None uses
             each model's own maximum (:attr:`SentimentModel.max_text_chars`, 100,000 characters).
         tokenise_ahead: for transformer models scored in process, tokenise in worker threads and pad each batch in a
             worker thread ahead of the model, into reused buffers (pinned, with copies on a side stream, on CUDA)
             (:class:`toolkit.device.Prefetcher`); False pads and runs each batch in turn in this thread. The answers
             are the same bit for bit (the same batches, the same padded tensors).
+        record: a :class:`ScoreRecord` this call fills with what it did (fingerprints, rows without a score, the
+            engine's counts) — what a study writes to provenance.
 
     Returns:
         ``cases``' columns (``text`` and ``template`` as categoricals: each string is held once) + ``model`` (the
         spec), ``task``, ``score`` (in [0, 1], NaN: no valence), ``label``, ``truncated``, ``top_label``,
         ``top_score``, ``class_probs``, ``input_id`` (rows of one model with the same ``input_id`` reached it as the
-        same input); ``attrs["fingerprints"]`` maps each spec to its model fingerprint, ``attrs["no_score"]`` each
-        spec to its number of rows without a score, ``attrs["inputs"]`` each spec to its counts: ``rows``,
+        same input). ``record.inputs`` holds each spec's counts: ``rows``,
         ``texts`` (distinct), ``model_inputs`` (distinct), ``cached_texts``, ``from_same_input`` (texts answered by
         a cached text with the same input), ``computed_inputs``, ``truncated_rows`` (rows cut at the model's
         maximum length; warned about with their share whenever there are any), ``telemetry`` (where the time went:
@@ -504,10 +527,9 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | object | Iterab
         warn(message)
     monitor.stage("computing statistics")  # what a study does once its texts are scored
     scored = pd.concat(frames, ignore_index=True)
-    scored.attrs["fingerprints"] = {model.spec: model.fingerprint for model in loaded}  # for provenance
-    scored.attrs["no_score"] = no_score
-    scored.attrs["inputs"] = inputs
-    scored.attrs["not_nfc"] = not_nfc
+    if record is not None:
+        record.add(ScoreRecord(fingerprints={model.spec: model.fingerprint for model in loaded}, no_score=no_score,
+                               inputs=inputs, not_nfc=not_nfc))
     return scored
 
 
@@ -530,7 +552,8 @@ def _check_encodable(texts: list[str], cases: pd.DataFrame) -> None:
 
 def _warn_not_nfc(texts: list[str]) -> int:
     """Warn about texts not in Unicode NFC (a letter and a combining accent where one composed letter is usual):
-    models may score them otherwise than the same text composed; scored as given, counted in ``attrs["not_nfc"]``."""
+    models may score them otherwise than the same text composed; scored as given, counted in
+    :attr:`ScoreRecord.not_nfc`."""
     odd = [t for t in texts if not t.isascii() and not unicodedata.is_normalized("NFC", t)]
     if odd:
         warn(f"{len(odd)} of {len(texts)} distinct texts are not in Unicode normal form NFC (e.g. {odd[0][:40]!r}): a "

@@ -5,7 +5,7 @@ the seconds spent in each phase of :data:`PHASES`: the score cache (lookups and 
 padding, host→device copies, the forward pass and the answers (valence mapping and checks); the main thread's wait
 for a ready batch; the real and padded tokens of every batch; and, on a CUDA device, the device's own busy time
 (CUDA events around each forward pass). :meth:`Telemetry.record` is the JSON-ready summary the engine puts into
-``attrs["inputs"][spec]["telemetry"]`` (and so into ``provenance.json``); :meth:`Telemetry.describe` is the short
+``ScoreRecord.inputs[spec]["telemetry"]`` (and so into ``provenance.json``); :meth:`Telemetry.describe` is the short
 form the progress line shows (``forward 91% · tokenise 4% · padding 2%``).
 
 Shares are of the model's wall time. Batching and copies run in a worker thread ahead of the model (see

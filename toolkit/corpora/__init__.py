@@ -27,7 +27,7 @@ sha256sum`` prints in that order): the same for a folder and its tarball, and pr
 >>> load("aclImdb_v1.tar.gz")   # test and train: 50,000 reviews (all read and cleaned, as for a CSV, even with limit=)
 >>> load("aclImdb/test")        # the test split: 25,000 reviews, doc_ids test/neg/… then test/pos/…
 
-Robustness (every case recorded in ``frame.attrs["corpus_report"]``, which the studies copy into provenance):
+Robustness (every case recorded in the ``report`` dict ``load`` fills, which the studies copy into provenance):
 
 - Files are decoded with ``encoding`` (default UTF-8); a file that is not valid in it raises TK104 naming the line
   (and, for aclImdb, the review file) and the ``encoding=`` (CLI ``--encoding``) to pass. An empty file raises TK104
@@ -448,11 +448,13 @@ def _read_aclimdb(path: Path, *, encoding: str, unsup: bool) -> tuple[pd.DataFra
 
 
 def load(source: str | Path, *, name: str | None = None, limit: int | None = None, encoding: str = "utf-8",
-         strip_markup: bool = True, unsup: bool = False, unicode_form: str | None = "NFC") -> pd.DataFrame:
+         strip_markup: bool = True, unsup: bool = False, unicode_form: str | None = "NFC",
+         report: dict | None = None) -> pd.DataFrame:
     """Load a corpus (see the module docstring); ``name`` defaults to ``"sample"``, ``"aclImdb"`` for an aclImdb folder
     or tarball, or the file's stem. ``limit`` keeps the first rows after empty texts are dropped. ``unsup`` keeps the
-    unlabelled aclImdb ``train/unsup/`` reviews (skipped by default). What was dropped, stripped or flagged is in
-    ``attrs["corpus_report"]``. ``unicode_form``: ``"NFC"`` (default) or None, see the module docstring."""
+    unlabelled aclImdb ``train/unsup/`` reviews (skipped by default). What was dropped, stripped or flagged goes into
+    ``report`` (a dict to fill; the corpus report the studies record). ``unicode_form``: ``"NFC"`` (default) or
+    None, see the module docstring."""
     if unicode_form not in UNICODE_FORMS:
         raise InputError(f"unicode_form must be one of {UNICODE_FORMS}; got {unicode_form!r}.",
                          fix="pass unicode_form='NFC' (default) or None to keep texts as read.")
@@ -495,27 +497,28 @@ def load(source: str | Path, *, name: str | None = None, limit: int | None = Non
     if aclimdb:
         out["rating"] = kept["rating"].to_numpy(dtype="int64")
     non_english = int((~out["text"].map(looks_english)).sum())
-    report = {"source": "sample" if str(source) == "sample" else str(path.resolve()), "sha256": digest,
-              "encoding": encoding, "rows_read": int(len(frame)), "empty_texts_dropped": int(empty.sum()),
-              "html_stripped": int((stripped != texts.map(lambda t: _BREAK.sub(" ", t))).sum()),
-              "non_english": non_english, "unicode_form": unicode_form,
-              "unicode_normalised": int((changed & ~empty).sum()), "rows": int(len(out)),
-              **(acl_report if aclimdb else {})}
-    if report["empty_texts_dropped"]:
-        warnings.warn(f"corpus {corpus_name!r}: {report['empty_texts_dropped']} of {len(frame)} rows have a missing, "
-                      "empty or whitespace-only text and were dropped (recorded in attrs['corpus_report']).",
+    found = {"source": "sample" if str(source) == "sample" else str(path.resolve()), "sha256": digest,
+             "encoding": encoding, "rows_read": int(len(frame)), "empty_texts_dropped": int(empty.sum()),
+             "html_stripped": int((stripped != texts.map(lambda t: _BREAK.sub(" ", t))).sum()),
+             "non_english": non_english, "unicode_form": unicode_form,
+             "unicode_normalised": int((changed & ~empty).sum()), "rows": int(len(out)),
+             **(acl_report if aclimdb else {})}
+    if found["empty_texts_dropped"]:
+        warnings.warn(f"corpus {corpus_name!r}: {found['empty_texts_dropped']} of {len(frame)} rows have a missing, "
+                      "empty or whitespace-only text and were dropped (counted in the corpus report).",
                       stacklevel=2)
     if non_english:
         warnings.warn(f"corpus {corpus_name!r}: {non_english} of {len(out)} texts do not look English; English models "
                       "will score them anyway (PSA and BiasFinder skip them).", stacklevel=2)
-    out.attrs["corpus_report"] = report
+    if report is not None:
+        report.update(found)
     return out
 
 
 def from_frame(frame: pd.DataFrame, *, name: str = "frame") -> pd.DataFrame:
     """A corpus (columns :data:`CORPUS_COLUMNS`) from any DataFrame with a text column (``text``, or ``review``,
     ``sentence``, ``comment``): ``doc_id`` ``<name>:<row>`` where absent, ``label`` "" and ``corpus`` ``name`` where
-    absent; other columns and ``attrs`` are kept. A frame that already has every corpus column is returned as it is.
+    absent; other columns are kept. A frame that already has every corpus column is returned as it is.
     No text column, or texts that are not strings, is TK101 naming the columns."""
     if not isinstance(frame, pd.DataFrame):
         raise SchemaError(f"a corpus must be a file path, 'sample' or a pandas DataFrame; got {type(frame).__name__}.",
@@ -544,7 +547,6 @@ def from_frame(frame: pd.DataFrame, *, name: str = "frame") -> pd.DataFrame:
         out["label"] = next((out[c].astype(str) for c in LABEL_COLUMNS if c in out.columns), "")
     if "corpus" not in out.columns:
         out["corpus"] = name
-    out.attrs = dict(frame.attrs)
     return out.loc[:, list(CORPUS_COLUMNS) + [c for c in out.columns if c not in CORPUS_COLUMNS]]
 
 

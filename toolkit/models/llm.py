@@ -18,7 +18,7 @@ Phi-3-mini-4k-instruct, Mistral-7B-Instruct-v0.3 and DeepSeek-R1-Distill-Qwen-1.
   token give ``class_probs`` and ``top_score``; otherwise the answer is parsed (``class_probs`` "" and ``top_score``
   NaN record that), valence 0 / 0.5 / 1 from the label. A ``<think>…</think>`` section is skipped; an answer with no
   label word (or a think section that never closes) is ``top_label`` "unparseable" with a NaN score: counted by the
-  engine (warning, ``attrs["no_score"]``), never dropped.
+  engine (warning, ``ScoreRecord.no_score``), never dropped.
 
 Options: ``labels=negative,neutral,positive`` (the label words, each naming a polar role), ``prompt_file=``,
 ``max_length=`` and ``device=`` (hf), ``key_env=``, ``logprobs=0|1``, ``max_tokens=`` (openai; default 2048 so

@@ -22,7 +22,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -33,7 +33,7 @@ from toolkit import checks, corpora, stats
 from toolkit.errors import InputError, unknown
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.outputs.files import check_formats
-from toolkit.scoring import score
+from toolkit.scoring import ScoreRecord, score
 from toolkit.studies import get, register, stats_frame
 from toolkit.studies.base import Settings, Study
 from toolkit.studies.biasfinder import drilldown
@@ -85,7 +85,9 @@ from toolkit.studies.result import Provenance, StudyResult
 @dataclass(frozen=True)
 class BiasFinderSettings(Settings):
     """BiasFinder's settings. The generator: ``corpus`` (a :func:`toolkit.corpora.load` source read with
-    ``encoding``, or a frame) or ``cases`` already generated; ``instances``; ``n_names`` per gender,
+    ``encoding``, or a frame) or ``cases`` already generated, with ``generation`` the dict
+    :func:`~toolkit.studies.biasfinder.generator.generate` filled for them (its ``record=``); ``instances``;
+    ``n_names`` per gender,
     ``n_country_names`` per country and gender; ``max_templates`` (a seeded sample per characteristic; None: all);
     ``n_process`` parsing processes, ``executor`` (local or ray), ``n_jobs`` lexicon workers; ``max_chars``;
     ``lists`` (curated or paper), ``coherence``, ``people``, ``occupation_fit``, ``backend``, ``acceptance``,
@@ -98,6 +100,7 @@ class BiasFinderSettings(Settings):
     correction: str = "holm"
     corpus: str | Path | pd.DataFrame = "sample"
     cases: pd.DataFrame | None = None
+    generation: dict | None = field(default=None, metadata={"record": False})  # recorded as its parts
     instances: tuple[str, ...] = INSTANCES
     n_names: int = 30
     n_country_names: int = 1
@@ -146,7 +149,8 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
         duplicates: str = "keep", coherence: str | Iterable[str] = "default",
         people: str = "mutate", occupation_fit: str | None = None, backend: str = "rules",
         acceptance: str | None = None, parser: str | None = None, person_names: str | None = None,
-        titles: str | None = None, occupation_templates: str | None = None) -> StudyResult:
+        titles: str | None = None, occupation_templates: str | None = None,
+        generation: dict | None = None) -> StudyResult:
     """Generate BiasFinder cases from ``corpus`` — or take ``cases`` already generated — keep a seeded sample of at
     most ``max_templates`` templates per characteristic (:func:`sample_templates`; None keeps all), then score them
     and count BTCs (the settings: :class:`BiasFinderSettings`). Reviews over ``max_chars`` characters or not in
@@ -160,7 +164,8 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
                      correction=correction, n_boot=n_boot, interval=interval, duplicates=duplicates,
                      coherence=coherence if isinstance(coherence, str) else tuple(coherence), people=people,
                      occupation_fit=occupation_fit, backend=backend, acceptance=acceptance, parser=parser,
-                     person_names=person_names, titles=titles, occupation_templates=occupation_templates)
+                     person_names=person_names, titles=titles, occupation_templates=occupation_templates,
+                     generation=generation)
 
 
 def _statistics_settings(*, alpha: float, margin: float, correction: str, n_boot: int, interval: str) -> dict:
@@ -217,14 +222,13 @@ class BiasFinder(Study):
 
     def execute(self, *, models, settings: BiasFinderSettings, cache, progress) -> StudyResult:
         models = checks.model_list(models if models is not None else OFFLINE_DEFAULTS)
-        corpus_report, generation_report = {}, {}
+        corpus_report, generation = {}, dict(settings.generation or {})
         started = time.perf_counter()
         cases = settings.cases
         if cases is None:
             corpus = settings.corpus
             frame = (corpora.from_frame(corpus) if isinstance(corpus, pd.DataFrame)
-                     else corpora.load(corpus, encoding=settings.encoding))
-            corpus_report = dict(frame.attrs.get("corpus_report", {}))
+                     else corpora.load(corpus, encoding=settings.encoding, report=corpus_report))
             cases = generate(frame, instances=settings.instances, n_names=settings.n_names,
                              n_country_names=settings.n_country_names, n_process=settings.n_process,
                              max_chars=settings.max_chars, progress=progress, executor=settings.executor,
@@ -232,22 +236,21 @@ class BiasFinder(Study):
                              people=settings.people, occupation_fit=settings.occupation_fit,
                              backend=settings.backend, acceptance=settings.acceptance, parser=settings.parser,
                              person_names=settings.person_names, titles=settings.titles,
-                             occupation_templates=settings.occupation_templates)
-            generation_report = dict(cases.attrs.get("generation_report", {}))
+                             occupation_templates=settings.occupation_templates, record=generation)
+        generation_report = dict(generation.get("generation_report", {}))
         mined = cases.groupby("attribute")["case_id"].nunique().to_dict()
-        recorded_lists = cases.attrs.get("word_lists")  # None for given cases that do not say
-        recorded_rules = cases.attrs.get("coherence")
+        recorded_lists = generation.get("word_lists")  # None for given cases without their generation record
+        recorded_rules = generation.get("coherence")
         if settings.max_templates is not None:
             cases = sample_templates(cases, max_templates=settings.max_templates, seed=settings.seed)
         seconds = {"templating": round(time.perf_counter() - started, 1)}
-        frames = []
+        frames, report = [], ScoreRecord()
         for model in models:  # one at a time, to time each
             started = time.perf_counter()
-            frames.append(score(cases, models=model, cache=cache, progress=progress, n_jobs=settings.n_jobs))
+            frames.append(score(cases, models=model, cache=cache, progress=progress, n_jobs=settings.n_jobs,
+                                record=report))
             seconds[f"scoring {frames[-1]['model'].iloc[0]}"] = round(time.perf_counter() - started, 1)
         scored = pd.concat(frames, ignore_index=True)
-        report = {key: {k: v for frame in frames for k, v in frame.attrs.get(key, {}).items()}
-                  for key in ("fingerprints", "no_score", "inputs")}
         record = {"study": "biasfinder", "corpus": sorted(set(cases["corpus"])),
                   "instances": list(settings.instances), "n_names": settings.n_names,
                   "n_country_names": settings.n_country_names, "max_templates": settings.max_templates,
@@ -266,7 +269,8 @@ class BiasFinder(Study):
                            frames={"btcs": counts, "table4": table4_rates(table4(counts), rate_table),
                                    "rates": rate_table},
                            settings=settings,
-                           provenance=Provenance(study=self.name, settings=record, **report))
+                           provenance=Provenance(study=self.name, settings=record, fingerprints=report.fingerprints,
+                                                 inputs=report.inputs, no_score=report.no_score))
 
     def figures(self, result: StudyResult, **options: Any) -> dict[str, Axes]:
         return figures_of(result)

@@ -33,7 +33,7 @@ from toolkit.corpora.external import BTCSAM_SETS, btcsam_path, load_btcsam, load
 from toolkit.errors import InputError, unknown, warn
 from toolkit.llm import BACKENDS, LLM, PromptStore, backend
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
-from toolkit.scoring import score
+from toolkit.scoring import ScoreRecord, score
 from toolkit.studies import get, register, stats_frame
 from toolkit.studies.base import Settings, Study
 from toolkit.studies.btcsam import drilldown
@@ -280,8 +280,8 @@ class BTCSAM(Study):
                           ignore_index=True)
         cases["variant_id"] = cases["test_set"] + "/" + cases["variant_id"]
         cases["case_id"] = cases["test_set"] + "/" + cases["case_id"]
-        scored = score(cases, models=models, cache=cache, progress=progress)
-        report = scored.attrs
+        report = ScoreRecord()
+        scored = score(cases, models=models, cache=cache, progress=progress, record=report)
         record = {"study": "btcsam", "sets": {n: len(f) for n, f in sets.items()},
                   "generated_by": {n: sorted(set(f["llm"].astype(str))) for n, f in sets.items()
                                    if "llm" in f.columns},
@@ -289,7 +289,7 @@ class BTCSAM(Study):
                   "alpha": settings.alpha, "intervals": "Wilson, the case as the unit", "margin": settings.margin,
                   "correction": settings.correction, "family": "null excess: model × test set × bias type",
                   "null": "same-group pairs within a case (PSA-derived: the names' gender)",
-                  "rows_without_score": dict(report.get("no_score", {}))}
+                  "rows_without_score": dict(report.no_score)}
         frames = {"detection": detection_intervals(scored, thetas=settings.thetas, rule=settings.rule,
                                                    alpha=settings.alpha),
                   "failure_pct": failure_percentage(scored, theta=settings.theta, rule=settings.rule,
@@ -299,9 +299,8 @@ class BTCSAM(Study):
         return StudyResult(study=self.name, models=list(dict.fromkeys(scored["model"])), scored=scored,
                            frames=frames, settings=settings,
                            provenance=Provenance(study=self.name, settings=record,
-                                                 fingerprints=dict(report.get("fingerprints", {})),
-                                                 inputs=dict(report.get("inputs", {})),
-                                                 no_score=dict(report.get("no_score", {}))))
+                                                 fingerprints=report.fingerprints, inputs=report.inputs,
+                                                 no_score=report.no_score))
 
     def figures(self, result: StudyResult, **options: Any) -> dict[str, Axes]:
         return figures_of(result, **options)

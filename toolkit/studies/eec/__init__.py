@@ -35,7 +35,7 @@ from toolkit import checks, stats
 from toolkit.cases import TASKS
 from toolkit.errors import InputError, unknown
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel, ait, load_all
-from toolkit.scoring import score
+from toolkit.scoring import ScoreRecord, score
 from toolkit.studies import get, register, stats_frame
 from toolkit.studies.base import Settings, Study
 from toolkit.studies.eec import analysis as eec_study
@@ -199,7 +199,9 @@ class EEC(Study):
         if wrong:
             raise InputError(f"model {wrong[0].spec!r} predicts {wrong[0].task!r}, not the task {task!r}.",
                              fix=f"pick models of that task, e.g. {', '.join(ait.specs(task)[:2])}, or drop the task.")
-        scored = score(generate(spelling=settings.spelling), models=loaded, cache=cache, progress=progress)
+        report = ScoreRecord()
+        scored = score(generate(spelling=settings.spelling), models=loaded, cache=cache, progress=progress,
+                       record=report)
         with eec_study.reusing():  # the pairs and name scores computed once for the tests and the result
             all_pairs = pd.concat([pairs(scored, attribute=a, subset=s) for s in settings.subsets
                                    for a in ATTRIBUTES], ignore_index=True)
@@ -209,15 +211,13 @@ class EEC(Study):
         specs = list(dict.fromkeys(scored["model"]))
         pearson = {m.spec: float(m.pearson) for m in loaded if getattr(m, "pearson", None) is not None}
         clipping = ait.clip_counts(scored)
-        report = scored.attrs
         return StudyResult(study=self.name, models=specs, scored=scored,
                            frames={"tests": tests, "summary": summary(tests), "pairs": all_pairs},
                            settings=settings, extras={"pearson": pearson, "clipping": clipping},
                            provenance=Provenance(study=self.name,
                                                  settings=_record(settings, scored, tests, pearson, clipping),
-                                                 fingerprints=dict(report.get("fingerprints", {})),
-                                                 inputs=dict(report.get("inputs", {})),
-                                                 no_score=dict(report.get("no_score", {}))))
+                                                 fingerprints=report.fingerprints, inputs=report.inputs,
+                                                 no_score=report.no_score))
 
     def figures(self, result: StudyResult, **options: Any) -> dict[str, Axes]:
         return figures_of(result, **options)

@@ -23,7 +23,7 @@ from toolkit import stats as tkstats
 from toolkit.errors import InputError, unknown
 from toolkit.models import ait
 from toolkit.models.base import SentimentModel
-from toolkit.scoring import score
+from toolkit.scoring import ScoreRecord, score
 from toolkit.studies import get, register, stats_frame
 from toolkit.studies.base import Settings, Study
 from toolkit.studies.multilingual import analysis, corpora, defects, figures, regression
@@ -83,7 +83,7 @@ def _execute(*, models: ModelsArg, settings: "MultilingualSettings", cache: bool
         keep = table.groupby(["source", "language"])["template_id"].transform(
             lambda s: s.isin(sorted(s.unique())[:settings.max_templates]))
         table = table[keep].reset_index(drop=True)
-    frames, skipped, fingerprints, inputs, no_score = [], {}, {}, {}, {}
+    frames, skipped, report = [], {}, ScoreRecord()
     for language, block in table.groupby("language", sort=False):
         chosen = _models_for(models, language, settings.tasks)
         if not chosen:
@@ -91,11 +91,9 @@ def _execute(*, models: ModelsArg, settings: "MultilingualSettings", cache: bool
                                  "ait: zoo has none; pass models={'" + language + "': ['hf:<multilingual model>']} "
                                  "or a py: function")
             continue
-        scored_block = score(block, models=chosen, cache=cache, progress=progress)
-        frames.append(scored_block)
-        fingerprints.update(scored_block.attrs.get("fingerprints", {}))
-        inputs.update({f"{k}@{language}": v for k, v in scored_block.attrs.get("inputs", {}).items()})
-        no_score.update({f"{k}@{language}": v for k, v in scored_block.attrs.get("no_score", {}).items()})
+        block_report = ScoreRecord()
+        frames.append(score(block, models=chosen, cache=cache, progress=progress, record=block_report))
+        report.add(block_report, suffix=f"@{language}")
     if not frames:
         raise InputError(f"no language could be scored ({'; '.join(skipped.values())}).",
                          fix="give models for the languages, e.g. models={'de': ['hf:<path>']}.")
@@ -117,8 +115,8 @@ def _execute(*, models: ModelsArg, settings: "MultilingualSettings", cache: bool
                                "defects": defects.report(table), "cells": defects.cells(table),
                                "design": corpora.design(table)},
                        settings=settings, extras={"skipped": skipped, "pearson": pearson},
-                       provenance=Provenance(study=STUDY, settings=record, fingerprints=fingerprints, inputs=inputs,
-                                             no_score=no_score))
+                       provenance=Provenance(study=STUDY, settings=record, fingerprints=report.fingerprints,
+                                             inputs=report.inputs, no_score=report.no_score))
 
 
 def _pearson(scored: pd.DataFrame) -> dict[str, float]:

@@ -25,7 +25,7 @@ from matplotlib.axes import Axes
 from toolkit import checks, corpora
 from toolkit import stats as st
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
-from toolkit.scoring import score
+from toolkit.scoring import ScoreRecord, score
 from toolkit.studies import get, register, stats_frame
 from toolkit.studies.base import Settings, Study
 from toolkit.studies.psa import figures as psa_figures
@@ -131,13 +131,13 @@ class PSA(Study):
         if cases is None:
             corpus = settings.corpus
             frame = (corpora.from_frame(corpus) if isinstance(corpus, pd.DataFrame)
-                     else corpora.load(corpus, encoding=settings.encoding))
-            corpus_report = dict(frame.attrs.get("corpus_report", {}))
+                     else corpora.load(corpus, encoding=settings.encoding, report=corpus_report))
             english = frame["text"].map(corpora.looks_english).astype(bool)
             corpus_report["non_english_skipped"] = int((~english).sum())
             cases = generate(frame.loc[english], names=settings.names, n=settings.n, seed=settings.seed,
                              max_words=settings.max_words)
-        scored = score(cases, models=models, cache=cache, progress=progress)
+        report = ScoreRecord()
+        scored = score(cases, models=models, cache=cache, progress=progress, record=report)
         names = settings.names
         record = {"study": "psa", "corpus": sorted(set(cases["corpus"])), "n": settings.n, "seed": settings.seed,
                   "max_words": settings.max_words, "n_sentences": int(cases["case_id"].nunique()),
@@ -154,13 +154,11 @@ class PSA(Study):
                   "gender": gender_gap(scored, n_boot=n_boot, seed=seed, alpha=settings.alpha,
                                        margin=settings.margin, correction=settings.correction),
                   "variance": variance_table(scored)}
-        report = scored.attrs
         return StudyResult(study=self.name, models=list(dict.fromkeys(scored["model"])), scored=scored,
                            frames=frames, settings=settings,
                            provenance=Provenance(study=self.name, settings=record,
-                                                 fingerprints=dict(report.get("fingerprints", {})),
-                                                 inputs=dict(report.get("inputs", {})),
-                                                 no_score=dict(report.get("no_score", {}))))
+                                                 fingerprints=report.fingerprints, inputs=report.inputs,
+                                                 no_score=report.no_score))
 
     def figures(self, result: StudyResult, **options: Any) -> dict[str, Axes]:
         return figures_of(result)

@@ -8,7 +8,7 @@ occupation). Before the gender parse, :func:`generate` drops reviews with both m
 backend always puts them in two clusters (a pronoun never joins a cluster another pronoun gendered otherwise), so
 neither instance could use them — exact for ``backend="rules"``, not applied for other backends.
 
-Screening (counted in ``attrs["generation_report"]``): reviews longer than ``max_chars`` (default
+Screening (counted in ``record["generation_report"]``): reviews longer than ``max_chars`` (default
 :data:`MAX_DOC_CHARS` = 20,000 characters; the longest IMDB train review is 13,593 after cleaning) are skipped —
 one 200,000-character text would stall the parser for minutes — and so are texts that do not look English
 (:func:`toolkit.corpora.looks_english`). A review repeating an earlier one word for word is templated once with
@@ -21,7 +21,7 @@ Coherence: this project's rules on top of BiasFinder's generator are named switc
 ``coherence="default"`` runs them all, ``"paper"`` none (BiasFinder's generator), or pass rule names. ``people``
 (:mod:`.people`): ``"mutate"`` (BiasFinder), ``"skip-named"``, ``"skip-real"`` or ``"skip-known"`` keep persons the
 review identifies from being renamed. ``generation_report["rejected_by_rule"]`` counts the reviews each rule rejected
-per stage; ``attrs["coherence"]`` records the active rules (``docs/biasfinder_rules.md``).
+per stage; ``record["coherence"]`` records the active rules (``docs/biasfinder_rules.md``).
 
 Acceptance: which reviews give gender and country templates. ``"toolkit"`` (default) is this project's
 (one person cluster counting single mentions, slots checked); ``"biasfinder"`` (default under
@@ -105,45 +105,45 @@ def _instances(corpus: pd.DataFrame, *, instances: Sequence[str], n_names: int, 
     coherence rule rejected there, per stage (gender templates, which country templates come from; country;
     occupation)."""
     frames: dict = {}
-    gendered, rejected = None, {}
+    gendered = None
+    rejected: dict[str, dict] = {}  # per stage that ran: the reviews its rules rejected
     paper = paper or {}
     if acceptance == "biasfinder" and {"gender", "country"} & set(instances) and len(corpus):
+        found: dict[str, dict] = {}
         gender_found, country_found = paper_templates(corpus, backend=backend, n_process=n_process, lists=lists,
                                                       parser=paper.get("parser", DEFAULT_PIPELINE),
-                                                      names=paper.get("person_names", "entities"))
+                                                      names=paper.get("person_names", "entities"), rejected=found)
         if "gender" in instances:
             frames["gender"] = generate_gender(corpus, n_names=n_names, lists=lists, rules=rules,
                                                templates=gender_found)
-            rejected["gender"] = gender_found.attrs["rejected"]
+            rejected["gender"] = found["gender"]
         if "country" in instances:
             frames["country"] = generate_country(corpus, n_names=n_country_names, lists=lists, rules=rules,
                                                  country=country_found)
-            rejected["country"] = country_found.attrs["rejected"]
+            rejected["country"] = found["country"]
         instances = [name for name in instances if name == "occupation"]
     mined = _one_gender(corpus) if backend == "rules" else corpus
     if len(mined) and "gender" in instances:
         frames["gender"] = generate_gender(mined, n_names=n_names, backend=backend, n_process=n_process,
-                                           lists=lists, rules=rules, people=people)
-        rejected["gender"] = frames["gender"].attrs.get("rejected", {})
+                                           lists=lists, rules=rules, people=people,
+                                           rejected=rejected.setdefault("gender", {}))
         originals = frames["gender"][frames["gender"]["is_original"].astype(bool)]
         gendered = originals.loc[:, ["doc_id", "corpus", "text", "template", "gender"]]
     elif len(mined) and "country" in instances:
         gendered = gender_templates(mined, backend=backend, n_process=n_process, lists=lists, rules=rules,
-                                    people=people)
-        rejected["gender"] = gendered.attrs.get("rejected", {})
+                                    people=people, rejected=rejected.setdefault("gender", {}))
     if len(corpus) and "occupation" in instances and acceptance == "biasfinder":
         frames["occupation"] = generate_occupation_paper(corpus, n_process=n_process, lists=lists,
                                                          titles=paper.get("titles", "paper"),
                                                          parser=paper.get("parser", DEFAULT_PIPELINE),
-                                                         per_review=paper.get("occupation_templates", "each"))
-        rejected["occupation"] = frames["occupation"].attrs.get("rejected", {})
+                                                         per_review=paper.get("occupation_templates", "each"),
+                                                         rejected=rejected.setdefault("occupation", {}))
     elif len(corpus) and "occupation" in instances:
-        frames["occupation"] = generate_occupation(corpus, n_process=n_process, lists=lists, rules=rules)
-        rejected["occupation"] = frames["occupation"].attrs.get("rejected", {})
+        frames["occupation"] = generate_occupation(corpus, n_process=n_process, lists=lists, rules=rules,
+                                                   rejected=rejected.setdefault("occupation", {}))
     if gendered is not None and len(gendered) and "country" in instances:
         frames["country"] = generate_country(corpus, n_names=n_country_names, templates=gendered, lists=lists,
-                                             rules=rules)
-        rejected["country"] = frames["country"].attrs.get("rejected", {})
+                                             rules=rules, rejected=rejected.setdefault("country", {}))
     frames["rejected"] = {stage: dict(counts) for stage, counts in rejected.items()}
     return frames
 
@@ -160,24 +160,25 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
              people: str | KnownNames = "mutate", occupation_fit: str | None = None,
              known_from: pd.DataFrame | Iterable[str] | None = None, acceptance: str | None = None,
              parser: str | None = None, person_names: str | None = None, titles: str | None = None,
-             occupation_templates: str | None = None) -> pd.DataFrame:
+             occupation_templates: str | None = None, record: dict | None = None) -> pd.DataFrame:
     """The case tables of ``instances`` for ``corpus``, concatenated (columns :data:`COLUMNS`; '' where an instance
     lacks one). ``n_names`` per gender for the gender instance, ``n_country_names`` per country and gender;
     ``n_process`` parsing processes (2 on a 2-core machine parses about 1.6× faster); reviews longer than
-    ``max_chars`` or not English are skipped and counted (``attrs["generation_report"]``). ``executor="ray"``
+    ``max_chars`` or not English are skipped and counted (``record["generation_report"]``: ``record`` is a dict this
+    call fills with what a study writes to provenance). ``executor="ray"``
     shards the chunks over ``workers`` Ray actors (:mod:`.distributed`; identical result). ``lists``: the word-list
-    preset, ``curated`` or ``paper`` (:mod:`.lists`), recorded in ``attrs["word_lists"]``. ``coherence``: the
+    preset, ``curated`` or ``paper`` (:mod:`.lists`), recorded in ``record["word_lists"]``. ``coherence``: the
     active coherence rules (:mod:`.rules`): ``"default"`` (all), ``"paper"`` (none: BiasFinder's generator) or an
     iterable of rule names; ``people``: ``"mutate"`` (BiasFinder), ``"skip-named"``, ``"skip-real"`` or ``"skip-known"``
     (:mod:`.people`; the last counts who is well known over ``known_from``'s reviews, by default ``corpus``'s own: pass
-    the whole corpus when generating from a sample). Both are recorded in ``attrs["coherence"]``;
+    the whole corpus when generating from a sample). Both are recorded in ``record["coherence"]``;
     ``generation_report["rejected_by_rule"]`` counts, per stage and rule, the reviews each rejected. ``acceptance``:
     which reviews give gender and country templates — ``"toolkit"`` (this project's: one person cluster counting
     single mentions, slots checked) or ``"biasfinder"`` (BiasFinder's own code, :mod:`.paper`: its preprocessing,
     exactly one person cluster of two or more mentions; counted as ``biasfinder:<reason>``); default
     ``"biasfinder"`` under ``coherence="paper"``, else ``"toolkit"``. The paper preset is ``coherence="paper",
     backend="neuralcoref"`` (the model BiasFinder ran, :mod:`toolkit.nlp.neuralcoref`). Under ``"biasfinder"``
-    only (:data:`PAPER_OPTIONS`, recorded in ``attrs["coherence"]["paper"]``): ``parser``, the spaCy pipeline that
+    only (:data:`PAPER_OPTIONS`, recorded in ``record["coherence"]["paper"]``): ``parser``, the spaCy pipeline that
     parses the reviews (default the small English one; ``"en_core_web_md"``, installed by ``make parser-md``, is
     nearer BiasFinder's ``en_core_web_lg``); ``person_names``, ``"entities"`` (BiasFinder's PERSON entities) or
     ``"cluster"`` (also the proper-noun mentions of a cluster holding a gendered pronoun, :func:`.paper.cluster_names`);
@@ -289,12 +290,13 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     cases = pd.concat([f.reindex(columns=list(COLUMNS), fill_value="") for f in frames], ignore_index=True)
     if occupation_fit is not None and "occupation" in instances:
         cases, report["occupation_fit"] = _fit_occupations(cases, screened, method=occupation_fit, lists=lists)
-    cases.attrs["generation_report"] = report
-    cases.attrs["word_lists"] = word_lists(lists).record(rules=rules)
-    cases.attrs["coherence"] = {**record_rules(rules), "people": mode, "acceptance": acceptance, "backend": backend}
-    if paper:
-        cases.attrs["coherence"]["paper"] = {**paper, "parser": pipeline_record(paper["parser"]),
-                                             "title_vocabulary": title_record(paper["titles"], lists)}
+    if record is not None:
+        coherence_record = {**record_rules(rules), "people": mode, "acceptance": acceptance, "backend": backend}
+        if paper:
+            coherence_record["paper"] = {**paper, "parser": pipeline_record(paper["parser"]),
+                                         "title_vocabulary": title_record(paper["titles"], lists)}
+        record.update(generation_report=report, word_lists=word_lists(lists).record(rules=rules),
+                      coherence=coherence_record)
     return cases
 
 
@@ -338,11 +340,12 @@ def _fit_occupations(cases: pd.DataFrame, corpus: pd.DataFrame, *, method: str, 
                  if method == "family" else np.zeros(len(templates), dtype=bool))
     kept = {case: None for case in originals["case_id"][no_family]}
     if (~no_family).any():
-        fills = template_fills(templates[~no_family], lists=lists, method=method, corpus=corpus)
+        fitted: dict = {}
+        fills = template_fills(templates[~no_family], lists=lists, method=method, corpus=corpus, record=fitted)
         kept.update(zip(originals["case_id"][~no_family], fills["fills"]))
         n_fills = fills["n_fills"]
     else:
-        fills, n_fills = None, pd.Series([], dtype=int)
+        fitted, n_fills = {}, pd.Series([], dtype=int)
     if no_family.any():
         warn(f"BiasFinder: {int(no_family.sum())} occupation templates name a title with no job family "
              f"({', '.join(sorted(set(templates['occupation'][no_family].astype(str)))[:5])}); they keep every "
@@ -351,7 +354,7 @@ def _fit_occupations(cases: pd.DataFrame, corpus: pd.DataFrame, *, method: str, 
     fits = pd.Series([case in kept and (kept[case] is None or fill in kept[case])
                       for case, fill in zip(cases["case_id"], cases["fill"])], index=cases.index)
     out = cases[~mutant | fits].reset_index(drop=True)
-    record = {"method": method, "threshold": fills.attrs.get("threshold") if fills is not None else None,
+    record = {"method": method, "threshold": fitted.get("threshold"),
               "templates": int(len(templates)),
               "mutants_before": int(mutant.sum()), "mutants_after": int((mutant & fits).sum()),
               "median_fills": float(n_fills.median()) if len(n_fills) else 0.0,

@@ -63,10 +63,10 @@ def _restore(template: str, *, gender: str, text: str, lists: str) -> tuple[str,
 
 
 def country_templates(templates: pd.DataFrame, *, lists: str = "curated",
-                      rules: frozenset[str] | None = None) -> pd.DataFrame:
+                      rules: frozenset[str] | None = None, rejected: dict | None = None) -> pd.DataFrame:
     """Country templates from gender templates (a :func:`gender_templates` frame made with the same ``lists``; see
     the module docstring) under the active coherence ``rules`` (:mod:`.rules`: ``nationality`` here). Columns
-    :data:`TEMPLATE_COLUMNS`; ``attrs["rejected"]``: templates rejected per rule."""
+    :data:`TEMPLATE_COLUMNS`; ``rejected`` (a dict, filled): templates rejected per rule."""
     rows = []
     for t in templates.itertuples(index=False):
         if "<name>" not in t.template or not t.gender:
@@ -83,10 +83,10 @@ def country_templates(templates: pd.DataFrame, *, lists: str = "curated",
     if rules is None:
         rules = registry.DEFAULT  # read off the registry when called, once every rule module has registered
     kept = _without_nationalities(rows, rules=rules)
-    rejected, rows = len(rows) - len(kept), kept
-    frame = pd.DataFrame(rows, columns=list(TEMPLATE_COLUMNS))
-    frame.attrs["rejected"] = {"nationality": rejected} if rejected else {}
-    return frame
+    dropped, rows = len(rows) - len(kept), kept
+    if rejected is not None and dropped:
+        rejected["nationality"] = rejected.get("nationality", 0) + dropped
+    return pd.DataFrame(rows, columns=list(TEMPLATE_COLUMNS))
 
 
 @rule("nationality", instances=COUNTRY, test="tests/test_biasfinder_rules.py::test_the_nationality_rule_rejects_a_"
@@ -110,12 +110,12 @@ def _nationality(ent, names: set[str]) -> bool:
 def generate_country(corpus: pd.DataFrame, *, n_names: int = 1, backend: str = "rules",
                      templates: pd.DataFrame | None = None, lists: str = "curated",
                      rules: frozenset[str] | None = None, people: str = "mutate",
-                     country: pd.DataFrame | None = None) -> pd.DataFrame:
+                     country: pd.DataFrame | None = None, rejected: dict | None = None) -> pd.DataFrame:
     """Country-of-origin mutants of every template, names from the ``lists`` preset, under the active coherence
     ``rules`` and the ``people`` option; ``templates`` (gender templates of ``corpus`` made with the same ``lists``,
     ``rules`` and ``people``) skips the parse; ``country`` (country templates with ``<name:gender>`` slots, e.g.
-    BiasFinder's acceptance, :mod:`.paper`) skips both. ``attrs["rejected"]``: templates the country rules
-    rejected."""
+    BiasFinder's acceptance, :mod:`.paper`) skips both. ``rejected`` (a dict, filled when this call mines): templates
+    the country rules rejected."""
     names = country_names(n_names, lists=lists)
     flags = fill_flags(n for entry in names.values() for g in entry.values() for n in g)
     if country is not None:
@@ -123,7 +123,7 @@ def generate_country(corpus: pd.DataFrame, *, n_names: int = 1, backend: str = "
     else:
         gendered = (gender_templates(corpus, backend=backend, lists=lists, rules=rules, people=people)
                     if templates is None else templates)
-        found = country_templates(gendered, lists=lists, rules=rules)
+        found = country_templates(gendered, lists=lists, rules=rules, rejected=rejected)
     rows = []
     for t in found.itertuples(index=False):
         case_id = f"biasfinder:country:{t.doc_id}"
@@ -138,6 +138,4 @@ def generate_country(corpus: pd.DataFrame, *, n_names: int = 1, backend: str = "
                              "is_original": False, "fill_flag": flags.get(name, "")})
     columns = ["case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
                "gender", "doc_id", "corpus", "fill_flag"]
-    frame = pd.DataFrame(rows, columns=columns)
-    frame.attrs["rejected"] = dict(found.attrs.get("rejected", {}))
-    return frame
+    return pd.DataFrame(rows, columns=columns)

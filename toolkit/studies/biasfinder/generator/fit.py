@@ -45,7 +45,7 @@ Methods:
   BTC-SAM backends (:mod:`toolkit.llm`, temperature 0) are asked :data:`LLM_PROMPT` per context:
   which candidates fit what the text says the person does, one per line. ``fit`` is 1.0 for a named candidate,
   0.0 otherwise; ``keep`` = ``fit == 1``. A reply naming none of the candidates keeps them all (and is counted in
-  ``attrs["unparseable"]``): no reply silently empties a template. ``store=`` (a path) keeps every reply in the
+  ``record["unparseable"]``): no reply silently empties a template. ``store=`` (a path) keeps every reply in the
   BTC-SAM prompt store, so a re-run asks nothing twice.
 
 Limitations: a category is coarse (a scientist's lab keeps the archaeologist as well as the chemist) and fills stay
@@ -379,12 +379,13 @@ def _check_candidates(candidates: Sequence[str]) -> list[str]:
 def fit_occupations(*, contexts: Sequence[str], candidates: Sequence[str], method: str = "embedding",
                     threshold: float = THRESHOLD, model: FitModel | None = None, corpus: Sequence[str] = (),
                     keys: Sequence[str] | None = None, categories: Mapping[str, Sequence[str]] | None = None,
-                    window: int = 1, store: str | None = None, own: Sequence[str] | None = None) -> pd.DataFrame:
+                    window: int = 1, store: str | None = None, own: Sequence[str] | None = None,
+                    record: dict | None = None) -> pd.DataFrame:
     """How well each of ``candidates`` fits each of ``contexts`` (text with :data:`MASK` or an ``<occupation>``
     slot where the occupation goes). ``method``: ``"embedding"`` (``model`` from :func:`train`, else one trained on
     ``corpus`` texts plus the seeds; ``threshold`` on the fit relative to the best) or an ``llm:`` spec (see the
     module docstring). Returns :data:`FIT_COLUMNS`, one row per context × candidate; ``context_id`` is the context's
-    position."""
+    position. ``record`` (a dict, filled): ``method``, ``threshold`` and, but for ``"embedding"``, ``unparseable``."""
     method = check_method(method)
     threshold = _check_threshold(threshold)
     candidates = _check_candidates(candidates)
@@ -415,10 +416,9 @@ def fit_occupations(*, contexts: Sequence[str], candidates: Sequence[str], metho
                                                        dtype=object), len(contexts)),
                           "fit": fit.reshape(-1).astype(float), "keep": keep.reshape(-1).astype(bool)},
                          columns=list(FIT_COLUMNS))
-    frame.attrs["method"] = method
-    frame.attrs["threshold"] = threshold
-    if method != "embedding":
-        frame.attrs["unparseable"] = unparseable
+    if record is not None:
+        record.update(method=method, threshold=threshold,
+                      **({"unparseable": unparseable} if method != "embedding" else {}))
     return frame
 
 
@@ -473,18 +473,20 @@ def _llm_fit(contexts: Sequence[str], candidates: Sequence[str], method: str, *,
             unparseable += 1
     if unparseable:
         warn(f"occupation fit: {unparseable} of {len(contexts)} LLM replies named none of the candidates; those "
-             f"contexts keep every candidate (attrs['unparseable']).")
+             f"contexts keep every candidate (counted as 'unparseable').")
     return fit, unparseable
 
 
 def template_fills(templates: pd.DataFrame, *, candidates: Sequence[str] | None = None, lists: str = "curated",
                    method: str = "embedding", threshold: float = THRESHOLD, corpus: pd.DataFrame | None = None,
-                   model: FitModel | None = None, window: int = 1, store: str | None = None) -> pd.DataFrame:
+                   model: FitModel | None = None, window: int = 1, store: str | None = None,
+                   record: dict | None = None) -> pd.DataFrame:
     """Per occupation template (a frame with ``doc_id``, ``text``, ``template``, ``occupation``:
     ``occupation.TEMPLATE_COLUMNS``), the occupations to fill: those of ``candidates`` (default: the ``lists``
     preset's) that :func:`fit_occupations` keeps for the slot's context, plus the review's own. ``method="embedding"``
     trains on ``corpus["text"]`` (default: the templates' own reviews) unless ``model`` is given. Returns
-    :data:`FILL_COLUMNS` on the templates' index; ``attrs["fit"]`` holds the long :data:`FIT_COLUMNS` table."""
+    :data:`FILL_COLUMNS` on the templates' index. ``record`` (a dict, filled): ``fit`` (the long :data:`FIT_COLUMNS`
+    table), ``method``, ``threshold`` and, for a trained model, ``training``."""
     needed = {"doc_id", "text", "template", "occupation"}
     if not needed <= set(templates.columns):
         raise SchemaError(f"the template frame lacks {', '.join(sorted(needed - set(templates.columns)))}; it needs "
@@ -496,9 +498,10 @@ def template_fills(templates: pd.DataFrame, *, candidates: Sequence[str] | None 
     if method == "embedding" and model is None:
         texts = (corpus["text"] if corpus is not None else templates["text"]).astype(str).tolist()
         model = train(texts=texts, candidates=candidates, window=window)
+    fitted: dict = {}
     fit = fit_occupations(contexts=contexts, candidates=candidates, method=method, threshold=threshold, model=model,
                           own=templates["occupation"].astype(str).tolist() if method == "family" else None,
-                          keys=keys, window=window, store=store)
+                          keys=keys, window=window, store=store, record=fitted)
     keep = fit["keep"].to_numpy().reshape(len(contexts), len(candidates))
     own = [str(o).lower() for o in templates["occupation"]]
     fills = [tuple(c for j, c in enumerate(candidates) if keep[i, j] or c.lower() == own[i])
@@ -506,10 +509,9 @@ def template_fills(templates: pd.DataFrame, *, candidates: Sequence[str] | None 
     out = pd.DataFrame({"doc_id": templates["doc_id"].to_numpy(), "occupation": templates["occupation"].to_numpy(),
                         "fills": fills, "n_fills": [len(f) for f in fills],
                         "n_candidates": len(candidates)}, index=templates.index, columns=list(FILL_COLUMNS))
-    out.attrs["fit"] = fit
-    out.attrs["method"] = method
-    out.attrs["threshold"] = fit.attrs["threshold"]
-    if model is not None:
-        out.attrs["training"] = {"mentions": model.counts, "seeds": model.seeds, "folds": model.folds,
-                                 "window": model.window}
+    if record is not None:
+        record.update(fit=fit, **fitted)
+        if model is not None:
+            record["training"] = {"mentions": model.counts, "seeds": model.seeds, "folds": model.folds,
+                                  "window": model.window}
     return out

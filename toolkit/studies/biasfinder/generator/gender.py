@@ -101,12 +101,13 @@ def _slot(doc, start: int, end: int, pairs: tuple[tuple[str, str], ...]) -> str 
 
 
 def gender_templates(corpus: pd.DataFrame, *, backend: str = "rules", n_process: int = 1, lists: str = "curated",
-                     rules: frozenset[str] | None = None, people: str | KnownNames = "mutate") -> pd.DataFrame:
+                     rules: frozenset[str] | None = None, people: str | KnownNames = "mutate",
+                     rejected: dict | None = None) -> pd.DataFrame:
     """Templates from the reviews of ``corpus`` (a :func:`toolkit.corpora.load` frame) with exactly one person
     cluster whose gender nouns the ``lists`` preset can swap, under the active coherence ``rules``
     (:mod:`.rules`; None: all) and the ``people`` option (:mod:`.people`; ``"skip-known"`` counts fame over ``corpus`` unless
     given a :class:`~.people.KnownNames`). Columns: ``doc_id, corpus, text, template, gender``
-    (the original's, from its pronouns or nouns); ``attrs["rejected"]``: reviews rejected per rule.
+    (the original's, from its pronouns or nouns); ``rejected`` (a dict, filled): reviews rejected per rule.
     Parses stream (memory stays flat); ``n_process`` > 1 parses in that many processes
     (:func:`toolkit.executors.parse`: workers that stop on Ctrl-C or SIGTERM)."""
     if people_mode(people) == "skip-known" and not isinstance(people, KnownNames):
@@ -122,18 +123,18 @@ def gender_templates(corpus: pd.DataFrame, *, backend: str = "rules", n_process:
         parsed = zip(executors.parse(nlp_layer.load_pipeline(), texts, batch_size=64, n_process=n_process),
                      resolver.resolve(texts))
     pairs = word_lists(lists).noun_pairs
-    rows, rejected = [], Counter()
+    rows, reasons = [], Counter()
     for row, (doc, found) in zip(candidates.itertuples(index=False), parsed):
         made = _template_or_reason(doc, found[0], pairs, rules, people) if len(found) == 1 else ""
         if isinstance(made, str):
             if made:
-                rejected[made] += 1
+                reasons[made] += 1
             continue
         rows.append({"doc_id": row.doc_id, "corpus": row.corpus, "text": row.text, "template": made[0],
                      "gender": made[1]})
-    frame = pd.DataFrame(rows, columns=["doc_id", "corpus", "text", "template", "gender"])
-    frame.attrs["rejected"] = dict(rejected)
-    return frame
+    if rejected is not None:
+        rejected.update(reasons)
+    return pd.DataFrame(rows, columns=["doc_id", "corpus", "text", "template", "gender"])
 
 
 def _template(doc, cluster: list[tuple[int, int]], pairs: tuple[tuple[str, str], ...], *,
@@ -504,15 +505,16 @@ def _fill(template: str, *, gender: str, name: str, lists: str = "curated", reso
 
 def generate_gender(corpus: pd.DataFrame, *, n_names: int = 30, backend: str = "rules", n_process: int = 1,
                     lists: str = "curated", rules: frozenset[str] | None = None,
-                    people: str = "mutate", templates: pd.DataFrame | None = None) -> pd.DataFrame:
+                    people: str = "mutate", templates: pd.DataFrame | None = None,
+                    rejected: dict | None = None) -> pd.DataFrame:
     """Gender mutants of every template (see the module docstring), filled from the ``lists`` preset, under the
     active coherence ``rules`` and the ``people`` option; ``templates`` (a :func:`gender_templates`-shaped frame,
-    e.g. BiasFinder's acceptance, :mod:`.paper`) skips the parse. ``attrs["rejected"]``: reviews rejected per
-    rule."""
+    e.g. BiasFinder's acceptance, :mod:`.paper`) skips the parse. ``rejected`` (a dict, filled when this call
+    parses): reviews rejected per rule."""
     names = fill_names(n_names, lists=lists)
     if templates is None:
         templates = gender_templates(corpus, backend=backend, n_process=n_process, lists=lists, rules=rules,
-                                     people=people)
+                                     people=people, rejected=rejected)
     flags = fill_flags([*names["female"], *names["male"], *(w for pair in word_lists(lists).noun_pairs for w in pair)])
     rows = []
     for t in templates.itertuples(index=False):
@@ -534,6 +536,4 @@ def generate_gender(corpus: pd.DataFrame, *, n_names: int = 30, backend: str = "
                              "fill_flag": joined_flags(flags, [name, *noun_words])})
     columns = ["case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
                "gender", "doc_id", "corpus", "fill_flag"]
-    frame = pd.DataFrame(rows, columns=columns)
-    frame.attrs["rejected"] = dict(templates.attrs.get("rejected", {}))
-    return frame
+    return pd.DataFrame(rows, columns=columns)

@@ -218,15 +218,16 @@ def _edits(doc, word: str, rules: frozenset[str] | None = None) -> list[tuple[in
 
 
 def occupation_templates(corpus: pd.DataFrame, *, batch_size: int = 64, n_process: int = 1,
-                         lists: str = "curated", rules: frozenset[str] | None = None) -> pd.DataFrame:
+                         lists: str = "curated", rules: frozenset[str] | None = None,
+                         rejected: dict | None = None) -> pd.DataFrame:
     """Templates from the reviews of ``corpus`` (a :func:`toolkit.corpora.load` frame) that mention one occupation
     of the ``lists`` preset (see the module docstring) under the active coherence ``rules`` (:mod:`.rules`).
-    Columns :data:`TEMPLATE_COLUMNS`; ``attrs["rejected"]``: reviews rejected per rule."""
+    Columns :data:`TEMPLATE_COLUMNS`; ``rejected`` (a dict, filled): reviews rejected per rule."""
     rules = _all_rules() if rules is None else rules
     words = corpus["text"].map(lambda text: _only_occupation(text, lists))
-    rejected: Counter = Counter()
+    reasons: Counter = Counter()
     other = [_also_named_otherwise(t, w, rules=rules) for t, w in zip(corpus["text"], words)]
-    rejected["occupation_other_name"] = sum(other)
+    reasons["occupation_other_name"] = sum(other)
     words = words.where([not o for o in other], "")
     candidates = corpus[words != ""]
     nlp = coref.backend("rules").nlp
@@ -236,7 +237,7 @@ def occupation_templates(corpus: pd.DataFrame, *, batch_size: int = 64, n_proces
         edits = _edits(doc, word, rules)
         if isinstance(edits, str):
             if edits:
-                rejected[edits] += 1
+                reasons[edits] += 1
             continue
         parts, last = [], 0
         for start, end, replacement in sorted(edits):
@@ -246,9 +247,9 @@ def occupation_templates(corpus: pd.DataFrame, *, batch_size: int = 64, n_proces
         made = "".join(parts)
         rows.append({"doc_id": row.doc_id, "corpus": row.corpus, "text": row.text,
                      "template": articles.agree(made, rules=rules), "occupation": word})
-    frame = pd.DataFrame(rows, columns=list(TEMPLATE_COLUMNS))
-    frame.attrs["rejected"] = {rule: n for rule, n in rejected.items() if n}
-    return frame
+    if rejected is not None:
+        rejected.update({rule: n for rule, n in reasons.items() if n})
+    return pd.DataFrame(rows, columns=list(TEMPLATE_COLUMNS))
 
 
 def fill_occupation(template: str, *, occupation: str) -> str:
@@ -260,12 +261,13 @@ def fill_occupation(template: str, *, occupation: str) -> str:
 
 
 def generate_occupation(corpus: pd.DataFrame, *, templates: pd.DataFrame | None = None, n_process: int = 1,
-                        lists: str = "curated", rules: frozenset[str] | None = None) -> pd.DataFrame:
+                        lists: str = "curated", rules: frozenset[str] | None = None,
+                        rejected: dict | None = None) -> pd.DataFrame:
     """Occupation mutants of every template (see the module docstring), filled with every occupation of the
-    ``lists`` preset, under the active coherence ``rules``; ``templates`` skips the mining. ``attrs["rejected"]``:
-    reviews rejected per rule."""
+    ``lists`` preset, under the active coherence ``rules``; ``templates`` skips the mining. ``rejected`` (a
+    dict, filled when this call mines): reviews rejected per rule."""
     if templates is None:
-        templates = occupation_templates(corpus, n_process=n_process, lists=lists, rules=rules)
+        templates = occupation_templates(corpus, n_process=n_process, lists=lists, rules=rules, rejected=rejected)
     values = occupations(lists=lists)
     flags = fill_flags(values)
     rows = []
@@ -281,6 +283,4 @@ def generate_occupation(corpus: pd.DataFrame, *, templates: pd.DataFrame | None 
                          "occupation": value, "fill_flag": flags.get(value, "")})
     columns = ["case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
                "occupation", "doc_id", "corpus", "fill_flag"]
-    frame = pd.DataFrame(rows, columns=columns)
-    frame.attrs["rejected"] = dict(templates.attrs.get("rejected", {}))
-    return frame
+    return pd.DataFrame(rows, columns=columns)

@@ -191,15 +191,15 @@ def _clean(text: str, *, cleanup: str) -> str:
 def occupation_templates_paper(corpus: pd.DataFrame, *, n_process: int = 1, lists: str = "paper",
                                words: tuple[str, ...] | None = None, titles: str = "paper",
                                parser: str = nlp_layer.DEFAULT_PIPELINE, cleanup: str = "biasfinder",
-                               per_review: str = "each") -> pd.DataFrame:
+                               per_review: str = "each", rejected: dict | None = None) -> pd.DataFrame:
     """BiasFinder's occupation templates of ``corpus`` (module docstring). ``titles``: the TITLE vocabulary
     (:func:`title_vocabulary`); ``words`` overrides it (a benchmark may pass any). ``parser``: the spaCy pipeline
     standing in for CoreNLP's sentences, tags and entities (each sentence is re-parsed by the small English
     pipeline, as BiasFinder's spaCy step did). ``cleanup``: ``"biasfinder"`` (its ``preprocessText``, as the gender
     and country instances) or ``"tags"``. ``per_review``: ``"each"`` distinct occupation its template (``main.py``)
     or only the ``"first"`` one in the text (``utils.py``'s ``generateMultipleMutantOcc``, which stops at the first
-    template). Columns :data:`TEMPLATE_COLUMNS` (``k``: the template's rank within its review); ``attrs["rejected"]``:
-    sentences per reason, ``biasfinder:<reason>``."""
+    template). Columns :data:`TEMPLATE_COLUMNS` (``k``: the template's rank within its review); ``rejected`` (a dict,
+    filled): sentences per reason, ``biasfinder:<reason>``."""
     if cleanup not in CLEANUP:
         raise unknown("cleanup option", cleanup, CLEANUP)
     if per_review not in PER_REVIEW:
@@ -212,33 +212,35 @@ def occupation_templates_paper(corpus: pd.DataFrame, *, n_process: int = 1, list
     rows = corpus.loc[keep].assign(text=texts[keep])
     nlp = nlp_layer.load_pipeline(parser, disable=("lemmatizer",))
     sentence_nlp = nlp_layer.load_pipeline(nlp_layer.DEFAULT_PIPELINE, disable=("lemmatizer",))
-    out, rejected = [], Counter()
+    out, reasons = [], Counter()
     docs = executors.parse(nlp, rows["text"].tolist(), batch_size=64, n_process=n_process)
     for row, doc in zip(rows.itertuples(index=False), docs):
-        made, reasons = templates_of(doc, sentence_nlp, forms)
+        made, found_reasons = templates_of(doc, sentence_nlp, forms)
         if per_review == "first":
             made = made[:1]
-        rejected.update(reasons)
+        reasons.update(found_reasons)
         original = " ".join(s.text for s in doc.sents)
         for k, (template, word) in enumerate(made):
             out.append({"doc_id": row.doc_id, "corpus": row.corpus, "text": original, "template": template,
                         "occupation": word, "k": k})
-    frame = pd.DataFrame(out, columns=list(TEMPLATE_COLUMNS))
-    frame.attrs["rejected"] = {f"biasfinder:{reason}": n for reason, n in rejected.items() if n}
-    return frame
+    if rejected is not None:
+        rejected.update({f"biasfinder:{reason}": n for reason, n in reasons.items() if n})
+    return pd.DataFrame(out, columns=list(TEMPLATE_COLUMNS))
 
 
 def generate_occupation_paper(corpus: pd.DataFrame, *, templates: pd.DataFrame | None = None, n_process: int = 1,
                               lists: str = "paper", titles: str = "paper", parser: str = nlp_layer.DEFAULT_PIPELINE,
-                              cleanup: str = "biasfinder", per_review: str = "each") -> pd.DataFrame:
+                              cleanup: str = "biasfinder", per_review: str = "each",
+                              rejected: dict | None = None) -> pd.DataFrame:
     """Occupation mutants of BiasFinder's templates (module docstring), filled with every occupation of the
     ``lists`` preset (whatever TITLE vocabulary found the slot); the columns of
     :func:`.occupation.generate_occupation`. ``titles``, ``parser``, ``cleanup``, ``per_review``:
     :func:`occupation_templates_paper`.
-    ``attrs["rejected"]``: sentences per reason."""
+    ``rejected`` (a dict, filled when this call mines): sentences per reason."""
     if templates is None:
         templates = occupation_templates_paper(corpus, n_process=n_process, lists=lists, titles=titles,
-                                               parser=parser, cleanup=cleanup, per_review=per_review)
+                                               parser=parser, cleanup=cleanup, per_review=per_review,
+                                               rejected=rejected)
     values = word_lists(lists).occupations
     flags = fill_flags(values)
     rows = []
@@ -254,6 +256,4 @@ def generate_occupation_paper(corpus: pd.DataFrame, *, templates: pd.DataFrame |
                          "is_original": False, "occupation": value, "fill_flag": flags.get(value, "")})
     columns = ["case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
                "occupation", "doc_id", "corpus", "fill_flag"]
-    frame = pd.DataFrame(rows, columns=columns)
-    frame.attrs["rejected"] = dict(templates.attrs.get("rejected", {}))
-    return frame
+    return pd.DataFrame(rows, columns=columns)

@@ -182,10 +182,11 @@ def _clusters(resolver, backend: str, doc) -> list[list[tuple[int, int]]]:
 
 def paper_templates(corpus: pd.DataFrame, *, backend: str = "neuralcoref", n_process: int = 1,
                     lists: str = "paper", parser: str = nlp_layer.DEFAULT_PIPELINE,
-                    names: str = "entities") -> tuple[pd.DataFrame, pd.DataFrame]:
+                    names: str = "entities", rejected: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(gender templates, country templates) of ``corpus`` under BiasFinder's acceptance (module docstring), each
-    with columns ``doc_id, corpus, text, template, gender`` (``text``: the preprocessed review) and
-    ``attrs["rejected"]``: reviews per reason, ``biasfinder:<reason>``. Country templates hold ``<name:gender>``
+    with columns ``doc_id, corpus, text, template, gender`` (``text``: the preprocessed review); ``rejected`` (a
+    dict, filled): per stage (``gender``, ``country``) the reviews per reason, ``biasfinder:<reason>``. Country
+    templates hold ``<name:gender>``
     slots (:mod:`.country`'s format). ``parser``: the spaCy pipeline that parses the reviews and the mentions
     (:func:`toolkit.nlp.load_pipeline`); ``names``: which texts are person names, ``"entities"`` (BiasFinder's: the
     PERSON entities) or ``"cluster"`` (also :func:`cluster_names`)."""
@@ -201,7 +202,7 @@ def paper_templates(corpus: pd.DataFrame, *, backend: str = "neuralcoref", n_pro
     nouns = {w: g for m, f in pairs for w, g in ((m, "male"), (f, "female"))}
     phrases = _Phrases(nlp, nouns)
     gender_rows, country_rows = [], []
-    rejected = {"gender": Counter(), "country": Counter()}
+    reasons = {"gender": Counter(), "country": Counter()}
     docs = executors.parse(nlp, rows["text"].tolist(), batch_size=64, n_process=n_process)
     for row, doc in zip(rows.itertuples(index=False), docs):
         clusters = _clusters(resolver, backend, doc)
@@ -212,13 +213,10 @@ def paper_templates(corpus: pd.DataFrame, *, backend: str = "neuralcoref", n_pro
         made = templates_of(doc, clusters, persons=persons, phrases=phrases, pairs=pairs)
         for stage, result, out in (("gender", made[0], gender_rows), ("country", made[1], country_rows)):
             if isinstance(result, str):
-                rejected[stage][f"biasfinder:{result}"] += 1
+                reasons[stage][f"biasfinder:{result}"] += 1
             else:
                 out.append({"doc_id": row.doc_id, "corpus": row.corpus, "text": doc.text, "template": result[0],
                             "gender": result[1]})
-    frames = []
-    for stage, out in (("gender", gender_rows), ("country", country_rows)):
-        frame = pd.DataFrame(out, columns=columns)
-        frame.attrs["rejected"] = dict(rejected[stage])
-        frames.append(frame)
-    return frames[0], frames[1]
+    if rejected is not None:
+        rejected.update({stage: dict(counts) for stage, counts in reasons.items()})
+    return pd.DataFrame(gender_rows, columns=columns), pd.DataFrame(country_rows, columns=columns)
