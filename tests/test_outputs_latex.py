@@ -124,28 +124,40 @@ def biasfinder_tpr() -> pd.DataFrame:
                          "rule": ["paper"] * 3})
 
 
-SETS = ["baseline_output", "lexical_output", "llama3_baseline_output", "llama3_semantic_output"]
+RELEASED = ["baseline", "lexical", "syntactic", "semantic", "llama3_baseline", "llama3_lexical", "llama3_semantic"]
+OWN = {"eec": ["gender", "race"], "psa": ["gender"], "biasfinder": ["gender"]}  # the toolkit's sets, with pairs
+SETS = [*OWN, *RELEASED]  # as notebook 04 and the app run BTC-SAM: the toolkit's sets and all 7 released ones
 TYPES = ["religion", "nationality", "gender", "race", "sexual orientation", "age", "disability"]
 
 
+def _types(test_set: str) -> list[str]:
+    return OWN.get(test_set, TYPES)
+
+
 def btcsam_detection() -> pd.DataFrame:
-    rows = [{"test_set": s, "bias_type": t, "theta": th, "n_cases": 120, "n_models": 3}
-            for th in (0.05, 0.1, 0.15, 0.2) for s in SETS for t in TYPES]
+    rows = [{"test_set": s, "bias_type": t, "theta": th, "n_cases": 120, "n_models": 4}
+            for th in (0.05, 0.1, 0.15, 0.2) for s in SETS for t in _types(s)]
     frame = pd.DataFrame(rows)
     out = _full(SOURCE_COLUMNS["btcsam_detection"], {c: frame[c].tolist() for c in frame.columns})
     out["ci_low"], out["ci_high"] = out["detection_probability"] * 0.8, out["detection_probability"] * 1.1
     return out
 
 
-def btcsam_failure_pct(specs=SPECS[:3]) -> pd.DataFrame:
+def btcsam_failure_pct(specs=SPECS) -> pd.DataFrame:
+    """Four models on every set; the excess (same-group pairs) only on the toolkit's own sets, as in a real run."""
     rows = [{"model": m, "test_set": s, "bias_type": t, "theta": 0.2, "n_cases": 120, "n_failed": 7,
-             "verdict": "a higher", "no_test_reason": ""} for m in specs for s in SETS[:2] for t in TYPES]
+             "verdict": str(RNG.choice(["a higher", "inconclusive", "equivalent within ±0.01"])),
+             "no_test_reason": "" if s in OWN else "no same-group pairs"}
+            for m in specs for s in SETS for t in _types(s)]
     frame = pd.DataFrame(rows)
     out = _full(SOURCE_COLUMNS["btcsam_failure_pct"], {c: frame[c].tolist() for c in frame.columns})
     out["failure_pct"] = RNG.uniform(0, 40, len(out))
     out["ci_low"], out["ci_high"] = out["failure_pct"] * 0.7, out["failure_pct"] * 1.3
-    out["excess_pct"] = RNG.normal(0, 5, len(out))
+    own = out["test_set"].isin(list(OWN))
+    out["excess_pct"] = np.where(own, RNG.normal(0, 5, len(out)), np.nan)
     out["excess_low"], out["excess_high"] = out["excess_pct"] - 4, out["excess_pct"] + 4
+    out.loc[~own, ["null_pct", "cross_pct", "p_adjusted", "p_value"]] = np.nan
+    out.loc[~own, "verdict"] = "inconclusive"
     return out
 
 
@@ -158,7 +170,7 @@ def btcsam_diversity() -> pd.DataFrame:
 
 
 def btcsam_stage_diversity() -> pd.DataFrame:
-    rows = [{"test_set": s, "stage": st} for s in SETS[:2] for st in ("baseline", "lexical", "syntactic", "semantic")]
+    rows = [{"test_set": s, "stage": st} for s in ("baseline", "llama3_baseline") for st in ("baseline", "lexical", "syntactic", "semantic")]
     frame = pd.DataFrame(rows)
     out = _full(SOURCE_COLUMNS["btcsam_stage_diversity"], {c: frame[c].tolist() for c in frame.columns})
     for column in ("unique_cases", "sentences", "unique_tokens", "identity_terms", "concept_terms"):

@@ -46,6 +46,7 @@ from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.scoring import score
 from toolkit.errors import InputError, unknown
 from toolkit.studies.biasfinder.annotation_files import annotations_path, read_annotation_csv, read_annotations  # noqa: F401
+from toolkit.studies.biasfinder import analysis as _analysis
 from toolkit.studies.biasfinder.analysis import (ANNOTATION_COLUMNS, RATE_FAMILY, RATE_INTERVALS, btcs,  # noqa: F401
                                         kappa, kappa_table, pair_counts, rates, sample_btcs, sample_size,
                                         sample_strata, sample_templates, table4, table4_rates, tpr, tpr_table)
@@ -167,6 +168,7 @@ class BiasFinder(Study):
              "paper": {"coherence": "paper", "backend": "neuralcoref", "lists": "paper"}}
     app = "toolkit.studies.biasfinder.app:biasfinder_app"
     latex_layouts = LATEX_LAYOUTS
+    verdict_groups = _analysis.VERDICT_GROUPS
     paper_figures = {
         "biasfinder_btcs": ("biasfinder_btcs", "BiasFinder Table 4", ("BTCs per template, not raw counts (those "
                             "are in biasfinder_table4.csv)")),

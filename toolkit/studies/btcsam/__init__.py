@@ -41,6 +41,7 @@ from toolkit.studies.btcsam.generator import (BACKENDS, LLM, PromptStore, backen
                                        generate)
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.scoring import score
+from toolkit.studies.btcsam import analysis as _analysis
 from toolkit.studies.btcsam.analysis import (RULES, THETAS, as_test_set,  # noqa: F401
                                     detection_intervals, detection_probability, diversity, failure_percentage,
                                     failures, pair_null, pooled_failure_percentage, stage_diversity, text_classes)
@@ -256,6 +257,7 @@ class BTCSAM(Study):
     sizes = {"quick": {"released": ("baseline",)}, "paper": {"released": tuple(BTCSAM_SETS)}}
     app = "toolkit.studies.btcsam.app:btcsam_app"
     latex_layouts = LATEX_LAYOUTS
+    verdict_groups = _analysis.VERDICT_GROUPS
     paper_figures = {
         "btcsam_detection": ("btcsam_heatmap", "BTC-SAM Table 2", "the table as a heatmap; hatched cells: no case"),
         "btcsam_failure_pct": ("btcsam_heatmap", "BTC-SAM Table 5", "the table as a heatmap"),

@@ -31,6 +31,7 @@ from toolkit.studies.result import Provenance, StudyResult
 from toolkit.studies.psa.generate import generate, load_names  # noqa: F401
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.scoring import score
+from toolkit.studies.psa import analysis as _analysis
 from toolkit.studies.psa.analysis import (N_NULL, THRESHOLDS, check_thresholds,  # noqa: F401
                                  gender_gap, label_dist, label_flips, name_pairs, score_sens,
                                  sensitivity_correlation, summary, table2, variance_table)
@@ -106,6 +107,7 @@ class PSA(Study):
     sizes = {"quick": {"corpus": "sample", "n": 56}, "paper": {"n": 1000}}
     app = "toolkit.studies.psa.app:psa_app"
     latex_layouts = LATEX_LAYOUTS
+    verdict_groups = _analysis.VERDICT_GROUPS
     paper_figures = {
         "psa_score_sens_<model>": ("psa_score_sens", "PSA Figure 1", ("ScoreSens per name on the valence scale (half "
                                    "the paper's [−1, 1] values); one figure per model")),
