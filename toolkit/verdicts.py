@@ -60,9 +60,9 @@ def kind(verdict: object) -> str:
         return "a"
     if text == B_HIGHER:
         return "b"
-    if text.startswith(EQUIVALENT):
+    if text.startswith("equivalent"):
         return "equivalent"
-    if text.startswith(SMALL):
+    if text.startswith("different but"):
         return "small"
     if text == INCONCLUSIVE:
         return "inconclusive"
@@ -126,11 +126,12 @@ def legend(verdicts: Iterable[object], *, groups: Groups, short: bool = True, ma
     return "; ".join(f"{shown} = {definition(v, groups=groups, margin=margin)}" for shown, v in ranked)
 
 
-def legend_label(verdict: object, *, groups: Groups) -> str:
-    """A figure legend's entry for a verdict, defined in itself: ``female higher``, ``equivalent (within ±0.01)``,
-    ``small difference (significant, within ±0.01)``, ``inconclusive``, ``identical scores``."""
+def legend_label(verdict: object, *, groups: Groups, margin: str = "") -> str:
+    """A figure legend's entry for a stored verdict, defined in itself: ``female higher``, ``equivalent (within
+    ±0.01)``, ``small difference (significant, within ±0.01)``, ``inconclusive``, ``identical scores``
+    (``margin``: for a verdict that does not name its own)."""
     found = kind(verdict)
-    m = margin_of(verdict) or "±m"
+    m = margin_of(verdict) or margin or "±m"
     if found == "equivalent":
         return f"equivalent (within {m})"
     if found == "small":
@@ -138,6 +139,12 @@ def legend_label(verdict: object, *, groups: Groups) -> str:
     if found == "identical":
         return "identical scores"
     return word(verdict, groups=groups, short=False)
+
+
+def legend_labels(*, groups: Groups, margin: str = "") -> list[str]:
+    """Every legend entry :func:`legend_label` gives for ``groups`` (the checks of figure legends use it)."""
+    stored = (A_HIGHER, B_HIGHER, EQUIVALENT, SMALL, INCONCLUSIVE, IDENTICAL)
+    return [legend_label(v, groups=groups, margin=margin) for v in stored]
 
 
 VerdictGroups = Groups | Mapping[str, Groups]

@@ -59,6 +59,7 @@ from toolkit.outputs.latex_render import (  # noqa: F401
     check_preset,
     column_decimals,
     escape,
+    estimated_height,
     estimated_width,
     fitted,
     float_heights,

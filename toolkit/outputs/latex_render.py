@@ -345,7 +345,7 @@ def continued_caption(layout: Layout) -> str:
 def chosen(layout: Layout, *, preset: str) -> Layout:
     """``layout`` or one of its narrower forms (:attr:`~Layout.narrow`, and its own), fitted to ``preset``
     (:func:`fitted`), empty columns dropped (:func:`without_empty`): the one continued over the fewest floats, then
-    with the fewest panels, then the least estimated height (ties: the wider form)."""
+    with the fewest panels (ties: the first, the paper's form)."""
     width = WIDTHS[check_preset(preset)]
     options, option = [], layout
     while option is not None:
@@ -533,7 +533,7 @@ def caption_text(text: str) -> str:
 def fitted(layout: Layout, *, preset: str) -> Layout:
     """``layout`` for ``preset``, its text row labels as they fit best: unbroken, or broken into lines (never
     narrower than their longest unbreakable piece) so that more columns fit beside them — all of them, or at least
-    :data:`KEY_SHARE` of the width each — whichever needs the fewest floats, then panels, then height; when
+    :data:`KEY_SHARE` of the width each — whichever needs the fewest floats, then panels (ties: unbroken); when
     the row labels and the widest column do not fit together they are always broken (to at least
     :data:`KEY_SHARE` of the width each). Section headings break at 60 % of the width."""
     limit = WIDTHS[check_preset(preset)].limit_pt
@@ -559,11 +559,10 @@ def fitted(layout: Layout, *, preset: str) -> Layout:
     return min(options, key=lambda option: _cost(option, preset=preset))
 
 
-def _cost(layout: Layout, *, preset: str) -> tuple[int, int, float]:
-    """How a layout reads at ``preset``, smaller first: its floats (:func:`parts`), its panels, its height."""
+def _cost(layout: Layout, *, preset: str) -> tuple[int, int]:
+    """How a layout reads at ``preset``, smaller first: its floats (:func:`parts`), then its panels."""
     packed = panels(layout, limit_pt=WIDTHS[preset].limit_pt)
-    return len(parts(layout, packed, preset=preset)), len(packed), round(estimated_height(layout, packed,
-                                                                                          preset=preset))
+    return len(parts(layout, packed, preset=preset)), len(packed)
 
 
 def check_preset(preset: str) -> str:

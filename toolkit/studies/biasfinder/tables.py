@@ -18,7 +18,7 @@ def _biasfinder_table4(frame: pd.DataFrame, *, settings: object = None, **_: obj
     rows = rows.sort_values("_label", kind="stable").reset_index(drop=True)
     paper = Block("Paper", [Column("templ.", numbers(rows["templates"])),
                             Column("mutants", numbers(rows["mutants"])),
-                            Column("templ.\nw/ BTC", numbers(rows["templates_with_btc"])),
+                            Column("BTC\ntempl.", numbers(rows["templates_with_btc"])),
                             Column("BTCs", numbers(rows["btcs"]))])
     columns, narrow, legend = [], [], ""
     if has(rows, "btc_rate", "btc_rate_low", "btc_rate_high"):
@@ -43,13 +43,15 @@ def _biasfinder_table4(frame: pd.DataFrame, *, settings: object = None, **_: obj
         narrow.append(columns[-1])
         legend = verdict_legend(rows["verdict"], groups=VERDICT_GROUPS, margin=margin_text(settings), tested=tested)
     model = only(rows, "_label")
-    caption = ("BiasFinder: templates, mutants, templates with a bias-uncovering test case (BTC) and BTCs per "
-               "characteristic" + (f" for {model}" if model else " and model")
+    caption = ("BiasFinder: templates, mutants, templates with a bias-uncovering test case (BTC templ.) and BTCs "
+               "per characteristic" + (f" for {model}" if model else " and model")
                + " (Asyrofi et al. 2021, Table 4).")
     if columns:
+        untested = tested is not None and not all(tested)
         caption += (" Added: the BTC rate between classes with its 95% interval, the within-class null rate, the "
-                    "excess over it" + (f" and the verdict ({legend}; — where no null allows a test)" if legend else
-                                        " (— where no null allows a test)") + ".")
+                    "excess over it" + (f" and the verdict ({legend}" + ("; — where no null allows a test" if untested
+                                                                         else "") + ")" if legend else
+                                        " (— where no null allows a test)" if untested else "") + ".")
     where = dict(keys=[Column("Charact.", texts(rows["attribute"]), "l")], sections=sections(rows, "_label"),
                  label="tab:biasfinder-table4", caption=caption, title="BiasFinder Table 4")
     return Layout(blocks=[paper, *([Block("Added", columns)] if columns else [])],
