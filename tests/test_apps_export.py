@@ -7,8 +7,8 @@ import base64
 import re
 
 import pytest
-
 from small_runs import btcsam_cases
+
 from toolkit.outputs import report
 
 APPS = {

@@ -10,9 +10,9 @@ from html.parser import HTMLParser
 
 import pandas as pd
 import pytest
+from small_runs import btcsam_cases
 
 from toolkit import stats, studies, verdicts
-from small_runs import btcsam_cases
 
 FEMALE = verdicts.Groups("female", "male", "F", "M")
 FORBIDDEN = ("a higher", "b higher", "a>b", "a<b", "b>w", "x>s", "a$>$b", "b$>$w", "x$>$s")

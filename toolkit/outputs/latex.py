@@ -36,7 +36,7 @@ removed; characters the fonts lack (emoji, CJK, control characters) shown as a b
 """
 from __future__ import annotations
 
-from toolkit.outputs.latex_render import (  # noqa: F401
+from toolkit.outputs.latex_render import (
     DEFAULT_PRESET,
     ENVIRONMENTS,
     ESTIMATE_MARGIN,
@@ -45,6 +45,7 @@ from toolkit.outputs.latex_render import (  # noqa: F401
     KEY_SHARE,
     MIN_HEADER_PT,
     MISSING,
+    PAGE_SHARE,
     PANEL_GAP,
     PLACEHOLDER,
     SAFE_CODEPOINTS,
@@ -66,15 +67,15 @@ from toolkit.outputs.latex_render import (  # noqa: F401
     floats,
     format_number,
     header_lines,
-    PAGE_SHARE,
     panels,
     render,
     text_width,
     title_lines,
     wrap,
 )
-from toolkit.outputs.latex_tables import (  # noqa: F401
+from toolkit.outputs.latex_tables import (
     PaperTable,
+    frame_layout,
     layout,
     model_labels,
     paper_table,

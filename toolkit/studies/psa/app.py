@@ -10,13 +10,12 @@ import ipywidgets as w
 import pandas as pd
 
 from toolkit import formatting, plots
-from toolkit.studies import psa
-from toolkit.studies.psa import captions
 from toolkit.apps.fields import ModelField, named_models
 from toolkit.apps.runner import Runner
 from toolkit.apps.tables import table
 from toolkit.models import OFFLINE_DEFAULTS
-from toolkit.studies.psa import figures
+from toolkit.studies import psa
+from toolkit.studies.psa import captions, figures
 
 
 def table2(summary: pd.DataFrame) -> pd.DataFrame:

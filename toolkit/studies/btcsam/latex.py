@@ -7,8 +7,22 @@ import pandas as pd
 
 from toolkit import formatting
 from toolkit.outputs.latex_render import Block, Column, Layout
-from toolkit.outputs.latex_tables import (PaperTable, estimates, has, intervals, margin_text, model_labels, numbers,
-                                          only, require, sections, stacked, texts, verdict_cells, verdict_legend)
+from toolkit.outputs.latex_tables import (
+    PaperTable,
+    estimates,
+    has,
+    intervals,
+    margin_text,
+    model_labels,
+    numbers,
+    only,
+    require,
+    sections,
+    stacked,
+    texts,
+    verdict_cells,
+    verdict_legend,
+)
 from toolkit.studies.btcsam.analysis import VERDICT_GROUPS
 
 

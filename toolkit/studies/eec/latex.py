@@ -6,11 +6,24 @@ from collections.abc import Callable
 import pandas as pd
 
 from toolkit.outputs.latex_render import Block, Column, Layout
-from toolkit.outputs.latex_tables import (PaperTable, estimates, has, intervals, margin_text, model_labels, numbers,
-                                          only, order, require, sections, stacked, texts, verdict_cells,
-                                          verdict_legend)
+from toolkit.outputs.latex_tables import (
+    PaperTable,
+    estimates,
+    has,
+    intervals,
+    margin_text,
+    model_labels,
+    numbers,
+    only,
+    order,
+    require,
+    sections,
+    stacked,
+    texts,
+    verdict_cells,
+    verdict_legend,
+)
 from toolkit.studies.eec.analysis import VERDICT_GROUPS
-
 
 _EEC = "Kiritchenko & Mohammad 2018"
 _EEC_TABLES = {"5": ("Table 5", "gender", "all", "F", "M", "gender, all sentences"),

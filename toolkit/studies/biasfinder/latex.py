@@ -1,12 +1,25 @@
 """BiasFinder's paper tables (Asyrofi et al. 2021, Tables 4 and 5) as LaTeX layouts."""
 from __future__ import annotations
 
-
 import pandas as pd
 
 from toolkit.outputs.latex_render import Block, Column, Layout
-from toolkit.outputs.latex_tables import (PaperTable, estimates, has, intervals, margin_text, model_labels, numbers,
-                                          only, require, sections, stacked, texts, verdict_cells, verdict_legend)
+from toolkit.outputs.latex_tables import (
+    PaperTable,
+    estimates,
+    has,
+    intervals,
+    margin_text,
+    model_labels,
+    numbers,
+    only,
+    require,
+    sections,
+    stacked,
+    texts,
+    verdict_cells,
+    verdict_legend,
+)
 from toolkit.studies.biasfinder.analysis import VERDICT_GROUPS
 
 

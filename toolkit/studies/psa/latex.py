@@ -1,14 +1,26 @@
 """PSA's paper tables (Prabhakaran et al. 2019, Table 2, and the gender gap) as LaTeX layouts."""
 from __future__ import annotations
 
-
 import pandas as pd
 
-from toolkit.outputs.latex_render import Block, Column, Layout
-from toolkit.outputs.latex_tables import (PaperTable, estimates, has, intervals, margin_text, model_labels, numbers,
-                                          only, require, sections, stacked, verdict_cells, verdict_legend)
-from toolkit.studies.psa.analysis import VERDICT_GROUPS
 from toolkit import formatting, verdicts
+from toolkit.outputs.latex_render import Block, Column, Layout
+from toolkit.outputs.latex_tables import (
+    PaperTable,
+    estimates,
+    has,
+    intervals,
+    margin_text,
+    model_labels,
+    numbers,
+    only,
+    require,
+    sections,
+    stacked,
+    verdict_cells,
+    verdict_legend,
+)
+from toolkit.studies.psa.analysis import VERDICT_GROUPS
 
 
 def _psa_table2(frame: pd.DataFrame, **_: object) -> Layout:
