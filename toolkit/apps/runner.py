@@ -28,7 +28,7 @@ import pandas as pd
 from toolkit import drilldown, monitor, paths, plots
 from toolkit.apps.messages import widget_message
 from toolkit.errors import InputError, OutputDirError, ToolkitError, redact
-from toolkit.outputs import runs
+from toolkit.outputs import report, runs
 
 _PROGRESS_EVERY_S = 0.2  # the bar and its label are redrawn at most this often (and at the end of a stage)
 _RUN_LOCK = threading.Lock()  # one app run at a time per kernel (see Runner._body)
@@ -312,6 +312,7 @@ class Runner:
             getattr(self, "_arguments", {}))
         tables, legends = dict(self._report_tables), {}
         display = getattr(result, "display", None)
+        notes = getattr(getattr(result, "definition", None), "paper_figures", None)  # the study's figure captions
         for key, frame in _every_table(result).items():  # shown as a reader reads them, each with its legend
             if key not in tables:
                 tables[key], legends[key] = display(frame) if callable(display) else (frame, "")
@@ -319,6 +320,7 @@ class Runner:
             title=f"{name} · {self._label}", tables=tables, figures=self._report_figures, models=models,
             settings=settings, fingerprints=getattr(provenance, "fingerprints", None),
             inputs=getattr(provenance, "inputs", None), notes=list(self.notes), legends=legends,
+            captions={stem: report.figure_caption(stem, notes) for stem in self._report_figures},
             extra={"app": name, "run": self._label, "written": time.strftime("%Y-%m-%d %H:%M:%S %Z")}, path=path)
         return self.report_path
 
