@@ -187,3 +187,22 @@ def test_verdicts_every_figure_legend_names_its_groups(runs):
                 assert not any(bad in text for bad in FORBIDDEN), (name, text)
                 if text.startswith("two-way estimate: "):
                     assert text.removeprefix("two-way estimate: ") in labels, (name, text)
+
+
+def test_verdicts_multilingual_tables_name_each_rows_groups_and_define_the_words():
+    from toolkit.outputs import latex
+    from toolkit.studies.multilingual.latex import LATEX_LAYOUTS
+
+    frame = pd.DataFrame({"language": ["es", "es"], "source": ["camara2022"] * 2, "model": ["m"] * 2,
+                          "task": ["valence"] * 2, "attribute": ["gender", "race"], "subset": ["all"] * 2,
+                          "group_a": ["female", "African-American"], "group_b": ["male", "European"],
+                          "estimate": [0.06, -0.001], "ci_low": [0.03, -0.01], "ci_high": [0.09, 0.008],
+                          "p_adjusted": [0.001, 0.4], "verdict": ["a higher", "equivalent within ±0.01"]})
+    tex = latex.render(LATEX_LAYOUTS["multilingual_gaps_table"].build(frame, settings={"margin": 0.01}),
+                       preset="acl-double")
+    caption = " ".join(re.findall(r"\\caption\{(.*?)\}\n", tex))
+    assert "female higher" in tex and "a higher" not in tex
+    assert "female higher = female higher than male, significant after correction" in caption
+    assert r"equivalent = shown to lie within $\pm$0.01" in caption
+    shown, legend = studies.get("multilingual").display(frame)
+    assert shown["verdict"].tolist() == ["female higher", "equivalent"] and "female higher = " in legend

@@ -151,9 +151,9 @@ VerdictGroups = Groups | Mapping[str, Groups]
 
 
 def groups_of(row: Mapping[str, Any], *, groups: VerdictGroups, by: str | None = None) -> Groups:
-    """The groups of one row: its own ``a``/``b`` columns where it has them, else ``groups`` (or ``groups[row[by]]``
+    """The groups of one row: its own ``a``/``b`` (or ``group_a``/``group_b``) columns where it has them, else ``groups`` (or ``groups[row[by]]``
     for a mapping keyed by the values of column ``by``, e.g. EEC's attribute)."""
-    a, b = row.get("a"), row.get("b")
+    a, b = row.get("a", row.get("group_a")), row.get("b", row.get("group_b"))
     if isinstance(a, str) and isinstance(b, str) and a and b:
         base = groups if isinstance(groups, Groups) else next(iter(groups.values()))
         return base if (a, b) == (base.a, base.b) else Groups(a, b)
