@@ -104,7 +104,7 @@ def test_verdicts_every_latex_caption_defines_the_verdict_words_its_table_uses(r
     for study, result in runs.items():
         for name, tex in result.latex(preset=preset).items():
             assert not any(f" {bad} " in f" {tex} " or f"{{{bad}}}" in tex for bad in FORBIDDEN), (name, tex)
-            assert not re.search(r"(^|&)\s*\?\s*(\\\\|&)", tex, flags=re.M), name  # no "?" as a verdict
+            assert not re.search(r"(^|&)\s*\?\s*(\\\\|&)", tex, flags=re.MULTILINE), name  # no "?" as a verdict
             captions = " ".join(re.findall(r"\\caption\{(.*?)\}\n", tex))
             cells = _tex_verdict_cells(tex)
             _check_words(cells, captions, _groups(study), name)

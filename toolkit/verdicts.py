@@ -13,6 +13,7 @@ undefined ``a``/``b``. Agreement across methods has its own two words (:data:`AG
 """
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -53,9 +54,14 @@ class Groups:
         return brief if short else full
 
 
+def _missing(verdict: object) -> bool:
+    """None or a float NaN (a missing cell of a frame)."""
+    return verdict is None or (isinstance(verdict, float) and math.isnan(verdict))
+
+
 def kind(verdict: object) -> str:
     """The kind (:data:`KINDS`) of a stored verdict; "" for a missing one or another text."""
-    text = "" if verdict is None or verdict != verdict else str(verdict).strip()  # NaN != NaN
+    text = "" if _missing(verdict) else str(verdict).strip()
     if text == A_HIGHER:
         return "a"
     if text == B_HIGHER:
@@ -88,7 +94,7 @@ def word(verdict: object, *, groups: Groups, short: bool = True) -> str:
         return "small difference"
     if found:
         return found
-    return "" if verdict is None or verdict != verdict else str(verdict).strip()
+    return "" if _missing(verdict) else str(verdict).strip()
 
 
 def definition(verdict: object, *, groups: Groups, margin: str = "") -> str:
