@@ -110,3 +110,11 @@ def local_ray(tmp_path_factory: pytest.TempPathFactory, **init):
         finally:
             ray.shutdown()
             fcntl.flock(held, fcntl.LOCK_UN)
+
+
+@pytest.fixture(scope="session")
+def small_runs():
+    """A real small run of each study (tests/small_runs.py), for the tests of what tables, reports and apps show."""
+    from small_runs import run_all
+
+    return run_all()

@@ -234,7 +234,7 @@ def test_cli_eec_report_and_latex_are_part_of_the_run_and_a_plain_rerun_removes_
 
     cmp = _run("compare", str(out), str(out), "--html", str(tmp_path / "cmp.html"), cwd=tmp_path)
     assert cmp.returncode == 0, cmp.stderr
-    assert (tmp_path / "cmp.html").read_text(encoding="utf-8").count("(same in both runs)") == 3  # the tables
+    assert (tmp_path / "cmp.html").read_text(encoding="utf-8").count("(same in both runs)") == 4  # 3 tables, the stats
     bad = _run("report", str(tmp_path / "nothing"), cwd=tmp_path)
     assert bad.returncode == 2 and "TK102" in bad.stderr and "provenance.json" in bad.stderr
 

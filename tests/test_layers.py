@@ -31,7 +31,7 @@ STUDY_PARTS: dict[float, tuple[str, ...]] = {
 face (its ``__init__``: 10.4); then its app."""
 
 LAYERS: dict[float, tuple[str, ...]] = {
-    1: ("toolkit", "toolkit.errors", "toolkit.paths", "toolkit.monitor", "toolkit.batching",
+    1: ("toolkit", "toolkit.errors", "toolkit.paths", "toolkit.monitor", "toolkit.batching", "toolkit.verdicts",
         "toolkit.sqlite", "toolkit.checks", "toolkit.resources", "toolkit.telemetry"),
     2: ("toolkit.cases", "toolkit.stats", "toolkit.corpora", "toolkit.nlp", "toolkit.formatting", "toolkit.names",
         "toolkit.lookalike", "toolkit.planning", "toolkit.intersections"),

@@ -13,7 +13,7 @@ from latex_harness import compile_tables
 
 from toolkit import latex as latex_shim
 from toolkit.errors import SchemaError, UnknownNameError
-from toolkit.outputs import latex, runs
+from toolkit.outputs import latex, latex_render, runs
 from toolkit.studies.biasfinder import analysis as bf_study
 from toolkit.studies.btcsam import analysis as btcsam_study
 from toolkit.studies.eec import analysis as eec_study
@@ -125,28 +125,40 @@ def biasfinder_tpr() -> pd.DataFrame:
                          "rule": ["paper"] * 3})
 
 
-SETS = ["baseline_output", "lexical_output", "llama3_baseline_output", "llama3_semantic_output"]
+RELEASED = ["baseline", "lexical", "syntactic", "semantic", "llama3_baseline", "llama3_lexical", "llama3_semantic"]
+OWN = {"eec": ["gender", "race"], "psa": ["gender"], "biasfinder": ["gender"]}  # the toolkit's sets, with pairs
+SETS = [*OWN, *RELEASED]  # as notebook 04 and the app run BTC-SAM: the toolkit's sets and all 7 released ones
 TYPES = ["religion", "nationality", "gender", "race", "sexual orientation", "age", "disability"]
 
 
+def _types(test_set: str) -> list[str]:
+    return OWN.get(test_set, TYPES)
+
+
 def btcsam_detection() -> pd.DataFrame:
-    rows = [{"test_set": s, "bias_type": t, "theta": th, "n_cases": 120, "n_models": 3}
-            for th in (0.05, 0.1, 0.15, 0.2) for s in SETS for t in TYPES]
+    rows = [{"test_set": s, "bias_type": t, "theta": th, "n_cases": 120, "n_models": 4}
+            for th in (0.05, 0.1, 0.15, 0.2) for s in SETS for t in _types(s)]
     frame = pd.DataFrame(rows)
     out = _full(SOURCE_COLUMNS["btcsam_detection"], {c: frame[c].tolist() for c in frame.columns})
     out["ci_low"], out["ci_high"] = out["detection_probability"] * 0.8, out["detection_probability"] * 1.1
     return out
 
 
-def btcsam_failure_pct(specs=SPECS[:3]) -> pd.DataFrame:
+def btcsam_failure_pct(specs=SPECS) -> pd.DataFrame:
+    """Four models on every set; the excess (same-group pairs) only on the toolkit's own sets, as in a real run."""
     rows = [{"model": m, "test_set": s, "bias_type": t, "theta": 0.2, "n_cases": 120, "n_failed": 7,
-             "verdict": "a higher", "no_test_reason": ""} for m in specs for s in SETS[:2] for t in TYPES]
+             "verdict": str(RNG.choice(["a higher", "inconclusive", "equivalent within ±0.01"])),
+             "no_test_reason": "" if s in OWN else "no same-group pairs"}
+            for m in specs for s in SETS for t in _types(s)]
     frame = pd.DataFrame(rows)
     out = _full(SOURCE_COLUMNS["btcsam_failure_pct"], {c: frame[c].tolist() for c in frame.columns})
     out["failure_pct"] = RNG.uniform(0, 40, len(out))
     out["ci_low"], out["ci_high"] = out["failure_pct"] * 0.7, out["failure_pct"] * 1.3
-    out["excess_pct"] = RNG.normal(0, 5, len(out))
+    own = out["test_set"].isin(list(OWN))
+    out["excess_pct"] = np.where(own, RNG.normal(0, 5, len(out)), np.nan)
     out["excess_low"], out["excess_high"] = out["excess_pct"] - 4, out["excess_pct"] + 4
+    out.loc[~own, ["null_pct", "cross_pct", "p_adjusted", "p_value"]] = np.nan
+    out.loc[~own, "verdict"] = "inconclusive"
     return out
 
 
@@ -159,7 +171,7 @@ def btcsam_diversity() -> pd.DataFrame:
 
 
 def btcsam_stage_diversity() -> pd.DataFrame:
-    rows = [{"test_set": s, "stage": st} for s in SETS[:2] for st in ("baseline", "lexical", "syntactic", "semantic")]
+    rows = [{"test_set": s, "stage": st} for s in ("baseline", "llama3_baseline") for st in ("baseline", "lexical", "syntactic", "semantic")]
     frame = pd.DataFrame(rows)
     out = _full(SOURCE_COLUMNS["btcsam_stage_diversity"], {c: frame[c].tolist() for c in frame.columns})
     for column in ("unique_cases", "sentences", "unique_tokens", "identity_terms", "concept_terms"):
@@ -173,9 +185,20 @@ SOURCES = {"eec_summary": eec_summary, "eec_tests": eec_tests, "psa_summary": ps
            "btcsam_diversity": btcsam_diversity, "btcsam_stage_diversity": btcsam_stage_diversity}
 
 
+SETTINGS = {"theta": 0.2, "margin": 0.01}
+
+
 def all_tables(preset: str) -> dict[str, str]:
     tables = {name: build() for name, build in SOURCES.items()}
-    return latex.paper_tables(layouts=LAYOUTS, tables=tables, preset=preset, settings={"theta": 0.2})
+    return latex.paper_tables(layouts=LAYOUTS, tables=tables, preset=preset, settings=SETTINGS)
+
+
+def all_layouts() -> dict[str, latex.Layout]:
+    """Every paper table's layout at realistic sizes: EEC with 30 systems (task all), PSA and BiasFinder with four
+    models, BTC-SAM with four models on the toolkit's three sets and the 7 released ones."""
+    tables = {name: build() for name, build in SOURCES.items()}
+    return {name: latex.layout(name=name, table=tables[entry.source], layouts=LAYOUTS, settings=SETTINGS)
+            for name, entry in LAYOUTS.items()}
 
 
 # --- structure ----------------------------------------------------------------------------------------------------
@@ -187,6 +210,12 @@ def _unescaped(text: str, char: str) -> int:
 def _split_cells(line: str) -> list[str]:
     """The cells of a tabular row (top-level ``&`` only: a nested header tabular has none)."""
     return [c.strip() for c in re.split(r"(?<!\\)&", line[:-2])]
+
+
+def plain(cell: str) -> str:
+    """A cell's text without the nested tabular of a cell broken into lines (its lines joined by spaces)."""
+    inner = re.sub(r"\\begin\{tabular\}\[\w\]\{@\{\}\w@\{\}\}|\\end\{tabular\}", "", cell)
+    return inner.replace("\\\\", " ")
 
 
 def check_structure(tex: str) -> list[list[list[str]]]:
@@ -267,11 +296,42 @@ def test_outputs_latex_btcsam_tables_are_pivoted_at_one_theta():
     assert "θ" not in tex and r"$\theta$ = 0.15" in tex
     panels = check_structure(tex)
     bias_types = [cells[0] for cells in panels[0][2:]]
-    assert bias_types == TYPES  # one row per bias type, the test sets as columns (not a row per θ)
-    failure = latex.paper_table(layouts=LAYOUTS, name="btcsam_table5", table=btcsam_failure_pct(), preset="acl-double",
+    assert sorted(bias_types) == sorted(TYPES)  # one row per bias type, the test sets as columns (not a row per θ)
+    one_set = btcsam_failure_pct()
+    one_set = one_set[one_set["test_set"] == "eec"]
+    failure = latex.paper_table(layouts=LAYOUTS, name="btcsam_table5", table=one_set, preset="acl-double",
                                 settings={"theta": 0.2})
-    heads = " ".join(" ".join(rows[1]) for rows in check_structure(failure))
-    assert "religion" in heads and "disability" in heads
+    panels = check_structure(failure)
+    assert len(panels) == 1 and [cells[0] for cells in panels[0][2:]] == ["tiny-bert", "twitter-roberta-base-sentiment",
+                                                                          "vader", r"score\_fn"]
+    assert all(t in " ".join(panels[0][1]) for t in OWN["eec"])  # as in the paper: a row per model, a column per type
+
+
+def test_outputs_latex_btcsam_table5_of_many_sets_turns_to_a_row_per_bias_type_with_its_interval():
+    tex = latex.paper_table(layouts=LAYOUTS, name="btcsam_table5", table=btcsam_failure_pct(), preset="acl-double",
+                            settings={"theta": 0.2})
+    floats = tex.count(r"\begin{table*}")
+    assert floats <= 2  # was five panels of seven columns, mostly empty, over ~1,200 pt
+    rows = [cells for panel in check_structure(tex) for cells in panel[2:]]
+    assert {plain(cells[0]) for cells in rows} == set(TYPES)
+    assert all(re.fullmatch(r"[\d.]+ \{\[\}[\d.]+, [\d.]+\]|—", cell) for cells in rows for cell in cells[1:])
+    assert "x$>$s" not in tex and "?" not in tex
+
+
+def test_outputs_latex_btcsam_excess_has_a_verdict_column_defined_in_its_caption_and_no_empty_panel():
+    frame = btcsam_failure_pct()
+    tex = latex.paper_table(layouts=LAYOUTS, name="btcsam_table5_excess", table=frame, preset="acl-double",
+                            settings={"theta": 0.2, "margin": 0.01})
+    (panel,) = check_structure(tex)
+    assert panel[0][-1] == "verdict"  # no block titles: the header is the first row
+    words = {cells[-1] for cells in panel[1:]}
+    assert words <= {"cross higher", "same-group higher", "equivalent", "inconclusive"} and words
+    caption = re.search(r"\\caption\{(.*)\}", tex).group(1)
+    assert all(f"{w} = " in caption for w in words)
+    blocks = re.findall(r"\\itshape (\w+)", tex)
+    assert set(blocks) <= set(OWN)  # only the toolkit's sets have same-group pairs: no block of "—"
+    released = frame[~frame["test_set"].isin(list(OWN))]
+    assert not latex.paper_tables(layouts=LAYOUTS, tables={"btcsam_failure_pct": released}).get("btcsam_table5_excess")
 
 
 @pytest.mark.parametrize(("value", "kwargs", "expected"), [
@@ -360,6 +420,53 @@ def test_outputs_latex_hostile_names_keep_every_table_well_formed():
             assert not any(cells[0].startswith("[") for cells in panel)  # never the \\'s optional argument
 
 
+# --- heights ------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("preset", sorted(latex.WIDTHS))
+def test_outputs_latex_every_float_fits_the_page_by_the_estimate(preset):
+    """Without pdflatex (CI): at realistic sizes every float of every paper table is estimated no taller than the
+    preset's text height and no panel wider than its width; a table continued over floats shows every row of
+    every panel once, numbers the later floats as the first and labels only the first."""
+    width = latex.WIDTHS[preset]
+    for name, layout in all_layouts().items():
+        heights = latex.float_heights(layout, preset=preset)
+        assert max(heights) <= width.height_pt * latex.PAGE_SHARE, (name, heights)
+        form, pieces = latex.floats(layout, preset=preset)
+        shown: dict[tuple, list[int]] = {}
+        for piece in pieces:
+            for blocks, rows in piece:
+                assert latex.estimated_width(form, blocks) <= width.limit_pt, name
+                shown.setdefault(tuple(c.header for b in blocks for c in b.columns), []).extend(rows)
+        assert all(rows == list(range(form.n_rows)) for rows in shown.values()), name
+        tex = latex.render(layout, preset=preset)
+        assert tex.count(rf"\begin{{{width.environment}}}") == len(heights), name
+        assert tex.count(r"\label{") == 1 and tex.count(r"\addtocounter{table}{-1}") == len(heights) - 1, name
+        assert tex.count(f"({latex_render.CONTINUED})") >= len(heights) - 1
+
+
+def test_outputs_latex_a_long_table_is_continued_between_sections_or_with_its_heading_repeated():
+    def table(sizes: list[int]) -> latex.Layout:
+        labels = [f"row {i}" for i in range(sum(sizes))]
+        starts = [sum(sizes[:i]) for i in range(len(sizes))]
+        return latex.Layout(keys=[latex.Column("Row", labels, "l")],
+                            blocks=[latex.Block("", [latex.Column("value", [f"{i}.5" for i in range(len(labels))])])],
+                            sections={start: f"block {i}" for i, start in enumerate(starts)}, caption="A long table.",
+                            label="tab:long")
+
+    short = table([10] * 4)
+    assert latex.float_heights(short, preset="acl-double") == pytest.approx(
+        [latex.estimated_height(short, [short.blocks], preset="acl-double")])
+    assert latex.render(short, preset="acl-double").count(r"\begin{table*}") == 1
+    many = table([20] * 6)  # 120 rows: about 1,700 pt
+    form, pieces = latex.floats(many, preset="acl-single")
+    starts = [piece[0][1].start for piece in pieces]
+    assert len(pieces) == 3 and set(starts) <= set(many.sections)  # breaks between blocks, the rows shared evenly
+    one = table([120])  # one block taller than the page: broken inside it, its heading repeated
+    tex = latex.render(one, preset="acl-single")
+    assert tex.count(r"\begin{table}") == 3 and tex.count(r"\itshape block 0 (continued)") == 2
+    assert tex.count(r"\caption{A long table (continued).}") == 2
+
+
 # --- compiled -----------------------------------------------------------------------------------------------------
 
 needs_pdflatex = pytest.mark.skipif(shutil.which("pdflatex") is None,
@@ -378,6 +485,14 @@ def test_outputs_latex_every_table_compiles_without_an_overfull_box_and_fits_the
     limit = latex.WIDTHS[preset].limit_pt
     for name, widths in compiled.widths.items():
         assert max(widths) <= limit, (name, widths, limit)
+    # heights: no float taller than the page, and the estimate the renderer splits by is never below TeX's
+    assert not compiled.too_large, compiled.too_large
+    assert set(compiled.heights) == set(tables)
+    for name, layout in all_layouts().items():
+        measured, estimated = compiled.heights[name], latex.float_heights(layout, preset=preset)
+        assert len(measured) == len(estimated), name
+        assert max(measured) <= latex.WIDTHS[preset].height_pt, (name, measured)
+        assert all(m <= e + 1.0 for m, e in zip(measured, estimated)), (name, measured, estimated)
 
 
 @needs_pdflatex

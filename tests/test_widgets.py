@@ -99,7 +99,8 @@ def test_eec_app_tables_carry_a_caption_with_the_correction_family_and_one_numbe
     app = eec_app(models=["afinn", "vader"], cache=False, study=replaying(eec_result))
     app.run()
     tables = [o["data"]["text/html"] for o in app.output.outputs if "text/html" in o["data"]]
-    assert len(tables) == 2 and all("<caption" in t for t in tables)
+    assert len(tables) == 3 and all("<caption" in t for t in tables)  # a paper table per attribute, then the per-system one
+    assert sum("EEC per system" in t for t in tables) == 1
     assert "Bonferroni over 4 tests" in tables[0] and "changes with the systems selected" in tables[0]
     assert "n = 2 systems" in tables[0]
     import re

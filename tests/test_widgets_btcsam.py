@@ -60,7 +60,8 @@ def test_btcsam_app_runs_a_small_test_set_end_to_end_with_its_table_figures_and_
     assert app.run(), app.status.value
     assert set(app.result.models) == {"vader", "afinn"}
     tables = [o["data"]["text/html"] for o in app.output.outputs if "text/html" in o["data"]]
-    assert len(tables) == 1 and "BTC-SAM detection probability at θ = 0.2 (published rule; n = 2 cases" in tables[0]
+    assert len(tables) == 2 and "BTC-SAM detection probability at θ = 0.2 (published rule; n = 2 cases" in tables[0]
+    assert "BTC-SAM Table 5" in tables[1]  # the failure-% table, its verdicts defined in its caption
     assert any("image/png" in o["data"] for o in app.output.outputs)
     _, pickers, holder = app.drill.children  # drill down: a test set × model cell, each case's extreme texts
     test_set, model = pickers.children

@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from toolkit import checks
+from toolkit import checks, verdicts
 from toolkit.errors import InputError, unknown, warn
 
 STAT_COLUMNS = ("estimate", "ci_low", "ci_high", "effect_size", "p_adjusted", "verdict")
@@ -51,9 +51,10 @@ N_BOOT = 2000
 METHODS = ("bonferroni", "holm", "fdr_bh")
 BOOTSTRAP_METHODS = ("satterthwaite", "bootstrap-t", "percentile")
 """How :func:`two_way_bootstrap` makes its reference distribution (the name stays for the callers)."""
-IDENTICAL = "identical scores (no test needed)"
-VERDICTS = ("a higher", "b higher", "equivalent within", "different but within", "inconclusive", IDENTICAL)
-"""The verdicts :func:`verdict` gives; the two with a margin end in ``±m`` (e.g. ``equivalent within ±0.01``)."""
+VERDICTS = verdicts.STORED
+"""The verdicts :func:`verdict` gives; the two with a margin end in ``±m`` (e.g. ``equivalent within ±0.01``). The
+words tables, captions, legends and reports show for them: :mod:`toolkit.verdicts`."""
+IDENTICAL = verdicts.IDENTICAL
 
 
 def _alpha(alpha: float) -> float:
@@ -357,18 +358,18 @@ def verdict(*, estimate: float, se: float, df: float, p_adjusted: float, margin:
     if identical:
         return IDENTICAL
     if not np.isfinite(estimate):
-        return "inconclusive"
+        return verdicts.INCONCLUSIVE
     if p_equivalence is None:
         p_equivalence = equivalence_p(estimate=estimate, se=se, df=df, margin=margin) if np.isfinite(se) else 1.0
     different = bool(np.isfinite(p_adjusted) and p_adjusted < a)
     equivalent = bool(np.isfinite(p_equivalence) and p_equivalence < a)
     if different and equivalent:
-        return f"different but within ±{margin:g}"
+        return f"{verdicts.SMALL} ±{margin:g}"
     if different:
-        return "a higher" if estimate > 0 else "b higher"
+        return verdicts.A_HIGHER if estimate > 0 else verdicts.B_HIGHER
     if equivalent:
-        return f"equivalent within ±{margin:g}"
-    return "inconclusive"
+        return f"{verdicts.EQUIVALENT} ±{margin:g}"
+    return verdicts.INCONCLUSIVE
 
 
 def kappa_interval(a: Sequence, b: Sequence, *, alpha: float = ALPHA, n_boot: int = N_BOOT, seed: int = 0,

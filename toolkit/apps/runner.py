@@ -28,7 +28,7 @@ import pandas as pd
 from toolkit import drilldown, monitor, paths, plots
 from toolkit.apps.messages import widget_message
 from toolkit.errors import InputError, OutputDirError, ToolkitError, redact
-from toolkit.outputs import runs
+from toolkit.outputs import report, runs
 
 _PROGRESS_EVERY_S = 0.2  # the bar and its label are redrawn at most this often (and at the end of a stage)
 _RUN_LOCK = threading.Lock()  # one app run at a time per kernel (see Runner._body)
@@ -286,9 +286,13 @@ class Runner:
         plots.show(items, output=self.output)
 
     def export_report(self, path=None):
-        """Write the last successful run (its tables, figures, settings and notes) as one self-contained HTML file
-        (:func:`toolkit.outputs.runs.write_report`: package versions, git commit, model fingerprints, the
-        study's settings or, where a result carries none, the arguments the app passed) to ``path`` (default ``data/reports/<app>-<time>.html``); return it."""
+        """Write the last successful run as one self-contained HTML file (:func:`toolkit.outputs.runs.write_report`):
+        the tables the app showed, with their captions, then every other table of the run and its statistics frame
+        (verdicts in the words of :mod:`toolkit.verdicts`, each table with the legend of the words it uses), every
+        figure with its caption (full size on a click), the statistics settings (α, correction, margin, bootstrap
+        replicates, seed) and the full provenance: package versions, git commit, model fingerprints, the study's
+        settings or, where a result carries none, the arguments the app passed. ``path`` defaults to
+        ``data/reports/<app>-<time>.html``; returns it."""
         if self.result is None or self.running:
             raise InputError("there is no finished run to export.", fix="press Run and wait until it is done.")
         name = type(self).__name__.removesuffix("App").lower()
@@ -301,14 +305,22 @@ class Runner:
                                      f"{exc.strerror or exc}.",
                                      fix="make the data folder writable, or set the environment variable "
                                          "TOOLKIT_DATA to a folder you can write to and restart the kernel.") from None
-        models = list(getattr(self.result, "models", []) or [])
-        provenance = getattr(self.result, "provenance", None)
+        result = self.result
+        models = list(getattr(result, "models", []) or [])
+        provenance = getattr(result, "provenance", None)
         settings = (dict(provenance.settings) if provenance is not None else None) or _recordable(
             getattr(self, "_arguments", {}))
+        tables, legends = dict(self._report_tables), {}
+        display = getattr(result, "display", None)
+        notes = getattr(getattr(result, "definition", None), "paper_figures", None)  # the study's figure captions
+        for key, frame in _every_table(result).items():  # shown as a reader reads them, each with its legend
+            if key not in tables:
+                tables[key], legends[key] = display(frame) if callable(display) else (frame, "")
         self.report_path = runs.write_report(
-            title=f"{name} · {self._label}", tables=self._report_tables, figures=self._report_figures, models=models,
+            title=f"{name} · {self._label}", tables=tables, figures=self._report_figures, models=models,
             settings=settings, fingerprints=getattr(provenance, "fingerprints", None),
-            inputs=getattr(provenance, "inputs", None), notes=list(self.notes),
+            inputs=getattr(provenance, "inputs", None), notes=list(self.notes), legends=legends,
+            captions={stem: report.figure_caption(stem, notes) for stem in self._report_figures},
             extra={"app": name, "run": self._label, "written": time.strftime("%Y-%m-%d %H:%M:%S %Z")}, path=path)
         return self.report_path
 
@@ -378,6 +390,20 @@ class Runner:
         redraw()
         self.drill.children = (w.HTML(f"<b>Drill down</b>: the cases behind {html.escape(what)}"),
                                w.HBox(list(dropdowns.values())), holder)
+
+
+def _every_table(result: Any) -> dict[str, pd.DataFrame]:
+    """Every table of a study result (:meth:`toolkit.studies.result.StudyResult.tables`) and its statistics frame,
+    keyed by file stem; {} for a result that has none."""
+    tables = getattr(result, "tables", None)
+    if not callable(tables):
+        return {}
+    out = dict(tables())
+    try:
+        out = {f"{result.study}_stats": result.stats, **out}
+    except (AttributeError, NotImplementedError, ToolkitError):  # a study without a statistics frame
+        pass
+    return {key: frame for key, frame in out.items() if isinstance(frame, pd.DataFrame)}
 
 
 def _recordable(arguments: dict[str, Any]) -> dict[str, Any]:

@@ -1,6 +1,8 @@
-r"""The LaTeX table model of :mod:`toolkit.outputs.latex` and its renderer: escaping for pdfLaTeX, the widths of
-the presets, columns/blocks/layouts, and :func:`render` fitting a layout to a preset's width (panels under one
-caption where the blocks do not fit side by side). Pure: a :class:`Layout` in, TeX text out. The papers' tables are
+r"""The LaTeX table model of :mod:`toolkit.outputs.latex` and its renderer: escaping for pdfLaTeX, the widths and
+heights of the presets, columns/blocks/layouts, and :func:`render` fitting a layout to a preset's page: its narrow
+form where that needs fewer panels, panels under one caption where the blocks do not fit side by side, and a table
+taller than the page continued over several floats (the same table number, "continued" in the caption). Pure: a
+:class:`Layout` in, TeX text out. The papers' tables are
 built from study frames in :mod:`toolkit.outputs.latex_tables`; the module docstring of :mod:`toolkit.outputs.latex`
 gives the rules (layout, width, escaping).
 """
@@ -8,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from toolkit import formatting
@@ -75,19 +77,22 @@ column_decimals = formatting.column_decimals
 
 @dataclass(frozen=True)
 class Width:
-    """A page geometry a table is rendered for: the environment, the length it must fit and its size in pt."""
+    """A page geometry a table is rendered for: the environment, the length it must fit and its size in pt, and
+    the text height (pt) no float may exceed."""
 
     preset: str
     environment: str
     length: str
     limit_pt: float
+    height_pt: float = 626.0
+    line_pt: float = 12.0  # a table line at \small in the template's body size
 
 
 WIDTHS: dict[str, Width] = {w.preset: w for w in (
-    Width("acl-single", "table", r"\columnwidth", 219.08),    # acl.sty: 7.7 cm column
-    Width("acl-double", "table*", r"\textwidth", 455.24),     # 16 cm text width
-    Width("acm-single", "table", r"\columnwidth", 241.14),    # acmart sigconf
-    Width("acm-double", "table*", r"\textwidth", 506.295),
+    Width("acl-single", "table", r"\columnwidth", 219.08, 702.78, 12.0),  # acl.sty: 7.7 cm column, 24.7 cm high
+    Width("acl-double", "table*", r"\textwidth", 455.24, 702.78, 12.0),   # 16 cm text width; \small 10/12 pt
+    Width("acm-single", "table", r"\columnwidth", 241.14, 626.0, 11.0),   # acmart sigconf (geometry's text height)
+    Width("acm-double", "table*", r"\textwidth", 506.295, 626.0, 11.0),   # \small 9/11 pt at 10 pt (or smaller)
 )}
 DEFAULT_PRESET = "acl-double"  # as the figures' default preset
 FONT = r"\small"
@@ -96,6 +101,13 @@ TABCOLSEP_PT = 4.0
 ESTIMATE_MARGIN = 1.03  # estimated text widths are scaled up by this (kerning, T1 vs OT1 glyphs)
 PANEL_GAP = r"\par\medskip"
 
+# Heights in pt: booktabs' rules with the space around them, \addlinespace, the gap between panels and the skip
+# above a caption (a line of a row, \arraystretch 1, is the preset's Width.line_pt).
+TOPRULE_PT, MIDRULE_PT, BOTTOMRULE_PT, CMIDRULE_PT = 3.6, 5.0, 2.5, 4.8
+ADDSPACE_PT, PANEL_GAP_PT, CAPTION_SKIP_PT = 5.0, 7.0, 10.0
+HEIGHT_MARGIN = 1.04  # estimated heights are scaled up by this
+PAGE_SHARE = 0.97  # a float may fill this share of the text height (the rest: what the estimate may miss)
+CONTINUED = "continued"
 # Computer Modern Roman glyph widths at 10 pt (cmr10.tfm, rounded up); others count as an em (10 pt).
 _GLYPH = {**{c: 5.0 for c in "0123456789"}, " ": 3.34, ".": 2.78, ",": 2.78, ":": 2.78, ";": 2.78, "'": 2.78,
           "(": 3.89, ")": 3.89, "[": 2.78, "]": 2.78, "-": 3.34, "/": 5.0, "%": 8.34, "+": 7.78, "=": 7.78,
@@ -142,6 +154,7 @@ class Column:
     cells: list[str]
     align: str = "r"
     wrap: float = 0.0  # > 0: body cells broken into lines at this width (pt)
+    stacked: bool = False  # body cells hold lines separated by "\n" (an estimate above its interval)
 
 
 @dataclass
@@ -163,6 +176,8 @@ class Layout:
     label: str
     sections: dict[int, str] = field(default_factory=dict)
     heading_wrap: float = 0.0  # > 0: section headings broken into lines at this width (pt)
+    narrow: "Layout | None" = None  # the same table laid out narrower (fewer, stacked columns), for a column
+    title: str = ""  # what a continued float's caption names ("" : the caption's first sentence)
 
     @property
     def n_rows(self) -> int:
@@ -206,8 +221,10 @@ def _hard_parts(piece: str, target: float) -> list[str]:
 
 
 def cell_lines(column: Column, text: str) -> list[str]:
-    """The lines of one body cell: broken only in a column with a ``wrap`` width (row labels)."""
-    return wrap(text, column.wrap) if column.wrap else [text]
+    """The lines of one body cell: its own lines in a ``stacked`` column, broken only in a column with a ``wrap``
+    width (row labels)."""
+    lines = str(text).split("\n") if column.stacked else [text]
+    return [piece for line in lines for piece in wrap(line, column.wrap)] if column.wrap else lines
 
 
 def _cells_width(column: Column) -> float:
@@ -277,7 +294,7 @@ def _header_cell(column: Column) -> str:
     return _lines_cell(header_lines(column), column.align)
 
 
-def _panel(layout: Layout, blocks: Sequence[Block]) -> list[str]:
+def _panel(layout: Layout, blocks: Sequence[Block], rows: range | None = None) -> list[str]:
     columns = [*layout.keys, *(c for b in blocks for c in b.columns)]
     n = len(columns)
     spec = "".join(c.align for c in columns)
@@ -296,12 +313,14 @@ def _panel(layout: Layout, blocks: Sequence[Block]) -> list[str]:
         lines += [" & ".join(spans) + r" \\", "".join(rules)]
     lines += [" & ".join(_header_cell(c) for c in columns) + r" \\",
               r"\midrule"]
-    for row in range(layout.n_rows):
-        if row in layout.sections:
-            if row:
+    rows = range(layout.n_rows) if rows is None else rows
+    for row in rows:
+        section = row if row in layout.sections else (_section_of(layout, row) if row == rows.start else None)
+        if section is not None:
+            if row != rows.start:
                 lines.append(r"\addlinespace")
-            heading = wrap(layout.sections[row], layout.heading_wrap) if layout.heading_wrap else [
-                layout.sections[row]]
+            text = layout.sections[section] + ("" if section == row else f" ({CONTINUED})")
+            heading = wrap(text, layout.heading_wrap) if layout.heading_wrap else [text]
             lines.append(rf"\multicolumn{{{n}}}{{@{{}}l}}{{\itshape {_lines_cell(heading, 'l', 't')}}} \\")
         lines.append(" & ".join(_lines_cell(cell_lines(c, c.cells[row]), c.align, "t") for c in columns) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
@@ -309,20 +328,233 @@ def _panel(layout: Layout, blocks: Sequence[Block]) -> list[str]:
 
 
 def render(layout: Layout, *, preset: str = DEFAULT_PRESET) -> str:
-    """``layout`` as a LaTeX float for ``preset`` (:data:`WIDTHS`): ``table`` or ``table*``, ``\\small``, the
-    blocks side by side where they fit the preset's width, else stacked as panels; caption and label below."""
+    """``layout`` as LaTeX for ``preset`` (:data:`WIDTHS`): ``table`` or ``table*``, ``\\small``; its narrow form
+    where that needs fewer panels (:func:`chosen`); the blocks side by side where they fit the preset's width,
+    else stacked as panels; caption and label below. A table taller than the page (:func:`estimated_height`) is
+    continued over several floats of at most the text height (:func:`parts`): rows broken between sections where
+    it can, a section heading repeated with "(continued)", each later float captioned with the same table number
+    and "continued"."""
     width = WIDTHS[check_preset(preset)]
-    layout = fitted(layout, preset=preset)
-    packed = panels(layout, limit_pt=width.limit_pt)
-    lines = [rf"\begin{{{width.environment}}}[t]", r"\centering", FONT,
-             rf"\setlength{{\tabcolsep}}{{{TABCOLSEP_PT:g}pt}}"]
-    for position, blocks in enumerate(packed):
-        if position:
-            lines.append(PANEL_GAP)
-        lines += _panel(layout, blocks)
-    lines += [rf"\caption{{{caption_text(layout.caption)}}}", rf"\label{{{layout.label}}}",
-              rf"\end{{{width.environment}}}"]
-    return "\n".join(lines) + "\n"
+    layout, pieces = floats(layout, preset=preset)
+    out = []
+    for number, piece in enumerate(pieces):
+        lines = [rf"\begin{{{width.environment}}}[t]", r"\centering", FONT,
+                 rf"\setlength{{\tabcolsep}}{{{TABCOLSEP_PT:g}pt}}"]
+        for position, (blocks, rows) in enumerate(piece):
+            if position:
+                lines.append(PANEL_GAP)
+            lines += _panel(layout, blocks, rows)
+        if number:
+            lines += [r"\addtocounter{table}{-1}", rf"\caption{{{caption_text(continued_caption(layout))}}}"]
+        else:
+            lines += [rf"\caption{{{caption_text(layout.caption)}}}", rf"\label{{{layout.label}}}"]
+        lines.append(rf"\end{{{width.environment}}}")
+        out.append("\n".join(lines) + "\n")
+    return "".join(out)
+
+
+def floats(layout: Layout, *, preset: str) -> tuple[Layout, list[list[tuple[list[Block], range]]]]:
+    """The form of ``layout`` :func:`render` draws at ``preset`` (:func:`chosen`) and its floats (:func:`parts`):
+    each a list of (the blocks of a panel, its rows)."""
+    layout = chosen(layout, preset=preset)
+    return layout, parts(layout, panels(layout, limit_pt=WIDTHS[preset].limit_pt), preset=preset)
+
+
+def float_heights(layout: Layout, *, preset: str) -> list[float]:
+    """The estimated height in pt of each float :func:`render` draws for ``layout`` at ``preset`` (what the test
+    suite checks against the text height where pdflatex is missing)."""
+    form, pieces = floats(layout, preset=preset)
+    return [estimated_height(form, [blocks for blocks, _ in piece], preset=preset, rows=piece[0][1],
+                             caption=form.caption if number == 0 else continued_caption(form))
+            for number, piece in enumerate(pieces)]
+
+
+def continued_caption(layout: Layout) -> str:
+    """The caption of a continued float: its title (default: the caption's first sentence), "continued"."""
+    title = layout.title or re.split(r"(?<!\bal)\.\s", layout.caption, maxsplit=1)[0].rstrip(".")
+    return f"{title} ({CONTINUED})."
+
+
+def chosen(layout: Layout, *, preset: str) -> Layout:
+    """``layout`` or one of its narrower forms (:attr:`~Layout.narrow`, and its own), fitted to ``preset``
+    (:func:`fitted`), empty columns dropped (:func:`without_empty`): the one continued over the fewest floats, then
+    with the fewest panels (ties: the first, the paper's form)."""
+    width = WIDTHS[check_preset(preset)]
+    options, option = [], layout
+    while option is not None:
+        options.append(fitted(without_empty(option), preset=preset))
+        option = option.narrow
+
+    return min(options, key=lambda option: _cost(option, preset=preset))
+
+
+def without_empty(layout: Layout) -> Layout:
+    """``layout`` without the block columns whose every cell is missing (a block left empty goes too; one column
+    stays when every column is empty)."""
+    blocks = [Block(b.title, [c for c in b.columns if any(cell not in (MISSING, formatting.MISSING, "")
+                                                           for cell in c.cells)])
+              for b in layout.blocks]
+    kept = [b for b in blocks if b.columns]
+    if not kept:
+        return layout
+    return replace(layout, blocks=kept)
+
+
+# --- heights ------------------------------------------------------------------------------------------------------
+
+def _row_lines(layout: Layout, columns: Sequence[Column], row: int) -> int:
+    return max((len(cell_lines(c, c.cells[row])) for c in columns), default=1)
+
+
+def _heading_lines(layout: Layout, row: int, *, continued: bool = False) -> int:
+    text = layout.sections.get(row, "") + (f" ({CONTINUED})" if continued else "")
+    return len(wrap(text, layout.heading_wrap)) if layout.heading_wrap else 1
+
+
+def panel_height(layout: Layout, blocks: Sequence[Block], rows: range | None = None, *,
+                 preset: str = DEFAULT_PRESET) -> float:
+    """The estimated height in pt of one panel holding ``blocks`` and the rows ``rows`` (default all) at
+    ``preset``: rules, the spanning titles, the header, the section headings (one repeated at a part's first row)
+    and the rows."""
+    line = WIDTHS[check_preset(preset)].line_pt
+    rows = range(layout.n_rows) if rows is None else rows
+    columns = [*layout.keys, *(c for b in blocks for c in b.columns)]
+    height = TOPRULE_PT + MIDRULE_PT + BOTTOMRULE_PT
+    titles = [len(title_lines(b)) for b in blocks if b.title]
+    if titles:
+        height += max(titles) * line + CMIDRULE_PT
+    height += max(len(header_lines(c)) for c in columns) * line
+    for row in rows:
+        section = row if row in layout.sections else (_section_of(layout, row) if row == rows.start else None)
+        if section is not None:
+            height += (_heading_lines(layout, section, continued=section != row) * line
+                       + (ADDSPACE_PT if row != rows.start else 0.0))
+        height += _row_lines(layout, columns, row) * line
+    return height * HEIGHT_MARGIN
+
+
+def caption_height(text: str, *, preset: str) -> float:
+    """The estimated height in pt of a caption ("Table 12: " and ``text``) at ``preset``'s width."""
+    width = WIDTHS[check_preset(preset)]
+    lines = wrap("Table 12: " + text, width.limit_pt / ESTIMATE_MARGIN * 0.97)
+    return (CAPTION_SKIP_PT + len(lines) * width.line_pt) * HEIGHT_MARGIN
+
+
+def estimated_height(layout: Layout, packed: Sequence[Sequence[Block]], *, preset: str,
+                     rows: range | None = None, caption: str | None = None) -> float:
+    """The estimated height in pt of one float: the panels ``packed`` over ``rows``, the gaps and the caption."""
+    panels_pt = [panel_height(layout, blocks, rows, preset=preset) for blocks in packed]
+    text = layout.caption if caption is None else caption
+    return sum(panels_pt) + PANEL_GAP_PT * (len(panels_pt) - 1) + caption_height(text, preset=preset)
+
+
+def _section_of(layout: Layout, row: int) -> int | None:
+    """The row whose section heading ``row`` falls under (None: no section)."""
+    starts = [r for r in layout.sections if r <= row]
+    return max(starts) if starts else None
+
+
+class _Heights:
+    """Float heights of ``packed`` over row ranges from prefix sums of each panel's row heights (as
+    :func:`estimated_height` computes them, in constant time per range)."""
+
+    def __init__(self, layout: Layout, packed: Sequence[Sequence[Block]], *, preset: str) -> None:
+        self.layout, self.packed, self.preset = layout, [list(b) for b in packed], preset
+        self.line = WIDTHS[check_preset(preset)].line_pt
+        self.fixed, self.prefix, self.captions = [], [], {}
+        for blocks in self.packed:
+            columns = [*layout.keys, *(c for b in blocks for c in b.columns)]
+            self.fixed.append(panel_height(layout, blocks, range(0, 0), preset=preset))
+            sums = [0.0]
+            for row in range(layout.n_rows):
+                heading = (_heading_lines(layout, row) * self.line + ADDSPACE_PT) if row in layout.sections else 0.0
+                sums.append(sums[-1] + (heading + _row_lines(layout, columns, row) * self.line) * HEIGHT_MARGIN)
+            self.prefix.append(sums)
+
+    def height(self, panels: Sequence[int], start: int, end: int, caption: str) -> float:
+        section = _section_of(self.layout, start)
+        if start in self.layout.sections:
+            first = -ADDSPACE_PT  # the first row's own heading: no space above it
+        else:
+            first = (_heading_lines(self.layout, section, continued=True) * self.line
+                     if section is not None else 0.0)
+        total = sum(self.fixed[p] + self.prefix[p][end] - self.prefix[p][start] + first * HEIGHT_MARGIN
+                    for p in panels)
+        if caption not in self.captions:
+            self.captions[caption] = caption_height(caption, preset=self.preset)
+        return total + PANEL_GAP_PT * (len(panels) - 1) + self.captions[caption]
+
+
+def _split(fits: Callable[[int, int], bool], n: int, ends: Sequence[int] | None) -> list[int]:
+    """Greedy: the ends of consecutive row ranges, each as long as ``fits`` allows (a longer range is never
+    shorter), ending at one of ``ends`` (None: anywhere) where one fits, else anywhere (at least one row each)."""
+    out, start = [], 0
+    while start < n:
+        end = start + 1
+        while end < n and fits(start, end + 1):
+            end += 1
+        if ends is not None and end < n:
+            allowed = [e for e in ends if start < e <= end]
+            end = max(allowed) if allowed else end
+        out.append(end)
+        start = end
+    return out
+
+
+def parts(layout: Layout, packed: Sequence[Sequence[Block]], *, preset: str) -> list[list[tuple[list[Block], range]]]:
+    """``packed`` (the panels) split into the fewest floats no taller than the text height (:data:`PAGE_SHARE` of
+    it), each a list of (panel, rows). Either the rows are split, every float holding all panels of its rows, or
+    the panels are (consecutive panels of all rows in one float, a panel too tall alone split by rows); the fewer
+    floats win, ties keep rows together. Rows are shared out evenly, broken between sections where that needs no
+    more floats, else anywhere (the section heading repeated with "continued")."""
+    limit = WIDTHS[check_preset(preset)].height_pt * PAGE_SHARE
+    n = layout.n_rows
+    if estimated_height(layout, packed, preset=preset) <= limit or n <= 1:
+        return [[(list(blocks), range(n)) for blocks in packed]]
+    heights = _Heights(layout, packed, preset=preset)
+    later = continued_caption(layout)
+    every = list(range(len(packed)))
+
+    def by_rows(group: list[int], first: bool) -> list[list[tuple[list[Block], range]]]:
+        def fits_under(cap: float) -> Callable[[int, int], bool]:
+            return lambda a, b: heights.height(group, a, b, layout.caption if first and a == 0 else later) <= cap
+
+        section_ends = sorted({*(r for r in layout.sections if r > 0), n})
+        anywhere = _split(fits_under(limit), n, None)
+        aligned = _split(fits_under(limit), n, section_ends)
+        allowed = section_ends if len(aligned) <= len(anywhere) else None
+        count = min(len(aligned), len(anywhere))
+        low, high = 0.0, limit  # the lowest cap that still needs no more floats: the rows shared out evenly
+        for _ in range(24):
+            middle = (low + high) / 2
+            if len(_split(fits_under(middle), n, allowed)) <= count:
+                high = middle
+            else:
+                low = middle
+        out, start = [], 0
+        for end in _split(fits_under(high), n, allowed):
+            out.append([(heights.packed[p], range(start, end)) for p in group])
+            start = end
+        return out
+
+    options = []
+    if heights.height(every, 0, 1, layout.caption) <= limit:
+        options.append(by_rows(every, True))
+    groups: list[list[int]] = []
+    for p in every:
+        if groups and heights.height(groups[-1] + [p], 0, n, layout.caption if len(groups) == 1 else later) <= limit:
+            groups[-1].append(p)
+        else:
+            groups.append([p])
+    by_panels: list[list[tuple[list[Block], range]]] = []
+    for group in groups:
+        caption = layout.caption if not by_panels else later
+        if heights.height(group, 0, n, caption) <= limit:
+            by_panels.append([(heights.packed[p], range(n)) for p in group])
+        else:
+            by_panels += by_rows(group, not by_panels)
+    options.append(by_panels)
+    return min(options, key=len)
 
 
 def caption_text(text: str) -> str:
@@ -332,9 +564,12 @@ def caption_text(text: str) -> str:
 
 
 def fitted(layout: Layout, *, preset: str) -> Layout:
-    """``layout`` for ``preset``: a text column too wide to stand beside the row labels is broken into lines; when
-    the row labels and the widest column do not fit its width together, the text row labels are broken into lines
-    (at least :data:`KEY_SHARE` of the width each); section headings break at 60 % of the width."""
+    """``layout`` for ``preset``: a text column too wide to stand beside the row labels is broken into lines; its
+    text row labels as they fit best: unbroken, or broken into lines (never narrower than their longest unbreakable
+    piece) so that more columns fit beside them — all of them, or at least :data:`KEY_SHARE` of the width each —
+    whichever needs the fewest floats, then panels (ties: unbroken); when the row labels and the widest column do
+    not fit together they are always broken (to at least :data:`KEY_SHARE` of the width each). Section headings
+    break at 60 % of the width."""
     limit = WIDTHS[check_preset(preset)].limit_pt
     narrowest_keys = sum(min(_column_width(c), KEY_SHARE * limit + 2 * TABCOLSEP_PT) if c.align == "l"
                          else _column_width(c) for c in layout.keys)
@@ -342,15 +577,32 @@ def fitted(layout: Layout, *, preset: str) -> Layout:
     layout = replace(layout, blocks=[replace(b, columns=[replace(c, wrap=room) if c.align == "l" and
                                                          _column_width(c) > room + 2 * TABCOLSEP_PT else c
                                                          for c in b.columns]) for b in layout.blocks])
+    plain = replace(layout, heading_wrap=0.6 * limit)
+    text = [c for c in layout.keys if c.align == "l"]
+    if not text:
+        return plain
     widest = max((_column_width(c) for b in layout.blocks for c in b.columns), default=0.0)
     keys = sum(_column_width(c) for c in layout.keys)
-    text = [c for c in layout.keys if c.align == "l"]
-    if keys + widest <= limit or not text:
-        return replace(layout, heading_wrap=0.6 * limit)
     others = sum(_column_width(c) for c in layout.keys if c.align != "l")
-    each = max(KEY_SHARE * limit, (limit - widest - others) / len(text) - 2 * TABCOLSEP_PT)
-    return replace(layout, keys=[replace(c, wrap=each) if c.align == "l" else c for c in layout.keys],
-                   heading_wrap=0.6 * limit)
+    pieces = max(text_width(piece.rstrip()) for c in text for cell in [*c.cells, c.header]
+                 for line in str(cell).split("\n") for piece in re.split(r"(?<=[ _/-])", line) or [""])
+
+    def broken(each: float) -> Layout:
+        return replace(plain, keys=[replace(c, wrap=each) if c.align == "l" else c for c in layout.keys])
+
+    forced = max(KEY_SHARE * limit, (limit - widest - others) / len(text) - 2 * TABCOLSEP_PT)
+    all_blocks = (limit - sum(_block_width(b) for b in layout.blocks) - others) / len(text) - 2 * TABCOLSEP_PT
+    options = ([plain] if keys + widest <= limit else [broken(forced)]) + [
+        broken(each) for each in sorted({all_blocks, KEY_SHARE * limit, pieces}, reverse=True)
+        if each >= pieces and sum(_column_width(c) for c in broken(each).keys) + widest <= limit]
+
+    return min(options, key=lambda option: _cost(option, preset=preset))
+
+
+def _cost(layout: Layout, *, preset: str) -> tuple[int, int]:
+    """How a layout reads at ``preset``, smaller first: its floats (:func:`parts`), then its panels."""
+    packed = panels(layout, limit_pt=WIDTHS[preset].limit_pt)
+    return len(parts(layout, packed, preset=preset)), len(packed)
 
 
 def check_preset(preset: str) -> str:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from toolkit import formatting
+from toolkit import formatting, verdicts
 from toolkit.errors import InputError, SchemaError, unknown
 from toolkit.outputs.latex_render import (
     DEFAULT_PRESET,
@@ -56,20 +56,36 @@ def intervals(frame: pd.DataFrame, low: str, high: str) -> list[str]:
     return [formatting.format_interval(lo, hi, decimals=places) for lo, hi in zip(frame[low], frame[high])]
 
 
-def verdict_label(verdict: object, *, a: str = "a", b: str = "b") -> str:
-    """The short form of a :func:`toolkit.stats.verdict` for a table cell: ``a>b`` / ``a<b`` (with the groups'
-    names), ``equiv.`` (equivalent within the margin), ``small`` (different but within it), ``?`` (inconclusive),
-    ``same`` (identical scores); missing as the missing mark."""
-    text = "" if formatting.is_missing(verdict) else str(verdict)
-    if not text:
-        return formatting.MISSING
-    return ("{a}>{b}" if text == "a higher" else "{a}<{b}" if text == "b higher" else
-            "equiv." if text.startswith("equivalent") else "small" if text.startswith("different but") else
-            "?" if text == "inconclusive" else "same" if text.startswith("identical") else text).format(a=a, b=b)
+def verdict_cells(series: pd.Series, *, groups: verdicts.Groups, tested: Sequence[bool] | None = None) -> list[str]:
+    """A table's verdict cells in the words of :mod:`toolkit.verdicts` (``F higher``, ``equivalent``, ``small
+    difference``, ``inconclusive``, ``identical``); missing, or where ``tested`` is False (no test ran), the missing
+    mark."""
+    flags = list(tested) if tested is not None else [True] * len(series)
+    return [verdicts.word(v, groups=groups) or formatting.MISSING if flag else formatting.MISSING
+            for v, flag in zip(series, flags)]
 
 
-VERDICT_NOTE = ("verdict: a>b or a<b significant, equiv. = equivalent within the margin, small = different but "
-                "within it, ? = inconclusive")
+def verdict_legend(series: pd.Series, *, groups: verdicts.Groups, margin: str = "",
+                   tested: Sequence[bool] | None = None) -> str:
+    """``F higher = …; inconclusive = …``: the definition of each verdict word the cells of :func:`verdict_cells`
+    show (:func:`toolkit.verdicts.legend`)."""
+    flags = list(tested) if tested is not None else [True] * len(series)
+    return verdicts.legend([v for v, flag in zip(series, flags) if flag], groups=groups, margin=margin)
+
+
+def margin_text(settings: Mapping | None) -> str:
+    """The run's equivalence margin as a legend says it (``±0.01``), or "" when the settings hold none."""
+    value = (settings or {}).get("margin")
+    try:
+        return f"±{float(value):g}" if value is not None else ""
+    except (TypeError, ValueError):
+        return ""
+
+
+def stacked(top: Sequence[str], bottom: Sequence[str]) -> list[str]:
+    """Cells of a ``stacked`` column: each ``top`` cell above its ``bottom`` cell (an estimate above its interval;
+    a missing bottom leaves the top alone)."""
+    return [t if b == formatting.MISSING or t == formatting.MISSING else f"{t}\n{b}" for t, b in zip(top, bottom)]
 
 
 def texts(series: pd.Series) -> list[str]:

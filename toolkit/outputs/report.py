@@ -19,7 +19,7 @@ import html
 import io
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +32,8 @@ from toolkit.errors import InputError
 from toolkit.formatting import MISSING, format_value, header_text, is_number
 
 MAX_ROWS = 200  # rows shown per table; the caption gives the full count
+REPORT_DPI = 300  # a figure drawn for a report: twice the files' 150 dpi, shown at their size, full size on a click
+FILE_DPI = 150  # the PNG files' resolution (toolkit.plots.write_figure): the size a figure is shown at
 
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;margin:1.5em auto;
@@ -44,9 +46,14 @@ th,td{border:1px solid #d0d0d0;padding:.2em .5em;vertical-align:top}
 th{background:#f2f2f2;text-align:left;overflow-wrap:normal;word-break:normal}td{max-width:32em;overflow-wrap:normal;word-break:normal;hyphens:manual}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .scroll{overflow-x:auto}
-figure{margin:0 0 1.5em}figure img{max-width:100%;height:auto;border:1px solid #eee}
+figure{margin:0 0 1.5em}figure img{max-width:100%;height:auto;border:1px solid #eee;cursor:zoom-in}
 figcaption{font-weight:600;margin:.3em 0}
-.figures{display:grid;grid-template-columns:repeat(auto-fill,minmax(440px,1fr));gap:1em}
+.figures{display:block}
+figure .close{display:none}
+figure:target{position:fixed;inset:0;z-index:9;margin:0;padding:1em;background:#fff;overflow:auto}
+figure:target img{max-width:none;width:auto!important;cursor:auto}
+figure:target .close{display:inline-block;margin:0 0 .5em;font-weight:600}
+table .legend{display:block;font-weight:400;color:#555}
 .pair{display:grid;grid-template-columns:1fr 1fr;gap:1.5em;align-items:start}
 .pair>div{min-width:0}
 .absent{color:#777;font-style:italic}
@@ -80,10 +87,11 @@ def _slug(text: str, used: set[str]) -> str:
 
 
 def table_html(frame: pd.DataFrame, *, caption: str, max_rows: int = MAX_ROWS, total_rows: int | None = None,
-               source: str | None = None, partial: bool = False) -> str:
+               source: str | None = None, partial: bool = False, legend: str = "") -> str:
     """``frame`` as an HTML ``<table>`` with ``caption`` (escaped): its first ``max_rows`` rows, numbers in the one
     format and right-aligned; ``total_rows`` (default ``len(frame)``), ``source`` (the file holding every row) and
-    ``partial`` (only the start of a larger file was read) go into the caption."""
+    ``partial`` (only the start of a larger file was read) go into the caption, ``legend`` (what its verdict words
+    mean) below it."""
     total = len(frame) if total_rows is None else total_rows
     shown = frame.iloc[:max_rows]
     size = (f"the first {len(shown):,} rows of a larger file" if partial
@@ -98,21 +106,31 @@ def table_html(frame: pd.DataFrame, *, caption: str, max_rows: int = MAX_ROWS, t
         cells = "".join(f"<td class=\"num\">{esc(format_value(v))}</td>" if is_number(v)
                         else f"<td>{esc(format_value(v))}</td>" for v in row)
         body.append(f"<tr>{cells}</tr>")
-    return (f"<div class=\"scroll\"><table><caption>{esc(caption)} <span class=\"note\">({esc(size)})</span>"
+    note = f"<span class=\"legend\">{esc(legend)}</span>" if legend else ""
+    return (f"<div class=\"scroll\"><table><caption>{esc(caption)} <span class=\"note\">({esc(size)})</span>{note}"
             f"</caption><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>")
 
 
-def figure_png(item: Axes | Figure | bytes) -> bytes:
-    """PNG bytes of ``item``: an Axes or Figure drawn as :func:`toolkit.plots.write_figure` saves it (150 dpi), or
-    PNG bytes as they are."""
+def figure_png(item: Axes | Figure | bytes, *, dpi: int = REPORT_DPI) -> bytes:
+    """PNG bytes of ``item``: an Axes or Figure drawn at ``dpi`` (default :data:`REPORT_DPI`, for a report's full
+    size view), or PNG bytes as they are."""
     if isinstance(item, (bytes, bytearray)):
         return bytes(item)
     if not isinstance(item, (Axes, Figure)):
         raise InputError(f"a figure must be a matplotlib Axes, Figure or PNG bytes; got {type(item).__name__}.",
                          fix="pass the Axes a toolkit.plots function returned (or its .figure).")
-    buffer = io.BytesIO()
-    plots.write_figure(item, buffer, fmt="png")
-    return buffer.getvalue()
+    return plots.png(item, dpi=dpi)
+
+
+def png_size(png: bytes) -> tuple[int, float]:
+    """A PNG's width in pixels and its resolution in dpi (its ``pHYs`` chunk; :data:`FILE_DPI` without one)."""
+    if len(png) < 24 or not png.startswith(b"\x89PNG"):
+        return 0, float(FILE_DPI)
+    width = int.from_bytes(png[16:20], "big")
+    found = png.find(b"pHYs", 8, 4096)
+    if found > 0 and png[found + 12:found + 13] == b"\x01":  # pixels per metre
+        return width, int.from_bytes(png[found + 4:found + 8], "big") * 0.0254
+    return width, float(FILE_DPI)
 
 
 def figure_caption(name: str, known: Mapping[str, tuple] | None = None) -> str:
@@ -130,16 +148,24 @@ def figure_caption(name: str, known: Mapping[str, tuple] | None = None) -> str:
     return (f"{paper}: {how}" if known else f"{how[:1].upper()}{how[1:]}") + "."
 
 
-def figure_html(name: str, png: bytes, *, number: int | None = None, caption: str = "") -> str:
-    """A ``<figure>`` with the PNG embedded as a data URI; its caption "Figure N. name: caption" (escaped; a name
-    that already says "figure …" is not repeated) and ``name`` as alt text."""
+def figure_html(name: str, png: bytes, *, number: int | None = None, caption: str = "", anchor: str = "") -> str:
+    """A ``<figure>`` with the PNG embedded as a data URI, shown at the size of the figure files (:data:`FILE_DPI`)
+    and, with ``anchor`` (a unique id), opened full size over the page by a click (CSS ``:target``, no script; a
+    "close" link or Back returns); its caption "Figure N. name: caption" (escaped; a name that already says
+    "figure …" is not repeated) and ``name`` as alt text."""
     data = base64.b64encode(png).decode("ascii")
     title = str(name)
     if number is not None:
         title = title if title.lower().startswith(("figure", "fig.")) else f"Figure {number}. {title}"
     text = f"<b>{esc(title)}</b>" + (f" {esc(caption)}" if caption else "")
-    return (f"<figure><figcaption>{text}</figcaption><img alt=\"{esc(name)}\" "
-            f"src=\"data:image/png;base64,{data}\"></figure>")
+    pixels, dpi = png_size(png)
+    shown = f" width=\"{round(pixels * FILE_DPI / dpi)}\"" if pixels and dpi > FILE_DPI else ""
+    image = f"<img alt=\"{esc(name)}\"{shown} src=\"data:image/png;base64,{data}\">"
+    if not anchor:
+        return f"<figure><figcaption>{text}</figcaption>{image}</figure>"
+    return (f"<figure id=\"{esc(anchor)}\"><a class=\"close\" href=\"#top\">× close the full-size view</a>"
+            f"<figcaption>{text}</figcaption><a href=\"#{esc(anchor)}\" title=\"open full size\">{image}</a>"
+            "</figure>")
 
 
 def flatten(provenance: Mapping, prefix: str = "") -> dict[str, str]:
@@ -159,6 +185,22 @@ def flatten(provenance: Mapping, prefix: str = "") -> dict[str, str]:
     return flat
 
 
+SETTINGS_SHOWN = {"alpha": "α (significance level)", "correction": "correction for multiple tests",
+                  "family": "correction family", "family_size": "family size", "margin": "equivalence margin (±)",
+                  "n_boot": "bootstrap replicates", "seed": "seed", "method": "interval method",
+                  "interval": "interval", "weighting": "template weighting", "theta": "θ (failure threshold)",
+                  "rule": "failure rule", "n_null": "placebo replicates"}
+"""The statistics settings a report lists first (key in provenance.json's settings → what it is)."""
+
+
+def settings_html(settings: Mapping) -> str:
+    """The statistics settings of a run (:data:`SETTINGS_SHOWN`, those it has) as a table; "" for none."""
+    rows = "".join(f"<tr><th scope=\"row\">{esc(label)}</th><td>{esc(format_value(settings[key]))}</td></tr>"
+                   for key, label in SETTINGS_SHOWN.items() if key in settings and settings[key] not in (None, ""))
+    return (f"<div class=\"scroll\"><table id=\"settings\"><caption>settings (all in provenance.json below)"
+            f"</caption><tbody>{rows}</tbody></table></div>") if rows else ""
+
+
 def provenance_html(provenance: Mapping) -> str:
     """The provenance as a two-column table (key, value), escaped."""
     rows = "".join(f"<tr><th scope=\"row\">{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in flatten(provenance).items())
@@ -170,7 +212,7 @@ def _page(title: str, body: str) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<meta http-equiv=\"Content-Security-Policy\" content=\"{_CSP}\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{esc(title)}</title><style>{_CSS}</style></head>\n<body>\n<h1>{esc(title)}</h1>\n{body}\n"
+            f"<title>{esc(title)}</title><style>{_CSS}</style></head>\n<body>\n<h1 id=\"top\">{esc(title)}</h1>\n{body}\n"
             "</body></html>\n")
 
 
@@ -191,6 +233,7 @@ class Table:
     total: int
     source: str | None = None
     partial: bool = False
+    legend: str = ""  # what the verdict words of the table mean (toolkit.verdicts)
 
 
 @dataclass
@@ -209,18 +252,20 @@ class Run:
     others: list[str] = field(default_factory=list)  # other files the run wrote (LaTeX tables, vector figures)
 
 
-def tables_of(tables: Mapping[str, pd.DataFrame], *, sources: Mapping[str, str] | None = None
-              ) -> dict[str, Table]:
+def tables_of(tables: Mapping[str, pd.DataFrame], *, sources: Mapping[str, str] | None = None,
+              display: Callable[[pd.DataFrame], tuple[pd.DataFrame, str]] | None = None) -> dict[str, Table]:
     """``tables`` (name → DataFrame, a named index becoming columns) as report tables; ``sources``: name → the
-    file holding the table. A value that is not a DataFrame is InputError (TK102)."""
+    file holding the table; ``display``: frame → (the frame as shown, its legend), e.g. a study's verdict words
+    (:meth:`toolkit.studies.base.Study.display`). A value that is not a DataFrame is InputError (TK102)."""
     check_names("tables", tables)
     out = {}
     for name, frame in tables.items():
         if not isinstance(frame, pd.DataFrame):
             raise InputError(f"table {str(name)!r} is a {type(frame).__name__}, not a pandas DataFrame.",
                              fix="pass tables={'name': DataFrame, …}.")
-        out[str(name)] = Table(frame.reset_index() if named_index(frame) else frame, len(frame),
-                               source=(sources or {}).get(name))
+        shown, legend = display(frame) if display is not None else (frame, "")
+        out[str(name)] = Table(shown.reset_index() if named_index(shown) else shown, len(frame),
+                               source=(sources or {}).get(name), legend=legend)
     return out
 
 
@@ -230,7 +275,7 @@ def named_index(frame: pd.DataFrame) -> bool:
 
 def _table_of(table: Table, caption: str) -> str:
     return table_html(table.frame, caption=caption, total_rows=table.total, source=table.source,
-                      partial=table.partial)
+                      partial=table.partial, legend=table.legend)
 
 
 def _figure_title(name: str, number: int) -> str:
@@ -256,14 +301,17 @@ def render(run: Run) -> str:
     if run.refused:
         parts.append("<p class=\"absent\">Listed in provenance.json but not read: "
                      + esc("; ".join(run.refused)) + "</p>")
+    shown_settings = settings_html(settings if isinstance(settings, Mapping) else {})
+    if shown_settings:
+        parts.append(shown_settings)
     toc = [f"<li><a href=\"#{figure_ids[n]}\">{esc(_figure_title(n, i))}</a></li>"
            for i, n in enumerate(run.figures, start=1)]
     toc += [f"<li><a href=\"#{table_ids[n]}\">table {esc(n)}</a></li>" for n in run.tables]
     toc.append("<li><a href=\"#provenance\">provenance</a></li>")
     parts.append(f"<nav><ul>{''.join(toc)}</ul></nav>")
     shown = "".join(f"<section id=\"{figure_ids[n]}\">"
-                    f"{figure_html(n, png, number=i, caption=run.captions.get(n, figure_caption(n)))}</section>"
-                    for i, (n, png) in enumerate(run.figures.items(), start=1))
+                    f"{figure_html(n, png, number=i, caption=run.captions.get(n, figure_caption(n)), anchor=f'{figure_ids[n]}-full')}"
+                    "</section>" for i, (n, png) in enumerate(run.figures.items(), start=1))
     parts.append("<h2>Figures</h2>" + (f"<div class=\"figures\">{shown}</div>" if shown else
                                       "<p class=\"absent\">no figures</p>"))
     tables = "".join(f"<section id=\"{table_ids[n]}\">{_table_of(t, n)}</section>" for n, t in run.tables.items())

@@ -25,7 +25,7 @@ import json
 import math
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -142,7 +142,8 @@ def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, 
           inputs: Mapping[str, Any] | None = None, layouts: Mapping[str, latex.PaperTable] | None = None,
           figure_notes: Mapping[str, tuple] | None = None, out_dir: str | Path | None = None, figures_dir: str | Path | None = None, formats: tuple[str, ...] = ("csv",),
           with_scored: bool = False, csv_formula_guard: bool | None = None, latex_tables: bool = False,
-          report_html: bool = False, preset: str | None = None, **legacy: Any) -> list[Path]:
+          report_html: bool = False, preset: str | None = None,
+          display: Callable[[pd.DataFrame], tuple[pd.DataFrame, str]] | None = None, **legacy: Any) -> list[Path]:
     """Write a study's run and return the paths written, ``provenance.json`` last.
 
     ``<name>.<format>`` per table and format (``formats`` from :data:`toolkit.outputs.files.FORMATS`), with
@@ -151,8 +152,9 @@ def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, 
     per model, the files written, each figure's preset) to ``out_dir`` (default ``data/results/<study>``);
     ``<stem>.png`` and a PDF copy per Axes to ``figures_dir`` (default ``figures/``). With ``latex_tables`` the
     paper's tables as ``<study>_table….tex`` laid out by ``layouts`` (the study's) for ``preset``
-    (:data:`toolkit.outputs.latex.WIDTHS`; default the active figure preset), with ``report_html`` the run's ``report.html`` (tables, captioned figures, provenance),
-    both in ``out_dir``. All or nothing, one run per folder at a time, the previous run's files replaced, CSV text
+    (:data:`toolkit.outputs.latex.WIDTHS`; default the active figure preset), with ``report_html`` the run's
+    ``report.html`` (tables as ``display`` shows them, e.g. the study's verdict words with their legend; captioned
+    figures; provenance), both in ``out_dir``. All or nothing, one run per folder at a time, the previous run's files replaced, CSV text
     cells formula-guarded unless ``csv_formula_guard=False`` (:mod:`toolkit.outputs.files`). ``latex=``/``report=``
     are accepted as the old names of ``latex_tables``/``report_html``."""
     unknown_keys = set(legacy) - {"latex", "report"}
@@ -183,7 +185,7 @@ def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, 
     if report_html:
         planned.append((out / files.REPORT_NAME, _report_renderer(
             study=study, out=out, tables=tables, axes=axes, planned=planned, fmt=formats[0], record=record,
-            others=sorted(tex), figure_notes=figure_notes)))
+            others=sorted(tex), figure_notes=figure_notes, display=display)))
     written = files.commit(study=study, planned=planned, provenance=provenance.dumps(record).encode("utf-8"),
                            out=out, figures=figures)
     record_figures(figures, axes, study=study, out=out)
@@ -206,13 +208,15 @@ def record_figures(folder: str | Path, axes: Mapping[str, Axes | Figure], *, stu
 
 def _report_renderer(*, study: str, out: Path, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, Axes],
                      planned: list[tuple[Path, files.Render]], fmt: str, record: dict,
-                     others: list[str], figure_notes: Mapping[str, tuple] | None = None) -> files.Render:
+                     others: list[str], figure_notes: Mapping[str, tuple] | None = None,
+                     display: Callable[[pd.DataFrame], tuple[pd.DataFrame, str]] | None = None) -> files.Render:
     """The run's report from the tables and figures in memory; the figures' PNGs are the ones the run writes."""
     rendered = {target.name: r for target, r in planned if isinstance(r, files.Rendered)}
     pngs = {stem: (rendered[f"{stem}.png"].bytes() if f"{stem}.png" in rendered else report.figure_png(ax))
             for stem, ax in axes.items()}
     run = report.Run(title=f"{study} run: {out.resolve().name}",
-                     tables=report.tables_of(tables, sources={name: f"{name}.{fmt}" for name in tables}),
+                     tables=report.tables_of(tables, sources={name: f"{name}.{fmt}" for name in tables},
+                                             display=display),
                      figures=pngs, provenance=record, folder=str(out.resolve()),
                      others=[f"{name}.tex" for name in others],
                      captions={stem: report.figure_caption(stem, figure_notes) for stem in pngs})
@@ -227,19 +231,26 @@ def _write_text(path: Path, text: str) -> Path:
 
 
 def write_html(*, title: str, tables: Mapping[str, pd.DataFrame], figures: Mapping[str, Axes | Figure | bytes],
-               provenance: Mapping, path: str | Path, captions: Mapping[str, str] | None = None) -> Path:
+               provenance: Mapping, path: str | Path, captions: Mapping[str, str] | None = None,
+               display: Callable[[pd.DataFrame], tuple[pd.DataFrame, str]] | None = None,
+               legends: Mapping[str, str] | None = None) -> Path:
     """Write one self-contained HTML report to ``path`` (replaced atomically) and return it.
 
     ``tables``: name → DataFrame (a named index becomes columns); ``figures``: name → Axes, Figure or PNG bytes;
     ``captions``: figure name → caption (default: the toolkit's caption of a known figure); ``provenance``: a
-    mapping such as :func:`toolkit.provenance.record`'s. Bad input is InputError (TK102); an unwritable path
-    OutputDirError (TK105)."""
+    mapping such as :func:`toolkit.provenance.record`'s; ``display``: frame → (the frame as shown, its legend), for
+    every table, and ``legends``: table name → a legend of its own (a table an app showed already in words). Bad
+    input is InputError (TK102); an unwritable path OutputDirError (TK105)."""
     report.check_names("tables", tables)
     report.check_names("figures", figures)
     if not isinstance(provenance, Mapping):
         raise InputError(f"provenance must be a mapping; got {type(provenance).__name__}.",
                          fix="pass the run's provenance record (a dict), or {} for none.")
-    run = report.Run(title=str(title), tables=report.tables_of(tables),
+    shown = report.tables_of(tables, display=display)
+    for name, legend in (legends or {}).items():
+        if str(name) in shown and legend:
+            shown[str(name)].legend = legend
+    run = report.Run(title=str(title), tables=shown,
                      figures={str(n): report.figure_png(item) for n, item in figures.items()},
                      provenance=dict(provenance), captions=dict(captions or {}))
     return _write_text(Path(path), report.render(run))
@@ -249,18 +260,20 @@ def write_report(*, title: str, tables: Mapping[str, pd.DataFrame], figures: Map
                  models: list[str], settings: Mapping, path: str | Path,
                  fingerprints: Mapping[str, str] | None = None, inputs: Mapping[str, Any] | None = None,
                  notes: list[str] | None = None, captions: Mapping[str, str] | None = None,
-                 extra: Mapping | None = None) -> Path:
+                 extra: Mapping | None = None, display: Callable[[pd.DataFrame], tuple[pd.DataFrame, str]] | None = None,
+                 legends: Mapping[str, str] | None = None) -> Path:
     """An app's export: :func:`write_html` with the full provenance :func:`write` records — package versions,
     git commit, each model's fingerprint (``fingerprints``, else computed), the texts each model saw (``inputs``),
     ``settings`` (a run's settings; an empty mapping is InputError, TK102: an export must say what ran), ``notes``
-    and ``extra`` keys."""
+    and ``extra`` keys; ``display`` and ``legends`` as :func:`write_html`."""
     if not isinstance(settings, Mapping) or not settings:
         raise InputError("an exported report needs the run's settings; got none.",
                          fix="pass settings=result.provenance.settings (the study result's settings).")
     record = provenance.record(models=list(models), settings=dict(settings), fingerprints=fingerprints,
                                inputs=inputs)
     record.update({"notes": list(notes or []), **dict(extra or {})})
-    return write_html(title=title, tables=tables, figures=figures, provenance=record, path=path, captions=captions)
+    return write_html(title=title, tables=tables, figures=figures, provenance=record, path=path, captions=captions,
+                      display=display, legends=legends)
 
 
 # --- reports and LaTeX of run folders -----------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import pandas as pd
 
-from toolkit import checks, stats
+from toolkit import checks, stats, verdicts
 from toolkit.errors import InputError, unknown
 
 if TYPE_CHECKING:  # annotations only: the result type imports this module
@@ -107,6 +107,10 @@ class Study:
     headline: ClassVar[str] = ""
     """The measure that ranks models in agreement across methods (:meth:`units`); "" for none."""
     headline_absolute: ClassVar[bool] = False  # the headline is |num / den| (a signed gap ranks by its size)
+    verdict_groups: ClassVar["verdicts.Groups | Mapping[str, verdicts.Groups] | None"] = None
+    """The two groups its verdicts compare (:class:`toolkit.verdicts.Groups`), or a mapping from the values of
+    :attr:`verdict_by` (e.g. EEC's attribute) to them; None: no verdict of a and b."""
+    verdict_by: ClassVar[str | None] = None
 
     @property
     def module(self):
@@ -152,6 +156,14 @@ class Study:
     def paper_tables(self, result: "StudyResult") -> dict[str, pd.DataFrame]:
         """The paper's tables as frames, keyed by their name."""
         return {}
+
+    def display(self, frame: pd.DataFrame, *, margin: float | None = None) -> tuple[pd.DataFrame, str]:
+        """``frame`` as a reader sees it: its verdict columns in the words of :mod:`toolkit.verdicts` (the groups
+        named) and the legend defining each word used ("" when it has no verdict); ``margin``: the run's."""
+        if self.verdict_groups is None or not isinstance(frame, pd.DataFrame):
+            return frame, ""
+        return verdicts.display(frame, groups=self.verdict_groups, by=self.verdict_by,
+                                margin=f"±{margin:g}" if margin is not None else "")
 
     def conclusions(self, result: "StudyResult") -> pd.DataFrame:
         """The statistics frame (:data:`toolkit.studies.stats_frame.COLUMNS`): one row per conclusion."""

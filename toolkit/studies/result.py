@@ -120,7 +120,8 @@ class StudyResult:
                           fingerprints=self.provenance.fingerprints, inputs=self.provenance.inputs,
                           out_dir=out_dir, figures_dir=figures_dir, formats=formats, with_scored=with_scored,
                           latex_tables=latex, report_html=report, preset=preset,
-                          layouts=self.definition.latex_layouts, figure_notes=self.definition.paper_figures)
+                          layouts=self.definition.latex_layouts, figure_notes=self.definition.paper_figures,
+                          display=self.display)
 
     def report(self, path: str | Path, *, title: str | None = None) -> Path:
         """One self-contained HTML page: the statistics frame, every table, the captioned figures and the full
@@ -134,4 +135,15 @@ class StudyResult:
                                  captions={stem: report_captions.figure_caption(stem, self.definition.paper_figures)
                                            for stem in figures},
                                  settings=dict(self.provenance.settings), path=path,
-                                 fingerprints=self.provenance.fingerprints, inputs=self.provenance.inputs)
+                                 fingerprints=self.provenance.fingerprints, inputs=self.provenance.inputs,
+                                 display=self.display)
+
+    def display(self, frame: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+        """``frame`` as a reader sees it: its verdicts in the words of :mod:`toolkit.verdicts`, with the legend
+        defining each word used, at this run's margin (:meth:`toolkit.studies.base.Study.display`)."""
+        margin = self.provenance.settings.get("margin") if isinstance(self.provenance.settings, Mapping) else None
+        try:
+            margin = float(margin) if margin is not None else None
+        except (TypeError, ValueError):
+            margin = None
+        return self.definition.display(frame, margin=margin)

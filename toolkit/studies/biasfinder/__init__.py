@@ -36,6 +36,7 @@ from toolkit.outputs.files import check_formats
 from toolkit.scoring import ScoreRecord, score
 from toolkit.studies import get, register, stats_frame
 from toolkit.studies.base import Settings, Study
+from toolkit.studies.biasfinder import analysis as _analysis
 from toolkit.studies.biasfinder import drilldown
 from toolkit.studies.biasfinder import figures as bf_figures
 from toolkit.studies.biasfinder.analysis import (
@@ -214,6 +215,7 @@ class BiasFinder(Study):
              "paper": {"coherence": "paper", "backend": "neuralcoref", "lists": "paper"}}
     app = "toolkit.studies.biasfinder.app:biasfinder_app"
     latex_layouts = LATEX_LAYOUTS
+    verdict_groups = _analysis.VERDICT_GROUPS
     paper_figures = {
         "biasfinder_btcs": ("biasfinder_btcs", "BiasFinder Table 4", ("BTCs per template, not raw counts (those "
                             "are in biasfinder_table4.csv)")),

@@ -66,10 +66,10 @@ class BiasFinderApp(Runner):
                             "progress": False, **self.options}, block=block)
 
     def present(self, result) -> None:
-        table4 = result.table4
+        table4, legend = result.display(result.table4)
         self._show(table(table4, caption=captions.biasfinder_table4(
             mutants=int(table4["mutants"].sum()), templates=int(table4["templates"].sum()),
-            settings=result.provenance.settings)))
+            settings=result.provenance.settings, legend=legend)))
         self._draw(result.figures())
         per_template = result.btcs.groupby("case_id", sort=False)["n_btcs"].sum().sort_values(
             ascending=False, kind="stable")  # templates with the most BTCs first

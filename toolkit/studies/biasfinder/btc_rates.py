@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from toolkit import checks
+from toolkit import checks, verdicts
 from toolkit import stats as tkstats
 from toolkit.errors import unknown
 from toolkit.studies.biasfinder.counting import TABLE4_COLUMNS, _mutants, pair_counts
@@ -38,6 +38,12 @@ SMALL_TEMPLATES = 10
 """From :data:`MIN_TEMPLATES` to fewer than this: a t(templates − 1) interval on the two-way bootstrap SE (covered
 91-92 % with 8 templates); from here on the percentile interval (92-97 %)."""
 RATE_FAMILY = "BTC-rate excess (between − within class) per model × characteristic"
+
+
+VERDICT_GROUPS = verdicts.Groups("between classes", "within a class", "between", "within",
+                                 "more BTCs between classes than within a class",
+                                 "fewer BTCs between classes than within a class")
+"""The BTC-rate verdict's two groups (excess = between − within), as tables, captions and legends name them."""
 
 
 def _cluster_ratios(numerators: np.ndarray, denominators: np.ndarray, *, n_boot: int, seed: int) -> np.ndarray:

@@ -12,6 +12,6 @@ def biasfinder_family(settings: dict) -> str:
             "a model's verdict changes with the models selected")
 
 
-def biasfinder_table4(*, mutants: int, templates: int, settings: dict) -> str:
+def biasfinder_table4(*, mutants: int, templates: int, settings: dict, legend: str = "") -> str:
     return (f"BiasFinder Table 4: BTCs per model and characteristic (n = {mutants:,} mutants of {templates:,} "
-            f"templates; {biasfinder_family(settings)}).")
+            f"templates; {biasfinder_family(settings)})." + (f" {legend}" if legend else ""))

@@ -5,54 +5,70 @@ import pandas as pd
 
 from toolkit.outputs.latex_render import Block, Column, Layout
 from toolkit.outputs.latex_tables import (
-    VERDICT_NOTE,
     PaperTable,
     estimates,
     has,
     intervals,
+    margin_text,
     model_labels,
     numbers,
     only,
     require,
     sections,
+    stacked,
     texts,
-    verdict_label,
+    verdict_cells,
+    verdict_legend,
 )
+from toolkit.studies.biasfinder.analysis import VERDICT_GROUPS
 
 
-def _biasfinder_table4(frame: pd.DataFrame, **_: object) -> Layout:
+def _biasfinder_table4(frame: pd.DataFrame, *, settings: object = None, **_: object) -> Layout:
     require(frame, ("model", "attribute", "templates", "mutants", "templates_with_btc", "btcs"),
              name="biasfinder_table4", source="biasfinder_table4")
     rows = frame.copy()
     rows["_label"] = model_labels(rows["model"])
     rows = rows.sort_values("_label", kind="stable").reset_index(drop=True)
-    blocks = [Block("Paper", [Column("templ.", numbers(rows["templates"])),
-                              Column("mutants", numbers(rows["mutants"])),
-                              Column("templ.\nw/ BTC", numbers(rows["templates_with_btc"])),
-                              Column("BTCs", numbers(rows["btcs"]))])]
-    columns = []
+    paper = Block("Paper", [Column("templ.", numbers(rows["templates"])),
+                            Column("mutants", numbers(rows["mutants"])),
+                            Column("BTC\ntempl.", numbers(rows["templates_with_btc"])),
+                            Column("BTCs", numbers(rows["btcs"]))])
+    columns, narrow, legend = [], [], ""
     if has(rows, "btc_rate", "btc_rate_low", "btc_rate_high"):
         columns.append(Column("BTC rate [95% CI]", estimates(rows, "btc_rate", "btc_rate_low", "btc_rate_high")))
+        narrow.append(Column("BTC rate\n[95% CI]", stacked(numbers(rows["btc_rate"], rate=True),
+                                                           intervals(rows, "btc_rate_low", "btc_rate_high")),
+                             stacked=True))
     elif has(rows, "btc_rate"):
         columns.append(Column("BTC rate", numbers(rows["btc_rate"], rate=True)))
+        narrow.append(columns[-1])
     if has(rows, "null_rate"):
         columns.append(Column("null", numbers(rows["null_rate"], rate=True)))
+        narrow.append(columns[-1])
+    tested = rows["excess"].notna().tolist() if "excess" in rows.columns else None
     if has(rows, "excess", "excess_low", "excess_high"):
         columns.append(Column("excess [95% CI]", estimates(rows, "excess", "excess_low", "excess_high")))
-    if has(rows, "verdict"):
-        columns.append(Column("verdict", [verdict_label(v, a="b", b="w") for v in rows["verdict"]], "l"))
-    if columns:
-        blocks.append(Block("Added", columns))
+        narrow.append(Column("excess\n[95% CI]", stacked(numbers(rows["excess"], rate=True),
+                                                         intervals(rows, "excess_low", "excess_high")),
+                             stacked=True))
+    if has(rows, "verdict") and (tested is None or any(tested)):
+        columns.append(Column("verdict", verdict_cells(rows["verdict"], groups=VERDICT_GROUPS, tested=tested), "l"))
+        narrow.append(columns[-1])
+        legend = verdict_legend(rows["verdict"], groups=VERDICT_GROUPS, margin=margin_text(settings), tested=tested)
     model = only(rows, "_label")
-    return Layout(
-        keys=[Column("Charact.", texts(rows["attribute"]), "l")], blocks=blocks,
-        sections=sections(rows, "_label"), label="tab:biasfinder-table4",
-        caption="BiasFinder: templates, mutants, templates with a bias-uncovering test case (BTC) and BTCs per "
-                "characteristic" + (f" for {model}" if model else " and model")
-                + " (Asyrofi et al. 2021, Table 4)."
-                + (" Added: the BTC rate between classes with its 95% interval, the within-class null rate, the "
-                   "excess over it and the verdict (b>w: between-class pairs flip more; "
-                   + VERDICT_NOTE.removeprefix("verdict: a>b or a<b significant, ") + ")." if columns else ""))
+    caption = ("BiasFinder: templates, mutants, templates with a bias-uncovering test case (BTC templ.) and BTCs "
+               "per characteristic" + (f" for {model}" if model else " and model")
+               + " (Asyrofi et al. 2021, Table 4).")
+    if columns:
+        untested = tested is not None and not all(tested)
+        caption += (" Added: the BTC rate between classes with its 95% interval, the within-class null rate, the "
+                    "excess over it" + (f" and the verdict ({legend}" + ("; — where no null allows a test" if untested
+                                                                         else "") + ")" if legend else
+                                        " (— where no null allows a test)" if untested else "") + ".")
+    where = dict(keys=[Column("Charact.", texts(rows["attribute"]), "l")], sections=sections(rows, "_label"),
+                 label="tab:biasfinder-table4", caption=caption, title="BiasFinder Table 4")
+    return Layout(blocks=[paper, *([Block("Added", columns)] if columns else [])],
+                  narrow=Layout(blocks=[paper, Block("Added", narrow)], **where) if columns else None, **where)
 
 
 def _biasfinder_table5(frame: pd.DataFrame, **_: object) -> Layout:

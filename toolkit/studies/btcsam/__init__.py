@@ -36,6 +36,7 @@ from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.scoring import ScoreRecord, score
 from toolkit.studies import get, register, stats_frame
 from toolkit.studies.base import Settings, Study
+from toolkit.studies.btcsam import analysis as _analysis
 from toolkit.studies.btcsam import drilldown
 from toolkit.studies.btcsam import figures as btcsam_figures
 from toolkit.studies.btcsam.analysis import (
@@ -266,6 +267,7 @@ class BTCSAM(Study):
     sizes = {"quick": {"released": ("baseline",)}, "paper": {"released": tuple(BTCSAM_SETS)}}
     app = "toolkit.studies.btcsam.app:btcsam_app"
     latex_layouts = LATEX_LAYOUTS
+    verdict_groups = _analysis.VERDICT_GROUPS
     paper_figures = {
         "btcsam_detection": ("btcsam_heatmap", "BTC-SAM Table 2", "the table as a heatmap; hatched cells: no case"),
         "btcsam_failure_pct": ("btcsam_heatmap", "BTC-SAM Table 5", "the table as a heatmap"),

@@ -73,7 +73,7 @@ from nltk import edit_distance
 from nltk.stem.snowball import SnowballStemmer
 from scipy.stats import norm
 
-from toolkit import checks
+from toolkit import checks, verdicts
 from toolkit import stats as st
 from toolkit.cases import validate, with_scores
 from toolkit.errors import InputError, SchemaError, unknown
@@ -98,6 +98,13 @@ DIVERSITY_COLUMNS = ("test_set",) + METRIC_COLUMNS
 STAGE_COLUMNS = ("test_set", "stage") + METRIC_COLUMNS + ("mean_edit_distance",)
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _STEMMER = SnowballStemmer("english")
+
+
+VERDICT_GROUPS = verdicts.Groups("cross-group pairs", "same-group pairs", "cross", "same-group",
+                                 "cross-group pairs fail more often than same-group pairs",
+                                 "same-group pairs fail more often than cross-group pairs")
+"""The excess verdict's two groups (excess = cross-group − same-group failure %), as tables, captions and legends
+name them."""
 
 
 def tokens(text: str) -> list[str]:

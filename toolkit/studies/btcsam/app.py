@@ -61,6 +61,9 @@ class BTCSAMApp(Runner):
         cases = int(result.scored["case_id"].nunique())
         self._show(table(shown, caption=captions.btcsam_detection(theta=theta, rule=rule, cases=cases,
                                                                   sets=len(self.sets))))
+        failure = result.failure_pct
+        failure, legend = result.display(failure[failure["theta"] == theta].reset_index(drop=True))
+        self._show(table(failure, caption=captions.btcsam_failure(theta=theta, rule=rule, legend=legend)))
         self._offer_drill(what="a BTC-SAM cell", pickers={"test set": sorted(set(result.scored["test_set"])),
                                                           "model": list(result.models)},
                           build=lambda **picked: btcsam_drilldown.btcsam_pairs(result, test_set=picked["test set"],

@@ -184,6 +184,8 @@ class EEC(Study):
     sizes = {"quick": {"subsets": ("all",)}, "paper": {}}
     app = "toolkit.studies.eec.app:eec_app"
     latex_layouts = LATEX_LAYOUTS
+    verdict_groups = eec_study.VERDICT_GROUPS
+    verdict_by = "attribute"
     paper_figures = {
         "eec_gender_box": ("eec_task_deltas", "EEC Figure 1", ("as the paper: a box of Δ per system coloured by "
                            "significance group; a panel per task; systems by Pearson r where known, else by mean Δ")),

@@ -95,7 +95,7 @@ import pandas as pd
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from toolkit import checks
+from toolkit import checks, verdicts
 from toolkit import stats as tkstats
 from toolkit.cases import with_scores
 from toolkit.errors import InputError, SchemaError, unknown
@@ -106,6 +106,11 @@ ATTRIBUTES: dict[str, tuple[str, str, str, str]] = {
     "gender": ("female", "male", "F", "M"),
     "race": ("African-American", "European", "AA", "EA"),
 }
+VERDICT_GROUPS: dict[str, verdicts.Groups] = {
+    attribute: verdicts.Groups(a, b, short_a, short_b, f"higher scores for {a} than for {b} sentences",
+                               f"higher scores for {b} than for {a} sentences")
+    for attribute, (a, b, short_a, short_b) in ATTRIBUTES.items()}
+"""The verdict's two groups per attribute (a = the first, as Δ = a − b), as tables, captions and legends name them."""
 EMOTIONS = ("anger", "fear", "joy", "sadness")
 SUBSETS: tuple[str, ...] = ("all", "neutral") + tuple(f"emotion:{e}" for e in EMOTIONS)
 NAMES_PAIR = "names (mean)"

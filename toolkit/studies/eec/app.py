@@ -18,6 +18,10 @@ from toolkit.studies import eec
 from toolkit.studies.eec import captions
 from toolkit.studies.eec import drilldown as eec_drilldown
 
+SYSTEM_COLUMNS = ("model", "task", "attribute", "subset", "n_pairs", "mean_diff", "p_bonferroni", "direction",
+                  "estimate", "ci_low", "ci_high", "p_adjusted", "verdict")
+"""The per-system table the app shows: the paper's t-test, then the two-way estimate, interval and verdict."""
+
 
 class EECApp(Runner):
     """Pick a task, models (and extra ``hf:``/``py:``/``ait:`` specs), a subset; Run re-scores and redraws.
@@ -86,8 +90,12 @@ class EECApp(Runner):
             n = int((result.tests["attribute"] == attribute).sum())
             self._show(table(eec.paper_table(result.tests, attribute=attribute),
                              caption=captions.eec_table(attribute=attribute, subset=subset, n=n, family=family)))
-        # one figure per attribute, a panel per task
-        self._draw(list(result.figures(subset=subset).values()))
+        tests = result.tests[result.tests["subset"] == subset]
+        systems, legend = result.display(tests.loc[:, [c for c in SYSTEM_COLUMNS if c in tests.columns]])
+        self._show(table(systems.reset_index(drop=True), caption=captions.eec_systems(
+            subset=subset, n=len(systems), family=family, legend=legend)))
+        # one figure per attribute, a panel per task, named (the report captions them by name)
+        self._draw(result.figures(subset=subset))
         self._offer_drill(what="an EEC system's Δ", pickers={"system": list(result.models),
                                                               "attribute": list(eec.ATTRIBUTES)},
                           build=lambda system, attribute: eec_drilldown.eec_pairs(result, model=system,

@@ -16,4 +16,11 @@ def eec_family(tests: pd.DataFrame) -> str:
 
 
 def eec_table(*, attribute: str, subset: str, n: int, family: str) -> str:
-    return f"EEC {attribute}, subset {subset}: systems per significance group (n = {n} systems; {family})."
+    return (f"EEC {attribute}, subset {subset}: systems per significance group with the 95% interval over the "
+            f"group's systems (n = {n} systems; {family}).")
+
+
+def eec_systems(*, subset: str, n: int, family: str, legend: str) -> str:
+    """The per-system table: each system's paired t-test (the paper's) and two-way estimate with its verdict."""
+    return (f"EEC per system, subset {subset}: the paper's paired t-test and the two-way estimate with its 95% "
+            f"interval, simultaneous over the family (n = {n} tests; {family})." + (f" {legend}" if legend else ""))

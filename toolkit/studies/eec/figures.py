@@ -9,7 +9,7 @@ import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 
-from toolkit import stats
+from toolkit import stats, verdicts
 from toolkit.errors import InputError
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
@@ -211,7 +211,8 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
     for kind, colour in _VERDICT_COLOURS.items():
         if kind in kinds:
             handles.append(Line2D([], [], color=colour, marker="o", linewidth=1.5, markersize=3.5))
-            texts.append(f"two-way estimate: {kind}")
+            texts.append("two-way estimate: " + verdicts.legend_label(
+                kind, groups=eec_study.VERDICT_GROUPS[attribute], margin=f"±{margin:g}"))
     if zero:
         handles.append(Line2D([], [], color="#bbbbbb", **ZERO_MARK))
         texts.append("all Δ = 0")

@@ -7,20 +7,23 @@ import pandas as pd
 
 from toolkit.outputs.latex_render import Block, Column, Layout
 from toolkit.outputs.latex_tables import (
-    VERDICT_NOTE,
     PaperTable,
     estimates,
     has,
     intervals,
+    margin_text,
     model_labels,
     numbers,
     only,
     order,
     require,
     sections,
+    stacked,
     texts,
-    verdict_label,
+    verdict_cells,
+    verdict_legend,
 )
+from toolkit.studies.eec.analysis import VERDICT_GROUPS
 
 _EEC = "Kiritchenko & Mohammad 2018"
 _EEC_TABLES = {"5": ("Table 5", "gender", "all", "F", "M", "gender, all sentences"),
@@ -38,53 +41,85 @@ def _eec_summary(number: str) -> Callable[..., Layout]:
                  name=name, source="eec_summary")
         rows = order(frame[frame["table"].astype(str) == table], "task", _TASKS).reset_index(drop=True)
         up, down = f"{a}↑–{b}↓", f"{a}↓–{b}↑"
-        blocks = [Block("Avg. score diff.", [Column(up, numbers(rows["avg_diff_a_higher"], rate=True)),
-                                             Column(down, numbers(rows["avg_diff_a_lower"], rate=True))])]
+        paper = {c: numbers(rows[c], rate=True) for c in ("avg_diff_a_higher", "avg_diff_a_lower")}
+        blocks = [Block("Avg. score diff.", [Column(up, paper["avg_diff_a_higher"]),
+                                             Column(down, paper["avg_diff_a_lower"])])]
         cis = [(c, h) for c, h in (("avg_diff_a_higher", up), ("avg_diff_a_lower", down))
                if has(rows, f"{c}_low", f"{c}_high")]
         if cis:
             blocks.append(Block("Added: 95% CI", [Column(h, intervals(rows, f"{c}_low", f"{c}_high"))
                                                   for c, h in cis]))
         task = only(rows, "task")
-        return Layout(
-            keys=[Column("Bias group", texts(rows["direction"]), "l"),
-                  Column("#Sys.", numbers(rows["n_systems"]))],
-            blocks=blocks, sections=sections(rows, "task", label=lambda t: f"{str(t).capitalize()}"),
-            label=f"tab:{name.replace('_', '-')}",
-            caption=f"EEC ({what}{', ' + task if task else ''}): systems per bias group and their average score "
-                    f"difference ({_EEC}, {table}); scores are valence or intensity in [0, 1]."
-                    + (" Added: the 95% interval over systems (none for fewer than two)." if cis else ""))
+        keys = [Column("Bias group", texts(rows["direction"]), "l"), Column("#Sys.", numbers(rows["n_systems"]))]
+        head = (f"EEC ({what}{', ' + task if task else ''}): systems per bias group and their average score "
+                f"difference ({_EEC}, {table}); scores are valence or intensity in [0, 1].")
+        where = dict(sections=sections(rows, "task", label=lambda t: f"{str(t).capitalize()}"),
+                     label=f"tab:{name.replace('_', '-')}", title=f"EEC {table} ({what})")
+        narrow = None
+        if cis:
+            below = {c: intervals(rows, f"{c}_low", f"{c}_high") for c, _ in cis}
+            narrow = Layout(keys=keys, blocks=[Block("Avg. score diff. [95% CI]", [
+                Column(h, stacked(paper[c], below[c]) if c in below else paper[c], stacked=True)
+                for c, h in (("avg_diff_a_higher", up), ("avg_diff_a_lower", down))])],
+                caption=head + " Added: below each average, its 95% interval over the group's systems (none for "
+                               "fewer than two).", **where)
+        return Layout(keys=keys, blocks=blocks, narrow=narrow,
+                      caption=head + (" Added: the 95% interval over the group's systems (none for fewer than two)."
+                                      if cis else ""), **where)
     return build
 
 
 def _eec_systems(number: str) -> Callable[..., Layout]:
     table, attribute, subset, a, b, what = _EEC_TABLES[number]
+    groups = VERDICT_GROUPS[attribute]
 
-    def build(frame: pd.DataFrame, **_: object) -> Layout:
+    def build(frame: pd.DataFrame, *, settings: object = None, **_: object) -> Layout:
         name = f"eec_table{number}_systems"
         require(frame, ("model", "task", "attribute", "subset", "n_pairs", "mean_diff", "p_bonferroni"),
                  name=name, source="eec_tests")
         rows = frame[(frame["attribute"].astype(str) == attribute) & (frame["subset"].astype(str) == subset)]
         rows = order(rows, "task", _TASKS).reset_index(drop=True)
-        blocks = [Block("Paper", [Column("n", numbers(rows["n_pairs"])),
-                                  Column(f"mean Δ\n{a}−{b}", numbers(rows["mean_diff"], rate=True)),
-                                  Column("p Bonf.", numbers(rows["p_bonferroni"], p_value=True, decimals=3))])]
+        n = only(rows, "n_pairs")
+        paper = [Column("n", numbers(rows["n_pairs"]))] if not n else []
+        paper += [Column(f"mean Δ\n{a}−{b}", numbers(rows["mean_diff"], rate=True)),
+                  Column("p Bonf.", numbers(rows["p_bonferroni"], p_value=True, decimals=3))]
+        blocks = [Block("Paper", paper)]
         added = has(rows, "estimate", "ci_low", "ci_high")
+        legend = ""
+        narrow: dict | Layout | None = None
+        keys = [Column("System", model_labels(rows["model"], rows["task"]), "l")]
         if added:
             columns = [Column("est. [95% CI]", estimates(rows, "estimate", "ci_low", "ci_high"))]
             if has(rows, "verdict"):
-                columns.append(Column("verdict", [verdict_label(v, a=a, b=b) for v in rows["verdict"]], "l"))
+                columns.append(Column("verdict", verdict_cells(rows["verdict"], groups=groups), "l"))
+                legend = verdict_legend(rows["verdict"], groups=groups, margin=margin_text(settings))
             blocks.append(Block("Added", columns))
+            est = numbers(rows["estimate"], rate=True)
+            two = stacked(est, intervals(rows, "ci_low", "ci_high"))
+            narrow_added = [Column("est.\n[95% CI]", two, stacked=True)]
+            if len(columns) > 1:
+                narrow_added.append(columns[1])
+            narrow = dict(blocks=[Block("Paper", paper), Block("Added", narrow_added)])
+            three = stacked(two, columns[1].cells) if len(columns) > 1 else two
+            narrower = dict(blocks=[
+                Block("Paper", [*paper[:-2], Column(paper[-2].header + "\np Bonf.",
+                                                    stacked(paper[-2].cells, paper[-1].cells), stacked=True)]),
+                Block("Added", [Column("est.\n[95% CI]" + ("\nverdict" if len(columns) > 1 else ""), three,
+                                       stacked=True)])])
         task = only(rows, "task")
-        return Layout(
-            keys=[Column("System", model_labels(rows["model"], rows["task"]), "l")], blocks=blocks,
-            sections=sections(rows, "task", label=lambda t: str(t).capitalize()),
-            label=f"tab:{name.replace('_', '-')}",
-            caption=f"EEC ({what}{', ' + task if task else ''}), per system: paired t-test over n sentence pairs "
-                    f"with Bonferroni p, as in {_EEC}, {table}"
-                    + (f". Added: the mean Δ = {a} − {b} with templates and names as samples, its 95% interval "
-                       f"simultaneous over the family, and the verdict ({VERDICT_NOTE.removeprefix('verdict: ')})."
-                       if added else "."))
+        caption = (f"EEC ({what}{', ' + task if task else ''}), per system: paired t-test over "
+                   + (f"n = {int(float(n)):,} sentence pairs" if n else "n sentence pairs")
+                   + f" with Bonferroni p, as in {_EEC}, {table}"
+                   + (f". Added: the mean Δ = {a} − {b} with templates and names as samples, its 95% interval "
+                      f"simultaneous over the family, and the verdict ({legend})." if added and legend else
+                      f". Added: the mean Δ = {a} − {b} with templates and names as samples and its 95% interval "
+                      "simultaneous over the family." if added else "."))
+        where = dict(keys=keys, sections=sections(rows, "task", label=lambda t: str(t).capitalize()),
+                     label=f"tab:{name.replace('_', '-')}", caption=caption,
+                     title=f"EEC {table} per system ({what})")
+        if narrow:
+            narrow = Layout(**narrow, narrow=Layout(**narrower, **where), **where)
+        return Layout(blocks=blocks, narrow=narrow, **where)
     return build
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 import pandas as pd
 
 from toolkit import stats as tkstats
+from toolkit import verdicts
 from toolkit.errors import InputError, unknown
 from toolkit.models import ait
 from toolkit.models.base import SentimentModel
@@ -177,6 +178,7 @@ class Multilingual(Study):
     sizes = {"quick": {"languages": ("es",), "sources": ("camara2022",), "tasks": ("valence",), "subsets": ("all",),
                        "max_templates": 3}, "paper": {}}
     latex_layouts = LATEX_LAYOUTS
+    verdict_groups = verdicts.Groups("first group", "second group")  # a row's group_a, group_b where it has them
     paper_figures = {"multilingual_gaps": ("cross_language", "none", ("each language's gender and race gap with its "
                                                                       "interval, a panel per attribute"))}
 

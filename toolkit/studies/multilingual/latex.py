@@ -6,24 +6,35 @@ from collections.abc import Mapping
 
 import pandas as pd
 
+from toolkit import verdicts
 from toolkit.outputs.latex_render import Layout
-from toolkit.outputs.latex_tables import PaperTable, frame_layout
+from toolkit.outputs.latex_tables import PaperTable, frame_layout, margin_text
 from toolkit.studies.multilingual import defects
 
 _COLUMNS = ["language", "source", "model", "attribute", "estimate", "ci_low", "ci_high", "p_adjusted", "verdict"]
 _CAMARA = "Câmara et al. 2022; Goldfarb-Tarrant et al. 2023"
 
 
-def _gaps(frame: pd.DataFrame, **_: object) -> Layout:
+def _worded(rows: pd.DataFrame, settings: Mapping | None) -> tuple[pd.DataFrame, str]:
+    """``rows`` with their verdicts in the words of :mod:`toolkit.verdicts` (each row's own groups named) and the
+    legend defining each word used."""
+    shown, legend = verdicts.display(rows, groups=verdicts.Groups("a", "b"), margin=margin_text(settings))
+    return shown, f" Verdicts: {legend.removeprefix('verdict: ')}" if legend else ""
+
+
+def _gaps(frame: pd.DataFrame, settings: Mapping | None = None, **_: object) -> Layout:
     rows = frame[frame["subset"] == "all"] if "subset" in frame.columns else frame
-    return frame_layout(table=rows, columns=_COLUMNS, label="tab:multilingual-gaps-table",
-                        caption="Gaps per language (Δ = a − b, score scale) with simultaneous intervals and verdicts.")
+    shown, legend = _worded(rows, settings)
+    return frame_layout(table=shown, columns=_COLUMNS, label="tab:multilingual-gaps-table",
+                        caption="Gaps per language (Δ = first group − second, score scale) with simultaneous "
+                                "intervals and verdicts." + legend)
 
 
-def _interaction(frame: pd.DataFrame, **_: object) -> Layout:
+def _interaction(frame: pd.DataFrame, settings: Mapping | None = None, **_: object) -> Layout:
     rows = frame[frame["attribute"].astype(str).str.endswith("interaction")]
-    return frame_layout(table=rows, columns=_COLUMNS, label="tab:multilingual-interaction",
-                        caption="Race × gender interaction per language.")
+    shown, legend = _worded(rows, settings)
+    return frame_layout(table=shown, columns=_COLUMNS, label="tab:multilingual-interaction",
+                        caption="Race × gender interaction per language." + legend)
 
 
 def _regression(frame: pd.DataFrame, **_: object) -> Layout:

@@ -28,6 +28,7 @@ from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.scoring import ScoreRecord, score
 from toolkit.studies import get, register, stats_frame
 from toolkit.studies.base import Settings, Study
+from toolkit.studies.psa import analysis as _analysis
 from toolkit.studies.psa import figures as psa_figures
 from toolkit.studies.psa.analysis import (
     N_NULL,
@@ -117,6 +118,7 @@ class PSA(Study):
     sizes = {"quick": {"corpus": "sample", "n": 56}, "paper": {"n": 1000}}
     app = "toolkit.studies.psa.app:psa_app"
     latex_layouts = LATEX_LAYOUTS
+    verdict_groups = _analysis.VERDICT_GROUPS
     paper_figures = {
         "psa_score_sens_<model>": ("psa_score_sens", "PSA Figure 1", ("ScoreSens per name on the valence scale (half "
                                    "the paper's [−1, 1] values); one figure per model")),

@@ -55,7 +55,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from toolkit import checks
+from toolkit import checks, verdicts
 from toolkit import stats as st
 from toolkit.cases import with_scores
 from toolkit.errors import InputError, SchemaError, warn
@@ -74,6 +74,11 @@ VARIANCE_COLUMNS = ("model", "corpus", "var_sentence", "var_name", "var_residual
 N_NULL = 1000
 THRESHOLDS: tuple[float, ...] = tuple(np.round(np.arange(0.05, 1.0, 0.05), 2))
 _REQUIRED = ("model", "score", "case_id", "is_original", "fill", "gender", "category", "corpus")
+
+
+VERDICT_GROUPS = verdicts.Groups("female", "male", "F", "M", "female names score higher than male names",
+                                 "male names score higher than female names")
+"""The gender gap verdict's two groups (Δ = female − male), as tables, captions and legends name them."""
 
 
 def _wide(scored: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -7,14 +7,27 @@ from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
+import pandas as pd
 
-from toolkit import plots
+from toolkit import formatting, plots
 from toolkit.apps.fields import ModelField, named_models
 from toolkit.apps.runner import Runner
 from toolkit.apps.tables import table
 from toolkit.models import OFFLINE_DEFAULTS
 from toolkit.studies import psa
 from toolkit.studies.psa import captions, figures
+
+
+def table2(summary: pd.DataFrame) -> pd.DataFrame:
+    """The paper's Table 2 as the app shows it: per model and corpus, ScoreDev and ScoreRange, each followed by
+    its 95% bootstrap interval (``[low, high]``)."""
+    out = summary.loc[:, ["model", "corpus"]].copy()
+    for column, name in (("score_dev", "ScoreDev"), ("score_range", "ScoreRange")):
+        out[name] = summary[column]
+        if {f"{column}_low", f"{column}_high"} <= set(summary.columns):
+            out[f"{name} 95% CI"] = [formatting.format_interval(low, high) for low, high in
+                                     zip(summary[f"{column}_low"], summary[f"{column}_high"])]
+    return out.reset_index(drop=True)
 
 
 class PSAApp(Runner):
@@ -60,10 +73,11 @@ class PSAApp(Runner):
 
     def present(self, result) -> None:
         sentences = int(result.provenance.settings["n_sentences"])
-        self._show(table(psa.table2(result.summary), caption=captions.psa_table2(sentences=sentences)))
-        gender = result.gender
+        self._show(table(table2(result.summary), caption=captions.psa_table2(sentences=sentences)))
+        gender, legend = result.display(result.gender)
         self._show(table(gender, caption=captions.psa_gender(n=len(gender), correction=result.settings.correction,
-                                                             family=result.provenance.settings["family"])))
+                                                             family=result.provenance.settings["family"],
+                                                             legend=legend)))
         self._draw(result.figures())
         self.result = result
         self.redraw_flips()
