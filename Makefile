@@ -17,7 +17,10 @@ $(VENV)/.installed: pyproject.toml Makefile
 	$(PY) -m ipykernel install --prefix $(VENV) --name python3 >/dev/null
 	touch $@
 
+# Every make venv (make figures, make test) also sets up git's clean filter for the notebooks (.gitattributes:
+# filter=nbstrip), so a JupyterLab save leaves `git status` clean; nothing happens outside a git checkout.
 venv: $(VENV)/.installed
+	@$(PY) -m toolkit.notebooks --install-filter
 
 # make test: every test, spread over the cores (pytest-xdist; a module's tests stay on one worker: --dist loadfile in
 # pyproject.toml). TEST_WORKERS=0 runs them in this one process.

@@ -122,7 +122,7 @@ class PSA(Study):
             frame = (corpora.from_frame(corpus) if isinstance(corpus, pd.DataFrame)
                      else corpora.load(corpus, encoding=settings.encoding))
             corpus_report = dict(frame.attrs.get("corpus_report", {}))
-            english = frame["text"].map(corpora.looks_english).astype(bool)
+            english = corpora.english(frame["text"])  # remembered from loading: nothing checked twice
             corpus_report["non_english_skipped"] = int((~english).sum())
             cases = generate(frame.loc[english], names=settings.names, n=settings.n, seed=settings.seed,
                              max_words=settings.max_words)
