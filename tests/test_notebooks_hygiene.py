@@ -215,7 +215,9 @@ def test_the_closing_listing_names_only_this_runs_figures_with_their_presets(tmp
     rows = notebooks.print_figures(figures, since=started)
     assert [(name, preset) for name, preset, *_ in rows] == [("eec_race_box.pdf", "acl-double")]
     out = capsys.readouterr().out
-    assert "eec_race_box.pdf [acl-double]" in out and "eec_gender_box" not in out and "1 older PDF" in out
+    listed, _, older = out.partition("older figures there")
+    assert "eec_race_box.pdf [acl-double]" in listed and "eec_gender_box" not in listed
+    assert older.startswith(", not written by this run (1): eec_gender_box.pdf")  # named, not only counted
     everything = notebooks.print_figures(figures, since=0)
     assert {(name, preset) for name, preset, *_ in everything} == {("eec_gender_box.pdf", "acl-single"),
                                                                  ("eec_race_box.pdf", "acl-double")}
@@ -240,3 +242,14 @@ def test_figures_the_names_and_templates_notebook_saves_are_listed_with_their_pr
     rows = runs.figures_written(tmp_path, since=started)
     assert sorted(rows) == [("names_gap.pdf", "acl-double", "names and templates"),
                             ("names_gap.png", "acl-double", "names and templates")]
+
+
+def test_a_figure_narrower_than_its_preset_is_listed_with_its_preset_and_width():
+    from matplotlib.figure import Figure
+
+    with plots.use_preset("acl-double"):
+        small = plots.new_axes(figsize=(5.35, 3.0))  # agreement_tau's size with three studies
+        full = plots.new_axes()
+    assert runs.figure_preset(small) == "acl-double, 5.35 in wide" and runs.figure_preset(full) == "acl-double"
+    assert runs.figure_preset(Figure(figsize=(3.03, 2))) == "acl-single"  # drawn elsewhere: by its width
+    assert runs.figure_preset(Figure(figsize=(5.35, 2))) == "own width 5.35 in"

@@ -33,6 +33,7 @@ import os
 import re
 import subprocess
 import sys
+import textwrap
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -461,13 +462,15 @@ def print_figures(folder: str | Path, *, since: float) -> list[tuple[str, str, s
     written = {name: preset for name, preset, _ in runs.figures_written(folder, since=since)}
     index = {name: (paper, function) for name, paper, function in figure_index(folder)}
     rows = [(name, written[name], *index[name]) for name in index if name in written]
-    older = len(index) - len(rows)
-    print(f"figures this run wrote in {folder} (docs/figures.md)"
-          + (f"; {older} older PDF(s) there are not listed" if older else "") + ":")
+    older = [name for name in index if name not in written]
+    print(f"figures this run wrote in {folder} (docs/figures.md):")
     for name, preset, paper, function in rows:
         print(f"  {name} [{preset}]: {paper} ({function})")
     if not rows:
         print("  (none)")
+    if older:
+        print(f"older figures there, not written by this run ({len(older)}): "
+              + textwrap.fill(", ".join(older), 110, subsequent_indent="  "))
     return rows
 
 

@@ -490,7 +490,8 @@ def load(source: str | Path, *, name: str | None = None, limit: int | None = Non
                          fix="pass unicode_form='NFC' (default) or None to keep texts as read.")
     path = sample_path() if str(source) == "sample" else Path(source).expanduser()
     if not path.exists():
-        raise InputError(f"corpus {str(source)!r} not found.", fix=f"pass {_SOURCES}.")
+        where = "" if path.is_absolute() else f" (a relative path is read from {Path.cwd()})"
+        raise InputError(f"corpus {str(source)!r} not found{where}.", fix=f"pass {_SOURCES}.")
     key = (identity(path), str(source) == "sample", name, limit, encoding, strip_markup, unsup, unicode_form)
     with _LOADED_LOCK:
         hit = _LOADED.get(key)

@@ -57,13 +57,20 @@ def figure_renderer(ax: Axes | Figure, fmt: str) -> files.Render:
 
 
 def figure_preset(ax: Axes | Figure) -> str:
-    """The preset whose width the figure holding ``ax`` has (``plots.PRESETS``), else ``custom <w> in``."""
+    """The preset the figure holding ``ax`` was drawn for (``plots.new_axes`` records it), with its own width where
+    it is narrower than the preset (``acl-double, 5.35 in wide``: a small figure, included at its size); for a figure
+    drawn elsewhere the preset of its width, else ``own width 5.35 in``."""
     figure = ax if isinstance(ax, Figure) else ax.figure
     width = float(figure.get_size_inches()[0])
-    for name, preset in getattr(plots, "PRESETS", {}).items():
+    presets = getattr(plots, "PRESETS", {})
+    drawn_for = getattr(figure, "toolkit_preset", None)
+    if drawn_for in presets:
+        full = float(presets[drawn_for].width)
+        return drawn_for if abs(full - width) < 0.01 else f"{drawn_for}, {width:.2f} in wide"
+    for name, preset in presets.items():
         if abs(float(getattr(preset, "width", -1)) - width) < 0.01:
             return name
-    return f"custom {width:.2f} in"
+    return f"own width {width:.2f} in"
 
 
 def table_preset(preset: str | None) -> str:

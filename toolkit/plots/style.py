@@ -82,7 +82,9 @@ def new_axes(*, figsize: tuple[float, float] | None = None, height: float | None
     p = preset()
     if figsize is None:
         figsize = (p.width, min(height if height is not None else p.height, p.max_height))
-    return Figure(figsize=figsize, layout="constrained").add_subplot()
+    figure = Figure(figsize=figsize, layout="constrained")
+    figure.toolkit_preset = p.name  # the preset it was drawn for, even where it is narrower (outputs.runs reads it)
+    return figure.add_subplot()
 
 
 def _axes_list(result) -> list[Axes]:
@@ -169,6 +171,7 @@ def _grid(n_panels: int, *, panel_width: float) -> tuple[Figure, list[Axes]]:
     nrows = math.ceil(n_panels / ncols)
     height = min(p.max_height, nrows * max(1.5, min(p.height, p.max_height / nrows)))
     figure = Figure(figsize=(p.width, height), layout="constrained")
+    figure.toolkit_preset = p.name
     grid = figure.subplots(nrows, ncols, squeeze=False)
     cells = [ax for row in grid for ax in row]
     for ax in cells[n_panels:]:
