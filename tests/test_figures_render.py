@@ -87,7 +87,8 @@ def _frames():
                           ("gender", "country", "occupation")])
     bias_types = ["gender", "race", "religion", "sexual orientation", "nationality", "age", "disability", "name"]
     detection = pd.DataFrame([{"test_set": s, "bias_type": b, "theta": 0.2, "n_cases": 5, "n_models": 3,
-                               "detection_probability": (i + j) / 20}
+                               "detection_probability": (i + j) / 20, "ci_low": max((i + j) / 20 - 0.06, 0.0),
+                               "ci_high": min((i + j) / 20 + 0.08, 1.0)}
                               for i, s in enumerate(["eec", "psa", "llama3_baseline_released"])
                               for j, b in enumerate(bias_types) if not (s == "psa" and b != "name")])
     failure_models = ["vader", "afinn", "textblob", HF]
@@ -116,7 +117,9 @@ def _frames():
     contrasts = ["F-AA vs M-AA", "F-EA vs M-EA", "F-AA vs F-EA", "M-AA vs M-EA", "F-AA vs M-EA", "interaction"]
     cells = pd.DataFrame([{"model": m, "task": "valence", "contrast": k, "estimate": 0.01 * (j - 2) + 0.004 * i,
                            "ci_low": 0.01 * (j - 2) + 0.004 * i - 0.01, "ci_high": 0.01 * (j - 2) + 0.004 * i + 0.01,
-                           "state": "not enough data" if (m == HF and k == "interaction") else "ok"}
+                           "state": "not enough data" if (m == HF and k == "interaction") else "ok",
+                           "p_adjusted": 0.01 if j in (0, 4) else 0.4,
+                           "family": "intersections: 11 contrasts (2 systems × 6), holm"}
                           for i, m in enumerate(("vader", HF)) for j, k in enumerate(contrasts)])
     sweep = pd.DataFrame([{"wording": w, "model": m, "task": "valence", "attribute": a,
                            "estimate": 0.01 * i + 0.003 * k, "ci_low": 0.01 * i + 0.003 * k - 0.008,
@@ -422,7 +425,7 @@ def test_failure_heatmap_says_failure_percent_and_carries_intervals():
         ax = FIGURES["btcsam_failure_pct"]()
     colourbar = next(a for a in ax.figure.axes if a is not ax)
     assert colourbar.get_ylabel() == "failure %"
-    assert any(re.search(r"\[\d+, \d+\]", t.get_text()) for t in ax.texts)
+    assert any(re.search(r"^\d+\n\d+–\d+$", t.get_text()) for t in ax.texts)
 
 
 @pytest.mark.parametrize("name", ["eec_gender_box", "agreement_tau"])

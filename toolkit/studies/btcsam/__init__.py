@@ -43,7 +43,8 @@ from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.scoring import score
 from toolkit.studies.btcsam.analysis import (RULES, THETAS, as_test_set,  # noqa: F401
                                     detection_intervals, detection_probability, diversity, failure_percentage,
-                                    failures, pair_null, pooled_failure_percentage, stage_diversity, text_classes)
+                                    failures, pair_null, pooled_failure_percentage, stage_diversity, text_classes,
+                                    failure_by_bias_type)
 from toolkit.studies.btcsam import figures as btcsam_figures
 
 IDENTITY_TERMS: dict[str, list[str]] = {  # a small default; the paper's lists are longer
@@ -222,8 +223,9 @@ def figures_of(result: StudyResult, *, theta: float | None = None) -> dict[str, 
     return {"btcsam_detection": btcsam_figures.btcsam_heatmap(
                 detection, title=f"Detection probability per test set (θ = {theta:g}, Table 2)"),
             "btcsam_failure_pct": btcsam_figures.btcsam_heatmap(
-                result.failure_pct, value="failure_pct", index="model",
-                title=f"Failure % per model (θ = {result.settings.theta:g}, Table 5)"),
+                failure_by_bias_type(result.failure_pct, alpha=result.settings.alpha), value="failure_pct",
+                index="model", title=f"Failure % per model, test sets pooled (θ = {result.settings.theta:g}, "
+                                     "Table 5)"),
             "btcsam_failure_forest": btcsam_figures.btcsam_forest(
                 pooled_failure_percentage(result.failure_pct, alpha=result.settings.alpha))}
 
