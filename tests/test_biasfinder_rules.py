@@ -6,11 +6,16 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import SHARED_DATA, corpus_of
+
 from toolkit.errors import UnknownNameError
-from toolkit.studies.biasfinder.generator import (COLUMNS, country_templates, gender_templates, generate,
-                                           occupation_templates)
+from toolkit.studies.biasfinder.generator import (
+    COLUMNS,
+    country_templates,
+    gender_templates,
+    generate,
+    occupation_templates,
+)
 from toolkit.studies.biasfinder.generator.rules import DEFAULT, RULES, active, record, table
 
 BASELINE = json.loads((Path(__file__).parent / "data" / "biasfinder_default_baseline.json").read_text())
@@ -95,9 +100,9 @@ def test_the_nationality_rule_rejects_a_country_template_only_when_on():
     ("name_left", "Tom Hanks is great. Hanks knows it, and he shows it.", [(0, 9), (40, 42)]),
 ])
 def test_a_rule_for_a_cluster_a_neural_backend_may_give(rule, text, cluster):
+    from toolkit.nlp import coref
     from toolkit.studies.biasfinder.generator.gender import _template, _template_or_reason
     from toolkit.studies.biasfinder.generator.lists import word_lists
-    from toolkit.nlp import coref
 
     doc = coref.backend("rules").nlp(text)
     pairs = word_lists().noun_pairs
@@ -194,9 +199,9 @@ def test_run_records_the_active_rules_and_the_people_option_in_its_settings():
 
     result = biasfinder.run(corpus="sample", models=["vader"], instances=["gender"], n_names=2, cache=False,
                             coherence=DEFAULT - {"deity"}, people="skip-named", n_boot=200, progress=False)
-    recorded = result.settings["coherence"]
+    recorded = result.provenance.settings["coherence"]
     assert recorded["preset"] == "custom" and recorded["off"] == ["deity"] and recorded["people"] == "skip-named"
-    assert "deity" not in result.settings["generation_report"]["rejected_by_rule"]["gender"]
-    assert result.settings["word_lists"]["coherence_rules"]["applied"] is True
+    assert "deity" not in result.provenance.settings["generation_report"]["rejected_by_rule"]["gender"]
+    assert result.provenance.settings["word_lists"]["coherence_rules"]["applied"] is True
     with pytest.raises(UnknownNameError):
         biasfinder.run(corpus="sample", models=["vader"], coherence=["no_such_rule"])

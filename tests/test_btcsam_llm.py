@@ -3,10 +3,10 @@ import json
 import sqlite3
 
 import pytest
-
 from loopback_chat import LoopbackChat, completion
+
 from toolkit.errors import CacheError, InputError, LLMError, UnknownNameError
-from toolkit.studies.btcsam.generator.llm import LLM, OpenAIBackend, PromptStore, backend
+from toolkit.llm import LLM, OpenAIBackend, PromptStore, backend
 
 KEY = "sk-test-secret-123"
 MESSAGES = [{"role": "user", "content": "Say hi"}]

@@ -142,12 +142,15 @@ def test_cli_biasfinder_generator_options_reach_the_run_and_its_provenance(tmp_p
     out = tmp_path / "bf"
     proc = _run("biasfinder", "--corpus", "sample", "--model", "vader", "--instance", "occupation", "--instance",
                 "gender", "--max-templates", "2", "--occupation-fit", "family", "--people", "skip-real",
-                "--coherence", "paper", "--out", str(out), "--no-cache", cwd=tmp_path)
+                "--coherence", "paper", "--person-names", "cluster", "--occupation-templates", "each", "--out", str(out),
+                "--no-cache", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     settings = json.loads((out / "provenance.json").read_text())["settings"]
     assert settings["generation_report"]["occupation_fit"]["method"] == "family"
     assert settings["generation_report"]["people"] == "skip-real"
     assert settings["generation_report"]["coherence"] == "paper"
+    paper = settings["coherence"]["paper"]
+    assert (paper["person_names"], paper["titles"], paper["occupation_templates"]) == ("cluster", "extended", "each")
     bad = _run("biasfinder", "--corpus", "sample", "--model", "vader", "--coherence", "title_nam", "--out",
                str(tmp_path / "bad"), "--no-cache", cwd=tmp_path)
     assert bad.returncode == 2 and "TK103" in bad.stderr and "title_name" in bad.stderr
@@ -237,11 +240,11 @@ def test_cli_eec_report_and_latex_are_part_of_the_run_and_a_plain_rerun_removes_
 
 
 def test_cli_coherence_option_never_turns_every_rule_off_by_being_empty():
-    from toolkit.__main__ import _coherence
     from toolkit.errors import UnknownNameError
+    from toolkit.studies.biasfinder import coherence_option as _coherence
     from toolkit.studies.biasfinder.generator.rules import active
 
-    assert _coherence("paper") == "paper" and _coherence("deity, honorific") == ["deity", "honorific"]
+    assert _coherence("paper") == "paper" and _coherence("deity, honorific") == ("deity", "honorific")
     for empty in ("", ",", " , "):
         with pytest.raises(UnknownNameError, match="paper"):
             active(_coherence(empty))

@@ -63,8 +63,10 @@ def _pooled(means: dict, ses: dict) -> dict:
 
 def cells(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, correction: str = "holm",
           margin: float = tkstats.MARGIN, n_boot: int = tkstats.N_BOOT, seed: int = 0,
-          min_names: int = 3) -> pd.DataFrame:
-    """The gender × race contrasts of a scored EEC table (see the module docstring)."""
+          min_names: int = 3, groups: tuple[tuple[str, str], ...] = CELLS) -> pd.DataFrame:
+    """The gender × race contrasts of a scored EEC table (see the module docstring). ``groups``: the four cells as
+    (race, gender), in the order minoritized female, minoritized male, majority female, majority male (the EEC's
+    :data:`CELLS` by default; another corpus names its own, e.g. Latino/Anglo)."""
     need = {"model", "score", "template_id", "person", "gender", "race"}
     if missing := need - set(scored.columns):
         raise SchemaError(f"intersections need EEC columns {sorted(need)}; missing {sorted(missing)}.",
@@ -79,19 +81,19 @@ def cells(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, correction: str
     for (model, task), block in data.groupby(["model", "task"], sort=False):
         wide = block.pivot_table(index="template_id", columns="person", values="score", aggfunc="mean").dropna()
         members = {c: [p for p in block.loc[(block["race"] == c[0]) & (block["gender"] == c[1]), "person"].unique()
-                       if p in wide.columns] for c in CELLS}
+                       if p in wide.columns] for c in groups}
         enough = wide.shape[0] >= 2 and all(len(v) >= min_names for v in members.values())
         flat = bool(wide.shape[1] and (wide.max(axis=1) - wide.min(axis=1)).max() <= 1e-12)
         means, ses = {}, {}
         if enough and not flat:
-            for c in CELLS:
+            for c in groups:
                 own = wide[members[c]]
                 rest = wide[[p for p in wide.columns if p not in members[c]]]
                 stat = tkstats.two_way_bootstrap(own.sub(rest.mean(axis=1), axis=0), n_boot=max(n_boot // 10, 200),
                                                  seed=seed, alpha=alpha)
                 means[c], ses[c] = float(own.to_numpy().mean()), float(stat["se"])
         pooled = _pooled(means, ses) if means else {}
-        contrasts = [(a, b) for a, b in itertools.combinations(CELLS, 2)] + [(INTERACTION, INTERACTION)]
+        contrasts = [(a, b) for a, b in itertools.combinations(groups, 2)] + [(INTERACTION, INTERACTION)]
         for a, b in contrasts:
             name = INTERACTION if a == INTERACTION else f"{_label(a)} − {_label(b)}"
             row = {"model": model, "task": task, "contrast": name,
@@ -109,9 +111,10 @@ def cells(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, correction: str
                              "estimate_pooled": 0.0, "identical": True, "state": "identical scores"})
                 continue
             if a == INTERACTION:
-                (aaf, aam, euf, eum) = (members[c] for c in CELLS)
-                matrix = _matrix(wide, aaf, euf).to_numpy() - _matrix(wide, aam, eum).to_numpy()
-                pooled_est = (pooled[CELLS[0]] - pooled[CELLS[2]]) - (pooled[CELLS[1]] - pooled[CELLS[3]])
+                (aaf, aam, euf, eum) = (members[c] for c in groups)
+                k = min(len(aaf), len(aam), len(euf), len(eum))  # cells of unequal size: units up to the smallest
+                matrix = _matrix(wide, aaf[:k], euf[:k]).to_numpy() - _matrix(wide, aam[:k], eum[:k]).to_numpy()
+                pooled_est = (pooled[groups[0]] - pooled[groups[2]]) - (pooled[groups[1]] - pooled[groups[3]])
             else:
                 matrix = _matrix(wide, members[a], members[b]).to_numpy()
                 pooled_est = pooled[a] - pooled[b]

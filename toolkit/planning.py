@@ -25,28 +25,40 @@ from toolkit.errors import InputError
 COLUMNS = ["n_templates", "n_names", "se", "half_width", "min_detectable", "alpha", "family", "power"]
 
 
-def _positive_ints(values: Iterable[int], what: str) -> list[int]:
-    out = [int(v) for v in values]
-    if not out or any(v < 1 for v in out):
-        raise InputError(f"{what} must be one or more counts >= 1; got {list(values)!r}.", fix=f"e.g. {what}=(11,)")
-    return out
+FAMILY_MAX = 10**9
+"""The most tests a plan corrects together (a family past that is a typo, not a study)."""
+
+
+def _positive_ints(values: Iterable[int] | int, what: str) -> list[int]:
+    """One or more counts ≥ 1: a list, or one whole number; a string is TK102 (it would be read digit by digit)."""
+    return checks.count_list(values, name=what)
 
 
 def design(*, var_template: float, var_name: float, var_residual: float, n_templates: Iterable[int] = (11,),
            n_names: Iterable[int] = (20,), alpha: float = 0.05, power: float = 0.8, family: int = 1) -> pd.DataFrame:
     """One row per (T, N) in the grid of ``n_templates`` × ``n_names``: SE, corrected half-width and the smallest
     detectable bias, from the variance components (non-negative; e.g. :func:`toolkit.stats.variance_components`)."""
-    parts = np.array([var_template, var_name, var_residual], dtype=float)
+    given = {"var_template": var_template, "var_name": var_name, "var_residual": var_residual}
+    wrong = {k: v for k, v in given.items()
+             if isinstance(v, (bool, str, bytes)) or not isinstance(v, (int, float, np.number))}
+    if wrong:
+        raise InputError(f"variance components must be numbers; got {wrong}.",
+                         fix="estimate them with toolkit.stats.variance_components(pilot_matrix)")
+    parts = np.array(list(given.values()), dtype=float)
     if not np.isfinite(parts).all() or (parts < 0).any():
         raise InputError(f"variance components must be finite and >= 0; got {parts.tolist()}.",
                          fix="estimate them with toolkit.stats.variance_components(pilot_matrix)")
     alpha, power = checks.alpha(alpha), checks.fraction(power, name="power")
-    family = checks.count(family, name="family")  # the number of tests corrected together
-    z_alpha = sps.norm.ppf(1 - alpha / (2 * int(family)))
-    z_power = sps.norm.ppf(power)
+    family = checks.count(family, name="family", maximum=FAMILY_MAX)  # the number of tests corrected together
+    templates, names = _positive_ints(n_templates, "n_templates"), _positive_ints(n_names, "n_names")
+    z_alpha = float(sps.norm.isf(alpha / (2 * family)))  # isf: exact in the tail, where 1 - p rounds to 1
+    z_power = float(sps.norm.ppf(power))
+    if not np.isfinite(z_alpha + z_power):
+        raise InputError(f"alpha={alpha!r} over {family:,} tests and power={power!r} give an infinite critical value.",
+                         fix="use a larger alpha, a smaller family or a power further from 1.")
     rows = []
-    for t in _positive_ints(n_templates, "n_templates"):
-        for n in _positive_ints(n_names, "n_names"):
+    for t in templates:
+        for n in names:
             se = float(np.sqrt(var_template / t + var_name / n + var_residual / (t * n)))
             rows.append({"n_templates": t, "n_names": n, "se": se, "half_width": z_alpha * se,
                          "min_detectable": (z_alpha + z_power) * se, "alpha": alpha, "family": int(family),

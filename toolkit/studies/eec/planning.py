@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 import pandas as pd
 
-from toolkit import planning
+from toolkit import checks, planning
 from toolkit import stats as tkstats
 from toolkit.studies.eec.analysis import cells
 
@@ -24,6 +24,8 @@ def plan(scored: pd.DataFrame, *, attribute: str = "race", subset: str = "all",
          power: float = 0.8, family: int = 1) -> pd.DataFrame:
     """Per model × task of a scored EEC table and per design in ``n_templates`` × ``n_names``: the planning
     numbers. ``family``: how many tests the planned study corrects together (the EEC paper's: 438)."""
+    n_templates = checks.count_list(n_templates, name="n_templates")  # before the cells are computed
+    n_names = checks.count_list(n_names, name="n_names")
     grid = cells(scored, attribute=attribute, subset=subset)
     rows = []
     for (model, task), block in grid.groupby(["model", "task"], sort=False):

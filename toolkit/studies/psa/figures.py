@@ -9,8 +9,8 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
-from matplotlib.ticker import MaxNLocator
 from matplotlib.patches import Patch
+from matplotlib.ticker import MaxNLocator
 
 from toolkit.errors import InputError
 from toolkit.plots.presets import preset
@@ -26,7 +26,6 @@ from toolkit.plots.style import (
     short_label,
     short_labels,
 )
-
 
 MIN_DIFFERING = 3
 """ScoreSens per name is drawn only when at least this many names (and a tenth of them) differ from the value most
@@ -51,7 +50,7 @@ def score_sens_note(names: pd.DataFrame, *, model: str) -> str:
             f"{label}: {len(data) - len(differ)} of {len(data)} names have ScoreSens {shared:+.4f}"
             if shared != 0 else f"{label}: {len(data) - len(differ)} of {len(data)} names have ScoreSens 0")
     others = "; ".join(f"{r.name} {r.value:+.4f}" for r in differ.sort_values("value").itertuples())
-    return (same + (f", every name alike" if differ.empty and shared != 0 else "")
+    return (same + (", every name alike" if differ.empty and shared != 0 else "")
             + (f"; only {others}" if others else "") + ". No figure: a bar chart would show one bar or none "
             "(the values are in psa_names.csv).")
 

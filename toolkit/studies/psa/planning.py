@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 import pandas as pd
 
-from toolkit import planning
+from toolkit import checks, planning
 from toolkit import stats as tkstats
 from toolkit.studies.psa.analysis import gap_arrays
 
@@ -20,7 +20,8 @@ def plan(scored: pd.DataFrame, *, n_sentences: Iterable[int] = (100, 1000), n_pa
          alpha: float = 0.05, power: float = 0.8, family: int = 1) -> pd.DataFrame:
     """Per model × corpus of a scored PSA table and per design in ``n_sentences`` × ``n_pairs`` (female–male name
     pairs): the planning numbers; ``n_templates`` in the output counts sentences, ``n_names`` name pairs."""
-    sentences, pairs = list(n_sentences), list(n_pairs)
+    sentences = checks.count_list(n_sentences, name="n_sentences")
+    pairs = checks.count_list(n_pairs, name="n_pairs")
     rows = []
     for (model, corpus), matrix in gap_arrays(scored).items():
         parts = tkstats.variance_components(matrix)
