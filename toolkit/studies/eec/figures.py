@@ -89,6 +89,14 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
     if collapsed:
         handles.append(Line2D([], [], color="0.3", **COLLAPSED_MARK))
         texts.append("box collapsed (IQR = 0)")
+    outliers = [line for line in ax.get_lines() if line.get_marker() == "o" and len(line.get_xydata())
+                and str(line.get_linestyle()) in ("None", "none", "")]  # the boxes' fliers
+    if outliers:
+        first = outliers[0]
+        handles.append(Line2D([], [], color="none", marker="o", markersize=first.get_markersize(),
+                              markerfacecolor=first.get_markerfacecolor(), markeredgecolor=first.get_markeredgecolor(),
+                              linestyle="none"))
+        texts.append("pair beyond 1.5 × IQR")
     _legend_outside(ax, handles, texts)
     return ax
 

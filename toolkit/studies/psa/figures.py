@@ -16,6 +16,7 @@ from toolkit.errors import InputError
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
     NOISE,
+    ZERO_MARK,
     _legend_outside,
     _mark_zero_bars,
     _min_span,
@@ -117,8 +118,10 @@ def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, ax: Axes | 
         (ax.set_xlim if vertical else ax.set_ylim)(limits)
         handles.append(Line2D([], [], color="0.15", linewidth=0.7))
         texts.append("95\u00a0% bootstrap interval")
+    if _mark_zero_bars(ax, vertical=vertical):
+        handles.append(Line2D([], [], color="0.6", **ZERO_MARK))
+        texts.append("ScoreSens 0 (no bar)")
     _legend_outside(ax, handles, texts, title="category")
-    _mark_zero_bars(ax, vertical=vertical)
     _min_span(ax, axis="y" if vertical else "x", span=0.02)
     if not vertical:  # a column's narrow value axis: few ticks, so their labels never touch
         ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
