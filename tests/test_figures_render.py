@@ -558,3 +558,16 @@ def test_plots_contrast_figures_say_what_is_subtracted_and_why_the_gaps_differ()
     note = " ".join(_legend_texts(confounds) + [t.get_text() for lg in _legends(confounds.figure)
                                                  for t in [lg.get_title()]]).replace("\n", " ")
     assert "eec_race_intervals" in note and "differ" in note
+
+
+def test_eec_figures_one_task_carries_one_title():
+    """A per-task figure with a single task has one title (the task in it, the systems' order as the x label), not
+    a figure title stacked over a panel title; several tasks keep one figure title over the panels' own."""
+    pairs, tests = _eec()
+    with plots.use_preset("acl-double"):
+        one = eec_figures.eec_task_deltas(pairs, tests, attribute="gender")
+        pairs5, tests5 = _eec(TASKS)
+        five = eec_figures.eec_task_intervals(tests5, attribute="race")
+    assert len(one) == 1 and one[0].figure._suptitle is None
+    assert "valence" in one[0].get_title() and one[0].get_xlabel()
+    assert five[0].figure._suptitle is not None and all(ax.get_title() for ax in five)

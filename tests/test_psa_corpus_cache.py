@@ -12,7 +12,7 @@ import pytest
 from toolkit import corpora, monitor
 from toolkit.studies import psa
 
-PSA_GEN = sys.modules["toolkit.studies.psa.generate"]  # the module (the package's ``generate`` is its function)
+PSA_GEN = sys.modules["toolkit.studies.psa.generator"]  # the module (the package's ``generate`` is its function)
 
 
 @pytest.fixture

@@ -530,22 +530,31 @@ def load(source: str | Path, *, name: str | None = None, limit: int | None = Non
         frame, said = hit
         for message in said:
             warnings.warn(message, stacklevel=2)
-        out = frame.copy()
-        out.attrs = copy.deepcopy(frame.attrs)
-        return out
+        return copied(frame)
     monitor.stage(f"reading the corpus {path.name}")
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        frame = _load(path, source=source, name=name, limit=limit, encoding=encoding, strip_markup=strip_markup,
-                      unsup=unsup, unicode_form=unicode_form)
-    said = [str(w.message) for w in caught]
-    for w in caught:
-        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    frame, said = recorded(_load, path, source=source, name=name, limit=limit, encoding=encoding,
+                           strip_markup=strip_markup, unsup=unsup, unicode_form=unicode_form)
     with _LOADED_LOCK:
         LOAD_COUNTS["read"] += 1
         _LOADED[key] = (frame, said)
         while len(_LOADED) > LOADED_KEEP:
             _LOADED.popitem(last=False)
+    return copied(frame)
+
+
+def recorded(function, /, *args, **kwargs) -> tuple:
+    """``function(*args, **kwargs)`` and the texts of the warnings it raised (each raised again as it came), for a
+    cache to say them again when it reuses the result."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = function(*args, **kwargs)
+    for w in caught:
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return result, [str(w.message) for w in caught]
+
+
+def copied(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy of a remembered frame with its own ``attrs``, so a caller's edits never reach the cache."""
     out = frame.copy()
     out.attrs = copy.deepcopy(frame.attrs)
     return out

@@ -12,10 +12,8 @@ Output: the case table (one case per sentence; ``is_original`` marks the unpertu
 """
 from __future__ import annotations
 
-import copy
 import re
 import threading
-import warnings
 from collections import OrderedDict
 from pathlib import Path
 
@@ -158,20 +156,11 @@ def generate(corpus: pd.DataFrame, *, names: str | Path | pd.DataFrame | None = 
         cases, said = known
         for message in said:
             warn(message)
-        out = cases.copy()
-        out.attrs = copy.deepcopy(cases.attrs)
-        return out
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        cases = _generate(corpus, name_set=name_set, n=n, seed=seed, texts_key=texts_key, max_words=max_words,
-                          split_sentences=split_sentences, pipeline=pipeline)
-    said = [str(w.message) for w in caught]
-    for message in said:
-        warn(message)
+        return corpora.copied(cases)
+    cases, said = corpora.recorded(_generate, corpus, name_set=name_set, n=n, seed=seed, texts_key=texts_key,
+                                   max_words=max_words, split_sentences=split_sentences, pipeline=pipeline)
     _remember(_GENERATED, key, (cases, said), "parsed")
-    out = cases.copy()
-    out.attrs = copy.deepcopy(cases.attrs)
-    return out
+    return corpora.copied(cases)
 
 
 def _generate(corpus: pd.DataFrame, *, name_set: pd.DataFrame, n: int, seed: int, texts_key: tuple, max_words: int,
