@@ -83,8 +83,9 @@ def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
                                                                                          - 1.0, 0.8)
     scale = ""
     if len(positive) and top / positive.min() > DWARF_RATIO:  # one bar dwarfs the rest: a square-root axis
-        ax.set_yscale("function", functions=(np.sqrt, np.square))
-        ax.set_ylim(0.0, top * headroom ** 2)
+        ax.set_yscale("function", functions=(lambda v: np.sign(v) * np.sqrt(np.abs(v)),
+                                             lambda v: np.sign(v) * np.square(v)))
+        ax.set_ylim(-(0.04 * np.sqrt(top) * headroom) ** 2, top * headroom ** 2)  # room below 0 for the diamonds
         ticks, last = [0.0], 0.0
         for nice in (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000):
             if nice <= top * headroom ** 2 and np.sqrt(nice) - np.sqrt(last) >= 0.12 * np.sqrt(top):
