@@ -8,13 +8,12 @@ from typing import Any
 
 import ipywidgets as w
 
-from toolkit.paths import path_hint, path_tooltip
-
 from toolkit import monitor
 from toolkit.apps.fields import ModelField, named_models
 from toolkit.apps.runner import Runner
 from toolkit.apps.tables import table
 from toolkit.models import OFFLINE_DEFAULTS
+from toolkit.paths import path_hint, path_tooltip
 from toolkit.studies import biasfinder
 from toolkit.studies.biasfinder import captions
 from toolkit.studies.biasfinder import drilldown as biasfinder_drilldown
