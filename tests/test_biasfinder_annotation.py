@@ -184,3 +184,22 @@ def test_concurrent_annotators_in_other_processes_lose_no_click(tmp_path):
     rows = pd.read_csv(path, dtype=str, keep_default_na=False)
     assert rows.groupby("annotator").size().to_dict() == {"a1": 60, "a2": 60, "a3": 60}
     assert not rows.duplicated(["btc_id", "variant", "annotator"]).any()
+
+
+def test_sampling_a_sample_smaller_than_asked_warns_with_the_numbers():
+    with pytest.warns(UserWarning) as caught:
+        sample = biasfinder.sample_btcs(_scored(), n=316, seed=0, per_template=1)
+    message = " ".join(str(w.message) for w in caught)
+    # _scored(): g1 has 1 BTC (f1+ m1−), o1 has 2 (baker+ and chef+ against pilot−): 3 BTCs over 2 templates, one
+    # each drawn at per_template=1; half-width 1.96·√(0.25/2) = 69 %
+    assert len(sample) == 2
+    assert "2 BTCs drawn of the 316 asked for" in message and "3 BTCs over 2 templates" in message
+    assert "±69 percentage points" in message and "Raise per_template (now 1)" in message
+
+
+def test_sampling_a_full_sample_does_not_warn():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert len(biasfinder.sample_btcs(_scored(), n=2, seed=3)) == 2

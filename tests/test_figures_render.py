@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_hex
+from matplotlib.lines import Line2D
 from matplotlib.text import Text
 
 from toolkit import plots
@@ -87,7 +88,8 @@ def _frames():
                           ("gender", "country", "occupation")])
     bias_types = ["gender", "race", "religion", "sexual orientation", "nationality", "age", "disability", "name"]
     detection = pd.DataFrame([{"test_set": s, "bias_type": b, "theta": 0.2, "n_cases": 5, "n_models": 3,
-                               "detection_probability": (i + j) / 20}
+                               "detection_probability": (i + j) / 20, "ci_low": max((i + j) / 20 - 0.06, 0.0),
+                               "ci_high": min((i + j) / 20 + 0.08, 1.0)}
                               for i, s in enumerate(["eec", "psa", "llama3_baseline_released"])
                               for j, b in enumerate(bias_types) if not (s == "psa" and b != "name")])
     failure_models = ["vader", "afinn", "textblob", HF]
@@ -116,7 +118,9 @@ def _frames():
     contrasts = ["F-AA vs M-AA", "F-EA vs M-EA", "F-AA vs F-EA", "M-AA vs M-EA", "F-AA vs M-EA", "interaction"]
     cells = pd.DataFrame([{"model": m, "task": "valence", "contrast": k, "estimate": 0.01 * (j - 2) + 0.004 * i,
                            "ci_low": 0.01 * (j - 2) + 0.004 * i - 0.01, "ci_high": 0.01 * (j - 2) + 0.004 * i + 0.01,
-                           "state": "not enough data" if (m == HF and k == "interaction") else "ok"}
+                           "state": "not enough data" if (m == HF and k == "interaction") else "ok",
+                           "p_adjusted": 0.01 if j in (0, 4) else 0.4,
+                           "family": "intersections: 11 contrasts (2 systems × 6), holm"}
                           for i, m in enumerate(("vader", HF)) for j, k in enumerate(contrasts)])
     sweep = pd.DataFrame([{"wording": w, "model": m, "task": "valence", "attribute": a,
                            "estimate": 0.01 * i + 0.003 * k, "ci_low": 0.01 * i + 0.003 * k - 0.008,
@@ -426,7 +430,7 @@ def test_failure_heatmap_says_failure_percent_and_carries_intervals():
         ax = FIGURES["btcsam_failure_pct"]()
     colourbar = next(a for a in ax.figure.axes if a is not ax)
     assert colourbar.get_ylabel() == "failure %"
-    assert any(re.search(r"\[\d+, \d+\]", t.get_text()) for t in ax.texts)
+    assert any(re.search(r"^\d+\n\d+–\d+$", t.get_text()) for t in ax.texts)
 
 
 @pytest.mark.parametrize("name", ["eec_gender_box", "agreement_tau"])
@@ -463,3 +467,107 @@ def test_the_preset_is_a_context_variable_and_a_block_does_not_leak(monkeypatch)
         assert seen["session"] == "acl-single"
     finally:
         plots.use_preset(None)
+
+
+def _marker_kind(line) -> tuple[str, bool] | None:
+    """A drawn marker as a reader tells it apart: its symbol and whether it is filled (an open marker's face is
+    white or none)."""
+    marker = str(line.get_marker())
+    if marker in ("", "None", "none", "|", "_") or not line.get_visible():
+        return None
+    face = line.get_markerfacecolor()
+    open_ = isinstance(face, str) and face.lower() in ("none", "white", "w") or (
+        not isinstance(face, str) and np.allclose(np.asarray(face)[:3], 1.0))
+    return marker, not open_
+
+
+@pytest.mark.parametrize("preset", ["acl-single", "acl-double"])
+@pytest.mark.parametrize("name", sorted(FIGURES))
+def test_plots_every_marker_drawn_has_a_legend_entry(name, preset):
+    """Where a figure draws more than one kind of marker (symbol, filled or open), or a diamond (an exact 0), every
+    kind has an entry in a legend of the figure: a diamond for identical scores, open circles for a contrast not
+    significant after correction, a box plot's fliers."""
+    with plots.use_preset(preset):
+        figure = _figure(FIGURES[name]())
+    FigureCanvasAgg(figure).draw()
+    drawn = set()
+    for ax in figure.axes:
+        for line in ax.get_lines():
+            data = np.asarray(line.get_xydata(), float)
+            if len(data) and np.isfinite(data).all(axis=1).any():
+                drawn.add(_marker_kind(line))
+    drawn.discard(None)
+    if len(drawn) == 1 and next(iter(drawn))[0] != "D":
+        return  # one plain marker throughout (a forest of the systems named on the axis): nothing to tell apart
+    shown = {_marker_kind(h) for legend in _legends(figure) for h in legend.findobj(Line2D)}
+    assert drawn <= shown, f"drawn but not in a legend: {drawn - shown}"
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("name", ["btcsam_detection", "btcsam_failure_pct"])
+def test_btcsam_heatmap_every_cell_keeps_its_interval_in_the_value_unit_at_every_preset(name, preset):
+    """Each cell with a case prints its value over its interval at every width, the three numbers in one unit and
+    one precision (a probability as .25 over .19–.33, a percentage as 25 over 15–55), the value inside its
+    interval; the colour bar spans the value's whole range."""
+    with plots.use_preset(preset):
+        ax = FIGURES[name]()
+    figure = ax.figure
+    pattern = r"−?\.\d\d" if name == "btcsam_detection" else r"\d+"
+    cells = [t.get_text() for panel in figure.axes for t in panel.texts if t.get_text() not in ("", "no case")]
+    expected = (8 * 2 + 1) if name == "btcsam_detection" else 4 * 5
+    assert len(cells) == expected
+    for text in cells:
+        match = re.fullmatch(rf"({pattern})\n({pattern})–({pattern})", text)
+        assert match, text
+        value, low, high = (float(g.replace("−", "-")) for g in match.groups())
+        assert low <= value <= high, text
+    bar = next(a for a in figure.axes if a.get_label() == "<colorbar>")
+    scale = sorted(bar.get_ylim() if bar.get_ylabel() else bar.get_xlim())
+    assert scale == ([0.0, 1.0] if name == "btcsam_detection" else [0.0, 100.0])
+
+
+def test_psa_score_sens_draws_the_interval_of_every_name_that_has_one():
+    with plots.use_preset("acl-single"):
+        ax = FIGURES["psa_score_sens_minilm"]()
+    names = _names(HF)
+    segments = sum(len(c.get_segments()) for c in ax.collections if hasattr(c, "get_segments"))
+    assert segments == int(((names["score_sens_high"] - names["score_sens_low"]) > 1e-9).sum())
+    assert "95\u00a0% bootstrap interval" in _legend_texts(ax)
+
+
+def test_psa_score_sens_one_bar_or_none_is_said_in_words_not_drawn():
+    from toolkit.studies import psa
+
+    noise = _names("textblob", np.where(np.arange(48) % 3, 1e-17, -2e-17)[:len(_names("x"))])
+    one = _names("vader", np.r_[0.03, np.zeros(len(_names("x")) - 1)])
+    both = pd.concat([noise, one, _names(HF)])
+    notes = psa.figures_not_drawn(both, ["textblob", "vader", HF])
+    assert set(notes) == {"psa_score_sens_textblob", "psa_score_sens_vader"}
+    assert "same score" in notes["psa_score_sens_textblob"]
+    assert "+0.0300" in notes["psa_score_sens_vader"] and "No figure" in notes["psa_score_sens_vader"]
+
+
+def test_plots_contrast_figures_say_what_is_subtracted_and_why_the_gaps_differ():
+    with plots.use_preset("acl-double"):
+        cells = FIGURES["eec_intersections"]()
+        confounds = FIGURES["eec_race_confounds"]()
+    assert "first cell − second cell" in cells.get_xlabel()
+    legend = " ".join(_legend_texts(cells))
+    assert "holm-adjusted p < 0.05 over 11 contrasts" in legend.lower().replace("\n", " ")
+    assert "African-American − European" in confounds.get_xlabel()
+    note = " ".join(_legend_texts(confounds) + [t.get_text() for lg in _legends(confounds.figure)
+                                                 for t in [lg.get_title()]]).replace("\n", " ")
+    assert "eec_race_intervals" in note and "differ" in note
+
+
+def test_eec_figures_one_task_carries_one_title():
+    """A per-task figure with a single task has one title (the task in it, the systems' order as the x label), not
+    a figure title stacked over a panel title; several tasks keep one figure title over the panels' own."""
+    pairs, tests = _eec()
+    with plots.use_preset("acl-double"):
+        one = eec_figures.eec_task_deltas(pairs, tests, attribute="gender")
+        pairs5, tests5 = _eec(TASKS)
+        five = eec_figures.eec_task_intervals(tests5, attribute="race")
+    assert len(one) == 1 and one[0].figure._suptitle is None
+    assert "valence" in one[0].get_title() and one[0].get_xlabel()
+    assert five[0].figure._suptitle is not None and all(ax.get_title() for ax in five)

@@ -84,7 +84,7 @@ def test_score_sens_uses_one_colour_per_category_and_explains_a_flat_model():
         ax = psa_figures.psa_score_sens(frame)
         legend = ax.get_legend() or ax.figure.legends[0]
         colours[model] = {t.get_text(): tuple(h.get_facecolor()) for t, h in
-                          zip(legend.get_texts(), legend.legend_handles)}
+                          zip(legend.get_texts(), legend.legend_handles) if t.get_text() in set(names["category"])}
     assert colours["a"] == colours["b"]
     flat = psa_figures.psa_score_sens(names.assign(model="flat", corpus="c", score_sens=0.0, n_texts=1))
     shown = [t.get_text() for t in flat.texts] + [flat.get_xlabel()]  # a note, or under the axis in one column

@@ -223,16 +223,18 @@ def test_a_model_with_delta_exactly_zero_is_drawn_and_annotated():
                     and list(line.get_xdata()) == [ticks["vader"]]]
 
 
-def test_zero_bars_get_a_marker_and_biasfinder_draws_btcs_per_template_on_a_linear_scale():
+def test_zero_bars_get_a_marker_and_biasfinder_draws_btcs_per_template_in_one_precision():
     ax = biasfinder_figures.biasfinder_btcs(_table4())
-    assert ax.get_yscale() == "linear"  # a log scale drew no bar for a zero count
+    assert ax.get_yscale() == "function"  # 3.0 against 0.05: a square root, never a log (no bar for a zero count)
+    assert "square-root" in ax.get_ylabel()
     heights = sorted(round(b.get_height(), 6) for c in ax.containers for b in c)
     # by hand: vader and HF have 2/40, 1/8, 1200/400 BTCs per template; afinn 0 in each characteristic
     assert heights == sorted([0.05, 0.125, 3.0] * 2 + [0.0] * 3)
     diamonds = [line for line in ax.get_lines() if line.get_marker() == "D" and list(line.get_ydata()) == [0.0]]
     assert len(diamonds) == 3 and {to_hex(line.get_color()) for line in diamonds} == {plots.model_colour("afinn")}
     assert ax.get_ylim()[0] < 0  # the diamonds are not cut in half
-    assert _legend_texts(ax) == ["vader", "afinn (0 BTCs)", "minilm-imdb-finetuned"]
+    assert _legend_texts(ax) == ["vader", "afinn (0 BTCs)", "minilm-imdb-finetuned", "0 BTCs (no bar)"]
+    assert sorted(t.get_text() for t in ax.texts if t.get_text() != "0") == sorted(["0.050", "0.125", "3.000"] * 2)
     names = _names()
     sens = psa_figures.psa_score_sens(names)
     zero = [line for line in sens.get_lines() if line.get_marker() == "D"]

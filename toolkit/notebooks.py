@@ -16,13 +16,13 @@ Executed copies land in ``data/executed/`` (gitignored); the notebooks write the
 The test suite calls :func:`execute` with small parameters.
 
 Run hygiene (docs/outputs.md): after the run, only the figures *this* run wrote are listed, each with the preset it
-was drawn for (:func:`toolkit.outputs.runs.figures_written`); before it, a tracked notebook that differs from git's
-HEAD (JupyterLab autosaves parameter edits and outputs into it) is named with what differs, since the run executes
-the edited file (:func:`changed_from_head`). Outputs never go into git: ``--strip`` is a git clean filter (reads a
-notebook on stdin, writes it without outputs, execution counts or widget state; :func:`strip`), set up with
-``git config filter.nbstrip.clean "python -m toolkit.notebooks --strip"`` beside ``.gitattributes``' line
-``notebooks/*.ipynb filter=nbstrip``; ``--check`` lists the tracked notebooks whose committed version carries
-outputs (:func:`committed_with_outputs`) and exits 1 when there is one.
+was drawn for (:func:`toolkit.outputs.runs.figures_written`), and the older figures of the folder by name; before it,
+a tracked notebook whose code or parameters differ from git's HEAD is named, since the run executes the edited file
+(:func:`changed_from_head`; outputs a JupyterLab save wrote are not a change). Outputs never go into git: ``--strip``
+is a git clean filter (reads a notebook on stdin, writes it without outputs, execution counts, widget state or the
+kernel's version; :func:`strip`), which ``make venv`` sets up (``--install-filter``, :func:`install_filter`) for
+``.gitattributes``' line ``notebooks/*.ipynb filter=nbstrip``; ``--check`` lists the tracked notebooks whose
+committed version carries outputs (:func:`committed_with_outputs`) and exits 1 when there is one.
 """
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ import os
 import re
 import subprocess
 import sys
+import textwrap
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -185,20 +186,44 @@ def redact_file(path: str | Path) -> bool:
 
 # --- run hygiene --------------------------------------------------------------------------------------------------
 
+VOLATILE_CELL_METADATA = ("execution", "scrolled", "collapsed", "jupyter", "ExecuteTime", "papermill", "trusted")
+"""Cell metadata a Jupyter front end or runner writes on its own (timings, view state): never stored in git."""
+VOLATILE_METADATA = ("widgets", "language_info", "papermill", "toc", "varInspector")
+"""Notebook metadata the kernel or an extension writes on a run or a save (the kernel's version, widget state):
+never stored in git; the ``kernelspec`` stays."""
+
+
 def strip(notebook: dict) -> dict:
-    """A copy of ``notebook`` (nbformat JSON) without outputs, execution counts or widget state: what git holds."""
+    """A copy of ``notebook`` (nbformat JSON) without outputs, execution counts, widget state or what a front end
+    writes on its own (:data:`VOLATILE_CELL_METADATA`, :data:`VOLATILE_METADATA`): what git holds, so a saved run
+    of an unedited notebook strips to its committed bytes."""
     out = json.loads(json.dumps(notebook))
     for cell in out.get("cells", []):
         if cell.get("cell_type") == "code":
             cell["outputs"], cell["execution_count"] = [], None
-        cell.get("metadata", {}).pop("execution", None)
-    out.get("metadata", {}).pop("widgets", None)
+        metadata = cell.get("metadata", {})
+        for key in VOLATILE_CELL_METADATA:
+            metadata.pop(key, None)
+        if metadata.get("tags") == []:  # an emptied tag list is no tag
+            metadata.pop("tags")
+        if cell.get("cell_type") != "code":
+            cell.pop("outputs", None)
+            cell.pop("execution_count", None)
+    for key in VOLATILE_METADATA:
+        out.get("metadata", {}).pop(key, None)
     return out
 
 
 def dumps(notebook: dict) -> str:
-    """A notebook as JSON text the way Jupyter writes it (one-space indent, keys sorted, a final newline)."""
-    return json.dumps(notebook, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    """A notebook as JSON text the way Jupyter writes it (nbformat's writer: one-space indent, keys sorted, a cell's
+    source as a list of lines, a final newline): a stripped notebook's bytes are what a JupyterLab save strips to."""
+    out = json.loads(json.dumps(notebook))
+    for cell in out.get("cells", []):
+        if isinstance(cell.get("source"), str):
+            cell["source"] = cell["source"].splitlines(True)
+    for key in ("orig_nbformat", "orig_nbformat_minor", "signature"):
+        out.get("metadata", {}).pop(key, None)
+    return json.dumps(out, indent=1, sort_keys=True, ensure_ascii=False, separators=(",", ": ")) + "\n"
 
 
 def has_outputs(notebook: dict) -> bool:
@@ -259,15 +284,111 @@ def changed_from_head(notebooks: Sequence[str | Path]) -> list[tuple[str, str]]:
 
 
 def warn_changed(notebooks: Sequence[str | Path], *, stream=None) -> list[tuple[str, str]]:
-    """Print a warning for each notebook :func:`changed_from_head` finds (to ``stream``, default stderr)."""
-    changed = changed_from_head(notebooks)
+    """Print a warning for each notebook :func:`changed_from_head` finds with edited code or parameters (to
+    ``stream``, default stderr) and return those; a notebook that differs in outputs only (a JupyterLab save of a
+    run: git, through the clean filter, sees no change) is not named."""
+    changed = [(name, what) for name, what in changed_from_head(notebooks) if what != "outputs only"]
     for name, what in changed:
         print(f"warning: notebooks/{name} differs from git's HEAD ({what}); this run executes the file as it is now"
-              + (". Outputs saved by JupyterLab do not change the run; `git checkout notebooks/" + name
-                 + "` drops them." if what == "outputs only" else
-                 f" — see `git diff notebooks/{name}`, or `git checkout notebooks/{name}` to run the committed one."),
+              f" — see `git diff notebooks/{name}`, or `git checkout notebooks/{name}` to run the committed one.",
               file=stream or sys.stderr, flush=True)
     return changed
+
+
+FILTER = "nbstrip"
+"""The git filter ``.gitattributes`` names for ``notebooks/*.ipynb``."""
+SAVE_HOOK_CONFIG = Path("etc") / "jupyter" / "jupyter_server_config.d" / "toolkit-notebooks.json"
+"""Where, under the environment's prefix, :func:`install_filter` names :func:`post_save` as the Jupyter server's
+post-save hook (JupyterLab started from that environment reads it)."""
+
+
+def filter_command(python: str | Path | None = None, *, root: str | Path | None = None) -> str:
+    """The clean filter's command line: ``python`` (default: this interpreter) ``-m toolkit.notebooks --strip``,
+    the interpreter named relative to ``root`` (the project root) when it lies inside it, so that each checkout
+    (a clone, a worktree) runs its own ``.venv``."""
+    python = Path(python or sys.executable)
+    root = Path(root) if root is not None else paths.project_root()
+    try:
+        shown = python.absolute().relative_to(root.absolute()).as_posix()
+    except ValueError:
+        shown = str(python.absolute())
+    return f"{shown} -m toolkit.notebooks --strip"
+
+
+def install_filter(*, root: str | Path | None = None, python: str | Path | None = None,
+                   prefix: str | Path | None = None, stream=None) -> bool:
+    """Keep notebook outputs out of git with no step from the user (``make venv`` calls this):
+
+    - git's clean filter in the repository holding ``root`` (default: the project root): ``filter.nbstrip.clean`` =
+      :func:`filter_command`, ``filter.nbstrip.smudge`` = ``cat``, so ``git diff`` and ``git add`` see a notebook
+      without outputs;
+    - the Jupyter server's post-save hook :func:`post_save`, named in ``<prefix>/``:data:`SAVE_HOOK_CONFIG`
+      (``prefix``: default this environment's, when it is a virtual or conda environment), so that after a
+      JupyterLab save of a run ``git status`` stays clean too (git reports a file whose size changed as modified
+      without running the filter).
+
+    Returns whether it changed anything; False, and nothing printed, outside a git checkout or without git."""
+    root = Path(root) if root is not None else paths.project_root()
+    inside = _git("rev-parse", "--is-inside-work-tree", cwd=root)
+    if inside is None or inside.returncode != 0 or inside.stdout.strip() != b"true":
+        return False
+    wanted = {f"filter.{FILTER}.clean": filter_command(python, root=root), f"filter.{FILTER}.smudge": "cat"}
+    changed = False
+    for key, value in wanted.items():
+        current = _git("config", "--get", key, cwd=root)
+        if current is not None and current.returncode == 0 and current.stdout.decode("utf-8").strip() == value:
+            continue
+        done = _git("config", key, value, cwd=root)
+        changed |= done is not None and done.returncode == 0
+    if prefix is None and (sys.prefix != sys.base_prefix or os.environ.get("CONDA_PREFIX") == sys.prefix):
+        prefix = sys.prefix
+    if prefix is not None:
+        config = Path(prefix) / SAVE_HOOK_CONFIG
+        text = json.dumps({"FileContentsManager": {"post_save_hook": "toolkit.notebooks.post_save"}}, indent=1) + "\n"
+        try:
+            if not config.is_file() or config.read_text(encoding="utf-8") != text:
+                config.parent.mkdir(parents=True, exist_ok=True)
+                config.write_text(text, encoding="utf-8")
+                changed = True
+        except OSError:
+            pass  # a read-only environment: git diff stays clean, git status may list a saved notebook
+    if changed:
+        print(f"git: notebooks/*.ipynb are stored without outputs (clean filter {FILTER}: "
+              f"{wanted[f'filter.{FILTER}.clean']}; JupyterLab's saves keep git status clean)",
+              file=stream or sys.stdout, flush=True)
+    return changed
+
+
+def post_save(*, model: Mapping[str, Any], os_path: str, contents_manager: Any = None, **_: Any) -> bool:
+    """The Jupyter server's post-save hook: after a notebook is saved, when git's clean filter applies to it and
+    its stripped content equals what git's index holds (a run's outputs saved, nothing edited), ``git add`` it:
+    that stores the same stripped content and records the file's new size, so ``git status`` stays clean (git
+    takes a file whose size changed for modified without running the filter). An edited notebook, an untracked
+    one, or one without the filter is left alone. Returns whether it refreshed git's record."""
+    if model.get("type") != "notebook":
+        return False
+    path = Path(os_path)
+    folder = path.parent
+    attribute = _git("check-attr", "filter", "--", path.name, cwd=folder)
+    configured = _git("config", "--get", f"filter.{FILTER}.clean", cwd=folder)
+    if attribute is None or not attribute.stdout.strip().endswith(f": {FILTER}".encode()) or configured is None \
+            or configured.returncode != 0:
+        return False
+    staged = _git("show", f":./{path.name}", cwd=folder)
+    if staged is None or staged.returncode != 0:
+        return False
+    try:
+        stripped = dumps(strip(json.loads(path.read_text(encoding="utf-8"))))
+    except (OSError, ValueError):
+        return False
+    if stripped.encode("utf-8") != staged.stdout:
+        return False
+    listing = _git("ls-files", "--debug", "--", path.name, cwd=folder)
+    recorded = re.search(rb"size: (\d+)", listing.stdout) if listing is not None else None
+    if recorded is not None and int(recorded.group(1)) == path.stat().st_size:
+        return False  # same size: git status compares the content through the filter itself
+    done = _git("add", "--", path.name, cwd=folder)
+    return done is not None and done.returncode == 0
 
 
 def _strip_stdin() -> int:
@@ -329,6 +450,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--list", action="store_true", help="list the chosen notebooks' parameters and exit")
     parser.add_argument("--strip", action="store_true",
                         help="git clean filter: read a notebook on stdin, write it without outputs (docs/outputs.md)")
+    parser.add_argument("--install-filter", action="store_true",
+                        help="set up the git clean filter that keeps outputs out of git (make venv runs it)")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 when a tracked notebook's committed version carries outputs")
     parser.add_argument("--make-param", action="append", default=[], help=argparse.SUPPRESS)  # PARAMS' items
@@ -341,6 +464,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(argv if argv is not None else sys.argv[1:])
     if "--strip" in argv:
         return _strip_stdin()
+    if "--install-filter" in argv:
+        install_filter()
+        return 0
     if "--from-make" in argv:
         argv += make_arguments(os.environ)
     parser = _parser()
@@ -404,13 +530,15 @@ def print_figures(folder: str | Path, *, since: float) -> list[tuple[str, str, s
     written = {name: preset for name, preset, _ in runs.figures_written(folder, since=since)}
     index = {name: (paper, function) for name, paper, function in figure_index(folder)}
     rows = [(name, written[name], *index[name]) for name in index if name in written]
-    older = len(index) - len(rows)
-    print(f"figures this run wrote in {folder} (docs/figures.md)"
-          + (f"; {older} older PDF(s) there are not listed" if older else "") + ":")
+    older = [name for name in index if name not in written]
+    print(f"figures this run wrote in {folder} (docs/figures.md):")
     for name, preset, paper, function in rows:
         print(f"  {name} [{preset}]: {paper} ({function})")
     if not rows:
         print("  (none)")
+    if older:
+        print(f"older figures there, not written by this run ({len(older)}): "
+              + textwrap.fill(", ".join(older), 110, subsequent_indent="  "))
     return rows
 
 

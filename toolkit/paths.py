@@ -48,6 +48,28 @@ def btcsam_dirs() -> list[Path]:
     return list(dict.fromkeys(candidates))
 
 
+def relative_base() -> str:
+    """Where a relative path typed into an app is read from, as a reader knows it: the kernel's working folder
+    (the notebook's folder: ``notebooks/`` for the project's notebooks), relative to the project root when inside
+    it."""
+    here = Path.cwd().resolve()
+    try:
+        return here.relative_to(project_root().resolve()).as_posix().rstrip("/") + "/" if here != \
+            project_root().resolve() else "the project folder"
+    except ValueError:
+        return str(here)
+
+
+def path_hint(text: str) -> str:
+    """An app field's placeholder for a path: ``text`` and where a relative path is read from."""
+    return f"{text} (relative to {relative_base()})"
+
+
+def path_tooltip(text: str) -> str:
+    """An app field's tooltip for a path: ``text``, and the folder relative paths are read from, in full."""
+    return f"{text}. A relative path is read from {Path.cwd().resolve()} (the notebook's folder)."
+
+
 def multilingual_dirs() -> list[Path]:
     """Where the multilingual EEC corpora (folders ``camara2022/`` and ``goldfarb_tarrant2023/``) are looked for, in
     order: ``$TOOLKIT_MULTILINGUAL_DIR`` (when set), ``data/multilingual_eec/`` (under ``$TOOLKIT_DATA`` when set),

@@ -292,7 +292,8 @@ def rate_difference(k_a: int, n_a: int, k_b: int, n_b: int, *, alpha: float = AL
     if k_a + k_b in (0, n_a + n_b):
         p = 1.0
     else:
-        p = float(test_proportions_2indep(k_a, n_a, k_b, n_b, method="score").pvalue)
+        with np.errstate(divide="ignore", invalid="ignore"):  # it also forms the ratios p_a / p_b, unused here
+            p = float(test_proportions_2indep(k_a, n_a, k_b, n_b, method="score").pvalue)
     return {"estimate": k_a / n_a - k_b / n_b, "ci_low": float(low), "ci_high": float(high), "p_value": p,
             "rate_a": k_a / n_a, "rate_b": k_b / n_b}
 

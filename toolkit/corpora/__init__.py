@@ -54,6 +54,7 @@ Robustness (every case recorded in the ``report`` dict ``load`` fills, which the
 """
 from __future__ import annotations
 
+import copy
 import csv
 import gzip
 import hashlib
@@ -63,20 +64,30 @@ import json
 import os
 import re
 import tarfile
+import threading
 import unicodedata
 import warnings
 import zlib
+from collections import OrderedDict
 from pathlib import Path
 
 import pandas as pd
 
-from toolkit import paths
+from toolkit import monitor, paths
 from toolkit.errors import CorpusError, InputError, SchemaError
 
 CORPUS_COLUMNS = ("doc_id", "text", "label", "corpus")
 TEXT_COLUMNS = ("text", "review", "sentence", "comment")
 LABEL_COLUMNS = ("sentiment", "label")
 _BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+
+LOADED_KEEP = 4
+"""How many loaded corpora :func:`load` keeps in memory (the most recently used), each keyed by its source's
+identity and the loading options."""
+_LOADED: OrderedDict[tuple, tuple[pd.DataFrame, list[str]]] = OrderedDict()
+_LOADED_LOCK = threading.Lock()
+LOAD_COUNTS = {"read": 0, "reused": 0}
+"""How many :func:`load` calls read and parsed their source, and how many reused a corpus already loaded."""
 
 
 def sample_path() -> Path:
@@ -121,6 +132,32 @@ def looks_english(text: str) -> bool:
         return False
     words = re.findall(r"[a-z]+", text.lower())
     return len(words) < 8 or len(_ENGLISH_WORDS.intersection(words)) >= 2
+
+
+def fingerprint(frame: pd.DataFrame | pd.Series) -> str:
+    """A SHA-256 of a frame's (or series') values in row order, index ignored: two frames with the same texts in the
+    same order have the same one."""
+    hashed = pd.util.hash_pandas_object(frame, index=False)
+    return hashlib.sha256(hashed.to_numpy().tobytes()).hexdigest()
+
+
+_ENGLISH: OrderedDict[str, pd.Series] = OrderedDict()
+
+
+def english(texts: pd.Series) -> pd.Series:
+    """:func:`looks_english` of each text (a boolean series on ``texts``' index); the answer for the last
+    :data:`LOADED_KEEP` text columns is remembered by their :func:`fingerprint` (:func:`load` computes it for every
+    corpus it reads, so a study filtering that corpus again checks nothing twice)."""
+    key = fingerprint(texts)
+    with _LOADED_LOCK:
+        known = _ENGLISH.get(key)
+    if known is None:
+        known = pd.Series([looks_english(t) for t in texts], dtype=bool)
+        with _LOADED_LOCK:
+            _ENGLISH[key] = known
+            while len(_ENGLISH) > LOADED_KEEP:
+                _ENGLISH.popitem(last=False)
+    return pd.Series(known.to_numpy(), index=texts.index, dtype=bool)
 
 
 _BOMS = ((b"\xff\xfe\x00\x00", "utf-32"), (b"\x00\x00\xfe\xff", "utf-32"), (b"\xff\xfe", "utf-16"),
@@ -447,6 +484,25 @@ def _read_aclimdb(path: Path, *, encoding: str, unsup: bool) -> tuple[pd.DataFra
     return frame, digest or report["content_sha256"], report
 
 
+def identity(path: str | Path) -> tuple:
+    """What identifies a corpus source on disk: a file's resolved path, size and modification time (ns); a folder's
+    path with the count, total size and latest modification time of every file under it. A file edited, replaced or
+    touched gets another identity."""
+    path = Path(path).expanduser().resolve()
+    if not path.is_dir():
+        info = path.stat()
+        return (str(path), info.st_size, info.st_mtime_ns)
+    count = size = latest = 0
+    for folder, _, names in os.walk(path):
+        for file_name in names:
+            try:
+                info = os.stat(os.path.join(folder, file_name))
+            except OSError:
+                continue
+            count, size, latest = count + 1, size + info.st_size, max(latest, info.st_mtime_ns)
+    return (str(path), "folder", count, size, latest)
+
+
 def load(source: str | Path, *, name: str | None = None, limit: int | None = None, encoding: str = "utf-8",
          strip_markup: bool = True, unsup: bool = False, unicode_form: str | None = "NFC",
          report: dict | None = None) -> pd.DataFrame:
@@ -454,13 +510,64 @@ def load(source: str | Path, *, name: str | None = None, limit: int | None = Non
     or tarball, or the file's stem. ``limit`` keeps the first rows after empty texts are dropped. ``unsup`` keeps the
     unlabelled aclImdb ``train/unsup/`` reviews (skipped by default). What was dropped, stripped or flagged goes into
     ``report`` (a dict to fill; the corpus report the studies record). ``unicode_form``: ``"NFC"`` (default) or
-    None, see the module docstring."""
+    None, see the module docstring.
+
+    A source loaded before in this process with the same options and the same :func:`identity` (path, size,
+    modification time) is not read again: a copy of the frame (and of its report) is returned and its warnings
+    repeated (:data:`LOADED_KEEP` corpora kept; :data:`LOAD_COUNTS` counts reads and reuses); an edited file is read
+    anew."""
     if unicode_form not in UNICODE_FORMS:
         raise InputError(f"unicode_form must be one of {UNICODE_FORMS}; got {unicode_form!r}.",
                          fix="pass unicode_form='NFC' (default) or None to keep texts as read.")
     path = sample_path() if str(source) == "sample" else Path(source).expanduser()
     if not path.exists():
-        raise InputError(f"corpus {str(source)!r} not found.", fix=f"pass {_SOURCES}.")
+        where = "" if path.is_absolute() else f" (a relative path is read from {Path.cwd()})"
+        raise InputError(f"corpus {str(source)!r} not found{where}.", fix=f"pass {_SOURCES}.")
+    key = (identity(path), str(source) == "sample", name, limit, encoding, strip_markup, unsup, unicode_form)
+    with _LOADED_LOCK:
+        hit = _LOADED.get(key)
+        if hit is not None:
+            _LOADED.move_to_end(key)
+            LOAD_COUNTS["reused"] += 1
+    if hit is not None:
+        frame, found, said = hit
+        for message in said:
+            warnings.warn(message, stacklevel=2)
+        if report is not None:
+            report.update(copy.deepcopy(found))
+        return copied(frame)
+    monitor.stage(f"reading the corpus {path.name}")
+    (frame, found), said = recorded(_load, path, source=source, name=name, limit=limit, encoding=encoding,
+                           strip_markup=strip_markup, unsup=unsup, unicode_form=unicode_form)
+    with _LOADED_LOCK:
+        LOAD_COUNTS["read"] += 1
+        _LOADED[key] = (frame, found, said)
+        while len(_LOADED) > LOADED_KEEP:
+            _LOADED.popitem(last=False)
+    if report is not None:
+        report.update(copy.deepcopy(found))
+    return copied(frame)
+
+
+def recorded(function, /, *args, **kwargs) -> tuple:
+    """``function(*args, **kwargs)`` and the texts of the warnings it raised (each raised again as it came), for a
+    cache to say them again when it reuses the result."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = function(*args, **kwargs)
+    for w in caught:
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return result, [str(w.message) for w in caught]
+
+
+def copied(frame: pd.DataFrame) -> pd.DataFrame:
+    """A copy of a remembered frame, so a caller's edits never reach the cache."""
+    return frame.copy()
+
+
+def _load(path: Path, *, source: str | Path, name: str | None, limit: int | None, encoding: str, strip_markup: bool,
+          unsup: bool, unicode_form: str | None) -> tuple[pd.DataFrame, dict]:
+    """:func:`load` without the cache: the corpus and its report."""
     aclimdb = path.is_dir() or _is_tarball(path)
     if aclimdb:
         frame, digest, acl_report = _read_aclimdb(path, encoding=encoding, unsup=unsup)
@@ -496,7 +603,7 @@ def load(source: str | Path, *, name: str | None = None, limit: int | None = Non
     }).loc[:, list(CORPUS_COLUMNS)]
     if aclimdb:
         out["rating"] = kept["rating"].to_numpy(dtype="int64")
-    non_english = int((~out["text"].map(looks_english)).sum())
+    non_english = int((~english(out["text"])).sum())
     found = {"source": "sample" if str(source) == "sample" else str(path.resolve()), "sha256": digest,
              "encoding": encoding, "rows_read": int(len(frame)), "empty_texts_dropped": int(empty.sum()),
              "html_stripped": int((stripped != texts.map(lambda t: _BREAK.sub(" ", t))).sum()),
@@ -506,13 +613,11 @@ def load(source: str | Path, *, name: str | None = None, limit: int | None = Non
     if found["empty_texts_dropped"]:
         warnings.warn(f"corpus {corpus_name!r}: {found['empty_texts_dropped']} of {len(frame)} rows have a missing, "
                       "empty or whitespace-only text and were dropped (counted in the corpus report).",
-                      stacklevel=2)
+                      stacklevel=3)
     if non_english:
         warnings.warn(f"corpus {corpus_name!r}: {non_english} of {len(out)} texts do not look English; English models "
-                      "will score them anyway (PSA and BiasFinder skip them).", stacklevel=2)
-    if report is not None:
-        report.update(found)
-    return out
+                      "will score them anyway (PSA and BiasFinder skip them).", stacklevel=3)
+    return out, found
 
 
 def from_frame(frame: pd.DataFrame, *, name: str = "frame") -> pd.DataFrame:

@@ -60,17 +60,20 @@ def figure_renderer(ax: Axes | Figure, fmt: str) -> files.Render:
 
 def figure_preset(ax: Axes | Figure) -> str:
     """The preset the figure holding ``ax`` was drawn for (recorded on it by the styled figure functions,
-    :func:`toolkit.plots.style.drawn_for`); for a figure drawn another way, the preset whose width it has
-    (``plots.PRESETS``), else ``custom <w> in``."""
+    :func:`toolkit.plots.style.drawn_for`), with its own width where it is narrower than the preset (``acl-double,
+    5.35 in wide``: a small figure, included at its size); for a figure drawn another way the preset of its width,
+    else ``own width 5.35 in``."""
     figure = ax if isinstance(ax, Figure) else ax.figure
-    recorded = drawn_for(figure)
-    if recorded is not None and abs(float(plots.PRESETS[recorded].width) - float(figure.get_size_inches()[0])) < 0.01:
-        return recorded
     width = float(figure.get_size_inches()[0])
-    for name, preset in getattr(plots, "PRESETS", {}).items():
+    presets = getattr(plots, "PRESETS", {})
+    recorded = drawn_for(figure)
+    if recorded in presets:
+        full = float(presets[recorded].width)
+        return recorded if abs(full - width) < 0.01 else f"{recorded}, {width:.2f} in wide"
+    for name, preset in presets.items():
         if abs(float(getattr(preset, "width", -1)) - width) < 0.01:
             return name
-    return f"custom {width:.2f} in"
+    return f"own width {width:.2f} in"
 
 
 def table_preset(preset: str | None) -> str:

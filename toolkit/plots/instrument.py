@@ -2,46 +2,89 @@
 the estimate across template wordings, and the gender × race contrasts; data in, Axes out."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.lines import Line2D
 
-from toolkit.plots.style import ZERO_MARK, _legend_outside, _styled, model_palette, new_axes, short_label
+from toolkit.plots.presets import preset
+from toolkit.plots.style import ZERO_MARK, _legend_outside, _note_below, _styled, model_palette, new_axes, short_label
 
 ANALYSIS_STYLE = {"raw": ("o", "as measured"), "adjusted": ("s", "adjusted for name frequency"),
                   "matched": ("^", "frequency-matched names")}
+GROUPS = {"race": ("African-American", "European", "AA", "EA"), "gender": ("female", "male", "F", "M")}
+"""Per attribute, the two groups of a names-and-templates difference (a − b) and their short forms."""
 
 
-def _ranges(ax: Axes, y: np.ndarray, est, low, high, *, colour: str, marker: str, label: str | None) -> None:
+def _zero_entry(label: str = "identical scores: no name moves the score") -> tuple[Line2D, str]:
+    """The legend entry of :data:`ZERO_MARK` (a result exactly 0: nothing to draw as an interval)."""
+    return Line2D([], [], color="0.6", **ZERO_MARK), label
+
+
+def _ranges(ax: Axes, y: np.ndarray, est, low, high, *, colour: str, marker: str, label: str | None,
+            filled=None) -> bool:
+    """Point-ranges at ``y``; a result exactly 0 with no width is a diamond (:data:`ZERO_MARK`); ``filled``
+    (booleans) draws the others filled where True, open where False. Returns whether a diamond was drawn."""
     est, low, high = (np.asarray(v, dtype=float) for v in (est, low, high))
     ok = np.isfinite(est)
-    ax.errorbar(est[ok], y[ok], xerr=[est[ok] - low[ok], high[ok] - est[ok]], fmt=marker, color=colour,
-                markersize=4, elinewidth=1, capsize=2, label=label)
     zero = ok & (np.abs(est) <= 1e-12) & (np.abs(high - low) <= 1e-12)
+    filled = np.ones(len(est), dtype=bool) if filled is None else np.asarray(filled, dtype=bool)
+    for face, part in ((True, ok & ~zero & filled), (False, ok & ~zero & ~filled)):
+        if part.any():
+            ax.errorbar(est[part], y[part], xerr=[est[part] - low[part], high[part] - est[part]], fmt=marker,
+                        color=colour, markerfacecolor=colour if face else "white", markersize=4, elinewidth=1,
+                        capsize=2)
+    if label is not None:  # the legend entry: the model's colour and marker, whatever was drawn
+        ax.errorbar([], [], xerr=[], fmt=marker, color=colour, markersize=4, elinewidth=1, capsize=2, label=label)
     if zero.any():
         ax.plot(est[zero], y[zero], color=colour, **ZERO_MARK)
+    return bool(zero.any())
+
+
+def confounds_labels(attribute: str, *, study: str) -> dict[str, str]:
+    """The words of :func:`confounds`: its title, axis label and note (one place, to change the vocabulary)."""
+    a, b, _, _ = GROUPS.get(attribute, ("group a", "group b", "a", "b"))
+    return {"title": f"{study} {attribute} gap and name frequency",
+            "xlabel": f"{attribute} gap: {a} − {b} names, 95\u00a0% interval",
+            "zero": "identical scores: no name moves the score (gap 0)",
+            "note": "as measured: a mixed model over template × name cell means, each template weighted alike; "
+                    f"the mean Δ of eec_{attribute}_intervals weights each sentence alike (templates with emotion "
+                    "words count more), so the two estimates differ"}
 
 
 @_styled
 def confounds(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
-    """:func:`toolkit.instrument.confounds.name_confounds`: per system, the gap and its interval as measured, adjusted
-    for name frequency (and subword length) and on frequency-matched names."""
+    """:func:`toolkit.instrument.confounds.name_confounds`: per system, the gap (group a's names minus group b's:
+    African-American − European for race, female − male for gender) and its interval as measured, adjusted for
+    name frequency (and subword length) and on frequency-matched names; a gap that is exactly 0 (no name moves
+    the score) is a diamond, in the legend. The note under the axis says why "as measured" (template × name cell
+    means, templates weighed alike) differs from the EEC's per-sentence mean Δ."""
     ax = ax if ax is not None else new_axes()
     models = list(dict.fromkeys(table["model"]))
     offsets = {a: (i - 1) * 0.22 for i, a in enumerate(ANALYSIS_STYLE)}
+    zero = False
     for analysis, (marker, label) in ANALYSIS_STYLE.items():
         rows = table[table["analysis"] == analysis].set_index("model").reindex(models)
         y = np.arange(len(models)) + offsets[analysis]
-        _ranges(ax, y, rows["estimate"], rows["ci_low"], rows["ci_high"], colour="#333333", marker=marker,
-                label=label)
+        zero |= _ranges(ax, y, rows["estimate"], rows["ci_low"], rows["ci_high"], colour="#333333", marker=marker,
+                        label=label)
     ax.axvline(0, color="#888888", linewidth=0.8, zorder=0)
     ax.set_yticks(np.arange(len(models)), [short_label(m) for m in models])
     ax.invert_yaxis()
     attribute = str(table["attribute"].iloc[0]) if len(table) else ""
     study = "PSA" if "corpus" in table.columns else "EEC"
-    ax.set(xlabel=f"{attribute} gap (group a − group b), 95% interval", ylabel="",
-           title=f"{study} {attribute} gap and name frequency")
-    _legend_outside(ax)
+    words = confounds_labels(attribute, study=study)
+    ax.set(xlabel=words["xlabel"], ylabel="", title=words["title"])
+    if study != "PSA":
+        _note_below(ax, words["note"])
+    handles, texts = ax.get_legend_handles_labels()
+    if zero:
+        handle, text = _zero_entry(words["zero"])
+        handles.append(handle)
+        texts.append(text)
+    _legend_outside(ax, handles, texts)
     return ax
 
 
@@ -72,39 +115,75 @@ def wording(table: pd.DataFrame, *, attribute: str, ax: Axes | None = None) -> A
     ax.axvline(0, color="#888888", linewidth=0.8, zorder=0)
     ax.set_yticks(np.arange(len(models)), [short_label(m) for m in models])
     ax.invert_yaxis()
-    ax.set(xlabel=f"{attribute} estimate with 95% interval, one per wording set", ylabel="",
+    a, b, _, _ = GROUPS.get(attribute, ("group a", "group b", "a", "b"))
+    ax.set(xlabel=f"{attribute} estimate ({a} − {b}) with its 95\u00a0% interval, one per wording set", ylabel="",
            title=f"EEC {attribute} estimate across template wordings")
     _legend_outside(ax)
     return ax
 
 
+def intersections_labels(*, alpha: float, family: str, starred: str) -> dict[str, str]:
+    """The words of :func:`intersections`: title, axis label, note and the legend's entries (one place, to change
+    the vocabulary)."""
+    size = family.split(":", 1)[-1].split("(")[0].split(",")[0].strip() if family else "the run's contrasts"
+    method = family.rsplit(")", 1)[-1].strip(" ,").capitalize() if ")" in family else "Holm"
+    return {"title": "EEC gender × race contrasts",
+            "xlabel": "score difference: first cell − second cell (95\u00a0% interval)",
+            "note": "AA, EA: African-American, European names; F, M: female, male; interaction = "
+                    "(AA female − EA female) − (AA male − EA male)" + starred,
+            "filled": f"filled: differs, {method}-adjusted p < {alpha:g} over {size}",
+            "open": f"open: not significant after {method} over {size}",
+            "zero": "identical scores (Δ = 0)"}
+
+
 @_styled
-def intersections(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
-    """:func:`toolkit.intersections.cells`: each contrast with its interval, one colour per system; a
-    contrast some system has not enough data for is starred, and the axis label says for which."""
+def intersections(table: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = None) -> Axes:
+    """:func:`toolkit.intersections.cells`: each contrast (the first cell's names minus the second's) with its
+    95 % interval, one colour per system; filled where the Holm-adjusted p (``p_adjusted``, over every contrast of
+    the run: ``family``) is below ``alpha``, open where not (the interval itself is not adjusted, said in the
+    legend); a contrast whose scores are identical (Δ = 0, no interval) is a diamond, in the legend; a contrast
+    some system has not enough data for is starred, and the note says for which."""
     ax = ax if ax is not None else new_axes(height=3.0)
     contrasts = list(dict.fromkeys(table["contrast"]))
     models = list(dict.fromkeys(table["model"]))
     palette = model_palette(models)
     step = 0.6 / max(len(models), 1)
+    zero, tested = False, "p_adjusted" in table.columns
     for j, model in enumerate(models):
         rows = table[table["model"] == model].set_index("contrast").reindex(contrasts)
         if "state" in rows.columns:  # a cell without enough data has no estimate to show
             rows.loc[rows["state"] == "not enough data", ["estimate", "ci_low", "ci_high"]] = np.nan
         y = np.arange(len(contrasts)) + (j - (len(models) - 1) / 2) * step
-        _ranges(ax, y, rows["estimate"], rows["ci_low"], rows["ci_high"], colour=palette[model], marker="o",
-                label=short_label(model))
+        filled = (rows["p_adjusted"].astype(float) < alpha).to_numpy() if tested else None
+        zero |= _ranges(ax, y, rows["estimate"], rows["ci_low"], rows["ci_high"], colour=palette[model],
+                        marker="o", label=short_label(model), filled=filled)
     ax.axvline(0, color="#888888", linewidth=0.8, zorder=0)
     short = [c.replace("African-American", "AA").replace("European", "EA") for c in contrasts]
+    if not preset().double:  # a column: F and M, said in the note
+        short = [re.sub(r"\b(female|male)\b", lambda m: m.group(1)[0].upper(), c) for c in short]
     sparse = table[table["state"] == "not enough data"] if "state" in table.columns else table.iloc[:0]
     starred = set(sparse["contrast"])
     ax.set_yticks(np.arange(len(contrasts)), [s + ("*" if c in starred else "") for s, c in zip(short, contrasts)])
     ax.invert_yaxis()
-    note = ""
-    if starred:
-        who = ", ".join(short_label(m) for m in dict.fromkeys(sparse["model"]))
-        note = f"\n* not enough data for {who} (nothing drawn)"
-    ax.set(xlabel="score difference (a − b), 95% interval; AA African-American, EA European names" + note,
-           ylabel="", title="EEC gender × race contrasts")
-    _legend_outside(ax)
+    who = ", ".join(short_label(m) for m in dict.fromkeys(sparse["model"]))
+    family = str(table["family"].dropna().iloc[0]) if "family" in table.columns and table["family"].notna().any() \
+        else ""
+    words = intersections_labels(alpha=alpha, family=family,
+                                 starred=f"; * not enough data for {who} (nothing drawn)" if starred else "")
+    ax.set(xlabel=words["xlabel"], ylabel="", title=words["title"])
+    _note_below(ax, words["note"])
+    handles, texts = ax.get_legend_handles_labels()
+    if tested:
+        significant = (table["p_adjusted"].astype(float) < alpha).any()
+        for face, key in (("0.3", "filled"), ("white", "open")):
+            if face == "0.3" and not significant:
+                continue
+            handles.append(Line2D([], [], color="0.3", marker="o", markerfacecolor=face, linestyle="none",
+                                  markersize=4))
+            texts.append(words[key])
+    if zero:
+        handle, text = _zero_entry(words["zero"])
+        handles.append(handle)
+        texts.append(text)
+    _legend_outside(ax, handles, texts)
     return ax

@@ -57,10 +57,11 @@ def model_colour(model: str, models: Iterable[str] | None = None) -> str:
 
 
 _DIRECTION_COLOURS = ("#bbbbbb", "#d55e00", "#0173b2")  # not significant, a↑–b↓, a↓–b↑ (Okabe–Ito)
-# One colour per PSA name category in every figure (the default name set's six, then a fallback cycle).
-CATEGORY_COLOURS = {"actor": "#0173b2", "athlete": "#de8f05", "business": "#029e73", "musician": "#333333",
-                    "politician": "#cc78bc", "scientist": "#ca9161"}
-_FALLBACK_COLOURS = ("#56b4e9", "#949494", "#fbafe4", "#d55e00", "#8c564b", "#17becf")
+# One colour per PSA name category in every figure (the default name set's six, then a fallback cycle): Paul Tol's
+# "muted" scheme, colour-blind safe and sharing no colour with the model palette, so a category never reads as a model.
+CATEGORY_COLOURS = {"actor": "#332288", "athlete": "#ddcc77", "business": "#117733", "musician": "#cc6677",
+                    "politician": "#88ccee", "scientist": "#aa4499"}
+_FALLBACK_COLOURS = ("#44aa99", "#999933", "#882255", "#ee8866", "#6699cc", "#661100")
 VECTOR_FORMAT = "pdf"  # written beside every PNG by save()
 ZERO_MARK = {"marker": "D", "markersize": 4.5, "markeredgecolor": "black", "markeredgewidth": 0.6,
              "linestyle": "none", "zorder": 6}
@@ -82,7 +83,9 @@ def new_axes(*, figsize: tuple[float, float] | None = None, height: float | None
     p = preset()
     if figsize is None:
         figsize = (p.width, min(height if height is not None else p.height, p.max_height))
-    return Figure(figsize=figsize, layout="constrained").add_subplot()
+    figure = Figure(figsize=figsize, layout="constrained")
+    figure.toolkit_preset = p.name  # the preset it was drawn for, even where it is narrower (outputs.runs reads it)
+    return figure.add_subplot()
 
 
 def _axes_list(result) -> list[Axes]:
@@ -117,7 +120,7 @@ def _fit_titles(figure: Figure, axes: Sequence[Axes]) -> None:
             room = max(2 * min(centre, full - centre) - 6, 0.3 * full)
             longest = max(len(line) for line in text.split("\n"))
             width = max(10, min(longest - 1, int(longest * room / max(high - low, 1.0))))
-            glued = re.sub(r" ?= ?", "\u00a0=\u00a0", re.sub(r"[ \t\n]+", " ", text))  # keep "θ = 0.2" whole
+            glued = re.sub(r"[ \u00a0]?=[ \u00a0]?", "\u00a0=\u00a0", re.sub(r"[ \t\n]+", " ", text))  # "θ = 0.2" whole
             glued = re.sub(r"\b(Table|Figure) (\d)", "\\1\u00a0\\2", glued)
             text_artist.set_text(textwrap.fill(glued, width, break_on_hyphens=False))
             changed = True
@@ -180,6 +183,7 @@ def _grid(n_panels: int, *, panel_width: float) -> tuple[Figure, list[Axes]]:
     nrows = math.ceil(n_panels / ncols)
     height = min(p.max_height, nrows * max(1.5, min(p.height, p.max_height / nrows)))
     figure = Figure(figsize=(p.width, height), layout="constrained")
+    figure.toolkit_preset = p.name
     grid = figure.subplots(nrows, ncols, squeeze=False)
     cells = [ax for row in grid for ax in row]
     for ax in cells[n_panels:]:
@@ -215,8 +219,10 @@ def _text_inches(text: str, size: float) -> float:
     from matplotlib.font_manager import FontProperties
     from matplotlib.textpath import TextPath
 
+    if not str(text).strip():
+        return 0.0  # blank: no glyph outline to measure
     family = style(preset())["font.family"]
-    path = TextPath((0, 0), text or " ", size=size, prop=FontProperties(family=family))
+    path = TextPath((0, 0), text, size=size, prop=FontProperties(family=family))
     return path.get_extents().width / 72
 
 
@@ -248,6 +254,41 @@ def _own_axes(ax: Axes) -> bool:
     return all(other is ax or other.get_label() == "<colorbar>" for other in ax.figure.axes)
 
 
+def _note_below(ax: Axes, text: str) -> None:
+    """A note under ``ax``'s figure's plots (small type, wrapped to the figure's width, room made by the layout;
+    one per figure): what a reader needs to read the figure that is neither a label nor a legend entry."""
+    if not text:
+        return
+    p = preset()
+    room = ax.figure.get_figwidth() * 0.92
+    lines = []
+    for paragraph in text.split("\n"):
+        wide = _text_inches(paragraph, p.small_size)
+        chars = len(paragraph) if wide <= room else max(20, int(len(paragraph) * room / wide) - 1)
+        lines.append(textwrap.fill(paragraph, chars, break_on_hyphens=False))
+    figure = ax.figure
+    figure.toolkit_note = figure.text(0.5, 0.0, "\n".join(lines), ha="center", va="bottom", fontsize=p.small_size,
+                                      color="0.25", in_layout=False)
+    lines_tall = len(lines) + sum(line.count("\n") for line in lines)
+    figure.set_figheight(min(figure.get_figheight() + lines_tall * p.small_size * 1.3 / 72 + 0.06, p.max_height))
+    _place_note(figure)
+
+
+def _place_note(figure: Figure) -> None:
+    """Keep the note of :func:`_note_below` at the figure's foot, the layout's area ending above it (again after
+    anything changes the figure's height)."""
+    note = getattr(figure, "toolkit_note", None)
+    if note is None:
+        return
+    p = preset()
+    height = (note.get_text().count("\n") + 1) * p.small_size * 1.3 / 72 + 0.06
+    share = min(height / figure.get_figheight(), 0.5)
+    note.set_position((0.5, 0.02 / figure.get_figheight()))
+    engine = figure.get_layout_engine()
+    if engine is not None and hasattr(engine, "set"):
+        engine.set(rect=(0.0, share, 1.0, 1.0 - share))
+
+
 def _legend_outside(ax: Axes, handles=None, labels=None, *, ncol: int | None = None, title: str = ""):
     """The legend of ``ax`` off the data: under the figure (rows of entries fitted to its width; the figure grows
     by the legend's height, within the preset's ``max_height``) when ``ax`` is the figure's only plot, else in a
@@ -258,18 +299,40 @@ def _legend_outside(ax: Axes, handles=None, labels=None, *, ncol: int | None = N
         return None
     p = preset()
     figure = ax.figure
-    width = figure.get_figwidth() * 0.95
-    per_entry = max(len(str(t)) for t in labels) * 0.5 * p.small_size / 72 + 0.4
-    ncol = ncol or max(1, min(len(handles), int(width // per_entry)))
+    labels = _fit_labels(labels, figure.get_figwidth() * 0.95)
+    ncol = ncol or _legend_columns(labels, figure.get_figwidth() * 0.95)
     if not _own_axes(ax):
         return ax.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=ncol,
                          title=title or None, borderaxespad=0.2, columnspacing=1.0, handletextpad=0.4)
     if ax.get_legend() is not None:  # seaborn's own, on the data
         ax.get_legend().remove()
-    rows = math.ceil(len(handles) / ncol) + (1 if title else 0)
+    note = _take_note(figure)  # a note of _note_below heads the legend (the layout places legends, not texts)
+    title = "\n".join(t for t in (note, title) if t)
+    rows = _legend_lines(labels, ncol) + (title.count("\n") + 1 if title else 0)
     figure.set_figheight(min(figure.get_figheight() + rows * p.small_size * 1.45 / 72 + 0.05, p.max_height))
-    return figure.legend(handles, labels, loc="outside lower center", ncol=ncol, title=title or None,
-                         frameon=False, columnspacing=1.0, handletextpad=0.4, borderaxespad=0.2)
+    legend = figure.legend(handles, labels, loc="outside lower center", ncol=ncol, title=title or None,
+                           title_fontsize=p.small_size, frameon=False, columnspacing=1.0, handletextpad=0.4,
+                           borderaxespad=0.2)
+    if note:
+        legend.get_title().set_color("0.25")
+    return legend
+
+
+def _take_note(figure: Figure) -> str:
+    """The note of :func:`_note_below`, taken off the figure's foot (its height and the layout's area given back)."""
+    note = getattr(figure, "toolkit_note", None)
+    if note is None:
+        return ""
+    p = preset()
+    text = note.get_text()
+    height = (text.count("\n") + 1) * p.small_size * 1.3 / 72 + 0.06
+    note.remove()
+    figure.toolkit_note = None
+    figure.set_figheight(max(figure.get_figheight() - height, 1.0))
+    engine = figure.get_layout_engine()
+    if engine is not None and hasattr(engine, "set"):
+        engine.set(rect=(0.0, 0.0, 1.0, 1.0))
+    return text
 
 
 def _legend_right(ax: Axes, handles=None, labels=None, *, title: str = ""):
@@ -299,11 +362,48 @@ def _figure_legend(figure: Figure, axes: Sequence[Axes]) -> None:
         for handle, label in pairs:
             seen.setdefault(label, handle)
     if seen:
-        p = preset()
-        per_entry = max(len(t) for t in seen) * 0.55 * p.small_size / 72 + 0.35
-        ncol = max(1, min(len(seen), int(figure.get_figwidth() * 0.9 // per_entry)))
-        figure.legend(list(seen.values()), list(seen), loc="outside lower center", ncol=ncol, frameon=False,
-                      columnspacing=1.0, handletextpad=0.4)
+        labels = _fit_labels(list(seen), figure.get_figwidth() * 0.95)
+        figure.legend(list(seen.values()), labels, loc="outside lower center",
+                      ncol=_legend_columns(labels, figure.get_figwidth() * 0.95), frameon=False, columnspacing=1.0,
+                      handletextpad=0.4)
+
+
+def _legend_columns(labels: Sequence[str], width: float) -> int:
+    """The most columns a legend of ``labels`` (matplotlib fills it column by column) can have and stay within
+    ``width`` inches at the preset's small size: each column as wide as its widest text plus the handle and pads."""
+    p = preset()
+    em = p.small_size / 72
+    sizes = [max(_text_inches(line, p.small_size) for line in str(t).split("\n")) for t in labels]
+    for ncol in range(len(sizes), 1, -1):
+        rows = math.ceil(len(sizes) / ncol)
+        columns = [sizes[i * rows:(i + 1) * rows] for i in range(ncol)]
+        if any(not c for c in columns):
+            continue
+        total = sum(max(c) + (1.2 + 0.4) * em for c in columns) + (ncol - 1) * 1.0 * em + 0.8 * em
+        if total <= width:
+            return ncol
+    return 1
+
+
+def _fit_labels(labels: Sequence[str], width: float) -> list[str]:
+    """``labels`` with any text wider than ``width`` inches (less its handle) wrapped onto more lines."""
+    p = preset()
+    room = width - 2.4 * p.small_size / 72
+    out = []
+    for text in map(str, labels):
+        wide = _text_inches(text, p.small_size)
+        if wide > room:
+            chars = max(12, int(len(text) * room / wide) - 1)
+            text = textwrap.fill(text, chars, break_on_hyphens=False)
+        out.append(text)
+    return out
+
+
+def _legend_lines(labels: Sequence[str], ncol: int) -> int:
+    """How many text lines tall a legend of ``labels`` in ``ncol`` columns is (filled column by column)."""
+    rows = math.ceil(len(labels) / ncol)
+    heights = [str(t).count("\n") + 1 for t in labels]
+    return max(sum(heights[i * rows:(i + 1) * rows]) for i in range(ncol))
 
 
 NOISE = 1e-9

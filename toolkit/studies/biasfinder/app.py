@@ -13,6 +13,7 @@ from toolkit.apps.fields import ModelField, named_models
 from toolkit.apps.runner import Runner
 from toolkit.apps.tables import table
 from toolkit.models import OFFLINE_DEFAULTS
+from toolkit.paths import path_hint, path_tooltip
 from toolkit.studies import biasfinder
 from toolkit.studies.biasfinder import captions
 from toolkit.studies.biasfinder import drilldown as biasfinder_drilldown
@@ -36,7 +37,8 @@ class BiasFinderApp(Runner):
                  max_templates: int | None = None, cache: bool | str | Path = True,
                  study: Callable[..., Any] | None = None, **options) -> None:
         self._biasfinder, self.options, self.cache, self.study = biasfinder, options, cache, study
-        self.corpus = w.Text(value=str(corpus), description="corpus", placeholder="'sample' or a CSV/JSONL path")
+        self.corpus = w.Text(value=str(corpus), description="corpus", placeholder=path_hint("'sample' or a CSV/JSONL path"),
+                             tooltip=path_tooltip("'sample', or a corpus file or folder (docs/data.md)"))
         self.field = ModelField(options=named_models(), chosen=list(models))
         self.models, self.extra = self.field.models, self.field.extra
         self.n_names = w.BoundedIntText(value=n_names, min=1, max=1_000, description="names")

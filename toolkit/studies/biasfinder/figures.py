@@ -5,10 +5,13 @@ from __future__ import annotations
 import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
+from matplotlib.lines import Line2D
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from toolkit.errors import InputError
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
+    ZERO_MARK,
     _legend_outside,
     _mark_zero_bars,
     _styled,
@@ -18,12 +21,27 @@ from toolkit.plots.style import (
     short_labels,
 )
 
+DWARF_RATIO = 50
+"""Where the tallest BTCs-per-template bar is more than this many times the shortest non-zero one, the axis is a
+square root, so the short bars keep a visible height (their values are printed on them either way)."""
+
+
+def _value_format(positive):
+    """One format for every bar's value: as many decimals as the smallest non-zero value needs for two significant
+    digits (at most 3), so values read in one precision; 0 as ``0``."""
+    import numpy as np
+
+    smallest = float(np.min(positive)) if len(positive) else 1.0
+    decimals = int(min(3, max(0, 1 - np.floor(np.log10(smallest)))))
+    return lambda v: "0" if v == 0 else f"{v:.{decimals}f}"
+
 
 @_styled
 def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """BTCs per template, per characteristic, one bar per model in its colour (BiasFinder Table 4 as a figure,
     normalised: ``btcs / templates``, since models and characteristics are scored on different numbers of
-    templates; linear scale; each bar labelled with its value, so a bar far shorter than the tallest still reads). A
+    templates; a square-root axis where one bar is over
+    :data:`DWARF_RATIO` times the shortest; each bar labelled with its value in one precision, so a bar far shorter than the tallest still reads). A
     model with no BTC is a diamond on the zero line and its legend entry says
     ``(0 BTCs)``; a characteristic without templates draws nothing and is labelled ``no template``.
     ``table4`` from :func:`toolkit.studies.biasfinder.analysis.table4`."""
@@ -43,29 +61,51 @@ def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     attributes = list(dict.fromkeys(data["attribute"]))
     sns.barplot(saturation=1, data=data, x="attribute", y="per_template", hue="system", hue_order=list(labels.values()),
                 order=attributes, palette=palette, ax=ax)
-    _mark_zero_bars(ax)
+    zeros = _mark_zero_bars(ax)
     for i, attribute in enumerate(attributes):
         if not np.isfinite(data.loc[data["attribute"] == attribute, "per_template"]).any():
             ax.annotate("no template", (i, 0.0), xytext=(0, 5), textcoords="offset points", ha="center",
                         fontsize=preset().small_size)
-    top = np.nanmax(data["per_template"].to_numpy(float)) if data["per_template"].notna().any() else 0.0
+    values = data["per_template"].to_numpy(float)
+    top = np.nanmax(values) if data["per_template"].notna().any() else 0.0
+    positive = values[np.isfinite(values) & (values > 0)]
     p = preset()
     bars = [bar for container in ax.containers for bar in container if np.isfinite(bar.get_height())]
-    widest = max((_text_inches(f"{bar.get_height():.3g}", p.small_size) for bar in bars), default=0.1)
+    text = _value_format(positive)
+    widest = max((_text_inches(text(bar.get_height()), p.small_size) for bar in bars), default=0.1)
     bar_inches = ax.figure.get_figwidth() * 0.85 / max(len(attributes) * len(labels) / 0.8, 1)
     upright = widest > 0.95 * bar_inches
     for bar in bars:  # every bar says its value: a bar 100 times shorter than the tallest stays readable
-        ax.annotate(f"{bar.get_height():.3g}", (bar.get_x() + bar.get_width() / 2, max(bar.get_height(), 0.0)),
+        ax.annotate(text(bar.get_height()), (bar.get_x() + bar.get_width() / 2, max(bar.get_height(), 0.0)),
                     xytext=(0, 5 if bar.get_height() == 0 else 2), textcoords="offset points", ha="center",
                     va="bottom", rotation=90 if upright else 0, fontsize=p.small_size)
     headroom = 1.0 + (widest + 0.1 if upright else 0.2) / max(ax.figure.get_figheight()
                                                                                          - 1.0, 0.8)
-    if top > 0:
+    scale = ""
+    if len(positive) and top / positive.min() > DWARF_RATIO:  # one bar dwarfs the rest: a square-root axis
+        ax.set_yscale("function", functions=(lambda v: np.sign(v) * np.sqrt(np.abs(v)),
+                                             lambda v: np.sign(v) * np.square(v)))
+        ax.set_ylim(-(0.04 * np.sqrt(top) * headroom) ** 2, top * headroom ** 2)  # room below 0 for the diamonds
+        ticks, last = [0.0], 0.0
+        for nice in (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000):
+            if nice <= top * headroom ** 2 and np.sqrt(nice) - np.sqrt(last) >= 0.12 * np.sqrt(top):
+                ticks.append(nice)
+                last = nice
+        ax.yaxis.set_major_locator(FixedLocator(ticks))
+        ax.yaxis.set_minor_locator(NullLocator())
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        scale = " (square-root scale)"
+    elif top > 0:
         ax.set_ylim(top=headroom * top)  # room for the values; _mark_zero_bars made room below zero
     else:
         ax.set_ylim(-0.05, 1.0)  # nothing but zeros (or no template): a visible range
-    ax.set(xlabel="characteristic", ylabel="BTCs per template", title="BiasFinder BTCs per template (Table 4)")
-    _legend_outside(ax)
+    ax.set(xlabel="characteristic", ylabel="BTCs per template" + scale,
+           title="BiasFinder BTCs per template (Table 4)")
+    handles, texts = ax.get_legend_handles_labels()
+    if zeros:
+        handles.append(Line2D([], [], color="0.6", **ZERO_MARK))
+        texts.append("0 BTCs (no bar)")
+    _legend_outside(ax, handles, texts)
     return ax
 
 

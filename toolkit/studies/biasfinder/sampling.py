@@ -3,7 +3,7 @@
 - :func:`sample_btcs` — a stratified random sample of BTC pairs for annotation: ``n`` split evenly over the
   characteristics, then over the models; at most ``per_template`` BTCs per template, templates visited round-robin
   in a seeded order; each sampled BTC carries its two mutants' ``fill_flag`` (``fill_flag_a``, ``fill_flag_b``)
-  (:data:`SAMPLE_COLUMNS`).
+  (:data:`SAMPLE_COLUMNS`); a sample smaller than ``n`` is warned about with the numbers.
 - :func:`sample_strata` — the strata sizes and, per characteristic, how many BTCs come from flagged fills, in the
   population (``btcs_flagged``) and in the sample (``sampled_flagged``) (:data:`STRATA_COLUMNS`).
 - :func:`sample_size` — Cochran's sample size for a proportion (p = 0.5) with finite-population correction.
@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from toolkit.errors import InputError
+from toolkit.errors import InputError, warn
 from toolkit.studies.biasfinder.counting import _flag_text, _is_flagged, btcs
 
 SAMPLE_COLUMNS = ("btc_id", "model", "attribute", "case_id", "variant_a", "variant_b", "text_a", "text_b", "group_a",
@@ -112,7 +112,20 @@ def sample_btcs(scored: pd.DataFrame, *, n: int, seed: int = 0, per_template: in
                              "label_b": b["label"], "fill_flag_a": _flag(a), "fill_flag_b": _flag(b)})
             if not progressed:
                 break
+    if len(rows) < n:
+        _warn_short(drawn=len(rows), asked=n, btcs=int(counts["n_btcs"].sum()),
+                    templates=int(counts["case_id"].nunique()), per_template=per_template)
     return pd.DataFrame(rows, columns=list(SAMPLE_COLUMNS))
+
+
+def _warn_short(*, drawn: int, asked: int, btcs: int, templates: int, per_template: int) -> None:
+    """Warn that the annotation sample is smaller than asked, with the numbers and what the shortfall costs."""
+    half = 100 * stats.norm.ppf(0.975) * math.sqrt(0.25 / drawn) if drawn else float("inf")
+    warn(f"annotation sample: {drawn:,} BTCs drawn of the {asked:,} asked for ({btcs:,} BTCs over {templates:,} "
+         f"templates, at most {per_template} per template). A TPR from {drawn:,} BTCs has a 95 % interval of up to "
+         + (f"±{half:.0f} percentage points" if drawn else "nothing to estimate")
+         + (f", not the ±5 the sample size was chosen for" if drawn else "")
+         + f". Raise per_template (now {per_template}), or mine more templates from a larger corpus.")
 
 
 def sample_strata(scored: pd.DataFrame, sample: pd.DataFrame) -> pd.DataFrame:

@@ -46,6 +46,7 @@ from toolkit.studies.btcsam.analysis import (
     detection_intervals,
     detection_probability,
     diversity,
+    failure_by_bias_type,
     failure_percentage,
     failures,
     pair_null,
@@ -233,8 +234,9 @@ def figures_of(result: StudyResult, *, theta: float | None = None) -> dict[str, 
     return {"btcsam_detection": btcsam_figures.btcsam_heatmap(
                 detection, title=f"Detection probability per test set (θ = {theta:g}, Table 2)"),
             "btcsam_failure_pct": btcsam_figures.btcsam_heatmap(
-                result.failure_pct, value="failure_pct", index="model",
-                title=f"Failure % per model (θ = {result.settings.theta:g}, Table 5)"),
+                failure_by_bias_type(result.failure_pct, alpha=result.settings.alpha), value="failure_pct",
+                index="model", title=f"Failure % per model, test sets pooled (θ = {result.settings.theta:g}, "
+                                     "Table 5)"),
             "btcsam_failure_forest": btcsam_figures.btcsam_forest(
                 pooled_failure_percentage(result.failure_pct, alpha=result.settings.alpha))}
 

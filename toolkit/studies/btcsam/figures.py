@@ -4,84 +4,151 @@ from __future__ import annotations
 import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 
 from toolkit.errors import InputError
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
+    _note_below,
     _styled,
+    _text_inches,
     model_palette,
     new_axes,
     short_labels,
 )
 
 COLOURBAR_LABELS = {"failure_pct": "failure %", "detection_probability": "detection probability"}
+SCALES = {"failure_pct": (0.0, 100.0), "detection_probability": (0.0, 1.0)}
+"""The colour scale of each value: its whole range (a colour bar that ends at the largest cell would make the
+largest look extreme)."""
+ROW_INCHES = 0.27  # a cell: two lines of 7 pt
+
+
+def _value_text(value: float, *, percent: bool) -> str:
+    """One number of a heatmap cell: a percentage as an integer, a probability with two decimals and no leading
+    zero (it cannot exceed 1; APA style), so a value and its interval read in one unit and one precision."""
+    if pd.isna(value):
+        return ""
+    return f"{value:.0f}" if percent else f"{value:.2f}".removeprefix("0").replace("-0.", "−.")
+
+
+def heatmap_words(value: str, *, theta: str = "") -> dict[str, str]:
+    """The words of :func:`btcsam_heatmap` (one place, to change the vocabulary)."""
+    unit = COLOURBAR_LABELS.get(value, value.replace("_", " "))
+    return {"colourbar": unit, "cell": f"each cell: {unit}, its 95\u00a0% Wilson interval below (cases as units)",
+            "no_case": "no case", "hatched": "hatched: no case"}
+
+
+def _cells(table: pd.DataFrame, *, value: str, index: str, columns: str) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """The grid of ``value`` (mean over other keys) and, where every cell is one row with an interval, the text of
+    each cell (value over its interval; else the value alone)."""
+    pivot = lambda column: table.pivot_table(index=index, columns=columns, values=column, aggfunc="mean", sort=False,
+                                             dropna=False)
+    grid = pivot(value)
+    percent = value == "failure_pct"
+    single = bool(table.groupby([index, columns]).size().max() == 1)
+    numbers = grid.map(lambda v: _value_text(v, percent=percent))
+    if single and {"ci_low", "ci_high"} <= set(table):
+        low, high = pivot("ci_low").reindex_like(grid), pivot("ci_high").reindex_like(grid)
+        bounds = low.map(lambda v: _value_text(v, percent=percent)) + "–" + high.map(
+            lambda v: _value_text(v, percent=percent))
+        return grid, numbers.where(grid.isna(), numbers + "\n" + bounds)
+    return grid, None
 
 
 @_styled
 def btcsam_heatmap(table: pd.DataFrame, *, value: str = "detection_probability", index: str = "test_set",
                    columns: str = "bias_type", title: str | None = None, ax: Axes | None = None) -> Axes:
-    """Heatmap of ``value`` (mean over other keys) by ``index`` × ``columns`` (BTC-SAM Tables 2 and 5): ``table``
-    from :func:`toolkit.studies.btcsam.analysis.detection_probability` or :func:`~toolkit.studies.btcsam.analysis.failure_percentage`;
-    ``title`` defaults to the value's name. A cell with no case (the test set has no case of that bias type) is
-    grey and hatched, and says ``no case`` where it has room (else the axis label says so). In a column preset a
-    grid wider than tall is drawn transposed (the longer side down the page). Column labels wrap at spaces (upright
-    where there is no room); models (``index="model"``) by :func:`short_label`. Where each cell is one row with
-    ``ci_low``/``ci_high`` and has room, its interval is printed under its value (in %)."""
+    """Heatmap of ``value`` by ``index`` × ``columns`` (BTC-SAM Tables 2 and 5): ``table`` from
+    :func:`toolkit.studies.btcsam.analysis.detection_intervals` (one row per cell) or
+    :func:`~toolkit.studies.btcsam.analysis.failure_by_bias_type`; rows with ``ci_low``/``ci_high`` print the value
+    with its interval below, in the value's own unit and precision (a probability as ``.25`` over ``.19–.33``, a
+    percentage as ``12`` over ``8–17``); a table with several rows per cell is averaged and printed without one. The
+    colour scale spans the value's whole range (0–1, 0–100 %). A cell with no case is grey and hatched (``no case``
+    where it has room, else the axis label says so). Where the cells with their intervals do not fit across the
+    preset's width (a column, many bias types), the columns are split over panels stacked down the page, each
+    keeping only its rows that have a case, under one title and one colour bar; so every cell keeps its interval
+    at every preset. Models (``index="model"``) by :func:`short_label`. Returns the first panel."""
     from matplotlib.patches import Rectangle
 
     missing = [c for c in (value, index, columns) if c not in table.columns]
     if missing or table.empty:
         raise InputError(f"cannot draw a heatmap: table is empty or lacks {', '.join(missing)}.",
-                         fix="pass detection_probability(...) or failure_percentage(...) of a scored test set.")
+                         fix="pass detection_intervals(...) or failure_by_bias_type(...) of a scored test set.")
     p = preset()
-    pivot = lambda column: table.pivot_table(index=index, columns=columns, values=column,
-                                             aggfunc="mean", sort=False, dropna=False)
-    grid = pivot(value)
-    single = bool(table.groupby([index, columns]).size().max() == 1)
-    bounds = [pivot(c) for c in ("ci_low", "ci_high")] if single and {"ci_low", "ci_high"} <= set(table) else []
-    for frame in [grid, *bounds]:
+    grid, texts = _cells(table, value=value, index=index, columns=columns)
+    percent = value == "failure_pct"
+    if texts is None:
+        texts = grid.map(lambda v: _value_text(v, percent=percent))
+    for frame in (grid, texts):
         if index == "model":
             frame.index = [short_labels(frame.index)[m] for m in frame.index]
         if columns == "model":
             frame.columns = [short_labels(frame.columns)[m] for m in frame.columns]
-    if not p.double and grid.shape[1] > grid.shape[0]:
-        grid, index, columns = grid.T, columns, index
-        bounds = [b.T for b in bounds]
-    ax = ax if ax is not None else new_axes(height=(0.42 if bounds else 0.3) * grid.shape[0] + 1.5)
-    row_chars = max(len(str(i)) for i in grid.index)
-    cell = (ax.figure.get_figwidth() - 1.1 - row_chars * 0.55 * p.small_size / 72) / max(grid.shape[1], 1)
-    percent, no_room = value == "failure_pct", False
-    numbers = grid.map(lambda v: "" if pd.isna(v) else f"{v:.1f}" if percent else f"{v:.2f}")
-    scale = 1.0 if percent else 100.0
-    if bounds and cell >= 0.5:  # each cell's interval under its value, where a cell has room
-        numbers = numbers.where(grid.isna(), numbers + "\n[" + (bounds[0] * scale).round().map("{:.0f}".format)
-                                + ", " + (bounds[1] * scale).round().map("{:.0f}".format) + "]")
-    else:
-        no_room, bounds = bool(bounds), []
-    sns.heatmap(grid, annot=numbers, fmt="", cmap="rocket_r", ax=ax,
-                annot_kws={"fontsize": p.small_size}, linewidths=0.4, linecolor="white",
-                cbar_kws={"label": COLOURBAR_LABELS.get(value, value.replace("_", " ")), "pad": 0.02, "shrink": 0.8})
-    empty = grid.isna().to_numpy()
-    for i, j in zip(*empty.nonzero()):
-        ax.add_patch(Rectangle((j, i), 1, 1, facecolor="0.92", edgecolor="0.7", hatch="////", linewidth=0,
-                               zorder=0.5))
-        if cell >= 0.42:
-            ax.text(j + 0.5, i + 0.5, "no case", ha="center", va="center", fontsize=p.small_size, color="0.3")
-    columns_text = [str(c).replace(" ", "\n") for c in grid.columns]
-    longest = max(len(line) for c in columns_text for line in c.split("\n"))
-    upright = longest * 0.6 * p.small_size / 72 > 0.9 * cell
-    ax.set_xticks([j + 0.5 for j in range(grid.shape[1])], [str(c) for c in grid.columns] if upright else columns_text,
-                  rotation=90 if upright else 0)
-    ax.set_yticks([i + 0.5 for i in range(grid.shape[0])], [str(i) for i in grid.index], rotation=0)
-    note = " (hatched: no case)" if empty.any() and cell < 0.42 else ""
-    ax.set(xlabel=columns.replace("_", " ") + note, ylabel=index.replace("_", " "),
-           title=title if title is not None else f"BTC-SAM {value.replace('_', ' ')}")
-    if no_room:
-        ax.set_xlabel(ax.get_xlabel() + " (intervals: the forest figure)")
-    if bounds:
-        ax.set_xlabel(ax.get_xlabel() + f" (each cell: value [95\u00a0% interval{'' if percent else ', in %'}])")
-    return ax
+    words = heatmap_words(value)
+    widest_text = max((_text_inches(line, p.small_size) for cell in texts.to_numpy().ravel() for line in
+                       str(cell).split("\n")), default=0.3)
+    cell_needed = max(widest_text + 0.06, 0.3)
+    if ax is None and not p.double and grid.shape[1] > grid.shape[0]:  # a column: the longer side down the page
+        grid, texts, index, columns = grid.T, texts.T, columns, index
+    row_label = max(_text_inches(str(i), p.small_size) for i in grid.index) + 0.25
+    bar = 0.75 if ax is not None or p.double else 0.0  # a vertical colour bar beside one panel; else one under all
+    room = (ax.figure.get_figwidth() if ax is not None else p.width) - row_label - bar - 0.2
+    per_panel = grid.shape[1] if ax is not None else max(1, min(grid.shape[1], int(room // cell_needed)))
+    chunks = [list(grid.columns[i:i + per_panel]) for i in range(0, grid.shape[1], per_panel)]
+    cell = room / max(per_panel, 1)
+    line = p.small_size * 1.25 / 72
 
+    def column_labels(chunk: list) -> tuple[list[str], bool, float]:
+        """The chunk's column labels (wrapped at spaces, or upright when a word is wider than a cell) and the
+        height they take."""
+        wrapped = [str(c).replace(" ", "\n") for c in chunk]
+        longest = max(_text_inches(part, p.small_size) for c in wrapped for part in c.split("\n"))
+        if longest <= 0.95 * cell:
+            return wrapped, False, max(c.count("\n") + 1 for c in wrapped) * line + 0.12
+        return [str(c) for c in chunk], True, max(_text_inches(str(c), p.small_size) for c in chunk) + 0.12
+
+    kept_rows = [grid[chunk].notna().any(axis=1) if len(chunks) > 1 else pd.Series(True, index=grid.index)
+                 for chunk in chunks]
+    if ax is None:
+        heights = [ROW_INCHES * int(kept.sum()) + column_labels(chunk)[2] for chunk, kept in zip(chunks, kept_rows)]
+        under = not (p.double and len(chunks) == 1)  # the colour bar under the panels
+        extra = 0.75 + (0.25 if not p.double else 0.0) + (0.6 if under else 0.0)  # title, axis label, colour bar
+        figure = Figure(figsize=(p.width, min(sum(heights) + extra, p.max_height)), layout="constrained")
+        figure.toolkit_preset = p.name
+        panels = figure.subplots(len(chunks), 1, squeeze=False, height_ratios=heights)[:, 0].tolist()
+    else:
+        panels = [ax]
+    low, high = SCALES.get(value, (None, None))
+    any_empty = False
+    for chunk, kept, panel in zip(chunks, kept_rows, panels):
+        part, words_part = grid.loc[kept, chunk], texts.loc[kept, chunk]
+        sns.heatmap(part, annot=words_part, fmt="", cmap="rocket_r", ax=panel, vmin=low, vmax=high, cbar=False,
+                    annot_kws={"fontsize": p.small_size}, linewidths=0.4, linecolor="white")
+        empty = part.isna().to_numpy()
+        any_empty |= bool(empty.any())
+        for i, j in zip(*empty.nonzero()):
+            panel.add_patch(Rectangle((j, i), 1, 1, facecolor="0.92", edgecolor="0.7", hatch="////", linewidth=0,
+                                      zorder=0.5))
+            if cell >= 0.42:
+                panel.text(j + 0.5, i + 0.5, words["no_case"], ha="center", va="center", fontsize=p.small_size,
+                           color="0.3")
+        labels, upright, _ = column_labels(list(part.columns))
+        panel.set_xticks([j + 0.5 for j in range(part.shape[1])], labels, rotation=90 if upright else 0)
+        panel.set_yticks([i + 0.5 for i in range(part.shape[0])], [str(i) for i in part.index], rotation=0)
+        panel.set(xlabel="", ylabel=index.replace("_", " "))
+    note = f" ({words['hatched']})" if any_empty and cell < 0.42 else ""
+    panels[-1].set_xlabel(columns.replace("_", " ") + note)
+    if texts.map(lambda t: "\n" in str(t)).to_numpy().any():
+        _note_below(panels[-1], words["cell"])
+    mappable = panels[0].collections[0]
+    colour_bar = {"label": words["colourbar"], "pad": 0.02}
+    if ax is not None or p.double and len(panels) == 1:
+        panels[0].figure.colorbar(mappable, ax=panels, shrink=0.8, **colour_bar)
+    else:
+        panels[0].figure.colorbar(mappable, ax=panels, location="bottom", shrink=0.6, aspect=40, **colour_bar)
+    panels[0].set_title(title if title is not None else f"BTC-SAM {value.replace('_', ' ')}")
+    return panels[0]
 
 
 @_styled

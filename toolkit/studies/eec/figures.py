@@ -89,6 +89,14 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
     if collapsed:
         handles.append(Line2D([], [], color="0.3", **COLLAPSED_MARK))
         texts.append("box collapsed (IQR = 0)")
+    outliers = [line for line in ax.get_lines() if line.get_marker() == "o" and len(line.get_xydata())
+                and str(line.get_linestyle()) in ("None", "none", "")]  # the boxes' fliers
+    if outliers:
+        first = outliers[0]
+        handles.append(Line2D([], [], color="none", marker="o", markersize=first.get_markersize(),
+                              markerfacecolor=first.get_markerfacecolor(), markeredgecolor=first.get_markeredgecolor(),
+                              linestyle="none"))
+        texts.append("pair beyond 1.5 × IQR")
     _legend_outside(ax, handles, texts)
     return ax
 
@@ -117,6 +125,17 @@ def _task_panels(data: pd.DataFrame, *, value: str, what: str, attribute: str, s
     return panels
 
 
+def _titles(axes: list[Axes], title: str, orders: list[tuple[str, str]]) -> None:
+    """One title per figure: a single panel says it all in its own title (the task after the attribute) and the
+    systems' order as its x label; several panels share ``title`` above them and each names its task and order."""
+    if len(axes) == 1:
+        task, label = orders[0]
+        head, _, tail = title.partition(": ")
+        axes[0].set(title=f"{head}, {task}: {tail}", xlabel=label)
+    else:
+        axes[0].figure.suptitle(title, fontsize=preset().title_size)
+
+
 def _panel_title(task: str, order_label: str) -> str:
     """A task panel's title: the task and the systems' order (``anger: by mean Δ``)."""
     return f"{task}: " + order_label.replace("system (by ", "by ").removesuffix(")")
@@ -130,13 +149,14 @@ def eec_task_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str,
     paper ordered them by official rank; systems without one follow, by mean Δ (the axis label says which). One
     new Figure at the preset's width; returns its Axes."""
     data = pairs[(pairs["attribute"] == attribute) & (pairs["subset"] == subset)]
-    axes = []
+    axes, orders = [], []
     for task, block, order, label, ax in _task_panels(data, value="delta", what="pairs", attribute=attribute,
                                                       subset=subset, pearson=pearson):
         eec_deltas(block, tests[tests["task"] == task], attribute=attribute, subset=subset, order=order, ax=ax)
         ax.set(title=_panel_title(task, label), xlabel="")
         axes.append(ax)
-    axes[0].figure.suptitle(f"EEC {attribute} ({subset}): Δ per system", fontsize=preset().title_size)
+        orders.append((task, label))
+    _titles(axes, f"EEC {attribute} ({subset}): Δ per system", orders)
     _figure_legend(axes[0].figure, axes)
     return axes
 
@@ -231,13 +251,14 @@ def eec_task_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "al
     """:func:`eec_intervals` per task (one panel each, the paper's task order), systems ordered as
     :func:`eec_task_deltas` orders them (``pearson`` best first, then by mean Δ). One new Figure; returns its Axes."""
     data = tests[(tests["attribute"] == attribute) & (tests["subset"] == subset)]
-    axes = []
+    axes, orders = [], []
     for task, block, order, label, ax in _task_panels(data, value="mean_diff", what="tests", attribute=attribute,
                                                       subset=subset, pearson=pearson):
         eec_intervals(block, attribute=attribute, subset=subset, order=order, ax=ax)
         ax.set(title=_panel_title(task, label), xlabel="")
         axes.append(ax)
-    axes[0].figure.suptitle(f"EEC {attribute} ({subset}): Δ with {_level(data)} CI", fontsize=preset().title_size)
+        orders.append((task, label))
+    _titles(axes, f"EEC {attribute} ({subset}): Δ with {_level(data)} CI", orders)
     _figure_legend(axes[0].figure, axes)
     return axes
 

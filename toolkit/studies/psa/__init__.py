@@ -93,10 +93,19 @@ def _slug(text: str) -> str:
 
 def figures_of(result: StudyResult) -> dict[str, Axes]:
     """ScoreSens per name for each model (Figure 1) and the LabelDist curves with their bootstrap bands (Figure 2),
-    keyed by file stem."""
-    axes = {f"psa_score_sens_{_slug(m)}": psa_figures.psa_score_sens(result.names, model=m) for m in result.models}
+    keyed by file stem; a model whose ScoreSens figure would show one bar or none has none (the provenance's
+    ``figures_not_drawn`` says why: :func:`figures_not_drawn`)."""
+    axes = {f"psa_score_sens_{_slug(m)}": psa_figures.psa_score_sens(result.names, model=m) for m in result.models
+            if not psa_figures.score_sens_note(result.names, model=m)}
     axes["psa_label_dist"] = psa_figures.psa_label_dist(result.label_dist)
     return axes
+
+
+def figures_not_drawn(names: pd.DataFrame, models: Iterable[str]) -> dict[str, str]:
+    """File stem → why the figure is said in words instead (:func:`toolkit.studies.psa.figures.score_sens_note`):
+    the ScoreSens figures that would show one bar or none."""
+    notes = {f"psa_score_sens_{_slug(m)}": psa_figures.score_sens_note(names, model=m) for m in models}
+    return {stem: note for stem, note in notes.items() if note}
 
 
 def write(result: StudyResult, out_dir: str | Path | None = None, **options: Any) -> list[Path]:
@@ -134,7 +143,7 @@ class PSA(Study):
             corpus = settings.corpus
             frame = (corpora.from_frame(corpus) if isinstance(corpus, pd.DataFrame)
                      else corpora.load(corpus, encoding=settings.encoding, report=corpus_report))
-            english = frame["text"].map(corpora.looks_english).astype(bool)
+            english = corpora.english(frame["text"])  # remembered from loading: nothing checked twice
             corpus_report["non_english_skipped"] = int((~english).sum())
             cases = generate(frame.loc[english], names=settings.names, n=settings.n, seed=settings.seed,
                              max_words=settings.max_words)
@@ -156,6 +165,7 @@ class PSA(Study):
                   "gender": gender_gap(scored, n_boot=n_boot, seed=seed, alpha=settings.alpha,
                                        margin=settings.margin, correction=settings.correction),
                   "variance": variance_table(scored)}
+        record["figures_not_drawn"] = figures_not_drawn(frames["names"], models=list(dict.fromkeys(scored["model"])))
         return StudyResult(study=self.name, models=list(dict.fromkeys(scored["model"])), scored=scored,
                            frames=frames, settings=settings,
                            provenance=Provenance(study=self.name, settings=record,

@@ -14,6 +14,7 @@ from toolkit.apps.fields import ModelField, named_models
 from toolkit.apps.runner import Runner
 from toolkit.apps.tables import table
 from toolkit.models import OFFLINE_DEFAULTS
+from toolkit.paths import path_hint, path_tooltip
 from toolkit.studies import psa
 from toolkit.studies.psa import captions, figures
 
@@ -38,10 +39,12 @@ class PSAApp(Runner):
     def __init__(self, *, corpus: str = "sample", models: Sequence[str] = OFFLINE_DEFAULTS, n: int = 50,
                  cache: bool | str | Path = True, study: Callable[..., Any] | None = None) -> None:
         self._psa = psa
-        self.corpus = w.Text(value=str(corpus), description="corpus", placeholder="'sample' or a CSV/JSONL path")
+        self.corpus = w.Text(value=str(corpus), description="corpus", placeholder=path_hint("'sample' or a CSV/JSONL path"),
+                             tooltip=path_tooltip("'sample', or a corpus file or folder (docs/data.md)"))
         self.field = ModelField(options=named_models(), chosen=list(models))
         self.models, self.extra = self.field.models, self.field.extra
-        self.names = w.Text(value="", description="names CSV", placeholder="blank: 48 public figures")
+        self.names = w.Text(value="", description="names CSV", placeholder=path_hint("blank: 48 public figures"),
+                            tooltip=path_tooltip("blank: the 48 public figures; or a CSV with name,gender,category"))
         self.n = w.BoundedIntText(value=n, min=2, max=100_000, description="sentences")
         self.threshold = w.FloatSlider(value=0.5, min=0.05, max=0.95, step=0.05, description="threshold",
                                        continuous_update=False)

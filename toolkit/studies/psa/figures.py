@@ -8,12 +8,15 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
+from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
+from matplotlib.ticker import MaxNLocator
 
 from toolkit.errors import InputError
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
     NOISE,
+    ZERO_MARK,
     _legend_outside,
     _mark_zero_bars,
     _min_span,
@@ -25,13 +28,51 @@ from toolkit.plots.style import (
     short_labels,
 )
 
+MIN_DIFFERING = 3
+"""ScoreSens per name is drawn only when at least this many names (and a tenth of them) differ from the value most
+names share; fewer is one bar or none, said in words instead (:func:`score_sens_note`)."""
+
+
+def score_sens_note(names: pd.DataFrame, *, model: str) -> str:
+    """Why ``model``'s ScoreSens per name is said in words instead of drawn, or ``""`` when a figure shows
+    something: when fewer than :data:`MIN_DIFFERING` names (or a tenth of them) differ from the value most names
+    share (floating-point noise below :data:`NOISE` read as 0), the note names that value and the names that
+    differ, with theirs. ``names`` from :func:`toolkit.studies.psa.analysis.score_sens`."""
+    data = names[names["model"] == model]
+    if data.empty:
+        return ""
+    values = data["score_sens"].where(data["score_sens"].abs() > NOISE, 0.0).round(9)
+    shared = float(values.mode().iloc[0])
+    differ = data.assign(value=values)[(values - shared).abs() > NOISE]
+    if len(differ) >= max(MIN_DIFFERING, int(np.ceil(0.1 * len(data)))):
+        return ""
+    label = short_label(model)
+    same = (f"{label} gives every name the same score (ScoreSens 0)" if shared == 0 and differ.empty else
+            f"{label}: {len(data) - len(differ)} of {len(data)} names have ScoreSens {shared:+.4f}"
+            if shared != 0 else f"{label}: {len(data) - len(differ)} of {len(data)} names have ScoreSens 0")
+    others = "; ".join(f"{r.name} {r.value:+.4f}" for r in differ.sort_values("value").itertuples())
+    return (same + (", every name alike" if differ.empty and shared != 0 else "")
+            + (f"; only {others}" if others else "") + ". No figure: a bar chart would show one bar or none "
+            "(the values are in psa_names.csv).")
+
+
+def _score_sens_words(label: str, *, vertical: bool) -> dict[str, str]:
+    """The words of :func:`psa_score_sens` (one place, to change the vocabulary)."""
+    interval = "bars: ScoreSens; lines: 95\u00a0% bootstrap interval over sentences"
+    return {"title": f"PSA ScoreSens: {label}",
+            "value": "ScoreSens (valence)",
+            "names": "female names  |  male names" if vertical else "female names (top)  |  male names",
+            "interval": interval}
+
 
 @_styled
 def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, ax: Axes | None = None) -> Axes:
-    """ScoreSens per name, female names then male names, coloured by category (PSA Figure 1); a name whose
-    ScoreSens is 0 (or floating-point noise of 0, below :data:`NOISE`) is a diamond on the zero line, and the axis
-    spans at least 0.02 (never scaled to noise). Vertical bars at double width; in a column preset the
-    bars run horizontally (names down the side, female above the dashed line).
+    """ScoreSens per name, female names then male names, coloured by category (PSA Figure 1), each with its
+    bootstrap interval (``score_sens_low``/``score_sens_high``, where the table has them) as a thin line; a name
+    whose ScoreSens is 0 (or floating-point noise of 0, below :data:`NOISE`) is a diamond on the zero line, and the
+    axis spans at least 0.02 (never scaled to noise). Vertical bars at double width; in a column preset the
+    bars run horizontally (names down the side, female above the dashed line). Whether a model's figure says
+    anything: :func:`score_sens_note`.
 
     ``names`` from :func:`toolkit.studies.psa.analysis.score_sens`; ``model`` picks one model (default: the first).
     """
@@ -47,29 +88,44 @@ def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, ax: Axes | 
     data = data.assign(score_sens=data["score_sens"].where(data["score_sens"].abs() > NOISE, 0.0))  # noise: 0
     data = data.sort_values(["gender", "score_sens"], kind="stable")
     if ax is None:
-        ax = new_axes(height=p.height + 0.9) if vertical else new_axes(height=0.115 * len(data) + 1.3)
+        ax = new_axes(height=p.height + 0.9) if vertical else new_axes(height=0.115 * len(data) + 1.5)
     palette = category_palette(names["category"])
     hue_order = [c for c in palette if c in set(names["category"])]
     boundary = int((data["gender"] == "female").sum()) - 0.5
+    label = short_label(model)
+    words = _score_sens_words(label, vertical=vertical)
+    order = data["name"].tolist()
     if vertical:
-        sns.barplot(saturation=1, data=data, x="name", y="score_sens", hue="category", order=data["name"].tolist(),
+        sns.barplot(saturation=1, data=data, x="name", y="score_sens", hue="category", order=order,
                     dodge=False, palette=palette, hue_order=hue_order, ax=ax)
         ax.axvline(boundary, color="black", linestyle="--", linewidth=0.6)
         ax.axhline(0.0, color="black", linewidth=0.6)
-        ax.set(xlabel="female names  |  male names", ylabel="ScoreSens (valence)")
+        ax.set(xlabel=words["names"], ylabel=words["value"])
         ax.tick_params(axis="x", rotation=90)
-        _legend_outside(ax, title="category")
     else:
-        sns.barplot(saturation=1, data=data, y="name", x="score_sens", hue="category", order=data["name"].tolist(),
+        sns.barplot(saturation=1, data=data, y="name", x="score_sens", hue="category", order=order,
                     dodge=False, palette=palette, hue_order=hue_order, orient="h", ax=ax)
         ax.axhline(boundary, color="black", linestyle="--", linewidth=0.6)
         ax.axvline(0.0, color="black", linewidth=0.6)
-        ax.set(ylabel="female names (top)  |  male names", xlabel="ScoreSens (valence)")
-        _legend_outside(ax, title="category")
-    _mark_zero_bars(ax, vertical=vertical)
+        ax.set(ylabel=words["names"], xlabel=words["value"])
+    handles, texts = ax.get_legend_handles_labels()
+    if {"score_sens_low", "score_sens_high"} <= set(data.columns) and data["score_sens_low"].notna().any():
+        where = np.arange(len(data))
+        low, high = data["score_sens_low"].to_numpy(float), data["score_sens_high"].to_numpy(float)
+        ok = np.isfinite(low) & np.isfinite(high) & (high - low > NOISE)
+        limits = ax.get_xlim() if vertical else ax.get_ylim()  # the names' axis stays as the bars set it
+        (ax.vlines if vertical else ax.hlines)(where[ok], low[ok], high[ok], color="0.15", linewidth=0.7, zorder=4)
+        (ax.set_xlim if vertical else ax.set_ylim)(limits)
+        handles.append(Line2D([], [], color="0.15", linewidth=0.7))
+        texts.append("95\u00a0% bootstrap interval")
+    if _mark_zero_bars(ax, vertical=vertical):
+        handles.append(Line2D([], [], color="0.6", **ZERO_MARK))
+        texts.append("ScoreSens 0 (no bar)")
+    _legend_outside(ax, handles, texts, title="category")
     _min_span(ax, axis="y" if vertical else "x", span=0.02)
-    label = short_label(model)
-    ax.set_title(f"PSA ScoreSens: {label}")
+    if not vertical:  # a column's narrow value axis: few ticks, so their labels never touch
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
+    ax.set_title(words["title"])
     if (data["score_sens"] == 0).all():
         note = f"{label} gives every name the same score: ScoreSens = 0 (correlation undefined)"
         if vertical:

@@ -13,13 +13,15 @@ Output: the case table (one case per sentence; ``is_original`` marks the unpertu
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from toolkit import cases as case_schema
-from toolkit import checks, corpora
+from toolkit import checks, corpora, monitor
 from toolkit.errors import InputError, SchemaError, warn
 from toolkit.lookalike import check_distinct
 from toolkit.nlp import pipeline as nlp_layer
@@ -89,6 +91,35 @@ def candidate_sentences(corpus: pd.DataFrame, *, max_words: int = 50, split: boo
     return pd.DataFrame(rows, columns=["doc_id", "sentence_id", "text", "corpus", "anchor_gender"])
 
 
+KEEP = 4
+"""How many corpora's candidate sentences, and how many generated case tables, this process remembers (the most
+recently used): a second run on the same corpus (same texts: :func:`toolkit.corpora.fingerprint`) with the same
+settings parses nothing."""
+COUNTS = {"split": 0, "split_reused": 0, "parsed": 0, "parsed_reused": 0}
+"""How often :func:`generate` split a corpus into sentences / parsed the sampled sentences, and how often it reused
+what an earlier call of this process had done."""
+_CANDIDATES: OrderedDict[tuple, pd.DataFrame] = OrderedDict()
+_GENERATED: OrderedDict[tuple, tuple[pd.DataFrame, list[str]]] = OrderedDict()
+_LOCK = threading.Lock()
+
+
+def _recall(store: OrderedDict, key: tuple, counter: str):
+    with _LOCK:
+        value = store.get(key)
+        if value is not None:
+            store.move_to_end(key)
+            COUNTS[counter] += 1
+    return value
+
+
+def _remember(store: OrderedDict, key: tuple, value, counter: str) -> None:
+    with _LOCK:
+        COUNTS[counter] += 1
+        store[key] = value
+        while len(store) > KEEP:
+            store.popitem(last=False)
+
+
 _FORMS = {"subj": "subject", "obj": "object", "pos": "possessive", "poss": "possessive"}
 
 
@@ -118,8 +149,29 @@ def generate(corpus: pd.DataFrame, *, names: str | Path | pd.DataFrame | None = 
     max_words = checks.count(max_words, name="max_words")
     name_set = load_names(names)
     corpus = corpora.from_frame(corpus)  # doc_id derived where a frame has only texts
-    candidates = candidate_sentences(corpus, max_words=max_words, split=split_sentences)
-    candidates = candidates.drop_duplicates("text")
+    texts_key = (corpora.fingerprint(corpus.loc[:, ["doc_id", "text", "corpus"]]), max_words, split_sentences)
+    key = (*texts_key, corpora.fingerprint(name_set), n, seed, pipeline)
+    known = _recall(_GENERATED, key, "parsed_reused")
+    if known is not None:
+        cases, said = known
+        for message in said:
+            warn(message)
+        return corpora.copied(cases)
+    cases, said = corpora.recorded(_generate, corpus, name_set=name_set, n=n, seed=seed, texts_key=texts_key,
+                                   max_words=max_words, split_sentences=split_sentences, pipeline=pipeline)
+    _remember(_GENERATED, key, (cases, said), "parsed")
+    return corpora.copied(cases)
+
+
+def _generate(corpus: pd.DataFrame, *, name_set: pd.DataFrame, n: int, seed: int, texts_key: tuple, max_words: int,
+              split_sentences: bool, pipeline: str) -> pd.DataFrame:
+    """:func:`generate` without the case-table cache (the candidate sentences are remembered by ``texts_key``)."""
+    candidates = _recall(_CANDIDATES, texts_key, "split_reused")
+    if candidates is None:
+        monitor.stage(f"PSA: finding sentences with a he/she pronoun in {len(corpus):,} texts")
+        candidates = candidate_sentences(corpus, max_words=max_words, split=split_sentences)
+        candidates = candidates.drop_duplicates("text")
+        _remember(_CANDIDATES, texts_key, candidates, "split")
     per_gender = min(n // 2, *(int((candidates["anchor_gender"] == g).sum()) for g in ("female", "male")))
     if per_gender == 0:
         raise InputError("the corpus has no sentence with both a female and a male third-person pronoun anchor.",
@@ -127,6 +179,7 @@ def generate(corpus: pd.DataFrame, *, names: str | Path | pd.DataFrame | None = 
     if per_gender < n // 2:
         counts = candidates["anchor_gender"].value_counts().to_dict()
         warn(f"PSA: asked for {n} sentences but the corpus has {counts}; using {per_gender} per gender.")
+    monitor.stage(f"PSA: parsing the sampled sentences ({2 * per_gender:,}) to place the names")
     rng = np.random.default_rng(seed)
     parser = nlp_layer.load_pipeline(pipeline, disable=("ner",))
     picked: dict[str, list] = {}
