@@ -9,7 +9,7 @@ from matplotlib.axes import Axes
 from toolkit.plots.style import ZERO_MARK, _legend_outside, _styled, model_palette, new_axes, short_label
 
 ANALYSIS_STYLE = {"raw": ("o", "as measured"), "adjusted": ("s", "adjusted for name frequency"),
-                  "matched": ("^", "frequency-matched names")}
+                  "overlap": ("D", "adjusted, names in common support"), "matched": ("^", "frequency-matched names")}
 
 
 def _ranges(ax: Axes, y: np.ndarray, est, low, high, *, colour: str, marker: str, label: str | None) -> None:
@@ -25,10 +25,11 @@ def _ranges(ax: Axes, y: np.ndarray, est, low, high, *, colour: str, marker: str
 @_styled
 def confounds(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """:func:`toolkit.instrument.confounds.name_confounds`: per system, the gap and its interval as measured, adjusted
-    for name frequency (and subword length) and on frequency-matched names."""
+    for name frequency (and subword length), adjusted on the names in common support, and on frequency-matched
+    names."""
     ax = ax if ax is not None else new_axes()
     models = list(dict.fromkeys(table["model"]))
-    offsets = {a: (i - 1) * 0.22 for i, a in enumerate(ANALYSIS_STYLE)}
+    offsets = {a: (i - 1.5) * 0.18 for i, a in enumerate(ANALYSIS_STYLE)}
     for analysis, (marker, label) in ANALYSIS_STYLE.items():
         rows = table[table["analysis"] == analysis].set_index("model").reindex(models)
         y = np.arange(len(models)) + offsets[analysis]
