@@ -308,7 +308,7 @@ def table4(scored: pd.DataFrame) -> pd.DataFrame:
 
 
 def eec_verdicts(model, *, n_boot: int, batch_tokens: int) -> pd.DataFrame:
-    from toolkit.studies.eec import generate as eec_generator
+    from toolkit.studies.eec import generator as eec_generator
     from toolkit.studies.eec import analysis as eec
 
     scored = score(eec_generator.generate(), models=model, cache=False, progress=False, batch_tokens=batch_tokens)

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from toolkit import names as name_meta
-from toolkit.studies.eec import generate as eec
+from toolkit.studies.eec import generator as eec
 from toolkit.instrument.confounds import name_confounds
 
 SCENARIOS = {  # name: (frequency slope per log10, direct AA effect)

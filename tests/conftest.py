@@ -38,7 +38,7 @@ def _default_figure_preset(monkeypatch: pytest.MonkeyPatch):
 
 @pytest.fixture(scope="session")
 def eec_cases():
-    from toolkit.studies.eec.generate import generate
+    from toolkit.studies.eec.generator import generate
 
     return generate()
 

@@ -6,7 +6,7 @@ import re
 
 from synthetic_models import _FEMALE, _PERSON_WORDS, _noise
 
-from toolkit.studies.psa.generate import load_names
+from toolkit.studies.psa.generator import load_names
 
 _NAMES = load_names(None)
 _FEMALE_ALL = _FEMALE | {w for n in _NAMES[_NAMES["gender"] == "female"]["name"] for w in re.findall(r"[a-z]+",

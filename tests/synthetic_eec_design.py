@@ -1,4 +1,4 @@
-"""Simulated systems on the real EEC design (issue 32): the 8,640 sentences of :func:`toolkit.studies.eec.generate.generate`
+"""Simulated systems on the real EEC design (issue 32): the 8,640 sentences of :func:`toolkit.studies.eec.generator.generate`
 with synthetic scores whose truth is known, many systems in one scored table, so that the study's own functions
 (:func:`toolkit.studies.eec.analysis.intervals`) decide a whole family at once.
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from toolkit.studies.eec.generate import generate
+from toolkit.studies.eec.generator import generate
 
 _COLUMNS = ["case_id", "variant_id", "template_id", "person", "gender", "race", "emotion", "emotion_word", "np_pair"]
 _CASES: pd.DataFrame | None = None

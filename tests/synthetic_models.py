@@ -64,7 +64,7 @@ def _strip_names(text: str) -> str:
     """The sentence with the PSA default names (and "'s"), pronouns and extra spaces removed."""
     global _PSA_NAMES
     if _PSA_NAMES is None:
-        from toolkit.studies.psa.generate import load_names
+        from toolkit.studies.psa.generator import load_names
 
         names = sorted(load_names()["name"], key=len, reverse=True)
         _PSA_NAMES = re.compile("(" + "|".join(map(re.escape, names)) + r")('s)?", re.IGNORECASE)

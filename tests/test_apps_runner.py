@@ -189,13 +189,24 @@ def test_each_app_hands_its_fields_to_its_study_function(tmp_path):
                         "progress": False}
 
 
-def test_toolkit_widgets_still_exports_the_apps_and_the_annotation_app():
-    import toolkit.studies.biasfinder.annotation
-    import toolkit.apps
-    import toolkit.widgets as shim
+def test_toolkit_widgets_still_exports_the_apps_and_warns_naming_their_new_homes():
+    import importlib
 
-    for name in ("eec_app", "psa_app", "biasfinder_app", "btcsam_app", "EECApp", "PSAApp", "BiasFinderApp",
-                 "BTCSAMApp", "ModelField", "table", "widget_message"):
-        assert getattr(shim, name) is getattr(toolkit.apps, name), name
+    import toolkit.apps
+    import toolkit.studies.biasfinder.annotation
+    from toolkit.studies.biasfinder import app as biasfinder_app
+    from toolkit.studies.btcsam import app as btcsam_app
+    from toolkit.studies.eec import app as eec_app
+    from toolkit.studies.psa import app as psa_app
+
+    with pytest.warns(DeprecationWarning, match="toolkit.widgets moved to toolkit.studies.<study>.app"):
+        import toolkit.widgets as shim
+        importlib.reload(shim)
+    homes = {"eec_app": eec_app, "EECApp": eec_app, "psa_app": psa_app, "PSAApp": psa_app,
+             "biasfinder_app": biasfinder_app, "BiasFinderApp": biasfinder_app, "btcsam_app": btcsam_app,
+             "BTCSAMApp": btcsam_app, "ModelField": toolkit.apps, "table": toolkit.apps,
+             "widget_message": toolkit.apps}
+    for name, home in homes.items():
+        assert getattr(shim, name) is getattr(home, name), name
     for name in ("annotation_app", "AnnotationApp", "upsert_annotation", "ANNOTATION_LOCK_TIMEOUT_S"):
         assert getattr(shim, name) is getattr(toolkit.studies.biasfinder.annotation, name), name

@@ -194,9 +194,9 @@ def test_run_records_the_active_rules_and_the_people_option_in_its_settings():
 
     result = biasfinder.run(corpus="sample", models=["vader"], instances=["gender"], n_names=2, cache=False,
                             coherence=DEFAULT - {"deity"}, people="skip-named", n_boot=200, progress=False)
-    recorded = result.settings["coherence"]
+    recorded = result.provenance.settings["coherence"]
     assert recorded["preset"] == "custom" and recorded["off"] == ["deity"] and recorded["people"] == "skip-named"
-    assert "deity" not in result.settings["generation_report"]["rejected_by_rule"]["gender"]
-    assert result.settings["word_lists"]["coherence_rules"]["applied"] is True
+    assert "deity" not in result.provenance.settings["generation_report"]["rejected_by_rule"]["gender"]
+    assert result.provenance.settings["word_lists"]["coherence_rules"]["applied"] is True
     with pytest.raises(UnknownNameError):
         biasfinder.run(corpus="sample", models=["vader"], coherence=["no_such_rule"])

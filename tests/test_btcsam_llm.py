@@ -6,7 +6,7 @@ import pytest
 
 from loopback_chat import LoopbackChat, completion
 from toolkit.errors import CacheError, InputError, LLMError, UnknownNameError
-from toolkit.studies.btcsam.generator.llm import LLM, OpenAIBackend, PromptStore, backend
+from toolkit.llm import LLM, OpenAIBackend, PromptStore, backend
 
 KEY = "sk-test-secret-123"
 MESSAGES = [{"role": "user", "content": "Say hi"}]

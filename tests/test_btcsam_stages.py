@@ -4,7 +4,8 @@ import pytest
 
 from toolkit.cases import validate
 from toolkit.errors import UnknownNameError
-from toolkit.studies.btcsam.generator import LLM, filter_counterfactuals, generate, parse, prompts
+from toolkit.llm import LLM
+from toolkit.studies.btcsam.generator import filter_counterfactuals, generate, parse, prompts
 
 BTS_REPLY = """Sure! Here are the triplets:
 ```json

@@ -237,11 +237,11 @@ def test_cli_eec_report_and_latex_are_part_of_the_run_and_a_plain_rerun_removes_
 
 
 def test_cli_coherence_option_never_turns_every_rule_off_by_being_empty():
-    from toolkit.__main__ import _coherence
     from toolkit.errors import UnknownNameError
+    from toolkit.studies.biasfinder import coherence_option as _coherence
     from toolkit.studies.biasfinder.generator.rules import active
 
-    assert _coherence("paper") == "paper" and _coherence("deity, honorific") == ["deity", "honorific"]
+    assert _coherence("paper") == "paper" and _coherence("deity, honorific") == ("deity", "honorific")
     for empty in ("", ",", " , "):
         with pytest.raises(UnknownNameError, match="paper"):
             active(_coherence(empty))

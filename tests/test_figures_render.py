@@ -58,7 +58,7 @@ def _eec(tasks=("valence",)):
 
 
 def _names(model, values=None):
-    from toolkit.studies.psa.generate import load_names
+    from toolkit.studies.psa.generator import load_names
 
     names = load_names(None)
     values = np.linspace(-0.05, 0.08, len(names)) if values is None else values

@@ -128,8 +128,8 @@ def test_preset_is_recorded_in_the_cases_and_the_provenance(tmp_path):
     text = "Tom Hanks is great. He carries the film and his smile is warm."
     result = biasfinder.run(corpus=corpus_of([text]), models=["vader"], instances=["gender", "country"],
                             lists="paper", cache=False)
-    assert result.settings["word_lists"]["preset"] == "paper"
-    assert result.settings["word_lists"]["countries"] == 25
+    assert result.provenance.settings["word_lists"]["preset"] == "paper"
+    assert result.provenance.settings["word_lists"]["countries"] == 25
     mutants = result.scored[(result.scored["group"] != "") & (result.scored["attribute"] == "country")]
     assert len(mutants) == 25 and {"Kauko", "Jelander", "Christop"} <= set(mutants["fill"])  # male names
     assert "Kauko is great. He carries the film and his smile is warm." in set(mutants["text"])

@@ -7,7 +7,7 @@ from toolkit.studies import eec
 from toolkit.cases import validate
 from toolkit.corpora import external
 from toolkit.errors import UnknownNameError
-from toolkit.studies.eec.generate import generate
+from toolkit.studies.eec.generator import generate
 
 
 def test_eec_has_the_published_size_and_balance(eec_cases):

@@ -7,7 +7,7 @@ from conftest import corpus_of
 from toolkit import corpora
 from toolkit.cases import validate
 from toolkit.errors import InputError, SchemaError
-from toolkit.studies.psa.generate import generate, load_names
+from toolkit.studies.psa.generator import generate, load_names
 
 NAMES = pd.DataFrame({"name": ["Ada Lovelace", "Alan Turing"], "gender": ["female", "male"],
                       "category": ["scientist", "scientist"]})

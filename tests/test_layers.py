@@ -22,9 +22,9 @@ ROOT = Path(__file__).resolve().parents[1]
 STUDY_PACKAGES = ("eec", "psa", "biasfinder", "btcsam", "agreement")
 """The study packages: each is one room, ``toolkit/studies/<study>/``, with the same parts in the same order."""
 STUDY_PARTS: dict[float, tuple[str, ...]] = {
-    10.1: ("generate", "generator"),
+    10.1: ("generator",),
     10.2: ("analysis", "planning", "btc_rates", "counting", "judgements", "sampling"),
-    10.3: ("figures", "captions", "drilldown", "annotation_files"),
+    10.3: ("figures", "latex", "captions", "drilldown", "annotation_files"),
     10.5: ("app", "annotation"),
 }
 """Inside a study package, lowest first: the generator, the analysis, what draws and captions it; then the package's
@@ -250,10 +250,10 @@ def test_layers_the_engine_is_below_the_studies_and_the_models_below_the_engine(
     """The spine of ARCHITECTURE.md, spelled out: a change to LAYERS that breaks it is a change of design."""
     assert (layer_of("toolkit.errors") < layer_of("toolkit.cases") < layer_of("toolkit.llm")
             < layer_of("toolkit.models.hf") < layer_of("toolkit.scoring") < layer_of("toolkit.plots")
-            < layer_of("toolkit.outputs.runs") < layer_of("toolkit.studies") < layer_of("toolkit.studies.eec.generate")
+            < layer_of("toolkit.outputs.runs") < layer_of("toolkit.studies") < layer_of("toolkit.studies.eec.generator")
             < layer_of("toolkit.studies.eec.analysis") < layer_of("toolkit.studies.eec.figures")
             < layer_of("toolkit.studies.eec") < layer_of("toolkit.studies.eec.app") < layer_of("toolkit.__main__"))
-    assert layer_of("toolkit.studies.btcsam.generator.llm") == layer_of("toolkit.studies.biasfinder.generator.gender")
+    assert layer_of("toolkit.studies.btcsam.generator.stages") == layer_of("toolkit.studies.biasfinder.generator.gender")
 
 
 def test_layers_every_entry_names_a_module():
@@ -397,8 +397,8 @@ def test_layers_allowlist_does_not_hide_a_new_violation_in_an_allowed_file(edges
 
 
 @pytest.mark.parametrize("edge, kind", [
-    (Edge("toolkit.studies.btcsam", "toolkit.studies.eec.generate", 1, False), "study"),
-    (Edge("toolkit.studies.eec.analysis", "toolkit.studies.eec.generate", 1, False), "generator"),
+    (Edge("toolkit.studies.btcsam", "toolkit.studies.eec.generator", 1, False), "study"),
+    (Edge("toolkit.studies.eec.analysis", "toolkit.studies.eec.generator", 1, False), "generator"),
     (Edge("toolkit.__main__", "toolkit.notebooks", 1, False), "front"),
     (Edge("toolkit.studies.psa", "toolkit.results", 1, False), "shim"),
 ])

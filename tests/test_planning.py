@@ -124,7 +124,7 @@ def test_more_names_narrow_the_interval_and_bad_input_is_refused():
 
 
 def test_eec_plan_on_a_simulated_model():
-    from toolkit.studies.eec import generate as eec
+    from toolkit.studies.eec import generator as eec
     from toolkit.studies.eec.planning import COLUMNS, plan
 
     cases = eec.generate()
@@ -142,7 +142,7 @@ def test_eec_plan_on_a_simulated_model():
 
 
 def test_psa_plan_at_the_observed_design_matches_the_gender_gaps_standard_error():
-    from toolkit.studies.psa.generate import load_names
+    from toolkit.studies.psa.generator import load_names
     from toolkit.stats import two_way_bootstrap
     from toolkit.studies.psa.analysis import gap_arrays
     from toolkit.studies.psa.planning import COLUMNS, plan

@@ -45,7 +45,7 @@ def _assert_pyplot_free(ax):
 
 
 def test_every_plot_draws_on_a_figure_pyplot_does_not_manage(study, tmp_path):
-    from toolkit.studies.psa.generate import load_names
+    from toolkit.studies.psa.generator import load_names
     from toolkit.studies.btcsam import analysis as btcsam_study
     from toolkit.studies.psa import analysis as psa_study
 
@@ -75,7 +75,7 @@ def test_every_plot_draws_on_a_figure_pyplot_does_not_manage(study, tmp_path):
 
 
 def test_score_sens_uses_one_colour_per_category_and_explains_a_flat_model():
-    from toolkit.studies.psa.generate import load_names
+    from toolkit.studies.psa.generator import load_names
 
     names = load_names(None)
     colours = {}

@@ -54,7 +54,7 @@ def _eec_frames(tasks=("valence",)):
 
 
 def _names():
-    from toolkit.studies.psa.generate import load_names
+    from toolkit.studies.psa.generator import load_names
 
     names = load_names(None)
     values = np.linspace(-0.05, 0.08, len(names))

@@ -373,7 +373,7 @@ def _bodies_then_ok(bodies):
 
 @pytest.mark.parametrize("body", [b"<html>Bad gateway</html>", b'{"error": "overloaded"}', b'{"choices": []}'])
 def test_llm_reply_without_json_or_choices_is_retried_then_tk501(monkeypatch, body):
-    from toolkit.studies.btcsam.generator.llm import OpenAIBackend
+    from toolkit.llm import OpenAIBackend
 
     monkeypatch.setenv("RELIABILITY_KEY", "k")
     with LoopbackChat(reply=_bodies_then_ok([body, body])) as flaky:
@@ -432,7 +432,7 @@ def test_hf_hub_offline_searches_only_the_cache(tmp_path, monkeypatch):
 
 
 def test_btcsam_local_llm_backend_fails_at_once_on_a_missing_folder(tmp_path, monkeypatch, no_hub):
-    from toolkit.studies.btcsam.generator.llm import HFBackend
+    from toolkit.llm import HFBackend
 
     monkeypatch.chdir(tmp_path)
     with pytest.raises(ModelSpecError, match="not found"):
@@ -511,7 +511,7 @@ def test_non_english_texts_are_counted_warned_and_skipped_by_psa(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         result = psa.run(corpus=path, models=["vader"], n=4, n_boot=10, cache=False)
-    assert result.settings["corpus_report"]["non_english_skipped"] == 3
+    assert result.provenance.settings["corpus_report"]["non_english_skipped"] == 3
     assert not result.scored["text"].str.contains("他|Film sei|film était").any()
 
 
@@ -557,4 +557,4 @@ def test_btcsam_settings_name_the_llm_that_generated_a_set():
                           "bias_type": ["religion"] * 2, "test_set": ["gen"] * 2,
                           "llm": ["openai:gpt-x@http://localhost/v1?temperature=0.7&max_tokens=1024"] * 2})
     result = btcsam.run(sets={"gen": cases}, models=["vader"], cache=False)
-    assert result.settings["generated_by"] == {"gen": [cases["llm"].iloc[0]]}
+    assert result.provenance.settings["generated_by"] == {"gen": [cases["llm"].iloc[0]]}

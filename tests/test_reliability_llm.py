@@ -11,7 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from toolkit.errors import InputError, LLMError, ModelSpecError
-from toolkit.studies.btcsam.generator.llm import OpenAIBackend, retry_after
+from toolkit.llm import OpenAIBackend, retry_after
 from toolkit.models import load
 
 KEY_ENV = "RELIABILITY_LLM_KEY"

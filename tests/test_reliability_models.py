@@ -208,7 +208,7 @@ def test_cli_with_a_py_model_calling_sys_exit_fails_and_writes_nothing(exiters, 
 def test_cli_sys_exit_from_anywhere_in_the_run_is_an_error_not_success(tmp_path, capsys, monkeypatch):
     from toolkit import __main__ as cli
 
-    monkeypatch.setattr(cli, "_eec", lambda args, cache: sys.exit(0))
+    monkeypatch.setattr(cli, "_study", lambda args, cache: sys.exit(0))
     code = cli.main(["eec", "--model", "vader", "--out", str(tmp_path / "o"), "--no-cache"])
     assert code == 2 and "ended by sys.exit(0)" in capsys.readouterr().err
 
@@ -306,7 +306,7 @@ def test_hostile_chat_replies_are_malformed_replies_tk501_not_raw_errors(monkeyp
     from loopback_chat import LoopbackChat
 
     from toolkit.errors import LLMError
-    from toolkit.studies.btcsam.generator.llm import OpenAIBackend
+    from toolkit.llm import OpenAIBackend
 
     monkeypatch.setenv("R3_LLM_KEY", "k")
     with LoopbackChat(reply=lambda request: (200, payload)) as chat:

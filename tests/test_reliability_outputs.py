@@ -266,7 +266,7 @@ def _annotate(path, annotator, count, go):
 
 
 def test_concurrent_annotators_lose_no_click(tmp_path):
-    import toolkit.widgets  # noqa: F401  (imported before forking)
+    import toolkit.studies.biasfinder.annotation  # noqa: F401  (imported before forking)
 
     path, go = tmp_path / "ann.csv", _FORK.Event()
     annotators = [_FORK.Process(target=_annotate, args=(path, who, 100, go), daemon=True)

@@ -149,7 +149,7 @@ def test_a_review_over_spacys_limit_is_skipped_and_counted_at_the_largest_max_ch
     ("Ａｌｉｃｅ", r"'Alice' = 'Ａｌｉｃｅ'"),
 ], ids=["case", "trailing-space", "leading-space", "cyrillic-A", "zero-width", "full-width"])
 def test_psa_names_that_differ_only_in_form_are_tk101_naming_them(variant, says):
-    from toolkit.studies.psa.generate import load_names
+    from toolkit.studies.psa.generator import load_names
 
     names = pd.DataFrame({"name": ["Alice", variant, "Bob"], "gender": ["female", "female", "male"],
                           "category": "x"})
@@ -276,7 +276,7 @@ def test_case_table_text_with_a_lone_surrogate_is_tk101_naming_the_row():
 @pytest.mark.parametrize("name, pattern", [(" ", r"entry 1 is empty or blank"), (None, r"row 1 has an empty cell"),
                                            ("\u200b", r"entry 1 is empty or blank")])
 def test_psa_blank_or_missing_names_are_tk101(name, pattern):
-    from toolkit.studies.psa.generate import load_names
+    from toolkit.studies.psa.generator import load_names
 
     names = pd.DataFrame({"name": ["Alice", name], "gender": ["female", "male"], "category": "x"})
     with pytest.raises(SchemaError, match=pattern):
@@ -292,7 +292,7 @@ def test_psa_blank_or_missing_names_are_tk101(name, pattern):
 ], ids=["latin-1", "empty", "name-twice", "open-quote", "blank-name"])
 def test_psa_names_file_is_read_strictly(tmp_path, content, pattern):
     from toolkit.errors import ToolkitError
-    from toolkit.studies.psa.generate import load_names
+    from toolkit.studies.psa.generator import load_names
 
     (tmp_path / "names.csv").write_bytes(content)
     with pytest.raises(ToolkitError, match=pattern):

@@ -142,7 +142,7 @@ def test_studies_biasfinder_split_keeps_every_name_importable():
     moved to toolkit.studies.biasfinder.annotation_files, a layer above, and the old name's error names it."""
     import toolkit.studies.biasfinder.analysis as package
     from toolkit.studies.biasfinder.annotation_files import read_annotation_csv
-    from toolkit.studies.biasfinder.analysis import btc_rates, counting, judgements, sampling
+    from toolkit.studies.biasfinder import btc_rates, counting, judgements, sampling
 
     for name, module in [("btcs", counting), ("table4", counting), ("sample_templates", counting),
                          ("pair_counts", counting), ("sample_btcs", sampling), ("sample_strata", sampling),

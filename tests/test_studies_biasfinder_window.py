@@ -51,6 +51,7 @@ def test_results_write_parquet_beside_csv_and_inputs_in_provenance(scored, tmp_p
     pytest.importorskip("pyarrow")
     counts = btcs(scored)
     paths = write(study="biasfinder", tables={"biasfinder_btcs": counts}, axes={}, scored=scored,
+                  fingerprints=scored.attrs.get("fingerprints"), inputs=scored.attrs.get("inputs"),
                   models=list(dict.fromkeys(scored["model"])), settings={}, out_dir=tmp_path, figures_dir=tmp_path,
                   formats=("csv", "parquet"), with_scored=True)
     names = {p.name for p in paths}

@@ -111,10 +111,10 @@ def test_run_records_the_family_and_figures_include_the_forest_plot():
                          "attribute": "name", "group": name, "fill": name, "generator": "psa", "template": f"x{i}",
                          "is_original": False, "gender": gender})
     result = btcsam_run.run(sets={"toy": pd.DataFrame(rows)}, models="vader", cache=False, correction="fdr_bh")
-    assert result.settings["correction"] == "fdr_bh" and "test set" in result.settings["family"]
+    assert result.provenance.settings["correction"] == "fdr_bh" and "test set" in result.provenance.settings["family"]
     assert tuple(result.detection.columns) == btcsam.DETECTION_CI_COLUMNS
     assert result.failure_pct["n_pair_cases"].iloc[0] == 3
-    assert "btcsam_failure_forest" in btcsam_run.figures(result)
+    assert "btcsam_failure_forest" in result.figures()
 
 
 def test_rows_without_a_null_say_why():

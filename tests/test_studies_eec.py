@@ -195,7 +195,7 @@ def test_reusing_computes_each_attributes_pairs_once_and_changes_no_number(monke
 
 
 def _scored_eec_for_reuse():
-    from toolkit.studies.eec.generate import generate
+    from toolkit.studies.eec.generator import generate
 
     cases = generate()
     rng = np.random.default_rng(3)

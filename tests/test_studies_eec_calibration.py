@@ -1,5 +1,5 @@
 """Issue 32, items 2-5 and 9: the EEC's two-way statistics simulated in the study's real design — the real 8,640
-sentences (``toolkit.studies.eec.generate``, offline) with synthetic scores whose truth is known (``synthetic_eec_design``),
+sentences (``toolkit.studies.eec.generator``, offline) with synthetic scores whose truth is known (``synthetic_eec_design``),
 families of 1, 8 and 438 tests — decided by the study's own functions. Seeded; bounds allow the Monte-Carlo error
 (a binomial rate over n replicates has sd √(p(1−p)/n)). The larger run behind the docs' numbers:
 ``benchmarks/eec_calibration.py`` (output in ``benchmarks/eec_calibration.txt``)."""

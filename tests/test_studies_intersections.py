@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from toolkit.studies.eec import generate as eec
+from toolkit.studies.eec import generator as eec
 from toolkit.intersections import COLUMNS, INTERACTION, cells
 
 

@@ -4,7 +4,7 @@ import pytest
 
 from toolkit import corpora
 from toolkit.errors import SchemaError
-from toolkit.studies.psa.generate import generate
+from toolkit.studies.psa.generator import generate
 from toolkit.scoring import score
 from toolkit.studies.psa import analysis as psa
 

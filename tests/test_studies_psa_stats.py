@@ -143,8 +143,8 @@ def test_run_records_the_family_and_writes_the_new_tables(tmp_path):
     cases = pd.DataFrame(rows).assign(attribute="name", group=lambda f: f["fill"], generator="psa",
                                       template=lambda f: f["case_id"], corpus="c")
     result = psa_run.run(cases=cases, models="vader", n_boot=50, cache=False, correction="holm", margin=0.02)
-    assert result.settings["correction"] == "holm" and result.settings["margin"] == 0.02
-    assert "model × corpus" in result.settings["family"]
+    assert result.provenance.settings["correction"] == "holm" and result.provenance.settings["margin"] == 0.02
+    assert "model × corpus" in result.provenance.settings["family"]
     assert tuple(result.gender.columns) == psa.GENDER_COLUMNS and len(result.gender) == 1
     assert tuple(result.variance.columns) == psa.VARIANCE_COLUMNS
     written = {p.name for p in psa_run.write(result, tmp_path / "out", figures_dir=tmp_path / "fig")}

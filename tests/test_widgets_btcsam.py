@@ -30,7 +30,7 @@ def test_biasfinder_app_runs_models_and_shows_a_captioned_table4():
     tables = [o["data"]["text/html"] for o in app.output.outputs if "text/html" in o["data"]]
     assert len(tables) == 1 and "BiasFinder Table 4" in tables[0]
     # three templates in all: no characteristic has the two a rate test needs, and the caption says so
-    assert app.result.settings["family_size"] == 0 and "no test of the BTC rate" in tables[0]
+    assert app.result.provenance.settings["family_size"] == 0 and "no test of the BTC rate" in tables[0]
     assert len([o for o in app.output.outputs if "image/png" in o["data"]]) == 2
     _, pickers, holder = app.drill.children  # drill down: a template's mutant pairs
     (template,) = pickers.children

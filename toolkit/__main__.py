@@ -45,7 +45,7 @@ def _parser(chosen: str | None = None) -> argparse.ArgumentParser:
     """The parser: every study a subcommand; only the ``chosen`` one imports its package for its own options (so
     ``--help`` and ``models`` start without importing the studies)."""
     parser = argparse.ArgumentParser(prog="python -m toolkit", description=__doc__.split("\n")[0])
-    sub = parser.add_subparsers(dest="study", required=True)
+    sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("models", help="list the model specs available on this machine")
     for name in studies.names():
         if name != chosen:
@@ -102,8 +102,8 @@ def _parser(chosen: str | None = None) -> argparse.ArgumentParser:
 
 
 def _study(args: argparse.Namespace, cache) -> None:
-    """Run the registered study ``args.study`` with the common options and its own, write, print."""
-    study = studies.get(args.study)
+    """Run the registered study ``args.command`` with the common options and its own, write, print."""
+    study = studies.get(args.command)
     given = {"alpha": args.alpha, "correction": args.correction, "margin": args.margin, "n_boot": args.n_boot,
              "seed": args.seed, **study.arguments(args)}
     settings = study.settings(size=args.size, **given)  # every setting checked before any scoring
@@ -142,7 +142,7 @@ def _reports(args: argparse.Namespace) -> None:
     """``report RUN [--html PATH] [--latex]`` and ``compare A B --html PATH``: from folders runs wrote."""
     from toolkit.outputs import runs  # defers matplotlib (reports embed figures)
 
-    if args.study == "compare":
+    if args.command == "compare":
         print(runs.compare(left=args.left, right=args.right, path=args.html))
         return
     print(runs.from_run(out_dir=args.run, path=args.html))
@@ -205,21 +205,21 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     previous = _install_sigterm()
     try:
-        if args.study == "models":
+        if args.command == "models":
             print("\n".join(f"{spec:<40} {task_of(spec)}" for spec in available()))
             return 0
-        if args.study in ("report", "compare"):
+        if args.command in ("report", "compare"):
             _reports(args)
             return 0
         if getattr(args, "model", None):  # "--model vader,afinn" is two specs; "?labels=neg,neu,pos" stays one
             args.model = split_specs("\n".join(args.model))
-        if args.study == "audit":
+        if args.command == "audit":
             args.models = split_specs("\n".join(args.models))
         if getattr(args, "out", None) is not None:
             check_writable(args.out)  # before an hour of scoring, not after
         cache = False if args.no_cache else (args.cache or True)
         check_cache(cache)  # likewise: a --cache under a plain file fails now
-        if args.study == "audit":
+        if args.command == "audit":
             return _audit(args, cache)
         _study(args, cache)
         return 0

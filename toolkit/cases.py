@@ -86,7 +86,7 @@ def validate(frame: pd.DataFrame, *, scored: bool = False) -> pd.DataFrame:
     """
     if not isinstance(frame, pd.DataFrame):
         raise SchemaError(f"a case table must be a pandas DataFrame, got {type(frame).__name__}.",
-                          fix="build one with a generator, e.g. toolkit.studies.eec.generate().")
+                          fix="build one with a generator, e.g. toolkit.studies.eec.generator().")
     required = CASE_COLUMNS + (SCORE_COLUMNS if scored else ())
     missing = [c for c in required if c not in frame.columns]
     if missing:

@@ -1,33 +1,26 @@
-"""Shim: the apps live in :mod:`toolkit.apps` (one runner, a thin app per study); these names stay importable from
-here for notebooks and scripts written before the move. The annotation app lives in :mod:`toolkit.studies.biasfinder.annotation`."""
-
+"""Moved: the apps live in each study's package (``toolkit.studies.<study>.app``; one runner in
+:mod:`toolkit.apps`), the annotation app in :mod:`toolkit.studies.biasfinder.annotation`. These names stay importable
+from here for one release and warn."""
 from toolkit.errors import moved
 
-moved("toolkit.widgets", "toolkit.apps and each study's app (toolkit.studies.<study>.app)")
-from toolkit.studies.biasfinder.annotation import (  # noqa: F401
-                                ANNOTATION_LOCK_TIMEOUT_S,
-                                AnnotationApp,
-                                _lock_path,
-                                _read_rows,
-                                _replace_rows,
-                                annotation_app,
-                                upsert_annotation,
+moved("toolkit.widgets", "toolkit.studies.<study>.app (and toolkit.apps)")
+
+from toolkit.apps import ModelField, table, widget_message  # noqa: E402,F401
+from toolkit.apps.fields import split_specs as _split_specs  # noqa: E402,F401
+from toolkit.apps.runner import _RUN_LOCK  # noqa: E402,F401
+from toolkit.apps.tables import _number_format  # noqa: E402,F401
+from toolkit.studies.biasfinder.annotation import (  # noqa: E402,F401
+    ANNOTATION_LOCK_TIMEOUT_S,
+    AnnotationApp,
+    _lock_path,
+    _read_rows,
+    _replace_rows,
+    annotation_app,
+    upsert_annotation,
 )
-from toolkit.apps import (  # noqa: F401
-                                BiasFinderApp,
-                                BTCSAMApp,
-                                EECApp,
-                                ModelField,
-                                PSAApp,
-                                biasfinder_app,
-                                btcsam_app,
-                                eec_app,
-                                psa_app,
-                                table,
-                                widget_message,
-)
-from toolkit.studies.biasfinder.captions import biasfinder_family as _biasfinder_family  # noqa: F401
-from toolkit.studies.eec.captions import eec_family as _caption_family  # noqa: F401
-from toolkit.apps.fields import split_specs as _split_specs  # noqa: F401
-from toolkit.apps.runner import _RUN_LOCK  # noqa: F401
-from toolkit.apps.tables import _number_format  # noqa: F401
+from toolkit.studies.biasfinder.app import BiasFinderApp, biasfinder_app  # noqa: E402,F401
+from toolkit.studies.biasfinder.captions import biasfinder_family as _biasfinder_family  # noqa: E402,F401
+from toolkit.studies.btcsam.app import BTCSAMApp, btcsam_app  # noqa: E402,F401
+from toolkit.studies.eec.app import EECApp, eec_app  # noqa: E402,F401
+from toolkit.studies.eec.captions import eec_family as _caption_family  # noqa: E402,F401
+from toolkit.studies.psa.app import PSAApp, psa_app  # noqa: E402,F401

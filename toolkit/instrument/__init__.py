@@ -25,7 +25,7 @@ import pandas as pd
 
 from toolkit import names as name_meta
 from toolkit import paths, planning
-from toolkit.studies.eec import generate as eec_generator
+from toolkit.studies.eec import generator as eec_generator
 from toolkit.instrument.names import shipped_metadata
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel, load_all
 from toolkit.scoring import score
@@ -137,7 +137,7 @@ class WordingResult:
 def wording_sweep(*, models: Iterable[str | SentimentModel] | None = None, wordings: Sequence[str] | None = None,
                   attributes: Sequence[str] = ("gender", "race"), cache: bool | str | Path | None = True,
                   n_boot: int = 2000, seed: int = 0, progress: bool | None = None) -> WordingResult:
-    """Generate the EEC under each wording set (default: all, :func:`toolkit.studies.eec.generate.wordings`), score it
+    """Generate the EEC under each wording set (default: all, :func:`toolkit.studies.eec.generator.wordings`), score it
     with ``models`` (default: the offline models; the cache keeps every set), and compare the sets' conclusions
     (:mod:`toolkit.instrument.wording`)."""
     sets = list(wordings) if wordings is not None else list(eec_generator.wordings())

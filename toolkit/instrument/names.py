@@ -1,7 +1,7 @@
 """Every name the generators ship, with its metadata (:mod:`toolkit.names`).
 
 :func:`shipped` lists the names each study fills its slots with: the EEC's 40 (Kiritchenko & Mohammad 2018, Table 3),
-PSA's 48 (:mod:`toolkit.studies.psa.generate`), BiasFinder's released lists (``lists="paper"``: 30 + 30 first names, one
+PSA's 48 (:mod:`toolkit.studies.psa.generator`), BiasFinder's released lists (``lists="paper"``: 30 + 30 first names, one
 per country and gender) and this project's curated lists (``lists="curated"``). :func:`shipped_metadata` adds the SSA
 frequency, gender share and race probabilities, one row per (name, study, list); a name that cannot be looked up
 keeps its row and says why in ``missing``.
@@ -12,7 +12,7 @@ import pandas as pd
 
 from toolkit import names as name_meta
 from toolkit.studies.biasfinder.generator.lists import word_lists
-from toolkit.studies.psa.generate import load_names
+from toolkit.studies.psa.generator import load_names
 from toolkit.resources import load_json
 
 COLUMNS = ["name", "study", "list", "attribute", "group"]

@@ -1,6 +1,6 @@
 """Template wording robustness of the EEC (Seshadri, Pezeshkpour & Singh 2022; Selvam et al. 2023).
 
-The same study is rerun on each wording set of the 11 templates (:func:`toolkit.studies.eec.generate.wordings`: the
+The same study is rerun on each wording set of the 11 templates (:func:`toolkit.studies.eec.generator.wordings`: the
 published Table 2 and the project's meaning-preserving rewordings, ``resources/eec_wordings.json``). Templates stay
 random effects inside every run (:func:`toolkit.studies.eec.analysis.intervals`), so each set's interval already counts the
 templates as a sample; the sweep asks whether the conclusion survives rewording them.

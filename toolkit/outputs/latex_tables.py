@@ -1,5 +1,5 @@
 """The papers' tables as :class:`toolkit.outputs.latex_render.Layout` s, built from the study frames a run writes
-(each study declares its layouts in ``toolkit/studies/<study>/tables.py``: :class:`PaperTable` entries built with
+(each study declares its layouts in ``toolkit/studies/<study>/latex.py``: :class:`PaperTable` entries built with
 the helpers here), and :func:`to_latex` for any frame. Pure: frames in, TeX text out (rules in :mod:`toolkit.outputs.latex`).
 """
 from __future__ import annotations

@@ -57,8 +57,13 @@ def figure_renderer(ax: Axes | Figure, fmt: str) -> files.Render:
 
 
 def figure_preset(ax: Axes | Figure) -> str:
-    """The preset whose width the figure holding ``ax`` has (``plots.PRESETS``), else ``custom <w> in``."""
+    """The preset the figure holding ``ax`` was drawn for (recorded on it by the styled figure functions,
+    :func:`toolkit.plots.style.drawn_for`); for a figure drawn another way, the preset whose width it has
+    (``plots.PRESETS``), else ``custom <w> in``."""
     figure = ax if isinstance(ax, Figure) else ax.figure
+    recorded = plots.style.drawn_for(figure)
+    if recorded is not None and abs(float(plots.PRESETS[recorded].width) - float(figure.get_size_inches()[0])) < 0.01:
+        return recorded
     width = float(figure.get_size_inches()[0])
     for name, preset in getattr(plots, "PRESETS", {}).items():
         if abs(float(getattr(preset, "width", -1)) - width) < 0.01:

@@ -130,6 +130,15 @@ _NESTED = contextvars.ContextVar("toolkit_plots_nested", default=False)
 (a layout pass, the costliest step of drawing) to the outer one, which fits every panel's titles once."""
 
 
+PRESET_ATTRIBUTE = "toolkit_preset"
+"""The attribute a styled figure carries: the name of the preset it was drawn for (:func:`drawn_for`)."""
+
+
+def drawn_for(figure: Figure) -> str | None:
+    """The preset a styled figure function drew ``figure`` for; None for a figure drawn another way."""
+    return getattr(figure, PRESET_ATTRIBUTE, None)
+
+
 def _styled(function):
     """Draw ``function`` under the active preset's style (:func:`style`): fonts and lines are set while its artists
     are made; tick labels keep the preset's size when drawn later; titles wider than the figure wrap (once, by the
@@ -150,6 +159,8 @@ def _styled(function):
             axes = _axes_list(result)
             if axes:
                 figure = axes[0].figure
+                if not nested or not hasattr(figure, PRESET_ATTRIBUTE):
+                    setattr(figure, PRESET_ATTRIBUTE, p.name)  # the preset it was drawn for, read by the writers
                 touched = [a for a in figure.axes if before is None or id(a) not in before or a in axes]
                 for ax in touched:
                     ax.tick_params(axis="both", which="both", labelsize=p.small_size)

@@ -39,10 +39,11 @@ class Settings:
     correction: str = "bonferroni"
     n_boot: int = stats.N_BOOT
     seed: int = 0
+    MIN_BOOT: ClassVar[int] = checks.N_BOOT_MIN  # the fewest bootstrap replicates the study's estimators accept
 
     def __post_init__(self) -> None:
         alpha, margin, n_boot = checks.statistics(correction=self.correction, margin=self.margin, alpha=self.alpha,
-                                                  n_boot=self.n_boot, min_boot=checks.N_BOOT_MIN)
+                                                  n_boot=self.n_boot, min_boot=self.MIN_BOOT)
         self._set(alpha=alpha, margin=margin, n_boot=n_boot, seed=checks.seed(self.seed))
         self.check()
 

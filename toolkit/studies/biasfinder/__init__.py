@@ -24,7 +24,7 @@ import argparse
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pandas as pd
 from matplotlib.axes import Axes
@@ -33,7 +33,7 @@ from toolkit import checks, corpora, stats
 from toolkit.outputs.files import check_formats
 from toolkit.studies import get, register, stats_frame
 from toolkit.studies.base import Settings, Study
-from toolkit.studies.biasfinder.tables import LATEX_LAYOUTS
+from toolkit.studies.biasfinder.latex import LATEX_LAYOUTS
 from toolkit.studies.result import Provenance, StudyResult
 from toolkit.studies.biasfinder.generator import MAX_DOC_CHARS, SPACY_MAX_CHARS
 from toolkit.studies.biasfinder.generator.people import people_mode
@@ -85,13 +85,12 @@ class BiasFinderSettings(Settings):
     occupation_fit: str | None = None
     backend: str = "rules"
     acceptance: str | None = None
+    MIN_BOOT: ClassVar[int] = 100  # the two-way bootstrap over templates and names
 
     def check(self) -> None:
         word_lists(self.lists)  # an unknown preset fails here
         coherence = self.coherence if isinstance(self.coherence, str) else tuple(self.coherence)
         active_rules(coherence), people_mode(self.people)  # unknown rule names or people options fail now
-        checks.statistics(correction=self.correction, margin=self.margin, alpha=self.alpha, n_boot=self.n_boot,
-                          min_boot=100)
         if self.interval not in RATE_INTERVALS:
             raise unknown("rate interval", self.interval, RATE_INTERVALS)
         self._set(coherence=coherence, instances=tuple(self.instances),
@@ -138,6 +137,13 @@ def _statistics_settings(*, alpha: float, margin: float, correction: str, n_boot
     return {"alpha": alpha, "margin": margin, "correction": correction, "n_boot": n_boot, "interval": interval,
             "interval_method": described[interval], "family": RATE_FAMILY,
             "null_baseline": "BTC rate between mutants of the same class (placebo swaps; none for occupation)"}
+
+
+def coherence_option(text: str) -> str | tuple[str, ...]:
+    """``--coherence``: a preset or one rule name as given (an empty one is an unknown name, TK103), or a comma
+    list of rule names."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    return tuple(names) if len(names) > 1 else (names[0] if names else text.strip())
 
 
 def figures_of(result: StudyResult) -> dict[str, Axes]:
@@ -319,8 +325,7 @@ class BiasFinder(Study):
 
     def arguments(self, args: argparse.Namespace) -> dict[str, Any]:
         check_formats(tuple(args.format or ("csv",)))  # pyarrow for --format parquet: before templating and scoring
-        names = [n.strip() for n in args.coherence.split(",") if n.strip()]
-        coherence = tuple(names) if len(names) > 1 else (names[0] if names else args.coherence.strip())
+        coherence = coherence_option(args.coherence)
         return {"corpus": args.corpus, "instances": tuple(args.instance or INSTANCES), "n_names": args.n_names,
                 "max_templates": args.max_templates, "n_process": args.n_process, "encoding": args.encoding,
                 "max_chars": args.max_chars, "n_jobs": args.n_jobs, "executor": args.executor, "lists": args.lists,

@@ -32,13 +32,13 @@ from toolkit import stats as st
 from toolkit.studies import get, register, stats_frame
 from toolkit.studies.base import Settings, Study
 from toolkit.studies.btcsam import drilldown
-from toolkit.studies.btcsam.tables import LATEX_LAYOUTS
+from toolkit.studies.btcsam.latex import LATEX_LAYOUTS
 from toolkit.studies.result import Provenance, StudyResult
 from toolkit.corpora.external import (BTCSAM_SETS, btcsam_path, load_btcsam, load_crows_pairs,  # noqa: F401
                                       load_eec_csv)
 from toolkit.errors import InputError, unknown, warn
-from toolkit.studies.btcsam.generator import (BACKENDS, LLM, PromptStore, backend, filter_counterfactuals,  # noqa: F401
-                                       generate)
+from toolkit.llm import BACKENDS, LLM, PromptStore, backend  # noqa: F401
+from toolkit.studies.btcsam.generator import filter_counterfactuals, generate  # noqa: F401
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.scoring import score
 from toolkit.studies.btcsam.analysis import (RULES, THETAS, as_test_set,  # noqa: F401

@@ -18,7 +18,7 @@ Every test row also carries an interval with names and templates as samples, ``p
 family, an equivalence ``verdict``, a placebo null baseline and variance shares (see :mod:`toolkit.studies.eec.analysis`);
 ``correction``, ``margin``, ``n_boot``, ``seed`` and each subset's family go into the provenance's settings.
 
-The generator is :mod:`toolkit.studies.eec.generate`, the statistics :mod:`toolkit.studies.eec.analysis`.
+The generator is :mod:`toolkit.studies.eec.generator`, the statistics :mod:`toolkit.studies.eec.analysis`.
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ import argparse
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pandas as pd
 from matplotlib.axes import Axes
@@ -34,7 +34,7 @@ from matplotlib.axes import Axes
 from toolkit import checks, stats
 from toolkit.cases import TASKS
 from toolkit.errors import InputError, unknown
-from toolkit.studies.eec.generate import SPELLINGS, generate  # noqa: F401
+from toolkit.studies.eec.generator import SPELLINGS, generate  # noqa: F401
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel, ait, load_all
 from toolkit.scoring import score
 from toolkit.studies.eec import analysis as eec_study
@@ -44,7 +44,7 @@ from toolkit.studies import get, register
 from toolkit.studies import stats_frame
 from toolkit.studies.base import Settings, Study
 from toolkit.studies.eec import drilldown, figures
-from toolkit.studies.eec.tables import LATEX_LAYOUTS
+from toolkit.studies.eec.latex import LATEX_LAYOUTS
 from toolkit.studies.result import Provenance, StudyResult
 
 TASK_CHOICES: tuple[str, ...] = TASKS + ("all",)
@@ -64,6 +64,7 @@ class EECSettings(Settings):
     method: str = "satterthwaite"
     weighting: str = "sentences"
     family_size: int | None = None
+    MIN_BOOT: ClassVar[int] = 100  # the bootstrap-t and percentile methods
 
     def check(self) -> None:
         if self.task is not None and self.task not in TASK_CHOICES:
@@ -78,9 +79,6 @@ class EECSettings(Settings):
         for subset in subsets:
             if subset not in SUBSETS:
                 raise unknown("subset", subset, SUBSETS)
-        if self.n_boot < 100:
-            raise InputError(f"n_boot must be at least 100 for the EEC's bootstrap methods; got {self.n_boot}.",
-                             fix="pass n_boot=100 or more (2,000 is the default).")
         if self.family_size is not None:
             self._set(family_size=checks.count(self.family_size, name="family_size"))
         self._set(subsets=subsets)
@@ -101,7 +99,7 @@ def run(*, models: Iterable[str | SentimentModel] | None = None, task: str | Non
         margin: float = stats.MARGIN, n_boot: int = stats.N_BOOT, seed: int = 0, method: str = "satterthwaite",
         weighting: str = "sentences", family_size: int | None = None) -> StudyResult:
     """Generate the EEC (``spelling``: ``"published"``, the release's text, or ``"corrected"``; see
-    :mod:`toolkit.studies.eec.generate`), score it with ``models`` and run the paper's tests on ``subsets``, with
+    :mod:`toolkit.studies.eec.generator`), score it with ``models`` and run the paper's tests on ``subsets``, with
     the two-way intervals, placebo nulls and verdicts beside them (:func:`toolkit.studies.eec.analysis.intervals`:
     ``correction`` bonferroni/holm/fdr_bh over each subset's family or over ``family_size`` tests, equivalence
     ``margin``, the two-way ``method`` and template ``weighting``, ``n_boot`` replicates and ``seed`` where the

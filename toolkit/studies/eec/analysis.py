@@ -3,7 +3,7 @@
 What: for every system, does it score sentences about women (African-Americans) higher or lower than the same
 sentences about men (European-Americans)?
 
-Inputs: the scored EEC table (:func:`toolkit.studies.eec.generate.generate` → :func:`toolkit.scoring.score`).
+Inputs: the scored EEC table (:func:`toolkit.studies.eec.generator.generate` → :func:`toolkit.scoring.score`).
 
 Pairs, as the paper: per template–emotion-word instantiation (144 of them), for gender each of the 10 noun-phrase
 pairs plus one pair of averages over the 20 female vs the 20 male first names (11 × 144 = 1,584 pairs); for race
@@ -150,7 +150,7 @@ def _check(scored: pd.DataFrame, attribute: str, subset: str) -> None:
     missing = [c for c in _EEC_COLUMNS if c not in scored.columns]
     if missing:
         raise SchemaError(f"not a scored EEC table: column {missing[0]!r} is missing.",
-                          fix="score toolkit.studies.eec.generate() with toolkit.scoring.score().")
+                          fix="score toolkit.studies.eec.generator() with toolkit.scoring.score().")
     if "variant_id" in scored.columns and scored.duplicated(["model", "variant_id"]).any():
         raise SchemaError("the scored EEC table holds a sentence twice for one model.",
                           fix="score each model once; drop duplicated rows.")
@@ -220,7 +220,7 @@ def _pairs(scored: pd.DataFrame, attribute: str, subset: str) -> pd.DataFrame:
     if len(incomplete):
         first = incomplete.iloc[0]
         raise SchemaError(f"pair {first['pair']!r} of case {first['case_id']!r} lacks a {a} or {b} sentence for "
-                          f"model {first['model']!r}.", fix="score the complete EEC (toolkit.studies.eec.generate()).")
+                          f"model {first['model']!r}.", fix="score the complete EEC (toolkit.studies.eec.generator()).")
     delta = (out["score_a"] - out["score_b"]).to_numpy()
     out["delta"] = np.where(np.abs(delta) < 1e-12, 0.0, delta)
     out["attribute"], out["subset"] = attribute, subset

@@ -8,7 +8,7 @@ End to end: ``corpora.load`` → ``generate`` → ``score`` → ScoreSens, Score
 >>> psa.table2(result.summary)
 >>> result.gender      # Δ = female − male with interval, effect size, p_adjusted, verdict and the placebo range
 
-The generator is :mod:`toolkit.studies.psa.generate`, the metrics :mod:`toolkit.studies.psa.analysis` (whose docstring relates
+The generator is :mod:`toolkit.studies.psa.generator`, the metrics :mod:`toolkit.studies.psa.analysis` (whose docstring relates
 the valence scale to the paper's [−1, 1]).
 """
 from __future__ import annotations
@@ -26,9 +26,9 @@ from toolkit import checks, corpora
 from toolkit import stats as st
 from toolkit.studies import get, register, stats_frame
 from toolkit.studies.base import Settings, Study
-from toolkit.studies.psa.tables import LATEX_LAYOUTS
+from toolkit.studies.psa.latex import LATEX_LAYOUTS
 from toolkit.studies.result import Provenance, StudyResult
-from toolkit.studies.psa.generate import generate, load_names  # noqa: F401
+from toolkit.studies.psa.generator import generate, load_names  # noqa: F401
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.scoring import score
 from toolkit.studies.psa.analysis import (N_NULL, THRESHOLDS, check_thresholds,  # noqa: F401
@@ -53,7 +53,7 @@ class PSASettings(Settings):
 
     def check(self) -> None:
         check_thresholds(self.thresholds)
-        self._set(thresholds=tuple(self.thresholds), n=checks.count(self.n, name="n"),
+        self._set(thresholds=tuple(self.thresholds), n=checks.count(self.n, name="n", minimum=2),
                   max_words=checks.count(self.max_words, name="max_words"))
 
 

@@ -1,7 +1,7 @@
 """Perturbation Sensitivity Analysis (Prabhakaran, Hutchinson & Mitchell 2019, Section 3; Table 2, Figures 1–2).
 
 What: how much a model's score moves when a pronoun in a real sentence is replaced by a person's name.
-Inputs: the scored PSA table (:func:`toolkit.studies.psa.generate.generate` → :func:`toolkit.scoring.score`); f(x) is the
+Inputs: the scored PSA table (:func:`toolkit.studies.psa.generator.generate` → :func:`toolkit.scoring.score`); f(x) is the
 score of the original sentence x, f(x_n) the score with name n.
 
 - ScoreSens(n) = mean over x of f(x_n) − f(x)                            → :func:`score_sens`
@@ -81,7 +81,7 @@ def _wide(scored: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     missing = [c for c in _REQUIRED if c not in scored.columns]
     if missing:
         raise SchemaError(f"not a scored PSA table: column {missing[0]!r} is missing.",
-                          fix="score toolkit.studies.psa.generate(...) with toolkit.scoring.score().")
+                          fix="score toolkit.studies.psa.generator(...) with toolkit.scoring.score().")
     scored = with_scores(scored, study="psa")
     if scored.duplicated(["model", "corpus", "case_id", "fill"]).any():
         raise SchemaError("a sentence is scored twice with the same name (or two originals) for one model.",
