@@ -66,6 +66,7 @@ from __future__ import annotations
 import itertools
 import numbers
 import re
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -289,7 +290,9 @@ def _term_variance(arrays: dict, theta: float, *, seed: int = 0) -> tuple[np.nda
     for members in strata:
         left_out = np.array([numbers(np.array([term])) for term in members])
         k = len(members)
-        one += (k - 1) / k * np.nansum((left_out - np.nanmean(left_out, axis=0)) ** 2, axis=0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a quantity undefined without that term: NaN
+            one += (k - 1) / k * np.nansum((left_out - np.nanmean(left_out, axis=0)) ** 2, axis=0)
     halves = [list(itertools.combinations(members, len(members) - len(members) // 2)) for members in strata]
     total = int(np.prod([len(h) for h in halves], dtype=float))
     rng = np.random.default_rng(seed)
@@ -299,7 +302,9 @@ def _term_variance(arrays: dict, theta: float, *, seed: int = 0) -> tuple[np.nda
     every = np.concatenate(strata)
     half = np.array([numbers(np.setdiff1d(every, kept)) for kept in kept_sets])
     scale = np.mean([(len(m) // 2 and (len(m) - len(m) // 2) / (len(m) // 2)) for m in strata])
-    delete_half = scale * np.nanvar(half, axis=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # undefined on every half (no same-group pair left): NaN
+        delete_half = scale * np.nanvar(half, axis=0)
     return np.fmax(one, delete_half), min(len(m) for m in strata) - 1
 
 
