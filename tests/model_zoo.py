@@ -40,10 +40,19 @@ def build_classifier(folder: Path, *, arch: str, labels: list[str], problem_type
                      seed: int = 0) -> Path:
     """A tiny sequence classifier of architecture ``arch`` with the real label names, saved to ``folder``."""
     import torch
-    from transformers import (AlbertConfig, AlbertForSequenceClassification, BertConfig,
-                              BertForSequenceClassification, BertTokenizer, DistilBertConfig,
-                              DistilBertForSequenceClassification, GPT2Config, GPT2ForSequenceClassification,
-                              RobertaConfig, RobertaForSequenceClassification)
+    from transformers import (
+        AlbertConfig,
+        AlbertForSequenceClassification,
+        BertConfig,
+        BertForSequenceClassification,
+        BertTokenizer,
+        DistilBertConfig,
+        DistilBertForSequenceClassification,
+        GPT2Config,
+        GPT2ForSequenceClassification,
+        RobertaConfig,
+        RobertaForSequenceClassification,
+    )
 
     head = {"num_labels": len(labels), "id2label": dict(enumerate(labels)),
             "label2id": {name: i for i, name in enumerate(labels)}}

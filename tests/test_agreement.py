@@ -16,6 +16,7 @@ MODELS = [f"py:synthetic_bias:female_{k}" for k in (1, 4, 9, 15)]
 @pytest.fixture(scope="module")
 def scored():
     from conftest import corpus_of
+
     from toolkit.studies import eec, psa
 
     texts = ["She said the film was fine.", "He said the film was fine.", "I think she is right about it.",

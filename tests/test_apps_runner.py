@@ -11,11 +11,11 @@ import pytest
 
 from toolkit import monitor
 from toolkit.apps import Runner, table
+from toolkit.errors import InputError
 from toolkit.studies.biasfinder.app import biasfinder_app
 from toolkit.studies.btcsam.app import btcsam_app
 from toolkit.studies.eec.app import eec_app
 from toolkit.studies.psa.app import psa_app
-from toolkit.errors import InputError
 
 
 class Echo(Runner):

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
+from synthetic_models import blind, female_plus
 
 import toolkit
 from toolkit.auditing import SUMMARY_COLUMNS, AuditResult
 from toolkit.errors import InputError, UnknownNameError
-
-from synthetic_models import blind, female_plus
 
 
 def my_model(texts: list[str]) -> list[float]:

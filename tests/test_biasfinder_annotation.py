@@ -3,8 +3,8 @@ import multiprocessing
 import pandas as pd
 import pytest
 
-from toolkit.studies import biasfinder
 from toolkit.errors import InputError
+from toolkit.studies import biasfinder
 from toolkit.studies.biasfinder.analysis import SAMPLE_COLUMNS
 from toolkit.studies.biasfinder.annotation import annotation_app, upsert_annotation
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-
 from loopback_chat import LoopbackChat, completion
+
 from toolkit.errors import InputError, SchemaError, UnknownNameError
 from toolkit.studies.biasfinder.generator import fit
 from toolkit.studies.biasfinder.generator.lists import word_lists

@@ -1,8 +1,8 @@
 """People the review identifies (issue 25): ``people="skip-named"`` and ``"skip-real"`` keep a person the review
 pins down (a full name; an actor beside a role, a director credited) from being renamed or re-gendered."""
 import pytest
-
 from conftest import corpus_of
+
 from toolkit.errors import UnknownNameError
 from toolkit.studies.biasfinder.generator import gender_templates, generate
 

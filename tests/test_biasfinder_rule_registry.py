@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import toolkit.studies.biasfinder.generator  # noqa: F401  (registers every rule)
+import toolkit.studies.biasfinder.generator
 from toolkit.errors import UnknownNameError
 from toolkit.studies.biasfinder.generator import rules as registry
 from toolkit.studies.biasfinder.generator.rules import RULES, active, rule

@@ -6,11 +6,16 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import SHARED_DATA, corpus_of
+
 from toolkit.errors import UnknownNameError
-from toolkit.studies.biasfinder.generator import (COLUMNS, country_templates, gender_templates, generate,
-                                           occupation_templates)
+from toolkit.studies.biasfinder.generator import (
+    COLUMNS,
+    country_templates,
+    gender_templates,
+    generate,
+    occupation_templates,
+)
 from toolkit.studies.biasfinder.generator.rules import DEFAULT, RULES, active, record, table
 
 BASELINE = json.loads((Path(__file__).parent / "data" / "biasfinder_default_baseline.json").read_text())
@@ -95,9 +100,9 @@ def test_the_nationality_rule_rejects_a_country_template_only_when_on():
     ("name_left", "Tom Hanks is great. Hanks knows it, and he shows it.", [(0, 9), (40, 42)]),
 ])
 def test_a_rule_for_a_cluster_a_neural_backend_may_give(rule, text, cluster):
+    from toolkit.nlp import coref
     from toolkit.studies.biasfinder.generator.gender import _template, _template_or_reason
     from toolkit.studies.biasfinder.generator.lists import word_lists
-    from toolkit.nlp import coref
 
     doc = coref.backend("rules").nlp(text)
     pairs = word_lists().noun_pairs

@@ -5,10 +5,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from toolkit.studies import biasfinder
-from toolkit.studies.biasfinder.annotation import annotation_app
 from toolkit.errors import InputError, SchemaError
+from toolkit.studies import biasfinder
 from toolkit.studies.biasfinder.analysis import ANNOTATION_COLUMNS, SAMPLE_COLUMNS, STRATA_COLUMNS
+from toolkit.studies.biasfinder.annotation import annotation_app
 
 OLD_SAMPLE_COLUMNS = ("btc_id", "model", "attribute", "case_id", "variant_a", "variant_b", "text_a", "text_b",
                       "group_a", "group_b", "label_a", "label_b")

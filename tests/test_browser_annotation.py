@@ -16,7 +16,7 @@ import pytest
 
 pytestmark = [pytest.mark.browser, pytest.mark.notebook]
 
-import browser_support as support  # noqa: E402
+import browser_support as support
 
 support.skip_without_browser(lab=True)
 

@@ -7,7 +7,6 @@ reason otherwise. Nothing is downloaded at run time.
 """
 from __future__ import annotations
 
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -15,7 +14,7 @@ from matplotlib.figure import Figure
 
 pytestmark = [pytest.mark.browser]
 
-import browser_support as support  # noqa: E402
+import browser_support as support
 
 support.skip_without_browser(lab=False)
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from toolkit import paths
-from toolkit.studies import btcsam
 from toolkit.corpora import sample_path
 from toolkit.errors import InputError, UnknownNameError
+from toolkit.studies import btcsam
 
 BASELINE = ("rowid,id,bias_type,id_term,concept_term,sentence,flagged,reject_reason,refid,isValid\n"
             "0,1,religion,Christian,kind,\"The {w} Christian baker smiled.\",0,-,1,1\n"

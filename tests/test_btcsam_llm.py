@@ -3,8 +3,8 @@ import json
 import sqlite3
 
 import pytest
-
 from loopback_chat import LoopbackChat, completion
+
 from toolkit.errors import CacheError, InputError, LLMError, UnknownNameError
 from toolkit.llm import LLM, OpenAIBackend, PromptStore, backend
 

@@ -142,12 +142,15 @@ def test_cli_biasfinder_generator_options_reach_the_run_and_its_provenance(tmp_p
     out = tmp_path / "bf"
     proc = _run("biasfinder", "--corpus", "sample", "--model", "vader", "--instance", "occupation", "--instance",
                 "gender", "--max-templates", "2", "--occupation-fit", "family", "--people", "skip-real",
-                "--coherence", "paper", "--out", str(out), "--no-cache", cwd=tmp_path)
+                "--coherence", "paper", "--person-names", "cluster", "--occupation-templates", "each", "--out", str(out),
+                "--no-cache", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     settings = json.loads((out / "provenance.json").read_text())["settings"]
     assert settings["generation_report"]["occupation_fit"]["method"] == "family"
     assert settings["generation_report"]["people"] == "skip-real"
     assert settings["generation_report"]["coherence"] == "paper"
+    paper = settings["coherence"]["paper"]
+    assert (paper["person_names"], paper["titles"], paper["occupation_templates"]) == ("cluster", "extended", "each")
     bad = _run("biasfinder", "--corpus", "sample", "--model", "vader", "--coherence", "title_nam", "--out",
                str(tmp_path / "bad"), "--no-cache", cwd=tmp_path)
     assert bad.returncode == 2 and "TK103" in bad.stderr and "title_name" in bad.stderr

@@ -8,11 +8,11 @@ import pytest
 from conftest import corpus_of
 
 from toolkit import drilldown
-from toolkit.studies import biasfinder, btcsam, eec
 from toolkit.errors import SchemaError, UnknownNameError
-from toolkit.studies.eec import drilldown as eec_drilldown
-from toolkit.studies.btcsam import drilldown as btcsam_drilldown
+from toolkit.studies import biasfinder, btcsam, eec
 from toolkit.studies.biasfinder import drilldown as biasfinder_drilldown
+from toolkit.studies.btcsam import drilldown as btcsam_drilldown
+from toolkit.studies.eec import drilldown as eec_drilldown
 
 # a scorer for the py: spec below: a sentence about a woman is negative, about a man positive (BiasFinder BTCs);
 # religion terms get fixed scores (BTC-SAM's highest and lowest text are known)

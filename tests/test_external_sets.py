@@ -2,8 +2,8 @@
 import numpy as np
 import pandas as pd
 import pytest
-
 from conftest import SHARED_DATA
+
 from toolkit.cases import validate
 from toolkit.corpora import external
 from toolkit.errors import InputError, SchemaError, UnknownNameError

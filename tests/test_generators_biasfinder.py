@@ -1,9 +1,9 @@
 import pytest
-
 from conftest import corpus_of
+
 from toolkit.cases import validate
-from toolkit.studies.biasfinder.generator import fill_names, gender_templates, generate_gender
 from toolkit.nlp.coref import resolve
+from toolkit.studies.biasfinder.generator import fill_names, gender_templates, generate_gender
 
 
 def _clusters(text):
@@ -34,7 +34,7 @@ def test_unknown_backend_lists_the_valid_ones():
 def test_fastcoref_backend_says_how_to_install_it():
     pytest.importorskip("toolkit")  # fastcoref is not installed offline; the error must name the fix
     try:
-        import fastcoref  # noqa: F401
+        import fastcoref
     except ImportError:
         from toolkit.errors import MissingDependencyError
 

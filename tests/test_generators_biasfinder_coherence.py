@@ -2,10 +2,16 @@
 import re
 
 import pytest
-
 from conftest import corpus_of
-from toolkit.studies.biasfinder.generator import (PRESETS, generate, generate_gender, gender_templates, occupation_templates,
-                                           occupations)
+
+from toolkit.studies.biasfinder.generator import (
+    PRESETS,
+    gender_templates,
+    generate,
+    generate_gender,
+    occupation_templates,
+    occupations,
+)
 from toolkit.studies.biasfinder.generator.articles import article_for, resolve
 from toolkit.studies.biasfinder.generator.occupation import fill_occupation
 
@@ -147,9 +153,9 @@ def test_mutants_never_keep_a_pronoun_of_the_other_gender():
 
 
 def test_a_cluster_merging_two_names_is_rejected():
+    from toolkit.nlp import coref
     from toolkit.studies.biasfinder.generator.gender import _template
     from toolkit.studies.biasfinder.generator.lists import word_lists
-    from toolkit.nlp import coref
 
     text = "Brittany directed it. Later Amanda won, and she thanked everyone."
     doc = coref.backend("rules").nlp(text)

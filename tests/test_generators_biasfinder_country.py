@@ -3,8 +3,8 @@ from importlib import resources
 
 import pandas as pd
 import pytest
-
 from conftest import corpus_of
+
 from toolkit.cases import validate
 from toolkit.studies.biasfinder.generator import country_templates, gender_templates, generate, generate_country
 

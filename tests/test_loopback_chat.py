@@ -5,7 +5,6 @@ import urllib.error
 import urllib.request
 
 import pytest
-
 from loopback_chat import LoopbackChat, completion
 
 

@@ -38,7 +38,7 @@ def _notebook_function(source: str, *, cell: str = "/tmp/ipykernel_1/123.py", na
     """``source`` run as a notebook cell runs it: compiled under a kernel's file name, in a ``__main__``
     namespace that is not a module file."""
     namespace = {"__name__": "__main__", "__builtins__": __builtins__} if namespace is None else namespace
-    exec(compile(textwrap.dedent(source), cell, "exec"), namespace)  # noqa: S102 — a cell, as a kernel runs it
+    exec(compile(textwrap.dedent(source), cell, "exec"), namespace)
     return namespace[name]
 
 
@@ -314,7 +314,7 @@ def test_models_inmemory_scores_through_the_engine_and_a_rerun_is_all_cache_hits
 def test_models_inmemory_objects_run_through_the_eec_study(tiny_pipeline, tiny_pair, sklearn_clf, tmp_path):
     try:
         from toolkit.studies import eec
-        eec.run  # noqa: B018 — the study package, once the studies have moved there
+        eec.run
     except (ImportError, AttributeError):
         from toolkit import eec
 

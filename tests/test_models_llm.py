@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 import torch
-
 from loopback_chat import LoopbackChat
 from model_zoo import build_causal_lm
+
 from toolkit import cases as case_schema
 from toolkit.errors import ModelSpecError
 from toolkit.models import load

@@ -87,8 +87,8 @@ def test_hub_id_with_no_network_fails_with_the_coded_error_in_seconds_not_after_
         assert "does not hold this model" in result["message"]
         assert "hf:/path/to/folder" in result["fix"] and "HF_HUB_OFFLINE to 1" in result["fix"]
     # the same fix is shown in an app (it speaks no Python API, so the app does not swap it for a generic hint)
-    from toolkit.errors import ModelSpecError
     from toolkit.apps.messages import widget_message
+    from toolkit.errors import ModelSpecError
 
     shown = widget_message(ModelSpecError(first["message"], fix=first["fix"]))
     assert first["fix"] in shown

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 import torch
-
 from model_zoo import BTCSAM_CLASSIFIERS, EKMAN, build_classifier
+
 from toolkit import cases as case_schema
 from toolkit.models import load
 from toolkit.scoring import score
@@ -203,6 +203,24 @@ def test_lexicon_rows_fill_the_native_columns_sensibly():
     assert scored["top_label"].tolist() == scored["label"].tolist()
     assert scored["top_score"].isna().all() and (scored["class_probs"] == "").all()
     assert not math.isnan(scored["score"].iloc[0])
+
+
+def test_encode_in_one_pass_in_threads_gives_the_same_ids_and_lengths_for_every_architecture(zoo):
+    """The tokenise-ahead path (one truncating pass, each text's length read from the pieces cut off; chunks in
+    worker threads) gives the two-pass path's ids and lengths, and does run in one pass, for each tokenizer of the
+    14 miniatures (BERT, RoBERTa, DistilBERT, ALBERT, GPT-2)."""
+    from toolkit.models import hf
+
+    texts = ["a good movie", "she was great, he was awful " * 30, "", "Ms. Smith said: \"fine\"" * 12,
+             "word " * 14, "word " * 15, "word " * 16] * 200  # several chunks of hf.ENCODE_CHUNK texts
+    for hub_id, folder in zoo.items():
+        model = load(f"hf:{folder}?max_length=16&valence=none")
+        ids, lengths = model.encode(texts)
+        ahead, ahead_lengths = model.encode(texts, threads=2, one_pass=True)
+        assert model._rust_tokenize().one_pass_agrees, hub_id
+        assert len(texts) > 2 * hf.ENCODE_CHUNK
+        assert [x.tolist() for x in ahead] == [x.tolist() for x in ids], hub_id
+        assert ahead_lengths.tolist() == lengths.tolist(), hub_id
 
 
 def test_encode_drives_the_rust_tokenizer_and_gives_the_wrappers_ids_for_every_architecture(zoo):

@@ -4,8 +4,8 @@ import threading
 import numpy as np
 import pandas as pd
 import pytest
-
 import synthetic_models
+
 from toolkit import monitor
 from toolkit.cache import ScoreCache
 from toolkit.models import SentimentModel

@@ -8,8 +8,8 @@ import tarfile
 
 import numpy as np
 import pytest
-
 from conftest import SHARED_DATA
+
 from toolkit.errors import MissingDependencyError, UnknownNameError
 from toolkit.nlp import neuralcoref as nc
 

@@ -99,3 +99,35 @@ def test_03_biasfinder_notebook_writes_its_figures(tmp_path):
     assert table4["templates"].between(1, 4).all() and table4.set_index(["model", "attribute"]).loc[
         ("vader", "gender"), "templates"] == 4  # the sample corpus has more than 4 gender templates
     _assert_paper_pdfs(figures)
+
+
+@pytest.mark.shared_data
+def test_06_multilingual_notebook_writes_its_figure_and_tables(tmp_path):
+    from conftest import SHARED_DATA
+
+    corpus = SHARED_DATA / "multilingual_eec"
+    if not (corpus / "camara2022" / "es.csv").is_file():
+        pytest.skip("the multilingual EEC corpora are not in ../shared/data/multilingual_eec")
+    figures = tmp_path / "figures"
+    executed = execute("06_multilingual.ipynb", output_dir=tmp_path, parameters={
+        "LANGUAGES": ["es"], "SOURCES": ["camara2022", "goldfarb_tarrant2023"], "CORPUS_DIR": str(corpus),
+        "SUBSETS": ["all"], "N_BOOT": 200, "SMOKE": True, "CACHE": False,
+        "OUT_DIR": str(tmp_path / "results"), "FIGURES_DIR": str(figures)})
+    assert not _errors(executed)
+    assert (figures / "multilingual_gaps.png").stat().st_size > 1000
+    stats = pd.read_csv(tmp_path / "results" / "multilingual_stats.csv")
+    assert all(stats["scope"].str.contains(f"({source})", regex=False).any()
+               for source in ("camara2022", "goldfarb_tarrant2023"))
+    assert stats["verdict"].notna().all() and stats["study"].eq("multilingual").all()
+    assert (tmp_path / "results" / "multilingual_gaps_table.tex").read_text().startswith("\\begin{table")
+    _assert_paper_pdfs(figures)
+
+
+def test_06_multilingual_notebook_without_the_corpora_says_what_it_needs(tmp_path):
+    executed = execute("06_multilingual.ipynb", output_dir=tmp_path, parameters={
+        "CORPUS_DIR": str(tmp_path / "nowhere"), "CACHE": False, "OUT_DIR": str(tmp_path / "results"),
+        "FIGURES_DIR": str(tmp_path / "figures")})
+    assert not _errors(executed)
+    text = executed.read_text()
+    assert "skipped:" in text and "ascamara/ml-intersectionality" in text
+    assert not (tmp_path / "results").exists()

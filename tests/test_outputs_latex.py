@@ -9,8 +9,8 @@ import shutil
 import numpy as np
 import pandas as pd
 import pytest
-
 from latex_harness import compile_tables
+
 from toolkit import latex as latex_shim
 from toolkit.errors import SchemaError, UnknownNameError
 from toolkit.outputs import latex, runs
@@ -40,9 +40,10 @@ HOSTILE = ["[0.5] starts with a bracket", "*starred row", "a -- b --- c", "``quo
 TASKS = ("anger", "fear", "joy", "sadness", "valence")
 RNG = np.random.default_rng(7)
 
-from toolkit import studies  # noqa: E402
+from toolkit import studies
 
-LAYOUTS = studies.latex_layouts()  # every study's paper tables
+LAYOUTS = {name: entry for study in ("eec", "psa", "biasfinder", "btcsam")  # the four papers' tables
+           for name, entry in studies.get(study).latex_layouts.items()}
 
 
 def _full(columns, rows: dict) -> pd.DataFrame:

@@ -142,9 +142,9 @@ def test_eec_plan_on_a_simulated_model():
 
 
 def test_psa_plan_at_the_observed_design_matches_the_gender_gaps_standard_error():
-    from toolkit.studies.psa.generator import load_names
     from toolkit.stats import two_way_bootstrap
     from toolkit.studies.psa.analysis import gap_arrays
+    from toolkit.studies.psa.generator import load_names
     from toolkit.studies.psa.planning import COLUMNS, plan
 
     names = load_names()

@@ -5,9 +5,9 @@ import pytest
 from toolkit import plots
 from toolkit.errors import InputError
 from toolkit.scoring import score
-from toolkit.studies.eec import analysis as eec
 from toolkit.studies.biasfinder import figures as biasfinder_figures
 from toolkit.studies.btcsam import figures as btcsam_figures
+from toolkit.studies.eec import analysis as eec
 from toolkit.studies.eec import figures as eec_figures
 from toolkit.studies.psa import figures as psa_figures
 
@@ -45,9 +45,9 @@ def _assert_pyplot_free(ax):
 
 
 def test_every_plot_draws_on_a_figure_pyplot_does_not_manage(study, tmp_path):
-    from toolkit.studies.psa.generator import load_names
     from toolkit.studies.btcsam import analysis as btcsam_study
     from toolkit.studies.psa import analysis as psa_study
+    from toolkit.studies.psa.generator import load_names
 
     plt.close("all")
     pairs, tests = study

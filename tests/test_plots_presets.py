@@ -337,6 +337,16 @@ def test_every_paper_figure_names_a_function_and_is_documented():
     from pathlib import Path
 
     doc = (Path(__file__).resolve().parents[1] / "docs" / "figures.md").read_text(encoding="utf-8")
-    for stem, (function, paper, comparison) in plots.PAPER_FIGURES.items():
-        assert callable(getattr(plots, function)) and paper and comparison
+    import importlib
+
+    from toolkit import studies
+
+    drawn_by = {stem: (plots, entry) for stem, entry in plots.PAPER_FIGURES.items()}
+    for study in studies.all_studies():
+        module = importlib.import_module(f"toolkit.studies.{study.name}.figures")
+        drawn_by.update({stem: (module, entry) for stem, entry in study.paper_figures.items()})
+    assert {"eec_gender_box", "psa_label_dist", "biasfinder_rates", "btcsam_detection", "agreement_tau",
+            "eec_race_confounds"} <= set(drawn_by)
+    for stem, (module, (function, paper, comparison)) in drawn_by.items():
+        assert callable(getattr(module, function)) and paper and comparison, stem
         assert f"`{stem.split('<')[0]}" in doc, stem

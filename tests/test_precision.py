@@ -4,6 +4,9 @@ cache kept apart from fp32, and the documented tolerance against fp32 (docs/prec
 import numpy as np
 import pytest
 import torch
+from precision_support import BF16_CPU, SAMPLE, needs_bf16, needs_int8
+from precision_support import cases as _cases
+from precision_support import cpuinfo_has as _cpuinfo_has
 
 from toolkit import provenance
 from toolkit.cache import ScoreCache
@@ -12,10 +15,6 @@ from toolkit.models import hf, load, quantize, split_specs
 from toolkit.models.base import Predictions
 from toolkit.models.hf import HFClassifierModel
 from toolkit.scoring import score
-
-from precision_support import BF16_CPU, SAMPLE, needs_bf16, needs_int8
-from precision_support import cases as _cases
-from precision_support import cpuinfo_has as _cpuinfo_has
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*dtype=int8 changes answers:UserWarning")
 BF16_MAX_ABS = 0.03

@@ -4,6 +4,8 @@ lies within M of the decision boundary are re-scored in fp32; its spec, margin v
 import numpy as np
 import pytest
 import torch
+from precision_support import SAMPLE, needs_bf16, needs_int8
+from precision_support import cases as _cases
 
 from toolkit import provenance
 from toolkit.cache import ScoreCache
@@ -12,9 +14,6 @@ from toolkit.models import hf, load
 from toolkit.models.base import Predictions
 from toolkit.models.hf import HFClassifierModel
 from toolkit.scoring import score
-
-from precision_support import SAMPLE, needs_bf16, needs_int8
-from precision_support import cases as _cases
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*dtype=int8 changes answers:UserWarning")
 FP32_SAME_ATOL = 1e-6

@@ -14,8 +14,9 @@ def test_provenance_records_models_versions_and_settings(tmp_path):
 
 
 def test_provenance_takes_fingerprints_from_a_scored_table_without_loading(tmp_path, eec_cases):
-    from toolkit.scoring import score
     from test_scoring import Bare  # a model object behind no registered spec
+
+    from toolkit.scoring import score
 
     scored = score(eec_cases.head(4), models=Bare(), cache=False)
     path = provenance.write(tmp_path, models=["bare"], settings={}, fingerprints=scored.attrs["fingerprints"])

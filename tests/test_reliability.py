@@ -15,13 +15,20 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-
 from conftest import corpus_of
 from loopback_chat import LoopbackChat
+
 from toolkit import corpora
+from toolkit.errors import (
+    CacheError,
+    CorpusError,
+    InputError,
+    LLMError,
+    ModelOutputError,
+    ModelSpecError,
+    OutputDirError,
+)
 from toolkit.outputs import runs as results
-from toolkit.errors import (CacheError, CorpusError, InputError, LLMError, ModelOutputError, ModelSpecError,
-                            OutputDirError)
 
 TESTS_DIR = Path(__file__).resolve().parent
 

@@ -130,8 +130,8 @@ def test_make_arguments_keeps_quotes_and_command_substitutions_as_written():
 
     environ = {"TOOLKIT_MAKE_PARAMS": "N=20 X='$(id)' Y=it's", "TOOLKIT_MAKE_TASK": "all",
                "TOOLKIT_MAKE_NOTEBOOKS": "01 02;id", "TOOLKIT_MAKE_PRESET": ""}
-    assert notebooks.make_arguments(environ) == ["--task", "all", "-p", "N=20", "-p", "X='$(id)'", "-p", "Y=it's",
-                                                 "01", "02;id"]
+    assert notebooks.make_arguments(environ) == ["--task", "all", "--make-param", "N=20", "--make-param", "X='$(id)'",
+                                                 "--make-param", "Y=it's", "01", "02;id"]
     assert notebooks.parse_assignment("Y=it's") == ("Y", "it's")
 
 

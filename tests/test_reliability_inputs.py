@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-
 from conftest import corpus_of
+
 from toolkit.errors import CorpusError, InputError, ModelSpecError
 
 TESTS_DIR = Path(__file__).resolve().parent
@@ -236,8 +236,8 @@ def test_tab_separated_file_named_csv_says_so(tmp_path):
 
 
 def test_eec_unknown_subset_fails_before_scoring(monkeypatch):
-    from toolkit.studies import eec
     from toolkit.errors import UnknownNameError
+    from toolkit.studies import eec
 
     def never(*args, **kwargs):
         raise AssertionError("scored before the subsets were checked")
@@ -266,8 +266,8 @@ def test_psa_label_dist_thresholds_outside_the_valence_scale_are_tk102(threshold
 
 
 def test_notebook_annotation_reader_gives_a_coded_error_and_takes_the_formula_guard_off(tmp_path):
-    from toolkit.studies import biasfinder
     from toolkit.errors import SchemaError
+    from toolkit.studies import biasfinder
     from toolkit.studies.biasfinder.annotation import upsert_annotation
 
     bad = tmp_path / "bad.csv"

@@ -442,8 +442,8 @@ def test_a_model_listed_twice_is_tk102_not_doubled_rows(models):
 
 
 def test_a_study_refuses_a_model_listed_twice_before_generating(monkeypatch):
-    from toolkit.studies import biasfinder
     from toolkit.errors import InputError
+    from toolkit.studies import biasfinder
 
     monkeypatch.setattr(biasfinder, "generate", lambda *a, **k: pytest.fail("generated before the check"))
     with pytest.raises(InputError, match=r"models lists the model 'vader' 2 times"):

@@ -16,8 +16,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from toolkit.outputs import files, runs
 from toolkit.errors import DiskFullError, OutputDirError, SchemaError
+from toolkit.outputs import files, runs
 
 TEXTS = ["a\rb", "a\nb", "a\r\nb", "\r", "\n", 'say "hi"', '"', "c,omma", "t\tab", "nu\x00l", "\x00", "  lead",
          "trail  ", "", "plain", "1.5", "x;y|z"]
@@ -266,7 +266,7 @@ def _annotate(path, annotator, count, go):
 
 
 def test_concurrent_annotators_lose_no_click(tmp_path):
-    import toolkit.studies.biasfinder.annotation  # noqa: F401  (imported before forking)
+    import toolkit.studies.biasfinder.annotation
 
     path, go = tmp_path / "ann.csv", _FORK.Event()
     annotators = [_FORK.Process(target=_annotate, args=(path, who, 100, go), daemon=True)
@@ -283,8 +283,8 @@ def test_concurrent_annotators_lose_no_click(tmp_path):
 
 
 def test_the_annotation_file_reads_back_every_text_and_guards_formulas(tmp_path):
-    from toolkit.studies.biasfinder.annotation_files import read_annotation_csv
     from toolkit.studies.biasfinder.annotation import _read_rows, annotation_app, upsert_annotation
+    from toolkit.studies.biasfinder.annotation_files import read_annotation_csv
 
     path = tmp_path / "ann.csv"
     ids = TEXTS + FORMULAS
@@ -307,8 +307,8 @@ def test_the_annotation_file_reads_back_every_text_and_guards_formulas(tmp_path)
 
 def test_an_annotation_file_without_the_columns_is_a_coded_error(tmp_path):
     from toolkit.studies import biasfinder
-    from toolkit.studies.biasfinder.annotation_files import read_annotation_csv
     from toolkit.studies.biasfinder.annotation import annotation_app, upsert_annotation
+    from toolkit.studies.biasfinder.annotation_files import read_annotation_csv
 
     path = tmp_path / "ann.csv"
     path.write_text("id,who,ok\n1,ann1,yes\n")
@@ -328,8 +328,8 @@ def test_an_annotation_file_without_the_columns_is_a_coded_error(tmp_path):
 def test_a_folder_in_the_way_of_an_output_is_tk105_before_anything_moves(tmp_path):
     """Found in review: a folder where eec_b.csv goes made the move fail half-way, leaving eec_a.csv new beside the
     old provenance.json, with a raw IsADirectoryError."""
-    from toolkit.outputs import files, runs
     from toolkit.errors import OutputDirError
+    from toolkit.outputs import files, runs
 
     scored = pd.DataFrame({"model": ["m"], "score": [0.5]})
     old = {"eec_a": pd.DataFrame({"x": [1]}), "eec_b": pd.DataFrame({"x": [2]})}
@@ -347,8 +347,8 @@ def test_a_folder_in_the_way_of_an_output_is_tk105_before_anything_moves(tmp_pat
 
 
 def test_a_failure_while_moving_files_in_puts_the_previous_run_back(tmp_path, monkeypatch):
-    from toolkit.outputs import files, runs
     from toolkit.errors import OutputDirError
+    from toolkit.outputs import files, runs
 
     scored = pd.DataFrame({"model": ["m"], "score": [0.5]})
     runs.write(study="eec", tables={"eec_a": pd.DataFrame({"x": [1]}), "eec_b": pd.DataFrame({"x": [2]})},

@@ -177,6 +177,125 @@ def test_signal_during_templating_ends_the_run_and_its_parsing_workers(tmp_path,
     assert "2 worker processes were stopped" in last and "re-run the same command" in last
 
 
+# --- templating: a Ctrl-C that lands in a finalizer (both ends of the race, provoked on purpose) ------------------
+
+_FINALIZER_RUN = """import os, signal, sys, time
+from toolkit import executors
+
+AT = os.environ["TRIGGER_AT"]  # "last": once every parse result is in; "first": with batches still in flight
+
+
+class Finalizer:
+    \"\"\"Ctrl-C to the whole process group from inside a finalizer, waiting there until the driver's handler has
+    run: Python can only print the KeyboardInterrupt it raises here.\"\"\"
+
+    def __del__(self):
+        os.killpg(os.getpgrp(), signal.SIGINT)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # the handler runs (and raises) inside this loop
+            pass
+
+
+original = executors.parse
+
+
+def parse(nlp, texts, *, batch_size, n_process):
+    for i, doc in enumerate(original(nlp, texts, batch_size=batch_size, n_process=n_process)):
+        if i == (len(texts) - 1 if AT == "last" else 0):
+            Finalizer()  # made and dropped at once: its __del__ runs here
+        yield doc
+
+
+executors.parse = parse
+from toolkit.__main__ import main
+
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("at", ["last", "first"], ids=["lost-after-the-last-result", "lost-with-batches-in-flight"])
+def test_executors_a_ctrl_c_lost_in_a_finalizer_during_templating_still_ends_the_run_with_130(tmp_path, at):
+    """Both ends of the race, each provoked deterministically (the signal is sent from inside a finalizer, which
+    waits for the handler): after the last parse result the lost interrupt let the run finish with exit 0 and write
+    its outputs; with batches in flight the stopped workers' pipes broke (BrokenPipeError / a dead worker, exit 1)."""
+    (tmp_path / "run_cli.py").write_text(_FINALIZER_RUN)
+    corpus = _corpus(tmp_path / "reviews.csv", 300)  # 300 candidates: 5 parse batches over 2 workers
+    path = [str(TESTS_DIR.parent), str(tmp_path)]
+    with open(tmp_path / "stderr.txt", "w") as err:
+        proc = subprocess.Popen([sys.executable, str(tmp_path / "run_cli.py"), "biasfinder", "--model", "vader",
+                                 "--corpus", str(corpus), "--instance", "gender", "--n-process", "2", "--no-cache",
+                                 "--out", str(tmp_path / "out")], cwd=tmp_path, text=True, stdout=subprocess.DEVNULL,
+                                stderr=err, start_new_session=True,
+                                env={**os.environ, "PYTHONPATH": os.pathsep.join(path), "MPLBACKEND": "Agg",
+                                     "TRIGGER_AT": at})
+        try:
+            proc.wait(timeout=600)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+    stderr = (tmp_path / "stderr.txt").read_text()
+    assert proc.returncode == 130, stderr[-3000:]
+    assert "Traceback" not in stderr and "BrokenPipeError" not in stderr, stderr[-3000:]
+    last = stderr.strip().splitlines()[-1]
+    assert last.startswith("error: [TK302] interrupted by SIGINT during templating"), last
+    assert not (tmp_path / "out" / "provenance.json").exists()  # nothing written
+    assert _kill_leftovers(_children(proc.pid)) == []
+
+
+def _lose_in_a_finalizer(sig: int) -> None:
+    """Send ``sig`` to this process from inside a finalizer and wait there for its handler (see above)."""
+    class Finalizer:
+        def __del__(self):
+            signal.raise_signal(sig)
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                pass
+
+    Finalizer()
+
+
+def test_executors_a_pipe_broken_by_the_signal_raises_the_interrupt_not_brokenpipe():
+    """The driver's handler stopped the workers but its KeyboardInterrupt was lost: the next send or receive on a
+    worker's pipe raises the interrupt (as it would have been), with the workers stopped, never BrokenPipeError."""
+    results = executors.map_in_processes(str.upper, [f"t{i}" for i in range(40)], n_workers=2)
+    assert next(results) == ("t0", "T0")
+    _lose_in_a_finalizer(signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt) as info:
+        list(results)
+    assert not isinstance(info.value, executors.Terminated)
+    assert multiprocessing.active_children() == []
+    _delivered_once()
+
+
+def _delivered_once() -> None:
+    """The lost interrupt was raised once: the next checkpoint passes (a KeyboardInterrupt escaping a test would stop
+    the whole pytest session, so it is caught and failed here)."""
+    try:
+        executors.check_interrupted()
+    except KeyboardInterrupt:
+        pytest.fail("the lost interrupt was raised a second time")
+
+
+def test_executors_an_interrupt_lost_outside_the_workers_is_raised_at_the_next_checkpoint():
+    previous = signal.signal(signal.SIGTERM, executors.raise_on_sigterm)
+    try:
+        _lose_in_a_finalizer(signal.SIGTERM)  # no workers: only the checkpoint can bring it back
+        with pytest.raises(executors.Terminated):
+            executors.check_interrupted()
+        _delivered_once()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def test_executors_map_in_processes_ends_its_workers_before_the_last_result():
+    """A consumer that stops at the last result (zip) leaves no worker and no handler for a finalizer to deal with."""
+    before = signal.getsignal(signal.SIGINT)
+    results = executors.map_in_processes(str.upper, ["a", "b", "c"], n_workers=2)
+    assert [next(results) for _ in range(3)] == [("a", "A"), ("b", "B"), ("c", "C")]
+    assert multiprocessing.active_children() == [] and signal.getsignal(signal.SIGINT) == before
+    results.close()
+
+
 # --- scoring: forked lexicon workers (--n-jobs 2) -----------------------------------------------------------------
 
 def test_sigterm_during_scoring_keeps_the_cache_and_the_rerun_completes_it(tmp_path):
@@ -205,6 +324,58 @@ def test_sigterm_during_scoring_keeps_the_cache_and_the_rerun_completes_it(tmp_p
         assert cache.count() == scored["text"].nunique() > kept  # resumed: the rest was scored and stored
     expected = 0.2 + 0.6 * (scored["text"].str.len() % 5) / 4  # the model's own formula, text by text
     assert ((scored["score"] - expected).abs() < 1e-9).all()
+
+
+# --- scoring a transformer: tokeniser and prefetch threads ahead of the model ---------------------------------------
+
+def _toolkit_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith(("toolkit-prefetch", "toolkit-tokenise"))]
+
+
+def test_ctrl_c_while_a_transformer_scores_ahead_stops_its_threads_and_keeps_every_committed_batch(tiny_bert_dir,
+                                                                                                   tmp_path):
+    """SIGINT to the process after the first committed batch (from the progress callback, in the main thread), while
+    the prefetch thread pads batches ahead: a KeyboardInterrupt saying what was kept, that many texts in the cache,
+    and no tokeniser or prefetch thread left once they had time to end (joined: waiting for that event)."""
+    from toolkit import monitor
+
+    words = ["the", "a", "good", "bad", "movie", "great", "awful", "film", "i", "it", "was", "not", "very", "is", "and",
+             "she", "he", "her", "him", "my", "sister"]
+    texts = [" ".join(words[(i // len(words) ** k) % len(words)] for k in range(3 + i % 6)) for i in range(3000)]
+    sent = []
+
+    def interrupt_once(report):
+        if report.done and not sent:
+            sent.append(report.done)
+            os.kill(os.getpid(), signal.SIGINT)
+
+    with pytest.raises(KeyboardInterrupt) as info, monitor.watching(on_progress=interrupt_once):
+        score(_cases(texts), models=f"hf:{tiny_bert_dir}", cache=tmp_path, batch_tokens=32)
+    facts = info.value.toolkit_interrupt
+    for thread in _toolkit_threads():
+        thread.join(GONE_S)
+    assert _toolkit_threads() == []
+    assert sent and facts["stage"].startswith("scoring with hf:") and 0 < facts["scored"] < facts["total"]
+    with ScoreCache(tmp_path / "scores.sqlite") as cache:
+        assert cache.count() == facts["scored"]
+
+
+def test_ctrl_c_while_scoring_a_transformer_from_the_command_line_exits_130(tmp_path):
+    """The command line scoring the EEC with minilm-imdb (tokenised and padded ahead of the model), SIGINT after the
+    first committed batch: it ends within the deadline (no thread holds the exit) with status 130 and one TK302
+    line counting what the cache holds."""
+    proc = _start(["eec", "--model", "minilm-imdb", "--cache", str(tmp_path / "cache"), "--out", str(tmp_path / "o")],
+                  tmp_path)
+    _wait_for_rows(tmp_path / "cache" / "scores.sqlite", proc)
+    _signal_and_wait(proc, signal.SIGINT, group=False)
+    stderr = (tmp_path / "stderr.txt").read_text()
+    last = stderr.strip().splitlines()[-1]
+    assert proc.returncode == 130, stderr[-3000:]
+    assert "Traceback" not in stderr, stderr[-3000:]
+    assert last.startswith("error: [TK302] interrupted by SIGINT during scoring with minilm-imdb"), last
+    with ScoreCache(tmp_path / "cache" / "scores.sqlite") as cache:
+        kept = cache.count()
+    assert f"{kept:,} of " in last or f"{kept} of " in last
 
 
 # --- the library: interrupts stay KeyboardInterrupt, workers never outlive them -----------------------------------

@@ -3,8 +3,8 @@ import sqlite3
 import numpy as np
 import pandas as pd
 import pytest
-
 import synthetic_models
+
 from toolkit.cache import ScoreCache
 from toolkit.cases import CASE_COLUMNS, SCORE_COLUMNS
 from toolkit.errors import CacheError, InputError

@@ -141,8 +141,8 @@ def test_studies_biasfinder_split_keeps_every_name_importable():
     """The split into counting / sampling / judgements / btc_rates keeps the old names on the package; the CSV reader
     moved to toolkit.studies.biasfinder.annotation_files, a layer above, and the old name's error names it."""
     import toolkit.studies.biasfinder.analysis as package
-    from toolkit.studies.biasfinder.annotation_files import read_annotation_csv
     from toolkit.studies.biasfinder import btc_rates, counting, judgements, sampling
+    from toolkit.studies.biasfinder.annotation_files import read_annotation_csv
 
     for name, module in [("btcs", counting), ("table4", counting), ("sample_templates", counting),
                          ("pair_counts", counting), ("sample_btcs", sampling), ("sample_strata", sampling),
@@ -152,4 +152,4 @@ def test_studies_biasfinder_split_keeps_every_name_importable():
         assert getattr(package, name) is getattr(module, name)
     assert callable(read_annotation_csv)
     with pytest.raises(AttributeError, match="toolkit.studies.biasfinder.annotation_files.read_annotation_csv"):
-        package.read_annotation_csv  # noqa: B018  (its new home is a layer above: the old name says where)
+        package.read_annotation_csv

@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 from toolkit import plots
-from toolkit.studies import biasfinder
 from toolkit.errors import InputError, UnknownNameError
+from toolkit.studies import biasfinder
 from toolkit.studies.biasfinder import analysis as study
 from toolkit.studies.biasfinder import figures as biasfinder_figures
 
@@ -182,7 +182,7 @@ def test_table4_keeps_the_papers_columns_and_gains_rates():
     assert row["btcs_net"] == pytest.approx(row["btcs"] - row["null_rate"] * 40 * 144)
 
 
-from test_studies_biasfinder import annotations  # noqa: E402,F401  (the same four annotations as the TPR tests)
+from test_studies_biasfinder import annotations
 
 
 def test_tpr_table_keeps_tpr_and_adds_wilson(annotations):

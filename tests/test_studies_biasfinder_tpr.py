@@ -116,7 +116,13 @@ def test_kappa_for_an_annotator_with_no_rows_names_the_ones_found(released):
 def test_no_annotation_yet_gives_an_empty_rate_table_not_a_key_error():
     import pandas as pd
 
-    from toolkit.studies.biasfinder.analysis import ANNOTATION_COLUMNS, TPR_COLUMNS, TPR_INTERVAL_COLUMNS, tpr, tpr_table
+    from toolkit.studies.biasfinder.analysis import (
+        ANNOTATION_COLUMNS,
+        TPR_COLUMNS,
+        TPR_INTERVAL_COLUMNS,
+        tpr,
+        tpr_table,
+    )
 
     empty = pd.DataFrame(columns=list(ANNOTATION_COLUMNS))
     assert list(tpr(empty).columns) == list(TPR_COLUMNS) and tpr(empty).empty

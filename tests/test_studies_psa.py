@@ -4,9 +4,9 @@ import pytest
 
 from toolkit import corpora
 from toolkit.errors import SchemaError
-from toolkit.studies.psa.generator import generate
 from toolkit.scoring import score
 from toolkit.studies.psa import analysis as psa
+from toolkit.studies.psa.generator import generate
 
 BASE = [0.2, 0.4, 0.6, 0.8]
 NAMES = {"A": ("female", "c1"), "B": ("male", "c2"), "C": ("male", "c1")}

@@ -114,7 +114,7 @@ def test_studies_registry_result_attributes_name_what_exists(lexicon_results):
     assert result.tests is result.frames["tests"] and result.alpha == result.settings.alpha
     assert isinstance(result.pearson, dict)
     with pytest.raises(AttributeError, match="pairs, pearson, summary, tests"):
-        result.not_a_table  # noqa: B018
+        result.not_a_table
 
 
 def test_studies_registry_write_and_report_hold_every_table_and_the_provenance(lexicon_results, tmp_path):

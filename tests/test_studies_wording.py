@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from toolkit.studies.eec import generator as eec
 from toolkit.instrument import wording
+from toolkit.studies.eec import generator as eec
 
 
 def _template_key(text: str) -> int:

@@ -3,9 +3,9 @@ import html
 import pandas as pd
 import pytest
 
+from toolkit.apps.messages import widget_message
 from toolkit.errors import InputError
 from toolkit.studies.eec.app import eec_app
-from toolkit.apps.messages import widget_message
 
 
 @pytest.fixture(scope="module")

@@ -20,13 +20,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from pathlib import Path
 
 from toolkit import studies
+from toolkit.checks import options_given_once
 from toolkit.errors import InputError, RunInterruptedError, ToolkitError
 from toolkit.executors import Terminated, raise_on_sigterm
 from toolkit.models import available, split_specs, task_of
-from toolkit.outputs.files import check_writable
+from toolkit.outputs.files import check_owner, check_writable
 from toolkit.scoring import check_cache
 from toolkit.stats import METHODS
 from toolkit.studies.base import SIZES
@@ -145,7 +147,7 @@ def _reports(args: argparse.Namespace) -> None:
     if args.command == "compare":
         print(runs.compare(left=args.left, right=args.right, path=args.html))
         return
-    print(runs.from_run(out_dir=args.run, path=args.html))
+    print(runs.from_run(out_dir=args.run, path=args.html, figure_notes=studies.paper_figures()))
     if args.latex:
         for path in runs.export_latex(out_dir=args.run, layouts=studies.latex_layouts()):
             print(path)
@@ -195,15 +197,28 @@ def _interrupted(exc: KeyboardInterrupt) -> tuple[RunInterruptedError, int]:
     return RunInterruptedError("; ".join(parts) + ".", fix=fix), status
 
 
+def _plain_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning as one ``warning: …`` line on stderr: the command's user is told what happened, not which internal
+    file (``<frozen runpy>``) warned."""
+    print(f"warning: {message}", file=file or sys.stderr, flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        parser = _parser(_chosen(argv))
-    except ToolkitError as exc:  # a study package that cannot be imported as it stands
+        parser = _parser(_chosen(argv))  # a study package that cannot be imported as it stands: TK error
+        options_given_once(parser)
+        args = parser.parse_args(argv)  # an option given twice: TK102
+    except ToolkitError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    args = parser.parse_args(argv)
     previous = _install_sigterm()
+    with warnings.catch_warnings():
+        warnings.showwarning = _plain_warning
+        return _run(args, previous)
+
+
+def _run(args: argparse.Namespace, previous: object) -> int:
     try:
         if args.command == "models":
             print("\n".join(f"{spec:<40} {task_of(spec)}" for spec in available()))
@@ -217,6 +232,8 @@ def main(argv: list[str] | None = None) -> int:
             args.models = split_specs("\n".join(args.models))
         if getattr(args, "out", None) is not None:
             check_writable(args.out)  # before an hour of scoring, not after
+            if args.command != "audit":  # likewise: a folder of another study's run is refused now
+                check_owner(args.out, args.command)
         cache = False if args.no_cache else (args.cache or True)
         check_cache(cache)  # likewise: a --cache under a plain file fails now
         if args.command == "audit":

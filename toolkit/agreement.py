@@ -4,5 +4,5 @@ from toolkit.errors import moved
 
 moved("toolkit.agreement", "toolkit.studies.agreement")
 
-from toolkit.studies.agreement import *  # noqa: E402,F401,F403
-from toolkit.studies.agreement import __doc__  # noqa: E402,F401
+from toolkit.studies.agreement import *
+from toolkit.studies.agreement import __doc__

@@ -4,4 +4,4 @@ from toolkit.errors import moved
 
 moved("toolkit.annotation", "toolkit.studies.biasfinder.annotation")
 
-from toolkit.studies.biasfinder.annotation import *  # noqa: E402,F401,F403
+from toolkit.studies.biasfinder.annotation import *

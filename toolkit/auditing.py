@@ -25,7 +25,7 @@ from toolkit import checks
 from toolkit import studies as registry
 from toolkit.errors import InputError, ToolkitError, unknown
 from toolkit.models import load_all
-from toolkit.outputs import runs
+from toolkit.outputs import report, runs
 from toolkit.studies import stats_frame
 from toolkit.studies.base import SIZES
 from toolkit.studies.result import StudyResult
@@ -91,9 +91,10 @@ class AuditResult:
         fingerprints = {k: v for r in self.results.values() for k, v in r.provenance.fingerprints.items()}
         settings = {"audit": {"size": self.size, "studies": sorted(self.results), "skipped": dict(self.skipped)},
                     **{name: dict(r.provenance.settings) for name, r in self.results.items()}}
+        captions = {stem: report.figure_caption(stem, registry.paper_figures()) for stem in figures}
         return runs.write_report(title=f"Audit of {', '.join(self.models)} ({self.size})", tables=tables,
                                  figures=figures, models=self.models, settings=settings, path=path,
-                                 fingerprints=fingerprints)
+                                 fingerprints=fingerprints, captions=captions)
 
 
 def audit(*, models: Sequence[Any], studies: Sequence[str] | None = None, size: str = "quick",

@@ -4,5 +4,5 @@ from toolkit.errors import moved
 
 moved("toolkit.biasfinder", "toolkit.studies.biasfinder")
 
-from toolkit.studies.biasfinder import *  # noqa: E402,F401,F403
-from toolkit.studies.biasfinder import __doc__  # noqa: E402,F401
+from toolkit.studies.biasfinder import *
+from toolkit.studies.biasfinder import __doc__

@@ -4,5 +4,5 @@ from toolkit.errors import moved
 
 moved("toolkit.btcsam", "toolkit.studies.btcsam")
 
-from toolkit.studies.btcsam import *  # noqa: E402,F401,F403
-from toolkit.studies.btcsam import __doc__  # noqa: E402,F401
+from toolkit.studies.btcsam import *
+from toolkit.studies.btcsam import __doc__

@@ -25,8 +25,9 @@ import numpy as np
 from toolkit import paths
 from toolkit.errors import CacheError, warn
 from toolkit.models.base import Predictions
+
 # the checked SQLite opener lives in the leaf toolkit.sqlite (the prompt store uses it too); kept importable here
-from toolkit.sqlite import check_location, disk_full_error, open_checked  # noqa: F401
+from toolkit.sqlite import check_location, disk_full_error, open_checked, write_failure  # noqa: F401
 
 APPLICATION_ID = 0x5341_4254  # "SABT"
 SCHEMA_VERSION = 2  # of the score cache; 1: before the native columns (migrated, see the module docstring)
@@ -121,11 +122,11 @@ class ScoreCache:
         try:
             with self._db:
                 self._db.executemany("INSERT OR REPLACE INTO scores VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
-        except (sqlite3.DatabaseError, OSError) as exc:
-            if paths.is_disk_full(exc):
-                raise disk_full_error(self.path, exc) from exc
+        except sqlite3.IntegrityError as exc:  # the schema's range checks: the engine checks scores before
             raise CacheError(f"score cache {self.path} refused a batch: {exc}.",
-                             fix=f"delete {self.path} if it is damaged; scores must be valences in [0, 1].") from exc
+                             fix="scores must be valences in [0, 1] (or NaN: no valence).") from exc
+        except (sqlite3.DatabaseError, OSError) as exc:
+            raise write_failure(self.path, exc, self._db) from exc
 
     def count(self, fingerprint: str | None = None) -> int:
         query, args = "SELECT COUNT(*) FROM scores", ()

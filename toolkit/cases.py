@@ -39,7 +39,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import pandas as pd
 
-from toolkit.errors import SchemaError, warn
+from toolkit.errors import ModelOutputError, SchemaError, warn
 
 CASE_COLUMNS: tuple[str, ...] = (
     "case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
@@ -133,13 +133,29 @@ def with_scores(scored: pd.DataFrame, *, study: str, column: str = "score") -> p
     """``scored`` without the cases that lack a score: every (model, ``case_id``) holding a row whose ``column`` is
     NaN (no valence: an emotion head without a valence mapping, an unparseable LLM answer) is skipped whole — a case
     compared on a subset of its rows would be another case — with a warning naming each model, its rows without a
-    score and the cases skipped; never silently. ``study`` names the caller in the warning."""
+    score and the cases skipped; never silently. ``study`` names the caller in the warning. A model with scores
+    whose missing ones still hit every case (one name unscored in a design where every case holds every name) would
+    leave nothing to study: ModelOutputError (TK203) naming the fills without a score; a model with no score at all
+    (an emotion head) is skipped with the warning."""
     missing = scored[column].isna()
     if not missing.any():
         return scored
     keys = ["model", "case_id"] if "case_id" in scored.columns else ["model"]
     bad = missing.groupby([scored[k] for k in keys]).transform("any")
     counts = scored.loc[missing, "model"].value_counts()
+    for model in counts.index:
+        mine = scored["model"] == model
+        if (bad & mine).sum() == mine.sum() and (missing & mine).sum() < mine.sum():
+            fills = scored.loc[missing & mine, "fill"].astype(str).value_counts() if "fill" in scored.columns \
+                else pd.Series(dtype=int)
+            shown = ", ".join(f"{f!r} ({n} rows)" for f, n in fills.head(5).items()) or "several"
+            raise ModelOutputError(
+                f"{study}: model {model!r} has no {column} for {int((missing & mine).sum())} of {int(mine.sum())} "
+                f"rows, and they fall in every case, so every case would be skipped and nothing studied; the rows "
+                f"without a {column} are those of {shown}"
+                + (f" and {len(fills) - 5} more fills" if len(fills) > 5 else "") + ".",
+                fix=f"score those rows again (an LLM answer without a label word is 'unparseable': check its prompt "
+                    f"and labels), or leave {model!r} out of the study.")
     cases = scored.loc[bad].drop_duplicates(keys)["model"].value_counts()
     detail = "; ".join(f"{model!r}: {n} of {int((scored['model'] == model).sum())} rows, {cases[model]} cases"
                        for model, n in counts.items())

@@ -23,6 +23,7 @@ This module imports only :mod:`toolkit.errors` from the toolkit (it is a leaf).
 """
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Iterable
 
@@ -227,3 +228,81 @@ def model_list(models: object, *, name: str = "models") -> list:
         raise InputError(f"{name} lists the model {twice!r} {specs.count(twice)} times; its rows would be counted "
                          "twice.", fix="list each model once.")
     return out
+
+
+def options_given_once(parser) -> None:
+    """Make every single-valued option of the ``argparse`` ``parser`` (and of its sub-commands) refuse to be given
+    twice: argparse would keep the last silently (``--n 10 … --n 20``), so the repeat is InputError (TK102) naming
+    the option; repeatable options (``action="append"``) are left as they are."""
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):
+                options_given_once(sub)
+        elif action.option_strings and type(action) is argparse._StoreAction:
+            action.__class__ = _once(type(action))
+
+
+_ONCE: dict[type, type] = {}
+
+
+def _once(kind: type) -> type:
+    """``kind`` (an argparse action class) that raises TK102 when its option is given a second time."""
+    if kind not in _ONCE:
+        def __call__(self, parser, namespace, values, option_string=None):
+            given = namespace.__dict__.setdefault("_options_given", {})
+            if self.dest in given:
+                twice = (f"the option {option_string} was given twice" if given[self.dest] == option_string else
+                         f"{given[self.dest]} and {option_string} (one option) were both given")
+                raise InputError(f"{twice}; one value would silently replace the other.",
+                                 fix=f"give {self.option_strings[-1]} once, with the value you mean.")
+            given[self.dest] = option_string
+            kind.__call__(self, parser, namespace, values, option_string)
+
+        _ONCE[kind] = type(f"Once{kind.__name__}", (kind,), {"__call__": __call__})
+    return _ONCE[kind]
+
+
+def text_list(value: object, *, name: str, what: str = "names") -> list[str]:
+    """``value`` (a list, tuple, Series or other iterable of strings) as a list of strings. A bare string is TK102
+    (iterated, ``"John"`` would be four one-letter names); a missing (None, NaN) or blank entry is TK102 naming
+    its position (``str(nan)`` would be the name "nan")."""
+    if isinstance(value, (str, bytes)):
+        raise InputError(f"{name} must be a list of {what}; got the single string {value!r}, which would be read "
+                         "character by character.", fix=f"pass a list: {name}=[{value!r}].")
+    try:
+        items = list(value)  # type: ignore[call-overload]
+    except TypeError:
+        raise InputError(f"{name} must be a list of {what}; got {type(value).__name__}.",
+                         fix=f"pass a list of strings as {name}=.") from None
+    blank = [i for i, v in enumerate(items) if v is None or (isinstance(v, float) and math.isnan(v))
+             or (isinstance(v, str) and not v.strip())]
+    if blank:
+        shown = ", ".join(map(str, blank[:10])) + (f" and {len(blank) - 10} more" if len(blank) > 10 else "")
+        raise InputError(f"{name} holds {len(blank)} missing or blank {what} (at position {shown}, counting from "
+                         "0); a missing one would be looked up as the text 'nan'.",
+                         fix=f"remove the blank entries (rows) or fill them in before passing {name}.")
+    wrong = next((v for v in items if not isinstance(v, str)), None)
+    if wrong is not None:
+        raise InputError(f"{name} must hold strings; got {wrong!r} ({type(wrong).__name__}).",
+                         fix=f"pass {what} as text.")
+    return items
+
+
+def count_list(value: object, *, name: str, minimum: int = 1, maximum: int | None = None) -> list[int]:
+    """``value`` as a non-empty list of whole numbers (:func:`count` each); a single whole number is one count
+    (``11`` → ``[11]``); a string is TK102 (``"11"`` would be read digit by digit)."""
+    if isinstance(value, (str, bytes)):
+        raise InputError(f"{name} must be whole numbers; got the string {value!r}.",
+                         fix=f"pass numbers, e.g. {name}=(11, 20) or {name}=11.")
+    if isinstance(value, numbers.Number):
+        return [count(value, name=name, minimum=minimum, maximum=maximum)]  # type: ignore[list-item]
+    try:
+        items = list(value)  # type: ignore[call-overload]
+    except TypeError:
+        raise InputError(f"{name} must be one or more whole numbers; got {type(value).__name__}.",
+                         fix=f"pass e.g. {name}=(11, 20).") from None
+    if not items:
+        raise InputError(f"{name} must list at least one count; got none.", fix=f"pass e.g. {name}=(11,).")
+    return [count(v, name=name, minimum=minimum, maximum=maximum) for v in items]  # type: ignore[misc]

@@ -4,5 +4,5 @@ from toolkit.errors import moved
 
 moved("toolkit.eec", "toolkit.studies.eec")
 
-from toolkit.studies.eec import *  # noqa: E402,F401,F403
-from toolkit.studies.eec import __doc__  # noqa: E402,F401
+from toolkit.studies.eec import *
+from toolkit.studies.eec import __doc__

@@ -6,15 +6,34 @@ notebooks and scripts can catch and test for them.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+
+_URL_CREDENTIALS = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^\s/?#'\"<>]+@")  # to the netloc's last @
+_BARE_CREDENTIALS = re.compile(  # user:password@host[:port] with no scheme (a proxy setting written without one)
+    r"(?<![\w/.@:%+-])[^\s/?#:@'\"<>,;()\[\]{}=]+:[^\s/?#:@'\"<>]*@"
+    r"(?=(?:\[[0-9a-fA-F:.]+\]|\w[\w.-]*)(?::\d+)?(?![\w:]|\.\w))")
+REDACTED = "***"
+"""What stands in for the user name and password of a URL in anything the toolkit prints, logs or records."""
+
+
+def redact(text: str) -> str:
+    """``text`` with the credentials of every URL in it replaced by :data:`REDACTED`: ``http://user:pw@host``
+    becomes ``http://***@host``, and a scheme-less proxy setting ``user:pw@host:port`` becomes ``***@host:port``.
+    Hosts, ports and paths are kept, so a message still says where the toolkit tried to connect."""
+    if not isinstance(text, str) or "@" not in text:
+        return text
+    return _BARE_CREDENTIALS.sub(f"{REDACTED}@", _URL_CREDENTIALS.sub(rf"\g<1>{REDACTED}@", text))
 
 
 class ToolkitError(Exception):
-    """Base class. ``code`` is stable; ``fix`` says what to do about it."""
+    """Base class. ``code`` is stable; ``fix`` says what to do about it. The message and the fix never show a
+    URL's credentials (:func:`redact`)."""
 
     code = "TK000"
 
     def __init__(self, message: str, *, fix: str = "", code: str | None = None) -> None:
+        message, fix = redact(message), redact(fix)
         self.code = code or self.code
         self.fix = fix
         self.message = message
@@ -112,6 +131,13 @@ class RunInterruptedError(ToolkitError, RuntimeError):
     code = "TK302"
 
 
+class WorkerError(ToolkitError, RuntimeError):
+    """A worker process or Ray actor died during a run (killed from outside, out of memory): the run stops; what it
+    committed stays in the cache and a re-run resumes from there."""
+
+    code = "TK303"
+
+
 class LLMError(ToolkitError, RuntimeError):
     """An LLM endpoint failed or could not be reached after its retries."""
 
@@ -135,7 +161,7 @@ def warn(message: str, category: type[Warning] = UserWarning) -> None:
     frame, level = sys._getframe(1), 1
     while frame is not None and str(Path(frame.f_code.co_filename).resolve()).startswith(package):
         frame, level = frame.f_back, level + 1
-    warnings.warn(message, category, stacklevel=level + 1)
+    warnings.warn(redact(message), category, stacklevel=level + 1)
 
 
 SHIMS_REMOVED_IN = "0.2.0"

@@ -12,6 +12,14 @@ SIGTERM to the driver first kills its workers, then does what it did before (Key
 :class:`Terminated`; otherwise SIGTERM's default exit), and leaving the workers' loop by any exception stops them too,
 so no worker outlives its run. :func:`note_interrupt` records on the exception where the run was (the stage, the
 workers stopped, what was scored), for the command line's one-line message.
+
+An interrupt is never lost. Python runs a signal handler wherever the main thread is; when that is a finalizer (a
+generator closed by the garbage collector, a ``__del__``), the KeyboardInterrupt it raises cannot propagate and
+Python only prints it — while the workers are already stopped. Such an interrupt is kept (``sys.unraisablehook``)
+and raised again at the next checkpoint (:func:`check_interrupted`: every result of the workers, every scored batch,
+before a run's files are written); a worker pipe that breaks after the handler stopped the workers raises the
+interrupt, not BrokenPipeError; and :func:`map_in_processes` ends its workers and puts the handlers back before it
+yields its last result, so a consumer that stops there (``zip``) leaves nothing for a finalizer to do.
 """
 from __future__ import annotations
 
@@ -19,6 +27,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+import sys
 import threading
 import traceback
 from collections import deque
@@ -26,7 +35,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from toolkit.errors import MissingDependencyError, unknown
+from toolkit.errors import MissingDependencyError, WorkerError, unknown
 from toolkit.models import SentimentModel, load
 from toolkit.models.base import Predictions
 
@@ -56,6 +65,46 @@ def raise_on_sigterm(signum: int, frame: object) -> None:
     raise Terminated("SIGTERM")
 
 
+_LOST: list[KeyboardInterrupt] = []
+"""Interrupts raised where Python could not propagate them (finalizers), to be raised again by
+:func:`check_interrupted`."""
+
+
+class _KeepLostInterrupts:
+    """A ``sys.unraisablehook`` that keeps a KeyboardInterrupt (Ctrl-C, or SIGTERM under the command line) for
+    :func:`check_interrupted` instead of printing it, and passes anything else to the hook it replaced."""
+
+    def __init__(self, previous: Callable) -> None:
+        self.previous = previous
+
+    def __call__(self, unraisable) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            _LOST.append(unraisable.exc_value)
+            return
+        self.previous(unraisable)
+
+
+def _keep_lost_interrupts() -> None:
+    """Install :class:`_KeepLostInterrupts` unless it is the hook already (a test runner may swap hooks per test)."""
+    if not isinstance(sys.unraisablehook, _KeepLostInterrupts):
+        sys.unraisablehook = _KeepLostInterrupts(sys.unraisablehook)
+
+
+def check_interrupted() -> None:
+    """Raise the interrupt that arrived where Python could only print it (a finalizer, see the module docstring), if
+    any: a checkpoint of every run, so that a Ctrl-C ends the run even when its first KeyboardInterrupt was lost."""
+    if _LOST:
+        lost = _LOST[0]
+        _LOST.clear()
+        raise lost
+
+
+def interrupt_for(signum: int) -> KeyboardInterrupt:
+    """The exception a signal raises under the command line: :class:`Terminated` for SIGTERM, else
+    KeyboardInterrupt."""
+    return Terminated("SIGTERM") if signum == signal.SIGTERM else KeyboardInterrupt()
+
+
 def note_interrupt(exc: BaseException, **facts: object) -> None:
     """Record ``facts`` (stage, workers, scored, total, cache) on an interrupt on its way out; the innermost record
     of each fact wins. Read with ``getattr(exc, "toolkit_interrupt", {})``."""
@@ -76,6 +125,7 @@ def signals_deferred() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    _keep_lost_interrupts()
     caught: list[int] = []
     previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
     for sig, handler in previous.items():
@@ -100,12 +150,14 @@ class _StopWorkersOnSignal:
 
     def __init__(self) -> None:
         self.processes: list = []
+        self.signalled: int | None = None  # the signal that stopped the workers, if one did
         self._owner = os.getpid()
-        self._previous: dict[int, Any] = {}
+        self._previous: dict[int, Any] = {}  # kept after exit: a handler left installed still passes signals on
         self._handler = self._handle
 
     def __enter__(self) -> "_StopWorkersOnSignal":
         if threading.current_thread() is threading.main_thread():
+            _keep_lost_interrupts()
             for sig in self._SIGNALS:
                 self._previous[sig] = signal.signal(sig, self._handler)
         return self
@@ -115,7 +167,6 @@ class _StopWorkersOnSignal:
         for sig, previous in self._previous.items():
             if signal.getsignal(sig) == self._handler:  # not if someone replaced it meanwhile
                 signal.signal(sig, previous if previous is not None else signal.SIG_DFL)
-        self._previous.clear()
 
     def _handle(self, signum: int, frame: object) -> None:
         if os.getpid() != self._owner:
@@ -125,13 +176,15 @@ class _StopWorkersOnSignal:
         previous = self._previous.get(signum)
         if previous == signal.SIG_IGN:
             return
-        stopped = len(self.processes)
+        stopped = len([p for p in self.processes if p.exitcode is None])
+        self.signalled = signum  # before the workers go: a broken pipe from here on is this signal's doing
         self.stop()
         if callable(previous):
             try:
                 previous(signum, frame)
             except KeyboardInterrupt as exc:  # raised wherever the driver was: say here what was stopped
-                note_interrupt(exc, workers=stopped)
+                if stopped:  # a guard whose workers had ended already passes the signal on without a count
+                    note_interrupt(exc, workers=stopped)
                 raise
         else:  # SIG_DFL (or set outside Python): the default action, now that the workers are gone
             signal.signal(signum, signal.SIG_DFL)
@@ -162,7 +215,7 @@ def _worker_main(conn, fn: Callable[[Any], Any], inherited: list) -> None:
             return
         try:
             reply = (True, fn(task))
-        except Exception as exc:  # noqa: BLE001 - handed to the driver, which raises it
+        except Exception as exc:
             reply = (False, exc)
         try:
             conn.send(reply)
@@ -180,6 +233,8 @@ def map_in_processes(fn: Callable[[Any], Any], tasks: Iterable[Any], *, n_worker
     exception is raised here. An interrupt (or any exception) stops the workers: see the module docstring; an
     interrupt leaving here carries ``workers`` (how many were stopped) in :func:`note_interrupt`'s record."""
     context = multiprocessing.get_context("fork")
+    check_interrupted()
+    last = None
     with _StopWorkersOnSignal() as guard:
         try:
             conns = []
@@ -190,38 +245,62 @@ def map_in_processes(fn: Callable[[Any], Any], tasks: Iterable[Any], *, n_worker
                 process.start()
                 guard.processes.append(process)
                 theirs.close()
-            yield from _round_robin(conns, iter(tasks))
+            for task, result, final in _round_robin(conns, iter(tasks), guard):
+                if final:  # yielded once the workers are gone: nothing is left for a finalizer to stop
+                    last = (task, result)
+                    break
+                yield task, result
+                check_interrupted()
             for conn in conns:
-                conn.send(None)
+                _talk(guard, conn.send, None)
             for process in guard.processes:
                 process.join(_STOP_TIMEOUT_S)
         except KeyboardInterrupt as exc:
             note_interrupt(exc, workers=len(guard.processes))
             raise
+    check_interrupted()
+    if last is not None:
+        yield last
 
 
-def _round_robin(conns: list, tasks: Iterator[Any]) -> Iterator[tuple[Any, Any]]:
-    """Task ``k`` to worker ``k % n``, results in task order; a worker gets its next task when it has replied."""
+def _talk(guard: _StopWorkersOnSignal | None, call: Callable, *args: Any) -> Any:
+    """``call(*args)`` on a worker's pipe. A pipe that broke after a signal stopped the workers raises that
+    interrupt (an interrupt lost in a finalizer first), never BrokenPipeError or EOFError; otherwise a worker that
+    died is RuntimeError."""
+    try:
+        return call(*args)
+    except (EOFError, OSError) as exc:
+        check_interrupted()
+        if guard is not None and guard.signalled is not None:
+            raise interrupt_for(guard.signalled) from None
+        if not isinstance(exc, (EOFError, BrokenPipeError, ConnectionResetError)):
+            raise
+        raise WorkerError("a worker process died before it replied (killed from outside, or out of memory).",
+                          fix="re-run the same command: what was scored is in the cache and is not scored again; "
+                              "with little memory, pass fewer workers (--n-jobs, --n-process).") from None
+
+
+def _round_robin(conns: list, tasks: Iterator[Any], guard: _StopWorkersOnSignal | None = None
+                 ) -> Iterator[tuple[Any, Any, bool]]:
+    """Task ``k`` to worker ``k % n``, results in task order as ``(task, result, last)``; a worker gets its next task
+    when it has replied; ``last`` is True for the final result (no task left, none in flight)."""
     in_flight: deque = deque()
     for conn in conns:
         task = next(tasks, None)
         if task is None:
             break
-        conn.send(task)
+        _talk(guard, conn.send, task)
         in_flight.append((conn, task))
     while in_flight:
         conn, task = in_flight.popleft()
-        try:
-            ok, result = conn.recv()
-        except EOFError:
-            raise RuntimeError("a worker process died (killed from outside?) before it replied.") from None
+        ok, result = _talk(guard, conn.recv)
         following = next(tasks, None)
         if following is not None:
-            conn.send(following)
+            _talk(guard, conn.send, following)
             in_flight.append((conn, following))
         if not ok:
             raise result
-        yield task, result
+        yield task, result, not in_flight
 
 
 def parse(nlp, texts: list[str], *, batch_size: int, n_process: int) -> Iterator:
@@ -332,7 +411,12 @@ class RayExecutor:
             done, _ = ray.wait(list(pending), num_returns=1)
             ref = done[0]
             batch = pending.pop(ref)
-            yield batch, ray.get(ref)
+            try:
+                predictions = ray.get(ref)
+            except ray.exceptions.RayActorError as exc:  # ActorDiedError: the worker process is gone
+                self.shutdown()
+                raise ray_worker_died(exc, what=f"scoring with {model.spec}") from None
+            yield batch, predictions
             submit()
 
     def shutdown(self) -> None:
@@ -340,6 +424,14 @@ class RayExecutor:
             for actor in actors:
                 self._ray.kill(actor)
         self._actors.clear()
+
+
+def ray_worker_died(exc: BaseException, *, what: str) -> WorkerError:
+    """TK303 for a Ray actor that died while ``what`` ran (the first line of Ray's own reason kept)."""
+    reason = next((line.strip() for line in str(exc).splitlines() if line.strip()), type(exc).__name__)
+    return WorkerError(f"a Ray worker died while {what} ({type(exc).__name__}: {reason[:300]}).",
+                       fix="re-run the same command: what was scored is in the cache and is not scored again; check "
+                           "the Ray workers' memory and logs (ray status) if it happens again.")
 
 
 EXECUTORS = {"local": LocalExecutor, "ray": RayExecutor, "processes": ProcessExecutor}

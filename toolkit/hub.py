@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from toolkit.errors import ModelSpecError
+from toolkit.errors import ModelSpecError, redact
 
 _TRUE = ("1", "true", "yes", "on")
 _OFFLINE_VARIABLES = ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
@@ -67,7 +67,7 @@ def _probe_address(endpoint: str) -> tuple[str, int, str]:
     if proxy and host and not urllib.request.proxy_bypass(host):
         pp = urlsplit(proxy if "://" in proxy else f"http://{proxy}")
         if pp.hostname:
-            return pp.hostname, pp.port or (443 if pp.scheme == "https" else 80), f" through the proxy {proxy}"
+            return pp.hostname, pp.port or (443 if pp.scheme == "https" else 80), f" through the proxy {redact(proxy)}"
     return host, port, ""
 
 

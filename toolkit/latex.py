@@ -6,8 +6,8 @@ from toolkit.errors import moved
 
 moved("toolkit.latex", "toolkit.outputs.latex")
 
-from toolkit.errors import InputError  # noqa: F401
-from toolkit.outputs.latex import (  # noqa: F401
+from toolkit.errors import InputError
+from toolkit.outputs.latex import (
     DEFAULT_PRESET,
     ENVIRONMENTS,
     MISSING,
@@ -27,4 +27,4 @@ from toolkit.outputs.latex import (  # noqa: F401
     render,
     to_latex,
 )
-from toolkit.outputs.runs import export_latex as from_run  # noqa: F401
+from toolkit.outputs.runs import export_latex as from_run

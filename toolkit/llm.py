@@ -43,9 +43,15 @@ from pathlib import Path
 from typing import Protocol
 
 from toolkit import paths
-from toolkit.errors import InputError, LLMError, unknown
-from toolkit.hub import (check_config_file, check_tokenizer, check_tokenizer_files, hub_load_error, offline_reason,
-                         resolve_target)
+from toolkit.errors import InputError, LLMError, redact, unknown
+from toolkit.hub import (
+    check_config_file,
+    check_tokenizer,
+    check_tokenizer_files,
+    hub_load_error,
+    offline_reason,
+    resolve_target,
+)
 from toolkit.sqlite import open_checked
 
 Messages = Sequence[dict[str, str]]
@@ -162,7 +168,9 @@ class OpenAIBackend:
         self.deadline, self.max_reply_bytes = deadline, max_reply_bytes
         self._opener = urllib.request.build_opener(_NoRedirect)
         # deadline, timeout, retries and the size cap do not change answers: not part of the identity
-        self.identity = f"openai:{model}@{base_url.rstrip('/')}?temperature={temperature}&max_tokens={max_tokens}"
+        # credentials in the URL are never recorded (provenance, cache keys)
+        self.identity = redact(f"openai:{model}@{base_url.rstrip('/')}?temperature={temperature}"
+                               f"&max_tokens={max_tokens}")
 
     def _option(self, name: str) -> str:
         """How the user sets ``name`` here: ``?key_env=`` in a model spec, ``api_key_env=`` as a keyword."""
@@ -213,8 +221,8 @@ class OpenAIBackend:
                            f"(attempt {attempt} of {self.retries + 1}).",
                            fix=f"{failure.fix} Or raise the deadline ({self._option('deadline')}).")
         why = "as its Retry-After asks" if failure.wait is not None else "backoff"
-        print(f"waiting {wait:.1f} s ({why}) before retry {attempt}/{self.retries} of {self.url}: "
-              f"{failure.message.removeprefix(self.url + ' ')}", file=sys.stderr, flush=True)
+        print(redact(f"waiting {wait:.1f} s ({why}) before retry {attempt}/{self.retries} of {self.url}: "
+                     f"{failure.message.removeprefix(self.url + ' ')}"), file=sys.stderr, flush=True)
         time.sleep(wait)
 
     def _send(self, request: urllib.request.Request, deadline_at: float, attempt: int) -> _Exchange:
@@ -230,8 +238,8 @@ class OpenAIBackend:
                                f"(attempt {attempt} of {self.retries + 1}; was waiting for {self._pending(exchange)}).",
                                fix=f"check that the endpoint is up and not overloaded; for a slow model raise the "
                                    f"deadline ({self._option('deadline')}) or lower max_tokens.")
-            print(f"still waiting for {self.url}: {self._pending(exchange)}, {time.monotonic() - start:.0f} s "
-                  f"into attempt {attempt} (deadline {self.deadline:g} s)", file=sys.stderr, flush=True)
+            print(redact(f"still waiting for {self.url}: {self._pending(exchange)}, {time.monotonic() - start:.0f} s "
+                         f"into attempt {attempt} (deadline {self.deadline:g} s)"), file=sys.stderr, flush=True)
         return exchange
 
     @staticmethod

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import string
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
@@ -30,6 +31,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from toolkit import checks
 from toolkit.errors import InputError, MissingDependencyError
 
 SSA_YEARS = (1960, 2017)
@@ -98,11 +100,12 @@ def lookup_key(name: str) -> str:
 def metadata(*, names: Iterable[str], years: tuple[int, int] = SSA_YEARS, race: bool = True) -> pd.DataFrame:
     """One row per distinct name (first-seen order): SSA frequency and gender share over ``years``, P(race | first
     name) (``race=False`` skips that table), and ``missing``: what could not be looked up and why ("" when all)."""
+    names = checks.text_list(names, name="names")
     years = _check_years(years)
     counts, total = _ssa(years)
     races = _rosenman() if race else None
     rows = []
-    for name in dict.fromkeys(str(n) for n in names):
+    for name in dict.fromkeys(names):
         key = lookup_key(name)
         row = {"name": name, "looked_up": key}
         missing = []
@@ -143,15 +146,24 @@ def subword_lengths(*, names: Sequence[str], tokenizer: Callable[[str], Sequence
 
     ``tokenizer``: a Hugging Face tokenizer (its ``tokenize``) or any callable text → tokens. Columns: name,
     n_subwords, tokens (the name's pieces, space-joined)."""
-    if "{name}" not in frame:
-        raise InputError("frame must contain '{name}'.", fix="e.g. frame='I met {name} yesterday.'")
+    try:
+        fields = [field for _, field, _, _ in string.Formatter().parse(frame) if field is not None]
+    except ValueError as exc:  # a lone brace
+        raise InputError(f"frame {frame!r} is not a template: {exc}.",
+                         fix="write a literal brace as {{ or }}, e.g. frame='I met {name} yesterday.'") from None
+    if "name" not in fields or set(fields) != {"name"}:
+        other = sorted(set(fields) - {"name"})
+        raise InputError(f"frame {frame!r} must hold the one slot {{name}}"
+                         + (f"; it also holds {', '.join('{' + f + '}' for f in other)}" if other else "") + ".",
+                         fix="fill the other slots in first, e.g. frame='I met {name} yesterday.'")
+    names = checks.text_list(names, name="names")
     tokenize = getattr(tokenizer, "tokenize", tokenizer)
     if not callable(tokenize):
         raise InputError(f"tokenizer {type(tokenizer).__name__} has no tokenize() and is not callable.",
                          fix="pass a Hugging Face tokenizer (model.tokenizer) or a function text -> tokens")
-    empty = list(tokenize(frame.replace(" {name}", "").replace("{name}", "")))
+    empty = list(tokenize(frame.replace(" {name}", "{name}").format(name="")))
     rows = []
-    for name in dict.fromkeys(str(n) for n in names):
+    for name in dict.fromkeys(names):
         pieces = list(tokenize(frame.format(name=name)))
         extra = _inserted(empty, pieces)
         rows.append({"name": name, "n_subwords": len(extra), "tokens": " ".join(map(str, extra))})
@@ -175,12 +187,14 @@ def frequency_matched(*, a: Sequence[str], b: Sequence[str], years: tuple[int, i
     nearest neighbour on log10 births per million, rarest first; a pair is kept when the two differ by at most
     ``caliper`` in log10, i.e. a factor of 10**caliper). Names absent from SSA cannot be matched and are listed with
     ``matched`` False and the reason. Columns: name_a, name_b, log10_a, log10_b, gap, matched, reason."""
-    if not caliper > 0:
-        raise InputError(f"caliper must be > 0 (log10 units); got {caliper!r}.", fix="e.g. caliper=0.25")
+    if isinstance(caliper, bool) or not isinstance(caliper, (int, float)) or not caliper > 0 \
+            or not np.isfinite(caliper):
+        raise InputError(f"caliper must be a number > 0 (log10 units); got {caliper!r}.", fix="e.g. caliper=0.25")
+    a, b = checks.text_list(a, name="a"), checks.text_list(b, name="b")
     meta = metadata(names=[*a, *b], years=years, race=False).set_index("name")["log10_per_million"]
-    pool = {n: meta[n] for n in dict.fromkeys(map(str, b)) if np.isfinite(meta[n])}
+    pool = {n: meta[n] for n in dict.fromkeys(b) if np.isfinite(meta[n])}
     rows = []
-    order = sorted(dict.fromkeys(map(str, a)), key=lambda n: (np.nan_to_num(meta[n], nan=np.inf), n))
+    order = sorted(dict.fromkeys(a), key=lambda n: (np.nan_to_num(meta[n], nan=np.inf), n))
     for name in order:
         value = meta[name]
         row = {"name_a": name, "name_b": "", "log10_a": value, "log10_b": float("nan"), "gap": float("nan"),

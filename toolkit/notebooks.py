@@ -38,9 +38,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from toolkit import paths
+from toolkit import paths, studies
 from toolkit.cases import TASKS
-from toolkit.errors import InputError, ToolkitError, UnknownNameError, unknown
+from toolkit.checks import options_given_once
+from toolkit.errors import InputError, ToolkitError, UnknownNameError, redact, unknown
 
 EEC_TASKS: tuple[str, ...] = (*TASKS, "all")
 """Values of ``--task``: notebook 01's ``TASK`` (``all``: the trained zoo on the five tasks)."""
@@ -91,12 +92,18 @@ def parameters_of(notebook: str | Path) -> dict[str, str]:
     return {name: info["default"] for name, info in papermill.inspect_notebook(str(notebook)).items()}
 
 
-def parse_assignment(text: str) -> tuple[str, Any]:
+def parse_assignment(text: str, *, source: str = "-p") -> tuple[str, Any]:
     """``NAME=VALUE`` → (NAME, value): VALUE as a Python literal (``20``, ``False``, ``None``, ``["a","b"]``), else the
-    text itself (``all``, ``acl-single``, ``../data/x.csv``)."""
+    text itself (``all``, ``acl-single``, ``../data/x.csv``). ``source`` is where the text came from (``-p`` or
+    ``PARAMS``, make figures' variable), so a malformed one is named as the user wrote it."""
     name, sep, raw = text.partition("=")
     name = name.strip()
     if not sep or not name.isidentifier():
+        if source == "PARAMS":
+            raise InputError(f"make figures PARAMS holds {text!r}, which is not NAME=VALUE (PARAMS is split at "
+                             "spaces, so a value with a space is cut in two).",
+                             fix="write PARAMS='NAME=VALUE NAME=VALUE …' with no spaces inside a value, e.g. "
+                                 "make figures PARAMS='N=20 MODELS=[\"vader\",\"afinn\"]'.")
         raise InputError(f"-p {text!r} is not NAME=VALUE.", fix="write -p NAME=VALUE, e.g. -p N=20 or "
                                                                  "-p MODELS='[\"vader\",\"afinn\"]'.")
     try:
@@ -141,9 +148,39 @@ def execute(notebook: str | Path, *, parameters: dict | None = None, output_dir:
     out_dir = Path(output_dir) if output_dir is not None else paths.data_dir() / "executed"
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / source.name
-    papermill.execute_notebook(str(source), str(target), parameters=parameters or {}, kernel_name=kernel_name,
-                               cwd=str(source.parent), execution_timeout=timeout, progress_bar=False)
+    try:
+        papermill.execute_notebook(str(source), str(target), parameters=parameters or {}, kernel_name=kernel_name,
+                                   cwd=str(source.parent), execution_timeout=timeout, progress_bar=False)
+    finally:  # a failed run leaves its executed copy too
+        redact_file(target)
     return target
+
+
+def redact_notebook(notebook: Any) -> Any:
+    """``notebook`` (nbformat JSON, or any part of it) with the credentials of every URL in its strings replaced
+    (:func:`toolkit.errors.redact`): sources, outputs, tracebacks and papermill's record of the parameters."""
+    if isinstance(notebook, str):
+        return redact(notebook)
+    if isinstance(notebook, list):
+        return [redact_notebook(item) for item in notebook]
+    if isinstance(notebook, dict):
+        return {key: redact_notebook(value) for key, value in notebook.items()}
+    return notebook
+
+
+def redact_file(path: str | Path) -> bool:
+    """Rewrite the executed notebook at ``path`` without URL credentials (:func:`redact_notebook`); whether it
+    changed. A missing or unreadable file is left as it is."""
+    path = Path(path)
+    try:
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    clean = redact_notebook(notebook)
+    if clean == notebook:
+        return False
+    path.write_text(dumps(clean), encoding="utf-8")
+    return True
 
 
 # --- run hygiene --------------------------------------------------------------------------------------------------
@@ -245,6 +282,22 @@ def _strip_stdin() -> int:
     return 0
 
 
+def check_text(argv: Sequence[str]) -> None:
+    """InputError (TK102) for an argument holding a byte that is not UTF-8 (read from the command line or make's
+    variables as a lone surrogate), before anything runs: a notebook stores its parameters as UTF-8 text."""
+    names = {value: name for name, value in MAKE_ENV.items()}
+    for position, arg in enumerate(argv):
+        bad = next((i for i, c in enumerate(arg) if 0xD800 <= ord(c) <= 0xDFFF), None)
+        if bad is None:
+            continue
+        where = next((f"make figures {names[v]}" for v in MAKE_ENV.values() if arg in os.environ.get(v, "")),
+                     f"argument {position + 1}")
+        shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        raise InputError(f"{where} holds a byte that is not UTF-8 text ('{shown}', at character {bad + 1}).",
+                         fix="write the value in UTF-8 (set the terminal's encoding to UTF-8, or spell the "
+                             "character as it is meant, e.g. é rather than a Latin-1 byte).")
+
+
 def make_arguments(environ: Mapping[str, str]) -> list[str]:
     """The command-line arguments ``make figures`` means, from its variables in ``environ`` (:data:`MAKE_ENV`):
     ``--task TASK``, ``--preset PRESET``, ``-p NAME=VALUE`` per whitespace-separated PARAMS item, then the NOTEBOOKS
@@ -255,7 +308,7 @@ def make_arguments(environ: Mapping[str, str]) -> list[str]:
         if value:
             out += [option, value]
     for item in environ.get(MAKE_ENV["PARAMS"], "").split():
-        out += ["-p", item]
+        out += ["--make-param", item]
     return out + environ.get(MAKE_ENV["NOTEBOOKS"], "").split()
 
 
@@ -278,6 +331,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="git clean filter: read a notebook on stdin, write it without outputs (docs/outputs.md)")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 when a tracked notebook's committed version carries outputs")
+    parser.add_argument("--make-param", action="append", default=[], help=argparse.SUPPRESS)  # PARAMS' items
     parser.add_argument("--from-make", action="store_true",
                         help=f"also read make figures' variables from the environment ({', '.join(MAKE_ENV.values())})")
     return parser
@@ -289,8 +343,11 @@ def main(argv: list[str] | None = None) -> int:
         return _strip_stdin()
     if "--from-make" in argv:
         argv += make_arguments(os.environ)
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    options_given_once(parser)
     try:
+        args = parser.parse_args(argv)
+        check_text(argv)
         chosen = resolve(args.notebooks, folder=args.dir)
         if args.check:
             bad = committed_with_outputs(args.dir)
@@ -303,10 +360,21 @@ def main(argv: list[str] | None = None) -> int:
                 for name, default in parameters_of(notebook).items():
                     print(f"  {name} = {default}")
             return 0
-        parameters = dict(parse_assignment(p) for p in args.parameter)
+        parameters: dict[str, Any] = {}
+        for text, source in [*((p, "-p") for p in args.parameter), *((p, "PARAMS") for p in args.make_param)]:
+            name, value = parse_assignment(text, source=source)
+            if name in parameters:
+                raise InputError(f"the parameter {name} was given twice ({name}={parameters[name]!r} and "
+                                 f"{name}={value!r}); one value would silently replace the other.",
+                                 fix=f"give {name} once (in PARAMS or with -p, not both).")
+            parameters[name] = value
         if args.task is not None:
             if args.task not in EEC_TASKS:
                 raise unknown("EEC task", args.task, EEC_TASKS)
+            if "TASK" in parameters:
+                raise InputError(f"TASK was given twice (--task/TASK={args.task!r} and as a parameter, "
+                                 f"TASK={parameters['TASK']!r}); one value would silently replace the other.",
+                                 fix="give TASK once.")
             parameters["TASK"] = args.task
         if args.preset is not None:
             if args.preset not in figure_presets():
@@ -322,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.time()
     for notebook, values in injected.items():
         shown = ", ".join(f"{k}={v!r}" for k, v in values.items())
-        print(f"executing {notebook.name}" + (f" with {shown}" if shown else "") + " …", flush=True)
+        print(redact(f"executing {notebook.name}" + (f" with {shown}" if shown else "") + " …"), flush=True)
         print(f"  → {execute(notebook, parameters=values, output_dir=args.output_dir)}")
     print_figures(paths.figures_dir(), since=started)
     return 0
@@ -348,13 +416,15 @@ def print_figures(folder: str | Path, *, since: float) -> list[tuple[str, str, s
 
 def figure_index(folder: str | Path) -> list[tuple[str, str, str]]:
     """``(file, paper figure or table, plots function)`` for each PDF in ``folder``, from
-    :data:`toolkit.plots.PAPER_FIGURES` (a ``<model>`` stem matches any model's file); unknown files say so."""
+    :data:`toolkit.plots.PAPER_FIGURES` and :func:`toolkit.studies.paper_figures` (a ``<model>`` stem matches any
+    model's file); unknown files say so."""
     from toolkit import plots  # defers matplotlib: the runner's options and --strip need no figures
 
+    known = {**plots.PAPER_FIGURES, **studies.paper_figures()}
     rows = []
     for pdf in sorted(Path(folder).glob("*.pdf")):
-        entry = plots.PAPER_FIGURES.get(pdf.stem) or next(
-            (value for key, value in plots.PAPER_FIGURES.items()
+        entry = known.get(pdf.stem) or next(
+            (value for key, value in known.items()
              if "<model>" in key and pdf.stem.startswith(key.split("<model>")[0])), None)
         function, paper = (entry[0], entry[1]) if entry else ("?", "not a paper figure of the toolkit")
         paper = re.sub(r"\s*\(issue \d+\)", "", paper)  # the project's issue numbers mean nothing to a reader

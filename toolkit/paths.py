@@ -3,7 +3,9 @@
 With the editable install the README sets up, the project root is the folder holding ``pyproject.toml`` above the
 package; otherwise the current directory. ``TOOLKIT_DATA`` and ``TOOLKIT_FIGURES`` override both folders.
 :func:`btcsam_dirs` lists, in search order, where the released BTC-SAM sets may lie (``TOOLKIT_BTCSAM_DIR``,
-``data/btcsam/``, ``../shared/data/btcsam`` beside the project).
+``data/btcsam/``, ``../shared/data/btcsam`` beside the project); :func:`multilingual_dirs` likewise for the
+multilingual EEC corpora (``TOOLKIT_MULTILINGUAL_DIR``, ``data/multilingual_eec/``,
+``../shared/data/multilingual_eec``).
 """
 from __future__ import annotations
 
@@ -43,6 +45,16 @@ def btcsam_dirs() -> list[Path]:
     chosen = os.environ.get("TOOLKIT_BTCSAM_DIR")
     candidates = ([Path(chosen).expanduser()] if chosen else []) + [
         data_dir() / "btcsam", project_root().parent / "shared" / "data" / "btcsam"]
+    return list(dict.fromkeys(candidates))
+
+
+def multilingual_dirs() -> list[Path]:
+    """Where the multilingual EEC corpora (folders ``camara2022/`` and ``goldfarb_tarrant2023/``) are looked for, in
+    order: ``$TOOLKIT_MULTILINGUAL_DIR`` (when set), ``data/multilingual_eec/`` (under ``$TOOLKIT_DATA`` when set),
+    then ``../shared/data/multilingual_eec`` beside the project folder (the developers' layout)."""
+    chosen = os.environ.get("TOOLKIT_MULTILINGUAL_DIR")
+    candidates = ([Path(chosen).expanduser()] if chosen else []) + [
+        data_dir() / "multilingual_eec", project_root().parent / "shared" / "data" / "multilingual_eec"]
     return list(dict.fromkeys(candidates))
 
 

@@ -37,15 +37,23 @@ N_DRAWS = 400
 """Generalized pivotal draws of the pilot's mean squares behind the plan's intervals."""
 
 
-def _positive_ints(values: Iterable[int], what: str) -> list[int]:
-    out = [int(v) for v in values]
-    if not out or any(v < 1 for v in out):
-        raise InputError(f"{what} must be one or more counts >= 1; got {list(values)!r}.", fix=f"e.g. {what}=(11,)")
-    return out
+FAMILY_MAX = 10**9
+"""The most tests a plan corrects together (a family past that is a typo, not a study)."""
+
+
+def _positive_ints(values: Iterable[int] | int, what: str) -> list[int]:
+    """One or more counts ≥ 1: a list, or one whole number; a string is TK102 (it would be read digit by digit)."""
+    return checks.count_list(values, name=what)
 
 
 def _components(var_template: float, var_name: float, var_residual: float) -> np.ndarray:
-    parts = np.array([var_template, var_name, var_residual], dtype=float)
+    given = {"var_template": var_template, "var_name": var_name, "var_residual": var_residual}
+    wrong = {k: v for k, v in given.items()
+             if isinstance(v, (bool, str, bytes)) or not isinstance(v, (int, float, np.number))}
+    if wrong:
+        raise InputError(f"variance components must be numbers; got {wrong}.",
+                         fix="estimate them with toolkit.stats.variance_components(pilot_matrix)")
+    parts = np.array(list(given.values()), dtype=float)
     if not np.isfinite(parts).all() or (parts < 0).any():
         raise InputError(f"variance components must be finite and >= 0; got {parts.tolist()}.",
                          fix="estimate them with toolkit.stats.variance_components(pilot_matrix)")
@@ -112,7 +120,7 @@ def _min_detectable(se: np.ndarray, df: np.ndarray, q: np.ndarray, power: float)
 
 
 def _quantile(alpha: float, family: int, df: np.ndarray) -> np.ndarray:
-    return sps.t.ppf(1 - alpha / (2 * family), df)
+    return sps.t.isf(alpha / (2 * family), df)  # isf: exact in the far tail
 
 
 def _pivotal_draws(parts: np.ndarray, pilot_shape: tuple[int, int], *, n_draws: int, seed: int) -> np.ndarray:
@@ -145,16 +153,20 @@ def design(*, var_template: float, var_name: float, var_residual: float, n_templ
     :func:`toolkit.stats.variance_components`. Columns :data:`COLUMNS`."""
     parts = _components(var_template, var_name, var_residual)
     alpha, power = checks.alpha(alpha), checks.fraction(power, name="power")
-    family = checks.count(family, name="family")  # the number of tests corrected together
+    family = checks.count(family, name="family", maximum=FAMILY_MAX)  # the number of tests corrected together
     n_draws, seed = checks.count(n_draws, name="n_draws", minimum=20), checks.seed(seed)
     draws = None if pilot_shape is None else _pivotal_draws(parts, pilot_shape, n_draws=n_draws, seed=seed)
+    templates, names = _positive_ints(n_templates, "n_templates"), _positive_ints(n_names, "n_names")
     rows = []
-    for t in _positive_ints(n_templates, "n_templates"):
+    for t in templates:
         w = weights_for(template_weights, t)
         r_eff = float(w.sum() ** 2 / (w ** 2).sum())
-        for n in _positive_ints(n_names, "n_names"):
+        for n in names:
             se, df = (float(v) for v in _se_df(parts, t, n, r_eff))
             q = float(_quantile(alpha, family, np.asarray(df)))
+            if not np.isfinite(q):
+                raise InputError(f"alpha={alpha!r} over {family:,} tests gives an infinite critical value.",
+                                 fix="use a larger alpha or a smaller family.")
             detectable = float(_min_detectable(np.asarray(se), np.asarray(df), np.asarray(q), power))
             typical = q * se * float(np.sqrt(sps.chi2.ppf(0.5, df) / df))  # the median printed half-width
             row = {"n_templates": t, "n_names": n, "r_eff": r_eff, "se": se, "df": df, "half_width": typical,
@@ -179,7 +191,7 @@ def power_curve(*, var_template: float, var_name: float, var_residual: float, bi
     each power from the pilot's uncertainty. Columns :data:`CURVE_COLUMNS`."""
     parts = _components(var_template, var_name, var_residual)
     alpha = checks.alpha(alpha)
-    family = checks.count(family, name="family")
+    family = checks.count(family, name="family", maximum=FAMILY_MAX)
     n_draws, seed = checks.count(n_draws, name="n_draws", minimum=20), checks.seed(seed)
     (t,), (n,) = _positive_ints([n_templates], "n_templates"), _positive_ints([n_names], "n_names")
     grid = np.asarray(list(biases), dtype=float)

@@ -3,4 +3,4 @@
 from toolkit.errors import moved
 
 moved("toolkit.plots_instrument", "toolkit.plots.instrument")
-from toolkit.plots.instrument import ANALYSIS_STYLE, confounds, intersections, wording  # noqa: F401
+from toolkit.plots.instrument import ANALYSIS_STYLE, confounds, intersections, wording

@@ -13,13 +13,13 @@ import platform
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Mapping
 from datetime import datetime, timezone
 from importlib import metadata
-from collections.abc import Mapping
 from pathlib import Path
 
 from toolkit import __version__, paths
-from toolkit.errors import DiskFullError
+from toolkit.errors import DiskFullError, redact
 from toolkit.models import load_all
 
 _PACKAGES = ("pandas", "numpy", "scipy", "statsmodels", "torch", "transformers", "vaderSentiment", "textblob",
@@ -83,8 +83,8 @@ def record(*, models: list[str], settings: dict, fingerprints: Mapping[str, str]
 
 
 def dumps(record: dict) -> str:
-    """``record`` as the text of ``provenance.json``."""
-    return json.dumps(record, indent=2, default=str) + "\n"
+    """``record`` as the text of ``provenance.json``; credentials in any URL it holds are redacted."""
+    return redact(json.dumps(record, indent=2, default=str)) + "\n"
 
 
 def write(out_dir: str | Path, *, models: list[str], settings: dict,

@@ -4,5 +4,5 @@ from toolkit.errors import moved
 
 moved("toolkit.psa", "toolkit.studies.psa")
 
-from toolkit.studies.psa import *  # noqa: E402,F401,F403
-from toolkit.studies.psa import __doc__  # noqa: E402,F401
+from toolkit.studies.psa import *
+from toolkit.studies.psa import __doc__

@@ -6,9 +6,9 @@ from toolkit.errors import moved
 
 moved("toolkit.report", "toolkit.outputs (toolkit.outputs.report, toolkit.outputs.runs)")
 
-from toolkit.formatting import MISSING, format_value  # noqa: F401
-from toolkit.outputs.files import REPORT_NAME  # noqa: F401
-from toolkit.outputs.report import (  # noqa: F401
+from toolkit.formatting import MISSING, format_value
+from toolkit.outputs.files import REPORT_NAME
+from toolkit.outputs.report import (
     MAX_ROWS,
     Run,
     Table,
@@ -22,7 +22,7 @@ from toolkit.outputs.report import (  # noqa: F401
     render_comparison,
     table_html,
 )
-from toolkit.outputs.runs import (  # noqa: F401
+from toolkit.outputs.runs import (
     LARGE_FILE,
     MAX_DEPTH,
     MAX_FIGURE_BYTES,

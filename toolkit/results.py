@@ -9,7 +9,7 @@ from toolkit.errors import moved
 
 moved("toolkit.results", "toolkit.outputs (toolkit.outputs.files, toolkit.outputs.runs)")
 
-from toolkit.outputs.files import (  # noqa: F401
+from toolkit.outputs.files import (
     CSV_FORMULA_GUARD,
     FORMATS,
     FORMULA_STARTS,
@@ -29,4 +29,4 @@ from toolkit.outputs.files import (  # noqa: F401
     write_file,
     write_table,
 )
-from toolkit.outputs.runs import write  # noqa: F401
+from toolkit.outputs.runs import write

@@ -25,16 +25,21 @@ import numpy as np
 import pandas as pd
 
 from toolkit import cases as case_schema
-from toolkit import checks, executors, monitor, paths
+from toolkit import checks, device, executors, monitor, paths
 from toolkit.batching import plan_batches  # the planner lives in the leaf toolkit.batching; kept importable here
 from toolkit.cache import ScoreCache, check_location
-from toolkit.errors import InputError, ModelOutputError, SchemaError, warn
+from toolkit.errors import InputError, ModelOutputError, SchemaError, WorkerError, warn
 from toolkit.executors import LocalExecutor, RayExecutor
 from toolkit.models import SentimentModel, check_labels, load, valence
 from toolkit.models.base import Predictions
+from toolkit.telemetry import Telemetry
 
 CPU_BATCH_TOKENS = 4_096  # measured best on 2 CPU cores (benchmarks/bench_scoring.py); larger batches slow down
 GPU_BATCH_TOKENS = 32_768
+TOKENISE_THREADS = 2
+"""Worker threads that tokenise ahead of the model (:meth:`toolkit.models.hf.TransformerModel.encode`)."""
+TELEMETRY = True
+"""Record each run's telemetry (:mod:`toolkit.telemetry`); False only to measure its own cost (benchmarks)."""
 _PROGRESS_MIN_TEXTS = 2_000
 TOO_LONG = "too_long"
 """``top_label`` of a text skipped for being longer than the model's ``max_text_chars``."""
@@ -119,7 +124,8 @@ def _texts_key(model: SentimentModel, texts: list[str]) -> tuple:
     return model.fingerprint, getattr(model, "max_length", None), len(texts), digest
 
 
-def _cached_groups(model: SentimentModel, texts: list[str], *, input_dedup: bool, all_cached: bool):
+def _cached_groups(model: SentimentModel, texts: list[str], *, input_dedup: bool, all_cached: bool,
+                   threads: int = 0):
     """:func:`_group_by_input`, remembered per model fingerprint and text list: a run whose every text is in the
     score cache (a warm app run) then does not tokenise again. The token ids are returned only when computed (they
     are needed only for texts still to score)."""
@@ -129,7 +135,7 @@ def _cached_groups(model: SentimentModel, texts: list[str], *, input_dedup: bool
     if all_cached and key in _INPUT_GROUPS:
         group, own_truncated = _INPUT_GROUPS[key]
         return group, None, own_truncated
-    group, ids, own_truncated = _group_by_input(model, texts, input_dedup=input_dedup)
+    group, ids, own_truncated = _group_by_input(model, texts, input_dedup=input_dedup, threads=threads)
     _INPUT_GROUPS.pop(key, None)
     _INPUT_GROUPS[key] = (group, own_truncated)
     while len(_INPUT_GROUPS) > _INPUT_GROUPS_KEPT:
@@ -137,13 +143,15 @@ def _cached_groups(model: SentimentModel, texts: list[str], *, input_dedup: bool
     return group, ids, own_truncated
 
 
-def _group_by_input(model: SentimentModel, texts: list[str], *, input_dedup: bool):
+def _group_by_input(model: SentimentModel, texts: list[str], *, input_dedup: bool, threads: int = 0):
     """``(group, ids, own_truncated)``: per distinct text the index of its model input (texts with the same token ids
     after tokenisation and truncation share one), the ids per text (None for models without a tokenizer: every
-    distinct text is its own input) and each text's own truncation flag (None: the model reports it)."""
+    distinct text is its own input) and each text's own truncation flag (None: the model reports it). ``threads``
+    (the tokenise-ahead path): tokenise in that many worker threads, each text once
+    (:meth:`toolkit.models.hf.TransformerModel.encode`); 0: in this thread, a cut text tokenised twice."""
     if not (input_dedup and callable(getattr(model, "encode", None))):
         return np.arange(len(texts)), None, None
-    ids, full_lengths = model.encode(texts)
+    ids, full_lengths = model.encode(texts, threads=threads, one_pass=True) if threads else model.encode(texts)
     index: dict[bytes, int] = {}
     group = np.fromiter((index.setdefault(hashlib.blake2b(x.tobytes(), digest_size=16).digest(), len(index))
                          for x in ids), dtype=np.int64, count=len(texts))
@@ -157,17 +165,27 @@ def _members(group: np.ndarray) -> list[np.ndarray]:
 
 
 def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache | None, batch_tokens: int | None,
-                 progress: bool | None, executor, input_dedup: bool = True, n_jobs: int | None = None
+                 progress: bool | None, executor, input_dedup: bool = True, n_jobs: int | None = None,
+                 tokenise_ahead: bool = True, telemetry: Telemetry | None = None
                  ) -> tuple[dict[str, tuple], np.ndarray, dict]:
-    """Results per distinct text, its model-input group, and the run's counts (see :func:`score`)."""
+    """Results per distinct text, its model-input group, and the run's counts (see :func:`score`); the time of each
+    phase goes to ``telemetry``."""
     from tqdm.auto import tqdm
 
+    tel = telemetry if telemetry is not None else Telemetry(enabled=False)
     if not texts:  # every text skipped (too long): nothing reaches the model or its tokenizer
         return {}, np.zeros(0, dtype=np.int64), {"texts": 0, "model_inputs": 0, "cached_texts": 0,
                                                  "from_same_input": 0, "computed_inputs": 0}
-    results = cache.get(model.fingerprint, texts) if cache is not None else {}
-    group, ids, own_truncated = _cached_groups(model, texts, input_dedup=input_dedup,
-                                               all_cached=len(results) == len(texts))
+    with tel.phase("cache"):
+        results = cache.get(model.fingerprint, texts) if cache is not None else {}
+    ahead = (tokenise_ahead and input_dedup and isinstance(executor, LocalExecutor)
+             and callable(getattr(model, "input_layout", None)) and getattr(model, "reuses_ids", False))
+    threads = TOKENISE_THREADS if ahead else 0
+    tel.note(tokenise_ahead=bool(ahead), tokenise_threads=threads,
+             prefetch_depth=device.PREFETCH_DEPTH if ahead else 0)
+    with tel.phase("tokenise"):
+        group, ids, own_truncated = _cached_groups(model, texts, input_dedup=input_dedup,
+                                                   all_cached=len(results) == len(texts), threads=threads)
     members = _members(group)
     cached_texts = len(results)
     copied: list[tuple[int, int]] = []  # (text, cached text with the same model input)
@@ -188,7 +206,8 @@ def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache |
         for i, done in copied:
             row = results[texts[done]]
             rows.append((texts[i], (row[0], row[1], bool(own_truncated[i]), *row[3:])))
-        _store(model, rows, results, cache)
+        with tel.phase("cache"):
+            _store(model, rows, results, cache)
     if not reps:
         return results, group, stats
     todo = [texts[i] for i in reps]
@@ -198,39 +217,51 @@ def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache |
     budget = batch_tokens or (GPU_BATCH_TOKENS if on_gpu else CPU_BATCH_TOKENS)
     by_group = {int(group[b[0]]): b for b in members}
     with tqdm(total=len(todo), desc=model.spec, unit="text", disable=not show) as bar:
-        if ids is not None:
-            lengths = [len(ids[i]) for i in reps]  # already truncated: the batch's real width
-        else:
-            lengths = model.lengths(todo)
-        plan = list(plan_batches(lengths, n=len(todo), batch_size=model.batch_size, batch_tokens=budget,
-                                 max_length=getattr(model, "max_length", None)))
+        with tel.phase("batch"):
+            if ids is not None:
+                lengths = [len(ids[i]) for i in reps]  # already truncated: the batch's real width
+            else:
+                lengths = model.lengths(todo)
+            plan = list(plan_batches(lengths, n=len(todo), batch_size=model.batch_size, batch_tokens=budget,
+                                     max_length=getattr(model, "max_length", None)))
         if ids is not None and isinstance(executor, LocalExecutor) and getattr(model, "reuses_ids", False):
             rep_ids = [ids[i] for i in reps]
             del ids  # keep only the inputs still to compute
-            stream = (([todo[i] for i in b], model.predict_ids([rep_ids[i] for i in b],
-                                                               own_truncated[[reps[i] for i in b]]))
-                      for b in plan)
+            flags = [own_truncated[[reps[i] for i in b]] for b in plan]
+            batches = ([rep_ids[i] for i in b] for b in plan)
+            stream = (_ahead(model, plan, batches, flags, todo, tel) if ahead
+                      else _serial(model, plan, batches, flags, todo, tel))
         else:
             pool = executors.for_model(model, executor, n_jobs=n_jobs, n_texts=len(todo))
-            stream = pool.run(model, ([todo[i] for i in b] for b in plan))
+            stream = _timed(pool.run(model, ([todo[i] for i in b] for b in plan)), tel)
         position = {text: k for k, text in enumerate(todo)}
         kept = len(results)  # texts whose rows are in the cache (or, without one, in memory)
         try:
+            executors.check_interrupted()
             for batch, predictions in stream:
-                checked = _checked(model, batch, predictions)
-                rows = []
-                for k, row in enumerate(zip(checked.score, checked.label, checked.truncated, checked.top_label,
-                                            checked.top_score, checked.class_probs)):
-                    rep = reps[position[batch[k]]]
-                    for i in by_group[int(group[rep])]:
-                        flag = bool(row[2]) if own_truncated is None else bool(own_truncated[i])
-                        rows.append((texts[i], (float(row[0]), row[1], flag, row[3], float(row[4]), row[5])))
+                with tel.phase("post"):
+                    checked = _checked(model, batch, predictions)
+                    rows = []
+                    for k, row in enumerate(zip(checked.score, checked.label, checked.truncated, checked.top_label,
+                                                checked.top_score, checked.class_probs)):
+                        rep = reps[position[batch[k]]]
+                        for i in by_group[int(group[rep])]:
+                            flag = bool(row[2]) if own_truncated is None else bool(own_truncated[i])
+                            rows.append((texts[i], (float(row[0]), row[1], flag, row[3], float(row[4]), row[5])))
                 with executors.signals_deferred():  # the count said on an interrupt is what the cache holds
-                    _store(model, rows, results, cache)
+                    with tel.phase("cache"):
+                        _store(model, rows, results, cache)
                     kept += len(rows)
                 bar.update(len(batch))
-                monitor.progress(done=kept, total=len(texts))
+                detail = tel.describe()
+                if detail and show:
+                    bar.set_postfix_str(detail, refresh=False)
+                monitor.progress(done=kept, total=len(texts), detail=detail)
                 monitor.check()  # a Cancel (toolkit.monitor) stops here, after the batch is committed
+                executors.check_interrupted()  # likewise a Ctrl-C Python could only print (module executors)
+        except WorkerError as exc:  # a worker died: say what the cache keeps, as for an interrupt
+            where = f" and are in the cache {cache.path}" if cache is not None else " but not kept (no cache)"
+            raise WorkerError(f"{exc.message} {kept} of {len(texts)} texts were scored{where}.", fix=exc.fix) from None
         except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM under the command line: say what was kept
             executors.note_interrupt(exc, stage=f"scoring with {model.spec}", scored=kept, total=len(texts),
                                      cache=str(cache.path) if cache is not None else None)
@@ -238,6 +269,63 @@ def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache |
         finally:
             getattr(stream, "close", lambda: None)()  # stop its workers now, not when the traceback is freed
     return results, group, stats
+
+
+def _serial(model: SentimentModel, plan: list[list[int]], batches, flags: list[np.ndarray], todo: list[str],
+            tel: Telemetry):
+    """Each batch padded, run and answered in turn in this thread (``tokenise_ahead=False``): what
+    ``model.predict_ids`` does, its steps timed."""
+    for b, ids, truncated in zip(plan, batches, flags):
+        with tel.phase("batch"):
+            encoded = model.inputs_from_ids(ids)
+        if tel.enabled:
+            tel.batch(rows=len(ids), width=max((len(x) for x in ids), default=0), real=sum(len(x) for x in ids))
+        with tel.phase("forward"):
+            probs = model.probabilities(encoded)
+        del encoded
+        with tel.phase("post"):
+            predictions = model.predictions(probs, truncated)
+        yield [todo[i] for i in b], predictions
+
+
+def _ahead(model: SentimentModel, plan: list[list[int]], batches, flags: list[np.ndarray], todo: list[str],
+           tel: Telemetry):
+    """The batches padded ahead of the model by a :class:`toolkit.device.Prefetcher` (a worker thread, reused
+    buffers, on CUDA pinned memory and copies on a side stream), run and answered in this thread; the worker is
+    stopped and joined when this generator ends or is closed (an interrupt included)."""
+    timer = device.DeviceTimer(str(model.device))
+    prefetch = device.Prefetcher(batches, layout=model.input_layout(), device=str(model.device), telemetry=tel)
+    try:
+        for b, truncated, ready in zip(plan, flags, prefetch):
+            with tel.phase("forward"):
+                started = timer.start()
+                probs = model.probabilities(ready.inputs)
+                timer.stop(started)
+            ready.release()
+            with tel.phase("post"):
+                predictions = model.predictions(probs, truncated)
+            yield [todo[i] for i in b], predictions
+    finally:
+        prefetch.close()
+        busy = timer.total()
+        if busy is not None:
+            tel.device_busy(busy)
+
+
+def _timed(stream, tel: Telemetry):
+    """``stream``'s items, the time spent getting each (the model's call, in process or in workers) as the forward
+    pass; closing this closes ``stream``."""
+    iterator = iter(stream)
+    try:
+        while True:
+            with tel.phase("forward"):
+                try:
+                    item = next(iterator)
+                except StopIteration:
+                    return
+            yield item
+    finally:
+        getattr(stream, "close", lambda: None)()
 
 
 def _split_by_length(texts: list[str], limit: int) -> tuple[list[str], list[str]]:
@@ -308,7 +396,7 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | object | Iterab
           cache: bool | str | Path | ScoreCache | None = True, batch_tokens: int | None = None,
           device: str | None = None, progress: bool | None = None,
           executor: str | LocalExecutor | RayExecutor = "local", n_jobs: int | None = None,
-          input_dedup: bool = True, max_text_chars: int | None = None) -> pd.DataFrame:
+          input_dedup: bool = True, max_text_chars: int | None = None, tokenise_ahead: bool = True) -> pd.DataFrame:
     """Score a case table with one or more models and return the long scored table.
 
     Args:
@@ -331,6 +419,10 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | object | Iterab
         max_text_chars: texts longer than this many characters are skipped, not scored (score NaN, ``top_label``
             :data:`TOO_LONG`), warned about and counted (``attrs["inputs"][spec]["too_long_skipped"]``); None uses
             each model's own maximum (:attr:`SentimentModel.max_text_chars`, 100,000 characters).
+        tokenise_ahead: for transformer models scored in process, tokenise in worker threads and pad each batch in a
+            worker thread ahead of the model, into reused buffers (pinned, with copies on a side stream, on CUDA)
+            (:class:`toolkit.device.Prefetcher`); False pads and runs each batch in turn in this thread. The answers
+            are the same bit for bit (the same batches, the same padded tensors).
 
     Returns:
         ``cases``' columns (``text`` and ``template`` as categoricals: each string is held once) + ``model`` (the
@@ -340,7 +432,8 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | object | Iterab
         spec to its number of rows without a score, ``attrs["inputs"]`` each spec to its counts: ``rows``,
         ``texts`` (distinct), ``model_inputs`` (distinct), ``cached_texts``, ``from_same_input`` (texts answered by
         a cached text with the same input), ``computed_inputs``, ``truncated_rows`` (rows cut at the model's
-        maximum length; warned about with their share whenever there are any).
+        maximum length; warned about with their share whenever there are any), ``telemetry`` (where the time went:
+        :meth:`toolkit.telemetry.Telemetry.record`, also shown on the progress line).
 
     Under :func:`toolkit.monitor.watching` it reports its stage (loading, scoring with each model, then "computing
     statistics"), its progress after each committed batch, and stops there when cancelled
@@ -374,9 +467,11 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | object | Iterab
                                                           if len(loaded) > 1 else ""))
             limit = max_text_chars if max_text_chars is not None else model.max_text_chars
             short, long_ = _split_by_length(texts, limit)
+            tel = Telemetry(device=str(getattr(model, "device", "cpu")), enabled=TELEMETRY)
             results, group, stats = _score_texts(model, short, cache=store, batch_tokens=batch_tokens,
                                                  progress=progress, executor=runner, input_dedup=input_dedup,
-                                                 n_jobs=n_jobs)
+                                                 n_jobs=n_jobs, tokenise_ahead=tokenise_ahead, telemetry=tel)
+            tel.finish()
             if long_:
                 group = _skip_too_long(model, texts, short, long_, results=results, group=group, limit=limit)
             stats = {**stats, "texts": len(texts), "too_long_skipped": len(long_), "max_text_chars": limit}
@@ -392,6 +487,7 @@ def score(cases: pd.DataFrame, *, models: str | SentimentModel | object | Iterab
             frames.append(frame)
             cut = int(frame["truncated"].sum())
             inputs[model.spec]["truncated_rows"] = cut
+            inputs[model.spec]["telemetry"] = tel.record()
             if cut:
                 truncated_note.append(_truncation_warning(model, cut, len(frame)))
             missing = int(frame["score"].isna().sum())

@@ -39,6 +39,46 @@ def disk_full_error(path: Path, exc: BaseException, *, what: str = "score cache"
             "or another --cache on a disk with room.")
 
 
+def file_size_limit() -> int | None:
+    """The largest file this process may write, in bytes (``ulimit -f``, RLIMIT_FSIZE); None when unlimited."""
+    try:
+        import resource
+    except ImportError:  # not on POSIX
+        return None
+    soft = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    return None if soft == resource.RLIM_INFINITY else int(soft)
+
+
+def write_failure(path: Path, exc: BaseException, db: sqlite3.Connection, *, what: str = "score cache") \
+        -> CacheError | DiskFullError:
+    """The coded error for a write the store at ``path`` refused: past this process's file size limit (TK301
+    naming ``ulimit -f``), a full disk (TK106), a store whose integrity check still passes (TK301: the write
+    failed, the store is intact, so the fix is not to delete it), else a damaged store (TK301: delete it)."""
+    size = sum(f.stat().st_size for f in (path, path.with_name(path.name + "-journal"),
+                                          path.with_name(path.name + "-wal")) if f.is_file())
+    limit = file_size_limit()
+    if limit is not None and size + 2**20 >= limit:  # within a write of the limit: that is what refused it
+        return CacheError(
+            f"the {what} {path} could not grow: this process may write files of at most {limit:,} bytes (the "
+            f"shell's file size limit, ulimit -f) and the {what} is {size:,} bytes ({exc}). The {what} is intact: "
+            "every batch stored before is kept.",
+            fix="raise the limit (ulimit -f unlimited) and re-run, which resumes from the cache; or pass --no-cache "
+                "or another --cache.")
+    if paths.is_disk_full(exc):
+        return disk_full_error(path, exc, what=what)
+    try:
+        intact = db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+    except sqlite3.DatabaseError:
+        intact = False
+    if intact:
+        return CacheError(f"the {what} {path} refused a batch: {exc}. The {what} itself is intact (SQLite's check "
+                          "passes) and keeps every batch stored before.",
+                          fix="check the disk and the folder's permissions, then re-run to resume; or pass "
+                              "--no-cache or another --cache.")
+    return CacheError(f"the {what} {path} refused a batch and is damaged: {exc}.",
+                      fix=f"delete {path} (its scores are computed again), or pass another --cache.")
+
+
 def open_checked(path: Path, *, application_id: int, schema: str, what: str,
                  legacy_tables: frozenset[str] = frozenset(), version: int = 1) -> sqlite3.Connection:
     """Open (or create) a SQLite store of this toolkit at ``path``, checked before it is trusted: a new file gets

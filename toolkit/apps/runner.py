@@ -18,17 +18,17 @@ import threading
 import time
 import traceback
 import warnings
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
 import pandas as pd
 
 from toolkit import drilldown, monitor, paths, plots
-from toolkit.outputs import runs
 from toolkit.apps.messages import widget_message
-from toolkit.errors import InputError, ToolkitError
+from toolkit.errors import InputError, OutputDirError, ToolkitError, redact
+from toolkit.outputs import runs
 
 _PROGRESS_EVERY_S = 0.2  # the bar and its label are redrawn at most this often (and at the end of a stage)
 _RUN_LOCK = threading.Lock()  # one app run at a time per kernel (see Runner._body)
@@ -111,7 +111,7 @@ class Runner:
         return w.HBox([self.bar, self.rate])
 
     def _say(self, text: str, *, colour: str = "#555") -> None:
-        self.status.value = f'<span style="color:{colour}">{html.escape(text)}</span>'
+        self.status.value = f'<span style="color:{colour}">{html.escape(redact(text))}</span>'
 
     @property
     def running(self) -> bool:
@@ -237,7 +237,7 @@ class Runner:
             self.drill.children = ()
             self.error = widget_message(exc)
             self._say(f"✖ {self.error}", colour="#b00020")
-        except Exception as exc:  # noqa: BLE001  (unexpected: say so, show the traceback in the app, re-raise in wait()
+        except Exception as exc:
             self._finishing = True
             self.result = None
             self.output.outputs = ()
@@ -245,7 +245,7 @@ class Runner:
             self.error = f"unexpected {type(exc).__name__}: {exc}"
             self._failure = exc
             self._say(f"✖ {self.error}", colour="#b00020")
-            self.output.append_stderr("".join(traceback.format_exception(exc)))
+            self.output.append_stderr(redact("".join(traceback.format_exception(exc))))
         except (KeyboardInterrupt, SystemExit) as exc:  # raised by the task itself (a Cancel is monitor.Cancelled):
             self._finishing = True                      # a kernel interrupt reaches the main thread, never this one
             self.result = None
@@ -255,7 +255,7 @@ class Runner:
             self.error = (f"stopped: the task ended with {what} raised inside it (a model or callable it runs), "
                           "before any result; nothing was shown")
             self._say(f"✖ {self.error}", colour="#b00020")
-            self.output.append_stderr("".join(traceback.format_exception(exc)))
+            self.output.append_stderr(redact("".join(traceback.format_exception(exc))))
         else:
             self._finishing = True
             self.notes = list(dict.fromkeys([*self._field_notes, *(str(c.message) for c in caught
@@ -294,7 +294,13 @@ class Runner:
         name = type(self).__name__.removesuffix("App").lower()
         if path is None:
             path = paths.data_dir() / "reports" / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}.html"
-            path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise OutputDirError(f"cannot create the reports folder {str(path.parent)!r}: "
+                                     f"{exc.strerror or exc}.",
+                                     fix="make the data folder writable, or set the environment variable "
+                                         "TOOLKIT_DATA to a folder you can write to and restart the kernel.") from None
         models = list(getattr(self.result, "models", []) or [])
         provenance = getattr(self.result, "provenance", None)
         settings = (dict(provenance.settings) if provenance is not None else None) or _recordable(
@@ -337,6 +343,10 @@ class Runner:
             written = export()
         except ToolkitError as exc:
             self._say(f"✖ {widget_message(exc)}", colour="#b00020")
+            return
+        except Exception as exc:  # noqa: BLE001  (unexpected: said on the status line, never the old message kept)
+            self._say(f"✖ unexpected {type(exc).__name__}: {exc}", colour="#b00020")
+            self.output.append_stderr(redact("".join(traceback.format_exception(exc))))
             return
         self._say(f"✔ {said(written)}", colour="#1b5e20")
 

@@ -149,26 +149,53 @@ def _decode(raw: bytes, *, path: Path | str, encoding: str, empty_ok: bool = Fal
                  "--encoding cp1252 on the command line")
         raise CorpusError(f"corpus {where!r} is not valid {encoding} (line {line}, byte {exc.start}: "
                           f"{raw[exc.start:exc.start + 1]!r}).", fix=f"pass its encoding: {guess}.") from None
+    wide = _utf16_without_bom(raw) if "\x00" in text and not encoding.lower().startswith("utf-16") else None
+    if wide is not None:
+        raise CorpusError(f"corpus {where!r} reads as {wide.upper()} text without a byte-order mark (every other byte "
+                          f"is NUL), not {encoding}.", fix=f"pass its encoding: encoding='{wide}' in Python, "
+                                                           f"--encoding {wide} on the command line.")
     if not empty_ok and not text.strip():
         raise CorpusError(f"corpus {where!r} is empty.", fix="give a file with a header and at least one row.")
     return text
 
 
+def _one_newline(text: str) -> str:
+    """A file whose lines end in a carriage return alone (classic Mac OS, some spreadsheet exports) with its line
+    ends as newlines, so the CSV reader sees its rows; CRLF and LF files are returned as they are."""
+    return text.replace("\r", "\n") if "\r" in text and "\n" not in text else text
+
+
+def _utf16_without_bom(raw: bytes) -> str | None:
+    """``"utf-16-le"`` or ``"utf-16-be"`` when ``raw`` reads as UTF-16 text without a byte-order mark (a NUL in
+    nearly every other byte of its start, as ASCII letters in UTF-16 have), else None."""
+    head = raw[:4096]
+    if len(head) < 4 or raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return None
+    odd, even = head[1::2], head[0::2]
+    if odd.count(0) >= 0.8 * len(odd) and even.count(0) <= 0.2 * len(even):
+        return "utf-16-le"
+    if even.count(0) >= 0.8 * len(even) and odd.count(0) <= 0.2 * len(odd):
+        return "utf-16-be"
+    return None
+
+
 def _strict_csv(text: str, *, sep: str, path: Path) -> int:
     """Parse ``text`` strictly (an unbalanced quote or an extra field is an error naming its line); the number of
-    data records."""
+    data records, a blank or whitespace-only line after the header included (read with pandas'
+    ``skip_blank_lines=False`` the two counts agree, and such a row is an empty text, dropped and counted)."""
     reader = csv.reader(io.StringIO(text), delimiter=sep, strict=True)
     start, width, records = 1, None, 0
     limit = csv.field_size_limit()
     csv.field_size_limit(max(limit, len(text) + 1))  # a field can be as long as the file; the default stops at 128 KiB
     try:
         for row in reader:
+            if width is not None:
+                records += 1
             if row:
                 if width is None:
                     width = len(row)
                     _check_header(row, path=path)
                 else:
-                    records += 1
                     if len(row) > width:
                         raise CorpusError(f"corpus {path.name!r} line {start}: {len(row)} fields where the header has "
                                           f"{width}.", fix="quote texts that contain the delimiter.")
@@ -271,8 +298,9 @@ def _read(path: Path, *, encoding: str) -> tuple[pd.DataFrame, str]:
     if suffixes.endswith((".jsonl", ".jsonl.gz", ".json")):
         return _jsonl(text, path=path), digest
     sep = "\t" if suffixes.endswith((".tsv", ".tsv.gz")) else ","
+    text = _one_newline(text)
     records = _strict_csv(text, sep=sep, path=path)
-    frame = pd.read_csv(io.StringIO(text), sep=sep, dtype=str, keep_default_na=False)
+    frame = pd.read_csv(io.StringIO(text), sep=sep, dtype=str, keep_default_na=False, skip_blank_lines=False)
     if len(frame) != records:  # a cross-check: the strict parse and pandas must agree on the rows
         raise CorpusError(f"corpus {path.name!r}: {records} records by a strict parse but {len(frame)} by pandas.",
                           fix="check the file's quoting.")
@@ -524,7 +552,7 @@ def read_csv(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame:
     """A small CSV table (a names file, say) read as strictly as a corpus: every cell a string ("" where empty); not
     in ``encoding``, empty, an unbalanced quote, an extra field or a column named twice is TK104 naming the line."""
     path = Path(path).expanduser()
-    text = _decode(path.read_bytes(), path=path, encoding=encoding)
+    text = _one_newline(_decode(path.read_bytes(), path=path, encoding=encoding))
     records = _strict_csv(text, sep=",", path=path)
     header = next(csv.reader(io.StringIO(text)), [])
     names = [h.strip() for h in header]
@@ -532,8 +560,8 @@ def read_csv(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame:
     if twice is not None:
         raise CorpusError(f"{path.name!r} names the column {twice!r} {names.count(twice)} times in its header.",
                           fix=f"rename or drop the extra {twice!r} column.")
-    frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+    frame = pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False, skip_blank_lines=False)
     if len(frame) != records:
         raise CorpusError(f"{path.name!r}: {records} records by a strict parse but {len(frame)} by pandas.",
                           fix="check the file's quoting.")
-    return frame
+    return frame[(frame != "").any(axis=1)].reset_index(drop=True)  # blank lines hold no row

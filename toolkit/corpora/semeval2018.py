@@ -30,17 +30,25 @@ from toolkit.errors import InputError, MissingDependencyError, SchemaError, unkn
 COLUMNS = ("id", "text", "task", "intensity", "split")
 HEADER = ("ID", "Tweet", "Affect Dimension", "Intensity Score")
 SPLITS = ("train", "dev", "test-gold")
-_NAME = re.compile(r"^(?:EI-reg-En-(?P<emotion>anger|fear|joy|sadness)|Valence-reg-En)-(?P<split>[a-z-]+)\.txt$",
-                   re.IGNORECASE)
+LANGUAGES = ("en", "es", "ar")
+"""The task's languages: English files are ``EI-reg-En-…``; the Spanish and Arabic release names them
+``2018-EI-reg-Es-…`` and ``2018-EI-reg-Ar-…``."""
+_NAME = re.compile(r"^(?:2018-)?(?:EI-reg-(?:En|Es|Ar)-(?P<emotion>anger|fear|joy|sadness)|Valence-reg-(?:En|Es|Ar))-"
+                   r"(?P<split>[a-z-]+)\.txt$", re.IGNORECASE)
 _FIX = ("give an official SemEval-2018 Task 1 EI-reg/V-reg file: tab-separated 'ID, Tweet, Affect Dimension, "
         "Intensity Score' (header optional).")
 
 
-def file_name(task: str, split: str) -> str:
-    """The official file name of a task's split: ``EI-reg-En-anger-train.txt``, ``Valence-reg-En-dev.txt``."""
+def file_name(task: str, split: str, *, language: str = "en") -> str:
+    """The official file name of a task's split: ``EI-reg-En-anger-train.txt``, ``Valence-reg-En-dev.txt``;
+    Spanish and Arabic: ``2018-EI-reg-Es-anger-train.txt``, ``2018-Valence-reg-Ar-dev.txt``."""
     if task not in TASKS:
         raise unknown("task", task, TASKS)
-    return f"Valence-reg-En-{split}.txt" if task == "valence" else f"EI-reg-En-{task}-{split}.txt"
+    if language not in LANGUAGES:
+        raise unknown("SemEval-2018 language", language, LANGUAGES)
+    code, prefix = language.capitalize(), "" if language == "en" else "2018-"
+    return (f"{prefix}Valence-reg-{code}-{split}.txt" if task == "valence"
+            else f"{prefix}EI-reg-{code}-{task}-{split}.txt")
 
 
 def _task_of(dimension: str, path: Path) -> str:
@@ -100,17 +108,20 @@ def load(path: str | Path, *, split: str | None = None) -> pd.DataFrame:
                          "split": split}).loc[:, list(COLUMNS)]
 
 
-def load_dir(root: str | Path, *, tasks: Sequence[str] = TASKS, splits: Sequence[str] = SPLITS) -> pd.DataFrame:
-    """Every ``task`` × ``split`` file under ``root`` (official names, see :func:`file_name`), concatenated."""
+def load_dir(root: str | Path, *, tasks: Sequence[str] = TASKS, splits: Sequence[str] = SPLITS,
+             language: str = "en") -> pd.DataFrame:
+    """Every ``task`` × ``split`` file of one ``language`` under ``root`` (official names, see :func:`file_name`),
+    concatenated."""
     root = Path(root).expanduser()
     frames = []
     for task in tasks:
         for split in splits:
-            path = root / file_name(task, split)
+            path = root / file_name(task, split, language=language)
             if not path.is_file():
+                folder = "semeval2018" if language == "en" else "semeval2018_es_ar"
                 raise InputError(f"{path.name} is missing from {str(root)!r}.",
-                                 fix="point at the folder holding the SemEval-2018 Task 1 English EI-reg and V-reg "
-                                     "files (e.g. ../shared/data/semeval2018).")
+                                 fix=f"point at the folder holding the SemEval-2018 Task 1 EI-reg and V-reg files of "
+                                     f"language {language!r} (e.g. ../shared/data/{folder}).")
             frames.append(load(path, split=split))
     return pd.concat(frames, ignore_index=True)
 
@@ -139,4 +150,4 @@ def load_hub(*, config: str = "subtask5.english", split: str = "train", hub_id: 
     return pd.concat(frames, ignore_index=True).loc[:, list(COLUMNS)]
 
 
-__all__ = ["COLUMNS", "SPLITS", "file_name", "load", "load_dir", "load_hub"]
+__all__ = ["COLUMNS", "LANGUAGES", "SPLITS", "file_name", "load", "load_dir", "load_hub"]

@@ -23,15 +23,14 @@ from pathlib import Path
 
 import pandas as pd
 
+from toolkit import checks, corpora, intersections, paths, planning
 from toolkit import names as name_meta
-from toolkit import paths, planning
-from toolkit.studies.eec import generator as eec_generator
+from toolkit.errors import InputError, SchemaError, unknown
+from toolkit.instrument import confounds, wording
 from toolkit.instrument.names import shipped_metadata
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel, load_all
 from toolkit.scoring import score
-from toolkit.instrument import confounds
-from toolkit import intersections
-from toolkit.instrument import wording
+from toolkit.studies.eec import generator as eec_generator
 from toolkit.studies.eec.planning import plan as _plan
 from toolkit.studies.psa.planning import plan as _psa_plan
 
@@ -59,9 +58,21 @@ def names_table(*, names: str | Path | pd.DataFrame | Iterable[str] | None = Non
         table = shipped_metadata(years=years)
     else:
         if isinstance(names, (str, Path)):
-            names = pd.read_csv(names)
-        listed = names["name"] if isinstance(names, pd.DataFrame) else list(names)
-        table = name_meta.metadata(names=listed, years=years)
+            path = Path(names).expanduser()
+            if not path.is_file():
+                raise InputError(f"the names file {str(path)!r} " + ("is a folder" if path.is_dir() else
+                                                                      "does not exist") + ".",
+                                 fix="pass the path of a CSV with a 'name' column, a DataFrame, or a list of names.")
+            names = corpora.read_csv(path)  # strict: encoding, quotes, a column named twice are TK104
+        if isinstance(names, pd.DataFrame):
+            if "name" not in names.columns:
+                raise SchemaError(f"the names table has no 'name' column (its columns: "
+                                  f"{', '.join(map(str, names.columns)) or 'none'}).",
+                                  fix="name the column of first names 'name', as PSA's name files do.")
+            listed = names["name"]
+        else:
+            listed = names
+        table = name_meta.metadata(names=checks.text_list(listed, name="names"), years=years)
     for spec, tokenizer in tokenizers(models).items():
         pieces = name_meta.subword_lengths(names=table["name"].unique().tolist(), tokenizer=tokenizer)
         table[f"n_subwords:{spec}"] = table["name"].map(pieces.set_index("name")["n_subwords"])
@@ -140,7 +151,15 @@ def wording_sweep(*, models: Iterable[str | SentimentModel] | None = None, wordi
     """Generate the EEC under each wording set (default: all, :func:`toolkit.studies.eec.generator.wordings`), score it
     with ``models`` (default: the offline models; the cache keeps every set), and compare the sets' conclusions
     (:mod:`toolkit.instrument.wording`)."""
-    sets = list(wordings) if wordings is not None else list(eec_generator.wordings())
+    sets = checks.text_list(wordings, name="wordings", what="wording sets") if wordings is not None \
+        else list(eec_generator.wordings())
+    twice = sorted({w for w in sets if sets.count(w) > 1})
+    if twice:
+        raise InputError(f"wordings names {', '.join(map(repr, twice))} more than once; each set is generated "
+                         "once.", fix=f"list each wording set once (of {', '.join(eec_generator.wordings())}).")
+    unknown_sets = [w for w in sets if w not in eec_generator.wordings()]
+    if unknown_sets:
+        raise unknown("EEC template wording", unknown_sets[0], eec_generator.wordings())
     if "published" not in sets:
         sets = ["published", *sets]
     loaded = load_all(list(models) if models is not None else list(OFFLINE_DEFAULTS))

@@ -74,6 +74,24 @@ def _name_table(scored: pd.DataFrame, attribute: str) -> pd.DataFrame:
     return data
 
 
+MIN_NAMES = 2
+"""Names a group needs for a fit: with one, its name effect and the group difference cannot be told apart."""
+
+
+def _check_groups(data: pd.DataFrame, *, column: str, groups: tuple[str, str]) -> None:
+    """InputError (TK102) unless every model × task has at least :data:`MIN_NAMES` names in each of ``groups``:
+    with one group there is no difference to estimate, and with one name a group's difference is that name's."""
+    for (model, task), block in data.groupby(["model", "task"], sort=False):
+        counts = block.drop_duplicates("person")[column].value_counts()
+        have = {g: int(counts.get(g, 0)) for g in groups}
+        if min(have.values()) < MIN_NAMES:
+            shown = " and ".join(f"{n} {g} name{'s' if n != 1 else ''}" for g, n in have.items())
+            raise InputError(f"name_confounds compares {groups[0]} with {groups[1]} names, but the table holds "
+                             f"{shown} for model {model!r}" + (f" ({task})" if task else "") + ".",
+                             fix=f"pass a table with at least {MIN_NAMES} names of each group (the complete EEC "
+                                 "has 20 per group); subset the table by rows, not by a group.")
+
+
 def _df(cells: pd.DataFrame, covariates: Sequence[str]) -> float:
     """Degrees of freedom of the group coefficient's t reference: the fewer of the templates − 1 (the template ×
     group component) and the names − 2 − covariates (the name component). A Wald z over-claims here: with 11
@@ -163,8 +181,15 @@ def name_confounds(scored: pd.DataFrame, *, attribute: str = "race",
     if not analyses or set(analyses) - set(ANALYSES):
         raise InputError(f"analyses must be among {list(ANALYSES)}; got {list(analyses)!r}.",
                          fix="e.g. analyses=('raw', 'adjusted')")
+    if isinstance(caliper, bool) or not isinstance(caliper, (int, float)) or not 0 < caliper < np.inf:
+        raise InputError(f"caliper must be a number > 0 (log10 units); got {caliper!r}.", fix="e.g. caliper=0.25")
     data = _name_table(scored, attribute)
     column, a, b, _ = _GROUPS[attribute]
+    if data.empty:
+        raise SchemaError("name_confounds needs name sentences, and the table holds none (only noun phrases, or "
+                          "no rows with a score): name frequency is a property of names.",
+                          fix="pass a scored EEC table with its name sentences (toolkit.eec.generate()).")
+    _check_groups(data, column=column, groups=(a, b))
     meta = name_meta.metadata(names=data["person"].unique(), years=years, race=False).set_index("name")
     if meta["log10_per_million"].isna().any():
         lost = meta.index[meta["log10_per_million"].isna()].tolist()
@@ -199,8 +224,17 @@ def name_confounds(scored: pd.DataFrame, *, attribute: str = "race",
         for analysis, frame, covs in variants:
             if analysis not in analyses:
                 continue
-            refused = analysis in ("adjusted", "overlap") and support["support"] == "none"
-            fit = _refused(_support_note(support, n_names)) if refused else _fit(frame, covs, alpha=alpha)
+            per_group = frame.drop_duplicates("person")["g"]
+            n_a, n_b = int((per_group == 1).sum()), int((per_group == 0).sum())
+            if analysis in ("adjusted", "overlap") and support["support"] == "none":
+                fit = _refused(_support_note(support, n_names))
+            elif min(n_a, n_b) < MIN_NAMES or n_a + n_b < 3 + len(covs):
+                fit = {"estimate": np.nan, "ci_low": np.nan, "ci_high": np.nan, "p_value": np.nan, "se": np.nan,
+                       "df": np.nan, "note": f"not fitted: {n_a} {a} and {n_b} {b} names"
+                       + (f" matched within the caliper {caliper:g}; a wider caliper keeps more" if
+                          analysis == "matched" else "") + f" (at least {MIN_NAMES} per group are needed)"}
+            else:
+                fit = _fit(frame, covs, alpha=alpha)
             if analysis == "adjusted" and support["support"] == "partial":
                 fit["note"] = "; ".join(filter(None, [fit["note"], _support_note(support, n_names)]))
             fits[analysis] = fit

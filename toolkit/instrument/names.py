@@ -11,9 +11,9 @@ from __future__ import annotations
 import pandas as pd
 
 from toolkit import names as name_meta
+from toolkit.resources import load_json
 from toolkit.studies.biasfinder.generator.lists import word_lists
 from toolkit.studies.psa.generator import load_names
-from toolkit.resources import load_json
 
 COLUMNS = ["name", "study", "list", "attribute", "group"]
 

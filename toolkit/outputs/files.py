@@ -152,7 +152,7 @@ def check_formats(formats: tuple[str, ...]) -> None:
                          f"{', '.join(FORMATS)}.", fix="use csv, parquet or both.")
     if "parquet" in formats:
         try:
-            import pyarrow  # noqa: F401
+            import pyarrow
         except ImportError as exc:
             raise MissingDependencyError("Parquet output needs pyarrow.", fix="pip install -e .[parquet]") from exc
 
@@ -284,6 +284,13 @@ def check_writable(*folders: str | Path | None) -> None:
 
 def probe(path: Path) -> list[Path]:
     """Create ``path`` and a probe file in it (TK105/TK106 when that fails); return the folders created."""
+    if path.is_symlink() and not path.exists():
+        raise OutputDirError(f"the output folder {str(path)!r} is a link to {os.readlink(path)!r}, which does not "
+                             "exist.", fix="create the folder the link points to, remove the link, or pass another "
+                                           "--out.")
+    if path.exists() and not path.is_dir():
+        raise OutputDirError(f"the output folder {str(path)!r} is a file, not a folder.",
+                             fix="pass an --out folder (a new name creates it), or move the file away.")
     created = [p for p in [path, *path.parents] if not p.exists()]  # deepest first
     try:
         path.mkdir(parents=True, exist_ok=True)
@@ -339,6 +346,45 @@ def lock(path: str | Path, *, timeout: float, what: str) -> Iterator[None]:
         yield
     finally:
         os.close(handle)  # releases the lock
+
+
+def run_owner(out: str | Path) -> str | None:
+    """The study whose run wrote the folder ``out``: its ``provenance.json``'s ``settings.study``, else the
+    ``<study>_`` prefix its listed outputs of the toolkit's kinds share; None when the folder holds no
+    ``provenance.json`` or a record that names no study, ``""`` when it holds one that is not a toolkit run's
+    record (not a JSON object with an ``outputs`` list)."""
+    path = Path(out).expanduser() / PROVENANCE_NAME
+    if not path.is_file():
+        return None
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return ""
+    if not isinstance(record, dict) or not isinstance(record.get("outputs"), list):
+        return ""
+    settings = record.get("settings")
+    if isinstance(settings, dict) and isinstance(settings.get("study"), str) and settings["study"]:
+        return settings["study"]
+    prefixes = {Path(n).name.split("_", 1)[0] for n in record["outputs"]
+                if isinstance(n, str) and "_" in Path(n).name and Path(n).suffix in OWN_SUFFIXES}
+    return prefixes.pop() if len(prefixes) == 1 else None
+
+
+def check_owner(out: str | Path, study: str) -> None:
+    """OutputDirError (TK105) unless the folder ``out`` is new, empty of runs, or holds a run of ``study``: a run
+    folder belongs to one study, so writing another study's run there would replace that run's
+    ``provenance.json`` and leave its files unlisted."""
+    owner = run_owner(out)
+    if owner is None or owner == study:
+        return
+    folder = Path(out).expanduser()
+    what = (f"the results of a {owner} run" if owner else
+            "a provenance.json that is not a toolkit run's record")
+    raise OutputDirError(
+        f"{str(folder)!r} holds {what}; writing this {study} run there would replace its provenance.json and "
+        "leave its files unlisted.",
+        fix=f"pass a folder of its own to this run (e.g. {str(folder.parent / f'{folder.name}-{study}')!r}), or "
+            "delete or move that folder first.")
 
 
 def previous_outputs(out: Path, figures: Path, study: str) -> list[Path]:
@@ -430,10 +476,12 @@ def commit(*, study: str, planned: list[tuple[Path, Render]], provenance: bytes,
     """Write the run's ``planned`` files (target, renderer) and then ``provenance`` as ``out/provenance.json``, all
     or nothing, while holding the locks of ``out`` and ``figures``; the previous run's other files are deleted
     (module docstring). Returns every path written, provenance last."""
+    executors.check_interrupted()  # a Ctrl-C Python could only print never ends in a written run
     folders = sorted({out.resolve(), figures.resolve()})
     with ExitStack() as held:
         for folder in folders:
             held.enter_context(lock(folder / LOCK_NAME, timeout=LOCK_TIMEOUT_S, what=f"into {str(folder)!r}"))
+        check_owner(out, study)  # again under the lock: another study's run may have finished meanwhile
         for folder in folders:
             remove_stale_staging(folder)
         previous = previous_outputs(out, figures, study)

@@ -28,7 +28,7 @@ removed; characters the fonts lack (emoji, CJK, control characters) shown as a b
 """
 from __future__ import annotations
 
-from toolkit.outputs.latex_render import (  # noqa: F401
+from toolkit.outputs.latex_render import (
     DEFAULT_PRESET,
     ENVIRONMENTS,
     ESTIMATE_MARGIN,
@@ -61,9 +61,10 @@ from toolkit.outputs.latex_render import (  # noqa: F401
     title_lines,
     wrap,
 )
-from toolkit.outputs.latex_tables import (  # noqa: F401
+from toolkit.outputs.latex_tables import (
     VERDICT_NOTE,
     PaperTable,
+    frame_layout,
     layout,
     model_labels,
     paper_table,

@@ -11,7 +11,6 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-
 from toolkit import formatting
 from toolkit.errors import unknown
 
@@ -108,10 +107,28 @@ _GLYPH = {**{c: 5.0 for c in "0123456789"}, " ": 3.34, ".": 2.78, ",": 2.78, ":"
           "m": 8.34, "w": 7.23, "I": 3.62, "J": 5.14, "M": 9.17, "W": 10.28}
 
 
+PLACEHOLDER_PT = (16.4, 4.2)
+"""The printed width of :data:`PLACEHOLDER` at 10 pt, a bold "?" and the code point as a superscript ("U+65E5"):
+the first number plus the second per hex digit (measured in pdfLaTeX: 33.2 pt for four digits, 36.4 for five)."""
+
+
+def _glyph_width(ch: str) -> float:
+    """One character's width at 10 pt as printed: :data:`PLACEHOLDER_PT` for a character shown as its code point
+    (CJK, Cyrillic, emoji …), 0 for an invisible format character, else its cmr10 glyph (uppercase 7.5 pt,
+    anything else an em)."""
+    if ch in _GLYPH:
+        return _GLYPH[ch]
+    if ch not in _SPECIAL and ord(ch) not in SAFE_CODEPOINTS:
+        return 0.0 if unicodedata.category(ch) == "Cf" else \
+            PLACEHOLDER_PT[0] + PLACEHOLDER_PT[1] * len(f"{ord(ch):04X}")
+    return 7.5 if ch.isupper() else 10.0
+
+
 def text_width(text: str, *, size_pt: float = FONT_PT, bold: bool = False, italic: bool = False) -> float:
     """Estimated width in pt of one line of plain ``text`` in Computer Modern at ``size_pt`` (cmr10 widths,
-    uppercase 7.5 pt, anything else an em; bold and italic 10 % wider)."""
-    total = sum(_GLYPH.get(ch, 7.5 if ch.isupper() else 10.0) for ch in unicodedata.normalize("NFC", str(text)))
+    uppercase 7.5 pt, anything else an em, a character pdfLaTeX cannot print as wide as its placeholder; bold and
+    italic 10 % wider)."""
+    total = sum(_glyph_width(ch) for ch in unicodedata.normalize("NFC", str(text)))
     return total * size_pt / 10.0 * (1.1 if bold or italic else 1.0) * ESTIMATE_MARGIN
 
 
@@ -158,18 +175,34 @@ KEY_SHARE = 0.3  # row labels that must break keep at least this share of the pa
 
 def wrap(text: str, target: float) -> list[str]:
     """``text`` (lines separated by ``\n``) with every line wider than ``target`` pt broken after spaces, ``_``,
-    ``-`` and ``/`` (a piece without such a break stays whole)."""
+    ``-`` and ``/``; a piece without such a break that is itself wider than ``target`` (a 300-character word, a run
+    of characters shown as code points) is broken between characters."""
     out: list[str] = []
     for line in str(text).split("\n"):
         current = ""
         for piece in (p for p in re.split(r"(?<=[ _/-])", line) if p):
-            if current and text_width((current + piece).rstrip()) > target:
-                out.append(current.rstrip())
-                current = piece
-            else:
-                current += piece
+            for part in _hard_parts(piece, target):
+                if current and text_width((current + part).rstrip()) > target:
+                    out.append(current.rstrip())
+                    current = part
+                else:
+                    current += part
         out.append(current.rstrip())
     return out
+
+
+def _hard_parts(piece: str, target: float) -> list[str]:
+    """``piece`` whole when it fits ``target`` pt, else cut between characters into parts that fit."""
+    if text_width(piece.rstrip()) <= target:
+        return [piece]
+    parts, current = [], ""
+    for ch in piece:
+        if current and text_width(current + ch) > target:
+            parts.append(current)
+            current = ch
+        else:
+            current += ch
+    return [*parts, current] if current else parts
 
 
 def cell_lines(column: Column, text: str) -> list[str]:
@@ -299,10 +332,16 @@ def caption_text(text: str) -> str:
 
 
 def fitted(layout: Layout, *, preset: str) -> Layout:
-    """``layout`` for ``preset``: when the row labels and the widest column do not fit its width together, the
-    text row labels are broken into lines (at least :data:`KEY_SHARE` of the width each); section headings break at
-    60 % of the width."""
+    """``layout`` for ``preset``: a text column too wide to stand beside the row labels is broken into lines; when
+    the row labels and the widest column do not fit its width together, the text row labels are broken into lines
+    (at least :data:`KEY_SHARE` of the width each); section headings break at 60 % of the width."""
     limit = WIDTHS[check_preset(preset)].limit_pt
+    narrowest_keys = sum(min(_column_width(c), KEY_SHARE * limit + 2 * TABCOLSEP_PT) if c.align == "l"
+                         else _column_width(c) for c in layout.keys)
+    room = max(MIN_HEADER_PT, limit - narrowest_keys - 2 * TABCOLSEP_PT)  # a text column beside the row labels
+    layout = replace(layout, blocks=[replace(b, columns=[replace(c, wrap=room) if c.align == "l" and
+                                                         _column_width(c) > room + 2 * TABCOLSEP_PT else c
+                                                         for c in b.columns]) for b in layout.blocks])
     widest = max((_column_width(c) for b in layout.blocks for c in b.columns), default=0.0)
     keys = sum(_column_width(c) for c in layout.keys)
     text = [c for c in layout.keys if c.align == "l"]

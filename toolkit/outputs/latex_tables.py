@@ -4,6 +4,7 @@ the helpers here), and :func:`to_latex` for any frame. Pure: frames in, TeX text
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -11,8 +12,16 @@ import pandas as pd
 
 from toolkit import formatting
 from toolkit.errors import InputError, SchemaError, unknown
-from toolkit.outputs.latex_render import (DEFAULT_PRESET, ENVIRONMENTS, WIDTHS, Block, Column, Layout,
-                                          check_preset, render)
+from toolkit.outputs.latex_render import (
+    DEFAULT_PRESET,
+    ENVIRONMENTS,
+    WIDTHS,
+    Block,
+    Column,
+    Layout,
+    check_preset,
+    render,
+)
 
 # --- building layouts from frames ---------------------------------------------------------------------------------
 
@@ -76,6 +85,30 @@ def model_labels(series: pd.Series, within: pd.Series | None = None) -> list[str
         specs = [str(v) for v, g in zip(series, groups) if g == group]
         labels.update({(group, spec): label for spec, label in formatting.short_labels(specs).items()})
     return [labels[(g, str(v))] for v, g in zip(series, groups)]
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _joined(text: str) -> str:
+    """``text`` with surrogate pairs joined into their character and a lone surrogate (not text: it cannot be
+    encoded) replaced by U+FFFD, which the table prints as a placeholder."""
+    if not _SURROGATE.search(text):
+        return text
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def valid_text(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with :func:`_joined` applied to every string of its object columns (pandas' text operations
+    cannot hold a lone surrogate); the frame itself when it holds none."""
+    columns = [i for i in range(frame.shape[1]) if frame.iloc[:, i].dtype == object
+               and frame.iloc[:, i].map(lambda v: isinstance(v, str) and bool(_SURROGATE.search(v))).any()]
+    if not columns:
+        return frame
+    out = frame.copy()
+    for i in columns:
+        out.isetitem(i, frame.iloc[:, i].map(lambda v: _joined(v) if isinstance(v, str) else v))
+    return out
 
 
 def numeric(frame: pd.DataFrame) -> pd.DataFrame:
@@ -159,7 +192,7 @@ def layout(*, name: str, table: pd.DataFrame, layouts: Mapping[str, PaperTable],
         raise InputError(f"table must be a pandas DataFrame; got {type(table).__name__}.",
                          fix=f"pass the {layouts[name].source} table of a run.")
     frame = table.reset_index() if any(n is not None for n in table.index.names) else table
-    return layouts[name].build(numeric(frame), settings=settings)
+    return layouts[name].build(numeric(valid_text(frame)), settings=settings)
 
 
 def paper_table(*, name: str, table: pd.DataFrame, layouts: Mapping[str, PaperTable],
@@ -180,21 +213,19 @@ def paper_tables(*, tables: Mapping[str, pd.DataFrame], layouts: Mapping[str, Pa
             if entry.source in tables and entry.rows(tables[entry.source])}
 
 
-def to_latex(*, table: pd.DataFrame, caption: str, label: str,
-             columns: Sequence[str] | Mapping[str, str] | None = None, group: str | None = None,
-             environment: str | None = None, note: str = "", preset: str = DEFAULT_PRESET) -> str:
-    """Any frame as a booktabs table: ``columns`` (names, or name → header; default all), ``group`` (one of them)
-    as italic heading rows between blocks, numbers at one precision per column, ``note`` added to the caption.
-    ``environment`` (``table``/``table*``) overrides the preset's. Unknown columns: SchemaError (TK101)."""
+def frame_layout(*, table: pd.DataFrame, caption: str, label: str,
+                 columns: Sequence[str] | Mapping[str, str] | None = None, group: str | None = None,
+                 note: str = "") -> Layout:
+    """Any frame as a :class:`Layout` (what :func:`to_latex` renders): ``columns`` (names, or name → header;
+    default all), ``group`` (one of them) as italic heading rows between blocks, numbers at one precision per
+    column, ``note`` added to the caption. Unknown columns: SchemaError (TK101)."""
     if not isinstance(table, pd.DataFrame):
         raise InputError(f"table must be a pandas DataFrame; got {type(table).__name__}.",
                          fix="pass a study's result table.")
-    if environment is not None and environment not in ENVIRONMENTS:
-        raise unknown("environment", environment, ENVIRONMENTS)
     if not label or any(ch in label for ch in "\\{}%#$&~^ "):
         raise InputError(f"label {label!r} must be non-empty, without spaces or LaTeX special characters.",
                          fix="use letters, digits and : - . _ only, e.g. 'tab:eec-table5'.")
-    frame = table.reset_index() if any(n is not None for n in table.index.names) else table
+    frame = valid_text(table.reset_index() if any(n is not None for n in table.index.names) else table)
     headers = dict(columns) if isinstance(columns, Mapping) else {c: c for c in (columns or list(frame.columns))}
     missing = [c for c in headers if c not in frame.columns]
     if group is not None and group not in frame.columns:
@@ -218,7 +249,18 @@ def to_latex(*, table: pd.DataFrame, caption: str, label: str,
     if not out[1:]:
         built = Layout(keys=[], blocks=[Block("", out)], caption=built.caption, label=label,
                        sections=built.sections)
-    text = render(built, preset=preset)
+    return built
+
+
+def to_latex(*, table: pd.DataFrame, caption: str, label: str,
+             columns: Sequence[str] | Mapping[str, str] | None = None, group: str | None = None,
+             environment: str | None = None, note: str = "", preset: str = DEFAULT_PRESET) -> str:
+    """Any frame as a booktabs table (:func:`frame_layout`, rendered for ``preset``); ``environment``
+    (``table``/``table*``) overrides the preset's."""
+    if environment is not None and environment not in ENVIRONMENTS:
+        raise unknown("environment", environment, ENVIRONMENTS)
+    text = render(frame_layout(table=table, caption=caption, label=label, columns=columns, group=group, note=note),
+                  preset=preset)
     if environment is not None:
         current = WIDTHS[preset].environment
         text = text.replace(rf"\begin{{{current}}}", rf"\begin{{{environment}}}").replace(

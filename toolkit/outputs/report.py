@@ -115,11 +115,13 @@ def figure_png(item: Axes | Figure | bytes) -> bytes:
     return buffer.getvalue()
 
 
-def figure_caption(name: str) -> str:
-    """The caption of a toolkit figure from its file stem (:data:`toolkit.plots.PAPER_FIGURES`: what it reproduces
-    and how); "" for a figure the toolkit does not know."""
-    entry = plots.PAPER_FIGURES.get(name) or next(
-        (value for key, value in plots.PAPER_FIGURES.items()
+def figure_caption(name: str, known: Mapping[str, tuple] | None = None) -> str:
+    """The caption of a toolkit figure from its file stem: what it reproduces and how, from ``known`` (a study's
+    :attr:`~toolkit.studies.base.Study.paper_figures`) or :data:`toolkit.plots.PAPER_FIGURES`; "" for a figure the
+    toolkit does not know."""
+    table = {**plots.PAPER_FIGURES, **dict(known or {})}
+    entry = table.get(name) or next(
+        (value for key, value in table.items()
          if "<model>" in key and name.startswith(key.split("<model>")[0])), None)
     if entry is None:
         return ""

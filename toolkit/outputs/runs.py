@@ -22,6 +22,7 @@ runs. It joins the files leaf (:mod:`toolkit.outputs.files`: staging, locks, dis
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 from collections.abc import Mapping
@@ -34,8 +35,9 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from toolkit import paths, plots, provenance
-from toolkit.errors import InputError
+from toolkit.errors import InputError, redact
 from toolkit.outputs import files, latex, report
+from toolkit.plots.style import drawn_for
 
 LARGE_FILE = 20_000_000  # bytes: a table file larger than this is read only up to report.MAX_ROWS rows
 TABLE_SUFFIXES = (".csv", ".parquet")
@@ -61,7 +63,7 @@ def figure_preset(ax: Axes | Figure) -> str:
     :func:`toolkit.plots.style.drawn_for`); for a figure drawn another way, the preset whose width it has
     (``plots.PRESETS``), else ``custom <w> in``."""
     figure = ax if isinstance(ax, Figure) else ax.figure
-    recorded = plots.style.drawn_for(figure)
+    recorded = drawn_for(figure)
     if recorded is not None and abs(float(plots.PRESETS[recorded].width) - float(figure.get_size_inches()[0])) < 0.01:
         return recorded
     width = float(figure.get_size_inches()[0])
@@ -97,7 +99,8 @@ def _update_manifest(figures: Path, entries: Mapping[str, dict]) -> None:
 def figures_written(folder: str | Path, *, since: float) -> list[tuple[str, str, str]]:
     """``(file name, preset, study)`` of the figures in ``folder`` a run wrote at or after ``since`` (a
     ``time.time()``), from the folder's manifest; a figure file newer than ``since`` that the manifest does not
-    know is listed with preset ``unknown``."""
+    know, or whose entry is not one the toolkit wrote (``written`` not a number of seconds), is listed with preset
+    ``unknown``."""
     folder = Path(folder)
     try:
         manifest = json.loads((folder / FIGURE_MANIFEST).read_text(encoding="utf-8"))
@@ -112,7 +115,10 @@ def figures_written(folder: str | Path, *, since: float) -> list[tuple[str, str,
         except OSError:
             continue
         entry = manifest.get(path.name) if isinstance(manifest.get(path.name), dict) else {}
-        if entry and float(entry.get("written", 0)) < since - 1.0:
+        written = entry.get("written")
+        if not (isinstance(written, (int, float)) and not isinstance(written, bool) and math.isfinite(written)):
+            entry = {}  # an entry edited by hand or by another tool: the file's time decides, its preset is unknown
+        elif written < since - 1.0:
             continue
         rows.append((path.name, str(entry.get("preset", "unknown")), str(entry.get("study", ""))))
     return rows
@@ -134,7 +140,7 @@ def _planned(*, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, Axes], fo
 def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, Axes], scored: pd.DataFrame,
           models: list[str], settings: dict, fingerprints: Mapping[str, str] | None = None,
           inputs: Mapping[str, Any] | None = None, layouts: Mapping[str, latex.PaperTable] | None = None,
-          out_dir: str | Path | None = None, figures_dir: str | Path | None = None, formats: tuple[str, ...] = ("csv",),
+          figure_notes: Mapping[str, tuple] | None = None, out_dir: str | Path | None = None, figures_dir: str | Path | None = None, formats: tuple[str, ...] = ("csv",),
           with_scored: bool = False, csv_formula_guard: bool | None = None, latex_tables: bool = False,
           report_html: bool = False, preset: str | None = None, **legacy: Any) -> list[Path]:
     """Write a study's run and return the paths written, ``provenance.json`` last.
@@ -159,6 +165,7 @@ def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, 
     out = Path(out_dir) if out_dir is not None else paths.results_dir(study)
     figures = Path(figures_dir) if figures_dir is not None else paths.figures_dir()
     files.probe(out)
+    files.check_owner(out, study)  # before rendering: a folder of another study's run is never written into
     files.probe(figures)
     if with_scored:
         tables = {**tables, f"{study}_scored": scored}
@@ -176,7 +183,7 @@ def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, 
     if report_html:
         planned.append((out / files.REPORT_NAME, _report_renderer(
             study=study, out=out, tables=tables, axes=axes, planned=planned, fmt=formats[0], record=record,
-            others=sorted(tex))))
+            others=sorted(tex), figure_notes=figure_notes)))
     written = files.commit(study=study, planned=planned, provenance=provenance.dumps(record).encode("utf-8"),
                            out=out, figures=figures)
     record_figures(figures, axes, study=study, out=out)
@@ -199,7 +206,7 @@ def record_figures(folder: str | Path, axes: Mapping[str, Axes | Figure], *, stu
 
 def _report_renderer(*, study: str, out: Path, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, Axes],
                      planned: list[tuple[Path, files.Render]], fmt: str, record: dict,
-                     others: list[str]) -> files.Render:
+                     others: list[str], figure_notes: Mapping[str, tuple] | None = None) -> files.Render:
     """The run's report from the tables and figures in memory; the figures' PNGs are the ones the run writes."""
     rendered = {target.name: r for target, r in planned if isinstance(r, files.Rendered)}
     pngs = {stem: (rendered[f"{stem}.png"].bytes() if f"{stem}.png" in rendered else report.figure_png(ax))
@@ -207,14 +214,16 @@ def _report_renderer(*, study: str, out: Path, tables: Mapping[str, pd.DataFrame
     run = report.Run(title=f"{study} run: {out.resolve().name}",
                      tables=report.tables_of(tables, sources={name: f"{name}.{fmt}" for name in tables}),
                      figures=pngs, provenance=record, folder=str(out.resolve()),
-                     others=[f"{name}.tex" for name in others])
-    return lambda handle: handle.write(report.render(run).encode("utf-8"))
+                     others=[f"{name}.tex" for name in others],
+                     captions={stem: report.figure_caption(stem, figure_notes) for stem in pngs})
+    return lambda handle: handle.write(redact(report.render(run)).encode("utf-8"))
 
 
 # --- reports from memory ------------------------------------------------------------------------------------------
 
 def _write_text(path: Path, text: str) -> Path:
-    return files.write_file(path, files.bytes_renderer(text.encode("utf-8")))
+    """Write an HTML report (credentials in any URL it shows redacted: :func:`toolkit.errors.redact`)."""
+    return files.write_file(path, files.bytes_renderer(redact(text).encode("utf-8")))
 
 
 def write_html(*, title: str, tables: Mapping[str, pd.DataFrame], figures: Mapping[str, Axes | Figure | bytes],
@@ -401,10 +410,13 @@ def load_run(*, out_dir: str | Path) -> report.Run:
 
 
 
-def from_run(*, out_dir: str | Path, path: str | Path | None = None) -> Path:
+def from_run(*, out_dir: str | Path, path: str | Path | None = None,
+             figure_notes: Mapping[str, tuple] | None = None) -> Path:
     """Write the report of the run in ``out_dir`` (see :func:`load_run`) to ``path`` (default
-    ``out_dir/report.html``) and return it. A folder without ``provenance.json`` is InputError (TK102)."""
+    ``out_dir/report.html``) and return it, each figure captioned from ``figure_notes`` (the studies'
+    ``paper_figures``). A folder without ``provenance.json`` is InputError (TK102)."""
     run = load_run(out_dir=out_dir)
+    run.captions.update({stem: report.figure_caption(stem, figure_notes) for stem in run.figures})
     target = Path(path) if path is not None else Path(out_dir).expanduser() / files.REPORT_NAME
     return _write_text(target, report.render(run))
 

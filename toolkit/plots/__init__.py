@@ -22,9 +22,9 @@ Docs: ``docs/figures.md`` (presets, colours, each paper figure and how it compar
 """
 from __future__ import annotations
 
-from toolkit.plots.instrument import ANALYSIS_STYLE, confounds, intersections, wording  # noqa: F401
-from toolkit.plots.io import png, save, show, write_figure  # noqa: F401
-from toolkit.plots.presets import (  # noqa: F401
+from toolkit.plots.instrument import ANALYSIS_STYLE, confounds, intersections, wording
+from toolkit.plots.io import png, save, show, write_figure
+from toolkit.plots.presets import (
     DEFAULT_PRESET,
     FONT_ENV,
     FONTS,
@@ -36,7 +36,7 @@ from toolkit.plots.presets import (  # noqa: F401
     style,
     use_preset,
 )
-from toolkit.plots.style import (  # noqa: F401
+from toolkit.plots.style import (
     CATEGORY_COLOURS,
     MODEL_COLOURS,
     NOISE,
@@ -52,22 +52,6 @@ from toolkit.plots.style import (  # noqa: F401
 )
 
 PAPER_FIGURES: dict[str, tuple[str, str, str]] = {
-    "eec_gender_box": ("eec_task_deltas", "EEC Figure 1", ("as the paper: a box of Δ per system coloured by "
-                       "significance group; a panel per task; systems by Pearson r where known, else by mean Δ")),
-    "eec_race_box": ("eec_task_deltas", "EEC Figure 2", "as Figure 1, Δ = AA − EA"),
-    "eec_gender_intervals": ("eec_task_intervals", "none", "mean Δ with its two-way interval"),
-    "eec_race_intervals": ("eec_task_intervals", "none", "mean Δ with its two-way interval"),
-    "psa_score_sens_<model>": ("psa_score_sens", "PSA Figure 1", ("ScoreSens per name on the valence scale (half "
-                               "the paper's [−1, 1] values); one figure per model")),
-    "psa_label_dist": ("psa_label_dist", "PSA Figure 2", "LabelDist against c (valence scale), bootstrap bands added"),
-    "biasfinder_btcs": ("biasfinder_btcs", "BiasFinder Table 4", ("BTCs per template, not raw counts (those are in "
-                        "biasfinder_table4.csv)")),
-    "biasfinder_rates": ("biasfinder_rates", "none", "BTC rate and its within-class null"),
-    "btcsam_detection": ("btcsam_heatmap", "BTC-SAM Table 2", "the table as a heatmap; hatched cells: no case"),
-    "btcsam_failure_pct": ("btcsam_heatmap", "BTC-SAM Table 5", "the table as a heatmap"),
-    "btcsam_failure_forest": ("btcsam_forest", "none", "failure % with Wilson intervals"),
-    "agreement_tau": ("agreement_tau", "none", "Kendall's τ between the studies' rankings"),
-    "agreement_ranks": ("agreement_ranks", "none", "each model's rank by study"),
     "eec_race_confounds": ("confounds", "none", ("the race gap as measured, adjusted for name frequency "
                            "and on frequency-matched names, with intervals")),
     "eec_intersections": ("intersections", "none", ("gender × race cell contrasts with Holm-corrected "
@@ -77,6 +61,8 @@ PAPER_FIGURES: dict[str, tuple[str, str, str]] = {
     "eec_gender_wordings": ("wording", "none", ("the gender estimate under the published and reworded "
                             "templates")),
 }
-"""File stem → (the function that draws it, the paper figure or table it reproduces, how it compares), for a
-closing note of ``make figures``; the long form is in ``docs/figures.md``."""
+"""The names-and-templates figures drawn here (:mod:`toolkit.plots.instrument`): file stem → (the function that draws
+it, the paper figure or table it reproduces, how it compares). Each study declares its own figures the same way
+(:attr:`toolkit.studies.base.Study.paper_figures`; all of them: :func:`toolkit.studies.paper_figures`); the long form
+is in ``docs/figures.md``."""
 

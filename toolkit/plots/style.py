@@ -14,7 +14,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from toolkit.formatting import short_label, short_labels  # noqa: F401  (the one label rule for tables and figures)
+from toolkit.formatting import short_label, short_labels
 from toolkit.plots.presets import preset, style
 
 # --- labels and colours -------------------------------------------------------------------------------------------

@@ -65,3 +65,9 @@ def all_studies(*, with_models: bool | None = None) -> list["Study"]:
 def latex_layouts() -> dict:
     """Every registered study's LaTeX layouts, table name → :class:`toolkit.outputs.latex.PaperTable`."""
     return {name: entry for study in all_studies() for name, entry in study.latex_layouts.items()}
+
+
+def paper_figures() -> dict[str, tuple[str, str, str]]:
+    """Every registered study's figures: file stem → (the function in its ``figures`` module that draws it, the
+    paper figure or table it reproduces, how it compares)."""
+    return {stem: entry for study in all_studies() for stem, entry in study.paper_figures.items()}

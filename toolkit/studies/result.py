@@ -23,6 +23,7 @@ import pandas as pd
 
 from toolkit.errors import InputError
 from toolkit.outputs import latex as latex_out
+from toolkit.outputs import report as report_captions
 from toolkit.outputs import runs
 from toolkit.studies import get
 
@@ -109,16 +110,17 @@ class StudyResult:
     def write(self, out_dir: str | Path | None = None, *, figures_dir: str | Path | None = None,
               formats: tuple[str, ...] = ("csv",), with_scored: bool = False, latex: bool = False,
               report: bool = False, preset: str | None = None, **figure_options: Any) -> list[Path]:
-        """Write every table (``formats``), the figures (PNG + PDF, to ``figures_dir``, default ``figures/``), with
+        """Write every table and the statistics frame (``<study>_stats``) in ``formats``, the figures (PNG + PDF, to ``figures_dir``, default ``figures/``), with
         ``latex`` the paper's tables as ``.tex``, with ``report`` a self-contained ``report.html``, and
         ``provenance.json`` last to ``out_dir`` (default ``data/results/<study>``), all or nothing; return the
         paths. ``figure_options`` go to the study's figures (e.g. EEC's ``order``)."""
-        return runs.write(study=self.study, tables=self.tables(), axes=self.figures(**figure_options),
+        tables = {**self.tables(), f"{self.study}_stats": self.stats}
+        return runs.write(study=self.study, tables=tables, axes=self.figures(**figure_options),
                           scored=self.scored, models=self.models, settings=dict(self.provenance.settings),
                           fingerprints=self.provenance.fingerprints, inputs=self.provenance.inputs,
                           out_dir=out_dir, figures_dir=figures_dir, formats=formats, with_scored=with_scored,
                           latex_tables=latex, report_html=report, preset=preset,
-                          layouts=self.definition.latex_layouts)
+                          layouts=self.definition.latex_layouts, figure_notes=self.definition.paper_figures)
 
     def report(self, path: str | Path, *, title: str | None = None) -> Path:
         """One self-contained HTML page: the statistics frame, every table, the captioned figures and the full
@@ -126,7 +128,10 @@ class StudyResult:
         if path is None:
             raise InputError("report() needs a path.", fix="pass a file name, e.g. result.report('report.html').")
         tables = {f"{self.study}_stats": self.stats, **self.tables()}
+        figures = self.figures()
         return runs.write_report(title=title or f"{self.definition.title or self.study} run",
-                                 tables=tables, figures=self.figures(), models=self.models,
+                                 tables=tables, figures=figures, models=self.models,
+                                 captions={stem: report_captions.figure_caption(stem, self.definition.paper_figures)
+                                           for stem in figures},
                                  settings=dict(self.provenance.settings), path=path,
                                  fingerprints=self.provenance.fingerprints, inputs=self.provenance.inputs)

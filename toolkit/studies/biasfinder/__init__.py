@@ -19,8 +19,8 @@ app: :func:`toolkit.studies.biasfinder.annotation.annotation_app`.
 """
 from __future__ import annotations
 
-import time
 import argparse
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,27 +30,56 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from toolkit import checks, corpora, stats
+from toolkit.errors import InputError, unknown
+from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.outputs.files import check_formats
+from toolkit.scoring import score
 from toolkit.studies import get, register, stats_frame
 from toolkit.studies.base import Settings, Study
-from toolkit.studies.biasfinder.latex import LATEX_LAYOUTS
-from toolkit.studies.result import Provenance, StudyResult
-from toolkit.studies.biasfinder.generator import MAX_DOC_CHARS, SPACY_MAX_CHARS
-from toolkit.studies.biasfinder.generator.people import people_mode
-from toolkit.studies.biasfinder.generator.rules import RULES, active as active_rules  # noqa: F401
-from toolkit.studies.biasfinder.generator import (INSTANCES, PRESETS, country_names, country_templates,  # noqa: F401
-                                           fill_names, fill_occupation, gender_templates, generate,
-                                           generate_country, generate_gender, generate_occupation,
-                                           occupation_templates, occupations, word_lists)
-from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
-from toolkit.scoring import score
-from toolkit.errors import InputError, unknown
-from toolkit.studies.biasfinder.annotation_files import annotations_path, read_annotation_csv, read_annotations  # noqa: F401
-from toolkit.studies.biasfinder.analysis import (ANNOTATION_COLUMNS, RATE_FAMILY, RATE_INTERVALS, btcs,  # noqa: F401
-                                        kappa, kappa_table, pair_counts, rates, sample_btcs, sample_size,
-                                        sample_strata, sample_templates, table4, table4_rates, tpr, tpr_table)
 from toolkit.studies.biasfinder import drilldown
 from toolkit.studies.biasfinder import figures as bf_figures
+from toolkit.studies.biasfinder.analysis import (
+    ANNOTATION_COLUMNS,
+    RATE_FAMILY,
+    RATE_INTERVALS,
+    btcs,
+    kappa,
+    kappa_table,
+    pair_counts,
+    rates,
+    sample_btcs,
+    sample_size,
+    sample_strata,
+    sample_templates,
+    table4,
+    table4_rates,
+    tpr,
+    tpr_table,
+)
+from toolkit.studies.biasfinder.annotation_files import annotations_path, read_annotation_csv, read_annotations
+from toolkit.studies.biasfinder.generator import (
+    INSTANCES,
+    MAX_DOC_CHARS,
+    PRESETS,
+    SPACY_MAX_CHARS,
+    country_names,
+    country_templates,
+    fill_names,
+    fill_occupation,
+    gender_templates,
+    generate,
+    generate_country,
+    generate_gender,
+    generate_occupation,
+    occupation_templates,
+    occupations,
+    word_lists,
+)
+from toolkit.studies.biasfinder.generator.people import people_mode
+from toolkit.studies.biasfinder.generator.rules import RULES
+from toolkit.studies.biasfinder.generator.rules import active as active_rules
+from toolkit.studies.biasfinder.latex import LATEX_LAYOUTS
+from toolkit.studies.result import Provenance, StudyResult
 
 
 @dataclass(frozen=True)
@@ -60,7 +89,8 @@ class BiasFinderSettings(Settings):
     ``n_country_names`` per country and gender; ``max_templates`` (a seeded sample per characteristic; None: all);
     ``n_process`` parsing processes, ``executor`` (local or ray), ``n_jobs`` lexicon workers; ``max_chars``;
     ``lists`` (curated or paper), ``coherence``, ``people``, ``occupation_fit``, ``backend``, ``acceptance``,
-    ``duplicates`` (:mod:`toolkit.studies.biasfinder.generator`). The statistics: ``interval`` (cluster, templates or
+    ``duplicates``, and under BiasFinder's own acceptance ``parser``, ``person_names``, ``titles`` and
+    ``occupation_templates`` (:mod:`toolkit.studies.biasfinder.generator`; None: the paper preset's defaults). The statistics: ``interval`` (cluster, templates or
     pairs), ``correction`` (default Holm) over the model × characteristic family, ``alpha``, ``margin`` on the
     BTC-rate scale, ``n_boot``, ``seed``. The paper preset: ``coherence="paper", backend="neuralcoref",
     lists="paper"``."""
@@ -85,6 +115,10 @@ class BiasFinderSettings(Settings):
     occupation_fit: str | None = None
     backend: str = "rules"
     acceptance: str | None = None
+    parser: str | None = None
+    person_names: str | None = None
+    titles: str | None = None
+    occupation_templates: str | None = None
     MIN_BOOT: ClassVar[int] = 100  # the two-way bootstrap over templates and names
 
     def check(self) -> None:
@@ -111,7 +145,8 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
         correction: str = "holm", n_boot: int = stats.N_BOOT, interval: str = "cluster",
         duplicates: str = "keep", coherence: str | Iterable[str] = "default",
         people: str = "mutate", occupation_fit: str | None = None, backend: str = "rules",
-        acceptance: str | None = None) -> StudyResult:
+        acceptance: str | None = None, parser: str | None = None, person_names: str | None = None,
+        titles: str | None = None, occupation_templates: str | None = None) -> StudyResult:
     """Generate BiasFinder cases from ``corpus`` — or take ``cases`` already generated — keep a seeded sample of at
     most ``max_templates`` templates per characteristic (:func:`sample_templates`; None keeps all), then score them
     and count BTCs (the settings: :class:`BiasFinderSettings`). Reviews over ``max_chars`` characters or not in
@@ -124,7 +159,8 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
                      max_chars=max_chars, n_jobs=n_jobs, executor=executor, lists=lists, alpha=alpha, margin=margin,
                      correction=correction, n_boot=n_boot, interval=interval, duplicates=duplicates,
                      coherence=coherence if isinstance(coherence, str) else tuple(coherence), people=people,
-                     occupation_fit=occupation_fit, backend=backend, acceptance=acceptance)
+                     occupation_fit=occupation_fit, backend=backend, acceptance=acceptance, parser=parser,
+                     person_names=person_names, titles=titles, occupation_templates=occupation_templates)
 
 
 def _statistics_settings(*, alpha: float, margin: float, correction: str, n_boot: int, interval: str) -> dict:
@@ -194,7 +230,9 @@ class BiasFinder(Study):
                              max_chars=settings.max_chars, progress=progress, executor=settings.executor,
                              lists=settings.lists, duplicates=settings.duplicates, coherence=settings.coherence,
                              people=settings.people, occupation_fit=settings.occupation_fit,
-                             backend=settings.backend, acceptance=settings.acceptance)
+                             backend=settings.backend, acceptance=settings.acceptance, parser=settings.parser,
+                             person_names=settings.person_names, titles=settings.titles,
+                             occupation_templates=settings.occupation_templates)
             generation_report = dict(cases.attrs.get("generation_report", {}))
         mined = cases.groupby("attribute")["case_id"].nunique().to_dict()
         recorded_lists = cases.attrs.get("word_lists")  # None for given cases that do not say
@@ -293,6 +331,17 @@ class BiasFinder(Study):
                             help="which reviews give gender/country templates: biasfinder (its own rules; the default "
                                  "under --coherence paper) or toolkit. The paper preset: --coherence paper --backend "
                                  "neuralcoref --lists paper")
+        for flag, choices, about in (  # BiasFinder's own acceptance only (generator.PAPER_OPTIONS)
+                ("--parser", None, "the spaCy pipeline that parses the reviews (default the small English one; "
+                                   "en_core_web_md after `make parser-md`)"),
+                ("--person-names", ("entities", "cluster"), "person names are the PERSON entities (default) or "
+                                                            "also the proper-noun mentions of a cluster holding a "
+                                                            "gendered pronoun"),
+                ("--titles", ("extended", "paper"), "the occupation method's TITLE vocabulary: the word list's "
+                                                    "occupations with permissively licensed job and story titles "
+                                                    "(default) or alone"),
+                ("--occupation-templates", ("first", "each"), "a review's first occupation only (default) or each")):
+            parser.add_argument(flag, choices=choices, help=f"under BiasFinder's acceptance: {about}")
         parser.add_argument("--people", choices=("mutate", "skip-named", "skip-real", "skip-known"),
                             default="mutate",
                             help="persons the review identifies: mutate (BiasFinder, default), skip-named, skip-real, "
@@ -331,7 +380,9 @@ class BiasFinder(Study):
                 "max_chars": args.max_chars, "n_jobs": args.n_jobs, "executor": args.executor, "lists": args.lists,
                 "n_country_names": args.n_country_names, "interval": args.interval, "duplicates": args.duplicates,
                 "people": args.people, "occupation_fit": args.occupation_fit, "coherence": coherence,
-                "backend": args.backend, "acceptance": args.acceptance}
+                "backend": args.backend, "acceptance": args.acceptance, "parser": args.parser,
+                "person_names": args.person_names, "titles": args.titles,
+                "occupation_templates": args.occupation_templates}
 
     def write_options(self, args: argparse.Namespace) -> dict[str, Any]:
         return {"formats": tuple(args.format or ("csv",)), "with_scored": args.scored}

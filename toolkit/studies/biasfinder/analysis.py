@@ -13,15 +13,39 @@ human-annotation study of their true-positive rate. One small module per job, ev
 Reading an annotation CSV file is :func:`toolkit.studies.biasfinder.annotation_files.read_annotation_csv` (an output file; the name
 stays importable here for one release). Works on any scored case table, not only BiasFinder's.
 """
-from toolkit.studies.biasfinder.btc_rates import (MIN_TEMPLATES, RATE_COLUMNS, RATE_FAMILY, RATE_INTERVALS,
-                                                  SMALL_TEMPLATES, TABLE4_RATE_COLUMNS, rates, table4_rates)
-from toolkit.studies.biasfinder.counting import (BTC_COLUMNS, PAIR_COLUMNS, TABLE4_COLUMNS, btcs, pair_counts,
-                                                 sample_templates, table4)
-from toolkit.studies.biasfinder.judgements import (ANNOTATION_COLUMNS, ANNOTATION_VALUES, KAPPA_COLUMNS,
-                                                   TPR_COLUMNS, TPR_INTERVAL_COLUMNS, TPR_RULES,
-                                                   check_annotation_columns, kappa, kappa_table, tpr, tpr_table)
-from toolkit.studies.biasfinder.sampling import (SAMPLE_COLUMNS, STRATA_COLUMNS, sample_btcs, sample_size,
-                                                 sample_strata)
+from toolkit.studies.biasfinder.btc_rates import (
+    MIN_TEMPLATES,
+    RATE_COLUMNS,
+    RATE_FAMILY,
+    RATE_INTERVALS,
+    SMALL_TEMPLATES,
+    TABLE4_RATE_COLUMNS,
+    rates,
+    table4_rates,
+)
+from toolkit.studies.biasfinder.counting import (
+    BTC_COLUMNS,
+    PAIR_COLUMNS,
+    TABLE4_COLUMNS,
+    btcs,
+    pair_counts,
+    sample_templates,
+    table4,
+)
+from toolkit.studies.biasfinder.judgements import (
+    ANNOTATION_COLUMNS,
+    ANNOTATION_VALUES,
+    KAPPA_COLUMNS,
+    TPR_COLUMNS,
+    TPR_INTERVAL_COLUMNS,
+    TPR_RULES,
+    check_annotation_columns,
+    kappa,
+    kappa_table,
+    tpr,
+    tpr_table,
+)
+from toolkit.studies.biasfinder.sampling import SAMPLE_COLUMNS, STRATA_COLUMNS, sample_btcs, sample_size, sample_strata
 
 
 def __getattr__(name: str):

@@ -38,9 +38,9 @@ import pandas as pd
 from toolkit import checks
 from toolkit.drilldown import changed_words, marked_html
 from toolkit.errors import InputError, ToolkitError
-from toolkit.studies.biasfinder.annotation_files import annotations_path, read_annotation_csv, read_annotations
 from toolkit.outputs.files import guard_text, lock
 from toolkit.studies.biasfinder.analysis import ANNOTATION_COLUMNS, kappa, kappa_table, tpr_table
+from toolkit.studies.biasfinder.annotation_files import annotations_path, read_annotation_csv, read_annotations
 
 ANNOTATION_LOCK_TIMEOUT_S = 30.0  # how long a click waits for another process saving into the same file
 

@@ -9,12 +9,12 @@ from typing import Any
 import ipywidgets as w
 
 from toolkit import monitor
-from toolkit.studies import biasfinder
-from toolkit.studies.biasfinder import captions
 from toolkit.apps.fields import ModelField, named_models
 from toolkit.apps.runner import Runner
 from toolkit.apps.tables import table
 from toolkit.models import OFFLINE_DEFAULTS
+from toolkit.studies import biasfinder
+from toolkit.studies.biasfinder import captions
 from toolkit.studies.biasfinder import drilldown as biasfinder_drilldown
 
 DRILL_OPTIONS = 1_000  # at most this many templates offered in a drill-down picker

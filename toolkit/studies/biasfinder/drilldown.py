@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from toolkit.drilldown import PAIR_COLUMNS, pairs_frame, pick, scored_table  # noqa: F401
+from toolkit.drilldown import PAIR_COLUMNS, pairs_frame, pick, scored_table
 
 
 def biasfinder_pairs(result, *, template: str, btcs_only: bool = False) -> pd.DataFrame:

@@ -1,12 +1,23 @@
 """BiasFinder's paper tables (Asyrofi et al. 2021, Tables 4 and 5) as LaTeX layouts."""
 from __future__ import annotations
 
-
 import pandas as pd
 
 from toolkit.outputs.latex_render import Block, Column, Layout
-from toolkit.outputs.latex_tables import (VERDICT_NOTE, PaperTable, estimates, has, intervals, model_labels, numbers,
-                                          only, require, sections, texts, verdict_label)
+from toolkit.outputs.latex_tables import (
+    VERDICT_NOTE,
+    PaperTable,
+    estimates,
+    has,
+    intervals,
+    model_labels,
+    numbers,
+    only,
+    require,
+    sections,
+    texts,
+    verdict_label,
+)
 
 
 def _biasfinder_table4(frame: pd.DataFrame, **_: object) -> Layout:

@@ -29,22 +29,32 @@ from matplotlib.axes import Axes
 
 from toolkit import checks, paths
 from toolkit import stats as st
+from toolkit.corpora.external import BTCSAM_SETS, btcsam_path, load_btcsam, load_crows_pairs, load_eec_csv
+from toolkit.errors import InputError, unknown, warn
+from toolkit.llm import BACKENDS, LLM, PromptStore, backend
+from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
+from toolkit.scoring import score
 from toolkit.studies import get, register, stats_frame
 from toolkit.studies.base import Settings, Study
 from toolkit.studies.btcsam import drilldown
+from toolkit.studies.btcsam import figures as btcsam_figures
+from toolkit.studies.btcsam.analysis import (
+    RULES,
+    THETAS,
+    as_test_set,
+    detection_intervals,
+    detection_probability,
+    diversity,
+    failure_percentage,
+    failures,
+    pair_null,
+    pooled_failure_percentage,
+    stage_diversity,
+    text_classes,
+)
+from toolkit.studies.btcsam.generator import filter_counterfactuals, generate
 from toolkit.studies.btcsam.latex import LATEX_LAYOUTS
 from toolkit.studies.result import Provenance, StudyResult
-from toolkit.corpora.external import (BTCSAM_SETS, btcsam_path, load_btcsam, load_crows_pairs,  # noqa: F401
-                                      load_eec_csv)
-from toolkit.errors import InputError, unknown, warn
-from toolkit.llm import BACKENDS, LLM, PromptStore, backend  # noqa: F401
-from toolkit.studies.btcsam.generator import filter_counterfactuals, generate  # noqa: F401
-from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
-from toolkit.scoring import score
-from toolkit.studies.btcsam.analysis import (RULES, THETAS, as_test_set,  # noqa: F401
-                                    detection_intervals, detection_probability, diversity, failure_percentage,
-                                    failures, pair_null, pooled_failure_percentage, stage_diversity, text_classes)
-from toolkit.studies.btcsam import figures as btcsam_figures
 
 IDENTITY_TERMS: dict[str, list[str]] = {  # a small default; the paper's lists are longer
     "religion": ["Christian", "Jewish", "Muslim", "Hindu", "Buddhist"],

@@ -8,13 +8,12 @@ from typing import Any
 
 import ipywidgets as w
 
-
-from toolkit.studies import btcsam
-from toolkit.studies.btcsam import captions
 from toolkit.apps.fields import ModelField, named_models
 from toolkit.apps.runner import Runner
 from toolkit.apps.tables import table
 from toolkit.models import OFFLINE_DEFAULTS
+from toolkit.studies import btcsam
+from toolkit.studies.btcsam import captions
 from toolkit.studies.btcsam import drilldown as btcsam_drilldown
 
 

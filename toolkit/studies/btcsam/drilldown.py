@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from toolkit.drilldown import PAIR_COLUMNS, pairs_frame, pick, scored_table  # noqa: F401
+from toolkit.drilldown import PAIR_COLUMNS, pairs_frame, pick, scored_table
 
 
 def btcsam_pairs(result, *, test_set: str, model: str, bias_type: str | None = None) -> pd.DataFrame:

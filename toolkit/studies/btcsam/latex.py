@@ -7,8 +7,17 @@ import pandas as pd
 
 from toolkit import formatting
 from toolkit.outputs.latex_render import Block, Column, Layout
-from toolkit.outputs.latex_tables import (PaperTable, has, model_labels, numbers,
-                                          only, require, sections, texts, verdict_label)
+from toolkit.outputs.latex_tables import (
+    PaperTable,
+    has,
+    model_labels,
+    numbers,
+    only,
+    require,
+    sections,
+    texts,
+    verdict_label,
+)
 
 
 def _theta(frame: pd.DataFrame, settings: Mapping | None) -> float | None:

@@ -34,16 +34,25 @@ from matplotlib.axes import Axes
 from toolkit import checks, stats
 from toolkit.cases import TASKS
 from toolkit.errors import InputError, unknown
-from toolkit.studies.eec.generator import SPELLINGS, generate  # noqa: F401
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel, ait, load_all
 from toolkit.scoring import score
-from toolkit.studies.eec import analysis as eec_study
-from toolkit.studies.eec.analysis import (ATTRIBUTES, PAPER_TABLES, SUBSETS, clustered_vs_paper, directions,  # noqa: F401
-                                 paper_table, pairs, summary, tables, ttests)
-from toolkit.studies import get, register
-from toolkit.studies import stats_frame
+from toolkit.studies import get, register, stats_frame
 from toolkit.studies.base import Settings, Study
+from toolkit.studies.eec import analysis as eec_study
 from toolkit.studies.eec import drilldown, figures
+from toolkit.studies.eec.analysis import (
+    ATTRIBUTES,
+    PAPER_TABLES,
+    SUBSETS,
+    clustered_vs_paper,
+    directions,
+    pairs,
+    paper_table,
+    summary,
+    tables,
+    ttests,
+)
+from toolkit.studies.eec.generator import SPELLINGS, generate
 from toolkit.studies.eec.latex import LATEX_LAYOUTS
 from toolkit.studies.result import Provenance, StudyResult
 

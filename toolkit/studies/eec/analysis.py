@@ -98,7 +98,7 @@ from statsmodels.stats.multitest import multipletests
 from toolkit import checks
 from toolkit import stats as tkstats
 from toolkit.cases import with_scores
-from toolkit.errors import InputError, SchemaError, unknown, warn
+from toolkit.errors import InputError, SchemaError, unknown
 from toolkit.resources import load_json
 
 ATTRIBUTES: dict[str, tuple[str, str, str, str]] = {
@@ -395,29 +395,9 @@ def _half_differences(values: np.ndarray, orders: np.ndarray) -> np.ndarray:
 
 def _two_way(matrix: pd.DataFrame, weights: np.ndarray | None, *, alpha: float, n_boot: int, seed: int,
              method: str, margin: float) -> dict:
-    """The two-way estimate, interval, p, equivalence p and variance shares of one templates × units array
-    (templates with a missing cell dropped; fewer than 2 templates or units: NaNs). Keeps the array (``_matrix``,
-    ``_weights``) for the family's simultaneous interval."""
-    keep = matrix.notna().all(axis=1).to_numpy()
-    matrix = matrix.loc[keep]
-    weights = None if weights is None else weights[keep]
-    if matrix.shape[0] < 2 or matrix.shape[1] < 2:
-        return {"estimate": np.nan, "ci_low_unadjusted": np.nan, "ci_high_unadjusted": np.nan, "p_two_way": np.nan,
-                "se_two_way": np.nan, "df_two_way": np.nan, "ci_method": "", "p_equivalence": np.nan,
-                "effect_size": np.nan, "identical": False, "n_templates": matrix.shape[0],
-                "n_units": matrix.shape[1], "n_units_unmoved": np.nan, "share_template": np.nan,
-                "share_name": np.nan, "share_residual": np.nan,
-                "_matrix": None, "_weights": None}
-    boot = tkstats.two_way_bootstrap(matrix, alpha=alpha, n_boot=n_boot, seed=seed, method=method,
-                                     row_weights=weights, margin=margin)
-    parts = tkstats.variance_components(matrix)  # shares NaN for a constant array
-    return {"estimate": boot["estimate"], "ci_low_unadjusted": boot["ci_low"], "ci_high_unadjusted": boot["ci_high"],
-            "p_two_way": boot["p_value"], "se_two_way": boot["se"], "df_two_way": boot["df"],
-            "ci_method": boot["method"], "p_equivalence": boot["p_equivalence"], "effect_size": boot["effect_size"],
-            "identical": boot["identical"], "n_templates": matrix.shape[0], "n_units": matrix.shape[1],
-            "n_units_unmoved": boot["n_cols_zero"],
-            **{k: parts[k] for k in ("share_template", "share_name", "share_residual")},
-            "_matrix": matrix, "_weights": weights}
+    """The two-way estimate of one templates × units array (:func:`toolkit.stats.crossed_estimate`)."""
+    return tkstats.crossed_estimate(matrix, weights, alpha=alpha, n_boot=n_boot, seed=seed, method=method,
+                                    margin=margin)
 
 
 def _frame_rows(scored: pd.DataFrame, *, attribute: str, subset: str, alpha: float, n_boot: int, seed: int,
@@ -455,52 +435,12 @@ def _family(subset: str, block: list[dict]) -> str:
             f"system{'s' * (n_systems != 1)} = {len(block)} test{'s' * (len(block) != 1)}")
 
 
-def _interval(row: dict, matrix: pd.DataFrame, weights: np.ndarray | None, *, alpha: float, method: str,
-              n_boot: int, seed: int) -> tuple[float, float]:
-    """A row's two-way ``1 − alpha`` interval from its own reference distribution (the t at another level, or the
-    bootstrap rerun with the same seed)."""
-    if method == "satterthwaite" and np.isfinite(row["df_two_way"]):
-        half = stats.t.ppf(1 - alpha / 2, row["df_two_way"]) * row["se_two_way"]
-        return row["estimate"] - half, row["estimate"] + half
-    r = tkstats.two_way_bootstrap(matrix, alpha=alpha, n_boot=n_boot, seed=seed, method=method, row_weights=weights)
-    return r["ci_low"], r["ci_high"]
-
-
 def _decide(block: list[dict], *, subset: str, alpha: float, correction: str, margin: float, n_boot: int,
             method: str, seed: int, family_size: int | None) -> None:
-    """Correct one family's two-way p values and equivalence p values alike, give each row its simultaneous
-    interval, its smallest equivalence margin and its verdict (in place)."""
-    tested = int(sum(np.isfinite(r["p_two_way"]) for r in block))
-    n_family = max(family_size or tested, 1)
-    adjusted = tkstats.adjust([r["p_two_way"] for r in block], method=correction, family_size=family_size)
-    adjusted_eq = tkstats.adjust([r["p_equivalence"] for r in block], method=correction, family_size=family_size)
-    family = _family(subset, block) + (f" (of a family of {family_size})" if family_size else "")
-    if method != "satterthwaite" and correction != "fdr_bh" and 2 * n_family / (n_boot + 1) >= alpha:
-        warn(f"EEC {subset}: with n_boot={n_boot:,} the smallest bootstrap p is 2/{n_boot + 1:,}, so after "
-             f"{correction} over {n_family} tests no system can reach alpha={alpha}: every two-way result reads not "
-             f"significant. Pass n_boot={int(np.ceil(4 * n_family / alpha)):,} or more (--n-boot), or the default "
-             f"method='satterthwaite', whose p is not floored.")
-    level = alpha / n_family  # Bonferroni: simultaneous over the family (Holm and BH decide with at least this)
-    for row, p_adj, p_eq in zip(block, adjusted, adjusted_eq):
-        matrix, weights = row.pop("_matrix"), row.pop("_weights")
-        identical = bool(row.pop("identical"))
-        # sparse sensitivity (a lexicon moved by a few names, most moving nothing at all): the names are samples,
-        # and a population where a few names carry a large shift gives samples like this one, so no equivalence
-        sparse = not identical and 0 < (row["n_units_unmoved"] or 0) < row["n_units"]
-        low = high = low_eq = high_eq = np.nan
-        if matrix is not None:
-            low, high = _interval(row, matrix, weights, alpha=level, method=method, n_boot=n_boot, seed=seed)
-            low_eq, high_eq = _interval(row, matrix, weights, alpha=min(2 * level, 0.49), method=method,
-                                        n_boot=n_boot, seed=seed)
-        row.update(p_adjusted=float(p_adj), p_equivalence_adjusted=float(p_eq),
-                   significant_two_way=bool(p_adj < alpha), family=family, n_family=n_family, correction=correction,
-                   margin=float(margin), ci_level=1 - level, ci_low=low, ci_high=high,
-                   min_equivalence_margin=np.nan if identical or sparse else
-                   tkstats.equivalence_margin(low=low_eq, high=high_eq),
-                   verdict=tkstats.verdict(estimate=row["estimate"], se=row["se_two_way"], df=row["df_two_way"],
-                                           p_adjusted=p_adj, p_equivalence=1.0 if sparse else p_eq,
-                                           identical=identical,
-                                           margin=margin, alpha=alpha))
+    """Decide one subset's family (:func:`toolkit.stats.decide_family`), named as the EEC names it."""
+    tkstats.decide_family(block, family=_family(subset, block), label=f"EEC {subset}", alpha=alpha,
+                          correction=correction, margin=margin, n_boot=n_boot, method=method, seed=seed,
+                          family_size=family_size)
 
 
 def intervals(scored: pd.DataFrame, *, subsets: Sequence[str] = SUBSETS,

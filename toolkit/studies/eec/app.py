@@ -8,15 +8,14 @@ from typing import Any
 
 import ipywidgets as w
 
-
-from toolkit.studies import eec
 from toolkit import models as model_registry
-from toolkit.studies.eec import captions
 from toolkit.apps.fields import ModelField, split_specs
 from toolkit.apps.runner import Runner
 from toolkit.apps.tables import table
 from toolkit.errors import ToolkitError
 from toolkit.models import ait
+from toolkit.studies import eec
+from toolkit.studies.eec import captions
 from toolkit.studies.eec import drilldown as eec_drilldown
 
 

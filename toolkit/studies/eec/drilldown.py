@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from toolkit.drilldown import PAIR_COLUMNS, pairs_frame, pick, scored_table  # noqa: F401
+from toolkit.drilldown import PAIR_COLUMNS, pairs_frame, pick, scored_table
 from toolkit.errors import unknown
 from toolkit.studies.eec.analysis import ATTRIBUTES, name_groups
 

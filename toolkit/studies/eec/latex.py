@@ -6,9 +6,21 @@ from collections.abc import Callable
 import pandas as pd
 
 from toolkit.outputs.latex_render import Block, Column, Layout
-from toolkit.outputs.latex_tables import (VERDICT_NOTE, PaperTable, estimates, has, intervals, model_labels, numbers,
-                                          only, order, require, sections, texts, verdict_label)
-
+from toolkit.outputs.latex_tables import (
+    VERDICT_NOTE,
+    PaperTable,
+    estimates,
+    has,
+    intervals,
+    model_labels,
+    numbers,
+    only,
+    order,
+    require,
+    sections,
+    texts,
+    verdict_label,
+)
 
 _EEC = "Kiritchenko & Mohammad 2018"
 _EEC_TABLES = {"5": ("Table 5", "gender", "all", "F", "M", "gender, all sentences"),

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
-from toolkit import planning
+from toolkit import checks, planning
 from toolkit import stats as tkstats
 from toolkit.errors import unknown
 from toolkit.studies.eec.analysis import WEIGHTINGS, cells
@@ -45,6 +45,8 @@ def plan(scored: pd.DataFrame, *, attribute: str = "race", subset: str = "all",
     ``weighting``: as the analysis weighs templates (:data:`toolkit.studies.eec.analysis.WEIGHTINGS`; the
     pilot's weights are repeated to the planned number of templates); ``seed``: the pivotal draws behind the
     intervals."""
+    n_templates = checks.count_list(n_templates, name="n_templates")  # before the cells are computed
+    n_names = checks.count_list(n_names, name="n_names")
     rows = []
     for model, task, matrix, weights in _pilot(scored, attribute, subset, weighting):
         parts = tkstats.variance_components(matrix)

@@ -24,17 +24,28 @@ from matplotlib.axes import Axes
 
 from toolkit import checks, corpora
 from toolkit import stats as st
-from toolkit.studies import get, register, stats_frame
-from toolkit.studies.base import Settings, Study
-from toolkit.studies.psa.latex import LATEX_LAYOUTS
-from toolkit.studies.result import Provenance, StudyResult
-from toolkit.studies.psa.generator import generate, load_names  # noqa: F401
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.scoring import score
-from toolkit.studies.psa.analysis import (N_NULL, THRESHOLDS, check_thresholds,  # noqa: F401
-                                 gender_gap, label_dist, label_flips, name_pairs, score_sens,
-                                 sensitivity_correlation, summary, table2, variance_table)
+from toolkit.studies import get, register, stats_frame
+from toolkit.studies.base import Settings, Study
 from toolkit.studies.psa import figures as psa_figures
+from toolkit.studies.psa.analysis import (
+    N_NULL,
+    THRESHOLDS,
+    check_thresholds,
+    gender_gap,
+    label_dist,
+    label_flips,
+    name_pairs,
+    score_sens,
+    sensitivity_correlation,
+    summary,
+    table2,
+    variance_table,
+)
+from toolkit.studies.psa.generator import generate, load_names
+from toolkit.studies.psa.latex import LATEX_LAYOUTS
+from toolkit.studies.result import Provenance, StudyResult
 
 
 @dataclass(frozen=True)

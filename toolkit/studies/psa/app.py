@@ -9,13 +9,12 @@ from typing import Any
 import ipywidgets as w
 
 from toolkit import plots
-from toolkit.studies import psa
-from toolkit.studies.psa import captions
 from toolkit.apps.fields import ModelField, named_models
 from toolkit.apps.runner import Runner
 from toolkit.apps.tables import table
 from toolkit.models import OFFLINE_DEFAULTS
-from toolkit.studies.psa import figures
+from toolkit.studies import psa
+from toolkit.studies.psa import captions, figures
 
 
 class PSAApp(Runner):

@@ -18,11 +18,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from toolkit.nlp import pipeline as nlp_layer
 from toolkit import cases as case_schema
 from toolkit import checks, corpora
 from toolkit.errors import InputError, SchemaError, warn
 from toolkit.lookalike import check_distinct
+from toolkit.nlp import pipeline as nlp_layer
 from toolkit.nlp.coref import pronoun_slot
 
 PRONOUNS = {"he": "male", "him": "male", "his": "male", "she": "female", "her": "female", "hers": "female"}

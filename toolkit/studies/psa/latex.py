@@ -1,12 +1,22 @@
 """PSA's paper tables (Prabhakaran et al. 2019, Table 2, and the gender gap) as LaTeX layouts."""
 from __future__ import annotations
 
-
 import pandas as pd
 
 from toolkit.outputs.latex_render import Block, Column, Layout
-from toolkit.outputs.latex_tables import (VERDICT_NOTE, PaperTable, estimates, has, intervals, model_labels, numbers,
-                                          only, require, sections, verdict_label)
+from toolkit.outputs.latex_tables import (
+    VERDICT_NOTE,
+    PaperTable,
+    estimates,
+    has,
+    intervals,
+    model_labels,
+    numbers,
+    only,
+    require,
+    sections,
+    verdict_label,
+)
 
 
 def _psa_table2(frame: pd.DataFrame, **_: object) -> Layout:

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 import pandas as pd
 
-from toolkit import planning
+from toolkit import checks, planning
 from toolkit import stats as tkstats
 from toolkit.studies.psa.analysis import gap_arrays
 
@@ -24,7 +24,8 @@ def plan(scored: pd.DataFrame, *, n_sentences: Iterable[int] = (100, 1000), n_pa
     """Per model × corpus of a scored PSA table and per design in ``n_sentences`` × ``n_pairs`` (female–male name
     pairs): the planning numbers; ``n_templates`` in the output counts sentences, ``n_names`` name pairs;
     ``seed``: the pivotal draws behind the intervals."""
-    sentences, pairs = list(n_sentences), list(n_pairs)
+    sentences = checks.count_list(n_sentences, name="n_sentences")
+    pairs = checks.count_list(n_pairs, name="n_pairs")
     rows = []
     for (model, corpus), matrix in gap_arrays(scored).items():
         parts = tkstats.variance_components(matrix)

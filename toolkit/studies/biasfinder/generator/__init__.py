@@ -29,9 +29,10 @@ Acceptance: which reviews give gender and country templates. ``"toolkit"`` (defa
 two or more mentions, its gender and country conditions, substitution in cluster order). The paper preset is
 ``coherence="paper", backend="neuralcoref", lists="paper"`` (:mod:`toolkit.nlp.neuralcoref`, the model
 BiasFinder ran). Under ``"biasfinder"`` the occupation instance is BiasFinder's own method too
-(:mod:`.occupation_paper`: a listed occupation in a sentence with a person mention, spaCy in place of Stanford
-CoreNLP's TITLE entities, no coreference; ``docs/biasfinder_rules.md``); under ``"toolkit"`` it is
-:mod:`.occupation`.
+(:mod:`.occupation_paper`: a job or story title in a sentence with a person mention, spaCy and a permissively
+licensed title vocabulary in place of Stanford CoreNLP's TITLE entities, no coreference; ``docs/biasfinder_rules.md``);
+under ``"toolkit"`` it is :mod:`.occupation`. :data:`PAPER_OPTIONS` (parser, person names, title vocabulary,
+occupation templates per review) apply under ``"biasfinder"`` only and are recorded.
 
 Interrupts: with ``n_process`` > 1 the reviews are parsed in forked workers (:func:`toolkit.executors.parse`, not
 spaCy's own ``n_process``, which hung on Ctrl-C and left its workers behind on SIGTERM); Ctrl-C or SIGTERM stops them
@@ -43,24 +44,41 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+import numpy as np
 import pandas as pd
 
 from toolkit import checks, monitor
 from toolkit.corpora import from_frame, looks_english
 from toolkit.errors import InputError, unknown, warn
-from toolkit.executors import note_interrupt
-from toolkit.studies.biasfinder.generator.country import country_names, country_templates, generate_country  # noqa: F401
-from toolkit.studies.biasfinder.generator.gender import fill_names, gender_templates, generate_gender  # noqa: F401
-from toolkit.studies.biasfinder.generator.lists import PRESETS, word_lists  # noqa: F401
-from toolkit.studies.biasfinder.generator.occupation import (fill_occupation, generate_occupation,  # noqa: F401
-                                                      occupation_templates, occupations)
-from toolkit.studies.biasfinder.generator.people import MODES as PEOPLE, KnownNames, known_names, people_mode
-from toolkit.studies.biasfinder.generator.rules import DEFAULT as DEFAULT_RULES, RULES, active as active_rules
-from toolkit.studies.biasfinder.generator.occupation_paper import generate_occupation_paper
+from toolkit.executors import check_interrupted, note_interrupt
+from toolkit.nlp.pipeline import DEFAULT_PIPELINE, load_pipeline
+from toolkit.nlp.pipeline import record as pipeline_record
+from toolkit.studies.biasfinder.generator.country import country_names, country_templates, generate_country
 from toolkit.studies.biasfinder.generator.distributed import map_chunks
-from toolkit.studies.biasfinder.generator.fit import check_method, template_fills
+from toolkit.studies.biasfinder.generator.fit import category_of, check_method, template_fills
+from toolkit.studies.biasfinder.generator.gender import fill_names, gender_templates, generate_gender
+from toolkit.studies.biasfinder.generator.lists import PRESETS, word_lists
+from toolkit.studies.biasfinder.generator.occupation import (
+    fill_occupation,
+    generate_occupation,
+    occupation_templates,
+    occupations,
+)
+from toolkit.studies.biasfinder.generator.occupation_paper import (
+    PER_REVIEW,
+    generate_occupation_paper,
+    title_record,
+    title_vocabulary,
+)
+from toolkit.studies.biasfinder.generator.paper import NAMES as PAPER_NAMES
 from toolkit.studies.biasfinder.generator.paper import paper_templates
-from toolkit.studies.biasfinder.generator.rules import label as rule_label, record as record_rules
+from toolkit.studies.biasfinder.generator.people import MODES as PEOPLE
+from toolkit.studies.biasfinder.generator.people import KnownNames, known_names, people_mode
+from toolkit.studies.biasfinder.generator.rules import DEFAULT as DEFAULT_RULES
+from toolkit.studies.biasfinder.generator.rules import RULES
+from toolkit.studies.biasfinder.generator.rules import active as active_rules
+from toolkit.studies.biasfinder.generator.rules import label as rule_label
+from toolkit.studies.biasfinder.generator.rules import record as record_rules
 
 INSTANCES = ("gender", "occupation", "country")
 COHERENCE = ("default", "paper")  # or an iterable of rule names (:data:`.rules.RULES`)
@@ -81,14 +99,18 @@ def _one_gender(corpus: pd.DataFrame) -> pd.DataFrame:
 
 def _instances(corpus: pd.DataFrame, *, instances: Sequence[str], n_names: int, n_country_names: int, backend: str,
                n_process: int, lists: str = "curated", rules: frozenset[str] = DEFAULT_RULES,
-               people: str | KnownNames = "mutate", acceptance: str = "toolkit") -> dict[str, pd.DataFrame | dict]:
+               people: str | KnownNames = "mutate", acceptance: str = "toolkit",
+               paper: dict | None = None) -> dict[str, pd.DataFrame | dict]:
     """The case table of each instance for one chunk of screened reviews, and under ``"rejected"`` the reviews each
     coherence rule rejected there, per stage (gender templates, which country templates come from; country;
     occupation)."""
     frames: dict = {}
     gendered, rejected = None, {}
+    paper = paper or {}
     if acceptance == "biasfinder" and {"gender", "country"} & set(instances) and len(corpus):
-        gender_found, country_found = paper_templates(corpus, backend=backend, n_process=n_process, lists=lists)
+        gender_found, country_found = paper_templates(corpus, backend=backend, n_process=n_process, lists=lists,
+                                                      parser=paper.get("parser", DEFAULT_PIPELINE),
+                                                      names=paper.get("person_names", "entities"))
         if "gender" in instances:
             frames["gender"] = generate_gender(corpus, n_names=n_names, lists=lists, rules=rules,
                                                templates=gender_found)
@@ -110,7 +132,10 @@ def _instances(corpus: pd.DataFrame, *, instances: Sequence[str], n_names: int, 
                                     people=people)
         rejected["gender"] = gendered.attrs.get("rejected", {})
     if len(corpus) and "occupation" in instances and acceptance == "biasfinder":
-        frames["occupation"] = generate_occupation_paper(corpus, n_process=n_process, lists=lists)
+        frames["occupation"] = generate_occupation_paper(corpus, n_process=n_process, lists=lists,
+                                                         titles=paper.get("titles", "paper"),
+                                                         parser=paper.get("parser", DEFAULT_PIPELINE),
+                                                         per_review=paper.get("occupation_templates", "each"))
         rejected["occupation"] = frames["occupation"].attrs.get("rejected", {})
     elif len(corpus) and "occupation" in instances:
         frames["occupation"] = generate_occupation(corpus, n_process=n_process, lists=lists, rules=rules)
@@ -133,7 +158,9 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
              progress: bool | None = None, executor: str = "local", workers: int | None = None,
              lists: str = "curated", duplicates: str = "keep", coherence: str | Iterable[str] = "default",
              people: str | KnownNames = "mutate", occupation_fit: str | None = None,
-             known_from: pd.DataFrame | Iterable[str] | None = None, acceptance: str | None = None) -> pd.DataFrame:
+             known_from: pd.DataFrame | Iterable[str] | None = None, acceptance: str | None = None,
+             parser: str | None = None, person_names: str | None = None, titles: str | None = None,
+             occupation_templates: str | None = None) -> pd.DataFrame:
     """The case tables of ``instances`` for ``corpus``, concatenated (columns :data:`COLUMNS`; '' where an instance
     lacks one). ``n_names`` per gender for the gender instance, ``n_country_names`` per country and gender;
     ``n_process`` parsing processes (2 on a 2-core machine parses about 1.6× faster); reviews longer than
@@ -149,7 +176,16 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     single mentions, slots checked) or ``"biasfinder"`` (BiasFinder's own code, :mod:`.paper`: its preprocessing,
     exactly one person cluster of two or more mentions; counted as ``biasfinder:<reason>``); default
     ``"biasfinder"`` under ``coherence="paper"``, else ``"toolkit"``. The paper preset is ``coherence="paper",
-    backend="neuralcoref"`` (the model BiasFinder ran, :mod:`toolkit.nlp.neuralcoref`)."""
+    backend="neuralcoref"`` (the model BiasFinder ran, :mod:`toolkit.nlp.neuralcoref`). Under ``"biasfinder"``
+    only (:data:`PAPER_OPTIONS`, recorded in ``attrs["coherence"]["paper"]``): ``parser``, the spaCy pipeline that
+    parses the reviews (default the small English one; ``"en_core_web_md"``, installed by ``make parser-md``, is
+    nearer BiasFinder's ``en_core_web_lg``); ``person_names``, ``"entities"`` (BiasFinder's PERSON entities) or
+    ``"cluster"`` (also the proper-noun mentions of a cluster holding a gendered pronoun, :func:`.paper.cluster_names`);
+    ``titles``, the occupation method's TITLE vocabulary, ``"extended"`` (default: the ``lists`` preset's
+    occupations and :func:`.occupation_paper.title_vocabulary`'s permissively licensed job and story titles, standing
+    in for CoreNLP's TITLE entities) or ``"paper"`` (the preset's occupations only); ``occupation_templates``,
+    ``"first"`` (default: a review's first occupation only, as BiasFinder's ``generateMultipleMutantOcc``) or
+    ``"each"`` (one template per distinct occupation, as its ``main.py``)."""
     from tqdm.auto import tqdm
 
     if not instances:
@@ -167,6 +203,8 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
         acceptance = "biasfinder" if isinstance(coherence, str) and coherence == "paper" else "toolkit"
     if acceptance not in ACCEPTANCE:
         raise unknown("acceptance", acceptance, ACCEPTANCE)
+    paper = _paper_options(acceptance, parser=parser, person_names=person_names, titles=titles,
+                           occupation_templates=occupation_templates)
     mode = people_mode(people)  # the option's name; a KnownNames (counted beforehand) is "skip-known"
     if acceptance == "biasfinder" and mode != "mutate" and {"gender", "country"} & set(instances):
         warn(f"BiasFinder: people={mode!r} is read by this project's acceptance only; BiasFinder's "
@@ -209,6 +247,8 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     options = {"instances": instances, "n_names": n_names, "n_country_names": n_country_names, "backend": backend,
                "n_process": n_process, "lists": lists, "rules": rules, "people": person_option,
                "acceptance": acceptance}
+    if paper:
+        options["paper"] = paper
     if executor == "ray":
         done = map_chunks(_instances, chunks, workers=workers, **options)
     else:
@@ -228,6 +268,8 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
                 templated += len(part)
                 monitor.progress(done=templated, total=len(screened), unit="reviews")
                 monitor.check()  # an app's Cancel stops here, between chunks
+                check_interrupted()  # a Ctrl-C Python could only print (in a finalizer) ends the run here
+        check_interrupted()
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM under the command line: its parsing workers are stopped
         note_interrupt(exc, stage="templating", templated=templated, reviews=len(screened))
         raise
@@ -250,7 +292,35 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     cases.attrs["generation_report"] = report
     cases.attrs["word_lists"] = word_lists(lists).record(rules=rules)
     cases.attrs["coherence"] = {**record_rules(rules), "people": mode, "acceptance": acceptance, "backend": backend}
+    if paper:
+        cases.attrs["coherence"]["paper"] = {**paper, "parser": pipeline_record(paper["parser"]),
+                                             "title_vocabulary": title_record(paper["titles"], lists)}
     return cases
+
+
+PAPER_OPTIONS = {"parser": DEFAULT_PIPELINE, "person_names": "entities", "titles": "extended",
+                 "occupation_templates": "first"}
+"""The options of BiasFinder's own acceptance (``acceptance="biasfinder"``) and their defaults."""
+
+
+def _paper_options(acceptance: str, **given) -> dict:
+    """The paper-mode options in force (:data:`PAPER_OPTIONS`, ``given`` over the defaults) under
+    ``acceptance="biasfinder"``, checked here before any parse; {} under this project's acceptance, where passing
+    one is TK102 naming the fix."""
+    passed = {name: value for name, value in given.items() if value is not None}
+    if acceptance != "biasfinder":
+        if passed:
+            raise InputError(f"{', '.join(passed)} apply to BiasFinder's own acceptance only.",
+                             fix="pass coherence='paper' (or acceptance='biasfinder'), or leave them out.")
+        return {}
+    options = {**PAPER_OPTIONS, **passed}
+    if options["person_names"] not in PAPER_NAMES:
+        raise unknown("person_names option", options["person_names"], PAPER_NAMES)
+    title_vocabulary(options["titles"])  # an unknown vocabulary fails here
+    if options["occupation_templates"] not in PER_REVIEW:
+        raise unknown("occupation_templates option", options["occupation_templates"], PER_REVIEW)
+    load_pipeline(options["parser"], disable=("lemmatizer",))  # a missing pipeline fails here, naming its install
+    return options
 
 
 def _fit_occupations(cases: pd.DataFrame, corpus: pd.DataFrame, *, method: str, lists: str
@@ -262,17 +332,32 @@ def _fit_occupations(cases: pd.DataFrame, corpus: pd.DataFrame, *, method: str, 
     originals = cases[occupation & cases["is_original"].astype(bool)]
     templates = originals[["doc_id", "corpus", "text", "template", "occupation"]].reset_index(drop=True)
     monitor.stage(f"fitting occupations to {len(templates):,} templates ({method})")
-    fills = template_fills(templates, lists=lists, method=method, corpus=corpus)
-    kept = dict(zip(originals["case_id"], fills["fills"]))
+    # a title found by BiasFinder's extended TITLE vocabulary ("villain") may have no job family: such a template
+    # keeps every fill, as BiasFinder's, and is counted
+    no_family = (templates["occupation"].map(lambda o: category_of(str(o)) is None).to_numpy(dtype=bool)
+                 if method == "family" else np.zeros(len(templates), dtype=bool))
+    kept = {case: None for case in originals["case_id"][no_family]}
+    if (~no_family).any():
+        fills = template_fills(templates[~no_family], lists=lists, method=method, corpus=corpus)
+        kept.update(zip(originals["case_id"][~no_family], fills["fills"]))
+        n_fills = fills["n_fills"]
+    else:
+        fills, n_fills = None, pd.Series([], dtype=int)
+    if no_family.any():
+        warn(f"BiasFinder: {int(no_family.sum())} occupation templates name a title with no job family "
+             f"({', '.join(sorted(set(templates['occupation'][no_family].astype(str)))[:5])}); they keep every "
+             "occupation (occupation_fit['templates_without_family']).")
     mutant = occupation & ~cases["is_original"].astype(bool)
-    fits = pd.Series([fill in kept.get(case, ()) for case, fill in zip(cases["case_id"], cases["fill"])],
-                     index=cases.index)
+    fits = pd.Series([case in kept and (kept[case] is None or fill in kept[case])
+                      for case, fill in zip(cases["case_id"], cases["fill"])], index=cases.index)
     out = cases[~mutant | fits].reset_index(drop=True)
-    n_fills = fills["n_fills"]
-    record = {"method": method, "threshold": fills.attrs.get("threshold"), "templates": int(len(templates)),
+    record = {"method": method, "threshold": fills.attrs.get("threshold") if fills is not None else None,
+              "templates": int(len(templates)),
               "mutants_before": int(mutant.sum()), "mutants_after": int((mutant & fits).sum()),
               "median_fills": float(n_fills.median()) if len(n_fills) else 0.0,
               "templates_with_one_fill": int((n_fills < 2).sum())}
+    if no_family.any():
+        record["templates_without_family"] = int(no_family.sum())
     return out, record
 
 

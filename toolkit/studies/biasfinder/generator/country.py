@@ -27,14 +27,14 @@ import re
 
 import pandas as pd
 
+import toolkit.studies.biasfinder.generator.rules as registry
 from toolkit.errors import InputError
+from toolkit.nlp import coref
 from toolkit.studies.biasfinder.generator import articles
 from toolkit.studies.biasfinder.generator.gender import _fill, gender_templates
 from toolkit.studies.biasfinder.generator.lint import fill_flags
 from toolkit.studies.biasfinder.generator.lists import word_lists
-import toolkit.studies.biasfinder.generator.rules as registry
 from toolkit.studies.biasfinder.generator.rules import COUNTRY, rule
-from toolkit.nlp import coref
 
 TEMPLATE_COLUMNS = ("doc_id", "corpus", "text", "template", "gender")
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 import pandas as pd
 
-from toolkit.errors import MissingDependencyError
+from toolkit.errors import MissingDependencyError, WorkerError
 
 
 def map_chunks(run: Callable[..., dict], chunks: Sequence[pd.DataFrame], *, workers: int | None = None,
@@ -41,9 +41,21 @@ def map_chunks(run: Callable[..., dict], chunks: Sequence[pd.DataFrame], *, work
         for index, chunk in enumerate(chunks):
             pending.append(actors[index % len(actors)].run.remote(chunk, kwargs))
             if len(pending) >= 2 * len(actors):
-                yield ray.get(pending.pop(0))
+                yield _get(ray, pending.pop(0))
         while pending:
-            yield ray.get(pending.pop(0))
+            yield _get(ray, pending.pop(0))
     finally:
         for actor in actors:
             ray.kill(actor)
+
+
+def _get(ray, ref) -> dict:
+    """A chunk's templates; a Ray worker that died is TK303 (templates are not cached: a re-run templates again)."""
+    try:
+        return ray.get(ref)
+    except ray.exceptions.RayActorError as exc:  # ActorDiedError: the worker process is gone
+        reason = next((line.strip() for line in str(exc).splitlines() if line.strip()), type(exc).__name__)
+        raise WorkerError(f"a Ray worker died while templating ({type(exc).__name__}: {reason[:300]}); nothing was "
+                          "scored yet and templates are not cached.",
+                          fix="re-run the same command (it templates again); check the Ray workers' memory and logs "
+                              "(ray status) if it happens again.") from None

@@ -65,10 +65,10 @@ import numpy as np
 import pandas as pd
 
 from toolkit.errors import InputError, SchemaError, unknown, warn
-from toolkit.studies.biasfinder.generator.lists import word_lists, word_pattern
 from toolkit.llm import LLM, HFBackend, OpenAIBackend
 from toolkit.models.ait import embeddings
 from toolkit.models.llm import answer_of, max_tokens, parse_spec, request_settings
+from toolkit.studies.biasfinder.generator.lists import word_lists, word_pattern
 
 MASK = "[MASK]"
 FIT_COLUMNS = ("context_id", "occupation", "category", "fit", "keep")

@@ -39,18 +39,18 @@ from functools import cache
 
 import pandas as pd
 
+import toolkit.studies.biasfinder.generator.rules as registry
 from toolkit import executors
-from toolkit.nlp import pipeline as nlp_layer
 from toolkit.errors import InputError
+from toolkit.nlp import coref
+from toolkit.nlp import pipeline as nlp_layer
+from toolkit.resources import load_json
 from toolkit.studies.biasfinder.generator import articles
 from toolkit.studies.biasfinder.generator.lint import fill_flags, joined_flags
 from toolkit.studies.biasfinder.generator.lists import word_lists, word_pattern
 from toolkit.studies.biasfinder.generator.people import KnownNames, identified, known_names, people_mode
 from toolkit.studies.biasfinder.generator.quotes import inside_short_quote
-import toolkit.studies.biasfinder.generator.rules as registry
 from toolkit.studies.biasfinder.generator.rules import CLUSTER_TEST, GC, GENDER_TEST, rule
-from toolkit.nlp import coref
-from toolkit.resources import load_json
 
 FORMS = {
     "female": {"subj": "she", "obj": "her", "pos": "her", "poss": "hers", "refl": "herself"},

@@ -28,8 +28,8 @@ from importlib import resources
 
 import toolkit.studies.biasfinder.generator.rules as registry
 from toolkit.errors import unknown
-from toolkit.studies.biasfinder.generator.lint import fill_flags, gender_clash
 from toolkit.resources import load_json
+from toolkit.studies.biasfinder.generator.lint import fill_flags, gender_clash
 
 PRESETS = ("curated", "paper")
 _PAPER_FILES = ("gender_nouns.csv", "male_names.csv", "female_names.csv", "country_male_names.csv",

@@ -43,15 +43,15 @@ from functools import cache
 
 import pandas as pd
 
+import toolkit.studies.biasfinder.generator.rules as registry
 from toolkit import executors
+from toolkit.nlp import coref
+from toolkit.resources import load_json
 from toolkit.studies.biasfinder.generator import articles
 from toolkit.studies.biasfinder.generator.lint import fill_flags
 from toolkit.studies.biasfinder.generator.lists import word_lists, word_pattern
 from toolkit.studies.biasfinder.generator.quotes import inside_short_quote
-import toolkit.studies.biasfinder.generator.rules as registry
 from toolkit.studies.biasfinder.generator.rules import OCC, OCCUPATION_TEST, rule
-from toolkit.nlp import coref
-from toolkit.resources import load_json
 
 TEMPLATE_COLUMNS = ("doc_id", "corpus", "text", "template", "occupation")
 _REMOVABLE = ("amod", "compound")

@@ -8,47 +8,65 @@ of Stanford CoreNLP. No coreference model is involved.
    include the pronouns he/him/his/she/her/hers as PERSON (its KBP pronominal mentions), so "his", "she" and "hers"
    count as persons. Ours: spaCy's PERSON entities plus those pronoun tokens, the same exclusion list.
 2. An occupation is a one-word CoreNLP TITLE entity whose part of speech is NN or NNS (the POS of the *first* token
-   of the sentence with the same text). Ours: a token whose lower-cased text is a one-word occupation of the
-   ``lists`` preset or its plural ("chef", "chefs"), outside any spaCy entity (a CoreNLP token has one NER label),
-   with the same POS test on spaCy's tags. CoreNLP's TITLE vocabulary is its own KBP gazetteer (GPL, not shipped
-   here), far larger than the 79 occupations ("actor", "director", "writer" …): the main source of the yield gap
-   (``docs/biasfinder_rules.md``).
-3. One template per distinct occupation text of the review (case-sensitive, as BiasFinder keys them). For each of
+   of the sentence with the same text). Ours: a token whose lower-cased text is a one-word title of the vocabulary
+   or its plural ("chef", "chefs"), outside any spaCy entity (a CoreNLP token has one NER label), with the same POS
+   test on spaCy's tags. CoreNLP's TITLE vocabulary is its own KBP gazetteer (GPL, neither shipped nor consulted),
+   far larger than the 79 occupations ("actor", "director", "villain" …); ``titles="extended"`` (the paper preset's
+   default) adds a permissively licensed stand-in (:func:`title_vocabulary`), ``titles="paper"`` takes the
+   ``lists`` preset's occupations alone (``docs/biasfinder_rules.md``).
+3. One template per distinct occupation text of the review (``per_review="each"``, ``main.py``; case-sensitive, as
+   BiasFinder keys them), or only the review's first (``"first"``, the paper preset's default: ``utils.py``'s
+   ``generateMultipleMutantOcc`` stops at the first template, and its count per review is Table 4's). For each of
    its occurrences, the sentence is re-parsed alone; the first match of the word (lower-case) whose token index was
    not taken before in this review is the occupation (BiasFinder keeps one list of taken indices across sentences
    and words: a quirk kept, as it can skip a sentence); everything from the left edge of its subtree to the word is
-   replaced by its left determiners ("a"/"an" → ``<a>``, others kept) and the slot, the rest of the sentence kept
+   replaced by its left determiners ("a"/"an" → ``<a>``, others kept; a determiner as spaCy 2 tagged it, so "his"
+   and "their" too) and the slot, the rest of the sentence kept
    (spaCy's token spacing: "<occupation> ," as BiasFinder's). Every other whole-word match of the occupation in that
    sentence becomes a slot too. The template is the review's sentences joined by single spaces, each mutated
    sentence in its place (the first mutation per sentence).
 4. Fills: every occupation of the ``lists`` preset, lower case even at a sentence start (BiasFinder's); ``<a>``
    agrees with the fill (BiasFinder: inflect's ``a()``; ours :func:`.articles.resolve`).
 
-Preprocessing: BiasFinder's ``main.py`` annotated the raw review; HTML tags become a space here (CoreNLP tokenises a
-tag as its own token, spaCy would glue sentences across it). ``text`` of the original row is the review as the
-template reproduces it (its sentences joined by single spaces).
+Preprocessing (``cleanup``): BiasFinder's ``preprocessText`` (:func:`.paper.preprocess`, default: its templates
+read "1020" and "scifi" for "10-20" and "sci-fi", as its gender and country ones), or ``"tags"``: HTML tags become a
+space (the raw review, as ``main.py`` annotated it). ``parser``: the spaCy pipeline standing in for CoreNLP's
+sentences, tags and entities; each candidate sentence is re-parsed by the small English pipeline, as BiasFinder's
+spaCy step. ``text`` of the original row is the review as the template reproduces it (its sentences joined by single
+spaces).
 
 Output: the case table of :func:`.occupation.generate_occupation` (one case per template: ``case_id``
 ``biasfinder:occupation:<doc_id>``, then ``:<k>`` for a review's k-th further template).
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import Counter
 from functools import cache
+from importlib import resources
 
 import pandas as pd
 
 from toolkit import executors
+from toolkit.errors import unknown
 from toolkit.nlp import pipeline as nlp_layer
+from toolkit.resources import load_json
 from toolkit.studies.biasfinder.generator.lint import fill_flags
 from toolkit.studies.biasfinder.generator.lists import word_lists, word_pattern
 from toolkit.studies.biasfinder.generator.occupation import fill_occupation
+from toolkit.studies.biasfinder.generator.paper import preprocess
 
 TEMPLATE_COLUMNS = ("doc_id", "corpus", "text", "template", "occupation", "k")
 KBP_PRONOUNS = frozenset({"he", "him", "his", "she", "her", "hers"})  # CoreNLP's pronominal PERSON mentions
 NOT_NAMES = frozenset({"he", "him", "hisshe", "her", "they", "we", "i", "you"})  # BiasFinder's list, as it runs
 REASONS = ("no_title", "no_person_in_sentence", "not_a_noun", "no_span")
+# the tags spaCy 2 (BiasFinder's parse) gave the part of speech DET: possessive and wh- determiners too ("his",
+# "their", "whose"), which spaCy 3 calls PRON
+SPACY2_DET_TAGS = frozenset({"DT", "PDT", "WDT", "PRP$", "WP$"})
+TITLES = ("paper", "extended")  # the TITLE vocabulary (:func:`title_vocabulary`)
+PER_REVIEW = ("each", "first")  # templates per review: one per distinct occupation (main.py) or the first (utils.py)
+CLEANUP = ("biasfinder", "tags")  # how the review is cleaned before annotation (:func:`_clean`)
 _TAG = re.compile(r"<.*?>")
 
 
@@ -93,7 +111,8 @@ def mutate_sentence(doc, word: str, taken: list[int]) -> str:
         return ""
     taken.append(token.i)
     start = min([token.i] + [t.i for t in token.subtree])
-    dets = ["<DET>" if c.lower_ in ("a", "an") else c.text for c in token.children if c.pos_ == "DET" and c.i < token.i]
+    dets = ["<DET>" if c.lower_ in ("a", "an") else c.text for c in token.children
+            if (c.pos_ == "DET" or c.tag_ in SPACY2_DET_TAGS) and c.i < token.i]
     made = f"{doc[:start].text} {' '.join([*dets, '<OCC>'])} {doc[token.i + 1:].text}".strip()
     return re.sub(rf"\b{re.escape(word)}\b", "<OCC>", made).strip()
 
@@ -133,28 +152,72 @@ def templates_of(doc, sentence_nlp, forms: dict[str, str]) -> tuple[list[tuple[s
 
 
 @cache
-def _prefilter(lists: str) -> re.Pattern:
-    return word_pattern([w for w in word_lists(lists).occupations if len(w.split()) == 1], plural=True)
+def title_vocabulary(titles: str = "paper", lists: str = "paper") -> tuple[str, ...]:
+    """The TITLE vocabulary: ``"paper"``, the ``lists`` preset's occupations; ``"extended"``, those and
+    ``toolkit/resources/biasfinder_titles.json`` (head nouns of Faker's job titles and a film-and-story list, both
+    permissively licensed; ``scripts/build_biasfinder_titles.py``), a stand-in for CoreNLP's TITLE gazetteer."""
+    if titles not in TITLES:
+        raise unknown("titles option", titles, TITLES)
+    words = word_lists(lists).occupations
+    if titles == "extended":
+        extra = load_json("biasfinder_titles")
+        words = tuple(dict.fromkeys([*words, *extra["from_faker"], *extra["film_and_story"]]))
+    return words
+
+
+def title_record(titles: str = "paper", lists: str = "paper") -> dict:
+    """Provenance of a TITLE vocabulary: its name, size and, for ``"extended"``, the resource's SHA-256 and
+    sources."""
+    out = {"titles": titles, "words": len(title_vocabulary(titles, lists))}
+    if titles == "extended":
+        text = resources.files("toolkit.resources").joinpath("biasfinder_titles.json").read_bytes()
+        out.update(sha256=hashlib.sha256(text).hexdigest(), sources=load_json("biasfinder_titles")["sources"])
+    return out
+
+
+@cache
+def _prefilter(words: tuple[str, ...]) -> re.Pattern:
+    return word_pattern([w for w in words if len(w.split()) == 1], plural=True)
+
+
+def _clean(text: str, *, cleanup: str) -> str:
+    """The review as the method reads it: BiasFinder's ``preprocessText`` (``"biasfinder"``) or HTML tags as a
+    space and runs of spaces as one (``"tags"``)."""
+    if cleanup == "biasfinder":
+        return preprocess(text)
+    return re.sub(r" +", " ", _TAG.sub(" ", text)).strip()
 
 
 def occupation_templates_paper(corpus: pd.DataFrame, *, n_process: int = 1, lists: str = "paper",
-                               words: tuple[str, ...] | None = None) -> pd.DataFrame:
-    """BiasFinder's occupation templates of ``corpus`` (module docstring). ``words``: the TITLE vocabulary (default
-    the ``lists`` preset's occupations; a benchmark may pass more to measure what CoreNLP's larger one adds).
-    Columns :data:`TEMPLATE_COLUMNS` (``k``: the template's rank within its review); ``attrs["rejected"]``:
+                               words: tuple[str, ...] | None = None, titles: str = "paper",
+                               parser: str = nlp_layer.DEFAULT_PIPELINE, cleanup: str = "biasfinder",
+                               per_review: str = "each") -> pd.DataFrame:
+    """BiasFinder's occupation templates of ``corpus`` (module docstring). ``titles``: the TITLE vocabulary
+    (:func:`title_vocabulary`); ``words`` overrides it (a benchmark may pass any). ``parser``: the spaCy pipeline
+    standing in for CoreNLP's sentences, tags and entities (each sentence is re-parsed by the small English
+    pipeline, as BiasFinder's spaCy step did). ``cleanup``: ``"biasfinder"`` (its ``preprocessText``, as the gender
+    and country instances) or ``"tags"``. ``per_review``: ``"each"`` distinct occupation its template (``main.py``)
+    or only the ``"first"`` one in the text (``utils.py``'s ``generateMultipleMutantOcc``, which stops at the first
+    template). Columns :data:`TEMPLATE_COLUMNS` (``k``: the template's rank within its review); ``attrs["rejected"]``:
     sentences per reason, ``biasfinder:<reason>``."""
-    vocabulary = word_lists(lists).occupations if words is None else words
+    if cleanup not in CLEANUP:
+        raise unknown("cleanup option", cleanup, CLEANUP)
+    if per_review not in PER_REVIEW:
+        raise unknown("per_review option", per_review, PER_REVIEW)
+    vocabulary = title_vocabulary(titles, lists) if words is None else tuple(words)
     forms = title_forms(vocabulary)
-    pattern = _prefilter(lists) if words is None else word_pattern(
-        [w for w in vocabulary if len(w.split()) == 1], plural=True)
-    texts = corpus["text"].astype(str).map(lambda t: re.sub(r" +", " ", _TAG.sub(" ", t)).strip())
+    pattern = _prefilter(vocabulary)
+    texts = corpus["text"].astype(str).map(lambda t: _clean(t, cleanup=cleanup))
     keep = texts.map(lambda t: pattern.search(t) is not None).astype(bool)
     rows = corpus.loc[keep].assign(text=texts[keep])
-    nlp = nlp_layer.load_pipeline(nlp_layer.DEFAULT_PIPELINE, disable=("lemmatizer",))
+    nlp = nlp_layer.load_pipeline(parser, disable=("lemmatizer",))
+    sentence_nlp = nlp_layer.load_pipeline(nlp_layer.DEFAULT_PIPELINE, disable=("lemmatizer",))
     out, rejected = [], Counter()
     docs = executors.parse(nlp, rows["text"].tolist(), batch_size=64, n_process=n_process)
     for row, doc in zip(rows.itertuples(index=False), docs):
-        made, reasons = templates_of(doc, nlp, forms)
+        made, reasons = templates_of(doc, sentence_nlp, forms)
+        if per_review == "first":
+            made = made[:1]
         rejected.update(reasons)
         original = " ".join(s.text for s in doc.sents)
         for k, (template, word) in enumerate(made):
@@ -166,12 +229,16 @@ def occupation_templates_paper(corpus: pd.DataFrame, *, n_process: int = 1, list
 
 
 def generate_occupation_paper(corpus: pd.DataFrame, *, templates: pd.DataFrame | None = None, n_process: int = 1,
-                              lists: str = "paper") -> pd.DataFrame:
+                              lists: str = "paper", titles: str = "paper", parser: str = nlp_layer.DEFAULT_PIPELINE,
+                              cleanup: str = "biasfinder", per_review: str = "each") -> pd.DataFrame:
     """Occupation mutants of BiasFinder's templates (module docstring), filled with every occupation of the
-    ``lists`` preset; the columns of :func:`.occupation.generate_occupation`. ``attrs["rejected"]``: sentences per
-    reason."""
+    ``lists`` preset (whatever TITLE vocabulary found the slot); the columns of
+    :func:`.occupation.generate_occupation`. ``titles``, ``parser``, ``cleanup``, ``per_review``:
+    :func:`occupation_templates_paper`.
+    ``attrs["rejected"]``: sentences per reason."""
     if templates is None:
-        templates = occupation_templates_paper(corpus, n_process=n_process, lists=lists)
+        templates = occupation_templates_paper(corpus, n_process=n_process, lists=lists, titles=titles,
+                                               parser=parser, cleanup=cleanup, per_review=per_review)
     values = word_lists(lists).occupations
     flags = fill_flags(values)
     rows = []

@@ -10,8 +10,8 @@ Apache-2.0) and rewritten here.
    one-mention clusters).
 3. A cluster is a *person* cluster when one of its mentions is a gendered pronoun (BiasFinder's case-sensitive
    list: he him his himself He Him His Himself HE, she her herself She Her Herself SHE), the text of a PERSON
-   entity of the review, or a phrase whose own parse (the mention parsed alone) has a NOUN root that is a gender
-   noun of the word-list preset. A review is kept only with exactly one person cluster.
+   entity of the review (``names="cluster"``: also :func:`cluster_names`), or a phrase whose own parse (the
+   mention parsed alone) has a NOUN root that is a gender noun of the word-list preset. A review is kept only with exactly one person cluster.
 4. Gender: every mention is a pronoun, a PERSON entity's text (``<name>``) or a phrase rooted in a gender noun
    (the noun becomes ``<noun:…>``), with at least one pronoun and one gender throughout. Country: at least one
    pronoun (one gender) and one PERSON text (``<name:gender>``); other mentions stay as written.
@@ -21,7 +21,8 @@ Apache-2.0) and rewritten here.
 
 Differences kept on purpose (documented in ``docs/biasfinder_rules.md``): pronoun slots are typed by the parse
 (BiasFinder maps every "her" to "his"), a gender noun is swapped for its pair (BiasFinder fills every noun of the
-other gender), and the parse is spaCy 3.8 ``en_core_web_sm`` (BiasFinder: spaCy 2 ``en_core_web_lg``).
+other gender), and the parse is spaCy 3.8 ``en_core_web_sm`` by default (``parser``; BiasFinder: spaCy 2
+``en_core_web_lg``, which no package index carries; ``en_core_web_md`` 3.8 is the nearest that installs offline).
 """
 from __future__ import annotations
 
@@ -32,9 +33,10 @@ from functools import cache
 import pandas as pd
 
 from toolkit import executors
+from toolkit.errors import unknown
+from toolkit.nlp import coref
 from toolkit.nlp import pipeline as nlp_layer
 from toolkit.studies.biasfinder.generator.lists import word_lists
-from toolkit.nlp import coref
 
 MALE_PRONOUNS = ("he", "him", "his", "himself", "He", "Him", "His", "Himself", "HE")
 FEMALE_PRONOUNS = ("she", "her", "herself", "She", "Her", "Herself", "SHE")
@@ -45,6 +47,7 @@ _GLUED = frozenset(["!", "#", "$", "%", "*", ",", "/", ":", ";", "@", "^", "_", 
 _PARTICLES = ((" 'm", "'m"), (" 's", "'s"), (" 'd", "'d"), (" 've", "'ve"), (" n't", "n't"), (" 're", "'re"),
               (" - ", ""))
 _PREFILTER = re.compile(r"\b(?:he|him|his|himself|HE|she|her|herself|SHE)\b", re.IGNORECASE)
+NAMES = ("entities", "cluster")  # which texts count as person names (:func:`paper_templates`)
 REASONS = ("no_person_cluster", "several_person_clusters", "mention_not_replaceable", "no_pronoun", "two_genders",
            "no_name")
 
@@ -106,10 +109,27 @@ def _join(chunks: list[str], slots: list[str]) -> str:
     return re.sub(" +", " ", " ".join(parts).strip())
 
 
+def cluster_names(doc, clusters: list[list[tuple[int, int]]]) -> set[str]:
+    """Mentions the ``names="cluster"`` option counts as person names: in a cluster holding a gendered pronoun, a
+    mention of proper nouns only (each word capitalised, tagged NNP/NNPS; a title-cased first word alone is not
+    enough), as a larger parser's NER tags the surnames and full names the small one misses ("Connery")."""
+    found = set()
+    for cluster in clusters:
+        if not any(doc.text[s:e] in PRONOUN_GENDER for s, e in cluster):
+            continue
+        for s, e in cluster:
+            span = doc.char_span(s, e, alignment_mode="expand")
+            words = [t for t in span if not t.is_punct] if span is not None else []
+            if words and all(t.tag_ in ("NNP", "NNPS") and t.text[:1].isupper() for t in words):
+                found.add(doc.text[s:e])
+    return found
+
+
 def templates_of(doc, clusters: list[list[tuple[int, int]]], *, persons: set[str], phrases: _Phrases,
                  pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str] | str, tuple[str, str] | str]:
     """(gender, country) for one parsed review and its clusters (character spans in cluster order): each a
-    (template, gender) or the reason BiasFinder rejects it (:data:`REASONS`)."""
+    (template, gender) or the reason BiasFinder rejects it (:data:`REASONS`). ``persons``: the texts that count as
+    person names (BiasFinder: the PERSON entities' texts)."""
     text = doc.text
 
     def person(cluster) -> bool:
@@ -161,17 +181,22 @@ def _clusters(resolver, backend: str, doc) -> list[list[tuple[int, int]]]:
 
 
 def paper_templates(corpus: pd.DataFrame, *, backend: str = "neuralcoref", n_process: int = 1,
-                    lists: str = "paper") -> tuple[pd.DataFrame, pd.DataFrame]:
+                    lists: str = "paper", parser: str = nlp_layer.DEFAULT_PIPELINE,
+                    names: str = "entities") -> tuple[pd.DataFrame, pd.DataFrame]:
     """(gender templates, country templates) of ``corpus`` under BiasFinder's acceptance (module docstring), each
     with columns ``doc_id, corpus, text, template, gender`` (``text``: the preprocessed review) and
     ``attrs["rejected"]``: reviews per reason, ``biasfinder:<reason>``. Country templates hold ``<name:gender>``
-    slots (:mod:`.country`'s format)."""
+    slots (:mod:`.country`'s format). ``parser``: the spaCy pipeline that parses the reviews and the mentions
+    (:func:`toolkit.nlp.load_pipeline`); ``names``: which texts are person names, ``"entities"`` (BiasFinder's: the
+    PERSON entities) or ``"cluster"`` (also :func:`cluster_names`)."""
+    if names not in NAMES:
+        raise unknown("names option", names, NAMES)
     columns = ["doc_id", "corpus", "text", "template", "gender"]
     texts = corpus["text"].astype(str).map(preprocess)
     keep = texts.map(lambda t: _PREFILTER.search(t) is not None).astype(bool)
     rows = corpus.loc[keep].assign(text=texts[keep])
     resolver = coref.backend(backend)
-    nlp = nlp_layer.load_pipeline(nlp_layer.DEFAULT_PIPELINE, disable=("lemmatizer",))
+    nlp = nlp_layer.load_pipeline(parser, disable=("lemmatizer",))
     pairs = word_lists(lists).noun_pairs
     nouns = {w: g for m, f in pairs for w, g in ((m, "male"), (f, "female"))}
     phrases = _Phrases(nlp, nouns)
@@ -182,6 +207,8 @@ def paper_templates(corpus: pd.DataFrame, *, backend: str = "neuralcoref", n_pro
         clusters = _clusters(resolver, backend, doc)
         phrases.prepare(doc.text[s:e] for c in clusters for s, e in c)
         persons = {ent.text for ent in doc.ents if ent.label_ == "PERSON"}
+        if names == "cluster":
+            persons |= cluster_names(doc, clusters)
         made = templates_of(doc, clusters, persons=persons, phrases=phrases, pairs=pairs)
         for stage, result, out in (("gender", made[0], gender_rows), ("country", made[1], country_rows)):
             if isinstance(result, str):

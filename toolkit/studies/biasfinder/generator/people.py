@@ -33,8 +33,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from toolkit.errors import InputError, unknown
 from toolkit.nlp import coref

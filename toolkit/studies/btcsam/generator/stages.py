@@ -19,9 +19,9 @@ import pandas as pd
 
 from toolkit import cases
 from toolkit.errors import InputError, unknown
-from toolkit.studies.btcsam.generator import parse, prompts
 from toolkit.llm import LLM
 from toolkit.lookalike import check_distinct
+from toolkit.studies.btcsam.generator import parse, prompts
 
 AUGMENTATIONS = ("lda", "syda", "seda")
 EXTRA_COLUMNS = ("bias_type", "stage", "topic", "concept_term", "source_text", "test_set")

