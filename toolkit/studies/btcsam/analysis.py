@@ -39,16 +39,15 @@ Cases of a single text (possible with ``load_btcsam(valid_only=False)``) are not
   name's ``gender``; original sentences are in no group) fail under the same rule (labels differ or scores differ by
   more than θ) only through name or term noise. Per case, the share of failing same-group pairs and of failing
   cross-group pairs; over the cases holding both kinds: ``null_pct`` (with Wilson ``null_low``/``null_high``),
-  ``cross_pct`` and ``excess_pct`` = cross − same with Newcombe's interval (:func:`toolkit.stats.rate_difference`
-  on share·n_cases, again conservative), ``p_adjusted`` over the family model × test set × bias type
+  ``cross_pct`` and ``excess_pct`` = cross − same, ``p_adjusted`` over the family model × test set × bias type
   (``correction``), ``verdict`` (a = cross-group pairs, b = same-group pairs; TOST at ``margin`` on the [0, 1]
   scale). Sets with no same-group pairs (the released BTC-SAM sets, one text per identity term; BiasFinder's
   one female and one male mutant) have NaN there, ``n_pair_cases`` = 0 and ``no_test_reason`` says why: no null is
-  available for them. Power: the Newcombe interval counts cases, not pairs, and is conservative (shares in [0, 1]
-  at most Bernoulli variance); with 56 PSA cases it is about ±19 points wide, so it detects only large excesses
-  (a 0.2-3 point spread between models is far inside it). A paired test over cases would be narrower but would
-  treat the names, the same in every case, as fixed (the error docs/statistics.md finds in BiasFinder's rates), so
-  it is not used.
+  available for them. Identity terms that recur across cases (a PSA-derived set fills every case with the same
+  names) are a sample, as names are in BiasFinder: the excess's interval, ``p_value`` and verdict come from one t
+  whose variance adds the cases' to the terms' (the larger of a delete-one and a delete-half jackknife over each
+  group's terms) on the terms' df; the failure % and ``null_pct`` intervals are Wilson's on the effective number
+  of cases that variance leaves (a test holding the terms fixed gives 7.7-52.7 % false alarms; docs/statistics.md).
 - :func:`pooled_failure_percentage`: the failure % per model × test set over all bias types with its Wilson interval
   (the forest plot).
 - :func:`diversity` (Table 3) and :func:`stage_diversity` (Table 4, plus the mean word-level edit distance to the
