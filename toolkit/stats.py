@@ -54,6 +54,9 @@ METHODS = ("bonferroni", "holm", "fdr_bh")
 BOOTSTRAP_METHODS = ("satterthwaite", "bootstrap-t", "percentile")
 """How :func:`two_way_bootstrap` makes its reference distribution (the name stays for the callers)."""
 IDENTICAL = "identical scores (no test needed)"
+CONSTANT_SHIFT = "no variance: one constant shift (zero-width interval, p = 0)"
+"""The ``method`` of a two-way estimate whose every cell is the same non-zero Δ: nothing varies, so the interval is
+the point and p is 0 — a state of the scores, not a precise estimate."""
 VERDICTS = ("a higher", "b higher", "equivalent within", "different but within", "inconclusive", IDENTICAL)
 """The verdicts :func:`verdict` gives; the two with a margin end in ``±m`` (e.g. ``equivalent within ±0.01``)."""
 
@@ -208,8 +211,8 @@ def two_way_bootstrap(matrix: pd.DataFrame | np.ndarray, *, alpha: float = ALPHA
         zero = abs(estimate) <= 1e-12
         if margin is not None:
             out["p_equivalence"] = 0.0 if abs(estimate) < margin else 1.0
-        return {**out, "ci_low": float(estimate), "ci_high": float(estimate), "df": float("nan"), "method": method,
-                "p_value": 1.0 if zero else 0.0}
+        return {**out, "ci_low": float(estimate), "ci_high": float(estimate), "df": float("nan"),
+                "method": method if zero else CONSTANT_SHIFT, "p_value": 1.0 if zero else 0.0}
     if method == "satterthwaite":
         q = sps.t.ppf(1 - a / 2, df)
         t0 = estimate / se
