@@ -123,10 +123,11 @@ def test_confounds_a_rare_name_effect_outside_common_support_is_flagged_not_expl
         one = _scored(design, seed=100 + seed)
         scored.append(one.assign(model=f"s{seed}",
                                  score=np.clip(one["score"] - 0.1 * np.clip(1.5 - frequency, 0, None), 0, 1)))
-    result = name_confounds(pd.concat(scored, ignore_index=True), attribute="race")
-    by = {a: result[result["analysis"] == a].set_index("model") for a in ("raw", "adjusted", "overlap", "matched")}
+    result = name_confounds(pd.concat(scored, ignore_index=True), attribute="race",
+                            analyses=("raw", "adjusted", "overlap"))
+    by = {a: result[result["analysis"] == a].set_index("model") for a in ("raw", "adjusted", "overlap")}
     assert (result["support"] == "partial").all()
-    assert (result["support_share"] == pytest.approx(24 / 40)).all()
+    assert np.allclose(result["support_share"], 24 / 40)
     assert (np.sign(by["adjusted"]["estimate"]) != np.sign(by["raw"]["estimate"])).all()  # the reversal
     assert by["adjusted"]["note"].str.contains("extrapolates: 16 of 40 names").all()
     assert by["adjusted"]["share_explained"].isna().all()  # was 148 % "explained"
