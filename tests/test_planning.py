@@ -52,6 +52,7 @@ def test_planning_min_detectable_bias_is_found_at_the_stated_power(t, n, parts, 
     assert curve["power"].iloc[1] == pytest.approx(0.8, abs=1e-3)
 
 
+@pytest.mark.slow
 def test_planning_delivers_its_power_in_the_eec_design_at_438_tests():
     """The issue's check: the EEC's real 11 × 20 race design (templates weighted 20 / 1 by sentence pairs), persons
     drawn afresh per study, each study decided by the EEC study's own per-row steps (``_two_way``, ``_decide``)
