@@ -148,6 +148,18 @@ def test_a_name_blind_model_reads_identical_scores_not_equivalent(eec_cases):
     assert (tests["estimate"] == 0).all() and (tests["p_two_way"] == 1).all()
 
 
+def test_eec_a_constant_shift_says_it_has_no_variance(eec_cases):
+    """A name-blind model plus exactly .03 on every African-American name sentence: every race Δ is the same, so
+    p = 0 and the interval is the point; the row says it is a constant shift, not a precise estimate."""
+    scored = score(eec_cases, models=["py:synthetic_models:blind"], cache=False, progress=False)
+    scored["score"] = scored["score"] + 0.03 * (scored["race"] == "African-American")
+    row = eec.ttests(scored, subsets=["all"], attributes=["race"], n_null=20).iloc[0]
+    assert row["ci_method"] == stats.CONSTANT_SHIFT
+    assert row["estimate"] == pytest.approx(0.03) and row["ci_low"] == row["ci_high"] == row["estimate"]
+    assert row["verdict"] != stats.IDENTICAL and row["p_value"] == 0
+    assert row["note"].startswith("Δ is the same for every pair (one constant shift")
+
+
 @pytest.mark.parametrize("attribute", ["gender", "race"])
 def test_a_bias_from_a_few_names_is_not_called_equivalent(attribute):
     """A lexicon (no noise) whose group-a persons move the score with probability 0.1, by 0.15: the population's

@@ -14,6 +14,8 @@ Every comparison a study prints gains the same columns (:data:`STAT_COLUMNS`) be
   reference with Satterthwaite's df — interval, p and the equivalence p from that one distribution, p not floored
   by a resample count. ``bootstrap-t`` (a pigeonhole bootstrap, Owen 2007, studentised by the same se) and
   ``percentile`` stay for comparison; the simulations behind the choice are in ``docs/statistics.md``.
+- :func:`nested_contrast`: a contrast of group means when each group has its own names (nested, groups of any
+  size) and the templates are shared: the same one-t treatment (Satterthwaite) with names and templates as samples.
 - :func:`variance_components`: two-way random-effects ANOVA (method of moments) → template, name and residual
   variance and their shares.
 - :func:`wilson`: a proportion with its Wilson interval (``statsmodels``).
@@ -55,6 +57,9 @@ VERDICTS = verdicts.STORED
 """The verdicts :func:`verdict` gives; the two with a margin end in ``±m`` (e.g. ``equivalent within ±0.01``). The
 words tables, captions, legends and reports show for them: :mod:`toolkit.verdicts`."""
 IDENTICAL = verdicts.IDENTICAL
+CONSTANT_SHIFT = "no variance: one constant shift (zero-width interval, p = 0)"
+"""The ``method`` of a two-way estimate whose every cell is the same non-zero Δ: nothing varies, so the interval is
+the point and p is 0 — a state of the scores, not a precise estimate."""
 
 
 def _alpha(alpha: float) -> float:
@@ -207,8 +212,8 @@ def two_way_bootstrap(matrix: pd.DataFrame | np.ndarray, *, alpha: float = ALPHA
         zero = abs(estimate) <= 1e-12
         if margin is not None:
             out["p_equivalence"] = 0.0 if abs(estimate) < margin else 1.0
-        return {**out, "ci_low": float(estimate), "ci_high": float(estimate), "df": float("nan"), "method": method,
-                "p_value": 1.0 if zero else 0.0}
+        return {**out, "ci_low": float(estimate), "ci_high": float(estimate), "df": float("nan"),
+                "method": method if zero else CONSTANT_SHIFT, "p_value": 1.0 if zero else 0.0}
     if method == "satterthwaite":
         q = sps.t.ppf(1 - a / 2, df)
         t0 = estimate / se
@@ -243,6 +248,69 @@ def two_way_bootstrap(matrix: pd.DataFrame | np.ndarray, *, alpha: float = ALPHA
     return {**out, "se": plain_se, "ci_low": float(estimate - q_high * plain_se),
             "ci_high": float(estimate - q_low * plain_se), "p_value": max(p, 2 * floor), "df": float("nan"),
             "method": method}
+
+
+def nested_contrast(groups: Sequence[np.ndarray | pd.DataFrame], signs: Sequence[float], *, alpha: float = ALPHA,
+                    margin: float | None = None) -> dict[str, float | bool]:
+    """A contrast Σ_c s_c · mean_c of group means where each group c is its own templates × names array (names
+    nested in the groups, which may differ in size; templates crossed: the same rows in every array, in the same
+    order) — e.g. the EEC's gender × race cells, 10 names each or fewer. Templates and names are samples: the
+    variance of the estimate is S²_D / T + Σ_c s_c² σ²_name,c / n_c, where S²_D is the variance over templates of
+    the per-template contrast (template × group interaction and residual) and σ²_name,c = (MS_names,c −
+    MS_residual,c) / T from group c's own two-way ANOVA (negative: 0); a Student t with Satterthwaite's df for
+    that linear combination of mean squares gives the interval, the two-sided p for a zero contrast and, with
+    ``margin``, the TOST p — one distribution, as :func:`two_way_bootstrap`. Every name is used (no pairing up to
+    the smaller group). Keys: ``estimate, ci_low, ci_high, se, df, p_value, p_equivalence, identical`` (no name
+    moves the score: every name scores alike in every template), ``n_cols_zero`` (names scoring exactly the
+    per-template median of all names: unmoved, for the sparse-sensitivity rule), ``n_cols``, ``n_rows``."""
+    alpha = checks.alpha(alpha)
+    arrays = [np.asarray(g, dtype=float) for g in groups]
+    weights = np.asarray(signs, dtype=float)
+    if len(arrays) != len(weights) or not arrays:
+        raise InputError(f"nested_contrast needs one sign per group; got {len(arrays)} groups and {len(weights)} "
+                         "signs.", fix="e.g. signs=[1, -1] for group 0 minus group 1.")
+    rows = {a.shape[0] if a.ndim == 2 else -1 for a in arrays}
+    if len(rows) != 1 or min(rows) < 2 or min(a.shape[1] for a in arrays) < 2:
+        raise InputError(f"each group must be a templates × names array with the same templates (at least 2) and "
+                         f"at least 2 names; got shapes {[a.shape for a in arrays]}.",
+                         fix="drop the templates missing a score; a group of one name has no name variance.")
+    for a in arrays:
+        _estimable(a)
+    t = arrays[0].shape[0]
+    every = np.concatenate(arrays, axis=1)
+    centre = np.median(every, axis=1, keepdims=True)
+    unmoved = int((np.abs(every - centre) <= 1e-12).all(axis=0).sum())
+    identical = bool((np.ptp(every, axis=1) <= 1e-12).all())
+    per_template = np.column_stack([a.mean(axis=1) for a in arrays]) @ weights
+    estimate = float(per_template.mean())
+    terms, dfs = [float(per_template.var(ddof=1)) / t], [t - 1.0]
+    for a, s in zip(arrays, weights):
+        n = a.shape[1]
+        cols = a.mean(axis=0)
+        ms_names = t * float(cols.var(ddof=1))
+        resid = a - a.mean(axis=1, keepdims=True) - cols[None, :] + a.mean()
+        ms_resid = float((resid ** 2).sum()) / ((t - 1) * (n - 1))
+        if s != 0 and ms_names > ms_resid:
+            coef = s * s / (t * n)
+            terms += [coef * ms_names, -coef * ms_resid]
+            dfs += [n - 1.0, (t - 1.0) * (n - 1.0)]
+    terms_a = np.array(terms)
+    var = float(terms_a.sum())
+    out = {"estimate": estimate, "identical": identical, "n_cols_zero": unmoved, "n_cols": every.shape[1],
+           "n_rows": t, "p_equivalence": float("nan")}
+    if var <= 1e-24:  # no variance: nothing moves, or every template and name moves by the same amount
+        if margin is not None:
+            out["p_equivalence"] = 0.0 if abs(estimate) < margin else 1.0
+        return {**out, "se": 0.0, "df": float("nan"), "ci_low": estimate, "ci_high": estimate,
+                "p_value": 1.0 if abs(estimate) <= 1e-12 else 0.0}
+    se = float(np.sqrt(var))
+    df = var * var / float((terms_a ** 2 / np.array(dfs)).sum())
+    q = sps.t.ppf(1 - alpha / 2, df)
+    if margin is not None:
+        out["p_equivalence"] = float(max(sps.t.sf((estimate + margin) / se, df),
+                                         sps.t.cdf((estimate - margin) / se, df)))
+    return {**out, "se": se, "df": float(df), "ci_low": estimate - q * se, "ci_high": estimate + q * se,
+            "p_value": float(min(1.0, 2 * sps.t.sf(abs(estimate) / se, df)))}
 
 
 def variance_components(matrix: pd.DataFrame | np.ndarray) -> dict[str, float]:

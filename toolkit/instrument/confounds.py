@@ -13,11 +13,22 @@ template × group, so each template may shift either group:
 - ``raw``: ``score ~ group``;
 - ``adjusted``: ``score ~ group + log10 births per million [+ subword pieces]`` (the name's covariates; subword
   length only for models whose tokenizer is given);
+- ``overlap``: ``score ~ group + log10 births per million [+ subword pieces]`` on the names in **common support**
+  only — those whose frequency lies inside both groups' ranges (a trimmed estimate: the adjustment compares names of
+  the two groups at frequencies both groups have);
 - ``matched``: ``score ~ group`` on the frequency-matched names only (:func:`toolkit.names.frequency_matched`, within
   gender for race, within race for gender).
 
+Common support (every row): each group's range of log10 frequency (``log10_min_a`` … ``log10_max_b``), the share of
+names inside the other group's range (``support_share``; the EEC's race names: 24 of 40) and ``support``:
+``complete`` (every name inside), ``partial`` (the ``adjusted`` row extrapolates a linear frequency effect to
+frequencies the other group lacks: read ``overlap`` or ``matched``; ``share_explained`` is not given) or ``none``
+(fewer than 3 names per group in common support: ``adjusted`` and ``overlap`` are refused, NaN with the reason in
+``note``). Why: with group and frequency nearly collinear outside the overlap, a non-linear frequency effect
+(rare names scored lower) and no group effect gave an adjusted gap of the wrong sign in every simulated run.
+
 ``share_explained`` = 1 − adjusted / raw: how much of the gap the confounds account for (undefined when the raw gap is
-near zero). Names are few (20 per group in the EEC) and frequency is strongly tied to group, so the adjusted interval
+near zero, or when support is not complete). Names are few (20 per group in the EEC) and frequency is strongly tied to group, so the adjusted interval
 is wide: that width is the honest answer. A model whose scores do not change with the name at all gets estimate 0
 with the note "identical scores across names" and no fit. Columns: :data:`COLUMNS`.
 """
@@ -37,11 +48,14 @@ from toolkit.errors import InputError, SchemaError
 from toolkit.resources import load_json
 from toolkit.studies.psa import analysis as psa_study
 
-ANALYSES = ("raw", "adjusted", "matched")
+ANALYSES = ("raw", "adjusted", "overlap", "matched")
+MIN_SUPPORT = 3
+"""Fewer names of a group than this in common support: no adjusted or overlap estimate."""
+SUPPORT_COLUMNS = ["log10_min_a", "log10_max_a", "log10_min_b", "log10_max_b", "support_share", "support"]
 COVARIATES = ("log10_per_million", "n_subwords")
 COLUMNS = ["model", "task", "attribute", "analysis", "estimate", "ci_low", "ci_high", "p_value", "se", "df",
            "n_names_a", "n_names_b", "n_templates", "covariates", "share_explained", "slope_log10_frequency",
-           "slope_subwords", "note"]
+           "slope_subwords", *SUPPORT_COLUMNS, "note"]
 _GROUPS = {"race": ("race", "African-American", "European", "gender"),
            "gender": ("gender", "female", "male", "race")}
 
@@ -110,6 +124,36 @@ def _fit(cells: pd.DataFrame, covariates: Sequence[str], *, alpha: float) -> dic
     return out
 
 
+def common_support(frequency_a: pd.Series, frequency_b: pd.Series) -> tuple[dict, set[str]]:
+    """Overlap of two groups' name frequencies (log10 births per million, indexed by name): each group's range, the
+    share of names inside the other group's range, the state (``complete``, ``partial``, ``none``: fewer than
+    :data:`MIN_SUPPORT` names of a group inside) and the names in common support."""
+    a, b = frequency_a.dropna(), frequency_b.dropna()
+    if not len(a) or not len(b):
+        return {k: np.nan for k in SUPPORT_COLUMNS} | {"support": "none"}, set()
+    low, high = max(a.min(), b.min()), min(a.max(), b.max())
+    inside_a, inside_b = a[(a >= low) & (a <= high)], b[(b >= low) & (b <= high)]
+    share = (len(inside_a) + len(inside_b)) / (len(a) + len(b))
+    state = ("none" if min(len(inside_a), len(inside_b)) < MIN_SUPPORT else "complete" if share >= 1 else "partial")
+    return ({"log10_min_a": float(a.min()), "log10_max_a": float(a.max()), "log10_min_b": float(b.min()),
+             "log10_max_b": float(b.max()), "support_share": float(share), "support": state},
+            set(inside_a.index) | set(inside_b.index))
+
+
+def _support_note(support: dict, n_names: int) -> str:
+    outside = int(round((1 - support["support_share"]) * n_names))
+    if support["support"] == "partial":
+        return (f"extrapolates: {outside} of {n_names} names lie outside the other group's frequency range; read "
+                "'overlap' or 'matched'")
+    return (f"refused: no common support (fewer than {MIN_SUPPORT} names per group inside both groups' frequency "
+            "ranges), so the adjustment would be an extrapolation")
+
+
+def _refused(note: str) -> dict:
+    return {"estimate": np.nan, "ci_low": np.nan, "ci_high": np.nan, "p_value": np.nan, "se": np.nan, "df": np.nan,
+            "slope_log10_frequency": np.nan, "slope_subwords": np.nan, "note": note}
+
+
 def _matched(attribute: str, *, caliper: float, years: tuple[int, int]) -> tuple[set[str], pd.DataFrame]:
     """EEC names kept by frequency matching: a's names paired with b's within each stratum of the other attribute."""
     eec = load_json("eec")["names"]
@@ -152,6 +196,10 @@ def name_confounds(scored: pd.DataFrame, *, attribute: str = "race",
         raise InputError(f"names without an SSA frequency cannot be adjusted: {lost}.",
                          fix="use names that the SSA table has, or drop them before the study")
     kept, _ = _matched(attribute, caliper=caliper, years=years)
+    per_name = data.drop_duplicates("person").set_index("person")[column]
+    frequency = meta["log10_per_million"]
+    support, inside = common_support(frequency.reindex(per_name.index[per_name == a]),
+                                     frequency.reindex(per_name.index[per_name == b]))
     rows = []
     for (model, task), block in data.groupby(["model", "task"], sort=False):
         cells = block.groupby(["template_id", "person"], as_index=False).agg(
@@ -166,28 +214,35 @@ def name_confounds(scored: pd.DataFrame, *, attribute: str = "race",
             pieces = name_meta.subword_lengths(names=sorted(cells["person"].unique()), tokenizer=tokenizer)
             cells["n_subwords"] = cells["person"].map(pieces.set_index("name")["n_subwords"]).astype(float)
             covariates.append("n_subwords")
-        base = {"model": model, "task": task, "attribute": attribute, "n_templates": cells["template_id"].nunique()}
+        base = {"model": model, "task": task, "attribute": attribute, "n_templates": cells["template_id"].nunique(),
+                **support}
         variants = (("raw", cells, []), ("adjusted", cells, covariates),
+                    ("overlap", cells[cells["person"].isin(inside)], covariates),
                     ("matched", cells[cells["person"].isin(kept)], []))
         fits = {}
+        n_names = cells["person"].nunique()
         for analysis, frame, covs in variants:
             if analysis not in analyses:
                 continue
             per_group = frame.drop_duplicates("person")["g"]
             n_a, n_b = int((per_group == 1).sum()), int((per_group == 0).sum())
-            if min(n_a, n_b) < MIN_NAMES or n_a + n_b < 3 + len(covs):
+            if analysis in ("adjusted", "overlap") and support["support"] == "none":
+                fit = _refused(_support_note(support, n_names))
+            elif min(n_a, n_b) < MIN_NAMES or n_a + n_b < 3 + len(covs):
                 fit = {"estimate": np.nan, "ci_low": np.nan, "ci_high": np.nan, "p_value": np.nan, "se": np.nan,
                        "df": np.nan, "note": f"not fitted: {n_a} {a} and {n_b} {b} names"
                        + (f" matched within the caliper {caliper:g}; a wider caliper keeps more" if
                           analysis == "matched" else "") + f" (at least {MIN_NAMES} per group are needed)"}
             else:
                 fit = _fit(frame, covs, alpha=alpha)
+            if analysis == "adjusted" and support["support"] == "partial":
+                fit["note"] = "; ".join(filter(None, [fit["note"], _support_note(support, n_names)]))
             fits[analysis] = fit
             per = frame.drop_duplicates("person")["g"]
             rows.append({**base, "analysis": analysis, "covariates": "+".join(covs),
                          "n_names_a": int((per == 1).sum()), "n_names_b": int((per == 0).sum()),
                          "slope_log10_frequency": np.nan, "slope_subwords": np.nan, **fit})
-        if "raw" in fits and "adjusted" in fits:
+        if "raw" in fits and "adjusted" in fits and support["support"] == "complete":
             raw, adjusted = fits["raw"]["estimate"], fits["adjusted"]["estimate"]
             share = 1 - adjusted / raw if abs(raw) > 2 * max(fits["raw"]["se"], 1e-12) else np.nan
             next(r for r in reversed(rows) if r["analysis"] == "adjusted")["share_explained"] = share
@@ -208,8 +263,9 @@ def psa_name_confounds(scored: pd.DataFrame, *, tokenizers: Mapping[str, object]
     OLS on the names' means with HC3 standard errors and a t interval on n − k degrees of freedom (names are the
     sample; a sentence × gender interaction is averaged over hundreds of sentences and ignored). PSA's names are
     public figures' full names: the first name's SSA frequency is a proxy for how common the name is, not for how
-    famous the person is. A name without an SSA entry is left out of ``adjusted`` and ``matched`` and listed in
-    ``note``. Columns: :data:`PSA_COLUMNS` (``attribute`` is gender; ``n_templates`` counts sentences)."""
+    famous the person is. A name without an SSA entry is left out of ``adjusted``, ``overlap`` and ``matched`` and
+    listed in ``note``; common support as in :func:`name_confounds` (module docstring). Columns:
+    :data:`PSA_COLUMNS` (``attribute`` is gender; ``n_templates`` counts sentences)."""
     import statsmodels.formula.api as smf  # statsmodels' formula layer (patsy) is slow to import
 
     alpha = checks.alpha(alpha)
@@ -237,13 +293,19 @@ def psa_name_confounds(scored: pd.DataFrame, *, tokenizers: Mapping[str, object]
         male = known.loc[known["g"] == 0, "fill"].tolist()
         pairs = name_meta.frequency_matched(a=female, b=male, years=years, caliper=caliper)
         kept = set(pairs.loc[pairs["matched"], "name_a"]) | set(pairs.loc[pairs["matched"], "name_b"])
+        support, inside = common_support(known.loc[known["g"] == 1].set_index("fill")["log10_per_million"],
+                                         known.loc[known["g"] == 0].set_index("fill")["log10_per_million"])
+        support_note = _support_note(support, len(known)) if support["support"] != "complete" else ""
         fits = {}
         for analysis, frame, covs, note in (("raw", names, [], ""), ("adjusted", known, covariates, z_note),
+                                            ("overlap", known[known["fill"].isin(inside)], covariates, z_note),
                                             ("matched", known[known["fill"].isin(kept)], [], z_note)):
             fit = {"estimate": np.nan, "ci_low": np.nan, "ci_high": np.nan, "p_value": np.nan, "se": np.nan,
                    "slope_log10_frequency": np.nan, "slope_subwords": np.nan, "note": note}
             n_a, n_b = int((frame["g"] == 1).sum()), int((frame["g"] == 0).sum())
-            if frame["y"].max() - frame["y"].min() <= 1e-12 if len(frame) else False:
+            if analysis in ("adjusted", "overlap") and support["support"] == "none":
+                fit["note"] = "; ".join(filter(None, [note, support_note]))
+            elif frame["y"].max() - frame["y"].min() <= 1e-12 if len(frame) else False:
                 fit.update(estimate=0.0, ci_low=0.0, ci_high=0.0, p_value=1.0, se=0.0,
                            note="identical scores across names: no test needed")
             elif n_a >= 2 and n_b >= 2 and len(frame) > 2 + len(covs):
@@ -255,13 +317,16 @@ def psa_name_confounds(scored: pd.DataFrame, *, tokenizers: Mapping[str, object]
                 for cov, key in (("log10_per_million", "slope_log10_frequency"), ("n_subwords", "slope_subwords")):
                     if cov in covs:
                         fit[key] = float(result.params[cov])
+                if analysis == "adjusted" and support["support"] == "partial":
+                    fit["note"] = "; ".join(filter(None, [note, support_note]))
             else:
                 fit["note"] = "; ".join(filter(None, [note, f"not enough names ({n_a} female, {n_b} male)"]))
             fits[analysis] = fit
             rows.append({"model": model, "task": task, "corpus": corpus, "attribute": "gender",
                          "analysis": analysis, "covariates": "+".join(covs), "n_names_a": n_a, "n_names_b": n_b,
-                         "n_templates": int(block["n_texts"].max()), "share_explained": np.nan, **fit})
+                         "n_templates": int(block["n_texts"].max()), "share_explained": np.nan, **support, **fit})
         raw, adjusted = fits["raw"]["estimate"], fits["adjusted"]["estimate"]
-        if np.isfinite(raw) and np.isfinite(adjusted) and abs(raw) > 2 * max(fits["raw"]["se"], 1e-12):
-            rows[-2]["share_explained"] = 1 - adjusted / raw
+        if (support["support"] == "complete" and np.isfinite(raw) and np.isfinite(adjusted)
+                and abs(raw) > 2 * max(fits["raw"]["se"], 1e-12)):
+            next(r for r in reversed(rows) if r["analysis"] == "adjusted")["share_explained"] = 1 - adjusted / raw
     return pd.DataFrame(rows).reindex(columns=PSA_COLUMNS)

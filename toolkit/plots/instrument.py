@@ -13,7 +13,7 @@ from toolkit.plots.presets import preset
 from toolkit.plots.style import ZERO_MARK, _legend_outside, _note_below, _styled, model_palette, new_axes, short_label
 
 ANALYSIS_STYLE = {"raw": ("o", "as measured"), "adjusted": ("s", "adjusted for name frequency"),
-                  "matched": ("^", "frequency-matched names")}
+                  "overlap": ("D", "adjusted, names in common support"), "matched": ("^", "frequency-matched names")}
 GROUPS = {"race": ("African-American", "European", "AA", "EA"), "gender": ("female", "male", "F", "M")}
 """Per attribute, the two groups of a names-and-templates difference (a − b) and their short forms."""
 
@@ -58,12 +58,12 @@ def confounds_labels(attribute: str, *, study: str) -> dict[str, str]:
 def confounds(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """:func:`toolkit.instrument.confounds.name_confounds`: per system, the gap (group a's names minus group b's:
     African-American − European for race, female − male for gender) and its interval as measured, adjusted for
-    name frequency (and subword length) and on frequency-matched names; a gap that is exactly 0 (no name moves
+    name frequency (and subword length), adjusted on the names in common support, and on frequency-matched names; a gap that is exactly 0 (no name moves
     the score) is a diamond, in the legend. The note under the axis says why "as measured" (template × name cell
     means, templates weighed alike) differs from the EEC's per-sentence mean Δ."""
     ax = ax if ax is not None else new_axes()
     models = list(dict.fromkeys(table["model"]))
-    offsets = {a: (i - 1) * 0.22 for i, a in enumerate(ANALYSIS_STYLE)}
+    offsets = {a: (i - 1.5) * 0.18 for i, a in enumerate(ANALYSIS_STYLE)}
     zero = False
     for analysis, (marker, label) in ANALYSIS_STYLE.items():
         rows = table[table["analysis"] == analysis].set_index("model").reindex(models)

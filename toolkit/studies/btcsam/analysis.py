@@ -39,16 +39,15 @@ Cases of a single text (possible with ``load_btcsam(valid_only=False)``) are not
   name's ``gender``; original sentences are in no group) fail under the same rule (labels differ or scores differ by
   more than θ) only through name or term noise. Per case, the share of failing same-group pairs and of failing
   cross-group pairs; over the cases holding both kinds: ``null_pct`` (with Wilson ``null_low``/``null_high``),
-  ``cross_pct`` and ``excess_pct`` = cross − same with Newcombe's interval (:func:`toolkit.stats.rate_difference`
-  on share·n_cases, again conservative), ``p_adjusted`` over the family model × test set × bias type
+  ``cross_pct`` and ``excess_pct`` = cross − same, ``p_adjusted`` over the family model × test set × bias type
   (``correction``), ``verdict`` (a = cross-group pairs, b = same-group pairs; TOST at ``margin`` on the [0, 1]
   scale). Sets with no same-group pairs (the released BTC-SAM sets, one text per identity term; BiasFinder's
   one female and one male mutant) have NaN there, ``n_pair_cases`` = 0 and ``no_test_reason`` says why: no null is
-  available for them. Power: the Newcombe interval counts cases, not pairs, and is conservative (shares in [0, 1]
-  at most Bernoulli variance); with 56 PSA cases it is about ±19 points wide, so it detects only large excesses
-  (a 0.2-3 point spread between models is far inside it). A paired test over cases would be narrower but would
-  treat the names, the same in every case, as fixed (the error docs/statistics.md finds in BiasFinder's rates), so
-  it is not used.
+  available for them. Identity terms that recur across cases (a PSA-derived set fills every case with the same
+  names) are a sample, as names are in BiasFinder: the excess's interval, ``p_value`` and verdict come from one t
+  whose variance adds the cases' to the terms' (the larger of a delete-one and a delete-half jackknife over each
+  group's terms) on the terms' df; the failure % and ``null_pct`` intervals are Wilson's on the effective number
+  of cases that variance leaves (a test holding the terms fixed gives 7.7-52.7 % false alarms; docs/statistics.md).
 - :func:`pooled_failure_percentage`: the failure % per model × test set over all bias types with its Wilson interval
   (the forest plot).
 - :func:`diversity` (Table 3) and :func:`stage_diversity` (Table 4, plus the mean word-level edit distance to the
@@ -63,15 +62,17 @@ Identity terms are the distinct non-empty ``fill`` values; concept terms the dis
 """
 from __future__ import annotations
 
+import itertools
 import numbers
 import re
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 from nltk import edit_distance
 from nltk.stem.snowball import SnowballStemmer
-from scipy.stats import norm
+from scipy import stats
 
 from toolkit import checks, verdicts
 from toolkit import stats as st
@@ -196,60 +197,223 @@ def _case_pair_shares(label: np.ndarray, value: np.ndarray, classes: np.ndarray,
     return share(same), share(~same)
 
 
+def _terms(frame: pd.DataFrame) -> pd.Series:
+    """Each text's identity term: its ``fill`` where there is one, else its ``group`` ("" for originals)."""
+    group = frame["group"].astype(str) if "group" in frame.columns else pd.Series("", index=frame.index)
+    if "fill" in frame.columns:
+        fill = frame["fill"].fillna("").astype(str)
+        group = fill.where(fill != "", group)
+    return group.where(frame["_class"] != "", "")
+
+
+def _block_arrays(block: pd.DataFrame) -> dict:
+    """One model × test set × bias type as arrays: cases × identity terms of values, label codes and presence, each
+    term's group, and per case the range and labels of its texts that belong to no group (originals)."""
+    codes = pd.Series(pd.factorize(block["_label"])[0], index=block.index)  # NaN label: -1
+    classed = block[block["_class"] != ""]
+    repeat = classed.groupby(["case_id", "_term"]).cumcount()  # one term twice in a case: its copies kept apart
+    term = classed["_term"].astype(str) + np.where(repeat.to_numpy() > 0, "#" + repeat.astype(str), "")
+    cases = pd.Index(pd.unique(block["case_id"]))
+    terms = pd.Index(pd.unique(term))
+    rows, cols = cases.get_indexer(classed["case_id"]), terms.get_indexer(term)
+    value = np.full((len(cases), len(terms)), np.nan)
+    label = np.full((len(cases), len(terms)), -1)
+    present = np.zeros((len(cases), len(terms)), dtype=bool)
+    value[rows, cols], label[rows, cols], present[rows, cols] = classed["_value"].to_numpy(float), \
+        codes[classed.index].to_numpy(), True
+    groups = classed.groupby(term.to_numpy())["_class"].first().reindex(terms).to_numpy(dtype=str)
+    other = block[block["_class"] == ""]
+    extra = other.groupby("case_id").agg(high=("_value", "max"), low=("_value", "min"), n=("_value", "size"))
+    extra = extra.reindex(cases)
+    n_codes = int(codes.max()) + 1 if len(codes) else 0
+    extra_labels = np.zeros((len(cases), n_codes), dtype=bool)
+    coded = codes[other.index].to_numpy()
+    extra_labels[cases.get_indexer(other["case_id"])[coded >= 0], coded[coded >= 0]] = True
+    return {"value": value, "label": label, "present": present, "groups": groups, "terms": terms,
+            "extra_high": extra["high"].to_numpy(float), "extra_low": extra["low"].to_numpy(float),
+            "extra_n": extra["n"].fillna(0).to_numpy(int), "extra_labels": extra_labels}
+
+
+def _block_numbers(arrays: dict, theta: float, keep: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """Per case (with at least 2 texts, the terms in ``keep`` and the case's ungrouped texts): failed (0/1), and the
+    shares of failing same-group and cross-group pairs among its grouped texts (NaN where it has no such pair)."""
+    keep = np.ones(arrays["value"].shape[1], dtype=bool) if keep is None else keep
+    value, label, present = arrays["value"][:, keep], arrays["label"][:, keep], arrays["present"][:, keep]
+    groups = arrays["groups"][keep]
+    n_texts = present.sum(axis=1) + arrays["extra_n"]
+    shown = np.where(present, value, np.nan)
+    high = np.fmax(np.nanmax(shown, axis=1, initial=-np.inf), arrays["extra_high"])
+    low = np.fmin(np.nanmin(shown, axis=1, initial=np.inf), arrays["extra_low"])
+    spread = np.where(np.isfinite(high) & np.isfinite(low), high - low, 0.0)
+    n_labels = sum(((label == code) & present).any(axis=1) | arrays["extra_labels"][:, code]
+                   for code in range(arrays["extra_labels"].shape[1]))
+    failed = (n_labels > 1) | (spread > theta + 1e-12)
+    i, j = np.triu_indices(value.shape[1], k=1)
+    both = present[:, i] & present[:, j]
+    fail = (label[:, i] != label[:, j]) | (np.nan_to_num(np.abs(value[:, i] - value[:, j]), nan=0.0) > theta + 1e-12)
+    same = (groups[i] == groups[j])[None, :]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share_same = (fail & both & same).sum(axis=1) / (both & same).sum(axis=1)
+        share_cross = (fail & both & ~same).sum(axis=1) / (both & ~same).sum(axis=1)
+    ok = n_texts >= 2
+    return {"failed": failed[ok].astype(float), "same": share_same[ok], "cross": share_cross[ok]}
+
+
+def _summary(numbers: dict[str, np.ndarray]) -> np.ndarray:
+    """The three quantities a block reports: failure rate, and over the cases with both kinds of pair, the same-
+    group share, the cross-group share."""
+    paired = np.isfinite(numbers["same"]) & np.isfinite(numbers["cross"])
+    mean = (lambda v: float(v.mean()) if len(v) else np.nan)
+    return np.array([mean(numbers["failed"]), mean(numbers["same"][paired]), mean(numbers["cross"][paired])])
+
+
+MAX_HALF_SAMPLES = 64
+"""Half-samples of the identity terms behind the delete-half jackknife (all of them when fewer)."""
+
+
+def _term_variance(arrays: dict, theta: float, *, seed: int = 0) -> tuple[np.ndarray, int]:
+    """The variance, over samples of identity terms, of :func:`_summary`'s three quantities and of the excess (cross
+    − same), for the identity terms that recur across cases (each group's terms a sample of that group's terms):
+    the larger of the delete-one jackknife (stratified by group) and the delete-half jackknife (half of every
+    group's terms kept, all combinations up to :data:`MAX_HALF_SAMPLES`; Shao & Wu 1989) — the failure % is a
+    range-like, non-smooth statistic of the terms, whose delete-one jackknife alone covered 85 % in simulation.
+    Returns the variances and their degrees of freedom, the smallest group's terms − 1 (0: the terms do not recur,
+    they are sampled with the cases)."""
+    recurring = arrays["present"].sum(axis=0) >= 2
+    groups = arrays["groups"]
+    strata = [np.flatnonzero(recurring & (groups == g)) for g in np.unique(groups[recurring])]
+    strata = [m for m in strata if len(m) >= 2]
+    if not strata:
+        return np.zeros(4), 0
+
+    def numbers(drop: np.ndarray) -> np.ndarray:
+        keep = np.ones(len(groups), dtype=bool)
+        keep[drop] = False
+        out = _summary(_block_numbers(arrays, theta, keep))
+        return np.r_[out, out[2] - out[1]]
+
+    one = np.zeros(4)
+    for members in strata:
+        left_out = np.array([numbers(np.array([term])) for term in members])
+        k = len(members)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a quantity undefined without that term: NaN
+            one += (k - 1) / k * np.nansum((left_out - np.nanmean(left_out, axis=0)) ** 2, axis=0)
+    halves = [list(itertools.combinations(members, len(members) - len(members) // 2)) for members in strata]
+    total = int(np.prod([len(h) for h in halves], dtype=float))
+    rng = np.random.default_rng(seed)
+    picks = (itertools.product(*halves) if total <= MAX_HALF_SAMPLES else
+             (tuple(h[rng.integers(len(h))] for h in halves) for _ in range(MAX_HALF_SAMPLES)))
+    kept_sets = [np.concatenate(p) for p in picks]
+    every = np.concatenate(strata)
+    half = np.array([numbers(np.setdiff1d(every, kept)) for kept in kept_sets])
+    scale = np.mean([(len(m) // 2 and (len(m) - len(m) // 2) / (len(m) // 2)) for m in strata])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # undefined on every half (no same-group pair left): NaN
+        delete_half = scale * np.nanvar(half, axis=0)
+    return np.fmax(one, delete_half), min(len(m) for m in strata) - 1
+
+
 def pair_null(scored: pd.DataFrame, *, theta: float = 0.2, rule: str = "published") -> pd.DataFrame:
     """Per model × test set × bias type: the mean share of failing same-group and cross-group pairs over the cases
     holding both (columns ``same, cross, n_pair_cases``); see the module docstring."""
     _check_theta(theta)
     _check_rule(rule)
     frame = _answers(scored, rule=rule).assign(_class=lambda f: text_classes(f))
+    frame = frame.assign(_term=_terms(frame))
     rows = []
-    for key, case in frame.groupby(_KEYS, sort=False):
-        classes = case["_class"].to_numpy(dtype=str)
-        named = classes[classes != ""]
-        if len(named) < 3 or len(set(named)) in (1, len(named)):  # no same-group or no cross-group pair
-            continue
-        same, cross = _case_pair_shares(case["_label"].astype(str).to_numpy(), case["_value"].to_numpy(float),
-                                        classes, theta)
-        rows.append((*key[:3], same, cross))
-    pairs = pd.DataFrame(rows, columns=["model", "test_set", "bias_type", "same", "cross"])
-    return pairs.groupby(["model", "test_set", "bias_type"], sort=False).agg(
-        same=("same", "mean"), cross=("cross", "mean"), n_pair_cases=("same", "size")).reset_index()
+    for key, block in frame.groupby(["model", "test_set", "bias_type"], sort=False):
+        numbers = _block_numbers(_block_arrays(block), theta)
+        paired = np.isfinite(numbers["same"]) & np.isfinite(numbers["cross"])
+        if paired.any():
+            rows.append((*key, float(numbers["same"][paired].mean()), float(numbers["cross"][paired].mean()),
+                         int(paired.sum())))
+    return pd.DataFrame(rows, columns=["model", "test_set", "bias_type", "same", "cross", "n_pair_cases"])
 
 
-def _null_columns(row: pd.Series, *, alpha: float) -> dict:
-    n = int(row["n_pair_cases"]) if pd.notna(row["n_pair_cases"]) else 0
-    if n == 0:
-        return {"null_pct": np.nan, "null_low": np.nan, "null_high": np.nan, "cross_pct": np.nan,
-                "excess_pct": np.nan, "excess_low": np.nan, "excess_high": np.nan, "effect_size": np.nan,
-                "p_value": np.nan, "se": np.nan, "n_pair_cases": 0}
-    rate, low, high = st.wilson(row["same"] * n, n, alpha=alpha)
-    diff = st.rate_difference(row["cross"] * n, n, row["same"] * n, n, alpha=alpha)
-    se = (diff["ci_high"] - diff["ci_low"]) / (2 * norm.ppf(1 - alpha / 2))
-    return {"null_pct": 100 * rate, "null_low": 100 * low, "null_high": 100 * high, "cross_pct": 100 * row["cross"],
-            "excess_pct": 100 * diff["estimate"], "excess_low": 100 * diff["ci_low"],
-            "excess_high": 100 * diff["ci_high"],
-            "effect_size": 2 * np.arcsin(np.sqrt(row["cross"])) - 2 * np.arcsin(np.sqrt(row["same"])),  # Cohen's h
-            "p_value": diff["p_value"], "se": se, "n_pair_cases": n}
+def _wilson_design(rate: float, n: int, term_variance: float, term_df: int, *, alpha: float
+                   ) -> tuple[float, float]:
+    """A Wilson interval for a rate over ``n`` cases whose identity terms are a sample too: the score interval on
+    the effective number of cases n·p(1 − p) / (p(1 − p) + n · ``term_variance``) (the design effect of the terms)
+    with a t quantile on the terms' df (``term_df``; 0: none); without term variance, Wilson's interval over
+    cases."""
+    if not n or not np.isfinite(rate):
+        return np.nan, np.nan
+    binomial = rate * (1 - rate) / n
+    if term_variance <= 0 or binomial <= 0 or not term_df:
+        return st.wilson(rate * n, n, alpha=alpha)[1:]
+    total = binomial + term_variance
+    n_eff = rate * (1 - rate) / total
+    q = stats.t.ppf(1 - alpha / 2, term_df)  # the terms' few df decide (4 + 4 terms: 3)
+    centre = (rate + q * q / (2 * n_eff)) / (1 + q * q / n_eff)
+    half = q * np.sqrt(total + q * q / (4 * n_eff ** 2)) / (1 + q * q / n_eff)
+    return max(0.0, min(centre - half, rate)), min(1.0, max(centre + half, rate))
+
+
+def _block_row(block: pd.DataFrame, *, theta: float, alpha: float, seed: int = 0) -> dict:
+    """One model × test set × bias type: the failure % with its interval (cases, and identity terms where they
+    recur across cases), and the same-group null with the excess, its t interval and p."""
+    arrays = _block_arrays(block)
+    numbers = _block_numbers(arrays, theta)
+    failed = numbers["failed"]
+    n = len(failed)
+    rate = float(failed.mean()) if n else np.nan
+    paired = np.isfinite(numbers["same"]) & np.isfinite(numbers["cross"])
+    n_pairs = int(paired.sum())
+    term_var, term_df = _term_variance(arrays, theta, seed=seed) if n_pairs else (np.zeros(4), 0)
+    row = {"n_cases": n, "n_failed": int(failed.sum()), "failure_pct": 100.0 * int(failed.sum()) / n if n else np.nan,
+           "n_pair_cases": n_pairs,
+           "null_pct": np.nan, "null_low": np.nan, "null_high": np.nan, "cross_pct": np.nan, "excess_pct": np.nan,
+           "excess_low": np.nan, "excess_high": np.nan, "effect_size": np.nan, "p_value": np.nan, "se": np.nan,
+           "df": np.nan}
+    low, high = _wilson_design(rate, n, term_var[0], term_df, alpha=alpha)
+    row["ci_low"], row["ci_high"] = 100 * low, 100 * high
+    if not n_pairs:
+        return row
+    same, cross = numbers["same"][paired], numbers["cross"][paired]
+    s_rate, x_rate = float(same.mean()), float(cross.mean())
+    null_low, null_high = _wilson_design(s_rate, n_pairs, term_var[1], term_df, alpha=alpha)
+    diff = cross - same
+    v_cases = float(diff.var(ddof=1)) / n_pairs if n_pairs > 1 else 0.0
+    variance = v_cases + term_var[3]
+    estimate = x_rate - s_rate
+    row.update(null_pct=100 * s_rate, null_low=100 * null_low, null_high=100 * null_high, cross_pct=100 * x_rate,
+               excess_pct=100 * estimate,
+               effect_size=2 * np.arcsin(np.sqrt(x_rate)) - 2 * np.arcsin(np.sqrt(s_rate)))  # Cohen's h
+    if variance <= 1e-24:
+        if abs(estimate) > 1e-12:
+            row.update(excess_low=100 * estimate, excess_high=100 * estimate, p_value=0.0, se=0.0)
+        else:
+            row.update(excess_low=0.0, excess_high=0.0, p_value=1.0, se=0.0)
+        return row
+    df = float(term_df) if term_df and term_var[3] > 0 else float(max(n_pairs - 1, 1))  # the terms' df decide
+    se = float(np.sqrt(variance))
+    q = stats.t.ppf(1 - alpha / 2, df)
+    row.update(excess_low=100 * (estimate - q * se), excess_high=100 * (estimate + q * se), se=se, df=float(df),
+               p_value=float(min(1.0, 2 * stats.t.sf(abs(estimate) / se, df))))
+    return row
 
 
 def failure_percentage(scored: pd.DataFrame, *, theta: float = 0.2, rule: str = "published", alpha: float = st.ALPHA,
-                       margin: float = st.MARGIN, correction: str = "bonferroni") -> pd.DataFrame:
-    """Table 5: percentage of failing cases per model, test set and bias type, with its Wilson interval and the
-    same-group null (module docstring; ``p_adjusted`` over the family model × test set × bias type)."""
+                       margin: float = st.MARGIN, correction: str = "bonferroni", seed: int = 0) -> pd.DataFrame:
+    """Table 5: percentage of failing cases per model, test set and bias type, with its interval and the same-group
+    null (module docstring; ``p_adjusted`` over the family model × test set × bias type; ``seed``: the half-samples
+    of the identity terms where there are more than :data:`MAX_HALF_SAMPLES`)."""
     checks.statistics(correction=correction, margin=margin, alpha=alpha)
-    out = (failures(scored, theta=theta, rule=rule).groupby(["model", "test_set", "bias_type"], sort=False)["failed"]
-           .agg(n_cases="size", n_failed="sum").reset_index())
-    out["n_failed"] = out["n_failed"].astype(int)
-    out = out.assign(theta=theta, failure_pct=100.0 * out["n_failed"] / out["n_cases"])
-    bounds = [st.wilson(k, n, alpha=alpha)[1:] for k, n in zip(out["n_failed"], out["n_cases"])]
-    out["ci_low"], out["ci_high"] = [100 * b[0] for b in bounds], [100 * b[1] for b in bounds]
-    out = out.merge(pair_null(scored, theta=theta, rule=rule), on=["model", "test_set", "bias_type"], how="left")
-    null = pd.DataFrame([_null_columns(r, alpha=alpha) for _, r in out.iterrows()], index=out.index)
-    out = pd.concat([out.drop(columns=["same", "cross", "n_pair_cases"]), null], axis=1)
+    seed = checks.seed(seed)
+    _check_theta(theta)
+    _check_rule(rule)
+    frame = _answers(scored, rule=rule).assign(_class=lambda f: text_classes(f))
+    frame = frame.assign(_term=_terms(frame))
+    rows = [{"model": model, "test_set": test_set, "bias_type": bias_type,
+             **_block_row(block, theta=theta, alpha=alpha, seed=seed)}
+            for (model, test_set, bias_type), block in frame.groupby(["model", "test_set", "bias_type"], sort=False)]
+    out = pd.DataFrame(rows)
+    out = out[out["n_cases"] > 0].reset_index(drop=True).assign(theta=theta)
     out["p_adjusted"] = st.adjust(out["p_value"].to_numpy(dtype=float), method=correction)
-    out["verdict"] = [st.verdict(estimate=e / 100, se=se, df=np.inf, p_adjusted=p, margin=margin, alpha=alpha)
+    out["verdict"] = [st.verdict(estimate=e / 100, se=se, df=df, p_adjusted=p, margin=margin, alpha=alpha)
                       if np.isfinite(se) else "inconclusive"
-                      for e, se, p in zip(out["excess_pct"], out["se"], out["p_adjusted"])]
+                      for e, se, df, p in zip(out["excess_pct"], out["se"], out["df"], out["p_adjusted"])]
     out["no_test_reason"] = np.where(out["n_pair_cases"] > 0, "", NO_PAIRS)
     return out.loc[:, list(FAILURE_PCT_COLUMNS)]
 

@@ -246,7 +246,8 @@ def _note(delta: np.ndarray) -> str:
     if np.all(delta == 0):
         return "every Δ is 0: no difference (t = 0, p = 1)"
     if np.ptp(delta) <= 1e-12:
-        return "Δ is the same for every pair: t undefined, shown as ±inf with p = 0"
+        return ("Δ is the same for every pair (one constant shift, no variance): t undefined, shown as ±inf with "
+                "p = 0; the two-way interval is the point (ci_method says so)")
     return ""
 
 
