@@ -199,14 +199,16 @@ def test_guard_text_is_undone_exactly():
 
 # --- weak: one run per output folder at a time ------------------------------------------------------------------
 
-_FORK = multiprocessing.get_context("fork")  # the children inherit the imported toolkit: no start-up cost
+_SPAWN = multiprocessing.get_context("spawn")  # a fresh interpreter: a fork of a process whose threads (torch,
+# BLAS, matplotlib) hold locks can crash the child (SIGSEGV seen under load); imports cost a few seconds instead
+START_S = 180  # how long a child may take to start and import the toolkit on a busy machine
 
 
 def _run_in_child(out, models, timeout, messages, go):
     """Child process: once ``go`` is set, one files.write into ``out``; "ready" just before it, the coded error
     (if any) after it."""
     files.LOCK_TIMEOUT_S = timeout
-    go.wait(30)
+    go.wait(START_S)
     messages.put("ready")
     try:
         _write(out, models)
@@ -215,11 +217,11 @@ def _run_in_child(out, models, timeout, messages, go):
         sys.exit(3)
 
 
-def _runner(out, models, go, *, timeout=60.0):
-    """A forked child writing into ``out`` once ``go`` is set (forked before the test takes a lock: a child must not
-    inherit the lock's file descriptor), and the queue it reports on."""
-    messages = _FORK.Queue()
-    child = _FORK.Process(target=_run_in_child, args=(out, models, timeout, messages, go), daemon=True)
+def _runner(out, models, go, *, timeout=2.0 * START_S):
+    """A child process writing into ``out`` once ``go`` is set (started before the test takes a lock), and the queue
+    it reports on."""
+    messages = _SPAWN.Queue()
+    child = _SPAWN.Process(target=_run_in_child, args=(out, models, timeout, messages, go), daemon=True)
     child.start()
     return child, messages
 
@@ -227,29 +229,29 @@ def _runner(out, models, go, *, timeout=60.0):
 def test_a_run_waits_for_another_writing_the_same_folder(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
-    go = _FORK.Event()
+    go = _SPAWN.Event()
     (waiting, said), (failing, failed) = _runner(out, ["a"], go), _runner(out, ["b"], go, timeout=0.2)
     with files.lock(out / files.LOCK_NAME, timeout=5, what="the test"):
         go.set()
-        assert said.get(timeout=30) == "ready"
+        assert said.get(timeout=START_S) == "ready"
         time.sleep(1.0)
         assert not (out / "psa_summary.csv").exists() and waiting.is_alive()
-        failing.join(timeout=30)
+        failing.join(timeout=START_S)
         assert failed.get(timeout=5) == "ready" and failing.exitcode == 3
         message = failed.get(timeout=5)
         assert "TK105" in message and "another process is still writing" in message
-    waiting.join(timeout=30)
+    waiting.join(timeout=START_S)
     assert waiting.exitcode == 0
     assert json.loads((out / "provenance.json").read_text())["models"] == [{"spec": "a", "fingerprint": "f" * 32}]
 
 
 def test_two_runs_at_once_leave_a_provenance_listing_exactly_the_files_present(tmp_path):
     out = tmp_path / "out"
-    go = _FORK.Event()
+    go = _SPAWN.Event()
     runs = [_runner(out, [f"m{i}" for i in range(k, k + 3)], go) for k in (0, 100)]
     go.set()
     for run, messages in runs:
-        run.join(timeout=60)
+        run.join(timeout=2 * START_S)
         assert run.exitcode == 0, [messages.get(timeout=5) for _ in range(2)]
     listed = set(json.loads((out / "provenance.json").read_text())["outputs"])
     present = {p.name for p in out.iterdir() if p.name.startswith("psa_")}
@@ -261,7 +263,7 @@ def test_two_runs_at_once_leave_a_provenance_listing_exactly_the_files_present(t
 def _annotate(path, annotator, count, go):
     from toolkit.studies.biasfinder.annotation import upsert_annotation
 
-    go.wait(30)
+    go.wait(START_S)
     for i in range(count):
         upsert_annotation(path, {"btc_id": f"b{i}", "variant": "a", "annotator": annotator, "coherent": "yes",
                                  "sentiment": "positive"})
@@ -270,14 +272,14 @@ def _annotate(path, annotator, count, go):
 def test_concurrent_annotators_lose_no_click(tmp_path):
     import toolkit.studies.biasfinder.annotation
 
-    path, go = tmp_path / "ann.csv", _FORK.Event()
-    annotators = [_FORK.Process(target=_annotate, args=(path, who, 100, go), daemon=True)
+    path, go = tmp_path / "ann.csv", _SPAWN.Event()
+    annotators = [_SPAWN.Process(target=_annotate, args=(path, who, 100, go), daemon=True)
                   for who in ("ann1", "ann2", "ann3")]
     for process in annotators:
         process.start()
     go.set()
     for process in annotators:
-        process.join(timeout=60)
+        process.join(timeout=2 * START_S)
         assert process.exitcode == 0
     rows = pd.read_csv(path, dtype=str, keep_default_na=False)
     assert len(rows) == 300 and not rows.duplicated(["btc_id", "variant", "annotator"]).any()
