@@ -147,14 +147,14 @@ def run(device: str, precision: str, *, folder: Path, cases: pd.DataFrame, args)
                           batch_size=32, truncation=True, max_length=256, top_k=None,
                           dtype=getattr(torch, DTYPES[precision]))
 
-    records: dict[bool, scoring.ScoreRecord] = {}
+    records: dict[tuple[bool, bool], scoring.ScoreRecord] = {}  # (ahead, telemetry) → the last run's record
 
     def engine(ahead: bool, telemetry: bool = True):
         scoring.TELEMETRY = telemetry
-        records[ahead] = scoring.ScoreRecord()
+        records[ahead, telemetry] = scoring.ScoreRecord()
         try:
             return score(cases, models=model, cache=False, progress=False, batch_tokens=budget,
-                         tokenise_ahead=ahead, record=records[ahead])
+                         tokenise_ahead=ahead, record=records[ahead, telemetry])
         finally:
             scoring.TELEMETRY = True
 
@@ -178,8 +178,8 @@ def run(device: str, precision: str, *, folder: Path, cases: pd.DataFrame, args)
                 t, outputs[name] = timed(variants[name])
                 seconds[name].append(t)
         same &= identical(outputs["engine"], outputs["serial"])
-        last = records[True].inputs[model.spec]["telemetry"]  # the last engine run's (no-telemetry runs after it)
-        serial = records[False].inputs[model.spec]["telemetry"]
+        last = records[True, True].inputs[model.spec]["telemetry"]
+        serial = records[False, True].inputs[model.spec]["telemetry"]
         in_run.append(last["seconds"]["forward"] / seconds["engine"][-1])
         host["engine"].append(seconds["engine"][-1] - last["seconds"]["forward"])
         host["serial"].append(seconds["serial"][-1] - serial["seconds"]["forward"])
