@@ -99,7 +99,8 @@ def test_cli_psa_writes_the_three_tables_and_figures(tmp_path):
     label_dist = pd.read_csv(out / "psa_label_dist.csv")
     assert {"model", "threshold", "label_dist"} <= set(label_dist.columns)
     assert (out / "psa_label_dist.png").stat().st_size > 1000
-    assert (out / "psa_score_sens_vader.png").stat().st_size > 1000
+    not_drawn = json.loads((out / "provenance.json").read_text())["settings"]["figures_not_drawn"]
+    assert not (out / "psa_score_sens_vader.png").exists() and "psa_score_sens_vader" in not_drawn  # one bar: words
 
 
 def test_cli_model_option_takes_a_comma_list_and_counts_a_repeated_spec_once(tmp_path):

@@ -17,7 +17,7 @@ def test_every_pdf_of_the_eec_and_psa_runs_embeds_truetype_fonts(tmp_path):
     psa.write(psa.run(corpus="sample", models=["vader"], n=6, n_boot=20, cache=False), tmp_path / "psa",
               figures_dir=tmp_path / "fig")
     pdfs = sorted((tmp_path / "fig").glob("*.pdf"))
-    assert len(pdfs) >= 6
+    assert len(pdfs) >= 5  # EEC's figures and PSA's label distribution (VADER's one-bar ScoreSens is said in words)
     from toolkit import plots
 
     for path in pdfs:

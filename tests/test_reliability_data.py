@@ -79,8 +79,10 @@ def test_planning_design_refuses_counts_it_would_misread(options, message):
 def test_planning_design_widths_stay_finite_for_a_large_family():
     """1 - alpha / (2 m) rounds to 1 past m ≈ 10^15, where the normal quantile is infinite; the tail function is not."""
     row = _design(n_templates=11, n_names=20, family=10**9, alpha=1e-6).iloc[0]
-    se = np.sqrt(0.01 / 11 + 0.02 / 20 + 0.03 / 220)
-    assert np.isfinite(row["half_width"]) and row["half_width"] == pytest.approx(sps.norm.isf(1e-6 / 2e9) * se)
+    quantile = sps.t.isf(1e-6 / 2e9, row["df"])  # the analysis's t at its Satterthwaite df, in the far tail
+    median_se = row["se"] * np.sqrt(sps.chi2.ppf(0.5, row["df"]) / row["df"])  # the median printed standard error
+    assert np.isfinite(quantile) and np.isfinite(row["half_width"])
+    assert row["half_width"] == pytest.approx(quantile * median_se)
 
 
 @pytest.fixture(scope="module")
