@@ -30,6 +30,7 @@ from toolkit.studies import get
 if TYPE_CHECKING:  # annotations only
     from matplotlib.axes import Axes
 
+    from toolkit.scoring import ScoreRecord
     from toolkit.studies.base import Settings, Study
 
 
@@ -44,6 +45,12 @@ class Provenance:
     fingerprints: Mapping[str, str] = dataclasses.field(default_factory=dict)
     inputs: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     no_score: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+    @classmethod
+    def of(cls, *, study: str, settings: Mapping[str, Any], record: "ScoreRecord") -> "Provenance":
+        """The provenance of a run whose texts were scored with ``record`` (:class:`toolkit.scoring.ScoreRecord`)."""
+        return cls(study=study, settings=settings, fingerprints=record.fingerprints, inputs=record.inputs,
+                   no_score=record.no_score)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)

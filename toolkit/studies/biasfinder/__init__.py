@@ -271,8 +271,7 @@ class BiasFinder(Study):
                            frames={"btcs": counts, "table4": table4_rates(table4(counts), rate_table),
                                    "rates": rate_table},
                            settings=settings,
-                           provenance=Provenance(study=self.name, settings=record, fingerprints=report.fingerprints,
-                                                 inputs=report.inputs, no_score=report.no_score))
+                           provenance=Provenance.of(study=self.name, settings=record, record=report))
 
     def figures(self, result: StudyResult, **options: Any) -> dict[str, Axes]:
         return figures_of(result)

@@ -216,10 +216,8 @@ class EEC(Study):
         return StudyResult(study=self.name, models=specs, scored=scored,
                            frames={"tests": tests, "summary": summary(tests), "pairs": all_pairs},
                            settings=settings, extras={"pearson": pearson, "clipping": clipping},
-                           provenance=Provenance(study=self.name,
-                                                 settings=_record(settings, scored, tests, pearson, clipping),
-                                                 fingerprints=report.fingerprints, inputs=report.inputs,
-                                                 no_score=report.no_score))
+                           provenance=Provenance.of(study=self.name, record=report,
+                                                    settings=_record(settings, scored, tests, pearson, clipping)))
 
     def figures(self, result: StudyResult, **options: Any) -> dict[str, Axes]:
         return figures_of(result, **options)

@@ -116,8 +116,7 @@ def _execute(*, models: ModelsArg, settings: "MultilingualSettings", cache: bool
                                "defects": defects.report(table), "cells": defects.cells(table),
                                "design": corpora.design(table)},
                        settings=settings, extras={"skipped": skipped, "pearson": pearson},
-                       provenance=Provenance(study=STUDY, settings=record, fingerprints=report.fingerprints,
-                                             inputs=report.inputs, no_score=report.no_score))
+                       provenance=Provenance.of(study=STUDY, settings=record, record=report))
 
 
 def _pearson(scored: pd.DataFrame) -> dict[str, float]:

@@ -168,9 +168,7 @@ class PSA(Study):
         record["figures_not_drawn"] = figures_not_drawn(frames["names"], models=list(dict.fromkeys(scored["model"])))
         return StudyResult(study=self.name, models=list(dict.fromkeys(scored["model"])), scored=scored,
                            frames=frames, settings=settings,
-                           provenance=Provenance(study=self.name, settings=record,
-                                                 fingerprints=report.fingerprints, inputs=report.inputs,
-                                                 no_score=report.no_score))
+                           provenance=Provenance.of(study=self.name, settings=record, record=report))
 
     def figures(self, result: StudyResult, **options: Any) -> dict[str, Axes]:
         return figures_of(result)
