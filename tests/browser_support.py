@@ -48,7 +48,9 @@ def skip_without_browser(*, lab: bool) -> None:
 
 
 def chrome(profile: Path):
-    """Headless Chromium with its own profile folder, no background network, a 1400×1000 window."""
+    """Headless Chromium with its own profile folder, no background network, a 1400×1000 window, and the page
+    treated as focused (a headless window never holds the OS focus, so JupyterLab's focus-tracked ``currentWidget``
+    would stay null and key presses would go nowhere)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -60,6 +62,7 @@ def chrome(profile: Path):
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
     driver.set_script_timeout(60)
+    driver.execute_cdp_cmd("Emulation.setFocusEmulationEnabled", {"enabled": True})
     return driver
 
 

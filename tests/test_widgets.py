@@ -124,6 +124,19 @@ def test_psa_app_runs_and_the_slider_redraws_flips(monkeypatch):
     assert seen == [0.3] and app.result is scored_before  # redrawn from the stored result, nothing re-scored
 
 
+def test_psa_app_says_in_words_the_score_sens_figure_it_does_not_draw():
+    from toolkit.studies.psa.app import psa_app
+
+    app = psa_app(models=["textblob", "vader"], n=10, cache=False)
+    assert app.run(), app.status.value
+    shown = [o.get("data", {}).get("text/html", "") for o in app.output.outputs]
+    notes = [h for h in shown if "psa-not-drawn" in h]
+    assert any("textblob gives every name the same score" in n for n in notes) and all("No figure" in n for n in notes)
+    drawn = app.result.figures()
+    assert "psa_score_sens_textblob" not in drawn and "psa_label_dist" in drawn
+    assert len(notes) == sum(f"psa_score_sens_{m}" not in drawn for m in ("textblob", "vader"))  # each missing one said
+
+
 def test_psa_app_takes_a_spec_with_commas_inside_labels_and_counts_a_ticked_and_typed_model_once(
         tiny_bert_generic_dir):
     from toolkit.studies.psa.app import psa_app

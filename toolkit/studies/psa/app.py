@@ -2,11 +2,13 @@
 gender gap and the figures; the threshold slider redraws the label-flip view from the last result."""
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
+from IPython.display import HTML
 import pandas as pd
 
 from toolkit import formatting, plots
@@ -82,6 +84,10 @@ class PSAApp(Runner):
                                                              family=result.provenance.settings["family"],
                                                              legend=legend)))
         self._draw(result.figures())
+        for model in result.models:  # a figure of one bar or none is said in words (figures_of leaves it out)
+            note = figures.score_sens_note(result.names, model=model)
+            if note:
+                self._show(HTML(f"<p class='psa-not-drawn'>{html.escape(note)}</p>"))
         self.result = result
         self.redraw_flips()
 
