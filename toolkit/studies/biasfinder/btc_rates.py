@@ -3,7 +3,8 @@
 - :func:`rates` — per model × characteristic (:data:`RATE_COLUMNS`): the BTC rate (BTCs / between-class pairs) with a
   template-clustered bootstrap interval (default; Wilson as well), the within-class placebo rate (two female names;
   two names of one country, which needs ``n_country_names >= 2``; occupation has no null), the excess
-  (``estimate``) with its interval, Cohen's h, ``p_adjusted`` over the model × characteristic family
+  (``estimate``) with its interval (one family of tests with the permutation p: 0 inside exactly when p ≥
+  alpha), Cohen's h, ``p_adjusted`` over the model × characteristic family
   (:data:`RATE_FAMILY`), the :func:`toolkit.stats.verdict` (``a higher`` = more BTCs between classes than within) and
   ``btcs_net``.
 - :func:`table4_rates` adds the rate columns to Table 4 (:data:`TABLE4_RATE_COLUMNS`), the paper's unchanged.
@@ -228,7 +229,7 @@ def _joint_interval(estimate: float, p: float, *, alpha: float, bootstrap: tuple
     permutation test (``permutation``, :func:`_inverted_interval`; exact at 0, too narrow under a bias, where the
     excess is no longer a degenerate contrast of names) and the two-way bootstrap (``bootstrap``; over-wide at 0,
     covers under a bias) reject it, and — when p rejects 0 — every δ on the far side of 0 from the estimate too
-    (the two-sided p read in the estimate's direction). When p rejects, the end at 0 is open: printed as ±:data:`TIE`."""
+    (the two-sided p read in the estimate's direction). When p rejects, the end at 0 is open: printed ±:data:`TIE`."""
     low, high = np.fmin(bootstrap[0], permutation[0]), np.fmax(bootstrap[1], permutation[1])
     if not (np.isfinite(low) and np.isfinite(high)):
         return float(low), float(high)
@@ -423,18 +424,23 @@ def rates(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, margin: float =
     the one used. ``p_value`` is a permutation test of the excess: the names are reassigned to the classes at random
     (``n_boot`` times, class sizes kept, within each set of names that share templates), the null of a model whose
     names differ but not by class; exact in any number of templates, its type I error was 2-7 % at alpha = 5 % in
-    the same-names design (docs/statistics.md). The interval is conservative (97-100 % coverage: at a zero excess
-    the excess is a degenerate contrast of names, whose bootstrap over-counts), so near zero the p is the sharper
-    reading.
+    the same-names design (docs/statistics.md). The excess's ``ci_low/high`` invert one family of tests of
+    H0: excess = δ: at δ = 0 that p (0 lies inside exactly when p ≥ ``alpha``, so no ``a higher`` row holds 0);
+    elsewhere δ is rejected only when both the permutation test with the data's between-class pairs shifted by δ
+    (the same draws) and the two-way bootstrap reject it, and when p rejects 0 so is every δ beyond 0 from the
+    estimate (the open end at 0 is printed ±1e-12). At a zero excess the excess is a degenerate contrast of names:
+    the bootstrap alone over-counts its spread there, the permutation alone misses a bias's first-order spread.
+    The verdict's equivalence test is the larger of the permutation TOST p (the same shifted draws) and the t TOST
+    on the bootstrap's SE, corrected over the family as ``p_adjusted``. ``interval="cluster-bootstrap"``: the
+    two-way bootstrap interval alone and the uncorrected t TOST (the previous default), for comparison.
     ``interval="templates"``: the template-only bootstrap (names fixed) with its bootstrap p, kept for comparison;
     ``interval="pairs"``: Wilson (:func:`toolkit.stats.wilson`) and Newcombe (:func:`toolkit.stats.rate_difference`)
     treating pairs as independent (too narrow when templates differ). ``rate_wilson_*`` and ``newcombe_*`` always
     hold the pair-level ones. ``no_test_reason``: why a row has no null (no within-class pair: occupation, country
     with ``n_country_names`` = 1, gender templates that swap only pronouns); ``n_names``: the names (class × fill).
     ``p_adjusted``: ``correction`` (:data:`toolkit.stats.METHODS`) over the family of every row with a p
-    (:data:`RATE_FAMILY`); ``verdict`` (:func:`toolkit.stats.verdict` at ``margin``, with the interval's SE and
-    df = templates − 1):
-    ``a higher`` = more BTCs between classes than within.
+    (:data:`RATE_FAMILY`); ``verdict`` (:func:`toolkit.stats.verdict` at ``margin``, its equivalence test as above;
+    ``templates``/``pairs``: the t TOST on the interval's SE): ``a higher`` = more BTCs between classes than within.
     """
     if interval not in RATE_INTERVALS:
         raise unknown("rate interval", interval, RATE_INTERVALS)
