@@ -2,7 +2,9 @@
 design (every template filled with the SAME names; tests/synthetic_bias.py's ``biasfinder_same_names``), through
 ``rates()`` itself. Per design, the same simulated runs are read by ``interval="cluster-bootstrap"`` (before: the
 two-way bootstrap interval beside the permutation p) and ``interval="cluster"`` (after: the interval that inverts
-that permutation test, the same draws). Prints, ± one Monte-Carlo SE:
+that permutation test, the same draws), and by the inverted permutation test alone (``inverted-alone``: the data's
+between-class pairs shifted by δ, the same draws; not an option of ``rates()``, shown for why). Prints, ± one
+Monte-Carlo SE:
 
 - ``reject``: runs with p < 0.05 (type I error at delta = 0, power otherwise; the p is the same in both);
 - ``higher∋0``: of the runs read as "a higher" (p < 0.05, excess > 0: the verdict's test in a family of one),
@@ -29,6 +31,7 @@ from stats_simulation import _se, _truth  # noqa: E402
 from synthetic_bias import biasfinder_same_names  # noqa: E402
 
 from toolkit.studies.biasfinder import analysis as biasfinder  # noqa: E402
+from toolkit.studies.biasfinder import btc_rates  # noqa: E402
 
 NAMES = dict(name_sd=0.15, template_sd=0.15, residual_sd=0.05)
 SMALL = dict(name_sd=0.05, template_sd=0.15, residual_sd=0.05)
@@ -47,6 +50,16 @@ DESIGNS = [  # (label, design, templates, names per class, delta)
 ]
 
 
+def _inverted_alone(scored: pd.DataFrame, table: pd.DataFrame, *, n_boot: int) -> dict[str, list[float]]:
+    """Per run (model), the interval of the inverted permutation test alone, from rates()'s own draws (seed 0)."""
+    ends = []
+    for model, estimate in zip(table["model"], table["estimate"]):
+        design = btc_rates._pair_design(scored[scored["model"] == model])
+        permuted, slope = btc_rates._permuted_excess(design, n_perm=n_boot, seed=0)
+        ends.append(btc_rates._inverted_interval(estimate, permuted, slope, alpha=0.05))
+    return {"ci_low": [e[0] for e in ends], "ci_high": [e[1] for e in ends]}
+
+
 def measure(runs: int, n_boot: int) -> list[dict]:
     rows = []
     for label, design, n_templates, n_names, delta in DESIGNS:
@@ -57,6 +70,7 @@ def measure(runs: int, n_boot: int) -> list[dict]:
         tables = {method: biasfinder.rates(scored, n_boot=n_boot, interval=method)
                   for method in ("cluster-bootstrap", "cluster")}
         before, after = tables["cluster-bootstrap"], tables["cluster"]
+        tables["inverted-alone"] = after.assign(**_inverted_alone(scored, after, n_boot=n_boot))
         assert (before["p_value"].to_numpy() == after["p_value"].to_numpy()).all()  # one p, before and after
         width_before = float((before["ci_high"] - before["ci_low"]).mean())
         for method, table in tables.items():
