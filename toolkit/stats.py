@@ -119,10 +119,12 @@ def mean_interval(values: np.ndarray, *, level: float = 0.95, method: str = "hal
             warnings.simplefilter("ignore", RuntimeWarning)  # a (nearly) constant column: its se is ~0 anyway
             skew = sps.skew(y, axis=0, bias=False)
         a = np.where(np.isfinite(skew) & (se > 0), skew, 0.0) / np.sqrt(n)
-        safe = np.where(a == 0, 1.0, a)
 
-        def invert(quantile: np.ndarray) -> np.ndarray:  # g(T) = ((1 + aT/3)³ − 1)/a + a/6, monotone in T
-            return np.where(a == 0, quantile, 3 * (np.cbrt(1 + a * (quantile - a / 6)) - 1) / safe)
+        def invert(quantile: np.ndarray) -> np.ndarray:
+            # g(T) = ((1 + aT/3)³ − 1)/a + a/6 is monotone; T = 3(c − 1)/a with c = ∛(1 + a(q − a/6)), written
+            # without the division by a (c − 1 = (c³ − 1)/(c² + c + 1)), exact as a → 0
+            c = np.cbrt(1 + a * (quantile - a / 6))
+            return 3 * (quantile - a / 6) / (c * c + c + 1)
         lower_t, upper_t = invert(lower_t), invert(upper_t)
     return mean - upper_t * se, mean - lower_t * se
 
