@@ -32,6 +32,11 @@ Outputs: :data:`HEADLINE_COLUMNS` (per study × model: the headline with a perce
   population τ in 18-46 % of simulated studies of 6-20 models; over units and models, 96-99 %.
 - ``share_positive``/``share_undefined``: over replicates that resample the units only (the models fixed): how often
   the measurement noise alone leaves τ > 0, or undefined.
+- ``claim_possible`` and ``min_abs_tau``: whether these models can support an agreement claim at all (the
+  smallest exact p, ties included, below alpha) and the smallest |τ| whose exact p is below alpha for untied
+  rankings of this many models (:func:`claim_support`, Kendall's exact null: NaN for 3-4 models; 6: 0.87; 8: 0.64;
+  12: 0.45); :func:`~toolkit.studies.agreement.captions.claim_words` says it in words, under the τ figure and in
+  the conclusions' ``reason``.
 """
 from __future__ import annotations
 
@@ -51,6 +56,7 @@ from toolkit import checks, stats
 from toolkit.errors import InputError, unknown
 from toolkit.studies import all_studies, get, register, stats_frame
 from toolkit.studies.agreement import figures
+from toolkit.studies.agreement.captions import claim_words
 from toolkit.studies.base import Settings, Study
 from toolkit.studies.result import Provenance, StudyResult
 
@@ -327,7 +333,9 @@ class Agreement_(Study):
     sizes = {"quick": {}, "paper": {"psa_n": 1000}}
     takes_models = False  # it runs the other studies on the models it is given
     paper_figures = {
-        "agreement_tau": ("agreement_tau", "none", "Kendall's τ between the studies' rankings"),
+        "agreement_tau": ("agreement_tau", "none", "Kendall's τ between the studies' rankings; under the axes, "
+                          "whether the number of models can support an agreement claim at all (the smallest |τ| "
+                          "an exact p below alpha needs)"),
         "agreement_ranks": ("agreement_ranks", "none", "each model's rank by study"),
     }
 
@@ -349,7 +357,7 @@ class Agreement_(Study):
         return from_results(results, settings=settings)
 
     def figures(self, result: StudyResult, **options: Any) -> dict[str, Axes]:
-        return {"agreement_tau": figures.agreement_tau(result.tau),
+        return {"agreement_tau": figures.agreement_tau(result.tau, alpha=result.settings.alpha),
                 "agreement_ranks": figures.agreement_ranks(result.headlines)}
 
     def conclusions(self, result: StudyResult) -> pd.DataFrame:
@@ -363,12 +371,15 @@ class Agreement_(Study):
             "p_value": tau["p_value"], "p_adjusted": tau["p_value"], "verdict": verdict,
             "unit": "Kendall's τ-b", "family": "none: each pair of studies on its own", "correction": "none",
             "null": "τ = 0: the two rankings are unrelated (exact permutation p)",
-            "reason": tau["reason"].fillna("").astype(str).where(tau["state"] != "undefined",
-                                                                 tau["reason"].fillna("").astype(str))}),
+            "reason": ["; ".join(filter(None, [row["reason"] if isinstance(row["reason"], str) else "",
+                                               claim_words(row, alpha=alpha)]))
+                       for row in tau.to_dict("records")]}),
             study=self.name)
 
     def describe(self, result: StudyResult) -> str:
-        return result.tau.to_string(index=False)
+        alpha = result.settings.alpha
+        said = dict.fromkeys(claim_words(row, alpha=alpha) for row in result.tau.to_dict("records"))
+        return result.tau.to_string(index=False) + "\n" + "\n".join(said)
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--corpus", default="sample", help="the corpus of PSA and BiasFinder")
