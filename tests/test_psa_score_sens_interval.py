@@ -89,35 +89,41 @@ def test_psa_score_sens_t_option_keeps_the_t_interval_and_the_paper_column():
         psa.score_sens(scored, interval="bootstrap")
 
 
-def _coverages(reps: int) -> dict[str, dict[str, tuple[float, float, float]]]:
+SKEWED = ("lognormal σ 1", "mixture 5 %", "mixture 10 %")
+"""The designs whose t interval covered 90.3-92.6 % over 2,000 replicates (docs/statistics.md)."""
+
+
+def _coverages(reps: int, designs: tuple[str, ...]) -> dict[str, dict[str, tuple[float, float, float]]]:
     sim = _simulation()
-    return {design: sim.coverage(design, n_sentences=56, reps=reps, seed=11) for design in sim.DESIGNS}
+    return {design: sim.coverage(design, n_sentences=56, reps=reps, seed=11) for design in designs}
+
+
+def _check(found: dict, *, symmetric_band: float, full: bool) -> None:
+    """Symmetric effects: both near 95 %. Skewed ones: Hall's higher than the t by at least a point on the same
+    replicates, and at least 93 % where a tenth of the sentences carry big shifts. ``full`` (2,000 replicates):
+    the t below 93 % and Hall's not shown below 93 % (at most two Monte-Carlo SEs under it) in every skewed design
+    (at a skewness of 6, lognormal σ 1, it reaches 92.8 % ± 0.5 %: docs/statistics.md)."""
+    (t, _, _), (hall, _, _) = found["symmetric"]["t"], found["symmetric"]["hall"]
+    assert abs(t - 0.95) <= symmetric_band and abs(hall - 0.95) <= symmetric_band
+    for design in SKEWED:
+        (t, _, _), (hall, hall_se, _) = found[design]["t"], found[design]["hall"]
+        assert hall >= t + 0.01, (design, found[design])
+        if full:
+            assert t < 0.93 and hall + 2 * hall_se >= 0.93, (design, found[design])
+    assert found["mixture 10 %"]["t"][0] < 0.93 <= found["mixture 10 %"]["hall"][0]
 
 
 def test_psa_score_sens_hall_covers_where_the_t_undercovers():
-    """56 sentences × the 48 default names, 300 replicates per design (~15 s): where the per-sentence effects are
-    skewed the t interval falls below 93 % and Hall's holds at least 93 %; with symmetric effects both stay near
-    95 %."""
-    found = _coverages(300)
-    for design, methods in found.items():
-        t, hall = methods["t"][0], methods["hall"][0]
-        if design == "symmetric":
-            assert 0.93 <= t <= 0.97 and 0.93 <= hall <= 0.97
-        elif t < 0.93:
-            assert hall >= 0.93, (design, found)
-    assert sum(m["t"][0] < 0.93 for m in found.values()) >= 2  # the skewed designs do trouble the t
+    """56 sentences × the 48 default names, 200 replicates per design (~10 s of one core)."""
+    _check(_coverages(200, ("symmetric", *SKEWED)), symmetric_band=0.02, full=False)
 
 
 @pytest.mark.slow
 def test_psa_score_sens_hall_covers_where_the_t_undercovers_full():
-    """The docs' table: 2,000 replicates per design (about 4 minutes on 2 cores)."""
-    found = _coverages(2000)
-    for design, methods in found.items():
-        t, hall = methods["t"][0], methods["hall"][0]
-        if design == "symmetric":
-            assert abs(t - 0.95) < 0.01 and abs(hall - 0.95) < 0.01
-        elif t < 0.93:
-            assert hall >= 0.93, (design, found)
+    """The docs' table: 2,000 replicates per design (a few minutes on 2 cores); mild skew changes nothing."""
+    found = _coverages(2000, tuple(_simulation().DESIGNS))
+    _check(found, symmetric_band=0.01, full=True)
+    assert abs(found["lognormal σ 0.5"]["hall"][0] - found["lognormal σ 0.5"]["t"][0]) <= 0.01
 
 
 def test_psa_run_records_the_score_sens_interval():
