@@ -2,9 +2,7 @@
 p, and by simulation (benchmarks/agreement_claims.py) how often the study claims agreement for m = 4…12 models."""
 from __future__ import annotations
 
-import importlib.util
 import itertools
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,14 +11,11 @@ from scipy.stats import kendalltau
 from toolkit.errors import InputError
 from toolkit.studies.agreement import claim_support, claim_table
 
-_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "agreement_claims.py"
-
 
 def _simulation():
-    spec = importlib.util.spec_from_file_location("agreement_claims", _PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    from conftest import benchmark_module
+
+    return benchmark_module("agreement_claims")
 
 
 def _smallest_significant_by_scipy(m: int, alpha: float) -> float:

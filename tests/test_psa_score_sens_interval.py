@@ -2,9 +2,6 @@
 by simulation in PSA's real design (the 48 default names × 56 sentences, benchmarks/psa_score_sens_coverage.py)."""
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -15,14 +12,11 @@ from toolkit import stats
 from toolkit.errors import InputError, UnknownNameError
 from toolkit.studies.psa import analysis as psa
 
-_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "psa_score_sens_coverage.py"
-
 
 def _simulation():
-    spec = importlib.util.spec_from_file_location("psa_score_sens_coverage", _PATH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    from conftest import benchmark_module
+
+    return benchmark_module("psa_score_sens_coverage")
 
 
 def _hall_by_root(y: np.ndarray, level: float) -> tuple[float, float]:
@@ -46,7 +40,7 @@ def test_stats_mean_interval_hall_solves_halls_transformation():
     low, high = stats.mean_interval(y, level=0.9, method="hall")
     for j in range(3):
         assert (low[j], high[j]) == pytest.approx(_hall_by_root(y[:, j], 0.9), rel=1e-9)
-    t_low, t_high = stats.mean_interval(y, level=0.9, method="t")
+    _, t_high = stats.mean_interval(y, level=0.9, method="t")
     assert np.all(high - y.mean(0) > t_high - y.mean(0))  # the long right tail: the upper end moves out
 
 

@@ -333,9 +333,9 @@ class Agreement_(Study):
     sizes = {"quick": {}, "paper": {"psa_n": 1000}}
     takes_models = False  # it runs the other studies on the models it is given
     paper_figures = {
-        "agreement_tau": ("agreement_tau", "none", "Kendall's τ between the studies' rankings; under the axes, "
-                          "whether the number of models can support an agreement claim at all (the smallest |τ| "
-                          "an exact p below alpha needs)"),
+        "agreement_tau": ("agreement_tau", "none", ("Kendall's τ between the studies' rankings; under the axes, "
+                                                    "whether the number of models can support an agreement claim "
+                                                    "at all (the smallest |τ| an exact p below alpha needs)")),
         "agreement_ranks": ("agreement_ranks", "none", "each model's rank by study"),
     }
 

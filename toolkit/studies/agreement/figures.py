@@ -8,8 +8,8 @@ from matplotlib.axes import Axes
 from matplotlib.patches import Rectangle
 
 from toolkit.plots.presets import preset
-from toolkit.studies.agreement.captions import claim_words
 from toolkit.plots.style import _legend_outside, _styled, model_palette, new_axes, short_labels
+from toolkit.studies.agreement.captions import claim_words
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "h")
 
