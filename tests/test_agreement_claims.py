@@ -61,9 +61,9 @@ def test_agreement_claim_support_known_values_and_bad_input():
         claim_support(n_models=6, alpha=1.5)
 
 
-def _rates(runs: int) -> dict[int, tuple[dict, dict]]:
+def _rates(runs: int, *, seed: int = 3) -> dict[int, tuple[dict, dict]]:
     sim = _simulation()
-    return {m: (sim.claims(m, s=0.5, runs=runs, seed=3), sim.claims(m, s=None, runs=runs, seed=3))
+    return {m: (sim.claims(m, s=0.5, runs=runs, seed=seed), sim.claims(m, s=None, runs=runs, seed=seed))
             for m in range(4, 13)}
 
 
@@ -86,8 +86,8 @@ def test_agreement_claims_by_simulation_never_below_the_minimum():
 
 @pytest.mark.slow
 def test_agreement_claims_by_simulation_full():
-    """The docs' table: 400 runs per m and truth."""
-    found = _rates(400)
+    """The docs' table (the benchmark's seed): 300 runs per m and truth."""
+    found = _rates(300, seed=0)
     for m, (agree, none) in found.items():
         if not claim_support(n_models=m)["claim_possible"]:
             assert agree["claim_rate"] == 0

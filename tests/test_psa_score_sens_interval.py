@@ -87,9 +87,9 @@ SKEWED = ("lognormal σ 1", "mixture 5 %", "mixture 10 %")
 """The designs whose t interval covered 90.3-92.6 % over 2,000 replicates (docs/statistics.md)."""
 
 
-def _coverages(reps: int, designs: tuple[str, ...]) -> dict[str, dict[str, tuple[float, float, float]]]:
+def _coverages(reps: int, designs: tuple[str, ...], *, seed: int = 11) -> dict[str, dict[str, tuple[float, float, float]]]:
     sim = _simulation()
-    return {design: sim.coverage(design, n_sentences=56, reps=reps, seed=11) for design in designs}
+    return {design: sim.coverage(design, n_sentences=56, reps=reps, seed=seed) for design in designs}
 
 
 def _check(found: dict, *, symmetric_band: float, full: bool) -> None:
@@ -114,8 +114,9 @@ def test_psa_score_sens_hall_covers_where_the_t_undercovers():
 
 @pytest.mark.slow
 def test_psa_score_sens_hall_covers_where_the_t_undercovers_full():
-    """The docs' table: 2,000 replicates per design (a few minutes on 2 cores); mild skew changes nothing."""
-    found = _coverages(2000, tuple(_simulation().DESIGNS))
+    """The docs' table at 56 sentences (the benchmark's seed): 2,000 replicates per design (about 10 minutes on 2
+    shared cores); mild skew changes nothing."""
+    found = _coverages(2000, tuple(_simulation().DESIGNS), seed=0)
     _check(found, symmetric_band=0.01, full=True)
     assert abs(found["lognormal σ 0.5"]["hall"][0] - found["lognormal σ 0.5"]["t"][0]) <= 0.01
 
