@@ -78,6 +78,17 @@ def tiny_bert_generic_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return _tiny_bert(tmp_path_factory.mktemp("tiny_bert_generic"), id2label={0: "LABEL_0", 1: "LABEL_1"}, seed=2)
 
 
+def benchmark_module(name: str):
+    """``benchmarks/<name>.py`` imported as a module (the simulations the statistics tests run at a smaller size)."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def corpus_of(texts: list[str]):
     """A corpus frame (toolkit.corpora's columns) holding ``texts``, for generator tests."""
     import pandas as pd

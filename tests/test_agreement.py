@@ -82,6 +82,20 @@ def test_four_models_cannot_show_agreement_and_the_table_says_so(scored):
     assert row["p_value"] == pytest.approx(2 / 24) and row["p_min"] == pytest.approx(2 / 24)
     assert row["state"] == "too few models" and "4 models" in row["reason"]
     assert np.isnan(row["ci_low"]) and "no interval" in row["reason"]
+    assert not row["claim_possible"] and np.isnan(row["min_abs_tau"])  # no agreement claim with 4 models
+
+
+def test_agreement_says_in_words_which_model_counts_can_support_a_claim(scored):
+    from toolkit.studies import agreement
+
+    tau = agreement.agreement(scored=scored, n_boot=50).tau
+    assert agreement.claim_words(tau.iloc[0]) == ("4 models cannot support an agreement claim: no ranking of 4 "
+                                                  "reaches p < 0.05")
+    six = tau.iloc[0].copy()
+    six["n_models"], six["claim_possible"], six["min_abs_tau"] = 6, True, 13 / 15
+    assert agreement.claim_words(six) == "6 models: an agreement claim needs |τ| ≥ 0.87 (p < 0.05)"
+    ax = agreement_figures.agreement_tau(tau)
+    assert "cannot support an agreement claim" in ax.get_xlabel()
 
 
 def test_exact_p_with_ties_equals_the_enumeration():

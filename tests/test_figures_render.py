@@ -105,7 +105,9 @@ def _frames():
                          "tau": np.nan if "biasfinder" in (a, b) else (1.0 if b == "psa" else 0.4),
                          "ci_low": np.nan if "biasfinder" in (a, b) else 0.2,
                          "ci_high": np.nan if "biasfinder" in (a, b) else (1.0 if b == "psa" else 0.8),
-                         "p_value": 0.05} for i, a in enumerate(studies) for b in studies[i + 1:]])
+                         "p_value": 0.05, "claim_possible": True, "min_abs_tau": 1.0,  # the note under the axes
+                         "state": "undefined" if "biasfinder" in (a, b) else "assessable"}
+                        for i, a in enumerate(studies) for b in studies[i + 1:]])
     rank_models = ["vader", "afinn", "textblob", HF, "minilm-imdb"]
     ranks = {"eec": [1, 2, 2, 4, 5], "psa": [1, 1, 3, 4, 5], "biasfinder": [3, 3, 3, 1, 2], "btcsam": [5, 4, 3, 2, 1]}
     headlines = pd.DataFrame([{"study": s, "measure": "m", "model": m, "estimate": 0.1, "ci_low": 0.0, "ci_high": 0.2,

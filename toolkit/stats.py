@@ -9,6 +9,8 @@ Every comparison a study prints gains the same columns (:data:`STAT_COLUMNS`) be
 ``inconclusive`` / ``identical scores (no test needed)``).
 
 - :func:`paired_t`: mean of paired differences, t interval, d_z = mean / sd (Lakens 2013), p (``scipy``).
+- :func:`mean_interval`: the mean of each column with a t interval or Hall's (1992) skewness-corrected t
+  interval (:data:`MEAN_INTERVALS`), vectorised over columns.
 - :func:`two_way_bootstrap`: the mean of a templates × names array with both treated as samples (Clark 1973's
   language-as-fixed-effect fallacy). Default ``satterthwaite``: the two-way random-effects standard error and a t
   reference with Satterthwaite's df — interval, p and the equivalence p from that one distribution, p not floored
@@ -35,6 +37,7 @@ Every comparison a study prints gains the same columns (:data:`STAT_COLUMNS`) be
 """
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -57,6 +60,8 @@ VERDICTS = verdicts.STORED
 """The verdicts :func:`verdict` gives; the two with a margin end in ``±m`` (e.g. ``equivalent within ±0.01``). The
 words tables, captions, legends and reports show for them: :mod:`toolkit.verdicts`."""
 IDENTICAL = verdicts.IDENTICAL
+MEAN_INTERVALS = ("hall", "t")
+"""How :func:`mean_interval` makes its interval: ``hall``, Hall's (1992) skewness-corrected t; ``t``, mean ± t·se."""
 CONSTANT_SHIFT = "no variance: one constant shift (zero-width interval, p = 0)"
 """The ``method`` of a two-way estimate whose every cell is the same non-zero Δ: nothing varies, so the interval is
 the point and p is 0 — a state of the scores, not a precise estimate."""
@@ -87,6 +92,41 @@ def paired_t(differences: Sequence[float] | np.ndarray, *, alpha: float = ALPHA)
     p = float(sps.ttest_1samp(d, 0.0).pvalue)
     return {"estimate": mean, "ci_low": mean - q * se, "ci_high": mean + q * se, "effect_size": mean / sd,
             "p_value": p, "se": se, "df": float(df), "n": n}
+
+
+def mean_interval(values: np.ndarray, *, level: float = 0.95, method: str = "hall") -> tuple[np.ndarray, np.ndarray]:
+    """A ``level`` interval for the mean of each column of ``values`` (rows the sample; returns ``low, high``, one
+    per column). ``t``: mean ± t(n − 1)·s/√n. ``hall``: Hall's (1992, JRSS B 54:221) transformation of the
+    studentised mean, T ↦ T + aT²/3 + a²T³/27 + a/6 with a = γ/√n (γ: the column's bias-adjusted skewness,
+    ``scipy.stats.skew(bias=False)``), inverted at ± t(n − 1): the t interval shifted and stretched towards a
+    skewed sample's long tail, the same as ``t`` for a symmetric one (and for n = 2, where γ is undefined). One row:
+    NaN; a constant column: a zero-width interval."""
+    if method not in MEAN_INTERVALS:
+        raise unknown("interval method", method, MEAN_INTERVALS)
+    if not 0 < level < 1:
+        raise InputError(f"need 0 < level < 1, got level={level}.", fix="e.g. level=0.95.")
+    y = np.asarray(values, dtype=float)
+    y = y.reshape(len(y), -1)
+    n = len(y)
+    mean = y.mean(axis=0) if n else np.full(y.shape[1], np.nan)
+    if n < 2:
+        return np.full_like(mean, np.nan), np.full_like(mean, np.nan)
+    se = y.std(axis=0, ddof=1) / np.sqrt(n)
+    q = sps.t.ppf(0.5 + level / 2, n - 1)
+    lower_t, upper_t = np.full_like(mean, -q), np.full_like(mean, q)  # the quantiles of T = (mean − μ) / se
+    if method == "hall" and n > 2:
+        with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a (nearly) constant column: its se is ~0 anyway
+            skew = sps.skew(y, axis=0, bias=False)
+        a = np.where(np.isfinite(skew) & (se > 0), skew, 0.0) / np.sqrt(n)
+
+        def invert(quantile: np.ndarray) -> np.ndarray:
+            # g(T) = ((1 + aT/3)³ − 1)/a + a/6 is monotone; T = 3(c − 1)/a with c = ∛(1 + a(q − a/6)), written
+            # without the division by a (c − 1 = (c³ − 1)/(c² + c + 1)), exact as a → 0
+            c = np.cbrt(1 + a * (quantile - a / 6))
+            return 3 * (quantile - a / 6) / (c * c + c + 1)
+        lower_t, upper_t = invert(lower_t), invert(upper_t)
+    return mean - upper_t * se, mean - lower_t * se
 
 
 def _moments(y: np.ndarray, w: np.ndarray | None = None

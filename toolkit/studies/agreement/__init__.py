@@ -32,6 +32,11 @@ Outputs: :data:`HEADLINE_COLUMNS` (per study × model: the headline with a perce
   population τ in 18-46 % of simulated studies of 6-20 models; over units and models, 96-99 %.
 - ``share_positive``/``share_undefined``: over replicates that resample the units only (the models fixed): how often
   the measurement noise alone leaves τ > 0, or undefined.
+- ``claim_possible`` and ``min_abs_tau``: whether these models can support an agreement claim at all (the
+  smallest exact p, ties included, below alpha) and the smallest |τ| whose exact p is below alpha for untied
+  rankings of this many models (:func:`claim_support`, Kendall's exact null: NaN for 3-4 models; 6: 0.87; 8: 0.64;
+  12: 0.45); :func:`~toolkit.studies.agreement.captions.claim_words` says it in words, under the τ figure and in
+  the conclusions' ``reason``.
 """
 from __future__ import annotations
 
@@ -51,13 +56,15 @@ from toolkit import checks, stats
 from toolkit.errors import InputError, unknown
 from toolkit.studies import all_studies, get, register, stats_frame
 from toolkit.studies.agreement import figures
+from toolkit.studies.agreement.captions import claim_words
 from toolkit.studies.base import Settings, Study
 from toolkit.studies.result import Provenance, StudyResult
 
 UNIT_COLUMNS = ("model", "unit", "part", "num", "den")
 HEADLINE_COLUMNS = ("study", "measure", "model", "estimate", "ci_low", "ci_high", "rank", "n_units")
 TAU_COLUMNS = ("study_a", "study_b", "n_models", "tau", "ci_low", "ci_high", "share_positive", "share_undefined",
-               "p_value", "p_min", "state", "reason")
+               "p_value", "p_min", "claim_possible", "min_abs_tau", "state", "reason")
+SUPPORT_COLUMNS = ("n_models", "alpha", "claim_possible", "min_abs_tau", "p_at_min", "null_sd", "width_null")
 STATES = ("assessable", "ties", "too few models", "undefined")
 MIN_MODELS_CI = 6
 """Fewer shared models than this: no τ interval (``reason`` says why); see :func:`agreement`."""
@@ -129,6 +136,50 @@ def exact_p(x: np.ndarray, y: np.ndarray, *, n_resamples: int = 20_000, seed: in
     return float(result.pvalue), float(np.mean(null >= null.max() - 1e-9))
 
 
+def _kendall_null(m: int) -> np.ndarray:
+    """How many of the m! orderings of m untied items have k = 0, 1, …, m(m − 1)/2 inversions (the Mahonian
+    numbers; Kendall's exact null: S = m(m − 1)/2 − 2k), as exact integers."""
+    counts = [1]
+    for size in range(2, m + 1):  # inserting item ``size`` adds 0 … size − 1 inversions
+        grown = [0] * (len(counts) + size - 1)
+        for k, c in enumerate(counts):
+            for extra in range(size):
+                grown[k + extra] += c
+        counts = grown
+    return np.array(counts, dtype=object)
+
+
+def claim_support(*, n_models: int, alpha: float = 0.05) -> dict[str, Any]:
+    """Whether ``n_models`` untied rankings can support an agreement claim at all (Kendall 1938's exact null of τ:
+    every ordering equally likely) and what it takes (columns :data:`SUPPORT_COLUMNS`):
+
+    - ``min_abs_tau``: the smallest |τ| whose exact two-sided p is below ``alpha`` (NaN where none is: then
+      ``claim_possible`` is False — 4 models: p ≥ 2/24 whatever the data), ``p_at_min`` its p;
+    - ``null_sd``: the sd of τ when the rankings are unrelated, √(2(2m + 5) / (9m(m − 1))), and ``width_null``:
+      2·z(1 − alpha/2)·null_sd, the width of a 1 − alpha interval for τ near 0 (the bootstrap interval over units
+      and models is about as wide; docs/statistics.md gives the measured widths)."""
+    n_models, alpha = checks.count(n_models, name="n_models", minimum=2, maximum=50), checks.alpha(alpha)
+    counts = _kendall_null(n_models)
+    pairs = n_models * (n_models - 1) // 2
+    total = sum(counts)
+    s = pairs - 2 * np.arange(len(counts))  # S per inversion count; the null is symmetric about 0
+    min_abs_tau = p_at_min = float("nan")
+    for value in sorted({abs(int(v)) for v in s}):
+        p = float(sum(c for c, v in zip(counts, s) if abs(v) >= value) / total)
+        if p < alpha:
+            min_abs_tau, p_at_min = value / pairs, p
+            break
+    null_sd = float(np.sqrt(2 * (2 * n_models + 5) / (9 * n_models * (n_models - 1))))
+    return {"n_models": n_models, "alpha": alpha, "claim_possible": bool(np.isfinite(min_abs_tau)),
+            "min_abs_tau": min_abs_tau, "p_at_min": p_at_min, "null_sd": null_sd,
+            "width_null": float(2 * sps.norm.ppf(1 - alpha / 2) * null_sd)}
+
+
+def claim_table(*, n_models: Sequence[int] = tuple(range(3, 21)), alpha: float = 0.05) -> pd.DataFrame:
+    """:func:`claim_support` for each number of models (columns :data:`SUPPORT_COLUMNS`)."""
+    return pd.DataFrame([claim_support(n_models=m, alpha=alpha) for m in n_models], columns=list(SUPPORT_COLUMNS))
+
+
 def _assess(a: str, b: str, x: np.ndarray, y: np.ndarray, *, alpha: float) -> tuple[str, str, float, float]:
     """``state, reason, p, p_min`` of one pair of studies' point headlines ``x`` and ``y`` (:data:`STATES`)."""
     n = len(x)
@@ -188,6 +239,7 @@ def agreement(*, scored: Mapping[str, pd.DataFrame], n_boot: int = 2000, seed: i
                  for i, m in enumerate(models)]
     taus = []
     picks = rng.integers(0, len(models), (n_boot, len(models)))  # models drawn with replacement, one draw per replicate
+    support = claim_support(n_models=len(models), alpha=alpha)
     for a, b in combinations(units, 2):
         draws = tau_b(boots[a], boots[b])  # the units resampled, the models fixed
         state, reason, p, p_min = _assess(a, b, points[a], points[b], alpha=alpha)
@@ -206,7 +258,8 @@ def agreement(*, scored: Mapping[str, pd.DataFrame], n_boot: int = 2000, seed: i
         taus.append({"study_a": a, "study_b": b, "n_models": len(models), "tau": tau, "ci_low": float(low),
                      "ci_high": float(high), "share_positive": float(np.mean(draws > 0)),
                      "share_undefined": float(np.mean(np.isnan(draws))), "p_value": p, "p_min": p_min,
-                     "state": state, "reason": reason})
+                     "claim_possible": bool(state != "undefined" and p_min < alpha),
+                     "min_abs_tau": support["min_abs_tau"], "state": state, "reason": reason})
     return Agreement(headlines=pd.DataFrame(rows, columns=list(HEADLINE_COLUMNS)),
                      tau=pd.DataFrame(taus, columns=list(TAU_COLUMNS)))
 
@@ -280,7 +333,9 @@ class Agreement_(Study):
     sizes = {"quick": {}, "paper": {"psa_n": 1000}}
     takes_models = False  # it runs the other studies on the models it is given
     paper_figures = {
-        "agreement_tau": ("agreement_tau", "none", "Kendall's τ between the studies' rankings"),
+        "agreement_tau": ("agreement_tau", "none", ("Kendall's τ between the studies' rankings; under the axes, "
+                                                    "whether the number of models can support an agreement claim "
+                                                    "at all (the smallest |τ| an exact p below alpha needs)")),
         "agreement_ranks": ("agreement_ranks", "none", "each model's rank by study"),
     }
 
@@ -302,7 +357,7 @@ class Agreement_(Study):
         return from_results(results, settings=settings)
 
     def figures(self, result: StudyResult, **options: Any) -> dict[str, Axes]:
-        return {"agreement_tau": figures.agreement_tau(result.tau),
+        return {"agreement_tau": figures.agreement_tau(result.tau, alpha=result.settings.alpha),
                 "agreement_ranks": figures.agreement_ranks(result.headlines)}
 
     def conclusions(self, result: StudyResult) -> pd.DataFrame:
@@ -316,12 +371,15 @@ class Agreement_(Study):
             "p_value": tau["p_value"], "p_adjusted": tau["p_value"], "verdict": verdict,
             "unit": "Kendall's τ-b", "family": "none: each pair of studies on its own", "correction": "none",
             "null": "τ = 0: the two rankings are unrelated (exact permutation p)",
-            "reason": tau["reason"].fillna("").astype(str).where(tau["state"] != "undefined",
-                                                                 tau["reason"].fillna("").astype(str))}),
+            "reason": ["; ".join(filter(None, [row["reason"] if isinstance(row["reason"], str) else "",
+                                               claim_words(row, alpha=alpha)]))
+                       for row in tau.to_dict("records")]}),
             study=self.name)
 
     def describe(self, result: StudyResult) -> str:
-        return result.tau.to_string(index=False)
+        alpha = result.settings.alpha
+        said = dict.fromkeys(claim_words(row, alpha=alpha) for row in result.tau.to_dict("records"))
+        return result.tau.to_string(index=False) + "\n" + "\n".join(said)
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--corpus", default="sample", help="the corpus of PSA and BiasFinder")

@@ -9,6 +9,7 @@ from matplotlib.patches import Rectangle
 
 from toolkit.plots.presets import preset
 from toolkit.plots.style import _legend_outside, _styled, model_palette, new_axes, short_labels
+from toolkit.studies.agreement.captions import claim_words
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "h")
 
@@ -18,12 +19,12 @@ def _number(value: float) -> str:
 
 
 @_styled
-def agreement_tau(tau: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = None) -> Axes:
     """Kendall's τ between the studies' rankings (:func:`toolkit.studies.agreement.agreement`'s ``tau``) as a lower triangle:
     one cell per pair of studies (no diagonal, no mirror), coloured by τ and saying τ over its bootstrap interval
     (``ci_low``/``ci_high``; else its permutation p); a cell whose τ is undefined (a study that ties every model) is
     grey and says ``undefined``; an interval that does not contain its τ is flagged ``*`` and said under the
-    axes."""
+    axes, as is what the number of models allows an agreement claim at ``alpha`` (:func:`claim_words`)."""
     p = preset()
     studies = list(dict.fromkeys([*tau["study_a"], *tau["study_b"]]))
     rows, cols = studies[1:], studies[:-1]
@@ -63,8 +64,11 @@ def agreement_tau(tau: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     ax.set_xticks([j + 0.5 for j in range(k)], cols, rotation=0)
     n = int(tau["n_models"].iloc[0]) if len(tau) else 0
     ax.set(title=f"Agreement of rankings ({n} models)", xlabel="", ylabel="")
+    notes = list(dict.fromkeys(claim_words(row, alpha=alpha) for row in tau.to_dict("records")
+                               if {"claim_possible", "min_abs_tau"} <= set(row)))
     if outside:
-        ax.set_xlabel("* the bootstrap interval does not contain τ")
+        notes.append("* the bootstrap interval does not contain τ")
+    ax.set_xlabel("\n".join(notes))
     return ax
 
 

@@ -24,6 +24,7 @@ from matplotlib.axes import Axes
 
 from toolkit import checks, corpora
 from toolkit import stats as st
+from toolkit.errors import unknown
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.scoring import ScoreRecord, score
 from toolkit.studies import get, register, stats_frame
@@ -32,6 +33,8 @@ from toolkit.studies.psa import analysis as _analysis
 from toolkit.studies.psa import figures as psa_figures
 from toolkit.studies.psa.analysis import (
     N_NULL,
+    SCORE_SENS_INTERVAL_NAMES,
+    SCORE_SENS_INTERVALS,
     THRESHOLDS,
     check_thresholds,
     gender_gap,
@@ -53,7 +56,8 @@ from toolkit.studies.result import Provenance, StudyResult
 class PSASettings(Settings):
     """PSA's settings: the ``corpus`` (a :func:`toolkit.corpora.load` source read with ``encoding``, or a frame) or
     ``cases`` already generated; the ``names`` table (None: the 48 public figures); ``n`` sentences (the paper:
-    1,000 per corpus), ``max_words``; LabelDist ``thresholds``."""
+    1,000 per corpus), ``max_words``; LabelDist ``thresholds``; ``score_sens_interval``: ScoreSens's interval
+    (``hall``, Hall's skewness-corrected t, default; ``t``; :func:`~toolkit.studies.psa.analysis.score_sens`)."""
 
     corpus: str | Path | pd.DataFrame = "sample"
     cases: pd.DataFrame | None = None
@@ -62,9 +66,12 @@ class PSASettings(Settings):
     max_words: int = 50
     thresholds: tuple[float, ...] = THRESHOLDS
     encoding: str = "utf-8"
+    score_sens_interval: str = "hall"
 
     def check(self) -> None:
         check_thresholds(self.thresholds)
+        if self.score_sens_interval not in SCORE_SENS_INTERVALS:
+            raise unknown("ScoreSens interval", self.score_sens_interval, SCORE_SENS_INTERVALS)
         self._set(thresholds=tuple(self.thresholds), n=checks.count(self.n, name="n", minimum=2),
                   max_words=checks.count(self.max_words, name="max_words"))
 
@@ -74,17 +81,19 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
         n: int = 1000, seed: int = 0, max_words: int = 50,
         thresholds: Sequence[float] = THRESHOLDS, n_boot: int = st.N_BOOT, alpha: float = st.ALPHA,
         margin: float = st.MARGIN, correction: str = "bonferroni", cache: bool | str | Path | None = True,
-        progress: bool | None = None, encoding: str = "utf-8") -> StudyResult:
+        progress: bool | None = None, encoding: str = "utf-8", score_sens_interval: str = "hall") -> StudyResult:
     """Generate PSA cases from ``corpus`` (a :func:`toolkit.corpora.load` source, read with ``encoding``, or a
     frame) — or take ``cases`` already generated — then score and measure. Texts that do not look English are
     skipped; the count and what the loader dropped are in the provenance's ``corpus_report``. ``n_boot`` bootstrap
     replicates (seeded by ``seed``) give every interval; the gender gap's ``p_adjusted`` is corrected over the
-    family model × corpus by ``correction`` and its verdict uses ``margin`` and ``alpha``. Returns the study's
+    family model × corpus by ``correction`` and its verdict uses ``margin`` and ``alpha``; ``score_sens_interval``
+    picks ScoreSens's interval (``hall`` or ``t``; recorded in the provenance). Returns the study's
     :class:`~toolkit.studies.result.StudyResult` (tables ``names``, ``summary``, ``label_dist``, ``correlation``,
     ``gender``, ``variance``)."""
     return STUDY.run(models=models, cache=cache, progress=progress, corpus=corpus, cases=cases, names=names, n=n,
                      seed=seed, max_words=max_words, thresholds=tuple(thresholds), n_boot=n_boot, alpha=alpha,
-                     margin=margin, correction=correction, encoding=encoding)
+                     margin=margin, correction=correction, encoding=encoding,
+                     score_sens_interval=score_sens_interval)
 
 
 def _slug(text: str) -> str:
@@ -157,9 +166,12 @@ class PSA(Study):
                   "margin": settings.margin, "correction": settings.correction, "family": "gender gap: model × corpus",
                   "n_null": N_NULL,
                   "gender_design": "sentences × (female, male) name pairs within category; two-way Satterthwaite t",
-                  "null": "placebo: random halves of each gender's names"}
+                  "null": "placebo: random halves of each gender's names",
+                  "score_sens_interval": settings.score_sens_interval,
+                  "score_sens_interval_method": SCORE_SENS_INTERVAL_NAMES[settings.score_sens_interval]}
         n_boot, seed = settings.n_boot, settings.seed
-        frames = {"names": score_sens(scored), "summary": summary(scored, n_boot=n_boot, seed=seed),
+        frames = {"names": score_sens(scored, interval=settings.score_sens_interval),
+                  "summary": summary(scored, n_boot=n_boot, seed=seed),
                   "label_dist": label_dist(scored, thresholds=settings.thresholds, n_boot=n_boot, seed=seed),
                   "correlation": sensitivity_correlation(scored),
                   "gender": gender_gap(scored, n_boot=n_boot, seed=seed, alpha=settings.alpha,
@@ -209,10 +221,12 @@ class PSA(Study):
         parser.add_argument("--max-words", type=int, default=50)
         parser.add_argument("--encoding", default="utf-8", help="the corpus file's text encoding (e.g. cp1252, "
                             "latin-1)")
+        parser.add_argument("--score-sens-interval", choices=SCORE_SENS_INTERVALS, default="hall",
+                            help="ScoreSens's interval over sentences: hall (skewness-corrected t, default) or t")
 
     def arguments(self, args: argparse.Namespace) -> dict[str, Any]:
         return {"corpus": args.corpus, "names": args.names, "n": args.n, "max_words": args.max_words,
-                "encoding": args.encoding}
+                "encoding": args.encoding, "score_sens_interval": args.score_sens_interval}
 
 
 STUDY: PSA = get("psa")  # type: ignore[assignment]

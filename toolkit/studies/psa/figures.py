@@ -68,7 +68,7 @@ def _score_sens_words(label: str, *, vertical: bool) -> dict[str, str]:
 @_styled
 def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, ax: Axes | None = None) -> Axes:
     """ScoreSens per name, female names then male names, coloured by category (PSA Figure 1), each with its
-    bootstrap interval (``score_sens_low``/``score_sens_high``, where the table has them) as a thin line; a name
+    interval over sentences (``score_sens_low``/``score_sens_high``, where the table has them) as a thin line; a name
     whose ScoreSens is 0 (or floating-point noise of 0, below :data:`NOISE`) is a diamond on the zero line, and the
     axis spans at least 0.02 (never scaled to noise). Vertical bars at double width; in a column preset the
     bars run horizontally (names down the side, female above the dashed line). Whether a model's figure says
