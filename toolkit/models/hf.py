@@ -533,7 +533,7 @@ class TransformerModel(SentimentModel):
         neighbours, and the model on one word at a time, so only the last word or two of a prefix (a word cut in
         two, the spacing before it) can differ from the whole text's, and the ids the model reads are those of the
         earlier words. Used only with the right truncation side and a pre-tokeniser (a tokenizer without one reads
-        the text as one word: never kept), and only where :meth:`_rust_agrees` found it gives the wrapper's ids."""
+        the text as one word: never kept), and only where :meth:`_rust_agrees` found it gives the wrapper's ids on the first call's texts."""
         backend = getattr(self.tokenizer, "backend_tokenizer", None)
         if backend is None:
             return self._wrapper_tokenize
@@ -581,6 +581,7 @@ class TransformerModel(SentimentModel):
             return ([e.ids for e in encodings],
                     [len(e.ids) + sum(len(o.ids) - special for o in e.overflowing) for e in encodings])
         tokenize.one_pass = one_pass
+        tokenize.prefix_agrees = None  # checked on the first call's texts (:meth:`_rust_agrees`)
         tokenize.prefix_chars = (self.max_length + PREFIX_SPARE_TOKENS) * PREFIX_CHARS_PER_TOKEN \
             if getattr(self.tokenizer, "truncation_side", "right") == "right" and backend.pre_tokenizer is not None \
             else None
@@ -599,9 +600,10 @@ class TransformerModel(SentimentModel):
             return False
         ids, lengths = tokenize.one_pass(sample)  # else encode(one_pass=True) tokenises a long text twice
         tokenize.one_pass_agrees = ids == cut and lengths == [len(x) for x in full]
-        tokenize.prefix_agrees = bool(tokenize.one_pass_agrees and tokenize.prefix_chars) and all(
-            tokenize.one_pass(sample, chars=chars)[0] == cut  # the shipped prefix, and one that cuts every sample
-            for chars in (tokenize.prefix_chars, max(1, min(len(t) for t in sample) // 2)))
+        if getattr(tokenize, "prefix_agrees", None) is None or not tokenize.one_pass_agrees:  # once per build
+            tokenize.prefix_agrees = bool(tokenize.one_pass_agrees and tokenize.prefix_chars) and all(
+                tokenize.one_pass(sample, chars=chars)[0] == cut  # the shipped prefix, and one cutting every sample
+                for chars in (tokenize.prefix_chars, max(1, min(len(t) for t in sample) // 2)))
         return True
 
     def inputs_from_ids(self, ids: list[np.ndarray]) -> dict:
