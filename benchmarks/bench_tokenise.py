@@ -12,9 +12,11 @@ the 1-layer, 64-wide BERT of ``bench_ceiling.py --tiny`` (a cheap forward pass: 
    no prefix) and the current one (one pass, a character prefix where it decides the ids, one worker thread per
    core), each with the tokenizer's own parallelism as the process found it and after
    ``TOKENIZERS_PARALLELISM=false`` (what ``transformers.pipeline`` sets for the process on its first call, as
-   ``bench_ceiling.py`` does before any timed run). The ids and ``truncated`` flags of every path are compared with
+   ``bench_ceiling.py`` does before any timed run; the previous path also with its agreement check reading each
+   checked text whole). The ids and ``truncated`` flags of every path are compared with
    the two-pass path's.
-2. **The engine**: ``score(...)`` with the previous settings (``TOKENISE_THREADS=2``, ``TOKENISE_PREFIX=False``)
+2. **The engine**: ``score(...)`` with the previous settings (``TOKENISE_THREADS=2``, ``TOKENISE_PREFIX=False``,
+   the whole-text agreement check)
    and the current ones, interleaved, cache off; the pure forward pass over the same batches (the ceiling); the
    ceiling share of each, the tokenise phase per text from the telemetry, and whether the answers are the same bit
    for bit.
@@ -34,12 +36,22 @@ from pathlib import Path
 import numpy as np
 
 from toolkit import scoring
-from toolkit.models import load
+from toolkit.models import hf, load
 from toolkit.scoring import CPU_BATCH_TOKENS, score
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_ceiling import identical  # noqa: E402
 from bench_scoring import DEFAULT_IMDB, build_model, ceiling_seconds, mutants, read_cases  # noqa: E402
+
+
+def previous(fn, *args, **kwargs):
+    """``fn`` with the previous agreement check (each checked text read whole)."""
+    kept = hf.CHECK_CHARS_PER_TOKEN
+    hf.CHECK_CHARS_PER_TOKEN = 10**9
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        hf.CHECK_CHARS_PER_TOKEN = kept
 
 
 def clocked(fn, repeats: int) -> tuple[float, float, object]:
@@ -97,7 +109,7 @@ def main() -> int:
         "rust encode_batch (truncating)": lambda: backend.encode_batch(texts),
         "transformers tokenizer(truncation=True)": lambda: tokenizer(texts, truncation=True, max_length=length),
         "engine two-pass (tokenise_ahead=False)": lambda: model.encode(texts),
-        "previous ahead (one pass, 2 threads)": lambda: model.encode(texts, threads=2, one_pass=True),
+        "previous ahead (one pass, 2 threads)": lambda: previous(model.encode, texts, threads=2, one_pass=True),
         "current ahead (one pass + prefix, cores)": lambda: model.encode(texts, threads=scoring.tokenise_threads(),
                                                                           one_pass=True, prefix=True),
     }
@@ -137,7 +149,8 @@ def main() -> int:
             scoring.TOKENISE_THREADS, scoring.TOKENISE_PREFIX = settings[name]
             record = scoring.ScoreRecord()
             started = time.perf_counter()
-            outputs[name] = score(cases, models=model, cache=False, progress=False, record=record)
+            run = previous if name == "previous" else (lambda fn, *a, **k: fn(*a, **k))
+            outputs[name] = run(score, cases, models=model, cache=False, progress=False, record=record)
             seconds[name].append(time.perf_counter() - started)
             tokenise[name].append(record.inputs[model.spec]["telemetry"]["seconds"]["tokenise"])
         scoring.TOKENISE_THREADS, scoring.TOKENISE_PREFIX = None, True

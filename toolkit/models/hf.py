@@ -256,6 +256,9 @@ first tokenised from that many leading characters only (English reviews average 
 token, so most such prefixes already run past the cut)."""
 PREFIX_SPARE_TOKENS = 16
 """Tokens the character prefix is sized to hold beyond ``max_length``."""
+CHECK_CHARS_PER_TOKEN = 12
+"""The Rust path's agreement check reads at most this many characters per token of ``max_length`` of each checked
+text (twice the prefix's)."""
 RECHECK_MARGIN = 0.03
 """The default ``recheck`` margin: the documented bf16 tolerance (docs/precision.md), about twice the largest
 |bf16 − fp32| score difference measured on BiasFinder mutants (0.016) and above the EEC's (0.025)."""
@@ -590,11 +593,14 @@ class TransformerModel(SentimentModel):
 
     def _rust_agrees(self, texts: list[str]) -> bool:
         """Whether the Rust path gives the transformers path's ids on a sample of ``texts`` (the 16 longest of the
-        first 256, so truncation is exercised when it occurs)."""
+        first 256, so truncation is exercised when it occurs; each cut to its first :data:`CHECK_CHARS_PER_TOKEN`
+        characters per token of ``max_length``, still past the cut, so that a long review does not cost the check
+        more than the call)."""
         tokenize = self._rust_tokenize()
         if tokenize == self._wrapper_tokenize:
             return False
-        sample = sorted(texts[:256], key=len)[-16:]
+        limit = CHECK_CHARS_PER_TOKEN * (self.max_length + PREFIX_SPARE_TOKENS)
+        sample = [text[:limit] for text in sorted(texts[:256], key=len)[-16:]]
         full, cut = (self._wrapper_tokenize(sample, truncate=flag) for flag in (False, True))
         if tokenize(sample, truncate=False) != full or tokenize(sample, truncate=True) != cut:
             return False
