@@ -536,7 +536,8 @@ class TransformerModel(SentimentModel):
         neighbours, and the model on one word at a time, so only the last word or two of a prefix (a word cut in
         two, the spacing before it) can differ from the whole text's, and the ids the model reads are those of the
         earlier words. Used only with the right truncation side and a pre-tokeniser (a tokenizer without one reads
-        the text as one word: never kept), and only where :meth:`_rust_agrees` found it gives the wrapper's ids on the first call's texts."""
+        the text as one word: never kept), and only where :meth:`_rust_agrees` found it gives the wrapper's ids on
+        the first call's texts."""
         backend = getattr(self.tokenizer, "backend_tokenizer", None)
         if backend is None:
             return self._wrapper_tokenize
