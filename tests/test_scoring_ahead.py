@@ -115,12 +115,15 @@ def test_scoring_ahead_prefix_is_off_for_left_truncation(tiny_bert_dir):
     """A tokenizer that cuts from the left keeps a text's end: no character prefix, the wrapper's ids."""
     from toolkit.models import load
 
-    model = load(f"hf:{tiny_bert_dir}?max_length=8")
+    model = load(f"hf:{tiny_bert_dir}?max_length=8")  # loaded models are shared: the side is put back after
     model.tokenizer.truncation_side = "left"
-    texts = ["she was great but he was awful " * 20, "good movie"] * 40
-    ids, _ = model.encode(texts, threads=2, one_pass=True, prefix=True)
-    assert model._rust_tokenize().prefix_chars is None
-    assert [x.tolist() for x in ids] == model.tokenizer(texts, truncation=True, max_length=8)["input_ids"]
+    try:
+        texts = ["she was great but he was awful " * 20, "good movie"] * 40
+        ids, _ = model.encode(texts, threads=2, one_pass=True, prefix=True)
+        assert model._rust_tokenize().prefix_chars is None
+        assert [x.tolist() for x in ids] == model.tokenizer(texts, truncation=True, max_length=8)["input_ids"]
+    finally:
+        model.tokenizer.truncation_side = "right"
 
 
 def test_scoring_tokenise_threads_follow_the_cores(monkeypatch):
