@@ -571,3 +571,22 @@ def test_eec_figures_one_task_carries_one_title():
     assert len(one) == 1 and one[0].figure._suptitle is None
     assert "valence" in one[0].get_title() and one[0].get_xlabel()
     assert five[0].figure._suptitle is not None and all(ax.get_title() for ax in five)
+
+
+def test_eec_task_panels_stacked_in_one_column_name_the_systems_once():
+    """At a column width the five task panels stack; with the same systems in the same order only the bottom panel
+    names them and the shared order is said once in the figure title (panel titles: the task alone). Where the
+    orders differ (intervals ordered by each task's mean Δ) every panel keeps its own names."""
+    pairs5, tests5 = _eec(TASKS)
+    with plots.use_preset("acl-single"):
+        boxes = eec_figures.eec_task_deltas(pairs5, tests5, attribute="gender", pearson={AIT: 0.7})
+        intervals = eec_figures.eec_task_intervals(tests5, attribute="race")
+
+    def shown(ax):
+        return [t.get_text() for t in ax.get_xticklabels() if t.get_visible() and t.get_text()]
+
+    assert [bool(shown(ax)) for ax in boxes] == [False] * 4 + [True]
+    assert [ax.get_title() for ax in boxes] == list(TASKS)
+    assert "systems by Pearson r, then mean Δ" in " ".join(boxes[0].figure._suptitle.get_text().split())
+    orders = [tuple(shown(ax)) for ax in intervals]
+    assert all(orders) and len(set(orders)) > 1  # the synthetic tasks order the systems differently

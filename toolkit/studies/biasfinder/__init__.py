@@ -93,9 +93,10 @@ class BiasFinderSettings(Settings):
     ``n_process`` parsing processes, ``executor`` (local or ray), ``n_jobs`` lexicon workers; ``max_chars``;
     ``lists`` (curated or paper), ``coherence``, ``people``, ``occupation_fit``, ``backend``, ``acceptance``,
     ``duplicates``, and under BiasFinder's own acceptance ``parser``, ``person_names``, ``titles`` and
-    ``occupation_templates`` (:mod:`toolkit.studies.biasfinder.generator`; None: the paper preset's defaults). The statistics: ``interval`` (cluster, templates or
-    pairs), ``correction`` (default Holm) over the model × characteristic family, ``alpha``, ``margin`` on the
-    BTC-rate scale, ``n_boot``, ``seed``. The paper preset: ``coherence="paper", backend="neuralcoref",
+    ``occupation_templates`` (:mod:`toolkit.studies.biasfinder.generator`; None: the paper preset's defaults).
+    The statistics: ``interval`` (cluster, cluster-bootstrap, templates or pairs), ``correction`` (default Holm)
+    over the model × characteristic family, ``alpha``, ``margin`` on the BTC-rate scale, ``n_boot``, ``seed``.
+    The paper preset: ``coherence="paper", backend="neuralcoref",
     lists="paper"``."""
 
     correction: str = "holm"
@@ -171,8 +172,13 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
 
 def _statistics_settings(*, alpha: float, margin: float, correction: str, n_boot: int, interval: str) -> dict:
     """What :func:`rates` was run with, for the provenance (``seed`` is recorded with the sampling seed)."""
-    described = {"cluster": "two-way bootstrap over templates and names; p: names permuted between classes "
-                            "(toolkit.studies.biasfinder.analysis.rates)",
+    described = {"cluster": "rates: two-way bootstrap over templates and names; p: names permuted between classes; "
+                            "excess interval: the tests of excess = δ inverted, δ = 0 by that p (0 inside exactly "
+                            "when p >= alpha), δ ≠ 0 rejected when the shifted permutation test and the two-way "
+                            "bootstrap both reject; equivalence: the larger of the permutation and t TOST p, "
+                            "corrected over the family (toolkit.studies.biasfinder.analysis.rates)",
+                 "cluster-bootstrap": "two-way bootstrap over templates and names, the excess interval too (may hold 0 "
+                                      "where the p rejects); p: names permuted between classes; t TOST uncorrected",
                  "templates": "percentile bootstrap over templates only, names fixed (comparison; too narrow when "
                               "the same names fill every template)",
                  "pairs": "Wilson / Newcombe over pairs (toolkit.stats.wilson, toolkit.stats.rate_difference)"}
@@ -374,8 +380,10 @@ class BiasFinder(Study):
                                  "default), or once (drop); counted in provenance either way")
         parser.add_argument("--interval", choices=RATE_INTERVALS, default="cluster",
                             help="BTC-rate intervals: two-way bootstrap over templates and names, p by permuting "
-                                 "names between classes (cluster, default); templates only, names fixed (templates, "
-                                 "for comparison); or Wilson/Newcombe over pairs taken as independent (pairs)")
+                                 "names between classes and the excess interval one family of tests with that p "
+                                 "(cluster, default); the excess interval from the bootstrap alone (cluster-bootstrap, "
+                                 "the previous default); templates only, names fixed (templates, for comparison); or "
+                                 "Wilson/Newcombe over pairs taken as independent (pairs)")
 
     def arguments(self, args: argparse.Namespace) -> dict[str, Any]:
         check_formats(tuple(args.format or ("csv",)))  # pyarrow for --format parquet: before templating and scoring

@@ -3,7 +3,8 @@
 - :func:`rates` — per model × characteristic (:data:`RATE_COLUMNS`): the BTC rate (BTCs / between-class pairs) with a
   template-clustered bootstrap interval (default; Wilson as well), the within-class placebo rate (two female names;
   two names of one country, which needs ``n_country_names >= 2``; occupation has no null), the excess
-  (``estimate``) with its interval, Cohen's h, ``p_adjusted`` over the model × characteristic family
+  (``estimate``) with its interval (one family of tests with the permutation p: 0 inside exactly when p ≥
+  alpha), Cohen's h, ``p_adjusted`` over the model × characteristic family
   (:data:`RATE_FAMILY`), the :func:`toolkit.stats.verdict` (``a higher`` = more BTCs between classes than within) and
   ``btcs_net``.
 - :func:`table4_rates` adds the rate columns to Table 4 (:data:`TABLE4_RATE_COLUMNS`), the paper's unchanged.
@@ -29,7 +30,9 @@ RATE_COLUMNS = ("model", "attribute", "templates", "pairs_between", "btcs_betwee
                 "no_test_reason")
 TABLE4_RATE_COLUMNS = TABLE4_COLUMNS + ("btc_rate", "btc_rate_low", "btc_rate_high", "null_rate", "excess",
                                         "excess_low", "excess_high", "btcs_net", "verdict")
-RATE_INTERVALS: tuple[str, ...] = ("cluster", "templates", "pairs")
+RATE_INTERVALS: tuple[str, ...] = ("cluster", "cluster-bootstrap", "templates", "pairs")
+TIE = 1e-12
+"""Permuted excesses within this of the data's count as ties (as extreme) in the permutation p and its inversion."""
 MIN_TEMPLATES = 8
 """Fewer templates than this: no interval, and ``no_interval_reason`` says so. Where templates carry the variance,
 a two-way bootstrap interval covered 87 % (5 templates) and 90 % (6) of a nominal 95 % even on the t(templates − 1)
@@ -150,18 +153,22 @@ def _two_way_draws(design: dict, *, n_boot: int, seed: int, names: bool = True) 
     return np.concatenate(out)
 
 
-def _permuted_excess(design: dict, *, n_perm: int, seed: int) -> np.ndarray:
+def _permuted_excess(design: dict, *, n_perm: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The excess (between − within, over the templates with a within-class pair) under ``n_perm`` seeded random
     reassignments of the names to the classes, class sizes kept, within each set of names that share templates
     (all names, when every template has the same names): its distribution when names are exchangeable between
-    classes, i.e. a model with no class effect however much each name moves it."""
+    classes, i.e. a model with no class effect however much each name moves it. Second array: per draw, the
+    same statistic with the names' own classes as the labels (the share of the draw's between-class pairs that are
+    between classes in the data minus that share among its within-class pairs), the slope by which a shift δ of
+    every observed between-class pair moves the draw's excess (:func:`_inverted_interval`)."""
     x, name_class = design["x"][:, design["matched"]], design["name_class"]
     n_classes = int(name_class.max()) + 1
     present = x.sum(axis=(1, 2)) > 0
     x, name_class = x[present], name_class[present]
+    as_labels = x.sum(axis=2)[:, :, None] * _one_hot(name_class, n_classes)[:, None, :]
     blocks = _name_blocks(x)
     rng = np.random.default_rng(seed)
-    out = []
+    out, slopes = [], []
     ones = np.ones(x.shape[1])
     for start in range(0, n_perm, 100):
         boot = min(100, n_perm - start)
@@ -171,7 +178,75 @@ def _permuted_excess(design: dict, *, n_perm: int, seed: int) -> np.ndarray:
         member = _one_hot(codes, n_classes)
         rates = _rates_of(_pair_sums(x, member), ones[None], ones)
         out.append(rates[:, 1] - rates[:, 2])
-    return np.concatenate(out)
+        overlap = _rates_of(_pair_sums(as_labels, member), ones[None], ones)
+        slopes.append(overlap[:, 1] - overlap[:, 2])
+    return np.concatenate(out), np.concatenate(slopes)
+
+
+def _permutation_p(observed: float, permuted: np.ndarray) -> float:
+    """The two-sided permutation p: (1 + draws at least as far from 0 as ``observed``) / (1 + draws)."""
+    return float(min((1 + np.sum(np.abs(permuted) >= abs(observed) - TIE)) / (1 + len(permuted)), 1.0))
+
+
+def _shift_ends(observed: float, permuted: np.ndarray, slope: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per draw b, the δ range [lower_b, upper_b] in which it counts as at least as extreme as the data under
+    H0: excess = δ, i.e. |permuted_b − δ·slope_b| ≥ |observed − δ| − :data:`TIE` (the data's between-class pairs
+    shifted by δ, then the same draw; a draw with no excess: the empty range). Each range holds ``observed``; the
+    ends solve the two linear pieces of |·| on either side of it (slope_b in [−1, 1])."""
+    def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:  # den ≥ 0; at 0 the piece never crosses: ±inf
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.where(num >= 0, np.inf, -np.inf))
+    t, a = permuted, slope
+    upper = np.maximum(ratio(observed + t + TIE, 1 + a), ratio(observed - t + TIE, 1 - a))
+    lower = -np.maximum(ratio(-(observed - t - TIE), 1 - a), ratio(-(observed + t - TIE), 1 + a))
+    bad = ~(np.isfinite(t) & np.isfinite(a))
+    return np.where(bad, np.inf, lower), np.where(bad, -np.inf, upper)
+
+
+def _inverted_interval(observed: float, permuted: np.ndarray, slope: np.ndarray, *, alpha: float
+                       ) -> tuple[float, float]:
+    """The ``1 − alpha`` interval for the excess that inverts the permutation test: every δ whose test of
+    H0: excess = δ (the data's between-class pairs' disagreement shifted by δ, the SAME draws) has p ≥ ``alpha``.
+    p(δ) = (1 + #{b: δ in [lower_b, upper_b]}) / (1 + B) (:func:`_shift_ends`); every range holds ``observed``, so
+    the set is one interval, its ends order statistics of the ranges' ends. At δ = 0 this is :func:`_permutation_p`:
+    0 lies outside when p < ``alpha`` (up to rounding; :func:`_joint_interval` settles 0 by the p itself)."""
+    n = len(permuted)
+    counts = np.arange(n + 1)
+    need = int(np.argmax((1 + counts) / (1 + n) >= alpha))  # the same float arithmetic as the p
+    if need == 0:
+        return -np.inf, np.inf
+    lower, upper = _shift_ends(observed, permuted, slope)
+    low, high = float(np.sort(lower)[need - 1]), float(np.sort(upper)[n - need])
+    if low > high:  # too few draws with an excess to accept any δ
+        return float("nan"), float("nan")
+    return low, high
+
+
+def _joint_interval(estimate: float, p: float, *, alpha: float, bootstrap: tuple[float, float],
+                    permutation: tuple[float, float]) -> tuple[float, float]:
+    """The excess's interval from one family of tests of H0: excess = δ. δ = 0: the permutation p (so 0 lies in
+    the interval exactly when p ≥ ``alpha``, the verdict's own test). δ ≠ 0: rejected only when both the inverted
+    permutation test (``permutation``, :func:`_inverted_interval`; exact at 0, too narrow under a bias, where the
+    excess is no longer a degenerate contrast of names) and the two-way bootstrap (``bootstrap``; over-wide at 0,
+    covers under a bias) reject it, and — when p rejects 0 — every δ on the far side of 0 from the estimate too
+    (the two-sided p read in the estimate's direction). When p rejects, the end at 0 is open: printed ±:data:`TIE`."""
+    low, high = np.fmin(bootstrap[0], permutation[0]), np.fmax(bootstrap[1], permutation[1])
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return float(low), float(high)
+    if p >= alpha:
+        return float(min(low, 0.0)), float(max(high, 0.0))
+    if estimate > 0:
+        return float(max(low, TIE)), float(high)
+    return float(low), float(min(high, -TIE))
+
+
+def _equivalence_p(observed: float, permuted: np.ndarray, slope: np.ndarray, *, margin: float) -> float:
+    """The TOST p for |excess| < ``margin`` from the same draws: the larger of the one-sided permutation p's of
+    H0: excess ≥ margin and H0: excess ≤ −margin, each with the data's between-class pairs shifted to that bound."""
+    n = len(permuted)
+    high = np.sum(permuted - margin * slope <= observed - margin + TIE)
+    low = np.sum(permuted + margin * slope >= observed + margin - TIE)
+    return float(min((1 + max(high, low)) / (1 + n), 1.0))
 
 
 def _name_blocks(x: np.ndarray) -> list[np.ndarray]:
@@ -240,8 +315,8 @@ def _no_null_reason(tested: pd.DataFrame, matched: pd.DataFrame, attribute: str)
     return ""
 
 
-def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alpha: float, n_boot: int, seed: int,
-              interval: str) -> dict:
+def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alpha: float, margin: float,
+              n_boot: int, seed: int, interval: str) -> dict:
     """One model × characteristic of :func:`rates` (before the family correction and the verdict); ``block``: its
     :func:`pair_counts` rows, ``mutants``: its mutant rows."""
     nan = float("nan")
@@ -304,8 +379,17 @@ def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alp
     null_low, null_high, _, _, _, _ = _interval(draws[:, 2], rate_within, len(matched), alpha=alpha, bounded=True)
     low, high, se, df, method, why = _interval(draws[:, 1] - draws[:, 2], out["estimate"], len(matched),
                                                alpha=alpha, bounded=False)
-    permuted = _permuted_excess(design, n_perm=n_boot, seed=seed)
-    p = (1 + np.sum(np.abs(permuted) >= abs(out["estimate"]) - 1e-12)) / (1 + len(permuted))
+    permuted, slope = _permuted_excess(design, n_perm=n_boot, seed=seed)
+    p = _permutation_p(out["estimate"], permuted)
+    p_method = f"names permuted between classes ({n_boot})"
+    if interval == "cluster" and not why:
+        low, high = _joint_interval(out["estimate"], p, alpha=alpha, bootstrap=(low, high),
+                                    permutation=_inverted_interval(out["estimate"], permuted, slope, alpha=alpha))
+        method = f"{method} + inverted permutation test, 0 by the p"
+        p_equivalence = max(_equivalence_p(out["estimate"], permuted, slope, margin=margin),
+                            tkstats.equivalence_p(estimate=out["estimate"], se=se, df=df, margin=margin))
+    else:
+        p_equivalence = nan
     if rate_method and method == rate_method:
         methods = method
     else:
@@ -313,8 +397,8 @@ def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alp
     reason = out["no_interval_reason"] or (why and f"excess and null, over the templates with a within-class "
                                            f"pair: {why}")
     return {**out, "null_low": null_low, "null_high": null_high, "ci_low": low, "ci_high": high, "se": se,
-            "df": df, "ci_method": methods, "no_interval_reason": reason, "p_value": float(min(p, 1.0)),
-            "p_method": f"names permuted between classes ({n_boot})"}
+            "df": df, "ci_method": methods, "no_interval_reason": reason, "p_value": p, "p_method": p_method,
+            "p_equivalence": p_equivalence}
 
 
 def rates(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, margin: float = tkstats.MARGIN,
@@ -340,18 +424,23 @@ def rates(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, margin: float =
     the one used. ``p_value`` is a permutation test of the excess: the names are reassigned to the classes at random
     (``n_boot`` times, class sizes kept, within each set of names that share templates), the null of a model whose
     names differ but not by class; exact in any number of templates, its type I error was 2-7 % at alpha = 5 % in
-    the same-names design (docs/statistics.md). The interval is conservative (97-100 % coverage: at a zero excess
-    the excess is a degenerate contrast of names, whose bootstrap over-counts), so near zero the p is the sharper
-    reading.
+    the same-names design (docs/statistics.md). The excess's ``ci_low/high`` invert one family of tests of
+    H0: excess = δ: at δ = 0 that p (0 lies inside exactly when p ≥ ``alpha``, so no ``a higher`` row holds 0);
+    elsewhere δ is rejected only when both the permutation test with the data's between-class pairs shifted by δ
+    (the same draws) and the two-way bootstrap reject it, and when p rejects 0 so is every δ beyond 0 from the
+    estimate (the open end at 0 is printed ±1e-12). At a zero excess the excess is a degenerate contrast of names:
+    the bootstrap alone over-counts its spread there, the permutation alone misses a bias's first-order spread.
+    The verdict's equivalence test is the larger of the permutation TOST p (the same shifted draws) and the t TOST
+    on the bootstrap's SE, corrected over the family as ``p_adjusted``. ``interval="cluster-bootstrap"``: the
+    two-way bootstrap interval alone and the uncorrected t TOST (the previous default), for comparison.
     ``interval="templates"``: the template-only bootstrap (names fixed) with its bootstrap p, kept for comparison;
     ``interval="pairs"``: Wilson (:func:`toolkit.stats.wilson`) and Newcombe (:func:`toolkit.stats.rate_difference`)
     treating pairs as independent (too narrow when templates differ). ``rate_wilson_*`` and ``newcombe_*`` always
     hold the pair-level ones. ``no_test_reason``: why a row has no null (no within-class pair: occupation, country
     with ``n_country_names`` = 1, gender templates that swap only pronouns); ``n_names``: the names (class × fill).
     ``p_adjusted``: ``correction`` (:data:`toolkit.stats.METHODS`) over the family of every row with a p
-    (:data:`RATE_FAMILY`); ``verdict`` (:func:`toolkit.stats.verdict` at ``margin``, with the interval's SE and
-    df = templates − 1):
-    ``a higher`` = more BTCs between classes than within.
+    (:data:`RATE_FAMILY`); ``verdict`` (:func:`toolkit.stats.verdict` at ``margin``, its equivalence test as above;
+    ``templates``/``pairs``: the t TOST on the interval's SE): ``a higher`` = more BTCs between classes than within.
     """
     if interval not in RATE_INTERVALS:
         raise unknown("rate interval", interval, RATE_INTERVALS)
@@ -361,13 +450,20 @@ def rates(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, margin: float =
     mutants = _mutants(scored, required=("model", "label", "case_id", "group", "attribute"))
     by_block = dict(list(mutants.groupby(["model", "attribute"], sort=False)))
     rows = [{"model": model, "attribute": attribute,
-             **_rate_row(block, by_block[(model, attribute)], attribute=attribute, alpha=alpha, n_boot=n_boot,
-                         seed=seed, interval=interval)}
+             **_rate_row(block, by_block[(model, attribute)], attribute=attribute, alpha=alpha, margin=margin,
+                         n_boot=n_boot, seed=seed, interval=interval)}
             for (model, attribute), block in pairs.groupby(["model", "attribute"], sort=False)]
-    out = pd.DataFrame(rows, columns=list(RATE_COLUMNS) + ["se", "df"])
+    out = pd.DataFrame(rows, columns=list(RATE_COLUMNS) + ["se", "df", "p_equivalence"])
     out["p_adjusted"] = tkstats.adjust(out["p_value"].to_numpy(float), method=correction)
+    # the permutation TOST p, corrected over the same family as the p (as the EEC study does); elsewhere the TOST on
+    # the interval's se and df
+    p_equivalence = out["p_equivalence"].to_numpy(float)
+    out["p_equivalence"] = (tkstats.adjust(p_equivalence, method=correction) if np.isfinite(p_equivalence).any()
+                            else p_equivalence)
     out["verdict"] = [tkstats.verdict(estimate=r.estimate, se=r.se, df=r.df, p_adjusted=r.p_adjusted, margin=margin,
-                                      alpha=alpha) if np.isfinite(r.estimate) and np.isfinite(r.p_value)
+                                      alpha=alpha, p_equivalence=r.p_equivalence
+                                      if np.isfinite(r.p_equivalence) else None)
+                      if np.isfinite(r.estimate) and np.isfinite(r.p_value)
                       else "inconclusive" for r in out.itertuples()]
     return out.loc[:, list(RATE_COLUMNS)]
 

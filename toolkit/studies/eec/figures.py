@@ -127,13 +127,31 @@ def _task_panels(data: pd.DataFrame, *, value: str, what: str, attribute: str, s
 
 def _titles(axes: list[Axes], title: str, orders: list[tuple[str, str]]) -> None:
     """One title per figure: a single panel says it all in its own title (the task after the attribute) and the
-    systems' order as its x label; several panels share ``title`` above them and each names its task and order."""
+    systems' order as its x label; several panels share ``title`` above them and each names its task and order —
+    the order said once in the shared title when every panel has the same one, and the systems named only under the
+    bottom panel when the panels are stacked in one column with the same systems in the same order
+    (:func:`_stacked_alike`)."""
     if len(axes) == 1:
         task, label = orders[0]
         head, _, tail = title.partition(": ")
         axes[0].set(title=f"{head}, {task}: {tail}", xlabel=label)
-    else:
-        axes[0].figure.suptitle(title, fontsize=preset().title_size)
+        return
+    labels = {label for _, label in orders}
+    if len(labels) == 1:
+        title = f"{title}; {labels.pop().replace('system (by ', 'systems by ').removesuffix(')')}"
+        for ax, (task, _) in zip(axes, orders):
+            ax.set_title(task)
+    if _stacked_alike(axes):
+        for ax in axes[:-1]:
+            ax.tick_params(axis="x", labelbottom=False)
+    axes[0].figure.suptitle(title, fontsize=preset().title_size)
+
+
+def _stacked_alike(axes: list[Axes]) -> bool:
+    """Whether ``axes`` are stacked in one column and name the same systems, in the same order, on their x axes."""
+    columns = {ax.get_subplotspec().colspan.start for ax in axes if ax.get_subplotspec() is not None}
+    ticks = {tuple(t.get_text() for t in ax.get_xticklabels()) for ax in axes}
+    return len(columns) == 1 and len(ticks) == 1
 
 
 def _panel_title(task: str, order_label: str) -> str:

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
-from IPython.display import HTML
 import pandas as pd
+from IPython.display import HTML
 
 from toolkit import formatting, plots
 from toolkit.apps.fields import ModelField, named_models
