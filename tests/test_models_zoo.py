@@ -236,3 +236,33 @@ def test_encode_drives_the_rust_tokenizer_and_gives_the_wrappers_ids_for_every_a
         reference = model.tokenizer(texts, truncation=True, max_length=16)["input_ids"]
         assert [x.tolist() for x in ids] == reference, hub_id
         assert (lengths > 16).tolist() == [False, True, False, True], hub_id
+
+
+PREFIX_TEXTS = ["she was great, he was awful " * 30,  # ASCII, far past the prefix
+                "Zoë's café was naïve — 日本語の映画 😀, ünïcödé " * 20,  # multibyte letters, CJK, an emoji
+                "e\u0301t\u0301e\u0301 " * 120,  # combining accents (not NFC)
+                "word\u00a0" * 80 + "end",  # no-break spaces
+                "a" + " " * 400 + "b " * 100,  # a whitespace run across the prefix's end
+                " \t\n ".join(["tab", "and", "newline"] * 60) + "   ",  # mixed whitespace, trailing spaces
+                "x" * 900,  # one long word: the prefix cannot decide it
+                "Ms. Smith said: \"fine\"" * 12, "word " * 14, "word " * 15, "word " * 16, "", "a good movie"]
+
+
+def test_encode_with_a_character_prefix_gives_the_same_ids_and_flags_for_every_architecture(zoo):
+    """The tokenise-ahead path's character prefix (a long text tokenised from its first characters where that
+    decides its ids) gives the two-pass path's ids and truncation flags for each tokenizer of the 14 miniatures,
+    on multibyte, combining, whitespace-run and one-word texts, also with the prefix cut inside every text."""
+    for hub_id, folder in zoo.items():
+        model = load(f"hf:{folder}?max_length=16&valence=none")
+        ids, lengths = model.encode(PREFIX_TEXTS)
+        ahead, ahead_lengths = model.encode(PREFIX_TEXTS, threads=2, one_pass=True, prefix=True)
+        tokenize = model._rust_tokenize()
+        assert [x.tolist() for x in ahead] == [x.tolist() for x in ids], hub_id
+        assert ((ahead_lengths > 16) == (lengths > 16)).all(), hub_id
+        assert ((ahead_lengths == lengths) | (lengths > 16)).all(), hub_id  # a text that fits: its exact length
+        assert tokenize.prefix_agrees, hub_id  # each of these tokenizers splits words first: the prefix applies
+        assert (ahead_lengths < lengths).any(), hub_id  # the prefix did decide some texts
+        for chars in (1, 7, 40, 97, 200):  # cuts inside words, accents, whitespace runs
+            cut_ids, cut_lengths = tokenize.one_pass(PREFIX_TEXTS, chars=chars)
+            assert cut_ids == [x.tolist() for x in ids], (hub_id, chars)
+            assert [n > 16 for n in cut_lengths] == (lengths > 16).tolist(), (hub_id, chars)

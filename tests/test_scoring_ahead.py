@@ -80,3 +80,63 @@ def test_scoring_ahead_with_a_cache_resumes_as_before(tiny_bert_dir, tmp_path):
                             tokenise_ahead=ahead, record=again)
         assert again.inputs[spec]["cached_texts"] == first_record.inputs[spec]["texts"] > 0
     _assert_bit_identical(runs[True], runs[False])
+
+
+def test_scoring_ahead_with_the_character_prefix_gives_the_previous_answers_bit_for_bit(tiny_bert_dir, monkeypatch):
+    """Long texts tokenised from a character prefix (multibyte letters, combining accents, whitespace runs, one long
+    word, texts that differ only past the cut) score as the two-pass path and as the one-pass path without the
+    prefix: the same scores, labels, ``input_id`` and ``truncated`` columns."""
+    from toolkit import scoring
+
+    base = ["she was great but he was awful and the film", "Zoë's café was naïve — 日本語の映画 😀 ünïcödé",
+            "e\u0301t\u0301e\u0301 a\u0300", "word\u00a0word\u00a0word", "a" + " " * 200 + "b c d",
+            " \t\n ".join(["tab", "and", "newline"]), "x" * 300, "good movie"]
+    texts = [(t + " ") * k + tail for k in (1, 3, 8, 20) for t in base for tail in ("", "end", " the end .")]
+    cases = precision_support.cases(texts)
+    spec = f"hf:{tiny_bert_dir}?max_length=8"
+    serial = score(cases, models=spec, cache=False, batch_tokens=64, tokenise_ahead=False)
+    prefixed = score(cases, models=spec, cache=False, batch_tokens=64, record=(record := ScoreRecord()))
+    monkeypatch.setattr(scoring, "TOKENISE_PREFIX", False)
+    whole = score(cases, models=spec, cache=False, batch_tokens=64)
+    _assert_bit_identical(prefixed, serial)
+    _assert_bit_identical(prefixed, whole)
+    assert 0 < record.inputs[spec]["truncated_rows"] < len(texts)
+    from toolkit.models import load
+
+    model = load(spec)
+    _, lengths = model.encode(texts)
+    _, prefix_lengths = model.encode(texts, threads=2, one_pass=True, prefix=True)
+    assert model._rust_tokenize().prefix_agrees
+    assert (prefix_lengths < lengths).sum() > len(texts) // 4  # the prefix decided many texts
+    assert _no_worker_threads()
+
+
+def test_scoring_ahead_prefix_is_off_for_left_truncation(tiny_bert_dir):
+    """A tokenizer that cuts from the left keeps a text's end: no character prefix, the wrapper's ids."""
+    from toolkit.models import load
+
+    model = load(f"hf:{tiny_bert_dir}?max_length=8")  # loaded models are shared: the side is put back after
+    model.tokenizer.truncation_side = "left"
+    try:
+        texts = ["she was great but he was awful " * 20, "good movie"] * 40
+        ids, _ = model.encode(texts, threads=2, one_pass=True, prefix=True)
+        assert model._rust_tokenize().prefix_chars is None
+        assert [x.tolist() for x in ids] == model.tokenizer(texts, truncation=True, max_length=8)["input_ids"]
+    finally:
+        model.tokenizer.truncation_side = "right"
+
+
+def test_scoring_tokenise_threads_follow_the_cores(monkeypatch):
+    """One tokenising thread per usable core (whatever TOKENIZERS_PARALLELISM says), unless set."""
+    import os
+
+    from toolkit import scoring
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(16)), raising=False)
+    assert scoring.tokenise_threads() == 16
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(200)), raising=False)
+    assert scoring.tokenise_threads() == 32
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    assert scoring.tokenise_threads() == 2
+    monkeypatch.setattr(scoring, "TOKENISE_THREADS", 3)
+    assert scoring.tokenise_threads() == 3

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import os
 import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
@@ -37,8 +38,14 @@ from toolkit.telemetry import Telemetry
 
 CPU_BATCH_TOKENS = 4_096  # measured best on 2 CPU cores (benchmarks/bench_scoring.py); larger batches slow down
 GPU_BATCH_TOKENS = 32_768
-TOKENISE_THREADS = 2
-"""Worker threads that tokenise ahead of the model (:meth:`toolkit.models.hf.TransformerModel.encode`)."""
+TOKENISE_THREADS: int | None = None
+"""Worker threads that tokenise ahead of the model (:meth:`toolkit.models.hf.TransformerModel.encode`); None: one
+per core this process may use (up to 32). Each drives the Rust tokenizer with the GIL released, so the cores are
+used also where the tokenizer's own parallelism is off (``TOKENIZERS_PARALLELISM=false``, which
+``transformers.pipeline`` sets for the whole process on its first call)."""
+TOKENISE_PREFIX = True
+"""Tokenise a long text from a character prefix where that provably gives its ids (``encode(..., prefix=True)``):
+the same ids and ``truncated`` flags, less text read."""
 TELEMETRY = True
 """Record each run's telemetry (:mod:`toolkit.telemetry`); False only to measure its own cost (benchmarks)."""
 _PROGRESS_MIN_TEXTS = 2_000
@@ -46,6 +53,14 @@ TOO_LONG = "too_long"
 """``top_label`` of a text skipped for being longer than the model's ``max_text_chars``."""
 _RESULT_COLUMNS = (("score", float), ("label", str), ("truncated", bool), ("top_label", str), ("top_score", float),
                    ("class_probs", str))
+
+
+def tokenise_threads() -> int:
+    """The tokenise-ahead worker threads: :data:`TOKENISE_THREADS`, else one per usable core (2 to 32)."""
+    if TOKENISE_THREADS is not None:
+        return int(TOKENISE_THREADS)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 2)
+    return max(2, min(32, cores))
 
 
 def _cache_file(cache: bool | str | Path | None) -> Path | None:
@@ -152,7 +167,8 @@ def _group_by_input(model: SentimentModel, texts: list[str], *, input_dedup: boo
     (:meth:`toolkit.models.hf.TransformerModel.encode`); 0: in this thread, a cut text tokenised twice."""
     if not (input_dedup and callable(getattr(model, "encode", None))):
         return np.arange(len(texts)), None, None
-    ids, full_lengths = model.encode(texts, threads=threads, one_pass=True) if threads else model.encode(texts)
+    ids, full_lengths = (model.encode(texts, threads=threads, one_pass=True, prefix=TOKENISE_PREFIX) if threads
+                         else model.encode(texts))
     index: dict[bytes, int] = {}
     group = np.fromiter((index.setdefault(hashlib.blake2b(x.tobytes(), digest_size=16).digest(), len(index))
                          for x in ids), dtype=np.int64, count=len(texts))
@@ -181,7 +197,7 @@ def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache |
         results = cache.get(model.fingerprint, texts) if cache is not None else {}
     ahead = (tokenise_ahead and input_dedup and isinstance(executor, LocalExecutor)
              and callable(getattr(model, "input_layout", None)) and getattr(model, "reuses_ids", False))
-    threads = TOKENISE_THREADS if ahead else 0
+    threads = tokenise_threads() if ahead else 0
     tel.note(tokenise_ahead=bool(ahead), tokenise_threads=threads,
              prefetch_depth=device.PREFETCH_DEPTH if ahead else 0)
     with tel.phase("tokenise"):

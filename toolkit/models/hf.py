@@ -36,6 +36,7 @@ normaliser, special tokens, post-processor, and its settings), the mapping, max 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import re
@@ -247,7 +248,17 @@ INT8_RECIPE = "dynamic-int8-per-channel-v1"
 
 
 ENCODE_CHUNK = 512
-"""Texts per chunk when :meth:`TransformerModel.encode` tokenises in worker threads."""
+"""The most texts per chunk when :meth:`TransformerModel.encode` tokenises in worker threads (fewer where that
+leaves a thread without a chunk)."""
+PREFIX_CHARS_PER_TOKEN = 6
+"""With ``encode(..., prefix=True)``: a text longer than ``(max_length + PREFIX_SPARE_TOKENS) * 6`` characters is
+first tokenised from that many leading characters only (English reviews average about 4.5 characters per BERT
+token, so most such prefixes already run past the cut)."""
+PREFIX_SPARE_TOKENS = 16
+"""Tokens the character prefix is sized to hold beyond ``max_length``."""
+CHECK_CHARS_PER_TOKEN = 12
+"""The Rust path's agreement check reads at most this many characters per token of ``max_length`` of each checked
+text (twice the prefix's)."""
 RECHECK_MARGIN = 0.03
 """The default ``recheck`` margin: the documented bf16 tolerance (docs/precision.md), about twice the largest
 |bf16 − fp32| score difference measured on BiasFinder mutants (0.016) and above the EEC's (0.025)."""
@@ -445,7 +456,7 @@ class TransformerModel(SentimentModel):
             out += [len(x) for x in ids]
         return out
 
-    def encode(self, texts: list[str], *, threads: int = 1, one_pass: bool = False
+    def encode(self, texts: list[str], *, threads: int = 1, one_pass: bool = False, prefix: bool = False
                ) -> tuple[list[np.ndarray], np.ndarray]:
         """The model inputs of ``texts``: token ids after tokenisation and truncation at ``max_length`` (one array
         per text, as the model reads them), and each text's length before truncation. A text that fits is tokenised
@@ -459,7 +470,10 @@ class TransformerModel(SentimentModel):
         in a process forked after it was used); the ids are the same, in text order. An interrupt cancels the chunks
         not started; a running one finishes first. ``one_pass``: tokenise every text once, with truncation, and read
         its length before truncation from the pieces cut off (the Rust path only, where that gives the wrapper's ids
-        and lengths on the checked texts; else two passes as above): the same ids and lengths."""
+        and lengths on the checked texts; else two passes as above): the same ids and lengths. ``prefix`` (with
+        ``one_pass``): a long text is tokenised from a character prefix only when that provably gives its ids (see
+        :meth:`_rust_tokenize`); the ids are the same, and such a text's length is that of the prefix: more than
+        ``max_length`` as the whole text's is, not the whole text's count."""
         dtype = np.uint16 if len(self.tokenizer) <= np.iinfo(np.uint16).max + 1 else np.int32
         lengths = np.zeros(len(texts), dtype=np.int64)
         if not len(texts):  # transformers' tokenizer raises IndexError on an empty batch
@@ -467,6 +481,8 @@ class TransformerModel(SentimentModel):
         tokenize = self._rust_tokenize() if self._rust_agrees(texts) else self._wrapper_tokenize
         single = getattr(tokenize, "one_pass", None) if one_pass and getattr(tokenize, "one_pass_agrees", False) \
             else None
+        if single is not None and prefix and getattr(tokenize, "prefix_agrees", False):
+            single = functools.partial(single, chars=tokenize.prefix_chars)
 
         def chunk_ids(chunk: list[str]) -> tuple[list[np.ndarray], list[int]]:
             if single is not None:
@@ -480,7 +496,7 @@ class TransformerModel(SentimentModel):
                     full[i] = x
             return [np.asarray(x, dtype=dtype) for x in full], sizes
 
-        size = ENCODE_CHUNK if threads > 1 else 4096
+        size = max(64, min(ENCODE_CHUNK, -(-len(texts) // int(threads)))) if threads > 1 else 4096
         chunks = [list(texts[start:start + size]) for start in range(0, len(texts), size)]
         ids: list[np.ndarray] = []
         if threads <= 1 or len(chunks) == 1 or tokenize == self._wrapper_tokenize:  # the wrapper sets its backend's
@@ -492,15 +508,17 @@ class TransformerModel(SentimentModel):
 
             pool = ThreadPoolExecutor(max_workers=int(threads), thread_name_prefix="toolkit-tokenise")
             done = pool.map(chunk_ids, chunks)
+        finished = False
         try:
             position = 0
             for chunk_ids_, sizes in done:
                 ids += chunk_ids_
                 lengths[position:position + len(sizes)] = sizes
                 position += len(sizes)
+            finished = True
         finally:
-            if pool is not None:
-                pool.shutdown(wait=False, cancel_futures=True)
+            if pool is not None:  # every chunk done: the idle workers are joined; else not-started ones cancelled
+                pool.shutdown(wait=finished, cancel_futures=not finished)
         return ids, lengths
 
     def _wrapper_tokenize(self, texts: list[str], *, truncate: bool) -> list[list[int]]:
@@ -510,7 +528,16 @@ class TransformerModel(SentimentModel):
     def _rust_tokenize(self):
         """A tokenize function over two copies of the fast tokenizer's backend (the tokenizer itself is left as it
         is): one without truncation, one truncating as transformers does (longest first, the tokenizer's side).
-        Built once per backend, maximum length and side (copying a backend costs a few hundred ms)."""
+        Built once per backend, maximum length and side (copying a backend costs a few hundred ms).
+
+        Its ``one_pass(texts, chars=N)`` tokenises a text longer than N characters from its first N only, and keeps
+        that where the prefix's kept tokens (the first ``max_length``) all come from words (pre-tokens) that end at
+        least two words before the prefix's last: the normaliser and pre-tokeniser act on a character and its
+        neighbours, and the model on one word at a time, so only the last word or two of a prefix (a word cut in
+        two, the spacing before it) can differ from the whole text's, and the ids the model reads are those of the
+        earlier words. Used only with the right truncation side and a pre-tokeniser (a tokenizer without one reads
+        the text as one word: never kept), and only where :meth:`_rust_agrees` found it gives the wrapper's ids on
+        the first call's texts."""
         backend = getattr(self.tokenizer, "backend_tokenizer", None)
         if backend is None:
             return self._wrapper_tokenize
@@ -531,28 +558,59 @@ class TransformerModel(SentimentModel):
             return [e.ids for e in (cut if truncate else plain).encode_batch(texts, add_special_tokens=True)]
         special = self.tokenizer.num_special_tokens_to_add(pair=False)
 
-        def one_pass(texts: list[str]) -> tuple[list[list[int]], list[int]]:
+        def prefix_decides(encoding) -> bool:
+            """Whether a prefix's truncated encoding is the whole text's: it was cut, and its kept tokens' words
+            all lie at least two words before the prefix's last word."""
+            tail = [w for o in encoding.overflowing for w in o.word_ids if w is not None]
+            kept = [w for w in encoding.word_ids if w is not None]
+            return bool(tail) and bool(kept) and max(kept) < max(tail) - 1
+
+        def one_pass(texts: list[str], *, chars: int | None = None) -> tuple[list[list[int]], list[int]]:
             """The truncated ids and each text's length before truncation, from one tokenisation: the pieces cut
-            off are in ``overflowing`` (each with the special tokens again, not counted)."""
-            encodings = cut.encode_batch(texts, add_special_tokens=True)
+            off are in ``overflowing`` (each with the special tokens again, not counted). ``chars``: a text longer
+            than that is first tokenised from its first ``chars`` characters, kept where :func:`prefix_decides`
+            (its length is then the prefix's), else tokenised whole."""
+            encodings: list = [None] * len(texts)
+            if chars:
+                long = [i for i, text in enumerate(texts) if len(text) > chars]
+                if long:
+                    for i, e in zip(long, cut.encode_batch([texts[i][:chars] for i in long], add_special_tokens=True)):
+                        if prefix_decides(e):
+                            encodings[i] = e
+            rest = [i for i, e in enumerate(encodings) if e is None]
+            if rest:
+                for i, e in zip(rest, cut.encode_batch([texts[i] for i in rest] if chars else texts,
+                                                       add_special_tokens=True)):
+                    encodings[i] = e
             return ([e.ids for e in encodings],
                     [len(e.ids) + sum(len(o.ids) - special for o in e.overflowing) for e in encodings])
         tokenize.one_pass = one_pass
+        tokenize.prefix_agrees = None  # checked on the first call's texts (:meth:`_rust_agrees`)
+        tokenize.prefix_chars = (self.max_length + PREFIX_SPARE_TOKENS) * PREFIX_CHARS_PER_TOKEN \
+            if getattr(self.tokenizer, "truncation_side", "right") == "right" and backend.pre_tokenizer is not None \
+            else None
         self._rust_built = (key, tokenize)
         return tokenize
 
     def _rust_agrees(self, texts: list[str]) -> bool:
         """Whether the Rust path gives the transformers path's ids on a sample of ``texts`` (the 16 longest of the
-        first 256, so truncation is exercised when it occurs)."""
+        first 256, so truncation is exercised when it occurs; each cut to its first :data:`CHECK_CHARS_PER_TOKEN`
+        characters per token of ``max_length``, still past the cut, so that a long review does not cost the check
+        more than the call)."""
         tokenize = self._rust_tokenize()
         if tokenize == self._wrapper_tokenize:
             return False
-        sample = sorted(texts[:256], key=len)[-16:]
+        limit = CHECK_CHARS_PER_TOKEN * (self.max_length + PREFIX_SPARE_TOKENS)
+        sample = [text[:limit] for text in sorted(texts[:256], key=len)[-16:]]
         full, cut = (self._wrapper_tokenize(sample, truncate=flag) for flag in (False, True))
         if tokenize(sample, truncate=False) != full or tokenize(sample, truncate=True) != cut:
             return False
         ids, lengths = tokenize.one_pass(sample)  # else encode(one_pass=True) tokenises a long text twice
         tokenize.one_pass_agrees = ids == cut and lengths == [len(x) for x in full]
+        if getattr(tokenize, "prefix_agrees", None) is None or not tokenize.one_pass_agrees:  # once per build
+            tokenize.prefix_agrees = bool(tokenize.one_pass_agrees and tokenize.prefix_chars) and all(
+                tokenize.one_pass(sample, chars=chars)[0] == cut  # the shipped prefix, and one cutting every sample
+                for chars in (tokenize.prefix_chars, max(1, min(len(t) for t in sample) // 2)))
         return True
 
     def inputs_from_ids(self, ids: list[np.ndarray]) -> dict:
