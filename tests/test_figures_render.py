@@ -116,7 +116,7 @@ def _frames():
                                "estimate": 0.0 if m in ZERO else e, "ci_low": 0.0 if m in ZERO else e - 0.01,
                                "ci_high": 0.0 if m in ZERO else e + 0.012}
                               for m in ("vader", "afinn", HF) for an, e in (("raw", 0.02), ("adjusted", 0.012),
-                                                                            ("matched", 0.015))])
+                                                                            ("overlap", 0.01), ("matched", 0.015))])
     contrasts = ["F-AA vs M-AA", "F-EA vs M-EA", "F-AA vs F-EA", "M-AA vs M-EA", "F-AA vs M-EA", "interaction"]
     cells = pd.DataFrame([{"model": m, "task": "valence", "contrast": k, "estimate": 0.01 * (j - 2) + 0.004 * i,
                            "ci_low": 0.01 * (j - 2) + 0.004 * i - 0.01, "ci_high": 0.01 * (j - 2) + 0.004 * i + 0.01,
@@ -560,6 +560,24 @@ def test_plots_contrast_figures_say_what_is_subtracted_and_why_the_gaps_differ()
     note = " ".join(_legend_texts(confounds) + [t.get_text() for lg in _legends(confounds.figure)
                                                  for t in [lg.get_title()]]).replace("\n", " ")
     assert "eec_race_intervals" in note and "differ" in note
+
+
+def test_plots_confounds_zero_diamond_is_no_analysis_marker_and_is_drawn_as_its_legend_entry():
+    """A gap of exactly 0 is a grey diamond, as its legend entry; no analysis (common support included) is drawn
+    with a diamond, so the two cannot be read for each other."""
+    from matplotlib.colors import to_hex
+
+    with plots.use_preset("acl-double"):
+        ax = FIGURES["eec_race_confounds"]()
+    drawn = [line for line in ax.get_lines() if len(line.get_xdata())]
+    diamonds = [line for line in drawn if line.get_marker() == "D"]
+    assert diamonds and all(set(np.asarray(line.get_xdata(), float)) == {0.0} for line in diamonds)
+    legend = {text.get_text(): handle for found in _legends(ax.figure)
+              for handle, text in zip(found.legend_handles, found.get_texts())}
+    zero = next(handle for text, handle in legend.items() if text.startswith("identical scores"))
+    assert {to_hex(line.get_color()) for line in diamonds} == {to_hex(zero.get_color())}
+    assert "D" not in {marker for marker, _ in plots.ANALYSIS_STYLE.values()}
+    assert zero.get_marker() == "D" and all(label in legend for _, label in plots.ANALYSIS_STYLE.values())
 
 
 def test_eec_figures_one_task_carries_one_title():

@@ -13,7 +13,7 @@ from toolkit.plots.presets import preset
 from toolkit.plots.style import ZERO_MARK, _legend_outside, _note_below, _styled, model_palette, new_axes, short_label
 
 ANALYSIS_STYLE = {"raw": ("o", "as measured"), "adjusted": ("s", "adjusted for name frequency"),
-                  "overlap": ("D", "adjusted, names in common support"), "matched": ("^", "frequency-matched names")}
+                  "overlap": ("P", "adjusted, names in common support"), "matched": ("^", "frequency-matched names")}
 GROUPS = {"race": ("African-American", "European", "AA", "EA"), "gender": ("female", "male", "F", "M")}
 """Per attribute, the two groups of a names-and-templates difference (a − b) and their short forms."""
 
@@ -24,9 +24,10 @@ def _zero_entry(label: str = "identical scores: no name moves the score") -> tup
 
 
 def _ranges(ax: Axes, y: np.ndarray, est, low, high, *, colour: str, marker: str, label: str | None,
-            filled=None) -> bool:
-    """Point-ranges at ``y``; a result exactly 0 with no width is a diamond (:data:`ZERO_MARK`); ``filled``
-    (booleans) draws the others filled where True, open where False. Returns whether a diamond was drawn."""
+            filled=None, zero_colour: str | None = None) -> bool:
+    """Point-ranges at ``y``; a result exactly 0 with no width is a diamond (:data:`ZERO_MARK`, in ``zero_colour``,
+    default ``colour``); ``filled`` (booleans) draws the others filled where True, open where False. Returns whether
+    a diamond was drawn."""
     est, low, high = (np.asarray(v, dtype=float) for v in (est, low, high))
     ok = np.isfinite(est)
     zero = ok & (np.abs(est) <= 1e-12) & (np.abs(high - low) <= 1e-12)
@@ -39,7 +40,7 @@ def _ranges(ax: Axes, y: np.ndarray, est, low, high, *, colour: str, marker: str
     if label is not None:  # the legend entry: the model's colour and marker, whatever was drawn
         ax.errorbar([], [], xerr=[], fmt=marker, color=colour, markersize=4, elinewidth=1, capsize=2, label=label)
     if zero.any():
-        ax.plot(est[zero], y[zero], color=colour, **ZERO_MARK)
+        ax.plot(est[zero], y[zero], color=zero_colour or colour, **ZERO_MARK)
     return bool(zero.any())
 
 
@@ -69,7 +70,7 @@ def confounds(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         rows = table[table["analysis"] == analysis].set_index("model").reindex(models)
         y = np.arange(len(models)) + offsets[analysis]
         zero |= _ranges(ax, y, rows["estimate"], rows["ci_low"], rows["ci_high"], colour="#333333", marker=marker,
-                        label=label)
+                        label=label, zero_colour=_zero_entry()[0].get_color())
     ax.axvline(0, color="#888888", linewidth=0.8, zorder=0)
     ax.set_yticks(np.arange(len(models)), [short_label(m) for m in models])
     ax.invert_yaxis()
