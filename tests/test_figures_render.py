@@ -21,6 +21,7 @@ from toolkit.studies.agreement import figures as agreement_figures
 from toolkit.studies.biasfinder import figures as biasfinder_figures
 from toolkit.studies.btcsam import figures as btcsam_figures
 from toolkit.studies.eec import figures as eec_figures
+from toolkit.studies.multilingual import figures as multilingual_figures
 from toolkit.studies.psa import figures as psa_figures
 
 PRESETS = ("acl-single", "acl-double", "acm-single", "acm-double")
@@ -129,6 +130,14 @@ def _frames():
                            "ci_high": 0.01 * i + 0.003 * k + 0.008, "p_adjusted": 0.5, "verdict": "inconclusive"}
                           for a in ("gender", "race") for i, m in enumerate(("vader", HF, AIT))
                           for k, w in enumerate(("published", "reworded-1", "reworded-2", "reworded-3"))])
+    gaps = pd.DataFrame([{"language": lang, "source": src, "model": f"ait:{m}/valence@{lang}", "task": "valence",
+                          "attribute": a, "subset": "all", "group_a": ga, "group_b": gb, "estimate": e,
+                          "ci_low": e - 0.03 - 0.01 * i, "ci_high": e + 0.03 + 0.01 * i,
+                          "verdict": "a higher" if e - 0.03 - 0.01 * i > 0 else "inconclusive"}
+                         for src, lang in (("camara2022", "es"), ("goldfarb_tarrant2023", "es"), ("camara2022", "ar"))
+                         for a, ga, gb in (("gender", "female", "male"), ("race", "minoritized", "privileged"))
+                         for i, (m, e) in enumerate((("ridge-chars", 0.01), ("svm-unigrams", 0.045),
+                                                     ("svr-ngrams", -0.02)))])
     return {
         "eec_gender_box": lambda: eec_figures.eec_deltas(pairs, tests, attribute="gender"),
         "eec_race_box": lambda: eec_figures.eec_deltas(pairs, tests, attribute="race"),
@@ -153,6 +162,7 @@ def _frames():
         "eec_intersections": lambda: plots.intersections(cells),
         "eec_race_wordings": lambda: plots.wording(sweep, attribute="race"),
         "eec_gender_wordings": lambda: plots.wording(sweep, attribute="gender"),
+        "multilingual_gaps": lambda: multilingual_figures.cross_language(gaps),
     }
 
 
@@ -320,7 +330,8 @@ def _noise_axes(figure) -> list[str]:
 def test_every_paper_figure_has_a_rendered_case_here():
     from toolkit import studies
 
-    known = {**plots.PAPER_FIGURES, **{stem: entry for name in ("eec", "psa", "biasfinder", "btcsam", "agreement")
+    known = {**plots.PAPER_FIGURES, **{stem: entry for name in ("eec", "psa", "biasfinder", "btcsam", "agreement",
+                                                                                "multilingual")
                                        for stem, entry in studies.get(name).paper_figures.items()}}
     stems = {s.replace("_<model>", "") for s in known}
     drawn = {re.sub(r"_(minilm|textblob|tasks)$", "", n) for n in FIGURES} | {"psa_score_sens"}

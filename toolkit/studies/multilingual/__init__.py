@@ -189,7 +189,8 @@ class Multilingual(Study):
 
     def figures(self, result: StudyResult, **options) -> dict:
         gaps = result.frames["gaps"]
-        return {"multilingual_gaps": figures.cross_language(gaps)[0]} if gaps["estimate"].notna().any() else {}
+        return ({"multilingual_gaps": figures.cross_language(gaps, alpha=result.settings.alpha)[0]}
+                if gaps["estimate"].notna().any() else {})
 
     def conclusions(self, result: StudyResult) -> pd.DataFrame:
         rows = pd.concat([result.frames["gaps"], result.frames["intersections"]], ignore_index=True)
