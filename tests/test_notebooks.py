@@ -49,6 +49,11 @@ def test_01_eec_notebook_writes_its_figures(tmp_path):
                  "eec_race_confounds.png", "eec_intersections.png", "eec_race_wordings.png"):  # + issue 36's
         assert (figures / name).stat().st_size > 1000
     assert (tmp_path / "results" / "eec_tests.csv").exists()
+    confounds = pd.read_csv(tmp_path / "results" / "eec_race_confounds.csv")  # the numbers behind the figures
+    assert {"model", "analysis", "estimate", "ci_low", "ci_high"} <= set(confounds.columns)
+    assert set(confounds["model"]) == {"vader", "afinn"}
+    assert len(pd.read_csv(tmp_path / "results" / "eec_intersections.csv"))
+    assert set(pd.read_csv(tmp_path / "results" / "eec_wordings.csv")["model"]) == {"vader", "afinn"}
     _assert_paper_pdfs(figures)
 
 

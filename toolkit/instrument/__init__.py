@@ -172,6 +172,16 @@ def wording_sweep(*, models: Iterable[str | SentimentModel] | None = None, wordi
                                    "source": "toolkit/resources/eec_wordings.json"})
 
 
+def save_tables(tables: dict[str, pd.DataFrame], out_dir: str | Path | None = None) -> list[Path]:
+    """Write each ``{stem: frame}`` as ``<out_dir>/<stem>.csv`` (:func:`toolkit.outputs.files.write_table`: whole or
+    not at all), the numbers behind the names-and-templates figures; ``out_dir`` None: ``data/results/eec``."""
+    from toolkit.outputs import files
+
+    folder = Path(out_dir) if out_dir is not None else paths.results_dir("eec")
+    folder.mkdir(parents=True, exist_ok=True)
+    return [files.write_table(frame, folder / f"{stem}.csv") for stem, frame in tables.items()]
+
+
 def save_figures(figures: dict[str, object], figures_dir: str | Path | None = None) -> list[Path]:
     """Write each ``{stem: Axes}`` as ``<figures_dir>/<stem>.png`` and its vector copy (:func:`toolkit.plots.save`);
     ``figures_dir`` None: the project's ``figures/``."""
