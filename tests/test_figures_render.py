@@ -591,6 +591,21 @@ def test_plots_confounds_zero_diamond_is_no_analysis_marker_and_is_drawn_as_its_
     assert zero.get_marker() == "D" and all(label in legend for _, label in plots.ANALYSIS_STYLE.values())
 
 
+def test_plots_confounds_of_several_tasks_name_each_row_and_grow_with_them():
+    """With the five tasks (make figures TASK=all) a system appears once per task: each row says its task, no two
+    rows share a label, and the figure is taller than one task's."""
+    rows = pd.DataFrame([{"model": f"ait:{m}/{t}", "task": t, "attribute": "race", "analysis": an,
+                          "estimate": 0.01, "ci_low": 0.0, "ci_high": 0.02}
+                         for t in TASKS for m in ("svm-unigrams", "ridge-chars")
+                         for an in ("raw", "adjusted", "overlap", "matched")])
+    with plots.use_preset("acl-single"):
+        several = plots.confounds(rows)
+        one = plots.confounds(rows[rows["task"] == "valence"])
+    labels = [t.get_text() for t in several.get_yticklabels()]
+    assert len(labels) == 10 == len(set(labels)) and all(any(f"({t})" in x for t in TASKS) for x in labels)
+    assert several.figure.get_figheight() > one.figure.get_figheight()
+
+
 def test_eec_figures_one_task_carries_one_title():
     """A per-task figure with a single task has one title (the task in it, the systems' order as the x label), not
     a figure title stacked over a panel title; several tasks keep one figure title over the panels' own."""

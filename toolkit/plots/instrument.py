@@ -14,6 +14,8 @@ from toolkit.plots.style import ZERO_MARK, _legend_outside, _note_below, _styled
 
 ANALYSIS_STYLE = {"raw": ("o", "as measured"), "adjusted": ("s", "adjusted for name frequency"),
                   "overlap": ("P", "adjusted, names in common support"), "matched": ("^", "frequency-matched names")}
+ROW_INCHES = 0.3
+"""Height each system past the fourth adds to :func:`confounds` (rows of four markers each stay apart)."""
 GROUPS = {"race": ("African-American", "European", "AA", "EA"), "gender": ("female", "male", "F", "M")}
 """Per attribute, the two groups of a names-and-templates difference (a − b) and their short forms."""
 
@@ -62,17 +64,22 @@ def confounds(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     name frequency (and subword length), adjusted on the names in common support, and on frequency-matched names; a gap that is exactly 0 (no name moves
     the score) is a diamond, in the legend. The note under the axis says why "as measured" (template × name cell
     means, templates weighed alike) differs from the EEC's per-sentence mean Δ."""
-    ax = ax if ax is not None else new_axes()
-    models = list(dict.fromkeys(table["model"]))
+    several = "task" in table.columns and table["task"].nunique() > 1  # a row per system and task
+    keys = ["task", "model"] if several else ["model"]
+    systems = list(dict.fromkeys(map(tuple, table[keys].itertuples(index=False))))
+    if ax is None:  # a row needs room: the preset's panel height for four systems, more for more (up to its max)
+        ax = new_axes(height=preset().height + ROW_INCHES * max(0, len(systems) - 4))
     offsets = {a: (i - 1.5) * 0.18 for i, a in enumerate(ANALYSIS_STYLE)}
     zero = False
     for analysis, (marker, label) in ANALYSIS_STYLE.items():
-        rows = table[table["analysis"] == analysis].set_index("model").reindex(models)
-        y = np.arange(len(models)) + offsets[analysis]
+        rows = table[table["analysis"] == analysis].set_index(keys).reindex(systems if several else
+                                                                          [s[0] for s in systems])
+        y = np.arange(len(systems)) + offsets[analysis]
         zero |= _ranges(ax, y, rows["estimate"], rows["ci_low"], rows["ci_high"], colour="#333333", marker=marker,
                         label=label, zero_colour=_zero_entry()[0].get_color())
     ax.axvline(0, color="#888888", linewidth=0.8, zorder=0)
-    ax.set_yticks(np.arange(len(models)), [short_label(m) for m in models])
+    ax.set_yticks(np.arange(len(systems)), [f"{short_label(s[-1])} ({s[0]})" if several else short_label(s[0])
+                                            for s in systems])
     ax.invert_yaxis()
     attribute = str(table["attribute"].iloc[0]) if len(table) else ""
     study = "PSA" if "corpus" in table.columns else "EEC"
