@@ -8,7 +8,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
+from matplotlib.ticker import MaxNLocator
 
+from toolkit.formatting import short_labels
 from toolkit.plots.presets import preset
 from toolkit.plots.style import ZERO_MARK, _legend_outside, _note_below, _styled, model_palette, new_axes, short_label
 
@@ -151,10 +153,11 @@ def intersections(table: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None =
     the run: ``family``) is below ``alpha``, open where not (the interval itself is not adjusted, said in the
     legend); a contrast whose scores are identical (Δ = 0, no interval) is a diamond, in the legend; a contrast
     some system has not enough data for is starred, and the note says for which."""
-    ax = ax if ax is not None else new_axes(height=3.0)
     contrasts = list(dict.fromkeys(table["contrast"]))
     models = list(dict.fromkeys(table["model"]))
+    ax = ax if ax is not None else new_axes(height=3.0 + 0.08 * max(0, len(models) - 6))  # room per system
     palette = model_palette(models)
+    names = short_labels(models)  # unique: one system per task (make figures TASK=all) keeps its task
     step = 0.6 / max(len(models), 1)
     zero, tested = False, "p_adjusted" in table.columns
     for j, model in enumerate(models):
@@ -164,8 +167,10 @@ def intersections(table: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None =
         y = np.arange(len(contrasts)) + (j - (len(models) - 1) / 2) * step
         filled = (rows["p_adjusted"].astype(float) < alpha).to_numpy() if tested else None
         zero |= _ranges(ax, y, rows["estimate"], rows["ci_low"], rows["ci_high"], colour=palette[model],
-                        marker="o", label=short_label(model), filled=filled)
+                        marker="o", label=names[model], filled=filled)
     ax.axvline(0, color="#888888", linewidth=0.8, zorder=0)
+    if not preset().double:  # a column's narrow axis: fewer ticks, so their labels never touch
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
     short = [c.replace("African-American", "AA").replace("European", "EA") for c in contrasts]
     if not preset().double:  # a column: F and M, said in the note
         short = [re.sub(r"\b(female|male)\b", lambda m: m.group(1)[0].upper(), c) for c in short]
