@@ -138,3 +138,18 @@ def test_06_multilingual_notebook_without_the_corpora_says_what_it_needs(tmp_pat
     text = executed.read_text()
     assert "skipped:" in text and "ascamara/ml-intersectionality" in text
     assert not (tmp_path / "results").exists()
+
+
+def test_instrument_save_tables_refuses_what_it_cannot_write(tmp_path):
+    from toolkit.errors import InputError, OutputDirError
+    from toolkit.instrument import save_tables
+
+    frame = pd.DataFrame({"model": ["vader"], "estimate": [0.1]})
+    with pytest.raises(InputError, match="DataFrame per name"):
+        save_tables({"eec_race_confounds": "not a frame"}, tmp_path)
+    blocker = tmp_path / "a_file"
+    blocker.write_text("x")
+    with pytest.raises(OutputDirError):
+        save_tables({"eec_race_confounds": frame}, blocker)
+    written = save_tables({"eec_race_confounds": frame}, tmp_path / "new" / "folder")
+    assert pd.read_csv(written[0]).equals(frame)

@@ -177,8 +177,12 @@ def save_tables(tables: dict[str, pd.DataFrame], out_dir: str | Path | None = No
     not at all), the numbers behind the names-and-templates figures; ``out_dir`` None: ``data/results/eec``."""
     from toolkit.outputs import files
 
+    wrong = {stem: type(frame).__name__ for stem, frame in tables.items() if not isinstance(frame, pd.DataFrame)}
+    if wrong:
+        raise InputError(f"save_tables needs a DataFrame per name; got {wrong}.",
+                         fix="pass {name: frame}, e.g. {'eec_race_confounds': confounds}.")
     folder = Path(out_dir) if out_dir is not None else paths.results_dir("eec")
-    folder.mkdir(parents=True, exist_ok=True)
+    files.probe(folder)  # created, or TK105/TK106 naming the folder (read-only, a file, a dangling link, full disk)
     return [files.write_table(frame, folder / f"{stem}.csv") for stem, frame in tables.items()]
 
 
