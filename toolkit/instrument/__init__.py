@@ -29,6 +29,7 @@ from toolkit.errors import InputError, SchemaError, unknown
 from toolkit.instrument import confounds, wording
 from toolkit.instrument.names import shipped_metadata
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel, load_all
+from toolkit.outputs import files
 from toolkit.scoring import score
 from toolkit.studies.eec import generator as eec_generator
 from toolkit.studies.eec.planning import plan as _plan
@@ -175,8 +176,6 @@ def wording_sweep(*, models: Iterable[str | SentimentModel] | None = None, wordi
 def save_tables(tables: dict[str, pd.DataFrame], out_dir: str | Path | None = None) -> list[Path]:
     """Write each ``{stem: frame}`` as ``<out_dir>/<stem>.csv`` (:func:`toolkit.outputs.files.write_table`: whole or
     not at all), the numbers behind the names-and-templates figures; ``out_dir`` None: ``data/results/eec``."""
-    from toolkit.outputs import files
-
     wrong = {stem: type(frame).__name__ for stem, frame in tables.items() if not isinstance(frame, pd.DataFrame)}
     if wrong:
         raise InputError(f"save_tables needs a DataFrame per name; got {wrong}.",
