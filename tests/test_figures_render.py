@@ -125,6 +125,15 @@ def _frames():
                            "p_adjusted": 0.01 if j in (0, 4) else 0.4,
                            "family": "intersections: 11 contrasts (2 systems × 6), holm"}
                           for i, m in enumerate(("vader", HF)) for j, k in enumerate(contrasts)])
+    cells5 = pd.DataFrame([{"model": f"ait:{m}/{t}", "task": t, "contrast": k,
+                            "estimate": 0.01 * (j - 2) + 0.004 * i + 0.002 * n,
+                            "ci_low": 0.01 * (j - 2) + 0.004 * i + 0.002 * n - 0.01,
+                            "ci_high": 0.01 * (j - 2) + 0.004 * i + 0.002 * n + 0.01, "state": "ok",
+                            "p_adjusted": 0.01 if (j, n) == (0, 1) else 0.4,
+                            "family": "intersections: 90 contrasts (15 systems), holm"}
+                           for n, t in enumerate(TASKS)
+                           for i, m in enumerate(("svm-unigrams", "ridge-chars", "ensemble"))
+                           for j, k in enumerate(contrasts)])
     sweep = pd.DataFrame([{"wording": w, "model": m, "task": "valence", "attribute": a,
                            "estimate": 0.01 * i + 0.003 * k, "ci_low": 0.01 * i + 0.003 * k - 0.008,
                            "ci_high": 0.01 * i + 0.003 * k + 0.008, "p_adjusted": 0.5, "verdict": "inconclusive"}
@@ -160,6 +169,7 @@ def _frames():
         "agreement_ranks": lambda: agreement_figures.agreement_ranks(headlines),
         "eec_race_confounds": lambda: plots.confounds(confounds),
         "eec_intersections": lambda: plots.intersections(cells),
+        "eec_intersections_tasks": lambda: plots.intersections(cells5),
         "eec_race_wordings": lambda: plots.wording(sweep, attribute="race"),
         "eec_gender_wordings": lambda: plots.wording(sweep, attribute="gender"),
         "multilingual_gaps": lambda: multilingual_figures.cross_language(gaps),
@@ -636,3 +646,29 @@ def test_eec_task_panels_stacked_in_one_column_name_the_systems_once():
     assert "systems by Pearson r, then mean Δ" in " ".join(boxes[0].figure._suptitle.get_text().split())
     orders = [tuple(shown(ax)) for ax in intervals]
     assert all(orders) and len(set(orders)) > 1  # the synthetic tasks order the systems differently
+
+
+def test_plots_intersections_of_several_tasks_draw_a_panel_per_task_with_one_legend():
+    """With the five tasks (make figures TASK=all) each task is its own panel titled by it, a system kind is one
+    legend entry and one colour across the panels, the contrasts are named once per row of panels, and the
+    family the filled markers are corrected over is said once, in the note."""
+    from matplotlib.colors import to_hex
+
+    with plots.use_preset("acl-double"):
+        first = FIGURES["eec_intersections_tasks"]()
+    figure = first.figure
+    panels = [ax for ax in figure.axes if ax.get_title()]
+    assert [ax.get_title() for ax in panels] == list(TASKS)
+    entries = [t.get_text() for legend in _legends(figure) for t in legend.get_texts()]
+    assert [e for e in entries if e in ("svm-unigrams", "ridge-chars", "ensemble")] == \
+        ["svm-unigrams", "ridge-chars", "ensemble"]
+    assert len(figure.legends) == 1 and all(ax.get_legend() is None for ax in panels)
+    colours = [{to_hex(line.get_color()) for line in ax.get_lines() if line.get_marker() == "o"
+                and len(line.get_xdata())} for ax in panels]
+    assert all(c == colours[0] for c in colours) and len(colours[0]) == 3
+    named = [bool([t for t in ax.get_yticklabels() if t.get_visible() and t.get_text()]
+                  and ax.yaxis.get_tick_params()["labelleft"]) for ax in panels]
+    assert named == [True, False, True, False, True]  # two columns at double width: the left one names them
+    note = " ".join(t.get_text() for t in figure.texts) + " ".join(
+        lg.get_title().get_text() for lg in figure.legends)
+    assert "over 90 contrasts" in " ".join(note.split())

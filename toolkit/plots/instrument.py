@@ -12,7 +12,16 @@ from matplotlib.ticker import MaxNLocator
 
 from toolkit.formatting import short_labels
 from toolkit.plots.presets import preset
-from toolkit.plots.style import ZERO_MARK, _legend_outside, _note_below, _styled, model_palette, new_axes, short_label
+from toolkit.plots.style import (
+    ZERO_MARK,
+    _grid,
+    _legend_outside,
+    _note_below,
+    _styled,
+    model_palette,
+    new_axes,
+    short_label,
+)
 
 ANALYSIS_STYLE = {"raw": ("o", "as measured"), "adjusted": ("s", "adjusted for name frequency"),
                   "overlap": ("P", "adjusted, names in common support"), "matched": ("^", "frequency-matched names")}
@@ -63,8 +72,8 @@ def confounds_labels(attribute: str, *, study: str) -> dict[str, str]:
 def confounds(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """:func:`toolkit.instrument.confounds.name_confounds`: per system, the gap (group a's names minus group b's:
     African-American − European for race, female − male for gender) and its interval as measured, adjusted for
-    name frequency (and subword length), adjusted on the names in common support, and on frequency-matched names; a gap that is exactly 0 (no name moves
-    the score) is a diamond, in the legend. The note under the axis says why "as measured" (template × name cell
+    name frequency (and subword length), adjusted on the names in common support, and on frequency-matched names;
+    a gap that is exactly 0 (no name moves the score) is a diamond, in the legend. The note under the axis says why "as measured" (template × name cell
     means, templates weighed alike) differs from the EEC's per-sentence mean Δ."""
     several = "task" in table.columns and table["task"].nunique() > 1  # a row per system and task
     keys = ["task", "model"] if several else ["model"]
@@ -152,10 +161,30 @@ def intersections(table: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None =
     95 % interval, one colour per system; filled where the Holm-adjusted p (``p_adjusted``, over every contrast of
     the run: ``family``) is below ``alpha``, open where not (the interval itself is not adjusted, said in the
     legend); a contrast whose scores are identical (Δ = 0, no interval) is a diamond, in the legend; a contrast
-    some system has not enough data for is starred, and the note says for which."""
-    contrasts = list(dict.fromkeys(table["contrast"]))
+    some system has not enough data for is starred, and the note says for which. A table of several tasks
+    (``make figures TASK=all``) and no ``ax``: one panel per task in one new Figure (:func:`_grid`), a system kind
+    the same colour in every panel, one legend; returns the first panel (its figure holds them all)."""
+    tasks = list(dict.fromkeys(table["task"])) if "task" in table.columns else []
+    if ax is None and len(tasks) > 1:
+        return _task_intersections(table, tasks=tasks, alpha=alpha)
     models = list(dict.fromkeys(table["model"]))
     ax = ax if ax is not None else new_axes(height=3.0 + 0.08 * max(0, len(models) - 6))  # room per system
+    zero, sparse = _intersections_panel(ax, table, alpha=alpha)
+    words = _intersections_words(table, alpha=alpha, sparse=sparse)
+    ax.set(xlabel=words["xlabel"], ylabel="", title=words["title"])
+    _note_below(ax, words["note"])
+    handles, texts = ax.get_legend_handles_labels()
+    extra_handles, extra_texts = _intersections_keys(table, alpha=alpha, zero=zero, words=words)
+    _legend_outside(ax, handles + extra_handles, texts + extra_texts)
+    return ax
+
+
+def _intersections_panel(ax: Axes, table: pd.DataFrame, *, alpha: float,
+                         narrow: bool = False) -> tuple[bool, pd.DataFrame]:
+    """Draw :func:`intersections`' point-ranges and contrast labels on ``ax``; returns whether a diamond was drawn
+    and the rows without enough data; ``narrow``: a panel of a grid (at most four ticks, as at a column's width)."""
+    contrasts = list(dict.fromkeys(table["contrast"]))
+    models = list(dict.fromkeys(table["model"]))
     palette = model_palette(models)
     names = short_labels(models)  # unique: one system per task (make figures TASK=all) keeps its task
     step = 0.6 / max(len(models), 1)
@@ -169,7 +198,7 @@ def intersections(table: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None =
         zero |= _ranges(ax, y, rows["estimate"], rows["ci_low"], rows["ci_high"], colour=palette[model],
                         marker="o", label=names[model], filled=filled)
     ax.axvline(0, color="#888888", linewidth=0.8, zorder=0)
-    if not preset().double:  # a column's narrow axis: fewer ticks, so their labels never touch
+    if narrow or not preset().double:  # a column's narrow axis: fewer ticks, so their labels never touch
         ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
     short = [c.replace("African-American", "AA").replace("European", "EA") for c in contrasts]
     if not preset().double:  # a column: F and M, said in the note
@@ -178,15 +207,24 @@ def intersections(table: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None =
     starred = set(sparse["contrast"])
     ax.set_yticks(np.arange(len(contrasts)), [s + ("*" if c in starred else "") for s, c in zip(short, contrasts)])
     ax.invert_yaxis()
+    return zero, sparse
+
+
+def _intersections_words(table: pd.DataFrame, *, alpha: float, sparse: pd.DataFrame) -> dict[str, str]:
+    """:func:`intersections_labels` for ``table``: its family, and the systems without enough data starred."""
     who = ", ".join(short_label(m) for m in dict.fromkeys(sparse["model"]))
     family = str(table["family"].dropna().iloc[0]) if "family" in table.columns and table["family"].notna().any() \
         else ""
-    words = intersections_labels(alpha=alpha, family=family,
-                                 starred=f"; * not enough data for {who} (nothing drawn)" if starred else "")
-    ax.set(xlabel=words["xlabel"], ylabel="", title=words["title"])
-    _note_below(ax, words["note"])
-    handles, texts = ax.get_legend_handles_labels()
-    if tested:
+    return intersections_labels(alpha=alpha, family=family,
+                                starred=f"; * not enough data for {who} (nothing drawn)" if len(sparse) else "")
+
+
+def _intersections_keys(table: pd.DataFrame, *, alpha: float, zero: bool,
+                        words: dict[str, str]) -> tuple[list, list[str]]:
+    """The legend entries of :func:`intersections` besides the systems: filled (when any contrast is significant),
+    open, and the diamond of identical scores (when drawn)."""
+    handles, texts = [], []
+    if "p_adjusted" in table.columns:
         significant = (table["p_adjusted"].astype(float) < alpha).any()
         for face, key in (("0.3", "filled"), ("white", "open")):
             if face == "0.3" and not significant:
@@ -198,5 +236,40 @@ def intersections(table: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None =
         handle, text = _zero_entry(words["zero"])
         handles.append(handle)
         texts.append(text)
-    _legend_outside(ax, handles, texts)
-    return ax
+    return handles, texts
+
+
+def _task_intersections(table: pd.DataFrame, *, tasks: list[str], alpha: float) -> Axes:
+    """:func:`intersections` with a panel per task (titled by it) in one new Figure: the contrasts named only in
+    the left column when every panel lists the same ones, the axis label once under the panels, one legend (a
+    system kind keeps its colour across panels: the palette's order is the specs' sorted order), one note."""
+    widest = max(table.loc[table["task"] == t, "model"].nunique() for t in tasks)
+    figure, cells = _grid(len(tasks), panel_width=2.6 + 0.02 * widest)
+    zero, sparse = False, []
+    for task, cell in zip(tasks, cells):
+        block = table[table["task"] == task]
+        drawn, missing = _intersections_panel(cell, block, alpha=alpha, narrow=True)
+        zero |= drawn
+        sparse.append(missing)
+        cell.set(title=task, xlabel="", ylabel="")
+    labels = {tuple(t.get_text() for t in cell.get_yticklabels()) for cell in cells}
+    if len(labels) == 1:
+        for cell in cells:
+            if cell.get_subplotspec().colspan.start > 0:
+                cell.tick_params(axis="y", labelleft=False)
+    words = _intersections_words(table, alpha=alpha, sparse=pd.concat(sparse))
+    figure.suptitle(words["title"], fontsize=preset().title_size)
+    bottoms = {cell.get_subplotspec().colspan.start: cell for cell in cells}  # the last panel of each column
+    for cell in bottoms.values():  # a panel's width holds the label without its first words
+        cell.set_xlabel(words["xlabel"].removeprefix("score difference: "))
+    # the legend keys stay short (a column's legend in several columns); the family they refer to is in the note
+    words = {**words, "note": f"{words['note']}; {words['filled']}; {words['open']}",
+             "filled": "filled: differs", "open": "open: not significant", "zero": words["zero"]}
+    _note_below(cells[0], words["note"])
+    seen: dict[str, object] = {}
+    for cell in cells:
+        for handle, text in zip(*cell.get_legend_handles_labels()):
+            seen.setdefault(text, handle)
+    handles, texts = _intersections_keys(table, alpha=alpha, zero=zero, words=words)
+    _legend_outside(cells[0], list(seen.values()) + handles, list(seen) + texts, under=True)
+    return cells[0]

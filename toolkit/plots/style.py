@@ -289,10 +289,12 @@ def _place_note(figure: Figure) -> None:
         engine.set(rect=(0.0, share, 1.0, 1.0 - share))
 
 
-def _legend_outside(ax: Axes, handles=None, labels=None, *, ncol: int | None = None, title: str = ""):
+def _legend_outside(ax: Axes, handles=None, labels=None, *, ncol: int | None = None, title: str = "",
+                    under: bool = False):
     """The legend of ``ax`` off the data: under the figure (rows of entries fitted to its width; the figure grows
-    by the legend's height, within the preset's ``max_height``) when ``ax`` is the figure's only plot, else in a
-    row above ``ax`` (a panel: :func:`_figure_legend` gathers the panels' legends)."""
+    by the legend's height, within the preset's ``max_height``) when ``ax`` is the figure's only plot or ``under``
+    (the one legend of a figure of panels), else in a row above ``ax`` (a panel: :func:`_figure_legend` gathers
+    the panels' legends)."""
     if handles is None:
         handles, labels = ax.get_legend_handles_labels()
     if not handles:
@@ -301,7 +303,7 @@ def _legend_outside(ax: Axes, handles=None, labels=None, *, ncol: int | None = N
     figure = ax.figure
     labels = _fit_labels(labels, figure.get_figwidth() * 0.95)
     ncol = ncol or _legend_columns(labels, figure.get_figwidth() * 0.95)
-    if not _own_axes(ax):
+    if not (under or _own_axes(ax)):
         return ax.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=ncol,
                          title=title or None, borderaxespad=0.2, columnspacing=1.0, handletextpad=0.4)
     if ax.get_legend() is not None:  # seaborn's own, on the data
