@@ -73,8 +73,9 @@ def confounds(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """:func:`toolkit.instrument.confounds.name_confounds`: per system, the gap (group a's names minus group b's:
     African-American − European for race, female − male for gender) and its interval as measured, adjusted for
     name frequency (and subword length), adjusted on the names in common support, and on frequency-matched names;
-    a gap that is exactly 0 (no name moves the score) is a diamond, in the legend. The note under the axis says why "as measured" (template × name cell
-    means, templates weighed alike) differs from the EEC's per-sentence mean Δ."""
+    a gap that is exactly 0 (no name moves the score) is a diamond, in the legend. The note under the axis says
+    why "as measured" (template × name cell means, templates weighed alike) differs from the EEC's per-sentence
+    mean Δ. Several tasks: a row per system and task, named "system (task)"."""
     several = "task" in table.columns and table["task"].nunique() > 1  # a row per system and task
     keys = ["task", "model"] if several else ["model"]
     systems = list(dict.fromkeys(map(tuple, table[keys].itertuples(index=False))))
