@@ -168,6 +168,7 @@ def _frames():
         "agreement_tau": lambda: agreement_figures.agreement_tau(tau),
         "agreement_ranks": lambda: agreement_figures.agreement_ranks(headlines),
         "eec_race_confounds": lambda: plots.confounds(confounds),
+        "eec_race_confounds_tasks": lambda: plots.confounds(pd.concat([confounds.assign(task=t) for t in TASKS])),
         "eec_intersections": lambda: plots.intersections(cells),
         "eec_intersections_tasks": lambda: plots.intersections(cells5),
         "eec_race_wordings": lambda: plots.wording(sweep, attribute="race"),
@@ -601,19 +602,28 @@ def test_plots_confounds_zero_diamond_is_no_analysis_marker_and_is_drawn_as_its_
     assert zero.get_marker() == "D" and all(label in legend for _, label in plots.ANALYSIS_STYLE.values())
 
 
-def test_plots_confounds_of_several_tasks_name_each_row_and_grow_with_them():
-    """With the five tasks (make figures TASK=all) a system appears once per task: each row says its task, no two
-    rows share a label, and the figure is taller than one task's."""
+def test_plots_confounds_of_several_tasks_draw_a_panel_per_task_or_name_each_row():
+    """With the five tasks (make figures TASK=all) a system appears once per task: by default each task is its own
+    panel titled by it (the systems named as in one task's figure, one legend, AA/EA defined in the note), and the
+    figure is taller than one task's; drawn on a given axis, each row says its task and no two rows share a label."""
+    from matplotlib.figure import Figure
+
     rows = pd.DataFrame([{"model": f"ait:{m}/{t}", "task": t, "attribute": "race", "analysis": an,
                           "estimate": 0.01, "ci_low": 0.0, "ci_high": 0.02}
                          for t in TASKS for m in ("svm-unigrams", "ridge-chars")
                          for an in ("raw", "adjusted", "overlap", "matched")])
     with plots.use_preset("acl-single"):
-        several = plots.confounds(rows)
+        first = plots.confounds(rows)
         one = plots.confounds(rows[rows["task"] == "valence"])
-    labels = [t.get_text() for t in several.get_yticklabels()]
+        given = plots.confounds(rows, ax=Figure(figsize=(3, 6)).add_subplot())
+    panels = [ax for ax in first.figure.axes if ax.get_title()]
+    assert [ax.get_title() for ax in panels] == list(TASKS)
+    assert all([t.get_text() for t in ax.get_yticklabels()] == ["svm-unigrams", "ridge-chars"] for ax in panels)
+    assert len(first.figure.legends) == 1 and first.figure.get_figheight() > one.figure.get_figheight()
+    note = " ".join(lg.get_title().get_text() for lg in first.figure.legends)
+    assert "AA, EA: African-American, European names" in " ".join(note.split())
+    labels = [t.get_text() for t in given.get_yticklabels()]
     assert len(labels) == 10 == len(set(labels)) and all(any(f"({t})" in x for t in TASKS) for x in labels)
-    assert several.figure.get_figheight() > one.figure.get_figheight()
 
 
 def test_eec_figures_one_task_carries_one_title():

@@ -75,29 +75,23 @@ def confounds(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     name frequency (and subword length), adjusted on the names in common support, and on frequency-matched names;
     a gap that is exactly 0 (no name moves the score) is a diamond, in the legend. The note under the axis says
     why "as measured" (template × name cell means, templates weighed alike) differs from the EEC's per-sentence
-    mean Δ. Several tasks: a row per system and task, named "system (task)"."""
-    several = "task" in table.columns and table["task"].nunique() > 1  # a row per system and task
+    mean Δ. Several tasks (``make figures TASK=all``): with no ``ax``, one panel per task in one new Figure
+    (returns the first; its figure holds them all); on a given ``ax``, a row per system and task, named
+    "system (task)"."""
+    tasks = list(dict.fromkeys(table["task"])) if "task" in table.columns else []
+    if ax is None and len(tasks) > 1:
+        return _task_confounds(table, tasks=tasks)
+    several = len(tasks) > 1  # a row per system and task
     keys = ["task", "model"] if several else ["model"]
     systems = list(dict.fromkeys(map(tuple, table[keys].itertuples(index=False))))
     if ax is None:  # a row needs room: the preset's panel height for four systems, more for more (up to its max)
         ax = new_axes(height=preset().height + ROW_INCHES * max(0, len(systems) - 4))
-    offsets = {a: (i - 1.5) * 0.18 for i, a in enumerate(ANALYSIS_STYLE)}
-    zero = False
-    for analysis, (marker, label) in ANALYSIS_STYLE.items():
-        rows = table[table["analysis"] == analysis].set_index(keys).reindex(systems if several else
-                                                                          [s[0] for s in systems])
-        y = np.arange(len(systems)) + offsets[analysis]
-        zero |= _ranges(ax, y, rows["estimate"], rows["ci_low"], rows["ci_high"], colour="#333333", marker=marker,
-                        label=label, zero_colour=_zero_entry()[0].get_color())
-    ax.axvline(0, color="#888888", linewidth=0.8, zorder=0)
+    zero = _confounds_panel(ax, table, keys=keys, systems=systems)
     ax.set_yticks(np.arange(len(systems)), [f"{short_label(s[-1])} ({s[0]})" if several else short_label(s[0])
                                             for s in systems])
-    ax.invert_yaxis()
-    attribute = str(table["attribute"].iloc[0]) if len(table) else ""
-    study = "PSA" if "corpus" in table.columns else "EEC"
-    words = confounds_labels(attribute, study=study)
+    words = _confounds_words(table)
     ax.set(xlabel=words["xlabel"], ylabel="", title=words["title"])
-    if study != "PSA":
+    if words["study"] != "PSA":
         _note_below(ax, words["note"])
     handles, texts = ax.get_legend_handles_labels()
     if zero:
@@ -106,6 +100,66 @@ def confounds(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         texts.append(text)
     _legend_outside(ax, handles, texts)
     return ax
+
+
+def _confounds_words(table: pd.DataFrame) -> dict[str, str]:
+    """:func:`confounds_labels` of ``table`` (its attribute and study: PSA tables have a ``corpus``)."""
+    attribute = str(table["attribute"].iloc[0]) if len(table) else ""
+    study = "PSA" if "corpus" in table.columns else "EEC"
+    return {**confounds_labels(attribute, study=study), "study": study}
+
+
+def _confounds_panel(ax: Axes, table: pd.DataFrame, *, keys: list[str], systems: list[tuple]) -> bool:
+    """Draw :func:`confounds`' four point-ranges per system (rows in ``systems`` order, keyed by ``keys``) on
+    ``ax``; returns whether a diamond (an exact 0) was drawn."""
+    offsets = {a: (i - 1.5) * 0.18 for i, a in enumerate(ANALYSIS_STYLE)}
+    zero = False
+    for analysis, (marker, label) in ANALYSIS_STYLE.items():
+        rows = table[table["analysis"] == analysis].set_index(keys).reindex(systems if len(keys) > 1 else
+                                                                          [s[0] for s in systems])
+        y = np.arange(len(systems)) + offsets[analysis]
+        zero |= _ranges(ax, y, rows["estimate"], rows["ci_low"], rows["ci_high"], colour="#333333", marker=marker,
+                        label=label, zero_colour=_zero_entry()[0].get_color())
+    ax.axvline(0, color="#888888", linewidth=0.8, zorder=0)
+    ax.invert_yaxis()
+    return zero
+
+
+def _task_confounds(table: pd.DataFrame, *, tasks: list[str]) -> Axes:
+    """:func:`confounds` with a panel per task (titled by it) in one new Figure (:func:`_grid`): the systems named
+    in the left column only when every panel lists the same ones, the axis label under each column's last panel,
+    one legend and one note."""
+    widest = max(table.loc[table["task"] == t, "model"].nunique() for t in tasks)
+    figure, cells = _grid(len(tasks), panel_width=2.6 + 0.02 * widest)
+    zero = False
+    for task, cell in zip(tasks, cells):
+        block = table[table["task"] == task]
+        systems = [(m,) for m in dict.fromkeys(block["model"])]
+        zero |= _confounds_panel(cell, block, keys=["model"], systems=systems)
+        cell.set_yticks(np.arange(len(systems)), [short_label(s[0]) for s in systems])
+        cell.xaxis.set_major_locator(MaxNLocator(nbins=4))
+        cell.set(title=task, xlabel="", ylabel="")
+    labels = {tuple(t.get_text() for t in cell.get_yticklabels()) for cell in cells}
+    if len(labels) == 1:
+        for cell in cells:
+            if cell.get_subplotspec().colspan.start > 0:
+                cell.tick_params(axis="y", labelleft=False)
+    words = _confounds_words(table)
+    figure.suptitle(words["title"], fontsize=preset().title_size)
+    attribute = str(table["attribute"].iloc[0])
+    a, b, a_short, b_short = GROUPS.get(attribute, ("group a", "group b", "a", "b"))
+    for cell in {cell.get_subplotspec().colspan.start: cell for cell in cells}.values():  # a panel's width
+        cell.set_xlabel(f"{attribute} gap ({a_short} − {b_short}),{' ' if preset().double else chr(10)}"
+                        "95\u00a0% interval")
+    note = f"{a_short}, {b_short}: {a}, {b} names" + (f"; {words['note']}" if words["study"] != "PSA" else "")
+    _note_below(cells[0], note)
+    handles, texts = cells[0].get_legend_handles_labels()
+    if zero:
+        handle, text = _zero_entry(words["zero"])
+        handles.append(handle)
+        texts.append(text)
+    _legend_outside(cells[0], handles, texts, under=True)
+    return cells[0]
 
 
 @_styled
