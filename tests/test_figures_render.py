@@ -682,3 +682,23 @@ def test_plots_intersections_of_several_tasks_draw_a_panel_per_task_with_one_leg
     note = " ".join(t.get_text() for t in figure.texts) + " ".join(
         lg.get_title().get_text() for lg in figure.legends)
     assert "over 90 contrasts" in " ".join(note.split())
+
+
+def test_biasfinder_rates_mark_exact_zeros_and_keep_a_small_rate_off_the_zero_line():
+    """A rate of exactly 0 with no width (no BTC) is a diamond, in the legend; where the highest point is over
+    DWARF_RATIO times the lowest non-zero one the axis is a square root (said in its label), so a rate of 0.001
+    does not sit on the zero line beside one of 0.12; the title names the interval method in words."""
+    rows = [{"model": m, "attribute": a, "rate_between": r, "rate_low": lo, "rate_high": hi,
+             "rate_within": 0.0 if a == "gender" else np.nan, "null_low": 0.0 if a == "gender" else np.nan,
+             "null_high": 0.0 if a == "gender" else np.nan, "interval": "cluster"}
+            for m, a, r, lo, hi in (("vader", "gender", 0.0, 0.0, 0.0), ("vader", "occupation", 0.0, np.nan, np.nan),
+                                    (HF, "gender", 0.001, 0.0, 0.08), (HF, "occupation", 0.12, np.nan, np.nan))]
+    with plots.use_preset("acl-double"):
+        ax = biasfinder_figures.biasfinder_rates(pd.DataFrame(rows))
+    diamonds = [line for line in ax.get_lines() if line.get_marker() == "D" and len(line.get_xdata())]
+    assert sum(len(line.get_xdata()) for line in diamonds) == 4  # vader's two rates and both nulls of 0
+    assert "rate 0 (no BTC)" in _legend_texts(ax)
+    assert ax.get_yscale() == "function" and "square-root" in ax.get_ylabel()
+    low_point = ax.transData.transform((0, 0.001))[1] - ax.transData.transform((0, 0.0))[1]
+    assert low_point > 0.05 * ax.bbox.height  # linear: 0.001 / 0.13 of the height, under 1 %
+    assert "template-clustered intervals" in ax.get_title()

@@ -36,14 +36,33 @@ def _value_format(positive):
     return lambda v: "0" if v == 0 else f"{v:.{decimals}f}"
 
 
+def _square_root_axis(ax: Axes, *, top: float, headroom: float = 1.0) -> str:
+    """A square-root y axis on ``ax`` up to ``top`` × ``headroom``², room below 0 for the zero diamonds, ticks at
+    round values that stay apart; returns the words for the axis label (``" (square-root scale)"``)."""
+    import numpy as np
+
+    ax.set_yscale("function", functions=(lambda v: np.sign(v) * np.sqrt(np.abs(v)),
+                                         lambda v: np.sign(v) * np.square(v)))
+    ax.set_ylim(-(0.04 * np.sqrt(top) * headroom) ** 2, top * headroom ** 2)
+    ticks, last = [0.0], 0.0
+    for nice in (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000):
+        if nice <= top * headroom ** 2 and np.sqrt(nice) - np.sqrt(last) >= 0.12 * np.sqrt(top):
+            ticks.append(nice)
+            last = nice
+    ax.yaxis.set_major_locator(FixedLocator(ticks))
+    ax.yaxis.set_minor_locator(NullLocator())
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    return " (square-root scale)"
+
+
 @_styled
 def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """BTCs per template, per characteristic, one bar per model in its colour (BiasFinder Table 4 as a figure,
     normalised: ``btcs / templates``, since models and characteristics are scored on different numbers of
-    templates; a square-root axis where one bar is over
-    :data:`DWARF_RATIO` times the shortest; each bar labelled with its value in one precision, so a bar far shorter than the tallest still reads). A
-    model with no BTC is a diamond on the zero line and its legend entry says
-    ``(0 BTCs)``; a characteristic without templates draws nothing and is labelled ``no template``.
+    templates; a square-root axis where one bar is over :data:`DWARF_RATIO` times the shortest; each bar labelled
+    with its value in one precision, so a bar far shorter than the tallest still reads). A model with no BTC is a
+    diamond on the zero line and its legend entry says ``(0 BTCs)``; a characteristic without templates draws
+    nothing and is labelled ``no template``.
     ``table4`` from :func:`toolkit.studies.biasfinder.analysis.table4`."""
     import numpy as np
 
@@ -83,18 +102,7 @@ def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
                                                                                          - 1.0, 0.8)
     scale = ""
     if len(positive) and top / positive.min() > DWARF_RATIO:  # one bar dwarfs the rest: a square-root axis
-        ax.set_yscale("function", functions=(lambda v: np.sign(v) * np.sqrt(np.abs(v)),
-                                             lambda v: np.sign(v) * np.square(v)))
-        ax.set_ylim(-(0.04 * np.sqrt(top) * headroom) ** 2, top * headroom ** 2)  # room below 0 for the diamonds
-        ticks, last = [0.0], 0.0
-        for nice in (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000):
-            if nice <= top * headroom ** 2 and np.sqrt(nice) - np.sqrt(last) >= 0.12 * np.sqrt(top):
-                ticks.append(nice)
-                last = nice
-        ax.yaxis.set_major_locator(FixedLocator(ticks))
-        ax.yaxis.set_minor_locator(NullLocator())
-        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-        scale = " (square-root scale)"
+        scale = _square_root_axis(ax, top=top, headroom=headroom)
     elif top > 0:
         ax.set_ylim(top=headroom * top)  # room for the values; _mark_zero_bars made room below zero
     else:
@@ -110,14 +118,22 @@ def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
 
 
 
+INTERVAL_WORDS = {"cluster": "template-clustered intervals",
+                  "cluster-bootstrap": "template-cluster bootstrap intervals",
+                  "templates": "intervals over templates", "pairs": "Wilson intervals over pairs"}
+"""How :func:`biasfinder_rates`' title names each :data:`~toolkit.studies.biasfinder.btc_rates.RATE_INTERVALS`."""
+
+
 @_styled
 def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """BTC rate between classes (filled) and its within-class null (open) with their intervals, per characteristic,
-    one colour per model (:func:`model_colour`; point-range; zero drawn). ``rates`` from
+    one colour per model (:func:`model_colour`; point-range). A rate of exactly 0 with no width (no BTC among the
+    pairs) is a diamond on the zero line, in the legend; a square-root axis where the highest point is over
+    :data:`DWARF_RATIO` times the lowest non-zero one. ``rates`` from
     :func:`toolkit.studies.biasfinder.analysis.rates`: the intervals are ``rate_low/high`` and ``null_low/high``
-    (template-clustered by default); a point without an interval has none (fewer than 2 templates);
-    characteristics without a null (occupation) show the rate only, and their tick label says ``(no null)`` (``(no
-    interval)`` where no model has one)."""
+    (template-clustered by default, said in the title); a point without an interval has none (fewer than
+    ``MIN_TEMPLATES`` templates); characteristics without a null (occupation) show the rate only, and their tick
+    label says ``(no null)`` (``(no interval)`` where no model has one)."""
     import numpy as np
 
     if rates.empty:
@@ -126,6 +142,7 @@ def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     labels, colours = short_labels(models), model_palette(models)
     ax = ax if ax is not None else new_axes()
     width = 0.8 / len(models)
+    zero = False
     for j, model in enumerate(models):
         colour = colours[model]
         block = rates[rates["model"] == model].set_index("attribute").reindex(attributes)
@@ -133,16 +150,29 @@ def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         for column, low, high, shift, face in (("rate_between", "rate_low", "rate_high", -0.15, colour),
                                                ("rate_within", "null_low", "null_high", 0.15, "white")):
             y = block[column].to_numpy(float)
-            err = np.vstack([y - block[low].to_numpy(float), block[high].to_numpy(float) - y])
-            ax.errorbar(x + shift * width, y, yerr=np.clip(np.nan_to_num(err, nan=0.0), 0.0, None), fmt="o",
-                        color=colour, markerfacecolor=face, capsize=2, linewidth=1.0, markersize=3.5)
+            lows, highs = block[low].to_numpy(float), block[high].to_numpy(float)
+            flat = np.isfinite(y) & (y == 0) & ~(np.isfinite(highs) & (highs > 0))  # 0 with no width
+            err = np.vstack([y - lows, highs - y])[:, ~flat]
+            ax.errorbar((x + shift * width)[~flat], y[~flat], yerr=np.clip(np.nan_to_num(err, nan=0.0), 0.0, None),
+                        fmt="o", color=colour, markerfacecolor=face, capsize=2, linewidth=1.0, markersize=3.5)
+            if flat.any():
+                ax.plot((x + shift * width)[flat], y[flat], color=colour, **{**ZERO_MARK, "markerfacecolor": face})
+                zero = True
         ax.plot([], [], "o", color=colour, label=labels[model])
     ax.plot([], [], "o", color="0.3", label="between classes (BTC rate)")
     ax.plot([], [], "o", color="0.3", markerfacecolor="white", label="within a class (null)")
+    if zero:
+        ax.plot([], [], color="0.6", label="rate 0 (no BTC)", **ZERO_MARK)
     ax.axhline(0.0, color="black", linewidth=0.6)
-    top = np.nanmax(rates[["rate_between", "rate_high", "rate_within", "null_high"]].to_numpy(float))
-    top = top if np.isfinite(top) and top > 0 else 0.01
-    ax.set_ylim(-0.04 * top, 1.1 * top)
+    values = rates[["rate_between", "rate_high", "rate_within", "null_high"]].to_numpy(float)
+    top = np.nanmax(values) if np.isfinite(values).any() else 0.0
+    positive = values[np.isfinite(values) & (values > 0)]
+    scale = ""
+    if top > 0 and top / positive.min() > DWARF_RATIO:  # the lowest non-zero point would sit on the zero line
+        scale = _square_root_axis(ax, top=top, headroom=1.05)
+    else:
+        top = top if top > 0 else 0.01
+        ax.set_ylim(-0.04 * top, 1.1 * top)
     ticks = []
     for attribute in attributes:
         block = rates[rates["attribute"] == attribute]
@@ -150,8 +180,8 @@ def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
                    if column not in block.columns or block[column].isna().all()]
         ticks.append(attribute + (f"\n(no {' or '.join(missing)})" if missing else ""))
     ax.set_xticks(np.arange(len(attributes)), ticks)
-    ax.set(xlabel="characteristic", ylabel="BTCs / mutant pairs",
-           title=f"BiasFinder BTC rate and within-class null ({rates['interval'].iloc[0]} intervals)")
+    method = str(rates["interval"].iloc[0]) if "interval" in rates.columns else ""
+    ax.set(xlabel="characteristic", ylabel="BTCs / mutant pairs" + scale,
+           title=f"BiasFinder BTC rate and within-class null ({INTERVAL_WORDS.get(method, method + ' intervals')})")
     _legend_outside(ax)
     return ax
-
