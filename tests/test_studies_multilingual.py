@@ -238,5 +238,8 @@ def test_multilingual_quick_run_through_the_registry_gives_the_statistics_frame(
     result = studies.get("multilingual").run(size="quick", cache=False, n_boot=200, root=str(ML))
     stats = result.stats
     assert len(stats) and stats["study"].eq("multilingual").all() and (stats["verdict"] != "").all()
+    assert not stats["unit"].str.contains(r"\s−\s*$|difference\s+−", regex=True).any()  # no empty group names
+    interaction = stats[stats["attribute"] == "race × gender: interaction"]
+    assert len(interaction) and interaction["unit"].str.startswith("score difference of differences").all()
     assert {"gaps", "intersections", "regression", "defects"} <= set(result.frames)
     assert (tmp_path / "multilingual_gaps.csv") in result.write(tmp_path)

@@ -201,11 +201,17 @@ class Multilingual(Study):
             "estimate": rows["estimate"], "ci_low": rows["ci_low"], "ci_high": rows["ci_high"],
             "effect_size": rows["effect_size"], "p_value": rows["p_value"], "p_adjusted": rows["p_adjusted"],
             "verdict": rows["verdict"],
-            "unit": "score difference " + rows["group_a"].astype(str) + " − " + rows["group_b"].astype(str),
+            "unit": ("score difference " + rows["group_a"].astype(str) + " − " + rows["group_b"].astype(str)).where(
+                rows["group_a"].fillna("").astype(str) != "", INTERACTION_UNIT),
             "family": rows["family"], "correction": result.settings.correction, "null": "0",
             "reason": rows["reason"]}), study=self.name)
 
 
+
+
+INTERACTION_UNIT = ("score difference of differences: (minoritized female − majority female) − "
+                    "(minoritized male − majority male)")
+"""The ``unit`` of an interaction row of the statistics frame (its cells are not a pair of groups)."""
 
 
 def _study() -> "Multilingual":
