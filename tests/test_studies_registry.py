@@ -107,6 +107,13 @@ def test_studies_registry_every_study_returns_the_one_result_type(lexicon_result
     assert tuple(stats.columns) == stats_frame.COLUMNS and len(stats) and set(stats["study"]) == {name}
     numbered = stats["estimate"].notna()
     assert ((stats["verdict"] != "") | (stats["reason"] != ""))[numbered].all()  # every number is judged or excused
+    judged = stats[stats["verdict"] != ""]
+    assert (judged["conclusion"] != "").all()  # every verdict also as a sentence, its groups named
+    assert not judged["conclusion"].isin(["a higher", "b higher"]).any()
+    sides = judged[judged["verdict"].isin(["a higher", "b higher"])]
+    groups = studies.get(name).verdict_groups
+    names = {g.a for g in (groups.values() if isinstance(groups, dict) else [groups])}
+    assert all(any(n in text for n in names) for text in sides["conclusion"])
 
 
 def test_studies_registry_result_attributes_name_what_exists(lexicon_results):

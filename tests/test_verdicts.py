@@ -36,6 +36,22 @@ def test_verdicts_each_stored_verdict_has_one_word_and_a_legend_entry_that_names
     assert verdicts.definition(stored, groups=FEMALE)  # every word is defined
 
 
+@pytest.mark.parametrize(("stored", "sentence"), [
+    ("a higher", "female higher than male"),
+    ("b higher", "male higher than female"),
+    ("equivalent within ±0.01", "equivalent (within ±0.01)"),
+    ("different but within ±0.02", "small difference (significant, within ±0.02)"),
+    ("inconclusive", "inconclusive"),
+    (stats.IDENTICAL, "identical scores"),
+    (None, ""),
+    ("rankings agree", "rankings agree"),
+])
+def test_verdicts_conclusion_is_a_sentence_that_names_both_groups(stored, sentence):
+    assert verdicts.conclusion(stored, groups=FEMALE) == sentence
+    said = verdicts.Groups("between classes", "within a class", says_a="more BTCs between classes than within")
+    assert verdicts.conclusion("a higher", groups=said) == "more BTCs between classes than within"
+
+
 def test_verdicts_legend_defines_each_word_used_once_in_one_order_with_the_runs_margin():
     text = verdicts.legend(["inconclusive", "b higher", "a higher", "inconclusive", None, ""], groups=FEMALE,
                            margin="±0.03")

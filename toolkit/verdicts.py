@@ -156,6 +156,20 @@ def legend_labels(*, groups: Groups, margin: str = "") -> list[str]:
 VerdictGroups = Groups | Mapping[str, Groups]
 
 
+def conclusion(verdict: object, *, groups: Groups) -> str:
+    """A stored ``verdict`` as a sentence a table can hold without its legend: ``female higher than male`` (or
+    the groups' ``says_a``/``says_b``), ``equivalent (within ±0.01)``, ``small difference (significant, within
+    ±0.01)``, ``inconclusive``, ``identical scores``; "" for a missing verdict; any other text as it is."""
+    found = kind(verdict)
+    if found in ("a", "b"):
+        a, b = groups.name("a", short=False), groups.name("b", short=False)
+        said = groups.says_a if found == "a" else groups.says_b
+        return said or (f"{a} higher than {b}" if found == "a" else f"{b} higher than {a}")
+    if found:
+        return legend_label(verdict, groups=groups)
+    return "" if _missing(verdict) else str(verdict).strip()
+
+
 def groups_of(row: Mapping[str, Any], *, groups: VerdictGroups, by: str | None = None) -> Groups:
     """The groups of one row: its own ``a``/``b`` (or ``group_a``/``group_b``) columns where it has them, else ``groups`` (or ``groups[row[by]]``
     for a mapping keyed by the values of column ``by``, e.g. EEC's attribute)."""

@@ -25,7 +25,7 @@ from toolkit.errors import InputError
 from toolkit.outputs import latex as latex_out
 from toolkit.outputs import report as report_captions
 from toolkit.outputs import runs
-from toolkit.studies import get
+from toolkit.studies import get, stats_frame
 
 if TYPE_CHECKING:  # annotations only
     from matplotlib.axes import Axes
@@ -92,8 +92,10 @@ class StudyResult:
 
     @property
     def stats(self) -> pd.DataFrame:
-        """The statistics frame: one row per conclusion (:data:`toolkit.studies.stats_frame.COLUMNS`)."""
-        return self.definition.conclusions(self)
+        """The statistics frame: one row per conclusion (:data:`toolkit.studies.stats_frame.COLUMNS`), each
+        verdict also as a sentence naming the study's groups (``conclusion``)."""
+        return stats_frame.with_conclusions(self.definition.conclusions(self), groups=self.definition.verdict_groups,
+                                            by=self.definition.verdict_by)
 
     def figures(self, **options: Any) -> dict[str, "Axes"]:
         """The study's figures, file stem → Axes."""

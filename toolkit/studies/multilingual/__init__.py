@@ -200,7 +200,8 @@ class Multilingual(Study):
                      + rows["subset"].astype(str),
             "estimate": rows["estimate"], "ci_low": rows["ci_low"], "ci_high": rows["ci_high"],
             "effect_size": rows["effect_size"], "p_value": rows["p_value"], "p_adjusted": rows["p_adjusted"],
-            "verdict": rows["verdict"],
+            "verdict": rows["verdict"], "conclusion": [_conclusion(v, a, b) for v, a, b in
+                                                      zip(rows["verdict"], rows["group_a"], rows["group_b"])],
             "unit": ("score difference " + rows["group_a"].astype(str) + " − " + rows["group_b"].astype(str)).where(
                 rows["group_a"].fillna("").astype(str) != "", INTERACTION_UNIT),
             "family": rows["family"], "correction": result.settings.correction, "null": "0",
@@ -212,6 +213,15 @@ class Multilingual(Study):
 INTERACTION_UNIT = ("score difference of differences: (minoritized female − majority female) − "
                     "(minoritized male − majority male)")
 """The ``unit`` of an interaction row of the statistics frame (its cells are not a pair of groups)."""
+
+
+def _conclusion(verdict: object, a: object, b: object) -> str:
+    """A row's verdict as a sentence naming its own groups (an interaction row: the sign of the interaction)."""
+    if isinstance(a, str) and isinstance(b, str) and a and b:
+        return verdicts.conclusion(verdict, groups=verdicts.Groups(a, b))
+    return verdicts.conclusion(verdict, groups=verdicts.Groups(
+        "", "", says_a="positive interaction (difference of differences above 0)",
+        says_b="negative interaction (difference of differences below 0)"))
 
 
 def _study() -> "Multilingual":
