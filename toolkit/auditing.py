@@ -31,7 +31,7 @@ from toolkit.studies.base import SIZES
 from toolkit.studies.result import StudyResult
 
 SUMMARY_COLUMNS = ("study", "model", "attribute", "scope", "estimate", "ci_low", "ci_high", "effect_size",
-                   "p_adjusted", "verdict", "unit", "reason")
+                   "p_adjusted", "verdict", "conclusion", "unit", "reason")
 """The columns of :attr:`AuditResult.summary` (a selection of :data:`toolkit.studies.stats_frame.COLUMNS`)."""
 
 
