@@ -173,6 +173,8 @@ def _frames():
         "eec_intersections_tasks": lambda: plots.intersections(cells5),
         "eec_race_wordings": lambda: plots.wording(sweep, attribute="race"),
         "eec_gender_wordings": lambda: plots.wording(sweep, attribute="gender"),
+        "eec_race_wordings_tasks": lambda: plots.wording(pd.concat([sweep.assign(task=t) for t in TASKS]),
+                                                         attribute="race"),
         "multilingual_gaps": lambda: multilingual_figures.cross_language(gaps),
     }
 
@@ -702,3 +704,16 @@ def test_biasfinder_rates_mark_exact_zeros_and_keep_a_small_rate_off_the_zero_li
     low_point = ax.transData.transform((0, 0.001))[1] - ax.transData.transform((0, 0.0))[1]
     assert low_point > 0.05 * ax.bbox.height  # linear: 0.001 / 0.13 of the height, under 1 %
     assert "template-clustered intervals" in ax.get_title()
+
+
+def test_plots_wording_of_several_tasks_draws_a_panel_per_task_with_unique_row_names():
+    """With the five tasks (make figures TASK=all) each task is its own panel titled by it, each panel names its
+    systems once (no row label repeated), and there is one legend: not 15 rows of repeated names in one axis."""
+    with plots.use_preset("acl-single"):
+        first = FIGURES["eec_race_wordings_tasks"]()
+    panels = [ax for ax in first.figure.axes if ax.get_title()]
+    assert [ax.get_title() for ax in panels] == list(TASKS)
+    for ax in panels:
+        labels = [t.get_text() for t in ax.get_yticklabels()]
+        assert len(labels) == 3 == len(set(labels))
+    assert len(first.figure.legends) == 1

@@ -165,9 +165,48 @@ def _task_confounds(table: pd.DataFrame, *, tasks: list[str]) -> Axes:
 @_styled
 def wording(table: pd.DataFrame, *, attribute: str, ax: Axes | None = None) -> Axes:
     """:func:`toolkit.instrument.wording.sweep`: per system, the estimate under each template wording set (the
-    published wording filled, on top, thicker; each rewording hollow under it), each with its interval."""
-    ax = ax if ax is not None else new_axes()
+    published wording filled, on top, thicker; each rewording hollow under it), each with its interval. Several
+    tasks (``make figures TASK=all``) and no ``ax``: one panel per task in one new Figure, one legend; returns the
+    first panel (its figure holds them all)."""
     data = table[table["attribute"] == attribute]
+    tasks = list(dict.fromkeys(data["task"])) if "task" in data.columns else []
+    a, b, a_short, b_short = GROUPS.get(attribute, ("group a", "group b", "a", "b"))
+    title = f"EEC {attribute} estimate across template wordings"
+    if ax is None and len(tasks) > 1:
+        widest = max(data.loc[data["task"] == t, "model"].nunique() for t in tasks)
+        figure, cells = _grid(len(tasks), panel_width=2.6 + 0.02 * widest)
+        for task, cell in zip(tasks, cells):
+            _wording_panel(cell, data[data["task"] == task])
+            cell.set(title=task, xlabel="", ylabel="")
+            cell.xaxis.set_major_locator(MaxNLocator(nbins=4))
+        if len({tuple(t.get_text() for t in cell.get_yticklabels()) for cell in cells}) == 1:
+            for cell in cells:
+                if cell.get_subplotspec().colspan.start > 0:
+                    cell.tick_params(axis="y", labelleft=False)
+        figure.suptitle(title, fontsize=preset().title_size)
+        for cell in {cell.get_subplotspec().colspan.start: cell for cell in cells}.values():  # a panel's width
+            cell.set_xlabel(f"{attribute} estimate ({a_short} − {b_short}),\n95\u00a0% interval per wording set")
+        _note_below(cells[0], f"{a_short}, {b_short}: {a}, {b} names")
+        _legend_outside(cells[0], *_wording_keys(cells[0]), under=True)
+        return cells[0]
+    ax = ax if ax is not None else new_axes()
+    _wording_panel(ax, data)
+    ax.set(xlabel=f"{attribute} estimate ({a} − {b}) with its 95\u00a0% interval, one per wording set", ylabel="",
+           title=title)
+    _legend_outside(ax, *_wording_keys(ax))
+    return ax
+
+
+def _wording_keys(ax: Axes) -> tuple[list, list[str]]:
+    """The legend of :func:`wording`: published (filled) and reworded (hollow) templates."""
+    published = ax.errorbar([], [], xerr=[], fmt="o", color="0.3", markersize=4.5, elinewidth=1.4, capsize=1.5)
+    reworded = ax.errorbar([], [], xerr=[], fmt="o", mfc="white", color="0.3", markersize=3.5, elinewidth=0.7,
+                           capsize=1.5)
+    return [published, reworded], ["published templates", "reworded templates"]
+
+
+def _wording_panel(ax: Axes, data: pd.DataFrame) -> None:
+    """Draw :func:`wording`'s point-ranges of one attribute's rows (``data``) on ``ax``, a row per system."""
     models = list(dict.fromkeys(data["model"]))
     palette = model_palette(models)
     for i, model in enumerate(models):
@@ -182,18 +221,9 @@ def wording(table: pd.DataFrame, *, attribute: str, ax: Axes | None = None) -> A
                                                                 part["ci_high"] - part["estimate"]],
                         fmt="o", mfc=marker_face, color=palette[model], markersize=4.5 if published else 3.5,
                         elinewidth=width, capsize=1.5)
-    ax.errorbar([], [], xerr=[], fmt="o", color="0.3", markersize=4.5, elinewidth=1.4, capsize=1.5,
-                label="published templates")
-    ax.errorbar([], [], xerr=[], fmt="o", mfc="white", color="0.3", markersize=3.5, elinewidth=0.7, capsize=1.5,
-                label="reworded templates")
     ax.axvline(0, color="#888888", linewidth=0.8, zorder=0)
-    ax.set_yticks(np.arange(len(models)), [short_label(m) for m in models])
+    ax.set_yticks(np.arange(len(models)), list(short_labels(models).values()))
     ax.invert_yaxis()
-    a, b, _, _ = GROUPS.get(attribute, ("group a", "group b", "a", "b"))
-    ax.set(xlabel=f"{attribute} estimate ({a} − {b}) with its 95\u00a0% interval, one per wording set", ylabel="",
-           title=f"EEC {attribute} estimate across template wordings")
-    _legend_outside(ax)
-    return ax
 
 
 def intersections_labels(*, alpha: float, family: str, starred: str) -> dict[str, str]:
