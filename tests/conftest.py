@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -102,12 +103,34 @@ RAY_START_TRIES = 6
 passed without the raylet registering (a full suite beside three CPU-bound jobs)."""
 
 
+def kill_ray_leftovers(driver_pid: int, *, root: str = "/tmp/ray") -> int:
+    """Kill the processes of the Ray sessions ``driver_pid`` started (their command lines name a session folder
+    ``<root>/session_<time>_<driver_pid>``): a start that timed out leaves its GCS server, monitors, dashboard and
+    raylet running, and each retry under load would add more. Returns how many were killed (0 without psutil)."""
+    try:
+        import psutil
+    except ImportError:
+        return 0
+
+    marker = re.compile(re.escape(root.rstrip("/")) + r"/session_[0-9_-]+_" + str(driver_pid) + r"\b")
+    killed = 0
+    for process in psutil.process_iter(["pid", "cmdline"]):
+        if process.info["pid"] == os.getpid() or not any(marker.search(part) for part in process.info["cmdline"] or []):
+            continue
+        try:
+            process.kill()
+            killed += 1
+        except psutil.Error:
+            pass  # gone already
+    return killed
+
+
 @contextlib.contextmanager
 def local_ray(tmp_path_factory: pytest.TempPathFactory, **init):
     """A local Ray cluster for a test, started so a busy machine meets it: one cluster at a time across the xdist
     workers (a lock file beside the workers' temp folders), the GCS port wait raised to 120 s, and a node that timed
-    out during startup (Ray's own 30 s raylet wait, not configurable) started again, up to :data:`RAY_START_TRIES` tries; shut down
-    after."""
+    out during startup (Ray's own 30 s raylet wait, not configurable) started again, its leftovers killed
+    (:func:`kill_ray_leftovers`), up to :data:`RAY_START_TRIES` tries; shut down after."""
     ray = pytest.importorskip("ray", reason="Ray is not installed (pip install -e .[ray])")
     lock = tmp_path_factory.getbasetemp().parent / "ray.lock"  # shared by the workers of one run
     with open(lock, "a") as held:
@@ -120,6 +143,7 @@ def local_ray(tmp_path_factory: pytest.TempPathFactory, **init):
                     break
                 except Exception as exc:  # Ray raises a bare Exception for it
                     ray.shutdown()
+                    kill_ray_leftovers(os.getpid())  # a failed start leaves its GCS, monitors and raylet running
                     if "timed out during startup" not in str(exc) or attempt == RAY_START_TRIES - 1:
                         raise
             yield ray
