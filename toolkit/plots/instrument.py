@@ -31,6 +31,19 @@ GROUPS = {"race": ("African-American", "European", "AA", "EA"), "gender": ("fema
 """Per attribute, the two groups of a names-and-templates difference (a − b) and their short forms."""
 
 
+def _left_names_only(cells: list[Axes]) -> None:
+    """In a grid of task panels (:func:`_grid`) that all name the same rows, only the left column names them."""
+    if len({tuple(t.get_text() for t in cell.get_yticklabels()) for cell in cells}) == 1:
+        for cell in cells:
+            if cell.get_subplotspec().colspan.start > 0:
+                cell.tick_params(axis="y", labelleft=False)
+
+
+def _column_bottoms(cells: list[Axes]) -> list[Axes]:
+    """The last panel of each column of a grid of task panels: where the shared axis label goes."""
+    return list({cell.get_subplotspec().colspan.start: cell for cell in cells}.values())
+
+
 def _zero_entry(label: str = "identical scores: no name moves the score") -> tuple[Line2D, str]:
     """The legend entry of :data:`ZERO_MARK` (a result exactly 0: nothing to draw as an interval)."""
     return Line2D([], [], color="0.6", **ZERO_MARK), label
@@ -139,16 +152,12 @@ def _task_confounds(table: pd.DataFrame, *, tasks: list[str]) -> Axes:
         cell.set_yticks(np.arange(len(systems)), [short_label(s[0]) for s in systems])
         cell.xaxis.set_major_locator(MaxNLocator(nbins=4))
         cell.set(title=task, xlabel="", ylabel="")
-    labels = {tuple(t.get_text() for t in cell.get_yticklabels()) for cell in cells}
-    if len(labels) == 1:
-        for cell in cells:
-            if cell.get_subplotspec().colspan.start > 0:
-                cell.tick_params(axis="y", labelleft=False)
+    _left_names_only(cells)
     words = _confounds_words(table)
     figure.suptitle(words["title"], fontsize=preset().title_size)
     attribute = str(table["attribute"].iloc[0])
     a, b, a_short, b_short = GROUPS.get(attribute, ("group a", "group b", "a", "b"))
-    for cell in {cell.get_subplotspec().colspan.start: cell for cell in cells}.values():  # a panel's width
+    for cell in _column_bottoms(cells):  # a panel's width
         cell.set_xlabel(f"{attribute} gap ({a_short} − {b_short}),{' ' if preset().double else chr(10)}"
                         "95\u00a0% interval")
     note = f"{a_short}, {b_short}: {a}, {b} names" + (f"; {words['note']}" if words["study"] != "PSA" else "")
@@ -179,12 +188,9 @@ def wording(table: pd.DataFrame, *, attribute: str, ax: Axes | None = None) -> A
             _wording_panel(cell, data[data["task"] == task])
             cell.set(title=task, xlabel="", ylabel="")
             cell.xaxis.set_major_locator(MaxNLocator(nbins=4))
-        if len({tuple(t.get_text() for t in cell.get_yticklabels()) for cell in cells}) == 1:
-            for cell in cells:
-                if cell.get_subplotspec().colspan.start > 0:
-                    cell.tick_params(axis="y", labelleft=False)
+        _left_names_only(cells)
         figure.suptitle(title, fontsize=preset().title_size)
-        for cell in {cell.get_subplotspec().colspan.start: cell for cell in cells}.values():  # a panel's width
+        for cell in _column_bottoms(cells):  # a panel's width
             cell.set_xlabel(f"{attribute} estimate ({a_short} − {b_short}),\n95\u00a0% interval per wording set")
         _note_below(cells[0], f"{a_short}, {b_short}: {a}, {b} names")
         _legend_outside(cells[0], *_wording_keys(cells[0]), under=True)
@@ -337,15 +343,10 @@ def _task_intersections(table: pd.DataFrame, *, tasks: list[str], alpha: float) 
         zero |= drawn
         sparse.append(missing)
         cell.set(title=task, xlabel="", ylabel="")
-    labels = {tuple(t.get_text() for t in cell.get_yticklabels()) for cell in cells}
-    if len(labels) == 1:
-        for cell in cells:
-            if cell.get_subplotspec().colspan.start > 0:
-                cell.tick_params(axis="y", labelleft=False)
+    _left_names_only(cells)
     words = _intersections_words(table, alpha=alpha, sparse=pd.concat(sparse))
     figure.suptitle(words["title"], fontsize=preset().title_size)
-    bottoms = {cell.get_subplotspec().colspan.start: cell for cell in cells}  # the last panel of each column
-    for cell in bottoms.values():  # a panel's width holds the label without its first words
+    for cell in _column_bottoms(cells):  # a panel's width holds the label without its first words
         cell.set_xlabel(words["xlabel"].removeprefix("score difference: "))
     # the legend keys stay short (a column's legend in several columns); the family they refer to is in the note
     words = {**words, "note": f"{words['note']}; {words['filled']}; {words['open']}",
