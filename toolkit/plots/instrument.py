@@ -44,6 +44,21 @@ def _column_bottoms(cells: list[Axes]) -> list[Axes]:
     return list({cell.get_subplotspec().colspan.start: cell for cell in cells}.values())
 
 
+def _task_grid(table: pd.DataFrame, *, tasks: list[str], draw) -> tuple[list[Axes], list]:
+    """One new Figure with a panel per task of ``table`` (:func:`_grid`), each drawn by ``draw(ax, rows)`` and
+    titled by its task, at most four x ticks, the rows named in the left column only (:func:`_left_names_only`);
+    returns the panels and what ``draw`` returned for each."""
+    widest = max(table.loc[table["task"] == t, "model"].nunique() for t in tasks)
+    _, cells = _grid(len(tasks), panel_width=2.6 + 0.02 * widest)
+    drawn = []
+    for task, cell in zip(tasks, cells):
+        drawn.append(draw(cell, table[table["task"] == task]))
+        cell.xaxis.set_major_locator(MaxNLocator(nbins=4))
+        cell.set(title=task, xlabel="", ylabel="")
+    _left_names_only(cells)
+    return cells, drawn
+
+
 def _zero_entry(label: str = "identical scores: no name moves the score") -> tuple[Line2D, str]:
     """The legend entry of :data:`ZERO_MARK` (a result exactly 0: nothing to draw as an interval)."""
     return Line2D([], [], color="0.6", **ZERO_MARK), label
@@ -142,19 +157,16 @@ def _task_confounds(table: pd.DataFrame, *, tasks: list[str]) -> Axes:
     """:func:`confounds` with a panel per task (titled by it) in one new Figure (:func:`_grid`): the systems named
     in the left column only when every panel lists the same ones, the axis label under each column's last panel,
     one legend and one note."""
-    widest = max(table.loc[table["task"] == t, "model"].nunique() for t in tasks)
-    figure, cells = _grid(len(tasks), panel_width=2.6 + 0.02 * widest)
-    zero = False
-    for task, cell in zip(tasks, cells):
-        block = table[table["task"] == task]
+    def draw(ax: Axes, block: pd.DataFrame) -> bool:
         systems = [(m,) for m in dict.fromkeys(block["model"])]
-        zero |= _confounds_panel(cell, block, keys=["model"], systems=systems)
-        cell.set_yticks(np.arange(len(systems)), [short_label(s[0]) for s in systems])
-        cell.xaxis.set_major_locator(MaxNLocator(nbins=4))
-        cell.set(title=task, xlabel="", ylabel="")
-    _left_names_only(cells)
+        drawn = _confounds_panel(ax, block, keys=["model"], systems=systems)
+        ax.set_yticks(np.arange(len(systems)), [short_label(s[0]) for s in systems])
+        return drawn
+
+    cells, drawn = _task_grid(table, tasks=tasks, draw=draw)
+    zero = any(drawn)
     words = _confounds_words(table)
-    figure.suptitle(words["title"], fontsize=preset().title_size)
+    cells[0].figure.suptitle(words["title"], fontsize=preset().title_size)
     attribute = str(table["attribute"].iloc[0])
     a, b, a_short, b_short = GROUPS.get(attribute, ("group a", "group b", "a", "b"))
     for cell in _column_bottoms(cells):  # a panel's width
@@ -182,14 +194,8 @@ def wording(table: pd.DataFrame, *, attribute: str, ax: Axes | None = None) -> A
     a, b, a_short, b_short = GROUPS.get(attribute, ("group a", "group b", "a", "b"))
     title = f"EEC {attribute} estimate across template wordings"
     if ax is None and len(tasks) > 1:
-        widest = max(data.loc[data["task"] == t, "model"].nunique() for t in tasks)
-        figure, cells = _grid(len(tasks), panel_width=2.6 + 0.02 * widest)
-        for task, cell in zip(tasks, cells):
-            _wording_panel(cell, data[data["task"] == task])
-            cell.set(title=task, xlabel="", ylabel="")
-            cell.xaxis.set_major_locator(MaxNLocator(nbins=4))
-        _left_names_only(cells)
-        figure.suptitle(title, fontsize=preset().title_size)
+        cells, _ = _task_grid(data, tasks=tasks, draw=_wording_panel)
+        cells[0].figure.suptitle(title, fontsize=preset().title_size)
         for cell in _column_bottoms(cells):  # a panel's width
             cell.set_xlabel(f"{attribute} estimate ({a_short} − {b_short}),\n95\u00a0% interval per wording set")
         _note_below(cells[0], f"{a_short}, {b_short}: {a}, {b} names")
@@ -334,16 +340,10 @@ def _task_intersections(table: pd.DataFrame, *, tasks: list[str], alpha: float) 
     """:func:`intersections` with a panel per task (titled by it) in one new Figure: the contrasts named only in
     the left column when every panel lists the same ones, the axis label once under the panels, one legend (a
     system kind keeps its colour across panels: the palette's order is the specs' sorted order), one note."""
-    widest = max(table.loc[table["task"] == t, "model"].nunique() for t in tasks)
-    figure, cells = _grid(len(tasks), panel_width=2.6 + 0.02 * widest)
-    zero, sparse = False, []
-    for task, cell in zip(tasks, cells):
-        block = table[table["task"] == task]
-        drawn, missing = _intersections_panel(cell, block, alpha=alpha, narrow=True)
-        zero |= drawn
-        sparse.append(missing)
-        cell.set(title=task, xlabel="", ylabel="")
-    _left_names_only(cells)
+    cells, drawn = _task_grid(table, tasks=tasks,
+                              draw=lambda ax, block: _intersections_panel(ax, block, alpha=alpha, narrow=True))
+    zero, sparse = any(z for z, _ in drawn), [missing for _, missing in drawn]
+    figure = cells[0].figure
     words = _intersections_words(table, alpha=alpha, sparse=pd.concat(sparse))
     figure.suptitle(words["title"], fontsize=preset().title_size)
     for cell in _column_bottoms(cells):  # a panel's width holds the label without its first words
