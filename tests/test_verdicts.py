@@ -52,6 +52,14 @@ def test_verdicts_conclusion_is_a_sentence_that_names_both_groups(stored, senten
     assert verdicts.conclusion("a higher", groups=said) == "more BTCs between classes than within"
 
 
+@pytest.mark.parametrize("groups", [None, "female", {"a": "female"}])
+def test_verdicts_conclusion_refuses_groups_that_are_not_groups(groups):
+    from toolkit.errors import InputError
+
+    with pytest.raises(InputError, match="verdicts.Groups"):
+        verdicts.conclusion("a higher", groups=groups)
+
+
 def test_verdicts_legend_defines_each_word_used_once_in_one_order_with_the_runs_margin():
     text = verdicts.legend(["inconclusive", "b higher", "a higher", "inconclusive", None, ""], groups=FEMALE,
                            margin="±0.03")

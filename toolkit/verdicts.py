@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from toolkit.errors import InputError
+
 A_HIGHER = "a higher"
 B_HIGHER = "b higher"
 EQUIVALENT = "equivalent within"  # stored with its margin: "equivalent within ±0.01"
@@ -160,6 +162,9 @@ def conclusion(verdict: object, *, groups: Groups) -> str:
     """A stored ``verdict`` as a sentence a table can hold without its legend: ``female higher than male`` (or
     the groups' ``says_a``/``says_b``), ``equivalent (within ±0.01)``, ``small difference (significant, within
     ±0.01)``, ``inconclusive``, ``identical scores``; "" for a missing verdict; any other text as it is."""
+    if not isinstance(groups, Groups):
+        raise InputError(f"conclusion() needs the two groups as a verdicts.Groups; got {type(groups).__name__}.",
+                         fix="pass groups=verdicts.Groups('female', 'male') (a = the first group of a − b).")
     found = kind(verdict)
     if found in ("a", "b"):
         a, b = groups.name("a", short=False), groups.name("b", short=False)
