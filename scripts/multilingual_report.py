@@ -5,7 +5,8 @@ docs/statistics.md as Markdown.
     python scripts/multilingual_report.py --simulate --reps 100                     # + the regression simulation
 
 Reads the corpora from :func:`toolkit.paths.multilingual_dirs` (or ``--root``); scores every ``ait:`` system of every
-task in Spanish and Arabic; prints the wall time.
+task in Spanish and Arabic and the installed systems of :mod:`toolkit.models.other_languages` in German, Japanese and
+Chinese (``--languages`` picks some); prints the wall time.
 """
 from __future__ import annotations
 
@@ -31,8 +32,20 @@ def _interval(r) -> str:
     return f"{r.estimate:+.4f} [{r.ci_low:+.4f}, {r.ci_high:+.4f}]"
 
 
+def _r(value: float) -> str:
+    """A Pearson r, or a dash for a system with no test-gold in its language (German, Japanese, Chinese)."""
+    return "—" if pd.isna(value) else f"{value:.3f}"
+
+
 def tables(result) -> str:
     out = []
+    valid = result.frames["validity"].copy()
+    valid["AUC [simultaneous interval]"] = [f"{r.auc:.3f} [{r.ci_low:.3f}, {r.ci_high:.3f}]" if r.reason == ""
+                                            else r.reason for r in valid.itertuples()]
+    valid["r (test-gold)"] = valid["model"].map(result.pearson).map(_r)
+    out += ["### Validity: each system's AUC for its task's emotion on the corpus's own sentences", "",
+            _md(valid[["language", "source", "model", "task", "r (test-gold)", "AUC [simultaneous interval]",
+                       "verdict", "n_templates"]]), ""]
     stats = result.gaps
     pearson = result.pearson
     summary = (stats.groupby(["language", "source", "attribute", "subset"], sort=False)
@@ -44,14 +57,14 @@ def tables(result) -> str:
                     smallest=("estimate", "min"), largest=("estimate", "max")).reset_index())
     out += ["### Verdicts per language, attribute and subset", "", _md(summary, "{:+.4f}"), ""]
     valence = stats[(stats["task"] == "valence") & (stats["subset"] == "all")].copy()
-    valence["r (test-gold)"] = valence["model"].map(pearson).map(lambda v: f"{v:.3f}")
+    valence["r (test-gold)"] = valence["model"].map(pearson).map(_r)
     valence["gap [simultaneous interval]"] = [_interval(r) for r in valence.itertuples()]
     out += ["### The valence systems, all sentences", "",
             _md(valence[["language", "source", "model", "r (test-gold)", "attribute", "gap [simultaneous interval]",
                          "p_adjusted", "verdict"]], "{:.3f}"), ""]
     emotion = stats[(stats["subset"] != "all") & (stats["task"] == stats["subset"].str.replace("emotion:", ""))]
     emotion = emotion.assign(gap=[_interval(r) for r in emotion.itertuples()],
-                             r=emotion["model"].map(pearson).map(lambda v: f"{v:.3f}"))
+                             r=emotion["model"].map(pearson).map(_r))
     out += ["### Each emotion's systems on that emotion's sentences (the EEC paper's emotion-matched analysis)", "",
             _md(emotion[["language", "source", "model", "r", "attribute", "gap", "p_adjusted", "verdict"]]), ""]
     inter = result.intersections
@@ -76,9 +89,10 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--simulate", action="store_true")
     parser.add_argument("--reps", type=int, default=100)
+    parser.add_argument("--languages", nargs="+", default=None)
     args = parser.parse_args()
     started = time.time()
-    result = multilingual.run(root=args.root, progress=False, cache=False)
+    result = multilingual.run(root=args.root, languages=args.languages, progress=False, cache=False)
     result.write(args.out, latex=True)
     print(tables(result))
     print(f"study wall_seconds={time.time() - started:.0f}", flush=True)

@@ -117,7 +117,8 @@ def test_06_multilingual_notebook_writes_its_figure_and_tables(tmp_path):
         pytest.skip("the multilingual EEC corpora are not in ../shared/data/multilingual_eec")
     figures = tmp_path / "figures"
     executed = execute("06_multilingual.ipynb", output_dir=tmp_path, parameters={
-        "LANGUAGES": ["es"], "SOURCES": ["camara2022", "goldfarb_tarrant2023"], "CORPUS_DIR": str(corpus),
+        "LANGUAGES": ["es", "de", "ja", "zh"], "SOURCES": ["camara2022", "goldfarb_tarrant2023"],
+        "CORPUS_DIR": str(corpus),
         "SUBSETS": ["all"], "N_BOOT": 200, "SMOKE": True, "CACHE": False,
         "OUT_DIR": str(tmp_path / "results"), "FIGURES_DIR": str(figures)})
     assert not _errors(executed)
@@ -127,6 +128,10 @@ def test_06_multilingual_notebook_writes_its_figure_and_tables(tmp_path):
                for source in ("camara2022", "goldfarb_tarrant2023"))
     assert stats["verdict"].notna().all() and stats["study"].eq("multilingual").all()
     assert (tmp_path / "results" / "multilingual_gaps_table.tex").read_text().startswith("\\begin{table")
+    # German, Japanese and Chinese are scored by their offline systems (the languages extra), each with its validity
+    validity = pd.read_csv(tmp_path / "results" / "multilingual_validity.csv")
+    assert {"gersent", "mlask", "cnsenti", "snownlp"} <= set(validity["model"])
+    assert set(stats["model"]) >= {"gersent", "mlask", "cnsenti", "snownlp"}
     _assert_paper_pdfs(figures)
 
 

@@ -201,7 +201,7 @@ def test_multilingual_run_without_the_corpora_is_a_coded_error_before_any_scorin
         multilingual.run(root=tmp_path, languages=["es"], sources=["camara2022"], cache=False)
     assert caught.value.code == "TK102"
     assert multilingual.missing(root=tmp_path).startswith("the camara2022 corpus")
-    assert multilingual.default_models("de") == [] and "ait:ridge-chars/valence@es" in multilingual.default_models("es")
+    assert multilingual.default_models("fr") == [] and "ait:ridge-chars/valence@es" in multilingual.default_models("es")
 
 
 @needs_corpora

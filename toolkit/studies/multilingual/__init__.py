@@ -8,8 +8,9 @@ and Chinese (Goldfarb-Tarrant et al. 2023), with race × gender intersections an
 
 :func:`run` loads the corpora (:mod:`.corpora`; never shipped: the user's copy), scores them with each language's
 systems (:func:`default_models`; any spec or model object runs, per language or for all), and returns the study's
-:class:`~toolkit.studies.result.StudyResult`: the EEC statistics per language (:mod:`.analysis`), the intersections, both regressions
-(:mod:`.regression`: the paper's as run, and the sound one), the defect report (:mod:`.defects`) and the settings.
+:class:`~toolkit.studies.result.StudyResult`: the EEC statistics per language (:mod:`.analysis`), the
+intersections, both regressions (:mod:`.regression`: the paper's as run, and the sound one), the defect report
+(:mod:`.defects`) and the settings.
 """
 from __future__ import annotations
 
@@ -22,29 +23,45 @@ import pandas as pd
 from toolkit import stats as tkstats
 from toolkit import verdicts
 from toolkit.errors import InputError, unknown
-from toolkit.models import ait
+from toolkit.models import ait, other_languages
 from toolkit.models.base import SentimentModel
 from toolkit.scoring import ScoreRecord, score
 from toolkit.studies import get, register, stats_frame
 from toolkit.studies.base import Settings, Study
-from toolkit.studies.multilingual import analysis, corpora, defects, figures, regression
+from toolkit.studies.multilingual import analysis, corpora, defects, figures, regression, validity
 from toolkit.studies.multilingual.latex import LATEX_LAYOUTS
 from toolkit.studies.result import Provenance, StudyResult
 
 STUDY = "multilingual"
 AIT_LANGUAGES = ("es", "ar")
 """Languages with trained ``ait:`` systems (SemEval-2018 Task 1 has Spanish and Arabic data; German, Japanese and
-Chinese have none: give ``hf:``/``py:`` models for them)."""
+Chinese have none: their offline systems are :mod:`toolkit.models.other_languages`', or give ``hf:``/``py:``
+models)."""
 TASKS = ("valence", "anger", "fear", "joy", "sadness")
 ModelsArg = Iterable[str | SentimentModel] | Mapping[str, Iterable[str | SentimentModel]] | None
 
 
 def default_models(language: str, *, tasks: Sequence[str] = TASKS) -> list[str]:
     """The offline systems of a language: the ``ait:`` zoo trained on its SemEval-2018 data (Spanish, Arabic), every
-    system of each task in ``tasks``; none elsewhere (German, Japanese, Chinese have no such data)."""
-    if language not in AIT_LANGUAGES:
-        return []
-    return [spec for task in tasks for spec in ait.specs(task, language=language)]
+    system of each task in ``tasks``; for German, Japanese and Chinese (no such data) the installed valence systems of
+    :mod:`toolkit.models.other_languages` (``gersent``, ``mlask``, ``snownlp``) when ``tasks`` holds ``valence``."""
+    if language in AIT_LANGUAGES:
+        return [spec for task in tasks for spec in ait.specs(task, language=language)]
+    return other_languages.available(language) if "valence" in tasks else []
+
+
+def _no_system(language: str, tasks: Sequence[str]) -> str:
+    """Why ``language`` has no default system, and the fix."""
+    given = "pass models={'" + language + "': ['hf:<multilingual model>']} or a py: function"
+    if language not in other_languages.SYSTEMS:
+        return (f"no system for {language!r}: SemEval-2018 Task 1 has no {language!r} data, so the ait: zoo has "
+                f"none; {given}")
+    systems = ", ".join(other_languages.SYSTEMS[language])
+    if "valence" not in tasks:
+        return (f"no system for {language!r} in tasks {list(tasks)}: its offline systems ({systems}) score valence; "
+                f"add 'valence' to tasks, or {given}")
+    return (f"no system for {language!r}: its offline systems ({systems}) need "
+            f"pip install {' '.join(other_languages.missing(language))}; or {given}")
 
 
 def _models_for(models: ModelsArg, language: str, tasks: Sequence[str]) -> list:
@@ -68,8 +85,9 @@ def run(*, models: ModelsArg = None, languages: Sequence[str] | None = None,
     ``max_templates``: keep the first templates of each corpus and language (a quick run). A language without
     systems is skipped with its reason (``result.skipped``), never silently. Returns the study's
     :class:`~toolkit.studies.result.StudyResult`: tables ``gaps`` (the EEC statistics per language),
-    ``intersections``, ``regression`` (column ``method``: ``paper``/``sound``), ``defects``, ``cells``, ``design``;
-    extras ``skipped``, ``pearson``."""
+    ``intersections``, ``regression`` (column ``method``: ``paper``/``sound``), ``defects``, ``cells``, ``design``,
+    ``validity`` (each system's AUC for its task's emotion on the corpus: :mod:`.validity`); extras ``skipped``,
+    ``pearson``."""
     return _study().run(models=models, cache=cache, progress=progress,
                         languages=None if languages is None else tuple(languages), sources=tuple(sources),
                         root=None if root is None else str(root), tasks=tuple(tasks), subsets=tuple(subsets),
@@ -88,9 +106,7 @@ def _execute(*, models: ModelsArg, settings: "MultilingualSettings", cache: bool
     for language, block in table.groupby("language", sort=False):
         chosen = _models_for(models, language, settings.tasks)
         if not chosen:
-            skipped[language] = (f"no system for {language!r}: SemEval-2018 Task 1 has no {language!r} data, so the "
-                                 "ait: zoo has none; pass models={'" + language + "': ['hf:<multilingual model>']} "
-                                 "or a py: function")
+            skipped[language] = _no_system(language, settings.tasks)
             continue
         block_report = ScoreRecord()
         frames.append(score(block, models=chosen, cache=cache, progress=progress, record=block_report))
@@ -114,7 +130,8 @@ def _execute(*, models: ModelsArg, settings: "MultilingualSettings", cache: bool
     return StudyResult(study=STUDY, models=list(dict.fromkeys(scored["model"].astype(str))), scored=scored,
                        frames={"gaps": gaps, "intersections": crossed, "regression": fitted,
                                "defects": defects.report(table), "cells": defects.cells(table),
-                               "design": corpora.design(table)},
+                               "design": corpora.design(table),
+                               "validity": validity.validity(scored, alpha=settings.alpha)},
                        settings=settings, extras={"skipped": skipped, "pearson": pearson},
                        provenance=Provenance.of(study=STUDY, settings=record, record=report))
 

