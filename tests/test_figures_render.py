@@ -147,6 +147,20 @@ def _frames():
                          for a, ga, gb in (("gender", "female", "male"), ("race", "minoritized", "privileged"))
                          for i, (m, e) in enumerate((("ridge-chars", 0.01), ("svm-unigrams", 0.045),
                                                      ("svr-ngrams", -0.02)))])
+    # every language of the study: de/ja/zh with their lexicons (identical scores where no pair moves them; Chinese
+    # has no race pairs), Spanish in both corpora
+    others = pd.DataFrame([{"language": lang, "source": "goldfarb_tarrant2023", "model": m, "task": "valence",
+                            "attribute": a, "subset": "all", "group_a": ga, "group_b": gb, "estimate": e,
+                            "ci_low": e - w, "ci_high": e + w,
+                            "verdict": "identical scores (no test needed)" if w == 0 else "inconclusive"}
+                           for lang, m, a, ga, gb, e, w in (
+                               ("de", "gersent", "gender", "female", "male", -0.0005, 0.003),
+                               ("de", "gersent", "race", "minoritized", "privileged", 0.0, 0.0),
+                               ("ja", "mlask", "gender", "female", "male", 0.0, 0.0),
+                               ("ja", "mlask", "race", "minoritized", "privileged", 0.0025, 0.02),
+                               ("zh", "cnsenti", "gender", "female", "male", 0.0, 0.0),
+                               ("zh", "snownlp", "gender", "female", "male", -0.036, 0.18))])
+    languages = pd.concat([gaps, others], ignore_index=True)
     return {
         "eec_gender_box": lambda: eec_figures.eec_deltas(pairs, tests, attribute="gender"),
         "eec_race_box": lambda: eec_figures.eec_deltas(pairs, tests, attribute="race"),
@@ -176,6 +190,7 @@ def _frames():
         "eec_race_wordings_tasks": lambda: plots.wording(pd.concat([sweep.assign(task=t) for t in TASKS]),
                                                          attribute="race"),
         "multilingual_gaps": lambda: multilingual_figures.cross_language(gaps),
+        "multilingual_gaps_languages": lambda: multilingual_figures.cross_language(languages),
     }
 
 
@@ -717,3 +732,22 @@ def test_plots_wording_of_several_tasks_draws_a_panel_per_task_with_unique_row_n
         labels = [t.get_text() for t in ax.get_yticklabels()]
         assert len(labels) == 3 == len(set(labels))
     assert len(first.figure.legends) == 1
+
+
+@pytest.mark.parametrize("preset", ["acl-single", "acl-double"])
+def test_multilingual_gaps_mark_identical_scores_and_rows_without_pairs(preset):
+    """Six language rows: one line per row name at a column's width (two lines collided), the sources spelled out
+    in the legend there, a diamond for a system whose pairs all score the same, a note in the row with no pairs."""
+    with plots.use_preset(preset):
+        axes = FIGURES["multilingual_gaps_languages"]()
+    gender, race = axes
+    names = [t.get_text() for t in gender.get_yticklabels()]
+    assert len(names) == 6 and not any("\n" in n for n in names)
+    assert ("Chinese (GT)" in names) == (preset == "acl-single")
+    diamonds = [line for ax in axes for line in ax.get_lines() if line.get_marker() == "D"]
+    assert len(diamonds) == 3  # gersent race, mlask gender, cnsenti gender
+    assert [t.get_text() for t in race.texts] == ["no race pairs"]
+    legend = [t.get_text() for t in gender.figure.legends[0].get_texts()]
+    assert multilingual_figures.IDENTICAL in legend
+    assert ("C: Câmara, GT: Goldfarb-Tarrant" in legend) == (preset == "acl-single")
+

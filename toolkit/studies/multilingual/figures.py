@@ -13,13 +13,16 @@ from matplotlib.ticker import MaxNLocator
 from toolkit.errors import InputError
 from toolkit.formatting import short_labels
 from toolkit.plots.presets import preset
-from toolkit.plots.style import _figure_legend, _grid, _styled, model_palette
+from toolkit.plots.style import ZERO_MARK, _figure_legend, _grid, _styled, model_palette
 
 LANGUAGE_NAMES = {"es": "Spanish", "ar": "Arabic", "de": "German", "ja": "Japanese", "zh": "Chinese",
                   "en_es": "English (Latino names)", "en_ar": "English (Arab names)"}
 SOURCE_NAMES = {"camara2022": "Câmara", "goldfarb_tarrant2023": "Goldfarb-Tarrant"}
+SOURCE_SHORT = {"camara2022": "C", "goldfarb_tarrant2023": "GT"}
+"""At a column's width a row says "Spanish (GT)"; the legend's title spells the sources out."""
 FILLED = "filled: a difference (verdict)"
 OPEN = "open: no difference shown"
+IDENTICAL = "identical scores (Δ = 0)"
 
 
 @_styled
@@ -31,7 +34,9 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
     across languages (``ait:ridge-chars/valence@es`` and ``…@ar``). ``stats`` from
     :func:`toolkit.studies.multilingual.analysis.statistics`; rows without an estimate are left out (their
     ``reason`` says why). ``alpha``: the statistics' level, named on the axis (a 1 − ``alpha`` simultaneous
-    interval); filled and open points are in the legend."""
+    interval); filled and open points are in the legend. A system whose paired scores are all identical is a
+    diamond at 0 (in the legend); a row without the attribute's pairs says so. At a column's width the rows name
+    the sources short (C, GT), spelled out in the legend."""
     data = stats[(stats["subset"] == subset) & stats["attribute"].isin(attributes) & stats["estimate"].notna()]
     if task is None and len(data):
         task = "valence" if "valence" in set(data["task"]) else str(data["task"].iloc[0])
@@ -43,31 +48,47 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
                          fix="pass statistics() of a scored table holding them.")
     present = [a for a in attributes if a in set(data["attribute"])]
     order = list(dict.fromkeys(zip(data["source"], data["language"])))
-    gap = " " if preset().double else "\n"  # a column's width: the source under the language
-    names = [f"{LANGUAGE_NAMES.get(lang, lang)}{gap}({SOURCE_NAMES.get(src, src)})" for src, lang in order]
+    wide = preset().double
+    sources = {src: (SOURCE_NAMES if wide else SOURCE_SHORT).get(src, src) for src, _ in order}
+    names = [f"{LANGUAGE_NAMES.get(lang, lang)} ({sources[src]})" for src, lang in order]
     systems = list(dict.fromkeys(data["model"]))
     kinds = {m: m.partition("@")[0] for m in systems}  # one colour per system kind across languages
     palette = {m: c for kind, c in model_palette(dict.fromkeys(kinds.values())).items() for m in systems
                if kinds[m] == kind}
     kind_labels = short_labels(dict.fromkeys(kinds.values()))
     labels = {m: kind_labels[kinds[m]] for m in systems}
-    _, axes = _grid(len(present), panel_width=3.2)
-    step = 0.8 / max(len(systems), 1)
+    # each row spreads its own systems (a language with one system draws it on the row's line)
+    in_row = {key: list(dict.fromkeys(data.loc[(data["source"] == key[0]) & (data["language"] == key[1]), "model"]))
+              for key in order}
+    figure, axes = _grid(len(present), panel_width=3.2)
+    grid_rows = len({ax.get_subplotspec().rowspan.start for ax in axes})
+    height = min(preset().max_height, max(figure.get_figheight(), grid_rows * (0.9 + 0.2 * len(order))))
+    figure.set_figheight(height)
+    identical = False
     for ax, attribute in zip(axes, present):
         part = data[data["attribute"] == attribute]
-        for j, model in enumerate(systems):
-            rows = part[part["model"] == model]
+        for row, key in enumerate(order):
+            here = in_row[key]
+            rows = part[(part["source"] == key[0]) & (part["language"] == key[1])]
+            if rows.empty:
+                ax.annotate(f"no {attribute} pairs", (0.02, row), xycoords=("axes fraction", "data"), va="center",
+                            fontsize=preset().small_size, color="0.4", fontstyle="italic")
+            step = 0.8 / max(len(here), 1)
             for r in rows.itertuples():
-                y = order.index((r.source, r.language)) - 0.4 + step * (j + 0.5)
+                y = row - 0.4 + step * (here.index(r.model) + 0.5)
+                if r.verdict.startswith("identical") or (r.estimate == 0 and r.ci_low == r.ci_high):
+                    ax.plot([0.0], [y], color=palette[r.model], **ZERO_MARK)
+                    identical = True
+                    continue
                 filled = r.verdict in ("a higher", "b higher")
                 ax.errorbar([r.estimate], [y], xerr=[[r.estimate - r.ci_low], [r.ci_high - r.estimate]], fmt="o",
-                            color=palette[model], markerfacecolor=palette[model] if filled else "white",
+                            color=palette[r.model], markerfacecolor=palette[r.model] if filled else "white",
                             markersize=3.5, elinewidth=0.8, capsize=1.5)
         ax.axvline(0.0, color="black", linewidth=0.6)
-        if not preset().double:  # a column's narrow axis: fewer ticks, so their labels never touch
+        if not wide:  # a column's narrow axis: fewer ticks, so their labels never touch
             ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
         ax.set_yticks(np.arange(len(order)), names)
-        ax.invert_yaxis()
+        ax.set_ylim(len(order) - 0.5, -0.5)
         a, b = part["group_a"].iloc[0], part["group_b"].iloc[0]
         ax.set_xlabel(f"Δ = {a} − {b} (score), {100 * (1 - alpha):g}\u00a0% simultaneous interval")
         ax.set_title(f"{attribute} ({task})" if task else attribute)
@@ -78,6 +99,12 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
         handles.append(Line2D([], [], color="0.35", marker="o", markerfacecolor=face, markersize=3.5,
                               linestyle="none"))
         texts.append(words)
+    if identical:
+        handles.append(Line2D([], [], color="0.6", **ZERO_MARK))
+        texts.append(IDENTICAL)
+    if not wide:  # the short source names, spelled out as an entry with no mark
+        handles.append(Line2D([], [], linestyle="none"))
+        texts.append(", ".join(f"{SOURCE_SHORT[s]}: {SOURCE_NAMES[s]}" for s in sources if s in SOURCE_SHORT))
     axes[-1].legend(handles, texts, title=f"system ({task})")
     _figure_legend(axes[0].figure, axes)  # under the panels, at any width
     return axes
