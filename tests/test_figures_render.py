@@ -462,6 +462,7 @@ def test_biasfinder_btcs_labels_every_bar_and_rates_say_which_characteristic_has
     values = sorted(t.get_text() for t in btcs.texts)
     assert len(values) == len(bars)  # every bar says its value, the smallest too
     assert "0.025" in values  # HF's 1 BTC over 40 gender templates, beside vader's 3.0 per occupation template
+    assert "3.0" in values and "3.000" not in values  # each value to two significant digits, not the smallest's
     ticks = [t.get_text() for t in rates.get_xticklabels()]
     assert ticks == ["gender", "country", "occupation\n(no null)"]
 

@@ -26,14 +26,15 @@ DWARF_RATIO = 50
 square root, so the short bars keep a visible height (their values are printed on them either way)."""
 
 
-def _value_format(positive):
-    """One format for every bar's value: as many decimals as the smallest non-zero value needs for two significant
-    digits (at most 3), so values read in one precision; 0 as ``0``."""
+def _value_text(value: float) -> str:
+    """A bar's value to two significant digits, with no decimals past them (``355``, ``1.5``, ``0.024``; at most 3
+    decimals); 0 as ``0``."""
     import numpy as np
 
-    smallest = float(np.min(positive)) if len(positive) else 1.0
-    decimals = int(min(3, max(0, 1 - np.floor(np.log10(smallest)))))
-    return lambda v: "0" if v == 0 else f"{v:.{decimals}f}"
+    if value == 0:
+        return "0"
+    decimals = int(min(3, max(0, 1 - np.floor(np.log10(abs(value))))))
+    return f"{value:.{decimals}f}"
 
 
 def _square_root_axis(ax: Axes, *, top: float, headroom: float = 1.0) -> str:
@@ -60,8 +61,8 @@ def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """BTCs per template, per characteristic, one bar per model in its colour (BiasFinder Table 4 as a figure,
     normalised: ``btcs / templates``, since models and characteristics are scored on different numbers of
     templates; a square-root axis where one bar is over :data:`DWARF_RATIO` times the shortest; each bar labelled
-    with its value in one precision, so a bar far shorter than the tallest still reads). A model with no BTC is a
-    diamond on the zero line and its legend entry says ``(0 BTCs)``; a characteristic without templates draws
+    with its value to two significant digits, so a bar far shorter than the tallest still reads). A model with no
+    BTC is a diamond on the zero line and its legend entry says ``(0 BTCs)``; a characteristic without templates draws
     nothing and is labelled ``no template``.
     ``table4`` from :func:`toolkit.studies.biasfinder.analysis.table4`."""
     import numpy as np
@@ -90,7 +91,7 @@ def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     positive = values[np.isfinite(values) & (values > 0)]
     p = preset()
     bars = [bar for container in ax.containers for bar in container if np.isfinite(bar.get_height())]
-    text = _value_format(positive)
+    text = _value_text
     widest = max((_text_inches(text(bar.get_height()), p.small_size) for bar in bars), default=0.1)
     bar_inches = ax.figure.get_figwidth() * 0.85 / max(len(attributes) * len(labels) / 0.8, 1)
     upright = widest > 0.95 * bar_inches
