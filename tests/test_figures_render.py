@@ -752,3 +752,17 @@ def test_multilingual_gaps_mark_identical_scores_and_rows_without_pairs(preset):
     assert multilingual_figures.IDENTICAL in legend
     assert ("C: Câmara, GT: Goldfarb-Tarrant" in legend) == (preset == "acl-single")
 
+
+def test_multilingual_gaps_say_why_a_row_has_no_estimate():
+    """A language whose pairs exist but give no estimate says so with its reason, not "no pairs"."""
+    row = {"source": "goldfarb_tarrant2023", "task": "valence", "subset": "all", "group_a": "minoritized",
+           "group_b": "privileged", "verdict": "inconclusive"}
+    stats = pd.DataFrame([
+        {**row, "language": "de", "model": "gersent", "attribute": "race", "estimate": 0.01, "ci_low": -0.01,
+         "ci_high": 0.03, "reason": ""},
+        {**row, "language": "ja", "model": "mlask", "attribute": "race", "estimate": np.nan, "ci_low": np.nan,
+         "ci_high": np.nan, "reason": "not enough data: 167 templates × 1 units"}])
+    with plots.use_preset("acl-double"):
+        (ax,) = multilingual_figures.cross_language(stats, attributes=("race",))
+    assert [t.get_text() for t in ax.texts] == ["no estimate (not enough data)"]
+

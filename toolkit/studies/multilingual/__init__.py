@@ -44,7 +44,8 @@ ModelsArg = Iterable[str | SentimentModel] | Mapping[str, Iterable[str | Sentime
 def default_models(language: str, *, tasks: Sequence[str] = TASKS) -> list[str]:
     """The offline systems of a language: the ``ait:`` zoo trained on its SemEval-2018 data (Spanish, Arabic), every
     system of each task in ``tasks``; for German, Japanese and Chinese (no such data) the installed valence systems of
-    :mod:`toolkit.models.other_languages` (``gersent``, ``mlask``, ``snownlp``) when ``tasks`` holds ``valence``."""
+    :mod:`toolkit.models.other_languages` (``gersent``, ``mlask``, ``cnsenti``, ``snownlp``) when ``tasks`` holds
+    ``valence``."""
     if language in AIT_LANGUAGES:
         return [spec for task in tasks for spec in ait.specs(task, language=language)]
     return other_languages.available(language) if "valence" in tasks else []
@@ -60,8 +61,10 @@ def _no_system(language: str, tasks: Sequence[str]) -> str:
     if "valence" not in tasks:
         return (f"no system for {language!r} in tasks {list(tasks)}: its offline systems ({systems}) score valence; "
                 f"add 'valence' to tasks, or {given}")
-    return (f"no system for {language!r}: its offline systems ({systems}) need "
-            f"pip install {' '.join(other_languages.missing(language))}; or {given}")
+    if absent := other_languages.missing(language):
+        return (f"no system for {language!r}: its offline systems ({systems}) need pip install {' '.join(absent)}; "
+                f"or {given}")
+    return f"no system for {language!r}: none was given (its offline systems: {systems}); {given}"
 
 
 def _models_for(models: ModelsArg, language: str, tasks: Sequence[str]) -> list:

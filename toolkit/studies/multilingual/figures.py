@@ -25,6 +25,17 @@ OPEN = "open: no difference shown"
 IDENTICAL = "identical scores (Δ = 0)"
 
 
+def _no_estimate(stats: pd.DataFrame, *, key: tuple[str, str], attribute: str, subset: str) -> str:
+    """What a row of the figure says where it has no point: the language has no such pairs, or their reason."""
+    rows = stats[(stats["source"] == key[0]) & (stats["language"] == key[1]) & (stats["attribute"] == attribute)
+                 & (stats["subset"] == subset)]
+    if rows.empty:
+        return f"no {attribute} pairs"
+    reasons = rows["reason"].dropna().astype(str) if "reason" in rows else pd.Series(dtype=str)
+    reason = reasons[reasons != ""].iloc[0] if (reasons != "").any() else ""
+    return "no estimate" + (f" ({reason.split(':')[0]})" if reason else "")
+
+
 @_styled
 def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender", "race"), subset: str = "all",
                    task: str | None = None, models: Sequence[str] | None = None, alpha: float = 0.05) -> list[Axes]:
@@ -32,22 +43,24 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
     ``ci_low``–``ci_high`` interval (the family's simultaneous interval), a filled point where the verdict is a
     difference; one ``task`` (default valence when present, else the first), systems of one kind in one colour
     across languages (``ait:ridge-chars/valence@es`` and ``…@ar``). ``stats`` from
-    :func:`toolkit.studies.multilingual.analysis.statistics`; rows without an estimate are left out (their
-    ``reason`` says why). ``alpha``: the statistics' level, named on the axis (a 1 − ``alpha`` simultaneous
+    :func:`toolkit.studies.multilingual.analysis.statistics`; a system without an estimate draws nothing, and
+    a row with none says why. ``alpha``: the statistics' level, named on the axis (a 1 − ``alpha`` simultaneous
     interval); filled and open points are in the legend. A system whose paired scores are all identical is a
-    diamond at 0 (in the legend); a row without the attribute's pairs says so. At a column's width the rows name
-    the sources short (C, GT), spelled out in the legend."""
-    data = stats[(stats["subset"] == subset) & stats["attribute"].isin(attributes) & stats["estimate"].notna()]
-    if task is None and len(data):
-        task = "valence" if "valence" in set(data["task"]) else str(data["task"].iloc[0])
-    data = data[data["task"] == task] if task is not None else data
+    diamond at 0 (in the legend); a row without the attribute's pairs, or without an estimate, says so. At a
+    column's width the rows name the sources short (C, GT), spelled out in the legend."""
+    chosen = stats[(stats["subset"] == subset) & stats["attribute"].isin(attributes)]
+    if task is None and chosen["estimate"].notna().any():
+        tasks = set(chosen.loc[chosen["estimate"].notna(), "task"])
+        task = "valence" if "valence" in tasks else str(chosen.loc[chosen["estimate"].notna(), "task"].iloc[0])
+    chosen = chosen[chosen["task"] == task] if task is not None else chosen
     if models is not None:
-        data = data[data["model"].isin(models)]
+        chosen = chosen[chosen["model"].isin(models)]
+    data = chosen[chosen["estimate"].notna()]
     if data.empty:
         raise InputError(f"no estimates for attributes {list(attributes)} in subset {subset!r}.",
                          fix="pass statistics() of a scored table holding them.")
     present = [a for a in attributes if a in set(data["attribute"])]
-    order = list(dict.fromkeys(zip(data["source"], data["language"])))
+    order = list(dict.fromkeys(zip(chosen["source"], chosen["language"])))  # a row without an estimate says why
     wide = preset().double
     sources = {src: (SOURCE_NAMES if wide else SOURCE_SHORT).get(src, src) for src, _ in order}
     names = [f"{LANGUAGE_NAMES.get(lang, lang)} ({sources[src]})" for src, lang in order]
@@ -71,8 +84,9 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
             here = in_row[key]
             rows = part[(part["source"] == key[0]) & (part["language"] == key[1])]
             if rows.empty:
-                ax.annotate(f"no {attribute} pairs", (0.02, row), xycoords=("axes fraction", "data"), va="center",
-                            fontsize=preset().small_size, color="0.4", fontstyle="italic")
+                ax.annotate(_no_estimate(chosen, key=key, attribute=attribute, subset=subset), (0.02, row),
+                            xycoords=("axes fraction", "data"), va="center", fontsize=preset().small_size, color="0.4",
+                            fontstyle="italic")
             step = 0.8 / max(len(here), 1)
             for r in rows.itertuples():
                 y = row - 0.4 + step * (here.index(r.model) + 0.5)

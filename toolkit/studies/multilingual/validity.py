@@ -22,6 +22,7 @@ from scipy import stats as sps
 
 from toolkit import stats as tkstats
 from toolkit.cases import with_scores
+from toolkit.errors import InputError, SchemaError
 
 COLUMNS = ("language", "source", "model", "task", "positive", "negative", "auc", "ci_low", "ci_high", "p_value",
            "p_adjusted", "verdict", "n_positive", "n_negative", "n_templates", "n_words", "clustering", "family",
@@ -30,41 +31,52 @@ EMOTIONS = ("anger", "fear", "joy", "sadness")
 FAMILY = "validity: every language × system of the run (Bonferroni)"
 
 
-def clustered_auc(positive: np.ndarray, negative: np.ndarray, *, positive_cluster: np.ndarray,
+def clustered_auc(*, positive: np.ndarray, negative: np.ndarray, positive_cluster: np.ndarray,
                   negative_cluster: np.ndarray) -> tuple[float, float, int]:
-    """The AUC of ``positive`` against ``negative`` scores, its standard error with the given clusters (Obuchowski
-    1997: per-cluster sums of the placement values) and the number of clusters. Returns (auc, se, clusters)."""
+    """The AUC of ``positive`` against ``negative`` scores and its standard error with the given clusters
+    (Obuchowski 1997: per-cluster sums of the placement values; the positives' term scaled by the clusters holding
+    positives, the negatives' by those holding negatives, the covariance by all); with one observation per cluster
+    it is DeLong et al.'s (1988). Returns (auc, se, clusters); se is NaN with fewer than 2 clusters."""
     x, y = np.asarray(positive, float), np.asarray(negative, float)
-    ys = np.sort(y)
-    xs = np.sort(x)
+    labels_x, labels_y = np.asarray(positive_cluster), np.asarray(negative_cluster)
+    if not len(x) or not len(y):
+        raise InputError(f"an AUC needs positive and negative scores (got {len(x)} and {len(y)}).",
+                         fix="give both groups' scores.")
+    if not (np.isfinite(x).all() and np.isfinite(y).all()):
+        raise InputError("an AUC needs finite scores (NaN or infinity found).",
+                         fix="drop the texts without a score first (toolkit.cases.with_scores).")
+    if len(labels_x) != len(x) or len(labels_y) != len(y):
+        raise InputError(f"one cluster label per score: {len(labels_x)} labels for {len(x)} positive scores, "
+                         f"{len(labels_y)} for {len(y)} negative ones.", fix="give a label for every score.")
+    ys, xs = np.sort(y), np.sort(x)
     # placement values: the share of negatives below each positive (ties ½), of positives above each negative
     v10 = (np.searchsorted(ys, x, "left") + np.searchsorted(ys, x, "right")) / (2.0 * len(y))
     v01 = (2.0 * len(x) - np.searchsorted(xs, y, "left") - np.searchsorted(xs, y, "right")) / (2.0 * len(x))
     auc = float(v10.mean())
-    clusters = np.union1d(positive_cluster, negative_cluster)
+    clusters = np.union1d(labels_x, labels_y)
     k = len(clusters)
-    s10 = pd.Series(v10).groupby(np.asarray(positive_cluster)).agg(["sum", "size"]).reindex(clusters, fill_value=0)
-    s01 = pd.Series(v01).groupby(np.asarray(negative_cluster)).agg(["sum", "size"]).reindex(clusters, fill_value=0)
+    s10 = pd.Series(v10).groupby(labels_x).agg(["sum", "size"]).reindex(clusters, fill_value=0)
+    s01 = pd.Series(v01).groupby(labels_y).agg(["sum", "size"]).reindex(clusters, fill_value=0)
     d10 = s10["sum"].to_numpy() - s10["size"].to_numpy() * auc
     d01 = s01["sum"].to_numpy() - s01["size"].to_numpy() * auc
-    m, n = len(x), len(y)
-    if k < 2:
+    k10, k01 = int((s10["size"] > 0).sum()), int((s01["size"] > 0).sum())
+    if min(k, k10, k01) < 2:
         return auc, float("nan"), k
-    scale = k / (k - 1)
-    variance = scale * ((d10 @ d10) / m ** 2 + (d01 @ d01) / n ** 2 + 2 * (d10 @ d01) / (m * n))
+    m, n = len(x), len(y)
+    variance = (k10 / (k10 - 1) * (d10 @ d10) / m ** 2 + k01 / (k01 - 1) * (d01 @ d01) / n ** 2
+                + k / (k - 1) * 2 * (d10 @ d01) / (m * n))
     return auc, float(np.sqrt(max(variance, 0.0))), k
 
 
 def _two_way(pos: pd.DataFrame, neg: pd.DataFrame) -> dict:
     """The AUC, its two-way (template, word) clustered standard error and df; by frame where no word is marked."""
     def one(labels_pos, labels_neg):
-        return clustered_auc(pos["score"].to_numpy(), neg["score"].to_numpy(), positive_cluster=labels_pos,
-                             negative_cluster=labels_neg)
+        return clustered_auc(positive=pos["score"].to_numpy(), negative=neg["score"].to_numpy(),
+                             positive_cluster=labels_pos, negative_cluster=labels_neg)
 
     def words(frame: pd.DataFrame) -> np.ndarray:
-        marked = frame["emotion_word"].ne("")
         frames = "frame:" + frame["template_id"].astype(str)
-        return np.where(marked, frame["emotion"] + ":" + frame["emotion_word"], frames)
+        return np.where(frame["emotion_word"].ne(""), _word_clusters(frame), frames)
 
     pos_t, neg_t = pos["template_id"].astype(str).to_numpy(), neg["template_id"].astype(str).to_numpy()
     auc, se_t, k_t = one(pos_t, neg_t)
@@ -84,29 +96,46 @@ def _classes(task: str) -> tuple[str, tuple[str, ...]]:
     return task, tuple(e for e in EMOTIONS if e != task)
 
 
+_NEED = ("language", "source", "model", "task", "template_id", "emotion", "emotion_word", "text", "score")
+
+
+def _word_clusters(frame: pd.DataFrame) -> pd.Series:
+    return frame["emotion"] + ":" + frame["emotion_word"]
+
+
 def validity(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA) -> pd.DataFrame:
     """Per language × source × model × task of ``scored`` (the study's scored table): the clustered AUC, its
-    Bonferroni interval over the rows, p, verdict (:data:`COLUMNS`). Each distinct text counts once."""
-    data = with_scores(scored, study="multilingual")
+    Bonferroni interval over the rows, p, verdict (:data:`COLUMNS`). Each distinct text counts once. A system that
+    separates perfectly (every placement 0 or 1: no variance) gets p 0 and its point as the interval, said in
+    ``reason``."""
+    if missing := [c for c in _NEED if c not in scored.columns]:
+        raise SchemaError(f"not a scored multilingual table: missing {missing}.",
+                          fix="score toolkit.studies.multilingual.corpora.load() with toolkit.scoring.score().")
+    data = with_scores(scored, study="multilingual").assign(emotion_word=lambda d: d["emotion_word"].fillna(""))
     rows = []
     for (language, source, model, task), block in data.groupby(["language", "source", "model", "task"], sort=False):
         positive, negative = _classes(task)
         texts = block[block["emotion"].isin(EMOTIONS)].drop_duplicates(["text", "template_id"])
         pos, neg = texts[texts["emotion"] == positive], texts[texts["emotion"].isin(negative)]
+        marked = texts[texts["emotion_word"].ne("")]
         row = {"language": language, "source": source, "model": model, "task": task, "positive": positive,
                "negative": ", ".join(negative), "n_positive": len(pos), "n_negative": len(neg),
-               "n_templates": int(texts["template_id"].nunique()),
-               "n_words": int(texts.loc[texts["emotion_word"].ne(""), "emotion_word"].nunique()),
-               "clustering": "", "family": FAMILY, "reason": ""}
+               "n_templates": int(texts["template_id"].nunique()), "n_words": int(_word_clusters(marked).nunique()),
+               "clustering": "", "family": FAMILY, "reason": "", "perfect": False}
         if task not in ("valence",) + EMOTIONS:
             row["reason"] = f"task {task!r} has no emotion of the corpus to separate"
         elif pos.empty or neg.empty:
             row["reason"] = f"no {positive if pos.empty else 'other-emotion'} sentences in {language}/{source}"
         else:
             row.update(_two_way(pos, neg))
-            if not np.isfinite(row["se"]) or row["se"] <= 0:
-                row["reason"] = ("one template: no variance between templates" if row["df"] < 1 else
-                                 "every placement is equal (identical scores in every template)")
+            if not np.isfinite(row["se"]):
+                row["reason"] = "one template: no variance between templates"
+            elif row["se"] <= 0 and row["auc"] in (0.0, 1.0):
+                row["perfect"] = True
+                row["reason"] = ("perfect separation: every placement is 0 or 1, so no variance (p 0, the interval "
+                                 "the point)")
+            elif row["se"] <= 0:
+                row["reason"] = "every placement is equal (identical scores in every template)"
         rows.append(row)
     out = pd.DataFrame(rows)
     if out.empty:
@@ -114,16 +143,18 @@ def validity(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA) -> pd.DataFr
     for column in ("auc", "se", "df"):
         if column not in out:
             out[column] = np.nan
+    perfect = out["perfect"].astype(bool)
     tested = out["reason"].eq("") & out["se"].gt(0)
     z = (out["auc"] - 0.5) / out["se"]
-    out["p_value"] = np.where(tested, 2 * sps.t.sf(np.abs(z.where(tested, 0.0)), out["df"].where(tested, 1.0)),
-                              np.nan)
+    p = np.where(tested, 2 * sps.t.sf(np.abs(z.where(tested, 0.0)), out["df"].where(tested, 1.0)), np.nan)
+    out["p_value"] = np.where(perfect, 0.0, p)
     out["p_adjusted"] = tkstats.adjust(out["p_value"].to_numpy(), method="bonferroni")
-    level = 1 - alpha / max(int(tested.sum()), 1) / 2
+    level = 1 - alpha / max(int((tested | perfect).sum()), 1) / 2
     half = sps.t.ppf(level, out["df"].where(tested, 1.0)) * out["se"]
-    out["ci_low"] = np.where(tested, np.clip(out["auc"] - half, 0, 1), np.nan)
-    out["ci_high"] = np.where(tested, np.clip(out["auc"] + half, 0, 1), np.nan)
+    out["ci_low"] = np.where(tested, np.clip(out["auc"] - half, 0, 1), np.where(perfect, out["auc"], np.nan))
+    out["ci_high"] = np.where(tested, np.clip(out["auc"] + half, 0, 1), np.where(perfect, out["auc"], np.nan))
     significant = out["p_adjusted"] < alpha
-    out["verdict"] = np.select([~tested, significant & (out["auc"] > 0.5), significant & (out["auc"] < 0.5)],
-                               ["no test", "separates", "reversed"], "does not separate")
+    out["verdict"] = np.select([~(tested | perfect), significant & (out["auc"] > 0.5),
+                                significant & (out["auc"] < 0.5)], ["no test", "separates", "reversed"],
+                               "does not separate")
     return out.loc[:, list(COLUMNS)]
