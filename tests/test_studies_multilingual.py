@@ -143,6 +143,19 @@ def test_defects_rules_count_rows_and_whether_a_pair_shares_them():
     assert "double space" not in found.index
 
 
+def test_defects_count_decomposed_letters_and_whether_they_split_a_pair():
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFD", "sie ist glücklich.")
+    assert decomposed != "sie ist glücklich."
+    rows = _rows([decomposed, unicodedata.normalize("NFD", "er ist glücklich."),  # both members: shared
+                  decomposed, "er ist glücklich."], language="de")  # one member only: split
+    found = defects.report(rows).set_index("check").loc["not in Unicode NFC"]
+    assert (found["kind"], found["n_rows"], found["n_shared"], found["n_split"]) == ("encoding", 3, 1, 1)
+    assert defects.report(_rows(["sie ist glücklich.", "er ist glücklich."], language="de"))[
+        lambda f: f["kind"] == "encoding"].empty
+
+
 @pytest.mark.parametrize("language, text, fill, check", [
     ("ar", "إيلين تشعر بال عصبيه", "", "detached article"),
     ("es", "Carlos va a el colegio", "", "missing contraction"),

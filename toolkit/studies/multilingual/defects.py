@@ -10,6 +10,8 @@ something:
 - ``persons`` — one surface form standing for two persons of a gender list (``ambiguous person``: Japanese 彼女 is
   both "she" and "girlfriend"; the race lists repeat their unmarked member by design and are not counted);
 - ``grammar`` — :data:`RULES`, each a regular expression over the sentence (or the person slot) with its reason;
+- ``encoding`` — texts not in Unicode NFC (decomposed letters: German *glücklich* as u + U+0308), which a model may
+  read otherwise than the composed text;
 - ``templates`` — Câmara only: the sentence is not its ``template`` column filled with its person and emotion word
   (spaces normalised; Arabic: the template of the person's gender), so the released template misdescribes it.
 
@@ -21,6 +23,7 @@ where only some do (a defect that splits a pair is confounded with the group).
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 import pandas as pd
@@ -103,6 +106,11 @@ def report(table: pd.DataFrame) -> pd.DataFrame:
             rows += _word_defects(block)
             rows += _template_defects(block)
         rows += _person_defects(block)
+        decomposed = block["text"].map(lambda t: unicodedata.normalize("NFC", t) != t)
+        if decomposed.any():
+            rows.append(_defect(block, decomposed, kind="encoding", check="not in Unicode NFC",
+                                description="decomposed letters (u + a combining diaeresis for ü): a model may score "
+                                            "them otherwise than the same text with composed letters"))
         for rule in RULES:
             if language not in rule.languages:
                 continue
