@@ -99,10 +99,10 @@ def test_clustered_auc_matches_sklearn_and_delong_with_singleton_clusters():
     assert se == pytest.approx(_delong_se(x, y), rel=1e-10)  # Obuchowski's with one observation per cluster
 
 
-def _null_design(rng: np.random.Generator, *, templates: int = 7, words: int = 18, word_sd: float = 0.0,
+def _null_design(rng: np.random.Generator, *, templates: int = 7, words: int = 10, word_sd: float = 0.0,
                  marked: bool = True) -> pd.DataFrame:
-    """The multilingual EEC's design (Goldfarb-Tarrant German: 7 templates with emotion words, about 20 words per
-    emotion): every template holds every emotion's words; a template effect shared by all its sentences, a word
+    """The multilingual EEC's design (Goldfarb-Tarrant German: 7 templates with emotion words, 42 words, about 10
+    per emotion): every template holds every emotion's words; a template effect shared by all its sentences, a word
     effect shared by every template; no difference between joy and the negative emotions (true AUC 0.5)."""
     word_shift = {(e, w): rng.normal(0, word_sd) for e in validity.EMOTIONS for w in range(words)}
     rows = []
@@ -125,7 +125,7 @@ def test_validity_holds_its_level_under_no_effect_in_the_corpus_design(word_sd):
     for _ in range(reps):
         data = _null_design(rng, word_sd=word_sd)
         row = validity.validity(data).iloc[0]
-        assert row["clustering"] == "templates × words" and row["n_words"] == 4 * 18  # each word under its emotion
+        assert row["clustering"] == "templates × words" and row["n_words"] == 4 * 10  # each word under its emotion
         two_way += row["p_value"] < 0.05
         pos, neg = data[data.emotion == "joy"], data[data.emotion != "joy"]
         auc, se, k = validity.clustered_auc(positive=pos.score.to_numpy(), negative=neg.score.to_numpy(),

@@ -92,6 +92,15 @@ def test_corpora_goldfarb_tarrant_blocks_become_frames_and_person_pairs(tmp_path
     assert race.groupby("pair")["gender"].first().to_dict() == {"p000": "male", "p001": "female"}
 
 
+def test_goldfarb_tarrant_emotion_word_is_the_same_word_at_the_end_of_a_sentence_and_inside_one():
+    frames = {f"<p> ist {w}." for w in ("wütend", "zornig", "froh")} | {f"Ich habe <p> {w} gemacht."
+                                                                        for w in ("wütend", "zornig", "froh")}
+    out = corpora._templates(frames, "de")
+    assert out["<p> ist wütend."] == ("<p> ist <e>", "wütend")  # the slot is the whole token, the word is not
+    assert out["Ich habe <p> wütend gemacht."] == ("Ich habe <p> <e> gemacht.", "wütend")
+    assert len({template for template, _ in out.values()}) == 2
+
+
 @needs_corpora
 def test_corpora_camara_keeps_every_pair_and_cell(table):
     es = table[(table["source"] == "camara2022") & (table["language"] == "es")]

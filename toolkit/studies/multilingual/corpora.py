@@ -359,15 +359,15 @@ def load_goldfarb_tarrant(path: str | Path, *, language: str) -> pd.DataFrame:
 def _templates(frames: set[str], language: str) -> dict[str, tuple[str, str]]:
     """Each frame (a sentence with ``<p>``) → (its template with ``<e>``, its emotion word). In a language written
     with spaces, the emotion word is the one word whose replacement by ``<e>`` gives the template most frames share
-    (at least 3: a template meets several emotion words); a frame without such a word (a neutral template) is its
-    own template. Japanese is written without spaces: every frame is its own template, its word unknown."""
+    (at least 3: a template meets several emotion words), without the punctuation that follows it; a frame without
+    such a word (a neutral template) is its own template. Japanese is written without spaces: every frame is its own template, its word unknown."""
     if language not in _SPACED:
         return {frame: (frame, "") for frame in frames}
     candidates = {}
     support: Counter = Counter()
     for frame in frames:
         tokens = frame.split(" ")
-        options = [(" ".join(tokens[:j] + ["<e>"] + tokens[j + 1:]), token) for j, token in enumerate(tokens)
+        options = [(" ".join(tokens[:j] + ["<e>"] + tokens[j + 1:]), _word(token)) for j, token in enumerate(tokens)
                    if "<p>" not in token]
         candidates[frame] = options
         support.update({template for template, _ in options})
@@ -376,6 +376,12 @@ def _templates(frames: set[str], language: str) -> dict[str, tuple[str, str]]:
         best = max(options, key=lambda option: support[option[0]], default=(frame, ""))
         out[frame] = best if support[best[0]] >= 3 else (frame, "")
     return out
+
+
+def _word(token: str) -> str:
+    """A token without the punctuation that ends its sentence or clause ("glücklich." → "glücklich"): the emotion
+    word is the same word at the end of a sentence and inside one (the template's slot stays the whole token)."""
+    return token.rstrip(".,!?;:。，！？")
 
 
 def _race_genders(attribute: str, persons: list[tuple[str, str]], period: int, emotion: str,
