@@ -223,7 +223,7 @@ def test_a_model_with_delta_exactly_zero_is_drawn_and_annotated():
                     and list(line.get_xdata()) == [ticks["vader"]]]
 
 
-def test_zero_bars_get_a_marker_and_biasfinder_draws_btcs_per_template_in_one_precision():
+def test_zero_bars_get_a_marker_and_biasfinder_draws_btcs_per_template_to_two_significant_digits():
     ax = biasfinder_figures.biasfinder_btcs(_table4())
     assert ax.get_yscale() == "function"  # 3.0 against 0.05: a square root, never a log (no bar for a zero count)
     assert "square-root" in ax.get_ylabel()
@@ -234,7 +234,7 @@ def test_zero_bars_get_a_marker_and_biasfinder_draws_btcs_per_template_in_one_pr
     assert len(diamonds) == 3 and {to_hex(line.get_color()) for line in diamonds} == {plots.model_colour("afinn")}
     assert ax.get_ylim()[0] < 0  # the diamonds are not cut in half
     assert _legend_texts(ax) == ["vader", "afinn (0 BTCs)", "minilm-imdb-finetuned", "0 BTCs (no bar)"]
-    assert sorted(t.get_text() for t in ax.texts if t.get_text() != "0") == sorted(["0.050", "0.125", "3.000"] * 2)
+    assert sorted(t.get_text() for t in ax.texts if t.get_text() != "0") == sorted(["0.050", "0.12", "3.0"] * 2)
     names = _names()
     sens = psa_figures.psa_score_sens(names)
     zero = [line for line in sens.get_lines() if line.get_marker() == "D"]
