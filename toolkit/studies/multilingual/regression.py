@@ -45,13 +45,17 @@ from toolkit.errors import InputError, SchemaError, unknown
 
 TERMS = ("race", "gender", "interaction")
 COLUMNS = ("language", "source", "model", "task", "method", "term", "estimate", "se", "ci_low", "ci_high",
-           "statistic", "df", "p_value", "p_adjusted", "n", "label")
+           "statistic", "df", "p_value", "p_adjusted", "n", "label", "reason")
 PAPER = "paper"
 SOUND = "sound"
 LABELS = {PAPER: "Câmara et al. 2022 as run: beta regression, no intercept, OLS standard errors",
           SOUND: "fractional logit with intercept, SE clustered by name (or two-way), t reference"}
 MINORITIZED = ("Latino", "Arab", "African-American", "minoritized")
 EPS = 1e-6
+
+
+class TooSmallError(InputError):
+    """The design has too few templates or names for the sound fit's clustered standard errors."""
 
 
 def design_matrix(rows: pd.DataFrame) -> np.ndarray:
@@ -115,7 +119,7 @@ def sound_fit(y: Sequence[float] | np.ndarray, x: np.ndarray, *, templates: Sequ
     name = pd.factorize(pd.Series(list(names)))[0]
     n_templates, n_names = len(np.unique(template)), len(np.unique(name))
     if n_templates < 2 or n_names < 5:
-        raise InputError(f"the sound regression needs at least 2 templates and 5 names; got {n_templates} and "
+        raise TooSmallError(f"the sound regression needs at least 2 templates and 5 names; got {n_templates} and "
                          f"{n_names}.", fix="give the full design.")
     model = sm.GLM(y, exog, family=sm.families.Binomial())
     by_name = model.fit(cov_type="cluster", cov_kwds={"groups": name})
@@ -141,7 +145,8 @@ def fit(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, correction: str =
         cluster: str = "name") -> pd.DataFrame:
     """Both regressions per language × model × task of a scored table's name sentences (rows with a race and a
     gender); columns :data:`COLUMNS`. ``p_adjusted`` corrects each method's p over its own terms of the run
-    (``correction``; the paper did not correct)."""
+    (``correction``; the paper did not correct). A design too small for the sound fit (fewer than 2 templates or 5
+    names) keeps its rows, with NaN estimates and the ``reason``."""
     alpha = checks.alpha(alpha)
     need = {"model", "task", "score", "race", "gender", "template_id", "person_en", "language", "source"}
     if missing := sorted(need - set(scored.columns)):
@@ -155,13 +160,18 @@ def fit(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, correction: str =
             continue
         x, y = design_matrix(block), block["score"].to_numpy(dtype=float)
         key = {"language": language, "source": source, "model": model, "task": task, "n": len(block)}
-        for method, frame in ((PAPER, paper_fit(y, x, alpha=alpha)),
-                              (SOUND, sound_fit(y, x, templates=block["template_id"], names=block["person_en"],
-                                                alpha=alpha, cluster=cluster))):
+        try:
+            sound, reason = sound_fit(y, x, templates=block["template_id"], names=block["person_en"], alpha=alpha,
+                                      cluster=cluster), ""
+        except TooSmallError as exc:
+            sound = pd.DataFrame({"term": ["intercept", *TERMS]}).reindex(
+                columns=["term", "estimate", "se", "ci_low", "ci_high", "statistic", "df", "p_value"])
+            reason = f"not fitted: {exc.message}"
+        for method, frame, why in ((PAPER, paper_fit(y, x, alpha=alpha), ""), (SOUND, sound, reason)):
             for r in frame.itertuples():
                 rows.append({**key, "method": method, "term": r.term, "estimate": r.estimate, "se": r.se,
                              "ci_low": r.ci_low, "ci_high": r.ci_high, "statistic": r.statistic, "df": r.df,
-                             "p_value": r.p_value, "label": LABELS[method]})
+                             "p_value": r.p_value, "label": LABELS[method], "reason": why})
     out = pd.DataFrame(rows, columns=[c for c in COLUMNS if c != "p_adjusted"])
     out["p_adjusted"] = np.nan
     for method in (PAPER, SOUND):
