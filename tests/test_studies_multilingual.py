@@ -265,3 +265,76 @@ def test_multilingual_quick_run_through_the_registry_gives_the_statistics_frame(
     assert len(interaction) and interaction["unit"].str.startswith("score difference of differences").all()
     assert {"gaps", "intersections", "regression", "defects"} <= set(result.frames)
     assert (tmp_path / "multilingual_gaps.csv") in result.write(tmp_path)
+
+
+def test_per_language_specs_become_a_mapping_and_unprefixed_ones_score_every_language():
+    from toolkit.studies.multilingual import per_language
+
+    assert per_language(["vader", "afinn"], languages=["es", "de"]) == ["vader", "afinn"]  # no prefix: unchanged
+    assert per_language(None) is None and per_language({"de": ["gersent"]}) == {"de": ["gersent"]}
+    assert per_language(["de=gersent", "es=ait:svr-ngrams/valence"], languages=["es", "de"]) == {
+        "de": ["gersent"], "es": ["ait:svr-ngrams/valence"]}
+    model = load("vader")  # an object is an unprefixed model: every language
+    mixed = per_language([model, "de=gersent", "de=py:m:f?labels=a,b"], languages=["es", "de"])
+    assert mixed == {"es": [model], "de": [model, "gersent", "py:m:f?labels=a,b"]}
+    assert per_language(["hf:org/model?labels=neg,pos"], languages=["es"]) == ["hf:org/model?labels=neg,pos"]
+    with pytest.raises(UnknownNameError, match="unknown language 'fr'; available: .*de.*zh"):
+        per_language(["fr=vader"], languages=["es"])
+    with pytest.raises(InputError, match="'ja=mlask' is for 'ja', which this run does not load") as caught:
+        per_language(["ja=mlask"], languages=["es", "de"])
+    assert "--languages" in caught.value.fix
+
+
+def test_multilingual_command_line_options_and_prefixed_default_models():
+    from toolkit import studies
+    from toolkit.__main__ import _parser
+
+    study = studies.get("multilingual")
+    args = _parser("multilingual").parse_args(["multilingual", "--out", "x", "--languages", "es,de,es", "--sources",
+                                               "goldfarb_tarrant2023", "--tasks", "valence", "--max-templates", "2"])
+    settings = study.settings(**study.arguments(args))
+    assert settings.languages == ("es", "de") and settings.sources == ("goldfarb_tarrant2023",)
+    assert settings.tasks == ("valence",) and settings.max_templates == 2
+    defaults = study.default_models(settings)
+    assert "es=ait:ridge-chars/valence@es" in defaults and not any(s.startswith("de=") and "ait:" in s
+                                                                     for s in defaults)
+    assert all(spec.split("=", 1)[0] in ("es", "de") for spec in defaults)
+    assert study.default_models(study.settings(languages=("de",), tasks=("anger",))) == []  # none: --model asked
+    unset = study.arguments(_parser("multilingual").parse_args(["multilingual", "--out", "x"]))
+    assert unset == {}  # nothing given: the settings' own defaults
+    for bad, error, match in [("--languages=es,fr", UnknownNameError, "unknown language 'fr'"),
+                              ("--languages=es,", InputError, "empty item"),
+                              ("--tasks=valence,joyful", UnknownNameError, "unknown task 'joyful'"),
+                              ("--sources=camara", UnknownNameError, "unknown source 'camara'")]:
+        with pytest.raises(error, match=match):
+            study.arguments(_parser("multilingual").parse_args(["multilingual", "--out", "x", bad]))
+    for bad in (0, -1, 2.5, True):
+        with pytest.raises(InputError, match="max_templates"):
+            study.settings(max_templates=bad)
+
+
+def test_multilingual_run_scores_each_language_with_its_prefixed_model(tmp_path):
+    """Two languages of a hand-made Goldfarb-Tarrant corpus: ``de=`` and ``es=`` models score only their language,
+    an unprefixed one both."""
+    from toolkit.studies import multilingual
+
+    folder = tmp_path / "goldfarb_tarrant2023"
+    folder.mkdir()
+    for language in ("de", "es"):
+        _gt_corpus(folder / f"EEC_{language}.json")
+    result = multilingual.run(models=["de=py:synthetic_models:blind", "es=py:synthetic_models:female_plus",
+                                      "py:synthetic_models:counting"],
+                              languages=["de", "es"], sources=["goldfarb_tarrant2023"], root=tmp_path,
+                              subsets=("all",), n_boot=100, cache=False)
+    by_language = result.scored.groupby("language")["model"].unique().map(set).to_dict()
+    assert by_language == {"de": {"py:synthetic_models:blind", "py:synthetic_models:counting"},
+                           "es": {"py:synthetic_models:female_plus", "py:synthetic_models:counting"}}
+    regression = result.regression  # 4 names: too few for the sound fit's clusters, a recorded row, not a crash
+    sound, paper = regression[regression["method"] == "sound"], regression[regression["method"] == "paper"]
+    assert len(sound) and sound["estimate"].isna().all()
+    assert sound["reason"].str.fullmatch(r"not fitted: the sound regression needs at least 2 templates and 5 "
+                                         r"names; got 3 and 4\.").all()
+    assert paper["estimate"].notna().any() and paper["reason"].eq("").all()
+    with pytest.raises(InputError, match="which this run does not load"):
+        multilingual.run(models=["ja=py:synthetic_models:blind"], languages=["de"], sources=["goldfarb_tarrant2023"],
+                         root=tmp_path, cache=False)

@@ -14,6 +14,8 @@ intersections, both regressions (:mod:`.regression`: the paper's as run, and the
 """
 from __future__ import annotations
 
+import argparse
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +41,9 @@ Chinese have none: their offline systems are :mod:`toolkit.models.other_language
 models)."""
 TASKS = ("valence", "anger", "fear", "joy", "sadness")
 ModelsArg = Iterable[str | SentimentModel] | Mapping[str, Iterable[str | SentimentModel]] | None
+LANGUAGES: tuple[str, ...] = tuple(dict.fromkeys(lang for held in corpora.SOURCES.values() for lang in held))
+"""Every language a corpus holds (the ``xx=`` prefixes :func:`per_language` accepts)."""
+_PREFIX = re.compile(r"^([a-z]{2}(?:_[a-z]{2})?)=(.+)$", re.DOTALL)
 
 
 def default_models(language: str, *, tasks: Sequence[str] = TASKS) -> list[str]:
@@ -67,6 +72,37 @@ def _no_system(language: str, tasks: Sequence[str]) -> str:
     return f"no system for {language!r}: none was given (its offline systems: {systems}); {given}"
 
 
+def per_language(models: ModelsArg, *, languages: Sequence[str] | None = None) -> ModelsArg:
+    """Spec strings prefixed with a language (``de=gersent``, ``es=ait:svr-ngrams/valence``) as the mapping
+    language → models that :func:`run` takes: a prefixed spec scores its language only, an unprefixed one every
+    language, and a language no prefix names gets the unprefixed specs, or its :func:`default_models` when there are
+    none. No prefix: ``models`` unchanged; a mapping or None: unchanged. ``languages``: the run's (a prefix naming
+    another is an error, never a model silently unused). Unknown prefix: UnknownNameError listing
+    :data:`LANGUAGES`."""
+    if models is None or isinstance(models, (Mapping, str)):
+        return models
+    models = list(models)
+    common, prefixed = [], {}
+    for model in models:
+        match = _PREFIX.match(model) if isinstance(model, str) else None
+        if match is None:
+            common.append(model)
+            continue
+        language, spec = match.groups()
+        if language not in LANGUAGES:
+            raise unknown("language", language, LANGUAGES)
+        if languages is not None and language not in languages:
+            raise InputError(f"the model {model!r} is for {language!r}, which this run does not load (its "
+                             f"languages: {', '.join(languages)}).",
+                             fix=f"add {language!r} to the run's languages (--languages), or drop the model.")
+        prefixed.setdefault(language, []).append(spec.strip())
+    if not prefixed:
+        return models
+    if not common:
+        return prefixed
+    return {language: common + prefixed.get(language, []) for language in (languages or LANGUAGES)}
+
+
 def _models_for(models: ModelsArg, language: str, tasks: Sequence[str]) -> list:
     if models is None:
         return default_models(language, tasks=tasks)
@@ -82,7 +118,8 @@ def run(*, models: ModelsArg = None, languages: Sequence[str] | None = None,
         cluster: str = "name", max_templates: int | None = None, cache: bool | str | Path | None = True,
         progress: bool | None = None) -> StudyResult:
     """Load, score and analyse (see the module docstring). ``models``: spec strings or model objects for every
-    language, or a mapping language → models (a language not in it gets :func:`default_models`); ``tasks`` picks
+    language, spec strings for one (``de=gersent``: :func:`per_language`), or a mapping language → models (a
+    language not in it gets :func:`default_models`); ``tasks`` picks
     the default ``ait:`` systems. ``correction``/``margin``/``n_boot``/``seed``: the statistics'
     (:func:`analysis.statistics`); ``cluster``: the sound regression's (:data:`regression.CLUSTERS`);
     ``max_templates``: keep the first templates of each corpus and language (a quick run). A language without
@@ -100,11 +137,13 @@ def run(*, models: ModelsArg = None, languages: Sequence[str] | None = None,
 
 def _execute(*, models: ModelsArg, settings: "MultilingualSettings", cache: bool | str | Path | None,
              progress: bool | None) -> StudyResult:
+    per_language(models, languages=settings.languages)  # a bad prefix fails before the corpora are read
     table = corpora.load(sources=settings.sources, languages=settings.languages, root=settings.root)
     if settings.max_templates is not None:
         keep = table.groupby(["source", "language"])["template_id"].transform(
             lambda s: s.isin(sorted(s.unique())[:settings.max_templates]))
         table = table[keep].reset_index(drop=True)
+    models = per_language(models, languages=list(dict.fromkeys(table["language"])))
     frames, skipped, report = [], {}, ScoreRecord()
     for language, block in table.groupby("language", sort=False):
         chosen = _models_for(models, language, settings.tasks)
@@ -176,6 +215,10 @@ class MultilingualSettings(Settings):
     def check(self) -> None:
         if self.cluster not in regression.CLUSTERS:
             raise unknown("cluster", self.cluster, regression.CLUSTERS)
+        if self.max_templates is not None and (isinstance(self.max_templates, bool)
+                                               or not isinstance(self.max_templates, int) or self.max_templates < 1):
+            raise InputError(f"max_templates must be a whole number of templates ≥ 1, got {self.max_templates!r}.",
+                             fix="e.g. max_templates=3, or None for every template.")
         for subset in self.subsets:
             if subset not in analysis.SUBSETS:
                 raise unknown("subset", subset, analysis.SUBSETS)
@@ -204,6 +247,32 @@ class Multilingual(Study):
     def execute(self, *, models, settings: MultilingualSettings, cache, progress) -> StudyResult:
         return _execute(models=models, settings=settings, cache=cache, progress=progress)
 
+    def default_models(self, settings: MultilingualSettings) -> list[str]:
+        """Each language's :func:`default_models`, prefixed with the language (``es=ait:…``, ``de=gersent``)."""
+        languages = settings.languages or dict.fromkeys(
+            lang for source in settings.sources for lang in corpora.DEFAULT_LANGUAGES.get(source, ()))
+        return [f"{language}={spec}" for language in languages
+                for spec in default_models(language, tasks=settings.tasks)]
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--languages", help=f"comma-separated languages to load (of {', '.join(LANGUAGES)}; "
+                            "default: every corpus's own). A --model prefixed with a language (de=gersent) scores "
+                            "that language only; without --model each language gets its offline systems")
+        parser.add_argument("--sources", help=f"comma-separated corpora (of {', '.join(corpora.SOURCES)}; default: "
+                            "both)")
+        parser.add_argument("--tasks", help=f"comma-separated tasks of the default systems (of {', '.join(TASKS)}; "
+                            "default: all)")
+        parser.add_argument("--root", type=Path, help="the folder holding the corpora (default: "
+                            "TOOLKIT_MULTILINGUAL_DIR, then data/multilingual_eec)")
+        parser.add_argument("--max-templates", type=int, help="keep each corpus's first templates (a quick run)")
+
+    def arguments(self, args: argparse.Namespace) -> dict:
+        given = {"languages": _comma_list(args.languages, "--languages", LANGUAGES),
+                 "sources": _comma_list(args.sources, "--sources", tuple(corpora.SOURCES)),
+                 "tasks": _comma_list(args.tasks, "--tasks", TASKS),
+                 "root": None if args.root is None else str(args.root), "max_templates": args.max_templates}
+        return {key: value for key, value in given.items() if value is not None}
+
     def paper_tables(self, result: StudyResult) -> dict[str, pd.DataFrame]:
         return {"gaps": result.gaps, "regression": result.regression}
 
@@ -230,6 +299,19 @@ class Multilingual(Study):
 
 
 
+def _comma_list(text: str | None, option: str, valid: Sequence[str]) -> tuple[str, ...] | None:
+    """``"es,de"`` → ``("es", "de")``; None stays None; an empty or unknown item: a coded error naming the valid."""
+    if text is None:
+        return None
+    items = tuple(item.strip() for item in text.split(","))
+    if not all(items):
+        raise InputError(f"{option} {text!r} has an empty item.", fix=f"e.g. {option} {','.join(valid[:2])}.")
+    for item in items:
+        if item not in valid:
+            raise unknown(option.lstrip("-").rstrip("s"), item, valid)
+    return tuple(dict.fromkeys(items))
+
+
 INTERACTION_UNIT = ("score difference of differences: (minoritized female − majority female) − "
                     "(minoritized male − majority male)")
 """The ``unit`` of an interaction row of the statistics frame (its cells are not a pair of groups)."""
@@ -248,4 +330,5 @@ def _study() -> "Multilingual":
     return get(STUDY)  # type: ignore[return-value]
 
 
-__all__ = ["AIT_LANGUAGES", "Multilingual", "MultilingualSettings", "default_models", "missing", "run", "write"]
+__all__ = ["AIT_LANGUAGES", "LANGUAGES", "Multilingual", "MultilingualSettings", "default_models", "missing",
+           "per_language", "run", "write"]
