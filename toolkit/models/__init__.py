@@ -68,9 +68,12 @@ def available() -> list[str]:
 
 def task_of(spec: str) -> str:
     """What a spec's score measures: an ``ait:`` system's task (parsed, not loaded), an ``hf:`` spec's ``task=``
-    option, a ``py:`` callable's declared task (imported), ``any`` for the listing's patterns, else ``valence``."""
+    option, a ``py:`` callable's declared task (imported), a named model's registered task, ``any`` for the
+    listing's patterns, else ``valence``."""
     if spec in registry.patterns():
         return "any"
+    if (entry := registry.NAMED.get(spec.partition("?")[0])) is not None:
+        return entry.task
     if spec.startswith("ait:"):
         return ait.parse(spec)[1]
     if spec.startswith("hf:"):

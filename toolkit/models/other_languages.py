@@ -15,10 +15,18 @@ none is shipped with the toolkit. They are valence systems.
   Weak on short affect sentences (docs/multilingual.md: it ranks joy above the negative emotions only in 2 of 3
   pairs); kept as the Chinese system most often used.
 
-:data:`SYSTEMS` maps a language to its systems (what :func:`toolkit.studies.multilingual.default_models` uses).
+Emotion systems (the EEC's other four tasks), one per emotion: ``mlask-anger`` … ``mlask-sadness`` (Japanese; ML-Ask's
+classes ikari, kowa, yorokobi, aware) and ``cnsenti-anger`` … ``cnsenti-sadness`` (Chinese; cnsenti's ``Emotion``,
+the DUTIR emotion lexicon's classes 怒, 惧, 乐, 哀). The score is the intensity c / sqrt(c² + α) of the count c of the
+text's words in that class (:data:`EMOTION_ALPHA`), as the packages give the counts (cnsenti's first-listed class
+wins a word in two).
+
+:data:`SYSTEMS` maps a language to its valence systems, :data:`EMOTION_SYSTEMS` to its emotion systems per task
+(what :func:`toolkit.studies.multilingual.default_models` uses).
 """
 from __future__ import annotations
 
+import functools
 import logging
 
 import numpy as np
@@ -27,7 +35,7 @@ from toolkit.errors import MissingDependencyError
 from toolkit.models import valence
 from toolkit.models.base import Predictions, SentimentModel, digest
 from toolkit.models.lexicon import _version
-from toolkit.models.registry import installed, named
+from toolkit.models.registry import installed, named, register
 
 GERSENT_ALPHA = 1.0
 """The toolkit's AFINN α (15, VADER's) is for integer scores up to 5; SentiWS weights are at most 1 in size, so
@@ -38,25 +46,53 @@ CNSENTI_ALPHA = 4.0
 """cnsenti scores a plain emotion word 1 and a "very" word 3: α = 4 maps them to 0.72 and 0.92, as AFINN maps a
 moderate word (2) to 0.73 and its strongest (5) to 0.90."""
 
+EMOTION_ALPHA = 1.0
+"""An emotion word count c → intensity c / sqrt(c² + α) in [0, 1): none 0, one word 0.71, two 0.89 (VADER's
+normalisation of a sum, on the intensity scale)."""
+EMOTIONS = ("anger", "fear", "joy", "sadness")
+MLASK_CLASSES: dict[str, str] = {"anger": "ikari", "fear": "kowa", "joy": "yorokobi", "sadness": "aware"}
+"""ML-Ask's classes (pymlask's names of Nakamura's ten) for the EEC's four emotions."""
+CNSENTI_CLASSES: dict[str, str] = {"anger": "怒", "fear": "惧", "joy": "乐", "sadness": "哀"}
+"""cnsenti's ``Emotion`` classes (the DUTIR lexicon's seven) for the EEC's four emotions."""
+
 SYSTEMS: dict[str, tuple[str, ...]] = {"de": ("gersent",), "ja": ("mlask",), "zh": ("cnsenti", "snownlp")}
+EMOTION_SYSTEMS: dict[str, dict[str, tuple[str, ...]]] = {
+    "ja": {emotion: (f"mlask-{emotion}",) for emotion in EMOTIONS},
+    "zh": {emotion: (f"cnsenti-{emotion}",) for emotion in EMOTIONS}}
 REQUIRES: dict[str, tuple[str, ...]] = {"gersent": ("gersent",), "mlask": ("pymlask", "ipadic"),
                                          "cnsenti": ("cnsenti",), "snownlp": ("snownlp",)}
-"""The pip packages each system needs."""
+"""The pip packages each system (family) needs."""
 _IMPORTS = {"pymlask": "mlask"}  # a package whose import name differs
 
 
-def available(language: str) -> list[str]:
-    """The systems of ``language`` whose packages are installed here."""
-    return [name for name in SYSTEMS.get(language, ()) if not _absent(name)]
+def systems(language: str, *, task: str = "valence") -> tuple[str, ...]:
+    """Every system of ``language`` for ``task`` (valence: :data:`SYSTEMS`; an emotion: :data:`EMOTION_SYSTEMS`)."""
+    if task == "valence":
+        return SYSTEMS.get(language, ())
+    return EMOTION_SYSTEMS.get(language, {}).get(task, ())
 
 
-def missing(language: str) -> list[str]:
-    """The pip packages ``language``'s systems need that are not installed here."""
-    return [package for name in SYSTEMS.get(language, ()) for package in _absent(name)]
+def available(language: str, *, task: str = "valence") -> list[str]:
+    """The systems of ``language`` for ``task`` whose packages are installed here."""
+    return [name for name in systems(language, task=task) if not _absent(name)]
+
+
+def missing(language: str, *, task: str = "valence") -> list[str]:
+    """The pip packages ``language``'s systems for ``task`` need that are not installed here."""
+    return list(dict.fromkeys(package for name in systems(language, task=task) for package in _absent(name)))
 
 
 def _absent(name: str) -> list[str]:
-    return [package for package in REQUIRES[name] if not installed(_IMPORTS.get(package, package))]
+    family = name.partition("-")[0]
+    return [package for package in REQUIRES[family] if not installed(_IMPORTS.get(package, package))]
+
+
+def intensity(counts: list[int] | np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """Emotion word counts → (intensity c / sqrt(c² + :data:`EMOTION_ALPHA`), label ``high`` at ≥ 0.5 else ``low``,
+    as the ``ait:`` emotion systems label)."""
+    c = np.asarray(counts, dtype=float)
+    score = c / np.sqrt(c * c + EMOTION_ALPHA)
+    return score, ["high" if v >= 0.5 else "low" for v in score]
 
 
 @named("gersent", requires="gersent")
@@ -115,6 +151,57 @@ class MLAskModel(SentimentModel):
         score = np.array([ORIENTATION_VALENCE[o] for o in orientation])
         label = ["positive" if v > 0.5 else "negative" if v < 0.5 else "neutral" for v in score]
         return Predictions(score, label, np.zeros(len(texts), dtype=bool))
+
+
+class MLAskEmotionModel(SentimentModel):
+    """ML-Ask's word count of one emotion class (:data:`MLASK_CLASSES`) as that emotion's intensity."""
+
+    def __init__(self, task: str) -> None:
+        self.task, self.spec, self.language = task, f"mlask-{task}", "ja"
+        self._class = MLASK_CLASSES[task]
+        self._analyzer = MLAskModel()._analyzer
+        self._fingerprint = digest("pymlask", _version("pymlask"), _version("ipadic"), self._class, EMOTION_ALPHA)
+
+    @property
+    def fingerprint(self) -> str:
+        return self._fingerprint
+
+    def predict(self, texts: list[str]) -> Predictions:
+        counts = [len((self._analyzer.analyze(t).get("emotion") or {}).get(self._class, [])) for t in texts]
+        score, label = intensity(counts)
+        return Predictions(score, label, np.zeros(len(texts), dtype=bool))
+
+
+class CnsentiEmotionModel(SentimentModel):
+    """cnsenti's ``Emotion`` count of one DUTIR class (:data:`CNSENTI_CLASSES`) as that emotion's intensity."""
+
+    fork_safe = True  # pure Python
+
+    def __init__(self, task: str) -> None:
+        self.task, self.spec, self.language = task, f"cnsenti-{task}", "zh"
+        self._class = CNSENTI_CLASSES[task]
+        version = _version("cnsenti")
+        import jieba
+        from cnsenti import Emotion
+
+        jieba.setLogLevel(logging.WARNING)
+        jieba.initialize()
+        self._analyzer = Emotion()
+        self._fingerprint = digest("cnsenti-emotion", version, _version("jieba"), self._class, EMOTION_ALPHA)
+
+    @property
+    def fingerprint(self) -> str:
+        return self._fingerprint
+
+    def predict(self, texts: list[str]) -> Predictions:
+        score, label = intensity([self._analyzer.emotion_count(t)[self._class] for t in texts])
+        return Predictions(score, label, np.zeros(len(texts), dtype=bool))
+
+
+for _emotion in EMOTIONS:
+    register(f"mlask-{_emotion}", functools.partial(MLAskEmotionModel, _emotion), requires="mlask", task=_emotion)
+    register(f"cnsenti-{_emotion}", functools.partial(CnsentiEmotionModel, _emotion), requires="cnsenti",
+             task=_emotion)
 
 
 @named("cnsenti", requires="cnsenti")

@@ -33,12 +33,14 @@ Factory = Callable[..., SentimentModel]
 
 @dataclass(frozen=True)
 class Named:
-    """A named model: its name, factory, the import name it needs, the ``?key=value`` options it takes."""
+    """A named model: its name, factory, the import name it needs, the ``?key=value`` options it takes, and what its
+    score measures (``task``: valence or an emotion's intensity, known without loading it)."""
 
     name: str
     factory: Factory
     requires: str = ""
     options: tuple[str, ...] = ()
+    task: str = "valence"
 
 
 @dataclass(frozen=True)
@@ -74,17 +76,19 @@ def installed(*modules: str) -> bool:
     return all(importlib.util.find_spec(m) is not None for m in modules if m)
 
 
-def register(name: str, factory: Factory, *, requires: str = "", options: tuple[str, ...] = ()) -> None:
+def register(name: str, factory: Factory, *, requires: str = "", options: tuple[str, ...] = (),
+             task: str = "valence") -> None:
     """Register a named model; ``requires`` is the import name that must be installed for it to be available;
     ``options``: the ``?key=value`` options its spec may carry (``minilm-imdb?dtype=bfloat16``), passed to
-    ``factory`` as keyword arguments."""
-    NAMED[name] = Named(name, factory, requires, tuple(options))
+    ``factory`` as keyword arguments; ``task``: what its score measures."""
+    NAMED[name] = Named(name, factory, requires, tuple(options), task)
 
 
-def named(name: str, *, requires: str = "", options: tuple[str, ...] = ()) -> Callable[[Factory], Factory]:
+def named(name: str, *, requires: str = "", options: tuple[str, ...] = (),
+          task: str = "valence") -> Callable[[Factory], Factory]:
     """Decorator: register the class or factory below as the named model ``name`` (see :func:`register`)."""
     def decorate(factory: Factory) -> Factory:
-        register(name, factory, requires=requires, options=options)
+        register(name, factory, requires=requires, options=options, task=task)
         return factory
 
     return decorate
