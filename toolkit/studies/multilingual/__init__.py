@@ -48,12 +48,12 @@ _PREFIX = re.compile(r"^([a-z]{2}(?:_[a-z]{2})?)=(.+)$", re.DOTALL)
 
 def default_models(language: str, *, tasks: Sequence[str] = TASKS) -> list[str]:
     """The offline systems of a language: the ``ait:`` zoo trained on its SemEval-2018 data (Spanish, Arabic), every
-    system of each task in ``tasks``; for German, Japanese and Chinese (no such data) the installed valence systems of
-    :mod:`toolkit.models.other_languages` (``gersent``, ``mlask``, ``cnsenti``, ``snownlp``) when ``tasks`` holds
-    ``valence``."""
+    system of each task in ``tasks``; for German, Japanese and Chinese (no such data) the installed systems of
+    :mod:`toolkit.models.other_languages` for each task in ``tasks`` (valence: ``gersent``, ``mlask``, ``cnsenti``,
+    ``snownlp``; the emotions: ``mlask-<emotion>``, ``cnsenti-<emotion>``)."""
     if language in AIT_LANGUAGES:
         return [spec for task in tasks for spec in ait.specs(task, language=language)]
-    return other_languages.available(language) if "valence" in tasks else []
+    return [spec for task in tasks for spec in other_languages.available(language, task=task)]
 
 
 def _no_system(language: str, tasks: Sequence[str]) -> str:
@@ -62,14 +62,16 @@ def _no_system(language: str, tasks: Sequence[str]) -> str:
     if language not in other_languages.SYSTEMS:
         return (f"no system for {language!r}: SemEval-2018 Task 1 has no {language!r} data, so the ait: zoo has "
                 f"none; {given}")
-    systems = ", ".join(other_languages.SYSTEMS[language])
-    if "valence" not in tasks:
-        return (f"no system for {language!r} in tasks {list(tasks)}: its offline systems ({systems}) score valence; "
-                f"add 'valence' to tasks, or {given}")
-    if absent := other_languages.missing(language):
-        return (f"no system for {language!r}: its offline systems ({systems}) need pip install {' '.join(absent)}; "
-                f"or {given}")
-    return f"no system for {language!r}: none was given (its offline systems: {systems}); {given}"
+    for_tasks = [name for task in tasks for name in other_languages.systems(language, task=task)]
+    if not for_tasks:
+        offered = [task for task in TASKS if other_languages.systems(language, task=task)]
+        return (f"no system for {language!r} in tasks {list(tasks)}: its offline systems score {', '.join(offered)}; "
+                f"add one of them to tasks, or {given}")
+    absent = list(dict.fromkeys(p for task in tasks for p in other_languages.missing(language, task=task)))
+    if absent:
+        return (f"no system for {language!r}: its offline systems ({', '.join(for_tasks)}) need pip install "
+                f"{' '.join(absent)}; or {given}")
+    return f"no system for {language!r}: none was given (its offline systems: {', '.join(for_tasks)}); {given}"
 
 
 def per_language(models: ModelsArg, *, languages: Sequence[str] | None = None) -> ModelsArg:
