@@ -107,3 +107,19 @@ def test_regression_fit_labels_both_methods(spanish_names):
     assert set(out.loc[out["method"] == "paper", "term"]) == {"race", "gender", "interaction"}
     assert "intercept" in set(out.loc[out["method"] == "sound", "term"])
     assert isinstance(out, pd.DataFrame) and out["p_adjusted"].notna().sum() == 6
+
+
+@pytest.mark.shared_data
+def test_regression_sound_fit_of_a_person_blind_system_is_zero_with_p_one(spanish_names):
+    """A system that scores each sentence frame alike whoever it is about (VADER on names): its fit's rounding
+    (1e-16 with an even smaller se) was once 'significant'; now the sound terms are 0, p 1, with the reason."""
+    frame_score = spanish_names.groupby(["template_id", "emotion_word"])["text"].transform("first").map(
+        lambda t: (hash(t) % 97) / 100 + 0.01)
+    scored = spanish_names.assign(model="blind", task="valence", score=frame_score, label="", truncated=False)
+    out = regression.fit(scored)
+    sound = out[(out["method"] == "sound") & (out["term"] != "intercept")]
+    assert sound["estimate"].eq(0).all() and sound["p_value"].eq(1).all() and sound["p_adjusted"].eq(1).all()
+    assert sound["reason"].eq(regression.IDENTICAL_REASON).all()
+    moved = scored.assign(model="moved", score=scored["score"] + np.where(scored["gender"] == "female", 0.01, 0))
+    sound = regression.fit(moved).query("method == 'sound' and term == 'gender'")
+    assert sound["reason"].eq("").all() and sound["p_value"].lt(0.05).all()  # a real person effect is still read

@@ -54,6 +54,17 @@ MINORITIZED = ("Latino", "Arab", "African-American", "minoritized")
 EPS = 1e-6
 
 
+IDENTICAL_REASON = "identical scores: the score does not depend on the person (no test needed)"
+"""The sound fit's ``reason`` when every sentence scores the same whoever it is about: its terms are 0, p 1."""
+
+
+def _person_blind(block: pd.DataFrame) -> bool:
+    """Whether every sentence frame (template × emotion word) scores the same for every person in it."""
+    keys = [c for c in ("template_id", "emotion_word") if c in block.columns]
+    spread = block.groupby(keys, dropna=False, observed=True)["score"].agg(lambda v: float(v.max() - v.min()))
+    return bool((spread <= 1e-12).all())
+
+
 class TooSmallError(InputError):
     """The design has too few templates or names for the sound fit's clustered standard errors."""
 
@@ -146,7 +157,9 @@ def fit(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, correction: str =
     """Both regressions per language × model × task of a scored table's name sentences (rows with a race and a
     gender); columns :data:`COLUMNS`. ``p_adjusted`` corrects each method's p over its own terms of the run
     (``correction``; the paper did not correct). A design too small for the sound fit (fewer than 2 templates or 5
-    names) keeps its rows, with NaN estimates and the ``reason``."""
+    names) keeps its rows, with NaN estimates and the ``reason``; a system whose scores do not depend on the person
+    gets sound terms of 0 with p 1 and :data:`IDENTICAL_REASON` (its fit's rounding is not an effect; the paper's fit
+    is kept as run)."""
     alpha = checks.alpha(alpha)
     need = {"model", "task", "score", "race", "gender", "template_id", "person_en", "language", "source"}
     if missing := sorted(need - set(scored.columns)):
@@ -163,6 +176,11 @@ def fit(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, correction: str =
         try:
             sound, reason = sound_fit(y, x, templates=block["template_id"], names=block["person_en"], alpha=alpha,
                                       cluster=cluster), ""
+            if _person_blind(block):  # every term is 0 by construction; the fit's 1e-16 is not an effect
+                terms = sound["term"] != "intercept"
+                sound.loc[terms, ["estimate", "se", "ci_low", "ci_high"]] = 0.0
+                sound.loc[terms, ["statistic", "p_value"]] = [np.nan, 1.0]
+                reason = IDENTICAL_REASON
         except TooSmallError as exc:
             sound = pd.DataFrame({"term": ["intercept", *TERMS]}).reindex(
                 columns=["term", "estimate", "se", "ci_low", "ci_high", "statistic", "df", "p_value"])
