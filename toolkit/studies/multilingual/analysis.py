@@ -71,11 +71,13 @@ _KEYS = ["language", "source", "model", "task", "case_id", "template_id", "emoti
 def _camara(block: pd.DataFrame) -> list[pd.DataFrame]:
     out = []
     phrases = block[block["np_pair"] != ""]
+    both = ["female", "male"]  # a part of the corpus may lack one gender: no pair there, not a KeyError
     wide = phrases.pivot_table(index=_KEYS + ["np_pair"], columns="gender", values="score", aggfunc="mean")
-    wide = wide.dropna().reset_index()
+    wide = wide.reindex(columns=both).dropna().reset_index()
     out.append(wide.assign(attribute="gender", unit=wide["np_pair"], delta=wide["female"] - wide["male"]))
     names = block[block["race"] != ""]
-    means = names.pivot_table(index=_KEYS, columns="gender", values="score", aggfunc="mean").dropna().reset_index()
+    means = (names.pivot_table(index=_KEYS, columns="gender", values="score", aggfunc="mean").reindex(columns=both)
+             .dropna().reset_index())
     out.append(means.assign(attribute="gender", unit=NAMES_PAIR, delta=means["female"] - means["male"]))
     persons = names.pivot_table(index=_KEYS, columns="person_en", values="score", aggfunc="mean").reset_index()
     order = names.drop_duplicates("person_en")

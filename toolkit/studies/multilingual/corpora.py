@@ -177,6 +177,9 @@ def load_camara(path: str | Path, *, language: str) -> pd.DataFrame:
     if missing := sorted(need - set(raw.columns)):
         raise CorpusError(f"{path.name} lacks the column(s) {missing}.",
                           fix=f"use the file as released in {REPOSITORIES['camara2022']}.")
+    if raw.empty:
+        raise CorpusError(f"{path.name} holds no sentences (a header only).",
+                          fix=f"use the file as released in {REPOSITORIES['camara2022']}.")
     templates, pairs = _english_templates(), _noun_phrase_pairs()
     rows = []
     for index, row in enumerate(raw.itertuples(index=False, name=None)):
@@ -299,6 +302,14 @@ def load_goldfarb_tarrant(path: str | Path, *, language: str) -> pd.DataFrame:
         raise CorpusError(f"{path.name} cannot be read as JSON: {exc}.",
                           fix=f"use the file as released in {REPOSITORIES['goldfarb_tarrant2023']}.") from exc
     fix = f"use the file as released in {REPOSITORIES['goldfarb_tarrant2023']}."
+    if not isinstance(data, dict) or not all(isinstance(lists, dict) for lists in data.values()):
+        raise CorpusError(f"{path.name} is not an object of emotions, each an object of sentence lists "
+                          '({"anger": {"female": [...], "male": [...]}, ...}).', fix=fix)
+    for emotion_key, lists in data.items():
+        for key, sentences in lists.items():
+            if not isinstance(sentences, list) or not all(isinstance(x, str) for x in sentences):
+                raise CorpusError(f"{path.name}: {emotion_key!r} {key!r} is not a list of sentences (strings).",
+                                  fix=fix)
     gender_surfaces: dict[str, Counter] = {"female": Counter(), "male": Counter()}
     gender_frames: dict[tuple[str, str], set] = {}
     blocks = []
@@ -322,6 +333,9 @@ def load_goldfarb_tarrant(path: str | Path, *, language: str) -> pd.DataFrame:
                 for (surface, frame), group in [(x, "female") for x in persons_a] + [(x, "male") for x in persons_b]:
                     gender_surfaces[group][surface] += 1
                     gender_frames.setdefault((emotion, group), set()).add(frame)
+    if not blocks:
+        raise CorpusError(f"{path.name} holds no pair of co-indexed sentence lists "
+                          f"({', '.join(f'{a!r}/{b!r}' for _, a, b in GT_PAIRS)}).", fix=fix)
     frames = {frame for block in blocks for persons in block[7:9] for _, frame in persons}
     templates = _templates(frames, language)
     template_ids: dict[str, int] = {}
