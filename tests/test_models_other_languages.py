@@ -201,8 +201,14 @@ def test_validity_perfect_separation_is_a_verdict_not_a_missing_test():
     downside = data.assign(model="down", score=-data["score"])
     out = validity.validity(pd.concat([upside, downside], ignore_index=True)).set_index("model")
     assert out.loc["up", "verdict"] == "separates" and out.loc["down", "verdict"] == "reversed"
-    assert out.loc["up", "p_value"] == 0 and (out.loc["up", "ci_low"], out.loc["up", "ci_high"]) == (1.0, 1.0)
+    # 7 templates × 40 words: the sign test over the 7 clusters of the coarser kind, 2^(1 − 7)
+    assert out.loc["up", "p_value"] == 2.0 ** -6 and (out.loc["up", "ci_low"], out.loc["up", "ci_high"]) == (1.0, 1.0)
     assert out.loc["down", "auc"] == 0.0 and out.loc["up", "reason"].startswith("perfect separation")
+    tiny = pd.DataFrame({"language": "de", "source": "s", "model": "tiny", "task": "valence", "case_id": ["0", "0",
+                         "1", "1"], "template_id": [0, 0, 1, 1], "emotion": ["joy", "sadness"] * 2,
+                         "emotion_word": "", "text": ["a", "b", "c", "d"], "score": [0.9, 0.1, 0.8, 0.2]})
+    row = validity.validity(tiny).iloc[0]  # 4 texts in 2 templates separate perfectly: not evidence of validity
+    assert row["auc"] == 1.0 and row["p_value"] == 0.5 and row["verdict"] == "does not separate"
 
 
 def test_validity_reads_a_table_with_missing_words_and_refuses_one_without_its_columns(tmp_path):

@@ -106,8 +106,8 @@ def _word_clusters(frame: pd.DataFrame) -> pd.Series:
 def validity(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA) -> pd.DataFrame:
     """Per language × source × model × task of ``scored`` (the study's scored table): the clustered AUC, its
     Bonferroni interval over the rows, p, verdict (:data:`COLUMNS`). Each distinct text counts once. A system that
-    separates perfectly (every placement 0 or 1: no variance) gets p 0 and its point as the interval, said in
-    ``reason``."""
+    separates perfectly (every placement 0 or 1: no variance) gets its point as the interval and p = 2^(1 − G), the
+    sign test's over its G clusters (the fewer of templates and words), said in ``reason``."""
     if missing := [c for c in _NEED if c not in scored.columns]:
         raise SchemaError(f"not a scored multilingual table: missing {missing}.",
                           fix="score toolkit.studies.multilingual.corpora.load() with toolkit.scoring.score().")
@@ -128,12 +128,15 @@ def validity(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA) -> pd.DataFr
             row["reason"] = f"no {positive if pos.empty else 'other-emotion'} sentences in {language}/{source}"
         else:
             row.update(_two_way(pos, neg))
+            clusters = int(row["df"]) + 1
             if not np.isfinite(row["se"]):
-                row["reason"] = "one template: no variance between templates"
+                row["reason"] = (f"no clustered variance: {row['n_templates']} template(s), "
+                                 f"{pos['template_id'].nunique()} with {positive} sentences; "
+                                 f"{row['n_words']} emotion word(s)")
             elif row["se"] <= 0 and row["auc"] in (0.0, 1.0):
                 row["perfect"] = True
-                row["reason"] = ("perfect separation: every placement is 0 or 1, so no variance (p 0, the interval "
-                                 "the point)")
+                row["reason"] = (f"perfect separation: every placement is 0 or 1, so no variance (the interval the "
+                                 f"point; p = 2^(1 − {clusters}), the sign test over its {clusters} clusters)")
             elif row["se"] <= 0:
                 row["reason"] = "every placement is equal (identical scores in every template)"
         rows.append(row)
@@ -147,7 +150,9 @@ def validity(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA) -> pd.DataFr
     tested = out["reason"].eq("") & out["se"].gt(0)
     z = (out["auc"] - 0.5) / out["se"]
     p = np.where(tested, 2 * sps.t.sf(np.abs(z.where(tested, 0.0)), out["df"].where(tested, 1.0)), np.nan)
-    out["p_value"] = np.where(perfect, 0.0, p)
+    # perfect separation: every one of the G (= df + 1) independent clusters separates; under the null each does so
+    # with probability at most 1/2, so the two-sided p is at most 2^(1 − G) (4 texts in 2 templates: 0.5, not 0)
+    out["p_value"] = np.where(perfect, np.minimum(1.0, 2.0 ** (1 - (out["df"].fillna(0) + 1))), p)
     out["p_adjusted"] = tkstats.adjust(out["p_value"].to_numpy(), method="bonferroni")
     level = 1 - alpha / max(int((tested | perfect).sum()), 1) / 2
     half = sps.t.ppf(level, out["df"].where(tested, 1.0)) * out["se"]
