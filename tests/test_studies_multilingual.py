@@ -272,8 +272,8 @@ def test_per_language_specs_become_a_mapping_and_unprefixed_ones_score_every_lan
 
     assert per_language(["vader", "afinn"], languages=["es", "de"]) == ["vader", "afinn"]  # no prefix: unchanged
     assert per_language(None) is None and per_language({"de": ["gersent"]}) == {"de": ["gersent"]}
-    assert per_language(["de=gersent", "es=ait:svr-ngrams/valence"], languages=["es", "de"]) == {
-        "de": ["gersent"], "es": ["ait:svr-ngrams/valence"]}
+    assert per_language(["de=gersent", "es=ait:svr-ngrams/valence@es"], languages=["es", "de"]) == {
+        "de": ["gersent"], "es": ["ait:svr-ngrams/valence@es"]}
     model = load("vader")  # an object is an unprefixed model: every language
     mixed = per_language([model, "de=gersent", "de=py:m:f?labels=a,b"], languages=["es", "de"])
     assert mixed == {"es": [model], "de": [model, "gersent", "py:m:f?labels=a,b"]}
@@ -338,3 +338,78 @@ def test_multilingual_run_scores_each_language_with_its_prefixed_model(tmp_path)
     with pytest.raises(InputError, match="which this run does not load"):
         multilingual.run(models=["ja=py:synthetic_models:blind"], languages=["de"], sources=["goldfarb_tarrant2023"],
                          root=tmp_path, cache=False)
+
+
+def test_per_language_refuses_what_would_score_the_wrong_language_or_be_silently_dropped():
+    from toolkit.studies.multilingual import per_language
+
+    with pytest.raises(InputError, match="system built for 'en'") as caught:  # ait: without @es is English
+        per_language(["es=ait:svr-ngrams/valence"], languages=["es"])
+    assert "es=ait:svr-ngrams/valence@es" in caught.value.fix
+    with pytest.raises(InputError, match="'es' sentences with a system built for 'de'"):
+        per_language(["es=gersent"], languages=["es"])
+    assert per_language(["es=ait:svr-ngrams/valence@es"], languages=["es"]) == {"es": ["ait:svr-ngrams/valence@es"]}
+    for malformed in ("DE=gersent", "de =gersent", "=gersent", "de="):
+        with pytest.raises((InputError, UnknownNameError)):
+            per_language([malformed], languages=["de"])
+    with pytest.raises(InputError, match="one string"):
+        per_language("gersent")
+    with pytest.raises(UnknownNameError, match="unknown language 'DE'"):
+        per_language({"DE": ["vader"]}, languages=["de"])
+    with pytest.raises(InputError, match="does not load"):
+        per_language({"ja": ["mlask"]}, languages=["de"])
+    with pytest.raises(InputError, match="one string"):
+        per_language({"de": "gersent"}, languages=["de"])
+
+
+def test_multilingual_settings_refuse_strings_and_empty_lists_and_count_a_repeat_once():
+    from toolkit import studies
+
+    study = studies.get("multilingual")
+    for field, value in (("languages", "de"), ("tasks", "valence"), ("sources", "camara2022")):
+        with pytest.raises(InputError, match=f"{field}='.*' is one string"):
+            study.settings(**{field: value})
+    with pytest.raises(InputError, match="languages is empty"):
+        study.settings(languages=[])
+    assert study.settings(languages=["de", "de"], tasks=["valence", "valence"]).languages == ("de",)
+    with pytest.raises(UnknownNameError, match="unknown task 'joyful'"):
+        study.settings(tasks=["joyful"])
+
+
+def test_multilingual_run_reads_a_generator_of_models_once(tmp_path):
+    from toolkit.studies import multilingual
+
+    folder = tmp_path / "goldfarb_tarrant2023"
+    folder.mkdir()
+    _gt_corpus(folder / "EEC_de.json")
+    result = multilingual.run(models=(m for m in ["de=py:synthetic_models:blind"]), languages=["de"],
+                              sources=["goldfarb_tarrant2023"], root=tmp_path, subsets=("all",), n_boot=100,
+                              cache=False)
+    assert set(result.scored["model"]) == {"py:synthetic_models:blind"}
+
+
+@pytest.mark.parametrize("content, match", [
+    ("[1, 2]", "not an object of emotions"), ('"hello"', "not an object of emotions"),
+    ('{"anger": null}', "not an object of emotions"), ("{}", "holds no pair of co-indexed"),
+    ('{"anger": {"female": [1, 2], "male": [3, 4]}}', "'female' is not a list of sentences"),
+    ('{"anger": {"female": ["a", null], "male": ["b", "c"]}}', "'female' is not a list of sentences")])
+def test_goldfarb_tarrant_loader_names_a_malformed_file(tmp_path, content, match):
+    from toolkit.errors import CorpusError
+
+    (tmp_path / "EEC_de.json").write_text(content, encoding="utf-8")
+    with pytest.raises(CorpusError, match=match) as caught:
+        corpora.load_goldfarb_tarrant(tmp_path / "EEC_de.json", language="de")
+    assert "seraphinatarrant" in caught.value.fix
+
+
+def test_camara_loader_refuses_a_header_only_file_and_analysis_survives_one_gender(tmp_path):
+    from toolkit.errors import CorpusError
+
+    header = "sentence,template,person,gender,race,emotion,emotion word,sentence_en\n"
+    (tmp_path / "es.csv").write_text(header, encoding="utf-8")
+    with pytest.raises(CorpusError, match="holds no sentences"):
+        corpora.load_camara(tmp_path / "es.csv", language="es")
+    rows = pd.DataFrame({"language": "es", "source": "camara2022", "model": "m", "task": "valence", "case_id": "c",
+                         "template_id": 1, "emotion": "anger", "np_pair": ["she/he", ""], "race": ["", "Latino"],
+                         "gender": "female", "person_en": ["she", "Maria"], "score": [0.4, 0.5]})
+    assert analysis._camara(rows)[0].empty  # one gender only: no pair, and no KeyError

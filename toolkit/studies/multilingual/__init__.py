@@ -58,7 +58,8 @@ def default_models(language: str, *, tasks: Sequence[str] = TASKS) -> list[str]:
 
 def _no_system(language: str, tasks: Sequence[str]) -> str:
     """Why ``language`` has no default system, and the fix."""
-    given = "pass models={'" + language + "': ['hf:<multilingual model>']} or a py: function"
+    given = (f"give one (--model {language}=hf:<multilingual model>, or models=['{language}=<spec>'] in Python; "
+             "a py: function works too)")
     if language not in other_languages.SYSTEMS:
         return (f"no system for {language!r}: SemEval-2018 Task 1 has no {language!r} data, so the ait: zoo has "
                 f"none; {given}")
@@ -74,20 +75,53 @@ def _no_system(language: str, tasks: Sequence[str]) -> str:
     return f"no system for {language!r}: none was given (its offline systems: {', '.join(for_tasks)}); {given}"
 
 
+def _language_of(spec: str) -> str | None:
+    """The language a spec's model was built for, where the spec says (``ait:…@es``: es, ``ait:…``: en; an offline
+    system of :mod:`toolkit.models.other_languages`: its language); None for any other."""
+    if spec.startswith("ait:"):
+        return ait.parse_language(spec)[2]
+    name = spec.partition("?")[0]
+    for language in other_languages.SYSTEMS:
+        if name in other_languages.SYSTEMS[language] or any(
+                name in names for names in other_languages.EMOTION_SYSTEMS.get(language, {}).values()):
+            return language
+    return None
+
+
 def per_language(models: ModelsArg, *, languages: Sequence[str] | None = None) -> ModelsArg:
-    """Spec strings prefixed with a language (``de=gersent``, ``es=ait:svr-ngrams/valence``) as the mapping
+    """Spec strings prefixed with a language (``de=gersent``, ``es=ait:svr-ngrams/valence@es``) as the mapping
     language → models that :func:`run` takes: a prefixed spec scores its language only, an unprefixed one every
     language, and a language no prefix names gets the unprefixed specs, or its :func:`default_models` when there are
-    none. No prefix: ``models`` unchanged; a mapping or None: unchanged. ``languages``: the run's (a prefix naming
-    another is an error, never a model silently unused). Unknown prefix: UnknownNameError listing
-    :data:`LANGUAGES`."""
-    if models is None or isinstance(models, (Mapping, str)):
+    none. No prefix: the list of ``models``; None: None; a mapping: checked (its keys must be languages of the run).
+    ``languages``: the run's (a prefix naming another is an error, never a model silently unused). Errors: an unknown
+    prefix (UnknownNameError listing :data:`LANGUAGES`); a prefixed spec whose model was built for another language
+    (``es=gersent``; ``es=ait:…`` without ``@es`` is the English system); a bare string (a list is meant)."""
+    if models is None:
+        return None
+    if isinstance(models, str):
+        raise InputError(f"models={models!r} is one string; models takes a list of specs.",
+                         fix=f"models=[{models!r}].")
+    if isinstance(models, Mapping):
+        for language in models:
+            if language not in LANGUAGES:
+                raise unknown("language", language, LANGUAGES)
+            if languages is not None and language not in languages:
+                raise InputError(f"models has systems for {language!r}, which this run does not load (its "
+                                 f"languages: {', '.join(languages)}).",
+                                 fix=f"add {language!r} to the run's languages, or drop that key.")
+            if isinstance(models[language], str):
+                raise InputError(f"models[{language!r}] is one string; it takes a list of specs.",
+                                 fix=f"models={{{language!r}: [{models[language]!r}]}}.")
         return models
     models = list(models)
     common, prefixed = [], {}
     for model in models:
-        match = _PREFIX.match(model) if isinstance(model, str) else None
+        match = _PREFIX.match(model.strip()) if isinstance(model, str) else None
         if match is None:
+            if isinstance(model, str) and "=" in model.partition(":")[0].partition("?")[0]:
+                raise InputError(f"the model {model!r} has a malformed language prefix.",
+                                 fix=f"write <language>=<spec> with a lower-case code of {', '.join(LANGUAGES)} and "
+                                     "no spaces, e.g. de=gersent.")
             common.append(model)
             continue
         language, spec = match.groups()
@@ -97,6 +131,14 @@ def per_language(models: ModelsArg, *, languages: Sequence[str] | None = None) -
             raise InputError(f"the model {model!r} is for {language!r}, which this run does not load (its "
                              f"languages: {', '.join(languages)}).",
                              fix=f"add {language!r} to the run's languages (--languages), or drop the model.")
+        built_for = _language_of(spec.strip())
+        if built_for is not None and built_for != language:
+            hint = (f"write {language}={spec.strip().partition('@')[0]}@{language} for the system trained in "
+                    f"{language!r}" if spec.startswith("ait:") and language in AIT_LANGUAGES
+                    else f"give a {language!r} system (its offline ones: "
+                         f"{', '.join(default_models(language)) or 'none'})")
+            raise InputError(f"the model {model!r} would score {language!r} sentences with a system built for "
+                             f"{built_for!r}.", fix=hint + ".")
         prefixed.setdefault(language, []).append(spec.strip())
     if not prefixed:
         return models
@@ -139,6 +181,8 @@ def run(*, models: ModelsArg = None, languages: Sequence[str] | None = None,
 
 def _execute(*, models: ModelsArg, settings: "MultilingualSettings", cache: bool | str | Path | None,
              progress: bool | None) -> StudyResult:
+    if models is not None and not isinstance(models, (Mapping, str)):
+        models = list(models)  # a generator is read once
     per_language(models, languages=settings.languages)  # a bad prefix fails before the corpora are read
     table = corpora.load(sources=settings.sources, languages=settings.languages, root=settings.root)
     if settings.max_templates is not None:
@@ -157,7 +201,8 @@ def _execute(*, models: ModelsArg, settings: "MultilingualSettings", cache: bool
         report.add(block_report, suffix=f"@{language}")
     if not frames:
         raise InputError(f"no language could be scored ({'; '.join(skipped.values())}).",
-                         fix="give models for the languages, e.g. models={'de': ['hf:<path>']}.")
+                         fix="give models for the languages, e.g. --model de=hf:<path> (models=['de=hf:<path>'] in "
+                             "Python).")
     scored = pd.concat(frames, ignore_index=True)
     options = {"alpha": settings.alpha, "correction": settings.correction, "margin": settings.margin,
                "n_boot": settings.n_boot, "seed": settings.seed}
@@ -224,8 +269,21 @@ class MultilingualSettings(Settings):
         for subset in self.subsets:
             if subset not in analysis.SUBSETS:
                 raise unknown("subset", subset, analysis.SUBSETS)
-        self._set(languages=None if self.languages is None else tuple(self.languages), sources=tuple(self.sources),
-                  tasks=tuple(self.tasks), subsets=tuple(self.subsets))
+        for field in ("languages", "sources", "tasks", "subsets"):
+            value = getattr(self, field)
+            if isinstance(value, str):
+                raise InputError(f"{field}={value!r} is one string; {field} takes a list.", fix=f"{field}=[{value!r}].")
+            if value is not None and not len(tuple(value)):
+                raise InputError(f"{field} is empty.", fix=f"give at least one, or leave {field} out for the default.")
+        for task in self.tasks:
+            if task not in TASKS:
+                raise unknown("task", task, TASKS)
+        for language in self.languages or ():
+            if language not in LANGUAGES:
+                raise unknown("language", language, LANGUAGES)
+        once = lambda values: tuple(dict.fromkeys(values))  # noqa: E731  a value given twice counts once
+        self._set(languages=None if self.languages is None else once(self.languages), sources=once(self.sources),
+                  tasks=once(self.tasks), subsets=once(self.subsets))
 
 
 @register
@@ -274,6 +332,11 @@ class Multilingual(Study):
                  "tasks": _comma_list(args.tasks, "--tasks", TASKS),
                  "root": None if args.root is None else str(args.root), "max_templates": args.max_templates}
         return {key: value for key, value in given.items() if value is not None}
+
+    def describe(self, result: StudyResult) -> str:
+        """The statistics frame, then each skipped language with its reason (also in ``provenance.json``)."""
+        skipped = [f"skipped {language}: {why}" for language, why in result.extras.get("skipped", {}).items()]
+        return "\n".join([super().describe(result), *skipped])
 
     def paper_tables(self, result: StudyResult) -> dict[str, pd.DataFrame]:
         return {"gaps": result.gaps, "regression": result.regression}
