@@ -228,3 +228,17 @@ def test_validity_reads_a_table_with_missing_words_and_refuses_one_without_its_c
         validity.clustered_auc(positive=np.array([1.0]), negative=np.array([0.0]), positive_cluster=np.array([0, 1]),
                                negative_cluster=np.array([0]))
 
+
+
+@pytest.mark.parametrize("positive, cluster, match", [
+    (None, [0], "one-dimensional sequence of numbers"), (3.0, [0], "one-dimensional"),
+    ({"a": 1}, [0], "one-dimensional"), (np.ones((1, 1)), [0], "one-dimensional"),
+    ([1.0], [None], "missing cluster label"), ([1.0], [float("nan")], "missing cluster label")])
+def test_clustered_auc_refuses_what_is_not_a_list_of_scores_or_labels(positive, cluster, match):
+    from toolkit.errors import InputError
+
+    with pytest.raises(InputError, match=match):
+        validity.clustered_auc(positive=positive, negative=[0.0], positive_cluster=cluster, negative_cluster=[1])
+    auc, _, k = validity.clustered_auc(positive=(s for s in [1.0, 2.0]), negative=[0.0, 1.5],
+                                       positive_cluster=[0, 1], negative_cluster=[0, 1])  # a generator is a list
+    assert auc == 0.75 and k == 2

@@ -101,7 +101,8 @@ def n_boot(value: object, *, name: str = "n_boot", minimum: int = N_BOOT_MIN, al
         return count(value, name=name, minimum=minimum, maximum=N_BOOT_MAX)  # type: ignore[return-value]
     except InputError as error:
         raise InputError(f"{name} must be {valid}; {error.message.split('; ', 1)[-1]}",
-                         fix=f"pass {valid} ({_spellings(name)}); {N_BOOT_MIN:,} is a smoke test, 1,000 or more "
+                         fix=f"pass {valid} ({_spellings(name)}); {max(minimum, N_BOOT_MIN):,} is a smoke test, "
+                             "1,000 or more "
                              "for published intervals, 10,000+ for small corrected p-values.") from None
 
 

@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import pandas as pd
 
@@ -250,6 +251,7 @@ class MultilingualSettings(Settings):
     corpora, ``tasks`` the default ``ait:`` systems, ``subsets`` the analyses, ``cluster`` the sound regression's,
     ``max_templates`` a quick run. Correction: Holm."""
 
+    MIN_BOOT: ClassVar[int] = 100  # the EEC estimator the gaps use (checked before any scoring)
     correction: str = "holm"
     languages: tuple[str, ...] | None = None
     sources: tuple[str, ...] = tuple(corpora.SOURCES)

@@ -126,8 +126,9 @@ def load(*, sources: Sequence[str] = tuple(SOURCES), languages: Sequence[str] | 
             frames.append(load_camara(path, language=language) if source == "camara2022"
                           else load_goldfarb_tarrant(path, language=language))
     if not frames:
-        raise InputError(f"no corpus holds the languages {list(languages or [])}.",
-                         fix=f"choose among {', '.join(f'{s}: {list(v)}' for s, v in SOURCES.items())}.")
+        raise InputError(f"no corpus of the sources {list(sources)} holds the languages {list(languages or [])}.",
+                         fix=f"choose among {', '.join(f'{s}: {list(v)}' for s, v in SOURCES.items())} (a size such "
+                             "as quick picks its sources; name them with sources= / --sources).")
     return cases.frame(pd.concat(frames, ignore_index=True), extra=EXTRA_COLUMNS)
 
 

@@ -37,8 +37,23 @@ def clustered_auc(*, positive: np.ndarray, negative: np.ndarray, positive_cluste
     (Obuchowski 1997: per-cluster sums of the placement values; the positives' term scaled by the clusters holding
     positives, the negatives' by those holding negatives, the covariance by all); with one observation per cluster
     it is DeLong et al.'s (1988). Returns (auc, se, clusters); se is NaN with fewer than 2 clusters."""
-    x, y = np.asarray(positive, float), np.asarray(negative, float)
-    labels_x, labels_y = np.asarray(positive_cluster), np.asarray(negative_cluster)
+    arrays = []
+    for name, value in (("positive", positive), ("negative", negative), ("positive_cluster", positive_cluster),
+                        ("negative_cluster", negative_cluster)):
+        try:
+            array = np.asarray(list(value) if not hasattr(value, "__len__") else value,
+                               dtype=float if not name.endswith("cluster") else object)
+        except (TypeError, ValueError):
+            array = None
+        if array is None or array.ndim != 1:
+            raise InputError(f"{name} must be a one-dimensional sequence of "
+                             f"{'labels' if name.endswith('cluster') else 'numbers'}; got {type(value).__name__}.",
+                             fix=f"pass {name} as a list or 1-D array.")
+        if name.endswith("cluster") and pd.isna(array).any():
+            raise InputError(f"{name} has a missing cluster label (None or NaN).", fix="label every score's cluster.")
+        arrays.append(array)
+    x, y, labels_x, labels_y = arrays
+    labels_x, labels_y = labels_x.astype(str), labels_y.astype(str)
     if not len(x) or not len(y):
         raise InputError(f"an AUC needs positive and negative scores (got {len(x)} and {len(y)}).",
                          fix="give both groups' scores.")
