@@ -89,6 +89,15 @@ def _language_of(spec: str) -> str | None:
     return None
 
 
+def _check_language(language: str, languages: Sequence[str] | None, *, what: str, drop: str) -> None:
+    """An unknown language: UnknownNameError listing :data:`LANGUAGES`; one the run does not load: InputError."""
+    if language not in LANGUAGES:
+        raise unknown("language", language, LANGUAGES)
+    if languages is not None and language not in languages:
+        raise InputError(f"{what}, which this run does not load (its languages: {', '.join(languages)}).",
+                         fix=f"add {language!r} to the run's languages (--languages), or drop {drop}.")
+
+
 def per_language(models: ModelsArg, *, languages: Sequence[str] | None = None) -> ModelsArg:
     """Spec strings prefixed with a language (``de=gersent``, ``es=ait:svr-ngrams/valence@es``) as the mapping
     language → models that :func:`run` takes: a prefixed spec scores its language only, an unprefixed one every
@@ -104,12 +113,7 @@ def per_language(models: ModelsArg, *, languages: Sequence[str] | None = None) -
                          fix=f"models=[{models!r}].")
     if isinstance(models, Mapping):
         for language in models:
-            if language not in LANGUAGES:
-                raise unknown("language", language, LANGUAGES)
-            if languages is not None and language not in languages:
-                raise InputError(f"models has systems for {language!r}, which this run does not load (its "
-                                 f"languages: {', '.join(languages)}).",
-                                 fix=f"add {language!r} to the run's languages, or drop that key.")
+            _check_language(language, languages, what=f"models has systems for {language!r}", drop="that key")
             if isinstance(models[language], str):
                 raise InputError(f"models[{language!r}] is one string; it takes a list of specs.",
                                  fix=f"models={{{language!r}: [{models[language]!r}]}}.")
@@ -126,12 +130,7 @@ def per_language(models: ModelsArg, *, languages: Sequence[str] | None = None) -
             common.append(model)
             continue
         language, spec = match.groups()
-        if language not in LANGUAGES:
-            raise unknown("language", language, LANGUAGES)
-        if languages is not None and language not in languages:
-            raise InputError(f"the model {model!r} is for {language!r}, which this run does not load (its "
-                             f"languages: {', '.join(languages)}).",
-                             fix=f"add {language!r} to the run's languages (--languages), or drop the model.")
+        _check_language(language, languages, what=f"the model {model!r} is for {language!r}", drop="the model")
         built_for = _language_of(spec.strip())
         if built_for is not None and built_for != language:
             hint = (f"write {language}={spec.strip().partition('@')[0]}@{language} for the system trained in "
