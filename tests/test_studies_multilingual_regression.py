@@ -111,15 +111,18 @@ def test_regression_fit_labels_both_methods(spanish_names):
 
 @pytest.mark.shared_data
 def test_regression_sound_fit_of_a_person_blind_system_is_zero_with_p_one(spanish_names):
-    """A system that scores each sentence frame alike whoever it is about (VADER on names): its fit's rounding
-    (1e-16 with an even smaller se) was once 'significant'; now the sound terms are 0, p 1, with the reason."""
-    frame_score = spanish_names.groupby(["template_id", "emotion_word"])["text"].transform("first").map(
-        lambda t: (hash(t) % 97) / 100 + 0.01)
-    scored = spanish_names.assign(model="blind", task="valence", score=frame_score, label="", truncated=False)
-    out = regression.fit(scored)
+    """A system that scores each English frame (template × English emotion word, shared by every person) alike
+    whoever it is about: its fit's rounding (1e-16 with an even smaller se) was once 'significant'; now the sound
+    terms are 0, p 1, with the reason. A system that scores the Spanish feminine forms (enojada) apart from the
+    masculine ones (enojado) does depend on gender, though no sentence frame holds both: its gender term is read."""
+    frame = pd.factorize(spanish_names["template_id"].astype(str) + "|" + spanish_names["emotion_word_en"])[0]
+    blind = spanish_names.assign(model="blind", task="valence", score=0.2 + (frame % 7) / 10, label="",
+                                 truncated=False)
+    out = regression.fit(blind)
     sound = out[(out["method"] == "sound") & (out["term"] != "intercept")]
     assert sound["estimate"].eq(0).all() and sound["p_value"].eq(1).all() and sound["p_adjusted"].eq(1).all()
     assert sound["reason"].eq(regression.IDENTICAL_REASON).all()
-    moved = scored.assign(model="moved", score=scored["score"] + np.where(scored["gender"] == "female", 0.01, 0))
-    sound = regression.fit(moved).query("method == 'sound' and term == 'gender'")
-    assert sound["reason"].eq("").all() and sound["p_value"].lt(0.05).all()  # a real person effect is still read
+    feminine = spanish_names["emotion_word"].str.endswith("a") & (spanish_names["gender"] == "female")
+    forms = blind.assign(model="forms", score=np.where(feminine, 0.5, 0.3))  # a lexicon of masculine forms only
+    gender = regression.fit(forms).query("method == 'sound' and term == 'gender'")
+    assert gender["reason"].eq("").all() and gender["p_value"].lt(0.05).all() and (gender["estimate"] != 0).all()

@@ -54,15 +54,12 @@ MINORITIZED = ("Latino", "Arab", "African-American", "minoritized")
 EPS = 1e-6
 
 
-IDENTICAL_REASON = "identical scores: the score does not depend on the person (no test needed)"
-"""The sound fit's ``reason`` when every sentence scores the same whoever it is about: its terms are 0, p 1."""
-
-
-def _person_blind(block: pd.DataFrame) -> bool:
-    """Whether every sentence frame (template × emotion word) scores the same for every person in it."""
-    keys = [c for c in ("template_id", "emotion_word") if c in block.columns]
-    spread = block.groupby(keys, dropna=False, observed=True)["score"].agg(lambda v: float(v.max() - v.min()))
-    return bool((spread <= 1e-12).all())
+IDENTICAL_REASON = "identical scores: the groups' scores do not differ (no test needed)"
+"""The ``reason`` of a sound term whose estimate and standard error are both numerically 0 (:data:`NUMERIC_ZERO`):
+the system scores the groups alike (a lexicon that does not see the person); the term is 0 with p 1."""
+NUMERIC_ZERO = 1e-9
+"""An estimate and standard error both at most this (logit scale) are rounding, not an effect: a person-blind
+system's fit gives ±1e-16 with an even smaller standard error, which a t-test reads as 'significant'."""
 
 
 class TooSmallError(InputError):
@@ -157,9 +154,9 @@ def fit(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, correction: str =
     """Both regressions per language × model × task of a scored table's name sentences (rows with a race and a
     gender); columns :data:`COLUMNS`. ``p_adjusted`` corrects each method's p over its own terms of the run
     (``correction``; the paper did not correct). A design too small for the sound fit (fewer than 2 templates or 5
-    names) keeps its rows, with NaN estimates and the ``reason``; a system whose scores do not depend on the person
-    gets sound terms of 0 with p 1 and :data:`IDENTICAL_REASON` (its fit's rounding is not an effect; the paper's fit
-    is kept as run)."""
+    names) keeps its rows, with NaN estimates and the ``reason``; a sound term whose estimate and standard error are
+    both numerically 0 (:data:`NUMERIC_ZERO`: a system that scores the groups alike) is 0 with p 1 and
+    :data:`IDENTICAL_REASON` (its fit's rounding is not an effect; the paper's fit is kept as run)."""
     alpha = checks.alpha(alpha)
     need = {"model", "task", "score", "race", "gender", "template_id", "person_en", "language", "source"}
     if missing := sorted(need - set(scored.columns)):
@@ -174,22 +171,22 @@ def fit(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, correction: str =
         x, y = design_matrix(block), block["score"].to_numpy(dtype=float)
         key = {"language": language, "source": source, "model": model, "task": task, "n": len(block)}
         try:
-            sound, reason = sound_fit(y, x, templates=block["template_id"], names=block["person_en"], alpha=alpha,
-                                      cluster=cluster), ""
-            if _person_blind(block):  # every term is 0 by construction; the fit's 1e-16 is not an effect
-                terms = sound["term"] != "intercept"
-                sound.loc[terms, ["estimate", "se", "ci_low", "ci_high"]] = 0.0
-                sound.loc[terms, ["statistic", "p_value"]] = [np.nan, 1.0]
-                reason = IDENTICAL_REASON
+            sound = sound_fit(y, x, templates=block["template_id"], names=block["person_en"], alpha=alpha,
+                              cluster=cluster)
+            zero = ((sound["term"] != "intercept") & sound["estimate"].abs().le(NUMERIC_ZERO)
+                    & sound["se"].fillna(0.0).le(NUMERIC_ZERO))
+            sound.loc[zero, ["estimate", "se", "ci_low", "ci_high"]] = 0.0
+            sound.loc[zero, ["statistic", "p_value"]] = [np.nan, 1.0]
+            sound["reason"] = np.where(zero, IDENTICAL_REASON, "")
         except TooSmallError as exc:
             sound = pd.DataFrame({"term": ["intercept", *TERMS]}).reindex(
                 columns=["term", "estimate", "se", "ci_low", "ci_high", "statistic", "df", "p_value"])
-            reason = f"not fitted: {exc.message}"
-        for method, frame, why in ((PAPER, paper_fit(y, x, alpha=alpha), ""), (SOUND, sound, reason)):
+            sound["reason"] = f"not fitted: {exc.message}"
+        for method, frame in ((PAPER, paper_fit(y, x, alpha=alpha).assign(reason="")), (SOUND, sound)):
             for r in frame.itertuples():
                 rows.append({**key, "method": method, "term": r.term, "estimate": r.estimate, "se": r.se,
                              "ci_low": r.ci_low, "ci_high": r.ci_high, "statistic": r.statistic, "df": r.df,
-                             "p_value": r.p_value, "label": LABELS[method], "reason": why})
+                             "p_value": r.p_value, "label": LABELS[method], "reason": r.reason})
     out = pd.DataFrame(rows, columns=[c for c in COLUMNS if c != "p_adjusted"])
     out["p_adjusted"] = np.nan
     for method in (PAPER, SOUND):
