@@ -201,7 +201,7 @@ def test_validity_perfect_separation_is_a_verdict_not_a_missing_test():
     downside = data.assign(model="down", score=-data["score"])
     out = validity.validity(pd.concat([upside, downside], ignore_index=True)).set_index("model")
     assert out.loc["up", "verdict"] == "separates" and out.loc["down", "verdict"] == "reversed"
-    # 7 templates × 40 words: the sign test over the 7 clusters of the coarser kind, 2^(1 − 7)
+    # 7 crossed templates: 2^(1 − 7), larger than the 40 nested words' 2 / C(40, 10)
     assert out.loc["up", "p_value"] == 2.0 ** -6 and (out.loc["up", "ci_low"], out.loc["up", "ci_high"]) == (1.0, 1.0)
     assert out.loc["down", "auc"] == 0.0 and out.loc["up", "reason"].startswith("perfect separation")
     tiny = pd.DataFrame({"language": "de", "source": "s", "model": "tiny", "task": "valence", "case_id": ["0", "0",
@@ -209,6 +209,18 @@ def test_validity_perfect_separation_is_a_verdict_not_a_missing_test():
                          "emotion_word": "", "text": ["a", "b", "c", "d"], "score": [0.9, 0.1, 0.8, 0.2]})
     row = validity.validity(tiny).iloc[0]  # 4 texts in 2 templates separate perfectly: not evidence of validity
     assert row["auc"] == 1.0 and row["p_value"] == 0.5 and row["verdict"] == "does not separate"
+    # clusters that each hold one class (Japanese frames keyed by emotion; words nested in their emotion): the exact
+    # permutation bound over those clusters, 2 / C(K, k), when it is the larger
+    frames = pd.DataFrame({"language": "ja", "source": "s", "model": "nested", "task": "valence",
+                           "case_id": [str(i) for i in range(8)], "template_id": [f"e|{i}" for i in range(8)],
+                           "emotion": ["joy"] * 2 + ["anger"] * 6, "emotion_word": "",
+                           "text": [f"t{i}" for i in range(8)], "score": [1.0] * 2 + [0.0] * 6})
+    assert validity.validity(frames)["p_value"].iloc[0] == pytest.approx(2 / math.comb(8, 2))
+    words = pd.DataFrame([{"language": "de", "source": "s", "model": "words", "task": "valence", "case_id": str(t),
+                           "template_id": t, "emotion": "joy" if w < 2 else "anger", "emotion_word": f"w{w}",
+                           "text": f"{t}-{w}", "score": float(w < 2)} for t in range(6) for w in range(5)])
+    row = validity.validity(words).iloc[0]  # 6 crossed templates would give 2^-5; 5 nested words give 2/C(5, 2)
+    assert row["p_value"] == pytest.approx(0.2) and "2/C(5, 2)" in row["reason"]
 
 
 def test_validity_reads_a_table_with_missing_words_and_refuses_one_without_its_columns(tmp_path):

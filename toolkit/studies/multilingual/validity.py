@@ -105,6 +105,31 @@ def _two_way(pos: pd.DataFrame, neg: pd.DataFrame) -> dict:
     return {"auc": auc, "se": float(np.sqrt(variance)), "df": min(k_t, k_w) - 1, "clustering": "templates × words"}
 
 
+def _perfect_p(pos: pd.DataFrame, neg: pd.DataFrame) -> tuple[float, str]:
+    """The two-sided p of a perfect separation, with no variance to test it by: the largest of the exact bounds of
+    each clustering (templates; emotion words, or frames where none is marked). Clusters that each hold one class
+    (words nested in their emotion): the labels permuted over the K clusters, 2 / C(K, k) with k holding the positive
+    class. Clusters that hold both (templates crossed with the emotions): within each, every placement of the classes
+    is equally likely, so all G such clusters separate with probability at most 2^(−G); two-sided 2^(1 − G).
+    Returns the p and how it was read."""
+    from math import comb
+
+    def bound(labels_pos: np.ndarray, labels_neg: np.ndarray, kind: str) -> tuple[float, str]:
+        with_pos, with_neg = set(labels_pos), set(labels_neg)
+        both = with_pos & with_neg
+        if not both:
+            k, total = len(with_pos), len(with_pos | with_neg)
+            return 2.0 / comb(total, k), f"{kind}: {k} of {total} clusters hold the class, 2/C({total}, {k})"
+        return 2.0 ** (1 - len(both)), f"{kind}: {len(both)} clusters hold both classes, 2^(1 − {len(both)})"
+
+    pos_t, neg_t = pos["template_id"].astype(str).to_numpy(), neg["template_id"].astype(str).to_numpy()
+    found = [bound(pos_t, neg_t, "templates")]
+    if pos["emotion_word"].ne("").any() or neg["emotion_word"].ne("").any():
+        found.append(bound(_word_clusters(pos).to_numpy(), _word_clusters(neg).to_numpy(), "words"))
+    p, how = max(found)
+    return min(1.0, p), how
+
+
 def _classes(task: str) -> tuple[str, tuple[str, ...]]:
     if task == "valence":
         return "joy", ("anger", "fear", "sadness")
@@ -121,8 +146,8 @@ def _word_clusters(frame: pd.DataFrame) -> pd.Series:
 def validity(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA) -> pd.DataFrame:
     """Per language × source × model × task of ``scored`` (the study's scored table): the clustered AUC, its
     Bonferroni interval over the rows, p, verdict (:data:`COLUMNS`). Each distinct text counts once. A system that
-    separates perfectly (every placement 0 or 1: no variance) gets its point as the interval and p = 2^(1 − G), the
-    sign test's over its G clusters (the fewer of templates and words), said in ``reason``."""
+    separates perfectly (every placement 0 or 1: no variance) gets its point as the interval and the exact p bound of
+    :func:`_perfect_p`, said in ``reason``."""
     if missing := [c for c in _NEED if c not in scored.columns]:
         raise SchemaError(f"not a scored multilingual table: missing {missing}.",
                           fix="score toolkit.studies.multilingual.corpora.load() with toolkit.scoring.score().")
@@ -143,15 +168,15 @@ def validity(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA) -> pd.DataFr
             row["reason"] = f"no {positive if pos.empty else 'other-emotion'} sentences in {language}/{source}"
         else:
             row.update(_two_way(pos, neg))
-            clusters = int(row["df"]) + 1
             if not np.isfinite(row["se"]):
                 row["reason"] = (f"no clustered variance: {row['n_templates']} template(s), "
                                  f"{pos['template_id'].nunique()} with {positive} sentences; "
                                  f"{row['n_words']} emotion word(s)")
             elif row["se"] <= 0 and row["auc"] in (0.0, 1.0):
                 row["perfect"] = True
+                row["p_perfect"], how = _perfect_p(pos, neg)
                 row["reason"] = (f"perfect separation: every placement is 0 or 1, so no variance (the interval the "
-                                 f"point; p = 2^(1 − {clusters}), the sign test over its {clusters} clusters)")
+                                 f"point; p the exact bound of the most conservative clustering, {how})")
             elif row["se"] <= 0:
                 row["reason"] = "every placement is equal (identical scores in every template)"
         rows.append(row)
@@ -165,9 +190,8 @@ def validity(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA) -> pd.DataFr
     tested = out["reason"].eq("") & out["se"].gt(0)
     z = (out["auc"] - 0.5) / out["se"]
     p = np.where(tested, 2 * sps.t.sf(np.abs(z.where(tested, 0.0)), out["df"].where(tested, 1.0)), np.nan)
-    # perfect separation: every one of the G (= df + 1) independent clusters separates; under the null each does so
-    # with probability at most 1/2, so the two-sided p is at most 2^(1 − G) (4 texts in 2 templates: 0.5, not 0)
-    out["p_value"] = np.where(perfect, np.minimum(1.0, 2.0 ** (1 - (out["df"].fillna(0) + 1))), p)
+    # perfect separation: the exact bound of _perfect_p (4 texts in 2 templates: 0.5, not 0)
+    out["p_value"] = np.where(perfect, out["p_perfect"] if "p_perfect" in out else np.nan, p)
     out["p_adjusted"] = tkstats.adjust(out["p_value"].to_numpy(), method="bonferroni")
     level = 1 - alpha / max(int((tested | perfect).sum()), 1) / 2
     half = sps.t.ppf(level, out["df"].where(tested, 1.0)) * out["se"]
