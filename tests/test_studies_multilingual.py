@@ -349,6 +349,10 @@ def test_per_language_refuses_what_would_score_the_wrong_language_or_be_silently
     with pytest.raises(InputError, match="'es' sentences with a system built for 'de'"):
         per_language(["es=gersent"], languages=["es"])
     assert per_language(["es=ait:svr-ngrams/valence@es"], languages=["es"]) == {"es": ["ait:svr-ngrams/valence@es"]}
+    assert per_language(["en_es=ait:svr-ngrams/valence"], languages=["en_es"]) == {  # English sentences
+        "en_es": ["ait:svr-ngrams/valence"]}
+    with pytest.raises(InputError, match="built for 'es'"):
+        per_language(["en_es=ait:svr-ngrams/valence@es"], languages=["en_es"])
     for malformed in ("DE=gersent", "de =gersent", "=gersent", "de="):
         with pytest.raises((InputError, UnknownNameError)):
             per_language([malformed], languages=["de"])

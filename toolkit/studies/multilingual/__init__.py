@@ -44,6 +44,8 @@ TASKS = ("valence", "anger", "fear", "joy", "sadness")
 ModelsArg = Iterable[str | SentimentModel] | Mapping[str, Iterable[str | SentimentModel]] | None
 LANGUAGES: tuple[str, ...] = tuple(dict.fromkeys(lang for held in corpora.SOURCES.values() for lang in held))
 """Every language a corpus holds (the ``xx=`` prefixes :func:`per_language` accepts)."""
+WRITTEN_IN = {"en_es": "en", "en_ar": "en"}
+"""Câmara's ``en_es``/``en_ar`` are English sentences (the English EEC with Latino / Arab names): English systems."""
 _PREFIX = re.compile(r"^([a-z]{2}(?:_[a-z]{2})?)=(.+)$", re.DOTALL)
 
 
@@ -132,7 +134,7 @@ def per_language(models: ModelsArg, *, languages: Sequence[str] | None = None) -
         language, spec = match.groups()
         _check_language(language, languages, what=f"the model {model!r} is for {language!r}", drop="the model")
         built_for = _language_of(spec.strip())
-        if built_for is not None and built_for != language:
+        if built_for is not None and built_for != WRITTEN_IN.get(language, language):
             hint = (f"write {language}={spec.strip().partition('@')[0]}@{language} for the system trained in "
                     f"{language!r}" if spec.startswith("ait:") and language in AIT_LANGUAGES
                     else f"give a {language!r} system (its offline ones: "
