@@ -21,6 +21,7 @@ import pytest
 pytestmark = [pytest.mark.browser, pytest.mark.notebook]
 
 import browser_support as support
+from conftest import SHARED_DATA
 
 support.skip_without_browser(lab=True)
 ROOT = support.ROOT
@@ -35,7 +36,14 @@ PARAMETERS = {
     "04_btc_sam.ipynb": {"MODELS": ["vader", "afinn"], "SETS": [], "BTCSAM_DIR": None, "PSA_N": 10,
                          "CACHE": False},
 }
-APPS_WITH_RUN = ("01_eec.ipynb", "02_psa.ipynb", "03_biasfinder.ipynb", "04_btc_sam.ipynb")
+MULTILINGUAL = SHARED_DATA / "multilingual_eec"  # not shipped: notebook 06's app runs only where the corpora are
+if (MULTILINGUAL / "camara2022" / "es.csv").is_file():
+    PARAMETERS["06_multilingual.ipynb"] = {"LANGUAGES": ["es", "de"], "CORPUS_DIR": str(MULTILINGUAL),
+                                           "SUBSETS": ["all"], "N_BOOT": 200, "SMOKE": True, "CACHE": False}
+APPS_WITH_RUN = ("01_eec.ipynb", "02_psa.ipynb", "03_biasfinder.ipynb", "04_btc_sam.ipynb",
+                 pytest.param("06_multilingual.ipynb", marks=pytest.mark.skipif(
+                     "06_multilingual.ipynb" not in PARAMETERS,
+                     reason="the multilingual EEC corpora are not in ../shared/data/multilingual_eec")))
 SLOW_MODEL = '''"""A valence function slow enough to cancel by hand (the browser test's Cancel)."""
 import time
 
@@ -163,7 +171,7 @@ def test_notebook_runs_and_its_app_redraws_figures(browser, lab, shots, name):
     _run_all(browser, name, shots)
     app = _app(browser)
     assert app is not None, f"{name}: no app rendered"
-    expected = {"01_eec.ipynb": 2, "03_biasfinder.ipynb": 2, "04_btc_sam.ipynb": 2,
+    expected = {"01_eec.ipynb": 2, "03_biasfinder.ipynb": 2, "04_btc_sam.ipynb": 2, "06_multilingual.ipynb": 1,
                 "02_psa.ipynb": 2}[name]  # psa: vader's ScoreSens + LabelDist; textblob's one bar said in words
     for attempt in (1, 2):
         images = _press_run(browser, app, name, attempt, shots)

@@ -361,7 +361,7 @@ def test_every_paper_figure_has_a_rendered_case_here():
     known = {**plots.PAPER_FIGURES, **{stem: entry for name in ("eec", "psa", "biasfinder", "btcsam", "agreement",
                                                                                 "multilingual")
                                        for stem, entry in studies.get(name).paper_figures.items()}}
-    stems = {s.replace("_<model>", "") for s in known}
+    stems = {re.sub(r"_<\w+>$", "", s) for s in known}  # one rendered case per placeholder stem
     drawn = {re.sub(r"_(minilm|textblob|tasks)$", "", n) for n in FIGURES} | {"psa_score_sens"}
     assert stems <= drawn, stems - drawn
 
@@ -766,3 +766,33 @@ def test_multilingual_gaps_say_why_a_row_has_no_estimate():
         (ax,) = multilingual_figures.cross_language(stats, attributes=("race",))
     assert [t.get_text() for t in ax.texts] == ["no estimate (not enough data)"]
 
+
+
+def test_multilingual_figures_draw_one_figure_per_task_each_under_its_own_name():
+    """A run with valence and anger systems: valence keeps ``multilingual_gaps``, anger gets its own figure and
+    caption (the study drew valence only before), each holding only its task's systems."""
+    from types import SimpleNamespace
+
+    from toolkit import studies
+    from toolkit.outputs.report import figure_caption
+
+    row = {"source": "goldfarb_tarrant2023", "language": "ja", "subset": "all", "attribute": "gender",
+           "group_a": "female", "group_b": "male", "verdict": "inconclusive", "reason": ""}
+    stats = pd.DataFrame([{**row, "model": "mlask-anger", "task": "anger", "estimate": 0.02, "ci_low": -0.01,
+                           "ci_high": 0.05},
+                          {**row, "model": "mlask", "task": "valence", "estimate": -0.01, "ci_low": -0.04,
+                           "ci_high": 0.02},
+                          {**row, "model": "mlask-fear", "task": "fear", "estimate": np.nan, "ci_low": np.nan,
+                           "ci_high": np.nan, "reason": "not enough data"}])
+    study = studies.get("multilingual")
+    with plots.use_preset("acl-double"):
+        drawn = study.figures(SimpleNamespace(frames={"gaps": stats}, settings=SimpleNamespace(alpha=0.05)))
+    assert list(drawn) == ["multilingual_gaps", "multilingual_gaps_anger"]  # valence first; fear has no estimate
+    for stem, task, points in (("multilingual_gaps", "valence", [-0.01]), ("multilingual_gaps_anger", "anger", [0.02])):
+        ax = drawn[stem]
+        assert ax.get_title() == f"gender ({task})"
+        drawn_x = [x for line in ax.get_lines() if line.get_marker() == "o" for x in line.get_xdata()]
+        assert drawn_x == points
+        assert ("in the valence systems" if task == "valence" else "in one emotion task's systems") in \
+            figure_caption(stem, study.paper_figures)
+    assert multilingual_figures.by_task(stats.assign(estimate=np.nan)) == {}

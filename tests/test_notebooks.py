@@ -121,10 +121,15 @@ def test_06_multilingual_notebook_writes_its_figure_and_tables(tmp_path):
     executed = execute("06_multilingual.ipynb", output_dir=tmp_path, parameters={
         "LANGUAGES": ["es", "de", "ja", "zh"], "SOURCES": ["camara2022", "goldfarb_tarrant2023"],
         "CORPUS_DIR": str(corpus),
-        "SUBSETS": ["all"], "N_BOOT": 200, "SMOKE": True, "CACHE": False,
+        "TASKS": ["valence", "anger"], "SUBSETS": ["all"], "N_BOOT": 200, "SMOKE": True, "CACHE": False,
         "OUT_DIR": str(tmp_path / "results"), "FIGURES_DIR": str(figures)})
     assert not _errors(executed)
-    assert (figures / "multilingual_gaps.png").stat().st_size > 1000
+    for stem in ("multilingual_gaps", "multilingual_gaps_anger"):  # a figure per task, each shown in the notebook
+        assert (figures / f"{stem}.png").stat().st_size > 1000
+    cells = {c["id"]: c for c in json.loads(executed.read_text(encoding="utf-8"))["cells"]}
+    shown = [output for output in cells["ml16"]["outputs"] if "image/png" in output.get("data", {})]
+    assert len(shown) == 2
+    assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in cells["ml18"]["outputs"])
     stats = pd.read_csv(tmp_path / "results" / "multilingual_stats.csv")
     assert all(stats["scope"].str.contains(f"({source})", regex=False).any()
                for source in ("camara2022", "goldfarb_tarrant2023"))

@@ -544,16 +544,15 @@ def print_figures(folder: str | Path, *, since: float) -> list[tuple[str, str, s
 
 def figure_index(folder: str | Path) -> list[tuple[str, str, str]]:
     """``(file, paper figure or table, plots function)`` for each PDF in ``folder``, from
-    :data:`toolkit.plots.PAPER_FIGURES` and :func:`toolkit.studies.paper_figures` (a ``<model>`` stem matches any
-    model's file); unknown files say so."""
+    :data:`toolkit.plots.PAPER_FIGURES` and :func:`toolkit.studies.paper_figures`
+    (:func:`toolkit.outputs.report.figure_entry`); unknown files say so."""
     from toolkit import plots  # defers matplotlib: the runner's options and --strip need no figures
+    from toolkit.outputs import report  # defers matplotlib (report draws figures), as plots above
 
     known = {**plots.PAPER_FIGURES, **studies.paper_figures()}
     rows = []
     for pdf in sorted(Path(folder).glob("*.pdf")):
-        entry = known.get(pdf.stem) or next(
-            (value for key, value in known.items()
-             if "<model>" in key and pdf.stem.startswith(key.split("<model>")[0])), None)
+        entry = report.figure_entry(pdf.stem, known)
         function, paper = (entry[0], entry[1]) if entry else ("?", "not a paper figure of the toolkit")
         paper = re.sub(r"\s*\(issue \d+\)", "", paper)  # the project's issue numbers mean nothing to a reader
         rows.append((pdf.name, "beyond the papers" if paper.lower() == "none" else paper, function))

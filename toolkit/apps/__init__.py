@@ -2,7 +2,7 @@
 
 One small runner (:mod:`toolkit.apps.runner`: thread, Run/Cancel, progress, status line, export, drill-down) and a
 thin app per study (:mod:`~toolkit.studies.eec.app`, :mod:`~toolkit.studies.psa.app`, :mod:`~toolkit.studies.biasfinder.app`,
-:mod:`~toolkit.studies.btcsam.app`) that says which arguments its fields give the study function and what to show of the
+:mod:`~toolkit.studies.btcsam.app`, :mod:`~toolkit.studies.multilingual.app`) that says which arguments its fields give the study function and what to show of the
 result. The study function is injected (``study=``; default the study's ``run``), so the UI logic is tested with a
 fake study and each app with one real run. Every app that runs models takes the same model field
 (:class:`~toolkit.apps.fields.ModelField`); tables carry a caption (what, n, the correction family and its size) and

@@ -133,14 +133,19 @@ def png_size(png: bytes) -> tuple[int, float]:
     return width, float(FILE_DPI)
 
 
+def figure_entry(name: str, known: Mapping[str, tuple]) -> tuple | None:
+    """``known``'s entry for the figure file stem ``name``: its own, else that of a stem with a placeholder
+    (``psa_score_sens_<model>``, ``multilingual_gaps_<task>``) whose fixed start ``name`` begins with; None if
+    none."""
+    return known.get(name) or next((value for key, value in known.items()
+                                     if "<" in key and name.startswith(key.split("<")[0])), None)
+
+
 def figure_caption(name: str, known: Mapping[str, tuple] | None = None) -> str:
     """The caption of a toolkit figure from its file stem: what it reproduces and how, from ``known`` (a study's
-    :attr:`~toolkit.studies.base.Study.paper_figures`) or :data:`toolkit.plots.PAPER_FIGURES`; "" for a figure the
-    toolkit does not know."""
-    table = {**plots.PAPER_FIGURES, **dict(known or {})}
-    entry = table.get(name) or next(
-        (value for key, value in table.items()
-         if "<model>" in key and name.startswith(key.split("<model>")[0])), None)
+    :attr:`~toolkit.studies.base.Study.paper_figures`) or :data:`toolkit.plots.PAPER_FIGURES`
+    (:func:`figure_entry`); "" for a figure the toolkit does not know."""
+    entry = figure_entry(name, {**plots.PAPER_FIGURES, **dict(known or {})})
     if entry is None:
         return ""
     _, paper, how = entry[:3]

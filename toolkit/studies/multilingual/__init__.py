@@ -31,7 +31,7 @@ from toolkit.models.base import SentimentModel
 from toolkit.scoring import ScoreRecord, score
 from toolkit.studies import get, register, stats_frame
 from toolkit.studies.base import Settings, Study
-from toolkit.studies.multilingual import analysis, corpora, defects, figures, regression, validity
+from toolkit.studies.multilingual import analysis, corpora, defects, drilldown, figures, regression, validity
 from toolkit.studies.multilingual.latex import LATEX_LAYOUTS
 from toolkit.studies.result import Provenance, StudyResult
 
@@ -304,8 +304,12 @@ class Multilingual(Study):
                        "max_templates": 3}, "paper": {}}
     latex_layouts = LATEX_LAYOUTS
     verdict_groups = verdicts.Groups("first group", "second group")  # a row's group_a, group_b where it has them
-    paper_figures = {"multilingual_gaps": ("cross_language", "none", ("each language's gender and race gap with its "
-                                                                      "interval, a panel per attribute"))}
+    paper_figures = {figures.HEADLINE: ("cross_language", "none", (
+        "each language's gender and race gap in the valence systems with its simultaneous interval, a panel per "
+        "attribute")),
+        f"{figures.HEADLINE}_<task>": ("cross_language", "none", (
+            "each language's gender and race gap in one emotion task's systems (anger, fear, joy or sadness: named "
+            "in the panel titles) with its simultaneous interval, a panel per attribute"))}
 
     def execute(self, *, models, settings: MultilingualSettings, cache, progress) -> StudyResult:
         return _execute(models=models, settings=settings, cache=cache, progress=progress)
@@ -344,10 +348,16 @@ class Multilingual(Study):
     def paper_tables(self, result: StudyResult) -> dict[str, pd.DataFrame]:
         return {"gaps": result.gaps, "regression": result.regression}
 
+    def pairs(self, result: StudyResult, *, model: str, language: str, attribute: str) -> pd.DataFrame:
+        """The sentence pairs behind ``model``'s ``attribute`` gap in ``language``
+        (:func:`drilldown.multilingual_pairs`)."""
+        return drilldown.multilingual_pairs(result, model=model, language=language, attribute=attribute)
+
     def figures(self, result: StudyResult, **options) -> dict:
-        gaps = result.frames["gaps"]
-        return ({"multilingual_gaps": figures.cross_language(gaps, alpha=result.settings.alpha)[0]}
-                if gaps["estimate"].notna().any() else {})
+        """One figure per task with an estimate (:func:`figures.by_task`): ``multilingual_gaps`` for valence,
+        ``multilingual_gaps_<task>`` for each other task."""
+        return {stem: axes[0] for stem, axes in
+                figures.by_task(result.frames["gaps"], alpha=result.settings.alpha).items()}
 
     def conclusions(self, result: StudyResult) -> pd.DataFrame:
         rows = pd.concat([result.frames["gaps"], result.frames["intersections"]], ignore_index=True)

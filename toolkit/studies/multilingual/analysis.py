@@ -172,5 +172,5 @@ def intersections(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, correct
                          "effect_size": np.nan, "p_value": r.p_two_way, "p_adjusted": r.p_adjusted,
                          "verdict": r.verdict, "reason": "" if r.state == "ok" else r.state,
                          "n_templates": r.n_templates, "n_units": min(r.n_names_a, r.n_names_b),
-                         "family": f"{r.family} (per language)"})
+                         "family": f"{r.family} (per language)" if r.family else ""})  # untested: no family
     return pd.DataFrame(rows, columns=list(COLUMNS))

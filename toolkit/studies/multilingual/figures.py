@@ -36,6 +36,24 @@ def _no_estimate(stats: pd.DataFrame, *, key: tuple[str, str], attribute: str, s
     return "no estimate" + (f" ({reason.split(':')[0]})" if reason else "")
 
 
+HEADLINE = "multilingual_gaps"
+"""The file stem of the valence figure; each other task's is ``multilingual_gaps_<task>`` (a name never changes
+with which tasks a run holds)."""
+
+
+def stem(task: str) -> str:
+    """The file stem of ``task``'s figure: :data:`HEADLINE` for valence, ``multilingual_gaps_<task>`` otherwise."""
+    return HEADLINE if task == "valence" else f"{HEADLINE}_{task}"
+
+
+def by_task(stats: pd.DataFrame, *, alpha: float = 0.05, subset: str = "all") -> dict[str, list[Axes]]:
+    """One :func:`cross_language` figure per task with an estimate in ``subset``, valence first, the others in the
+    order they first appear: :func:`stem` → its Axes; no estimate at all gives ``{}``."""
+    chosen = stats[(stats["subset"] == subset) & stats["estimate"].notna()]
+    tasks = sorted(dict.fromkeys(chosen["task"].astype(str)), key=lambda task: task != "valence")
+    return {stem(task): cross_language(stats, task=task, subset=subset, alpha=alpha) for task in tasks}
+
+
 @_styled
 def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender", "race"), subset: str = "all",
                    task: str | None = None, models: Sequence[str] | None = None, alpha: float = 0.05) -> list[Axes]:

@@ -1,0 +1,171 @@
+"""The multilingual app: languages, tasks, each language's systems (and extra ``xx=`` specs), a quick-run box; Run
+scores the corpora and shows each system's validity, the gaps per language, the race × gender interaction and one
+figure per task."""
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as w
+
+from toolkit.apps.fields import ModelField
+from toolkit.apps.runner import Runner
+from toolkit.apps.tables import table
+from toolkit.errors import InputError, ToolkitError, unknown
+from toolkit.studies import multilingual
+from toolkit.studies.multilingual.analysis import GROUPS
+
+QUICK_TEMPLATES = 3
+"""The quick box keeps each corpus's first templates (the notebook's ``SMOKE``)."""
+VALIDITY_COLUMNS = ("language", "source", "model", "task", "auc", "ci_low", "ci_high", "p_adjusted", "verdict",
+                    "reason")
+GAP_COLUMNS = ("language", "source", "model", "task", "attribute", "estimate", "ci_low", "ci_high", "p_adjusted",
+               "verdict", "reason")
+
+
+def _checked(values: Sequence[str], *, name: str, valid: Sequence[str]) -> tuple[str, ...]:
+    """``values`` as a picker's value: a list of ``valid`` items, each once (one string is a coded error, not its
+    letters; an unknown item lists the valid ones)."""
+    if isinstance(values, str):
+        raise InputError(f"{name}={values!r} is one string; {name} takes a list.", fix=f"{name}=[{values!r}].")
+    for value in values:
+        if value not in valid:
+            raise unknown(name.rstrip("s"), value, valid)
+    return tuple(dict.fromkeys(values))
+
+
+def prefixed(models: Sequence[str] | Mapping[str, Sequence[str]] | None, *, languages: Sequence[str],
+             tasks: Sequence[str]) -> list[str]:
+    """The app's model list as ``xx=<spec>`` strings: None gives each language's
+    :func:`~toolkit.studies.multilingual.default_models` for ``tasks``; a mapping language → specs is written with
+    its prefixes; a list is kept as given (an unprefixed spec scores every language)."""
+    if models is None:
+        return [f"{lang}={spec}" for lang in languages for spec in multilingual.default_models(lang, tasks=tasks)]
+    if isinstance(models, Mapping):
+        return [f"{lang}={spec}" for lang, specs in models.items() for spec in specs]
+    return list(models)
+
+
+class MultilingualApp(Runner):
+    """Pick languages, tasks, systems (each language's offline systems, prefixed ``xx=``; more specs
+    such as ``de=hf:<folder>`` typed) and whether to keep only each corpus's first templates; Run scores and
+    redraws. Changing the languages or the tasks offers their systems, ticked, and keeps what was typed.
+    ``widget`` is the box to display; ``result`` the last run; ``study`` the study function (default
+    :func:`toolkit.studies.multilingual.run`); ``options`` go to every run (``sources``, ``root``, ``subsets``,
+    ``n_boot``, ``correction``, ``cluster``)."""
+
+    def __init__(self, *, languages: Sequence[str] = multilingual.LANGUAGES, tasks: Sequence[str] = ("valence",),
+                 models: Sequence[str] | Mapping[str, Sequence[str]] | None = None, quick: bool = False,
+                 cache: bool | str | Path = True, study: Callable[..., Any] | None = None, **options: Any) -> None:
+        languages = _checked(languages, name="languages", valid=multilingual.LANGUAGES)
+        self.languages = w.SelectMultiple(options=languages, value=languages, description="languages",
+                                          rows=min(len(languages), 7))
+        tasks = _checked(tasks, name="tasks", valid=multilingual.TASKS)
+        self.tasks = w.SelectMultiple(options=multilingual.TASKS, value=tasks, description="tasks",
+                                      rows=len(multilingual.TASKS))
+        chosen = prefixed(models, languages=languages, tasks=self.tasks.value)
+        self.field = ModelField(options=self._options(), chosen=chosen)
+        self.models, self.extra = self.field.models, self.field.extra
+        self.quick = w.Checkbox(value=quick, description=f"quick: first {QUICK_TEMPLATES} templates",
+                                indent=False)
+        self.languages.observe(lambda _: self._reoffer(), names="value")
+        self.tasks.observe(lambda _: self._reoffer(), names="value")
+        self._controls()
+        self.cache, self.study, self.options = cache, study, options
+        self.result = None
+        self.widget = w.VBox([w.HBox([w.VBox([self.languages, self.models]),
+                                      w.VBox([self.tasks, self.extra, self.quick, self._buttons()])]),
+                              self.status, self._progress_row(), self.output, self.drill])
+
+    def _options(self) -> list[str]:
+        return prefixed(None, languages=list(self.languages.value), tasks=self.tasks.value)
+
+    def _reoffer(self) -> None:
+        """Offer the chosen languages' systems for the chosen task, all ticked; typed specs stay."""
+        typed = self.extra.value
+        options = self._options()
+        self.field.offer(options=options, chosen=options)
+        self.extra.value = typed
+
+    def specs(self) -> list[str]:
+        return self.field.specs()
+
+    def writer(self) -> Callable[..., Any]:
+        return multilingual.write
+
+    def default_study(self) -> Callable[..., Any]:
+        return multilingual.run
+
+    def _scored_languages(self, specs: Sequence[str]) -> list[str]:
+        """The chosen languages a run scores: a language whose systems the app offers but none is ticked or typed
+        (and no unprefixed spec) is left out with a note, never scored with its defaults behind the user's back;
+        specs the study refuses are left for its coded error."""
+        chosen = list(self.languages.value)
+        try:
+            mapped = multilingual.per_language(specs, languages=chosen)
+        except ToolkitError:
+            return chosen
+        if not isinstance(mapped, Mapping):
+            return chosen
+        offered = {spec.partition("=")[0] for spec in self.models.options}
+        unticked = [lang for lang in chosen if lang not in mapped and lang in offered]
+        for lang in unticked:
+            self.field.notes.append(f"no system ticked for {lang}: not scored")
+        return [lang for lang in chosen if lang not in unticked]
+
+    def run(self, *, block: bool = True) -> bool:
+        """Score and redraw with the app's fields (``block``: wait for it; the button runs without waiting)."""
+        specs = self.specs()
+        languages = self._scored_languages(specs)
+        tasks = tuple(self.tasks.value)
+        arguments = {**self.options, "models": specs, "languages": languages, "tasks": tasks,
+                     "max_templates": QUICK_TEMPLATES if self.quick.value else None, "cache": self.cache,
+                     "progress": False}
+        size = f"first {QUICK_TEMPLATES} templates" if self.quick.value else "every template"
+        return self.launch(f"multilingual EEC ({', '.join(languages)}; {', '.join(tasks)}; {size}) with "
+                           f"{len(specs)} system(s)", arguments, block=block)
+
+    def present(self, result) -> None:
+        for language, why in result.extras.get("skipped", {}).items():
+            warnings.warn(f"skipped {language}: {why}", stacklevel=2)  # a note in the status line, as the CLI prints
+        validity = result.frames["validity"]
+        self._captioned(result, validity, VALIDITY_COLUMNS, (
+            "Validity: each system's AUC for its task's emotion against the others on the corpus, templates and "
+            f"emotion words as crossed samples ({len(validity)} systems)."))
+        self._captioned(result, result.gaps[result.gaps["subset"] == "all"], GAP_COLUMNS, (
+            "Gaps per language (Δ = first group − second, score scale) with simultaneous "
+            f"{100 * (1 - result.settings.alpha):g} % intervals."))
+        crossed = result.intersections
+        crossed = crossed[crossed["attribute"].astype(str).str.endswith("interaction")]
+        if len(crossed):
+            self._captioned(result, crossed, GAP_COLUMNS, "Race × gender interaction per language.")
+        self._draw(result.figures())
+        scored = result.scored
+        systems = {f"{language}: {model}": (language, model)
+                   for language, model in dict.fromkeys(zip(scored["language"], scored["model"]))}
+        attributes = [a for a in GROUPS if a in set(result.gaps["attribute"])]
+        self._offer_drill(what="a language's gap", pickers={"system": list(systems), "attribute": attributes},
+                          build=lambda system, attribute: result.pairs(
+                              model=systems[system][1], language=systems[system][0], attribute=attribute))
+
+    def _captioned(self, result, frame, columns: Sequence[str], caption: str) -> None:
+        """``frame``'s ``columns`` with their verdicts in words; the caption names the family the p-values are
+        corrected in and ends with the verdicts' legend."""
+        shown, legend = result.display(frame.loc[:, [c for c in columns if c in frame.columns]])
+        families = "; ".join(dict.fromkeys(frame["family"].dropna().astype(str))) if "family" in frame else ""
+        family = f" Family: {families}." if families else ""
+        self._show(table(shown.reset_index(drop=True), caption=f"{caption}{family} {legend}".strip()))
+
+
+def multilingual_app(*, languages: Sequence[str] = multilingual.LANGUAGES, tasks: Sequence[str] = ("valence",),
+                     models: Sequence[str] | Mapping[str, Sequence[str]] | None = None, quick: bool = False,
+                     cache: bool | str | Path = True, study: Callable[..., Any] | None = None,
+                     **options: Any) -> MultilingualApp:
+    """Build the multilingual app over ``languages`` (``models``: None for each language's offline systems, a list
+    of specs or a mapping language → specs; ``options``: ``sources``, ``root``, ``subsets``, ``n_boot``, … for
+    every run; ``study``: the study function, default :func:`toolkit.studies.multilingual.run`); display
+    ``app.widget`` in a notebook."""
+    return MultilingualApp(languages=languages, tasks=tasks, models=models, quick=quick, cache=cache, study=study,
+                           **options)
