@@ -34,8 +34,19 @@ def test_app_offers_each_languages_systems_for_its_tasks_and_keeps_what_was_type
     assert len(app.models.options) == 8 and all(o.startswith("es=ait:") for o in app.models.options)
     assert {o.split("/")[1] for o in app.models.value} == {"valence@es", "anger@es"}
     assert app.extra.value == "py:synthetic_models:blind"  # typed specs stay
-    explicit = multilingual_app(languages=["es", "de"], models={"de": ["py:synthetic_models:blind"]}, cache=False)
-    assert list(explicit.models.value) == [] and explicit.extra.value == "de=py:synthetic_models:blind"
+    # as run() reads models: a language they do not name gets its defaults (the notebook's run and app agree)
+    for models in ({"de": ["py:synthetic_models:blind"]}, ["de=py:synthetic_models:blind"]):
+        explicit = multilingual_app(languages=["es", "de"], models=models, cache=False)
+        assert list(explicit.models.value) == ES_VALENCE and explicit.extra.value == "de=py:synthetic_models:blind"
+    common = multilingual_app(languages=["es", "de"], models=["py:synthetic_models:blind"], cache=False)
+    assert list(common.models.value) == [] and common.extra.value == "py:synthetic_models:blind"  # every language
+    camara = multilingual_app(sources=["camara2022"], cache=False)  # the corpus's own languages, as run() loads
+    assert camara.languages.options == ("es", "ar")
+    outside = multilingual_app(languages=["es", "de"], sources=["camara2022"], cache=False)
+    assert outside.languages.options == ("es",) and not any(o.startswith("de=") for o in outside.models.options)
+    assert "de is in none of the corpora camara2022: not offered" in outside.status.value
+    with pytest.raises(InputError, match="max_templates is set by the app's fields"):
+        multilingual_app(max_templates=3)
     with pytest.raises(InputError, match="is one string"):
         multilingual_app(languages="es")
     with pytest.raises(UnknownNameError, match="unknown task 'valance'"):
@@ -56,6 +67,11 @@ def test_app_hands_its_fields_to_the_study_and_scores_no_language_whose_systems_
                         "models": ES_VALENCE[:1], "languages": ["es"] if de_offered else ["es", "de"],
                         "tasks": ("valence",), "max_templates": 3, "cache": False, "progress": False}
     assert ("no system ticked for de: not scored" in app.field.notes) == de_offered  # a note after a run
+    app.models.value = ()
+    calls = len(seen)
+    assert app.run() is False and len(seen) == calls  # nothing ticked or typed: said before any run
+    assert app.error.startswith("no system is ticked or typed. Fix: tick a system")
+    app.models.value = ES_VALENCE[:1]
     app.extra.value = "de=py:synthetic_models:blind"  # a typed system for de: de is scored
     app.quick.value = False
     app.run()
@@ -85,7 +101,7 @@ def test_app_run_shows_validity_gaps_a_figure_per_task_and_pairs_behind_a_gap(co
     drill = app.drill.children
     assert "Drill down" in drill[0].value
     system, attribute = drill[1].children
-    assert list(system.options) == ["de: py:synthetic_models:female_plus", "es: ait:ridge-chars/anger@es"]
+    assert list(system.options) == ["de (GT): py:synthetic_models:female_plus", "es (GT): ait:ridge-chars/anger@es"]
     assert list(attribute.options) == ["gender", "race"]
     assert "(9 pairs)" in drill[2].children[0].children[0].value  # 3 frames × 3 person pairs of the corpus
     paths = app.export_latex(tmp_path / "latex")
@@ -120,11 +136,19 @@ def test_pairs_of_the_camara_corpus_average_to_the_analysis_units():
     if not (SHARED_DATA / "multilingual_eec" / "camara2022" / "es.csv").is_file():
         pytest.skip("the multilingual EEC corpora are not in ../shared/data/multilingual_eec")
     model = "py:synthetic_models:counting"
-    result = multilingual.run(models=[model], languages=["es"], sources=["camara2022"],
-                              root=SHARED_DATA / "multilingual_eec", subsets=("all",), n_boot=100, max_templates=2,
-                              cache=False)
-    gender = result.pairs(model=model, language="es", attribute="gender")
+    result = multilingual.run(models=[model], languages=["es"], root=SHARED_DATA / "multilingual_eec",
+                              subsets=("all",), n_boot=100, max_templates=2, cache=False)
+    with pytest.raises(InputError, match="'es' is in 2 corpora of this run"):  # each corpus has its own gap
+        result.pairs(model=model, language="es", attribute="gender")
+    theirs = result.pairs(model=model, language="es", attribute="gender", source="goldfarb_tarrant2023")
+    spanish_gt = _units(result, language="es", model=model, attribute="gender")
+    spanish_gt = spanish_gt[spanish_gt["source"] == "goldfarb_tarrant2023"]
+    by_key = dict(zip(spanish_gt["case_id"] + "|" + spanish_gt["unit"].astype(str), spanish_gt["delta"]))
+    assert len(theirs) == len(by_key) > 0 and theirs["key"].str.startswith("goldfarb_tarrant2023:").all()
+    assert theirs["delta"].to_numpy() == pytest.approx([by_key[k] for k in theirs["key"]])
+    gender = result.pairs(model=model, language="es", attribute="gender", source="camara2022")
     units = _units(result, language="es", model=model, attribute="gender")
+    units = units[units["source"] == "camara2022"]
     phrases = units[units["unit"] != analysis.NAMES_PAIR]
     by_key = dict(zip(phrases["case_id"] + "|" + phrases["unit"], phrases["delta"]))
     named = gender["key"].isin(by_key)
@@ -134,10 +158,34 @@ def test_pairs_of_the_camara_corpus_average_to_the_analysis_units():
     means = units[units["unit"] == analysis.NAMES_PAIR].set_index("case_id")["delta"]
     per_case = names.groupby("case_id")["delta"].mean()  # equal names per race and gender: the mean of the means
     assert per_case.to_numpy() == pytest.approx(means.reindex(per_case.index).to_numpy())
-    assert names["key"].map(lambda k: re.fullmatch(r".+\|[^/]+/[^/]+", k) is not None).all()
-    race = result.pairs(model=model, language="es", attribute="race")
+    assert names["key"].map(lambda k: re.fullmatch(r".+\|names \(mean\): [^/]+/[^/]+", k) is not None).all()
+    race = result.pairs(model=model, language="es", attribute="race", source="camara2022")
     units = _units(result, language="es", model=model, attribute="race")
+    units = units[units["source"] == "camara2022"]
     by_key = dict(zip(units["case_id"] + "|" + units["unit"].str.replace("−", "/"), units["delta"]))
     assert len(race) == len(units) > 0 and set(race["key"]) == set(by_key)
     assert race["delta"].to_numpy() == pytest.approx([by_key[k] for k in race["key"]])
     assert np.isfinite(race["delta"]).all() and (race["group_a"] == "minoritized").all()
+
+
+def test_a_language_given_no_system_is_skipped_with_the_right_reason():
+    """Spanish has the ait: zoo and en_es takes English systems: neither is "no data" (the message said so)."""
+    es = multilingual._no_system("es", ("valence",))
+    assert "none was given" in es and "the ait: zoo, 4 systems" in es and "no 'es' data" not in es
+    assert "its sentences are English" in multilingual._no_system("en_es", ("valence",))
+
+
+def test_figures_and_app_tables_show_the_runs_first_subset_when_it_has_no_all():
+    from types import SimpleNamespace
+
+    from toolkit import studies
+
+    row = {"source": "goldfarb_tarrant2023", "language": "de", "model": "gersent", "task": "valence",
+           "attribute": "gender", "group_a": "female", "group_b": "male", "verdict": "inconclusive", "reason": "",
+           "estimate": 0.01, "ci_low": -0.02, "ci_high": 0.04}
+    gaps = pd.DataFrame([{**row, "subset": "emotion:joy"}, {**row, "subset": "emotion:fear", "estimate": 0.03}])
+    assert multilingual.shown_subset(gaps) == "emotion:joy"
+    drawn = studies.get("multilingual").figures(SimpleNamespace(frames={"gaps": gaps},
+                                                                settings=SimpleNamespace(alpha=0.05)))
+    assert list(drawn) == ["multilingual_gaps"] and drawn["multilingual_gaps"].get_title() == \
+        "gender (valence, emotion:joy)"

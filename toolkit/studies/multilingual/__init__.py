@@ -63,6 +63,13 @@ def _no_system(language: str, tasks: Sequence[str]) -> str:
     """Why ``language`` has no default system, and the fix."""
     given = (f"give one (--model {language}=hf:<multilingual model>, or models=['{language}=<spec>'] in Python; "
              "a py: function works too)")
+    if language in AIT_LANGUAGES:
+        return (f"no system for {language!r}: none was given (its offline systems: the ait: zoo, "
+                f"{len(default_models(language, tasks=tasks))} systems for tasks {list(tasks)}; leave models unset "
+                f"for them); {given}")
+    if language in WRITTEN_IN:
+        return (f"no system for {language!r}: none was given; its sentences are English, so any English system "
+                f"scores them ({language}=vader, {language}=ait:svr-ngrams/valence); {given}")
     if language not in other_languages.SYSTEMS:
         return (f"no system for {language!r}: SemEval-2018 Task 1 has no {language!r} data, so the ait: zoo has "
                 f"none; {given}")
@@ -348,16 +355,19 @@ class Multilingual(Study):
     def paper_tables(self, result: StudyResult) -> dict[str, pd.DataFrame]:
         return {"gaps": result.gaps, "regression": result.regression}
 
-    def pairs(self, result: StudyResult, *, model: str, language: str, attribute: str) -> pd.DataFrame:
-        """The sentence pairs behind ``model``'s ``attribute`` gap in ``language``
+    def pairs(self, result: StudyResult, *, model: str, language: str, attribute: str,
+              source: str | None = None) -> pd.DataFrame:
+        """The sentence pairs behind ``model``'s ``attribute`` gap in ``language`` on corpus ``source``
         (:func:`drilldown.multilingual_pairs`)."""
-        return drilldown.multilingual_pairs(result, model=model, language=language, attribute=attribute)
+        return drilldown.multilingual_pairs(result, model=model, language=language, attribute=attribute,
+                                            source=source)
 
     def figures(self, result: StudyResult, **options) -> dict:
         """One figure per task with an estimate (:func:`figures.by_task`): ``multilingual_gaps`` for valence,
-        ``multilingual_gaps_<task>`` for each other task."""
+        ``multilingual_gaps_<task>`` for each other task; of the subset ``all``, else of the run's first subset."""
+        gaps = result.frames["gaps"]
         return {stem: axes[0] for stem, axes in
-                figures.by_task(result.frames["gaps"], alpha=result.settings.alpha).items()}
+                figures.by_task(gaps, alpha=result.settings.alpha, subset=shown_subset(gaps)).items()}
 
     def conclusions(self, result: StudyResult) -> pd.DataFrame:
         rows = pd.concat([result.frames["gaps"], result.frames["intersections"]], ignore_index=True)
@@ -375,6 +385,12 @@ class Multilingual(Study):
             "reason": rows["reason"]}), study=self.name)
 
 
+
+
+def shown_subset(gaps: pd.DataFrame) -> str:
+    """The subset the figures and the app show: ``all`` when the run has it, else its first."""
+    subsets = list(dict.fromkeys(gaps["subset"].astype(str)))
+    return "all" if "all" in subsets or not subsets else subsets[0]
 
 
 def _comma_list(text: str | None, option: str, valid: Sequence[str]) -> tuple[str, ...] | None:

@@ -15,8 +15,11 @@ from toolkit.apps.runner import Runner
 from toolkit.apps.tables import table
 from toolkit.errors import InputError, ToolkitError, unknown
 from toolkit.studies import multilingual
+from toolkit.studies.multilingual import corpora, figures
 from toolkit.studies.multilingual.analysis import GROUPS
 
+RESERVED = frozenset({"languages", "tasks", "models", "max_templates", "cache", "progress"})
+"""Arguments the app's fields give every run: not accepted as ``options``."""
 QUICK_TEMPLATES = 3
 """The quick box keeps each corpus's first templates (the notebook's ``SMOKE``)."""
 VALIDITY_COLUMNS = ("language", "source", "model", "task", "auc", "ci_low", "ci_high", "p_adjusted", "verdict",
@@ -38,28 +41,43 @@ def _checked(values: Sequence[str], *, name: str, valid: Sequence[str]) -> tuple
 
 def prefixed(models: Sequence[str] | Mapping[str, Sequence[str]] | None, *, languages: Sequence[str],
              tasks: Sequence[str]) -> list[str]:
-    """The app's model list as ``xx=<spec>`` strings: None gives each language's
-    :func:`~toolkit.studies.multilingual.default_models` for ``tasks``; a mapping language → specs is written with
-    its prefixes; a list is kept as given (an unprefixed spec scores every language)."""
-    if models is None:
-        return [f"{lang}={spec}" for lang in languages for spec in multilingual.default_models(lang, tasks=tasks)]
-    if isinstance(models, Mapping):
-        return [f"{lang}={spec}" for lang, specs in models.items() for spec in specs]
-    return list(models)
+    """The specs a run with ``models`` gives each of ``languages``, as the app's ``xx=<spec>`` strings, as
+    :func:`~toolkit.studies.multilingual.per_language` reads them: None gives each language its
+    :func:`~toolkit.studies.multilingual.default_models` for ``tasks``; a mapping or prefixed specs give the
+    languages they name their specs and every other language its defaults (or the unprefixed specs, when there are
+    some); a list of unprefixed specs is kept as given (each scores every language)."""
+    mapped = multilingual.per_language(models, languages=languages)
+    if mapped is not None and not isinstance(mapped, Mapping):
+        return list(mapped)
+    mapped = mapped or {}
+    return [f"{lang}={spec}" for lang in languages
+            for spec in (mapped[lang] if lang in mapped else multilingual.default_models(lang, tasks=tasks))]
 
 
 class MultilingualApp(Runner):
     """Pick languages, tasks, systems (each language's offline systems, prefixed ``xx=``; more specs
     such as ``de=hf:<folder>`` typed) and whether to keep only each corpus's first templates; Run scores and
-    redraws. Changing the languages or the tasks offers their systems, ticked, and keeps what was typed.
+    redraws. Changing the languages or the tasks offers their systems, ticked, and keeps what was typed. The tables
+    and figures show the subset ``all`` (else the run's first); the drill-down picks a system on one corpus of one
+    language (Spanish is in both corpora, each with its own gap).
     ``widget`` is the box to display; ``result`` the last run; ``study`` the study function (default
     :func:`toolkit.studies.multilingual.run`); ``options`` go to every run (``sources``, ``root``, ``subsets``,
     ``n_boot``, ``correction``, ``cluster``)."""
 
-    def __init__(self, *, languages: Sequence[str] = multilingual.LANGUAGES, tasks: Sequence[str] = ("valence",),
+    def __init__(self, *, languages: Sequence[str] | None = None, tasks: Sequence[str] = ("valence",),
                  models: Sequence[str] | Mapping[str, Sequence[str]] | None = None, quick: bool = False,
                  cache: bool | str | Path = True, study: Callable[..., Any] | None = None, **options: Any) -> None:
+        if taken := sorted(set(options) & RESERVED):
+            raise InputError(f"{', '.join(taken)} {'is' if len(taken) == 1 else 'are'} set by the app's fields, "
+                             "not by options.", fix="set the field (tasks, languages, the quick box), or pass "
+                                                    "languages=, tasks=, models=, quick=, cache= themselves.")
+        sources = options.get("sources") or tuple(corpora.SOURCES)
+        held = [lang for source in sources for lang in corpora.SOURCES.get(source, ())]
+        if languages is None:  # the corpora's own languages, as run() loads them
+            languages = [lang for source in sources for lang in corpora.DEFAULT_LANGUAGES.get(source, ())]
         languages = _checked(languages, name="languages", valid=multilingual.LANGUAGES)
+        outside = [lang for lang in languages if lang not in held]
+        languages = tuple(lang for lang in languages if lang in held)
         self.languages = w.SelectMultiple(options=languages, value=languages, description="languages",
                                           rows=min(len(languages), 7))
         tasks = _checked(tasks, name="tasks", valid=multilingual.TASKS)
@@ -73,6 +91,9 @@ class MultilingualApp(Runner):
         self.languages.observe(lambda _: self._reoffer(), names="value")
         self.tasks.observe(lambda _: self._reoffer(), names="value")
         self._controls()
+        if outside:  # as run() does: a language no chosen corpus holds is not loaded
+            self._say(f"note: {', '.join(outside)} {'is' if len(outside) == 1 else 'are'} in none of the corpora "
+                      f"{', '.join(sources)}: not offered.")
         self.cache, self.study, self.options = cache, study, options
         self.result = None
         self.widget = w.VBox([w.HBox([w.VBox([self.languages, self.models]),
@@ -118,6 +139,11 @@ class MultilingualApp(Runner):
     def run(self, *, block: bool = True) -> bool:
         """Score and redraw with the app's fields (``block``: wait for it; the button runs without waiting)."""
         specs = self.specs()
+        if not specs:
+            self.error = ("no system is ticked or typed. Fix: tick a system, or type a spec in 'more specs' "
+                          "(de=hf:<folder>).")
+            self._say(f"✖ {self.error}", colour="#b00020")
+            return False
         languages = self._scored_languages(specs)
         tasks = tuple(self.tasks.value)
         arguments = {**self.options, "models": specs, "languages": languages, "tasks": tasks,
@@ -133,22 +159,25 @@ class MultilingualApp(Runner):
         validity = result.frames["validity"]
         self._captioned(result, validity, VALIDITY_COLUMNS, (
             "Validity: each system's AUC for its task's emotion against the others on the corpus, templates and "
-            f"emotion words as crossed samples ({len(validity)} systems)."))
-        self._captioned(result, result.gaps[result.gaps["subset"] == "all"], GAP_COLUMNS, (
-            "Gaps per language (Δ = first group − second, score scale) with simultaneous "
-            f"{100 * (1 - result.settings.alpha):g} % intervals."))
+            f"emotion words as crossed samples ({len(validity)} rows: language × corpus × system)."))
+        subset = multilingual.shown_subset(result.gaps)
+        self._captioned(result, result.gaps[result.gaps["subset"] == subset], GAP_COLUMNS, (
+            f"Gaps per language{'' if subset == 'all' else f' ({subset})'} (Δ = first group − second, score scale) "
+            f"with simultaneous {100 * (1 - result.settings.alpha):g} % intervals."))
         crossed = result.intersections
         crossed = crossed[crossed["attribute"].astype(str).str.endswith("interaction")]
         if len(crossed):
             self._captioned(result, crossed, GAP_COLUMNS, "Race × gender interaction per language.")
         self._draw(result.figures())
         scored = result.scored
-        systems = {f"{language}: {model}": (language, model)
-                   for language, model in dict.fromkeys(zip(scored["language"], scored["model"]))}
+        systems = {f"{language} ({figures.SOURCE_SHORT.get(source, source)}): {model}": (language, source, model)
+                   for language, source, model in dict.fromkeys(zip(scored["language"], scored["source"],
+                                                                    scored["model"]))}
         attributes = [a for a in GROUPS if a in set(result.gaps["attribute"])]
         self._offer_drill(what="a language's gap", pickers={"system": list(systems), "attribute": attributes},
                           build=lambda system, attribute: result.pairs(
-                              model=systems[system][1], language=systems[system][0], attribute=attribute))
+                              language=systems[system][0], source=systems[system][1], model=systems[system][2],
+                              attribute=attribute))
 
     def _captioned(self, result, frame, columns: Sequence[str], caption: str) -> None:
         """``frame``'s ``columns`` with their verdicts in words; the caption names the family the p-values are
@@ -159,13 +188,15 @@ class MultilingualApp(Runner):
         self._show(table(shown.reset_index(drop=True), caption=f"{caption}{family} {legend}".strip()))
 
 
-def multilingual_app(*, languages: Sequence[str] = multilingual.LANGUAGES, tasks: Sequence[str] = ("valence",),
+def multilingual_app(*, languages: Sequence[str] | None = None, tasks: Sequence[str] = ("valence",),
                      models: Sequence[str] | Mapping[str, Sequence[str]] | None = None, quick: bool = False,
                      cache: bool | str | Path = True, study: Callable[..., Any] | None = None,
                      **options: Any) -> MultilingualApp:
-    """Build the multilingual app over ``languages`` (``models``: None for each language's offline systems, a list
-    of specs or a mapping language → specs; ``options``: ``sources``, ``root``, ``subsets``, ``n_boot``, … for
-    every run; ``study``: the study function, default :func:`toolkit.studies.multilingual.run`); display
-    ``app.widget`` in a notebook."""
+    """Build the multilingual app over ``languages`` (default: the chosen corpora's own, as
+    :func:`~toolkit.studies.multilingual.run` loads them; a language no chosen corpus holds is not offered, with a
+    note); ``models``: None for each language's offline systems, a list of specs or a mapping language → specs, read
+    as :func:`~toolkit.studies.multilingual.per_language` reads them; ``options``: ``sources``, ``root``,
+    ``subsets``, ``n_boot``, … for every run; ``study``: the study function, default
+    :func:`toolkit.studies.multilingual.run`. Display ``app.widget`` in a notebook."""
     return MultilingualApp(languages=languages, tasks=tasks, models=models, quick=quick, cache=cache, study=study,
                            **options)

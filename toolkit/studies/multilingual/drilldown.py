@@ -1,13 +1,16 @@
 """The multilingual study's drill-down pairs (:mod:`toolkit.drilldown`: the fixed pair columns and the viewer).
 
-:func:`multilingual_pairs` — a system (``model``) in one ``language`` and an ``attribute``: the sentence pairs
-behind that row's gap, the units :mod:`.analysis` averages, per case (template × emotion word):
+:func:`multilingual_pairs` — a system (``model``) on one corpus (``source``) of one ``language`` and an
+``attribute``: the sentence pairs behind that row of the gaps table, per case (template × emotion word):
 
-- Goldfarb-Tarrant et al.: each co-indexed minimal pair of the attribute (side a against side b);
-- Câmara et al., gender: each noun-phrase pair ("she/he" …), then the i-th female name against the i-th male name
-  of the same race (the analysis compares the two names' means: the mean is linear, so these pairs average to it);
-- Câmara et al., race: the i-th minoritized name against the i-th Anglo name of the same gender (the analysis's
-  race units).
+- Goldfarb-Tarrant et al.: each co-indexed minimal pair of the attribute (side a against side b) — the analysis's
+  units, pair for pair;
+- Câmara et al., gender: each noun-phrase pair ("she/he" …) — a unit each — then the pairs behind the one unit of
+  the names' means (``names (mean): <female>/<male>``): the i-th female name against the i-th male name of the same
+  race, whose mean per case is that unit's Δ (the analysis weighs the names' unit as one of the case's units, so
+  these pairs together count as one noun-phrase pair does);
+- Câmara et al., race: the i-th minoritized name against the i-th Anglo name of the same gender — the analysis's
+  units, pair for pair.
 
 ``key``: ``<case_id>|<pair>``; ``group_a``/``group_b``: the analysis's groups (female/male, minoritized/privileged;
 Japanese rank: junior/senior as a/b).
@@ -17,26 +20,30 @@ from __future__ import annotations
 import pandas as pd
 
 from toolkit.drilldown import pairs_frame, pick, scored_table
-from toolkit.errors import unknown
-from toolkit.studies.multilingual.analysis import GROUPS
+from toolkit.errors import InputError, unknown
+from toolkit.studies.multilingual.analysis import GROUPS, NAMES_PAIR
 
 _MINORITIZED = {"Latino", "Arab", "African-American"}
 _COLUMNS = ("model", "language", "source", "attribute", "case_id", "text", "score", "gender", "race", "np_pair",
             "pair", "side", "person_en")
 
 
-def multilingual_pairs(result, *, model: str, language: str, attribute: str) -> pd.DataFrame:
-    """The pairs behind ``model``'s ``attribute`` gap in ``language`` (see the module docstring), columns
-    :data:`toolkit.drilldown.PAIR_COLUMNS`, in case order. An unknown model, language or attribute is a coded error
-    listing the valid ones."""
+def multilingual_pairs(result, *, model: str, language: str, attribute: str, source: str | None = None
+                       ) -> pd.DataFrame:
+    """The pairs behind ``model``'s ``attribute`` gap in ``language`` on corpus ``source`` (see the module
+    docstring), columns :data:`toolkit.drilldown.PAIR_COLUMNS`, in case order. ``source`` may be left out where one
+    corpus of the run holds the language (Spanish is in both: each corpus has its own gap). An unknown model,
+    language, source or attribute is a coded error listing the valid ones."""
     if attribute not in GROUPS:
         raise unknown("attribute", attribute, list(GROUPS))
     scored = scored_table(result, study="multilingual", columns=_COLUMNS)
-    data = pick(pick(scored, "language", language, kind="language"), "model", model, kind="model")
-    frames = [(_camara if source == "camara2022" else _goldfarb_tarrant)(block, attribute)
-              for source, block in data.groupby("source", sort=False)]
-    found = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
-        columns=["case_id", "label", "text_a", "text_b", "score_a", "score_b"])
+    data = pick(scored, "language", language, kind="language")
+    sources = list(dict.fromkeys(data["source"].astype(str)))
+    if source is None and len(sources) > 1:
+        raise InputError(f"{language!r} is in {len(sources)} corpora of this run ({', '.join(sources)}), each with "
+                         "its own gap.", fix=f"pass source= one of {', '.join(map(repr, sources))}.")
+    data = pick(pick(data, "source", source or sources[0], kind="source"), "model", model, kind="model")
+    found = (_camara if (source or sources[0]) == "camara2022" else _goldfarb_tarrant)(data, attribute)
     group_a, group_b = GROUPS[attribute]
     return pairs_frame(pd.DataFrame({
         "key": found["case_id"].astype(str) + "|" + found["label"].astype(str), "model": model,
@@ -78,7 +85,7 @@ def _camara(block: pd.DataFrame, attribute: str) -> pd.DataFrame:
         matches = []
     for x, y in matches:
         found = _sides(names[names["person_en"] == x], names[names["person_en"] == y], on=["case_id"])
-        frames.append(found.assign(label=f"{x}/{y}"))
+        frames.append(found.assign(label=f"{NAMES_PAIR}: {x}/{y}" if attribute == "gender" else f"{x}/{y}"))
     if not frames:
         return pd.DataFrame(columns=["case_id", "label", "text_a", "text_b", "score_a", "score_b"])
     out = pd.concat(frames, ignore_index=True)

@@ -123,7 +123,8 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
         ax.set_ylim(len(order) - 0.5, -0.5)
         a, b = part["group_a"].iloc[0], part["group_b"].iloc[0]
         ax.set_xlabel(f"Δ = {a} − {b} (score), {100 * (1 - alpha):g}\u00a0% simultaneous interval")
-        ax.set_title(f"{attribute} ({task})" if task else attribute)
+        named = [n for n in (task, None if subset == "all" else subset) if n]
+        ax.set_title(f"{attribute} ({', '.join(named)})" if named else attribute)
     handles = [Line2D([], [], color=palette[m], marker="o", markersize=3.5, linewidth=0.8)
                for m in dict((labels[m], m) for m in systems).values()]
     texts = list(dict.fromkeys(labels[m] for m in systems))
