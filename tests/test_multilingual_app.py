@@ -45,6 +45,8 @@ def test_app_offers_each_languages_systems_for_its_tasks_and_keeps_what_was_type
     outside = multilingual_app(languages=["es", "de"], sources=["camara2022"], cache=False)
     assert outside.languages.options == ("es",) and not any(o.startswith("de=") for o in outside.models.options)
     assert "de is in none of the corpora camara2022: not offered" in outside.status.value
+    with pytest.raises(InputError, match="sources='camara2022' is one string"):
+        multilingual_app(sources="camara2022")
     with pytest.raises(InputError, match="max_templates is set by the app's fields"):
         multilingual_app(max_templates=3)
     with pytest.raises(InputError, match="is one string"):

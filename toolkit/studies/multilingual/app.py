@@ -71,7 +71,8 @@ class MultilingualApp(Runner):
             raise InputError(f"{', '.join(taken)} {'is' if len(taken) == 1 else 'are'} set by the app's fields, "
                              "not by options.", fix="set the field (tasks, languages, the quick box), or pass "
                                                     "languages=, tasks=, models=, quick=, cache= themselves.")
-        sources = options.get("sources") or tuple(corpora.SOURCES)
+        sources = _checked(options.get("sources") or tuple(corpora.SOURCES), name="sources",
+                           valid=tuple(corpora.SOURCES))
         held = [lang for source in sources for lang in corpora.SOURCES.get(source, ())]
         if languages is None:  # the corpora's own languages, as run() loads them
             languages = [lang for source in sources for lang in corpora.DEFAULT_LANGUAGES.get(source, ())]
