@@ -191,3 +191,42 @@ def test_figures_and_app_tables_show_the_runs_first_subset_when_it_has_no_all():
                                                                 settings=SimpleNamespace(alpha=0.05)))
     assert list(drawn) == ["multilingual_gaps"] and drawn["multilingual_gaps"].get_title() == \
         "gender (valence, emotion:joy)"
+
+
+def test_a_task_figure_keeps_a_row_for_a_language_without_a_system_for_that_task():
+    """German scored for valence only (GerSent) is a row of the anger figure saying so, not silently left out."""
+    from toolkit.studies.multilingual import figures
+
+    row = {"source": "goldfarb_tarrant2023", "subset": "all", "attribute": "gender", "group_a": "female",
+           "group_b": "male", "verdict": "inconclusive", "reason": "", "estimate": 0.01, "ci_low": -0.02,
+           "ci_high": 0.04}
+    stats = pd.DataFrame([{**row, "language": "de", "model": "gersent", "task": "valence"},
+                          {**row, "language": "es", "model": "ait:ridge-chars/anger@es", "task": "anger"},
+                          {**row, "language": "es", "model": "ait:ridge-chars/valence@es", "task": "valence"}])
+    drawn = figures.by_task(stats)
+    assert list(drawn) == ["multilingual_gaps", "multilingual_gaps_anger"]
+    anger = drawn["multilingual_gaps_anger"][0]
+    rows = ["German (Goldfarb-Tarrant)", "Spanish (Goldfarb-Tarrant)"]
+    assert [t.get_text() for t in anger.get_yticklabels()] == rows
+    assert [t.get_text() for t in anger.texts] == ["no anger system"]
+    valence = drawn["multilingual_gaps"][0]
+    assert [t.get_text() for t in valence.get_yticklabels()] == rows and not valence.texts
+
+
+def test_pairs_of_an_attribute_the_languages_corpus_lacks_is_a_coded_error_naming_what_it_holds(tmp_path):
+    """Chinese has gender pairs only: its race pairs are an error naming gender, never an empty list."""
+    import json
+
+    folder = tmp_path / "goldfarb_tarrant2023"
+    folder.mkdir()
+    data = json.loads(_gt_corpus(tmp_path / "full.json").read_text(encoding="utf-8"))
+    data["anger"] = {k: v for k, v in data["anger"].items() if not k.startswith("race")}
+    (folder / "EEC_zh.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    model = "py:synthetic_models:female_plus"
+    result = multilingual.run(models=[model], languages=["zh"], sources=["goldfarb_tarrant2023"], root=tmp_path,
+                              subsets=("all",), n_boot=100, cache=False)
+    assert len(result.pairs(model=model, language="zh", attribute="gender")) == 9
+    with pytest.raises(InputError, match="'zh' \\(goldfarb_tarrant2023\\) has no race pairs: its corpus holds "
+                                         "gender") as caught:
+        result.pairs(model=model, language="zh", attribute="race")
+    assert "pick attribute 'gender'" in str(caught.value)

@@ -33,7 +33,8 @@ def multilingual_pairs(result, *, model: str, language: str, attribute: str, sou
     """The pairs behind ``model``'s ``attribute`` gap in ``language`` on corpus ``source`` (see the module
     docstring), columns :data:`toolkit.drilldown.PAIR_COLUMNS`, in case order. ``source`` may be left out where one
     corpus of the run holds the language (Spanish is in both: each corpus has its own gap). An unknown model,
-    language, source or attribute is a coded error listing the valid ones."""
+    language, source or attribute is a coded error listing the valid ones; so is an attribute the language's corpus
+    has no pairs of (Chinese has no race pairs)."""
     if attribute not in GROUPS:
         raise unknown("attribute", attribute, list(GROUPS))
     scored = scored_table(result, study="multilingual", columns=_COLUMNS)
@@ -43,7 +44,14 @@ def multilingual_pairs(result, *, model: str, language: str, attribute: str, sou
         raise InputError(f"{language!r} is in {len(sources)} corpora of this run ({', '.join(sources)}), each with "
                          "its own gap.", fix=f"pass source= one of {', '.join(map(repr, sources))}.")
     data = pick(pick(data, "source", source or sources[0], kind="source"), "model", model, kind="model")
-    found = (_camara if (source or sources[0]) == "camara2022" else _goldfarb_tarrant)(data, attribute)
+    finder = _camara if (source or sources[0]) == "camara2022" else _goldfarb_tarrant
+    found = finder(data, attribute)
+    if found.empty:
+        held = [a for a in GROUPS if a != attribute and not finder(data, a).empty]
+        raise InputError(f"{language!r} ({source or sources[0]}) has no {attribute} pairs: its corpus holds "
+                         f"{', '.join(held) or 'none scored by this model'}.",
+                         fix=f"pick attribute {' or '.join(map(repr, held))}." if held else
+                         "pick another language or system.")
     group_a, group_b = GROUPS[attribute]
     return pairs_frame(pd.DataFrame({
         "key": found["case_id"].astype(str) + "|" + found["label"].astype(str), "model": model,

@@ -25,10 +25,14 @@ OPEN = "open: no difference shown"
 IDENTICAL = "identical scores (Δ = 0)"
 
 
-def _no_estimate(stats: pd.DataFrame, *, key: tuple[str, str], attribute: str, subset: str) -> str:
-    """What a row of the figure says where it has no point: the language has no such pairs, or their reason."""
-    rows = stats[(stats["source"] == key[0]) & (stats["language"] == key[1]) & (stats["attribute"] == attribute)
-                 & (stats["subset"] == subset)]
+def _no_estimate(stats: pd.DataFrame, *, key: tuple[str, str], attribute: str, subset: str,
+                 task: str | None = None) -> str:
+    """What a row of the figure says where it has no point: the language has no system for ``task``, no such
+    pairs, or their reason."""
+    here = stats[(stats["source"] == key[0]) & (stats["language"] == key[1]) & (stats["subset"] == subset)]
+    if task is not None and here.empty:
+        return f"no {task} system"
+    rows = here[here["attribute"] == attribute]
     if rows.empty:
         return f"no {attribute} pairs"
     reasons = rows["reason"].dropna().astype(str) if "reason" in rows else pd.Series(dtype=str)
@@ -65,20 +69,22 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
     a row with none says why. ``alpha``: the statistics' level, named on the axis (a 1 − ``alpha`` simultaneous
     interval); filled and open points are in the legend. A system whose paired scores are all identical is a
     diamond at 0 (in the legend); a row without the attribute's pairs, or without an estimate, says so. At a
-    column's width the rows name the sources short (C, GT), spelled out in the legend."""
-    chosen = stats[(stats["subset"] == subset) & stats["attribute"].isin(attributes)]
-    if task is None and chosen["estimate"].notna().any():
-        tasks = set(chosen.loc[chosen["estimate"].notna(), "task"])
-        task = "valence" if "valence" in tasks else str(chosen.loc[chosen["estimate"].notna(), "task"].iloc[0])
-    chosen = chosen[chosen["task"] == task] if task is not None else chosen
+    column's width the rows name the sources short (C, GT), spelled out in the legend. A language of ``stats`` with no
+    system for ``task`` has its row, saying so."""
+    every = stats[(stats["subset"] == subset) & stats["attribute"].isin(attributes)]
     if models is not None:
-        chosen = chosen[chosen["model"].isin(models)]
+        every = every[every["model"].isin(models)]
+    if task is None and every["estimate"].notna().any():
+        tasks = set(every.loc[every["estimate"].notna(), "task"])
+        task = "valence" if "valence" in tasks else str(every.loc[every["estimate"].notna(), "task"].iloc[0])
+    chosen = every[every["task"] == task] if task is not None else every
     data = chosen[chosen["estimate"].notna()]
     if data.empty:
         raise InputError(f"no estimates for attributes {list(attributes)} in subset {subset!r}.",
                          fix="pass statistics() of a scored table holding them.")
     present = [a for a in attributes if a in set(data["attribute"])]
-    order = list(dict.fromkeys(zip(chosen["source"], chosen["language"])))  # a row without an estimate says why
+    # every language of the run has a row, one without an estimate (or without a system for the task) says why
+    order = list(dict.fromkeys(zip(every["source"], every["language"])))
     wide = preset().double
     sources = {src: (SOURCE_NAMES if wide else SOURCE_SHORT).get(src, src) for src, _ in order}
     names = [f"{LANGUAGE_NAMES.get(lang, lang)} ({sources[src]})" for src, lang in order]
@@ -102,7 +108,7 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
             here = in_row[key]
             rows = part[(part["source"] == key[0]) & (part["language"] == key[1])]
             if rows.empty:
-                ax.annotate(_no_estimate(chosen, key=key, attribute=attribute, subset=subset), (0.02, row),
+                ax.annotate(_no_estimate(chosen, key=key, attribute=attribute, subset=subset, task=task), (0.02, row),
                             xycoords=("axes fraction", "data"), va="center", fontsize=preset().small_size, color="0.4",
                             fontstyle="italic")
             step = 0.8 / max(len(here), 1)
