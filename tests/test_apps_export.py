@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import re
+from pathlib import Path
 
 import pytest
 from small_runs import btcsam_cases
@@ -67,3 +68,23 @@ def test_apps_export_shows_the_tables_the_issue_names(small_runs, tmp_path):
     _, btcsam_page = _export("btcsam", small_runs["btcsam"], tmp_path)
     failure = btcsam_page.split("<caption>BTC-SAM Table 5:")[1].split("</table>")[0]
     assert "failure_pct" in failure and "verdict" in failure
+
+
+def test_two_exports_in_one_second_never_share_a_default_name(small_runs, tmp_path, monkeypatch):
+    """Two apps' Export report (or Export LaTeX) in the same second wrote one file, the second over the first."""
+    import time
+    from types import SimpleNamespace
+
+    from toolkit.apps import runner
+
+    monkeypatch.setenv("TOOLKIT_DATA", str(tmp_path))
+    frozen = {"%Y%m%d-%H%M%S": "20261129-120000", "%Y-%m-%d %H:%M:%S %Z": "2026-11-29 12:00:00 UTC"}
+    monkeypatch.setattr(runner, "time", SimpleNamespace(strftime=lambda fmt, *_: frozen[fmt],  # one second for both
+                                                        perf_counter=time.perf_counter))
+    first, second = APPS["eec"](lambda **_: small_runs["eec"]), APPS["eec"](lambda **_: small_runs["eec"])
+    assert first.run() and second.run()
+    paths = [first.export_report(), second.export_report()]
+    assert [p.name for p in paths] == ["eec-20261129-120000.html", "eec-20261129-120000-2.html"]
+    assert all(p.is_file() and p.stat().st_size for p in paths)
+    folders = {Path(first.export_latex()[0]).parent, Path(second.export_latex()[0]).parent}
+    assert {f.name for f in folders} == {"eec-20261129-120000", "eec-20261129-120000-2"}

@@ -55,6 +55,24 @@ def test_app_offers_each_languages_systems_for_its_tasks_and_keeps_what_was_type
         multilingual_app(tasks=["valance"])
     with pytest.raises(UnknownNameError, match="unknown language 'xx'"):
         multilingual_app(languages=["es", "xx"])
+    # the study's settings check the options at construction, as run() would at the first Run
+    with pytest.raises(UnknownNameError, match="unknown multilingual corpus 'cammara2022'"):
+        multilingual_app(sources=["cammara2022"])
+    with pytest.raises(InputError, match="subsets='all' is one string"):
+        multilingual_app(subsets="all")
+    with pytest.raises(InputError, match="languages is empty"):
+        multilingual_app(languages=[])
+    with pytest.raises(InputError, match="tasks is None"):
+        multilingual_app(tasks=None)
+    with pytest.raises(UnknownNameError, match="unknown option 'foo'; available: alpha, cluster"):
+        multilingual_app(foo=1)  # a TypeError at the first Run
+
+
+def test_run_with_an_unknown_corpus_is_a_coded_error_before_loading():
+    """It was a KeyError from the default languages' lookup."""
+    for languages in (None, ["es"]):
+        with pytest.raises(UnknownNameError, match="unknown multilingual corpus 'foo'"):
+            multilingual.run(models=["vader"], sources=["foo"], languages=languages, cache=False)
 
 
 def test_app_hands_its_fields_to_the_study_and_scores_no_language_whose_systems_are_all_unticked(tmp_path):

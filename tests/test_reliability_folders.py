@@ -169,3 +169,18 @@ def test_cache_past_the_file_size_limit_names_ulimit_and_keeps_the_cache(tmp_pat
     fix = done.stdout.split("FIX", 1)[1]
     assert "delete" not in fix and "raise the limit" in fix
     assert "KEPT 50" in done.stdout  # the batches stored before are there
+
+
+def test_an_unwritable_figures_folder_is_named_as_the_figures_folder_and_an_app_says_what_to_do(small_runs,
+                                                                                                 tmp_path):
+    """The fix named --out when the figures' folder was the culprit; in an app it said to press Run again."""
+    from toolkit.apps.messages import widget_message
+
+    blocker = tmp_path / "figures.txt"
+    blocker.write_text("a file, not a folder")
+    with pytest.raises(OutputDirError, match="is a file, not a folder") as caught:
+        small_runs["eec"].write(tmp_path / "out", figures_dir=blocker)
+    assert "figures_dir=" in caught.value.fix and "--out folder" not in caught.value.fix
+    shown = widget_message(OutputDirError("cannot write to the output folder '/x': Permission denied.",
+                                          fix="pass an --out folder you can write to (or fix its permissions)."))
+    assert "TOOLKIT_DATA" in shown and "press Run" not in shown

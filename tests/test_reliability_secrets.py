@@ -148,3 +148,19 @@ def test_notebooks_executed_copy_holds_no_url_credentials_even_when_the_run_fail
     assert SECRET not in text
     assert "http://***@proxy.example:3128" in text and "https://***@llm.example.org/v1" in text
     json.loads(text)  # still a notebook
+
+
+def test_apps_notes_never_keep_url_credentials_from_a_warning(small_runs):
+    """The status line and the report were redacted, but ``app.notes`` kept the warning's password."""
+    import warnings
+
+    from toolkit.studies.eec.app import eec_app
+
+    def study(**_):
+        warnings.warn(f"retrying http://pxuser:{SECRET}@proxy.example:3128 after a timeout", stacklevel=1)
+        return small_runs["eec"]
+
+    app = eec_app(models=["afinn"], cache=False, study=study)
+    assert app.run(), app.status.value
+    assert any("proxy.example:3128" in note for note in app.notes)
+    assert not any(SECRET in note for note in app.notes) and SECRET not in app.status.value

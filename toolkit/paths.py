@@ -71,13 +71,15 @@ def path_tooltip(text: str) -> str:
 
 
 def multilingual_dirs() -> list[Path]:
-    """Where the multilingual EEC corpora (folders ``camara2022/`` and ``goldfarb_tarrant2023/``) are looked for, in
-    order: ``$TOOLKIT_MULTILINGUAL_DIR`` (when set), ``data/multilingual_eec/`` (under ``$TOOLKIT_DATA`` when set),
-    then ``../shared/data/multilingual_eec`` beside the project folder (the developers' layout)."""
+    """Where the multilingual EEC corpora (folders ``camara2022/`` and ``goldfarb_tarrant2023/``) are looked for:
+    ``$TOOLKIT_MULTILINGUAL_DIR`` alone when set (the user's choice: a copy missing there is an error, never another
+    copy found elsewhere), else ``data/multilingual_eec/`` (under ``$TOOLKIT_DATA`` when set), then
+    ``../shared/data/multilingual_eec`` beside the project folder (the developers' layout)."""
     chosen = os.environ.get("TOOLKIT_MULTILINGUAL_DIR")
-    candidates = ([Path(chosen).expanduser()] if chosen else []) + [
-        data_dir() / "multilingual_eec", project_root().parent / "shared" / "data" / "multilingual_eec"]
-    return list(dict.fromkeys(candidates))
+    if chosen:
+        return [Path(chosen).expanduser()]
+    return list(dict.fromkeys([data_dir() / "multilingual_eec",
+                               project_root().parent / "shared" / "data" / "multilingual_eec"]))
 
 
 def mount_point(folder: str | Path) -> Path:

@@ -258,8 +258,8 @@ class Runner:
             self.output.append_stderr(redact("".join(traceback.format_exception(exc))))
         else:
             self._finishing = True
-            self.notes = list(dict.fromkeys([*self._field_notes, *(str(c.message) for c in caught
-                                                                  if not issubclass(c.category, DeprecationWarning))]))
+            self.notes = list(dict.fromkeys(redact(n) for n in [  # a secret in a warning is never kept, even here
+                *self._field_notes, *(str(c.message) for c in caught if not issubclass(c.category, DeprecationWarning))]))
             self._say(f"✔ done in {time.perf_counter() - started:.1f} s"
                       + "".join(f" · note: {n}" for n in self.notes), colour="#1b5e20")
             self.export_button.disabled = self.result is None
@@ -292,12 +292,12 @@ class Runner:
         figure with its caption (full size on a click), the statistics settings (α, correction, margin, bootstrap
         replicates, seed) and the full provenance: package versions, git commit, model fingerprints, the study's
         settings or, where a result carries none, the arguments the app passed. ``path`` defaults to
-        ``data/reports/<app>-<time>.html``; returns it."""
+        ``data/reports/<app>-<time>.html`` (``-2``, … where that name is taken); returns it."""
         if self.result is None or self.running:
             raise InputError("there is no finished run to export.", fix="press Run and wait until it is done.")
         name = type(self).__name__.removesuffix("App").lower()
         if path is None:
-            path = paths.data_dir() / "reports" / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}.html"
+            path = _unused(paths.data_dir() / "reports" / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}", ".html")
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
@@ -327,7 +327,8 @@ class Runner:
     def export_latex(self, folder=None) -> list:
         """Write the last successful run as the CLI does with ``--latex``: its result folder (tables, figures,
         ``provenance.json``) and each paper table as a ``.tex`` file fitted to the active figure preset, in
-        ``folder`` (default ``data/reports/<app>-<time>/``); return the ``.tex`` paths."""
+        ``folder`` (default ``data/reports/<app>-<time>/``, ``-2``, … where that name is taken); return the ``.tex``
+        paths."""
         write = self.writer()
         if write is None:
             raise InputError("this app has no paper tables to export as LaTeX.", fix="use Export report (HTML).")
@@ -335,7 +336,7 @@ class Runner:
             raise InputError("there is no finished run to export.", fix="press Run and wait until it is done.")
         name = type(self).__name__.removesuffix("App").lower()
         if folder is None:
-            folder = paths.data_dir() / "reports" / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}"
+            folder = _unused(paths.data_dir() / "reports" / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}", "")
         folder = Path(folder)
         written = write(self.result, out_dir=folder, figures_dir=folder / "figures", latex=True)
         self.latex_paths = [p for p in written if Path(p).suffix == ".tex"]
@@ -390,6 +391,16 @@ class Runner:
         redraw()
         self.drill.children = (w.HTML(f"<b>Drill down</b>: the cases behind {html.escape(what)}"),
                                w.HBox(list(dropdowns.values())), holder)
+
+
+def _unused(base: Path, suffix: str) -> Path:
+    """``base`` + ``suffix``, or ``base-2`` + ``suffix``, … : the first name nothing holds yet (two exports in one
+    second, from two apps, never share a default name)."""
+    candidate, n = base.with_name(base.name + suffix), 1
+    while candidate.exists() or candidate.is_symlink():
+        n += 1
+        candidate = base.with_name(f"{base.name}-{n}{suffix}")
+    return candidate
 
 
 def _every_table(result: Any) -> dict[str, pd.DataFrame]:

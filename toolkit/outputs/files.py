@@ -282,15 +282,15 @@ def check_writable(*folders: str | Path | None) -> None:
             remove_empty(probe(Path(folder).expanduser()))
 
 
-def probe(path: Path) -> list[Path]:
-    """Create ``path`` and a probe file in it (TK105/TK106 when that fails); return the folders created."""
+def probe(path: Path, *, option: str = "an --out folder") -> list[Path]:
+    """Create ``path`` and a probe file in it (TK105/TK106 when that fails; ``option``: what the fix tells the user
+    to pass instead, e.g. ``"another figures_dir="``); return the folders created."""
     if path.is_symlink() and not path.exists():
         raise OutputDirError(f"the output folder {str(path)!r} is a link to {os.readlink(path)!r}, which does not "
-                             "exist.", fix="create the folder the link points to, remove the link, or pass another "
-                                           "--out.")
+                             "exist.", fix=f"create the folder the link points to, remove the link, or pass {option}.")
     if path.exists() and not path.is_dir():
         raise OutputDirError(f"the output folder {str(path)!r} is a file, not a folder.",
-                             fix="pass an --out folder (a new name creates it), or move the file away.")
+                             fix=f"pass {option} (a new name creates it), or move the file away.")
     created = [p for p in [path, *path.parents] if not p.exists()]  # deepest first
     try:
         path.mkdir(parents=True, exist_ok=True)
@@ -300,7 +300,7 @@ def probe(path: Path) -> list[Path]:
         if paths.is_disk_full(exc):
             raise disk_full(path if path.exists() else path.parent, None) from None
         raise OutputDirError(f"cannot write to the output folder {str(path)!r}: {exc.strerror or exc}.",
-                             fix="pass an --out folder you can write to (or fix its permissions).") from None
+                             fix=f"pass {option} you can write to (or fix its permissions).") from None
     return created
 
 

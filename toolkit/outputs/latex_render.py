@@ -185,18 +185,20 @@ class Layout:
 
 
 MIN_HEADER_PT = 40.0  # a header is broken into lines down to this width (or its cells' width, when wider)
+WHOLE_HEADER_WORD_PT = 80.0  # a header word up to this wide stays whole ("attribute", never "attribut" + "e")
 KEY_SHARE = 0.3  # row labels that must break keep at least this share of the page width
 
 
-def wrap(text: str, target: float) -> list[str]:
+def wrap(text: str, target: float, *, whole: float = 0.0) -> list[str]:
     """``text`` (lines separated by ``\n``) with every line wider than ``target`` pt broken after spaces, ``_``,
-    ``-`` and ``/``; a piece without such a break that is itself wider than ``target`` (a 300-character word, a run
-    of characters shown as code points) is broken between characters."""
+    ``-`` and ``/``; a piece without such a break that is itself wider than ``max(target, whole)`` (a 300-character
+    word, a run of characters shown as code points) is broken between characters (``whole``: the widest word kept
+    whole although wider than ``target``, as a header's "attribute" over cells of "race")."""
     out: list[str] = []
     for line in str(text).split("\n"):
         current = ""
         for piece in (p for p in re.split(r"(?<=[ _/-])", line) if p):
-            for part in _hard_parts(piece, target):
+            for part in _hard_parts(piece, max(target, whole)):
                 if current and text_width((current + part).rstrip()) > target:
                     out.append(current.rstrip())
                     current = part
@@ -233,8 +235,9 @@ def _cells_width(column: Column) -> float:
 
 def header_lines(column: Column) -> list[str]:
     """The header's lines: its own ``\n`` breaks, and a line wider than the column's cells (at least
-    :data:`MIN_HEADER_PT`) broken after spaces, ``_``, ``-`` and ``/``."""
-    return wrap(column.header, max(MIN_HEADER_PT, _cells_width(column)))
+    :data:`MIN_HEADER_PT`) broken after spaces, ``_``, ``-`` and ``/``; a word up to :data:`WHOLE_HEADER_WORD_PT`
+    wide is never cut between letters (the column widens to it)."""
+    return wrap(column.header, max(MIN_HEADER_PT, _cells_width(column)), whole=WHOLE_HEADER_WORD_PT)
 
 
 def _column_width(column: Column) -> float:

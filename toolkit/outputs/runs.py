@@ -171,7 +171,7 @@ def write(*, study: str, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, 
     figures = Path(figures_dir) if figures_dir is not None else paths.figures_dir()
     files.probe(out)
     files.check_owner(out, study)  # before rendering: a folder of another study's run is never written into
-    files.probe(figures)
+    files.probe(figures, option="a figures_dir= folder (the figures' folder; the command line writes them in --out)")
     if with_scored:
         tables = {**tables, f"{study}_scored": scored}
     presets = {stem: figure_preset(ax) for stem, ax in axes.items()}

@@ -98,6 +98,25 @@ def _language_of(spec: str) -> str | None:
     return None
 
 
+def _check_built_for(language: str, spec: str, *, shown: str) -> None:
+    """A spec given for ``language`` whose model was built for another (``es=gersent``; ``es=ait:…`` without
+    ``@es`` is the English system): InputError naming the system to give instead."""
+    built_for = _language_of(spec)
+    if built_for is None or built_for == WRITTEN_IN.get(language, language):
+        return
+    if spec.startswith("ait:") and language in AIT_LANGUAGES:
+        hint = f"write {language}={spec.partition('@')[0]}@{language} for the system trained in {language!r}"
+    elif language in WRITTEN_IN:
+        hint = (f"its sentences are English: give an English system ({language}=vader, "
+                f"{language}=ait:svr-ngrams/valence)")
+    else:
+        offline = default_models(language)
+        listed = ", ".join(offline[:4]) + (f", … ({len(offline)} in all)" if len(offline) > 4 else "")
+        hint = f"give a {language!r} system (its offline ones: {listed or 'none'})"
+    raise InputError(f"{shown} would score {language!r} sentences with a system built for {built_for!r}.",
+                     fix=hint + ".")
+
+
 def _check_language(language: str, languages: Sequence[str] | None, *, what: str, drop: str) -> None:
     """An unknown language: UnknownNameError listing :data:`LANGUAGES`; one the run does not load: InputError."""
     if language not in LANGUAGES:
@@ -126,6 +145,14 @@ def per_language(models: ModelsArg, *, languages: Sequence[str] | None = None) -
             if isinstance(models[language], str):
                 raise InputError(f"models[{language!r}] is one string; it takes a list of specs.",
                                  fix=f"models={{{language!r}: [{models[language]!r}]}}.")
+            for spec in models[language]:
+                if not isinstance(spec, str):
+                    continue
+                if match := _PREFIX.match(spec.strip()):
+                    raise InputError(f"models[{language!r}] holds {spec!r}, a spec prefixed with a language; in a "
+                                     "mapping the key is the language.",
+                                     fix=f"models={{{match.group(1)!r}: [{match.group(2).strip()!r}]}}.")
+                _check_built_for(language, spec.strip(), shown=f"models[{language!r}]'s {spec!r}")
         return models
     models = list(models)
     common, prefixed = [], {}
@@ -140,20 +167,31 @@ def per_language(models: ModelsArg, *, languages: Sequence[str] | None = None) -
             continue
         language, spec = match.groups()
         _check_language(language, languages, what=f"the model {model!r} is for {language!r}", drop="the model")
-        built_for = _language_of(spec.strip())
-        if built_for is not None and built_for != WRITTEN_IN.get(language, language):
-            hint = (f"write {language}={spec.strip().partition('@')[0]}@{language} for the system trained in "
-                    f"{language!r}" if spec.startswith("ait:") and language in AIT_LANGUAGES
-                    else f"give a {language!r} system (its offline ones: "
-                         f"{', '.join(default_models(language)) or 'none'})")
-            raise InputError(f"the model {model!r} would score {language!r} sentences with a system built for "
-                             f"{built_for!r}.", fix=hint + ".")
+        _check_built_for(language, spec.strip(), shown=f"the model {model!r}")
         prefixed.setdefault(language, []).append(spec.strip())
+    for model in common:  # an unprefixed spec scores every language: one built for a language scores it only
+        built_for = _language_of(model.strip()) if isinstance(model, str) else None
+        others = [lang for lang in (languages or ()) if built_for not in (None, WRITTEN_IN.get(lang, lang))]
+        if others:
+            own = [lang for lang in (languages or ()) if WRITTEN_IN.get(lang, lang) == built_for]
+            raise InputError(f"the model {model!r} is built for {built_for!r} and, unprefixed, would score "
+                             f"{', '.join(map(repr, others))} sentences too.",
+                             fix=(f"prefix it with its language: {own[0]}={model.strip()} (that language only)"
+                                  if own else f"give it to a run of {built_for!r}, prefixed "
+                                              f"({built_for}={model.strip()})") + ".")
     if not prefixed:
         return models
     if not common:
         return prefixed
     return {language: common + prefixed.get(language, []) for language in (languages or LANGUAGES)}
+
+
+def _named(models: ModelsArg) -> set[str]:
+    """The languages ``models`` names: a mapping's keys, or the prefixes of ``xx=<spec>`` strings."""
+    if isinstance(models, Mapping):
+        return set(models)
+    return {match.group(1) for model in models or () if isinstance(model, str)
+            and (match := _PREFIX.match(model.strip()))}
 
 
 def _models_for(models: ModelsArg, language: str, tasks: Sequence[str]) -> list:
@@ -182,15 +220,31 @@ def run(*, models: ModelsArg = None, languages: Sequence[str] | None = None,
     ``validity`` (each system's AUC for its task's emotion on the corpus: :mod:`.validity`); extras ``skipped``,
     ``pearson``."""
     return _study().run(models=models, cache=cache, progress=progress,
-                        languages=None if languages is None else tuple(languages), sources=tuple(sources),
-                        root=None if root is None else str(root), tasks=tuple(tasks), subsets=tuple(subsets),
+                        languages=_listed(languages, "languages"), sources=_listed(sources, "sources"),
+                        root=None if root is None else str(root), tasks=_listed(tasks, "tasks"),
+                        subsets=_listed(subsets, "subsets"),
                         alpha=alpha, correction=correction, margin=margin, n_boot=n_boot, seed=seed, cluster=cluster,
                         max_templates=max_templates)
+
+
+def _listed(value, name: str):
+    """A list argument as a tuple for the settings; a string or None as given (the settings' checks name the fix);
+    anything else that is not a list: a coded error."""
+    if value is None or isinstance(value, str):
+        return value
+    try:
+        return tuple(value)
+    except TypeError:
+        raise InputError(f"{name}={value!r} is not a list.", fix=f"give {name} as a list, e.g. "
+                                                                 f"{name}=[{LANGUAGES[0]!r}].") from None
 
 
 def _execute(*, models: ModelsArg, settings: "MultilingualSettings", cache: bool | str | Path | None,
              progress: bool | None) -> StudyResult:
     if models is not None and not isinstance(models, (Mapping, str)):
+        if not isinstance(models, Iterable) or isinstance(models, SentimentModel):
+            raise InputError(f"models={models!r} is not a list of specs or models.",
+                             fix="models=['<spec>', …], or a mapping language → list (models={'de': ['gersent']}).")
         models = list(models)  # a generator is read once
     per_language(models, languages=settings.languages)  # a bad prefix fails before the corpora are read
     table = corpora.load(sources=settings.sources, languages=settings.languages, root=settings.root)
@@ -198,8 +252,19 @@ def _execute(*, models: ModelsArg, settings: "MultilingualSettings", cache: bool
         keep = table.groupby(["source", "language"])["template_id"].transform(
             lambda s: s.isin(sorted(s.unique())[:settings.max_templates]))
         table = table[keep].reset_index(drop=True)
-    models = per_language(models, languages=list(dict.fromkeys(table["language"])))
-    frames, skipped, report = [], {}, ScoreRecord()
+    loaded = list(dict.fromkeys(table["language"]))
+    held_by = {lang: [src for src, held in corpora.SOURCES.items() if lang in held] for lang in LANGUAGES}
+    absent = [lang for lang in settings.languages or () if lang not in loaded]
+    for lang in absent:
+        if lang in _named(models):  # its systems would go unused: the corpora are what is missing, not the language
+            raise InputError(f"systems are given for {lang!r}, which none of the chosen corpora "
+                             f"({', '.join(settings.sources)}) holds.",
+                             fix=f"add {' or '.join(held_by[lang])} to sources (--sources), or drop the systems "
+                                 f"for {lang!r}.")
+    skipped = {lang: f"none of the chosen corpora ({', '.join(settings.sources)}) holds {lang!r}; add "
+                     f"{' or '.join(held_by[lang])} to sources (--sources)" for lang in absent}
+    models = per_language(models, languages=loaded)
+    frames, report = [], ScoreRecord()
     for language, block in table.groupby("language", sort=False):
         chosen = _models_for(models, language, settings.tasks)
         if not chosen:
@@ -276,18 +341,23 @@ class MultilingualSettings(Settings):
                                                or not isinstance(self.max_templates, int) or self.max_templates < 1):
             raise InputError(f"max_templates must be a whole number of templates ≥ 1, got {self.max_templates!r}.",
                              fix="e.g. max_templates=3, or None for every template.")
-        for subset in self.subsets:
-            if subset not in analysis.SUBSETS:
-                raise unknown("subset", subset, analysis.SUBSETS)
         for field in ("languages", "sources", "tasks", "subsets"):
             value = getattr(self, field)
+            if value is None and field != "languages":
+                raise InputError(f"{field} is None; it takes a list.", fix=f"leave {field} out for the default.")
             if isinstance(value, str):
                 raise InputError(f"{field}={value!r} is one string; {field} takes a list.", fix=f"{field}=[{value!r}].")
             if value is not None and not len(tuple(value)):
                 raise InputError(f"{field} is empty.", fix=f"give at least one, or leave {field} out for the default.")
+        for subset in self.subsets:
+            if subset not in analysis.SUBSETS:
+                raise unknown("subset", subset, analysis.SUBSETS)
         for task in self.tasks:
             if task not in TASKS:
                 raise unknown("task", task, TASKS)
+        for source in self.sources:
+            if source not in corpora.SOURCES:
+                raise unknown("multilingual corpus", source, corpora.SOURCES)
         for language in self.languages or ():
             if language not in LANGUAGES:
                 raise unknown("language", language, LANGUAGES)
@@ -387,10 +457,7 @@ class Multilingual(Study):
 
 
 
-def shown_subset(gaps: pd.DataFrame) -> str:
-    """The subset the figures and the app show: ``all`` when the run has it, else its first."""
-    subsets = list(dict.fromkeys(gaps["subset"].astype(str)))
-    return "all" if "all" in subsets or not subsets else subsets[0]
+shown_subset = analysis.shown_subset
 
 
 def _comma_list(text: str | None, option: str, valid: Sequence[str]) -> tuple[str, ...] | None:

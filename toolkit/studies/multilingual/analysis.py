@@ -174,3 +174,10 @@ def intersections(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, correct
                          "n_templates": r.n_templates, "n_units": min(r.n_names_a, r.n_names_b),
                          "family": f"{r.family} (per language)" if r.family else ""})  # untested: no family
     return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def shown_subset(gaps: pd.DataFrame) -> str:
+    """The subset the figures, the app and the LaTeX gaps table show: ``all`` when the run has it, else its
+    first."""
+    subsets = list(dict.fromkeys(gaps["subset"].astype(str)))
+    return "all" if "all" in subsets or not subsets else subsets[0]

@@ -3,6 +3,8 @@ scores the corpora and shows each system's validity, the gaps per language, the 
 figure per task."""
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -15,6 +17,7 @@ from toolkit.apps.runner import Runner
 from toolkit.apps.tables import table
 from toolkit.errors import InputError, ToolkitError, unknown
 from toolkit.studies import multilingual
+from toolkit.studies.base import settings_of
 from toolkit.studies.multilingual import corpora, figures
 from toolkit.studies.multilingual.analysis import GROUPS
 
@@ -26,17 +29,6 @@ VALIDITY_COLUMNS = ("language", "source", "model", "task", "auc", "ci_low", "ci_
                     "reason")
 GAP_COLUMNS = ("language", "source", "model", "task", "attribute", "estimate", "ci_low", "ci_high", "p_adjusted",
                "verdict", "reason")
-
-
-def _checked(values: Sequence[str], *, name: str, valid: Sequence[str]) -> tuple[str, ...]:
-    """``values`` as a picker's value: a list of ``valid`` items, each once (one string is a coded error, not its
-    letters; an unknown item lists the valid ones)."""
-    if isinstance(values, str):
-        raise InputError(f"{name}={values!r} is one string; {name} takes a list.", fix=f"{name}=[{values!r}].")
-    for value in values:
-        if value not in valid:
-            raise unknown(name.rstrip("s"), value, valid)
-    return tuple(dict.fromkeys(values))
 
 
 def prefixed(models: Sequence[str] | Mapping[str, Sequence[str]] | None, *, languages: Sequence[str],
@@ -71,18 +63,27 @@ class MultilingualApp(Runner):
             raise InputError(f"{', '.join(taken)} {'is' if len(taken) == 1 else 'are'} set by the app's fields, "
                              "not by options.", fix="set the field (tasks, languages, the quick box), or pass "
                                                     "languages=, tasks=, models=, quick=, cache= themselves.")
-        sources = _checked(options.get("sources") or tuple(corpora.SOURCES), name="sources",
-                           valid=tuple(corpora.SOURCES))
-        held = [lang for source in sources for lang in corpora.SOURCES.get(source, ())]
+        function = study or multilingual.run
+        accepted = inspect.signature(function).parameters
+        if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values()):
+            for key in options:
+                if key not in accepted:
+                    raise unknown("option", key, sorted(set(accepted) - RESERVED - {"models", "cache", "progress"}))
+        # the study's own checks, before any picker is built (a string is not its letters; unknown names listed)
+        fields = {f.name for f in dataclasses.fields(multilingual.MultilingualSettings)}
+        settings = settings_of(multilingual.MultilingualSettings, {
+            **{key: value for key, value in options.items() if key in fields and value is not None},
+            "languages": languages, "tasks": tasks})
+        sources = settings.sources
+        held = [lang for source in sources for lang in corpora.SOURCES[source]]
+        languages = settings.languages
         if languages is None:  # the corpora's own languages, as run() loads them
-            languages = [lang for source in sources for lang in corpora.DEFAULT_LANGUAGES.get(source, ())]
-        languages = _checked(languages, name="languages", valid=multilingual.LANGUAGES)
+            languages = [lang for source in sources for lang in corpora.DEFAULT_LANGUAGES[source]]
         outside = [lang for lang in languages if lang not in held]
         languages = tuple(lang for lang in languages if lang in held)
         self.languages = w.SelectMultiple(options=languages, value=languages, description="languages",
                                           rows=min(len(languages), 7))
-        tasks = _checked(tasks, name="tasks", valid=multilingual.TASKS)
-        self.tasks = w.SelectMultiple(options=multilingual.TASKS, value=tasks, description="tasks",
+        self.tasks = w.SelectMultiple(options=multilingual.TASKS, value=settings.tasks, description="tasks",
                                       rows=len(multilingual.TASKS))
         chosen = prefixed(models, languages=languages, tasks=self.tasks.value)
         self.field = ModelField(options=self._options(), chosen=chosen)

@@ -51,6 +51,10 @@ DEFAULT_LANGUAGES: dict[str, tuple[str, ...]] = {"camara2022": ("es", "ar"),
                                                  "goldfarb_tarrant2023": ("de", "es", "ja", "zh")}
 FOLDERS = {"camara2022": "camara2022", "goldfarb_tarrant2023": "goldfarb_tarrant2023"}
 FILES = {"camara2022": "{language}.csv", "goldfarb_tarrant2023": "EEC_{language}.json"}
+ALL_LANGUAGES = tuple(dict.fromkeys(lang for held in SOURCES.values() for lang in held))
+SOURCE_NAMES = {"camara2022": "Câmara", "goldfarb_tarrant2023": "Goldfarb-Tarrant"}
+SOURCE_SHORT = {"camara2022": "C", "goldfarb_tarrant2023": "GT"}
+"""At a column's width (a figure's row, a LaTeX table's cell) a corpus is "C" or "GT", spelled out beside it."""
 REPOSITORIES = {"camara2022": "https://github.com/ascamara/ml-intersectionality (folder eec/)",
                 "goldfarb_tarrant2023": "https://github.com/seraphinatarrant/multilingual_sentiment_analysis "
                                         "(folder evaluation/corpora/)"}
@@ -97,9 +101,16 @@ def find(*, source: str, root: str | Path | None = None, languages: Sequence[str
 def missing(*, sources: Sequence[str] = tuple(SOURCES), languages: Sequence[str] | None = None,
             root: str | Path | None = None) -> str:
     """Why the corpora cannot be loaded (the first missing corpus's message, with where to get it and where to put
-    it), or "" when every requested file is there: a notebook prints it and skips instead of failing."""
+    it), or "" when every requested file is there: a notebook prints it and skips instead of failing. An unknown
+    corpus or language, or a string where a list belongs, is a coded error (never "" and a failing run after)."""
+    for name, given, valid in (("sources", sources, SOURCES), ("languages", languages, ALL_LANGUAGES)):
+        if isinstance(given, str):
+            raise InputError(f"{name}={given!r} is one string; {name} takes a list.", fix=f"{name}=[{given!r}].")
+        for item in given or ():
+            if item not in valid:
+                raise unknown("multilingual corpus" if name == "sources" else "language", item, list(valid))
     for source in sources:
-        wanted = [lang for lang in (languages or DEFAULT_LANGUAGES.get(source, ())) if lang in SOURCES.get(source, ())]
+        wanted = [lang for lang in (languages or DEFAULT_LANGUAGES[source]) if lang in SOURCES[source]]
         if not wanted:
             continue
         try:
@@ -115,9 +126,9 @@ def load(*, sources: Sequence[str] = tuple(SOURCES), languages: Sequence[str] | 
     each corpus's languages (default: :data:`DEFAULT_LANGUAGES`); ``root`` as :func:`find`."""
     frames = []
     for source in sources:
-        wanted = [lang for lang in (languages or DEFAULT_LANGUAGES[source]) if lang in SOURCES.get(source, ())]
         if source not in SOURCES:
             raise unknown("multilingual corpus", source, SOURCES)
+        wanted = [lang for lang in (languages or DEFAULT_LANGUAGES[source]) if lang in SOURCES[source]]
         if not wanted:
             continue
         folder = find(source=source, root=root, languages=wanted)
@@ -196,6 +207,11 @@ def load_camara(path: str | Path, *, language: str) -> pd.DataFrame:
         race = values["race"].strip()
         gender = values["gender"].strip()
         emotion = values["emotion"].strip()
+        if gender not in ("female", "male") or race not in ("", *sorted(MINORITIZED | PRIVILEGED)):
+            bad, column = (gender, "gender") if gender not in ("female", "male") else (race, "race")
+            valid = ["female", "male"] if column == "gender" else ["", *sorted(MINORITIZED | PRIVILEGED)]
+            raise CorpusError(f"{path.name}, row {index + 1}: {column} {bad!r} is none of {valid} (a label "
+                              "rewritten?).", fix=f"use the file as released in {REPOSITORIES['camara2022']}.")
         case_id = f"camara2022:{language}:t{template_id:02d}:{word_en or 'neutral'}"
         person = values["person"].strip()
         np_pair = "" if race else pairs.get(person_en.lower(), "")
@@ -339,6 +355,14 @@ def load_goldfarb_tarrant(path: str | Path, *, language: str) -> pd.DataFrame:
                           f"({', '.join(f'{a!r}/{b!r}' for _, a, b in GT_PAIRS)}).", fix=fix)
     frames = {frame for block in blocks for persons in block[7:9] for _, frame in persons}
     templates = _templates(frames, language)
+    for emotion, attribute, key_a, key_b, a, b, period, persons_a, persons_b in blocks:
+        apart = [i for i, ((_, x), (_, y)) in enumerate(zip(persons_a, persons_b))
+                 if templates[x][0] != templates[y][0]]
+        if apart:  # a minimal pair shares its template (every pair of the released files does)
+            i = apart[0]
+            raise CorpusError(f"{path.name}: {emotion or 'no_emotion'!r} {key_a!r}/{key_b!r}: {len(apart)} co-indexed "
+                              f"sentences are not one template with two persons, e.g. item {i}: {a[i]!r} against "
+                              f"{b[i]!r} (a list shifted or reordered?).", fix=fix)
     template_ids: dict[str, int] = {}
     rows = []
     for emotion, attribute, key_a, key_b, a, b, period, persons_a, persons_b in blocks:

@@ -7,8 +7,9 @@
   units, pair for pair;
 - Câmara et al., gender: each noun-phrase pair ("she/he" …) — a unit each — then the pairs behind the one unit of
   the names' means (``names (mean): <female>/<male>``): the i-th female name against the i-th male name of the same
-  race, whose mean per case is that unit's Δ (the analysis weighs the names' unit as one of the case's units, so
-  these pairs together count as one noun-phrase pair does);
+  race, whose mean per case is that unit's Δ where the case holds every name (the analysis weighs the names' unit as
+  one of the case's units, so these pairs together count as one noun-phrase pair does; a name missing from a case
+  leaves its partner without a pair there, while the unit averages the names present);
 - Câmara et al., race: the i-th minoritized name against the i-th Anglo name of the same gender — the analysis's
   units, pair for pair.
 
@@ -35,7 +36,7 @@ def multilingual_pairs(result, *, model: str, language: str, attribute: str, sou
     corpus of the run holds the language (Spanish is in both: each corpus has its own gap). An unknown model,
     language, source or attribute is a coded error listing the valid ones; so is an attribute the language's corpus
     has no pairs of (Chinese has no race pairs)."""
-    if attribute not in GROUPS:
+    if not isinstance(attribute, str) or attribute not in GROUPS:
         raise unknown("attribute", attribute, list(GROUPS))
     scored = scored_table(result, study="multilingual", columns=_COLUMNS)
     data = pick(scored, "language", language, kind="language")
@@ -43,12 +44,13 @@ def multilingual_pairs(result, *, model: str, language: str, attribute: str, sou
     if source is None and len(sources) > 1:
         raise InputError(f"{language!r} is in {len(sources)} corpora of this run ({', '.join(sources)}), each with "
                          "its own gap.", fix=f"pass source= one of {', '.join(map(repr, sources))}.")
-    data = pick(pick(data, "source", source or sources[0], kind="source"), "model", model, kind="model")
-    finder = _camara if (source or sources[0]) == "camara2022" else _goldfarb_tarrant
+    source = sources[0] if source is None else source  # "" is no corpus's name: an error listing them
+    data = pick(pick(data, "source", source, kind="source"), "model", model, kind="model")
+    finder = _camara if source == "camara2022" else _goldfarb_tarrant
     found = finder(data, attribute)
     if found.empty:
         held = [a for a in GROUPS if a != attribute and not finder(data, a).empty]
-        raise InputError(f"{language!r} ({source or sources[0]}) has no {attribute} pairs: its corpus holds "
+        raise InputError(f"{language!r} ({source}) has no {attribute} pairs: its corpus holds "
                          f"{', '.join(held) or 'none scored by this model'}.",
                          fix=f"pick attribute {' or '.join(map(repr, held))}." if held else
                          "pick another language or system.")

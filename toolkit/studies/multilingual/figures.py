@@ -14,12 +14,12 @@ from toolkit.errors import InputError
 from toolkit.formatting import short_labels
 from toolkit.plots.presets import preset
 from toolkit.plots.style import ZERO_MARK, _figure_legend, _grid, _styled, model_palette
+from toolkit.studies.multilingual import corpora
 
 LANGUAGE_NAMES = {"es": "Spanish", "ar": "Arabic", "de": "German", "ja": "Japanese", "zh": "Chinese",
                   "en_es": "English (Latino names)", "en_ar": "English (Arab names)"}
-SOURCE_NAMES = {"camara2022": "Câmara", "goldfarb_tarrant2023": "Goldfarb-Tarrant"}
-SOURCE_SHORT = {"camara2022": "C", "goldfarb_tarrant2023": "GT"}
-"""At a column's width a row says "Spanish (GT)"; the legend's title spells the sources out."""
+SOURCE_NAMES, SOURCE_SHORT = corpora.SOURCE_NAMES, corpora.SOURCE_SHORT
+"""At a column's width a row says "Spanish (GT)"; the legend spells the sources out."""
 FILLED = "filled: a difference (verdict)"
 OPEN = "open: no difference shown"
 IDENTICAL = "identical scores (Δ = 0)"

@@ -63,7 +63,8 @@ system's fit gives ±1e-16 with an even smaller standard error, which a t-test r
 
 
 class TooSmallError(InputError):
-    """The design has too few templates or names for the sound fit's clustered standard errors."""
+    """The design has too few templates or names for the sound fit's clustered standard errors, or too few scores
+    for the paper's fit (no residual degree of freedom)."""
 
 
 def design_matrix(rows: pd.DataFrame) -> np.ndarray:
@@ -89,6 +90,9 @@ def paper_fit(y: Sequence[float] | np.ndarray, x: np.ndarray, *, alpha: float = 
     if x.ndim != 2 or x.shape[0] != len(y) or x.shape[1] != 3:
         raise InputError(f"the paper's regression needs n × 3 indicators for n scores; got {x.shape} for {len(y)}.",
                          fix="build x with design_matrix().")
+    if len(y) <= x.shape[1] + 1:
+        raise TooSmallError(f"the paper's regression needs more than {x.shape[1] + 1} scores (its residual degrees "
+                            f"of freedom); got {len(y)}.", fix="score more templates (leave max_templates unset).")
     start = np.ones(x.shape[1] + 1)
     bounds = [(None, None)] * x.shape[1] + [(0.0, None)]
     fit = optimize.minimize(_negative_loglik, x0=start, args=(y, x), bounds=bounds)
@@ -179,10 +183,12 @@ def fit(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, correction: str =
             sound.loc[zero, ["statistic", "p_value"]] = [np.nan, 1.0]
             sound["reason"] = np.where(zero, IDENTICAL_REASON, "")
         except TooSmallError as exc:
-            sound = pd.DataFrame({"term": ["intercept", *TERMS]}).reindex(
-                columns=["term", "estimate", "se", "ci_low", "ci_high", "statistic", "df", "p_value"])
-            sound["reason"] = f"not fitted: {exc.message}"
-        for method, frame in ((PAPER, paper_fit(y, x, alpha=alpha).assign(reason="")), (SOUND, sound)):
+            sound = _not_fitted(exc)
+        try:
+            paper = paper_fit(y, x, alpha=alpha).assign(reason="")
+        except TooSmallError as exc:
+            paper = _not_fitted(exc)
+        for method, frame in ((PAPER, paper), (SOUND, sound)):
             for r in frame.itertuples():
                 rows.append({**key, "method": method, "term": r.term, "estimate": r.estimate, "se": r.se,
                              "ci_low": r.ci_low, "ci_high": r.ci_high, "statistic": r.statistic, "df": r.df,
@@ -194,6 +200,14 @@ def fit(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, correction: str =
         if tested.any():
             out.loc[tested, "p_adjusted"] = tkstats.adjust(out.loc[tested, "p_value"].to_numpy(), method=correction)
     return out.loc[:, list(COLUMNS)]
+
+
+def _not_fitted(exc: TooSmallError) -> pd.DataFrame:
+    """A fit's rows with no numbers and the reason."""
+    rows = pd.DataFrame({"term": ["intercept", *TERMS]}).reindex(
+        columns=["term", "estimate", "se", "ci_low", "ci_high", "statistic", "df", "p_value"])
+    rows["reason"] = f"not fitted: {exc.message}"
+    return rows
 
 
 # ---- simulation in the real design ---------------------------------------------------------------------------------
