@@ -66,6 +66,11 @@ def test_app_offers_each_languages_systems_for_its_tasks_and_keeps_what_was_type
         multilingual_app(tasks=None)
     with pytest.raises(UnknownNameError, match="unknown option 'foo'; available: alpha, cluster"):
         multilingual_app(foo=1)  # a TypeError at the first Run
+    for given, match in (({"languages": 5}, "languages=5 is not a list"), ({"sources": None}, "sources is None"),
+                         ({"subsets": None}, "subsets is None")):
+        with pytest.raises(InputError, match=match):
+            multilingual_app(**given)
+    assert multilingual_app(cache=False).languages.options == ("es", "ar", "de", "ja", "zh")  # Spanish once
 
 
 def test_run_with_an_unknown_corpus_is_a_coded_error_before_loading():

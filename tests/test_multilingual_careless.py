@@ -45,6 +45,24 @@ def test_a_system_built_for_one_language_never_scores_another():
     with pytest.raises(InputError, match="built for 'es'") as caught:  # English sentences: an English system
         per_language(["en_es=ait:svr-ngrams/valence@es"], languages=["en_es"])
     assert "en_es=vader" in caught.value.fix
+    with pytest.raises(InputError, match="built for 'en'") as caught:  # "en" is no language of the corpora
+        per_language(["ait:svr-ngrams/valence"], languages=["es", "ar"])
+    assert caught.value.fix == ("give it to a run of 'en_es' or 'en_ar', prefixed (en_es=ait:svr-ngrams/valence or "
+                                "en_ar=ait:svr-ngrams/valence).")
+    with pytest.raises(InputError, match="give a 'es' system") as caught:  # minilm-ridge has no Spanish model
+        per_language(["es=ait:minilm-ridge/valence"], languages=["es"])
+    assert "@es" not in caught.value.fix.split("(")[0]
+
+
+def test_a_model_object_built_for_one_language_never_scores_another():
+    from toolkit.models import load
+
+    german = load("gersent")
+    with pytest.raises(InputError, match="'gersent' is built for 'de'"):
+        per_language([german], languages=["es", "de"])
+    with pytest.raises(InputError, match=r"models\['es'\]'s 'ait:svr-ngrams/valence@ar' would score 'es'"):
+        per_language({"es": [load("ait:svr-ngrams/valence@ar")]}, languages=["es"])
+    assert per_language({"de": [german]}, languages=["de"]) == {"de": [german]}
 
 
 def test_a_language_no_chosen_corpus_holds_is_a_recorded_skip_or_an_error_naming_the_corpus(tmp_path):
@@ -54,12 +72,42 @@ def test_a_language_no_chosen_corpus_holds_is_a_recorded_skip_or_an_error_naming
     assert set(only_es.scored["language"]) == {"es"}
     assert "none of the chosen corpora (camara2022) holds 'de'; add goldfarb_tarrant2023" in \
         only_es.extras["skipped"]["de"]
-    assert only_es.provenance.settings["skipped"] == only_es.extras["skipped"]
+    assert only_es.provenance.settings["skipped"] == {
+        "de": "none of the chosen corpora (camara2022) holds 'de'; add goldfarb_tarrant2023 to sources (--sources)"}
     with pytest.raises(InputError, match="systems are given for 'de', which none of the chosen corpora "
                                          r"\(camara2022\) holds") as caught:
         multilingual.run(models=[f"es={BLIND}", f"de={BLIND}"], languages=["es", "de"], sources=["camara2022"],
                          root=_camara_root(tmp_path), **QUICK)
     assert "add goldfarb_tarrant2023 to sources" in caught.value.fix  # not "add 'de' to the languages"
+    for models in ({"de": ["gersent"]}, ["de=gersent"]):  # the run's languages left out: the same
+        with pytest.raises(InputError, match="systems are given for 'de'") as caught:
+            multilingual.run(models=models, sources=["camara2022"], root=_camara_root(tmp_path), **QUICK)
+        assert "add goldfarb_tarrant2023 to sources" in caught.value.fix
+    with pytest.raises(InputError, match="which this run does not load") as caught:  # held, but not asked for
+        multilingual.run(models=[f"en_es={BLIND}"], sources=["camara2022"], root=_camara_root(tmp_path), **QUICK)
+    assert "--languages" in caught.value.fix
+
+
+def test_the_command_lines_default_systems_skip_a_language_no_chosen_corpus_holds(tmp_path):
+    """Without --model, de=gersent was made a 'given' system for German, and Câmara's corpus alone refused it."""
+    from toolkit import studies
+
+    study = studies.get("multilingual")
+    settings = study.settings(languages=["es", "de"], sources=["camara2022"], tasks=["valence"])
+    defaults = study.default_models(settings)
+    assert defaults and all(spec.startswith("es=") for spec in defaults)
+    result = multilingual.run(models=defaults[:1], languages=["es", "de"], sources=["camara2022"],
+                              root=_camara_root(tmp_path), **QUICK)
+    assert set(result.scored["language"]) == {"es"} and "holds 'de'" in result.extras["skipped"]["de"]
+
+
+def test_a_mapping_of_generators_keeps_its_systems(root):
+    """The new checks read a generator and left the language with no system ("none was given")."""
+    result = multilingual.run(models={"de": (spec for spec in [BLIND])}, languages=["de"],
+                              sources=["goldfarb_tarrant2023"], root=root, **QUICK)
+    assert set(result.scored["model"]) == {BLIND} and result.extras["skipped"] == {}
+    with pytest.raises(InputError, match=r"models\['de'\] is not a list"):
+        per_language({"de": 5}, languages=["de"])
 
 
 CAMARA_HEADER = "sentence,template,person,gender,race,emotion,emotion word,sentence_en\n"
@@ -78,7 +126,8 @@ def _camara_rows(*, gender_f="female", race="Latino"):
 def _camara_root(tmp_path):
     root = tmp_path / "camara_root"
     (root / "camara2022").mkdir(parents=True, exist_ok=True)
-    (root / "camara2022" / "es.csv").write_text(_camara_rows(), encoding="utf-8")
+    for language in ("es", "ar"):  # the corpus's default languages (the rows are Spanish: the loader reads any)
+        (root / "camara2022" / f"{language}.csv").write_text(_camara_rows(), encoding="utf-8")
     return root
 
 
@@ -105,7 +154,8 @@ def test_goldfarb_tarrant_loader_refuses_a_list_shifted_against_its_partner(tmp_
 @pytest.mark.parametrize("given, match", [
     ({"languages": "de"}, "languages='de' is one string"), ({"sources": "goldfarb_tarrant2023"}, "is one string"),
     ({"sources": None}, "sources is None"), ({"tasks": None}, "tasks is None"), ({"languages": 5}, "is not a list"),
-    ({"models": 5}, "models=5 is not a list"), ({"sources": ["goldfarb"]}, "unknown multilingual corpus 'goldfarb'")])
+    ({"models": 5}, "models=5 is not a list"), ({"sources": ["goldfarb"]}, "unknown multilingual corpus 'goldfarb'"),
+    ({"subsets": 5}, "subsets=5 is not a list")])
 def test_run_refuses_strings_none_and_numbers_where_lists_belong(root, given, match):
     """A string was read letter by letter ('unknown language 'd''), None and numbers gave TypeErrors."""
     with pytest.raises((InputError, UnknownNameError), match=match):
@@ -153,8 +203,10 @@ def test_a_named_corpus_folder_is_the_only_place_looked(tmp_path, monkeypatch):
     (tmp_path / "mine" / "camara2022").mkdir(parents=True)
     (tmp_path / "mine" / "camara2022" / "es.csv").write_text(_camara_rows(), encoding="utf-8")
     assert paths.multilingual_dirs() == [tmp_path / "mine"]
-    with pytest.raises(InputError, match=r"camara2022 corpus \(es.csv, ar.csv\) was not found; looked in: .*mine"):
+    with pytest.raises(InputError, match=r"camara2022 corpus \(es.csv, ar.csv\) was not found; looked in: .*mine") \
+            as caught:
         corpora.find(source="camara2022", languages=["es", "ar"])
+    assert f"put them in {tmp_path / 'mine' / 'camara2022'}/" in caught.value.fix  # not data/multilingual_eec/
     assert corpora.find(source="camara2022", languages=["es"]) == tmp_path / "mine" / "camara2022"
     monkeypatch.delenv("TOOLKIT_MULTILINGUAL_DIR")
     assert corpora.find(source="camara2022", languages=["es", "ar"]) == other  # unset: the usual search order
@@ -162,7 +214,10 @@ def test_a_named_corpus_folder_is_the_only_place_looked(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("given, match", [({"sources": ["camara"]}, "unknown multilingual corpus 'camara'"),
                                           ({"languages": ["xx"]}, "unknown language 'xx'"),
-                                          ({"languages": "es"}, "languages='es' is one string")])
+                                          ({"languages": "es"}, "languages='es' is one string"),
+                                          ({"sources": None}, "sources=None is not a list"),
+                                          ({"sources": []}, r"sources=\(\) is not a list"),
+                                          ({"languages": 5}, "languages=5 is not a list")])
 def test_missing_refuses_what_run_would_refuse(tmp_path, given, match):
     """It returned "" (the corpora found), and the notebook's run failed after."""
     with pytest.raises((InputError, UnknownNameError), match=match):

@@ -507,3 +507,27 @@ def test_outputs_latex_tables_with_hostile_text_compile(tmp_path, encoding):
     compiled = compile_tables(tables, tmp_path, preset="acl-double", encoding=encoding)
     assert compiled.returncode == 0 and compiled.pdf is not None, compiled.log[-3000:]
     assert "Unicode character" not in compiled.log and "Missing character" not in compiled.log
+
+
+def test_a_header_word_stays_whole_unless_that_would_run_a_panel_off_the_page():
+    """"attribute" over cells "race"/"gender" was cut into "attribut" + "e"; kept whole, a word must still never push
+    a panel past the page (the layout below, found by a fuzz, did at acl-single until words are cut to fit)."""
+    from toolkit.outputs.latex_render import WIDTHS, Block, Column, Layout, estimated_width, floats, header_lines
+
+    assert header_lines(Column("attribute", ["race", "gender"], "l")) == ["attribute"]
+    assert header_lines(Column("attribute", ["race"], "l", whole=0.0)) == ["attribut", "e"]  # cut where told
+    numbers = ["0.135", "0.332", "0.530", "0.138"]
+    layout = Layout(keys=[Column("language p_adjusted", ["inpadphldnpci", "agcpmlcgnkkhlecann aiag",
+                                                         "mkedgeaclgnhjhigompnobnfdejhf", "jph"], "l"),
+                          Column("Intersectionality", numbers, "r")],
+                    blocks=[Block("", [Column("attribute", numbers, "r"),
+                                       Column("n_templates", ["ghihmdahbnfkhf", "kikmgekeobflfgeoclkl ppggncfg",
+                                                              "fgolfaemppknc", "hoghdfpofol  phho"], "l"),
+                                       Column("replicates", numbers, "r")]),
+                            Block("", [Column("clustering", numbers, "r"), Column("verdict", numbers, "r")]),
+                            Block("", [Column("language Intersectionality", numbers, "r"),
+                                       Column("p_adjusted", numbers, "r")])],
+                    caption="c.", label="tab:fuzz")
+    form, pieces = floats(layout, preset="acl-single")
+    widths = [estimated_width(form, blocks) for piece in pieces for blocks, _ in piece]
+    assert max(widths) <= WIDTHS["acl-single"].limit_pt, widths

@@ -35,7 +35,8 @@ def test_corpora_missing_files_name_the_repository_and_the_folders(tmp_path):
     with pytest.raises(InputError, match="ascamara/ml-intersectionality") as caught:
         corpora.find(source="camara2022", root=tmp_path)
     assert caught.value.code == "TK102" and str(tmp_path) in str(caught.value)
-    assert "data/multilingual_eec/camara2022" in caught.value.fix
+    assert f"put them in {tmp_path / 'camara2022'}/ (the folder you named is the only place looked)" in \
+        caught.value.fix  # not data/multilingual_eec/, which is not looked in when a folder is named
     with pytest.raises(InputError, match="seraphinatarrant/multilingual_sentiment_analysis"):
         corpora.find(source="goldfarb_tarrant2023", root=tmp_path)
     with pytest.raises(UnknownNameError, match="available: ar, en_ar, en_es, es"):

@@ -12,8 +12,9 @@ FIELD_FIX = {  # an error's fix worded for the apps' fields, where the error's o
     "TK102": "change the app's fields (see the message) and press Run again.",
     "TK103": "tick a model in the list or type a spec such as hf:<folder-or-owner/name> in 'more specs'.",
     "TK104": "type 'sample' or the path of a CSV/JSONL file with a text column in the corpus field.",
-    "TK105": "make the folder the message names writable, or set the environment variable TOOLKIT_DATA to a folder "
-             "you can write to and restart the kernel; then press the button again.",
+    "TK105": "the message names the folder that cannot be written (no permission, or a file in its place): free "
+             "it, or set the environment variable TOOLKIT_DATA to a folder you can write to and restart the kernel; "
+             "then press the button again.",
     "TK201": "correct the spec in 'more specs' (hf:<folder-or-id>?max_length=…, py:module:function, llm:…).",
     "TK202": "add ?labels=negative,positive (the head's labels in order) to the hf: spec in 'more specs'.",
     "TK204": "install the package the message names in the notebook's environment, then press Run again.",

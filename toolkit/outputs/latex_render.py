@@ -155,6 +155,7 @@ class Column:
     align: str = "r"
     wrap: float = 0.0  # > 0: body cells broken into lines at this width (pt)
     stacked: bool = False  # body cells hold lines separated by "\n" (an estimate above its interval)
+    whole: float | None = None  # the widest header word kept whole (None: WHOLE_HEADER_WORD_PT; 0: cut to fit)
 
 
 @dataclass
@@ -236,8 +237,11 @@ def _cells_width(column: Column) -> float:
 def header_lines(column: Column) -> list[str]:
     """The header's lines: its own ``\n`` breaks, and a line wider than the column's cells (at least
     :data:`MIN_HEADER_PT`) broken after spaces, ``_``, ``-`` and ``/``; a word up to :data:`WHOLE_HEADER_WORD_PT`
-    wide is never cut between letters (the column widens to it)."""
-    return wrap(column.header, max(MIN_HEADER_PT, _cells_width(column)), whole=WHOLE_HEADER_WORD_PT)
+    wide is never cut between letters (the column widens to it), unless the fitting gave the column a narrower
+    ``wrap`` width."""
+    whole = WHOLE_HEADER_WORD_PT if column.whole is None else column.whole
+    whole = min(whole, column.wrap) if column.wrap else whole  # a width the fitting gave the column rules
+    return wrap(column.header, max(MIN_HEADER_PT, _cells_width(column)), whole=whole)
 
 
 def _column_width(column: Column) -> float:
@@ -385,10 +389,19 @@ def chosen(layout: Layout, *, preset: str) -> Layout:
     width = WIDTHS[check_preset(preset)]
     options, option = [], layout
     while option is not None:
-        options.append(fitted(without_empty(option), preset=preset))
+        form = fitted(without_empty(option), preset=preset)
+        if any(estimated_width(form, blocks) > width.limit_pt for blocks in panels(form, limit_pt=width.limit_pt)):
+            form = fitted(without_empty(_cut_words(option)), preset=preset)  # header words whole cost the page
+        options.append(form)
         option = option.narrow
 
     return min(options, key=lambda option: _cost(option, preset=preset))
+
+
+def _cut_words(layout: Layout) -> Layout:
+    """``layout`` with every header word cut between letters where its column is narrower (as before whole words)."""
+    return replace(layout, keys=[replace(c, whole=0.0) for c in layout.keys],
+                   blocks=[replace(b, columns=[replace(c, whole=0.0) for c in b.columns]) for b in layout.blocks])
 
 
 def without_empty(layout: Layout) -> Layout:

@@ -85,6 +85,11 @@ def _no_system(language: str, tasks: Sequence[str]) -> str:
     return f"no system for {language!r}: none was given (its offline systems: {', '.join(for_tasks)}); {given}"
 
 
+def _spec_of(model) -> str:
+    """A model's spec string: the string itself, or a model object's ``spec`` ("" where it has none)."""
+    return model.strip() if isinstance(model, str) else str(getattr(model, "spec", "") or "")
+
+
 def _language_of(spec: str) -> str | None:
     """The language a spec's model was built for, where the spec says (``ait:…@es``: es, ``ait:…``: en; an offline
     system of :mod:`toolkit.models.other_languages`: its language); None for any other."""
@@ -104,7 +109,8 @@ def _check_built_for(language: str, spec: str, *, shown: str) -> None:
     built_for = _language_of(spec)
     if built_for is None or built_for == WRITTEN_IN.get(language, language):
         return
-    if spec.startswith("ait:") and language in AIT_LANGUAGES:
+    if (spec.startswith("ait:") and language in AIT_LANGUAGES
+            and spec[len("ait:"):].partition("/")[0] in ait.LANGUAGE_SYSTEMS[language]):
         hint = f"write {language}={spec.partition('@')[0]}@{language} for the system trained in {language!r}"
     elif language in WRITTEN_IN:
         hint = (f"its sentences are English: give an English system ({language}=vader, "
@@ -140,20 +146,23 @@ def per_language(models: ModelsArg, *, languages: Sequence[str] | None = None) -
         raise InputError(f"models={models!r} is one string; models takes a list of specs.",
                          fix=f"models=[{models!r}].")
     if isinstance(models, Mapping):
-        for language in models:
+        listed = {}
+        for language, given in models.items():
             _check_language(language, languages, what=f"models has systems for {language!r}", drop="that key")
-            if isinstance(models[language], str):
+            if isinstance(given, str):
                 raise InputError(f"models[{language!r}] is one string; it takes a list of specs.",
-                                 fix=f"models={{{language!r}: [{models[language]!r}]}}.")
-            for spec in models[language]:
-                if not isinstance(spec, str):
-                    continue
-                if match := _PREFIX.match(spec.strip()):
+                                 fix=f"models={{{language!r}: [{given!r}]}}.")
+            if not isinstance(given, Iterable) or isinstance(given, SentimentModel):
+                raise InputError(f"models[{language!r}] is not a list of specs or models.",
+                                 fix=f"models={{{language!r}: ['<spec>', …]}}.")
+            listed[language] = list(given)  # a generator is read once, here
+            for spec in listed[language]:
+                if isinstance(spec, str) and (match := _PREFIX.match(spec.strip())):
                     raise InputError(f"models[{language!r}] holds {spec!r}, a spec prefixed with a language; in a "
                                      "mapping the key is the language.",
                                      fix=f"models={{{match.group(1)!r}: [{match.group(2).strip()!r}]}}.")
-                _check_built_for(language, spec.strip(), shown=f"models[{language!r}]'s {spec!r}")
-        return models
+                _check_built_for(language, _spec_of(spec), shown=f"models[{language!r}]'s {_spec_of(spec)!r}")
+        return listed
     models = list(models)
     common, prefixed = [], {}
     for model in models:
@@ -170,15 +179,18 @@ def per_language(models: ModelsArg, *, languages: Sequence[str] | None = None) -
         _check_built_for(language, spec.strip(), shown=f"the model {model!r}")
         prefixed.setdefault(language, []).append(spec.strip())
     for model in common:  # an unprefixed spec scores every language: one built for a language scores it only
-        built_for = _language_of(model.strip()) if isinstance(model, str) else None
+        spec = _spec_of(model)
+        built_for = _language_of(spec) if spec else None
         others = [lang for lang in (languages or ()) if built_for not in (None, WRITTEN_IN.get(lang, lang))]
         if others:
-            own = [lang for lang in (languages or ()) if WRITTEN_IN.get(lang, lang) == built_for]
-            raise InputError(f"the model {model!r} is built for {built_for!r} and, unprefixed, would score "
+            own = [lang for lang in LANGUAGES if WRITTEN_IN.get(lang, lang) == built_for]
+            ran = [lang for lang in own if lang in (languages or ())]
+            raise InputError(f"the model {spec!r} is built for {built_for!r} and, unprefixed, would score "
                              f"{', '.join(map(repr, others))} sentences too.",
-                             fix=(f"prefix it with its language: {own[0]}={model.strip()} (that language only)"
-                                  if own else f"give it to a run of {built_for!r}, prefixed "
-                                              f"({built_for}={model.strip()})") + ".")
+                             fix=f"prefix it with its language: {' or '.join(f'{lang}={spec}' for lang in ran)} "
+                                 "(that language only)." if ran else
+                                 f"give it to a run of {' or '.join(map(repr, own))}, prefixed "
+                                 f"({' or '.join(f'{lang}={spec}' for lang in own)}).")
     if not prefixed:
         return models
     if not common:
@@ -246,6 +258,7 @@ def _execute(*, models: ModelsArg, settings: "MultilingualSettings", cache: bool
             raise InputError(f"models={models!r} is not a list of specs or models.",
                              fix="models=['<spec>', …], or a mapping language → list (models={'de': ['gersent']}).")
         models = list(models)  # a generator is read once
+    models = per_language(models, languages=settings.languages) if isinstance(models, Mapping) else models
     per_language(models, languages=settings.languages)  # a bad prefix fails before the corpora are read
     table = corpora.load(sources=settings.sources, languages=settings.languages, root=settings.root)
     if settings.max_templates is not None:
@@ -255,8 +268,8 @@ def _execute(*, models: ModelsArg, settings: "MultilingualSettings", cache: bool
     loaded = list(dict.fromkeys(table["language"]))
     held_by = {lang: [src for src, held in corpora.SOURCES.items() if lang in held] for lang in LANGUAGES}
     absent = [lang for lang in settings.languages or () if lang not in loaded]
-    for lang in absent:
-        if lang in _named(models):  # its systems would go unused: the corpora are what is missing, not the language
+    for lang in sorted(_named(models) - set(loaded)):
+        if lang in held_by and not set(held_by[lang]) & set(settings.sources):  # the corpora are what is missing
             raise InputError(f"systems are given for {lang!r}, which none of the chosen corpora "
                              f"({', '.join(settings.sources)}) holds.",
                              fix=f"add {' or '.join(held_by[lang])} to sources (--sources), or drop the systems "
@@ -347,6 +360,8 @@ class MultilingualSettings(Settings):
                 raise InputError(f"{field} is None; it takes a list.", fix=f"leave {field} out for the default.")
             if isinstance(value, str):
                 raise InputError(f"{field}={value!r} is one string; {field} takes a list.", fix=f"{field}=[{value!r}].")
+            if value is not None and not isinstance(value, Iterable):
+                raise InputError(f"{field}={value!r} is not a list.", fix=f"give {field} as a list, or leave it out.")
             if value is not None and not len(tuple(value)):
                 raise InputError(f"{field} is empty.", fix=f"give at least one, or leave {field} out for the default.")
         for subset in self.subsets:
@@ -395,7 +410,8 @@ class Multilingual(Study):
         """Each language's :func:`default_models`, prefixed with the language (``es=ait:…``, ``de=gersent``)."""
         languages = settings.languages or dict.fromkeys(
             lang for source in settings.sources for lang in corpora.DEFAULT_LANGUAGES.get(source, ()))
-        return [f"{language}={spec}" for language in languages
+        held = {lang for source in settings.sources for lang in corpora.SOURCES.get(source, ())}
+        return [f"{language}={spec}" for language in languages if language in held  # the others: a recorded skip
                 for spec in default_models(language, tasks=settings.tasks)]
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
@@ -407,7 +423,7 @@ class Multilingual(Study):
         parser.add_argument("--tasks", help=f"comma-separated tasks of the default systems (of {', '.join(TASKS)}; "
                             "default: all)")
         parser.add_argument("--root", type=Path, help="the folder holding the corpora (default: "
-                            "TOOLKIT_MULTILINGUAL_DIR, then data/multilingual_eec)")
+                            "TOOLKIT_MULTILINGUAL_DIR alone when set, else data/multilingual_eec)")
         parser.add_argument("--max-templates", type=int, help="keep each corpus's first templates (a quick run)")
 
     def arguments(self, args: argparse.Namespace) -> dict:

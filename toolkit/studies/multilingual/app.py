@@ -72,13 +72,13 @@ class MultilingualApp(Runner):
         # the study's own checks, before any picker is built (a string is not its letters; unknown names listed)
         fields = {f.name for f in dataclasses.fields(multilingual.MultilingualSettings)}
         settings = settings_of(multilingual.MultilingualSettings, {
-            **{key: value for key, value in options.items() if key in fields and value is not None},
+            **{key: value for key, value in options.items() if key in fields},
             "languages": languages, "tasks": tasks})
         sources = settings.sources
         held = [lang for source in sources for lang in corpora.SOURCES[source]]
         languages = settings.languages
         if languages is None:  # the corpora's own languages, as run() loads them
-            languages = [lang for source in sources for lang in corpora.DEFAULT_LANGUAGES[source]]
+            languages = list(dict.fromkeys(lang for source in sources for lang in corpora.DEFAULT_LANGUAGES[source]))
         outside = [lang for lang in languages if lang not in held]
         languages = tuple(lang for lang in languages if lang in held)
         self.languages = w.SelectMultiple(options=languages, value=languages, description="languages",

@@ -32,9 +32,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -94,8 +95,11 @@ def find(*, source: str, root: str | Path | None = None, languages: Sequence[str
     raise InputError(
         f"the {source} corpus ({', '.join(names)}) was not found; looked in: {'; '.join(dict.fromkeys(searched))}.",
         fix=f"the toolkit does not ship it (no licence; the EEC asks not to be redistributed): get the files from "
-            f"{REPOSITORIES[source]} and put them in data/multilingual_eec/{FOLDERS[source]}/, or set "
-            f"TOOLKIT_MULTILINGUAL_DIR to the folder above {FOLDERS[source]}/, or pass root=.")
+            f"{REPOSITORIES[source]} and put them in "
+            + (f"{roots[0] / FOLDERS[source]}/ (the folder you named is the only place looked)" if root is not None
+               or os.environ.get("TOOLKIT_MULTILINGUAL_DIR") else
+               f"data/multilingual_eec/{FOLDERS[source]}/, or set TOOLKIT_MULTILINGUAL_DIR to the folder above "
+               f"{FOLDERS[source]}/, or pass root=") + ".")
 
 
 def missing(*, sources: Sequence[str] = tuple(SOURCES), languages: Sequence[str] | None = None,
@@ -106,7 +110,12 @@ def missing(*, sources: Sequence[str] = tuple(SOURCES), languages: Sequence[str]
     for name, given, valid in (("sources", sources, SOURCES), ("languages", languages, ALL_LANGUAGES)):
         if isinstance(given, str):
             raise InputError(f"{name}={given!r} is one string; {name} takes a list.", fix=f"{name}=[{given!r}].")
-        for item in given or ():
+        if given is None and name == "languages":
+            continue
+        if not isinstance(given, Iterable) or not len(given := tuple(given)):
+            raise InputError(f"{name}={given!r} is not a list of names.", fix=f"give {name} as a non-empty list, or "
+                                                                             "leave it out for the default.")
+        for item in given:
             if item not in valid:
                 raise unknown("multilingual corpus" if name == "sources" else "language", item, list(valid))
     for source in sources:
