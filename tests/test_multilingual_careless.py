@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from test_multilingual_app import corpus  # noqa: F401  (the fixture: de and es, Goldfarb-Tarrant's layout)
 from test_studies_multilingual import _gt_corpus
 
 from toolkit.errors import CorpusError, InputError, UnknownNameError
@@ -14,15 +15,6 @@ from toolkit.studies.multilingual import corpora, per_language
 
 QUICK = {"subsets": ("all",), "n_boot": 100, "cache": False}
 BLIND = "py:synthetic_models:blind"
-
-
-@pytest.fixture(scope="module")
-def root(tmp_path_factory):
-    root = tmp_path_factory.mktemp("careless")
-    (root / "goldfarb_tarrant2023").mkdir()
-    for language in ("de", "es"):
-        _gt_corpus(root / "goldfarb_tarrant2023" / f"EEC_{language}.json")
-    return root
 
 
 def test_a_system_built_for_one_language_never_scores_another():
@@ -101,10 +93,10 @@ def test_the_command_lines_default_systems_skip_a_language_no_chosen_corpus_hold
     assert set(result.scored["language"]) == {"es"} and "holds 'de'" in result.extras["skipped"]["de"]
 
 
-def test_a_mapping_of_generators_keeps_its_systems(root):
+def test_a_mapping_of_generators_keeps_its_systems(corpus):
     """The new checks read a generator and left the language with no system ("none was given")."""
     result = multilingual.run(models={"de": (spec for spec in [BLIND])}, languages=["de"],
-                              sources=["goldfarb_tarrant2023"], root=root, **QUICK)
+                              sources=["goldfarb_tarrant2023"], root=corpus, **QUICK)
     assert set(result.scored["model"]) == {BLIND} and result.extras["skipped"] == {}
     with pytest.raises(InputError, match=r"models\['de'\] is not a list"):
         per_language({"de": 5}, languages=["de"])
@@ -156,22 +148,22 @@ def test_goldfarb_tarrant_loader_refuses_a_list_shifted_against_its_partner(tmp_
     ({"sources": None}, "sources is None"), ({"tasks": None}, "tasks is None"), ({"languages": 5}, "is not a list"),
     ({"models": 5}, "models=5 is not a list"), ({"sources": ["goldfarb"]}, "unknown multilingual corpus 'goldfarb'"),
     ({"subsets": 5}, "subsets=5 is not a list")])
-def test_run_refuses_strings_none_and_numbers_where_lists_belong(root, given, match):
+def test_run_refuses_strings_none_and_numbers_where_lists_belong(corpus, given, match):
     """A string was read letter by letter ('unknown language 'd''), None and numbers gave TypeErrors."""
     with pytest.raises((InputError, UnknownNameError), match=match):
-        multilingual.run(**{"models": [BLIND], "root": root, **QUICK, **given})
+        multilingual.run(**{"models": [BLIND], "root": corpus, **QUICK, **given})
 
 
-def test_pairs_refuse_a_list_for_the_attribute_and_an_empty_source(root):
-    result = multilingual.run(models=[BLIND], languages=["de"], sources=["goldfarb_tarrant2023"], root=root, **QUICK)
+def test_pairs_refuse_a_list_for_the_attribute_and_an_empty_source(corpus):
+    result = multilingual.run(models=[BLIND], languages=["de"], sources=["goldfarb_tarrant2023"], root=corpus, **QUICK)
     with pytest.raises(UnknownNameError, match=r"unknown attribute \['gender'\]"):
         result.pairs(model=BLIND, language="de", attribute=["gender"])
     with pytest.raises(UnknownNameError, match="unknown source ''"):  # "" was read as "the only corpus"
         result.pairs(model=BLIND, language="de", attribute="gender", source="")
 
 
-def test_latex_tables_name_the_corpus_and_show_the_runs_first_subset(root):
-    result = multilingual.run(models=[BLIND], languages=["de", "es"], sources=["goldfarb_tarrant2023"], root=root,
+def test_latex_tables_name_the_corpus_and_show_the_runs_first_subset(corpus):
+    result = multilingual.run(models=[BLIND], languages=["de", "es"], sources=["goldfarb_tarrant2023"], root=corpus,
                               subsets=("emotion:anger",), n_boot=100, cache=False)
     tables = result.latex()
     gaps = tables["multilingual_gaps_table"]
