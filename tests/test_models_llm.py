@@ -169,3 +169,18 @@ def test_llm_openai_missing_key_is_a_clear_error(monkeypatch):
     model = load("llm:openai:tiny@http://127.0.0.1:9/v1?key_env=NO_SUCH_KEY_VAR")
     with pytest.raises(InputError, match="NO_SUCH_KEY_VAR"):
         model.predict(["a text"])
+
+
+def test_llm_endpoint_spec_splits_before_the_url_and_refuses_credentials_in_it():
+    """``gpt-x@https://u:KEY@host/v1`` was split at its last '@' ("needs <model>@<base_url>"); a model name may hold
+    an '@', and a key belongs in key_env=, never in the spec (it would be kept in provenance and the cache key)."""
+    from toolkit.models.llm import endpoint
+
+    assert endpoint("s", "org/model@v2@https://host.example/v1") == ("org/model@v2", "https://host.example/v1")
+    assert endpoint("s", "gpt-x@http://127.0.0.1:8000/v1") == ("gpt-x", "http://127.0.0.1:8000/v1")
+    with pytest.raises(ModelSpecError, match="holds credentials") as caught:
+        load("llm:openai:gpt-x@https://u:s3cretKEY@host.example/v1")
+    assert "key_env=" in caught.value.fix and "s3cretKEY" not in str(caught.value)
+    for target in ("gpt-x", "gpt-x@ftp://host", "@https://host/v1"):
+        with pytest.raises(ModelSpecError, match="<model>@<base_url>"):
+            endpoint("s", target)

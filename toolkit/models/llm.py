@@ -78,6 +78,22 @@ def parse_spec(spec: str) -> tuple[str, str, dict[str, str]]:
     return kind, target, options
 
 
+def endpoint(spec: str, target: str) -> tuple[str, str]:
+    """``<model>@<base_url>`` → (model, base_url), split at the ``@`` before ``http(s)://`` (a model name may hold
+    ``@``; a URL's credentials do too). A missing part, or credentials in the URL (``https://user:key@host``), is
+    ModelSpecError: the key goes in an environment variable named by ``key_env=``, never in the spec."""
+    match = re.fullmatch(r"(.+?)@(https?://.+)", target)
+    if match is None:
+        raise ModelSpecError(f"model spec {spec!r} needs '<model>@<base_url>'.",
+                             fix="e.g. llm:openai:gpt-4o-mini@https://api.openai.com/v1")
+    model, base_url = match.groups()
+    if "@" in base_url.split("://", 1)[1].split("/", 1)[0]:
+        raise ModelSpecError(f"the base URL of model spec {spec!r} holds credentials (user:key@host).",
+                             fix="put the key in an environment variable and name it: ?key_env=MY_KEY (default "
+                                 "OPENAI_API_KEY); leave it out of the URL.")
+    return model, base_url
+
+
 def answer_of(reply: str) -> str | None:
     """The answer part of a reply: after a closed think section (also when only ``</think>`` survives, as with
     R1 distills whose template opens it); None when a think section never closes (the answer was cut off)."""
@@ -245,10 +261,7 @@ class EndpointLLMClassifier(_LLMClassifier):
     def __init__(self, spec: str, *, device: str | None = None) -> None:
         _, target, options = parse_spec(spec)
         self._setup(spec, options)
-        model, at, base_url = target.rpartition("@")
-        if not at or not model or not base_url.startswith(("http://", "https://")):
-            raise ModelSpecError(f"model spec {spec!r} needs '<model>@<base_url>'.",
-                                 fix="e.g. llm:openai:gpt-4o-mini@https://api.openai.com/v1")
+        model, base_url = endpoint(spec, target)
         self.logprobs = options.get("logprobs", "1").lower() in ("1", "true", "yes")
         self.backend = OpenAIBackend(base_url=base_url, model=model, spec=spec, temperature=0.0,
                                      api_key_env=options.get("key_env") or "OPENAI_API_KEY",

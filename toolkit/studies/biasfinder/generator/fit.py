@@ -67,7 +67,7 @@ import pandas as pd
 from toolkit.errors import InputError, SchemaError, unknown, warn
 from toolkit.llm import LLM, HFBackend, OpenAIBackend
 from toolkit.models.ait import embeddings
-from toolkit.models.llm import answer_of, max_tokens, parse_spec, request_settings
+from toolkit.models.llm import answer_of, endpoint, max_tokens, parse_spec, request_settings
 from toolkit.studies.biasfinder.generator.lists import word_lists, word_pattern
 
 MASK = "[MASK]"
@@ -442,10 +442,7 @@ def _llm_backend(method: str):
     kind, target, options = parse_spec(method)
     if kind == "hf":
         return HFBackend(model=target, temperature=0.0, max_new_tokens=256)
-    model, at, base_url = target.rpartition("@")
-    if not at or not model or not base_url.startswith(("http://", "https://")):
-        raise InputError(f"method {method!r} needs 'llm:openai:<model>@<base_url>'.",
-                         fix="e.g. llm:openai:gpt-4o-mini@https://api.openai.com/v1")
+    model, base_url = endpoint(method, target)
     return OpenAIBackend(base_url=base_url, model=model, spec=method, temperature=0.0,
                          api_key_env=options.get("key_env") or "OPENAI_API_KEY",
                          max_tokens=max_tokens(method, options), **request_settings(method, options))
