@@ -353,7 +353,8 @@ class MultilingualSettings(Settings):
         if self.max_templates is not None and (isinstance(self.max_templates, bool)
                                                or not isinstance(self.max_templates, int) or self.max_templates < 1):
             raise InputError(f"max_templates must be a whole number of templates ≥ 1, got {self.max_templates!r}.",
-                             fix="e.g. max_templates=3, or None for every template.")
+                             fix="e.g. max_templates=3 (--max-templates 3 on the command line), or leave it out "
+                                     "for every template.")
         for field in ("languages", "sources", "tasks", "subsets"):
             value = getattr(self, field)
             if value is None and field != "languages":

@@ -99,7 +99,7 @@ def find(*, source: str, root: str | Path | None = None, languages: Sequence[str
             + (f"{roots[0] / FOLDERS[source]}/ (the folder you named is the only place looked)" if root is not None
                or os.environ.get("TOOLKIT_MULTILINGUAL_DIR") else
                f"data/multilingual_eec/{FOLDERS[source]}/, or set TOOLKIT_MULTILINGUAL_DIR to the folder above "
-               f"{FOLDERS[source]}/, or pass root=") + ".")
+               f"{FOLDERS[source]}/, or pass root= (--root on the command line)") + ".")
 
 
 def missing(*, sources: Sequence[str] = tuple(SOURCES), languages: Sequence[str] | None = None,
