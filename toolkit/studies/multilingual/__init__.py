@@ -247,8 +247,8 @@ def _listed(value, name: str):
     try:
         return tuple(value)
     except TypeError:
-        raise InputError(f"{name}={value!r} is not a list.", fix=f"give {name} as a list, e.g. "
-                                                                 f"{name}=[{LANGUAGES[0]!r}].") from None
+        raise InputError(f"{name}={value!r} is not a list.",
+                         fix=f"give {name} as a list ({name}=[…]), or leave it out for the default.") from None
 
 
 def _execute(*, models: ModelsArg, settings: "MultilingualSettings", cache: bool | str | Path | None,
