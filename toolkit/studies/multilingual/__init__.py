@@ -258,8 +258,8 @@ def _execute(*, models: ModelsArg, settings: "MultilingualSettings", cache: bool
             raise InputError(f"models={models!r} is not a list of specs or models.",
                              fix="models=['<spec>', …], or a mapping language → list (models={'de': ['gersent']}).")
         models = list(models)  # a generator is read once
-    models = per_language(models, languages=settings.languages) if isinstance(models, Mapping) else models
-    per_language(models, languages=settings.languages)  # a bad prefix fails before the corpora are read
+    checked = per_language(models, languages=settings.languages)  # a bad prefix fails before the corpora are read
+    models = checked if isinstance(models, Mapping) else models  # a mapping's values listed once (generators)
     table = corpora.load(sources=settings.sources, languages=settings.languages, root=settings.root)
     if settings.max_templates is not None:
         keep = table.groupby(["source", "language"])["template_id"].transform(
