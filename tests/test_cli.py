@@ -143,7 +143,8 @@ def test_cli_biasfinder_generator_options_reach_the_run_and_its_provenance(tmp_p
     out = tmp_path / "bf"
     proc = _run("biasfinder", "--corpus", "sample", "--model", "vader", "--instance", "occupation", "--instance",
                 "gender", "--max-templates", "2", "--occupation-fit", "family", "--people", "skip-real",
-                "--coherence", "paper", "--person-names", "cluster", "--occupation-templates", "each", "--out", str(out),
+                "--coherence", "paper", "--person-names", "cluster", "--gender-nouns", "both", "--occupation-templates", "each",
+                "--out", str(out),
                 "--no-cache", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     settings = json.loads((out / "provenance.json").read_text())["settings"]
@@ -151,7 +152,8 @@ def test_cli_biasfinder_generator_options_reach_the_run_and_its_provenance(tmp_p
     assert settings["generation_report"]["people"] == "skip-real"
     assert settings["generation_report"]["coherence"] == "paper"
     paper = settings["coherence"]["paper"]
-    assert (paper["person_names"], paper["titles"], paper["occupation_templates"]) == ("cluster", "extended", "each")
+    assert (paper["person_names"], paper["gender_nouns"], paper["titles"], paper["occupation_templates"]) == (
+        "cluster", "both", "extended", "each")
     bad = _run("biasfinder", "--corpus", "sample", "--model", "vader", "--coherence", "title_nam", "--out",
                str(tmp_path / "bad"), "--no-cache", cwd=tmp_path)
     assert bad.returncode == 2 and "TK103" in bad.stderr and "title_name" in bad.stderr

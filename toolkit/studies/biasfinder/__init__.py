@@ -92,7 +92,7 @@ class BiasFinderSettings(Settings):
     ``n_country_names`` per country and gender; ``max_templates`` (a seeded sample per characteristic; None: all);
     ``n_process`` parsing processes, ``executor`` (local or ray), ``n_jobs`` lexicon workers; ``max_chars``;
     ``lists`` (curated or paper), ``coherence``, ``people``, ``occupation_fit``, ``backend``, ``acceptance``,
-    ``duplicates``, and under BiasFinder's own acceptance ``parser``, ``person_names``, ``titles`` and
+    ``duplicates``, and under BiasFinder's own acceptance ``parser``, ``person_names``, ``gender_nouns``, ``titles`` and
     ``occupation_templates`` (:mod:`toolkit.studies.biasfinder.generator`; None: the paper preset's defaults).
     The statistics: ``interval`` (cluster, cluster-bootstrap, templates or pairs), ``correction`` (default Holm)
     over the model × characteristic family, ``alpha``, ``margin`` on the BTC-rate scale, ``n_boot``, ``seed``.
@@ -122,6 +122,7 @@ class BiasFinderSettings(Settings):
     acceptance: str | None = None
     parser: str | None = None
     person_names: str | None = None
+    gender_nouns: str | None = None
     titles: str | None = None
     occupation_templates: str | None = None
     MIN_BOOT: ClassVar[int] = 100  # the two-way bootstrap over templates and names
@@ -243,7 +244,8 @@ class BiasFinder(Study):
                              lists=settings.lists, duplicates=settings.duplicates, coherence=settings.coherence,
                              people=settings.people, occupation_fit=settings.occupation_fit,
                              backend=settings.backend, acceptance=settings.acceptance, parser=settings.parser,
-                             person_names=settings.person_names, titles=settings.titles,
+                             person_names=settings.person_names, gender_nouns=settings.gender_nouns,
+                             titles=settings.titles,
                              occupation_templates=settings.occupation_templates, record=generation)
         generation_report = dict(generation.get("generation_report", {}))
         mined = cases.groupby("attribute")["case_id"].nunique().to_dict()
@@ -348,6 +350,9 @@ class BiasFinder(Study):
                 ("--person-names", ("entities", "cluster"), "person names are the PERSON entities (default) or "
                                                             "also the proper-noun mentions of a cluster holding a "
                                                             "gendered pronoun"),
+                ("--gender-nouns", ("masculine", "both"), "a mention rooted in a gender noun counts for the "
+                                                          "masculine nouns only, as BiasFinder's code (default), "
+                                                          "or for both genders"),
                 ("--titles", ("extended", "paper"), "the occupation method's TITLE vocabulary: the word list's "
                                                     "occupations with permissively licensed job and story titles "
                                                     "(default) or alone"),
@@ -394,7 +399,7 @@ class BiasFinder(Study):
                 "n_country_names": args.n_country_names, "interval": args.interval, "duplicates": args.duplicates,
                 "people": args.people, "occupation_fit": args.occupation_fit, "coherence": coherence,
                 "backend": args.backend, "acceptance": args.acceptance, "parser": args.parser,
-                "person_names": args.person_names, "titles": args.titles,
+                "person_names": args.person_names, "gender_nouns": args.gender_nouns, "titles": args.titles,
                 "occupation_templates": args.occupation_templates}
 
     def write_options(self, args: argparse.Namespace) -> dict[str, Any]:

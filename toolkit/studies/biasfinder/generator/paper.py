@@ -2,8 +2,9 @@
 ``coherence="paper"``), read from its released code (soarsmu/BiasFinder, ``codes/gender`` and ``codes/country``;
 Apache-2.0) and rewritten here.
 
-1. Preprocessing (:func:`preprocess`, BiasFinder's ``preprocessText``): HTML tags removed, backslash escapes
-   decoded and non-ASCII characters dropped, backslashes removed, the spaCy tokens re-joined with one space
+1. Preprocessing (:func:`preprocess`, BiasFinder's ``preprocessText``): HTML tags removed, one trailing backslash
+   dropped, backslash escapes decoded and non-ASCII characters dropped, backslashes removed, the spaCy tokens re-joined
+   with one space
    (none before punctuation and clitics) and " - " deleted. The templated review is this text.
 2. Coreference on the preprocessed text: the backend's clusters in its own order (``neuralcoref``: the original's
    order, mentions in merge order; ``rules``: its clusters with singletons set aside, as neuralcoref never gives
@@ -11,7 +12,10 @@ Apache-2.0) and rewritten here.
 3. A cluster is a *person* cluster when one of its mentions is a gendered pronoun (BiasFinder's case-sensitive
    list: he him his himself He Him His Himself HE, she her herself She Her Herself SHE), the text of a PERSON
    entity of the review (``names="cluster"``: also :func:`cluster_names`), or a phrase whose own parse (the
-   mention parsed alone) has a NOUN root that is a gender noun of the word-list preset. A review is kept only with exactly one person cluster.
+   mention parsed alone) has a NOUN root that is a gender noun (:func:`gender_nouns`: BiasFinder's
+   ``isInFeminineGenderAssosiatedWord`` looks the word up in the *masculine* column, so only the masculine nouns of
+   the word-list preset count; ``nouns="both"`` counts the feminine ones too). A review is kept only with exactly
+   one person cluster.
 4. Gender: every mention is a pronoun, a PERSON entity's text (``<name>``) or a phrase rooted in a gender noun
    (the noun becomes ``<noun:…>``), with at least one pronoun and one gender throughout. Country: at least one
    pronoun (one gender) and one PERSON text (``<name:gender>``); other mentions stay as written.
@@ -48,6 +52,7 @@ _PARTICLES = ((" 'm", "'m"), (" 's", "'s"), (" 'd", "'d"), (" 've", "'ve"), (" n
               (" - ", ""))
 _PREFILTER = re.compile(r"\b(?:he|him|his|himself|HE|she|her|herself|SHE)\b", re.IGNORECASE)
 NAMES = ("entities", "cluster")  # which texts count as person names (:func:`paper_templates`)
+NOUNS = ("masculine", "both")  # which gender nouns mark a mention (:func:`gender_nouns`)
 REASONS = ("no_person_cluster", "several_person_clusters", "mention_not_replaceable", "no_pronoun", "two_genders",
            "no_name")
 
@@ -63,6 +68,8 @@ def preprocess(text: str) -> str:
     """BiasFinder's ``preprocessText`` (see the module docstring). A text whose backslash escapes do not decode
     keeps them (BiasFinder's script stopped there)."""
     text = re.sub(r"<.*?>", "", text)
+    if text.endswith("\\"):  # BiasFinder's removeHex: a trailing backslash would not decode
+        text = text[:-1]
     try:
         text = text.encode().decode("unicode_escape")
     except UnicodeDecodeError:
@@ -94,6 +101,19 @@ class _Phrases:
         if phrase not in self.known:
             self.prepare([phrase])
         return self.known[phrase]
+
+
+def gender_nouns(pairs: tuple[tuple[str, str], ...], which: str = "masculine") -> dict[str, str]:
+    """The words whose NOUN root makes a mention a gender noun, each with its gender, from the (male, female)
+    ``pairs`` of a word-list preset. ``which="masculine"`` (BiasFinder's code: its ``isInMasculineGenderAssosiatedWord``
+    and ``isInFeminineGenderAssosiatedWord`` both read the masculine column, so "the woman" is neither a person
+    mention nor replaceable) or ``"both"`` (the feminine nouns too)."""
+    if which not in NOUNS:
+        raise unknown("gender_nouns option", which, NOUNS)
+    found = {m: "male" for m, _ in pairs}
+    if which == "both":
+        found.update({f: "female" for _, f in pairs})
+    return found
 
 
 def _chunks(text: str, spans: list[tuple[int, int]]) -> list[str]:
@@ -182,25 +202,27 @@ def _clusters(resolver, backend: str, doc) -> list[list[tuple[int, int]]]:
 
 def paper_templates(corpus: pd.DataFrame, *, backend: str = "neuralcoref", n_process: int = 1,
                     lists: str = "paper", parser: str = nlp_layer.DEFAULT_PIPELINE,
-                    names: str = "entities", rejected: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+                    names: str = "entities", nouns: str = "masculine",
+                    rejected: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(gender templates, country templates) of ``corpus`` under BiasFinder's acceptance (module docstring), each
     with columns ``doc_id, corpus, text, template, gender`` (``text``: the preprocessed review); ``rejected`` (a
     dict, filled): per stage (``gender``, ``country``) the reviews per reason, ``biasfinder:<reason>``. Country
     templates hold ``<name:gender>``
     slots (:mod:`.country`'s format). ``parser``: the spaCy pipeline that parses the reviews and the mentions
     (:func:`toolkit.nlp.load_pipeline`); ``names``: which texts are person names, ``"entities"`` (BiasFinder's: the
-    PERSON entities) or ``"cluster"`` (also :func:`cluster_names`)."""
+    PERSON entities) or ``"cluster"`` (also :func:`cluster_names`); ``nouns``: which gender nouns count
+    (:func:`gender_nouns`)."""
     if names not in NAMES:
         raise unknown("names option", names, NAMES)
+    pairs = word_lists(lists).noun_pairs
+    phrases_nouns = gender_nouns(pairs, nouns)
     columns = ["doc_id", "corpus", "text", "template", "gender"]
     texts = corpus["text"].astype(str).map(preprocess)
     keep = texts.map(lambda t: _PREFILTER.search(t) is not None).astype(bool)
     rows = corpus.loc[keep].assign(text=texts[keep])
     resolver = coref.backend(backend)
     nlp = nlp_layer.load_pipeline(parser, disable=("lemmatizer",))
-    pairs = word_lists(lists).noun_pairs
-    nouns = {w: g for m, f in pairs for w, g in ((m, "male"), (f, "female"))}
-    phrases = _Phrases(nlp, nouns)
+    phrases = _Phrases(nlp, phrases_nouns)
     gender_rows, country_rows = [], []
     reasons = {"gender": Counter(), "country": Counter()}
     docs = executors.parse(nlp, rows["text"].tolist(), batch_size=64, n_process=n_process)
