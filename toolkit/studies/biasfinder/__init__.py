@@ -92,7 +92,8 @@ class BiasFinderSettings(Settings):
     ``n_country_names`` per country and gender; ``max_templates`` (a seeded sample per characteristic; None: all);
     ``n_process`` parsing processes, ``executor`` (local or ray), ``n_jobs`` lexicon workers; ``max_chars``;
     ``lists`` (curated or paper), ``coherence``, ``people``, ``occupation_fit``, ``backend``, ``acceptance``,
-    ``duplicates``, and under BiasFinder's own acceptance ``parser``, ``person_names``, ``gender_nouns``, ``titles`` and
+    ``duplicates``, and under BiasFinder's own acceptance ``parser``, ``person_names``, ``gender_nouns``,
+    ``country_clusters``, ``titles`` and
     ``occupation_templates`` (:mod:`toolkit.studies.biasfinder.generator`; None: the paper preset's defaults).
     The statistics: ``interval`` (cluster, cluster-bootstrap, templates or pairs), ``correction`` (default Holm)
     over the model × characteristic family, ``alpha``, ``margin`` on the BTC-rate scale, ``n_boot``, ``seed``.
@@ -123,6 +124,7 @@ class BiasFinderSettings(Settings):
     parser: str | None = None
     person_names: str | None = None
     gender_nouns: str | None = None
+    country_clusters: str | None = None
     titles: str | None = None
     occupation_templates: str | None = None
     MIN_BOOT: ClassVar[int] = 100  # the two-way bootstrap over templates and names
@@ -245,7 +247,7 @@ class BiasFinder(Study):
                              people=settings.people, occupation_fit=settings.occupation_fit,
                              backend=settings.backend, acceptance=settings.acceptance, parser=settings.parser,
                              person_names=settings.person_names, gender_nouns=settings.gender_nouns,
-                             titles=settings.titles,
+                             country_clusters=settings.country_clusters, titles=settings.titles,
                              occupation_templates=settings.occupation_templates, record=generation)
         generation_report = dict(generation.get("generation_report", {}))
         mined = cases.groupby("attribute")["case_id"].nunique().to_dict()
@@ -353,6 +355,9 @@ class BiasFinder(Study):
                 ("--gender-nouns", ("masculine", "both"), "a mention rooted in a gender noun counts for the "
                                                           "masculine nouns only, as BiasFinder's code (default), "
                                                           "or for both genders"),
+                ("--country-clusters", ("one", "first-valid"), "the country template comes from the review's one "
+                                                               "person cluster (default, Table 4's generator) or "
+                                                               "from the first cluster that meets its condition"),
                 ("--titles", ("extended", "paper"), "the occupation method's TITLE vocabulary: the word list's "
                                                     "occupations with permissively licensed job and story titles "
                                                     "(default) or alone"),
@@ -399,7 +404,8 @@ class BiasFinder(Study):
                 "n_country_names": args.n_country_names, "interval": args.interval, "duplicates": args.duplicates,
                 "people": args.people, "occupation_fit": args.occupation_fit, "coherence": coherence,
                 "backend": args.backend, "acceptance": args.acceptance, "parser": args.parser,
-                "person_names": args.person_names, "gender_nouns": args.gender_nouns, "titles": args.titles,
+                "person_names": args.person_names, "gender_nouns": args.gender_nouns,
+                "country_clusters": args.country_clusters, "titles": args.titles,
                 "occupation_templates": args.occupation_templates}
 
     def write_options(self, args: argparse.Namespace) -> dict[str, Any]:

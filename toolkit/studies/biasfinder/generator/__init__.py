@@ -71,6 +71,7 @@ from toolkit.studies.biasfinder.generator.occupation_paper import (
     title_vocabulary,
 )
 from toolkit.studies.biasfinder.generator.paper import NAMES as PAPER_NAMES
+from toolkit.studies.biasfinder.generator.paper import COUNTRY_CLUSTERS
 from toolkit.studies.biasfinder.generator.paper import NOUNS as PAPER_NOUNS
 from toolkit.studies.biasfinder.generator.paper import paper_templates
 from toolkit.studies.biasfinder.generator.people import MODES as PEOPLE
@@ -114,7 +115,9 @@ def _instances(corpus: pd.DataFrame, *, instances: Sequence[str], n_names: int, 
         gender_found, country_found = paper_templates(corpus, backend=backend, n_process=n_process, lists=lists,
                                                       parser=paper.get("parser", DEFAULT_PIPELINE),
                                                       names=paper.get("person_names", "entities"),
-                                                      nouns=paper.get("gender_nouns", "masculine"), rejected=found)
+                                                      nouns=paper.get("gender_nouns", "masculine"),
+                                                      country_clusters=paper.get("country_clusters", "one"),
+                                                      rejected=found)
         if "gender" in instances:
             frames["gender"] = generate_gender(corpus, n_names=n_names, lists=lists, rules=rules,
                                                templates=gender_found)
@@ -162,7 +165,7 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
              people: str | KnownNames = "mutate", occupation_fit: str | None = None,
              known_from: pd.DataFrame | Iterable[str] | None = None, acceptance: str | None = None,
              parser: str | None = None, person_names: str | None = None, gender_nouns: str | None = None,
-             titles: str | None = None, occupation_templates: str | None = None,
+             country_clusters: str | None = None, titles: str | None = None, occupation_templates: str | None = None,
              record: dict | None = None) -> pd.DataFrame:
     """The case tables of ``instances`` for ``corpus``, concatenated (columns :data:`COLUMNS`; '' where an instance
     lacks one). ``n_names`` per gender for the gender instance, ``n_country_names`` per country and gender;
@@ -186,7 +189,9 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     nearer BiasFinder's ``en_core_web_lg``); ``person_names``, ``"entities"`` (BiasFinder's PERSON entities) or
     ``"cluster"`` (also the proper-noun mentions of a cluster holding a gendered pronoun, :func:`.paper.cluster_names`);
     ``gender_nouns``, ``"masculine"`` (default: BiasFinder's code reads only the masculine nouns of the word list,
-    :func:`.paper.gender_nouns`) or ``"both"``;
+    :func:`.paper.gender_nouns`) or ``"both"``; ``country_clusters``, ``"one"`` (default: the review's one person
+    cluster, as Table 4's generator) or ``"first-valid"`` (the first cluster meeting the country condition, as the
+    country generator committed with BiasFinder's user-study file);
     ``titles``, the occupation method's TITLE vocabulary, ``"extended"`` (default: the ``lists`` preset's
     occupations and :func:`.occupation_paper.title_vocabulary`'s permissively licensed job and story titles, standing
     in for CoreNLP's TITLE entities) or ``"paper"`` (the preset's occupations only); ``occupation_templates``,
@@ -210,7 +215,8 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     if acceptance not in ACCEPTANCE:
         raise unknown("acceptance", acceptance, ACCEPTANCE)
     paper = _paper_options(acceptance, parser=parser, person_names=person_names, gender_nouns=gender_nouns,
-                           titles=titles, occupation_templates=occupation_templates)
+                           country_clusters=country_clusters, titles=titles,
+                           occupation_templates=occupation_templates)
     mode = people_mode(people)  # the option's name; a KnownNames (counted beforehand) is "skip-known"
     if acceptance == "biasfinder" and mode != "mutate" and {"gender", "country"} & set(instances):
         warn(f"BiasFinder: people={mode!r} is read by this project's acceptance only; BiasFinder's "
@@ -306,7 +312,7 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
 
 
 PAPER_OPTIONS = {"parser": DEFAULT_PIPELINE, "person_names": "entities", "gender_nouns": "masculine",
-                 "titles": "extended", "occupation_templates": "first"}
+                 "country_clusters": "one", "titles": "extended", "occupation_templates": "first"}
 """The options of BiasFinder's own acceptance (``acceptance="biasfinder"``) and their defaults."""
 
 
@@ -325,6 +331,8 @@ def _paper_options(acceptance: str, **given) -> dict:
         raise unknown("person_names option", options["person_names"], PAPER_NAMES)
     if options["gender_nouns"] not in PAPER_NOUNS:
         raise unknown("gender_nouns option", options["gender_nouns"], PAPER_NOUNS)
+    if options["country_clusters"] not in COUNTRY_CLUSTERS:
+        raise unknown("country_clusters option", options["country_clusters"], COUNTRY_CLUSTERS)
     title_vocabulary(options["titles"])  # an unknown vocabulary fails here
     if options["occupation_templates"] not in PER_REVIEW:
         raise unknown("occupation_templates option", options["occupation_templates"], PER_REVIEW)

@@ -19,6 +19,9 @@ Apache-2.0) and rewritten here.
 4. Gender: every mention is a pronoun, a PERSON entity's text (``<name>``) or a phrase rooted in a gender noun
    (the noun becomes ``<noun:…>``), with at least one pronoun and one gender throughout. Country: at least one
    pronoun (one gender) and one PERSON text (``<name:gender>``); other mentions stay as written.
+   ``country_clusters="first-valid"`` (the version of ``codes/country-of-origin`` committed with BiasFinder's country
+   user-study file): no exactly-one rule for country; the first cluster in order that meets the country condition
+   gives the template.
 5. The template is BiasFinder's: the text between mentions taken in cluster order (``original[previous end :
    next start]``, empty when the mentions run backwards), joined with the slots by single spaces, runs of spaces
    collapsed.
@@ -54,7 +57,8 @@ _PREFILTER = re.compile(r"\b(?:he|him|his|himself|HE|she|her|herself|SHE)\b", re
 NAMES = ("entities", "cluster")  # which texts count as person names (:func:`paper_templates`)
 NOUNS = ("masculine", "both")  # which gender nouns mark a mention (:func:`gender_nouns`)
 REASONS = ("no_person_cluster", "several_person_clusters", "mention_not_replaceable", "no_pronoun", "two_genders",
-           "no_name")
+           "no_name", "no_valid_cluster")
+COUNTRY_CLUSTERS = ("one", "first-valid")  # which cluster gives the country template (:func:`templates_of`)
 
 
 @cache
@@ -145,11 +149,56 @@ def cluster_names(doc, clusters: list[list[tuple[int, int]]]) -> set[str]:
     return found
 
 
+def _pronoun_gender(text: str, cluster: list[tuple[int, int]]) -> str:
+    """The genders of a cluster's pronouns: their one gender, or the reason there is none."""
+    genders = {PRONOUN_GENDER[text[s:e]] for s, e in cluster if text[s:e] in PRONOUN_GENDER}
+    if not genders:
+        return "no_pronoun"
+    return genders.pop() if len(genders) == 1 else "two_genders"
+
+
+def _country_template(text: str, cluster: list[tuple[int, int]], gender: str,
+                      persons: set[str]) -> tuple[str, str] | str:
+    """BiasFinder's country template of one cluster whose pronouns are all ``gender``: its PERSON texts become
+    ``<name:gender>``, other mentions stay as written; "no_name" without a PERSON text."""
+    names = [text[s:e] in persons and text[s:e] not in PRONOUN_GENDER for s, e in cluster]
+    if not any(names):
+        return "no_name"
+    slots = [f"<name:{gender}>" if is_name else text[s:e] for (s, e), is_name in zip(cluster, names)]
+    return _join(_chunks(text, cluster), slots), gender
+
+
+def _first_valid(text: str, clusters: list[list[tuple[int, int]]], persons: set[str]) -> tuple[str, str] | str:
+    """``country_clusters="first-valid"``: the country template of the first cluster, in order, that has one
+    gender's pronouns and a PERSON text."""
+    for cluster in clusters:
+        gender = _pronoun_gender(text, cluster)
+        if gender in ("male", "female"):
+            made = _country_template(text, cluster, gender, persons)
+            if not isinstance(made, str):
+                return made
+    return "no_valid_cluster"
+
+
 def templates_of(doc, clusters: list[list[tuple[int, int]]], *, persons: set[str], phrases: _Phrases,
-                 pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str] | str, tuple[str, str] | str]:
+                 pairs: tuple[tuple[str, str], ...], country_clusters: str = "one"
+                 ) -> tuple[tuple[str, str] | str, tuple[str, str] | str]:
     """(gender, country) for one parsed review and its clusters (character spans in cluster order): each a
     (template, gender) or the reason BiasFinder rejects it (:data:`REASONS`). ``persons``: the texts that count as
-    person names (BiasFinder: the PERSON entities' texts)."""
+    person names (BiasFinder: the PERSON entities' texts); ``country_clusters``: ``"one"`` (the country template
+    comes from the review's one person cluster, as the gender one) or ``"first-valid"`` (:func:`_first_valid`)."""
+    if country_clusters not in COUNTRY_CLUSTERS:
+        raise unknown("country_clusters option", country_clusters, COUNTRY_CLUSTERS)
+    text = doc.text
+    gender, country = _one_cluster(doc, clusters, persons=persons, phrases=phrases, pairs=pairs)
+    if country_clusters == "first-valid":
+        country = _first_valid(text, [c for c in clusters if len(c) > 1], persons)
+    return gender, country
+
+
+def _one_cluster(doc, clusters: list[list[tuple[int, int]]], *, persons: set[str], phrases: _Phrases,
+                 pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str] | str, tuple[str, str] | str]:
+    """BiasFinder's exactly-one rule: (gender, country) from the review's one person cluster."""
     text = doc.text
 
     def person(cluster) -> bool:
@@ -161,12 +210,9 @@ def templates_of(doc, clusters: list[list[tuple[int, int]]], *, persons: set[str
         reason = "no_person_cluster" if not found else "several_person_clusters"
         return reason, reason
     cluster = found[0]
-    genders = {PRONOUN_GENDER[text[s:e]] for s, e in cluster if text[s:e] in PRONOUN_GENDER}
-    if not genders:
-        return "no_pronoun", "no_pronoun"
-    if len(genders) > 1:
-        return "two_genders", "two_genders"
-    gender = genders.pop()
+    gender = _pronoun_gender(text, cluster)
+    if gender not in ("male", "female"):
+        return gender, gender
     chunks = _chunks(text, cluster)
     male_of = {w: m for m, f in pairs for w in (m, f)}
     slots, ok = [], True
@@ -184,13 +230,7 @@ def templates_of(doc, clusters: list[list[tuple[int, int]]], *, persons: set[str
             ok = False
             break
     made_gender = (_join(chunks, slots), gender) if ok else "mention_not_replaceable"
-    names = [text[s:e] in persons and text[s:e] not in PRONOUN_GENDER for s, e in cluster]
-    if not any(names):
-        made_country = "no_name"
-    else:
-        country_slots = [f"<name:{gender}>" if is_name else text[s:e] for (s, e), is_name in zip(cluster, names)]
-        made_country = (_join(chunks, country_slots), gender)
-    return made_gender, made_country
+    return made_gender, _country_template(text, cluster, gender, persons)
 
 
 def _clusters(resolver, backend: str, doc) -> list[list[tuple[int, int]]]:
@@ -202,7 +242,7 @@ def _clusters(resolver, backend: str, doc) -> list[list[tuple[int, int]]]:
 
 def paper_templates(corpus: pd.DataFrame, *, backend: str = "neuralcoref", n_process: int = 1,
                     lists: str = "paper", parser: str = nlp_layer.DEFAULT_PIPELINE,
-                    names: str = "entities", nouns: str = "masculine",
+                    names: str = "entities", nouns: str = "masculine", country_clusters: str = "one",
                     rejected: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(gender templates, country templates) of ``corpus`` under BiasFinder's acceptance (module docstring), each
     with columns ``doc_id, corpus, text, template, gender`` (``text``: the preprocessed review); ``rejected`` (a
@@ -211,9 +251,11 @@ def paper_templates(corpus: pd.DataFrame, *, backend: str = "neuralcoref", n_pro
     slots (:mod:`.country`'s format). ``parser``: the spaCy pipeline that parses the reviews and the mentions
     (:func:`toolkit.nlp.load_pipeline`); ``names``: which texts are person names, ``"entities"`` (BiasFinder's: the
     PERSON entities) or ``"cluster"`` (also :func:`cluster_names`); ``nouns``: which gender nouns count
-    (:func:`gender_nouns`)."""
+    (:func:`gender_nouns`); ``country_clusters``: which cluster gives the country template (:func:`templates_of`)."""
     if names not in NAMES:
         raise unknown("names option", names, NAMES)
+    if country_clusters not in COUNTRY_CLUSTERS:
+        raise unknown("country_clusters option", country_clusters, COUNTRY_CLUSTERS)
     pairs = word_lists(lists).noun_pairs
     phrases_nouns = gender_nouns(pairs, nouns)
     columns = ["doc_id", "corpus", "text", "template", "gender"]
@@ -232,7 +274,8 @@ def paper_templates(corpus: pd.DataFrame, *, backend: str = "neuralcoref", n_pro
         persons = {ent.text for ent in doc.ents if ent.label_ == "PERSON"}
         if names == "cluster":
             persons |= cluster_names(doc, clusters)
-        made = templates_of(doc, clusters, persons=persons, phrases=phrases, pairs=pairs)
+        made = templates_of(doc, clusters, persons=persons, phrases=phrases, pairs=pairs,
+                            country_clusters=country_clusters)
         for stage, result, out in (("gender", made[0], gender_rows), ("country", made[1], country_rows)):
             if isinstance(result, str):
                 reasons[stage][f"biasfinder:{result}"] += 1
