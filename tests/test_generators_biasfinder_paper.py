@@ -21,8 +21,7 @@ def nlp():
 
 @pytest.fixture(scope="module")
 def phrases(nlp):
-    pairs = word_lists("paper").noun_pairs
-    return _Phrases(nlp, {w: g for m, f in pairs for w, g in ((m, "male"), (f, "female"))})
+    return _Phrases(nlp, gender_nouns(word_lists("paper").noun_pairs))  # the preset's: the masculine column
 
 
 def _run(nlp, phrases, text, clusters, persons, **options):
@@ -217,3 +216,13 @@ def test_paper_options_apply_to_biasfinders_acceptance_only_and_are_recorded():
     assert recorded["title_vocabulary"]["words"] > 79 and len(recorded["title_vocabulary"]["sha256"]) == 64
     generate(corpus, instances=["gender"], n_names=2, record=(record := {}))
     assert "paper" not in record["coherence"]
+
+
+def test_the_study_run_takes_the_paper_options_and_records_them():
+    from toolkit.studies import biasfinder
+
+    corpus = corpus_of(["The old man said he liked Meg Ryan, and she smiled. Tom Hanks laughed and he left."])
+    result = biasfinder.run(corpus=corpus, models=["vader"], instances=["country"], coherence="paper", lists="paper",
+                            gender_nouns="both", country_clusters="first-valid", cache=False, progress=False)
+    paper = result.provenance.settings["coherence"]["paper"]
+    assert (paper["gender_nouns"], paper["country_clusters"]) == ("both", "first-valid")

@@ -154,8 +154,8 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
         duplicates: str = "keep", coherence: str | Iterable[str] = "default",
         people: str = "mutate", occupation_fit: str | None = None, backend: str = "rules",
         acceptance: str | None = None, parser: str | None = None, person_names: str | None = None,
-        titles: str | None = None, occupation_templates: str | None = None,
-        generation: dict | None = None) -> StudyResult:
+        gender_nouns: str | None = None, country_clusters: str | None = None, titles: str | None = None,
+        occupation_templates: str | None = None, generation: dict | None = None) -> StudyResult:
     """Generate BiasFinder cases from ``corpus`` — or take ``cases`` already generated — keep a seeded sample of at
     most ``max_templates`` templates per characteristic (:func:`sample_templates`; None keeps all), then score them
     and count BTCs (the settings: :class:`BiasFinderSettings`). Reviews over ``max_chars`` characters or not in
@@ -169,8 +169,8 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
                      correction=correction, n_boot=n_boot, interval=interval, duplicates=duplicates,
                      coherence=coherence if isinstance(coherence, str) else tuple(coherence), people=people,
                      occupation_fit=occupation_fit, backend=backend, acceptance=acceptance, parser=parser,
-                     person_names=person_names, titles=titles, occupation_templates=occupation_templates,
-                     generation=generation)
+                     person_names=person_names, gender_nouns=gender_nouns, country_clusters=country_clusters,
+                     titles=titles, occupation_templates=occupation_templates, generation=generation)
 
 
 def _statistics_settings(*, alpha: float, margin: float, correction: str, n_boot: int, interval: str) -> dict:

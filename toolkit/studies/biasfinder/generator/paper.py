@@ -2,20 +2,20 @@
 ``coherence="paper"``), read from its released code (soarsmu/BiasFinder, ``codes/gender`` and ``codes/country``;
 Apache-2.0) and rewritten here.
 
-1. Preprocessing (:func:`preprocess`, BiasFinder's ``preprocessText``): HTML tags removed, one trailing backslash
-   dropped, backslash escapes decoded and non-ASCII characters dropped, backslashes removed, the spaCy tokens re-joined
-   with one space
-   (none before punctuation and clitics) and " - " deleted. The templated review is this text.
+1. Preprocessing (:func:`preprocess`, BiasFinder's ``preprocessText``, as in ``codes/module``): HTML tags removed,
+   one trailing backslash dropped, backslash escapes decoded and non-ASCII characters dropped, backslashes removed,
+   the spaCy tokens re-joined with one space (none before punctuation and clitics) and " - " deleted. The templated
+   review is this text.
 2. Coreference on the preprocessed text: the backend's clusters in its own order (``neuralcoref``: the original's
    order, mentions in merge order; ``rules``: its clusters with singletons set aside, as neuralcoref never gives
    one-mention clusters).
 3. A cluster is a *person* cluster when one of its mentions is a gendered pronoun (BiasFinder's case-sensitive
    list: he him his himself He Him His Himself HE, she her herself She Her Herself SHE), the text of a PERSON
    entity of the review (``names="cluster"``: also :func:`cluster_names`), or a phrase whose own parse (the
-   mention parsed alone) has a NOUN root that is a gender noun (:func:`gender_nouns`: BiasFinder's
-   ``isInFeminineGenderAssosiatedWord`` looks the word up in the *masculine* column, so only the masculine nouns of
-   the word-list preset count; ``nouns="both"`` counts the feminine ones too). A review is kept only with exactly
-   one person cluster.
+   mention parsed alone) has a NOUN root that is a gender noun (:func:`gender_nouns`: the
+   ``isInFeminineGenderAssosiatedWord`` of the ``utils.py`` its gender and country generators import looks the word
+   up in the *masculine* column, so only the masculine nouns of the word-list preset count; ``nouns="both"`` counts
+   the feminine ones too). A review is kept only with exactly one person cluster.
 4. Gender: every mention is a pronoun, a PERSON entity's text (``<name>``) or a phrase rooted in a gender noun
    (the noun becomes ``<noun:…>``), with at least one pronoun and one gender throughout. Country: at least one
    pronoun (one gender) and one PERSON text (``<name:gender>``); other mentions stay as written.
@@ -72,7 +72,7 @@ def preprocess(text: str) -> str:
     """BiasFinder's ``preprocessText`` (see the module docstring). A text whose backslash escapes do not decode
     keeps them (BiasFinder's script stopped there)."""
     text = re.sub(r"<.*?>", "", text)
-    if text.endswith("\\"):  # BiasFinder's removeHex: a trailing backslash would not decode
+    if text.endswith("\\"):  # removeHex in codes/module (and codes/gender's last utils.py): it would not decode
         text = text[:-1]
     try:
         text = text.encode().decode("unicode_escape")
@@ -256,6 +256,8 @@ def paper_templates(corpus: pd.DataFrame, *, backend: str = "neuralcoref", n_pro
         raise unknown("names option", names, NAMES)
     if country_clusters not in COUNTRY_CLUSTERS:
         raise unknown("country_clusters option", country_clusters, COUNTRY_CLUSTERS)
+    if nouns not in NOUNS:
+        raise unknown("nouns option", nouns, NOUNS)
     pairs = word_lists(lists).noun_pairs
     phrases_nouns = gender_nouns(pairs, nouns)
     columns = ["doc_id", "corpus", "text", "template", "gender"]
