@@ -256,10 +256,8 @@ def paper_templates(corpus: pd.DataFrame, *, backend: str = "neuralcoref", n_pro
         raise unknown("names option", names, NAMES)
     if country_clusters not in COUNTRY_CLUSTERS:
         raise unknown("country_clusters option", country_clusters, COUNTRY_CLUSTERS)
-    if nouns not in NOUNS:
-        raise unknown("nouns option", nouns, NOUNS)
     pairs = word_lists(lists).noun_pairs
-    phrases_nouns = gender_nouns(pairs, nouns)
+    phrases_nouns = gender_nouns(pairs, nouns)  # an unknown option fails here, before the parse
     columns = ["doc_id", "corpus", "text", "template", "gender"]
     texts = corpus["text"].astype(str).map(preprocess)
     keep = texts.map(lambda t: _PREFILTER.search(t) is not None).astype(bool)
