@@ -41,7 +41,7 @@ def _spans(doc, clusters) -> list[list[tuple[int, int]]]:
 
 def normalise(template: str) -> str:
     """Pronoun slots as one kind (their typing reads the parse), spaces collapsed."""
-    template = re.sub(r"<(?:[Ss]ubj|[Oo]bj|[Pp]os|[Pp]oss|[Rr]efl)>", "<pro>", template)
+    template = re.sub(r"<(?:subj|obj|pos|poss|refl)>", "<pro>", template, flags=re.IGNORECASE)
     return re.sub(r"\s+", " ", template).strip()
 
 

@@ -47,8 +47,13 @@ OCCUPATION_EXAMPLES = {  # rule → (review, word-list preset)
 }
 
 
+# the case table's columns when the baseline was recorded; "noun_fill" came later and is "" outside paper mode
+BASELINE_COLUMNS = tuple(c for c in COLUMNS if c != "noun_fill")
+
+
 def _digest(frame) -> str:
-    return hashlib.sha256(frame.loc[:, list(COLUMNS)].to_csv(index=False).encode()).hexdigest()
+    assert frame["noun_fill"].eq("").all()  # the default generator fills a noun with its pair only
+    return hashlib.sha256(frame.loc[:, list(BASELINE_COLUMNS)].to_csv(index=False).encode()).hexdigest()
 
 
 def test_every_rule_is_documented_with_an_example_and_a_test():

@@ -144,7 +144,8 @@ def test_cli_biasfinder_generator_options_reach_the_run_and_its_provenance(tmp_p
     proc = _run("biasfinder", "--corpus", "sample", "--model", "vader", "--instance", "occupation", "--instance",
                 "gender", "--max-templates", "2", "--occupation-fit", "family", "--people", "skip-real",
                 "--coherence", "paper", "--person-names", "cluster", "--gender-nouns", "both", "--occupation-templates", "each",
-                "--country-clusters", "first-valid", "--out", str(out),
+                "--country-clusters", "first-valid", "--pronoun-slots", "parse", "--noun-fills", "pair",
+                "--out", str(out),
                 "--no-cache", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     settings = json.loads((out / "provenance.json").read_text())["settings"]
@@ -155,6 +156,7 @@ def test_cli_biasfinder_generator_options_reach_the_run_and_its_provenance(tmp_p
     assert (paper["person_names"], paper["gender_nouns"], paper["titles"], paper["occupation_templates"]) == (
         "cluster", "both", "extended", "each")
     assert paper["country_clusters"] == "first-valid"
+    assert (paper["pronoun_slots"], paper["noun_fills"]) == ("parse", "pair")
     bad = _run("biasfinder", "--corpus", "sample", "--model", "vader", "--coherence", "title_nam", "--out",
                str(tmp_path / "bad"), "--no-cache", cwd=tmp_path)
     assert bad.returncode == 2 and "TK103" in bad.stderr and "title_name" in bad.stderr

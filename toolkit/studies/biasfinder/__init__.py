@@ -47,6 +47,7 @@ from toolkit.studies.biasfinder.analysis import (
     kappa,
     kappa_table,
     pair_counts,
+    rate_rows,
     rates,
     sample_btcs,
     sample_size,
@@ -93,8 +94,8 @@ class BiasFinderSettings(Settings):
     ``n_process`` parsing processes, ``executor`` (local or ray), ``n_jobs`` lexicon workers; ``max_chars``;
     ``lists`` (curated or paper), ``coherence``, ``people``, ``occupation_fit``, ``backend``, ``acceptance``,
     ``duplicates``, and under BiasFinder's own acceptance ``parser``, ``person_names``, ``gender_nouns``,
-    ``country_clusters``, ``titles`` and
-    ``occupation_templates`` (:mod:`toolkit.studies.biasfinder.generator`; None: the paper preset's defaults).
+    ``country_clusters``, ``titles``, ``occupation_templates``, ``pronoun_slots`` and ``noun_fills``
+    (:mod:`toolkit.studies.biasfinder.generator`; None: the paper preset's defaults).
     The statistics: ``interval`` (cluster, cluster-bootstrap, templates or pairs), ``correction`` (default Holm)
     over the model × characteristic family, ``alpha``, ``margin`` on the BTC-rate scale, ``n_boot``, ``seed``.
     The paper preset: ``coherence="paper", backend="neuralcoref",
@@ -127,6 +128,8 @@ class BiasFinderSettings(Settings):
     country_clusters: str | None = None
     titles: str | None = None
     occupation_templates: str | None = None
+    pronoun_slots: str | None = None
+    noun_fills: str | None = None
     MIN_BOOT: ClassVar[int] = 100  # the two-way bootstrap over templates and names
 
     def check(self) -> None:
@@ -155,7 +158,8 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
         people: str = "mutate", occupation_fit: str | None = None, backend: str = "rules",
         acceptance: str | None = None, parser: str | None = None, person_names: str | None = None,
         gender_nouns: str | None = None, country_clusters: str | None = None, titles: str | None = None,
-        occupation_templates: str | None = None, generation: dict | None = None) -> StudyResult:
+        occupation_templates: str | None = None, pronoun_slots: str | None = None, noun_fills: str | None = None,
+        generation: dict | None = None) -> StudyResult:
     """Generate BiasFinder cases from ``corpus`` — or take ``cases`` already generated — keep a seeded sample of at
     most ``max_templates`` templates per characteristic (:func:`sample_templates`; None keeps all), then score them
     and count BTCs (the settings: :class:`BiasFinderSettings`). Reviews over ``max_chars`` characters or not in
@@ -170,7 +174,8 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
                      coherence=coherence if isinstance(coherence, str) else tuple(coherence), people=people,
                      occupation_fit=occupation_fit, backend=backend, acceptance=acceptance, parser=parser,
                      person_names=person_names, gender_nouns=gender_nouns, country_clusters=country_clusters,
-                     titles=titles, occupation_templates=occupation_templates, generation=generation)
+                     titles=titles, occupation_templates=occupation_templates, pronoun_slots=pronoun_slots,
+                     noun_fills=noun_fills, generation=generation)
 
 
 def _statistics_settings(*, alpha: float, margin: float, correction: str, n_boot: int, interval: str) -> dict:
@@ -248,7 +253,9 @@ class BiasFinder(Study):
                              backend=settings.backend, acceptance=settings.acceptance, parser=settings.parser,
                              person_names=settings.person_names, gender_nouns=settings.gender_nouns,
                              country_clusters=settings.country_clusters, titles=settings.titles,
-                             occupation_templates=settings.occupation_templates, record=generation)
+                             occupation_templates=settings.occupation_templates,
+                             pronoun_slots=settings.pronoun_slots, noun_fills=settings.noun_fills,
+                             record=generation)
         generation_report = dict(generation.get("generation_report", {}))
         mined = cases.groupby("attribute")["case_id"].nunique().to_dict()
         recorded_lists = generation.get("word_lists")  # None for given cases without their generation record
@@ -307,8 +314,8 @@ class BiasFinder(Study):
 
     def units(self, scored: pd.DataFrame, *, attribute: str = "gender") -> pd.DataFrame:
         """Per model × template of ``attribute``: BTCs and the pairs of mutants of different classes
-        (:func:`toolkit.studies.biasfinder.analysis.pair_counts`)."""
-        counts = pair_counts(scored)
+        (:func:`toolkit.studies.biasfinder.analysis.pair_counts` over the rows the rates read, :func:`rate_rows`)."""
+        counts = pair_counts(rate_rows(scored))
         counts = counts[counts["attribute"] == attribute]
         if counts.empty:
             raise InputError(f"the BiasFinder table has no {attribute!r} mutants.",
@@ -361,7 +368,12 @@ class BiasFinder(Study):
                 ("--titles", ("extended", "paper"), "the occupation method's TITLE vocabulary: the word list's "
                                                     "occupations with permissively licensed job and story titles "
                                                     "(default) or alone"),
-                ("--occupation-templates", ("first", "each"), "a review's first occupation only (default) or each")):
+                ("--occupation-templates", ("first", "each"), "a review's first occupation only (default) or each"),
+                ("--pronoun-slots", ("word", "parse"), "a gender mutant's pronoun follows the word, as BiasFinder's "
+                                                       "dictionaries (default: her becomes his, his becomes her), "
+                                                       "or its slot in the parse (object her becomes him)"),
+                ("--noun-fills", ("all", "pair"), "a gender noun is filled with every noun of the mutant's gender, "
+                                                  "as BiasFinder (default), or with its own pair (man: woman)")):
             parser.add_argument(flag, choices=choices, help=f"under BiasFinder's acceptance: {about}")
         parser.add_argument("--people", choices=("mutate", "skip-named", "skip-real", "skip-known"),
                             default="mutate",
@@ -406,7 +418,8 @@ class BiasFinder(Study):
                 "backend": args.backend, "acceptance": args.acceptance, "parser": args.parser,
                 "person_names": args.person_names, "gender_nouns": args.gender_nouns,
                 "country_clusters": args.country_clusters, "titles": args.titles,
-                "occupation_templates": args.occupation_templates}
+                "occupation_templates": args.occupation_templates, "pronoun_slots": args.pronoun_slots,
+                "noun_fills": args.noun_fills}
 
     def write_options(self, args: argparse.Namespace) -> dict[str, Any]:
         return {"formats": tuple(args.format or ("csv",)), "with_scored": args.scored}

@@ -30,6 +30,7 @@ from toolkit.studies.biasfinder.counting import (
     TABLE4_COLUMNS,
     btcs,
     pair_counts,
+    rate_rows,
     sample_templates,
     table4,
 )
@@ -61,5 +62,6 @@ def __getattr__(name: str):
 __all__ = ["ANNOTATION_COLUMNS", "ANNOTATION_VALUES", "BTC_COLUMNS", "KAPPA_COLUMNS", "MIN_TEMPLATES", "PAIR_COLUMNS",
            "RATE_COLUMNS", "RATE_FAMILY", "RATE_INTERVALS", "SAMPLE_COLUMNS", "SMALL_TEMPLATES", "STRATA_COLUMNS",
            "TABLE4_COLUMNS", "TABLE4_RATE_COLUMNS", "TPR_COLUMNS", "TPR_INTERVAL_COLUMNS", "TPR_RULES", "VERDICT_GROUPS",
-           "btcs", "check_annotation_columns", "kappa", "kappa_table", "pair_counts", "rates", "sample_btcs",
-           "sample_size", "sample_strata", "sample_templates", "table4", "table4_rates", "tpr", "tpr_table"]
+           "btcs", "check_annotation_columns", "kappa", "kappa_table", "pair_counts", "rate_rows", "rates",
+           "sample_btcs", "sample_size", "sample_strata", "sample_templates", "table4", "table4_rates", "tpr",
+           "tpr_table"]

@@ -20,7 +20,7 @@ from scipy import stats
 from toolkit import checks, verdicts
 from toolkit import stats as tkstats
 from toolkit.errors import unknown
-from toolkit.studies.biasfinder.counting import TABLE4_COLUMNS, _mutants, pair_counts
+from toolkit.studies.biasfinder.counting import TABLE4_COLUMNS, _mutants, pair_counts, rate_rows
 
 RATE_COLUMNS = ("model", "attribute", "templates", "pairs_between", "btcs_between", "rate_between", "rate_low",
                 "rate_high", "rate_wilson_low", "rate_wilson_high", "null_templates", "pairs_matched",
@@ -446,6 +446,7 @@ def rates(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, margin: float =
         raise unknown("rate interval", interval, RATE_INTERVALS)
     alpha, margin, n_boot = checks.statistics(correction=correction, margin=margin, alpha=alpha, n_boot=n_boot)
     seed = checks.seed(seed)
+    scored = rate_rows(scored)  # a noun template's own noun pair only (counting.rate_rows)
     pairs = pair_counts(scored)
     mutants = _mutants(scored, required=("model", "label", "case_id", "group", "attribute"))
     by_block = dict(list(mutants.groupby(["model", "attribute"], sort=False)))

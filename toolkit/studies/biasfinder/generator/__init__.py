@@ -31,8 +31,9 @@ two or more mentions, its gender and country conditions, substitution in cluster
 BiasFinder ran). Under ``"biasfinder"`` the occupation instance is BiasFinder's own method too
 (:mod:`.occupation_paper`: a job or story title in a sentence with a person mention, spaCy and a permissively
 licensed title vocabulary in place of Stanford CoreNLP's TITLE entities, no coreference; ``docs/biasfinder_rules.md``);
-under ``"toolkit"`` it is :mod:`.occupation`. :data:`PAPER_OPTIONS` (parser, person names, title vocabulary,
-occupation templates per review) apply under ``"biasfinder"`` only and are recorded.
+under ``"toolkit"`` it is :mod:`.occupation`. :data:`PAPER_OPTIONS` (parser, person names, gender nouns, country
+cluster, title vocabulary, occupation templates per review, pronoun slots, noun fills) apply under ``"biasfinder"``
+only and are recorded.
 
 Interrupts: with ``n_process`` > 1 the reviews are parsed in forked workers (:func:`toolkit.executors.parse`, not
 spaCy's own ``n_process``, which hung on Ctrl-C and left its workers behind on SIGTERM); Ctrl-C or SIGTERM stops them
@@ -56,7 +57,7 @@ from toolkit.nlp.pipeline import record as pipeline_record
 from toolkit.studies.biasfinder.generator.country import country_names, country_templates, generate_country
 from toolkit.studies.biasfinder.generator.distributed import map_chunks
 from toolkit.studies.biasfinder.generator.fit import category_of, check_method, template_fills
-from toolkit.studies.biasfinder.generator.gender import fill_names, gender_templates, generate_gender
+from toolkit.studies.biasfinder.generator.gender import NOUN_FILLS, fill_names, gender_templates, generate_gender
 from toolkit.studies.biasfinder.generator.lists import PRESETS, word_lists
 from toolkit.studies.biasfinder.generator.occupation import (
     fill_occupation,
@@ -73,6 +74,7 @@ from toolkit.studies.biasfinder.generator.occupation_paper import (
 from toolkit.studies.biasfinder.generator.paper import NAMES as PAPER_NAMES
 from toolkit.studies.biasfinder.generator.paper import COUNTRY_CLUSTERS
 from toolkit.studies.biasfinder.generator.paper import NOUNS as PAPER_NOUNS
+from toolkit.studies.biasfinder.generator.paper import PRONOUN_SLOTS
 from toolkit.studies.biasfinder.generator.paper import paper_templates
 from toolkit.studies.biasfinder.generator.people import MODES as PEOPLE
 from toolkit.studies.biasfinder.generator.people import KnownNames, known_names, people_mode
@@ -87,7 +89,7 @@ COHERENCE = ("default", "paper")  # or an iterable of rule names (:data:`.rules.
 ACCEPTANCE = ("toolkit", "biasfinder")  # which reviews give gender/country templates (:mod:`.paper`)
 DUPLICATES = ("keep", "drop")  # reviews repeated word for word: templated again (BiasFinder's generator) or once
 COLUMNS = ("case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
-           "gender", "occupation", "doc_id", "corpus", "fill_flag")
+           "gender", "occupation", "doc_id", "corpus", "fill_flag", "noun_fill")
 _MALE = re.compile(r"\b(he|him|his|himself)\b", re.IGNORECASE)
 _FEMALE = re.compile(r"\b(she|her|hers|herself)\b", re.IGNORECASE)
 MAX_DOC_CHARS = 20_000
@@ -117,10 +119,11 @@ def _instances(corpus: pd.DataFrame, *, instances: Sequence[str], n_names: int, 
                                                       names=paper.get("person_names", "entities"),
                                                       nouns=paper.get("gender_nouns", "masculine"),
                                                       country_clusters=paper.get("country_clusters", "one"),
+                                                      pronoun_slots=paper.get("pronoun_slots", "word"),
                                                       rejected=found)
         if "gender" in instances:
             frames["gender"] = generate_gender(corpus, n_names=n_names, lists=lists, rules=rules,
-                                               templates=gender_found)
+                                               templates=gender_found, noun_fills=paper.get("noun_fills", "all"))
             rejected["gender"] = found["gender"]
         if "country" in instances:
             frames["country"] = generate_country(corpus, n_names=n_country_names, lists=lists, rules=rules,
@@ -166,6 +169,7 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
              known_from: pd.DataFrame | Iterable[str] | None = None, acceptance: str | None = None,
              parser: str | None = None, person_names: str | None = None, gender_nouns: str | None = None,
              country_clusters: str | None = None, titles: str | None = None, occupation_templates: str | None = None,
+             pronoun_slots: str | None = None, noun_fills: str | None = None,
              record: dict | None = None) -> pd.DataFrame:
     """The case tables of ``instances`` for ``corpus``, concatenated (columns :data:`COLUMNS`; '' where an instance
     lacks one). ``n_names`` per gender for the gender instance, ``n_country_names`` per country and gender;
@@ -196,7 +200,11 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     occupations and :func:`.occupation_paper.title_vocabulary`'s permissively licensed job and story titles, standing
     in for CoreNLP's TITLE entities) or ``"paper"`` (the preset's occupations only); ``occupation_templates``,
     ``"first"`` (default: a review's first occupation only, as BiasFinder's ``generateMultipleMutantOcc``) or
-    ``"each"`` (one template per distinct occupation, as its ``main.py``)."""
+    ``"each"`` (one template per distinct occupation, as its ``main.py``); ``pronoun_slots``, ``"word"`` (default:
+    BiasFinder's pronoun dictionaries, so "her" becomes "his" and "his" becomes "her" wherever they stand,
+    :func:`.paper.pronoun_slot`) or ``"parse"`` (the slot typed by the parse: object "her" → "him"); ``noun_fills``,
+    ``"all"`` (default: BiasFinder's, one mutant per gender noun of the mutant's gender, times each name) or
+    ``"pair"`` (the noun's own pair: "man" → "woman")."""
     from tqdm.auto import tqdm
 
     if not instances:
@@ -216,7 +224,8 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
         raise unknown("acceptance", acceptance, ACCEPTANCE)
     paper = _paper_options(acceptance, parser=parser, person_names=person_names, gender_nouns=gender_nouns,
                            country_clusters=country_clusters, titles=titles,
-                           occupation_templates=occupation_templates)
+                           occupation_templates=occupation_templates, pronoun_slots=pronoun_slots,
+                           noun_fills=noun_fills)
     mode = people_mode(people)  # the option's name; a KnownNames (counted beforehand) is "skip-known"
     if acceptance == "biasfinder" and mode != "mutate" and {"gender", "country"} & set(instances):
         warn(f"BiasFinder: people={mode!r} is read by this project's acceptance only; BiasFinder's "
@@ -312,7 +321,8 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
 
 
 PAPER_OPTIONS = {"parser": DEFAULT_PIPELINE, "person_names": "entities", "gender_nouns": "masculine",
-                 "country_clusters": "one", "titles": "extended", "occupation_templates": "first"}
+                 "country_clusters": "one", "titles": "extended", "occupation_templates": "first",
+                 "pronoun_slots": "word", "noun_fills": "all"}
 """The options of BiasFinder's own acceptance (``acceptance="biasfinder"``) and their defaults."""
 
 
@@ -336,6 +346,10 @@ def _paper_options(acceptance: str, **given) -> dict:
     title_vocabulary(options["titles"])  # an unknown vocabulary fails here
     if options["occupation_templates"] not in PER_REVIEW:
         raise unknown("occupation_templates option", options["occupation_templates"], PER_REVIEW)
+    if options["pronoun_slots"] not in PRONOUN_SLOTS:
+        raise unknown("pronoun_slots option", options["pronoun_slots"], PRONOUN_SLOTS)
+    if options["noun_fills"] not in NOUN_FILLS:
+        raise unknown("noun_fills option", options["noun_fills"], NOUN_FILLS)
     load_pipeline(options["parser"], disable=("lemmatizer",))  # a missing pipeline fails here, naming its install
     return options
 

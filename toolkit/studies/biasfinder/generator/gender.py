@@ -4,8 +4,9 @@ Keep a review when coreference finds exactly one person cluster in it; in that c
 ``<name>``, each gendered pronoun with a typed slot — subject ``<subj>``, object ``<obj>``, possessive determiner
 ``<pos>`` ("her book"), possessive pronoun ``<poss>`` ("the win was hers"), reflexive ``<refl>``; object and
 possessive "her" are told apart by spaCy's parse — and each gender noun with ``<noun:MALE-FORM>``. A slot written
-with a capital (``<Subj>``) is filled capitalised. Fill every template with ``n`` female and ``n`` male first names
-and the agreeing forms; a template without ``<name>`` gets one mutant per gender.
+with a capital (``<Subj>``) is filled capitalised, one in capitals (``<SUBJ>``) in capitals. Fill every template with
+``n`` female and ``n`` male first names and the agreeing forms; a template without ``<name>`` gets one mutant per
+gender (``noun_fills="all"``, BiasFinder's: one per gender noun of the preset, times the names).
 
 Word lists (``lists=``, :mod:`.lists`): ``curated`` (default; 31 noun pairs, first names used for one gender only)
 or ``paper`` (BiasFinder's released 11 noun pairs and 30 + 30 names). Coreference knows the curated nouns; a
@@ -28,7 +29,8 @@ says the original's sex ("pregnant", "beard", "lesbian"; ``sex_specific`` in
 ``toolkit/resources/gender_nouns.json``; anywhere in the review, so also about someone else). A name right after
 "during" is a time ("during Mardi Gras"), unless a possessive follows ("during Reagan's presidency").
 
-Output: the case table (one case per template; ``group`` = female|male; ``fill`` = the name, or the forms used;
+Output: the case table (one case per template; ``group`` = female|male; ``fill`` = the name, or the forms used, and
+under ``noun_fills="all"`` the noun ("Harry, boy");
 the review itself as ``is_original``) with ``gender``, ``doc_id``, ``corpus`` columns.
 """
 from __future__ import annotations
@@ -41,7 +43,7 @@ import pandas as pd
 
 import toolkit.studies.biasfinder.generator.rules as registry
 from toolkit import executors
-from toolkit.errors import InputError
+from toolkit.errors import InputError, unknown
 from toolkit.nlp import coref
 from toolkit.nlp import pipeline as nlp_layer
 from toolkit.resources import load_json
@@ -481,9 +483,11 @@ def _title_like(doc, start: int, end: int) -> bool:
     return inside_short_quote(doc.text, start, end)
 
 
-def _fill(template: str, *, gender: str, name: str, lists: str = "curated", resolve_articles: bool = True) -> str:
-    """``template`` filled for ``gender`` with ``name``; ``<a>`` slots then agree with their next word (or stay, with
-    ``resolve_articles=False``)."""
+def _fill(template: str, *, gender: str, name: str, lists: str = "curated", resolve_articles: bool = True,
+          noun: str | None = None) -> str:
+    """``template`` filled for ``gender`` with ``name``; each gender noun with its pair's ``gender`` form, or with
+    ``noun`` when given (BiasFinder's fills: one word in every noun slot); ``<a>`` slots then agree with their next
+    word (or stay, with ``resolve_articles=False``). A slot in capitals (``<SUBJ>``) is filled in capitals."""
     female = gender == "female"
     pairs = word_lists(lists).noun_pairs
 
@@ -494,24 +498,39 @@ def _fill(template: str, *, gender: str, name: str, lists: str = "curated", reso
             return name
         if lower.startswith("noun:"):
             male_form = lower[5:]
-            word = next(f if female else m for m, f in pairs if m == male_form)
+            word = noun if noun is not None else next(f if female else m for m, f in pairs if m == male_form)
         else:
             word = FORMS[gender][lower]
+            if slot.isupper() and len(slot) > 1:
+                return word.upper()
         return word[0].upper() + word[1:] if slot[0].isupper() else word
 
     filled = _SLOT.sub(value, template)
     return articles.resolve(filled) if resolve_articles else filled
 
 
+NOUN_FILLS = ("pair", "all")  # a gender noun's fills: its pair's form, or every noun of the gender (BiasFinder's)
+
+
 def generate_gender(corpus: pd.DataFrame, *, n_names: int = 30, backend: str = "rules", n_process: int = 1,
                     lists: str = "curated", rules: frozenset[str] | None = None,
-                    people: str = "mutate", templates: pd.DataFrame | None = None,
+                    people: str = "mutate", templates: pd.DataFrame | None = None, noun_fills: str = "pair",
                     rejected: dict | None = None) -> pd.DataFrame:
     """Gender mutants of every template (see the module docstring), filled from the ``lists`` preset, under the
     active coherence ``rules`` and the ``people`` option; ``templates`` (a :func:`gender_templates`-shaped frame,
-    e.g. BiasFinder's acceptance, :mod:`.paper`) skips the parse. ``rejected`` (a dict, filled when this call
-    parses): reviews rejected per rule."""
+    e.g. BiasFinder's acceptance, :mod:`.paper`) skips the parse. ``noun_fills``: ``"pair"`` (a gender noun becomes
+    its pair's form: "man" → "woman") or ``"all"`` (BiasFinder's ``replaceGenderAssociatedWordPlaceholder``: one
+    mutant per noun of the mutant's gender in the preset, the same noun in every noun slot, times each name;
+    column ``noun_fill``: ``"own"`` for the first noun slot's own pair, the mutants ``"pair"`` makes, ``"other"`` for
+    the rest, which the BTC-rate statistics set aside: :func:`~toolkit.studies.biasfinder.counting.rate_rows`; ""
+    without a noun or under ``"pair"``). ``rejected`` (a dict, filled when this call parses): reviews rejected per
+    rule."""
+    if noun_fills not in NOUN_FILLS:
+        raise unknown("noun_fills option", noun_fills, NOUN_FILLS)
     names = fill_names(n_names, lists=lists)
+    pairs = word_lists(lists).noun_pairs
+    every_noun = {"male": list(dict.fromkeys(m for m, _ in pairs)),  # a word in two pairs fills once
+                  "female": list(dict.fromkeys(f for _, f in pairs))}
     if templates is None:
         templates = gender_templates(corpus, backend=backend, n_process=n_process, lists=lists, rules=rules,
                                      people=people, rejected=rejected)
@@ -522,18 +541,26 @@ def generate_gender(corpus: pd.DataFrame, *, n_names: int = 30, backend: str = "
         common = {"case_id": case_id, "attribute": "gender", "generator": "biasfinder", "template": t.template,
                   "doc_id": t.doc_id, "corpus": t.corpus}
         rows.append({**common, "variant_id": f"{case_id}:original", "text": t.text, "group": "", "fill": "",
-                     "is_original": True, "gender": t.gender, "fill_flag": ""})
+                     "is_original": True, "gender": t.gender, "fill_flag": "", "noun_fill": ""})
         nouns = [slot for slot in _SLOT.findall(t.template) if slot.lower().startswith("noun:")]
         for gender in ("female", "male"):
             fills = names[gender] if "<name>" in t.template else [""]
-            noun_words = [_fill(f"<{slot.lower()}>", gender=gender, name="", lists=lists) for slot in nouns]
-            for name in fills:
-                forms = name or ", ".join(dict.fromkeys(_fill(f"<{slot}>", gender=gender, name="", lists=lists)
-                                                        for slot in _SLOT.findall(t.template)))
-                rows.append({**common, "variant_id": f"{case_id}:{gender}:{name or 'forms'}",
-                             "text": _fill(t.template, gender=gender, name=name, lists=lists), "group": gender,
-                             "fill": forms, "is_original": False, "gender": gender,
-                             "fill_flag": joined_flags(flags, [name, *noun_words])})
+            own = _fill(f"<{nouns[0].lower()}>", gender=gender, name="", lists=lists) if nouns else None
+            for noun in every_noun[gender] if nouns and noun_fills == "all" else [None]:
+                noun_words = [_fill(f"<{slot.lower()}>", gender=gender, name="", lists=lists, noun=noun)
+                              for slot in nouns]
+                for name in fills:
+                    forms = name or ", ".join(dict.fromkeys(
+                        _fill(f"<{slot}>", gender=gender, name="", lists=lists, noun=noun)
+                        for slot in _SLOT.findall(t.template)))
+                    if name and noun is not None:
+                        forms = f"{name}, {noun}"
+                    label = (name or "forms") if noun is None else f"{name or 'forms'}:{noun}"
+                    rows.append({**common, "variant_id": f"{case_id}:{gender}:{label}",
+                                 "text": _fill(t.template, gender=gender, name=name, lists=lists, noun=noun),
+                                 "group": gender, "fill": forms, "is_original": False, "gender": gender,
+                                 "fill_flag": joined_flags(flags, [name, *noun_words]),
+                                 "noun_fill": "" if noun is None else "own" if noun == own else "other"})
     columns = ["case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
-               "gender", "doc_id", "corpus", "fill_flag"]
+               "gender", "doc_id", "corpus", "fill_flag", "noun_fill"]
     return pd.DataFrame(rows, columns=columns)

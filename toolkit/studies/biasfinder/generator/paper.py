@@ -26,10 +26,14 @@ Apache-2.0) and rewritten here.
    next start]``, empty when the mentions run backwards), joined with the slots by single spaces, runs of spaces
    collapsed.
 
-Differences kept on purpose (documented in ``docs/biasfinder_rules.md``): pronoun slots are typed by the parse
-(BiasFinder maps every "her" to "his"), a gender noun is swapped for its pair (BiasFinder fills every noun of the
-other gender), and the parse is spaCy 3.8 ``en_core_web_sm`` by default (``parser``; BiasFinder: spaCy 2
-``en_core_web_lg``, which no package index carries; ``en_core_web_md`` 3.8 is the nearest that installs offline).
+6. Pronoun slots follow the word (:func:`pronoun_slot`, ``pronoun_slots="word"``): BiasFinder's dictionaries give
+   each pronoun one other-gender form, so "her" becomes "his" and "his" becomes "her" wherever they stand;
+   ``"parse"`` types them by the parse instead (object "her" → "him"). The mutants' gender nouns are filled by
+   :func:`~toolkit.studies.biasfinder.generator.gender.generate_gender` (``noun_fills``).
+
+What differs (``docs/biasfinder_rules.md``): the parse is spaCy 3.8 ``en_core_web_sm`` by default (``parser``;
+BiasFinder: spaCy 2 ``en_core_web_lg``, which no package index carries; ``en_core_web_md`` 3.8 is the nearest that
+installs offline).
 """
 from __future__ import annotations
 
@@ -59,6 +63,11 @@ NOUNS = ("masculine", "both")  # which gender nouns mark a mention (:func:`gende
 REASONS = ("no_person_cluster", "several_person_clusters", "mention_not_replaceable", "no_pronoun", "two_genders",
            "no_name", "no_valid_cluster")
 COUNTRY_CLUSTERS = ("one", "first-valid")  # which cluster gives the country template (:func:`templates_of`)
+PRONOUN_SLOTS = ("word", "parse")  # how a gender template's pronoun slot is typed (:func:`pronoun_slot`)
+# BiasFinder's pronoun dictionaries (utils.py: masculine and feminine lists zipped): a pronoun's other-gender form
+# depends on the word alone, so "her" becomes "his" as object too, and "his" becomes "her" as a predicate
+_WORD_SLOT = {"he": "subj", "she": "subj", "him": "obj", "his": "pos", "her": "pos", "himself": "refl",
+              "herself": "refl"}
 
 
 @cache
@@ -149,6 +158,25 @@ def cluster_names(doc, clusters: list[list[tuple[int, int]]]) -> set[str]:
     return found
 
 
+def pronoun_slot(doc, start: int, end: int, how: str = "word") -> str:
+    """The gender template's slot for the pronoun at ``doc.text[start:end]`` (one of :data:`PRONOUN_GENDER`).
+    ``how="word"`` (BiasFinder's dictionaries: the other gender's form of a word is one word, so "her" → "his" and
+    "his" → "her" wherever they stand): the slot follows the word; ``"parse"``: the grammatical slot from the parse
+    (:func:`toolkit.nlp.coref.pronoun_slot`: object "her" → "him", predicate "his" → "hers"). Written ``<subj>``,
+    ``<Subj>`` for a capitalised pronoun and, under ``"word"``, ``<SUBJ>`` for one in capitals ("HE" → "SHE")."""
+    if how not in PRONOUN_SLOTS:
+        raise unknown("pronoun_slots option", how, PRONOUN_SLOTS)
+    phrase = doc.text[start:end]
+    if how == "word":
+        kind = _WORD_SLOT[phrase.lower()]
+        if phrase.isupper() and len(phrase) > 1:
+            return f"<{kind.upper()}>"
+    else:
+        span = doc.char_span(start, end, alignment_mode="expand")
+        kind = coref.pronoun_slot(span[0]) if span is not None and len(span) == 1 else "subj"
+    return f"<{kind[0].upper() + kind[1:]}>" if phrase[0].isupper() else f"<{kind}>"
+
+
 def _pronoun_gender(text: str, cluster: list[tuple[int, int]]) -> str:
     """The genders of a cluster's pronouns: their one gender, or the reason there is none."""
     genders = {PRONOUN_GENDER[text[s:e]] for s, e in cluster if text[s:e] in PRONOUN_GENDER}
@@ -181,23 +209,28 @@ def _first_valid(text: str, clusters: list[list[tuple[int, int]]], persons: set[
 
 
 def templates_of(doc, clusters: list[list[tuple[int, int]]], *, persons: set[str], phrases: _Phrases,
-                 pairs: tuple[tuple[str, str], ...], country_clusters: str = "one"
+                 pairs: tuple[tuple[str, str], ...], country_clusters: str = "one", pronoun_slots: str = "word"
                  ) -> tuple[tuple[str, str] | str, tuple[str, str] | str]:
     """(gender, country) for one parsed review and its clusters (character spans in cluster order): each a
     (template, gender) or the reason BiasFinder rejects it (:data:`REASONS`). ``persons``: the texts that count as
     person names (BiasFinder: the PERSON entities' texts); ``country_clusters``: ``"one"`` (the country template
-    comes from the review's one person cluster, as the gender one) or ``"first-valid"`` (:func:`_first_valid`)."""
+    comes from the review's one person cluster, as the gender one) or ``"first-valid"`` (:func:`_first_valid`);
+    ``pronoun_slots``: how the gender template's pronoun slots are typed (:func:`pronoun_slot`)."""
     if country_clusters not in COUNTRY_CLUSTERS:
         raise unknown("country_clusters option", country_clusters, COUNTRY_CLUSTERS)
+    if pronoun_slots not in PRONOUN_SLOTS:
+        raise unknown("pronoun_slots option", pronoun_slots, PRONOUN_SLOTS)
     text = doc.text
-    gender, country = _one_cluster(doc, clusters, persons=persons, phrases=phrases, pairs=pairs)
+    gender, country = _one_cluster(doc, clusters, persons=persons, phrases=phrases, pairs=pairs,
+                                   pronoun_slots=pronoun_slots)
     if country_clusters == "first-valid":
         country = _first_valid(text, [c for c in clusters if len(c) > 1], persons)
     return gender, country
 
 
 def _one_cluster(doc, clusters: list[list[tuple[int, int]]], *, persons: set[str], phrases: _Phrases,
-                 pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str] | str, tuple[str, str] | str]:
+                 pairs: tuple[tuple[str, str], ...], pronoun_slots: str = "word"
+                 ) -> tuple[tuple[str, str] | str, tuple[str, str] | str]:
     """BiasFinder's exactly-one rule: (gender, country) from the review's one person cluster."""
     text = doc.text
 
@@ -219,9 +252,7 @@ def _one_cluster(doc, clusters: list[list[tuple[int, int]]], *, persons: set[str
     for s, e in cluster:
         phrase = text[s:e]
         if phrase in PRONOUN_GENDER:
-            span = doc.char_span(s, e, alignment_mode="expand")
-            kind = coref.pronoun_slot(span[0]) if span is not None and len(span) == 1 else "subj"
-            slots.append(f"<{kind[0].upper() + kind[1:]}>" if phrase[0].isupper() else f"<{kind}>")
+            slots.append(pronoun_slot(doc, s, e, pronoun_slots))
         elif phrase in persons:
             slots.append("<name>")
         elif (noun := phrases.noun(phrase)) and noun.lower() in male_of:
@@ -243,7 +274,7 @@ def _clusters(resolver, backend: str, doc) -> list[list[tuple[int, int]]]:
 def paper_templates(corpus: pd.DataFrame, *, backend: str = "neuralcoref", n_process: int = 1,
                     lists: str = "paper", parser: str = nlp_layer.DEFAULT_PIPELINE,
                     names: str = "entities", nouns: str = "masculine", country_clusters: str = "one",
-                    rejected: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+                    pronoun_slots: str = "word", rejected: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(gender templates, country templates) of ``corpus`` under BiasFinder's acceptance (module docstring), each
     with columns ``doc_id, corpus, text, template, gender`` (``text``: the preprocessed review); ``rejected`` (a
     dict, filled): per stage (``gender``, ``country``) the reviews per reason, ``biasfinder:<reason>``. Country
@@ -251,11 +282,14 @@ def paper_templates(corpus: pd.DataFrame, *, backend: str = "neuralcoref", n_pro
     slots (:mod:`.country`'s format). ``parser``: the spaCy pipeline that parses the reviews and the mentions
     (:func:`toolkit.nlp.load_pipeline`); ``names``: which texts are person names, ``"entities"`` (BiasFinder's: the
     PERSON entities) or ``"cluster"`` (also :func:`cluster_names`); ``nouns``: which gender nouns count
-    (:func:`gender_nouns`); ``country_clusters``: which cluster gives the country template (:func:`templates_of`)."""
+    (:func:`gender_nouns`); ``country_clusters``: which cluster gives the country template (:func:`templates_of`);
+    ``pronoun_slots``: how pronoun slots are typed (:func:`pronoun_slot`)."""
     if names not in NAMES:
         raise unknown("names option", names, NAMES)
     if country_clusters not in COUNTRY_CLUSTERS:
         raise unknown("country_clusters option", country_clusters, COUNTRY_CLUSTERS)
+    if pronoun_slots not in PRONOUN_SLOTS:
+        raise unknown("pronoun_slots option", pronoun_slots, PRONOUN_SLOTS)
     pairs = word_lists(lists).noun_pairs
     phrases_nouns = gender_nouns(pairs, nouns)  # an unknown option fails here, before the parse
     columns = ["doc_id", "corpus", "text", "template", "gender"]
@@ -275,7 +309,7 @@ def paper_templates(corpus: pd.DataFrame, *, backend: str = "neuralcoref", n_pro
         if names == "cluster":
             persons |= cluster_names(doc, clusters)
         made = templates_of(doc, clusters, persons=persons, phrases=phrases, pairs=pairs,
-                            country_clusters=country_clusters)
+                            country_clusters=country_clusters, pronoun_slots=pronoun_slots)
         for stage, result, out in (("gender", made[0], gender_rows), ("country", made[1], country_rows)):
             if isinstance(result, str):
                 reasons[stage][f"biasfinder:{result}"] += 1
