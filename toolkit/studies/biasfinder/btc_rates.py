@@ -409,7 +409,9 @@ def rates(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, margin: float =
     What: ``rate_between`` = BTCs / pairs of mutants of different classes (over the templates tested, i.e. not past
     the model's window); ``rate_within`` = the same rate between mutants of the SAME class (two female names; two
     names of one country, which needs ``n_country_names >= 2``) — a name-sensitive but unbiased model has BTCs too,
-    and this is how many. Occupation has no natural null (one mutant per occupation): its within columns are 0/NaN.
+    and this is how many. Read over :func:`~toolkit.studies.biasfinder.counting.rate_rows` (a gender template filled
+    with every noun times every name keeps its own noun pair: crossed fills make within-class pairs alike).
+    Occupation has no natural null (one mutant per occupation): its within columns are 0/NaN.
     The null is compared on the templates that have both kinds of pairs (``null_templates``; gender templates that
     swap only pronouns and nouns have one mutant per class): ``estimate`` (the excess) = ``btcs_matched /
     pairs_matched − rate_within``; ``effect_size`` is Cohen's h between those two rates; ``btcs_net`` = BTCs − 
