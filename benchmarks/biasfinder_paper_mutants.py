@@ -9,8 +9,9 @@ One parse and one neuralcoref pass (``lists="paper"``, the preset's parser and n
 both pronoun typings (:func:`toolkit.studies.biasfinder.generator.paper.templates_of`, the loop written out as in
 ``biasfinder_paper_levers.py``); :func:`~toolkit.studies.biasfinder.generator.gender.generate_gender` fills them
 under each ``noun_fills``. Prints the templates, those whose two typings differ (per pronoun and parse slot), those
-with a noun slot, the mutants of each configuration and how many of its mutant texts BiasFinder's configuration does
-not make (and the reverse), and, for
+with a noun slot, the mutants of each configuration and how many of its mutant texts the preset's (BiasFinder's
+scheme; tests/test_generators_biasfinder_paper.py re-derives it independently) does not make, and the reverse, and,
+for
 ``--models``, Table 4's gender columns with the BTC rate, its interval, within-class null and verdict
 (:func:`toolkit.studies.biasfinder.analysis.rates`).
 """
@@ -23,7 +24,7 @@ from collections import Counter
 
 import pandas as pd
 
-CONFIGS = {"BiasFinder's (word, all)": ("word", "all"), "before (parse, pair)": ("parse", "pair"),
+CONFIGS = {"preset: BiasFinder's (word, all)": ("word", "all"), "before (parse, pair)": ("parse", "pair"),
            "word, pair": ("word", "pair"), "parse, all": ("parse", "all")}
 _PRONOUN_SLOT = re.compile(r"<(subj|obj|pos|poss|refl)>", re.IGNORECASE)
 
@@ -96,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         other = int((~mutants["text"].isin(ours_texts)).sum())
         missing = len(ours_texts - set(mutants["text"]))
         print(f"{name}: {len(mutants):,} mutants ({len(mutants) / max(len(word), 1):.1f} per template); "
-              f"not among BiasFinder's mutant texts: {other:,}; BiasFinder's mutant texts it lacks: {missing:,}")
+              f"not among the preset's mutant texts: {other:,}; the preset's mutant texts it lacks: {missing:,}")
     if args.models:
         tables = []
         for name in list(CONFIGS)[:2]:

@@ -63,36 +63,44 @@ def biasfinder_same_names(*, n_templates: int = 60, n_names: int = 10, delta: fl
     return frame.assign(model=model, attribute="gender", is_original=False, score=frame["score"].clip(0, 1))
 
 
-def biasfinder_names_and_nouns(*, n_plain: int = 98, n_noun: int = 12, n_names: int = 30, n_nouns: int = 11,
-                               delta: float = 0.0, name_sd: float = 0.15, noun_sd: float = 0.0,
+def biasfinder_names_and_nouns(*, n_plain: int = 80, n_noun_only: int = 11, n_crossed: int = 1, n_names: int = 30,
+                               n_nouns: int = 11, delta: float = 0.0, name_sd: float = 0.15, noun_sd: float = 0.0,
                                template_sd: float = 0.15, residual_sd: float = 0.05, seed: int = 0,
                                model: str = "m") -> "pd.DataFrame":
-    """A scored BiasFinder gender table in the paper preset's design (``noun_fills="all"``): ``n_plain`` templates
-    filled with the SAME ``n_names`` names per class, and ``n_noun`` templates (110 and 12 of them on 1,000 IMDB
-    train reviews) filled with every name times each of ``n_nouns`` nouns of the class (fill "name, noun";
-    ``noun_fill`` "own" for noun 0, the template noun's own pair, else "other"). score = 0.5 + template + name
-    (+ noun, its own per class and index) + residual, + ``delta`` for the female class; label = score ≥ 0.5."""
+    """A scored BiasFinder gender table in the paper preset's design (``noun_fills="all"``; on 1,000 IMDB train
+    reviews 80 templates with a name and no noun, 11 with a noun and no name, 1 with both): ``n_plain`` templates
+    filled with the SAME ``n_names`` names per class; ``n_noun_only`` with the class's ``n_nouns`` nouns (fill the
+    noun; ``noun_fill`` "own" for noun 0, the template noun's own pair, else "other"); ``n_crossed`` with every name
+    times every noun (``noun_fill`` "own" and fill the name alone for noun 0, else "crossed" and fill "name, noun").
+    score = 0.5 + template + name (+ noun: its own per class and index) + residual, + ``delta`` for the female class;
+    label = score ≥ 0.5."""
     import numpy as np
     import pandas as pd
 
     rng = np.random.default_rng(seed)
     names = {g: rng.normal(0, name_sd, n_names) for g in ("female", "male")}
     nouns = {g: rng.normal(0, noun_sd, n_nouns) for g in ("female", "male")}
-    template = rng.normal(0, template_sd, n_plain + n_noun)
+    kinds = ["plain"] * n_plain + ["noun"] * n_noun_only + ["crossed"] * n_crossed
+    template = rng.normal(0, template_sd, len(kinds))
     parts = []
-    for t in range(n_plain + n_noun):
+    for t, kind in enumerate(kinds):
         for g in ("female", "male"):
-            shift = delta if g == "female" else 0.0
-            if t < n_plain:
-                score = 0.5 + template[t] + names[g] + shift + rng.normal(0, residual_sd, n_names)
-                fills, kinds = [f"{g}{i}" for i in range(n_names)], [""] * n_names
+            base = 0.5 + template[t] + (delta if g == "female" else 0.0)
+            if kind == "plain":
+                score = base + names[g] + rng.normal(0, residual_sd, n_names)
+                fills, marks = [f"{g}{i}" for i in range(n_names)], [""] * n_names
+            elif kind == "noun":
+                score = base + nouns[g] + rng.normal(0, residual_sd, n_nouns)
+                fills = [f"{g}-noun{j}" for j in range(n_nouns)]
+                marks = ["own"] + ["other"] * (n_nouns - 1)
             else:
-                score = (0.5 + template[t] + names[g][:, None] + nouns[g][None, :] + shift
+                score = (base + names[g][:, None] + nouns[g][None, :]
                          + rng.normal(0, residual_sd, (n_names, n_nouns))).ravel()
-                fills = [f"{g}{i}, {g}-noun{j}" for i in range(n_names) for j in range(n_nouns)]
-                kinds = ["own" if j == 0 else "other" for _ in range(n_names) for j in range(n_nouns)]
+                fills = [f"{g}{i}" if j == 0 else f"{g}{i}, {g}-noun{j}" for i in range(n_names)
+                         for j in range(n_nouns)]
+                marks = ["own" if j == 0 else "crossed" for _ in range(n_names) for j in range(n_nouns)]
             parts.append(pd.DataFrame({"case_id": f"t{t}", "fill": fills, "group": g, "score": score,
-                                       "noun_fill": kinds}))
+                                       "noun_fill": marks}))
     frame = pd.concat(parts, ignore_index=True)
     frame["variant_id"] = frame["case_id"] + ":" + frame["fill"]
     frame["label"] = np.where(frame["score"] >= 0.5, "positive", "negative")

@@ -255,7 +255,7 @@ def test_pronoun_slots_follow_the_word_as_biasfinders_dictionaries_or_the_parse(
 
 
 def test_templates_of_types_pronoun_slots_as_asked(nlp, phrases):
-    text = "Anna Smith is wonderful. I saw her and SHE smiled."  # "HER" is not in BiasFinder's list; "SHE" is
+    text = "Anna Smith is wonderful. I saw her and SHE smiled."  # BiasFinder's list has "SHE" (and "HE") in capitals
     clusters = [["Anna Smith", "her", "SHE"]]
     assert _run(nlp, phrases, text, clusters, ["Anna Smith"])[0] == (
         "<name> is wonderful. I saw <pos> and <SUBJ> smiled.", "female")
@@ -263,6 +263,10 @@ def test_templates_of_types_pronoun_slots_as_asked(nlp, phrases):
         "<name> is wonderful. I saw <obj> and <Subj> smiled.", "female")
     with pytest.raises(UnknownNameError, match="word"):
         _run(nlp, phrases, text, clusters, ["Anna Smith"], pronoun_slots="typed")
+    shouted = "Anna Smith is wonderful. I saw HER and she smiled."  # "HER" is in neither of BiasFinder's lists
+    assert _run(nlp, phrases, shouted, [["Anna Smith", "HER", "she"]], ["Anna Smith"])[0] == "mention_not_replaceable"
+    with pytest.raises(UnknownNameError, match="herself"):
+        pronoun_slot(nlp(shouted), shouted.index("HER"), shouted.index("HER") + 3)
 
 
 def test_paper_gender_mutants_map_pronouns_as_biasfinder_by_default_and_by_the_parse_as_an_option():
@@ -310,3 +314,107 @@ def test_noun_fills_all_gives_every_noun_of_the_mutants_gender_times_each_name_a
     assert len(forms) == 1 + 2 * 11 and "girl, She" in set(forms["fill"])
     with pytest.raises(UnknownNameError, match="pair"):
         generate_gender(pd.DataFrame(), n_names=2, lists="paper", templates=templates, noun_fills="every")
+
+
+# BiasFinder's pronoun lists (codes/module/utils.py), written out here for an oracle independent of the toolkit
+_BF_MASCULINE = ["he", "him", "his", "himself", "He", "Him", "His", "Himself", "HE"]
+_BF_FEMININE = ["she", "her", "her", "herself", "She", "Her", "Her", "Herself", "SHE"]
+
+
+def _biasfinder_mutants(text: str, mentions: list[str], persons: set[str], nouns: dict[str, str], gender: str,
+                        n_names: int) -> dict[str, set[str]]:
+    """BiasFinder's gender mutants by its placeholder scheme, re-derived here from its description (not the
+    toolkit's code): <pro-WORD>, <name> and the phrase with its gender noun as <gaw>, cut in cluster order; each
+    pronoun mapped by the zipped lists, every name of a gender, every noun of its column, the same one everywhere."""
+    spans, placeholders, at = [], [], 0
+    for mention in mentions:
+        start = text.index(mention, at)
+        at = start + len(mention)
+        spans.append((start, at))
+        if mention in _BF_MASCULINE + _BF_FEMININE:
+            placeholders.append(f"<pro-{mention}>")
+        elif mention in persons:
+            placeholders.append("<name>")
+        else:
+            placeholders.append(mention.replace(nouns[mention], "<gaw>"))
+    chunks = [text[:spans[0][0]]] + [text[spans[i - 1][1]:spans[i][0]] for i in range(1, len(spans))]
+    chunks.append(text[spans[-1][1]:])
+    tokens = [chunks[0]]
+    for placeholder, chunk in zip(placeholders, chunks[1:]):
+        tokens += [placeholder, chunk]
+    template = " ".join(" ".join(tokens).strip().split(" ")).replace("  ", " ")
+    while "  " in template:
+        template = template.replace("  ", " ")
+    to_male = dict(zip(_BF_FEMININE, _BF_MASCULINE))
+    to_female = dict(zip(_BF_MASCULINE, _BF_FEMININE))
+    lists = word_lists("paper")
+    out = {}
+    for target in ("male", "female"):
+        mutant = template
+        for placeholder in {p for p in placeholders if p.startswith("<pro-")}:
+            word = placeholder[5:-1]
+            mapped = word if target == gender else (to_male if target == "male" else to_female)[word]
+            mutant = mutant.replace(placeholder, mapped)
+        texts = [mutant]
+        if "<name>" in mutant:
+            texts = [t.replace("<name>", name.title()) for t in texts for name in lists.names[target][:n_names]]
+        if "<gaw>" in mutant:
+            column = [m for m, _ in lists.noun_pairs] if target == "male" else [f for _, f in lists.noun_pairs]
+            texts = [t.replace("<gaw>", word) for t in texts for word in column]
+        out[target] = set(texts)
+    return out
+
+
+@pytest.mark.parametrize("text, mentions, persons, nouns", [
+    ("Anna Smith is wonderful. I saw her and SHE smiled, and Her film is hers.", ["Anna Smith", "her", "SHE", "Her"],
+     {"Anna Smith"}, {}),
+    ("The old man met us. His wife loved him, and he knew it himself.", ["The old man", "His", "him", "he",
+                                                                          "himself"], set(), {"The old man": "man"}),
+    ("Tom Hanks is a father here. The father and his dog are great; I liked Him.", ["Tom Hanks", "The father", "his",
+                                                                                     "Him"], {"Tom Hanks"},
+     {"The father": "father"}),
+    ("He is a star. HE shines, and we love him.", ["He", "HE", "him"], set(), {}),
+])
+def test_the_presets_gender_mutants_are_biasfinders_re_derived_independently(nlp, phrases, text, mentions, persons,
+                                                                             nouns):
+    import pandas as pd
+
+    from toolkit.studies.biasfinder.generator.gender import generate_gender
+
+    spans, at = [], 0
+    for mention in mentions:  # each mention after the previous one ("he" is also in "The")
+        at = text.index(mention, at) + len(mention)
+        spans.append((at - len(mention), at))
+    (template, gender), _ = _run(nlp, phrases, text, [spans], persons)
+    frame = pd.DataFrame([{"doc_id": "d", "corpus": "c", "text": text, "template": template, "gender": gender}])
+    cases = generate_gender(pd.DataFrame(), n_names=3, lists="paper", templates=frame, noun_fills="all")
+    expected = _biasfinder_mutants(text, mentions, persons, nouns, gender, n_names=3)
+    for target in ("male", "female"):
+        assert set(cases.loc[cases["group"] == target, "text"]) == expected[target], target
+    assert cases["variant_id"].is_unique
+
+
+def test_noun_fill_marks_the_own_pair_and_the_crossed_fills_the_rates_set_aside():
+    import pandas as pd
+
+    from toolkit.studies.biasfinder.analysis import rate_rows
+    from toolkit.studies.biasfinder.generator.gender import generate_gender
+
+    frame = pd.DataFrame([
+        {"doc_id": "a", "corpus": "c", "text": "x", "template": "The <noun:man> met <name>. <Subj> left.",
+         "gender": "male"},
+        {"doc_id": "b", "corpus": "c", "text": "y", "template": "The <noun:man> smiled. <Subj> left.", "gender": "male"},
+        {"doc_id": "d", "corpus": "c", "text": "z", "template": "<name> smiled. <Subj> left.", "gender": "male"}])
+    cases = generate_gender(pd.DataFrame(), n_names=2, lists="paper", templates=frame, noun_fills="all")
+    mutants = cases[~cases["is_original"]].set_index("variant_id")
+    both = mutants[mutants["case_id"] == "biasfinder:gender:a"]
+    own = both[both["noun_fill"] == "own"]
+    assert set(own["text"]) == {"The woman met Barbara. She left.", "The woman met Elizabeth. She left.",
+                                "The man met Jonathan. He left.", "The man met Harry. He left."}
+    assert set(own["fill"]) == {"Barbara", "Elizabeth", "Jonathan", "Harry"}  # the names of every other template
+    assert (both["noun_fill"] == "crossed").sum() == 2 * 2 * 10 and "Barbara, girl" in set(both["fill"])
+    nouns_only = mutants[mutants["case_id"] == "biasfinder:gender:b"]
+    assert nouns_only["noun_fill"].value_counts().to_dict() == {"other": 20, "own": 2}
+    assert set(mutants.loc[mutants["case_id"] == "biasfinder:gender:d", "noun_fill"]) == {""}
+    assert len(rate_rows(cases)) == len(cases) - 40
+    assert set(generate_gender(pd.DataFrame(), n_names=2, lists="paper", templates=frame)["noun_fill"]) == {""}

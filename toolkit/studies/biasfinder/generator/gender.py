@@ -520,11 +520,13 @@ def generate_gender(corpus: pd.DataFrame, *, n_names: int = 30, backend: str = "
     active coherence ``rules`` and the ``people`` option; ``templates`` (a :func:`gender_templates`-shaped frame,
     e.g. BiasFinder's acceptance, :mod:`.paper`) skips the parse. ``noun_fills``: ``"pair"`` (a gender noun becomes
     its pair's form: "man" → "woman") or ``"all"`` (BiasFinder's ``replaceGenderAssociatedWordPlaceholder``: one
-    mutant per noun of the mutant's gender in the preset, the same noun in every noun slot, times each name;
-    column ``noun_fill``: ``"own"`` for the first noun slot's own pair, the mutants ``"pair"`` makes, ``"other"`` for
-    the rest, which the BTC-rate statistics set aside: :func:`~toolkit.studies.biasfinder.counting.rate_rows`; ""
-    without a noun or under ``"pair"``). ``rejected`` (a dict, filled when this call parses): reviews rejected per
-    rule."""
+    mutant per noun of the mutant's gender in the preset, the same noun in every noun slot, times each name).
+    Column ``noun_fill``: "" without a noun slot or under ``"pair"``; under ``"all"``, ``"own"`` when the noun is the
+    first noun slot's own pair (with one noun slot, the mutants ``"pair"`` makes; ``fill`` is then the name alone),
+    else ``"other"`` in a template without a name (its nouns are its only fills) and ``"crossed"`` in one with a name
+    (``fill`` "name, noun"), which the BTC-rate statistics set aside
+    (:func:`~toolkit.studies.biasfinder.counting.rate_rows`). ``rejected`` (a dict, filled when this call parses):
+    reviews rejected per rule."""
     if noun_fills not in NOUN_FILLS:
         raise unknown("noun_fills option", noun_fills, NOUN_FILLS)
     names = fill_names(n_names, lists=lists)
@@ -549,18 +551,19 @@ def generate_gender(corpus: pd.DataFrame, *, n_names: int = 30, backend: str = "
             for noun in every_noun[gender] if nouns and noun_fills == "all" else [None]:
                 noun_words = [_fill(f"<{slot.lower()}>", gender=gender, name="", lists=lists, noun=noun)
                               for slot in nouns]
+                kind = "" if noun is None else "own" if noun == own else "crossed" if fills != [""] else "other"
                 for name in fills:
                     forms = name or ", ".join(dict.fromkeys(
                         _fill(f"<{slot}>", gender=gender, name="", lists=lists, noun=noun)
                         for slot in _SLOT.findall(t.template)))
-                    if name and noun is not None:
+                    if kind == "crossed":  # the own pair's mutants keep the name alone, as every other template's
                         forms = f"{name}, {noun}"
                     label = (name or "forms") if noun is None else f"{name or 'forms'}:{noun}"
                     rows.append({**common, "variant_id": f"{case_id}:{gender}:{label}",
                                  "text": _fill(t.template, gender=gender, name=name, lists=lists, noun=noun),
                                  "group": gender, "fill": forms, "is_original": False, "gender": gender,
                                  "fill_flag": joined_flags(flags, [name, *noun_words]),
-                                 "noun_fill": "" if noun is None else "own" if noun == own else "other"})
+                                 "noun_fill": kind})
     columns = ["case_id", "variant_id", "text", "attribute", "group", "fill", "generator", "template", "is_original",
                "gender", "doc_id", "corpus", "fill_flag", "noun_fill"]
     return pd.DataFrame(rows, columns=columns)

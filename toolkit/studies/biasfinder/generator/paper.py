@@ -167,6 +167,8 @@ def pronoun_slot(doc, start: int, end: int, how: str = "word") -> str:
     if how not in PRONOUN_SLOTS:
         raise unknown("pronoun_slots option", how, PRONOUN_SLOTS)
     phrase = doc.text[start:end]
+    if phrase not in PRONOUN_GENDER:
+        raise unknown("gendered pronoun", phrase, tuple(PRONOUN_GENDER))
     if how == "word":
         kind = _WORD_SLOT[phrase.lower()]
         if phrase.isupper() and len(phrase) > 1:
