@@ -4,9 +4,9 @@ name and a noun filled with every name times every noun of the class; tests/synt
 :func:`toolkit.studies.biasfinder.analysis.rate_rows` keeps (such a template's own noun pair: what ``rates()``
 does). Two designs: the preset's on 1,000 IMDB train reviews (80 templates with the same 30 names per class, 11 with
 a class's 11 nouns, 1 with 30 names × 11 nouns) and a heavier one with 12 crossed templates. Nouns without any
-effect (``noun_sd`` 0) so that a zero ``delta`` is a model with no class effect. Prints, ± one Monte-Carlo SE: ``reject`` (p < 0.05: type I error at delta 0, power otherwise), ``cover``
-(the excess interval holds the population excess of the same-names design, benchmarks/stats_simulation.py's Monte
-Carlo; 0 at delta 0) and the mean excess.
+effect (``noun_sd`` 0) so that a zero ``delta`` is a model with no class effect. Prints, ± one Monte-Carlo SE:
+``reject`` (p < 0.05: type I error at delta 0, power otherwise), ``cover`` (the excess interval holds the population
+excess of the same-names design, benchmarks/stats_simulation.py's Monte Carlo; 0 at delta 0) and the mean excess.
 
     PYTHONPATH=. python benchmarks/biasfinder_noun_fills.py [--runs 100] [--n-boot 200]
 """

@@ -403,7 +403,8 @@ def test_noun_fill_marks_the_own_pair_and_the_crossed_fills_the_rates_set_aside(
     frame = pd.DataFrame([
         {"doc_id": "a", "corpus": "c", "text": "x", "template": "The <noun:man> met <name>. <Subj> left.",
          "gender": "male"},
-        {"doc_id": "b", "corpus": "c", "text": "y", "template": "The <noun:man> smiled. <Subj> left.", "gender": "male"},
+        {"doc_id": "b", "corpus": "c", "text": "y", "template": "The <noun:man> smiled. <Subj> left.",
+         "gender": "male"},
         {"doc_id": "d", "corpus": "c", "text": "z", "template": "<name> smiled. <Subj> left.", "gender": "male"}])
     cases = generate_gender(pd.DataFrame(), n_names=2, lists="paper", templates=frame, noun_fills="all")
     mutants = cases[~cases["is_original"]].set_index("variant_id")
@@ -418,3 +419,14 @@ def test_noun_fill_marks_the_own_pair_and_the_crossed_fills_the_rates_set_aside(
     assert set(mutants.loc[mutants["case_id"] == "biasfinder:gender:d", "noun_fill"]) == {""}
     assert len(rate_rows(cases)) == len(cases) - 40
     assert set(generate_gender(pd.DataFrame(), n_names=2, lists="paper", templates=frame)["noun_fill"]) == {""}
+
+
+def test_generator_options_passed_with_cases_already_generated_are_named_in_a_warning():
+    from toolkit.studies import biasfinder
+
+    corpus = corpus_of(["Anna Smith is wonderful. I saw her in every scene and her smile was great."])
+    cases = generate(corpus, instances=["gender"], coherence="paper", lists="paper", n_names=2, progress=False)
+    with pytest.warns(UserWarning, match="noun_fills, pronoun_slots|pronoun_slots, noun_fills"):
+        result = biasfinder.run(cases=cases, models=["vader"], instances=["gender"], pronoun_slots="parse",
+                                noun_fills="pair", cache=False, progress=False)
+    assert result.table4["mutants"].sum() == 4  # the cases given, as they were

@@ -30,7 +30,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from toolkit import checks, corpora, stats
-from toolkit.errors import InputError, unknown
+from toolkit.errors import InputError, unknown, warn
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel
 from toolkit.outputs.files import check_formats
 from toolkit.scoring import ScoreRecord, score
@@ -62,6 +62,7 @@ from toolkit.studies.biasfinder.annotation_files import annotations_path, read_a
 from toolkit.studies.biasfinder.generator import (
     INSTANCES,
     MAX_DOC_CHARS,
+    PAPER_OPTIONS,
     PRESETS,
     SPACY_MAX_CHARS,
     country_names,
@@ -241,6 +242,10 @@ class BiasFinder(Study):
         corpus_report, generation = {}, dict(settings.generation or {})
         started = time.perf_counter()
         cases = settings.cases
+        unread = [name for name in PAPER_OPTIONS if getattr(settings, name) is not None]
+        if cases is not None and unread:
+            warn(f"BiasFinder: {', '.join(unread)} choose how cases are generated; the cases given were generated "
+                 "already, so they are not read (pass corpus= instead of cases= to generate with them).")
         if cases is None:
             corpus = settings.corpus
             frame = (corpora.from_frame(corpus) if isinstance(corpus, pd.DataFrame)

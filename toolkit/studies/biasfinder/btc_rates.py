@@ -409,8 +409,9 @@ def rates(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, margin: float =
     What: ``rate_between`` = BTCs / pairs of mutants of different classes (over the templates tested, i.e. not past
     the model's window); ``rate_within`` = the same rate between mutants of the SAME class (two female names; two
     names of one country, which needs ``n_country_names >= 2``) — a name-sensitive but unbiased model has BTCs too,
-    and this is how many. Read over :func:`~toolkit.studies.biasfinder.counting.rate_rows` (a gender template filled
-    with every noun times every name keeps its own noun pair: crossed fills make within-class pairs alike).
+    and this is how many. Every column reads :func:`~toolkit.studies.biasfinder.counting.rate_rows` (a gender
+    template that crosses every name with every noun keeps its own noun pair: crossed fills make within-class pairs
+    alike), so ``btcs_between`` can be below Table 4's BTCs.
     Occupation has no natural null (one mutant per occupation): its within columns are 0/NaN.
     The null is compared on the templates that have both kinds of pairs (``null_templates``; gender templates that
     swap only pronouns and nouns have one mutant per class): ``estimate`` (the excess) = ``btcs_matched /
@@ -474,7 +475,10 @@ def rates(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, margin: float =
 def table4_rates(table: pd.DataFrame, rate_table: pd.DataFrame) -> pd.DataFrame:
     """Table 4 (:func:`table4`, the paper's columns and values unchanged) with each row's BTC rate and interval, its
     within-class null rate, the excess with its interval, ``btcs_net`` and the verdict from :func:`rates`
-    (columns :data:`TABLE4_RATE_COLUMNS`; NaN where a row has no rate)."""
+    (columns :data:`TABLE4_RATE_COLUMNS`; NaN where a row has no rate). Table 4's columns count every mutant; the
+    rate columns read :func:`~toolkit.studies.biasfinder.counting.rate_rows`, so where a template crosses names with
+    nouns (the paper preset's ``noun_fills="all"``) ``btcs`` holds pairs the rates do not read (the rates table's
+    ``pairs_between`` and ``btcs_between`` say how many they do)."""
     renamed = rate_table.rename(columns={"rate_between": "btc_rate", "rate_low": "btc_rate_low",
                                          "rate_high": "btc_rate_high", "rate_within": "null_rate",
                                          "estimate": "excess", "ci_low": "excess_low", "ci_high": "excess_high"})

@@ -146,8 +146,8 @@ def rate_rows(scored: pd.DataFrame) -> pd.DataFrame:
     rows of other generators, NaN there). A template with a name and a noun filled as BiasFinder fills it
     (``noun_fills="all"``: every name times every noun of the class) has mutants that share a name or a noun with
     their classmates and never across classes, so its within-class pairs differ in fewer words than its
-    between-class pairs, and a model with no class effect shows an excess (docs/statistics.md: 20 % false alarms at
-    alpha 5 % in the preset's design on IMDB train, 70 % with twelve such templates). Kept: that template's own noun
+    between-class pairs, and a model with no class effect shows an excess (docs/statistics.md: 16 % false alarms at
+    alpha 5 % in the preset's design on IMDB train, 69 % with twelve such templates). Kept: that template's own noun
     pair (``"own"``, named by the name alone as in every other template), the templates whose nouns are their only
     fills (``"other"``), and every template without a noun. Table 4's BTC counts read every row."""
     if "noun_fill" not in scored.columns:
