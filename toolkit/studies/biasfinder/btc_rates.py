@@ -449,7 +449,7 @@ def rates(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, margin: float =
         raise unknown("rate interval", interval, RATE_INTERVALS)
     alpha, margin, n_boot = checks.statistics(correction=correction, margin=margin, alpha=alpha, n_boot=n_boot)
     seed = checks.seed(seed)
-    scored = rate_rows(scored)  # a noun template's own noun pair only (counting.rate_rows)
+    scored = rate_rows(scored)  # crossed name × noun fills set aside (counting.rate_rows)
     pairs = pair_counts(scored)
     mutants = _mutants(scored, required=("model", "label", "case_id", "group", "attribute"))
     by_block = dict(list(mutants.groupby(["model", "attribute"], sort=False)))

@@ -140,7 +140,6 @@ def pair_counts(scored: pd.DataFrame) -> pd.DataFrame:
     return out.loc[:, list(PAIR_COLUMNS)].astype({c: int for c in PAIR_COLUMNS[3:7]})
 
 
-
 def rate_rows(scored: pd.DataFrame) -> pd.DataFrame:
     """``scored`` without the rows whose ``noun_fill`` is ``"crossed"`` (all rows when there is no such column, and
     rows of other generators, NaN there). A template with a name and a noun filled as BiasFinder fills it

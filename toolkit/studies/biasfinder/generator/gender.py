@@ -6,7 +6,8 @@ Keep a review when coreference finds exactly one person cluster in it; in that c
 possessive "her" are told apart by spaCy's parse — and each gender noun with ``<noun:MALE-FORM>``. A slot written
 with a capital (``<Subj>``) is filled capitalised, one in capitals (``<SUBJ>``) in capitals. Fill every template with
 ``n`` female and ``n`` male first names and the agreeing forms; a template without ``<name>`` gets one mutant per
-gender (``noun_fills="all"``, BiasFinder's: one per gender noun of the preset, times the names).
+gender. Under ``noun_fills="all"`` (BiasFinder's) a template with a gender noun gets one per noun of the mutant's
+gender, times the names.
 
 Word lists (``lists=``, :mod:`.lists`): ``curated`` (default; 31 noun pairs, first names used for one gender only)
 or ``paper`` (BiasFinder's released 11 noun pairs and 30 + 30 names). Coreference knows the curated nouns; a
@@ -29,9 +30,9 @@ says the original's sex ("pregnant", "beard", "lesbian"; ``sex_specific`` in
 ``toolkit/resources/gender_nouns.json``; anywhere in the review, so also about someone else). A name right after
 "during" is a time ("during Mardi Gras"), unless a possessive follows ("during Reagan's presidency").
 
-Output: the case table (one case per template; ``group`` = female|male; ``fill`` = the name, or the forms used, and
-under ``noun_fills="all"`` the noun ("Harry, boy");
-the review itself as ``is_original``) with ``gender``, ``doc_id``, ``corpus`` columns.
+Output: the case table (one case per template; ``group`` = female|male; ``fill`` = the name, or the forms used, or
+for a name crossed with another noun than the own pair "name, noun" ("Harry, boy"); the review itself as
+``is_original``) with ``gender``, ``doc_id``, ``corpus``, ``fill_flag`` and ``noun_fill`` columns.
 """
 from __future__ import annotations
 
