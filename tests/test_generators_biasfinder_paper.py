@@ -2,6 +2,8 @@
 exactly one person cluster, the gender and country conditions, substitution in cluster order; the preset wiring."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from conftest import corpus_of
 
@@ -342,9 +344,7 @@ def _biasfinder_mutants(text: str, mentions: list[str], persons: set[str], nouns
     tokens = [chunks[0]]
     for placeholder, chunk in zip(placeholders, chunks[1:]):
         tokens += [placeholder, chunk]
-    template = " ".join(" ".join(tokens).strip().split(" ")).replace("  ", " ")
-    while "  " in template:
-        template = template.replace("  ", " ")
+    template = re.sub(" +", " ", " ".join(tokens).strip())
     to_male = dict(zip(_BF_FEMININE, _BF_MASCULINE))
     to_female = dict(zip(_BF_MASCULINE, _BF_FEMININE))
     lists = word_lists("paper")
