@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from synthetic_models import blind, female_plus
+from synthetic_models import blind, female_plus, out_of_range
 
 import toolkit
-from toolkit.auditing import SUMMARY_COLUMNS, AuditResult
+from toolkit.auditing import SUMMARY_COLUMNS, AuditResult, fail_words
 from toolkit.errors import InputError, UnknownNameError
 
 
@@ -88,3 +88,83 @@ def test_auditing_cli_gate_fails_on_a_named_verdict_and_passes_a_fair_model(tmp_
     assert fair == 0
     summary = pd.read_csv(tmp_path / "biased" / "audit_summary.csv")
     assert set(summary["study"]) == {"eec"}
+
+
+def anger_model(texts: list[str]) -> list[float]:
+    """A user's emotion-intensity scorer (declared task: anger) that scores every text the same."""
+    return [0.4 for _ in texts]
+
+
+anger_model.task = "anger"
+
+
+def test_auditing_a_model_whose_output_is_refused_leaves_the_others_to_run():
+    """One model returns scores outside [0, 1] (TK203): the study runs on the other model, and the refused one is
+    said per study; before, the whole study was skipped for every model."""
+    result = toolkit.audit(models=[female_plus, out_of_range], studies=["eec"], cache=False, progress=False)
+    assert set(result.summary["model"]) == {"py:synthetic_models:female_plus"}
+    assert (result.summary["verdict"] == "a higher").any()
+    assert list(result.skipped) == ["eec: py:synthetic_models:out_of_range"]
+    assert "TK203" in result.skipped["eec: py:synthetic_models:out_of_range"]
+    alone = toolkit.audit(models=[out_of_range], studies=["eec"], cache=False, progress=False)
+    assert alone.summary.empty and set(alone.skipped) == {"eec: py:synthetic_models:out_of_range", "eec"}
+
+
+def test_auditing_an_emotion_model_is_set_aside_in_a_valence_study_and_named_in_the_eec_unit():
+    result = toolkit.audit(models=[anger_model, blind], studies=["eec", "psa"], cache=False, progress=False)
+    assert set(result.set_aside) == {"psa: py:test_auditing:anger_model"} and not result.skipped
+    assert "anger" in result.set_aside["psa: py:test_auditing:anger_model"]
+    psa = result.summary[result.summary["study"] == "psa"]
+    assert set(psa["model"]) == {"py:synthetic_models:blind"}
+    eec = result.summary[result.summary["study"] == "eec"]
+    units = eec.groupby("model")["unit"].agg(lambda u: {text.split(" difference")[0] for text in u})
+    assert units["py:test_auditing:anger_model"] == {"anger intensity"}
+    assert units["py:synthetic_models:blind"] == {"valence"}
+
+
+def test_auditing_summary_says_each_conclusions_family_correction_and_null(audit_result):
+    summary = audit_result.summary
+    for column in ("family", "correction", "null"):
+        assert column in summary.columns and (summary[column].astype(str) != "").all(), column
+
+
+def test_auditing_settings_are_checked_before_anything_runs():
+    with pytest.raises(UnknownNameError, match="correction"):  # a misspelt setting: an error, not a skip
+        toolkit.audit(models=[blind], studies=["eec"], settings={"eec": {"corection": "holm"}})
+    with pytest.raises(InputError, match="psa"):  # settings for a study not run are not silently ignored
+        toolkit.audit(models=[blind], studies=["eec"], settings={"psa": {"n": 10}})
+    with pytest.raises(InputError, match="empty"):
+        toolkit.audit(models=[blind], studies=[])
+
+
+def test_auditing_fail_words_must_be_words_a_verdict_can_hold():
+    assert fail_words(["Higher", " inconclusive "]) == ["higher", "inconclusive"]
+    assert fail_words("higher") == ["higher"]
+    for bad in (["hihger"], [""], []):
+        with pytest.raises(InputError):
+            fail_words(bad)
+
+
+def test_auditing_cli_gate_refuses_a_misspelt_verdict_before_running_and_fails_on_a_skip(capsys):
+    assert _cli("audit", "py:synthetic_models:blind", "--study", "eec", "--fail-on", "hihger", "--no-cache") == 2
+    assert "hihger" in capsys.readouterr().err
+    args = ("audit", "py:synthetic_models:blind", "py:synthetic_models:out_of_range", "--study", "eec",
+            "--fail-on", "higher", "--no-cache")
+    assert _cli(*args) == 1
+    err = capsys.readouterr().err
+    assert "skipped eec: py:synthetic_models:out_of_range" in err and "--allow-skipped" in err
+    assert _cli(*args, "--allow-skipped") == 0
+
+
+def test_auditing_sets_an_english_model_aside_in_a_run_of_spanish_sentences():
+    """The multilingual study's quick run is Spanish: vader (English) and an English ``ait:`` system are set aside
+    there; a model whose language is unknown (a user's function) and a Spanish system are run; an English-written
+    corpus (en_es) reads vader."""
+    from toolkit.models import load
+
+    study = toolkit.studies.get("multilingual")
+    spanish = study.settings(size="quick")
+    assert "'en'" in study.set_aside(load("vader"), spanish) and "es" in study.set_aside(load("vader"), spanish)
+    assert study.set_aside(load(blind), spanish) == ""
+    assert study.set_aside(load(blind), study.settings(size="quick", languages=("en_es",))) == ""
+    assert study.set_aside(load("vader"), study.settings(size="quick", languages=("en_es",))) == ""

@@ -106,3 +106,13 @@ def test_a_pronoun_glued_to_another_token_is_skipped_with_a_warning():
     originals = cases.loc[cases["is_original"]]
     assert "She looks great." in set(originals["text"]) and "Reese\x96she looks great." not in set(originals["text"])
     assert originals["anchor_gender"].value_counts().to_dict() == {"female": 1, "male": 1}
+
+
+def test_psa_candidate_sentences_of_a_corpus_without_rows_is_an_empty_table_not_a_key_error():
+    """An empty corpus (a header-only file) gives no candidate sentence; the study then says TK102, naming the fix."""
+    from toolkit.studies.psa.generator import candidate_sentences
+
+    empty = pd.DataFrame({"doc_id": pd.Series(dtype=str), "corpus": pd.Series(dtype=str),
+                          "text": pd.Series(dtype=str)})
+    found = candidate_sentences(empty)
+    assert found.empty and list(found.columns) == ["doc_id", "sentence_id", "text", "corpus", "anchor_gender"]

@@ -5,11 +5,12 @@ Studies (:mod:`toolkit.studies`, each registered in its own package): ``eec`` (K
 ``agreement`` (across methods); every study takes ``--model`` (repeatable), ``--out``, ``--size quick|paper``, the
 statistics options and ``--report``/``--latex``, plus its own options (``python -m toolkit <study> --help``).
 ``python -m toolkit audit MODEL… [--fail-on higher]`` runs every study on the models (exit 1 when a named verdict
-appears: a CI gate); ``python -m toolkit models`` lists the model specs this machine can run. Errors print their
-code and fix and exit with status 2. The output folder is checked for writing before any work; a re-run into the
-same ``--out`` replaces the files the previous run wrote there (listed in its provenance.json) and leaves others
-alone. Ctrl-C (SIGINT) or SIGTERM stops the run and its worker processes within seconds and prints one TK302 line
-(the stage, what is in the cache, re-run to resume); the exit status is then 130 or 143.
+appears or, unless ``--allow-skipped``, anything was skipped: a CI gate); ``python -m toolkit models`` lists the model
+specs this machine can run. Errors print their code and fix and exit with status 2. The output folder is checked
+for writing before any work; a re-run into the same ``--out`` replaces the files the previous run wrote there (listed
+in its provenance.json) and leaves others alone. Ctrl-C (SIGINT) or SIGTERM stops the run and its worker processes
+within seconds and prints one TK302 line (the stage, what is in the cache, re-run to resume); the exit status is then
+130 or 143.
 
 Reports (docs/reports.md): ``--report`` adds ``report.html`` (tables, figures, provenance; one self-contained file) and
 ``--latex`` the paper's tables as ``<study>_table….tex`` to a study's outputs — both written with the run's other
@@ -89,7 +90,10 @@ def _parser(chosen: str | None = None) -> argparse.ArgumentParser:
     audit.add_argument("--study", action="append", help="a study to run (repeatable; default: every study)")
     audit.add_argument("--size", choices=SIZES, default="quick", help="quick (default) or paper")
     audit.add_argument("--fail-on", action="append", default=[],
-                       help="a verdict word that fails the audit (repeatable), e.g. higher")
+                       help="a verdict word that fails the audit (repeatable), e.g. higher; with it, anything "
+                            "skipped fails the audit too")
+    audit.add_argument("--allow-skipped", action="store_true",
+                       help="with --fail-on: pass although a study or a model was skipped (each is still printed)")
     audit.add_argument("--out", type=Path, help="folder for each study's outputs, audit_summary.csv and report.html")
     audit.add_argument("--cache", type=Path, help="score cache file or folder (default: data/cache)")
     audit.add_argument("--no-cache", action="store_true", help="score everything afresh and store nothing")
@@ -123,14 +127,20 @@ def _study(args: argparse.Namespace, cache) -> None:
 
 
 def _audit(args: argparse.Namespace, cache) -> int:
-    """``audit MODEL… [--fail-on WORD]``: every study, one summary; 1 when a --fail-on verdict appears."""
-    from toolkit.auditing import audit  # defers matplotlib (the studies draw)
+    """``audit MODEL… [--fail-on WORD]``: every study, one summary; 1 when a --fail-on verdict appears or, with
+    --fail-on and without --allow-skipped, when a study or a model was skipped (a gate never passes an audit that
+    did not run)."""
+    from toolkit.auditing import audit, fail_words  # defers matplotlib (the studies draw)
 
+    if args.fail_on:
+        fail_words(args.fail_on)  # a word no verdict holds is refused before the audit runs, not after
     result = audit(models=args.models, studies=args.study, size=args.size, cache=cache)
     if args.out is not None:
         for path in result.write(args.out):
             print(path)
     print(result.summary.to_string(index=False))
+    for name, why in result.set_aside.items():
+        print(f"set aside {name}: {why}", file=sys.stderr)
     for name, why in result.skipped.items():
         print(f"skipped {name}: {why}", file=sys.stderr)
     if args.fail_on:
@@ -138,6 +148,10 @@ def _audit(args: argparse.Namespace, cache) -> int:
         if len(failing):
             print(f"audit failed: {len(failing)} conclusion(s) with a verdict containing "
                   f"{' or '.join(map(repr, args.fail_on))}:\n{failing.to_string(index=False)}", file=sys.stderr)
+            return 1
+        if result.skipped and not args.allow_skipped:
+            print(f"audit failed: {len(result.skipped)} skipped ({', '.join(result.skipped)}), so the gate cannot "
+                  "pass. Fix: make them run, or pass --allow-skipped to accept an incomplete audit.", file=sys.stderr)
             return 1
     return 0
 

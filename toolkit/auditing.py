@@ -9,8 +9,11 @@
 >>> audit.failing(["a higher", "b higher"])   # the conclusions a CI gate fails on
 
 From the command line: ``python -m toolkit audit vader minilm-imdb --fail-on higher --out results/audit`` (exit 1
-when a verdict containing "higher" appears). A study that cannot run at the size asked (e.g. BTC-SAM's released sets
-absent for ``size="paper"``) is skipped and said in :attr:`AuditResult.skipped`, never dropped silently.
+when a verdict containing "higher" appears, or when anything was skipped: a gate does not pass an incomplete audit).
+A study that cannot run at the size asked (e.g. BTC-SAM's released sets absent for ``size="paper"``) is skipped and
+said in :attr:`AuditResult.skipped`, never dropped silently; a model whose output is refused (TK203: NaN, wrong
+length, out of [0, 1]) is set aside in that study alone, and the study runs on the other models. Settings are checked
+before anything runs.
 """
 from __future__ import annotations
 
@@ -23,7 +26,8 @@ import pandas as pd
 
 from toolkit import checks
 from toolkit import studies as registry
-from toolkit.errors import InputError, ToolkitError, unknown
+from toolkit import verdicts as verdict_words
+from toolkit.errors import InputError, ModelOutputError, ToolkitError, unknown
 from toolkit.models import load_all
 from toolkit.outputs import report, runs
 from toolkit.studies import stats_frame
@@ -31,19 +35,22 @@ from toolkit.studies.base import SIZES
 from toolkit.studies.result import StudyResult
 
 SUMMARY_COLUMNS = ("study", "model", "attribute", "scope", "estimate", "ci_low", "ci_high", "effect_size",
-                   "p_adjusted", "verdict", "conclusion", "unit", "reason")
+                   "p_adjusted", "verdict", "conclusion", "unit", "family", "correction", "null", "reason")
 """The columns of :attr:`AuditResult.summary` (a selection of :data:`toolkit.studies.stats_frame.COLUMNS`)."""
 
 
 @dataclasses.dataclass(frozen=True)
 class AuditResult:
-    """Every study's :class:`~toolkit.studies.result.StudyResult` (``results``, by study name), the studies skipped
-    and why (``skipped``), the size run and the models' labels."""
+    """Every study's :class:`~toolkit.studies.result.StudyResult` (``results``, by study name), what was skipped
+    and why (``skipped``: a study that could not run, or ``"<study>: <model>"`` whose output was refused), the size
+    run, the models' labels, and the models a study does not read (``set_aside``, ``"<study>: <model>"``: an
+    emotion model in a valence study, an English model in a run of Spanish sentences; by design, not a failure)."""
 
     results: Mapping[str, StudyResult]
     skipped: Mapping[str, str]
     size: str
     models: list[str]
+    set_aside: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
     @property
     def stats(self) -> pd.DataFrame:
@@ -57,11 +64,10 @@ class AuditResult:
         return self.stats.loc[:, list(SUMMARY_COLUMNS)]
 
     def failing(self, verdicts: Iterable[str]) -> pd.DataFrame:
-        """The conclusions whose verdict contains any of ``verdicts`` (case-insensitive words, e.g. "higher")."""
-        words = [str(v).strip().lower() for v in verdicts if str(v).strip()]
-        if not words:
-            raise InputError("no verdict to fail on.", fix="name one, e.g. 'higher' (a higher or b higher).")
-        verdict = self.summary["verdict"].str.lower()
+        """The conclusions whose verdict contains any of ``verdicts`` (case-insensitive words, e.g. "higher";
+        :func:`fail_words`)."""
+        words = fail_words(verdicts)
+        verdict = self.summary["verdict"].fillna("").str.lower()
         return self.summary[verdict.map(lambda v: any(w in v for w in words))]
 
     def write(self, out_dir: str | Path, **options: Any) -> list[Path]:
@@ -83,18 +89,78 @@ class AuditResult:
         tables: dict[str, pd.DataFrame] = {"audit_summary": self.summary}
         if self.skipped:
             tables["audit_skipped"] = pd.DataFrame({"study": list(self.skipped), "reason": list(self.skipped.values())})
+        if self.set_aside:
+            tables["audit_set_aside"] = pd.DataFrame({"study": list(self.set_aside),
+                                                      "reason": list(self.set_aside.values())})
         figures: dict[str, Any] = {}
         for name, result in self.results.items():
             tables[f"{name}_stats"] = result.stats
             tables.update(result.tables())
             figures.update(result.figures())
         fingerprints = {k: v for r in self.results.values() for k, v in r.provenance.fingerprints.items()}
-        settings = {"audit": {"size": self.size, "studies": sorted(self.results), "skipped": dict(self.skipped)},
+        settings = {"audit": {"size": self.size, "studies": sorted(self.results), "skipped": dict(self.skipped),
+                              "set_aside": dict(self.set_aside)},
                     **{name: dict(r.provenance.settings) for name, r in self.results.items()}}
         captions = {stem: report.figure_caption(stem, registry.paper_figures()) for stem in figures}
         return runs.write_report(title=f"Audit of {', '.join(self.models)} ({self.size})", tables=tables,
                                  figures=figures, models=self.models, settings=settings, path=path,
                                  fingerprints=fingerprints, captions=captions)
+
+
+def fail_words(verdicts: Iterable[str]) -> list[str]:
+    """``verdicts`` as lower-case words a gate fails on, each checked against the verdict vocabulary
+    (:data:`toolkit.verdicts.STORED` and the agreement verdicts): a word no verdict can contain ("hihger") is a
+    coded error, not a gate that never fires."""
+    if isinstance(verdicts, str):
+        verdicts = [verdicts]
+    words = [str(v).strip().lower() for v in verdicts if str(v).strip()]
+    if not words:
+        raise InputError("no verdict to fail on.", fix="name one, e.g. 'higher' (a higher or b higher).")
+    vocabulary = [v.lower() for v in (*verdict_words.STORED, *verdict_words.AGREEMENT)]
+    for word in words:
+        if not any(word in v for v in vocabulary):
+            raise InputError(f"no verdict contains {word!r}; the verdicts are: {', '.join(vocabulary)}.",
+                             fix="fail on a word of one of them, e.g. 'higher' or 'inconclusive'.")
+    return words
+
+
+def _culprit(exc: ToolkitError, models: Sequence[Any]) -> Any | None:
+    """The one model a refused-output error (TK203) names at its start, or None."""
+    if not isinstance(exc, ModelOutputError):
+        return None
+    named = [m for m in models if exc.message.startswith(m.spec)]
+    return max(named, key=lambda m: len(m.spec)) if named else None
+
+
+def _run_study(study, *, models: list[Any], settings, cache, progress, skipped: dict[str, str],
+               set_aside: dict[str, str]) -> StudyResult | None:
+    """``study`` on ``models``, less those it does not read (``set_aside["<study>: <model>"]``,
+    :meth:`~toolkit.studies.base.Study.set_aside`); a model whose output is refused is skipped
+    (``skipped["<study>: <model>"]``) and the study runs again on the rest; any other coded error skips the study
+    (``skipped["<study>"]``)."""
+    kept = []
+    for model in models:
+        reason = study.set_aside(model, settings)
+        if reason:
+            set_aside[f"{study.name}: {model.spec}"] = reason
+        else:
+            kept.append(model)
+    if not kept:
+        set_aside[study.name] = "it reads none of the models (see the entries above)"
+        return None
+    models = kept
+    while models:
+        try:
+            return study.run(models=models, settings=settings, cache=cache, progress=progress)
+        except ToolkitError as exc:
+            culprit = _culprit(exc, models)
+            if culprit is None:
+                skipped[study.name] = str(exc)
+                return None
+            skipped[f"{study.name}: {culprit.spec}"] = str(exc)
+            models.remove(culprit)
+    skipped[study.name] = "every model's output was refused (see the entries above)"
+    return None
 
 
 def audit(*, models: Sequence[Any], studies: Sequence[str] | None = None, size: str = "quick",
@@ -105,7 +171,9 @@ def audit(*, models: Sequence[Any], studies: Sequence[str] | None = None, size: 
     tokenizer), an object with ``predict_proba``: :func:`toolkit.models.load`) — at ``size`` (``quick``: minutes
     on the bundled data; ``paper``: the papers' settings). ``settings``: per study, settings on top of the size's
     (e.g. ``{"psa": {"corpus": "reviews.csv"}}``). Agreement across methods is added when three or more models
-    were run. A study that fails with a coded error is skipped with the reason (:attr:`AuditResult.skipped`)."""
+    were run. Settings (names and values) are checked before anything runs. A study that fails with a coded error
+    is skipped with the reason (:attr:`AuditResult.skipped`, keyed by study); a model whose output a study refuses
+    (TK203) is set aside in that study alone (keyed ``"<study>: <model>"``) and the study runs on the others."""
     chosen = studies
     if size not in SIZES:
         raise unknown("audit size", size, SIZES)
@@ -114,6 +182,9 @@ def audit(*, models: Sequence[Any], studies: Sequence[str] | None = None, size: 
         raise InputError("no model to audit.", fix="pass models=[...]: spec strings or your own model objects.")
     available = [s.name for s in registry.all_studies(with_models=True)]
     names = available if chosen is None else [chosen] if isinstance(chosen, str) else list(chosen)
+    if not names:
+        raise InputError("no study to run: studies=[] is empty.",
+                         fix=f"leave studies out for every study, or name some of {', '.join(available)}.")
     for name in names:
         if name not in available and name != "agreement":
             raise unknown("study", name, available + ["agreement"])
@@ -121,16 +192,21 @@ def audit(*, models: Sequence[Any], studies: Sequence[str] | None = None, size: 
     for name in settings:
         if name not in available:
             raise unknown("study", name, available)
+    unused = [name for name in settings if name not in names]
+    if unused:
+        raise InputError(f"settings given for studies that are not run: {', '.join(unused)}.",
+                         fix="add them to studies=[...] or drop their settings.")
+    running = [registry.get(n) for n in names if n != "agreement"]
+    checked = {study.name: study.settings(size=size, **dict(settings.get(study.name, {}))) for study in running}
     loaded = load_all(models)
     results: dict[str, StudyResult] = {}
     skipped: dict[str, str] = {}
-    for name in [n for n in names if n != "agreement"]:
-        study = registry.get(name)
-        try:
-            results[name] = study.run(models=loaded, size=size, cache=cache, progress=progress,
-                                      **dict(settings.get(name, {})))
-        except ToolkitError as exc:
-            skipped[name] = str(exc)
+    set_aside: dict[str, str] = {}
+    for study in running:
+        result = _run_study(study, models=loaded, settings=checked[study.name], cache=cache, progress=progress,
+                            skipped=skipped, set_aside=set_aside)
+        if result is not None:
+            results[study.name] = result
     labels = [m.spec for m in loaded]
     if ("agreement" in names or chosen is None) and len(labels) >= 3 and len(results) >= 2:
         try:
@@ -139,4 +215,4 @@ def audit(*, models: Sequence[Any], studies: Sequence[str] | None = None, size: 
             skipped["agreement"] = str(exc)
     elif "agreement" in names:
         skipped["agreement"] = "agreement needs three models and two studies that ran"
-    return AuditResult(results=results, skipped=skipped, size=size, models=labels)
+    return AuditResult(results=results, skipped=skipped, size=size, models=labels, set_aside=set_aside)

@@ -111,11 +111,22 @@ class Study:
     """The two groups its verdicts compare (:class:`toolkit.verdicts.Groups`), or a mapping from the values of
     :attr:`verdict_by` (e.g. EEC's attribute) to them; None: no verdict of a and b."""
     verdict_by: ClassVar[str | None] = None
+    reads_tasks: ClassVar[tuple[str, ...] | None] = None
+    """The tasks whose scores the study reads (a model's ``task``); None: any (the study's settings pick it)."""
 
     @property
     def module(self):
         """The study's package (its public functions)."""
         return importlib.import_module(type(self).__module__)
+
+    def set_aside(self, model: Any, settings: Settings) -> str:
+        """Why :func:`toolkit.audit` leaves the loaded ``model`` out of this study ("" to run it): by default, a
+        model scoring a task the study does not read (:attr:`reads_tasks`)."""
+        task = getattr(model, "task", "valence")
+        if self.reads_tasks is not None and task not in self.reads_tasks:
+            return (f"{model.spec} scores {task}; the {self.name} study reads {' or '.join(self.reads_tasks)} "
+                    "scores")
+        return ""
 
     def default_models(self, settings: Settings) -> list[str] | None:
         """The models a run takes when none are given (None: the command line asks for --model)."""

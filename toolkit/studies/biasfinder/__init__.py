@@ -222,6 +222,7 @@ class BiasFinder(Study):
     Table 4, the annotation study's TPR and κ, and each BTC rate against its within-class null."""
 
     name = "biasfinder"
+    reads_tasks = ("valence",)
     title = "BiasFinder (Asyrofi et al. 2021)"
     paper = "Asyrofi, Yang, Yusuf, Kang, Thung & Lo 2021, doi:10.1109/TSE.2021.3136169"
     Settings = BiasFinderSettings

@@ -262,6 +262,7 @@ class BTCSAM(Study):
     diversity."""
 
     name = "btcsam"
+    reads_tasks = ("valence",)
     title = "BTC-SAM (Kardkovács et al. 2025)"
     paper = "Kardkovács et al. 2025, doi:10.18653/v1/2025.emnlp-main.763"
     Settings = BTCSAMSettings

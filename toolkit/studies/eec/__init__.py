@@ -233,7 +233,8 @@ class EEC(Study):
             "estimate": tests["estimate"], "ci_low": tests["ci_low"], "ci_high": tests["ci_high"],
             "effect_size": tests["effect_size"], "p_value": tests["p_two_way"], "p_adjusted": tests["p_adjusted"],
             "verdict": tests["verdict"],
-            "unit": "valence difference " + tests["group_a"].astype(str) + " − " + tests["group_b"].astype(str),
+            "unit": tests["task"].astype(str).map(lambda t: "valence" if t == "valence" else f"{t} intensity")
+            + " difference " + tests["group_a"].astype(str) + " − " + tests["group_b"].astype(str),
             "family": tests["family"], "correction": tests["correction"],
             "null": "0; placebo: random halves of each group's names", "reason": tests["note"]}), study=self.name)
 

@@ -246,8 +246,9 @@ def _note(delta: np.ndarray) -> str:
     if np.all(delta == 0):
         return "every Δ is 0: no difference (t = 0, p = 1)"
     if np.ptp(delta) <= 1e-12:
-        return ("Δ is the same for every pair (one constant shift, no variance): t undefined, shown as ±inf with "
-                "p = 0; the two-way interval is the point (ci_method says so)")
+        return ("Δ is the same for every pair (one constant shift, no variance): the paper's t is undefined, shown "
+                "as ±inf with p = 0; the two-way interval reads names and templates as samples and is a point only "
+                "where ci_method says so")
     return ""
 
 

@@ -26,7 +26,7 @@ import pandas as pd
 from toolkit import stats as tkstats
 from toolkit import verdicts
 from toolkit.errors import InputError, unknown
-from toolkit.models import ait, other_languages
+from toolkit.models import ait, other_languages, registry
 from toolkit.models.base import SentimentModel
 from toolkit.scoring import ScoreRecord, score
 from toolkit.studies import get, register, stats_frame
@@ -397,6 +397,20 @@ class Multilingual(Study):
                        "max_templates": 3}, "paper": {}}
     latex_layouts = LATEX_LAYOUTS
     verdict_groups = verdicts.Groups("first group", "second group")  # a row's group_a, group_b where it has them
+
+    def set_aside(self, model, settings: Settings) -> str:
+        """An audit leaves out a model built for a language none of the run's sentences are written in (an ``ait:``
+        system without ``@xx`` and the named English models vader, textblob, afinn, minilm-imdb: English)."""
+        spec = model.spec
+        built_for = _language_of(spec)
+        if built_for is None and spec.partition("?")[0] in registry.NAMED:
+            built_for = "en"
+        languages = settings.languages or LANGUAGES
+        written = sorted({WRITTEN_IN.get(language, language) for language in languages})
+        if built_for is not None and built_for not in written:
+            return (f"{spec} is built for {built_for!r}; this run's sentences are written in {', '.join(written)} "
+                    f"(languages {', '.join(languages)})")
+        return ""
     paper_figures = {figures.HEADLINE: ("cross_language", "none", (
         "each language's gender and race gap in the valence systems with its simultaneous interval, a panel per "
         "attribute")),

@@ -129,6 +129,7 @@ class PSA(Study):
     LabelDist, and the gender gap with its interval and verdict."""
 
     name = "psa"
+    reads_tasks = ("valence",)
     title = "PSA (Prabhakaran, Hutchinson & Mitchell 2019)"
     paper = "Prabhakaran, Hutchinson & Mitchell 2019, doi:10.18653/v1/D19-1578"
     Settings = PSASettings

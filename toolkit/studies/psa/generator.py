@@ -72,7 +72,7 @@ def candidate_sentences(corpus: pd.DataFrame, *, max_words: int = 50, split: boo
     """
     import spacy
 
-    docs = corpus[corpus["text"].map(lambda text: _PRONOUN_RE.search(text) is not None)]
+    docs = corpus.loc[corpus["text"].map(lambda text: _PRONOUN_RE.search(text) is not None).astype(bool)]
     rows = []
     if split:
         splitter = spacy.blank("en")
