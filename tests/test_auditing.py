@@ -168,3 +168,17 @@ def test_auditing_sets_an_english_model_aside_in_a_run_of_spanish_sentences():
     assert study.set_aside(load(blind), spanish) == ""
     assert study.set_aside(load(blind), study.settings(size="quick", languages=("en_es",))) == ""
     assert study.set_aside(load("vader"), study.settings(size="quick", languages=("en_es",))) == ""
+
+
+def test_a_valence_study_run_directly_on_an_emotion_model_warns_naming_it(tmp_path):
+    """Outside the audit a study still runs what it is given, but says when a model scores another task."""
+    study = toolkit.studies.get("psa")
+    with pytest.warns(UserWarning, match="anger_model scores anger; the psa study reads valence"):
+        with pytest.raises(InputError):  # the corpus is missing: the warning comes before any work
+            study.run(models=[anger_model], corpus=str(tmp_path / "none.csv"), cache=False, progress=False)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(InputError):
+            study.run(models=[blind], corpus=str(tmp_path / "none.csv"), cache=False, progress=False)

@@ -385,6 +385,8 @@ def test_models_inmemory_bad_objects_are_refused_at_load(obj, code, pattern):
     (lambda texts: [float("nan")] * len(texts), r"returned NaN in 5 of 5 scores", "0.5 for no opinion"),
     (lambda texts: [1.5] * len(texts), r"outside \[0, 1\]", "valences in \\[0, 1\\]"),
     (lambda texts: ["positive"] * len(texts), "not numbers", "labels such as 'positive' are not scores"),
+    (lambda texts: ["0.5"] * len(texts), "5 of 5 are strings, e.g. '0.5'", r"one float in \[0, 1\] per text\.$"),
+    (lambda texts: np.array(["0.5"] * len(texts)), "strings, e.g. '0.5'", "one float"),
     (lambda texts: np.full((len(texts), 2), 0.5), r"shape \(5, 2\)", r"\[:, 1\]"),
     (lambda texts: None, "returned None", "one per input text"),
 ])

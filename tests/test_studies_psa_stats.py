@@ -37,13 +37,17 @@ def _scored(*, female_shift: float = 0.0, name_sd: float = 0.0, resid_sd: float 
     return pd.DataFrame(rows).assign(model=model, corpus="c")
 
 
-def test_a_name_blind_model_reads_as_equivalent():
+def test_a_name_blind_model_reads_as_identical_and_a_slightly_name_sensitive_one_as_equivalent():
+    """Every paired score equal: "identical scores (no test needed)", the word the EEC and the multilingual study
+    use; small name effects with no gender shift: equivalent within the margin."""
     row = psa.gender_gap(_scored(), n_boot=200).iloc[0]
     assert tuple(psa.gender_gap(_scored(), n_boot=200).columns) == psa.GENDER_COLUMNS
     assert set(stats.STAT_COLUMNS) <= set(psa.GENDER_COLUMNS)
     assert row["estimate"] == 0.0 and row["ci_low"] == 0.0 and row["ci_high"] == 0.0
-    assert row["verdict"] == f"equivalent within ±{stats.MARGIN:g}"
+    assert row["verdict"] == stats.IDENTICAL
     assert row["n_pairs"] == 9 and row["n_texts"] == 15
+    near = psa.gender_gap(_scored(resid_sd=0.001), n_boot=200).iloc[0]
+    assert near["verdict"] == f"equivalent within ±{stats.MARGIN:g}"
 
 
 def test_a_female_plus_delta_model_reads_as_female_higher_and_the_interval_covers_delta():

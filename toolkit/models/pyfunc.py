@@ -281,6 +281,15 @@ def _code_and_state(func: object, *, spec: str) -> tuple[object, str]:
     return type(func), state_digest(func, spec=spec)
 
 
+def _is_number(value: str | bytes) -> bool:
+    """Whether a string spells a number ("0.5"), so that its fix says "return floats", not "labels are not scores"."""
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
 @scheme("py:", patterns={"py:<module>:<callable>": ()})
 class PyCallableModel(SentimentModel):
     def __init__(self, spec: str) -> None:
@@ -422,10 +431,16 @@ class PyCallableModel(SentimentModel):
                                    "probabilities rather than one score per text.",
                                    fix="return the positive class's column (e.g. predict_proba(texts)[:, 1]), or "
                                        "pass the classifier itself (toolkit.models.wrap(clf)).")
+        values = list(out)
         try:
-            raw = np.asarray(list(out), dtype=float).reshape(-1)
+            strings = [v for v in values if isinstance(v, (str, bytes, np.str_, np.bytes_))]
+            if strings:  # numpy would read "0.5" as 0.5: a string is not a score, whatever it spells
+                first = strings[0].item() if isinstance(strings[0], np.generic) else strings[0]
+                raise ValueError(f"{len(strings)} of {len(values)} are strings, e.g. {first!r}")
+            raw = np.asarray(values, dtype=float).reshape(-1)
         except (TypeError, ValueError) as exc:
-            words = [v for v in list(out)[:len(texts)] if isinstance(v, (str, bytes, np.str_))]
+            words = [v for v in values[:len(texts)] if isinstance(v, (str, bytes, np.str_))
+                     and not _is_number(v)]
             raise ModelOutputError(f"{self.spec} returned values that are not numbers: {exc}.",
                                    fix="return one float in [0, 1] per text" + (
                                        f" (labels such as {words[0]!r} are not scores: return the probability of "

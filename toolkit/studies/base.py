@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import importlib
+import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import pandas as pd
 
 from toolkit import checks, stats, verdicts
-from toolkit.errors import InputError, unknown
+from toolkit.errors import InputError, ToolkitError, unknown
 
 if TYPE_CHECKING:  # annotations only: the result type imports this module
     from matplotlib.axes import Axes
@@ -77,6 +78,19 @@ def _plain(value: Any) -> Any:
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
     return value
+
+
+def _task_of(model: Any) -> str | None:
+    """What ``model`` (a spec or an object) scores, where that is known without running it; None otherwise."""
+    if isinstance(model, str):
+        from toolkit.models import task_of  # defers the model registry (it imports the model families)
+
+        try:
+            return task_of(model)
+        except ToolkitError:  # a bad spec is the scoring's error to raise, with its fix
+            return None
+    task = getattr(model, "task", None)
+    return task if isinstance(task, str) else None
 
 
 def settings_of(cls: type[Settings], given: Mapping[str, Any]) -> Settings:
@@ -143,7 +157,16 @@ class Study:
     def run(self, *, models: Iterable[Any] | None = None, size: str | None = None,
             settings: Settings | None = None, cache: bool | str | Path | None = True, progress: bool | None = None,
             **given: Any) -> "StudyResult":
-        """Run the study on ``models`` with ``settings`` (or the ``size``'s settings updated by ``given``)."""
+        """Run the study on ``models`` with ``settings`` (or the ``size``'s settings updated by ``given``). A model
+        scoring a task the study does not read (:attr:`reads_tasks`) is run with a warning naming it."""
+        if self.reads_tasks is not None and isinstance(models, (list, tuple)):
+            for model in models:
+                task = _task_of(model)
+                if task is not None and task not in self.reads_tasks:
+                    label = getattr(model, "spec", None) or getattr(model, "__name__", None) or repr(model)
+                    warnings.warn(f"{label} scores {task}; the {self.name} study reads "
+                                  f"{' or '.join(self.reads_tasks)} scores, so its numbers for this model are not "
+                                  "valences.", stacklevel=2)
         if settings is None:
             settings = self.settings(size=size, **given)
         elif given or size is not None:

@@ -327,11 +327,13 @@ def _gap_row(block: pd.DataFrame, pairs: list[tuple[str, str]], *, strata: list[
     female = block[[f for f, _ in pairs]].to_numpy()
     male = block[[m for _, m in pairs]].to_numpy()
     row = {"a": "female", "b": "male", "mean_a": float(female.mean()) if female.size else np.nan,
-           "mean_b": float(male.mean()) if male.size else np.nan, "n_texts": len(block), "n_pairs": len(pairs)}
+           "mean_b": float(male.mean()) if male.size else np.nan, "n_texts": len(block), "n_pairs": len(pairs),
+           "identical": False}
     if len(block) < 2 or len(pairs) < 2:
         return {**row, "estimate": row["mean_a"] - row["mean_b"], "ci_low": np.nan, "ci_high": np.nan,
                 "effect_size": np.nan, "p_value": np.nan, "se": np.nan, "df": np.nan, "null_low": np.nan,
                 "null_high": np.nan, "null_p": np.nan, "ci_method": ""}
+    row["identical"] = bool(np.array_equal(female, male))  # every paired score equal: nothing to test
     boot = _interval(female - male, alpha=alpha, n_boot=n_boot, seed=seed)
     null = _placebo(female.mean(axis=0), male.mean(axis=0), strata=np.asarray(strata), n_null=n_null,
                     rng=np.random.default_rng(seed))
@@ -350,7 +352,8 @@ def gender_gap(scored: pd.DataFrame, *, n_boot: int = st.N_BOOT, seed: int = 0, 
                margin: float = st.MARGIN, correction: str = "bonferroni", n_null: int = N_NULL) -> pd.DataFrame:
     """Δ = female − male mean score per model × corpus with the stats columns, the placebo null range and the
     paired names (design in the module docstring). Columns :data:`GENDER_COLUMNS`; ``p_adjusted`` over the family
-    model × corpus by ``correction``; fewer than 2 sentences or 2 name pairs: NaN statistics, ``inconclusive``."""
+    model × corpus by ``correction``; fewer than 2 sentences or 2 name pairs: NaN statistics, ``inconclusive``;
+    every paired score equal: ``identical scores (no test needed)``, as in the other studies."""
     alpha, margin, n_boot = checks.statistics(correction=correction, margin=margin, alpha=alpha, n_boot=n_boot)
     n_null, seed = checks.n_boot(n_null, name="n_null"), checks.seed(seed)
     _, perturbed = _wide(scored)
@@ -363,7 +366,8 @@ def gender_gap(scored: pd.DataFrame, *, n_boot: int = st.N_BOOT, seed: int = 0, 
     frame = pd.DataFrame(rows)
     frame["p_adjusted"] = st.adjust(frame["p_value"].to_numpy(dtype=float), method=correction)
     frame["verdict"] = [st.verdict(estimate=r.estimate, se=r.se, df=r.df, p_adjusted=r.p_adjusted, margin=margin,
-                                   alpha=alpha) if np.isfinite(r.se) else "inconclusive"
+                                   alpha=alpha, identical=bool(r.identical))
+                        if np.isfinite(r.se) or r.identical else "inconclusive"
                         for r in frame.itertuples()]
     return frame.loc[:, list(GENDER_COLUMNS)]
 
