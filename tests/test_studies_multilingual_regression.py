@@ -126,3 +126,22 @@ def test_regression_sound_fit_of_a_person_blind_system_is_zero_with_p_one(spanis
     forms = blind.assign(model="forms", score=np.where(feminine, 0.5, 0.3))  # a lexicon of masculine forms only
     gender = regression.fit(forms).query("method == 'sound' and term == 'gender'")
     assert gender["reason"].eq("").all() and gender["p_value"].lt(0.05).all() and (gender["estimate"] != 0).all()
+
+
+@pytest.mark.shared_data
+def test_regression_perfect_separation_is_said_in_each_rows_reason_not_as_a_raw_warning(spanish_names):
+    """A 0/1 lexicon that scores one cell 1 and the rest 0 separates the fractional logit perfectly: statsmodels'
+    PerfectSeparationWarning is read into the sound terms' reason, and no raw warning reaches the user."""
+    import warnings
+
+    from statsmodels.tools.sm_exceptions import PerfectSeparationWarning
+
+    one_cell = spanish_names["race"].isin(regression.MINORITIZED) & (spanish_names["gender"] == "female")
+    scored = spanish_names.assign(model="zero-one", task="valence", score=np.where(one_cell, 1.0, 0.0), label="",
+                                  truncated=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PerfectSeparationWarning)
+        out = regression.fit(scored)
+    sound = out[out["method"] == "sound"]
+    assert sound["reason"].eq(regression.SEPARATION_REASON).any()
+    assert sound["reason"].isin([regression.SEPARATION_REASON, regression.IDENTICAL_REASON]).all()

@@ -31,6 +31,7 @@ reads them, as the race / gender / interaction effects. Results in ``docs/statis
 """
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -58,6 +59,10 @@ IDENTICAL_REASON = "identical scores: the groups' scores do not differ (no test 
 """The ``reason`` of a sound term whose estimate and standard error are both numerically 0 (:data:`NUMERIC_ZERO`):
 the system scores the groups alike (a lexicon that does not see the person); the term is 0 with p 1."""
 NUMERIC_ZERO = 1e-9
+SEPARATION_REASON = ("perfect separation in the fractional logit (statsmodels' PerfectSeparationWarning: scores at 0 "
+                     "or 1 that a cell predicts exactly); its estimate and interval may not be identified")
+"""The ``reason`` of the sound fit's terms when statsmodels warned of perfect separation (said per row, not as a
+raw warning)."""
 """An estimate and standard error both at most this (logit scale) are rounding, not an effect: a person-blind
 system's fit gives ±1e-16 with an even smaller standard error, which a t-test reads as 'significant'."""
 
@@ -161,6 +166,8 @@ def fit(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, correction: str =
     names) keeps its rows, with NaN estimates and the ``reason``; a sound term whose estimate and standard error are
     both numerically 0 (:data:`NUMERIC_ZERO`: a system that scores the groups alike) is 0 with p 1 and
     :data:`IDENTICAL_REASON` (its fit's rounding is not an effect; the paper's fit is kept as run)."""
+    from statsmodels.tools.sm_exceptions import PerfectSeparationWarning  # defers statsmodels
+
     alpha = checks.alpha(alpha)
     need = {"model", "task", "score", "race", "gender", "template_id", "person_en", "language", "source"}
     if missing := sorted(need - set(scored.columns)):
@@ -175,13 +182,19 @@ def fit(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, correction: str =
         x, y = design_matrix(block), block["score"].to_numpy(dtype=float)
         key = {"language": language, "source": source, "model": model, "task": task, "n": len(block)}
         try:
-            sound = sound_fit(y, x, templates=block["template_id"], names=block["person_en"], alpha=alpha,
-                              cluster=cluster)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", PerfectSeparationWarning)
+                sound = sound_fit(y, x, templates=block["template_id"], names=block["person_en"], alpha=alpha,
+                                  cluster=cluster)
+            for other in caught:  # any other warning is shown as before
+                if not issubclass(other.category, PerfectSeparationWarning):
+                    warnings.warn_explicit(other.message, other.category, other.filename, other.lineno)
+            separated = any(issubclass(w.category, PerfectSeparationWarning) for w in caught)
             zero = ((sound["term"] != "intercept") & sound["estimate"].abs().le(NUMERIC_ZERO)
                     & sound["se"].fillna(0.0).le(NUMERIC_ZERO))
             sound.loc[zero, ["estimate", "se", "ci_low", "ci_high"]] = 0.0
             sound.loc[zero, ["statistic", "p_value"]] = [np.nan, 1.0]
-            sound["reason"] = np.where(zero, IDENTICAL_REASON, "")
+            sound["reason"] = np.where(zero, IDENTICAL_REASON, SEPARATION_REASON if separated else "")
         except TooSmallError as exc:
             sound = _not_fitted(exc)
         try:
