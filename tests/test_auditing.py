@@ -125,7 +125,8 @@ def test_auditing_an_emotion_model_is_set_aside_in_a_valence_study_and_named_in_
 def test_auditing_summary_says_each_conclusions_family_correction_and_null(audit_result):
     summary = audit_result.summary
     for column in ("family", "correction", "null"):
-        assert column in summary.columns and (summary[column].astype(str) != "").all(), column
+        assert column in summary.columns, column
+        assert summary[column].notna().all() and (summary[column] != "").all(), column
 
 
 def test_auditing_settings_are_checked_before_anything_runs():
@@ -139,6 +140,7 @@ def test_auditing_settings_are_checked_before_anything_runs():
 
 def test_auditing_fail_words_must_be_words_a_verdict_can_hold():
     assert fail_words(["Higher", " inconclusive "]) == ["higher", "inconclusive"]
+    assert fail_words(["equivalent within ±0.01"]) == ["equivalent within ±0.01"]  # a stored verdict, as written
     assert fail_words("higher") == ["higher"]
     for bad in (["hihger"], [""], []):
         with pytest.raises(InputError):
@@ -154,20 +156,64 @@ def test_auditing_cli_gate_refuses_a_misspelt_verdict_before_running_and_fails_o
     err = capsys.readouterr().err
     assert "skipped eec: py:synthetic_models:out_of_range" in err and "--allow-skipped" in err
     assert _cli(*args, "--allow-skipped") == 0
+    # a study asked for that reads none of the models ran on nothing: the gate cannot pass either
+    assert _cli("audit", "py:synthetic_models:anger_female_plus", "--study", "psa", "--fail-on", "higher",
+                "--no-cache") == 1
+    assert "psa (ran on no model)" in capsys.readouterr().err
 
 
-def test_auditing_sets_an_english_model_aside_in_a_run_of_spanish_sentences():
-    """The multilingual study's quick run is Spanish: vader (English) and an English ``ait:`` system are set aside
-    there; a model whose language is unknown (a user's function) and a Spanish system are run; an English-written
-    corpus (en_es) reads vader."""
+def test_auditing_a_refusal_raised_after_scoring_names_its_model():
+    """A TK203 whose message does not start with the spec (the case tables' 'no score' check) carries the model,
+    so the audit leaves out that model alone; an error pickled from a worker keeps it."""
+    import pickle
+
+    from toolkit.auditing import _culprit
+    from toolkit.errors import ModelOutputError
+    from toolkit.models import load
+
+    one, two = load(blind), load(female_plus)
+    exc = ModelOutputError("eec: model 'x' has no score for 3 of 3 rows", fix="f", model=two.spec)
+    assert _culprit(pickle.loads(pickle.dumps(exc)), [one, two]) is two
+    assert _culprit(ModelOutputError(f"{two.spec} returned NaN in 1 of 2 scores."), [one, two]) is two
+    assert _culprit(ModelOutputError("something else"), [one, two]) is None
+
+
+def test_auditing_plans_the_multilingual_study_per_language():
+    """The multilingual study's audit plan: vader (English) scores the English-written corpora only and is left out
+    of the Spanish one; a model of unknown language (a user's function) scores every language; a language no model
+    suits is said and dropped from the run; every model suiting every language keeps the plain list."""
     from toolkit.models import load
 
     study = toolkit.studies.get("multilingual")
-    spanish = study.settings(size="quick")
-    assert "'en'" in study.set_aside(load("vader"), spanish) and "es" in study.set_aside(load("vader"), spanish)
-    assert study.set_aside(load(blind), spanish) == ""
-    assert study.set_aside(load(blind), study.settings(size="quick", languages=("en_es",))) == ""
-    assert study.set_aside(load("vader"), study.settings(size="quick", languages=("en_es",))) == ""
+    vader, mine = load("vader"), load(blind)
+    spanish = study.settings(size="quick")  # languages ("es",)
+    plan, settings, aside = study.audit_plan([vader, mine], spanish)
+    assert plan == {"es": [mine]} and settings.languages == ("es",)
+    assert list(aside) == ["multilingual: vader"] and "'en'" in aside["multilingual: vader"]
+    plan, settings, aside = study.audit_plan([vader], spanish)
+    assert plan == [] and set(aside) == {"multilingual: vader", "multilingual: es sentences"}
+    both = study.settings(size="quick", languages=("es", "en_es"))
+    plan, settings, aside = study.audit_plan([vader, mine], both)
+    assert plan == {"es": [mine], "en_es": [vader, mine]} and settings.languages == ("es", "en_es")
+    assert list(aside) == ["multilingual: vader (es)"]
+    plan, settings, aside = study.audit_plan([mine], both)
+    assert plan == [mine] and settings is both and not aside
+
+
+def test_auditing_eec_sets_aside_a_model_of_another_task_than_the_runs():
+    result = toolkit.audit(models=[anger_model, blind], studies=["eec"], settings={"eec": {"task": "anger"}},
+                           cache=False, progress=False)
+    assert list(result.set_aside) == ["eec: py:synthetic_models:blind"] and not result.skipped
+    assert set(result.summary["model"]) == {"py:test_auditing:anger_model"}
+
+
+def test_auditing_agreement_counts_only_the_models_every_study_ran():
+    """Three models, one an emotion model PSA sets aside: the ranking studies share two, so agreement is set aside
+    (said), not a failure; asked for by name it is skipped."""
+    kwargs = dict(models=[blind, female_plus, anger_model], cache=False, progress=False)
+    asked = toolkit.audit(studies=["eec", "psa", "agreement"], **kwargs)
+    assert "agreement" in asked.skipped and "sharing 2 models" in asked.skipped["agreement"]
+    assert "agreement" not in asked.results
 
 
 def test_a_valence_study_run_directly_on_an_emotion_model_warns_naming_it(tmp_path):

@@ -574,7 +574,7 @@ def test_psa_score_sens_draws_the_interval_of_every_name_that_has_one():
     names = _names(HF)
     segments = sum(len(c.get_segments()) for c in ax.collections if hasattr(c, "get_segments"))
     assert segments == int(((names["score_sens_high"] - names["score_sens_low"]) > 1e-9).sum())
-    assert "95\u00a0% bootstrap interval" in _legend_texts(ax)
+    assert "95\u00a0% t interval" in _legend_texts(ax)
 
 
 def test_psa_score_sens_one_bar_or_none_is_said_in_words_not_drawn():

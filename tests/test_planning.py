@@ -167,3 +167,18 @@ def test_psa_plan_at_the_observed_design_matches_the_gender_gaps_standard_error(
     study_se = two_way_bootstrap(matrix)["se"]  # the SE gender_gap's interval is built on, at 40 × 24
     assert table.iloc[0]["se"] == pytest.approx(study_se, rel=1e-6)
     assert table.iloc[1]["se"] < table.iloc[0]["se"]  # more sentences: narrower, though names dominate
+
+
+def test_planning_sentence_of_a_pilot_without_variation_says_so_instead_of_nan_power():
+    """A lexicon that scores every name alike leaves no variance: the printout says there is nothing to plan, not
+    '±nan, 80 % power at .000'."""
+    import pandas as pd
+
+    from toolkit.planning import sentence
+
+    flat = pd.Series({"n_templates": 11, "n_names": 20, "half_width": float("nan"), "power": 0.8,
+                      "min_detectable": 0.0})
+    assert sentence(flat) == ("11 templates × 20 names: no variation in the pilot (identical scores), so no interval "
+                              "or power to plan")
+    usual = pd.Series({"n_templates": 11, "n_names": 20, "half_width": 0.031, "power": 0.8, "min_detectable": 0.044})
+    assert sentence(usual) == "11 templates × 20 names: ±.031, 80% power at .044"

@@ -110,3 +110,18 @@ def test_duplicated_or_missing_psa_cells_are_refused():
         psa.score_sens(pd.concat([scored, scored.tail(1)]))
     with pytest.raises(SchemaError, match="lacks a score for some name"):
         psa.summary(scored.drop(index=scored.index[-1]))
+
+
+def test_psa_run_on_given_cases_records_the_options_they_were_made_with_not_its_defaults():
+    """The notebook route (generate, then run(cases=...)): provenance says n, seed and max_words of the cases,
+    not the run's unused defaults; cases of unknown origin say so."""
+    from toolkit.studies import psa as psa_study
+
+    cases = psa_study.generate(corpora.load("sample"), n=4, seed=3, max_words=30)
+    record = psa_study.run(cases=cases, models=["afinn"], cache=False, progress=False).provenance.settings
+    assert (record["n"], record["seed"], record["max_words"], record["names"]) == (4, 3, 30, "default")
+    assert record["cases"] == "given (made by generate)"
+    plain = cases.copy()
+    plain.attrs.clear()
+    record = psa_study.run(cases=plain, models=["afinn"], cache=False, progress=False).provenance.settings
+    assert record["n"] is None and "unknown" in record["cases"]

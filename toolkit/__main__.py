@@ -149,10 +149,16 @@ def _audit(args: argparse.Namespace, cache) -> int:
             print(f"audit failed: {len(failing)} conclusion(s) with a verdict containing "
                   f"{' or '.join(map(repr, args.fail_on))}:\n{failing.to_string(index=False)}", file=sys.stderr)
             return 1
-        if result.skipped and not args.allow_skipped:
-            print(f"audit failed: {len(result.skipped)} skipped ({', '.join(result.skipped)}), so the gate cannot "
-                  "pass. Fix: make them run, or pass --allow-skipped to accept an incomplete audit.", file=sys.stderr)
+        not_run = [name for name in (args.study or []) if name not in result.results and name not in result.skipped]
+        incomplete = list(result.skipped) + [f"{name} (ran on no model)" for name in not_run]
+        if not result.results:
+            incomplete.append("every study (nothing ran)")
+        if incomplete and not args.allow_skipped:
+            print(f"audit failed: {len(incomplete)} skipped ({', '.join(incomplete)}), so the gate cannot pass. "
+                  "Fix: make them run, or pass --allow-skipped to accept an incomplete audit.", file=sys.stderr)
             return 1
+    elif args.allow_skipped:
+        print("note: --allow-skipped acts only with --fail-on (without a gate nothing fails).", file=sys.stderr)
     return 0
 
 

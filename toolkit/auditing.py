@@ -18,6 +18,7 @@ before anything runs.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -118,49 +119,57 @@ def fail_words(verdicts: Iterable[str]) -> list[str]:
         raise InputError("no verdict to fail on.", fix="name one, e.g. 'higher' (a higher or b higher).")
     vocabulary = [v.lower() for v in (*verdict_words.STORED, *verdict_words.AGREEMENT)]
     for word in words:
-        if not any(word in v for v in vocabulary):
+        core = re.sub(r"\s*±.*$", "", word)  # "equivalent within ±0.01": the stored verdict, margin and all
+        if not core or not any(core in v for v in vocabulary):
             raise InputError(f"no verdict contains {word!r}; the verdicts are: {', '.join(vocabulary)}.",
                              fix="fail on a word of one of them, e.g. 'higher' or 'inconclusive'.")
     return words
 
 
 def _culprit(exc: ToolkitError, models: Sequence[Any]) -> Any | None:
-    """The one model a refused-output error (TK203) names at its start, or None."""
+    """The model a refused-output error (TK203) names (its ``model``, else the spec its message starts with), or
+    None."""
     if not isinstance(exc, ModelOutputError):
         return None
+    if exc.model is not None:
+        return next((m for m in models if m.spec == exc.model), None)
     named = [m for m in models if exc.message.startswith(m.spec)]
     return max(named, key=lambda m: len(m.spec)) if named else None
 
 
+def _models_in(plan: Any) -> list[Any]:
+    """The models of a study's ``models`` argument: a list, or a mapping (language → list) taken once each."""
+    listed = [m for ms in plan.values() for m in ms] if isinstance(plan, Mapping) else list(plan)
+    return list({id(m): m for m in listed}.values())
+
+
 def _run_study(study, *, models: list[Any], settings, cache, progress, skipped: dict[str, str],
                set_aside: dict[str, str]) -> StudyResult | None:
-    """``study`` on ``models``, less those it does not read (``set_aside["<study>: <model>"]``,
-    :meth:`~toolkit.studies.base.Study.set_aside`); a model whose output is refused is skipped
-    (``skipped["<study>: <model>"]``) and the study runs again on the rest; any other coded error skips the study
-    (``skipped["<study>"]``)."""
-    kept = []
-    for model in models:
-        reason = study.set_aside(model, settings)
-        if reason:
-            set_aside[f"{study.name}: {model.spec}"] = reason
-        else:
-            kept.append(model)
-    if not kept:
-        set_aside[study.name] = "it reads none of the models (see the entries above)"
-        return None
-    models = kept
-    while models:
+    """``study`` on what its :meth:`~toolkit.studies.base.Study.audit_plan` keeps of ``models`` (the rest in
+    ``set_aside``); a model whose output is refused is skipped (``skipped["<study>: <model>"]``) and the study is
+    planned and run again without it; any other coded error skips the study (``skipped["<study>"]``). A study left
+    with no model is ``set_aside["<study>"]`` (it reads none of them) or ``skipped["<study>"]`` (all refused)."""
+    remaining, refused = list(models), False
+    while True:
+        plan, planned, aside = study.audit_plan(remaining, settings)
+        set_aside.update(aside)
+        listed = _models_in(plan)
+        if not listed:
+            if refused:
+                skipped[study.name] = "every model it reads had its output refused (see the entries above)"
+            else:
+                set_aside[study.name] = "it reads none of the models (see the entries above)"
+            return None
         try:
-            return study.run(models=models, settings=settings, cache=cache, progress=progress)
+            return study.run(models=plan, settings=planned, cache=cache, progress=progress)
         except ToolkitError as exc:
-            culprit = _culprit(exc, models)
+            culprit = _culprit(exc, listed)
             if culprit is None:
                 skipped[study.name] = str(exc)
                 return None
             skipped[f"{study.name}: {culprit.spec}"] = str(exc)
-            models.remove(culprit)
-    skipped[study.name] = "every model's output was refused (see the entries above)"
-    return None
+            remaining = [m for m in remaining if m is not culprit]
+            refused = True
 
 
 def audit(*, models: Sequence[Any], studies: Sequence[str] | None = None, size: str = "quick",
@@ -208,11 +217,17 @@ def audit(*, models: Sequence[Any], studies: Sequence[str] | None = None, size: 
         if result is not None:
             results[study.name] = result
     labels = [m.spec for m in loaded]
-    if ("agreement" in names or chosen is None) and len(labels) >= 3 and len(results) >= 2:
-        try:
-            results["agreement"] = registry.get("agreement").module.from_results(results)
-        except ToolkitError as exc:
-            skipped["agreement"] = str(exc)
-    elif "agreement" in names:
-        skipped["agreement"] = "agreement needs three models and two studies that ran"
+    asked = "agreement" in names
+    if asked or chosen is None:
+        measured = [r for name, r in results.items() if name in registry.get("agreement").module.measures()]
+        shared = set.intersection(*(set(r.models) for r in measured)) if measured else set()
+        if len(measured) >= 2 and len(shared) >= 3:
+            try:
+                results["agreement"] = registry.get("agreement").module.from_results(results)
+            except ToolkitError as exc:
+                skipped["agreement"] = str(exc)
+        else:
+            why = (f"agreement needs two studies that rank models and three models that each of them ran; "
+                   f"{len(measured)} studies ran, sharing {len(shared)} models")
+            (skipped if asked else set_aside)["agreement"] = why
     return AuditResult(results=results, skipped=skipped, size=size, models=labels, set_aside=set_aside)

@@ -155,7 +155,7 @@ def with_scores(scored: pd.DataFrame, *, study: str, column: str = "score") -> p
                 f"without a {column} are those of {shown}"
                 + (f" and {len(fills) - 5} more fills" if len(fills) > 5 else "") + ".",
                 fix=f"score those rows again (an LLM answer without a label word is 'unparseable': check its prompt "
-                    f"and labels), or leave {model!r} out of the study.")
+                    f"and labels), or leave {model!r} out of the study.", model=str(model))
     cases = scored.loc[bad].drop_duplicates(keys)["model"].value_counts()
     detail = "; ".join(f"{model!r}: {n} of {int((scored['model'] == model).sum())} rows, {cases[model]} cases"
                        for model, n in counts.items())

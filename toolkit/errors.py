@@ -48,6 +48,10 @@ def _rebuild(cls: type, message: str, fix: str, code: str) -> ToolkitError:
     return cls(message, fix=fix, code=code)
 
 
+def _rebuild_output(message: str, fix: str, code: str, model: str | None) -> ToolkitError:
+    return ModelOutputError(message, fix=fix, code=code, model=model)
+
+
 class SchemaError(ToolkitError, ValueError):
     """A table lacks a required column or has an invalid value."""
 
@@ -100,9 +104,18 @@ class LabelMappingError(ToolkitError, ValueError):
 
 
 class ModelOutputError(ToolkitError, ValueError):
-    """A model returned something that is not a valence in [0, 1] per text."""
+    """A model returned something that is not a valence in [0, 1] per text. ``model``: the label (spec) of the
+    model, where the raiser knows it (the scoring engine sets it on any it passes on), so that a caller can leave
+    that model out and go on with the others."""
 
     code = "TK203"
+
+    def __init__(self, message: str, *, fix: str = "", code: str | None = None, model: str | None = None) -> None:
+        super().__init__(message, fix=fix, code=code)
+        self.model = model
+
+    def __reduce__(self):
+        return _rebuild_output, (self.message, self.fix, self.code, self.model)
 
 
 class MissingDependencyError(ToolkitError, ImportError):

@@ -218,8 +218,10 @@ def sentence(row: pd.Series, *, unit: str = "names") -> str:
     pilot)"."""
     def fmt(x: float) -> str:
         return f"{x:.3f}".replace("0.", ".", 1) if abs(x) < 1 else f"{x:.3f}"
-    text = (f"{int(row['n_templates'])} templates × {int(row['n_names'])} {unit}: ±{fmt(row['half_width'])}, "
-            f"{row['power']:.0%} power at {fmt(row['min_detectable'])}")
+    design = f"{int(row['n_templates'])} templates × {int(row['n_names'])} {unit}"
+    if not np.isfinite(row["half_width"]) or not np.isfinite(row["min_detectable"]) or row["min_detectable"] <= 0:
+        return f"{design}: no variation in the pilot (identical scores), so no interval or power to plan"
+    text = f"{design}: ±{fmt(row['half_width'])}, {row['power']:.0%} power at {fmt(row['min_detectable'])}"
     low, high = row.get("min_detectable_low", np.nan), row.get("min_detectable_high", np.nan)
     if np.isfinite(low) and np.isfinite(high):
         text += f" ({fmt(low)}–{fmt(high)} given the pilot)"

@@ -276,6 +276,10 @@ def _score_texts(model: SentimentModel, texts: list[str], *, cache: ScoreCache |
                 monitor.progress(done=kept, total=len(texts), detail=detail)
                 monitor.check()  # a Cancel (toolkit.monitor) stops here, after the batch is committed
                 executors.check_interrupted()  # likewise a Ctrl-C Python could only print (module executors)
+        except ModelOutputError as exc:  # the model's output was refused: say which model, for callers that go on
+            if exc.model is None:
+                exc.model = model.spec
+            raise
         except WorkerError as exc:  # a worker died: say what the cache keeps, as for an interrupt
             where = f" and are in the cache {cache.path}" if cache is not None else " but not kept (no cache)"
             raise WorkerError(f"{exc.message} {kept} of {len(texts)} texts were scored{where}.", fix=exc.fix) from None

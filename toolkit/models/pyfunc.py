@@ -433,7 +433,8 @@ class PyCallableModel(SentimentModel):
                                        "pass the classifier itself (toolkit.models.wrap(clf)).")
         values = list(out)
         try:
-            strings = [v for v in values if isinstance(v, (str, bytes, np.str_, np.bytes_))]
+            flat = np.asarray(values, dtype=object).reshape(-1)  # nested lists too ([["0.5"]] per text)
+            strings = [v for v in flat if isinstance(v, (str, bytes, np.str_, np.bytes_))]
             if strings:  # numpy would read "0.5" as 0.5: a string is not a score, whatever it spells
                 first = strings[0].item() if isinstance(strings[0], np.generic) else strings[0]
                 raise ValueError(f"{len(strings)} of {len(values)} are strings, e.g. {first!r}")

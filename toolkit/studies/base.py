@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import importlib
+import inspect
 import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -89,8 +90,13 @@ def _task_of(model: Any) -> str | None:
             return task_of(model)
         except ToolkitError:  # a bad spec is the scoring's error to raise, with its fix
             return None
+    from toolkit.cases import TASKS  # defers the case tables' module (pandas work at import)
+    from toolkit.models.base import SentimentModel  # defers the model families
+
     task = getattr(model, "task", None)
-    return task if isinstance(task, str) else None
+    if isinstance(model, SentimentModel) or (inspect.isfunction(model) and task in TASKS):
+        return task if isinstance(task, str) else None
+    return None  # another object (a transformers pipeline's .task is its pipeline kind, not what it scores)
 
 
 def settings_of(cls: type[Settings], given: Mapping[str, Any]) -> Settings:
@@ -141,6 +147,14 @@ class Study:
             return (f"{model.spec} scores {task}; the {self.name} study reads {' or '.join(self.reads_tasks)} "
                     "scores")
         return ""
+
+    def audit_plan(self, models: list[Any], settings: Settings) -> tuple[Any, Settings, dict[str, str]]:
+        """What :func:`toolkit.audit` runs this study on: (the ``models`` argument, the settings, what it leaves out:
+        ``"<study>: <model>"`` → why). By default the loaded ``models`` :meth:`set_aside` keeps, the settings as
+        given."""
+        aside = {model.spec: reason for model in models if (reason := self.set_aside(model, settings))}
+        kept = [model for model in models if model.spec not in aside]
+        return kept, settings, {f"{self.name}: {spec}": reason for spec, reason in aside.items()}
 
     def default_models(self, settings: Settings) -> list[str] | None:
         """The models a run takes when none are given (None: the command line asks for --model)."""

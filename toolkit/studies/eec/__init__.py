@@ -194,6 +194,12 @@ class EEC(Study):
         "eec_race_intervals": ("eec_task_intervals", "none", "mean Δ with its two-way interval"),
     }
 
+    def set_aside(self, model, settings: EECSettings) -> str:
+        """An audit leaves out a model of another task than the run's ``task`` (when one is set)."""
+        if settings.task not in (None, "all") and getattr(model, "task", "valence") != settings.task:
+            return f"{model.spec} scores {model.task}; this EEC run reads the task {settings.task!r}"
+        return ""
+
     def execute(self, *, models, settings: EECSettings, cache, progress) -> StudyResult:
         task = settings.task
         loaded = load_all(checks.model_list(models) if models is not None else default_models(task or "valence"))

@@ -533,12 +533,13 @@ def summary(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def _systems_interval(values: pd.Series, name: str, *, level: float = 0.95) -> dict[str, float]:
-    """``{name}_low``/``{name}_high``: the t interval of the mean of ``values`` over systems (NaN below 2)."""
+    """``{name}_low``/``{name}_high``: the t interval of the mean of ``values`` over systems (NaN below 2), its
+    lower end held at 0: the values are sizes of differences (|Δ| ≥ 0), so a negative bound is impossible."""
     n = len(values)
     if n < 2:
         return {f"{name}_low": np.nan, f"{name}_high": np.nan}
     half = float(stats.t.ppf(0.5 + level / 2, n - 1) * values.std(ddof=1) / np.sqrt(n))
-    return {f"{name}_low": float(values.mean()) - half, f"{name}_high": float(values.mean()) + half}
+    return {f"{name}_low": max(float(values.mean()) - half, 0.0), f"{name}_high": float(values.mean()) + half}
 
 
 def paper_table(results: pd.DataFrame, *, attribute: str, subset: str | None = None) -> pd.DataFrame:

@@ -196,7 +196,7 @@ def _level(tests: pd.DataFrame) -> str:
     """How the intervals of an EEC tests table are made, for a title: simultaneous over m tests, or 95 %."""
     if "n_family" in tests.columns and tests["n_family"].notna().any():
         m = int(tests["n_family"].max())
-        return "95\u00a0% simultaneous" + (f" (m\u00a0=\u00a0{m})" if m > 1 else "")
+        return "95\u00a0% simultaneous" + (f" over {m} tests" if m > 1 else "")
     return "95\u00a0%"
 
 

@@ -61,10 +61,12 @@ def _eec_summary(number: str) -> Callable[..., Layout]:
             narrow = Layout(keys=keys, blocks=[Block("Avg. score diff. [95% CI]", [
                 Column(h, stacked(paper[c], below[c]) if c in below else paper[c], stacked=True)
                 for c, h in (("avg_diff_a_higher", up), ("avg_diff_a_lower", down))])],
-                caption=head + " Added: below each average, its 95% interval over the group's systems (none for "
-                               "fewer than two).", **where)
+                caption=head + " Added: below each average, its 95% t interval over the systems averaged (none for "
+                               "fewer than two; wide for few; held at 0 below, as the differences are sizes).",
+                **where)
         return Layout(keys=keys, blocks=blocks, narrow=narrow,
-                      caption=head + (" Added: the 95% interval over the group's systems (none for fewer than two)."
+                      caption=head + (" Added: the 95% t interval over the systems averaged (none for fewer than "
+                                      "two; wide for few; held at 0 below, as the differences are sizes)."
                                       if cis else ""), **where)
     return build
 

@@ -398,25 +398,42 @@ class Multilingual(Study):
     latex_layouts = LATEX_LAYOUTS
     verdict_groups = verdicts.Groups("first group", "second group")  # a row's group_a, group_b where it has them
 
-    def set_aside(self, model, settings: Settings) -> str:
-        """An audit leaves out a model built for a language none of the run's sentences are written in (an ``ait:``
-        system without ``@xx`` and the named English models vader, textblob, afinn, minilm-imdb: English)."""
+    @staticmethod
+    def _built_for(model) -> str | None:
+        """The language ``model`` was built for where known (:func:`_language_of`; the named English models vader,
+        textblob, afinn and minilm-imdb: English); None for a model of unknown language (a user's function)."""
         spec = model.spec
         built_for = _language_of(spec)
         if built_for is None and spec.partition("?")[0] in registry.NAMED:
             built_for = "en"
-        languages = settings.languages or LANGUAGES
-        written = sorted({WRITTEN_IN.get(language, language) for language in languages})
-        if built_for is not None and built_for not in written:
-            return (f"{spec} is built for {built_for!r}; this run's sentences are written in {', '.join(written)} "
-                    f"(languages {', '.join(languages)})")
-        return ""
-    paper_figures = {figures.HEADLINE: ("cross_language", "none", (
-        "each language's gender and race gap in the valence systems with its simultaneous interval, a panel per "
-        "attribute")),
-        f"{figures.HEADLINE}_<task>": ("cross_language", "none", (
-            "each language's gender and race gap in one emotion task's systems (anger, fear, joy or sadness: named "
-            "in the panel titles) with its simultaneous interval, a panel per attribute"))}
+        return built_for
+
+    def audit_plan(self, models, settings: Settings):
+        """Per language of the run, the models built for the language its sentences are written in (or of unknown
+        language): a mapping language → models, so that an English model scores the English-written corpora only
+        and is left out of the Spanish one; a model built for none of them, and a language no model suits, are said
+        in what is left out (the run's languages narrowed to those with a model)."""
+        languages = tuple(settings.languages or LANGUAGES)
+        plan: dict[str, list] = {}
+        aside: dict[str, str] = {}
+        for model in models:
+            built_for = self._built_for(model)
+            fits = [lang for lang in languages if built_for in (None, WRITTEN_IN.get(lang, lang))]
+            others = [lang for lang in languages if lang not in fits]
+            if others:
+                aside[f"{self.name}: {model.spec}" + (f" ({', '.join(others)})" if fits else "")] = (
+                    f"{model.spec} is built for {built_for!r}; the sentences of {', '.join(others)} are written in "
+                    f"{', '.join(sorted({WRITTEN_IN.get(lang, lang) for lang in others}))}")
+            for lang in fits:
+                plan.setdefault(lang, []).append(model)
+        for lang in languages:
+            if lang not in plan:
+                aside[f"{self.name}: {lang} sentences"] = "no audited model is built for the language they are in"
+        if not plan:
+            return [], settings, aside
+        if all(len(ms) == len(models) for ms in plan.values()) and len(plan) == len(languages):
+            return list(models), settings, aside  # every model suits every language: the plain list, as before
+        return plan, settings.replace(languages=tuple(lang for lang in languages if lang in plan)), aside
 
     def execute(self, *, models, settings: MultilingualSettings, cache, progress) -> StudyResult:
         return _execute(models=models, settings=settings, cache=cache, progress=progress)

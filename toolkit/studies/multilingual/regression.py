@@ -59,12 +59,12 @@ IDENTICAL_REASON = "identical scores: the groups' scores do not differ (no test 
 """The ``reason`` of a sound term whose estimate and standard error are both numerically 0 (:data:`NUMERIC_ZERO`):
 the system scores the groups alike (a lexicon that does not see the person); the term is 0 with p 1."""
 NUMERIC_ZERO = 1e-9
+"""An estimate and standard error both at most this (logit scale) are rounding, not an effect: a person-blind
+system's fit gives ±1e-16 with an even smaller standard error, which a t-test reads as 'significant'."""
 SEPARATION_REASON = ("perfect separation in the fractional logit (statsmodels' PerfectSeparationWarning: scores at 0 "
                      "or 1 that a cell predicts exactly); its estimate and interval may not be identified")
 """The ``reason`` of the sound fit's terms when statsmodels warned of perfect separation (said per row, not as a
 raw warning)."""
-"""An estimate and standard error both at most this (logit scale) are rounding, not an effect: a person-blind
-system's fit gives ±1e-16 with an even smaller standard error, which a t-test reads as 'significant'."""
 
 
 class TooSmallError(InputError):

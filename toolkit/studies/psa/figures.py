@@ -58,7 +58,7 @@ def score_sens_note(names: pd.DataFrame, *, model: str) -> str:
 
 def _score_sens_words(label: str, *, vertical: bool) -> dict[str, str]:
     """The words of :func:`psa_score_sens` (one place, to change the vocabulary)."""
-    interval = "bars: ScoreSens; lines: 95\u00a0% bootstrap interval over sentences"
+    interval = "bars: ScoreSens; lines: 95\u00a0% t interval over sentences (Hall's skewness-corrected t by default)"
     return {"title": f"PSA ScoreSens: {label}",
             "value": "ScoreSens (valence)",
             "names": "female names  |  male names" if vertical else "female names (top)  |  male names",
@@ -117,7 +117,7 @@ def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, ax: Axes | 
         (ax.vlines if vertical else ax.hlines)(where[ok], low[ok], high[ok], color="0.15", linewidth=0.7, zorder=4)
         (ax.set_xlim if vertical else ax.set_ylim)(limits)
         handles.append(Line2D([], [], color="0.15", linewidth=0.7))
-        texts.append("95\u00a0% bootstrap interval")
+        texts.append("95\u00a0% t interval")
     if _mark_zero_bars(ax, vertical=vertical):
         handles.append(Line2D([], [], color="0.6", **ZERO_MARK))
         texts.append("ScoreSens 0 (no bar)")

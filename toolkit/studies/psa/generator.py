@@ -151,16 +151,29 @@ def generate(corpus: pd.DataFrame, *, names: str | Path | pd.DataFrame | None = 
     corpus = corpora.from_frame(corpus)  # doc_id derived where a frame has only texts
     texts_key = (corpora.fingerprint(corpus.loc[:, ["doc_id", "text", "corpus"]]), max_words, split_sentences)
     key = (*texts_key, corpora.fingerprint(name_set), n, seed, pipeline)
+    made_with = {"n": n, "seed": seed, "max_words": max_words,
+                 "names": "default" if names is None else "frame" if isinstance(names, pd.DataFrame) else str(names),
+                 "split_sentences": split_sentences, "pipeline": pipeline}
     known = _recall(_GENERATED, key, "parsed_reused")
     if known is not None:
         cases, said = known
         for message in said:
             warn(message)
-        return corpora.copied(cases)
+        return _stamped(corpora.copied(cases), made_with)
     cases, said = corpora.recorded(_generate, corpus, name_set=name_set, n=n, seed=seed, texts_key=texts_key,
                                    max_words=max_words, split_sentences=split_sentences, pipeline=pipeline)
     _remember(_GENERATED, key, (cases, said), "parsed")
-    return corpora.copied(cases)
+    return _stamped(corpora.copied(cases), made_with)
+
+
+GENERATED_WITH = "psa_generated_with"
+"""The key of ``cases.attrs`` holding the options :func:`generate` made the cases with (``n``, ``seed``,
+``max_words``, ``names``, ``split_sentences``, ``pipeline``): a run given those cases records them."""
+
+
+def _stamped(cases: pd.DataFrame, made_with: dict) -> pd.DataFrame:
+    cases.attrs[GENERATED_WITH] = dict(made_with)
+    return cases
 
 
 def _generate(corpus: pd.DataFrame, *, name_set: pd.DataFrame, n: int, seed: int, texts_key: tuple, max_words: int,

@@ -82,7 +82,7 @@ def _psa_gender(frame: pd.DataFrame, *, settings: object = None, **_: object) ->
     corpus = only(rows, "corpus")
     caption = (f"PSA, beyond the paper: mean score with {a} names − with {b} names"
                + (f" on {corpus}" if corpus else "") + (f", {int(float(pairs))} name pairs" if pairs else "")
-               + ", its two-way bootstrap interval (sentences and name pairs as samples), the placebo null's "
+               + ", its two-way t interval (Satterthwaite; sentences and name pairs as samples), the placebo null's "
                  f"range, corrected p and the verdict ({legend}).")
     where = dict(keys=keys, sections=sections(rows, "corpus"), label="tab:psa-gender-gap", caption=caption,
                  title="PSA gender gap")
