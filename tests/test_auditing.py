@@ -228,3 +228,12 @@ def test_a_valence_study_run_directly_on_an_emotion_model_warns_naming_it(tmp_pa
         warnings.simplefilter("error")
         with pytest.raises(InputError):
             study.run(models=[blind], corpus=str(tmp_path / "none.csv"), cache=False, progress=False)
+
+
+def test_auditing_eec_says_when_the_sparse_rule_holds_equivalence_back():
+    """vader knows a few of the EEC's names: most never move the score, so the verdict cannot be 'equivalent' even
+    with a narrow interval; the conclusion's reason says so (before, the row gave no reason)."""
+    result = toolkit.audit(models=["vader"], studies=["eec"], cache=False, progress=False)
+    rows = result.summary[result.summary["reason"].str.contains("sparse sensitivity")]
+    assert len(rows) and not rows["verdict"].str.startswith("equivalent").any()
+    assert rows["reason"].str.contains(r"\d+ of \d+ names never move the score").all()

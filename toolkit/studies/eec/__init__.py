@@ -171,6 +171,22 @@ def _record(settings: EECSettings, scored: pd.DataFrame, tests: pd.DataFrame, pe
             "null_baseline": f"{eec_study.N_NULL} seeded half-splits of each group's names, pooled"}
 
 
+def _reasons(tests: pd.DataFrame) -> list[str]:
+    """Each conclusion's reason: the paper's t note, and the sparse-sensitivity rule where it held equivalence back
+    (some names never move the score while others do: no equivalence is claimed, whatever the interval)."""
+    out = []
+    for row in tests.to_dict("records"):
+        unmoved, units = row.get("n_units_unmoved"), row.get("n_units")
+        sparse = (not str(row.get("verdict", "")).startswith("identical") and pd.notna(unmoved) and pd.notna(units)
+                  and 0 < unmoved < units)
+        said = [str(row.get("note") or "")]
+        if sparse:
+            said.append(f"sparse sensitivity: {int(unmoved)} of {int(units)} names never move the score, so no "
+                        "equivalence is claimed (a few names may carry a large shift)")
+        out.append("; ".join(filter(None, said)))
+    return out
+
+
 @register
 class EEC(Study):
     """The Equity Evaluation Corpus: 8,640 sentences, paired t-tests with Bonferroni, Tables 5–7, Figures 1–2."""
@@ -242,7 +258,7 @@ class EEC(Study):
             "unit": tests["task"].astype(str).map(lambda t: "valence" if t == "valence" else f"{t} intensity")
             + " difference " + tests["group_a"].astype(str) + " − " + tests["group_b"].astype(str),
             "family": tests["family"], "correction": tests["correction"],
-            "null": "0; placebo: random halves of each group's names", "reason": tests["note"]}), study=self.name)
+            "null": "0; placebo: random halves of each group's names", "reason": _reasons(tests)}), study=self.name)
 
     def pairs(self, result: StudyResult, *, model: str, attribute: str) -> pd.DataFrame:
         return drilldown.eec_pairs(result, model=model, attribute=attribute)
