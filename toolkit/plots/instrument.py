@@ -244,7 +244,7 @@ def intersections_labels(*, alpha: float, family: str, starred: str) -> dict[str
     size = family.split(":", 1)[-1].split("(")[0].split(",")[0].strip() if family else "the run's contrasts"
     method = family.rsplit(")", 1)[-1].strip(" ,").capitalize() if ")" in family else "Holm"
     return {"title": "EEC gender × race contrasts",
-            "xlabel": "score difference: first cell − second cell (95\u00a0% interval, not adjusted)",
+            "xlabel": "score difference: first cell − second cell (95\u00a0% CI, unadj.)",
             "note": "AA, EA: African-American, European names; F, M: female, male; interaction = "
                     "(AA female − EA female) − (AA male − EA male)" + starred,
             "filled": f"filled: differs, {method}-adjusted p < {alpha:g} over {size}",

@@ -19,7 +19,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import pandas as pd
 
 from toolkit import checks, stats, verdicts
+from toolkit.cases import TASKS
 from toolkit.errors import InputError, ToolkitError, unknown
+from toolkit.models import task_of
+from toolkit.models.base import SentimentModel
 
 if TYPE_CHECKING:  # annotations only: the result type imports this module
     from matplotlib.axes import Axes
@@ -84,15 +87,10 @@ def _plain(value: Any) -> Any:
 def _task_of(model: Any) -> str | None:
     """What ``model`` (a spec or an object) scores, where that is known without running it; None otherwise."""
     if isinstance(model, str):
-        from toolkit.models import task_of  # defers the model registry (it imports the model families)
-
         try:
             return task_of(model)
         except ToolkitError:  # a bad spec is the scoring's error to raise, with its fix
             return None
-    from toolkit.cases import TASKS  # defers the case tables' module (pandas work at import)
-    from toolkit.models.base import SentimentModel  # defers the model families
-
     task = getattr(model, "task", None)
     if isinstance(model, SentimentModel) or (inspect.isfunction(model) and task in TASKS):
         return task if isinstance(task, str) else None

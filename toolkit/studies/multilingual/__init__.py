@@ -398,6 +398,13 @@ class Multilingual(Study):
     latex_layouts = LATEX_LAYOUTS
     verdict_groups = verdicts.Groups("first group", "second group")  # a row's group_a, group_b where it has them
 
+    paper_figures = {figures.HEADLINE: ("cross_language", "none", (
+        "each language's gender and race gap in the valence systems with its simultaneous interval, a panel per "
+        "attribute")),
+        f"{figures.HEADLINE}_<task>": ("cross_language", "none", (
+            "each language's gender and race gap in one emotion task's systems (anger, fear, joy or sadness: named "
+            "in the panel titles) with its simultaneous interval, a panel per attribute"))}
+
     @staticmethod
     def _built_for(model) -> str | None:
         """The language ``model`` was built for where known (:func:`_language_of`; the named English models vader,
