@@ -12,8 +12,8 @@ From the command line: ``python -m toolkit audit vader minilm-imdb --fail-on hig
 when a verdict containing "higher" appears, or when anything was skipped: a gate does not pass an incomplete audit).
 A study that cannot run at the size asked (e.g. BTC-SAM's released sets absent for ``size="paper"``) is skipped and
 said in :attr:`AuditResult.skipped`, never dropped silently; a model whose output is refused (TK203: NaN, wrong
-length, out of [0, 1]) is set aside in that study alone, and the study runs on the other models. Settings are checked
-before anything runs.
+length, out of [0, 1]) is skipped in that study alone, and the study runs on the other models; a model a study does
+not read is set aside (:attr:`AuditResult.set_aside`). Settings are checked before anything runs.
 """
 from __future__ import annotations
 
@@ -182,7 +182,8 @@ def audit(*, models: Sequence[Any], studies: Sequence[str] | None = None, size: 
     (e.g. ``{"psa": {"corpus": "reviews.csv"}}``). Agreement across methods is added when three or more models
     were run. Settings (names and values) are checked before anything runs. A study that fails with a coded error
     is skipped with the reason (:attr:`AuditResult.skipped`, keyed by study); a model whose output a study refuses
-    (TK203) is set aside in that study alone (keyed ``"<study>: <model>"``) and the study runs on the others."""
+    (TK203) is skipped in that study alone (keyed ``"<study>: <model>"``) and the study runs on the others; what a
+    study does not read is set aside (:meth:`~toolkit.studies.base.Study.audit_plan`, :attr:`AuditResult.set_aside`)."""
     chosen = studies
     if size not in SIZES:
         raise unknown("audit size", size, SIZES)
