@@ -136,13 +136,16 @@ def test_auditing_settings_are_checked_before_anything_runs():
         toolkit.audit(models=[blind], studies=["eec"], settings={"psa": {"n": 10}})
     with pytest.raises(InputError, match="empty"):
         toolkit.audit(models=[blind], studies=[])
+    for careless in ({"eec": "holm"}, "eec", ["eec"]):  # not a mapping of mappings: a coded error, not a ValueError
+        with pytest.raises(InputError, match="settings must map a study"):
+            toolkit.audit(models=[blind], studies=["eec"], settings=careless)
 
 
 def test_auditing_fail_words_must_be_words_a_verdict_can_hold():
     assert fail_words(["Higher", " inconclusive "]) == ["higher", "inconclusive"]
     assert fail_words(["equivalent within ±0.01"]) == ["equivalent within ±0.01"]  # a stored verdict, as written
     assert fail_words("higher") == ["higher"]
-    for bad in (["hihger"], [""], []):
+    for bad in (["hihger"], [""], [], None, 5, ["higher", None]):
         with pytest.raises(InputError):
             fail_words(bad)
 

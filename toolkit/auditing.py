@@ -114,6 +114,9 @@ def fail_words(verdicts: Iterable[str]) -> list[str]:
     coded error, not a gate that never fires."""
     if isinstance(verdicts, str):
         verdicts = [verdicts]
+    if not isinstance(verdicts, Iterable) or any(not isinstance(v, str) for v in verdicts):
+        raise InputError(f"the verdicts to fail on must be words (strings); got {verdicts!r}.",
+                         fix="pass e.g. ['higher'] (or --fail-on higher).")
     words = [str(v).strip().lower() for v in verdicts if str(v).strip()]
     if not words:
         raise InputError("no verdict to fail on.", fix="name one, e.g. 'higher' (a higher or b higher).")
@@ -198,6 +201,10 @@ def audit(*, models: Sequence[Any], studies: Sequence[str] | None = None, size: 
     for name in names:
         if name not in available and name != "agreement":
             raise unknown("study", name, available + ["agreement"])
+    if settings is not None and (not isinstance(settings, Mapping)
+                                 or any(not isinstance(v, Mapping) for v in settings.values())):
+        raise InputError(f"settings must map a study to its settings; got {settings!r}.",
+                         fix='pass e.g. settings={"psa": {"corpus": "reviews.csv"}}.')
     settings = dict(settings or {})
     for name in settings:
         if name not in available:
