@@ -54,6 +54,13 @@ def test_01_eec_notebook_writes_its_figures(tmp_path):
     assert set(confounds["model"]) == {"vader", "afinn"}
     assert len(pd.read_csv(tmp_path / "results" / "eec_intersections.csv"))
     assert set(pd.read_csv(tmp_path / "results" / "eec_wordings.csv")["model"]) == {"vader", "afinn"}
+    record = json.loads((tmp_path / "results" / "provenance.json").read_text())  # the analyses' files are listed
+    for name in ("eec_race_confounds.csv", "eec_intersections.csv", "eec_wordings.csv",
+                 str((figures / "eec_intersections.pdf").resolve()),
+                 str((figures / "eec_race_wordings.png").resolve())):
+        assert name in record["outputs"]
+    assert {"eec_race_confounds", "eec_intersections", "eec_wordings"} <= set(
+        next(e for e in record["added"] if e["step"].startswith("tables"))["settings"])
     _assert_paper_pdfs(figures)
 
 
@@ -80,6 +87,11 @@ def test_02_psa_notebook_writes_its_figures(tmp_path, monkeypatch):
     for model in ("vader", "afinn"):  # lexicons score no name: a ScoreSens figure of one bar is said in words
         assert not (figures / f"psa_score_sens_{model}.png").exists() and f"psa_score_sens_{model}" in not_drawn
     assert (tmp_path / "results" / "psa_summary.csv").exists()
+    record = json.loads((tmp_path / "results" / "provenance.json").read_text())
+    for stem in ("psa_label_flips", "psa_confounds"):  # shown by the notebook, so saved and listed
+        assert (figures / f"{stem}.png").stat().st_size > 1000 and (tmp_path / "results" / f"{stem}.csv").exists()
+        assert f"{stem}.csv" in record["outputs"] and str((figures / f"{stem}.pdf").resolve()) in record["outputs"]
+    assert [e["settings"] for e in record["added"] if e["step"].startswith("figures")] == [{"threshold": 0.5}]
     _assert_paper_pdfs(figures, "acl-single")
 
 
@@ -163,5 +175,34 @@ def test_instrument_save_tables_refuses_what_it_cannot_write(tmp_path):
     blocker.write_text("x")
     with pytest.raises(OutputDirError):
         save_tables({"eec_race_confounds": frame}, blocker)
-    written = save_tables({"eec_race_confounds": frame}, tmp_path / "new" / "folder")
+    with pytest.warns(UserWarning, match="holds no run's provenance.json"):  # written, and said unrecorded
+        written = save_tables({"eec_race_confounds": frame}, tmp_path / "new" / "folder")
     assert pd.read_csv(written[0]).equals(frame)
+
+
+def test_instrument_files_join_the_runs_provenance_and_a_rerun_replaces_them(tmp_path):
+    from toolkit import instrument, provenance
+    from toolkit.studies import eec
+
+    out, figures = tmp_path / "results", tmp_path / "figures"
+    result = eec.run(models=["vader"], subsets=["all"], cache=False)
+    result.write(out, figures_dir=figures)
+    frame = pd.DataFrame({"model": ["vader"], "estimate": [0.1]})
+    frame.attrs["settings"] = {"caliper": 0.25}
+    instrument.save_tables({"eec_race_confounds": frame}, out)
+    ax = plots.new_axes()
+    ax.plot([0, 1], [0, 1])
+    instrument.save_figures({"eec_intersections": ax}, figures, out_dir=out, settings={"alpha": 0.05})
+    instrument.save_tables({"eec_race_confounds": frame}, out)  # again: one entry per step, names listed once
+    record = json.loads((out / "provenance.json").read_text())
+    assert record["outputs"].count("eec_race_confounds.csv") == 1
+    assert str((figures / "eec_intersections.pdf").resolve()) in record["outputs"]
+    assert [(e["step"], e["settings"]) for e in record["added"]] == [
+        ("figures: eec_intersections", {"alpha": 0.05}),
+        ("tables: eec_race_confounds", {"eec_race_confounds": {"caliper": 0.25}})]
+    assert record["models"][0]["spec"] == "vader"  # the run's record is kept
+    result.write(out, figures_dir=figures)  # a rerun's files replace the previous run's, the added ones too
+    assert not (out / "eec_race_confounds.csv").exists() and not (figures / "eec_intersections.png").exists()
+    assert "added" not in json.loads((out / "provenance.json").read_text())
+    (out / "provenance.json").write_text("not json")
+    assert provenance.add_outputs(out, paths_written=[out / "x.csv"], step="tables: x") is None

@@ -94,8 +94,35 @@ def write(out_dir: str | Path, *, models: list[str], settings: dict,
     renamed over it, so an existing provenance stays whole when the disk is full (DiskFullError, TK106)."""
     path = Path(out_dir) / "provenance.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = dumps(record(models=models, settings=settings, fingerprints=fingerprints, outputs=outputs,
-                        inputs=inputs)).encode("utf-8")
+    return _replace(path, dumps(record(models=models, settings=settings, fingerprints=fingerprints, outputs=outputs,
+                                       inputs=inputs)).encode("utf-8"))
+
+
+def add_outputs(out_dir: str | Path, *, paths_written: list[Path], step: str,
+                settings: Mapping | None = None) -> Path | None:
+    """Record files written after a run from its result (an analysis, its figures) in ``out_dir``'s
+    ``provenance.json``: each joins ``outputs`` (a bare name inside ``out_dir``, else the absolute path, as a run
+    lists them) and ``{"step", "settings", "outputs", "created"}`` joins ``added``; the file is replaced
+    atomically. Returns its path, or None when ``out_dir`` holds no provenance record to add to (nothing written)."""
+    path = Path(out_dir) / "provenance.json"
+    try:
+        current = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(current, dict) or not isinstance(current.get("outputs"), list):
+        return None
+    folder = path.parent.resolve()
+    names = [p.name if Path(p).parent.resolve() == folder else str(Path(p).resolve()) for p in paths_written]
+    current["outputs"] = [*current["outputs"], *[n for n in names if n not in current["outputs"]]]
+    previous = current.get("added") if isinstance(current.get("added"), list) else []
+    added = [entry for entry in previous if not (isinstance(entry, dict) and entry.get("step") == step)]
+    current["added"] = [*added, {"step": step, "settings": dict(settings or {}), "outputs": names,
+                                 "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}]
+    return _replace(path, dumps(current).encode("utf-8"))
+
+
+def _replace(path: Path, text: bytes) -> Path:
+    """Write ``text`` to ``path`` through a temporary file beside it renamed over it (DiskFullError, TK106)."""
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".provenance.", suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as out:

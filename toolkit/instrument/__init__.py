@@ -11,19 +11,22 @@
 >>> instrument.psa_confounds(psa_result)                 # PSA's gender gap and name frequency
 >>> instrument.names_table()                             # every shipped name with its metadata
 
-Each analysis is an explicit call (the papers' defaults are untouched) and records its settings in the result's
-``settings`` (years of SSA births, caliper, correction). Statistics: :mod:`toolkit.instrument.confounds`,
-:mod:`toolkit.instrument.wording`, :mod:`toolkit.intersections`, :mod:`toolkit.studies.eec.planning`.
+Each analysis is an explicit call (the papers' defaults are untouched) and records its settings (years of SSA
+births, caliper, correction) in its table's ``attrs["settings"]`` (the sweep: also ``settings``);
+:func:`save_tables` and :func:`save_figures` add the files and settings to the run's ``provenance.json``.
+Statistics: :mod:`toolkit.instrument.confounds`, :mod:`toolkit.instrument.wording`, :mod:`toolkit.intersections`,
+:mod:`toolkit.studies.eec.planning`.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
-from toolkit import checks, corpora, intersections, paths, planning
+from toolkit import checks, corpora, intersections, paths, planning, provenance
 from toolkit import names as name_meta
 from toolkit.errors import InputError, SchemaError, unknown
 from toolkit.instrument import confounds, wording
@@ -83,20 +86,30 @@ def names_table(*, names: str | Path | pd.DataFrame | Iterable[str] | None = Non
 def eec_confounds(result, *, attribute: str = "race", years: tuple[int, int] = name_meta.SSA_YEARS,
                   caliper: float = 0.25, alpha: float = 0.05) -> pd.DataFrame:
     """:func:`toolkit.instrument.confounds.name_confounds` on an EEC run (``eec.run(...)``'s result)."""
-    return confounds.name_confounds(result.scored, attribute=attribute, tokenizers=tokenizers(result.models),
-                                    years=years, caliper=caliper, alpha=alpha)
+    table = confounds.name_confounds(result.scored, attribute=attribute, tokenizers=tokenizers(result.models),
+                                     years=years, caliper=caliper, alpha=alpha)
+    return _stamped(table, analysis="eec_confounds", attribute=attribute, years=list(years), caliper=caliper,
+                    alpha=alpha)
 
 
 def psa_confounds(result, *, years: tuple[int, int] = name_meta.SSA_YEARS, caliper: float = 0.25,
                   alpha: float = 0.05) -> pd.DataFrame:
     """:func:`toolkit.instrument.confounds.psa_name_confounds` on a PSA run (``psa.run(...)``'s result)."""
-    return confounds.psa_name_confounds(result.scored, tokenizers=tokenizers(result.models), years=years,
-                                        caliper=caliper, alpha=alpha)
+    table = confounds.psa_name_confounds(result.scored, tokenizers=tokenizers(result.models), years=years,
+                                         caliper=caliper, alpha=alpha)
+    return _stamped(table, analysis="psa_confounds", years=list(years), caliper=caliper, alpha=alpha)
 
 
 def eec_intersections(result, *, correction: str = "holm", n_boot: int = 2000, seed: int = 0) -> pd.DataFrame:
     """:func:`toolkit.intersections.cells` on an EEC run."""
-    return intersections.cells(result.scored, correction=correction, n_boot=n_boot, seed=seed)
+    table = intersections.cells(result.scored, correction=correction, n_boot=n_boot, seed=seed)
+    return _stamped(table, analysis="eec_intersections", correction=correction, n_boot=n_boot, seed=seed)
+
+
+def _stamped(table: pd.DataFrame, **settings) -> pd.DataFrame:
+    """``table`` with the analysis's settings in ``attrs["settings"]`` (:func:`save_tables` records them)."""
+    table.attrs["settings"] = settings
+    return table
 
 
 def eec_plan(result, *, attribute: str = "race", n_templates: Sequence[int] = (11,),
@@ -167,32 +180,54 @@ def wording_sweep(*, models: Iterable[str | SentimentModel] | None = None, wordi
     cases = pd.concat([eec_generator.generate(wording=w) for w in sets], ignore_index=True)
     scored = score(cases, models=loaded, cache=cache, progress=progress)
     table = wording.sweep(scored, attributes=attributes, n_boot=n_boot, seed=seed)
+    settings = {"wordings": sets, "attributes": list(attributes), "n_boot": n_boot, "seed": seed,
+                "source": "toolkit/resources/eec_wordings.json"}
+    table = _stamped(table, analysis="wording_sweep", **settings)
     return WordingResult(scored=scored, sweep=table, stability=wording.stability(table),
-                         ranking=wording.ranking(table),
-                         settings={"wordings": sets, "attributes": list(attributes), "n_boot": n_boot, "seed": seed,
-                                   "source": "toolkit/resources/eec_wordings.json"})
+                         ranking=wording.ranking(table), settings=settings)
 
 
-def save_tables(tables: dict[str, pd.DataFrame], out_dir: str | Path | None = None) -> list[Path]:
+def save_tables(tables: dict[str, pd.DataFrame], out_dir: str | Path | None = None, *, study: str = "eec",
+                settings: Mapping | None = None) -> list[Path]:
     """Write each ``{stem: frame}`` as ``<out_dir>/<stem>.csv`` (:func:`toolkit.outputs.files.write_table`: whole or
-    not at all), the numbers behind the names-and-templates figures; ``out_dir`` None: ``data/results/eec``."""
+    not at all), the numbers behind the names-and-templates figures; ``out_dir`` None: ``data/results/<study>``.
+    The files and ``settings`` are added to the run's ``provenance.json`` there (:func:`_record`)."""
     wrong = {stem: type(frame).__name__ for stem, frame in tables.items() if not isinstance(frame, pd.DataFrame)}
     if wrong:
         raise InputError(f"save_tables needs a DataFrame per name; got {wrong}.",
                          fix="pass {name: frame}, e.g. {'eec_race_confounds': confounds}.")
-    folder = Path(out_dir) if out_dir is not None else paths.results_dir("eec")
+    folder = Path(out_dir) if out_dir is not None else paths.results_dir(study)
     files.probe(folder)  # created, or TK105/TK106 naming the folder (read-only, a file, a dangling link, full disk)
-    return [files.write_table(frame, folder / f"{stem}.csv") for stem, frame in tables.items()]
+    written = [files.write_table(frame, folder / f"{stem}.csv") for stem, frame in tables.items()]
+    if settings is None:  # the settings the analyses stamped on their tables
+        settings = {stem: frame.attrs["settings"] for stem, frame in tables.items() if "settings" in frame.attrs}
+    _record(folder, written, step="tables: " + ", ".join(tables), settings=settings)
+    return written
 
 
-def save_figures(figures: dict[str, object], figures_dir: str | Path | None = None) -> list[Path]:
+def save_figures(figures: dict[str, object], figures_dir: str | Path | None = None, *,
+                 out_dir: str | Path | None = None, study: str = "eec", settings: Mapping | None = None) -> list[Path]:
     """Write each ``{stem: Axes}`` as ``<figures_dir>/<stem>.png`` and its vector copy (:func:`toolkit.plots.save`);
-    ``figures_dir`` None: the project's ``figures/``."""
+    ``figures_dir`` None: the project's ``figures/``. The files and ``settings`` are added to the run's
+    ``provenance.json`` in ``out_dir`` (None: ``data/results/<study>``; :func:`_record`)."""
     from toolkit import plots  # defers matplotlib (figures are drawn only when saved)
     from toolkit.outputs import runs  # defers matplotlib (its figure manifest)
 
     folder = Path(figures_dir) if figures_dir is not None else paths.figures_dir()
     folder.mkdir(parents=True, exist_ok=True)
     written = [plots.save(ax, folder / f"{stem}.png") for stem, ax in figures.items()]
+    vectors = [path.with_suffix(f".{plots.VECTOR_FORMAT}") for path in written]
     runs.record_figures(folder, figures, study="names and templates")  # the make figures listing names their preset
+    _record(Path(out_dir) if out_dir is not None else paths.results_dir(study),
+            [p for pair in zip(written, vectors) for p in pair if p.exists()],
+            step="figures: " + ", ".join(figures), settings=settings)
     return written
+
+
+def _record(out_dir: Path, written: list[Path], *, step: str, settings: Mapping | None) -> None:
+    """Add ``written`` to the provenance of the run in ``out_dir`` (:func:`toolkit.provenance.add_outputs`); a
+    folder with no run's record gets none, and a warning says so (the files are written all the same)."""
+    if written and provenance.add_outputs(out_dir, paths_written=written, step=step, settings=settings) is None:
+        warnings.warn(f"{str(out_dir)!r} holds no run's provenance.json, so {len(written)} file(s) of '{step}' are "
+                      "not recorded in one; write the study's result there first (result.write(out_dir)) to have "
+                      "them listed.", stacklevel=3)

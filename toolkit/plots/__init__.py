@@ -54,8 +54,10 @@ from toolkit.plots.style import (
 PAPER_FIGURES: dict[str, tuple[str, str, str]] = {
     "eec_race_confounds": ("confounds", "none", ("the race gap as measured, adjusted for name frequency "
                            "and on frequency-matched names, with intervals")),
-    "eec_intersections": ("intersections", "none", ("gender × race cell contrasts with Holm-corrected "
-                          "intervals")),
+    "psa_confounds": ("confounds", "none", ("PSA's gender gap as measured, adjusted for name frequency and on "
+                      "frequency-matched names, with intervals")),
+    "eec_intersections": ("intersections", "none", ("gender × race cell contrasts with 95 % intervals, "
+                          "filled where Holm-corrected p < α")),
     "eec_race_wordings": ("wording", "none", ("the race estimate under the published and reworded "
                           "templates")),
     "eec_gender_wordings": ("wording", "none", ("the gender estimate under the published and reworded "

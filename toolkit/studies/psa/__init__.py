@@ -143,6 +143,8 @@ class PSA(Study):
                                    "the paper's [−1, 1] values); one figure per model")),
         "psa_label_dist": ("psa_label_dist", "PSA Figure 2", "LabelDist against c (valence scale), bootstrap bands "
                            "added"),
+        "psa_label_flips": ("psa_label_flips", "none", "per name, the sentences whose label flips at one threshold "
+                            "(notebook 02)"),
     }
 
     def execute(self, *, models, settings: PSASettings, cache, progress) -> StudyResult:
