@@ -182,6 +182,10 @@ def _frames():
         "agreement_tau": lambda: agreement_figures.agreement_tau(tau),
         "agreement_ranks": lambda: agreement_figures.agreement_ranks(headlines),
         "eec_race_confounds": lambda: plots.confounds(confounds),
+        "psa_confounds": lambda: plots.confounds(confounds.assign(attribute="gender", corpus="sample")),
+        "psa_label_flips": lambda: psa_figures.psa_label_flips(
+            _names(HF).assign(threshold=0.5, flip_rate=np.linspace(0.0, 0.2, len(_names("x"))))[
+                ["model", "corpus", "name", "gender", "category", "threshold", "flip_rate"]]),
         "eec_race_confounds_tasks": lambda: plots.confounds(pd.concat([confounds.assign(task=t) for t in TASKS])),
         "eec_intersections": lambda: plots.intersections(cells),
         "eec_intersections_tasks": lambda: plots.intersections(cells5),
@@ -438,8 +442,29 @@ def test_interval_figure_draws_the_paper_t_interval_beside_the_two_way_one():
              if len(seg) == 2 and np.allclose(sorted(seg[:, 1]), [vader["t_ci_low"], vader["t_ci_high"]])]
     assert spans and max(c.get_linewidth()[0] for c in ax.collections if hasattr(c, "get_segments")) >= 2
     legend = _legend_texts(ax)
-    assert "mean Δ, t interval over sentences (paper)" in legend and "all Δ = 0" in legend
+    assert "paper: mean Δ, paired t CI" in legend and "all Δ = 0" in legend
     assert ax.get_ylabel() == "Δ (F − M)"
+
+
+def test_interval_figure_draws_a_verdict_the_sparse_rule_held_back_open_and_says_why():
+    """An interval inside the margin whose equivalence the sparse-sensitivity rule held back (some names never move
+    the score) is drawn open, with its own legend entry; the same row without unmoved names is drawn filled."""
+    _, tests = _eec()
+    row = (tests["model"] == "vader") & (tests["attribute"] == "gender")
+    inside = tests.assign(estimate=np.where(row, 0.001, tests["estimate"]),
+                          ci_low=np.where(row, -0.002, tests["ci_low"]),
+                          ci_high=np.where(row, 0.004, tests["ci_high"]),
+                          verdict=np.where(row, "inconclusive", tests["verdict"]), n_units=11)
+    faces = {}
+    for unmoved in (10, 0):
+        with plots.use_preset("acl-double"):
+            ax = eec_figures.eec_intervals(inside.assign(n_units_unmoved=unmoved), attribute="gender")
+        points = [line for line in ax.get_lines() if len(line.get_xdata()) == 1 and line.get_marker() == "o"
+                  and np.isclose(line.get_ydata()[0], 0.001)]
+        faces[unmoved] = {str(line.get_markerfacecolor()) for line in points}
+        held = any("some names never move the score" in t for t in _legend_texts(ax))
+        assert held == (unmoved == 10)
+    assert faces[10] == {"white"} and "white" not in faces[0]
 
 
 def test_agreement_is_a_lower_triangle_whose_intervals_contain_their_estimate():
@@ -599,25 +624,30 @@ def test_plots_contrast_figures_say_what_is_subtracted_and_why_the_gaps_differ()
     assert "African-American − European" in confounds.get_xlabel()
     note = " ".join(_legend_texts(confounds) + [t.get_text() for lg in _legends(confounds.figure)
                                                  for t in [lg.get_title()]]).replace("\n", " ")
-    assert "eec_race_intervals" in note and "differ" in note
+    assert "paper's mean Δ" in note and "differ" in note and "eec_" not in note  # no file name in a paper figure
 
 
-def test_plots_confounds_zero_diamond_is_no_analysis_marker_and_is_drawn_as_its_legend_entry():
-    """A gap of exactly 0 is a grey diamond, as its legend entry; no analysis (common support included) is drawn
-    with a diamond, so the two cannot be read for each other."""
+def test_plots_confounds_exact_zero_keeps_its_analysis_marker_filled_grey_as_its_legend_entry():
+    """A gap of exactly 0 keeps the marker of the analysis that gave it (so a reader sees which estimate is 0),
+    filled grey as the legend's zero entry; no estimate is a diamond; the common-support adjustment is an open
+    square beside the filled one of the frequency adjustment."""
     from matplotlib.colors import to_hex
 
     with plots.use_preset("acl-double"):
         ax = FIGURES["eec_race_confounds"]()
     drawn = [line for line in ax.get_lines() if len(line.get_xdata())]
-    diamonds = [line for line in drawn if line.get_marker() == "D"]
-    assert diamonds and all(set(np.asarray(line.get_xdata(), float)) == {0.0} for line in diamonds)
+    zeros = [line for line in drawn if to_hex(line.get_markerfacecolor()) == to_hex(plots.instrument.CONFOUNDS_ZERO)]
+    assert zeros and all(set(np.asarray(line.get_xdata(), float)) == {0.0} for line in zeros)
+    assert {line.get_marker() for line in zeros} <= {marker for marker, _ in plots.ANALYSIS_STYLE.values()}
+    assert not [line for line in drawn if line.get_marker() == "D"]
     legend = {text.get_text(): handle for found in _legends(ax.figure)
               for handle, text in zip(found.legend_handles, found.get_texts())}
-    zero = next(handle for text, handle in legend.items() if text.startswith("identical scores"))
-    assert {to_hex(line.get_color()) for line in diamonds} == {to_hex(zero.get_color())}
-    assert "D" not in {marker for marker, _ in plots.ANALYSIS_STYLE.values()}
-    assert zero.get_marker() == "D" and all(label in legend for _, label in plots.ANALYSIS_STYLE.values())
+    zero = next(handle for text, handle in legend.items() if text.startswith("grey fill"))
+    assert to_hex(zero.get_markerfacecolor()) == to_hex(plots.instrument.CONFOUNDS_ZERO)
+    assert all(label in legend for _, label in plots.ANALYSIS_STYLE.values())
+    assert "adjusted, names in common support" in legend
+    squares = {to_hex(line.get_markerfacecolor()) for line in drawn if line.get_marker() == "s" and line not in zeros}
+    assert squares == {"#222222", "#ffffff"}  # frequency-adjusted filled, common support open
 
 
 def test_plots_confounds_of_several_tasks_draw_a_panel_per_task_or_name_each_row():
@@ -715,11 +745,13 @@ def test_biasfinder_rates_mark_exact_zeros_and_keep_a_small_rate_off_the_zero_li
         ax = biasfinder_figures.biasfinder_rates(pd.DataFrame(rows))
     diamonds = [line for line in ax.get_lines() if line.get_marker() == "D" and len(line.get_xdata())]
     assert sum(len(line.get_xdata()) for line in diamonds) == 4  # vader's two rates and both nulls of 0
-    assert "rate 0 (no BTC)" in _legend_texts(ax)
-    assert ax.get_yscale() == "function" and "square-root" in ax.get_ylabel()
+    assert "rate 0 (no BTC)" in _legend_texts(ax) and "null 0 (no BTC within a class)" in _legend_texts(ax)
+    nulls = [line for line in diamonds if line.get_markerfacecolor() == "white"]  # each null of 0 keeps its colour
+    assert len(nulls) == 2 and all(line.get_markeredgecolor() == line.get_color() for line in nulls)
+    assert ax.get_yscale() == "function" and "√\u00a0scale" in ax.get_ylabel()
     low_point = ax.transData.transform((0, 0.001))[1] - ax.transData.transform((0, 0.0))[1]
     assert low_point > 0.05 * ax.bbox.height  # linear: 0.001 / 0.13 of the height, under 1 %
-    assert "template-clustered intervals" in ax.get_title()
+    assert "CIs clustered by template" in ax.get_title()
 
 
 def test_plots_wording_of_several_tasks_draws_a_panel_per_task_with_unique_row_names():

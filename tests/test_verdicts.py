@@ -209,8 +209,8 @@ def test_verdicts_every_figure_legend_names_its_groups(runs):
             legends = [*figure.legends, *(ax.get_legend() for ax in figure.axes if ax.get_legend() is not None)]
             for text in (t.get_text() for legend in legends for t in legend.get_texts()):
                 assert not any(bad in text for bad in FORBIDDEN), (name, text)
-                if text.startswith("two-way estimate: "):
-                    assert text.removeprefix("two-way estimate: ") in labels, (name, text)
+                if text.startswith("two-way (names × templates): "):
+                    assert text.removeprefix("two-way (names × templates): ") in labels, (name, text)
 
 
 def test_verdicts_multilingual_tables_name_each_rows_groups_and_define_the_words():

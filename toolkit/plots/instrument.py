@@ -24,7 +24,11 @@ from toolkit.plots.style import (
 )
 
 ANALYSIS_STYLE = {"raw": ("o", "as measured"), "adjusted": ("s", "adjusted for name frequency"),
-                  "overlap": ("P", "adjusted, names in common support"), "matched": ("^", "frequency-matched names")}
+                  "overlap": ("s", "adjusted, names in common support"), "matched": ("^", "frequency-matched names")}
+HOLLOW = {"overlap"}
+"""The analyses drawn open: the common-support adjustment is the frequency adjustment on fewer names (same square)."""
+CONFOUNDS_ZERO = "0.72"
+"""The fill of a :func:`confounds` estimate that is exactly 0 (its analysis's marker kept, so each stays readable)."""
 ROW_INCHES = 0.3
 """Height each system past the fourth adds to :func:`confounds` (rows of four markers each stay apart)."""
 GROUPS = {"race": ("African-American", "European", "AA", "EA"), "gender": ("female", "male", "F", "M")}
@@ -65,10 +69,10 @@ def _zero_entry(label: str = "identical scores: no name moves the score") -> tup
 
 
 def _ranges(ax: Axes, y: np.ndarray, est, low, high, *, colour: str, marker: str, label: str | None,
-            filled=None, zero_colour: str | None = None) -> bool:
+            filled=None, zero_colour: str | None = None, zero_marker: str | None = None) -> bool:
     """Point-ranges at ``y``; a result exactly 0 with no width is a diamond (:data:`ZERO_MARK`, in ``zero_colour``,
-    default ``colour``); ``filled`` (booleans) draws the others filled where True, open where False. Returns whether
-    a diamond was drawn."""
+    default ``colour``), or ``zero_marker`` filled with ``zero_colour`` when given; ``filled`` (booleans) draws the
+    others filled where True, open where False. Returns whether an exact 0 was drawn."""
     est, low, high = (np.asarray(v, dtype=float) for v in (est, low, high))
     ok = np.isfinite(est)
     zero = ok & (np.abs(est) <= 1e-12) & (np.abs(high - low) <= 1e-12)
@@ -79,8 +83,13 @@ def _ranges(ax: Axes, y: np.ndarray, est, low, high, *, colour: str, marker: str
                         color=colour, markerfacecolor=colour if face else "white", markersize=4, elinewidth=1,
                         capsize=2)
     if label is not None:  # the legend entry: the model's colour and marker, whatever was drawn
-        ax.errorbar([], [], xerr=[], fmt=marker, color=colour, markersize=4, elinewidth=1, capsize=2, label=label)
-    if zero.any():
+        face = colour if filled.all() else "white"
+        ax.errorbar([], [], xerr=[], fmt=marker, color=colour, markersize=4, elinewidth=1, capsize=2, label=label,
+                    markerfacecolor=face)
+    if zero.any() and zero_marker is not None:
+        ax.plot(est[zero], y[zero], linestyle="none", marker=zero_marker, markersize=4.5,
+                markerfacecolor=zero_colour or colour, markeredgecolor="black", markeredgewidth=0.6, zorder=6)
+    elif zero.any():
         ax.plot(est[zero], y[zero], color=zero_colour or colour, **ZERO_MARK)
     return bool(zero.any())
 
@@ -90,10 +99,10 @@ def confounds_labels(attribute: str, *, study: str) -> dict[str, str]:
     a, b, _, _ = GROUPS.get(attribute, ("group a", "group b", "a", "b"))
     return {"title": f"{study} {attribute} gap and name frequency",
             "xlabel": f"{attribute} gap: {a} − {b} names, 95\u00a0% interval",
-            "zero": "identical scores: no name moves the score (gap 0)",
+            "zero": "grey fill: gap exactly 0 (no name moves the score)",
             "note": "as measured: a mixed model over template × name cell means, each template weighted alike; "
-                    f"the mean Δ of eec_{attribute}_intervals weights each sentence alike (templates with emotion "
-                    "words count more), so the two estimates differ"}
+                    "the paper's mean Δ weights each sentence alike (templates with emotion words count more), "
+                    "so the two estimates differ"}
 
 
 @_styled
@@ -123,11 +132,16 @@ def confounds(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         _note_below(ax, words["note"])
     handles, texts = ax.get_legend_handles_labels()
     if zero:
-        handle, text = _zero_entry(words["zero"])
-        handles.append(handle)
-        texts.append(text)
+        handles.append(_confounds_zero_entry())
+        texts.append(words["zero"])
     _legend_outside(ax, handles, texts)
     return ax
+
+
+def _confounds_zero_entry() -> Line2D:
+    """The legend entry of an exact 0 in :func:`confounds`: an analysis marker filled grey."""
+    return Line2D([], [], linestyle="none", marker="o", markersize=4.5, markerfacecolor=CONFOUNDS_ZERO,
+                  markeredgecolor="black", markeredgewidth=0.6)
 
 
 def _confounds_words(table: pd.DataFrame) -> dict[str, str]:
@@ -146,8 +160,9 @@ def _confounds_panel(ax: Axes, table: pd.DataFrame, *, keys: list[str], systems:
         rows = table[table["analysis"] == analysis].set_index(keys).reindex(systems if len(keys) > 1 else
                                                                           [s[0] for s in systems])
         y = np.arange(len(systems)) + offsets[analysis]
-        zero |= _ranges(ax, y, rows["estimate"], rows["ci_low"], rows["ci_high"], colour="#333333", marker=marker,
-                        label=label, zero_colour=_zero_entry()[0].get_color())
+        zero |= _ranges(ax, y, rows["estimate"], rows["ci_low"], rows["ci_high"], colour="#222222", marker=marker,
+                        label=label, filled=np.full(len(rows), analysis not in HOLLOW),
+                        zero_colour=CONFOUNDS_ZERO, zero_marker=marker)
     ax.axvline(0, color="#888888", linewidth=0.8, zorder=0)
     ax.invert_yaxis()
     return zero
@@ -176,9 +191,8 @@ def _task_confounds(table: pd.DataFrame, *, tasks: list[str]) -> Axes:
     _note_below(cells[0], note)
     handles, texts = cells[0].get_legend_handles_labels()
     if zero:
-        handle, text = _zero_entry(words["zero"])
-        handles.append(handle)
-        texts.append(text)
+        handles.append(_confounds_zero_entry())
+        texts.append(words["zero"])
     _legend_outside(cells[0], handles, texts, under=True)
     return cells[0]
 
@@ -238,15 +252,17 @@ def _wording_panel(ax: Axes, data: pd.DataFrame) -> None:
     ax.invert_yaxis()
 
 
-def intersections_labels(*, alpha: float, family: str, starred: str) -> dict[str, str]:
+def intersections_labels(*, alpha: float, family: str, starred: str, letters: bool = True) -> dict[str, str]:
     """The words of :func:`intersections`: title, axis label, note and the legend's entries (one place, to change
-    the vocabulary)."""
+    the vocabulary); ``letters``: the contrasts say F and M (a column's width), so the note defines them."""
     size = family.split(":", 1)[-1].split("(")[0].split(",")[0].strip() if family else "the run's contrasts"
+    systems = re.search(r"\((\d+ systems?)\)", family)
+    size += f" of {systems.group(1)}" if systems else ""
     method = family.rsplit(")", 1)[-1].strip(" ,").capitalize() if ")" in family else "Holm"
     return {"title": "EEC gender × race contrasts",
-            "xlabel": "score difference: first cell − second cell (95\u00a0% CI, unadj.)",
-            "note": "AA, EA: African-American, European names; F, M: female, male; interaction = "
-                    "(AA female − EA female) − (AA male − EA male)" + starred,
+            "xlabel": "score difference: first cell − second cell (95\u00a0% CI, unadjusted)",
+            "note": "AA, EA: African-American, European names; " + ("F, M: female, male; " if letters else "")
+                    + "interaction = (AA female − EA female) − (AA male − EA male)" + starred,
             "filled": f"filled: differs, {method}-adjusted p < {alpha:g} over {size}",
             "open": f"open: not significant after {method} over {size}",
             "zero": "identical scores (Δ = 0)"}
@@ -303,6 +319,8 @@ def _intersections_panel(ax: Axes, table: pd.DataFrame, *, alpha: float,
     sparse = table[table["state"] == "not enough data"] if "state" in table.columns else table.iloc[:0]
     starred = set(sparse["contrast"])
     ax.set_yticks(np.arange(len(contrasts)), [s + ("*" if c in starred else "") for s, c in zip(short, contrasts)])
+    if "interaction" in contrasts and contrasts.index("interaction") > 0:  # a difference of differences: set apart
+        ax.axhline(contrasts.index("interaction") - 0.5, color="0.6", linewidth=0.6, linestyle=":", zorder=0)
     ax.invert_yaxis()
     return zero, sparse
 
@@ -313,7 +331,8 @@ def _intersections_words(table: pd.DataFrame, *, alpha: float, sparse: pd.DataFr
     family = str(table["family"].dropna().iloc[0]) if "family" in table.columns and table["family"].notna().any() \
         else ""
     return intersections_labels(alpha=alpha, family=family,
-                                starred=f"; * not enough data for {who} (nothing drawn)" if len(sparse) else "")
+                                starred=f"; * not enough data for {who} (nothing drawn)" if len(sparse) else "",
+                                letters=not preset().double)
 
 
 def _intersections_keys(table: pd.DataFrame, *, alpha: float, zero: bool,
@@ -347,7 +366,8 @@ def _task_intersections(table: pd.DataFrame, *, tasks: list[str], alpha: float) 
     words = _intersections_words(table, alpha=alpha, sparse=pd.concat(sparse))
     figure.suptitle(words["title"], fontsize=preset().title_size)
     for cell in _column_bottoms(cells):  # a panel's width holds the label without its first words
-        cell.set_xlabel(words["xlabel"].removeprefix("score difference: "))
+        label = words["xlabel"].removeprefix("score difference: ")
+        cell.set_xlabel(label if preset().double else label.replace(" (", "\n("))
     # the legend keys stay short (a column's legend in several columns); the family they refer to is in the note
     words = {**words, "note": f"{words['note']}; {words['filled']}; {words['open']}",
              "filled": "filled: differs", "open": "open: not significant", "zero": words["zero"]}

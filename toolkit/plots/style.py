@@ -10,9 +10,12 @@ import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 
 import matplotlib
+import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
+from seaborn.utils import relative_luminance
 
 from toolkit.formatting import short_label, short_labels
 from toolkit.plots.presets import preset, style
@@ -56,7 +59,8 @@ def model_colour(model: str, models: Iterable[str] | None = None) -> str:
     return model_palette([model, *(models or [])])[str(model)]
 
 
-_DIRECTION_COLOURS = ("#bbbbbb", "#d55e00", "#0173b2")  # not significant, a↑–b↓, a↓–b↑ (Okabe–Ito)
+# not significant, a↑–b↓, a↓–b↑: ColorBrewer RdBu's dark ends, a diverging pair that is no model's colour
+_DIRECTION_COLOURS = ("#bbbbbb", "#b2182b", "#2166ac")
 # One colour per PSA name category in every figure (the default name set's six, then a fallback cycle): Paul Tol's
 # "muted" scheme, colour-blind safe and sharing no colour with the model palette, so a category never reads as a model.
 CATEGORY_COLOURS = {"actor": "#332288", "athlete": "#ddcc77", "business": "#117733", "musician": "#cc6677",
@@ -189,6 +193,27 @@ def _grid(n_panels: int, *, panel_width: float) -> tuple[Figure, list[Axes]]:
     for ax in cells[n_panels:]:
         ax.remove()
     return figure, cells[:n_panels]
+
+
+def _readable_annotations(ax: Axes) -> None:
+    """Each number a heatmap wrote on ``ax`` (``sns.heatmap(annot=…)``) in black or white, whichever contrasts more
+    with its cell (WCAG: black from a relative luminance of 0.179; seaborn switches at 0.408, leaving white on
+    mid-tone cells)."""
+    meshes = [c for c in ax.collections if hasattr(c, "get_array") and c.get_array() is not None
+              and getattr(c.get_array(), "ndim", 0) == 2]
+    if not meshes:
+        return
+    mesh = meshes[0]
+    values = np.ma.masked_invalid(mesh.get_array())
+    rows, cols = values.shape
+    for text in ax.texts:
+        x, y = text.get_position()
+        i, j = int(np.floor(y)), int(np.floor(x))
+        on_cell = 0 <= i < rows and 0 <= j < cols and abs(x - j - 0.5) < 1e-6 and abs(y - i - 0.5) < 1e-6
+        if not on_cell or np.ma.getmaskarray(values)[i, j]:
+            continue
+        colour = mesh.cmap(mesh.norm(values[i, j]))
+        text.set_color("black" if relative_luminance(to_rgb(colour)) >= 0.179 else "white")
 
 
 def _mark_zero_bars(ax: Axes, *, vertical: bool = True) -> int:
@@ -347,8 +372,9 @@ def _legend_right(ax: Axes, handles=None, labels=None, *, title: str = ""):
                      borderaxespad=0.3, handletextpad=0.4)
 
 
-def _figure_legend(figure: Figure, axes: Sequence[Axes]) -> None:
-    """One legend above all panels of ``figure``: the distinct entries of ``axes``' legends (each panel's removed)."""
+def _figure_legend(figure: Figure, axes: Sequence[Axes], *, title: str = "") -> None:
+    """One legend above all panels of ``figure``: the distinct entries of ``axes``' legends (each panel's removed),
+    under ``title`` when given."""
     seen: dict[str, object] = {}
     for legend in list(figure.legends):  # a lone panel put its legend under the figure: gathered, not drawn twice
         for handle, text in zip(legend.legend_handles, legend.get_texts()):
@@ -367,7 +393,7 @@ def _figure_legend(figure: Figure, axes: Sequence[Axes]) -> None:
         labels = _fit_labels(list(seen), figure.get_figwidth() * 0.95)
         figure.legend(list(seen.values()), labels, loc="outside lower center",
                       ncol=_legend_columns(labels, figure.get_figwidth() * 0.95), frameon=False, columnspacing=1.0,
-                      handletextpad=0.4)
+                      handletextpad=0.4, title=title or None, title_fontsize=preset().small_size)
 
 
 def _legend_columns(labels: Sequence[str], width: float) -> int:

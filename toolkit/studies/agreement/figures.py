@@ -8,7 +8,14 @@ from matplotlib.axes import Axes
 from matplotlib.patches import Rectangle
 
 from toolkit.plots.presets import preset
-from toolkit.plots.style import _legend_outside, _styled, model_palette, new_axes, short_labels
+from toolkit.plots.style import (
+    _legend_outside,
+    _readable_annotations,
+    _styled,
+    model_palette,
+    new_axes,
+    short_labels,
+)
 from toolkit.studies.agreement.captions import claim_words
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "h")
@@ -55,6 +62,7 @@ def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = N
     sns.heatmap(matrix.astype(float), annot=labels, fmt="", vmin=-1, vmax=1, cmap="vlag", mask=mask,
                 cbar_kws=colour_bar, annot_kws={"fontsize": p.small_size}, linewidths=0.6,
                 linecolor="white", ax=ax)
+    _readable_annotations(ax)
     for i, j in undefined:
         ax.add_patch(Rectangle((j, i), 1, 1, facecolor="0.88", edgecolor="white", linewidth=0.6))
         ax.text(j + 0.5, i + 0.5, "undefined" if sep == " " else "un-\ndefined", ha="center", va="center",

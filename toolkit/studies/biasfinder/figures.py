@@ -53,7 +53,7 @@ def _square_root_axis(ax: Axes, *, top: float, headroom: float = 1.0) -> str:
     ax.yaxis.set_major_locator(FixedLocator(ticks))
     ax.yaxis.set_minor_locator(NullLocator())
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-    return " (square-root scale)"
+    return " (√\u00a0scale)"
 
 
 @_styled
@@ -119,9 +119,9 @@ def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
 
 
 
-INTERVAL_WORDS = {"cluster": "template-clustered intervals",
-                  "cluster-bootstrap": "template-cluster bootstrap intervals",
-                  "templates": "intervals over templates", "pairs": "Wilson intervals over pairs"}
+INTERVAL_WORDS = {"cluster": "95\u00a0% CIs clustered by template",
+                  "cluster-bootstrap": "95\u00a0% template-cluster bootstrap CIs",
+                  "templates": "95\u00a0% CIs over templates", "pairs": "95\u00a0% Wilson CIs over pairs"}
 """How :func:`biasfinder_rates`' title names each :data:`~toolkit.studies.biasfinder.btc_rates.RATE_INTERVALS`."""
 
 
@@ -143,7 +143,7 @@ def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     labels, colours = short_labels(models), model_palette(models)
     ax = ax if ax is not None else new_axes()
     width = 0.8 / len(models)
-    zero = False
+    zero = zero_null = False
     for j, model in enumerate(models):
         colour = colours[model]
         block = rates[rates["model"] == model].set_index("attribute").reindex(attributes)
@@ -156,14 +156,20 @@ def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
             err = np.vstack([y - lows, highs - y])[:, ~flat]
             ax.errorbar((x + shift * width)[~flat], y[~flat], yerr=np.clip(np.nan_to_num(err, nan=0.0), 0.0, None),
                         fmt="o", color=colour, markerfacecolor=face, capsize=2, linewidth=1.0, markersize=3.5)
-            if flat.any():
-                ax.plot((x + shift * width)[flat], y[flat], color=colour, **{**ZERO_MARK, "markerfacecolor": face})
-                zero = True
+            if flat.any():  # a null of 0: an open diamond edged in the model's colour, so each stays its model's
+                edge = "black" if face == colour else colour
+                ax.plot((x + shift * width)[flat], y[flat], color=colour,
+                        **{**ZERO_MARK, "markerfacecolor": face, "markeredgecolor": edge})
+                zero_null |= face != colour
+                zero |= face == colour
         ax.plot([], [], "o", color=colour, label=labels[model])
     ax.plot([], [], "o", color="0.3", label="between classes (BTC rate)")
     ax.plot([], [], "o", color="0.3", markerfacecolor="white", label="within a class (null)")
     if zero:
         ax.plot([], [], color="0.6", label="rate 0 (no BTC)", **ZERO_MARK)
+    if zero_null:
+        ax.plot([], [], color="0.3", label="null 0 (no BTC within a class)",
+                **{**ZERO_MARK, "markerfacecolor": "white", "markeredgecolor": "0.3"})
     ax.axhline(0.0, color="black", linewidth=0.6)
     values = rates[["rate_between", "rate_high", "rate_within", "null_high"]].to_numpy(float)
     top = np.nanmax(values) if np.isfinite(values).any() else 0.0
@@ -183,6 +189,6 @@ def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     ax.set_xticks(np.arange(len(attributes)), ticks)
     method = str(rates["interval"].iloc[0]) if "interval" in rates.columns else ""
     ax.set(xlabel="characteristic", ylabel="BTCs / mutant pairs" + scale,
-           title=f"BiasFinder BTC rate and within-class null ({INTERVAL_WORDS.get(method, method + ' intervals')})")
+           title=f"BiasFinder BTC rate and within-class null, {INTERVAL_WORDS.get(method, method + ' intervals')}")
     _legend_outside(ax)
     return ax

@@ -10,6 +10,7 @@ from toolkit.errors import InputError
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
     _note_below,
+    _readable_annotations,
     _styled,
     _text_inches,
     model_palette,
@@ -125,6 +126,7 @@ def btcsam_heatmap(table: pd.DataFrame, *, value: str = "detection_probability",
         part, words_part = grid.loc[kept, chunk], texts.loc[kept, chunk]
         sns.heatmap(part, annot=words_part, fmt="", cmap="rocket_r", ax=panel, vmin=low, vmax=high, cbar=False,
                     annot_kws={"fontsize": p.small_size}, linewidths=0.4, linecolor="white")
+        _readable_annotations(panel)
         empty = part.isna().to_numpy()
         any_empty |= bool(empty.any())
         for i, j in zip(*empty.nonzero()):
@@ -170,7 +172,7 @@ def btcsam_forest(pooled: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     ax.set_yticks(range(len(data)), [f"{t} · {labels[m]}" for t, m in zip(data["test_set"], data["model"])])
     ax.invert_yaxis()
     theta = ", ".join(f"{t:g}" for t in dict.fromkeys(data["theta"])) if "theta" in data.columns else "?"
-    ax.set(xlabel="failure % (bars: Wilson interval)", ylabel="test set · model",
+    ax.set(xlabel="failure % (bars: 95\u00a0% Wilson CI)", ylabel="test set · model",
            title=f"BTC-SAM failure % per model and test set (θ = {theta})")
     ax.set_xlim(-2, 102)
     return ax

@@ -176,11 +176,9 @@ def _reasons(tests: pd.DataFrame) -> list[str]:
     (some names never move the score while others do: no equivalence is claimed, whatever the interval)."""
     out = []
     for row in tests.to_dict("records"):
-        unmoved, units = row.get("n_units_unmoved"), row.get("n_units")
-        sparse = (not str(row.get("verdict", "")).startswith("identical") and pd.notna(unmoved) and pd.notna(units)
-                  and 0 < unmoved < units)
         said = [str(row.get("note") or "")]
-        if sparse:
+        if eec_study.sparse_sensitivity(row):
+            unmoved, units = row["n_units_unmoved"], row["n_units"]
             said.append(f"sparse sensitivity: {int(unmoved)} of {int(units)} names never move the score, so no "
                         "equivalence is claimed (a few names may carry a large shift)")
         out.append("; ".join(filter(None, said)))

@@ -88,7 +88,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -149,6 +149,14 @@ def directions(attribute: str) -> tuple[str, str, str]:
     """The paper's three groups for an attribute: not significant, a↑–b↓ significant, a↓–b↑ significant."""
     _, _, a, b = ATTRIBUTES[attribute]
     return f"{a}={b} not significant", f"{a}↑–{b}↓ significant", f"{a}↓–{b}↑ significant"
+
+
+def sparse_sensitivity(row: Mapping) -> bool:
+    """Whether a tests row's equivalence is held back by the sparse-sensitivity rule: some names never move the
+    score while others do (``0 < n_units_unmoved < n_units``), so no equivalence is claimed, whatever the interval."""
+    unmoved, units = row.get("n_units_unmoved"), row.get("n_units")
+    return (not str(row.get("verdict", "")).startswith("identical") and pd.notna(unmoved) and pd.notna(units)
+            and 0 < unmoved < units)
 
 
 def _check(scored: pd.DataFrame, attribute: str, subset: str) -> None:

@@ -28,6 +28,9 @@ from toolkit.plots.style import (
 )
 from toolkit.studies.eec import analysis as eec_study
 
+MEAN_MARK = {"marker": "x", "markersize": 4.0, "markeredgewidth": 0.9, "color": "black", "linestyle": "none",
+             "zorder": 7}
+"""How a box's mean Δ is drawn (the statistic the paper tests and the default order sorts by)."""
 COLLAPSED_MARK = {"marker": "s", "markersize": 4.5, "markeredgecolor": "black", "markeredgewidth": 0.6,
                   "linestyle": "none", "zorder": 6}
 """How a significant system whose box collapses to a line (IQR = 0) is drawn: a square at its median."""
@@ -67,6 +70,7 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
     sns.boxplot(saturation=1, data=data, x="system", y="delta", hue="direction", order=[labels[m] for m in order],
                 palette=palette, hue_order=present, dodge=False, fliersize=1.5, linewidth=0.6, width=0.6, ax=ax)
     ax.axhline(0.0, color="black", linewidth=0.6, zorder=1)
+    ax.margins(y=0.06)  # the outermost pairs off the frame
     direction = groups.drop_duplicates("model").set_index("model")["direction"]
     zero = _zero_models(data, "delta")
     collapsed = False
@@ -75,14 +79,19 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
         if model in zero:
             ax.plot([i], [0.0], color=colour, **ZERO_MARK)
             continue
-        q1, median, q3 = data.loc[data["model"] == model, "delta"].quantile([0.25, 0.5, 0.75])
+        deltas = data.loc[data["model"] == model, "delta"]
+        q1, median, q3 = deltas.quantile([0.25, 0.5, 0.75])
         if q3 - q1 <= NOISE and direction.get(model) != present_ns:  # a significant box drawn as a line
             ax.plot([i], [median], color=colour, **COLLAPSED_MARK)
             collapsed = True
+        ax.plot([i], [deltas.mean()], **MEAN_MARK)  # what the test and the order read; the box shows the median
     _, _, a, b = eec_study.ATTRIBUTES[attribute]
     _tick_labels(ax, [labels[m] for m in order])
     ax.set(xlabel=xlabel, ylabel=f"Δ ({a} − {b})", title=f"EEC {attribute} ({subset})")
     handles, texts = ax.get_legend_handles_labels()
+    if len(zero) < len(order):
+        handles.append(Line2D([], [], **MEAN_MARK))
+        texts.append("mean Δ")
     if zero:
         handles.append(Line2D([], [], color="#bbbbbb", **ZERO_MARK))
         texts.append("all Δ = 0")
@@ -97,8 +106,14 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
                               markerfacecolor=first.get_markerfacecolor(), markeredgecolor=first.get_markeredgecolor(),
                               linestyle="none"))
         texts.append("pair beyond 1.5 × IQR")
-    _legend_outside(ax, handles, texts)
+    _legend_outside(ax, handles, texts, title=_test_words(tests))
     return ax
+
+
+def _test_words(tests: pd.DataFrame) -> str:
+    """What colours the boxes: the paper's paired t-test and its Bonferroni family (the legend's title)."""
+    m = int(tests["n_tests"].max()) if "n_tests" in tests.columns and tests["n_tests"].notna().any() else 0
+    return "colour: the paper's paired t-test" + (f", Bonferroni over {m} tests" if m > 1 else "")
 
 
 def _task_panels(data: pd.DataFrame, *, value: str, what: str, attribute: str, subset: str,
@@ -175,13 +190,18 @@ def eec_task_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str,
         axes.append(ax)
         orders.append((task, label))
     _titles(axes, f"EEC {attribute} ({subset}): Δ per system", orders)
-    _figure_legend(axes[0].figure, axes)
+    _figure_legend(axes[0].figure, axes, title=_test_words(tests[tests["attribute"] == attribute]))
     return axes
 
 
 T_COLOUR = "#333333"  # the paper's t interval: dark, open circle; the two-way verdicts are coloured
-_VERDICT_COLOURS = {"a higher": "#d55e00", "b higher": "#0173b2", "different but within ±m": "#cc78bc",
+_VERDICT_COLOURS = {"a higher": _DIRECTION_COLOURS[1], "b higher": _DIRECTION_COLOURS[2],
+                    "different but within ±m": "#cc78bc",
                     "equivalent": "#029e73", "inconclusive": "#949494", stats.IDENTICAL: "#000000"}
+
+
+HELD_BACK = "held back"
+"""The legend key of an inconclusive verdict the sparse-sensitivity rule held back from equivalence (drawn open)."""
 
 
 def _verdict_kind(verdict: str) -> str:
@@ -196,8 +216,8 @@ def _level(tests: pd.DataFrame) -> str:
     """How the intervals of an EEC tests table are made, for a title: simultaneous over m tests, or 95 %."""
     if "n_family" in tests.columns and tests["n_family"].notna().any():
         m = int(tests["n_family"].max())
-        return "95\u00a0% simultaneous" + (f" over {m} tests" if m > 1 else "")
-    return "95\u00a0%"
+        return "95\u00a0% CIs" + (f", simultaneous over {m} tests" if m > 1 else "")
+    return "95\u00a0% CIs"
 
 
 @_styled
@@ -238,26 +258,32 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
         ax.plot([i - 0.14], [row["mean_diff"]], "o", color=T_COLOUR, markerfacecolor="white", markersize=3.5,
                 markeredgewidth=0.8, zorder=4)
         kind = _verdict_kind(row["verdict"])
-        kinds.append(kind)
+        held = kind == "inconclusive" and eec_study.sparse_sensitivity(row)
+        kinds.append(HELD_BACK if held else kind)
         colour = _VERDICT_COLOURS.get(kind, "#949494")
         ax.errorbar(i + 0.14, row["estimate"], yerr=[[row["estimate"] - row["ci_low"]],
                                                      [row["ci_high"] - row["estimate"]]],
-                    fmt="o", color=colour, capsize=2, linewidth=1.5, markersize=3.5, zorder=4)
+                    fmt="o", color=colour, capsize=2, linewidth=1.5, markersize=3.5, zorder=4,
+                    markerfacecolor="white" if held else colour)
     handles = [Line2D([], [], color=T_COLOUR, linewidth=2.2, marker="o", markerfacecolor="white", markersize=3.5),
                band]
-    texts = ["mean Δ, t interval over sentences (paper)", f"±{margin:g} (equivalence margin)"]
+    texts = ["paper: mean Δ, paired t CI", f"±{margin:g} (equivalence margin)"]
     for kind, colour in _VERDICT_COLOURS.items():
         if kind in kinds:
             handles.append(Line2D([], [], color=colour, marker="o", linewidth=1.5, markersize=3.5))
-            texts.append("two-way estimate: " + verdicts.legend_label(
+            texts.append("two-way (names × templates): " + verdicts.legend_label(
                 kind, groups=eec_study.VERDICT_GROUPS[attribute], margin=f"±{margin:g}"))
+    if HELD_BACK in kinds:
+        handles.append(Line2D([], [], color=_VERDICT_COLOURS["inconclusive"], marker="o", linewidth=1.5,
+                              markersize=3.5, markerfacecolor="white"))
+        texts.append("two-way: inconclusive, some names never move the score")
     if zero:
         handles.append(Line2D([], [], color="#bbbbbb", **ZERO_MARK))
         texts.append("all Δ = 0")
     _, _, a, b = eec_study.ATTRIBUTES[attribute]
     _tick_labels(ax, list(short_labels(order).values()))
     ax.set_xlim(-0.6, len(order) - 0.4)
-    ax.set(xlabel=xlabel, ylabel=f"Δ ({a} − {b})", title=f"EEC {attribute} ({subset}): Δ, {_level(data)} CI")
+    ax.set(xlabel=xlabel, ylabel=f"Δ ({a} − {b})", title=f"EEC {attribute} ({subset}): Δ with {_level(data)}")
     _min_span(ax, span=2.5 * margin if margin > 0 else 0.01)
     _legend_outside(ax, handles, texts)
     return ax
@@ -276,7 +302,7 @@ def eec_task_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "al
         ax.set(title=_panel_title(task, label), xlabel="")
         axes.append(ax)
         orders.append((task, label))
-    _titles(axes, f"EEC {attribute} ({subset}): Δ with {_level(data)} CI", orders)
+    _titles(axes, f"EEC {attribute} ({subset}): Δ with {_level(data)}", orders)
     _figure_legend(axes[0].figure, axes)
     return axes
 

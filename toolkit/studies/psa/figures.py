@@ -172,10 +172,11 @@ def psa_label_dist(label_dist: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     handles, texts = ax.get_legend_handles_labels()
     if has_band:
         handles.append(Patch(facecolor="0.5", alpha=0.3, linewidth=0))
-        texts.append("95 % bootstrap interval")
+        texts.append("95 % bootstrap CI over sentences")
     top = float(np.nanmax(label_dist[["label_dist"] + (["label_dist_high"] if has_band else [])].to_numpy(float)))
     ax.set_ylim(-0.03 * max(top, 0.05), 1.08 * max(top, 0.05))
-    ax.set(xlabel="threshold c (valence)", ylabel="LabelDist", title="PSA LabelDist")
+    ax.set(xlabel="threshold c (valence score ≥ c: positive)", ylabel="LabelDist (mean Jaccard distance)",
+           title="PSA LabelDist across thresholds c")
     _legend_outside(ax, handles, texts)
     return ax
 
@@ -203,9 +204,13 @@ def psa_label_flips(flips: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         sns.barplot(saturation=1, data=data, y="name", x="flip_rate", hue="system", hue_order=list(labels.values()),
                     palette=palette, orient="h", ax=ax)
         ax.set(ylabel="name", xlabel="label flip rate")
-    _mark_zero_bars(ax, vertical=p.double)
-    ax.set_title(f"Labels flipped at c = {data['threshold'].iloc[0]:.2f} (◆: none)")
-    _legend_outside(ax)
+    zeros = _mark_zero_bars(ax, vertical=p.double)
+    ax.set_title(f"Labels flipped at c = {data['threshold'].iloc[0]:.2f}")
+    handles, texts = ax.get_legend_handles_labels()
+    if zeros:
+        handles.append(Line2D([], [], color="#bbbbbb", **ZERO_MARK))
+        texts.append("no label flips (rate 0)")
+    _legend_outside(ax, handles, texts)
     return ax
 
 
