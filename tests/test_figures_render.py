@@ -467,6 +467,23 @@ def test_interval_figure_draws_a_verdict_the_sparse_rule_held_back_open_and_says
     assert faces[10] == {"white"} and "white" not in faces[0]
 
 
+def test_label_flips_split_female_from_male_names_and_name_a_model_that_flips_nothing():
+    """The label-flip bars keep the female names before the dashed line and the male names after it; a model with
+    no flip for any name draws no bars (48 diamonds would bury the others) and the legend names it."""
+    base = _names(HF)[["model", "corpus", "name", "gender", "category"]].assign(threshold=0.5)
+    flips = pd.concat([base.assign(flip_rate=np.linspace(0.01, 0.2, len(base))),
+                       base.assign(model="textblob", flip_rate=0.0)], ignore_index=True)
+    with plots.use_preset("acl-double"):
+        ax = psa_figures.psa_label_flips(flips)
+    ticks = [t.get_text() for t in ax.get_xticklabels()]
+    female = set(base.loc[base["gender"] == "female", "name"])
+    dashed = [line for line in ax.get_lines() if line.get_linestyle() == "--"]
+    assert len(dashed) == 1 and all(t in female for t in ticks[:len(female)]) and not female & set(ticks[len(female):])
+    assert float(dashed[0].get_xdata()[0]) == len(female) - 0.5
+    assert "textblob: no flips for any name (not drawn)" in _legend_texts(ax)
+    assert not [line for line in ax.get_lines() if line.get_marker() == "D" and len(line.get_xdata())]
+
+
 def test_agreement_is_a_lower_triangle_whose_intervals_contain_their_estimate():
     with plots.use_preset("acl-double"):
         ax = FIGURES["agreement_tau"]()

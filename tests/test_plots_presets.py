@@ -226,7 +226,7 @@ def test_a_model_with_delta_exactly_zero_is_drawn_and_annotated():
 def test_zero_bars_get_a_marker_and_biasfinder_draws_btcs_per_template_to_two_significant_digits():
     ax = biasfinder_figures.biasfinder_btcs(_table4())
     assert ax.get_yscale() == "function"  # 3.0 against 0.05: a square root, never a log (no bar for a zero count)
-    assert "square-root" in ax.get_ylabel()
+    assert "√\u00a0scale" in ax.get_ylabel()
     heights = sorted(round(b.get_height(), 6) for c in ax.containers for b in c)
     # by hand: vader and HF have 2/40, 1/8, 1200/400 BTCs per template; afinn 0 in each characteristic
     assert heights == sorted([0.05, 0.125, 3.0] * 2 + [0.0] * 3)

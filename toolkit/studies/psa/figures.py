@@ -183,33 +183,47 @@ def psa_label_dist(label_dist: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
 
 @_styled
 def psa_label_flips(flips: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
-    """Share of sentences whose label flips per name at one threshold, one bar per model in its colour; a rate of
-    exactly 0 is a diamond on the zero line. Horizontal bars in a column preset."""
+    """Share of sentences whose label flips per name at one threshold, female names then male names (a dashed line
+    between them), one bar per model in its colour; a rate of exactly 0 is a diamond on the zero line; a model that
+    flips no label for any name gets no bars and is named in the legend instead. Horizontal bars in a column
+    preset."""
     if flips.empty:
-        raise InputError("no label flips to plot.", fix="pass toolkit.studies.psa.analysis.label_flips(scored, threshold=c).")
+        raise InputError("no label flips to plot.",
+                         fix="pass toolkit.studies.psa.analysis.label_flips(scored, threshold=c).")
     p = preset()
     labels = short_labels(flips["model"])
-    data = flips.sort_values(["gender", "name"]).assign(system=lambda f: f["model"].map(labels))
+    still = [m for m in labels if not (flips.loc[flips["model"] == m, "flip_rate"].fillna(0) > 0).any()]
+    drawn = {m: label for m, label in labels.items() if m not in still} or labels
+    data = flips[flips["model"].isin(list(drawn))].sort_values(["gender", "name"], kind="stable")
+    data = data.assign(system=data["model"].map(drawn))
     colours = model_palette(labels)
-    palette = {labels[m]: colours[m] for m in labels}
-    n = data["name"].nunique()
+    palette = {drawn[m]: colours[m] for m in drawn}
+    order = list(dict.fromkeys(data["name"]))
+    n = len(order)
+    boundary = int(data.drop_duplicates("name")["gender"].eq("female").sum()) - 0.5
     if ax is None:
-        ax = new_axes(height=p.height + 0.9) if p.double else new_axes(height=0.06 * n * len(labels) + 0.1 * n + 1.3)
+        ax = new_axes(height=p.height + 0.9) if p.double else new_axes(height=0.06 * n * len(drawn) + 0.1 * n + 1.3)
+    names = "female names  |  male names" if p.double else "female names (top)  |  male names"
     if p.double:
-        sns.barplot(saturation=1, data=data, x="name", y="flip_rate", hue="system", hue_order=list(labels.values()),
-                    palette=palette, ax=ax)
-        ax.set(xlabel="name", ylabel="label flip rate")
+        sns.barplot(saturation=1, data=data, x="name", y="flip_rate", hue="system", hue_order=list(drawn.values()),
+                    palette=palette, order=order, ax=ax)
+        ax.axvline(boundary, color="black", linestyle="--", linewidth=0.6)
+        ax.set(xlabel=names, ylabel="label flip rate (share of sentences)")
         ax.tick_params(axis="x", rotation=90)
     else:
-        sns.barplot(saturation=1, data=data, y="name", x="flip_rate", hue="system", hue_order=list(labels.values()),
-                    palette=palette, orient="h", ax=ax)
-        ax.set(ylabel="name", xlabel="label flip rate")
+        sns.barplot(saturation=1, data=data, y="name", x="flip_rate", hue="system", hue_order=list(drawn.values()),
+                    palette=palette, order=order, orient="h", ax=ax)
+        ax.axhline(boundary, color="black", linestyle="--", linewidth=0.6)
+        ax.set(ylabel=names, xlabel="label flip rate (share of sentences)")
     zeros = _mark_zero_bars(ax, vertical=p.double)
     ax.set_title(f"Labels flipped at c = {data['threshold'].iloc[0]:.2f}")
     handles, texts = ax.get_legend_handles_labels()
     if zeros:
         handles.append(Line2D([], [], color="#bbbbbb", **ZERO_MARK))
         texts.append("no label flips (rate 0)")
+    if still and len(drawn) < len(labels):
+        handles.append(Line2D([], [], color="none"))
+        texts.append(f"{', '.join(labels[m] for m in still)}: no flips for any name (not drawn)")
     _legend_outside(ax, handles, texts)
     return ax
 
