@@ -127,6 +127,22 @@ def test_a_study_that_ties_every_model_is_undefined(scored):
     assert row["state"] == "undefined" and np.isnan(row["tau"]) and "psa" in row["reason"]
 
 
+def test_every_pair_gets_a_verdict_whose_definition_is_the_rule_it_applies(scored):
+    """An undefined τ reads "no agreement shown" (its reason says why), never an empty verdict; and the words'
+    definitions state the rule the verdict applies (the exact permutation p), not the bootstrap interval."""
+    from types import SimpleNamespace
+
+    from toolkit import verdicts
+    from toolkit.studies import agreement, get
+
+    flat = scored["psa"].assign(score=0.5)
+    tau = agreement.agreement(scored={"eec": scored["eec"], "psa": flat}, n_boot=50).tau
+    rows = get("agreement").conclusions(SimpleNamespace(tau=tau, settings=SimpleNamespace(alpha=0.05)))
+    assert list(rows["verdict"]) == ["no agreement shown"] and "psa" in rows["reason"].iloc[0]
+    assert "permutation p" in verdicts.AGREEMENT["rankings agree"]
+    assert "undefined" in verdicts.AGREEMENT["no agreement shown"]
+
+
 @pytest.mark.parametrize("n_models", [8, 12])
 def test_the_two_way_tau_interval_covers_with_models_as_a_sample(n_models):
     """Models drawn from a population where two studies' measures correlate ρ = 0.8 (population τ = 2/π·asin ρ),

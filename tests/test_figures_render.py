@@ -459,12 +459,12 @@ def test_interval_figure_draws_a_verdict_the_sparse_rule_held_back_open_and_says
     for unmoved in (10, 0):
         with plots.use_preset("acl-double"):
             ax = eec_figures.eec_intervals(inside.assign(n_units_unmoved=unmoved), attribute="gender")
-        points = [line for line in ax.get_lines() if len(line.get_xdata()) == 1 and line.get_marker() == "o"
+        points = [line for line in ax.get_lines() if len(line.get_xdata()) == 1 and line.get_marker() in "os"
                   and np.isclose(line.get_ydata()[0], 0.001)]
-        faces[unmoved] = {str(line.get_markerfacecolor()) for line in points}
+        faces[unmoved] = {(line.get_marker(), str(line.get_markerfacecolor())) for line in points}
         held = any("some names never move the score" in t for t in _legend_texts(ax))
         assert held == (unmoved == 10)
-    assert faces[10] == {"white"} and "white" not in faces[0]
+    assert faces[10] == {("s", "white")} and all(marker == "o" and face != "white" for marker, face in faces[0])
 
 
 def test_label_flips_split_female_from_male_names_and_name_a_model_that_flips_nothing():
@@ -482,6 +482,20 @@ def test_label_flips_split_female_from_male_names_and_name_a_model_that_flips_no
     assert float(dashed[0].get_xdata()[0]) == len(female) - 0.5
     assert "textblob: no flips for any name (not drawn)" in _legend_texts(ax)
     assert not [line for line in ax.get_lines() if line.get_marker() == "D" and len(line.get_xdata())]
+
+
+def test_agreement_marks_in_bold_the_pairs_whose_verdict_is_rankings_agree():
+    """The verdict's rule (τ > 0, exact p < α) marks its cells, whatever the bootstrap interval says, and the note
+    says what bold and the brackets mean; a pair at p = α is not bold."""
+    rows = [{"study_a": "eec", "study_b": "psa", "n_models": 8, "tau": 0.69, "ci_low": -0.04, "ci_high": 1.0,
+             "p_value": 0.01, "claim_possible": True, "min_abs_tau": 0.64, "state": "assessable"},
+            {"study_a": "eec", "study_b": "btcsam", "n_models": 8, "tau": 0.3, "ci_low": -0.4, "ci_high": 0.8,
+             "p_value": 0.05, "claim_possible": True, "min_abs_tau": 0.64, "state": "assessable"}]
+    with plots.use_preset("acl-double"):
+        ax = agreement_figures.agreement_tau(pd.DataFrame(rows))
+    bold = [t.get_text() for t in ax.texts if t.get_fontweight() == "bold"]
+    assert bold == ["0.69\n[−0.04, 1.00]"]
+    assert "bold: rankings agree (exact p < 0.05)" in " ".join(ax.get_xlabel().split())
 
 
 def test_agreement_is_a_lower_triangle_whose_intervals_contain_their_estimate():
@@ -645,21 +659,24 @@ def test_plots_contrast_figures_say_what_is_subtracted_and_why_the_gaps_differ()
 
 
 def test_plots_confounds_exact_zero_keeps_its_analysis_marker_filled_grey_as_its_legend_entry():
-    """A gap of exactly 0 keeps the marker of the analysis that gave it (so a reader sees which estimate is 0),
-    filled grey as the legend's zero entry; no estimate is a diamond; the common-support adjustment is an open
-    square beside the filled one of the frequency adjustment."""
+    """A gap of exactly 0 keeps the marker of the analysis that gave it (so a reader sees which estimate is 0), in
+    grey as the legend's zero entry: filled grey, or open with a grey edge for the open estimate; no estimate is a
+    diamond; the common-support adjustment is an open square beside the filled one of the frequency adjustment."""
     from matplotlib.colors import to_hex
 
     with plots.use_preset("acl-double"):
         ax = FIGURES["eec_race_confounds"]()
+    grey = to_hex(plots.instrument.CONFOUNDS_ZERO)
     drawn = [line for line in ax.get_lines() if len(line.get_xdata())]
-    zeros = [line for line in drawn if to_hex(line.get_markerfacecolor()) == to_hex(plots.instrument.CONFOUNDS_ZERO)]
+    zeros = [line for line in drawn if grey in (to_hex(line.get_markerfacecolor()), to_hex(line.get_markeredgecolor()))]
     assert zeros and all(set(np.asarray(line.get_xdata(), float)) == {0.0} for line in zeros)
+    assert {(line.get_marker(), to_hex(line.get_markerfacecolor())) for line in zeros if line.get_marker() == "s"} \
+        == {("s", grey), ("s", "#ffffff")}  # both squares stay apart at 0
     assert {line.get_marker() for line in zeros} <= {marker for marker, _ in plots.ANALYSIS_STYLE.values()}
     assert not [line for line in drawn if line.get_marker() == "D"]
     legend = {text.get_text(): handle for found in _legends(ax.figure)
               for handle, text in zip(found.legend_handles, found.get_texts())}
-    zero = next(handle for text, handle in legend.items() if text.startswith("grey fill"))
+    zero = next(handle for text, handle in legend.items() if text.startswith("grey: gap exactly 0"))
     assert to_hex(zero.get_markerfacecolor()) == to_hex(plots.instrument.CONFOUNDS_ZERO)
     assert all(label in legend for _, label in plots.ANALYSIS_STYLE.values())
     assert "adjusted, names in common support" in legend
@@ -762,7 +779,8 @@ def test_biasfinder_rates_mark_exact_zeros_and_keep_a_small_rate_off_the_zero_li
         ax = biasfinder_figures.biasfinder_rates(pd.DataFrame(rows))
     diamonds = [line for line in ax.get_lines() if line.get_marker() == "D" and len(line.get_xdata())]
     assert sum(len(line.get_xdata()) for line in diamonds) == 4  # vader's two rates and both nulls of 0
-    assert "rate 0 (no BTC)" in _legend_texts(ax) and "null 0 (no BTC within a class)" in _legend_texts(ax)
+    legend = _legend_texts(ax)
+    assert "rate 0 (no BTC)" in legend and "null 0 (no BTC among swaps within one class)" in legend
     nulls = [line for line in diamonds if line.get_markerfacecolor() == "white"]  # each null of 0 keeps its colour
     assert len(nulls) == 2 and all(line.get_markeredgecolor() == line.get_color() for line in nulls)
     assert ax.get_yscale() == "function" and "√\u00a0scale" in ax.get_ylabel()

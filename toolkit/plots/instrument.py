@@ -86,9 +86,12 @@ def _ranges(ax: Axes, y: np.ndarray, est, low, high, *, colour: str, marker: str
         face = colour if filled.all() else "white"
         ax.errorbar([], [], xerr=[], fmt=marker, color=colour, markersize=4, elinewidth=1, capsize=2, label=label,
                     markerfacecolor=face)
-    if zero.any() and zero_marker is not None:
-        ax.plot(est[zero], y[zero], linestyle="none", marker=zero_marker, markersize=4.5,
-                markerfacecolor=zero_colour or colour, markeredgecolor="black", markeredgewidth=0.6, zorder=6)
+    if zero.any() and zero_marker is not None:  # filled estimates filled grey, open ones open with a grey edge
+        for face, part in ((True, zero & filled), (False, zero & ~filled)):
+            if part.any():
+                ax.plot(est[part], y[part], linestyle="none", marker=zero_marker, markersize=4.5,
+                        markerfacecolor=(zero_colour or colour) if face else "white",
+                        markeredgecolor="black" if face else (zero_colour or colour), markeredgewidth=0.9, zorder=6)
     elif zero.any():
         ax.plot(est[zero], y[zero], color=zero_colour or colour, **ZERO_MARK)
     return bool(zero.any())
@@ -99,7 +102,7 @@ def confounds_labels(attribute: str, *, study: str) -> dict[str, str]:
     a, b, _, _ = GROUPS.get(attribute, ("group a", "group b", "a", "b"))
     return {"title": f"{study} {attribute} gap and name frequency",
             "xlabel": f"{attribute} gap: {a} − {b} names, 95\u00a0% interval",
-            "zero": "grey fill: gap exactly 0 (no name moves the score)",
+            "zero": "grey: gap exactly 0 (no name moves the score)",
             "note": "as measured: a mixed model over template × name cell means, each template weighted alike; "
                     "the paper's mean Δ weights each sentence alike (templates with emotion words count more), "
                     "so the two estimates differ"}
@@ -341,10 +344,7 @@ def _intersections_keys(table: pd.DataFrame, *, alpha: float, zero: bool,
     open, and the diamond of identical scores (when drawn)."""
     handles, texts = [], []
     if "p_adjusted" in table.columns:
-        significant = (table["p_adjusted"].astype(float) < alpha).any()
-        for face, key in (("0.3", "filled"), ("white", "open")):
-            if face == "0.3" and not significant:
-                continue
+        for face, key in (("0.3", "filled"), ("white", "open")):  # both, so a reader knows what a finding looks like
             handles.append(Line2D([], [], color="0.3", marker="o", markerfacecolor=face, linestyle="none",
                                   markersize=4))
             texts.append(words[key])

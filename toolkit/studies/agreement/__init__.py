@@ -364,7 +364,7 @@ class Agreement_(Study):
         tau = result.tau
         alpha = result.settings.alpha
         agree = (tau["p_value"] < alpha) & (tau["tau"] > 0) & (tau["state"] != "undefined")
-        verdict = np.where(agree, "rankings agree", np.where(tau["state"] == "undefined", "", "no agreement shown"))
+        verdict = np.where(agree, "rankings agree", "no agreement shown")  # undefined τ: its reason says why
         return stats_frame.frame(pd.DataFrame({
             "model": "all", "attribute": "ranking", "scope": tau["study_a"] + " vs " + tau["study_b"],
             "estimate": tau["tau"], "ci_low": tau["ci_low"], "ci_high": tau["ci_high"], "effect_size": tau["tau"],

@@ -19,6 +19,8 @@ from toolkit.plots.style import (
 from toolkit.studies.agreement.captions import claim_words
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "h")
+NAMES = {"eec": "EEC", "psa": "PSA", "biasfinder": "BiasFinder", "btcsam": "BTC-SAM", "multilingual": "EEC-ML"}
+"""How the figures name each study (its papers' names; any other study keeps its registry name)."""
 
 
 def _number(value: float) -> str:
@@ -43,13 +45,15 @@ def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = N
     sep = "\n" if cell < 0.85 else " "  # the interval's two ends on two lines where a cell is narrow
     matrix = pd.DataFrame(np.nan, index=rows, columns=cols)
     labels = pd.DataFrame("", index=rows, columns=cols)
-    undefined, outside = [], False
+    undefined, outside, agree = [], False, []
     for row in tau.itertuples(index=False):
         a, b = sorted((row.study_a, row.study_b), key=studies.index)  # a earlier: column; b later: row
         if not np.isfinite(row.tau):
             undefined.append((rows.index(b), cols.index(a)))
             continue
         matrix.loc[b, a] = row.tau
+        if row.tau > 0 and getattr(row, "p_value", np.nan) < alpha:  # the conclusions' rule: "rankings agree"
+            agree.append((cols.index(a) + 0.5, rows.index(b) + 0.5))
         low, high = getattr(row, "ci_low", np.nan), getattr(row, "ci_high", np.nan)
         if np.isfinite(low) and np.isfinite(high):
             flag = "" if low - 1e-9 <= row.tau <= high + 1e-9 else "*"
@@ -63,20 +67,26 @@ def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = N
                 cbar_kws=colour_bar, annot_kws={"fontsize": p.small_size}, linewidths=0.6,
                 linecolor="white", ax=ax)
     _readable_annotations(ax)
+    for text in ax.texts:  # the pairs whose rankings agree: τ in bold
+        if any(np.allclose(text.get_position(), where) for where in agree):
+            text.set_fontweight("bold")
     for i, j in undefined:
         ax.add_patch(Rectangle((j, i), 1, 1, facecolor="0.88", edgecolor="white", linewidth=0.6))
         ax.text(j + 0.5, i + 0.5, "undefined" if sep == " " else "un-\ndefined", ha="center", va="center",
                 fontsize=p.small_size, color="0.3")
     ax.set_facecolor("white")
-    ax.set_yticks([i + 0.5 for i in range(k)], rows, rotation=0)
-    ax.set_xticks([j + 0.5 for j in range(k)], cols, rotation=0)
+    ax.set_yticks([i + 0.5 for i in range(k)], [NAMES.get(r, r) for r in rows], rotation=0)
+    ax.set_xticks([j + 0.5 for j in range(k)], [NAMES.get(c, c) for c in cols], rotation=0)
     n = int(tau["n_models"].iloc[0]) if len(tau) else 0
     ax.set(title=f"Agreement of rankings ({n} models)", xlabel="", ylabel="")
     notes = list(dict.fromkeys(claim_words(row, alpha=alpha) for row in tau.to_dict("records")
                                if {"claim_possible", "min_abs_tau"} <= set(row)))
+    if agree:
+        notes.append(f"bold: rankings agree (exact p < {alpha:g}); [ ]: {100 * (1 - alpha):g}\u00a0% bootstrap over "
+                     "models, descriptive")
     if outside:
         notes.append("* the bootstrap interval does not contain τ")
-    ax.set_xlabel("\n".join(notes))
+    ax.set_xlabel(";\n".join(notes))
     return ax
 
 
@@ -101,8 +111,13 @@ def agreement_ranks(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         x = np.arange(len(studies)) + offsets.loc[model].to_numpy(float)
         ax.plot(x, table.loc[model].to_numpy(float), marker=MARKERS[j % len(MARKERS)], color=colours[model],
                 label=labels[model], markersize=4.0, linewidth=1.0)
-    ax.set_xticks(range(len(studies)), studies)
+    measures = (headlines.drop_duplicates("study").set_index("study")["measure"]
+                if "measure" in headlines.columns else pd.Series(dtype=str))
+    ax.set_xticks(range(len(studies)), [str(measures[s]).replace(" ", "\n", 1) if s in measures.index
+                                        else NAMES.get(s, s) for s in studies])
     ax.set_xlim(-0.4, len(studies) - 0.6)
+    if (offsets.to_numpy() != 0).any():
+        ax.set_xlabel("tied models share the best rank, set side by side")
     top = int(np.nanmax(table.to_numpy(float))) if table.notna().any().any() else 1
     ax.set_yticks(range(1, top + 1))
     ax.set_ylim(top + 0.5, 0.5)

@@ -20,6 +20,7 @@ from toolkit.plots.style import (
     new_axes,
     short_labels,
 )
+from toolkit.studies.biasfinder.btc_rates import MIN_TEMPLATES
 
 DWARF_RATIO = 50
 """Where the tallest BTCs-per-template bar is more than this many times the shortest non-zero one, the axis is a
@@ -144,6 +145,7 @@ def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     ax = ax if ax is not None else new_axes()
     width = 0.8 / len(models)
     zero = zero_null = False
+    shown = {"rate": False, "null": False}  # a non-zero rate / null drawn as a circle: its legend entry
     for j, model in enumerate(models):
         colour = colours[model]
         block = rates[rates["model"] == model].set_index("attribute").reindex(attributes)
@@ -154,6 +156,7 @@ def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
             lows, highs = block[low].to_numpy(float), block[high].to_numpy(float)
             flat = np.isfinite(y) & (y == 0) & ~(np.isfinite(highs) & (highs > 0))  # 0 with no width
             err = np.vstack([y - lows, highs - y])[:, ~flat]
+            shown["rate" if face == colour else "null"] |= bool((np.isfinite(y) & ~flat).any())
             ax.errorbar((x + shift * width)[~flat], y[~flat], yerr=np.clip(np.nan_to_num(err, nan=0.0), 0.0, None),
                         fmt="o", color=colour, markerfacecolor=face, capsize=2, linewidth=1.0, markersize=3.5)
             if flat.any():  # a null of 0: an open diamond edged in the model's colour, so each stays its model's
@@ -163,12 +166,14 @@ def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
                 zero_null |= face != colour
                 zero |= face == colour
         ax.plot([], [], "o", color=colour, label=labels[model])
-    ax.plot([], [], "o", color="0.3", label="between classes (BTC rate)")
-    ax.plot([], [], "o", color="0.3", markerfacecolor="white", label="within a class (null)")
+    if shown["rate"]:
+        ax.plot([], [], "o", color="0.3", label="between classes (BTC rate)")
+    if shown["null"]:
+        ax.plot([], [], "o", color="0.3", markerfacecolor="white", label="null: swaps within one class")
     if zero:
         ax.plot([], [], color="0.6", label="rate 0 (no BTC)", **ZERO_MARK)
     if zero_null:
-        ax.plot([], [], color="0.3", label="null 0 (no BTC within a class)",
+        ax.plot([], [], color="0.3", label="null 0 (no BTC among swaps within one class)",
                 **{**ZERO_MARK, "markerfacecolor": "white", "markeredgecolor": "0.3"})
     ax.axhline(0.0, color="black", linewidth=0.6)
     values = rates[["rate_between", "rate_high", "rate_within", "null_high"]].to_numpy(float)
@@ -183,9 +188,11 @@ def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     ticks = []
     for attribute in attributes:
         block = rates[rates["attribute"] == attribute]
-        missing = [what for what, column in (("null", "rate_within"), ("interval", "rate_low"))
+        missing = [what for what, column in (("null", "rate_within"), ("CI", "rate_low"))
                    if column not in block.columns or block[column].isna().all()]
-        ticks.append(attribute + (f"\n(no {' or '.join(missing)})" if missing else ""))
+        n = int(block["templates"].max()) if "CI" in missing and "templates" in block.columns else None
+        few = f"{n} template{'s' if n != 1 else ''}: " if n is not None and n < MIN_TEMPLATES else ""
+        ticks.append(attribute + (f"\n({few}no {' or '.join(missing)})" if missing else ""))
     ax.set_xticks(np.arange(len(attributes)), ticks)
     method = str(rates["interval"].iloc[0]) if "interval" in rates.columns else ""
     ax.set(xlabel="characteristic", ylabel="BTCs / mutant pairs" + scale,

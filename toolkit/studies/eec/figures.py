@@ -113,7 +113,10 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
 def _test_words(tests: pd.DataFrame) -> str:
     """What colours the boxes: the paper's paired t-test and its Bonferroni family (the legend's title)."""
     m = int(tests["n_tests"].max()) if "n_tests" in tests.columns and tests["n_tests"].notna().any() else 0
-    return "colour: the paper's paired t-test" + (f", Bonferroni over {m} tests" if m > 1 else "")
+    family = f"Bonferroni over {m} tests" if m > 1 else "uncorrected"
+    if not preset().double:  # a column's width: the test alone, on two lines
+        return f"colour: the paper's paired t-test,\n{family}"
+    return f"colour: the paper's paired t-test ({family});\nthe names × templates test may disagree (intervals figure)"
 
 
 def _task_panels(data: pd.DataFrame, *, value: str, what: str, attribute: str, subset: str,
@@ -263,7 +266,7 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
         colour = _VERDICT_COLOURS.get(kind, "#949494")
         ax.errorbar(i + 0.14, row["estimate"], yerr=[[row["estimate"] - row["ci_low"]],
                                                      [row["ci_high"] - row["estimate"]]],
-                    fmt="o", color=colour, capsize=2, linewidth=1.5, markersize=3.5, zorder=4,
+                    fmt="s" if held else "o", color=colour, capsize=2, linewidth=1.5, markersize=3.5, zorder=4,
                     markerfacecolor="white" if held else colour)
     handles = [Line2D([], [], color=T_COLOUR, linewidth=2.2, marker="o", markerfacecolor="white", markersize=3.5),
                band]
@@ -274,7 +277,7 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
             texts.append("two-way (names × templates): " + verdicts.legend_label(
                 kind, groups=eec_study.VERDICT_GROUPS[attribute], margin=f"±{margin:g}"))
     if HELD_BACK in kinds:
-        handles.append(Line2D([], [], color=_VERDICT_COLOURS["inconclusive"], marker="o", linewidth=1.5,
+        handles.append(Line2D([], [], color=_VERDICT_COLOURS["inconclusive"], marker="s", linewidth=1.5,
                               markersize=3.5, markerfacecolor="white"))
         texts.append("two-way: inconclusive, some names never move the score")
     if zero:

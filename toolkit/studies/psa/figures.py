@@ -220,7 +220,7 @@ def psa_label_flips(flips: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     handles, texts = ax.get_legend_handles_labels()
     if zeros:
         handles.append(Line2D([], [], color="#bbbbbb", **ZERO_MARK))
-        texts.append("no label flips (rate 0)")
+        texts.append("no label flips (rate 0; in the system's colour)")
     if still and len(drawn) < len(labels):
         handles.append(Line2D([], [], color="none"))
         texts.append(f"{', '.join(labels[m] for m in still)}: no flips for any name (not drawn)")
