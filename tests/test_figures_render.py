@@ -482,6 +482,9 @@ def test_label_flips_split_female_from_male_names_and_name_a_model_that_flips_no
     assert float(dashed[0].get_xdata()[0]) == len(female) - 0.5
     assert "textblob: no flips for any name (not drawn)" in _legend_texts(ax)
     assert not [line for line in ax.get_lines() if line.get_marker() == "D" and len(line.get_xdata())]
+    with plots.use_preset("acl-double"):  # some zeros among the drawn model's names: no bar, said in the legend
+        ax = psa_figures.psa_label_flips(flips.assign(flip_rate=lambda f: f["flip_rate"].where(f.index % 3 > 0, 0)))
+    assert "no bar: no flips" in _legend_texts(ax)
 
 
 def test_agreement_marks_in_bold_the_pairs_whose_verdict_is_rankings_agree():
@@ -650,8 +653,9 @@ def test_plots_contrast_figures_say_what_is_subtracted_and_why_the_gaps_differ()
         cells = FIGURES["eec_intersections"]()
         confounds = FIGURES["eec_race_confounds"]()
     assert "first cell − second cell" in cells.get_xlabel()
-    legend = " ".join(_legend_texts(cells))
-    assert "holm-adjusted p < 0.05 over 11 contrasts" in legend.lower().replace("\n", " ")
+    legend = " ".join(_legend_texts(cells) + [lg.get_title().get_text() for lg in _legends(cells.figure)])
+    legend = " ".join(legend.lower().split())
+    assert "filled: holm-adjusted p < 0.05" in legend and "holm-adjusted over 11 contrasts of 2 systems" in legend
     assert "African-American − European" in confounds.get_xlabel()
     note = " ".join(_legend_texts(confounds) + [t.get_text() for lg in _legends(confounds.figure)
                                                  for t in [lg.get_title()]]).replace("\n", " ")

@@ -27,7 +27,7 @@ ANALYSIS_STYLE = {"raw": ("o", "as measured"), "adjusted": ("s", "adjusted for n
                   "overlap": ("s", "adjusted, names in common support"), "matched": ("^", "frequency-matched names")}
 HOLLOW = {"overlap"}
 """The analyses drawn open: the common-support adjustment is the frequency adjustment on fewer names (same square)."""
-CONFOUNDS_ZERO = "0.72"
+CONFOUNDS_ZERO = "0.55"
 """The fill of a :func:`confounds` estimate that is exactly 0 (its analysis's marker kept, so each stays readable)."""
 ROW_INCHES = 0.3
 """Height each system past the fourth adds to :func:`confounds` (rows of four markers each stay apart)."""
@@ -259,15 +259,16 @@ def intersections_labels(*, alpha: float, family: str, starred: str, letters: bo
     """The words of :func:`intersections`: title, axis label, note and the legend's entries (one place, to change
     the vocabulary); ``letters``: the contrasts say F and M (a column's width), so the note defines them."""
     size = family.split(":", 1)[-1].split("(")[0].split(",")[0].strip() if family else "the run's contrasts"
-    systems = re.search(r"\((\d+ systems?)\)", family)
+    systems = re.search(r"\((\d+ systems?)\b", family)
     size += f" of {systems.group(1)}" if systems else ""
     method = family.rsplit(")", 1)[-1].strip(" ,").capitalize() if ")" in family else "Holm"
     return {"title": "EEC gender × race contrasts",
             "xlabel": "score difference: first cell − second cell (95\u00a0% CI, unadjusted)",
             "note": "AA, EA: African-American, European names; " + ("F, M: female, male; " if letters else "")
-                    + "interaction = (AA female − EA female) − (AA male − EA male)" + starred,
-            "filled": f"filled: differs, {method}-adjusted p < {alpha:g} over {size}",
-            "open": f"open: not significant after {method} over {size}",
+                    + "interaction = (AA female − EA female) − (AA male − EA male); "
+                    + f"{method}-adjusted over {size}" + starred,
+            "filled": f"filled: {method}-adjusted p < {alpha:g}",
+            "open": "open: not significant",
             "zero": "identical scores (Δ = 0)"}
 
 
@@ -368,9 +369,8 @@ def _task_intersections(table: pd.DataFrame, *, tasks: list[str], alpha: float) 
     for cell in _column_bottoms(cells):  # a panel's width holds the label without its first words
         label = words["xlabel"].removeprefix("score difference: ")
         cell.set_xlabel(label if preset().double else label.replace(" (", "\n("))
-    # the legend keys stay short (a column's legend in several columns); the family they refer to is in the note
-    words = {**words, "note": f"{words['note']}; {words['filled']}; {words['open']}",
-             "filled": "filled: differs", "open": "open: not significant", "zero": words["zero"]}
+    # the legend keys stay short (a column's legend in several columns); the family is in the note
+    words = {**words, "filled": "filled: differs", "open": "open: not significant", "zero": words["zero"]}
     _note_below(cells[0], words["note"])
     seen: dict[str, object] = {}
     for cell in cells:

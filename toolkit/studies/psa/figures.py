@@ -184,9 +184,9 @@ def psa_label_dist(label_dist: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
 @_styled
 def psa_label_flips(flips: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """Share of sentences whose label flips per name at one threshold, female names then male names (a dashed line
-    between them), one bar per model in its colour; a rate of exactly 0 is a diamond on the zero line; a model that
-    flips no label for any name gets no bars and is named in the legend instead. Horizontal bars in a column
-    preset."""
+    between them), one bar per model in its colour; a rate of exactly 0 draws no bar (the legend says so: a marker
+    per zero would bury the bars of 50 names × systems); a model that flips no label for any name gets no bars and
+    is named in the legend instead. Horizontal bars in a column preset."""
     if flips.empty:
         raise InputError("no label flips to plot.",
                          fix="pass toolkit.studies.psa.analysis.label_flips(scored, threshold=c).")
@@ -215,12 +215,13 @@ def psa_label_flips(flips: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
                     palette=palette, order=order, orient="h", ax=ax)
         ax.axhline(boundary, color="black", linestyle="--", linewidth=0.6)
         ax.set(ylabel=names, xlabel="label flip rate (share of sentences)")
-    zeros = _mark_zero_bars(ax, vertical=p.double)
-    ax.set_title(f"Labels flipped at c = {data['threshold'].iloc[0]:.2f}")
+    ax.axhline(0.0, color="black", linewidth=0.6) if p.double else ax.axvline(0.0, color="black", linewidth=0.6)
+    ax.set_title(f"PSA: sentences whose label (score ≥ c = {data['threshold'].iloc[0]:.2f}: positive) flips "
+                 "when the name goes in" if p.double else f"PSA label flips at c = {data['threshold'].iloc[0]:.2f}")
     handles, texts = ax.get_legend_handles_labels()
-    if zeros:
-        handles.append(Line2D([], [], color="#bbbbbb", **ZERO_MARK))
-        texts.append("no label flips (rate 0; in the system's colour)")
+    if (data["flip_rate"].fillna(0) == 0).any():  # a diamond per zero would bury the bars of 50 names × systems
+        handles.append(Line2D([], [], color="none"))
+        texts.append("no bar: no flips")
     if still and len(drawn) < len(labels):
         handles.append(Line2D([], [], color="none"))
         texts.append(f"{', '.join(labels[m] for m in still)}: no flips for any name (not drawn)")
