@@ -430,7 +430,7 @@ def test_a_collapsed_significant_box_is_marked_and_in_the_legend():
     ticks = {t.get_text(): t.get_position()[0] for t in ax.get_xticklabels()}
     squares = [line for line in ax.get_lines() if line.get_marker() == "s" and len(line.get_xdata()) == 1]
     assert [float(s.get_xdata()[0]) for s in squares] == [ticks["collapsed"]]
-    assert "box collapsed (IQR = 0)" in _legend_texts(ax)
+    assert "box collapsed (IQR = 0), in its colour" in _legend_texts(ax)
 
 
 def test_interval_figure_draws_the_paper_t_interval_beside_the_two_way_one():
@@ -791,6 +791,19 @@ def test_biasfinder_rates_mark_exact_zeros_and_keep_a_small_rate_off_the_zero_li
     low_point = ax.transData.transform((0, 0.001))[1] - ax.transData.transform((0, 0.0))[1]
     assert low_point > 0.05 * ax.bbox.height  # linear: 0.001 / 0.13 of the height, under 1 %
     assert "CIs clustered by template" in ax.get_title()
+
+
+def test_plots_wording_gives_each_rewording_its_own_marker_named_in_the_legend():
+    """A reader follows one rewording across the systems: each reworded set has its own hollow marker, the same
+    for every system, and the legend names it; the published set is the filled circle."""
+    with plots.use_preset("acl-double"):
+        ax = FIGURES["eec_gender_wordings"]()
+    legend = _legend_texts(ax)
+    assert legend[:4] == ["published templates", "reworded: reworded-1", "reworded: reworded-2",
+                          "reworded: reworded-3"]
+    markers = {line.get_marker() for line in ax.get_lines() if len(line.get_xdata()) == 1
+               and str(line.get_markerfacecolor()) == "white"}
+    assert markers == {"s", "^", "v"}
 
 
 def test_plots_wording_of_several_tasks_draws_a_panel_per_task_with_unique_row_names():

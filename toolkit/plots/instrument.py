@@ -29,6 +29,8 @@ HOLLOW = {"overlap"}
 """The analyses drawn open: the common-support adjustment is the frequency adjustment on fewer names (same square)."""
 CONFOUNDS_ZERO = "0.55"
 """The fill of a :func:`confounds` estimate that is exactly 0 (its analysis's marker kept, so each stays readable)."""
+WORDING_MARKERS = ("s", "^", "v", "h", "<", ">")
+"""The hollow markers of the reworded template sets, in order (the published set is a filled circle)."""
 ROW_INCHES = 0.3
 """Height each system past the fourth adds to :func:`confounds` (rows of four markers each stay apart)."""
 GROUPS = {"race": ("African-American", "European", "AA", "EA"), "gender": ("female", "male", "F", "M")}
@@ -216,40 +218,54 @@ def wording(table: pd.DataFrame, *, attribute: str, ax: Axes | None = None) -> A
         for cell in _column_bottoms(cells):  # a panel's width
             cell.set_xlabel(f"{attribute} estimate ({a_short} − {b_short}),\n95\u00a0% interval per wording set")
         _note_below(cells[0], f"{a_short}, {b_short}: {a}, {b} names")
-        _legend_outside(cells[0], *_wording_keys(cells[0]), under=True)
+        _legend_outside(cells[0], *_wording_keys(cells[0], data), under=True)
         return cells[0]
     ax = ax if ax is not None else new_axes()
     _wording_panel(ax, data)
     ax.set(xlabel=f"{attribute} estimate ({a} − {b}) with its 95\u00a0% interval, one per wording set", ylabel="",
            title=title)
-    _legend_outside(ax, *_wording_keys(ax))
+    _legend_outside(ax, *_wording_keys(ax, data))
     return ax
 
 
-def _wording_keys(ax: Axes) -> tuple[list, list[str]]:
-    """The legend of :func:`wording`: published (filled) and reworded (hollow) templates."""
-    published = ax.errorbar([], [], xerr=[], fmt="o", color="0.3", markersize=4.5, elinewidth=1.4, capsize=1.5)
-    reworded = ax.errorbar([], [], xerr=[], fmt="o", mfc="white", color="0.3", markersize=3.5, elinewidth=0.7,
-                           capsize=1.5)
-    return [published, reworded], ["published templates", "reworded templates"]
+def _rewordings(data: pd.DataFrame) -> dict[str, str]:
+    """Each reworded template set of ``data`` (in order) → its hollow marker, so a reader can follow one wording
+    across the systems."""
+    sets = [w for w in dict.fromkeys(data["wording"]) if w != "published"]
+    return {w: WORDING_MARKERS[k % len(WORDING_MARKERS)] for k, w in enumerate(sets)}
+
+
+def _wording_keys(ax: Axes, data: pd.DataFrame) -> tuple[list, list[str]]:
+    """The legend of :func:`wording`: published (filled circle) and each reworded set (hollow, its own marker)."""
+    handles = [ax.errorbar([], [], xerr=[], fmt="o", color="0.3", markersize=4.5, elinewidth=1.4, capsize=1.5)]
+    texts = ["published templates"]
+    for name, marker in _rewordings(data).items():
+        handles.append(ax.errorbar([], [], xerr=[], fmt=marker, mfc="white", color="0.3", markersize=3.5,
+                                   elinewidth=0.7, capsize=1.5))
+        texts.append(f"reworded: {name}")
+    return handles, texts
 
 
 def _wording_panel(ax: Axes, data: pd.DataFrame) -> None:
-    """Draw :func:`wording`'s point-ranges of one attribute's rows (``data``) on ``ax``, a row per system."""
+    """Draw :func:`wording`'s point-ranges of one attribute's rows (``data``) on ``ax``, a row per system: the
+    published wording filled on top, each rewording hollow under it in its own marker (:func:`_rewordings`)."""
     models = list(dict.fromkeys(data["model"]))
     palette = model_palette(models)
+    markers = _rewordings(data)
     for i, model in enumerate(models):
         rows = data[data["model"] == model]
-        for published, (marker_face, width, y) in ((True, (palette[model], 1.4, [i - 0.24])),
-                                                   (False, ("white", 0.7, None))):
-            part = rows[(rows["wording"] == "published") == published]
-            if part.empty:
-                continue
-            y = y or list(np.linspace(-0.08, 0.24, len(part)) + i if len(part) > 1 else [i + 0.08])
-            ax.errorbar(part["estimate"], y[: len(part)], xerr=[part["estimate"] - part["ci_low"],
-                                                                part["ci_high"] - part["estimate"]],
-                        fmt="o", mfc=marker_face, color=palette[model], markersize=4.5 if published else 3.5,
-                        elinewidth=width, capsize=1.5)
+        published = rows[rows["wording"] == "published"]
+        if not published.empty:
+            est = published["estimate"]
+            ax.errorbar(est, [i - 0.24] * len(published), xerr=[est - published["ci_low"], published["ci_high"] - est],
+                        fmt="o", mfc=palette[model], color=palette[model], markersize=4.5, elinewidth=1.4,
+                        capsize=1.5)
+        others = rows[rows["wording"] != "published"]
+        ys = np.linspace(-0.08, 0.24, len(others)) + i if len(others) > 1 else [i + 0.08]
+        for y, row in zip(ys, others.itertuples(index=False)):
+            ax.errorbar([row.estimate], [y], xerr=[[row.estimate - row.ci_low], [row.ci_high - row.estimate]],
+                        fmt=markers[row.wording], mfc="white", color=palette[model], markersize=3.5, elinewidth=0.7,
+                        capsize=1.5)
     ax.axvline(0, color="#888888", linewidth=0.8, zorder=0)
     ax.set_yticks(np.arange(len(models)), list(short_labels(models).values()))
     ax.invert_yaxis()

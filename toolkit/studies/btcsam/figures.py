@@ -36,8 +36,11 @@ def _value_text(value: float, *, percent: bool) -> str:
 def heatmap_words(value: str, *, theta: str = "") -> dict[str, str]:
     """The words of :func:`btcsam_heatmap` (one place, to change the vocabulary)."""
     unit = COLOURBAR_LABELS.get(value, value.replace("_", " "))
-    return {"colourbar": unit, "cell": f"each cell: {unit}, its 95\u00a0% Wilson interval below (cases as units)",
-            "no_case": "no case", "hatched": "hatched: no case"}
+    fails = "a case fails where its texts' labels differ or their scores span more than θ"
+    meaning = {"detection_probability": f" (the share of case × classifier pairs that fail; {fails})",
+               "failure_pct": f" ({fails})"}.get(value, "")
+    return {"colourbar": unit, "cell": f"each cell: {unit}{meaning}, its 95\u00a0% Wilson interval below (cases as "
+            "units)", "no_case": "no case", "hatched": "hatched: no case"}
 
 
 def _cells(table: pd.DataFrame, *, value: str, index: str, columns: str) -> tuple[pd.DataFrame, pd.DataFrame | None]:

@@ -97,7 +97,7 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
         texts.append("all Δ = 0")
     if collapsed:
         handles.append(Line2D([], [], color="0.3", **COLLAPSED_MARK))
-        texts.append("box collapsed (IQR = 0)")
+        texts.append("box collapsed (IQR = 0), in its colour")
     outliers = [line for line in ax.get_lines() if line.get_marker() == "o" and len(line.get_xydata())
                 and str(line.get_linestyle()) in ("None", "none", "")]  # the boxes' fliers
     if outliers:
