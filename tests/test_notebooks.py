@@ -175,6 +175,11 @@ def test_instrument_save_tables_refuses_what_it_cannot_write(tmp_path):
     blocker.write_text("x")
     with pytest.raises(OutputDirError):
         save_tables({"eec_race_confounds": frame}, blocker)
+    for bad, match in (({"tables": "eec_x"}, "mapping of file stem"), ({"settings": "x"}, "settings must be"),
+                       ({"study": None}, "study must be")):
+        arguments = {"tables": {"eec_race_confounds": frame}, "out_dir": tmp_path, **bad}
+        with pytest.raises(InputError, match=match):
+            save_tables(arguments.pop("tables"), **arguments)
     with pytest.warns(UserWarning, match="holds no run's provenance.json"):  # written, and said unrecorded
         written = save_tables({"eec_race_confounds": frame}, tmp_path / "new" / "folder")
     assert pd.read_csv(written[0]).equals(frame)

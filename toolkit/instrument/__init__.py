@@ -192,6 +192,7 @@ def save_tables(tables: dict[str, pd.DataFrame], out_dir: str | Path | None = No
     """Write each ``{stem: frame}`` as ``<out_dir>/<stem>.csv`` (:func:`toolkit.outputs.files.write_table`: whole or
     not at all), the numbers behind the names-and-templates figures; ``out_dir`` None: ``data/results/<study>``.
     The files and ``settings`` are added to the run's ``provenance.json`` there (:func:`_record`)."""
+    _check_saved(tables, what="save_tables", study=study, settings=settings)
     wrong = {stem: type(frame).__name__ for stem, frame in tables.items() if not isinstance(frame, pd.DataFrame)}
     if wrong:
         raise InputError(f"save_tables needs a DataFrame per name; got {wrong}.",
@@ -213,6 +214,7 @@ def save_figures(figures: dict[str, object], figures_dir: str | Path | None = No
     from toolkit import plots  # defers matplotlib (figures are drawn only when saved)
     from toolkit.outputs import runs  # defers matplotlib (its figure manifest)
 
+    _check_saved(figures, what="save_figures", study=study, settings=settings)
     folder = Path(figures_dir) if figures_dir is not None else paths.figures_dir()
     folder.mkdir(parents=True, exist_ok=True)
     written = [plots.save(ax, folder / f"{stem}.png") for stem, ax in figures.items()]
@@ -222,6 +224,18 @@ def save_figures(figures: dict[str, object], figures_dir: str | Path | None = No
             [p for pair in zip(written, vectors) for p in pair if p.exists()],
             step="figures: " + ", ".join(figures), settings=settings)
     return written
+
+
+def _check_saved(items, *, what: str, study, settings) -> None:
+    """InputError (TK102) for arguments of :func:`save_tables` / :func:`save_figures` they cannot use."""
+    if not isinstance(items, Mapping):
+        raise InputError(f"{what} needs a mapping of file stem to item; got {type(items).__name__}.",
+                         fix="pass {name: item}, e.g. {'eec_race_confounds': confounds}.")
+    if not isinstance(study, str) or not study.strip():
+        raise InputError(f"study must be a study's name; got {study!r}.", fix="pass e.g. study='eec' or 'psa'.")
+    if settings is not None and not isinstance(settings, Mapping):
+        raise InputError(f"settings must be a mapping; got {type(settings).__name__}.",
+                         fix="pass e.g. settings={'threshold': 0.5}, or leave it out.")
 
 
 def _record(out_dir: Path, written: list[Path], *, step: str, settings: Mapping | None) -> None:
