@@ -225,16 +225,20 @@ def test_a_model_with_delta_exactly_zero_is_drawn_and_annotated():
 
 def test_zero_bars_get_a_marker_and_biasfinder_draws_btcs_per_template_to_two_significant_digits():
     ax = biasfinder_figures.biasfinder_btcs(_table4())
-    assert ax.get_yscale() == "function"  # 3.0 against 0.05: a square root, never a log (no bar for a zero count)
-    assert "√\u00a0scale" in ax.get_ylabel()
-    heights = sorted(round(b.get_height(), 6) for c in ax.containers for b in c)
-    # by hand: vader and HF have 2/40, 1/8, 1200/400 BTCs per template; afinn 0 in each characteristic
-    assert heights == sorted([0.05, 0.125, 3.0] * 2 + [0.0] * 3)
-    diamonds = [line for line in ax.get_lines() if line.get_marker() == "D" and list(line.get_ydata()) == [0.0]]
-    assert len(diamonds) == 3 and {to_hex(line.get_color()) for line in diamonds} == {plots.model_colour("afinn")}
-    assert ax.get_ylim()[0] < 0  # the diamonds are not cut in half
-    assert _legend_texts(ax) == ["vader", "afinn (0 BTCs)", "minilm-imdb-finetuned", "0 BTCs (no bar)"]
-    assert sorted(t.get_text() for t in ax.texts if t.get_text() != "0") == sorted(["0.050", "0.12", "3.0"] * 2)
+    assert ax.get_yscale() == "symlog"  # 3.0 against 0.05: log above a linear stretch, so a 0 keeps its place
+    assert ax.get_ylabel() == "BTCs per template (log scale)"
+    points = {line.get_label(): line for line in ax.get_lines() if line.get_marker() not in (None, "", "None")}
+    # by hand: vader and HF have 2/40, 1/8, 1200/400 BTCs per template (gender, country, occupation); afinn 0
+    for label in ("vader", "minilm-imdb-finetuned"):
+        assert list(points[label].get_ydata()) == pytest.approx([0.05, 0.125, 3.0])
+    assert list(points["afinn (0 BTCs)"].get_ydata()) == [0.0, 0.0, 0.0]
+    assert {label: line.get_marker() for label, line in points.items()} == {
+        "vader": "o", "afinn (0 BTCs)": "^", "minilm-imdb-finetuned": "s"}  # named ones fixed; HF the first free
+    assert to_hex(points["afinn (0 BTCs)"].get_color()) == plots.model_colour("afinn")
+    assert not ax.containers  # points, not bars: a bar's length would not be its value on a log axis
+    assert ax.get_ylim()[0] < 0  # a point at 0 is not cut in half
+    assert _legend_texts(ax) == ["vader", "afinn (0 BTCs)", "minilm-imdb-finetuned"]
+    assert sorted(t.get_text() for t in ax.texts) == sorted(["0.050", "0.12", "3.0"] * 2)  # a 0 reads off the axis
     names = _names()
     sens = psa_figures.psa_score_sens(names)
     zero = [line for line in sens.get_lines() if line.get_marker() == "D"]
@@ -263,9 +267,9 @@ def _legend_texts(ax) -> list[str]:
     return [t.get_text() for t in _legend_of(ax).get_texts()]
 
 
-def _bar_colours(ax) -> dict[str, str]:
+def _point_colours(ax) -> dict[str, str]:
     legend = _legend_of(ax)
-    return {t.get_text(): to_hex(h.get_facecolor()) for t, h in zip(legend.get_texts(), legend.legend_handles)}
+    return {t.get_text(): to_hex(h.get_markerfacecolor()) for t, h in zip(legend.get_texts(), legend.legend_handles)}
 
 
 def _line_colours(ax) -> dict[str, str]:
@@ -274,8 +278,8 @@ def _line_colours(ax) -> dict[str, str]:
 
 
 def test_named_models_keep_their_colour_and_others_take_free_colours_in_sorted_order():
-    one = _bar_colours(biasfinder_figures.biasfinder_btcs(_table4(models=("vader", HF))))
-    two = _bar_colours(biasfinder_figures.biasfinder_btcs(_table4(models=(AIT, HF, "textblob", "vader"))))
+    one = _point_colours(biasfinder_figures.biasfinder_btcs(_table4(models=("vader", HF))))
+    two = _point_colours(biasfinder_figures.biasfinder_btcs(_table4(models=(AIT, HF, "textblob", "vader"))))
     assert one["vader"] == two["vader"] == plots.MODEL_COLOURS["vader"]  # the palette's colour, not desaturated
     assert one["minilm-imdb-finetuned"] == "#333333"  # the first colour no named model owns
     assert two["svm-unigrams"] == "#333333" and two["minilm-imdb-finetuned"] == "#56b4e9"  # "ait:" < "hf:"
@@ -288,6 +292,17 @@ def test_named_models_keep_their_colour_and_others_take_free_colours_in_sorted_o
     assert plots.model_palette(["x", "y", "vader"]) == plots.model_palette(["vader", "y", "x"])
     named = [plots.model_colour(m) for m in ("vader", "textblob", "afinn", "minilm-imdb")]
     assert len(set(named)) == 4  # the registry's named models never share a colour
+
+
+def test_model_markers_keep_named_ones_and_give_the_others_distinct_shapes_in_sorted_order():
+    # by hand: vader keeps "o"; x and y take the cycle's first shapes vader does not hold, in sorted order
+    assert plots.model_markers(["y", "vader", "x"]) == {"y": "^", "vader": "o", "x": "s"}
+    assert plots.model_markers(["x", "y", "vader"]) == plots.model_markers(["vader", "y", "x"])
+    twelve = plots.model_markers([f"m{k:02d}" for k in range(12)])
+    assert len(set(twelve.values())) == 12 and "D" not in twelve.values()  # a diamond is an exact 0
+    assert list(twelve.values())[:4] == ["o", "s", "^", "v"]  # with no named model, the most distinct shapes
+    assert plots.model_markers([f"m{k:02d}" for k in range(13)])["m12"] == "o"  # past 12 they repeat
+    assert {plots.model_markers([m])[m] for m in ("vader", "textblob", "afinn", "minilm-imdb")} == {"o", "s", "^", "v"}
 
 
 def test_a_model_colour_is_the_same_in_another_python_process():

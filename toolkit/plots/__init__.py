@@ -38,13 +38,16 @@ from toolkit.plots.presets import (
 )
 from toolkit.plots.style import (
     CATEGORY_COLOURS,
+    MARKER_CYCLE,
     MODEL_COLOURS,
+    MODEL_MARKERS,
     NOISE,
     PALETTE,
     VECTOR_FORMAT,
     ZERO_MARK,
     category_palette,
     model_colour,
+    model_markers,
     model_palette,
     new_axes,
     short_label,

@@ -54,6 +54,27 @@ def model_palette(models: Iterable[str]) -> dict[str, str]:
     return {m: out[m] for m in models}
 
 
+MODEL_MARKERS: dict[str, str] = {"vader": "o", "textblob": "s", "afinn": "^", "minilm-imdb": "v"}
+"""Fixed markers of the registry's named models, as :data:`MODEL_COLOURS` fixes their colours."""
+MARKER_CYCLE: tuple[str, ...] = ("o", "s", "^", "v", "p", "h", "<", ">", "8", "P", "X", "*")
+"""The markers models take, most distinct first: the sideways triangles read as arrowheads on an interval, and
+an open plus, cross or star reads as filled, so they come late. No diamond: :data:`ZERO_MARK` is an exact 0."""
+
+
+def model_markers(models: Iterable[str]) -> dict[str, str]:
+    """``{model: marker}``, every model of one figure a different one up to 12 (then they repeat; colours still
+    differ), so shape tells two models apart where their colours look alike: a named model of the figure keeps its
+    :data:`MODEL_MARKERS` marker; the others take the :data:`MARKER_CYCLE` markers no model of the figure holds, in
+    sorted order of their specs. Unlike colours, markers are chosen per figure (the most distinct shapes go to the
+    models drawn), so an unnamed model's marker can differ between figures of different models."""
+    models = list(dict.fromkeys(str(m) for m in models))
+    out = {m: MODEL_MARKERS[m] for m in models if m in MODEL_MARKERS}
+    free = [k for k in MARKER_CYCLE if k not in out.values()]
+    for i, model in enumerate(sorted(m for m in models if m not in out)):
+        out[model] = free[i % len(free)]
+    return {m: out[m] for m in models}
+
+
 def model_colour(model: str, models: Iterable[str] | None = None) -> str:
     """The colour of ``model`` (a spec) in a figure of ``models`` (default: it alone): :func:`model_palette`."""
     return model_palette([model, *(models or [])])[str(model)]

@@ -12,13 +12,13 @@ from toolkit.plots.style import (
     _legend_outside,
     _readable_annotations,
     _styled,
+    model_markers,
     model_palette,
     new_axes,
     short_labels,
 )
 from toolkit.studies.agreement.captions import claim_words
 
-MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "h")
 NAMES = {"eec": "EEC", "psa": "PSA", "biasfinder": "BiasFinder", "btcsam": "BTC-SAM", "multilingual": "EEC-ML"}
 """How the figures name each study (its papers' names; any other study keeps its registry name)."""
 
@@ -93,13 +93,13 @@ def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = N
 @_styled
 def agreement_ranks(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """Each model's rank (1 = most biased) under each study's headline measure, one line per model in its own
-    colour (:func:`model_palette`) and marker; models tied at a rank are set side by side (a small horizontal
-    offset) so every point shows; the legend sits under the Axes."""
+    colour (:func:`model_palette`) and marker (:func:`model_markers`); models tied at a rank are set side by side
+    (a small horizontal offset) so every point shows; the legend sits under the Axes."""
     p = preset()
     studies = list(dict.fromkeys(headlines["study"]))
     ax = ax if ax is not None else new_axes(figsize=(min(p.width, 1.1 * len(studies) + 2.6), p.height + 0.3))
     models = sorted(set(headlines["model"]))
-    labels, colours = short_labels(models), model_palette(models)
+    labels, colours, markers = short_labels(models), model_palette(models), model_markers(models)
     table = headlines.pivot_table(index="model", columns="study", values="rank", aggfunc="first").reindex(
         index=models, columns=studies)
     offsets = pd.DataFrame(0.0, index=models, columns=studies)
@@ -107,9 +107,9 @@ def agreement_ranks(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         for _, tied in table[study].dropna().groupby(table[study].dropna()):
             for k, model in enumerate(tied.index):
                 offsets.loc[model, study] = (k - (len(tied) - 1) / 2) * 0.09
-    for j, model in enumerate(models):
+    for model in models:
         x = np.arange(len(studies)) + offsets.loc[model].to_numpy(float)
-        ax.plot(x, table.loc[model].to_numpy(float), marker=MARKERS[j % len(MARKERS)], color=colours[model],
+        ax.plot(x, table.loc[model].to_numpy(float), marker=markers[model], color=colours[model],
                 label=labels[model], markersize=4.0, linewidth=1.0)
     measures = (headlines.drop_duplicates("study").set_index("study")["measure"]
                 if "measure" in headlines.columns else pd.Series(dtype=str))

@@ -3,9 +3,7 @@ within-class null."""
 from __future__ import annotations
 
 import pandas as pd
-import seaborn as sns
 from matplotlib.axes import Axes
-from matplotlib.lines import Line2D
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from toolkit.errors import InputError
@@ -13,9 +11,8 @@ from toolkit.plots.presets import preset
 from toolkit.plots.style import (
     ZERO_MARK,
     _legend_outside,
-    _mark_zero_bars,
     _styled,
-    _text_inches,
+    model_markers,
     model_palette,
     new_axes,
     short_labels,
@@ -23,12 +20,12 @@ from toolkit.plots.style import (
 from toolkit.studies.biasfinder.btc_rates import MIN_TEMPLATES
 
 DWARF_RATIO = 50
-"""Where the tallest BTCs-per-template bar is more than this many times the shortest non-zero one, the axis is a
-square root, so the short bars keep a visible height (their values are printed on them either way)."""
+"""Where the largest BTCs per template is more than this many times the smallest non-zero one, the y axis is
+logarithmic above a small linear stretch at 0 (:func:`_log_axis`), so both read off the axis."""
 
 
 def _value_text(value: float) -> str:
-    """A bar's value to two significant digits, with no decimals past them (``355``, ``1.5``, ``0.024``; at most 3
+    """A value to two significant digits, with no decimals past them (``355``, ``1.5``, ``0.024``; at most 3
     decimals); 0 as ``0``."""
     import numpy as np
 
@@ -40,7 +37,7 @@ def _value_text(value: float) -> str:
 
 def _square_root_axis(ax: Axes, *, top: float, headroom: float = 1.0) -> str:
     """A square-root y axis on ``ax`` up to ``top`` × ``headroom``², room below 0 for the zero diamonds, ticks at
-    round values that stay apart; returns the words for the axis label (``" (square-root scale)"``)."""
+    round values that stay apart; returns the words for the axis label (``" (√ scale)"``)."""
     import numpy as np
 
     ax.set_yscale("function", functions=(lambda v: np.sign(v) * np.sqrt(np.abs(v)),
@@ -57,65 +54,82 @@ def _square_root_axis(ax: Axes, *, top: float, headroom: float = 1.0) -> str:
     return " (√\u00a0scale)"
 
 
+def _log_axis(ax: Axes, *, smallest: float, top: float) -> str:
+    """A symmetric-log y axis on ``ax``: linear from 0 to the power of ten at or below ``smallest`` (so 0 has its
+    place), logarithmic above, up to half a decade or more over ``top``; ticks at 0 and each power of ten; returns
+    the words for the axis label."""
+    import numpy as np
+
+    floor = 10.0 ** np.floor(np.log10(smallest))
+    ceiling = 10.0 ** np.ceil(np.log10(top) + 0.5)  # room above the largest for its value
+    ax.set_yscale("symlog", linthresh=floor, linscale=0.6)
+    ax.set_ylim(-0.25 * floor, ceiling)
+    ticks = [0.0] + [10.0 ** k for k in range(int(np.log10(floor)), int(np.log10(ceiling)) + 1)]
+    ax.yaxis.set_major_locator(FixedLocator(ticks))
+    ax.yaxis.set_minor_locator(NullLocator())
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    return " (log scale)"
+
+
 @_styled
 def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
-    """BTCs per template, per characteristic, one bar per model in its colour (BiasFinder Table 4 as a figure,
-    normalised: ``btcs / templates``, since models and characteristics are scored on different numbers of
-    templates; a square-root axis where one bar is over :data:`DWARF_RATIO` times the shortest; each bar labelled
-    with its value to two significant digits, so a bar far shorter than the tallest still reads). A model with no
-    BTC is a diamond on the zero line and its legend entry says ``(0 BTCs)``; a characteristic without templates draws
-    nothing and is labelled ``no template``.
-    ``table4`` from :func:`toolkit.studies.biasfinder.analysis.table4`."""
+    """BTCs per template, per characteristic, as a dot plot: one point per model in its colour and marker
+    (:func:`model_palette`, :func:`model_markers`), side by side within a characteristic (BiasFinder Table 4 as a
+    figure, normalised: ``btcs / templates``, since models and characteristics are scored on different numbers of
+    templates). A point's height is its value (a 0 sits on the 0 line; every non-zero value is printed beside its
+    point to two significant digits); where the largest value is over :data:`DWARF_RATIO` times the smallest
+    non-zero one, the axis is logarithmic above a linear stretch at 0 (:func:`_log_axis`). A model with no BTC in
+    any characteristic says ``(0 BTCs)`` in the legend; a characteristic without templates draws nothing and is
+    labelled ``no template``. ``table4`` from :func:`toolkit.studies.biasfinder.analysis.table4`."""
     import numpy as np
 
     if table4.empty:
         raise InputError("no Table 4 rows to plot.", fix="generate templates from a corpus that yields some.")
-    labels = short_labels(table4["model"])
+    models = list(dict.fromkeys(table4["model"]))
+    labels = short_labels(models)
     for model, block in table4.groupby("model", sort=False):
         if (block["btcs"] == 0).all():
             labels[model] = f"{labels[model]} (0 BTCs)"
     templates = table4["templates"].astype(float).where(table4["templates"] > 0)
-    data = table4.assign(per_template=table4["btcs"] / templates, system=table4["model"].map(labels))
-    colours = model_palette(labels)
-    palette = {labels[m]: colours[m] for m in labels}
+    data = table4.assign(per_template=table4["btcs"] / templates)
+    colours, markers = model_palette(models), model_markers(models)
     ax = ax if ax is not None else new_axes()
+    p = preset()
     attributes = list(dict.fromkeys(data["attribute"]))
-    sns.barplot(saturation=1, data=data, x="attribute", y="per_template", hue="system", hue_order=list(labels.values()),
-                order=attributes, palette=palette, ax=ax)
-    zeros = _mark_zero_bars(ax)
+    step = 0.8 / len(models)
+    for j, model in enumerate(models):
+        rows = data[data["model"] == model].set_index("attribute")["per_template"]
+        xs = [i - 0.4 + step * (j + 0.5) for i, a in enumerate(attributes) if a in rows and np.isfinite(rows[a])]
+        ys = [float(rows[a]) for a in attributes if a in rows and np.isfinite(rows[a])]
+        ax.plot(xs, ys, linestyle="none", marker=markers[model], color=colours[model], markersize=5,
+                markeredgecolor="black", markeredgewidth=0.4, label=labels[model], zorder=3)
+        for x, y in zip(xs, ys):
+            if y > 0:  # a 0 reads off the 0 line; every other value is printed, the smallest too
+                ax.annotate(_value_text(y), (x, y), xytext=(0, 4), textcoords="offset points", ha="center",
+                            va="bottom", fontsize=p.small_size)
     for i, attribute in enumerate(attributes):
         if not np.isfinite(data.loc[data["attribute"] == attribute, "per_template"]).any():
             ax.annotate("no template", (i, 0.0), xytext=(0, 5), textcoords="offset points", ha="center",
-                        fontsize=preset().small_size)
+                        fontsize=p.small_size)
+        if i:
+            ax.axvline(i - 0.5, color="0.85", linewidth=0.6, zorder=0)
     values = data["per_template"].to_numpy(float)
-    top = np.nanmax(values) if data["per_template"].notna().any() else 0.0
     positive = values[np.isfinite(values) & (values > 0)]
-    p = preset()
-    bars = [bar for container in ax.containers for bar in container if np.isfinite(bar.get_height())]
-    text = _value_text
-    widest = max((_text_inches(text(bar.get_height()), p.small_size) for bar in bars), default=0.1)
-    bar_inches = ax.figure.get_figwidth() * 0.85 / max(len(attributes) * len(labels) / 0.8, 1)
-    upright = widest > 0.95 * bar_inches
-    for bar in bars:  # every bar says its value: a bar 100 times shorter than the tallest stays readable
-        ax.annotate(text(bar.get_height()), (bar.get_x() + bar.get_width() / 2, max(bar.get_height(), 0.0)),
-                    xytext=(0, 5 if bar.get_height() == 0 else 2), textcoords="offset points", ha="center",
-                    va="bottom", rotation=90 if upright else 0, fontsize=p.small_size)
-    headroom = 1.0 + (widest + 0.1 if upright else 0.2) / max(ax.figure.get_figheight()
-                                                                                         - 1.0, 0.8)
+    top = positive.max() if len(positive) else 0.0
     scale = ""
-    if len(positive) and top / positive.min() > DWARF_RATIO:  # one bar dwarfs the rest: a square-root axis
-        scale = _square_root_axis(ax, top=top, headroom=headroom)
+    if len(positive) and top / positive.min() > DWARF_RATIO:
+        scale = _log_axis(ax, smallest=positive.min(), top=top)
     elif top > 0:
-        ax.set_ylim(top=headroom * top)  # room for the values; _mark_zero_bars made room below zero
+        ax.set_ylim(-0.04 * top, 1.2 * top)  # room for the printed values; a 0 not cut in half
     else:
         ax.set_ylim(-0.05, 1.0)  # nothing but zeros (or no template): a visible range
+    ax.yaxis.grid(True, color="0.9", linewidth=0.5, zorder=0)
+    ax.set_axisbelow(True)
+    ax.set_xticks(range(len(attributes)), attributes)
+    ax.set_xlim(-0.5, len(attributes) - 0.5)
     ax.set(xlabel="characteristic", ylabel="BTCs per template" + scale,
            title="BiasFinder BTCs per template (Table 4)")
-    handles, texts = ax.get_legend_handles_labels()
-    if zeros:
-        handles.append(Line2D([], [], color="0.6", **ZERO_MARK))
-        texts.append("0 BTCs (no bar)")
-    _legend_outside(ax, handles, texts)
+    _legend_outside(ax)
     return ax
 
 

@@ -13,7 +13,7 @@ from matplotlib.ticker import MaxNLocator
 from toolkit.errors import InputError
 from toolkit.formatting import short_labels
 from toolkit.plots.presets import preset
-from toolkit.plots.style import ZERO_MARK, _figure_legend, _grid, _styled, model_palette
+from toolkit.plots.style import ZERO_MARK, _figure_legend, _grid, _styled, model_markers, model_palette
 from toolkit.studies.multilingual import corpora
 
 LANGUAGE_NAMES = {"es": "Spanish", "ar": "Arabic", "de": "German", "ja": "Japanese", "zh": "Chinese",
@@ -63,8 +63,9 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
                    task: str | None = None, models: Sequence[str] | None = None, alpha: float = 0.05) -> list[Axes]:
     """One panel per attribute: a row per language × corpus, each system's ``estimate`` as a point with its
     ``ci_low``–``ci_high`` interval (the family's simultaneous interval), a filled point where the verdict is a
-    difference; one ``task`` (default valence when present, else the first), systems of one kind in one colour
-    across languages (``ait:ridge-chars/valence@es`` and ``…@ar``). ``stats`` from
+    difference; one ``task`` (default valence when present, else the first), systems of one kind in one colour and
+    marker (:func:`model_palette`, :func:`model_markers`) across languages (``ait:ridge-chars/valence@es`` and
+    ``…@ar``). ``stats`` from
     :func:`toolkit.studies.multilingual.analysis.statistics`; a system without an estimate draws nothing, and
     a row with none says why. ``alpha``: the statistics' level, named on the axis (a 1 − ``alpha`` simultaneous
     interval); filled and open points are in the legend. A system whose paired scores are all identical is a
@@ -92,6 +93,8 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
     kinds = {m: m.partition("@")[0] for m in systems}  # one colour per system kind across languages
     palette = {m: c for kind, c in model_palette(dict.fromkeys(kinds.values())).items() for m in systems
                if kinds[m] == kind}
+    shapes = {m: k for kind, k in model_markers(dict.fromkeys(kinds.values())).items() for m in systems
+              if kinds[m] == kind}  # a marker per system kind too: eight colours include close ones
     kind_labels = short_labels(dict.fromkeys(kinds.values()))
     labels = {m: kind_labels[kinds[m]] for m in systems}
     # each row spreads its own systems (a language with one system draws it on the row's line)
@@ -119,9 +122,10 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
                     identical = True
                     continue
                 filled = r.verdict in ("a higher", "b higher")
-                ax.errorbar([r.estimate], [y], xerr=[[r.estimate - r.ci_low], [r.ci_high - r.estimate]], fmt="o",
+                ax.errorbar([r.estimate], [y], xerr=[[r.estimate - r.ci_low], [r.ci_high - r.estimate]],
+                            fmt=shapes[r.model],
                             color=palette[r.model], markerfacecolor=palette[r.model] if filled else "white",
-                            markersize=3.5, elinewidth=0.8, capsize=1.5)
+                            markersize=4.5, markeredgewidth=0.9, elinewidth=0.8, capsize=1.5)
         ax.axvline(0.0, color="black", linewidth=0.6)
         if not wide:  # a column's narrow axis: fewer ticks, so their labels never touch
             ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
@@ -131,7 +135,7 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
         ax.set_xlabel(f"Δ = {a} − {b} (score), {100 * (1 - alpha):g}\u00a0% simultaneous interval")
         named = [n for n in (task, None if subset == "all" else subset) if n]
         ax.set_title(f"{attribute} ({', '.join(named)})" if named else attribute)
-    handles = [Line2D([], [], color=palette[m], marker="o", markersize=3.5, linewidth=0.8)
+    handles = [Line2D([], [], color=palette[m], marker=shapes[m], markersize=4.5, linewidth=0.8)
                for m in dict((labels[m], m) for m in systems).values()]
     texts = list(dict.fromkeys(labels[m] for m in systems))
     for face, words in (("0.35", FILLED), ("white", OPEN)):
@@ -139,7 +143,9 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
                               linestyle="none"))
         texts.append(words)
     if identical:
-        handles.append(Line2D([], [], color="0.6", **ZERO_MARK))
+        # half black, half white: the diamond drawn is in its system's colour, and no system's grey reads as the key
+        handles.append(Line2D([], [], **{**ZERO_MARK, "markerfacecolor": "0.2", "fillstyle": "left",
+                                         "markerfacecoloralt": "white"}))
         texts.append(IDENTICAL)
     if not wide:  # the short source names, spelled out as an entry with no mark
         handles.append(Line2D([], [], linestyle="none"))

@@ -22,6 +22,7 @@ from toolkit.plots.style import (
     _min_span,
     _styled,
     category_palette,
+    model_markers,
     model_palette,
     new_axes,
     short_label,
@@ -136,25 +137,21 @@ def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, ax: Axes | 
     return ax
 
 
-MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "h")
-"""One marker per model in line figures, so that two models drawn on the same points both show."""
-
-
 @_styled
 def psa_label_dist(label_dist: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """LabelDist against the threshold (PSA Figure 2), one line per model (and corpus) in its colour
-    (:func:`model_palette`) and marker, with the bootstrap interval (``label_dist_low``/``label_dist_high``, where the
+    (:func:`model_palette`) and marker (:func:`model_markers`), with the bootstrap interval (``label_dist_low``/``label_dist_high``, where the
     table has them) as a band in the model's colour, said in the legend; a model whose curve equals an earlier one's
     says so in the legend (``= vader``) and is drawn dashed with small markers on top, so both show; a point at 0 is drawn."""
     ax = ax if ax is not None else new_axes()
     models = list(dict.fromkeys(label_dist["model"]))
     corpora = list(dict.fromkeys(label_dist["corpus"]))
-    labels, colours = short_labels(models), model_palette(models)
+    labels, colours, markers = short_labels(models), model_palette(models), model_markers(models)
     has_band = {"label_dist_low", "label_dist_high"} <= set(label_dist.columns) and \
         label_dist["label_dist_low"].notna().any()
     drawn: list[tuple[str, tuple]] = []
     for k, corpus in enumerate(corpora):
-        for j, model in enumerate(models):
+        for model in models:
             block = label_dist[(label_dist["model"] == model) & (label_dist["corpus"] == corpus)]
             block = block.sort_values("threshold")
             if block.empty:
@@ -166,7 +163,7 @@ def psa_label_dist(label_dist: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
             if has_band:
                 ax.fill_between(block["threshold"], block["label_dist_low"], block["label_dist_high"],
                                 color=colours[model], alpha=0.15, linewidth=0)
-            ax.plot(block["threshold"], block["label_dist"], color=colours[model], marker=MARKERS[j % len(MARKERS)],
+            ax.plot(block["threshold"], block["label_dist"], color=colours[model], marker=markers[model],
                     markersize=2.2 if same else 4.5, linewidth=1.0, label=label, zorder=4 if same else 3,
                     linestyle=(0, (2, 2)) if same else ("-", "--", ":", "-.")[k % 4])  # a copy: dashed, on top
     handles, texts = ax.get_legend_handles_labels()
