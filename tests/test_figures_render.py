@@ -443,7 +443,7 @@ def test_interval_figure_draws_the_paper_t_interval_beside_the_two_way_one():
     assert spans and max(c.get_linewidth()[0] for c in ax.collections if hasattr(c, "get_segments")) >= 2
     legend = _legend_texts(ax)
     assert "paper: mean Δ, paired t CI" in legend and "all Δ = 0" in legend
-    assert ax.get_ylabel() == "Δ (F − M)"
+    assert ax.get_ylabel().replace("\n", " ") == "Δ (F − M), scores in [0,\u00a01]"  # every score is mapped to [0, 1]
 
 
 def test_interval_figure_draws_a_verdict_the_sparse_rule_held_back_open_and_says_why():
@@ -887,3 +887,20 @@ def test_multilingual_figures_draw_one_figure_per_task_each_under_its_own_name()
         assert ("in the valence systems" if task == "valence" else "in one emotion task's systems") in \
             figure_caption(stem, study.paper_figures)
     assert multilingual_figures.by_task(stats.assign(estimate=np.nan)) == {}
+
+
+@pytest.mark.parametrize("name", ["eec_gender_box", "eec_gender_box_tasks", "eec_race_intervals_tasks",
+                                  "multilingual_gaps", "psa_score_sens_minilm"])
+def test_score_axes_say_the_scores_range_once(name):
+    """Every model's score is mapped to [0, 1], so a Δ is a share of one scale: a single panel says so on its
+    score axis; stacked task panels say it once, in the shared title, and keep their own labels short."""
+    with plots.use_preset("acl-double"):
+        drawn = FIGURES[name]()
+    axes = drawn if isinstance(drawn, list) else [drawn]
+    figure = axes[0].figure
+    labels = [(ax.get_xlabel() + " " + ax.get_ylabel()).replace("\n", " ") for ax in axes]
+    suptitle = figure._suptitle.get_text().replace("\n", " ") if figure._suptitle is not None else ""
+    if name.endswith("_tasks"):
+        assert plots.SCORE_RANGE in suptitle and not any(plots.SCORE_RANGE in label for label in labels)
+    else:
+        assert all(plots.SCORE_RANGE in label for label in labels) and plots.SCORE_RANGE not in suptitle

@@ -43,6 +43,7 @@ from toolkit.plots.style import (
     MODEL_MARKERS,
     NOISE,
     PALETTE,
+    SCORE_RANGE,
     VECTOR_FORMAT,
     ZERO_MARK,
     category_palette,

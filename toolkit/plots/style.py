@@ -80,6 +80,11 @@ def model_colour(model: str, models: Iterable[str] | None = None) -> str:
     return model_palette([model, *(models or [])])[str(model)]
 
 
+SCORE_RANGE = "scores in [0,\u00a01]"
+"""What an axis of score differences adds: every model's output is mapped to a valence (or an emotion's intensity)
+in [0, 1] before any study reads it (docs/models.md), so a Δ of 0.1 is a tenth of the scale for every system."""
+
+
 # not significant, a↑–b↓, a↓–b↑: ColorBrewer RdBu's dark ends, a diverging pair that is no model's colour
 _DIRECTION_COLOURS = ("#bbbbbb", "#b2182b", "#2166ac")
 # One colour per PSA name category in every figure (the default name set's six, then a fallback cycle): Paul Tol's

@@ -15,6 +15,7 @@ from toolkit.plots.presets import preset
 from toolkit.plots.style import (
     _DIRECTION_COLOURS,
     NOISE,
+    SCORE_RANGE,
     ZERO_MARK,
     _figure_legend,
     _grid,
@@ -87,7 +88,7 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
         ax.plot([i], [deltas.mean()], **MEAN_MARK)  # what the test and the order read; the box shows the median
     _, _, a, b = eec_study.ATTRIBUTES[attribute]
     _tick_labels(ax, [labels[m] for m in order])
-    ax.set(xlabel=xlabel, ylabel=f"Δ ({a} − {b})", title=f"EEC {attribute} ({subset})")
+    ax.set(xlabel=xlabel, ylabel=f"Δ ({a} − {b}), {SCORE_RANGE}", title=f"EEC {attribute} ({subset})")
     handles, texts = ax.get_legend_handles_labels()
     if len(zero) < len(order):
         handles.append(Line2D([], [], **MEAN_MARK))
@@ -146,14 +147,18 @@ def _task_panels(data: pd.DataFrame, *, value: str, what: str, attribute: str, s
 def _titles(axes: list[Axes], title: str, orders: list[tuple[str, str]]) -> None:
     """One title per figure: a single panel says it all in its own title (the task after the attribute) and the
     systems' order as its x label; several panels share ``title`` above them and each names its task and order —
-    the order said once in the shared title when every panel has the same one, and the systems named only under the
-    bottom panel when the panels are stacked in one column with the same systems in the same order
+    the order said once in the shared title when every panel has the same one, the scores' range in the shared
+    title (each panel's y label without it), and the systems named only under the bottom panel when the panels are stacked in one column with the same systems in the same order
     (:func:`_stacked_alike`)."""
     if len(axes) == 1:
         task, label = orders[0]
         head, _, tail = title.partition(": ")
         axes[0].set(title=f"{head}, {task}: {tail}", xlabel=label)
         return
+    for ax in axes:  # the score's range said once, in the shared title: a stacked panel's y label stays short
+        ax.set_ylabel(ax.get_ylabel().removesuffix(f", {SCORE_RANGE}"))
+    head, _, tail = title.partition(": ")
+    title = f"{head}: {tail} ({SCORE_RANGE})" if tail else f"{title} ({SCORE_RANGE})"
     labels = {label for _, label in orders}
     if len(labels) == 1:
         title = f"{title}; {labels.pop().replace('system (by ', 'systems by ').removesuffix(')')}"
@@ -286,7 +291,8 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
     _, _, a, b = eec_study.ATTRIBUTES[attribute]
     _tick_labels(ax, list(short_labels(order).values()))
     ax.set_xlim(-0.6, len(order) - 0.4)
-    ax.set(xlabel=xlabel, ylabel=f"Δ ({a} − {b})", title=f"EEC {attribute} ({subset}): Δ with {_level(data)}")
+    ax.set(xlabel=xlabel, ylabel=f"Δ ({a} − {b}), {SCORE_RANGE}",
+           title=f"EEC {attribute} ({subset}): Δ with {_level(data)}")
     _min_span(ax, span=2.5 * margin if margin > 0 else 0.01)
     _legend_outside(ax, handles, texts)
     return ax

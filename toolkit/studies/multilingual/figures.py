@@ -13,7 +13,15 @@ from matplotlib.ticker import MaxNLocator
 from toolkit.errors import InputError
 from toolkit.formatting import short_labels
 from toolkit.plots.presets import preset
-from toolkit.plots.style import ZERO_MARK, _figure_legend, _grid, _styled, model_markers, model_palette
+from toolkit.plots.style import (
+    SCORE_RANGE,
+    ZERO_MARK,
+    _figure_legend,
+    _grid,
+    _styled,
+    model_markers,
+    model_palette,
+)
 from toolkit.studies.multilingual import corpora
 
 LANGUAGE_NAMES = {"es": "Spanish", "ar": "Arabic", "de": "German", "ja": "Japanese", "zh": "Chinese",
@@ -132,7 +140,7 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
         ax.set_yticks(np.arange(len(order)), names)
         ax.set_ylim(len(order) - 0.5, -0.5)
         a, b = part["group_a"].iloc[0], part["group_b"].iloc[0]
-        ax.set_xlabel(f"Δ = {a} − {b} (score), {100 * (1 - alpha):g}\u00a0% simultaneous interval")
+        ax.set_xlabel(f"Δ = {a} − {b} ({SCORE_RANGE}), {100 * (1 - alpha):g}\u00a0% simultaneous interval")
         named = [n for n in (task, None if subset == "all" else subset) if n]
         ax.set_title(f"{attribute} ({', '.join(named)})" if named else attribute)
     handles = [Line2D([], [], color=palette[m], marker=shapes[m], markersize=4.5, linewidth=0.8)

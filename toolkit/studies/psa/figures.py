@@ -16,6 +16,7 @@ from toolkit.errors import InputError
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
     NOISE,
+    SCORE_RANGE,
     ZERO_MARK,
     _legend_outside,
     _mark_zero_bars,
@@ -61,7 +62,7 @@ def _score_sens_words(label: str, *, vertical: bool) -> dict[str, str]:
     """The words of :func:`psa_score_sens` (one place, to change the vocabulary)."""
     interval = "bars: ScoreSens; lines: 95\u00a0% t interval over sentences (Hall's skewness-corrected t by default)"
     return {"title": f"PSA ScoreSens: {label}",
-            "value": "ScoreSens (valence)",
+            "value": f"ScoreSens (valence, {SCORE_RANGE})",
             "names": "female names  |  male names" if vertical else "female names (top)  |  male names",
             "interval": interval}
 
