@@ -497,8 +497,10 @@ def test_agreement_marks_in_bold_the_pairs_whose_verdict_is_rankings_agree():
     with plots.use_preset("acl-double"):
         ax = agreement_figures.agreement_tau(pd.DataFrame(rows))
     bold = [t.get_text() for t in ax.texts if t.get_fontweight() == "bold"]
-    assert bold == ["0.69\n[−0.04, 1.00]"]
-    assert "bold: rankings agree (exact p < 0.05)" in " ".join(ax.get_xlabel().split())
+    assert bold == ["0.69\n[−0.04, 1.00]\np\u00a0=\u00a00.01"]  # the cell shows the p its bold reads
+    assert "bold: rankings agree (τ > 0, exact permutation p < 0.05)" in " ".join(ax.get_xlabel().split())
+    assert [t.get_text() for t in ax.texts if t.get_fontweight() != "bold" and "0.30" in t.get_text()] == \
+        ["0.30\n[−0.40, 0.80]\np\u00a0=\u00a00.05"]
 
 
 def test_agreement_is_a_lower_triangle_whose_intervals_contain_their_estimate():
@@ -509,7 +511,8 @@ def test_agreement_is_a_lower_triangle_whose_intervals_contain_their_estimate():
     assert len([t for t in cells if "[" in t or "undefined" in t]) == 6  # 4 studies: 6 pairs, each once
     for text in cells:
         numbers = [float(v) for v in re.findall(r"−?-?\d\.\d+", text.replace("−", "-"))]
-        if len(numbers) == 3:
+        if "[" in text:  # τ, its interval, then its p
+            assert len(numbers) == 4 and 0 <= numbers[3] <= 1, text
             assert numbers[1] <= numbers[0] <= numbers[2], text
 
 
@@ -687,7 +690,7 @@ def test_plots_confounds_exact_zero_keeps_its_analysis_marker_filled_grey_as_its
     assert not [line for line in drawn if line.get_marker() == "D"]
     legend = {text.get_text(): handle for found in _legends(ax.figure)
               for handle, text in zip(found.legend_handles, found.get_texts())}
-    zero = next(handle for text, handle in legend.items() if text.startswith("grey: gap exactly 0"))
+    zero = next(handle for text, handle in legend.items() if text.startswith("grey fill or edge: gap exactly 0"))
     assert to_hex(zero.get_markerfacecolor()) == to_hex(plots.instrument.CONFOUNDS_ZERO)
     assert all(label in legend for _, label in plots.ANALYSIS_STYLE.values())
     assert "adjusted, names in common support" in legend
@@ -904,3 +907,21 @@ def test_score_axes_say_the_scores_range_once(name):
         assert plots.SCORE_RANGE in suptitle and not any(plots.SCORE_RANGE in label for label in labels)
     else:
         assert all(plots.SCORE_RANGE in label for label in labels) and plots.SCORE_RANGE not in suptitle
+
+
+def test_intersections_legend_keys_a_filled_point_only_when_one_is_drawn():
+    """Two readers read an unused "filled: … p < 0.05" key as a finding the figure failed to show: the key is there
+    only when a contrast is significant after correction."""
+    contrasts = ["F-AA vs M-AA", "F-EA vs M-EA", "F-AA vs F-EA", "M-AA vs M-EA", "F-AA vs M-EA", "interaction"]
+    table = pd.DataFrame([{"model": "vader", "task": "valence", "contrast": k, "estimate": 0.01 * (j - 2),
+                           "ci_low": 0.01 * (j - 2) - 0.01, "ci_high": 0.01 * (j - 2) + 0.01, "state": "ok",
+                           "p_adjusted": 0.01 if j == 0 else 0.4, "family": "intersections: 6 contrasts (1 system), holm"}
+                          for j, k in enumerate(contrasts)])
+    with plots.use_preset("acl-double"):
+        some = plots.intersections(table)
+        none = plots.intersections(table.assign(p_adjusted=0.5))
+    assert any(t.startswith("filled:") for t in _legend_texts(some))
+    texts = _legend_texts(none)
+    assert "open: not significant" in texts and not any(t.startswith("filled:") for t in texts)
+    faces = {str(line.get_markerfacecolor()) for line in none.get_lines() if line.get_marker() == "o"}
+    assert faces <= {"white", "w", "none"}  # and indeed nothing is drawn filled

@@ -229,15 +229,15 @@ def test_zero_bars_get_a_marker_and_biasfinder_draws_btcs_per_template_to_two_si
     assert ax.get_ylabel() == "BTCs per template (log scale)"
     points = {line.get_label(): line for line in ax.get_lines() if line.get_marker() not in (None, "", "None")}
     # by hand: vader and HF have 2/40, 1/8, 1200/400 BTCs per template (gender, country, occupation); afinn 0
-    for label in ("vader", "minilm-imdb-finetuned"):
+    for label in ("vader (1,203 BTCs)", "minilm-imdb-finetuned (1,203 BTCs)"):  # 2 + 1 + 1200: Table 4's counts
         assert list(points[label].get_ydata()) == pytest.approx([0.05, 0.125, 3.0])
     assert list(points["afinn (0 BTCs)"].get_ydata()) == [0.0, 0.0, 0.0]
-    assert {label: line.get_marker() for label, line in points.items()} == {
-        "vader": "o", "afinn (0 BTCs)": "^", "minilm-imdb-finetuned": "s"}  # named ones fixed; HF the first free
+    assert {label.split(" (")[0]: line.get_marker() for label, line in points.items()} == {
+        "vader": "o", "afinn": "^", "minilm-imdb-finetuned": "s"}  # named ones fixed; HF the first free
     assert to_hex(points["afinn (0 BTCs)"].get_color()) == plots.model_colour("afinn")
     assert not ax.containers  # points, not bars: a bar's length would not be its value on a log axis
     assert ax.get_ylim()[0] < 0  # a point at 0 is not cut in half
-    assert _legend_texts(ax) == ["vader", "afinn (0 BTCs)", "minilm-imdb-finetuned"]
+    assert _legend_texts(ax) == ["vader (1,203 BTCs)", "afinn (0 BTCs)", "minilm-imdb-finetuned (1,203 BTCs)"]
     assert sorted(t.get_text() for t in ax.texts) == sorted(["0.050", "0.12", "3.0"] * 2)  # a 0 reads off the axis
     names = _names()
     sens = psa_figures.psa_score_sens(names)
@@ -269,7 +269,8 @@ def _legend_texts(ax) -> list[str]:
 
 def _point_colours(ax) -> dict[str, str]:
     legend = _legend_of(ax)
-    return {t.get_text(): to_hex(h.get_markerfacecolor()) for t, h in zip(legend.get_texts(), legend.legend_handles)}
+    return {t.get_text().split(" (")[0]: to_hex(h.get_markerfacecolor())
+            for t, h in zip(legend.get_texts(), legend.legend_handles)}
 
 
 def _line_colours(ax) -> dict[str, str]:

@@ -104,7 +104,7 @@ def confounds_labels(attribute: str, *, study: str) -> dict[str, str]:
     a, b, _, _ = GROUPS.get(attribute, ("group a", "group b", "a", "b"))
     return {"title": f"{study} {attribute} gap and name frequency",
             "xlabel": f"{attribute} gap: {a} − {b} names, 95\u00a0% interval",
-            "zero": "grey: gap exactly 0 (no name moves the score)",
+            "zero": "grey fill or edge: gap exactly 0 (no name moves the score)",
             "note": "as measured: a mixed model over template × name cell means, each template weighted alike; "
                     "the paper's mean Δ weights each sentence alike (templates with emotion words count more), "
                     "so the two estimates differ"}
@@ -357,11 +357,12 @@ def _intersections_words(table: pd.DataFrame, *, alpha: float, sparse: pd.DataFr
 
 def _intersections_keys(table: pd.DataFrame, *, alpha: float, zero: bool,
                         words: dict[str, str]) -> tuple[list, list[str]]:
-    """The legend entries of :func:`intersections` besides the systems: filled (when any contrast is significant),
-    open, and the diamond of identical scores (when drawn)."""
+    """The legend entries of :func:`intersections` besides the systems: filled (only when a contrast is significant:
+    a key for nothing drawn reads as a finding missed), open, and the diamond of identical scores (when drawn)."""
     handles, texts = [], []
     if "p_adjusted" in table.columns:
-        for face, key in (("0.3", "filled"), ("white", "open")):  # both, so a reader knows what a finding looks like
+        found = bool((pd.to_numeric(table["p_adjusted"], errors="coerce") < alpha).any())
+        for face, key in ((("0.3", "filled"),) if found else ()) + (("white", "open"),):
             handles.append(Line2D([], [], color="0.3", marker="o", markerfacecolor=face, linestyle="none",
                                   markersize=4))
             texts.append(words[key])

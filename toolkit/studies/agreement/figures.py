@@ -27,11 +27,16 @@ def _number(value: float) -> str:
     return f"{value:.2f}".replace("-", "−")
 
 
+def _p_text(p_value: float) -> str:
+    """A p value in a cell: two decimals, three below 0.01 (``0.004``), ``< 0.001`` below that."""
+    return "<\u00a00.001" if p_value < 0.001 else f"{p_value:.3f}" if p_value < 0.01 else f"{p_value:.2f}"
+
+
 @_styled
 def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = None) -> Axes:
     """Kendall's τ between the studies' rankings (:func:`toolkit.studies.agreement.agreement`'s ``tau``) as a lower triangle:
     one cell per pair of studies (no diagonal, no mirror), coloured by τ and saying τ over its bootstrap interval
-    (``ci_low``/``ci_high``; else its permutation p); a cell whose τ is undefined (a study that ties every model) is
+    (``ci_low``/``ci_high``, where given) and its exact permutation p (``p_value``: what the verdict reads); a cell whose τ is undefined (a study that ties every model) is
     grey and says ``undefined``; an interval that does not contain its τ is flagged ``*`` and said under the
     axes, as is what the number of models allows an agreement claim at ``alpha`` (:func:`claim_words`)."""
     p = preset()
@@ -55,13 +60,14 @@ def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = N
         if row.tau > 0 and getattr(row, "p_value", np.nan) < alpha:  # the conclusions' rule: "rankings agree"
             agree.append((cols.index(a) + 0.5, rows.index(b) + 0.5))
         low, high = getattr(row, "ci_low", np.nan), getattr(row, "ci_high", np.nan)
+        p_value = getattr(row, "p_value", np.nan)
+        p_text = f"\np\u00a0=\u00a0{_p_text(p_value)}" if np.isfinite(p_value) else ""  # the verdict's evidence
         if np.isfinite(low) and np.isfinite(high):
             flag = "" if low - 1e-9 <= row.tau <= high + 1e-9 else "*"
             outside |= bool(flag)
-            labels.loc[b, a] = f"{_number(row.tau)}{flag}\n[{_number(low)},{sep}{_number(high)}]"
+            labels.loc[b, a] = f"{_number(row.tau)}{flag}\n[{_number(low)},{sep}{_number(high)}]{p_text}"
         else:
-            p_value = getattr(row, "p_value", np.nan)
-            labels.loc[b, a] = _number(row.tau) + (f"\np = {p_value:.2f}" if np.isfinite(p_value) else "")
+            labels.loc[b, a] = _number(row.tau) + p_text
     mask = np.triu(np.ones((k, k), dtype=bool), 1)
     sns.heatmap(matrix.astype(float), annot=labels, fmt="", vmin=-1, vmax=1, cmap="vlag", mask=mask,
                 cbar_kws=colour_bar, annot_kws={"fontsize": p.small_size}, linewidths=0.6,
@@ -82,8 +88,8 @@ def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = N
     notes = list(dict.fromkeys(claim_words(row, alpha=alpha) for row in tau.to_dict("records")
                                if {"claim_possible", "min_abs_tau"} <= set(row)))
     if agree:
-        notes.append(f"bold: rankings agree (exact p < {alpha:g}); [ ]: {100 * (1 - alpha):g}\u00a0% bootstrap over "
-                     "models, descriptive")
+        notes.append(f"bold: rankings agree (τ > 0, exact permutation p < {alpha:g}); [ ]: {100 * (1 - alpha):g}"
+                     "\u00a0% bootstrap over models, descriptive (with few models it can reach 0 where p is small)")
     if outside:
         notes.append("* the bootstrap interval does not contain τ")
     ax.set_xlabel(";\n".join(notes))

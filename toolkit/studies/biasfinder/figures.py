@@ -56,18 +56,24 @@ def _square_root_axis(ax: Axes, *, top: float, headroom: float = 1.0) -> str:
 
 def _log_axis(ax: Axes, *, smallest: float, top: float) -> str:
     """A symmetric-log y axis on ``ax``: linear from 0 to the power of ten at or below ``smallest`` (so 0 has its
-    place), logarithmic above, up to half a decade or more over ``top``; ticks at 0 and each power of ten; returns
-    the words for the axis label."""
+    place), logarithmic above, up to the first power of ten over ``top`` (values are printed beside their points); ticks at 0 and
+    each power of ten, and a break mark on the axis between 0 and the first power (the scale changes there);
+    returns the words for the axis label."""
     import numpy as np
+    from matplotlib.transforms import blended_transform_factory
 
     floor = 10.0 ** np.floor(np.log10(smallest))
-    ceiling = 10.0 ** np.ceil(np.log10(top) + 0.5)  # room above the largest for its value
+    ceiling = 10.0 ** np.ceil(np.log10(top * 1.2))
     ax.set_yscale("symlog", linthresh=floor, linscale=0.6)
-    ax.set_ylim(-0.25 * floor, ceiling)
+    ax.set_ylim(-0.25 * floor, ceiling * 10 ** 0.2)  # the top tick inside the frame, clear of the title
     ticks = [0.0] + [10.0 ** k for k in range(int(np.log10(floor)), int(np.log10(ceiling)) + 1)]
     ax.yaxis.set_major_locator(FixedLocator(ticks))
     ax.yaxis.set_minor_locator(NullLocator())
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    on_axis = blended_transform_factory(ax.transAxes, ax.transData)
+    for k, y in enumerate((0.45 * floor, 0.65 * floor)):  # two slashes: the axis breaks between 0 and the floor
+        ax.plot([-0.012, 0.012], [y - 0.08 * floor, y + 0.08 * floor], transform=on_axis, clip_on=False,
+                color="black", linewidth=0.8, zorder=5)
     return " (log scale)"
 
 
@@ -78,8 +84,8 @@ def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     figure, normalised: ``btcs / templates``, since models and characteristics are scored on different numbers of
     templates). A point's height is its value (a 0 sits on the 0 line; every non-zero value is printed beside its
     point to two significant digits); where the largest value is over :data:`DWARF_RATIO` times the smallest
-    non-zero one, the axis is logarithmic above a linear stretch at 0 (:func:`_log_axis`). A model with no BTC in
-    any characteristic says ``(0 BTCs)`` in the legend; a characteristic without templates draws nothing and is
+    non-zero one, the axis is logarithmic above a linear stretch at 0, with a break mark (:func:`_log_axis`). The
+    legend gives each model's BTCs over all characteristics (``afinn (0 BTCs)``, Table 4's raw counts); a characteristic without templates draws nothing and is
     labelled ``no template``. ``table4`` from :func:`toolkit.studies.biasfinder.analysis.table4`."""
     import numpy as np
 
@@ -87,9 +93,8 @@ def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         raise InputError("no Table 4 rows to plot.", fix="generate templates from a corpus that yields some.")
     models = list(dict.fromkeys(table4["model"]))
     labels = short_labels(models)
-    for model, block in table4.groupby("model", sort=False):
-        if (block["btcs"] == 0).all():
-            labels[model] = f"{labels[model]} (0 BTCs)"
+    for model, block in table4.groupby("model", sort=False):  # each model's BTCs over all characteristics
+        labels[model] = f"{labels[model]} ({int(block['btcs'].sum()):,} BTC{'' if block['btcs'].sum() == 1 else 's'})"
     templates = table4["templates"].astype(float).where(table4["templates"] > 0)
     data = table4.assign(per_template=table4["btcs"] / templates)
     colours, markers = model_palette(models), model_markers(models)
@@ -105,8 +110,8 @@ def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
                 markeredgecolor="black", markeredgewidth=0.4, label=labels[model], zorder=3)
         for x, y in zip(xs, ys):
             if y > 0:  # a 0 reads off the 0 line; every other value is printed, the smallest too
-                ax.annotate(_value_text(y), (x, y), xytext=(0, 4), textcoords="offset points", ha="center",
-                            va="bottom", fontsize=p.small_size)
+                ax.annotate(_value_text(y), (x, y), xytext=(4, 0), textcoords="offset points", ha="left",
+                            va="center", fontsize=p.small_size)
     for i, attribute in enumerate(attributes):
         if not np.isfinite(data.loc[data["attribute"] == attribute, "per_template"]).any():
             ax.annotate("no template", (i, 0.0), xytext=(0, 5), textcoords="offset points", ha="center",
@@ -120,7 +125,7 @@ def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     if len(positive) and top / positive.min() > DWARF_RATIO:
         scale = _log_axis(ax, smallest=positive.min(), top=top)
     elif top > 0:
-        ax.set_ylim(-0.04 * top, 1.2 * top)  # room for the printed values; a 0 not cut in half
+        ax.set_ylim(-0.04 * top, 1.1 * top)  # a 0 not cut in half
     else:
         ax.set_ylim(-0.05, 1.0)  # nothing but zeros (or no template): a visible range
     ax.yaxis.grid(True, color="0.9", linewidth=0.5, zorder=0)

@@ -41,7 +41,8 @@ COLLAPSED_MARK = {"marker": "s", "markersize": 4.5, "markeredgecolor": "black", 
 def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subset: str = "all",
                order: Sequence[str] | None = None, ax: Axes | None = None) -> Axes:
     """Box plots of Δ per system, coloured by the paper's significance group (Figures 1 and 2); a system whose Δ is
-    exactly 0 for every pair is a diamond on the zero line marked ``all Δ = 0`` (its box would hide in the line).
+    exactly 0 for every pair is a diamond on the zero line marked ``all Δ = 0`` (its box would hide in the line),
+    and a group whose systems are all diamonds has no box key in the legend.
 
     ``pairs`` from :func:`toolkit.studies.eec.analysis.pairs`, ``tests`` from :func:`toolkit.studies.eec.analysis.ttests`; ``order``
     lists the systems left to right (default: by mean Δ, said in the axis label). Systems by :func:`short_label`.
@@ -90,6 +91,9 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
     _tick_labels(ax, [labels[m] for m in order])
     ax.set(xlabel=xlabel, ylabel=f"Δ ({a} − {b}), {SCORE_RANGE}", title=f"EEC {attribute} ({subset})")
     handles, texts = ax.get_legend_handles_labels()
+    boxed = {direction.get(m) for m in order if m not in zero}  # a group drawn only as diamonds has no box to key
+    handles, texts = map(list, zip(*[(h, t) for h, t in zip(handles, texts) if t not in palette or t in boxed])) \
+        if handles else ([], [])
     if len(zero) < len(order):
         handles.append(Line2D([], [], **MEAN_MARK))
         texts.append("mean Δ")

@@ -31,6 +31,9 @@ SOURCE_NAMES, SOURCE_SHORT = corpora.SOURCE_NAMES, corpora.SOURCE_SHORT
 FILLED = "filled: a difference (verdict)"
 OPEN = "open: no difference shown"
 IDENTICAL = "identical scores (Δ = 0)"
+HALF_FILLED = {**ZERO_MARK, "fillstyle": "left", "markerfacecoloralt": "white"}
+"""A system whose pairs all score the same: a diamond at 0, half filled, so it reads neither as a difference
+(filled) nor as an estimate with an interval (open)."""
 
 
 def _no_estimate(stats: pd.DataFrame, *, key: tuple[str, str], attribute: str, subset: str,
@@ -126,7 +129,7 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
             for r in rows.itertuples():
                 y = row - 0.4 + step * (here.index(r.model) + 0.5)
                 if r.verdict.startswith("identical") or (r.estimate == 0 and r.ci_low == r.ci_high):
-                    ax.plot([0.0], [y], color=palette[r.model], **ZERO_MARK)
+                    ax.plot([0.0], [y], color=palette[r.model], **HALF_FILLED)
                     identical = True
                     continue
                 filled = r.verdict in ("a higher", "b higher")
@@ -151,9 +154,8 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
                               linestyle="none"))
         texts.append(words)
     if identical:
-        # half black, half white: the diamond drawn is in its system's colour, and no system's grey reads as the key
-        handles.append(Line2D([], [], **{**ZERO_MARK, "markerfacecolor": "0.2", "fillstyle": "left",
-                                         "markerfacecoloralt": "white"}))
+        # half dark, half white: the diamonds drawn are half their system's colour, and no system's grey is the key
+        handles.append(Line2D([], [], **{**HALF_FILLED, "markerfacecolor": "0.2"}))
         texts.append(IDENTICAL)
     if not wide:  # the short source names, spelled out as an entry with no mark
         handles.append(Line2D([], [], linestyle="none"))
