@@ -154,3 +154,15 @@ def test_btcsam_a_gender_gap_over_name_noise_is_found():
     row = btcsam.failure_percentage(sb.scored(np.random.default_rng(5), n_cases=56, term_sd=0.05, gap=0.4),
                                     theta=0.2, rule="valence").iloc[0]
     assert row["verdict"] == "a higher" and row["excess_low"] > 0 and row["cross_pct"] > row["null_pct"]
+
+
+def test_forest_keeps_the_runs_model_order_within_test_sets_and_its_axis_ends_past_the_data():
+    """Rows by test set, then models as the run lists them (the heatmaps' order, not alphabetical); the axis ends
+    at the next 10 % past the highest interval end: by hand, 48 % → 50 (+2 of margin)."""
+    pooled = pd.DataFrame([{"model": m, "test_set": t, "theta": 0.1, "n_cases": 10, "n_failures": 1,
+                            "failure_pct": 10.0, "ci_low": 2.0, "ci_high": high}
+                           for t in ("psa", "eec") for m, high in (("vader", 48.0), ("afinn", 30.0))])
+    ax = btcsam_figures.btcsam_forest(pooled)
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["eec · vader", "eec · afinn", "psa · vader",
+                                                            "psa · afinn"]
+    assert ax.get_xlim() == (-2.0, 52.0)

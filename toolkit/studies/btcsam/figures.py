@@ -1,6 +1,7 @@
 """BTC-SAM figures (2025): detection probability and failure % heatmaps (Tables 2 and 5), failure % forest."""
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
@@ -160,12 +161,16 @@ def btcsam_heatmap(table: pd.DataFrame, *, value: str = "detection_probability",
 def btcsam_forest(pooled: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """Forest plot: the failure % with its Wilson interval, one row per model × test set, in the model's colour.
     ``pooled`` from :func:`toolkit.studies.btcsam.analysis.pooled_failure_percentage` (``failure_pct``, ``ci_low``,
-    ``ci_high`` in percent); a failure % of 0 is drawn (a marker at 0)."""
+    ``ci_high`` in percent); test sets in sorted order, models within each in the order ``pooled`` first lists them
+    (the run's, as in the heatmaps); the axis runs from 0 to the next 10 % past the highest interval end (at most
+    100 %); a failure % of 0 is drawn (a marker at 0)."""
     missing = [c for c in ("model", "test_set", "failure_pct", "ci_low", "ci_high") if c not in pooled.columns]
     if missing or pooled.empty:
         raise InputError(f"cannot draw a forest plot: table is empty or lacks {', '.join(missing)}.",
                          fix="pass toolkit.studies.btcsam.analysis.pooled_failure_percentage(failure_percentage(...)).")
-    data = pooled.sort_values(["test_set", "model"], kind="stable").reset_index(drop=True)
+    runs = {m: i for i, m in enumerate(dict.fromkeys(pooled["model"]))}  # the run's model order, as the heatmaps
+    data = (pooled.assign(_order=pooled["model"].map(runs)).sort_values(["test_set", "_order"], kind="stable")
+            .drop(columns="_order").reset_index(drop=True))
     labels, colours = short_labels(data["model"]), model_palette(data["model"])
     ax = ax if ax is not None else new_axes(height=0.17 * len(data) + 1.3)
     for y, row in data.iterrows():
@@ -177,7 +182,8 @@ def btcsam_forest(pooled: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     theta = ", ".join(f"{t:g}" for t in dict.fromkeys(data["theta"])) if "theta" in data.columns else "?"
     ax.set(xlabel="failure % (bars: 95\u00a0% Wilson CI)", ylabel="test set · model",
            title=f"BTC-SAM failure % per model and test set (θ = {theta})")
-    ax.set_xlim(-2, 102)
+    top = float(pd.to_numeric(data["ci_high"], errors="coerce").max())
+    ax.set_xlim(-2, min(102.0, 10 * np.ceil(top / 10 + 0.05) + 2) if np.isfinite(top) else 102.0)  # to the data
     return ax
 
 
