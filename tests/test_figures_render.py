@@ -442,7 +442,7 @@ def test_interval_figure_draws_the_paper_t_interval_beside_the_two_way_one():
              if len(seg) == 2 and np.allclose(sorted(seg[:, 1]), [vader["t_ci_low"], vader["t_ci_high"]])]
     assert spans and max(c.get_linewidth()[0] for c in ax.collections if hasattr(c, "get_segments")) >= 2
     legend = _legend_texts(ax)
-    assert "paper: mean Δ, paired t CI" in legend and "all Δ = 0" in legend
+    assert "EEC paper's test: mean Δ, paired t CI" in legend and "all Δ = 0" in legend
     assert ax.get_ylabel().replace("\n", " ") == "Δ (F − M), scores in [0,\u00a01]"  # every score is mapped to [0, 1]
 
 

@@ -13,6 +13,7 @@ from matplotlib.ticker import MaxNLocator
 from toolkit.formatting import short_labels
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
+    SCORE_RANGE,
     ZERO_MARK,
     _grid,
     _legend_outside,
@@ -205,7 +206,8 @@ def _task_confounds(table: pd.DataFrame, *, tasks: list[str]) -> Axes:
 @_styled
 def wording(table: pd.DataFrame, *, attribute: str, ax: Axes | None = None) -> Axes:
     """:func:`toolkit.instrument.wording.sweep`: per system, the estimate under each template wording set (the
-    published wording filled, on top, thicker; each rewording hollow under it), each with its interval. Several
+    published wording filled, on top, thicker; each rewording hollow under it), each with its interval (the EEC's
+    two-way interval, simultaneous over that wording set's own family of tests, as a study of it would run). Several
     tasks (``make figures TASK=all``) and no ``ax``: one panel per task in one new Figure, one legend; returns the
     first panel (its figure holds them all)."""
     data = table[table["attribute"] == attribute]
@@ -217,12 +219,14 @@ def wording(table: pd.DataFrame, *, attribute: str, ax: Axes | None = None) -> A
         cells[0].figure.suptitle(title, fontsize=preset().title_size)
         for cell in _column_bottoms(cells):  # a panel's width
             cell.set_xlabel(f"{attribute} estimate ({a_short} − {b_short}),\n95\u00a0% interval per wording set")
-        _note_below(cells[0], f"{a_short}, {b_short}: {a}, {b} names")
+        _note_below(cells[0], f"{a_short}, {b_short}: {a}, {b} names; {SCORE_RANGE}; each interval simultaneous "
+                              "over its wording set's tests")
         _legend_outside(cells[0], *_wording_keys(cells[0], data), under=True)
         return cells[0]
     ax = ax if ax is not None else new_axes()
     _wording_panel(ax, data)
-    ax.set(xlabel=f"{attribute} estimate ({a} − {b}) with its 95\u00a0% interval, one per wording set", ylabel="",
+    ax.set(xlabel=f"{attribute} estimate ({a} − {b}), {SCORE_RANGE}; 95\u00a0% interval simultaneous over each wording "
+                  "set's tests", ylabel="",
            title=title)
     _legend_outside(ax, *_wording_keys(ax, data))
     return ax
