@@ -60,7 +60,8 @@ def score_sens_note(names: pd.DataFrame, *, model: str) -> str:
 
 def _score_sens_words(label: str, *, vertical: bool) -> dict[str, str]:
     """The words of :func:`psa_score_sens` (one place, to change the vocabulary)."""
-    interval = "bars: ScoreSens; lines: 95\u00a0% t interval over sentences (Hall's skewness-corrected t by default)"
+    interval = ("bars: ScoreSens; lines: 95\u00a0% t interval over sentences, per name, not adjusted across names "
+                "(Hall's skewness-corrected t by default)")
     return {"title": f"PSA ScoreSens: {label}",
             "value": f"ScoreSens (valence, {SCORE_RANGE})",
             "names": "female names  |  male names" if vertical else "female names (top)  |  male names",
@@ -170,7 +171,7 @@ def psa_label_dist(label_dist: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     handles, texts = ax.get_legend_handles_labels()
     if has_band:
         handles.append(Patch(facecolor="0.5", alpha=0.3, linewidth=0))
-        texts.append("shaded: 95 % bootstrap CI over sentences")
+        texts.append("shaded, in the model's colour: 95 % bootstrap CI over sentences")
     top = float(np.nanmax(label_dist[["label_dist"] + (["label_dist_high"] if has_band else [])].to_numpy(float)))
     ax.set_ylim(-0.03 * max(top, 0.05), 1.08 * max(top, 0.05))
     ax.set(xlabel="threshold c (valence score ≥ c: positive)", ylabel="LabelDist (mean Jaccard distance)",
