@@ -369,3 +369,24 @@ def test_every_paper_figure_names_a_function_and_is_documented():
     for stem, (module, (function, paper, comparison)) in drawn_by.items():
         assert callable(getattr(module, function)) and paper and comparison, stem
         assert f"`{stem.split('<')[0]}" in doc, stem
+
+
+def _all_legend_texts(figure) -> list[str]:
+    legends = list(figure.legends) + [ax.get_legend() for ax in figure.axes if ax.get_legend() is not None]
+    return [t.get_text() for legend in legends for t in legend.get_texts()]
+
+
+def test_eec_box_keys_no_significance_colour_that_no_box_wears():
+    """afinn and textblob are the only "not significant" systems and both are all-Δ-0 diamonds: no grey box is drawn,
+    so the grey box key is not in the legend, in the one-panel figure or the task figure that gathers its panels'
+    keys; once a drawn box is grey, its key is back."""
+    pairs, tests = _eec_frames()
+    with plots.use_preset("acl-double"):
+        single = eec_figures.eec_deltas(pairs, tests, attribute="gender").figure
+        tasks = eec_figures.eec_task_deltas(pairs, tests, attribute="gender")[0].figure
+        grey = tests.assign(direction=np.where(tests["model"] == "vader", "F=M not significant", tests["direction"]))
+        shown = eec_figures.eec_deltas(pairs, grey, attribute="gender").figure
+    for figure in (single, tasks):
+        texts = _all_legend_texts(figure)
+        assert "F=M not significant" not in texts and "F↑–M↓ significant" in texts and "all Δ = 0" in texts
+    assert "F=M not significant" in _all_legend_texts(shown)

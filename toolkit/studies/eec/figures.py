@@ -92,8 +92,12 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
     ax.set(xlabel=xlabel, ylabel=f"Δ ({a} − {b}), {SCORE_RANGE}", title=f"EEC {attribute} ({subset})")
     handles, texts = ax.get_legend_handles_labels()
     boxed = {direction.get(m) for m in order if m not in zero}  # a group drawn only as diamonds has no box to key
-    handles, texts = map(list, zip(*[(h, t) for h, t in zip(handles, texts) if t not in palette or t in boxed])) \
-        if handles else ([], [])
+    unboxed = {t for t in texts if t in palette and t not in boxed}
+    for artist in [*ax.patches, *ax.containers, *ax.collections, *ax.artists]:
+        if artist.get_label() in unboxed:  # unlabelled, so no legend gathered from the Axes later brings it back
+            artist.set_label(f"_{artist.get_label()}")
+    kept = [(h, t) for h, t in zip(handles, texts) if t not in unboxed]
+    handles, texts = [h for h, _ in kept], [t for _, t in kept]
     if len(zero) < len(order):
         handles.append(Line2D([], [], **MEAN_MARK))
         texts.append("mean Δ")
