@@ -915,7 +915,8 @@ def test_intersections_legend_keys_a_filled_point_only_when_one_is_drawn():
     contrasts = ["F-AA vs M-AA", "F-EA vs M-EA", "F-AA vs F-EA", "M-AA vs M-EA", "F-AA vs M-EA", "interaction"]
     table = pd.DataFrame([{"model": "vader", "task": "valence", "contrast": k, "estimate": 0.01 * (j - 2),
                            "ci_low": 0.01 * (j - 2) - 0.01, "ci_high": 0.01 * (j - 2) + 0.01, "state": "ok",
-                           "p_adjusted": 0.01 if j == 0 else 0.4, "family": "intersections: 6 contrasts (1 system), holm"}
+                           "p_adjusted": 0.01 if j == 0 else 0.4,
+                           "family": "intersections: 6 contrasts (1 system), holm"}
                           for j, k in enumerate(contrasts)])
     with plots.use_preset("acl-double"):
         some = plots.intersections(table)

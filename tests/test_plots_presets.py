@@ -390,3 +390,25 @@ def test_eec_box_keys_no_significance_colour_that_no_box_wears():
         texts = _all_legend_texts(figure)
         assert "F=M not significant" not in texts and "F↑–M↓ significant" in texts and "all Δ = 0" in texts
     assert "F=M not significant" in _all_legend_texts(shown)
+
+
+def _cielab(colour: str) -> np.ndarray:
+    """sRGB (D65) → CIELAB, the textbook formulas (written here, not taken from the code under test)."""
+    rgb = np.array([int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)])
+    linear = np.where(rgb > 0.04045, ((rgb + 0.055) / 1.055) ** 2.4, rgb / 12.92)
+    xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]]) @ linear
+    f = [v ** (1 / 3) if v > 0.008856 else 7.787 * v + 16 / 116 for v in xyz / np.array([0.95047, 1.0, 1.08883])]
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+def test_name_category_colours_stay_apart_and_are_no_models_colour():
+    """Two blind readers took a scientist's bar (Tol's purple) for a musician's (rose): every two category colours
+    are at least ΔE76 = 40 apart (rose and purple were 38.7), and none is a model's colour."""
+    from itertools import combinations
+
+    colours = plots.CATEGORY_COLOURS
+    gaps = {(a, b): float(np.linalg.norm(_cielab(colours[a]) - _cielab(colours[b])))
+            for a, b in combinations(colours, 2)}
+    assert min(gaps.values()) >= 40, min(gaps.items(), key=lambda kv: kv[1])
+    assert not set(colours.values()) & set(plots.PALETTE)
+    assert np.linalg.norm(_cielab("#cc6677") - _cielab("#aa4499")) < 40  # the pair the readers confused fails the bar

@@ -88,10 +88,12 @@ in [0, 1] before any study reads it (docs/models.md), so a Δ of 0.1 is a tenth 
 # not significant, a↑–b↓, a↓–b↑: ColorBrewer RdBu's dark ends, a diverging pair that is no model's colour
 _DIRECTION_COLOURS = ("#bbbbbb", "#b2182b", "#2166ac")
 # One colour per PSA name category in every figure (the default name set's six, then a fallback cycle): Paul Tol's
-# "muted" scheme, colour-blind safe and sharing no colour with the model palette, so a category never reads as a model.
+# colour-blind-safe qualitative colours ("muted"; scientist his 12-colour palette's dark brown, since muted's purple
+# read as the musicians' rose), sharing none with the model palette, so a category never reads as a model; every two
+# at least 40 apart in CIELAB (ΔE76).
 CATEGORY_COLOURS = {"actor": "#332288", "athlete": "#ddcc77", "business": "#117733", "musician": "#cc6677",
-                    "politician": "#88ccee", "scientist": "#aa4499"}
-_FALLBACK_COLOURS = ("#44aa99", "#999933", "#882255", "#ee8866", "#6699cc", "#661100")
+                    "politician": "#88ccee", "scientist": "#661100"}
+_FALLBACK_COLOURS = ("#44aa99", "#999933", "#882255", "#ee8866", "#6699cc", "#aa4499")
 VECTOR_FORMAT = "pdf"  # written beside every PNG by save()
 ZERO_MARK = {"marker": "D", "markersize": 4.5, "markeredgecolor": "black", "markeredgewidth": 0.6,
              "linestyle": "none", "zorder": 6}
