@@ -926,3 +926,17 @@ def test_intersections_legend_keys_a_filled_point_only_when_one_is_drawn():
     assert "open: not significant" in texts and not any(t.startswith("filled:") for t in texts)
     faces = {str(line.get_markerfacecolor()) for line in none.get_lines() if line.get_marker() == "o"}
     assert faces <= {"white", "w", "none"}  # and indeed nothing is drawn filled
+
+
+def test_plots_wording_rows_follow_the_published_estimate_as_the_box_plots_follow_mean_delta():
+    """Rows top to bottom by the published wording's estimate, lowest first (the box plots order by mean Δ, left to
+    right), not in the table's order; a system with no published row last."""
+    rows = [{"wording": w, "model": m, "task": "valence", "attribute": "gender", "estimate": e + 0.001 * k,
+             "ci_low": e - 0.01, "ci_high": e + 0.01, "p_adjusted": 0.5, "verdict": "inconclusive"}
+            for m, e in (("afinn", 0.02), ("vader", -0.03), ("textblob", 0.0))
+            for k, w in enumerate(("published", "reworded-1"))]
+    rows.append({**rows[0], "model": "minilm-imdb", "wording": "reworded-1", "estimate": -0.5, "ci_low": -0.51,
+                 "ci_high": -0.49})
+    with plots.use_preset("acl-double"):
+        ax = plots.wording(pd.DataFrame(rows), attribute="gender")
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["vader", "textblob", "afinn", "minilm-imdb"]

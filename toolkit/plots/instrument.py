@@ -251,9 +251,13 @@ def _wording_keys(ax: Axes, data: pd.DataFrame) -> tuple[list, list[str]]:
 
 
 def _wording_panel(ax: Axes, data: pd.DataFrame) -> None:
-    """Draw :func:`wording`'s point-ranges of one attribute's rows (``data``) on ``ax``, a row per system: the
-    published wording filled on top, each rewording hollow under it in its own marker (:func:`_rewordings`)."""
-    models = list(dict.fromkeys(data["model"]))
+    """Draw :func:`wording`'s point-ranges of one attribute's rows (``data``) on ``ax``, a row per system, top to
+    bottom by the published wording's estimate (lowest first, as the EEC box plots order by mean Δ left to right;
+    a system without one last): the published wording filled on top, each rewording hollow under it in its own
+    marker (:func:`_rewordings`)."""
+    published_estimate = data[data["wording"] == "published"].groupby("model", sort=False)["estimate"].first()
+    models = sorted(dict.fromkeys(data["model"]),
+                    key=lambda m: (m not in published_estimate.index, published_estimate.get(m, 0.0)))
     palette = model_palette(models)
     markers = _rewordings(data)
     for i, model in enumerate(models):
