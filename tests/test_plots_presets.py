@@ -412,3 +412,12 @@ def test_name_category_colours_stay_apart_and_are_no_models_colour():
     assert min(gaps.values()) >= 40, min(gaps.items(), key=lambda kv: kv[1])
     assert not set(colours.values()) & set(plots.PALETTE)
     assert np.linalg.norm(_cielab("#cc6677") - _cielab("#aa4499")) < 40  # the pair the readers confused fails the bar
+
+
+@pytest.mark.parametrize("function", ["model_markers", "model_palette"])
+@pytest.mark.parametrize("bad", ["vader", None, 3])
+def test_a_bare_spec_or_no_list_is_a_coded_error_not_read_letter_by_letter(function, bad):
+    with pytest.raises(InputError, match=r"list of model specs") as caught:
+        getattr(plots, function)(bad)
+    assert caught.value.code == "TK102" and "wrap one spec in a list" in str(caught.value)
+    assert getattr(plots, function)([]) == {}

@@ -17,6 +17,7 @@ from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
 from seaborn.utils import relative_luminance
 
+from toolkit.errors import InputError
 from toolkit.formatting import short_label, short_labels
 from toolkit.plots.presets import preset, style
 
@@ -33,6 +34,15 @@ white; near-black before sky blue, which reads close to blue; vermillion late: b
 colour), then tab10's extras."""
 
 
+def _model_list(models: Iterable[str], *, what: str) -> list[str]:
+    """``models`` as a list of distinct specs, in order; one spec passed as a bare string (which would be read letter
+    by letter) or a non-iterable is an :class:`InputError` (TK102) naming the fix."""
+    if isinstance(models, (str, bytes)) or not isinstance(models, Iterable):
+        raise InputError(f"{what} takes a list of model specs, got {type(models).__name__} {models!r}.",
+                         fix=f"wrap one spec in a list: {what}([{models!r}]).")
+    return list(dict.fromkeys(str(m) for m in models))
+
+
 def model_palette(models: Iterable[str]) -> dict[str, str]:
     """``{model: colour}``, every model of one figure a different colour: a model of :data:`MODEL_COLOURS` keeps
     its fixed colour; the others take the :data:`PALETTE` colours no named model owns, then those of named models
@@ -40,7 +50,7 @@ def model_palette(models: Iterable[str]) -> dict[str, str]:
     figure and process; a lone unnamed model is always ``#333333``). Past the palette, evenly spaced hues."""
     import colorsys
 
-    models = list(dict.fromkeys(str(m) for m in models))
+    models = _model_list(models, what="model_palette")
     out = {m: MODEL_COLOURS[m] for m in models if m in MODEL_COLOURS}
     named = set(MODEL_COLOURS.values())
     free = [c for c in PALETTE if c not in named] + [c for c in PALETTE if c in named and c not in out.values()]
@@ -67,7 +77,7 @@ def model_markers(models: Iterable[str]) -> dict[str, str]:
     :data:`MODEL_MARKERS` marker; the others take the :data:`MARKER_CYCLE` markers no model of the figure holds, in
     sorted order of their specs. Unlike colours, markers are chosen per figure (the most distinct shapes go to the
     models drawn), so an unnamed model's marker can differ between figures of different models."""
-    models = list(dict.fromkeys(str(m) for m in models))
+    models = _model_list(models, what="model_markers")
     out = {m: MODEL_MARKERS[m] for m in models if m in MODEL_MARKERS}
     free = [k for k in MARKER_CYCLE if k not in out.values()]
     for i, model in enumerate(sorted(m for m in models if m not in out)):
