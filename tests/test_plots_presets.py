@@ -421,3 +421,13 @@ def test_a_bare_spec_or_no_list_is_a_coded_error_not_read_letter_by_letter(funct
         getattr(plots, function)(bad)
     assert caught.value.code == "TK102" and "wrap one spec in a list" in str(caught.value)
     assert getattr(plots, function)([]) == {}
+
+
+def test_biasfinder_btcs_says_a_missing_count_and_names_missing_columns():
+    table = _table4(models=("vader",))
+    table.loc[0, "btcs"] = np.nan
+    ax = biasfinder_figures.biasfinder_btcs(table)
+    assert _legend_texts(ax) == ["vader (BTCs not counted)"]  # not "(0 BTCs)"
+    with pytest.raises(InputError, match="lacks btcs") as caught:
+        biasfinder_figures.biasfinder_btcs(table.drop(columns="btcs"))
+    assert caught.value.code == "TK102"

@@ -91,10 +91,16 @@ def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
 
     if table4.empty:
         raise InputError("no Table 4 rows to plot.", fix="generate templates from a corpus that yields some.")
+    missing = [c for c in ("model", "attribute", "templates", "btcs") if c not in table4.columns]
+    if missing:
+        raise InputError(f"cannot draw BTCs per template: the table lacks {', '.join(missing)}.",
+                         fix="pass toolkit.studies.biasfinder.analysis.table4(...).")
     models = list(dict.fromkeys(table4["model"]))
     labels = short_labels(models)
     for model, block in table4.groupby("model", sort=False):  # each model's BTCs over all characteristics
-        labels[model] = f"{labels[model]} ({int(block['btcs'].sum()):,} BTC{'' if block['btcs'].sum() == 1 else 's'})"
+        counts = pd.to_numeric(block["btcs"], errors="coerce")
+        total = int(counts.sum()) if counts.notna().all() else None  # a missing count is said, never shown as 0
+        labels[model] += (" (BTCs not counted)" if total is None else f" ({total:,} BTC{'' if total == 1 else 's'})")
     templates = table4["templates"].astype(float).where(table4["templates"] > 0)
     data = table4.assign(per_template=table4["btcs"] / templates)
     colours, markers = model_palette(models), model_markers(models)
