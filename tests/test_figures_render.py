@@ -928,6 +928,22 @@ def test_intersections_legend_keys_a_filled_point_only_when_one_is_drawn():
     assert faces <= {"white", "w", "none"}  # and indeed nothing is drawn filled
 
 
+def test_intersections_refuse_a_table_they_cannot_draw_with_tk102_naming_the_column():
+    """A p_adjusted read back as text ("x") was a bare ValueError deep in the panel; a missing column a KeyError.
+    NaN stays allowed: a cell without enough data draws nothing."""
+    from toolkit.errors import InputError
+
+    table = pd.DataFrame([{"model": "vader", "contrast": "interaction", "estimate": 0.01, "ci_low": 0.0,
+                           "ci_high": 0.02, "p_adjusted": "x"}])
+    with pytest.raises(InputError, match=r"p_adjusted holds 1 value\(s\) that are not numbers \(first: 'x'\)") as e:
+        plots.intersections(table)
+    assert e.value.code == "TK102" and "toolkit.intersections.cells" in str(e.value)
+    with pytest.raises(InputError, match="lacks ci_low, ci_high"):
+        plots.intersections(table.drop(columns=["ci_low", "ci_high"]))
+    with plots.use_preset("acl-double"):
+        plots.intersections(table.assign(p_adjusted=np.nan, estimate=np.nan))  # NaN: drawn as nothing
+
+
 def test_plots_wording_rows_follow_the_published_estimate_as_the_box_plots_follow_mean_delta():
     """Rows top to bottom by the published wording's estimate, lowest first (the box plots order by mean Δ, left to
     right), not in the table's order; a system with no published row last."""

@@ -10,6 +10,7 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 
+from toolkit.errors import InputError
 from toolkit.formatting import short_labels
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
@@ -305,6 +306,7 @@ def intersections(table: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None =
     some system has not enough data for is starred, and the note says for which. A table of several tasks
     (``make figures TASK=all``) and no ``ax``: one panel per task in one new Figure (:func:`_grid`), a system kind
     the same colour in every panel, one legend; returns the first panel (its figure holds them all)."""
+    _check_intersections(table)
     tasks = list(dict.fromkeys(table["task"])) if "task" in table.columns else []
     if ax is None and len(tasks) > 1:
         return _task_intersections(table, tasks=tasks, alpha=alpha)
@@ -318,6 +320,22 @@ def intersections(table: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None =
     extra_handles, extra_texts = _intersections_keys(table, alpha=alpha, zero=zero, words=words)
     _legend_outside(ax, handles + extra_handles, texts + extra_texts)
     return ax
+
+
+def _check_intersections(table: pd.DataFrame) -> None:
+    """TK102 for a table :func:`intersections` cannot draw: a missing column, or a value of a numeric column that is
+    not a number (NaN is drawn as nothing: a cell without enough data)."""
+    fix = "pass toolkit.intersections.cells(...) (or its CSV read back with pandas)."
+    missing = [c for c in ("model", "contrast", "estimate", "ci_low", "ci_high") if c not in table.columns]
+    if missing:
+        raise InputError(f"cannot draw the intersections: the table lacks {', '.join(missing)}.", fix=fix)
+    for column in ("estimate", "ci_low", "ci_high", "p_adjusted"):
+        if column in table.columns:
+            values = pd.to_numeric(table[column], errors="coerce")
+            bad = table.loc[values.isna() & table[column].notna(), column]
+            if len(bad):
+                raise InputError(f"cannot draw the intersections: {column} holds {len(bad)} value(s) that are not "
+                                 f"numbers (first: {bad.iloc[0]!r}).", fix=fix)
 
 
 def _intersections_panel(ax: Axes, table: pd.DataFrame, *, alpha: float,
