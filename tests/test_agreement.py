@@ -4,6 +4,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy.stats import kendalltau
 
@@ -161,3 +162,82 @@ def test_the_two_way_tau_interval_covers_with_models_as_a_sample(n_models):
         low, high = np.nanquantile(two_way_taus(*boots, picks=picks), [0.025, 0.975])
         covered.append(low <= truth <= high)
     assert 0.91 <= np.mean(covered) <= 1.0
+
+
+def test_the_pairs_p_values_are_corrected_as_one_family_by_hand():
+    """Five defined pairs and one undefined (NaN: not in the family). Holm by hand: sorted p times 5, 4, 3, 2, 1,
+    made monotone; Bonferroni: times 5, capped at 1; none: unchanged."""
+    from toolkit.studies.agreement import adjust_pairs
+
+    p = [0.02, 0.01, 0.03, 0.2, 0.5, np.nan]
+    p_min = [1e-4] * 5 + [np.nan]
+    holm, possible, size = adjust_pairs(p, p_min, correction="holm")
+    assert size == 5 and holm[:5] == pytest.approx([0.08, 0.05, 0.09, 0.4, 0.5]) and np.isnan(holm[5])
+    assert possible.tolist() == [True] * 5 + [False]
+    bonferroni, _, _ = adjust_pairs(p, p_min, correction="bonferroni")
+    assert bonferroni[:5] == pytest.approx([0.1, 0.05, 0.15, 1.0, 1.0])
+    none, _, _ = adjust_pairs(p, p_min, correction="none")
+    assert none[:5] == pytest.approx(p[:5])
+    with pytest.raises(UnknownNameError, match="holm"):
+        adjust_pairs(p, p_min, correction="fdr")
+
+
+def test_whether_a_pair_can_pass_the_correction_at_all():
+    """Six pairs at alpha .05: Holm's first step needs p < .05/6 = .0083. Every smallest p at .02: no pair can
+    start Holm (nor pass Bonferroni), though each could pass uncorrected; one pair able to reach .001 opens Holm
+    for every pair whose own smallest p is below .05, Bonferroni only for that pair."""
+    from toolkit.studies.agreement import adjust_pairs
+
+    p = [0.5] * 6
+    stuck = [0.02] * 6
+    assert not adjust_pairs(p, stuck, correction="holm")[1].any()
+    assert not adjust_pairs(p, stuck, correction="bonferroni")[1].any()
+    assert adjust_pairs(p, stuck, correction="none")[1].all()
+    opened = [0.001, 0.02, 0.02, 0.02, 0.02, 0.06]
+    assert adjust_pairs(p, opened, correction="holm")[1].tolist() == [True] * 5 + [False]
+    assert adjust_pairs(p, opened, correction="bonferroni")[1].tolist() == [True] + [False] * 5
+
+
+def test_the_verdict_reads_the_corrected_p_and_says_its_family():
+    """Three pairs at exact p .01, .02, .04 (all τ > 0): uncorrected all three agree; Holm (.03, .04, .04) all
+    three; Bonferroni (.03, .06, .12) only the first. The conclusions say the family and the correction."""
+    from types import SimpleNamespace
+
+    from toolkit.studies import get
+
+    def verdicts(correction, adjusted):
+        tau = pd.DataFrame({"study_a": ["eec", "eec", "psa"], "study_b": ["psa", "btcsam", "btcsam"],
+                            "n_models": 8, "tau": [0.8, 0.7, 0.6], "ci_low": 0.1, "ci_high": 1.0,
+                            "p_value": [0.01, 0.02, 0.04], "p_adjusted": adjusted, "family_size": 3,
+                            "correction": correction, "p_min": 2.5e-5, "claim_possible": True,
+                            "min_abs_tau": 0.71, "state": "assessable", "reason": ""})
+        return get("agreement").conclusions(SimpleNamespace(tau=tau, settings=SimpleNamespace(alpha=0.05)))
+
+    holm = verdicts("holm", [0.03, 0.04, 0.04])
+    assert list(holm["verdict"]) == ["rankings agree"] * 3
+    assert holm["family"].iloc[0] == "the 3 pairs of studies with a ranking (holm over them)"
+    assert list(holm["p_adjusted"]) == [0.03, 0.04, 0.04] and list(holm["correction"]) == ["holm"] * 3
+    assert "Holm over 3 pairs: the first agreement claim needs |τ| ≥ 0.71 (p < 0.05/3)" in holm["reason"].iloc[0]
+    bonferroni = verdicts("bonferroni", [0.03, 0.06, 0.12])
+    assert list(bonferroni["verdict"]) == ["rankings agree"] + ["no agreement shown"] * 2
+    none = verdicts("none", [0.01, 0.02, 0.04])
+    assert none["family"].iloc[0] == "none: each pair of studies on its own"
+    assert "8 models: an agreement claim needs |τ| ≥ 0.71 (p < 0.05)" in none["reason"].iloc[0]
+
+
+def test_agreement_records_its_correction_and_its_settings_refuse_others(scored):
+    from toolkit.studies import agreement
+
+    row = agreement.agreement(scored=scored, n_boot=50, correction="bonferroni").tau.iloc[0]
+    assert row["correction"] == "bonferroni" and row["family_size"] == 1  # one pair: nothing to correct
+    assert row["p_adjusted"] == pytest.approx(row["p_value"])
+    assert agreement.AgreementSettings().correction == "holm"
+    assert agreement.AgreementSettings(correction="none").correction == "none"
+    with pytest.raises(UnknownNameError, match="bonferroni, holm, none"):
+        agreement.AgreementSettings(correction="fdr_bh")
+    from toolkit.studies.psa import PSASettings
+
+    with pytest.raises(UnknownNameError, match="fdr_bh"):  # another study's family keeps its own corrections
+        PSASettings(correction="none")
+    with pytest.raises(UnknownNameError):
+        agreement.agreement(scored=scored, n_boot=50, correction="fdr_bh")

@@ -503,6 +503,25 @@ def test_agreement_marks_in_bold_the_pairs_whose_verdict_is_rankings_agree():
         ["0.30\n[−0.40, 0.80]\np\u00a0=\u00a00.05"]
 
 
+def test_agreement_bold_reads_the_corrected_p_and_the_note_says_the_family():
+    """A pair at exact p .01 and .02 is not bold once Holm over 6 pairs lifts it to .06: the cell shows the p its
+    bold reads (p_adj) and the note names the correction and the family."""
+    rows = [{"study_a": "eec", "study_b": "psa", "n_models": 8, "tau": 0.69, "ci_low": -0.04, "ci_high": 1.0,
+             "p_value": 0.01, "p_adjusted": 0.06, "family_size": 6, "correction": "holm", "claim_possible": True,
+             "min_abs_tau": 0.79, "state": "assessable"},
+            {"study_a": "eec", "study_b": "btcsam", "n_models": 8, "tau": 0.9, "ci_low": 0.4, "ci_high": 1.0,
+             "p_value": 0.001, "p_adjusted": 0.006, "family_size": 6, "correction": "holm", "claim_possible": True,
+             "min_abs_tau": 0.79, "state": "assessable"}]
+    with plots.use_preset("acl-double"):
+        ax = agreement_figures.agreement_tau(pd.DataFrame(rows))
+    bold = [t.get_text() for t in ax.texts if t.get_fontweight() == "bold"]
+    assert bold == ["0.90\n[0.40, 1.00]\n$p_\\mathrm{adj}$\u00a0=\u00a00.006"]
+    note = re.sub(r"[ \n]+", " ", ax.get_xlabel())  # the note's line breaks as spaces, its no-break spaces kept
+    assert "$p_\\mathrm{adj}$: exact permutation p, Holm-adjusted over 6 pairs" in note
+    assert "Holm over 6 pairs: the first agreement claim needs |τ| ≥ 0.79 (p < 0.05/6)" in note
+    assert "bold: rankings agree (τ > 0, $p_\\mathrm{adj}$ < 0.05)" in note
+
+
 def test_agreement_is_a_lower_triangle_whose_intervals_contain_their_estimate():
     with plots.use_preset("acl-double"):
         ax = FIGURES["agreement_tau"]()

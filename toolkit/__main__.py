@@ -31,7 +31,6 @@ from toolkit.executors import Terminated, raise_on_sigterm
 from toolkit.models import available, split_specs, task_of
 from toolkit.outputs.files import check_owner, check_writable
 from toolkit.scoring import check_cache
-from toolkit.stats import METHODS
 from toolkit.studies.base import SIZES
 
 FRONTS = ("models", "audit", "report", "compare")
@@ -70,7 +69,7 @@ def _parser(chosen: str | None = None) -> argparse.ArgumentParser:
         command.add_argument("--no-cache", action="store_true", help="score everything afresh and store nothing")
         command.add_argument("--alpha", type=float, default=defaults.alpha, help="significance level before the "
                              f"correction (default {defaults.alpha})")
-        command.add_argument("--correction", choices=METHODS, default=defaults.correction,
+        command.add_argument("--correction", choices=defaults.CORRECTIONS, default=defaults.correction,
                              help=f"multiple-comparison correction over the study's family (default "
                                   f"{defaults.correction})")
         command.add_argument("--margin", type=float, default=defaults.margin,

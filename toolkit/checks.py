@@ -158,13 +158,14 @@ def successes(k: object, n: object, *, name: str = "k") -> tuple[float, float]:
     return min(max(k, 0.0), n), n
 
 
-def statistics(*, correction: str, margin: object, alpha: object, n_boot: object = None,
-               min_boot: int = N_BOOT_MIN) -> tuple[float, float, int | None]:
+def statistics(*, correction: str, margin: object, alpha: object, n_boot: object = None, min_boot: int = N_BOOT_MIN,
+               corrections: tuple[str, ...] = CORRECTIONS) -> tuple[float, float, int | None]:
     """The statistics options every study takes (``docs/statistics.md``), checked before any work: ``correction``
-    one of :data:`CORRECTIONS` (TK103), ``alpha`` in (0, 0.5), ``margin`` in (0, 1), ``n_boot`` from ``min_boot``
+    one of ``corrections`` (default :data:`CORRECTIONS`; TK103), ``alpha`` in (0, 0.5), ``margin`` in (0, 1),
+    ``n_boot`` from ``min_boot``
     to :data:`N_BOOT_MAX` (None: not checked). Returns ``alpha, margin, n_boot``."""
-    if correction not in CORRECTIONS:
-        raise unknown("correction method", correction, CORRECTIONS)
+    if correction not in corrections:
+        raise unknown("correction method", correction, corrections)
     level = _alpha(alpha)
     margin = fraction(margin, name="margin")
     return level, margin, None if n_boot is None else _n_boot(n_boot, minimum=min_boot)

@@ -32,10 +32,11 @@ STORED = (A_HIGHER, B_HIGHER, EQUIVALENT, SMALL, INCONCLUSIVE, IDENTICAL)
 
 KINDS = ("a", "b", "equivalent", "small", "inconclusive", "identical")
 """The kinds of verdict, in the order a legend lists them."""
-AGREEMENT = {"rankings agree": "Kendall's τ above 0 with its exact permutation p below α (each pair of studies on "
-                               "its own; the bootstrap interval over models is descriptive)",
-             "no agreement shown": "τ at or below 0, its permutation p at or above α, or τ undefined (a study "
-                                   "ranks every model equal)"}
+AGREEMENT = {"rankings agree": "Kendall's τ above 0 with its exact permutation p, corrected over the pairs of "
+                               "studies (Holm by default; the family and correction columns say which), below α "
+                               "(the bootstrap interval over models is descriptive)",
+             "no agreement shown": "τ at or below 0, its corrected permutation p at or above α, or τ undefined (a "
+                                   "study ranks every model equal)"}
 """Agreement across methods: its verdict words and what each means."""
 
 

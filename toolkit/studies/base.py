@@ -45,10 +45,12 @@ class Settings:
     n_boot: int = stats.N_BOOT
     seed: int = 0
     MIN_BOOT: ClassVar[int] = checks.N_BOOT_MIN  # the fewest bootstrap replicates the study's estimators accept
+    CORRECTIONS: ClassVar[tuple[str, ...]] = checks.CORRECTIONS  # the corrections its family accepts
 
     def __post_init__(self) -> None:
         alpha, margin, n_boot = checks.statistics(correction=self.correction, margin=self.margin, alpha=self.alpha,
-                                                  n_boot=self.n_boot, min_boot=self.MIN_BOOT)
+                                                  n_boot=self.n_boot, min_boot=self.MIN_BOOT,
+                                                  corrections=self.CORRECTIONS)
         self._set(alpha=alpha, margin=margin, n_boot=n_boot, seed=checks.seed(self.seed))
         self.check()
 

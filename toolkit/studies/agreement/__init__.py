@@ -17,12 +17,16 @@ Headlines (each a ratio of sums over units, so a bootstrap replicate is a weight
 Higher = more biased (or more sensitive) in every one; rank 1 = the highest.
 
 Inputs: scored tables of the studies (``result.scored``), any subset of them, sharing at least three models.
-Outputs: :data:`HEADLINE_COLUMNS` (per study × model: the headline with a percentile interval and its rank) and
+Outputs: :data:`HEADLINE_COLUMNS` (per study × model: the headline with a percentile interval and its rank, 1 = the
+highest; tied models share their mean rank, 6.5 for four tied at 5-8) and
 :data:`TAU_COLUMNS`, per pair of studies:
 
 - ``tau``: τ-b over the shared models; ``p_value``: its exact two-sided permutation p (:func:`exact_p`: every
   ordering of one study's headlines up to 20,000 orderings, e.g. all 40,320 of 8 models; ties kept), and ``p_min``,
   the smallest p the number of models and their ties allow (4 models: 2/24 = 0.083 — no agreement can be shown).
+- ``p_adjusted``: ``p_value`` corrected over the family, the ``family_size`` pairs with a defined τ, by
+  ``correction`` (:data:`CORRECTIONS`; default Holm: "these two studies agree" is one of up to 6 claims for 4
+  studies; ``"none"`` reads each pair on its own). The verdict reads ``p_adjusted``.
 - ``state`` (:data:`STATES`) and ``reason``: ``undefined`` (a study gives every model the same headline, e.g. no
   model has a BTC), ``too few models`` (``p_min`` ≥ alpha), ``ties`` (τ-b counts only the pairs both studies order;
   a lexicon that ignores names sits at 0 with the others), ``assessable``.
@@ -33,9 +37,11 @@ Outputs: :data:`HEADLINE_COLUMNS` (per study × model: the headline with a perce
 - ``share_positive``/``share_undefined``: over replicates that resample the units only (the models fixed): how often
   the measurement noise alone leaves τ > 0, or undefined.
 - ``claim_possible`` and ``min_abs_tau``: whether these models can support an agreement claim at all (the
-  smallest exact p, ties included, below alpha) and the smallest |τ| whose exact p is below alpha for untied
-  rankings of this many models (:func:`claim_support`, Kendall's exact null: NaN for 3-4 models; 6: 0.87; 8: 0.64;
-  12: 0.45); :func:`~toolkit.studies.agreement.captions.claim_words` says it in words, under the τ figure and in
+  smallest exact p, ties included, can pass the correction) and the smallest |τ| whose exact p is below the first
+  claim's level (alpha / ``family_size`` under Holm or Bonferroni, alpha with no correction) for untied rankings of
+  this many models (:func:`claim_support`, Kendall's exact null; at alpha = 0.05 and no correction: NaN for 3-4
+  models, 6: 0.87, 8: 0.64, 12: 0.45; Holm over 6 pairs: NaN for 3-5, 6: 1, 8: 0.79, 12: 0.61);
+  :func:`~toolkit.studies.agreement.captions.claim_words` says it in words, under the τ figure and in
   the conclusions' ``reason``.
 """
 from __future__ import annotations
@@ -63,9 +69,12 @@ from toolkit.studies.result import Provenance, StudyResult
 UNIT_COLUMNS = ("model", "unit", "part", "num", "den")
 HEADLINE_COLUMNS = ("study", "measure", "model", "estimate", "ci_low", "ci_high", "rank", "n_units")
 TAU_COLUMNS = ("study_a", "study_b", "n_models", "tau", "ci_low", "ci_high", "share_positive", "share_undefined",
-               "p_value", "p_min", "claim_possible", "min_abs_tau", "state", "reason")
+               "p_value", "p_adjusted", "family_size", "correction", "p_min", "claim_possible", "min_abs_tau", "state",
+               "reason")
 SUPPORT_COLUMNS = ("n_models", "alpha", "claim_possible", "min_abs_tau", "p_at_min", "null_sd", "width_null")
 STATES = ("assessable", "ties", "too few models", "undefined")
+CORRECTIONS = ("holm", "bonferroni", "none")
+"""How the pairs' p values are corrected as one family (:func:`adjust_pairs`)."""
 MIN_MODELS_CI = 6
 """Fewer shared models than this: no τ interval (``reason`` says why); see :func:`agreement`."""
 
@@ -180,23 +189,43 @@ def claim_table(*, n_models: Sequence[int] = tuple(range(3, 21)), alpha: float =
     return pd.DataFrame([claim_support(n_models=m, alpha=alpha) for m in n_models], columns=list(SUPPORT_COLUMNS))
 
 
-def _assess(a: str, b: str, x: np.ndarray, y: np.ndarray, *, alpha: float) -> tuple[str, str, float, float]:
-    """``state, reason, p, p_min`` of one pair of studies' point headlines ``x`` and ``y`` (:data:`STATES`)."""
+def _flat(name: str, values: np.ndarray) -> str:
+    """Why a study's headlines give no ranking (every model equal), or ""."""
+    return f"{name} gives every model the same headline ({values[0]:.3g})" if len(np.unique(values)) == 1 else ""
+
+
+def _ties(a: str, b: str, x: np.ndarray, y: np.ndarray) -> list[str]:
     n = len(x)
-    flat = [s for s, v in ((a, x), (b, y)) if len(np.unique(v)) == 1]
-    if flat:
-        return ("undefined", f"{' and '.join(flat)} gives every model the same headline "
-                f"({(x if flat[0] == a else y)[0]:.3g}): no ranking", float("nan"), float("nan"))
-    p, p_min = exact_p(x, y)
-    tied = [f"{s} ranks {n - len(np.unique(v)) + 1} of {n} models equal" for s, v in ((a, x), (b, y))
+    return [f"{s} ranks {n - len(np.unique(v)) + 1} of {n} models equal" for s, v in ((a, x), (b, y))
             if len(np.unique(v)) < n]
-    if p_min >= alpha:
-        why = f"{n} models" + (f" ({'; '.join(tied)})" if tied else "")
-        return ("too few models", f"{why}: the smallest exact p is {p_min:.3g} ≥ alpha = {alpha:g}, so no "
-                "agreement can be shown", p, p_min)
-    if tied:
-        return "ties", "; ".join(tied) + ": τ-b counts only the pairs both studies order", p, p_min
-    return "assessable", "", p, p_min
+
+
+def first_level(*, alpha: float, family_size: int, correction: str) -> float:
+    """The level the most significant pair's p must be below: ``alpha / family_size`` under Holm (its first step)
+    and Bonferroni (every step), ``alpha`` with no correction."""
+    if correction not in CORRECTIONS:
+        raise unknown("correction", correction, CORRECTIONS)
+    return alpha if correction == "none" or family_size <= 1 else alpha / family_size
+
+
+def adjust_pairs(p_values: Sequence[float], p_mins: Sequence[float], *, alpha: float = 0.05,
+                 correction: str = "holm") -> tuple[np.ndarray, np.ndarray, int]:
+    """The pairs' exact p values corrected as one family (NaN p: an undefined τ, not in the family), whether each
+    pair could pass the correction at all given its smallest possible p, and the family's size.
+
+    A pair's ``claim_possible``: with no correction ``p_min < alpha``; Bonferroni ``p_min < alpha / m``; Holm
+    ``p_min < alpha`` and some pair of the family with ``p_min < alpha / m`` (Holm's first step; a later pair's
+    level grows to alpha)."""
+    p, p_min = np.asarray(p_values, dtype=float), np.asarray(p_mins, dtype=float)
+    family_size = int(np.isfinite(p).sum())
+    level = first_level(alpha=alpha, family_size=family_size, correction=correction)
+    if correction == "none":
+        return p.copy(), np.isfinite(p) & (p_min < alpha), family_size
+    adjusted = stats.adjust(p, method=correction)
+    if correction == "bonferroni":
+        return adjusted, np.isfinite(p) & (p_min < level), family_size
+    starts = bool(np.any(np.isfinite(p) & (p_min < level)))
+    return adjusted, np.isfinite(p) & (p_min < alpha) & starts, family_size
 
 
 @dataclass(frozen=True)
@@ -208,11 +237,14 @@ class Agreement:
 
 
 def agreement(*, scored: Mapping[str, pd.DataFrame], n_boot: int = 2000, seed: int = 0, alpha: float = 0.05,
-              theta: float = 0.2, attribute: str = "gender") -> Agreement:
+              theta: float = 0.2, attribute: str = "gender", correction: str = "holm") -> Agreement:
     """Rank the models every study in ``scored`` (study name → its scored table) shares by the study's headline
     (:data:`MEASURES`) and compare the rankings (module docstring). ``theta``: BTC-SAM's threshold; ``attribute``:
-    BiasFinder's characteristic."""
+    BiasFinder's characteristic; ``correction``: how the pairs' p values are corrected as one family
+    (:data:`CORRECTIONS`, :func:`adjust_pairs`)."""
     n_boot, seed, alpha = checks.n_boot(n_boot), checks.seed(seed), checks.alpha(alpha)
+    if correction not in CORRECTIONS:
+        raise unknown("correction", correction, CORRECTIONS)
     known = measures()
     for name in scored:
         if name not in known:
@@ -233,35 +265,65 @@ def agreement(*, scored: Mapping[str, pd.DataFrame], n_boot: int = 2000, seed: i
                                            absolute=get(name).headline_absolute)
         boots[name], points[name] = boot, point
         low, high = np.nanquantile(boot, [alpha / 2, 1 - alpha / 2], axis=0)
-        ranks = sps.rankdata(-point, method="min")
+        ranks = sps.rankdata(-point, method="average")  # tied models share their mean rank, as τ-b counts ties
         rows += [{"study": name, "measure": known[name], "model": m, "estimate": float(point[i]),
-                  "ci_low": float(low[i]), "ci_high": float(high[i]), "rank": int(ranks[i]), "n_units": n_units}
+                  "ci_low": float(low[i]), "ci_high": float(high[i]), "rank": float(ranks[i]), "n_units": n_units}
                  for i, m in enumerate(models)]
     taus = []
     picks = rng.integers(0, len(models), (n_boot, len(models)))  # models drawn with replacement, one draw per replicate
-    support = claim_support(n_models=len(models), alpha=alpha)
     for a, b in combinations(units, 2):
         draws = tau_b(boots[a], boots[b])  # the units resampled, the models fixed
-        state, reason, p, p_min = _assess(a, b, points[a], points[b], alpha=alpha)
+        flat = [why for why in (_flat(a, points[a]), _flat(b, points[b])) if why]
+        p, p_min = exact_p(points[a], points[b]) if not flat else (np.nan, np.nan)
         tau = float(tau_b(points[a], points[b])[0])
+        notes = [" and ".join(flat) + ": no ranking"] if flat else []
         low = high = np.nan
-        if state != "undefined" and len(models) < MIN_MODELS_CI:
-            reason = "; ".join(filter(None, [reason, f"no interval: {len(models)} models, fewer than "
-                                             f"{MIN_MODELS_CI}, and τ over so few resampled models is degenerate"]))
-        elif state != "undefined":
+        if not flat and len(models) < MIN_MODELS_CI:
+            notes.append(f"no interval: {len(models)} models, fewer than {MIN_MODELS_CI}, and τ over so few "
+                         "resampled models is degenerate")
+        elif not flat:
             both = two_way_taus(boots[a], boots[b], picks=picks)
             if np.isfinite(both).mean() >= 0.9:
                 low, high = np.nanquantile(both, [alpha / 2, 1 - alpha / 2])
             else:
-                reason = "; ".join(filter(None, [reason, f"no interval: τ undefined in "
-                                                 f"{np.mean(~np.isfinite(both)):.0%} of the replicates"]))
+                notes.append(f"no interval: τ undefined in {np.mean(~np.isfinite(both)):.0%} of the replicates")
         taus.append({"study_a": a, "study_b": b, "n_models": len(models), "tau": tau, "ci_low": float(low),
                      "ci_high": float(high), "share_positive": float(np.mean(draws > 0)),
                      "share_undefined": float(np.mean(np.isnan(draws))), "p_value": p, "p_min": p_min,
-                     "claim_possible": bool(state != "undefined" and p_min < alpha),
-                     "min_abs_tau": support["min_abs_tau"], "state": state, "reason": reason})
+                     "ties": _ties(a, b, points[a], points[b]), "notes": notes})
+    adjusted, possible, family_size = adjust_pairs([t["p_value"] for t in taus], [t["p_min"] for t in taus],
+                                                   alpha=alpha, correction=correction)
+    level = first_level(alpha=alpha, family_size=family_size, correction=correction)
+    support = claim_support(n_models=len(models), alpha=level)
+    for row, p_adjusted, claim_possible in zip(taus, adjusted, possible):
+        ties, notes = row.pop("ties"), row.pop("notes")
+        if not np.isfinite(row["p_value"]):
+            state, why = "undefined", ""
+        elif not claim_possible:
+            state = "too few models"
+            why = (f"{len(models)} models" + (f" ({'; '.join(ties)})" if ties else "") +
+                   f": the smallest exact p is {row['p_min']:.3g} " +
+                   _short_of(row["p_min"], correction=correction, alpha=alpha, level=level, family_size=family_size) +
+                   ", so no agreement can be shown")
+        elif ties:
+            state, why = "ties", "; ".join(ties) + ": τ-b counts only the pairs both studies order"
+        else:
+            state, why = "assessable", ""
+        row.update(p_adjusted=float(p_adjusted), family_size=family_size, correction=correction,
+                   claim_possible=bool(claim_possible), min_abs_tau=support["min_abs_tau"], state=state,
+                   reason="; ".join(filter(None, [*notes[:1], why, *notes[1:]])))
     return Agreement(headlines=pd.DataFrame(rows, columns=list(HEADLINE_COLUMNS)),
                      tau=pd.DataFrame(taus, columns=list(TAU_COLUMNS)))
+
+
+def _short_of(p_min: float, *, correction: str, alpha: float, level: float, family_size: int) -> str:
+    """What a pair's smallest possible exact p (``p_min``) falls short of, in words."""
+    if correction == "none" or p_min >= alpha:
+        return f"≥ alpha = {alpha:g}"
+    if correction == "bonferroni":
+        return f"≥ alpha / {family_size} = {level:.3g} (Bonferroni over the {family_size} pairs)"
+    return (f"and no pair's can be below alpha / {family_size} = {level:.3g}, the first step of Holm's correction "
+            f"over the {family_size} pairs")
 
 
 @dataclass(frozen=True)
@@ -269,8 +331,11 @@ class AgreementSettings(Settings):
     """Agreement's settings: each study run on the models with its ``quick`` size (EEC on all sentences, PSA on
     ``corpus`` with ``psa_n`` sentences, BiasFinder on ``corpus``, BTC-SAM on the toolkit's sets and the
     ``released`` sets found in ``btcsam_dir``); ``theta``: BTC-SAM's threshold; ``attribute``: BiasFinder's
-    characteristic; ``studies``: which to compare (default: every study with a headline)."""
+    characteristic; ``studies``: which to compare (default: every study with a headline); ``correction``: over the
+    pairs of studies (:data:`CORRECTIONS`, default Holm; ``"none"`` reads each pair on its own)."""
 
+    CORRECTIONS = CORRECTIONS
+    correction: str = "holm"
     psa_n: int = 56
     corpus: str = "sample"
     btcsam_dir: str | None = "auto"
@@ -290,11 +355,12 @@ def from_results(results: Mapping[str, StudyResult], *, settings: AgreementSetti
     settings = settings or STUDY.settings()
     scored = {name: result.scored for name, result in results.items() if name in measures()}
     found = agreement(scored=scored, n_boot=settings.n_boot, seed=settings.seed, alpha=settings.alpha,
-                      theta=settings.theta, attribute=settings.attribute)
+                      theta=settings.theta, attribute=settings.attribute, correction=settings.correction)
     fingerprints = {k: v for r in results.values() for k, v in r.provenance.fingerprints.items()}
     models = sorted(set(found.headlines["model"]))
     record = {"study": "agreement", "measures": {s: measures()[s] for s in scored}, "n_boot": settings.n_boot,
-              "seed": settings.seed, "alpha": settings.alpha, "theta": settings.theta,
+              "seed": settings.seed, "alpha": settings.alpha, "correction": settings.correction,
+              "theta": settings.theta,
               "attribute": settings.attribute, "studies": sorted(scored),
               "runs": {name: dict(r.provenance.settings) for name, r in results.items()}}
     first = next(iter(scored.values()))
@@ -306,14 +372,15 @@ def from_results(results: Mapping[str, StudyResult], *, settings: AgreementSetti
 
 def run(*, models: Iterable[Any], psa_n: int = 56, corpus: str = "sample", btcsam_dir: str | None = "auto",
         released: Sequence[str] = ("baseline",), n_boot: int = stats.N_BOOT, seed: int = 0, theta: float = 0.2,
-        studies: Sequence[str] | None = None, cache: bool | str = True, progress: bool | None = None) -> StudyResult:
+        studies: Sequence[str] | None = None, correction: str = "holm", cache: bool | str = True,
+        progress: bool | None = None) -> StudyResult:
     """Run the studies on ``models`` with their defaults — EEC (all sentences), PSA on ``corpus`` (``psa_n``
     sentences), BiasFinder on ``corpus``, BTC-SAM on the toolkit's sets and the ``released`` BTC-SAM sets found in
-    ``btcsam_dir`` (skipped when absent) — and compare them (:func:`agreement`). The result's ``results`` holds each
-    study's result."""
+    ``btcsam_dir`` (skipped when absent) — and compare them (:func:`agreement`; ``correction`` over the pairs of
+    studies, :data:`CORRECTIONS`). The result's ``results`` holds each study's result."""
     return STUDY.run(models=models, cache=cache, progress=progress, psa_n=psa_n, corpus=corpus,
                      btcsam_dir=btcsam_dir, released=tuple(released), n_boot=n_boot, seed=seed, theta=theta,
-                     studies=None if studies is None else tuple(studies))
+                     studies=None if studies is None else tuple(studies), correction=correction)
 
 
 def write(result: StudyResult, out_dir: str | Path | None = None, **options: Any) -> list[Path]:
@@ -333,9 +400,10 @@ class Agreement_(Study):
     sizes = {"quick": {}, "paper": {"psa_n": 1000}}
     takes_models = False  # it runs the other studies on the models it is given
     paper_figures = {
-        "agreement_tau": ("agreement_tau", "none", ("Kendall's τ between the studies' rankings; under the axes, "
+        "agreement_tau": ("agreement_tau", "none", ("Kendall's τ between the studies' rankings and the exact p "
+                                                    "corrected over the pairs (Holm by default); under the axes, "
                                                     "whether the number of models can support an agreement claim "
-                                                    "at all (the smallest |τ| an exact p below alpha needs)")),
+                                                    "at all (the smallest |τ| the first claim needs)")),
         "agreement_ranks": ("agreement_ranks", "none", "each model's rank by study"),
     }
 
@@ -363,13 +431,18 @@ class Agreement_(Study):
     def conclusions(self, result: StudyResult) -> pd.DataFrame:
         tau = result.tau
         alpha = result.settings.alpha
-        agree = (tau["p_value"] < alpha) & (tau["tau"] > 0) & (tau["state"] != "undefined")
+        read = tau["p_adjusted"] if "p_adjusted" in tau else tau["p_value"]
+        agree = (read < alpha) & (tau["tau"] > 0) & (tau["state"] != "undefined")
         verdict = np.where(agree, "rankings agree", "no agreement shown")  # undefined τ: its reason says why
+        correction = str(tau["correction"].iloc[0]) if "correction" in tau and len(tau) else "none"
+        size = int(tau["family_size"].iloc[0]) if "family_size" in tau and len(tau) else len(tau)
+        family = ("none: each pair of studies on its own" if correction == "none" else
+                  f"the {size} pairs of studies with a ranking ({correction} over them)")
         return stats_frame.frame(pd.DataFrame({
             "model": "all", "attribute": "ranking", "scope": tau["study_a"] + " vs " + tau["study_b"],
             "estimate": tau["tau"], "ci_low": tau["ci_low"], "ci_high": tau["ci_high"], "effect_size": tau["tau"],
-            "p_value": tau["p_value"], "p_adjusted": tau["p_value"], "verdict": verdict,
-            "unit": "Kendall's τ-b", "family": "none: each pair of studies on its own", "correction": "none",
+            "p_value": tau["p_value"], "p_adjusted": read, "verdict": verdict,
+            "unit": "Kendall's τ-b", "family": family, "correction": correction,
             "null": "τ = 0: the two rankings are unrelated (exact permutation p)",
             "reason": ["; ".join(filter(None, [row["reason"] if isinstance(row["reason"], str) else "",
                                                claim_words(row, alpha=alpha)]))

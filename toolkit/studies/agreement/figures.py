@@ -17,7 +17,7 @@ from toolkit.plots.style import (
     new_axes,
     short_labels,
 )
-from toolkit.studies.agreement.captions import claim_words
+from toolkit.studies.agreement.captions import claim_words, family_words
 
 NAMES = {"eec": "EEC", "psa": "PSA", "biasfinder": "BiasFinder", "btcsam": "BTC-SAM", "multilingual": "EEC-ML"}
 """How the figures name each study (its papers' names; any other study keeps its registry name)."""
@@ -36,9 +36,11 @@ def _p_text(p_value: float) -> str:
 def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = None) -> Axes:
     """Kendall's τ between the studies' rankings (:func:`toolkit.studies.agreement.agreement`'s ``tau``) as a lower triangle:
     one cell per pair of studies (no diagonal, no mirror), coloured by τ and saying τ over its bootstrap interval
-    (``ci_low``/``ci_high``, where given) and its exact permutation p (``p_value``: what the verdict reads); a cell whose τ is undefined (a study that ties every model) is
-    grey and says ``undefined``; an interval that does not contain its τ is flagged ``*`` and said under the
-    axes, as is what the number of models allows an agreement claim at ``alpha`` (:func:`claim_words`)."""
+    (``ci_low``/``ci_high``, where given) and the p the verdict reads: the exact permutation p corrected over the
+    pairs (``p_adjusted``, said p_adj; ``p_value`` where the table has no correction); a cell whose τ is undefined
+    (a study that ties every model) is grey and says ``undefined``; an interval that does not contain its τ is
+    flagged ``*`` and said under the axes, as is what the number of models allows an agreement claim at ``alpha``
+    and the correction (:func:`claim_words`)."""
     p = preset()
     studies = list(dict.fromkeys([*tau["study_a"], *tau["study_b"]]))
     rows, cols = studies[1:], studies[:-1]
@@ -51,17 +53,19 @@ def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = N
     matrix = pd.DataFrame(np.nan, index=rows, columns=cols)
     labels = pd.DataFrame("", index=rows, columns=cols)
     undefined, outside, agree = [], False, []
+    family = family_words(tau.iloc[0], alpha=alpha)[0] if len(tau) else ""
+    read, p_name = ("p_adjusted", r"$p_\mathrm{adj}$") if family and "p_adjusted" in tau else ("p_value", "p")
     for row in tau.itertuples(index=False):
         a, b = sorted((row.study_a, row.study_b), key=studies.index)  # a earlier: column; b later: row
         if not np.isfinite(row.tau):
             undefined.append((rows.index(b), cols.index(a)))
             continue
         matrix.loc[b, a] = row.tau
-        if row.tau > 0 and getattr(row, "p_value", np.nan) < alpha:  # the conclusions' rule: "rankings agree"
+        p_value = getattr(row, read, np.nan)
+        if row.tau > 0 and p_value < alpha:  # the conclusions' rule: "rankings agree"
             agree.append((cols.index(a) + 0.5, rows.index(b) + 0.5))
         low, high = getattr(row, "ci_low", np.nan), getattr(row, "ci_high", np.nan)
-        p_value = getattr(row, "p_value", np.nan)
-        p_text = f"\np\u00a0=\u00a0{_p_text(p_value)}" if np.isfinite(p_value) else ""  # the verdict's evidence
+        p_text = f"\n{p_name}\u00a0=\u00a0{_p_text(p_value)}" if np.isfinite(p_value) else ""  # the verdict's evidence
         if np.isfinite(low) and np.isfinite(high):
             flag = "" if low - 1e-9 <= row.tau <= high + 1e-9 else "*"
             outside |= bool(flag)
@@ -87,8 +91,11 @@ def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = N
     ax.set(title=f"Agreement of rankings ({n} models)", xlabel="", ylabel="")
     notes = list(dict.fromkeys(claim_words(row, alpha=alpha) for row in tau.to_dict("records")
                                if {"claim_possible", "min_abs_tau"} <= set(row)))
+    if family and tau[read].notna().any():
+        notes.append(f"{p_name}: exact permutation p, {family.replace(' over', '-adjusted over')}")
     if agree:
-        notes.append(f"bold: rankings agree (τ > 0, exact permutation p < {alpha:g}); [ ]: {100 * (1 - alpha):g}"
+        rule = p_name if family else "exact permutation p"
+        notes.append(f"bold: rankings agree (τ > 0, {rule} < {alpha:g}); [ ]: {100 * (1 - alpha):g}"
                      "\u00a0% bootstrap over models, descriptive (with few models it can reach 0 where p is small)")
     if outside:
         notes.append("* the bootstrap interval does not contain τ")
@@ -99,8 +106,9 @@ def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = N
 @_styled
 def agreement_ranks(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """Each model's rank (1 = most biased) under each study's headline measure, one line per model in its own
-    colour (:func:`model_palette`) and marker (:func:`model_markers`); models tied at a rank are set side by side
-    (a small horizontal offset) so every point shows; the legend sits under the Axes."""
+    colour (:func:`model_palette`) and marker (:func:`model_markers`); tied models share their mean rank (the
+    headlines' ``rank``: four tied at 5-8 sit at 6.5) and are set side by side (a small horizontal offset) so every
+    point shows; the legend sits under the Axes."""
     p = preset()
     studies = list(dict.fromkeys(headlines["study"]))
     ax = ax if ax is not None else new_axes(figsize=(min(p.width, 1.1 * len(studies) + 2.6), p.height + 0.3))
@@ -123,8 +131,8 @@ def agreement_ranks(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
                                         else NAMES.get(s, s) for s in studies])
     ax.set_xlim(-0.4, len(studies) - 0.6)
     if (offsets.to_numpy() != 0).any():
-        ax.set_xlabel("tied models share the best rank, set side by side")
-    top = int(np.nanmax(table.to_numpy(float))) if table.notna().any().any() else 1
+        ax.set_xlabel("tied models share their mean rank, set side by side")
+    top = max(int(np.ceil(np.nanmax(table.to_numpy(float)))), len(models)) if table.notna().any().any() else 1
     ax.set_yticks(range(1, top + 1))
     ax.set_ylim(top + 0.5, 0.5)
     ax.set(title="Rank by study (1 = most biased)", ylabel="rank")
