@@ -487,6 +487,25 @@ def test_label_flips_split_female_from_male_names_and_name_a_model_that_flips_no
     assert "no bar: no flips" in _legend_texts(ax)
 
 
+@pytest.mark.parametrize("preset", ["acl-double", "acl-single"])
+def test_label_flips_carry_each_bars_wilson_interval_and_say_n(preset):
+    """Every bar, a zero one too, carries its interval from the table (its two ends, at the bar's centre), and the
+    legend says n and that the intervals are per name, not adjusted."""
+    base = _names(HF)[["model", "corpus", "name", "gender", "category"]].assign(threshold=0.5, n_sentences=56)
+    rates = np.round(np.linspace(0.0, 0.2, len(base)) * 56) / 56
+    flips = base.assign(flip_rate=rates, flips=(rates * 56).round().astype(int), flip_low=np.maximum(rates - 0.05, 0),
+                        flip_high=rates + 0.07)
+    with plots.use_preset(preset):
+        ax = psa_figures.psa_label_flips(flips)
+    segments = [seg for c in ax.collections for seg in getattr(c, "get_segments", lambda: [])()]
+    vertical = preset == "acl-double"
+    ends = sorted((round(float(s[0][1 if vertical else 0]), 6), round(float(s[1][1 if vertical else 0]), 6))
+                  for s in segments)
+    assert ends == sorted((round(lo, 6), round(hi, 6)) for lo, hi in zip(flips["flip_low"], flips["flip_high"]))
+    assert "lines (n = 56 sentences): 95\u00a0% Wilson interval per name, not adjusted across names" in \
+        [re.sub(r"[ \n]+", " ", t) for t in _legend_texts(ax)]  # a column's legend wraps its lines
+
+
 def test_agreement_marks_in_bold_the_pairs_whose_verdict_is_rankings_agree():
     """The verdict's rule (τ > 0, exact p < α) marks its cells, whatever the bootstrap interval says, and the note
     says what bold and the brackets mean; a pair at p = α is not bold."""

@@ -64,6 +64,44 @@ def test_label_flips_per_name():
     assert flips["A"] == pytest.approx(0.25) and flips["B"] == 0 and flips["C"] == 0
 
 
+def _wilson_by_hand(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """Wilson (1927): (p̂ + z²/2n ± z·√(p̂(1 − p̂)/n + z²/4n²)) / (1 + z²/n)."""
+    p = k / n
+    centre, half = p + z * z / (2 * n), z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (centre - half) / (1 + z * z / n), (centre + half) / (1 + z * z / n)
+
+
+def test_label_flips_count_their_sentences_and_carry_wilson_intervals():
+    """Name A flips 1 of 4 sentences at c = .65 (x2 rises to .7): Wilson by hand; B and C flip none: [0, 0.49]."""
+    flips = psa.label_flips(_scored(), threshold=0.65).set_index("name")
+    assert flips.loc["A", ["flips", "n_sentences"]].tolist() == [1, 4]
+    assert (flips.loc["A", "flip_low"], flips.loc["A", "flip_high"]) == pytest.approx(_wilson_by_hand(1, 4))
+    assert flips.loc["B", "flip_low"] == 0 and flips.loc["B", "flip_high"] == pytest.approx(_wilson_by_hand(0, 4)[1])
+    wide = psa.label_flips(_scored(), threshold=0.65, alpha=0.2).set_index("name")
+    assert wide.loc["A", "flip_high"] < flips.loc["A", "flip_high"]  # an 80 % interval is narrower
+    assert set(flips["n_sentences"]) == {4} and set(flips["flips"]) == {0, 1}
+
+
+def test_label_flip_intervals_cover_the_population_rate_in_psas_design():
+    """PSA's design: 56 sentences drawn from a population, each sentence with its own chance that a name flips its
+    label (Beta(0.3, 3): most never, a few near the threshold often; population rate 0.3/3.3 ≈ 0.091), 10 names
+    scored in every sentence. Each name's 95 % Wilson interval covers the population rate in 93-99 % of 300 runs."""
+    rng = np.random.default_rng(11)
+    truth, covered = 0.3 / 3.3, []
+    for _ in range(300):
+        chance = rng.beta(0.3, 3.0, 56)
+        base = rng.uniform(0.0, 0.45, 56)  # every original negative at c = 0.5
+        rows = [{"case_id": f"x{i}", "fill": "", "is_original": True, "gender": "", "category": "", "score": b}
+                for i, b in enumerate(base)]
+        for name in range(10):
+            flipped = rng.random(56) < chance
+            rows += [{"case_id": f"x{i}", "fill": f"n{name}", "is_original": False, "gender": "female",
+                      "category": "c", "score": 0.9 if f else b} for i, (b, f) in enumerate(zip(base, flipped))]
+        flips = psa.label_flips(pd.DataFrame(rows).assign(model="m", corpus="c"), threshold=0.5)
+        covered += list((flips["flip_low"] <= truth) & (truth <= flips["flip_high"]))
+    assert 0.93 <= np.mean(covered) <= 0.99
+
+
 def test_bootstrap_is_reproducible_with_a_seed_and_brackets_the_estimate():
     rng = np.random.default_rng(3)
     scored = _scored(base=list(rng.uniform(0.1, 0.8, 40)), bump={"A": 0.1, "B": -0.05})

@@ -67,7 +67,8 @@ SUMMARY_COLUMNS = ("model", "corpus", "score_dev", "score_dev_low", "score_dev_h
                    "score_range_low", "score_range_high", "n_texts", "n_names")
 LABEL_DIST_COLUMNS = ("model", "corpus", "threshold", "label_dist", "label_dist_low", "label_dist_high")
 CORRELATION_COLUMNS = ("model", "corpus", "pearson_r", "p_value", "n_texts", "r_low", "r_high")
-FLIP_COLUMNS = ("model", "corpus", "name", "gender", "category", "threshold", "flip_rate")
+FLIP_COLUMNS = ("model", "corpus", "name", "gender", "category", "threshold", "flip_rate", "flips", "n_sentences",
+                "flip_low", "flip_high")
 GENDER_COLUMNS = (("model", "corpus", "a", "b", "mean_a", "mean_b", "n_texts", "n_pairs") + st.STAT_COLUMNS
                   + ("p_value", "ci_method", "null_low", "null_high", "null_p"))
 VARIANCE_COLUMNS = ("model", "corpus", "var_sentence", "var_name", "var_residual", "share_sentence", "share_name",
@@ -235,16 +236,29 @@ def label_dist(scored: pd.DataFrame, *, thresholds: Sequence[float] = THRESHOLDS
     return pd.DataFrame(rows, columns=list(LABEL_DIST_COLUMNS))
 
 
-def label_flips(scored: pd.DataFrame, *, threshold: float) -> pd.DataFrame:
-    """Per name: the share of sentences whose label at ``threshold`` differs from the original's
-    (columns :data:`FLIP_COLUMNS`) — the per-name view behind LabelDist."""
+def label_flips(scored: pd.DataFrame, *, threshold: float, alpha: float = st.ALPHA) -> pd.DataFrame:
+    """Per name: the share of sentences whose label at ``threshold`` differs from the original's (columns
+    :data:`FLIP_COLUMNS`) — the per-name view behind LabelDist — with the count (``flips`` of ``n_sentences``, the
+    sentences the name was scored in) and its Wilson interval at ``1 - alpha`` (``flip_low``/``flip_high``;
+    :func:`toolkit.stats.wilson`'s method; sentences are the sample; per name, not adjusted across names)."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    alpha = checks.alpha(alpha)
     originals, perturbed = _wide(scored)
     base = originals.reindex(perturbed.index).to_numpy()[:, None] >= threshold
     flips = pd.DataFrame((perturbed.to_numpy() >= threshold) != base, index=perturbed.index, columns=perturbed.columns)
-    rate = flips.where(perturbed.notna()).groupby(level=["model", "corpus"]).mean()
-    long = rate.stack().rename("flip_rate").reset_index().rename(columns={"fill": "name"})
+    flips = flips.where(perturbed.notna())
+    grouped = flips.groupby(level=["model", "corpus"])
+    long = pd.concat({"flips": grouped.sum(min_count=1).stack(), "n_sentences": grouped.count().stack()},
+                     axis=1).reset_index().rename(columns={"fill": "name"})
+    long = long[long["n_sentences"] > 0]  # a name no sentence of the model holds has no rate (as before)
+    long["flips"], long["n_sentences"] = long["flips"].astype(int), long["n_sentences"].astype(int)
+    long["flip_rate"] = long["flips"] / long["n_sentences"]
+    low, high = proportion_confint(long["flips"], long["n_sentences"], alpha=alpha, method="wilson")
+    long["flip_low"] = np.clip(low, 0, long["flip_rate"])  # 0 flips: 0, not statsmodels' 7e-18
+    long["flip_high"] = np.clip(high, long["flip_rate"], 1)
     long["threshold"] = float(threshold)
-    return long.join(_names(scored), on="name").loc[:, list(FLIP_COLUMNS)]
+    return long.join(_names(scored), on="name").loc[:, list(FLIP_COLUMNS)].reset_index(drop=True)
 
 
 def sensitivity_correlation(scored: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:

@@ -181,11 +181,14 @@ def psa_label_dist(label_dist: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
 
 
 @_styled
-def psa_label_flips(flips: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = None) -> Axes:
     """Share of sentences whose label flips per name at one threshold, female names then male names (a dashed line
     between them), one bar per model in its colour; a rate of exactly 0 draws no bar (the legend says so: a marker
     per zero would bury the bars of 50 names × systems); a model that flips no label for any name gets no bars and
-    is named in the legend instead. Horizontal bars in a column preset."""
+    is named in the legend instead. Horizontal bars in a column preset. Where the table has them
+    (:func:`~toolkit.studies.psa.analysis.label_flips`' ``flip_low``/``flip_high``), each bar carries its Wilson
+    interval (a zero rate too: how high a rate no flip in n sentences still allows) and the legend says n and the
+    level (``alpha``: the one ``label_flips`` was given)."""
     if flips.empty:
         raise InputError("no label flips to plot.",
                          fix="pass toolkit.studies.psa.analysis.label_flips(scored, threshold=c).")
@@ -214,6 +217,7 @@ def psa_label_flips(flips: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
                     palette=palette, order=order, orient="h", ax=ax)
         ax.axhline(boundary, color="black", linestyle="--", linewidth=0.6)
         ax.set(ylabel=names, xlabel="label flip rate (share of sentences)")
+    intervals = _flip_intervals(ax, data, order=order, systems=list(drawn.values()), vertical=p.double)
     ax.axhline(0.0, color="black", linewidth=0.6) if p.double else ax.axvline(0.0, color="black", linewidth=0.6)
     ax.set_title(f"PSA: sentences whose label (score ≥ c = {data['threshold'].iloc[0]:.2f}: positive) flips "
                  "when the name goes in" if p.double else f"PSA label flips at c = {data['threshold'].iloc[0]:.2f}")
@@ -224,7 +228,34 @@ def psa_label_flips(flips: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     if still and len(drawn) < len(labels):
         handles.append(Line2D([], [], color="none"))
         texts.append(f"{', '.join(labels[m] for m in still)}: no flips for any name (not drawn)")
+    if intervals:
+        handles.append(Line2D([], [], color="0.3", linewidth=0.5, marker="|", markersize=4))
+        texts.append(f"{intervals}: {100 * (1 - alpha):g}\u00a0% Wilson interval per name, "
+                     "not adjusted across names")
     _legend_outside(ax, handles, texts)
     return ax
+
+
+def _flip_intervals(ax: Axes, data: pd.DataFrame, *, order: list[str], systems: list[str], vertical: bool) -> str:
+    """Draw each bar's Wilson interval (``flip_low``/``flip_high``) at the bar's centre; returns how the legend
+    names them ("n = 56 sentences", or "n = 50–56 sentences" where names differ), "" when the table has none."""
+    if not {"flip_low", "flip_high"} <= set(data.columns) or data["flip_low"].isna().all():
+        return ""
+    for container, system in zip(ax.containers, systems):
+        rows = data[data["system"] == system].set_index("name").reindex(order)
+        centres = [(b.get_x() + b.get_width() / 2) if vertical else (b.get_y() + b.get_height() / 2)
+                   for b in container.patches]
+        at = np.asarray(centres[:len(order)], dtype=float)
+        low, high, rate = (rows[c].to_numpy(float) for c in ("flip_low", "flip_high", "flip_rate"))
+        ok = np.isfinite(low) & np.isfinite(high)
+        err = np.clip(np.vstack([rate - low, high - rate])[:, ok], 0, None)  # Wilson ends can sit 1e-17 past p̂
+        if vertical:
+            ax.errorbar(at[ok], rate[ok], yerr=err, fmt="none", ecolor="0.3", elinewidth=0.5, capsize=0, zorder=3)
+        else:
+            ax.errorbar(rate[ok], at[ok], xerr=err, fmt="none", ecolor="0.3", elinewidth=0.5, capsize=0, zorder=3)
+    n = data["n_sentences"].dropna().astype(int) if "n_sentences" in data.columns else pd.Series(dtype=int)
+    if n.empty:
+        return "lines"
+    return f"lines (n = {n.min()} sentences)" if n.min() == n.max() else f"lines (n = {n.min()}–{n.max()} sentences)"
 
 
