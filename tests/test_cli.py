@@ -274,3 +274,34 @@ def test_cli_biasfinder_paper_preset_reaches_the_generator(tmp_path):
                  "--n-names", "2"]) == 0
     settings = json.loads((out / "provenance.json").read_text(encoding="utf-8"))["settings"]
     assert '"neuralcoref"' in json.dumps(settings) and '"biasfinder"' in json.dumps(settings)
+
+
+def test_cli_agreement_offers_its_own_corrections_over_the_pairs_and_others_keep_theirs(tmp_path):
+    """Agreement's family is its pairs of studies: --correction takes holm (its default), bonferroni or none, and a
+    study whose family is a model's tests still refuses none (argparse: exit 2, the valid choices listed)."""
+    proc = _run("agreement", "--help", cwd=tmp_path)
+    help_text = " ".join(proc.stdout.split())
+    assert proc.returncode == 0 and "{holm,bonferroni,none}" in help_text and "(default holm)" in help_text
+    proc = _run("agreement", "--model", "vader", "--correction", "fdr_bh", "--out", str(tmp_path / "a"),
+                cwd=tmp_path)
+    assert proc.returncode == 2 and "holm" in proc.stderr
+    proc = _run("eec", "--model", "vader", "--correction", "none", "--out", str(tmp_path / "e"), cwd=tmp_path)
+    assert proc.returncode == 2 and "fdr_bh" in proc.stderr
+
+
+def test_cli_eec_box_colour_reaches_the_figures_and_is_recorded(tmp_path):
+    """--box-colour two-way colours the box plots by the names × templates test; provenance.json records it (the
+    figure options given; a plain run records the default, paper)."""
+    out = tmp_path / "eec"
+    proc = _run("eec", "--model", "py:synthetic_models:blind", "--subset", "all", "--box-colour", "two-way", "--out",
+                str(out), "--no-cache", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    settings = json.loads((out / "provenance.json").read_text())["settings"]
+    assert settings["figure_options"] == {"colour_by": "two-way"}
+    proc = _run("eec", "--model", "py:synthetic_models:blind", "--subset", "all", "--out", str(tmp_path / "plain"),
+                "--no-cache", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads((tmp_path / "plain" / "provenance.json").read_text())["settings"]["figure_options"] == \
+        {"colour_by": "paper"}
+    proc = _run("eec", "--model", "vader", "--box-colour", "t-test", "--out", str(tmp_path / "x"), cwd=tmp_path)
+    assert proc.returncode == 2 and "two-way" in proc.stderr

@@ -433,6 +433,52 @@ def test_a_collapsed_significant_box_is_marked_and_in_the_legend():
     assert "box collapsed (IQR = 0), in its colour" in _legend_texts(ax)
 
 
+def test_box_colours_follow_the_paper_test_by_default_and_the_two_way_test_when_asked():
+    """vader: the paper's paired t finds F↑ (Δ ≈ 0.001 over 1,584 pairs) and the names × templates test does not;
+    hf: the reverse, below 0. ``colour_by`` picks which test colours each box, and the legend's title says which
+    test and family; an unknown choice lists the valid ones; a table without the two-way columns is TK102."""
+    from matplotlib.colors import to_hex
+
+    from toolkit.errors import InputError, UnknownNameError
+    from toolkit.plots.style import _DIRECTION_COLOURS
+
+    rng = np.random.default_rng(2)
+    pairs = pd.concat([pd.DataFrame({"model": m, "attribute": "gender", "subset": "all",
+                                     "delta": rng.normal(mu, 0.02, 60)}) for m, mu in (("vader", 0.001), (HF, -0.03))])
+    tests = pd.DataFrame([
+        {"model": "vader", "attribute": "gender", "subset": "all", "direction": "F↑–M↓ significant", "n_tests": 8,
+         "estimate": 0.001, "significant_two_way": False, "n_family": 8, "correction": "bonferroni"},
+        {"model": HF, "attribute": "gender", "subset": "all", "direction": "F=M not significant", "n_tests": 8,
+         "estimate": -0.03, "significant_two_way": True, "n_family": 8, "correction": "bonferroni"}])
+
+    def colours(ax):
+        ticks = {t.get_text(): t.get_position()[0] for t in ax.get_xticklabels()}
+        found = {}
+        for patch in ax.patches:
+            if type(patch).__name__ != "PathPatch":  # the boxes (seaborn adds legend proxies as Rectangles)
+                continue
+            x = patch.get_path().vertices[:, 0]
+            for label, at in ticks.items():
+                if x.min() <= at <= x.max():
+                    found[label] = to_hex(patch.get_facecolor())
+        return found
+
+    with plots.use_preset("acl-double"):
+        paper = eec_figures.eec_deltas(pairs, tests, attribute="gender", order=["vader", HF])
+        two_way = eec_figures.eec_deltas(pairs, tests, attribute="gender", order=["vader", HF], colour_by="two-way")
+    labels = plots.short_labels(["vader", HF])
+    assert colours(paper) == {labels["vader"]: _DIRECTION_COLOURS[1], labels[HF]: _DIRECTION_COLOURS[0]}
+    assert colours(two_way) == {labels["vader"]: _DIRECTION_COLOURS[0], labels[HF]: _DIRECTION_COLOURS[2]}
+    titles = [[lg.get_title().get_text() for lg in _legends(ax.figure)] for ax in (paper, two_way)]
+    assert titles[0][0].startswith("colour: the paper's paired t-test (Bonferroni over 8 tests)")
+    assert titles[1][0].startswith("colour: the names × templates test (Bonferroni over 8 tests)")
+    with pytest.raises(UnknownNameError, match="paper, two-way"):
+        eec_figures.eec_deltas(pairs, tests, attribute="gender", colour_by="twoway")
+    with pytest.raises(InputError, match="significant_two_way"):
+        eec_figures.eec_deltas(pairs, tests.drop(columns="significant_two_way"), attribute="gender",
+                               colour_by="two-way")
+
+
 def test_interval_figure_draws_the_paper_t_interval_beside_the_two_way_one():
     _, tests = _eec()
     with plots.use_preset("acl-single"):

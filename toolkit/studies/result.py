@@ -122,10 +122,15 @@ class StudyResult:
         """Write every table and the statistics frame (``<study>_stats``) in ``formats``, the figures (PNG + PDF, to ``figures_dir``, default ``figures/``), with
         ``latex`` the paper's tables as ``.tex``, with ``report`` a self-contained ``report.html``, and
         ``provenance.json`` last to ``out_dir`` (default ``data/results/<study>``), all or nothing; return the
-        paths. ``figure_options`` go to the study's figures (e.g. EEC's ``order``)."""
+        paths. ``figure_options`` go to the study's figures (e.g. EEC's ``order``) and are recorded in the
+        provenance's ``figure_options`` (the ones given, None left out)."""
         tables = {**self.tables(), f"{self.study}_stats": self.stats}
+        settings = dict(self.provenance.settings)
+        given = {k: list(v) if isinstance(v, tuple) else v for k, v in figure_options.items() if v is not None}
+        if given:
+            settings["figure_options"] = given
         return runs.write(study=self.study, tables=tables, axes=self.figures(**figure_options),
-                          scored=self.scored, models=self.models, settings=dict(self.provenance.settings),
+                          scored=self.scored, models=self.models, settings=settings,
                           fingerprints=self.provenance.fingerprints, inputs=self.provenance.inputs,
                           out_dir=out_dir, figures_dir=figures_dir, formats=formats, with_scored=with_scored,
                           latex_tables=latex, report_html=report, preset=preset,

@@ -121,22 +121,24 @@ def run(*, models: Iterable[str | SentimentModel] | None = None, task: str | Non
                      method=method, weighting=weighting, family_size=family_size)
 
 
-def figures_of(result: StudyResult, *, subset: str | None = None, order: Sequence[str] | None = None
-               ) -> dict[str, Axes]:
+def figures_of(result: StudyResult, *, subset: str | None = None, order: Sequence[str] | None = None,
+               colour_by: str = "paper") -> dict[str, Axes]:
     """The gender and race box plots (Figures 1 and 2) of one ``subset`` (default: ``all`` when tested, else the
     first tested) and the mean Δ with its two-way interval, keyed by file stem (``eec_gender_box``,
     ``eec_gender_intervals``, …): one figure each, a panel per task, systems ordered by ``order`` (one task only)
-    or by Pearson r on the task's test set, best first (the same order in both)."""
+    or by Pearson r on the task's test set, best first (the same order in both); the boxes coloured by the paper's
+    test (``colour_by="paper"``) or by the names × templates test (``"two-way"``; :data:`figures.COLOUR_BY`)."""
     subset = _figure_subset(result) if subset is None else subset
     out: dict[str, Axes] = {}
     for a in ATTRIBUTES:
         if order is not None:
             out[f"eec_{a}_box"] = figures.eec_deltas(result.frames["pairs"], result.tests, attribute=a, subset=subset,
-                                                     order=order)
+                                                     order=order, colour_by=colour_by)
             out[f"eec_{a}_intervals"] = figures.eec_intervals(result.tests, attribute=a, subset=subset, order=order)
         else:
-            out[f"eec_{a}_box"] = figures.eec_task_deltas(result.frames["pairs"], result.tests, attribute=a, subset=subset,
-                                                          pearson=result.pearson)[0]
+            out[f"eec_{a}_box"] = figures.eec_task_deltas(result.frames["pairs"], result.tests, attribute=a,
+                                                          subset=subset, pearson=result.pearson,
+                                                          colour_by=colour_by)[0]
             out[f"eec_{a}_intervals"] = figures.eec_task_intervals(result.tests, attribute=a, subset=subset,
                                                                    pearson=result.pearson)[0]
     return out
@@ -287,6 +289,10 @@ class EEC(Study):
                             "checks each model predicts it")
         parser.add_argument("--subset", action="append", help="subset(s) to test (default: all of them)")
         parser.add_argument("--order", nargs="+", help="left-to-right order of the models in the box plots")
+        parser.add_argument("--box-colour", choices=figures.COLOUR_BY, default="paper",
+                            help="what colours the box plots: paper (the paper's paired t-test, as Figures 1-2) or "
+                                 "two-way (the names × templates test the intervals figure shows); recorded in "
+                                 "provenance.json")
         parser.add_argument("--spelling", choices=SPELLINGS, default="published",
                             help="published: the released sentences as they are, 'dissapointed' (sic) included; "
                                  "corrected: 'disappointed' in those 240 sentences (recorded in provenance.json)")
@@ -308,7 +314,7 @@ class EEC(Study):
                 "method": args.two_way, "weighting": args.weighting, "family_size": args.family_size}
 
     def write_options(self, args: argparse.Namespace) -> dict[str, Any]:
-        return {"order": args.order}
+        return {"order": args.order, "colour_by": args.box_colour}
 
 
 def _check_order(order: list[str], models: list[str]) -> None:

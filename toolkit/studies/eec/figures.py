@@ -11,6 +11,7 @@ from matplotlib.lines import Line2D
 
 from toolkit import stats, verdicts
 from toolkit.errors import InputError
+from toolkit.errors import unknown as unknown_name
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
     _DIRECTION_COLOURS,
@@ -35,12 +36,35 @@ MEAN_MARK = {"marker": "x", "markersize": 4.0, "markeredgewidth": 0.9, "color": 
 COLLAPSED_MARK = {"marker": "s", "markersize": 4.5, "markeredgecolor": "black", "markeredgewidth": 0.6,
                   "linestyle": "none", "zorder": 6}
 """How a significant system whose box collapses to a line (IQR = 0) is drawn: a square at its median."""
+COLOUR_BY = ("paper", "two-way")
+"""What colours the boxes: ``paper``, the paper's paired t-test over sentence pairs with its Bonferroni family (the
+default, as Figures 1-2), or ``two-way``, this toolkit's names × templates test (``significant_two_way``: its
+corrected p below alpha) — the verdict the intervals figure shows."""
+
+
+def _box_groups(tests: pd.DataFrame, *, attribute: str, colour_by: str) -> pd.DataFrame:
+    """``model`` and ``direction`` per system: the paper's groups (``colour_by="paper"``) or the same three groups
+    read from the two-way test (not significant; significant with mean Δ above 0; below 0)."""
+    if colour_by not in COLOUR_BY:
+        raise unknown_name("colour_by", colour_by, COLOUR_BY)
+    if colour_by == "paper":
+        return tests[["model", "direction"]].drop_duplicates("model")
+    missing = [c for c in ("significant_two_way", "estimate") if c not in tests.columns]
+    if missing:
+        raise InputError(f"colour_by='two-way' needs the tests' {' and '.join(missing)} column.",
+                         fix="pass toolkit.studies.eec.analysis.ttests(...) of this toolkit (or colour_by='paper').")
+    groups = eec_study.directions(attribute)
+    significant = tests["significant_two_way"].astype(str).str.lower().isin(("true", "1"))
+    direction = [groups[0] if not sig else groups[1] if est > 0 else groups[2]
+                 for sig, est in zip(significant, tests["estimate"].astype(float))]
+    return tests.assign(direction=direction)[["model", "direction"]].drop_duplicates("model")
 
 
 @_styled
 def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subset: str = "all",
-               order: Sequence[str] | None = None, ax: Axes | None = None) -> Axes:
-    """Box plots of Δ per system, coloured by the paper's significance group (Figures 1 and 2); a system whose Δ is
+               order: Sequence[str] | None = None, colour_by: str = "paper", ax: Axes | None = None) -> Axes:
+    """Box plots of Δ per system, coloured by the paper's significance group (Figures 1 and 2; ``colour_by``,
+    :data:`COLOUR_BY`: ``"two-way"`` colours by the names × templates test instead); a system whose Δ is
     exactly 0 for every pair is a diamond on the zero line marked ``all Δ = 0`` (its box would hide in the line),
     and a group whose systems are all diamonds has no box key in the legend.
 
@@ -48,8 +72,9 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
     lists the systems left to right (default: by mean Δ, said in the axis label). Systems by :func:`short_label`.
     """
     data = pairs[(pairs["attribute"] == attribute) & (pairs["subset"] == subset)]
-    groups = tests[(tests["attribute"] == attribute) & (tests["subset"] == subset)][["model", "direction"]]
-    data = data.merge(groups.drop_duplicates("model"), on="model", how="left")
+    groups = _box_groups(tests[(tests["attribute"] == attribute) & (tests["subset"] == subset)], attribute=attribute,
+                         colour_by=colour_by)
+    data = data.merge(groups, on="model", how="left")
     if data.empty:
         raise InputError(f"no pairs for attribute={attribute!r}, subset={subset!r}.",
                          fix="pass the pairs and tests of that attribute and subset.")
@@ -115,17 +140,24 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
                               markerfacecolor=first.get_markerfacecolor(), markeredgecolor=first.get_markeredgecolor(),
                               linestyle="none"))
         texts.append("pair beyond 1.5 × IQR")
-    _legend_outside(ax, handles, texts, title=_test_words(tests))
+    _legend_outside(ax, handles, texts, title=_test_words(tests, colour_by=colour_by))
     return ax
 
 
-def _test_words(tests: pd.DataFrame) -> str:
-    """What colours the boxes: the paper's paired t-test and its Bonferroni family (the legend's title)."""
-    m = int(tests["n_tests"].max()) if "n_tests" in tests.columns and tests["n_tests"].notna().any() else 0
-    family = f"Bonferroni over {m} tests" if m > 1 else "uncorrected"
+def _test_words(tests: pd.DataFrame, *, colour_by: str = "paper") -> str:
+    """What colours the boxes: the paper's paired t-test and its Bonferroni family, or the names × templates test
+    and its family (the legend's title)."""
+    column = "n_tests" if colour_by == "paper" else "n_family"
+    m = int(tests[column].max()) if column in tests.columns and tests[column].notna().any() else 0
+    correction = str(tests["correction"].dropna().iloc[0]).capitalize() if colour_by != "paper" and \
+        "correction" in tests.columns and tests["correction"].notna().any() else "Bonferroni"
+    family = f"{correction} over {m} tests" if m > 1 else "uncorrected"
+    test, other = (("the paper's paired t-test", "the names × templates test may disagree (intervals figure)")
+                   if colour_by == "paper" else
+                   ("the names × templates test", "the paper's paired t-test may disagree (tests table)"))
     if not preset().double:  # a column's width: the test alone, on two lines
-        return f"colour: the paper's paired t-test,\n{family}"
-    return f"colour: the paper's paired t-test ({family});\nthe names × templates test may disagree (intervals figure)"
+        return f"colour: {test},\n{family}"
+    return f"colour: {test} ({family});\n{other}"
 
 
 def _task_panels(data: pd.DataFrame, *, value: str, what: str, attribute: str, subset: str,
@@ -192,21 +224,23 @@ def _panel_title(task: str, order_label: str) -> str:
 
 @_styled
 def eec_task_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subset: str = "all",
-                    pearson: Mapping[str, float] | None = None) -> list[Axes]:
+                    pearson: Mapping[str, float] | None = None, colour_by: str = "paper") -> list[Axes]:
     """Figures 1–2 per task: one panel per task (anger, fear, joy, sadness, valence, as the paper) of Δ box plots,
     systems ordered left to right by ``pearson`` (spec → Pearson r on the task's test set), best first — as the
     paper ordered them by official rank; systems without one follow, by mean Δ (the axis label says which). One
-    new Figure at the preset's width; returns its Axes."""
+    new Figure at the preset's width; returns its Axes. ``colour_by``: as :func:`eec_deltas`."""
     data = pairs[(pairs["attribute"] == attribute) & (pairs["subset"] == subset)]
     axes, orders = [], []
     for task, block, order, label, ax in _task_panels(data, value="delta", what="pairs", attribute=attribute,
                                                       subset=subset, pearson=pearson):
-        eec_deltas(block, tests[tests["task"] == task], attribute=attribute, subset=subset, order=order, ax=ax)
+        eec_deltas(block, tests[tests["task"] == task], attribute=attribute, subset=subset, order=order,
+                   colour_by=colour_by, ax=ax)
         ax.set(title=_panel_title(task, label), xlabel="")
         axes.append(ax)
         orders.append((task, label))
     _titles(axes, f"EEC {attribute} ({subset}): Δ per system", orders)
-    _figure_legend(axes[0].figure, axes, title=_test_words(tests[tests["attribute"] == attribute]))
+    _figure_legend(axes[0].figure, axes, title=_test_words(tests[tests["attribute"] == attribute],
+                                                           colour_by=colour_by))
     return axes
 
 
