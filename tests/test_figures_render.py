@@ -1012,6 +1012,25 @@ def test_intersections_legend_keys_a_filled_point_only_when_one_is_drawn():
     assert faces <= {"white", "w", "none"}  # and indeed nothing is drawn filled
 
 
+def test_intersections_draw_the_simultaneous_intervals_where_the_table_has_them():
+    """Readers saw an unadjusted interval clear of 0 drawn open (the fill is the corrected p). With the family's
+    simultaneous intervals in the table, those are drawn, the axis says so, and the open key says its interval
+    holds 0."""
+    table = pd.DataFrame([{"model": "vader", "task": "valence", "contrast": k, "estimate": 0.02, "ci_low": 0.005,
+                           "ci_high": 0.035, "ci_low_simultaneous": -0.004, "ci_high_simultaneous": 0.044,
+                           "ci_level": 1 - 0.05 / 2, "state": "ok", "p_adjusted": 0.09,
+                           "family": "intersections: 2 contrasts (1 system), holm"}
+                          for k in ("F-AA vs M-AA", "interaction")])
+    with plots.use_preset("acl-double"):
+        ax = plots.intersections(table)
+    segments = [seg for c in ax.collections for seg in getattr(c, "get_segments", lambda: [])()
+                if len(seg) == 2 and np.isclose(seg[0][1], seg[1][1])]
+    spans = {(round(float(min(s[:, 0])), 6), round(float(max(s[:, 0])), 6)) for s in segments}
+    assert spans == {(-0.004, 0.044)}  # the simultaneous ends, not the unadjusted .005-.035
+    assert "simultaneous 95\u00a0% CIs, Bonferroni" in ax.get_xlabel()
+    assert "open: not significant (its interval holds 0)" in _legend_texts(ax)
+
+
 def test_intersections_refuse_a_table_they_cannot_draw_with_tk102_naming_the_column():
     """A p_adjusted read back as text ("x") was a bare ValueError deep in the panel; a missing column a KeyError.
     NaN stays allowed: a cell without enough data draws nothing."""

@@ -11,7 +11,10 @@ European male). Per model × task, :func:`cells` compares them:
   of the two cells counted + and of the two counted −), templates and names are samples, one Satterthwaite t gives
   the interval, the p and the equivalence p; ``p_adjusted`` corrects the two-way p over every contrast of every
   system in the run (``family`` names it; ``correction`` as the EEC study), and so is the equivalence (TOST) p at
-  ``margin``; ``verdict`` from :func:`toolkit.stats.verdict` (no equivalence is claimed where some names never move
+  ``margin``; ``ci_low``/``ci_high`` are at 1 − alpha for one contrast, ``ci_low_simultaneous``/``_high`` at
+  ``ci_level`` = 1 − alpha/m over the family's m contrasts (Bonferroni: they exclude 0 exactly where the
+  Bonferroni-adjusted p is below alpha, so a contrast whose corrected p is not below alpha always has 0 inside);
+  ``verdict`` from :func:`toolkit.stats.verdict` (no equivalence is claimed where some names never move
   the score while others do: the names are samples, and such a sample comes from a population where a few names
   carry the effect — the EEC study's sparse rule);
 - ``state``: ``ok``; ``not enough data`` (fewer than 2 templates, or a cell of the contrast with fewer than
@@ -29,6 +32,7 @@ import itertools
 
 import numpy as np
 import pandas as pd
+from scipy import stats as sps
 
 from toolkit import checks
 from toolkit import stats as tkstats
@@ -39,8 +43,8 @@ CELLS = (("African-American", "female"), ("African-American", "male"), ("Europea
          ("European", "male"))
 INTERACTION = "interaction"
 COLUMNS = ["model", "task", "contrast", "cell_a", "cell_b", "n_names_a", "n_names_b", "n_templates", "estimate",
-           "ci_low", "ci_high", "p_two_way", "p_adjusted", "p_equivalence_adjusted", "family", "verdict", "state",
-           "reason"]
+           "ci_low", "ci_high", "ci_low_simultaneous", "ci_high_simultaneous", "ci_level", "p_two_way", "p_adjusted",
+           "p_equivalence_adjusted", "family", "verdict", "state", "reason"]
 
 
 def _label(cell: tuple[str, str]) -> str:
@@ -108,6 +112,11 @@ def cells(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, correction: str
     out.loc[tested, "p_equivalence_adjusted"] = tkstats.adjust(out.loc[tested, "p_equivalence"].to_numpy(dtype=float),
                                                                method=correction)
     out.loc[out["state"] == "identical scores", "p_adjusted"] = 1.0
+    m = int(tested.sum())
+    out["ci_level"] = 1 - alpha / max(m, 1)
+    q = sps.t.ppf(1 - alpha / (2 * max(m, 1)), out["df"].where(tested).to_numpy(dtype=float))
+    out["ci_low_simultaneous"] = np.where(tested, out["estimate"] - q * out["se"], out["ci_low"])
+    out["ci_high_simultaneous"] = np.where(tested, out["estimate"] + q * out["se"], out["ci_high"])
     n_models = out.loc[tested, ["model", "task"]].drop_duplicates().shape[0]
     out["family"] = (f"intersections: {int(tested.sum())} contrasts ({n_models} systems), {correction}"
                      if tested.any() else "")

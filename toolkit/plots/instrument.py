@@ -280,20 +280,25 @@ def _wording_panel(ax: Axes, data: pd.DataFrame) -> None:
     ax.invert_yaxis()
 
 
-def intersections_labels(*, alpha: float, family: str, starred: str, letters: bool = True) -> dict[str, str]:
+def intersections_labels(*, alpha: float, family: str, starred: str, letters: bool = True,
+                         simultaneous: bool = False) -> dict[str, str]:
     """The words of :func:`intersections`: title, axis label, note and the legend's entries (one place, to change
-    the vocabulary); ``letters``: the contrasts say F and M (a column's width), so the note defines them."""
+    the vocabulary); ``letters``: the contrasts say F and M (a column's width), so the note defines them;
+    ``simultaneous``: the intervals drawn are the family's simultaneous ones (Bonferroni), not the unadjusted."""
     size = family.split(":", 1)[-1].split("(")[0].split(",")[0].strip() if family else "the run's contrasts"
     systems = re.search(r"\((\d+ systems?)\b", family)
     size += f" of {systems.group(1)}" if systems else ""
     method = family.rsplit(")", 1)[-1].strip(" ,").capitalize() if ")" in family else "Holm"
     return {"title": "EEC gender × race contrasts",
-            "xlabel": "score difference: first cell − second cell (95\u00a0% CI, unadjusted)",
+            "xlabel": "score difference: first cell − second cell " + (
+                f"(simultaneous {100 * (1 - alpha):g}\u00a0% CIs, Bonferroni)" if simultaneous
+                else f"({100 * (1 - alpha):g}\u00a0% CI, unadjusted)"),
             "note": "AA, EA: African-American, European names; " + ("F, M: female, male; " if letters else "")
                     + "interaction = (AA female − EA female) − (AA male − EA male); "
-                    + f"{method}-adjusted over {size}" + starred,
+                    + f"{method}-adjusted over {size}" + (" (the intervals: Bonferroni over the same)"
+                                                          if simultaneous else "") + starred,
             "filled": f"filled: {method}-adjusted p < {alpha:g}",
-            "open": "open: not significant",
+            "open": "open: not significant" + (" (its interval holds 0)" if simultaneous else ""),
             "zero": "identical scores (Δ = 0)"}
 
 
@@ -329,7 +334,7 @@ def _check_intersections(table: pd.DataFrame) -> None:
     missing = [c for c in ("model", "contrast", "estimate", "ci_low", "ci_high") if c not in table.columns]
     if missing:
         raise InputError(f"cannot draw the intersections: the table lacks {', '.join(missing)}.", fix=fix)
-    for column in ("estimate", "ci_low", "ci_high", "p_adjusted"):
+    for column in ("estimate", "ci_low", "ci_high", "ci_low_simultaneous", "ci_high_simultaneous", "p_adjusted"):
         if column in table.columns:
             values = pd.to_numeric(table[column], errors="coerce")
             bad = table.loc[values.isna() & table[column].notna(), column]
@@ -354,7 +359,9 @@ def _intersections_panel(ax: Axes, table: pd.DataFrame, *, alpha: float,
             rows.loc[rows["state"] == "not enough data", ["estimate", "ci_low", "ci_high"]] = np.nan
         y = np.arange(len(contrasts)) + (j - (len(models) - 1) / 2) * step
         filled = (rows["p_adjusted"].astype(float) < alpha).to_numpy() if tested else None
-        zero |= _ranges(ax, y, rows["estimate"], rows["ci_low"], rows["ci_high"], colour=palette[model],
+        low, high = (("ci_low_simultaneous", "ci_high_simultaneous") if _simultaneous(table)
+                     else ("ci_low", "ci_high"))
+        zero |= _ranges(ax, y, rows["estimate"], rows[low], rows[high], colour=palette[model],
                         marker="o", label=names[model], filled=filled)
     ax.axvline(0, color="#888888", linewidth=0.8, zorder=0)
     if narrow or not preset().double:  # a column's narrow axis: fewer ticks, so their labels never touch
@@ -371,12 +378,19 @@ def _intersections_panel(ax: Axes, table: pd.DataFrame, *, alpha: float,
     return zero, sparse
 
 
+def _simultaneous(table: pd.DataFrame) -> bool:
+    """Whether ``table`` has the family's simultaneous intervals (:func:`toolkit.intersections.cells`), drawn in
+    place of the unadjusted ones so that an open point's interval always holds 0."""
+    return {"ci_low_simultaneous", "ci_high_simultaneous"} <= set(table.columns) and \
+        table["ci_low_simultaneous"].notna().any()
+
+
 def _intersections_words(table: pd.DataFrame, *, alpha: float, sparse: pd.DataFrame) -> dict[str, str]:
     """:func:`intersections_labels` for ``table``: its family, and the systems without enough data starred."""
     who = ", ".join(short_label(m) for m in dict.fromkeys(sparse["model"]))
     family = str(table["family"].dropna().iloc[0]) if "family" in table.columns and table["family"].notna().any() \
         else ""
-    return intersections_labels(alpha=alpha, family=family,
+    return intersections_labels(alpha=alpha, family=family, simultaneous=_simultaneous(table),
                                 starred=f"; * not enough data for {who} (nothing drawn)" if len(sparse) else "",
                                 letters=not preset().double)
 
