@@ -44,21 +44,25 @@ test-browser: venv
 	MPLBACKEND=Agg $(PY) -m pytest -v -m browser
 
 # make figures [TASK=valence|anger|fear|joy|sadness|all] [PRESET=acl-single|acl-double|acm-single|acm-double]
-#              [NOTEBOOKS="01 04"] [PARAMS="N=20 CACHE=False"]
+#              [NOTEBOOKS="01 04"] [PARAMS="N=20 CACHE=False"] [TITLES=off]
 # TASK goes to notebook 01 (the EEC task; all = the five), PRESET is exported as TOOLKIT_FIGURE_PRESET (toolkit/plots.py),
 # NOTEBOOKS picks notebooks (01, eec, 01_eec.ipynb; default all), PARAMS are NAME=VALUE pairs for any parameter (no
 # spaces inside a value). Each goes only into the notebooks that define it; unknown names stop before anything runs.
-# The four reach toolkit.notebooks as environment variables, unexpanded ($(value …)), never through the shell line,
+# TITLES=off saves the figures without their titles (the paper's caption says them; each file's Title metadata keeps
+# their words), exported as TOOLKIT_FIGURE_TITLES.
+# They reach toolkit.notebooks as environment variables, unexpanded ($(value …)), never through the shell line,
 # so a value holding ' or $(…) is passed as written and runs nothing (toolkit/notebooks.py: --from-make).
 TASK ?=
 PRESET ?=
 NOTEBOOKS ?=
 PARAMS ?=
+TITLES ?=
 
 figures: export TOOLKIT_MAKE_TASK := $(value TASK)
 figures: export TOOLKIT_MAKE_PRESET := $(value PRESET)
 figures: export TOOLKIT_MAKE_NOTEBOOKS := $(value NOTEBOOKS)
 figures: export TOOLKIT_MAKE_PARAMS := $(value PARAMS)
+figures: export TOOLKIT_MAKE_TITLES := $(value TITLES)
 figures: venv
 	MPLBACKEND=Agg $(PY) -m toolkit.notebooks --from-make
 

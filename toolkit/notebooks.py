@@ -8,7 +8,7 @@ stem, number or short name (``01_eec.ipynb``, ``01_eec``, ``01``, ``eec``); none
 the chosen notebooks whose ``parameters`` cell defines it (:func:`papermill.inspect_notebook`); a parameter no chosen
 notebook defines, an unknown notebook, task or preset is a coded error listing the valid names, before anything runs.
 
-``--from-make`` (what ``make figures`` runs) adds the options ``make figures TASK=… PRESET=… NOTEBOOKS=… PARAMS=…``
+``--from-make`` (what ``make figures`` runs) adds the options ``make figures TASK=… PRESET=… NOTEBOOKS=… PARAMS=… TITLES=…``
 passed in the environment (:data:`MAKE_ENV`; :func:`make_arguments`): PARAMS and NOTEBOOKS split at whitespace, no
 value ever read by a shell, so a ``'`` or ``$(…)`` in a value is kept as written and runs nothing.
 
@@ -50,7 +50,7 @@ FIGURE_PRESETS: tuple[str, ...] = ("acl-single", "acl-double", "acm-single", "ac
 """Values of ``--preset`` unless :mod:`toolkit.plots` lists its own (``plots.PRESETS``)."""
 PRESET_ENV = "TOOLKIT_FIGURE_PRESET"
 MAKE_ENV = {"TASK": "TOOLKIT_MAKE_TASK", "PRESET": "TOOLKIT_MAKE_PRESET", "NOTEBOOKS": "TOOLKIT_MAKE_NOTEBOOKS",
-            "PARAMS": "TOOLKIT_MAKE_PARAMS"}
+            "PARAMS": "TOOLKIT_MAKE_PARAMS", "TITLES": "TOOLKIT_MAKE_TITLES"}
 """The environment variables the Makefile's ``figures`` target exports its variables in (unexpanded)."""
 
 
@@ -421,10 +421,11 @@ def check_text(argv: Sequence[str]) -> None:
 
 def make_arguments(environ: Mapping[str, str]) -> list[str]:
     """The command-line arguments ``make figures`` means, from its variables in ``environ`` (:data:`MAKE_ENV`):
-    ``--task TASK``, ``--preset PRESET``, ``-p NAME=VALUE`` per whitespace-separated PARAMS item, then the NOTEBOOKS
+    ``--task TASK``, ``--preset PRESET``, ``--titles TITLES``, ``-p NAME=VALUE`` per whitespace-separated PARAMS item,
+    then the NOTEBOOKS
     names. Values are taken as written (no shell, no quoting rules)."""
     out: list[str] = []
-    for name, option in (("TASK", "--task"), ("PRESET", "--preset")):
+    for name, option in (("TASK", "--task"), ("PRESET", "--preset"), ("TITLES", "--titles")):
         value = environ.get(MAKE_ENV[name], "").strip()
         if value:
             out += [option, value]
@@ -443,6 +444,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--task", help=f"EEC task of notebook 01 (TASK): {', '.join(EEC_TASKS)}")
     parser.add_argument("--preset", help=f"figure preset, exported as {PRESET_ENV}: "
                                          f"{', '.join(FIGURE_PRESETS)}")
+    parser.add_argument("--titles", help="on (default) or off: save the figures without their titles (the caption "
+                                         "says them; their words go in each file's metadata), exported as "
+                                         "TOOLKIT_FIGURE_TITLES (toolkit.plots.figure_titles)")
     parser.add_argument("-p", "--parameter", action="append", default=[], metavar="NAME=VALUE",
                         help="any parameter of the notebooks' parameters cells (repeatable)")
     parser.add_argument("--dir", help="the folder of numbered notebooks (default notebooks/)")
@@ -506,12 +510,20 @@ def main(argv: list[str] | None = None) -> int:
             if args.preset not in figure_presets():
                 raise unknown("figure preset", args.preset, figure_presets())
             os.environ[PRESET_ENV] = args.preset  # the kernels papermill starts inherit it
+        if args.titles is not None:
+            from toolkit.plots.io import TITLES, TITLES_ENV
+
+            if args.titles not in TITLES:
+                raise unknown("titles setting", args.titles, TITLES)
+            os.environ[TITLES_ENV] = args.titles
         injected = plan(chosen, parameters)
     except ToolkitError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     if os.environ.get(PRESET_ENV):
         print(f"figure preset: {os.environ[PRESET_ENV]}")
+    if os.environ.get("TOOLKIT_FIGURE_TITLES", "").strip().lower() == "off":
+        print("figure titles: off (their words are in each file's Title metadata)")
     warn_changed(list(injected))
     started = time.time()
     for notebook, values in injected.items():
