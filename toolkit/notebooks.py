@@ -8,8 +8,8 @@ stem, number or short name (``01_eec.ipynb``, ``01_eec``, ``01``, ``eec``); none
 the chosen notebooks whose ``parameters`` cell defines it (:func:`papermill.inspect_notebook`); a parameter no chosen
 notebook defines, an unknown notebook, task or preset is a coded error listing the valid names, before anything runs.
 
-``--from-make`` (what ``make figures`` runs) adds the options ``make figures TASK=… PRESET=… NOTEBOOKS=… PARAMS=… TITLES=…``
-passed in the environment (:data:`MAKE_ENV`; :func:`make_arguments`): PARAMS and NOTEBOOKS split at whitespace, no
+``--from-make`` (what ``make figures`` runs) adds the options
+``make figures TASK=… PRESET=… NOTEBOOKS=… PARAMS=… TITLES=…`` passed in the environment (:data:`MAKE_ENV`; :func:`make_arguments`): PARAMS and NOTEBOOKS split at whitespace, no
 value ever read by a shell, so a ``'`` or ``$(…)`` in a value is kept as written and runs nothing.
 
 Executed copies land in ``data/executed/`` (gitignored); the notebooks write their figures to ``figures/``.
