@@ -929,6 +929,11 @@ def test_multilingual_gaps_mark_identical_scores_and_rows_without_pairs(preset):
     legend = [t.get_text() for t in gender.figure.legends[0].get_texts()]
     assert multilingual_figures.IDENTICAL in legend
     assert ("C: Câmara, GT: Goldfarb-Tarrant" in legend) == (preset == "acl-single")
+    assert gender.get_xlim() == race.get_xlim()  # one scale: readers compared the attributes' gaps by eye
+    for ax in axes:  # and every interval inside it
+        low, high = ax.get_xlim()
+        ends = [v for c in ax.collections for seg in getattr(c, "get_segments", lambda: [])() for v in seg[:, 0]]
+        assert ends and low <= min(ends) and max(ends) <= high
 
 
 def test_multilingual_gaps_say_why_a_row_has_no_estimate():

@@ -82,7 +82,8 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
     interval); filled and open points are in the legend. A system whose paired scores are all identical is a
     diamond at 0 (in the legend); a row without the attribute's pairs, or without an estimate, says so. At a
     column's width the rows name the sources short (C, GT), spelled out in the legend. A language of ``stats`` with no
-    system for ``task`` has its row, saying so."""
+    system for ``task`` has its row, saying so. The panels share one x scale (the widest), so the attributes' gaps
+    compare by eye."""
     every = stats[(stats["subset"] == subset) & stats["attribute"].isin(attributes)]
     if models is not None:
         every = every[every["model"].isin(models)]
@@ -146,6 +147,10 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
         ax.set_xlabel(f"Δ = {a} − {b} ({SCORE_RANGE}), {100 * (1 - alpha):g}\u00a0% simultaneous interval")
         named = [n for n in (task, None if subset == "all" else subset) if n]
         ax.set_title(f"{attribute} ({', '.join(named)})" if named else attribute)
+    drawn = axes[:len(present)]
+    low, high = min(ax.get_xlim()[0] for ax in drawn), max(ax.get_xlim()[1] for ax in drawn)
+    for ax in drawn:  # one scale in every panel: the gender and race gaps are read against each other
+        ax.set_xlim(low, high)
     handles = [Line2D([], [], color=palette[m], marker=shapes[m], markersize=4.5, linewidth=0.8)
                for m in dict((labels[m], m) for m in systems).values()]
     texts = list(dict.fromkeys(labels[m] for m in systems))
