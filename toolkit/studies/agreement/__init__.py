@@ -311,7 +311,7 @@ def agreement(*, scored: Mapping[str, pd.DataFrame], n_boot: int = 2000, seed: i
             state, why = "assessable", ""
         row.update(p_adjusted=float(p_adjusted), family_size=family_size, correction=correction,
                    claim_possible=bool(claim_possible), min_abs_tau=support["min_abs_tau"], state=state,
-                   reason="; ".join(filter(None, [*notes[:1], why, *notes[1:]])))
+                   reason="; ".join(filter(None, [why, *notes])))  # an undefined τ: its note alone
     return Agreement(headlines=pd.DataFrame(rows, columns=list(HEADLINE_COLUMNS)),
                      tau=pd.DataFrame(taus, columns=list(TAU_COLUMNS)))
 
