@@ -181,6 +181,9 @@ def _frames():
         "btcsam_failure_forest": lambda: btcsam_figures.btcsam_forest(pooled),
         "agreement_tau": lambda: agreement_figures.agreement_tau(tau),
         "agreement_ranks": lambda: agreement_figures.agreement_ranks(headlines),
+        "agreement_headlines": lambda: agreement_figures.agreement_headlines(
+            headlines.assign(estimate=lambda h: 0.3 - 0.05 * h["rank"], ci_low=lambda h: 0.25 - 0.05 * h["rank"],
+                             ci_high=lambda h: 0.36 - 0.05 * h["rank"])),
         "eec_race_confounds": lambda: plots.confounds(confounds),
         "psa_confounds": lambda: plots.confounds(confounds.assign(attribute="gender", corpus="sample")),
         "psa_label_flips": lambda: psa_figures.psa_label_flips(
@@ -585,6 +588,23 @@ def test_agreement_bold_reads_the_corrected_p_and_the_note_says_the_family():
     assert "$p_\\mathrm{adj}$: exact permutation p, Holm-adjusted over 6 pairs" in note
     assert "Holm over 6 pairs: the first agreement claim needs |τ| ≥ 0.79 (p < 0.05/6)" in note
     assert "bold: rankings agree (τ > 0, $p_\\mathrm{adj}$ < 0.05)" in note
+
+
+def test_agreement_headlines_show_each_studys_values_in_one_model_order():
+    """One panel per study, named by its measure on the axis; every panel lists the models in the same order (by
+    mean rank, most biased first) and draws each value with its interval."""
+    with plots.use_preset("acl-double"):
+        first = FIGURES["agreement_headlines"]()
+    panels = [ax for ax in first.figure.axes if ax.get_title()]
+    assert [ax.get_title() for ax in panels] == ["EEC", "PSA", "BiasFinder", "BTC-SAM"]
+    orders = {tuple(t.get_text() for t in ax.get_yticklabels()) for ax in panels} - {()}  # right panels: no names
+    # mean ranks: afinn 2.5, vader 2.5, hf 2.75, textblob 2.75, minilm 3.25 (ties by spec)
+    assert orders == {("afinn", "vader", "minilm-imdb-finetuned", "textblob", "minilm-imdb")}
+    assert {tuple(ax.get_yticks()) for ax in panels} == {(0, 1, 2, 3, 4)}
+    for ax in panels:
+        ends = sorted(round(float(v), 6) for c in ax.collections for seg in getattr(c, "get_segments", list)()
+                      if len(seg) == 2 and np.isclose(seg[0][1], seg[1][1]) for v in (seg[0][0], seg[1][0]))
+        assert len(ends) == 10 and ax.get_xlabel() == "m"
 
 
 def test_agreement_is_a_lower_triangle_whose_intervals_contain_their_estimate():

@@ -405,6 +405,8 @@ class Agreement_(Study):
                                                     "whether the number of models can support an agreement claim "
                                                     "at all (the smallest |τ| the first claim needs)")),
         "agreement_ranks": ("agreement_ranks", "none", "each model's rank by study"),
+        "agreement_headlines": ("agreement_headlines", "none", "each study's headline per model with its interval "
+                                                               "over the study's units: the values the ranks order"),
     }
 
     def execute(self, *, models, settings: AgreementSettings, cache, progress) -> StudyResult:
@@ -426,7 +428,8 @@ class Agreement_(Study):
 
     def figures(self, result: StudyResult, **options: Any) -> dict[str, Axes]:
         return {"agreement_tau": figures.agreement_tau(result.tau, alpha=result.settings.alpha),
-                "agreement_ranks": figures.agreement_ranks(result.headlines)}
+                "agreement_ranks": figures.agreement_ranks(result.headlines),
+                "agreement_headlines": figures.agreement_headlines(result.headlines)}
 
     def conclusions(self, result: StudyResult) -> pd.DataFrame:
         tau = result.tau

@@ -9,6 +9,8 @@ from matplotlib.patches import Rectangle
 
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
+    _figure_legend,
+    _grid,
     _legend_outside,
     _readable_annotations,
     _styled,
@@ -138,3 +140,42 @@ def agreement_ranks(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     ax.set(title="Rank by study (1 = most biased)", ylabel="rank")
     _legend_outside(ax)
     return ax
+
+
+@_styled
+def agreement_headlines(headlines: pd.DataFrame) -> Axes:
+    """The values behind the ranks: each study's headline per model with its percentile interval over the study's
+    own units (:func:`toolkit.studies.agreement.agreement`'s ``headlines``), one panel per study on its own scale
+    (named by its measure), the models in one order in every panel (by their mean rank over the studies, most
+    biased at the top) in their colours and markers, named on the axis and keyed in one legend as in the rank
+    figure; ties at 0 (no BTC) show as such. One new Figure; returns its first panel."""
+    studies = list(dict.fromkeys(headlines["study"]))
+    ranks = headlines.groupby("model")["rank"].mean().sort_values(kind="stable")
+    models = list(ranks.index)
+    labels, colours, markers = short_labels(models), model_palette(models), model_markers(models)
+    figure, axes = _grid(len(studies), panel_width=2.6)
+    height = min(preset().max_height, max(figure.get_figheight(), (0.5 + 0.16 * len(models)) *
+                                          len({ax.get_subplotspec().rowspan.start for ax in axes}) + 0.9))
+    figure.set_figheight(height)
+    for ax, study in zip(axes, studies):
+        rows = headlines[headlines["study"] == study].set_index("model").reindex(models)
+        for y, model in enumerate(models):
+            est, low, high = (float(rows.loc[model, c]) for c in ("estimate", "ci_low", "ci_high"))
+            if not np.isfinite(est):
+                continue
+            err = [[max(est - low, 0.0)], [max(high - est, 0.0)]] if np.isfinite(low) and np.isfinite(high) else None
+            ax.errorbar([est], [y], xerr=err, fmt=markers[model], color=colours[model], markersize=4,
+                        elinewidth=0.9, capsize=1.5, label=labels[model])
+        ax.set_yticks(range(len(models)), [labels[m] for m in models])
+        ax.set_ylim(len(models) - 0.5, -0.5)
+        measure = str(rows["measure"].dropna().iloc[0]) if "measure" in rows and rows["measure"].notna().any() \
+            else NAMES.get(study, study)
+        ax.set(xlabel=measure, ylabel="", title=NAMES.get(study, study))
+        ax.axvline(0.0, color="0.6", linewidth=0.6, zorder=0)
+        if ax.get_subplotspec().colspan.start > 0:  # the right column: the names are on the left panel's axis
+            ax.tick_params(labelleft=False)
+    figure.suptitle("Headline per study: the values the ranks order (95\u00a0% percentile interval over the "
+                    "study's units)" if preset().double else "Headline per study\n(95\u00a0% interval over units)",
+                    fontsize=preset().title_size)
+    _figure_legend(figure, axes)  # the rank figure's colours and markers, keyed as there
+    return axes[0]
