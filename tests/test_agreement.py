@@ -241,3 +241,27 @@ def test_agreement_records_its_correction_and_its_settings_refuse_others(scored)
         PSASettings(correction="none")
     with pytest.raises(UnknownNameError):
         agreement.agreement(scored=scored, n_boot=50, correction="fdr_bh")
+
+
+def test_headlines_say_how_much_of_a_models_weight_one_unit_holds():
+    """BiasFinder's design: pronoun templates give 1 pair of mutants, a name template 900. The headline is a ratio
+    of sums, so that template decides it; top_unit_share says so (900 / 902), and the headlines figure names it
+    under the panel."""
+    from toolkit import plots
+    from toolkit.studies.agreement import _replicates
+
+    units = pd.DataFrame({"model": ["m"] * 3 + ["n"] * 3, "unit": ["t1", "t2", "t3"] * 2, "part": "gender",
+                          "num": [0, 0, 900, 1, 1, 0], "den": [1, 1, 900, 1, 1, 900]})
+    point, boot, n_units, top = _replicates(units, ["m", "n"], n_boot=200, rng=np.random.default_rng(0),
+                                            absolute=False)
+    assert n_units == 3 and top == pytest.approx([900 / 902, 900 / 902])
+    assert point == pytest.approx([900 / 902, 2 / 902])
+    headlines = pd.DataFrame([{"study": s, "measure": f"{s} measure", "model": m, "estimate": 0.1, "ci_low": 0.05,
+                               "ci_high": 0.2, "rank": r, "n_units": 3,
+                               "top_unit_share": 900 / 902 if s == "biasfinder" else 0.2}
+                              for s in ("eec", "biasfinder") for m, r in (("vader", 1.0), ("afinn", 2.0))])
+    with plots.use_preset("acl-double"):
+        first = agreement_figures.agreement_headlines(headlines)
+    labels = {ax.get_title(): ax.get_xlabel() for ax in first.figure.axes if ax.get_title()}
+    assert labels["BiasFinder"] == "biasfinder measure\n(one template holds up to 100\u00a0% of a model's weight)"
+    assert labels["EEC"] == "eec measure"

@@ -538,8 +538,9 @@ def test_label_flips_split_female_from_male_names_and_name_a_model_that_flips_no
 
 @pytest.mark.parametrize("preset", ["acl-double", "acl-single"])
 def test_label_flips_carry_each_bars_wilson_interval_and_say_n(preset):
-    """Every bar, a zero one too, carries its interval from the table (its two ends, at the bar's centre), and the
-    legend says n and that the intervals are per name, not adjusted."""
+    """Every bar carries its interval from the table (its two ends, at the bar's centre), a zero rate none (150 of
+    them buried the bars): the legend gives the bound no flip allows, n, and that the intervals are per name, not
+    adjusted."""
     base = _names(HF)[["model", "corpus", "name", "gender", "category"]].assign(threshold=0.5, n_sentences=56)
     rates = np.round(np.linspace(0.0, 0.2, len(base)) * 56) / 56
     flips = base.assign(flip_rate=rates, flips=(rates * 56).round().astype(int), flip_low=np.maximum(rates - 0.05, 0),
@@ -550,7 +551,10 @@ def test_label_flips_carry_each_bars_wilson_interval_and_say_n(preset):
     vertical = preset == "acl-double"
     ends = sorted((round(float(s[0][1 if vertical else 0]), 6), round(float(s[1][1 if vertical else 0]), 6))
                   for s in segments)
-    assert ends == sorted((round(lo, 6), round(hi, 6)) for lo, hi in zip(flips["flip_low"], flips["flip_high"]))
+    drawn = flips[flips["flip_rate"] > 0]
+    assert len(drawn) < len(flips) and ends == sorted((round(lo, 6), round(hi, 6))
+                                                      for lo, hi in zip(drawn["flip_low"], drawn["flip_high"]))
+    assert "no bar: no flips (upper 95\u00a0% bound 0.070)" in [re.sub(r"[ \n]+", " ", t) for t in _legend_texts(ax)]
     assert "lines (n = 56 sentences): 95\u00a0% Wilson interval per name, not adjusted across names" in \
         [re.sub(r"[ \n]+", " ", t) for t in _legend_texts(ax)]  # a column's legend wraps its lines
 
@@ -588,6 +592,10 @@ def test_agreement_bold_reads_the_corrected_p_and_the_note_says_the_family():
     assert "$p_\\mathrm{adj}$: exact permutation p, Holm-adjusted over 6 pairs" in note
     assert "Holm over 6 pairs: the first agreement claim needs |τ| ≥ 0.79 (p < 0.05/6)" in note
     assert "bold: rankings agree (τ > 0, $p_\\mathrm{adj}$ < 0.05)" in note
+    with plots.use_preset("acl-double"):  # no pair agrees: the brackets are still explained (they were not)
+        none = agreement_figures.agreement_tau(pd.DataFrame(rows).assign(p_adjusted=0.12))
+    assert "[ ]: 95\u00a0% bootstrap interval (models and each study's units resampled), not adjusted" in \
+        re.sub(r"[ \n]+", " ", none.get_xlabel()) and "bold" not in none.get_xlabel()
 
 
 def test_agreement_headlines_show_each_studys_values_in_one_model_order():

@@ -18,7 +18,9 @@ Higher = more biased (or more sensitive) in every one; rank 1 = the highest.
 
 Inputs: scored tables of the studies (``result.scored``), any subset of them, sharing at least three models.
 Outputs: :data:`HEADLINE_COLUMNS` (per study × model: the headline with a percentile interval and its rank, 1 = the
-highest; tied models share their mean rank, 6.5 for four tied at 5-8) and
+highest; tied models share their mean rank, 6.5 for four tied at 5-8; ``top_unit_share``: the largest share of the
+model's denominator one unit holds — BiasFinder's pronoun templates give 1 pair of mutants and a name template
+900, so one template can decide the rate) and
 :data:`TAU_COLUMNS`, per pair of studies:
 
 - ``tau``: τ-b over the shared models; ``p_value``: its exact two-sided permutation p (:func:`exact_p`: every
@@ -67,7 +69,8 @@ from toolkit.studies.base import Settings, Study
 from toolkit.studies.result import Provenance, StudyResult
 
 UNIT_COLUMNS = ("model", "unit", "part", "num", "den")
-HEADLINE_COLUMNS = ("study", "measure", "model", "estimate", "ci_low", "ci_high", "rank", "n_units")
+HEADLINE_COLUMNS = ("study", "measure", "model", "estimate", "ci_low", "ci_high", "rank", "n_units",
+                    "top_unit_share")
 TAU_COLUMNS = ("study_a", "study_b", "n_models", "tau", "ci_low", "ci_high", "share_positive", "share_undefined",
                "p_value", "p_adjusted", "family_size", "correction", "p_min", "claim_possible", "min_abs_tau", "state",
                "reason")
@@ -92,9 +95,10 @@ def _headline(num: np.ndarray, den: np.ndarray, absolute: bool) -> np.ndarray:
 
 
 def _replicates(units: pd.DataFrame, models: list[str], *, n_boot: int, rng: np.random.Generator,
-                absolute: bool) -> tuple[np.ndarray, np.ndarray, int]:
+                absolute: bool) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
     """The headline per model on the data and on ``n_boot`` replicates that resample the units with replacement
-    (the same draw for every model: the rankings are compared on one resample)."""
+    (the same draw for every model: the rankings are compared on one resample), the number of units, and per model
+    the largest share of its denominator one unit holds (a ratio of sums that one unit dominates moves with it)."""
     ids = {u: i for i, u in enumerate(sorted(set(units["unit"])))}
     parts = sorted(set(units["part"]))
     num = np.zeros((len(ids), len(models), len(parts)))
@@ -106,7 +110,10 @@ def _replicates(units: pd.DataFrame, models: list[str], *, n_boot: int, rng: np.
     point = _headline(num.sum(0)[None], den.sum(0)[None], absolute)[0]
     weights = rng.multinomial(len(ids), np.full(len(ids), 1 / len(ids)), size=n_boot).astype(float)
     boot = _headline(np.einsum("bu,ump->bmp", weights, num), np.einsum("bu,ump->bmp", weights, den), absolute)
-    return point, boot, len(ids)
+    per_unit = np.abs(den).sum(-1)  # units × models
+    with np.errstate(invalid="ignore", divide="ignore"):
+        top = per_unit.max(0) / per_unit.sum(0)
+    return point, boot, len(ids), top
 
 
 def tau_b(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -261,13 +268,14 @@ def agreement(*, scored: Mapping[str, pd.DataFrame], n_boot: int = 2000, seed: i
     rng = np.random.default_rng(seed)
     rows, boots, points = [], {}, {}
     for name, table in units.items():
-        point, boot, n_units = _replicates(table[table["model"].isin(models)], models, n_boot=n_boot, rng=rng,
-                                           absolute=get(name).headline_absolute)
+        point, boot, n_units, top = _replicates(table[table["model"].isin(models)], models, n_boot=n_boot, rng=rng,
+                                                absolute=get(name).headline_absolute)
         boots[name], points[name] = boot, point
         low, high = np.nanquantile(boot, [alpha / 2, 1 - alpha / 2], axis=0)
         ranks = sps.rankdata(-point, method="average")  # tied models share their mean rank, as τ-b counts ties
         rows += [{"study": name, "measure": known[name], "model": m, "estimate": float(point[i]),
-                  "ci_low": float(low[i]), "ci_high": float(high[i]), "rank": float(ranks[i]), "n_units": n_units}
+                  "ci_low": float(low[i]), "ci_high": float(high[i]), "rank": float(ranks[i]), "n_units": n_units,
+                  "top_unit_share": float(top[i])}
                  for i, m in enumerate(models)]
     taus = []
     picks = rng.integers(0, len(models), (n_boot, len(models)))  # models drawn with replacement, one draw per replicate

@@ -23,6 +23,10 @@ from toolkit.studies.agreement.captions import claim_words, family_words
 
 NAMES = {"eec": "EEC", "psa": "PSA", "biasfinder": "BiasFinder", "btcsam": "BTC-SAM", "multilingual": "EEC-ML"}
 """How the figures name each study (its papers' names; any other study keeps its registry name)."""
+UNITS = {"eec": "template", "psa": "sentence", "biasfinder": "template", "btcsam": "case"}
+"""What each study's headline resamples (its units), as the headlines figure says it."""
+DOMINANT = 0.5
+"""A unit holding more than this share of a model's denominator is said under its panel."""
 
 
 def _number(value: float) -> str:
@@ -97,8 +101,10 @@ def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = N
         notes.append(f"{p_name}: exact permutation p, {family.replace(' over', '-adjusted over')}")
     if agree:
         rule = p_name if family else "exact permutation p"
-        notes.append(f"bold: rankings agree (τ > 0, {rule} < {alpha:g}); [ ]: {100 * (1 - alpha):g}"
-                     "\u00a0% bootstrap over models, descriptive (with few models it can reach 0 where p is small)")
+        notes.append(f"bold: rankings agree (τ > 0, {rule} < {alpha:g})")
+    if tau.get("ci_low", pd.Series(dtype=float)).notna().any():  # what the brackets are, whatever the verdicts
+        notes.append(f"[ ]: {100 * (1 - alpha):g}\u00a0% bootstrap interval (models and each study's units "
+                     "resampled), not adjusted, descriptive: it can exclude 0 where the p does not reach alpha")
     if outside:
         notes.append("* the bootstrap interval does not contain τ")
     ax.set_xlabel(";\n".join(notes))
@@ -148,7 +154,8 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
     own units (:func:`toolkit.studies.agreement.agreement`'s ``headlines``), one panel per study on its own scale
     (named by its measure), the models in one order in every panel (by their mean rank over the studies, most
     biased at the top) in their colours and markers, named on the axis and keyed in one legend as in the rank
-    figure; ties at 0 (no BTC) show as such. One new Figure; returns its first panel."""
+    figure; ties at 0 (no BTC) show as such. A panel where one unit holds over half a model's weight
+    (``top_unit_share`` > :data:`DOMINANT`) says so under its axis. One new Figure; returns its first panel."""
     studies = list(dict.fromkeys(headlines["study"]))
     ranks = headlines.groupby("model")["rank"].mean().sort_values(kind="stable")
     models = list(ranks.index)
@@ -170,12 +177,15 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
         ax.set_ylim(len(models) - 0.5, -0.5)
         measure = str(rows["measure"].dropna().iloc[0]) if "measure" in rows and rows["measure"].notna().any() \
             else NAMES.get(study, study)
+        share = rows["top_unit_share"].max() if "top_unit_share" in rows else np.nan
+        if np.isfinite(share) and share > DOMINANT:  # the ratio of sums rests on one unit: its interval says so
+            measure += f"\n(one {UNITS.get(study, 'unit')} holds up to {100 * share:.0f}\u00a0% of a model's weight)"
         ax.set(xlabel=measure, ylabel="", title=NAMES.get(study, study))
         ax.axvline(0.0, color="0.6", linewidth=0.6, zorder=0)
         if ax.get_subplotspec().colspan.start > 0:  # the right column: the names are on the left panel's axis
             ax.tick_params(labelleft=False)
-    figure.suptitle("Headline per study: the values the ranks order (95\u00a0% percentile interval over the "
-                    "study's units)" if preset().double else "Headline per study\n(95\u00a0% interval over units)",
-                    fontsize=preset().title_size)
+    figure.suptitle("Each study's headline per model (95\u00a0% bootstrap interval, the study's units resampled)"
+                    if preset().double else "Each study's headline per model\n(95\u00a0% bootstrap interval over "
+                    "units)", fontsize=preset().title_size)
     _figure_legend(figure, axes)  # the rank figure's colours and markers, keyed as there
     return axes[0]

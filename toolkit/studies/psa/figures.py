@@ -187,8 +187,8 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
     per zero would bury the bars of 50 names × systems); a model that flips no label for any name gets no bars and
     is named in the legend instead. Horizontal bars in a column preset. Where the table has them
     (:func:`~toolkit.studies.psa.analysis.label_flips`' ``flip_low``/``flip_high``), each bar carries its Wilson
-    interval (a zero rate too: how high a rate no flip in n sentences still allows) and the legend says n and the
-    level (``alpha``: the one ``label_flips`` was given)."""
+    interval and the legend says n and the level (``alpha``: the one ``label_flips`` was given); a zero rate draws
+    no line (150 of them buried the bars), and the legend gives the upper bound no flip in n sentences allows."""
     if flips.empty:
         raise InputError("no label flips to plot.",
                          fix="pass toolkit.studies.psa.analysis.label_flips(scored, threshold=c).")
@@ -224,7 +224,7 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
     handles, texts = ax.get_legend_handles_labels()
     if (data["flip_rate"].fillna(0) == 0).any():  # a diamond per zero would bury the bars of 50 names × systems
         handles.append(Line2D([], [], color="none"))
-        texts.append("no bar: no flips")
+        texts.append("no bar: no flips" + _zero_bound(data, alpha=alpha))
     if still and len(drawn) < len(labels):
         handles.append(Line2D([], [], color="none"))
         texts.append(f"{', '.join(labels[m] for m in still)}: no flips for any name (not drawn)")
@@ -247,7 +247,7 @@ def _flip_intervals(ax: Axes, data: pd.DataFrame, *, order: list[str], systems: 
                    for b in container.patches]
         at = np.asarray(centres[:len(order)], dtype=float)
         low, high, rate = (rows[c].to_numpy(float) for c in ("flip_low", "flip_high", "flip_rate"))
-        ok = np.isfinite(low) & np.isfinite(high)
+        ok = np.isfinite(low) & np.isfinite(high) & (rate > 0)  # a zero's bound is said once in the legend
         err = np.clip(np.vstack([rate - low, high - rate])[:, ok], 0, None)  # Wilson ends can sit 1e-17 past p̂
         if vertical:
             ax.errorbar(at[ok], rate[ok], yerr=err, fmt="none", ecolor="0.3", elinewidth=0.5, capsize=0, zorder=3)
@@ -257,5 +257,13 @@ def _flip_intervals(ax: Axes, data: pd.DataFrame, *, order: list[str], systems: 
     if n.empty:
         return "lines"
     return f"lines (n = {n.min()} sentences)" if n.min() == n.max() else f"lines (n = {n.min()}–{n.max()} sentences)"
+
+
+def _zero_bound(data: pd.DataFrame, *, alpha: float) -> str:
+    """How high a rate no flip allows (the largest ``flip_high`` of a zero rate), for the legend; "" when none."""
+    zero = data[(data["flip_rate"].fillna(1) == 0)] if "flip_high" in data.columns else data.iloc[:0]
+    if not len(zero) or not zero["flip_high"].notna().any():
+        return ""
+    return f" (upper {100 * (1 - alpha):g}\u00a0% bound {zero['flip_high'].max():.3f})"
 
 
