@@ -293,7 +293,9 @@ def intersections_labels(*, alpha: float, family: str, starred: str, letters: bo
             "xlabel": "score difference: first cell − second cell " + (
                 f"(simultaneous {100 * (1 - alpha):g}\u00a0% CIs, Bonferroni)" if simultaneous
                 else f"({100 * (1 - alpha):g}\u00a0% CI, unadjusted)"),
-            "note": "AA, EA: African-American, European names; " + ("F, M: female, male; " if letters else "")
+            "note": "AA, EA: African-American, European names; names only (the noun phrases carry no race, so a "
+                    "gender contrast here can differ from the gender figures'); "
+                    + ("F, M: female, male; " if letters else "")
                     + "interaction = (AA female − EA female) − (AA male − EA male); "
                     + f"{method}-adjusted over {size}" + (" (the intervals: Bonferroni over the same)"
                                                           if simultaneous else "") + starred,
