@@ -609,6 +609,9 @@ def test_agreement_headlines_show_each_studys_values_in_one_model_order():
     # mean ranks: afinn 2.5, vader 2.5, hf 2.75, textblob 2.75, minilm 3.25 (ties by spec)
     assert orders == {("afinn", "vader", "minilm-imdb-finetuned", "textblob", "minilm-imdb")}
     assert {tuple(ax.get_yticks()) for ax in panels} == {(0, 1, 2, 3, 4)}
+    with plots.use_preset("acl-double"):
+        ranks = FIGURES["agreement_ranks"]()
+    assert tuple(t for t in _legend_texts(ranks) if t in next(iter(orders))) == next(iter(orders))  # one order
     for ax in panels:
         ends = sorted(round(float(v), 6) for c in ax.collections for seg in getattr(c, "get_segments", list)()
                       if len(seg) == 2 and np.isclose(seg[0][1], seg[1][1]) for v in (seg[0][0], seg[1][0]))

@@ -129,7 +129,8 @@ def agreement_ranks(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         for _, tied in table[study].dropna().groupby(table[study].dropna()):
             for k, model in enumerate(tied.index):
                 offsets.loc[model, study] = (k - (len(tied) - 1) / 2) * 0.09
-    for model in models:
+    by_rank = list(headlines.groupby("model")["rank"].mean().sort_values(kind="stable").index)
+    for model in by_rank:  # the legend in the headlines figure's order: by mean rank, most biased first
         x = np.arange(len(studies)) + offsets.loc[model].to_numpy(float)
         ax.plot(x, table.loc[model].to_numpy(float), marker=markers[model], color=colours[model],
                 label=labels[model], markersize=4.0, linewidth=1.0)
