@@ -180,6 +180,8 @@ def test_the_pairs_p_values_are_corrected_as_one_family_by_hand():
     assert none[:5] == pytest.approx(p[:5])
     with pytest.raises(UnknownNameError, match="holm"):
         adjust_pairs(p, p_min, correction="fdr")
+    with pytest.raises(InputError, match="one p_min per p value"):
+        adjust_pairs(p, p_min[:3])
 
 
 def test_whether_a_pair_can_pass_the_correction_at_all():
@@ -265,3 +267,5 @@ def test_headlines_say_how_much_of_a_models_weight_one_unit_holds():
     labels = {ax.get_title(): ax.get_xlabel() for ax in first.figure.axes if ax.get_title()}
     assert labels["BiasFinder"] == "biasfinder measure\n(one template holds up to 100\u00a0% of a model's weight)"
     assert labels["EEC"] == "eec measure"
+    with pytest.raises(InputError, match="lacks rank"):
+        agreement_figures.agreement_headlines(headlines.drop(columns="rank"))

@@ -101,3 +101,11 @@ def test_a_study_figure_written_by_a_run_honours_the_switch(tmp_path, monkeypatc
     with target.open("wb") as handle:
         runs.figure_renderer(ax, "png")(handle)
     assert Image.open(target).text["Title"] == "Agreement of rankings (8 models)"
+
+
+def test_titles_must_be_a_boolean_not_a_word(tmp_path):
+    """titles="off" is a true value: taken as it is, it would keep the titles the caller meant to drop."""
+    ax = _figure_with_titles()
+    with pytest.raises(InputError, match="titles='off'") as error:
+        plots.save(ax, tmp_path / "x.png", titles="off")
+    assert error.value.code == "TK102" and not (tmp_path / "x.png").exists()

@@ -83,6 +83,9 @@ def write_figure(item: Axes | Figure, target, *, fmt: str | None = None, titles:
     tight bounding box: the PDF is as wide as the preset). ``titles`` False (default :func:`figure_titles`) saves it
     without its titles, their words in the file's ``Title`` metadata (for the caption)."""
     kind = (fmt or Path(target).suffix.lstrip(".")).lower()
+    if titles is not None and not isinstance(titles, bool):  # "off" is a true value: it would keep them
+        raise InputError(f"titles={titles!r}: give True, False or None (None: ${TITLES_ENV}).",
+                         fix="pass titles=False to save without titles.")
     keep = figure_titles() if titles is None else titles
     figure = _figure(item)
     with matplotlib.rc_context(SAVE_RC):

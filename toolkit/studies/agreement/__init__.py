@@ -224,6 +224,9 @@ def adjust_pairs(p_values: Sequence[float], p_mins: Sequence[float], *, alpha: f
     ``p_min < alpha`` and some pair of the family with ``p_min < alpha / m`` (Holm's first step; a later pair's
     level grows to alpha)."""
     p, p_min = np.asarray(p_values, dtype=float), np.asarray(p_mins, dtype=float)
+    if p.ndim != 1 or p.shape != p_min.shape:
+        raise InputError(f"adjust_pairs needs one p_min per p value; got {p.shape} and {p_min.shape}.",
+                         fix="pass the tau table's p_value and p_min columns.")
     family_size = int(np.isfinite(p).sum())
     level = first_level(alpha=alpha, family_size=family_size, correction=correction)
     if correction == "none":

@@ -7,6 +7,7 @@ import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.patches import Rectangle
 
+from toolkit.errors import InputError
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
     _figure_legend,
@@ -157,6 +158,10 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
     biased at the top) in their colours and markers, named on the axis and keyed in one legend as in the rank
     figure; ties at 0 (no BTC) show as such. A panel where one unit holds over half a model's weight
     (``top_unit_share`` > :data:`DOMINANT`) says so under its axis. One new Figure; returns its first panel."""
+    missing = [c for c in ("study", "model", "estimate", "ci_low", "ci_high", "rank") if c not in headlines.columns]
+    if missing or headlines.empty:
+        raise InputError(f"cannot draw the headlines: the table is empty or lacks {', '.join(missing)}.",
+                         fix="pass toolkit.studies.agreement.agreement(...).headlines (agreement_headlines.csv).")
     studies = list(dict.fromkeys(headlines["study"]))
     ranks = headlines.groupby("model")["rank"].mean().sort_values(kind="stable")
     models = list(ranks.index)
