@@ -511,7 +511,7 @@ def main(argv: list[str] | None = None) -> int:
                 raise unknown("figure preset", args.preset, figure_presets())
             os.environ[PRESET_ENV] = args.preset  # the kernels papermill starts inherit it
         if args.titles is not None:
-            from toolkit.plots.io import TITLES, TITLES_ENV
+            from toolkit.plots.io import TITLES, TITLES_ENV  # defers matplotlib: --strip and --list need no figures
 
             if args.titles not in TITLES:
                 raise unknown("titles setting", args.titles, TITLES)
