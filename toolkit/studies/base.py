@@ -222,7 +222,9 @@ class Study:
         raise InputError(f"the {self.name} study has no drill-down pairs.", fix="drill into eec, biasfinder or btcsam.")
 
     def units(self, scored: pd.DataFrame) -> pd.DataFrame | None:
-        """The study's headline as sums over its sampling units (agreement across methods); None: no headline."""
+        """The study's headline as sums over its sampling units (agreement across methods): columns ``model, unit,
+        part, num, den`` (the headline is the mean over parts of num / den summed), and optionally ``unit2``, a second
+        sampling unit crossed with ``unit`` (the EEC's names), resampled too; None: no headline."""
         return None
 
     def cases(self, **options: Any) -> pd.DataFrame:

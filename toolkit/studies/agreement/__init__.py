@@ -1,8 +1,9 @@
 """Agreement across methods: does "most biased" depend on the study that measured it?
 
 Each study's headline measure ranks the same models; Kendall's τ-b between two studies' rankings says how far they
-agree, with a seeded bootstrap interval that resamples each study's own sampling units (EEC templates, PSA
-sentences, BiasFinder templates, BTC-SAM cases) — the uncertainty of the measurements, not of the model list.
+agree, with a seeded bootstrap interval that resamples each study's own sampling units (EEC templates crossed
+with its name units, PSA sentences, BiasFinder templates, BTC-SAM cases) — the uncertainty of the measurements,
+not of the model list.
 
 Headlines (each a ratio of sums over units, so a bootstrap replicate is a weighted sum; each study declares its own:
 :attr:`toolkit.studies.base.Study.headline` and :meth:`~toolkit.studies.base.Study.units`; :func:`measures`):
@@ -98,19 +99,38 @@ def _replicates(units: pd.DataFrame, models: list[str], *, n_boot: int, rng: np.
                 absolute: bool) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
     """The headline per model on the data and on ``n_boot`` replicates that resample the units with replacement
     (the same draw for every model: the rankings are compared on one resample), the number of units, and per model
-    the largest share of its denominator one unit holds (a ratio of sums that one unit dominates moves with it)."""
+    the largest share of its denominator one unit holds (a ratio of sums that one unit dominates moves with it).
+    A ``unit2`` column (the EEC's name units) is a second factor crossed with the units: each replicate also
+    resamples it, within each part, and a cell weighs by the product of its two draws (a pigeonhole bootstrap,
+    Owen 2007); its draws come from a generator spawned off ``rng``, so the units' draws are those of a study
+    without one."""
     ids = {u: i for i, u in enumerate(sorted(set(units["unit"])))}
     parts = sorted(set(units["part"]))
-    num = np.zeros((len(ids), len(models), len(parts)))
+    crossed = "unit2" in units.columns
+    seconds = {p: sorted(set(units.loc[units["part"] == p, "unit2"])) if crossed else [""] for p in parts}
+    second_ids = {(p, u): i for p in parts for i, u in enumerate(seconds[p])}
+    width = max(len(v) for v in seconds.values())
+    num = np.zeros((len(ids), width, len(models), len(parts)))
     den = np.zeros_like(num)
-    index = (units["unit"].map(ids).to_numpy(), units["model"].map({m: i for i, m in enumerate(models)}).to_numpy(),
+    second = zip(units["part"], units["unit2"] if crossed else [""] * len(units))
+    index = (units["unit"].map(ids).to_numpy(), np.fromiter((second_ids[k] for k in second), dtype=int,
+                                                            count=len(units)),
+             units["model"].map({m: i for i, m in enumerate(models)}).to_numpy(),
              units["part"].map({p: i for i, p in enumerate(parts)}).to_numpy())
     np.add.at(num, index, units["num"].to_numpy(dtype=float))
     np.add.at(den, index, units["den"].to_numpy(dtype=float))
-    point = _headline(num.sum(0)[None], den.sum(0)[None], absolute)[0]
+    point = _headline(num.sum((0, 1))[None], den.sum((0, 1))[None], absolute)[0]
     weights = rng.multinomial(len(ids), np.full(len(ids), 1 / len(ids)), size=n_boot).astype(float)
-    boot = _headline(np.einsum("bu,ump->bmp", weights, num), np.einsum("bu,ump->bmp", weights, den), absolute)
-    per_unit = np.abs(den).sum(-1)  # units × models
+    crossings = np.ones((n_boot, width, len(parts)))
+    if crossed:
+        drawn = rng.spawn(1)[0]
+        for j, p in enumerate(parts):
+            k = len(seconds[p])
+            crossings[:, :, j] = 0.0
+            crossings[:, :k, j] = drawn.multinomial(k, np.full(k, 1 / k), size=n_boot)
+    boot = _headline(np.einsum("bt,bvp,tvmp->bmp", weights, crossings, num, optimize=True),
+                     np.einsum("bt,bvp,tvmp->bmp", weights, crossings, den, optimize=True), absolute)
+    per_unit = np.abs(den).sum((1, 3))  # units × models
     with np.errstate(invalid="ignore", divide="ignore"):
         top = per_unit.max(0) / per_unit.sum(0)
     return point, boot, len(ids), top

@@ -25,7 +25,10 @@ from toolkit.studies.agreement.captions import claim_words, family_words
 NAMES = {"eec": "EEC", "psa": "PSA", "biasfinder": "BiasFinder", "btcsam": "BTC-SAM", "multilingual": "EEC-ML"}
 """How the figures name each study (its papers' names; any other study keeps its registry name)."""
 UNITS = {"eec": "template", "psa": "sentence", "biasfinder": "template", "btcsam": "case"}
-"""What each study's headline resamples (its units), as the headlines figure says it."""
+"""Each study's unit, as the headlines figure names the one that holds most of a model's weight."""
+RESAMPLED = {"eec": "templates × names", "psa": "sentences", "biasfinder": "templates", "btcsam": "cases"}
+"""What each study's headline interval resamples (:meth:`toolkit.studies.base.Study.units`: the EEC's name units
+are crossed with its templates), as the headlines figure's panel titles say it."""
 DOMINANT = 0.5
 """A unit holding more than this share of a model's denominator is said under its panel."""
 
@@ -156,7 +159,8 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
     own units (:func:`toolkit.studies.agreement.agreement`'s ``headlines``), one panel per study on its own scale
     (named by its measure), the models in one order in every panel (by their mean rank over the studies, most
     biased at the top) in their colours and markers, named on the axis and keyed in one legend as in the rank
-    figure; ties at 0 (no BTC) show as such. A panel where one unit holds over half a model's weight
+    figure; ties at 0 (no BTC) show as such; each panel's title says what its interval resamples (:data:`RESAMPLED`).
+    A panel where one unit holds over half a model's weight
     (``top_unit_share`` > :data:`DOMINANT`) says so under its axis. One new Figure; returns its first panel."""
     missing = [c for c in ("study", "model", "estimate", "ci_low", "ci_high", "rank") if c not in headlines.columns]
     if missing or headlines.empty:
@@ -186,12 +190,13 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
         share = rows["top_unit_share"].max() if "top_unit_share" in rows else np.nan
         if np.isfinite(share) and share > DOMINANT:  # the ratio of sums rests on one unit: its interval says so
             measure += f"\n(one {UNITS.get(study, 'unit')} holds up to {100 * share:.0f}\u00a0% of a model's weight)"
-        ax.set(xlabel=measure, ylabel="", title=NAMES.get(study, study))
+        resampled = f" ({RESAMPLED[study]})" if study in RESAMPLED else ""
+        ax.set(xlabel=measure, ylabel="", title=NAMES.get(study, study) + resampled)
         ax.axvline(0.0, color="0.6", linewidth=0.6, zorder=0)
         if ax.get_subplotspec().colspan.start > 0:  # the right column: the names are on the left panel's axis
             ax.tick_params(labelleft=False)
-    figure.suptitle("Each study's headline per model (95\u00a0% bootstrap interval, the study's units resampled)"
-                    if preset().double else "Each study's headline per model\n(95\u00a0% bootstrap interval over "
-                    "units)", fontsize=preset().title_size)
+    figure.suptitle("Each study's headline per model (95\u00a0% bootstrap interval, resampling the units in "
+                    "brackets)" if preset().double else "Each study's headline per model\n(95\u00a0% bootstrap "
+                    "interval over the units in brackets)", fontsize=preset().title_size)
     _figure_legend(figure, axes)  # the rank figure's colours and markers, keyed as there
     return axes[0]

@@ -44,6 +44,7 @@ from toolkit.studies.eec.analysis import (
     ATTRIBUTES,
     PAPER_TABLES,
     SUBSETS,
+    cells,
     clustered_vs_paper,
     directions,
     pairs,
@@ -264,14 +265,22 @@ class EEC(Study):
         return drilldown.eec_pairs(result, model=model, attribute=attribute)
 
     def units(self, scored: pd.DataFrame) -> pd.DataFrame:
-        """Per model × template × attribute: the sum and count of the paper's Δ (agreement across methods)."""
+        """Per model × template × name unit × attribute: the paper's Δ summed (``num``) and counted (``den``), the
+        template the ``unit`` and the name unit of :func:`cells` (gender: the 10 noun-phrase pairs and the
+        names-mean pair; race: the 20 AA−EA name pairs) the crossed ``unit2`` (agreement across methods resamples
+        both, as the two-way estimate treats both as samples). A template's count of paper pairs is spread over its
+        cells by their pairs (race: the 20 name pairs share each case's one names-mean pair, which is their mean),
+        so the sums over a template's cells are the paper's and the headline is its |mean Δ|."""
         frames = []
         for attribute in ATTRIBUTES:
-            table = pairs(scored, attribute=attribute)
-            grouped = table.groupby(["model", "template_id"], observed=True)["delta"].agg(["sum", "size"]
-                                                                                         ).reset_index()
-            frames.append(pd.DataFrame({"model": grouped["model"], "unit": grouped["template_id"].astype(str),
-                                        "part": attribute, "num": grouped["sum"], "den": grouped["size"]}))
+            paper = pairs(scored, attribute=attribute).groupby(["model", "template_id"], observed=True)["delta"].size()
+            grid = cells(scored, attribute=attribute)
+            spread = grid.groupby(["model", "template_id"], observed=True)["n_pairs"].transform("sum")
+            share = pd.Series(list(zip(grid["model"], grid["template_id"]))).map(paper).to_numpy() / spread
+            frames.append(pd.DataFrame({"model": grid["model"], "unit": grid["template_id"].astype(str),
+                                        "unit2": grid["unit"].astype(str), "part": attribute,
+                                        "num": grid["delta"] * grid["n_pairs"] * share,
+                                        "den": grid["n_pairs"] * share}))
         return pd.concat(frames, ignore_index=True)
 
     def cases(self, *, spelling: str = "published", **_: Any) -> pd.DataFrame:
