@@ -185,10 +185,14 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
     """Share of sentences whose label flips per name at one threshold, female names then male names (a dashed line
     between them), one bar per model in its colour; a rate of exactly 0 draws no bar (the legend says so: a marker
     per zero would bury the bars of 50 names × systems); a model that flips no label for any name gets no bars and
-    is named in the legend instead. Horizontal bars in a column preset. Where the table has them
-    (:func:`~toolkit.studies.psa.analysis.label_flips`' ``flip_low``/``flip_high``), each bar carries its Wilson
-    interval and the legend says n and the level (``alpha``: the one ``label_flips`` was given); a zero rate draws
-    no line (150 of them buried the bars), and the legend gives the upper bound no flip in n sentences allows."""
+    is named in the legend instead. A model whose names mostly (:data:`SHARED_RATE`) share one rate — flips the name
+    slot causes whatever the name, as a lexicon that knows no name — takes no bar slot: its shared rate is one
+    dashed line in its colour (none at 0) and each name that differs a point in its marker, said in the legend with
+    the counts (:func:`_shared_rates`). Horizontal bars in a column preset. Where the table has them
+    (:func:`~toolkit.studies.psa.analysis.label_flips`' ``flip_low``/``flip_high``), each bar and point carries its
+    Wilson interval and the legend says n and the level (``alpha``: the one ``label_flips`` was given); a zero rate
+    draws no line (150 of them buried the bars), and the legend gives the upper bound no flip in n sentences
+    allows."""
     if flips.empty:
         raise InputError("no label flips to plot.",
                          fix="pass toolkit.studies.psa.analysis.label_flips(scored, threshold=c).")
@@ -198,33 +202,71 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
     drawn = {m: label for m, label in labels.items() if m not in still} or labels
     data = flips[flips["model"].isin(list(drawn))].sort_values(["gender", "name"], kind="stable")
     data = data.assign(system=data["model"].map(drawn))
-    colours = model_palette(labels)
+    colours, markers = model_palette(labels), model_markers(labels)
     palette = {drawn[m]: colours[m] for m in drawn}
+    shapes = {drawn[m]: markers[m] for m in drawn}
     order = list(dict.fromkeys(data["name"]))
     n = len(order)
+    shared = _shared_rates(data)  # a rate most names share is the slot's, not a name's: a line, not 48 bars
+    bars = [system for system in drawn.values() if system not in shared]
+    bar_data = data[data["system"].isin(bars)]
     boundary = int(data.drop_duplicates("name")["gender"].eq("female").sum()) - 0.5
     if ax is None:
-        ax = new_axes(height=p.height + 0.9) if p.double else new_axes(height=0.06 * n * len(drawn) + 0.1 * n + 1.3)
+        slots = max(len(bars), 1)
+        ax = new_axes(height=p.height + 0.9) if p.double else new_axes(height=0.06 * n * slots + 0.1 * n + 1.3)
     names = "female names  |  male names" if p.double else "female names (top)  |  male names"
+    value = "label flip rate (share of sentences)"
+    if bars:
+        if p.double:
+            sns.barplot(saturation=1, data=bar_data, x="name", y="flip_rate", hue="system", hue_order=bars,
+                        palette=palette, order=order, ax=ax)
+        else:
+            sns.barplot(saturation=1, data=bar_data, y="name", x="flip_rate", hue="system", hue_order=bars,
+                        palette=palette, order=order, orient="h", ax=ax)
+    else:  # every model shares a rate: the names' axis without bars
+        (ax.set_xticks if p.double else ax.set_yticks)(range(n), order)
+        (ax.set_xlim if p.double else ax.set_ylim)(*((-0.5, n - 0.5) if p.double else (n - 0.5, -0.5)))
     if p.double:
-        sns.barplot(saturation=1, data=data, x="name", y="flip_rate", hue="system", hue_order=list(drawn.values()),
-                    palette=palette, order=order, ax=ax)
         ax.axvline(boundary, color="black", linestyle="--", linewidth=0.6)
-        ax.set(xlabel=names, ylabel="label flip rate (share of sentences)")
+        ax.set(xlabel=names, ylabel=value)
         ax.tick_params(axis="x", rotation=90)
     else:
-        sns.barplot(saturation=1, data=data, y="name", x="flip_rate", hue="system", hue_order=list(drawn.values()),
-                    palette=palette, order=order, orient="h", ax=ax)
         ax.axhline(boundary, color="black", linestyle="--", linewidth=0.6)
-        ax.set(ylabel=names, xlabel="label flip rate (share of sentences)")
-    intervals = _flip_intervals(ax, data, order=order, systems=list(drawn.values()), vertical=p.double)
+        ax.set(ylabel=names, xlabel=value)
+    intervals = _flip_intervals(ax, bar_data, order=order, systems=bars, vertical=p.double) if bars else ""
+    position = {name: k for k, name in enumerate(order)}
+    own = []
+    for system, (rate, flipped, n_names, n_all, n_sent) in shared.items():
+        if rate > 0:
+            (ax.axhline if p.double else ax.axvline)(rate, color=palette[system], linestyle=(0, (4, 2)),
+                                                     linewidth=1.1, zorder=2.5)
+        rows = data[(data["system"] == system) & ~np.isclose(data["flip_rate"].fillna(-1), rate)]
+        rows = rows[rows["flip_rate"].notna()]
+        at, rate_of = rows["name"].map(position).to_numpy(float), rows["flip_rate"].to_numpy(float)
+        err = None
+        if {"flip_low", "flip_high"} <= set(rows.columns) and rows[["flip_low", "flip_high"]].notna().all().all():
+            err = np.clip(np.vstack([rate_of - rows["flip_low"], rows["flip_high"] - rate_of]), 0, None)
+            intervals = intervals or _n_words(data)
+        xy = (at, rate_of) if p.double else (rate_of, at)
+        ax.errorbar(*xy, **({"yerr": err} if p.double else {"xerr": err}), fmt=shapes[system],
+                    color=palette[system], markersize=4, markeredgecolor="white", markeredgewidth=0.4,
+                    ecolor="0.3", elinewidth=0.5, capsize=0, zorder=4)
+        flipped_words = f"{flipped} of {n_sent}" if flipped and n_sent else f"a share {rate:.3f}"
+        said = (f"{system}: {flipped_words} sentences flip for {n_names} of {n_all} names" if rate > 0
+                else f"{system}: no flips for {n_names} of {n_all} names")
+        own.append((Line2D([], [], color=palette[system], linestyle=(0, (4, 2)) if rate > 0 else "none",
+                           marker=shapes[system], markersize=4, markeredgecolor="white", markeredgewidth=0.4),
+                    said + (" (dashed)" if rate > 0 else "") + ("; a point: a name that differs" if len(rows) else
+                                                                        "")))
     ax.axhline(0.0, color="black", linewidth=0.6) if p.double else ax.axvline(0.0, color="black", linewidth=0.6)
     ax.set_title(f"PSA: sentences whose label (score ≥ c = {data['threshold'].iloc[0]:.2f}: positive) flips "
                  "when the name goes in" if p.double else f"PSA label flips at c = {data['threshold'].iloc[0]:.2f}")
     handles, texts = ax.get_legend_handles_labels()
-    if (data["flip_rate"].fillna(0) == 0).any():  # a diamond per zero would bury the bars of 50 names × systems
+    handles += [handle for handle, _ in own]
+    texts += [text for _, text in own]
+    if bars and (bar_data["flip_rate"].fillna(0) == 0).any():  # a diamond per zero would bury the bars
         handles.append(Line2D([], [], color="none"))
-        texts.append("no bar: no flips" + _zero_bound(data, alpha=alpha))
+        texts.append("no bar: no flips" + _zero_bound(bar_data, alpha=alpha))
     if still and len(drawn) < len(labels):
         handles.append(Line2D([], [], color="none"))
         texts.append(f"{', '.join(labels[m] for m in still)}: no flips for any name (not drawn)")
@@ -236,27 +278,59 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
     return ax
 
 
+SHARED_RATE = 0.75
+"""A model whose names share one flip rate this often takes no bar slot in :func:`psa_label_flips`: a line at the
+shared rate and a point per name that differs."""
+
+
+def _shared_rates(data: pd.DataFrame) -> dict[str, tuple[float, int, int, int, int]]:
+    """Per system whose names mostly (a share ≥ :data:`SHARED_RATE`, more than one name) have one and the same flip
+    rate — flips the name slot causes whatever the name, e.g. a lexicon that knows no name: (the rate, its flips,
+    how many names have it, how many names there are, its sentences; the counts 0 where the table lacks them)."""
+    out = {}
+    for system, rows in data.groupby("system", sort=False):
+        rates = rows["flip_rate"].dropna().round(12)
+        if rates.empty:
+            continue
+        counts = rates.value_counts()
+        rate, n_names = float(counts.index[0]), int(counts.iloc[0])
+        if n_names > 1 and n_names >= SHARED_RATE * len(rows):
+            at = rows[np.isclose(rows["flip_rate"].fillna(-1), rate)]
+            flipped = int(at["flips"].iloc[0]) if "flips" in at and at["flips"].notna().all() else 0
+            n_sent = int(at["n_sentences"].iloc[0]) if "n_sentences" in at and at["n_sentences"].nunique() == 1 \
+                else 0
+            out[str(system)] = (rate, flipped, n_names, len(rows), n_sent)
+    return out
+
+
+def _n_words(data: pd.DataFrame) -> str:
+    """How the legend names the interval lines: "lines (n = 56 sentences)", "n = 50–56" where names differ."""
+    n = data["n_sentences"].dropna().astype(int) if "n_sentences" in data.columns else pd.Series(dtype=int)
+    if n.empty:
+        return "lines"
+    return f"lines (n = {n.min()} sentences)" if n.min() == n.max() else f"lines (n = {n.min()}–{n.max()} sentences)"
+
+
 def _flip_intervals(ax: Axes, data: pd.DataFrame, *, order: list[str], systems: list[str], vertical: bool) -> str:
     """Draw each bar's Wilson interval (``flip_low``/``flip_high``) at the bar's centre; returns how the legend
     names them ("n = 56 sentences", or "n = 50–56 sentences" where names differ), "" when the table has none."""
     if not {"flip_low", "flip_high"} <= set(data.columns) or data["flip_low"].isna().all():
         return ""
     for container, system in zip(ax.containers, systems):
-        rows = data[data["system"] == system].set_index("name").reindex(order)
-        centres = [(b.get_x() + b.get_width() / 2) if vertical else (b.get_y() + b.get_height() / 2)
-                   for b in container.patches]
-        at = np.asarray(centres[:len(order)], dtype=float)
+        centres = np.array([(b.get_x() + b.get_width() / 2) if vertical else (b.get_y() + b.get_height() / 2)
+                            for b in container.patches], dtype=float)
+        # a bar sits within half a slot of its name's position (seaborn leaves out the bars of missing rates)
+        names = [order[int(k)] for k in np.clip(np.rint(centres), 0, len(order) - 1)]
+        rows = data[data["system"] == system].set_index("name").reindex(names)
+        at = centres
         low, high, rate = (rows[c].to_numpy(float) for c in ("flip_low", "flip_high", "flip_rate"))
-        ok = np.isfinite(low) & np.isfinite(high) & (rate > 0)  # a zero's bound is said once in the legend
+        ok = np.isfinite(low) & np.isfinite(high) & (np.nan_to_num(rate) > 0)  # a zero's bound: once, in the legend
         err = np.clip(np.vstack([rate - low, high - rate])[:, ok], 0, None)  # Wilson ends can sit 1e-17 past p̂
         if vertical:
             ax.errorbar(at[ok], rate[ok], yerr=err, fmt="none", ecolor="0.3", elinewidth=0.5, capsize=0, zorder=3)
         else:
             ax.errorbar(rate[ok], at[ok], xerr=err, fmt="none", ecolor="0.3", elinewidth=0.5, capsize=0, zorder=3)
-    n = data["n_sentences"].dropna().astype(int) if "n_sentences" in data.columns else pd.Series(dtype=int)
-    if n.empty:
-        return "lines"
-    return f"lines (n = {n.min()} sentences)" if n.min() == n.max() else f"lines (n = {n.min()}–{n.max()} sentences)"
+    return _n_words(data)
 
 
 def _zero_bound(data: pd.DataFrame, *, alpha: float) -> str:
