@@ -476,6 +476,11 @@ def test_box_colours_follow_the_paper_test_by_default_and_the_two_way_test_when_
     titles = [[lg.get_title().get_text() for lg in _legends(ax.figure)] for ax in (paper, two_way)]
     assert titles[0][0].startswith("colour: the paper's paired t-test (Bonferroni over 8 tests)")
     assert titles[1][0].startswith("colour: the names × templates test (Bonferroni over 8 tests)")
+    with plots.use_preset("acl-double"):  # the family's make-up, from the table's family column (readers asked)
+        said = eec_figures.eec_deltas(pairs, tests.assign(family="eec:all: 2 attributes × 4 systems = 8 tests"),
+                                      attribute="gender", order=["vader", HF])
+    assert _legends(said.figure)[0].get_title().get_text().startswith(
+        "colour: the paper's paired t-test (Bonferroni over 2 attributes × 4 systems = 8 tests)")
     with pytest.raises(UnknownNameError, match="paper, two-way"):
         eec_figures.eec_deltas(pairs, tests, attribute="gender", colour_by="twoway")
     with pytest.raises(InputError, match="significant_two_way"):

@@ -475,3 +475,14 @@ def test_biasfinder_btcs_says_a_missing_count_and_names_missing_columns():
     with pytest.raises(InputError, match="lacks btcs") as caught:
         biasfinder_figures.biasfinder_btcs(table.drop(columns="btcs"))
     assert caught.value.code == "TK102"
+
+
+def test_the_eec_significance_colours_are_no_models_colour():
+    """Round-8 readers took the box plots' "F↓–M↑ significant" blue for vader's: every direction colour is at least
+    ΔE76 = 30 from every model kind's colour (RdBu's blue, used before, was 9 from vader's)."""
+    from toolkit.plots.style import _DIRECTION_COLOURS
+
+    gaps = {(d, k): float(np.linalg.norm(_cielab(d) - _cielab(c))) for d in _DIRECTION_COLOURS[1:]
+            for k, c in plots.MODEL_COLOURS.items()}
+    assert min(gaps.values()) >= 30, min(gaps.items(), key=lambda kv: kv[1])
+    assert np.linalg.norm(_cielab("#2166ac") - _cielab(plots.MODEL_COLOURS["vader"])) < 30  # the old blue fails

@@ -138,8 +138,9 @@ SCORE_RANGE = "scores in [0,\u00a01]"
 in [0, 1] before any study reads it (docs/models.md), so a Δ of 0.1 is a tenth of the scale for every system."""
 
 
-# not significant, a↑–b↓, a↓–b↑: ColorBrewer RdBu's dark ends, a diverging pair that is no model's colour
-_DIRECTION_COLOURS = ("#bbbbbb", "#b2182b", "#2166ac")
+# not significant, a↑–b↓, a↓–b↑: ColorBrewer's dark red (RdBu) and dark purple (PuOr), a pair no model's colour is
+# near (CIELAB ΔE76 ≥ 38 from every kind's; RdBu's blue #2166ac was 9 from vader's, and readers took it for vader)
+_DIRECTION_COLOURS = ("#bbbbbb", "#b2182b", "#542788")
 # One colour per PSA name category in every figure (the default name set's six, then a fallback cycle): Paul Tol's
 # colour-blind-safe qualitative colours ("muted"; scientist his 12-colour palette's dark brown, since muted's purple
 # read as the musicians' rose), sharing none with the model palette, so a category never reads as a model; every two

@@ -2,6 +2,7 @@
 two-way interval, one panel per task."""
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 import pandas as pd
@@ -151,7 +152,7 @@ def _test_words(tests: pd.DataFrame, *, colour_by: str = "paper") -> str:
     m = int(tests[column].max()) if column in tests.columns and tests[column].notna().any() else 0
     correction = str(tests["correction"].dropna().iloc[0]).capitalize() if colour_by != "paper" and \
         "correction" in tests.columns and tests["correction"].notna().any() else "Bonferroni"
-    family = f"{correction} over {m} tests" if m > 1 else "uncorrected"
+    family = f"{correction} over {_tests_words(tests, m)}" if m > 1 else "uncorrected"
     test, other = (("the paper's paired t-test", "the names × templates test may disagree (intervals figure)")
                    if colour_by == "paper" else
                    ("the names × templates test", "the paper's paired t-test may disagree (tests table)"))
@@ -266,8 +267,18 @@ def _level(tests: pd.DataFrame) -> str:
     """How the intervals of an EEC tests table are made, for a title: simultaneous over m tests, or 95 %."""
     if "n_family" in tests.columns and tests["n_family"].notna().any():
         m = int(tests["n_family"].max())
-        return "95\u00a0% CIs" + (f", simultaneous over {m} tests" if m > 1 else "")
+        return "95\u00a0% CIs" + (f", simultaneous over {_tests_words(tests, m)}" if m > 1 else "")
     return "95\u00a0% CIs"
+
+
+def _tests_words(tests: pd.DataFrame, m: int) -> str:
+    """"2 attributes × 4 systems = 8 tests": m and what it counts, read from the table's ``family`` (``eec:all: 2
+    attributes × 4 systems = 8 tests``) when it counts m; "m tests" otherwise (a family given by size)."""
+    if "family" in tests.columns and tests["family"].notna().any():
+        found = re.search(r":\s*([^:=]+?)\s*=\s*(\d+) tests\s*$", str(tests["family"].dropna().iloc[0]))
+        if found and int(found.group(2)) == m:
+            return f"{found.group(1)} = {m} tests"
+    return f"{m} tests"
 
 
 @_styled
