@@ -139,7 +139,7 @@ def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     ax.set_xticks(range(len(attributes)), attributes)
     ax.set_xlim(-0.5, len(attributes) - 0.5)
     ax.set(xlabel="characteristic", ylabel="BTCs per template" + scale,
-           title="BiasFinder BTCs per template (Table 4)")
+           title="BiasFinder BTCs per template (as BiasFinder's Table 4)")
     _legend_outside(ax)
     return ax
 

@@ -232,11 +232,11 @@ def figures_of(result: StudyResult, *, theta: float | None = None) -> dict[str, 
     theta = result.settings.theta if theta is None else theta
     detection = result.detection[result.detection["theta"] == theta]
     return {"btcsam_detection": btcsam_figures.btcsam_heatmap(
-                detection, title=f"Detection probability per test set (θ = {theta:g}, Table 2)"),
+                detection, title=f"Detection probability per test set (θ = {theta:g}; as BTC-SAM's Table 2)"),
             "btcsam_failure_pct": btcsam_figures.btcsam_heatmap(
                 failure_by_bias_type(result.failure_pct, alpha=result.settings.alpha), value="failure_pct",
-                index="model", title=f"Failure % per model, test sets pooled (θ = {result.settings.theta:g}, "
-                                     "Table 5)"),
+                index="model", title=f"Failure % per model, test sets pooled (θ = {result.settings.theta:g}; "
+                                     "as BTC-SAM's Table 5)"),
             "btcsam_failure_forest": btcsam_figures.btcsam_forest(
                 pooled_failure_percentage(result.failure_pct, alpha=result.settings.alpha))}
 
