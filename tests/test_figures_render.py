@@ -1130,3 +1130,24 @@ def test_plots_wording_rows_follow_the_published_estimate_as_the_box_plots_follo
     with plots.use_preset("acl-double"):
         ax = plots.wording(pd.DataFrame(rows), attribute="gender")
     assert [t.get_text() for t in ax.get_yticklabels()] == ["vader", "textblob", "afinn", "minilm-imdb"]
+
+
+def test_agreement_ranks_draw_a_tie_at_zero_open_and_say_so():
+    """Four models with no BTC tie at rank 6.5 under BiasFinder: a reader took the tie for a finding. A rank whose
+    headline is exactly 0 is an open marker, and the legend says what open means."""
+    headlines = pd.DataFrame([{"study": s, "measure": s, "model": m, "rank": r, "estimate": e}
+                              for s, rows in (("eec", (("vader", 1, 0.02), ("afinn", 2, 0.01), ("textblob", 3, 0.005))),
+                                              ("biasfinder", (("vader", 1, 0.3), ("afinn", 2.5, 0.0),
+                                                              ("textblob", 2.5, 0.0))))
+                              for m, r, e in rows])
+    with plots.use_preset("acl-double"):
+        ax = agreement_figures.agreement_ranks(headlines)
+    open_points = {(round(float(line.get_xdata()[0])), float(line.get_ydata()[0]))
+                   for line in ax.get_lines() if line.get_linestyle() == "None"
+                   and str(line.get_markerfacecolor()) == "white" for _ in [0] if len(line.get_xdata())}
+    assert open_points == {(1, 2.5)}  # afinn and textblob at BiasFinder (offset ±0.045 round to 1), none at EEC
+    assert sum(len(line.get_xdata()) for line in ax.get_lines() if str(line.get_markerfacecolor()) == "white") == 2
+    assert "open: headline exactly 0, tied (no BTC, identical scores)" in _legend_texts(ax)
+    with plots.use_preset("acl-double"):  # no zero, no key
+        ax = agreement_figures.agreement_ranks(headlines.assign(estimate=0.1))
+    assert not any(t.startswith("open:") for t in _legend_texts(ax))

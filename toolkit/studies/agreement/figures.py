@@ -5,6 +5,7 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
+from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 
 from toolkit.errors import InputError
@@ -120,7 +121,8 @@ def agreement_ranks(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """Each model's rank (1 = most biased) under each study's headline measure, one line per model in its own
     colour (:func:`model_palette`) and marker (:func:`model_markers`); tied models share their mean rank (the
     headlines' ``rank``: four tied at 5-8 sit at 6.5) and are set side by side (a small horizontal offset) so every
-    point shows; the legend sits under the Axes."""
+    point shows; a rank whose headline is exactly 0 (the ``estimate``: no BTC, identical scores) is an open marker,
+    said in the legend, so a tie at nothing does not read as a finding; the legend sits under the Axes."""
     p = preset()
     studies = list(dict.fromkeys(headlines["study"]))
     ax = ax if ax is not None else new_axes(figsize=(min(p.width, 1.1 * len(studies) + 2.6), p.height + 0.3))
@@ -133,11 +135,18 @@ def agreement_ranks(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         for _, tied in table[study].dropna().groupby(table[study].dropna()):
             for k, model in enumerate(tied.index):
                 offsets.loc[model, study] = (k - (len(tied) - 1) / 2) * 0.09
+    zeros = (headlines.pivot_table(index="model", columns="study", values="estimate", aggfunc="first")
+             .reindex(index=models, columns=studies).eq(0.0) if "estimate" in headlines.columns else None)
     by_rank = list(headlines.groupby("model")["rank"].mean().sort_values(kind="stable").index)
     for model in by_rank:  # the legend in the headlines figure's order: by mean rank, most biased first
         x = np.arange(len(studies)) + offsets.loc[model].to_numpy(float)
         ax.plot(x, table.loc[model].to_numpy(float), marker=markers[model], color=colours[model],
                 label=labels[model], markersize=4.0, linewidth=1.0)
+        zero = (zeros.loc[model].to_numpy(bool) if zeros is not None else np.zeros(len(studies), bool))
+        if zero.any():  # a rank a headline of exactly 0 gives (no BTC, identical scores): a tie, not a finding
+            ax.plot(x[zero], table.loc[model].to_numpy(float)[zero], linestyle="none", marker=markers[model],
+                    markersize=4.0, markerfacecolor="white", markeredgecolor=colours[model], markeredgewidth=1.0,
+                    zorder=3)
     measures = (headlines.drop_duplicates("study").set_index("study")["measure"]
                 if "measure" in headlines.columns else pd.Series(dtype=str))
     ax.set_xticks(range(len(studies)), [str(measures[s]).replace(" ", "\n", 1) if s in measures.index
@@ -149,7 +158,12 @@ def agreement_ranks(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     ax.set_yticks(range(1, top + 1))
     ax.set_ylim(top + 0.5, 0.5)
     ax.set(title="Rank by study (1 = most biased)", ylabel="rank")
-    _legend_outside(ax)
+    handles, texts = ax.get_legend_handles_labels()
+    if zeros is not None and zeros.to_numpy(bool).any():
+        handles.append(Line2D([], [], linestyle="none", marker="o", markersize=4.0, markerfacecolor="white",
+                              markeredgecolor="0.3", markeredgewidth=1.0))
+        texts.append("open: headline exactly 0, tied (no BTC, identical scores)")
+    _legend_outside(ax, handles, texts)
     return ax
 
 
