@@ -23,6 +23,6 @@ def test_05_agreement_notebook_writes_tau_and_figures(tmp_path):
     for name in ("agreement_tau.png", "agreement_ranks.png", "agreement_tau.pdf"):
         assert (figures / name).stat().st_size > 1000
     provenance = json.loads((tmp_path / "results" / "provenance.json").read_text())
-    assert provenance["settings"]["measures"]["psa"] == "PSA ScoreDev (sd of scores over names)"
+    assert provenance["settings"]["measures"]["psa"] == "PSA ScoreDev"
     assert provenance["settings"]["correction"] == "holm" and set(tau["correction"]) == {"holm"}  # the default
     assert (tau["p_adjusted"].dropna() >= tau["p_value"].dropna() - 1e-12).all()

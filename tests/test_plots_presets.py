@@ -486,3 +486,15 @@ def test_the_eec_significance_colours_are_no_models_colour():
             for k, c in plots.MODEL_COLOURS.items()}
     assert min(gaps.values()) >= 30, min(gaps.items(), key=lambda kv: kv[1])
     assert np.linalg.norm(_cielab("#2166ac") - _cielab(plots.MODEL_COLOURS["vader"])) < 30  # the old blue fails
+
+
+def test_a_wrapped_title_breaks_between_phrases_where_they_fit():
+    """Both round-9 readers found the EEC interval titles broken mid-phrase ("… over 2 attributes × 4 / systems = 8
+    tests"): a title that must wrap breaks after a comma, semicolon or colon when its phrases fit the line."""
+    from toolkit.plots.style import _phrase_fill
+
+    title = "EEC gender (all), valence: Δ with 95 % CIs, simultaneous over 2 attributes × 4 systems = 8 tests"
+    assert _phrase_fill(title, 80) == ("EEC gender (all), valence: Δ with 95 % CIs,\n"
+                                       "simultaneous over 2 attributes × 4 systems = 8 tests")
+    assert _phrase_fill("one long phrase with no comma at all", 12) == "one long\nphrase with\nno comma at\nall"
+    assert _phrase_fill("a phrase far longer than the line, short", 10).split("\n")[0] == "a phrase"  # falls back

@@ -187,6 +187,22 @@ def _renderer(figure: Figure):
     return figure._get_renderer()
 
 
+def _phrase_fill(text: str, width: int) -> str:
+    """``text`` on lines of at most ``width`` characters, broken after a phrase (at ", ", "; " or ": ") where the
+    phrases fit, so a title does not break inside "simultaneous over 8 tests"; a phrase longer than a line is
+    wrapped at spaces (:func:`textwrap.fill`)."""
+    phrases = re.split(r"(?<=[,;:]) ", text)
+    if len(phrases) == 1 or max(len(p) for p in phrases) > width:
+        return textwrap.fill(text, width, break_on_hyphens=False)
+    lines = [phrases[0]]
+    for phrase in phrases[1:]:
+        if len(lines[-1]) + 1 + len(phrase) <= width:
+            lines[-1] += " " + phrase
+        else:
+            lines.append(phrase)
+    return "\n".join(lines)
+
+
 def _fit_titles(figure: Figure, axes: Sequence[Axes]) -> None:
     """Wrap any title, x label or y label of ``axes`` that sticks out of its figure after layout onto more lines
     (each is centred on its Axes, so its room is twice the distance from that centre to the nearer figure edge)."""
@@ -208,7 +224,7 @@ def _fit_titles(figure: Figure, axes: Sequence[Axes]) -> None:
             width = max(10, min(longest - 1, int(longest * room / max(high - low, 1.0))))
             glued = re.sub(r"[ \u00a0]?=[ \u00a0]?", "\u00a0=\u00a0", re.sub(r"[ \t\n]+", " ", text))  # "θ = 0.2" whole
             glued = re.sub(r"\b(Table|Figure) (\d)", "\\1\u00a0\\2", glued)
-            text_artist.set_text(textwrap.fill(glued, width, break_on_hyphens=False))
+            text_artist.set_text(_phrase_fill(glued, width))
             changed = True
         if not changed:
             return

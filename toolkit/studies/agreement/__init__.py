@@ -296,7 +296,8 @@ def agreement(*, scored: Mapping[str, pd.DataFrame], n_boot: int = 2000, seed: i
         boots[name], points[name] = boot, point
         low, high = np.nanquantile(boot, [alpha / 2, 1 - alpha / 2], axis=0)
         ranks = sps.rankdata(-point, method="average")  # tied models share their mean rank, as τ-b counts ties
-        rows += [{"study": name, "measure": known[name], "model": m, "estimate": float(point[i]),
+        measure = f"{known[name]} ({attribute})" if name == "biasfinder" else known[name]  # the one attribute read
+        rows += [{"study": name, "measure": measure, "model": m, "estimate": float(point[i]),
                   "ci_low": float(low[i]), "ci_high": float(high[i]), "rank": float(ranks[i]), "n_units": n_units,
                   "top_unit_share": float(top[i])}
                  for i, m in enumerate(models)]

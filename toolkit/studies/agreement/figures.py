@@ -1,6 +1,8 @@
 """Agreement figures: Kendall's τ between the studies' rankings (a lower triangle), each model's rank by study."""
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 import pandas as pd
 import seaborn as sns
@@ -116,6 +118,13 @@ def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = N
     return ax
 
 
+def _measure_label(measure: str, width: int = 20) -> str:
+    """A study's measure as a tick label: the study on its own line, the rest wrapped at ``width`` characters (at
+    four studies across a page, a longer line runs into the next label)."""
+    study, _, rest = measure.partition(" ")
+    return "\n".join([study, *textwrap.wrap(rest, width)]) if rest else study
+
+
 @_styled
 def agreement_ranks(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """Each model's rank (1 = most biased) under each study's headline measure, one line per model in its own
@@ -149,8 +158,13 @@ def agreement_ranks(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
                     zorder=3)
     measures = (headlines.drop_duplicates("study").set_index("study")["measure"]
                 if "measure" in headlines.columns else pd.Series(dtype=str))
-    ax.set_xticks(range(len(studies)), [str(measures[s]).replace(" ", "\n", 1) if s in measures.index
-                                        else NAMES.get(s, s) for s in studies])
+    room = ax.figure.get_figwidth() * ax.get_position().width / max(len(studies), 1)  # inches per study
+    chars = max(8, int(0.9 * room / (0.55 * p.small_size / 72)))  # a character is about 0.55 em wide
+    ticks = [_measure_label(str(measures[s]), chars) if s in measures.index else NAMES.get(s, s) for s in studies]
+    ax.set_xticks(range(len(studies)), ticks)
+    extra = max(t.count("\n") for t in ticks) - 1  # lines beyond two take height, not the ranks' room
+    if extra > 0:
+        ax.figure.set_figheight(ax.figure.get_figheight() + extra * p.small_size * 1.3 / 72)
     ax.set_xlim(-0.4, len(studies) - 0.6)
     if (offsets.to_numpy() != 0).any():
         ax.set_xlabel("tied models share their mean rank, set side by side")
@@ -162,7 +176,7 @@ def agreement_ranks(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     if zeros is not None and zeros.to_numpy(bool).any():
         handles.append(Line2D([], [], linestyle="none", marker="o", markersize=4.0, markerfacecolor="white",
                               markeredgecolor="0.3", markeredgewidth=1.0))
-        texts.append("open: headline exactly 0, tied (no BTC, identical scores)")
+        texts.append("open: headline exactly 0 (a tie)")
     _legend_outside(ax, handles, texts)
     return ax
 

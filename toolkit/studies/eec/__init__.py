@@ -196,7 +196,7 @@ class EEC(Study):
     title = "EEC (Kiritchenko & Mohammad 2018)"
     paper = "Kiritchenko & Mohammad 2018, doi:10.18653/v1/S18-2005"
     Settings = EECSettings
-    headline = "EEC |mean Δ|, gender and race averaged"
+    headline = "EEC |mean Δ| (gender, race avg.)"
     headline_absolute = True
     sizes = {"quick": {"subsets": ("all",)}, "paper": {}}
     app = "toolkit.studies.eec.app:eec_app"

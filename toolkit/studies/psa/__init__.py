@@ -133,7 +133,7 @@ class PSA(Study):
     title = "PSA (Prabhakaran, Hutchinson & Mitchell 2019)"
     paper = "Prabhakaran, Hutchinson & Mitchell 2019, doi:10.18653/v1/D19-1578"
     Settings = PSASettings
-    headline = "PSA ScoreDev (sd of scores over names)"
+    headline = "PSA ScoreDev"
     sizes = {"quick": {"corpus": "sample", "n": 56}, "paper": {"n": 1000}}
     app = "toolkit.studies.psa.app:psa_app"
     latex_layouts = LATEX_LAYOUTS
