@@ -499,3 +499,10 @@ def test_a_wrapped_title_breaks_between_phrases_where_they_fit():
                                        "simultaneous over 2 attributes × 4 systems = 8 tests")
     assert _phrase_fill("one long phrase with no comma at all", 12) == "one long\nphrase with\nno comma at\nall"
     assert _phrase_fill("a phrase far longer than the line, short", 10).split("\n")[0] == "a phrase"  # falls back
+
+
+@pytest.mark.parametrize("bad", [None, 3, "", "  ", ["vader"]])
+def test_model_kind_refuses_what_is_not_one_spec(bad):
+    with pytest.raises(InputError, match="model_kind takes one model spec") as caught:
+        plots.model_kind(bad)
+    assert caught.value.code == "TK102" and "pass a spec such as 'vader'" in str(caught.value)

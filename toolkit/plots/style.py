@@ -56,8 +56,11 @@ _TASK_SUFFIX = re.compile(r"-(?:valence|anger|fear|joy|sadness)$")
 def model_kind(spec: str) -> str:
     """The registry kind of a model ``spec``, which fixes its colour and marker: the spec without its options
     (``?…``), its language (``@es``), an ``ait:`` system's task (``/valence``) and a named model's emotion suffix
-    (``mlask-anger`` → ``mlask``, when the rest is a kind of :data:`MODEL_COLOURS`); any other spec is its own kind."""
-    spec = str(spec)
+    (``mlask-anger`` → ``mlask``, when the rest is a kind of :data:`MODEL_COLOURS`); any other spec is its own kind.
+    A spec that is not a non-blank string is an :class:`InputError` (TK102)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise InputError(f"model_kind takes one model spec, a non-blank string; got {type(spec).__name__} {spec!r}.",
+                         fix="pass a spec such as 'vader' or 'ait:svm-unigrams/valence'.")
     base = spec.partition("?")[0].partition("@")[0]
     if base.startswith("ait:"):
         base = base.partition("/")[0]
