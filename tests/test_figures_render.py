@@ -570,6 +570,20 @@ def test_a_model_whose_names_share_one_flip_rate_is_a_line_and_points_not_bars(p
     assert points == {("o", round(4 / 56, 4)), ("^", round(10 / 56, 4))}  # vader ●, afinn ▲ at the odd name
 
 
+def test_label_flips_where_every_name_shares_the_rate_or_the_counts_are_missing():
+    """Careless input: one model whose every name flips the same 2 of 56 draws the line alone (no empty points, no
+    interval key for lines it did not draw); a table without the counts says the share in words."""
+    base = _names(HF)[["model", "corpus", "name", "gender", "category"]].assign(
+        model="vader", threshold=0.5, n_sentences=56, flips=2, flip_rate=2 / 56, flip_low=0.01, flip_high=0.12)
+    with plots.use_preset("acl-double"):
+        ax = psa_figures.psa_label_flips(base)
+    assert _legend_texts(ax) == ["vader: 2 of 56 sentences flip for 48 of 48 names (dashed)"]
+    assert not ax.containers
+    with plots.use_preset("acl-double"):
+        ax = psa_figures.psa_label_flips(base.drop(columns=["flips", "n_sentences", "flip_low", "flip_high"]))
+    assert "vader: a share 0.036 of sentences flip for 48 of 48 names (dashed)" in _legend_texts(ax)
+
+
 @pytest.mark.parametrize("preset", ["acl-double", "acl-single"])
 def test_label_flips_carry_each_bars_wilson_interval_and_say_n(preset):
     """Every bar carries its interval from the table (its two ends, at the bar's centre), a zero rate none (150 of

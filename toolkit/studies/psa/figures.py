@@ -244,14 +244,16 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
         rows = rows[rows["flip_rate"].notna()]
         at, rate_of = rows["name"].map(position).to_numpy(float), rows["flip_rate"].to_numpy(float)
         err = None
-        if {"flip_low", "flip_high"} <= set(rows.columns) and rows[["flip_low", "flip_high"]].notna().all().all():
+        if len(rows) and {"flip_low", "flip_high"} <= set(rows.columns) and \
+                rows[["flip_low", "flip_high"]].notna().all().all():
             err = np.clip(np.vstack([rate_of - rows["flip_low"], rows["flip_high"] - rate_of]), 0, None)
             intervals = intervals or _n_words(data)
         xy = (at, rate_of) if p.double else (rate_of, at)
-        ax.errorbar(*xy, **({"yerr": err} if p.double else {"xerr": err}), fmt=shapes[system],
-                    color=palette[system], markersize=4, markeredgecolor="white", markeredgewidth=0.4,
-                    ecolor="0.3", elinewidth=0.5, capsize=0, zorder=4)
-        flipped_words = f"{flipped} of {n_sent}" if flipped and n_sent else f"a share {rate:.3f}"
+        if len(rows):  # every name shares the rate: the line alone
+            ax.errorbar(*xy, **({"yerr": err} if p.double else {"xerr": err}), fmt=shapes[system],
+                        color=palette[system], markersize=4, markeredgecolor="white", markeredgewidth=0.4,
+                        ecolor="0.3", elinewidth=0.5, capsize=0, zorder=4)
+        flipped_words = f"{flipped} of {n_sent}" if flipped and n_sent else f"a share {rate:.3f} of"
         said = (f"{system}: {flipped_words} sentences flip for {n_names} of {n_all} names" if rate > 0
                 else f"{system}: no flips for {n_names} of {n_all} names")
         own.append((Line2D([], [], color=palette[system], linestyle=(0, (4, 2)) if rate > 0 else "none",
