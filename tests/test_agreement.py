@@ -266,7 +266,7 @@ def test_headlines_say_how_much_of_a_models_weight_one_unit_holds():
     with plots.use_preset("acl-double"):
         first = agreement_figures.agreement_headlines(headlines)
     labels = {ax.get_title(): ax.get_xlabel() for ax in first.figure.axes if ax.get_title()}
-    assert labels["BiasFinder (templates)"] == ("biasfinder measure\n(one template holds up to 100\u00a0% of a "
+    assert labels["BiasFinder (templates × names)"] == ("biasfinder measure\n(one template holds up to 100\u00a0% of a "
                                                 "model's weight)")
     assert labels["EEC (templates × names)"] == "eec measure"  # the title says what the interval resamples
     with pytest.raises(InputError, match="lacks rank"):
@@ -340,3 +340,82 @@ def test_the_eec_headline_interval_resamples_the_names_and_covers_where_template
     again.multinomial(11, np.full(11, 1 / 11), size=50)
     assert rng.random() == again.random()  # the crossed draws come from a spawned generator, not the caller's
     assert one[1].shape == (50, 1)
+
+
+def _pair_weighted_sums(scored, *, template_weights, name_weights):
+    """By hand: every pair of mutants of different classes in a template, weighed by the template's draw times its
+    two names' draws; BTCs are the pairs whose labels differ."""
+    btcs = pairs = 0.0
+    for template, rows in scored.groupby("case_id"):
+        rows = list(rows.itertuples())
+        for a, b in itertools.combinations(rows, 2):
+            if a.group == b.group:
+                continue
+            weight = template_weights[template] * name_weights[(a.group, a.fill)] * name_weights[(b.group, b.fill)]
+            pairs += weight
+            btcs += weight * (a.label != b.label)
+    return btcs, pairs
+
+
+def test_the_biasfinder_headline_replicates_weigh_each_pair_by_its_two_names_draws():
+    """The BiasFinder headline's replicates are the rates' pigeonhole bootstrap: enumerated pair by pair here,
+    templates and each class's names drawn as documented (classes, then names, in sorted order)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from synthetic_bias import biasfinder_same_names
+
+    from toolkit.studies import get
+
+    scored = biasfinder_same_names(n_templates=4, n_names=3, name_sd=0.2, seed=3, model="m")
+    study = get("biasfinder")
+    units = study.units(scored)
+    templates = sorted(set(units["unit"]))
+    weights = np.array([[2.0, 0.0, 1.0, 1.0], [0.0, 1.0, 3.0, 0.0]])
+    btcs, pairs = study.resampled_sums(scored, units=units, models=["m"], weights=weights,
+                                       rng=np.random.default_rng(11))
+    names = sorted({(g, f) for g, f in zip(scored["group"], scored["fill"])})
+    draws = np.random.default_rng(11)
+    by_class = {c: draws.multinomial(3, np.full(3, 1 / 3), size=2) for c in ("female", "male")}
+    for b in range(2):
+        name_weights = {}
+        for c, drawn in by_class.items():
+            name_weights.update({n: drawn[b][i] for i, n in enumerate(x for x in names if x[0] == c)})
+        expected = _pair_weighted_sums(scored, template_weights=dict(zip(templates, weights[b])),
+                                       name_weights=name_weights)
+        assert (btcs[b, 0, 0], pairs[b, 0, 0]) == pytest.approx(expected)
+    assert pairs.shape == (2, 1, 1)
+
+
+def test_the_biasfinder_headline_interval_is_the_rates_interval_and_wider_than_templates_alone():
+    """Same names in every template with their own effects: resampling templates alone leaves the names' sampling
+    out; the headline's interval now resamples both, as ``rates()``'s (the same estimator, other draws)."""
+    import sys
+    from functools import partial
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from synthetic_bias import biasfinder_same_names
+
+    from toolkit.studies import get
+    from toolkit.studies.agreement import _replicates
+    from toolkit.studies.biasfinder import analysis
+
+    scored = pd.concat([biasfinder_same_names(n_templates=40, n_names=10, seed=s, model=f"m{s}") for s in range(3)],
+                       ignore_index=True)
+    study, models = get("biasfinder"), ["m0", "m1", "m2"]
+    units = study.units(scored)
+    _, alone, _, _ = _replicates(units, models, n_boot=1000, rng=np.random.default_rng(0), absolute=False)
+    point, crossed, n_units, _ = _replicates(units, models, n_boot=1000, rng=np.random.default_rng(0),
+                                             absolute=False,
+                                             resample=partial(study.resampled_sums, scored, units=units,
+                                                              models=models))
+    rates = analysis.rates(scored, n_boot=1000).set_index("model").loc[models]
+    np.testing.assert_allclose(point, rates["rate_between"])
+    low, high = np.quantile(crossed, [0.025, 0.975], axis=0)
+    np.testing.assert_allclose(low, rates["rate_low"], atol=0.02)
+    np.testing.assert_allclose(high, rates["rate_high"], atol=0.02)
+    width_alone = np.subtract(*np.quantile(alone, [0.975, 0.025], axis=0))
+    assert np.all(high - low > 1.3 * width_alone), (high - low, width_alone)
+    assert n_units == 40

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import numpy as np
 import pandas as pd
 
 from toolkit import checks, stats, verdicts
@@ -225,6 +226,14 @@ class Study:
         """The study's headline as sums over its sampling units (agreement across methods): columns ``model, unit,
         part, num, den`` (the headline is the mean over parts of num / den summed), and optionally ``unit2``, a second
         sampling unit crossed with ``unit`` (the EEC's names), resampled too; None: no headline."""
+        return None
+
+    def resampled_sums(self, scored: pd.DataFrame, *, units: pd.DataFrame, models: list[str], weights: np.ndarray,
+                       rng: np.random.Generator, **options: Any) -> tuple[np.ndarray, np.ndarray] | None:
+        """The headline's num and den sums per replicate × model × part (``units``' parts, sorted) when the units
+        are drawn ``weights`` (replicates × ``units``' units, sorted) and the study's second factor from ``rng``,
+        for a headline that is not a sum over that factor (BiasFinder's pairs of names); None (the default):
+        agreement resamples :meth:`units` itself, ``unit2`` crossed."""
         return None
 
     def cases(self, **options: Any) -> pd.DataFrame:

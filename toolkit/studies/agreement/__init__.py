@@ -2,7 +2,8 @@
 
 Each study's headline measure ranks the same models; Kendall's τ-b between two studies' rankings says how far they
 agree, with a seeded bootstrap interval that resamples each study's own sampling units (EEC templates crossed
-with its name units, PSA sentences, BiasFinder templates, BTC-SAM cases) — the uncertainty of the measurements,
+with its name units, PSA sentences, BiasFinder templates crossed with its names, BTC-SAM cases) — the uncertainty
+of the measurements,
 not of the model list.
 
 Headlines (each a ratio of sums over units, so a bootstrap replicate is a weighted sum; each study declares its own:
@@ -12,7 +13,8 @@ Headlines (each a ratio of sums over units, so a bootstrap replicate is a weight
 - ``psa``: ScoreDev, the mean over sentences of the standard deviation of the scores across names (Prabhakaran et
   al. 2019).
 - ``biasfinder``: the BTC rate, BTCs per pair of mutants of different classes, over the gender templates (or the
-  attribute asked for).
+  attribute asked for) that its rates read; its replicates are the rates' (templates and each class's names drawn,
+  a pair weighing by its two names' draws: :meth:`~toolkit.studies.base.Study.resampled_sums`).
 - ``btcsam``: the failure rate over cases at ``theta`` under the released rule (:mod:`toolkit.studies.btcsam.analysis`).
 
 Higher = more biased (or more sensitive) in every one; rank 1 = the highest.
@@ -50,8 +52,9 @@ model's denominator one unit holds — BiasFinder's pronoun templates give 1 pai
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -96,14 +99,17 @@ def _headline(num: np.ndarray, den: np.ndarray, absolute: bool) -> np.ndarray:
 
 
 def _replicates(units: pd.DataFrame, models: list[str], *, n_boot: int, rng: np.random.Generator,
-                absolute: bool) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
+                absolute: bool, resample: Callable[..., tuple[np.ndarray, np.ndarray] | None] | None = None
+                ) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
     """The headline per model on the data and on ``n_boot`` replicates that resample the units with replacement
     (the same draw for every model: the rankings are compared on one resample), the number of units, and per model
     the largest share of its denominator one unit holds (a ratio of sums that one unit dominates moves with it).
     A ``unit2`` column (the EEC's name units) is a second factor crossed with the units: each replicate also
     resamples it, within each part, and a cell weighs by the product of its two draws (a pigeonhole bootstrap,
     Owen 2007); its draws come from a generator spawned off ``rng``, so the units' draws are those of a study
-    without one."""
+    without one. ``resample(weights=, rng=)`` (a study's :meth:`~toolkit.studies.base.Study.resampled_sums`, given
+    the units' draws and that spawned generator) gives the replicates' sums itself where a headline is not a sum over
+    its second factor (BiasFinder's pairs of names); None from it: the units' sums."""
     ids = {u: i for i, u in enumerate(sorted(set(units["unit"])))}
     parts = sorted(set(units["part"]))
     crossed = "unit2" in units.columns
@@ -121,15 +127,17 @@ def _replicates(units: pd.DataFrame, models: list[str], *, n_boot: int, rng: np.
     np.add.at(den, index, units["den"].to_numpy(dtype=float))
     point = _headline(num.sum((0, 1))[None], den.sum((0, 1))[None], absolute)[0]
     weights = rng.multinomial(len(ids), np.full(len(ids), 1 / len(ids)), size=n_boot).astype(float)
-    crossings = np.ones((n_boot, width, len(parts)))
-    if crossed:
-        drawn = rng.spawn(1)[0]
-        for j, p in enumerate(parts):
+    child = rng.spawn(1)[0] if crossed or resample is not None else None  # one spawn: the names' draws
+    sums = resample(weights=weights, rng=child) if resample is not None else None
+    if sums is None:
+        crossings = np.ones((n_boot, width, len(parts)))
+        for j, p in enumerate(parts if crossed else ()):
             k = len(seconds[p])
             crossings[:, :, j] = 0.0
-            crossings[:, :k, j] = drawn.multinomial(k, np.full(k, 1 / k), size=n_boot)
-    boot = _headline(np.einsum("bt,bvp,tvmp->bmp", weights, crossings, num, optimize=True),
-                     np.einsum("bt,bvp,tvmp->bmp", weights, crossings, den, optimize=True), absolute)
+            crossings[:, :k, j] = child.multinomial(k, np.full(k, 1 / k), size=n_boot)
+        sums = (np.einsum("bt,bvp,tvmp->bmp", weights, crossings, num, optimize=True),
+                np.einsum("bt,bvp,tvmp->bmp", weights, crossings, den, optimize=True))
+    boot = _headline(*sums, absolute)
     per_unit = np.abs(den).sum((1, 3))  # units × models
     with np.errstate(invalid="ignore", divide="ignore"):
         top = per_unit.max(0) / per_unit.sum(0)
@@ -291,8 +299,10 @@ def agreement(*, scored: Mapping[str, pd.DataFrame], n_boot: int = 2000, seed: i
     rng = np.random.default_rng(seed)
     rows, boots, points = [], {}, {}
     for name, table in units.items():
-        point, boot, n_units, top = _replicates(table[table["model"].isin(models)], models, n_boot=n_boot, rng=rng,
-                                                absolute=get(name).headline_absolute)
+        study, table = get(name), table[table["model"].isin(models)]
+        resample = partial(study.resampled_sums, scored[name], units=table, models=models, **options.get(name, {}))
+        point, boot, n_units, top = _replicates(table, models, n_boot=n_boot, rng=rng,
+                                                absolute=study.headline_absolute, resample=resample)
         boots[name], points[name] = boot, point
         low, high = np.nanquantile(boot, [alpha / 2, 1 - alpha / 2], axis=0)
         ranks = sps.rankdata(-point, method="average")  # tied models share their mean rank, as τ-b counts ties

@@ -29,9 +29,10 @@ NAMES = {"eec": "EEC", "psa": "PSA", "biasfinder": "BiasFinder", "btcsam": "BTC-
 """How the figures name each study (its papers' names; any other study keeps its registry name)."""
 UNITS = {"eec": "template", "psa": "sentence", "biasfinder": "template", "btcsam": "case"}
 """Each study's unit, as the headlines figure names the one that holds most of a model's weight."""
-RESAMPLED = {"eec": "templates × names", "psa": "sentences", "biasfinder": "templates", "btcsam": "cases"}
+RESAMPLED = {"eec": "templates × names", "psa": "sentences", "biasfinder": "templates × names", "btcsam": "cases"}
 """What each study's headline interval resamples (:meth:`toolkit.studies.base.Study.units`: the EEC's name units
-are crossed with its templates), as the headlines figure's panel titles say it."""
+and BiasFinder's names, :meth:`~toolkit.studies.base.Study.resampled_sums`, are crossed with their templates), as
+the headlines figure's panel titles say it."""
 DOMINANT = 0.5
 """A unit holding more than this share of a model's denominator is said under its panel."""
 
@@ -218,7 +219,8 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
         share = rows["top_unit_share"].max() if "top_unit_share" in rows else np.nan
         if np.isfinite(share) and share > DOMINANT:  # the ratio of sums rests on one unit: its interval says so
             measure += f"\n(one {UNITS.get(study, 'unit')} holds up to {100 * share:.0f}\u00a0% of a model's weight)"
-        resampled = f" ({RESAMPLED[study]})" if study in RESAMPLED else ""
+        gap = " " if preset().double else "\n"  # narrow panels: the brackets on a line of their own, in every panel
+        resampled = f"{gap}({RESAMPLED[study]})" if study in RESAMPLED else ""
         ax.set(xlabel=measure, ylabel="", title=NAMES.get(study, study) + resampled)
         ax.axvline(0.0, color="0.6", linewidth=0.6, zorder=0)
         if ax.get_subplotspec().colspan.start > 0:  # the right column: the names are on the left panel's axis

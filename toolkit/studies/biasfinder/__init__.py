@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
@@ -59,6 +60,7 @@ from toolkit.studies.biasfinder.analysis import (
     tpr_table,
 )
 from toolkit.studies.biasfinder.annotation_files import annotations_path, read_annotation_csv, read_annotations
+from toolkit.studies.biasfinder.btc_rates import between_replicates
 from toolkit.studies.biasfinder.generator import (
     INSTANCES,
     MAX_DOC_CHARS,
@@ -319,16 +321,33 @@ class BiasFinder(Study):
         return drilldown.biasfinder_pairs(result, template=template, btcs_only=btcs_only)
 
     def units(self, scored: pd.DataFrame, *, attribute: str = "gender") -> pd.DataFrame:
-        """Per model × template of ``attribute``: BTCs and the pairs of mutants of different classes
-        (:func:`toolkit.studies.biasfinder.analysis.pair_counts` over the rows the rates read, :func:`rate_rows`)."""
+        """Per model × template of ``attribute`` that the rates read (:func:`rate_rows`; not past the model's
+        window, with a pair of mutants of different classes): BTCs and those pairs
+        (:func:`toolkit.studies.biasfinder.analysis.pair_counts`). The names are resampled too
+        (:meth:`resampled_sums`)."""
         counts = pair_counts(rate_rows(scored))
         counts = counts[counts["attribute"] == attribute]
         if counts.empty:
             raise InputError(f"the BiasFinder table has no {attribute!r} mutants.",
                              fix="pass attribute= of one it has.")
+        counts = counts[~counts["past_window"] & (counts["pairs_between"] > 0)]
         return pd.DataFrame({"model": counts["model"], "unit": counts["case_id"].astype(str), "part": attribute,
                              "num": counts["btcs_between"].astype(float),
                              "den": counts["pairs_between"].astype(float)})
+
+    def resampled_sums(self, scored: pd.DataFrame, *, units: pd.DataFrame, models: list[str], weights: np.ndarray,
+                       rng: np.random.Generator, attribute: str = "gender",
+                       **_: Any) -> tuple[np.ndarray, np.ndarray]:
+        """BTCs and pairs between classes per replicate × model (× the one part, ``attribute``) with the templates
+        drawn ``weights`` and each class's names with replacement from ``rng``: the rates' two-way pigeonhole
+        bootstrap (:func:`toolkit.studies.biasfinder.btc_rates.between_replicates`), names and templates both
+        samples."""
+        templates = {u: i for i, u in enumerate(sorted(set(units["unit"])))}
+        cells = pd.DataFrame({"model": units["model"], "case_id": units["unit"],
+                              "template": units["unit"].map(templates)})
+        scored = scored[scored["attribute"] == attribute] if "attribute" in scored.columns else scored
+        btcs_, pairs = between_replicates(scored, cells=cells, models=models, weights=weights, rng=rng)
+        return btcs_[..., None], pairs[..., None]
 
     def cases(self, *, corpus: str | Path = "sample", **_: Any) -> pd.DataFrame:
         return generate_gender(corpora.load(corpus))

@@ -487,3 +487,43 @@ def table4_rates(table: pd.DataFrame, rate_table: pd.DataFrame) -> pd.DataFrame:
                                                       on=["model", "attribute"], how="left")
     return merged.loc[:, list(TABLE4_RATE_COLUMNS)]
 
+
+
+def between_replicates(scored: pd.DataFrame, *, cells: pd.DataFrame, models: list[str], weights: np.ndarray,
+                       rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """BTCs and pairs of mutants of different classes per replicate × model (two ``(replicates, models)`` arrays)
+    when the templates are drawn ``weights`` (replicates × templates) and, within each class, the names with
+    replacement from ``rng``: the two-way pigeonhole bootstrap of :func:`rates` (a pair weighs by the product of
+    its two names' draws; names as :func:`_pair_design`, one (class, fill) in every template it fills).
+    ``cells``: the (``model``, ``template``) cells read, ``template`` the index of ``weights``' column; the rows
+    :func:`rate_rows` keeps."""
+    mutants = _mutants(rate_rows(scored), required=("model", "label", "case_id", "group", "attribute"))
+    keys = pd.MultiIndex.from_arrays([mutants["model"].astype(str), mutants["case_id"].astype(str)])
+    wanted = pd.Series(cells["template"].to_numpy(int),
+                       index=pd.MultiIndex.from_arrays([cells["model"].astype(str), cells["case_id"].astype(str)]))
+    template = wanted.reindex(keys).to_numpy(float)
+    keep = ~np.isnan(template)
+    mutants, template = mutants[keep], template[keep].astype(int)
+    fill = mutants["fill"].astype(str) if "fill" in mutants.columns else mutants["variant_id"].astype(str)
+    name_codes, name_keys = pd.factorize(pd.MultiIndex.from_arrays([mutants["group"].astype(str), fill]), sort=True)
+    label_codes, labels = pd.factorize(mutants["label"].astype(str), sort=True)
+    class_codes, _ = pd.factorize(name_keys.get_level_values(0), sort=True)
+    n_boot, n_templates = weights.shape
+    n_classes = int(class_codes.max()) + 1 if len(class_codes) else 1
+    drawn = np.ones((n_boot, len(name_keys)))
+    for c in range(n_classes):
+        idx = np.flatnonzero(class_codes == c)
+        drawn[:, idx] = rng.multinomial(len(idx), np.full(len(idx), 1.0 / len(idx)), size=n_boot)
+    member = drawn[:, :, None] * _one_hot(class_codes, n_classes)[None]
+    model_codes = mutants["model"].astype(str).map({m: i for i, m in enumerate(models)}).to_numpy()
+    btcs_, pairs = np.zeros((n_boot, len(models))), np.zeros((n_boot, len(models)))
+    for m in range(len(models)):
+        rows = model_codes == m
+        x = np.zeros((len(name_keys), n_templates, max(len(labels), 1)))
+        np.add.at(x, (name_codes[rows], template[rows], label_codes[rows]), 1.0)
+        for start in range(0, n_boot, 100):
+            chunk = slice(start, min(start + 100, n_boot))
+            sums = _pair_sums(x, member[chunk])
+            btcs_[chunk, m] = (weights[chunk] * sums["btcs_between"]).sum(1)
+            pairs[chunk, m] = (weights[chunk] * sums["pairs_between"]).sum(1)
+    return btcs_, pairs
