@@ -857,10 +857,12 @@ def test_plots_confounds_exact_zero_keeps_its_analysis_marker_filled_grey_as_its
               for handle, text in zip(found.legend_handles, found.get_texts())}
     zero = next(handle for text, handle in legend.items() if text.startswith("grey fill or edge: gap exactly 0"))
     assert to_hex(zero.get_markerfacecolor()) == to_hex(plots.instrument.CONFOUNDS_ZERO)
-    assert all(label in legend for _, label in plots.ANALYSIS_STYLE.values())
+    assert all(label in legend for a, (_, label) in plots.ANALYSIS_STYLE.items() if a != "raw")
+    assert "as measured, each template weighted alike" in legend  # the EEC's: its mean Δ weights sentences
     assert "adjusted, names in common support" in legend
     squares = {to_hex(line.get_markerfacecolor()) for line in drawn if line.get_marker() == "s" and line not in zeros}
-    assert squares == {"#222222", "#ffffff"}  # frequency-adjusted filled, common support open
+    assert "#ffffff" in squares and len(squares) > 1  # frequency-adjusted filled (a system's colour), common
+    # support open
 
 
 def test_plots_confounds_of_several_tasks_draw_a_panel_per_task_or_name_each_row():
@@ -946,9 +948,10 @@ def test_plots_intersections_of_several_tasks_draw_a_panel_per_task_with_one_leg
 
 
 def test_biasfinder_rates_mark_exact_zeros_and_keep_a_small_rate_off_the_zero_line():
-    """A rate of exactly 0 with no width (no BTC) is a diamond, in the legend; where the highest point is over
-    DWARF_RATIO times the lowest non-zero one the axis is a square root (said in its label), so a rate of 0.001
-    does not sit on the zero line beside one of 0.12; the title names the interval method in words."""
+    """A rate of exactly 0 with no width (no BTC) keeps its model's marker, filled grey; a null of 0 is edged grey;
+    both in the legend; where the highest point is over DWARF_RATIO times the lowest non-zero one the axis is a
+    square root (said in its label), so a rate of 0.001 does not sit on the zero line beside one of 0.12; the title
+    names the interval method in words."""
     rows = [{"model": m, "attribute": a, "rate_between": r, "rate_low": lo, "rate_high": hi,
              "rate_within": 0.0 if a == "gender" else np.nan, "null_low": 0.0 if a == "gender" else np.nan,
              "null_high": 0.0 if a == "gender" else np.nan, "interval": "cluster"}
@@ -956,12 +959,17 @@ def test_biasfinder_rates_mark_exact_zeros_and_keep_a_small_rate_off_the_zero_li
                                     (HF, "gender", 0.001, 0.0, 0.08), (HF, "occupation", 0.12, np.nan, np.nan))]
     with plots.use_preset("acl-double"):
         ax = biasfinder_figures.biasfinder_rates(pd.DataFrame(rows))
-    diamonds = [line for line in ax.get_lines() if line.get_marker() == "D" and len(line.get_xdata())]
-    assert sum(len(line.get_xdata()) for line in diamonds) == 4  # vader's two rates and both nulls of 0
+    drawn = [line for line in ax.get_lines() if len(line.get_xdata())]
+    rates0 = [line for line in drawn if line.get_markerfacecolor() == biasfinder_figures.ZERO_GREY]
+    nulls0 = [line for line in drawn if line.get_markeredgecolor() == biasfinder_figures.ZERO_GREY]
+    assert [len(line.get_xdata()) for line in rates0] == [2]  # vader's two rates of 0, in vader's circle
+    assert rates0[0].get_marker() == "o" and rates0[0].get_markeredgecolor() == plots.MODEL_COLOURS["vader"]
+    assert sum(len(line.get_xdata()) for line in nulls0) == 2  # both nulls of 0, each in its model's marker
+    assert {line.get_marker() for line in nulls0} == {"o", plots.model_markers(["vader", HF])[HF]}
+    assert not [line for line in drawn if line.get_marker() == "D"]  # no diamond: a shape is a model
     legend = _legend_texts(ax)
-    assert "rate 0 (no BTC)" in legend and "null 0 (no BTC among swaps within one class)" in legend
-    nulls = [line for line in diamonds if line.get_markerfacecolor() == "white"]  # each null of 0 keeps its colour
-    assert len(nulls) == 2 and all(line.get_markeredgecolor() == line.get_color() for line in nulls)
+    assert "grey fill: rate 0 (no BTC)" in legend
+    assert "grey edge: null 0 (no BTC among swaps within one class)" in legend
     assert ax.get_yscale() == "function" and "√\u00a0scale" in ax.get_ylabel()
     low_point = ax.transData.transform((0, 0.001))[1] - ax.transData.transform((0, 0.0))[1]
     assert low_point > 0.05 * ax.bbox.height  # linear: 0.001 / 0.13 of the height, under 1 %
@@ -1166,3 +1174,24 @@ def test_agreement_ranks_draw_a_tie_at_zero_open_and_say_so():
     with plots.use_preset("acl-double"):  # no zero, no key
         ax = agreement_figures.agreement_ranks(headlines.assign(estimate=0.1))
     assert not any(t.startswith("open:") for t in _legend_texts(ax))
+
+
+@pytest.mark.parametrize("name", ["eec_race_confounds", "psa_confounds"])
+def test_plots_confounds_draw_each_system_in_its_colour_and_key_the_analyses_in_black(name):
+    """Round-10 readers: the confounds figures drew every system black. Each system's estimates now take its model
+    colour (the rows name it too); the analyses' markers are keyed in black, PSA's as-measured one plainly."""
+    from matplotlib.colors import to_hex
+
+    with plots.use_preset("acl-double"):
+        ax = FIGURES[name]()
+    systems = [t.get_text() for t in ax.get_yticklabels()]
+    colours = plots.model_palette(systems)
+    for y, system in enumerate(systems):
+        near = {to_hex(line.get_color()) for line in ax.get_lines() if len(line.get_ydata())
+                and np.all(np.abs(np.asarray(line.get_ydata(), float) - y) < 0.5)
+                and not np.allclose(np.asarray(line.get_xdata(), float), 0.0)}
+        assert near <= {to_hex(colours[system])}, (system, near)
+    legend = {t.get_text(): h for lg in _legends(ax.figure) for h, t in zip(lg.legend_handles, lg.get_texts())}
+    raw = "as measured" if name == "psa_confounds" else "as measured, each template weighted alike"
+    assert to_hex(legend[raw].get_color()) == "#222222"
+

@@ -54,6 +54,7 @@ from toolkit.plots.style import (
     model_markers,
     model_palette,
     new_axes,
+    open_edge,
     short_label,
     short_labels,
 )

@@ -22,6 +22,7 @@ from toolkit.plots.style import (
     _styled,
     model_palette,
     new_axes,
+    open_edge,
     short_label,
 )
 
@@ -85,11 +86,11 @@ def _ranges(ax: Axes, y: np.ndarray, est, low, high, *, colour: str, marker: str
         if part.any():
             ax.errorbar(est[part], y[part], xerr=[est[part] - low[part], high[part] - est[part]], fmt=marker,
                         color=colour, markerfacecolor=colour if face else "white", markersize=4, elinewidth=1,
-                        capsize=2)
+                        capsize=2, markeredgewidth=1.0 if face else open_edge(marker))
     if label is not None:  # the legend entry: the model's colour and marker, whatever was drawn
         face = colour if filled.all() else "white"
         ax.errorbar([], [], xerr=[], fmt=marker, color=colour, markersize=4, elinewidth=1, capsize=2, label=label,
-                    markerfacecolor=face)
+                    markerfacecolor=face, markeredgewidth=1.0 if filled.all() else open_edge(marker))
     if zero.any() and zero_marker is not None:  # filled estimates filled grey, open ones open with a grey edge
         for face, part in ((True, zero & filled), (False, zero & ~filled)):
             if part.any():
@@ -102,14 +103,16 @@ def _ranges(ax: Axes, y: np.ndarray, est, low, high, *, colour: str, marker: str
 
 
 def confounds_labels(attribute: str, *, study: str) -> dict[str, str]:
-    """The words of :func:`confounds`: its title, axis label and note (one place, to change the vocabulary)."""
+    """The words of :func:`confounds`: its title, axis label, note and the as-measured analysis's name (one place,
+    to change the vocabulary)."""
     a, b, _, _ = GROUPS.get(attribute, ("group a", "group b", "a", "b"))
     return {"title": f"{study} {attribute} gap and name frequency",
-            "xlabel": f"{attribute} gap: {a} − {b} names, 95\u00a0% interval",
+            "xlabel": f"{attribute} gap: {a} − {b} names, 95\u00a0% interval per system",
             "zero": "grey fill or edge: gap exactly 0 (no name moves the score)",
-            "note": "as measured: a mixed model over template × name cell means, each template weighted alike; "
-                    "the paper's mean Δ weights each sentence alike (templates with emotion words count more), "
-                    "so the two estimates differ"}
+            "raw": "as measured" if study == "PSA" else "as measured, each template weighted alike",
+            "note": "colour: the system; shape: the analysis. As measured: a mixed model over template × name cell "
+                    "means; the paper's mean Δ weights each sentence alike (templates with emotion words count "
+                    "more), so the two estimates differ"}
 
 
 @_styled
@@ -130,10 +133,10 @@ def confounds(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     systems = list(dict.fromkeys(map(tuple, table[keys].itertuples(index=False))))
     if ax is None:  # a row needs room: the preset's panel height for four systems, more for more (up to its max)
         ax = new_axes(height=preset().height + ROW_INCHES * max(0, len(systems) - 4))
-    zero = _confounds_panel(ax, table, keys=keys, systems=systems)
+    words = _confounds_words(table)
+    zero = _confounds_panel(ax, table, keys=keys, systems=systems, raw=words["raw"])
     ax.set_yticks(np.arange(len(systems)), [f"{short_label(s[-1])} ({s[0]})" if several else short_label(s[0])
                                             for s in systems])
-    words = _confounds_words(table)
     ax.set(xlabel=words["xlabel"], ylabel="", title=words["title"])
     if words["study"] != "PSA":
         _note_below(ax, words["note"])
@@ -158,18 +161,24 @@ def _confounds_words(table: pd.DataFrame) -> dict[str, str]:
     return {**confounds_labels(attribute, study=study), "study": study}
 
 
-def _confounds_panel(ax: Axes, table: pd.DataFrame, *, keys: list[str], systems: list[tuple]) -> bool:
+def _confounds_panel(ax: Axes, table: pd.DataFrame, *, keys: list[str], systems: list[tuple],
+                     raw: str = "as measured") -> bool:
     """Draw :func:`confounds`' four point-ranges per system (rows in ``systems`` order, keyed by ``keys``) on
-    ``ax``; returns whether a diamond (an exact 0) was drawn."""
+    ``ax``, each system in its colour (:func:`model_palette`), each analysis in its marker (keyed in black, the
+    as-measured one named ``raw``); returns whether an exact 0 was drawn."""
     offsets = {a: (i - 1.5) * 0.18 for i, a in enumerate(ANALYSIS_STYLE)}
+    colours = model_palette(list(dict.fromkeys(s[-1] for s in systems)))
     zero = False
     for analysis, (marker, label) in ANALYSIS_STYLE.items():
         rows = table[table["analysis"] == analysis].set_index(keys).reindex(systems if len(keys) > 1 else
                                                                           [s[0] for s in systems])
         y = np.arange(len(systems)) + offsets[analysis]
-        zero |= _ranges(ax, y, rows["estimate"], rows["ci_low"], rows["ci_high"], colour="#222222", marker=marker,
-                        label=label, filled=np.full(len(rows), analysis not in HOLLOW),
-                        zero_colour=CONFOUNDS_ZERO, zero_marker=marker)
+        for i, system in enumerate(systems):
+            zero |= _ranges(ax, y[i:i + 1], rows["estimate"].iloc[i:i + 1], rows["ci_low"].iloc[i:i + 1],
+                            rows["ci_high"].iloc[i:i + 1], colour=colours[system[-1]], marker=marker, label=None,
+                            filled=[analysis not in HOLLOW], zero_colour=CONFOUNDS_ZERO, zero_marker=marker)
+        _ranges(ax, np.array([]), [], [], [], colour="#222222", marker=marker,  # the analysis's key, in black
+                label=raw if analysis == "raw" else label, filled=[analysis not in HOLLOW])
     ax.axvline(0, color="#888888", linewidth=0.8, zorder=0)
     ax.invert_yaxis()
     return zero
@@ -179,15 +188,16 @@ def _task_confounds(table: pd.DataFrame, *, tasks: list[str]) -> Axes:
     """:func:`confounds` with a panel per task (titled by it) in one new Figure (:func:`_grid`): the systems named
     in the left column only when every panel lists the same ones, the axis label under each column's last panel,
     one legend and one note."""
+    words = _confounds_words(table)
+
     def draw(ax: Axes, block: pd.DataFrame) -> bool:
         systems = [(m,) for m in dict.fromkeys(block["model"])]
-        drawn = _confounds_panel(ax, block, keys=["model"], systems=systems)
+        drawn = _confounds_panel(ax, block, keys=["model"], systems=systems, raw=words["raw"])
         ax.set_yticks(np.arange(len(systems)), [short_label(s[0]) for s in systems])
         return drawn
 
     cells, drawn = _task_grid(table, tasks=tasks, draw=draw)
     zero = any(drawn)
-    words = _confounds_words(table)
     cells[0].figure.suptitle(words["title"], fontsize=preset().title_size)
     attribute = str(table["attribute"].iloc[0])
     a, b, a_short, b_short = GROUPS.get(attribute, ("group a", "group b", "a", "b"))

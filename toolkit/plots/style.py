@@ -115,7 +115,16 @@ systems reuse the English lexicons' four shapes (a figure holds one or the other
 every other two kinds differ. Where two kinds of one shape meet in a figure, the first in this table keeps it."""
 MARKER_CYCLE: tuple[str, ...] = ("o", "s", "^", "v", "p", "h", "<", ">", "8", "P", "X", "*")
 """The markers models take, most distinct first: the sideways triangles read as arrowheads on an interval, and
-an open plus, cross or star reads as filled, so they come late. No diamond: :data:`ZERO_MARK` is an exact 0."""
+a plus, cross or star is open only with a thin edge (:func:`open_edge`), so they come late. No diamond:
+:data:`ZERO_MARK` is an exact 0."""
+THIN_MARKERS = frozenset({"P", "X", "*"})
+"""Markers whose arms a 1-pt edge fills: drawn open (a white face) they read as filled unless the edge is thin."""
+
+
+def open_edge(marker: str, width: float = 1.0) -> float:
+    """The edge width that draws ``marker`` open (a white face) so it reads open: ``width``, or 0.5 pt for a plus,
+    cross or star (:data:`THIN_MARKERS`; at 4 pt a 1-pt edge fills its arms, round-10 readers)."""
+    return min(width, 0.5) if marker in THIN_MARKERS else width
 
 
 def model_markers(models: Iterable[str]) -> dict[str, str]:

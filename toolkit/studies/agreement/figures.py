@@ -21,6 +21,7 @@ from toolkit.plots.style import (
     model_markers,
     model_palette,
     new_axes,
+    open_edge,
     short_labels,
 )
 from toolkit.studies.agreement.captions import claim_words, family_words
@@ -155,7 +156,8 @@ def agreement_ranks(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         zero = (zeros.loc[model].to_numpy(bool) if zeros is not None else np.zeros(len(studies), bool))
         if zero.any():  # a rank a headline of exactly 0 gives (no BTC, identical scores): a tie, not a finding
             ax.plot(x[zero], table.loc[model].to_numpy(float)[zero], linestyle="none", marker=markers[model],
-                    markersize=4.0, markerfacecolor="white", markeredgecolor=colours[model], markeredgewidth=1.0,
+                    markersize=4.0, markerfacecolor="white", markeredgecolor=colours[model],
+                    markeredgewidth=open_edge(markers[model]),
                     zorder=3)
     measures = (headlines.drop_duplicates("study").set_index("study")["measure"]
                 if "measure" in headlines.columns else pd.Series(dtype=str))

@@ -9,12 +9,12 @@ from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 from toolkit.errors import InputError
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
-    ZERO_MARK,
     _legend_outside,
     _styled,
     model_markers,
     model_palette,
     new_axes,
+    open_edge,
     short_labels,
 )
 from toolkit.studies.biasfinder.btc_rates import MIN_TEMPLATES
@@ -22,6 +22,9 @@ from toolkit.studies.biasfinder.btc_rates import MIN_TEMPLATES
 DWARF_RATIO = 50
 """Where the largest BTCs per template is more than this many times the smallest non-zero one, the y axis is
 logarithmic above a small linear stretch at 0 (:func:`_log_axis`), so both read off the axis."""
+ZERO_GREY = "0.55"
+""":func:`biasfinder_rates`' exact 0: a rate's fill, a null's edge (the model's marker kept, as the confounds
+figures keep theirs)."""
 
 
 def _value_text(value: float) -> str:
@@ -154,52 +157,57 @@ INTERVAL_WORDS = {"cluster": "95\u00a0% CIs clustered by template",
 @_styled
 def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """BTC rate between classes (filled) and its within-class null (open) with their intervals, per characteristic,
-    one colour per model (:func:`model_colour`; point-range). A rate of exactly 0 with no width (no BTC among the
-    pairs) is a diamond on the zero line, in the legend; a square-root axis where the highest point is over
-    :data:`DWARF_RATIO` times the lowest non-zero one. ``rates`` from
-    :func:`toolkit.studies.biasfinder.analysis.rates`: the intervals are ``rate_low/high`` and ``null_low/high``
-    (template-clustered by default, said in the title); a point without an interval has none (fewer than
-    ``MIN_TEMPLATES`` templates); characteristics without a null (occupation) show the rate only, and their tick
-    label says ``(no null)`` (``(no interval)`` where no model has one)."""
+    each model in its colour and marker (:func:`model_palette`, :func:`model_markers`; point-range). A rate of
+    exactly 0 with no width (no BTC among the pairs) is filled grey, a null of 0 edged grey, in the legend; a
+    square-root axis where the highest point is over :data:`DWARF_RATIO` times the lowest non-zero one. ``rates``
+    from :func:`toolkit.studies.biasfinder.analysis.rates`: the intervals are ``rate_low/high`` and
+    ``null_low/high`` (template-clustered by default, said in the title); a point without an interval has none
+    (fewer than ``MIN_TEMPLATES`` templates); characteristics without a null (occupation) show the rate only, and
+    their tick label says ``(no null)`` (``(no interval)`` where no model has one)."""
     import numpy as np
 
     if rates.empty:
         raise InputError("no BTC rates to plot.", fix="pass toolkit.studies.biasfinder.analysis.rates(scored).")
     attributes, models = list(dict.fromkeys(rates["attribute"])), list(dict.fromkeys(rates["model"]))
-    labels, colours = short_labels(models), model_palette(models)
+    labels, colours, markers = short_labels(models), model_palette(models), model_markers(models)
     ax = ax if ax is not None else new_axes()
     width = 0.8 / len(models)
     zero = zero_null = False
-    shown = {"rate": False, "null": False}  # a non-zero rate / null drawn as a circle: its legend entry
+    shown = {"rate": False, "null": False}  # a non-zero rate / null drawn: its legend entry
     for j, model in enumerate(models):
-        colour = colours[model]
+        colour, marker = colours[model], markers[model]
         block = rates[rates["model"] == model].set_index("attribute").reindex(attributes)
         x = np.arange(len(attributes)) - 0.4 + width * (j + 0.5)
-        for column, low, high, shift, face in (("rate_between", "rate_low", "rate_high", -0.15, colour),
-                                               ("rate_within", "null_low", "null_high", 0.15, "white")):
+        for column, low, high, shift, filled in (("rate_between", "rate_low", "rate_high", -0.15, True),
+                                                 ("rate_within", "null_low", "null_high", 0.15, False)):
             y = block[column].to_numpy(float)
             lows, highs = block[low].to_numpy(float), block[high].to_numpy(float)
             flat = np.isfinite(y) & (y == 0) & ~(np.isfinite(highs) & (highs > 0))  # 0 with no width
             err = np.vstack([y - lows, highs - y])[:, ~flat]
-            shown["rate" if face == colour else "null"] |= bool((np.isfinite(y) & ~flat).any())
+            shown["rate" if filled else "null"] |= bool((np.isfinite(y) & ~flat).any())
+            edge = 1.0 if filled else open_edge(marker)
             ax.errorbar((x + shift * width)[~flat], y[~flat], yerr=np.clip(np.nan_to_num(err, nan=0.0), 0.0, None),
-                        fmt="o", color=colour, markerfacecolor=face, capsize=2, linewidth=1.0, markersize=3.5)
-            if flat.any():  # a null of 0: an open diamond edged in the model's colour, so each stays its model's
-                edge = "black" if face == colour else colour
-                ax.plot((x + shift * width)[flat], y[flat], color=colour,
-                        **{**ZERO_MARK, "markerfacecolor": face, "markeredgecolor": edge})
-                zero_null |= face != colour
-                zero |= face == colour
-        ax.plot([], [], "o", color=colour, label=labels[model])
+                        fmt=marker, color=colour, markerfacecolor=colour if filled else "white", capsize=2,
+                        linewidth=1.0, markersize=4.0, markeredgewidth=edge)
+            if flat.any():  # exactly 0: the model's marker, a rate filled grey, a null edged grey
+                ax.plot((x + shift * width)[flat], y[flat], linestyle="none", marker=marker, markersize=4.5,
+                        markerfacecolor=ZERO_GREY if filled else "white",
+                        markeredgecolor=colour if filled else ZERO_GREY, markeredgewidth=0.7 if filled else edge,
+                        zorder=4)
+                zero_null |= not filled
+                zero |= filled
+        ax.plot([], [], linestyle="none", marker=marker, color=colour, markersize=4.0, label=labels[model])
     if shown["rate"]:
-        ax.plot([], [], "o", color="0.3", label="between classes (BTC rate)")
+        ax.plot([], [], "o", color="0.3", markersize=4.0, label="filled: between classes (BTC rate)")
     if shown["null"]:
-        ax.plot([], [], "o", color="0.3", markerfacecolor="white", label="null: swaps within one class")
+        ax.plot([], [], "o", color="0.3", markerfacecolor="white", markersize=4.0,
+                label="open: null, swaps within one class")
     if zero:
-        ax.plot([], [], color="0.6", label="rate 0 (no BTC)", **ZERO_MARK)
+        ax.plot([], [], "o", markersize=4.5, markerfacecolor=ZERO_GREY, markeredgecolor="0.3",
+                label="grey fill: rate 0 (no BTC)")
     if zero_null:
-        ax.plot([], [], color="0.3", label="null 0 (no BTC among swaps within one class)",
-                **{**ZERO_MARK, "markerfacecolor": "white", "markeredgecolor": "0.3"})
+        ax.plot([], [], "o", markersize=4.5, markerfacecolor="white", markeredgecolor=ZERO_GREY,
+                label="grey edge: null 0 (no BTC among swaps within one class)")
     ax.axhline(0.0, color="black", linewidth=0.6)
     values = rates[["rate_between", "rate_high", "rate_within", "null_high"]].to_numpy(float)
     top = np.nanmax(values) if np.isfinite(values).any() else 0.0
