@@ -936,7 +936,9 @@ def test_plots_intersections_of_several_tasks_draw_a_panel_per_task_with_one_leg
     assert [e for e in entries if e in ("svm-unigrams", "ridge-chars", "ensemble")] == \
         ["svm-unigrams", "ridge-chars", "ensemble"]
     assert len(figure.legends) == 1 and all(ax.get_legend() is None for ax in panels)
-    colours = [{to_hex(line.get_color()) for line in ax.get_lines() if line.get_marker() == "o"
+    shapes = set(plots.model_markers(["ait:svm-unigrams/anger", "ait:ridge-chars/anger",
+                                      "ait:ensemble/anger"]).values())  # each system in its own marker
+    colours = [{to_hex(line.get_color()) for line in ax.get_lines() if line.get_marker() in shapes
                 and len(line.get_xdata())} for ax in panels]
     assert all(c == colours[0] for c in colours) and len(colours[0]) == 3
     named = [bool([t for t in ax.get_yticklabels() if t.get_visible() and t.get_text()]
@@ -1195,3 +1197,16 @@ def test_plots_confounds_draw_each_system_in_its_colour_and_key_the_analyses_in_
     raw = "as measured" if name == "psa_confounds" else "as measured, each template weighted alike"
     assert to_hex(legend[raw].get_color()) == "#222222"
 
+
+
+def test_label_flips_order_each_genders_names_by_their_rate_as_score_sens_orders_by_value():
+    """Round-10 readers: the label flips listed names alphabetically and ScoreSens by value. Within each gender the
+    names now run from the lowest mean bar rate to the highest (ties by name), female names first."""
+    rows = [("Zoe", "female", 0.1), ("Ada", "female", 0.3), ("Bea", "female", 0.1),
+            ("Tom", "male", 0.0), ("Al", "male", 0.2), ("Bo", "male", 0.05)]
+    flips = pd.DataFrame([{"model": HF, "corpus": "sample", "name": n, "gender": g, "category": "actor",
+                           "threshold": 0.5, "n_sentences": 20, "flips": round(r * 20), "flip_rate": r}
+                          for n, g, r in rows])
+    with plots.use_preset("acl-double"):
+        ax = psa_figures.psa_label_flips(flips)
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["Bea", "Zoe", "Ada", "Tom", "Bo", "Al"]

@@ -20,6 +20,7 @@ from toolkit.plots.style import (
     _legend_outside,
     _note_below,
     _styled,
+    model_markers,
     model_palette,
     new_axes,
     open_edge,
@@ -304,7 +305,8 @@ def intersections_labels(*, alpha: float, family: str, starred: str, letters: bo
                 f"(simultaneous {100 * (1 - alpha):g}\u00a0% CIs, Bonferroni)" if simultaneous
                 else f"({100 * (1 - alpha):g}\u00a0% CI, unadjusted)"),
             "note": "AA, EA: African-American, European names; names only (the noun phrases carry no race, so a "
-                    "gender contrast here can differ from the gender figures'); "
+                    "gender contrast here can differ from the gender figures', even in sign), each template "
+                    "weighted alike (the race figures' mean Δ weights each sentence alike); "
                     + ("F, M: female, male; " if letters else "")
                     + "interaction = (AA female − EA female) − (AA male − EA male); "
                     + f"{method}-adjusted over {size}" + (" (the intervals: Bonferroni over the same)"
@@ -361,7 +363,7 @@ def _intersections_panel(ax: Axes, table: pd.DataFrame, *, alpha: float,
     and the rows without enough data; ``narrow``: a panel of a grid (at most four ticks, as at a column's width)."""
     contrasts = list(dict.fromkeys(table["contrast"]))
     models = list(dict.fromkeys(table["model"]))
-    palette = model_palette(models)
+    palette, markers = model_palette(models), model_markers(models)
     names = short_labels(models)  # unique: one system per task (make figures TASK=all) keeps its task
     step = 0.6 / max(len(models), 1)
     zero, tested = False, "p_adjusted" in table.columns
@@ -374,7 +376,8 @@ def _intersections_panel(ax: Axes, table: pd.DataFrame, *, alpha: float,
         low, high = (("ci_low_simultaneous", "ci_high_simultaneous") if _simultaneous(table)
                      else ("ci_low", "ci_high"))
         zero |= _ranges(ax, y, rows["estimate"], rows[low], rows[high], colour=palette[model],
-                        marker="o", label=names[model], filled=filled)
+                        marker=markers[model], label=names[model], filled=filled, zero_colour=CONFOUNDS_ZERO,
+                        zero_marker=markers[model])  # an exact 0 keeps the system's shape, in grey
     ax.axvline(0, color="#888888", linewidth=0.8, zorder=0)
     if narrow or not preset().double:  # a column's narrow axis: fewer ticks, so their labels never touch
         ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
@@ -419,9 +422,8 @@ def _intersections_keys(table: pd.DataFrame, *, alpha: float, zero: bool,
                                   markersize=4))
             texts.append(words[key])
     if zero:
-        handle, text = _zero_entry(words["zero"])
-        handles.append(handle)
-        texts.append(text)
+        handles.append(_confounds_zero_entry())
+        texts.append(f"grey: {words['zero']}")
     return handles, texts
 
 

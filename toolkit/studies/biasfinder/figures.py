@@ -143,7 +143,7 @@ def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     ax.set_xlim(-0.5, len(attributes) - 0.5)
     ax.set(xlabel="characteristic", ylabel="BTCs per template" + scale,
            title="BiasFinder BTCs per template (as BiasFinder's Table 4)")
-    _legend_outside(ax)
+    _legend_outside(ax, title="in brackets: each model's BTCs over all characteristics")
     return ax
 
 

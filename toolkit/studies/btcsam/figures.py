@@ -6,14 +6,17 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
 from toolkit.errors import InputError
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
+    _legend_outside,
     _note_below,
     _readable_annotations,
     _styled,
     _text_inches,
+    model_markers,
     model_palette,
     new_axes,
     short_labels,
@@ -159,7 +162,8 @@ def btcsam_heatmap(table: pd.DataFrame, *, value: str = "detection_probability",
 
 @_styled
 def btcsam_forest(pooled: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
-    """Forest plot: the failure % with its Wilson interval, one row per model × test set, in the model's colour.
+    """Forest plot: the failure % with its Wilson interval, one row per model × test set, in the model's colour and
+    marker, a thin rule between test sets.
     ``pooled`` from :func:`toolkit.studies.btcsam.analysis.pooled_failure_percentage` (``failure_pct``, ``ci_low``,
     ``ci_high`` in percent); test sets in sorted order, models within each in the order ``pooled`` first lists them
     (the run's, as in the heatmaps); the axis runs from 0 to the next 10 % past the highest interval end (at most
@@ -172,11 +176,16 @@ def btcsam_forest(pooled: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     data = (pooled.assign(_order=pooled["model"].map(runs)).sort_values(["test_set", "_order"], kind="stable")
             .drop(columns="_order").reset_index(drop=True))
     labels, colours = short_labels(data["model"]), model_palette(data["model"])
+    markers = model_markers(data["model"])
     ax = ax if ax is not None else new_axes(height=0.17 * len(data) + 1.3)
     for y, row in data.iterrows():
         ax.errorbar(row["failure_pct"], y, xerr=[[max(row["failure_pct"] - row["ci_low"], 0.0)],
                                                  [max(row["ci_high"] - row["failure_pct"], 0.0)]],
-                    fmt="o", color=colours[row["model"]], capsize=2, markersize=3.5, linewidth=1.0)
+                    fmt=markers[row["model"]], color=colours[row["model"]], capsize=2, markersize=4.0,
+                    linewidth=1.0)
+    starts = np.flatnonzero(data["test_set"].ne(data["test_set"].shift()).to_numpy())[1:]
+    for start in starts:  # a thin rule between test sets
+        ax.axhline(start - 0.5, color="0.8", linewidth=0.6, zorder=0)
     ax.set_yticks(range(len(data)), [f"{t} · {labels[m]}" for t, m in zip(data["test_set"], data["model"])])
     ax.invert_yaxis()
     theta = ", ".join(f"{t:g}" for t in dict.fromkeys(data["theta"])) if "theta" in data.columns else "?"
@@ -184,6 +193,9 @@ def btcsam_forest(pooled: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
            title=f"BTC-SAM failure % per model and test set (θ = {theta})")
     top = float(pd.to_numeric(data["ci_high"], errors="coerce").max())
     ax.set_xlim(-2, min(102.0, 10 * np.ceil(top / 10 + 0.05) + 2) if np.isfinite(top) else 102.0)  # to the data
+    models = list(dict.fromkeys(data["model"]))  # the models' key, as every figure draws them
+    _legend_outside(ax, [Line2D([], [], linestyle="none", marker=markers[m], color=colours[m], markersize=4.0)
+                         for m in models], [labels[m] for m in models])
     return ax
 
 

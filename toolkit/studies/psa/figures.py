@@ -183,7 +183,8 @@ def psa_label_dist(label_dist: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
 @_styled
 def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = None) -> Axes:
     """Share of sentences whose label flips per name at one threshold, female names then male names (a dashed line
-    between them), one bar per model in its colour; a rate of exactly 0 draws no bar (the legend says so: a marker
+    between them), each gender's names by their mean bar rate, lowest first (as the ScoreSens figure orders its
+    names by value), one bar per model in its colour; a rate of exactly 0 draws no bar (the legend says so: a marker
     per zero would bury the bars of 50 names × systems); a model that flips no label for any name gets no bars and
     is named in the legend instead. A model whose names mostly (:data:`SHARED_RATE`) share one rate — flips the name
     slot causes whatever the name, as a lexicon that knows no name — takes no bar slot: its shared rate is one
@@ -205,11 +206,14 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
     colours, markers = model_palette(labels), model_markers(labels)
     palette = {drawn[m]: colours[m] for m in drawn}
     shapes = {drawn[m]: markers[m] for m in drawn}
-    order = list(dict.fromkeys(data["name"]))
-    n = len(order)
     shared = _shared_rates(data)  # a rate most names share is the slot's, not a name's: a line, not 48 bars
     bars = [system for system in drawn.values() if system not in shared]
     bar_data = data[data["system"].isin(bars)]
+    # names by value within each gender, as the ScoreSens figure orders them: the mean rate of the bars, lowest first
+    rate = bar_data.groupby("name")["flip_rate"].mean() if bars else pd.Series(dtype=float)
+    names = data.drop_duplicates("name")[["gender", "name"]].assign(_rate=lambda f: f["name"].map(rate).fillna(0.0))
+    order = names.sort_values(["gender", "_rate", "name"], kind="stable")["name"].tolist()
+    n = len(order)
     boundary = int(data.drop_duplicates("name")["gender"].eq("female").sum()) - 0.5
     if ax is None:
         slots = max(len(bars), 1)
