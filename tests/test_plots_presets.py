@@ -309,6 +309,8 @@ def test_model_markers_keep_named_ones_and_give_the_others_distinct_shapes_in_so
 # the models drawn together by make figures' notebooks (hand-copied from their parameters and eec.default_models)
 _AGREEMENT = ["vader", "textblob", "afinn", "minilm-imdb", "ait:svm-unigrams/valence", "ait:svr-ngrams/valence",
               "ait:ridge-chars/valence", "ait:lexicon-ridge/valence"]
+_EEC_VALENCE = ["vader", "textblob", "afinn", "minilm-imdb"] + [f"ait:{s}/valence" for s in (
+    "svm-unigrams", "svr-ngrams", "ridge-chars", "lexicon-ridge", "minilm-ridge", "ensemble")]
 _EEC_EMOTION = [f"ait:{s}/anger" for s in ("svm-unigrams", "svr-ngrams", "ridge-chars", "lexicon-ridge",
                                            "minilm-ridge", "ensemble")]
 _MULTILINGUAL = ["ait:ensemble/valence@es", "ait:ridge-chars/valence@es", "ait:svm-unigrams/valence@ar",
@@ -330,7 +332,7 @@ def test_every_registry_model_kind_has_one_colour_and_marker_in_every_figure():
                                                                                  "cnsenti", "vader"}
     assert plots.model_kind("hf:org/vader-anger") == "hf:org/vader-anger"  # a spec of no kind is its own
     assert set(other_languages.SYSTEMS) == {"de", "ja", "zh"}  # the kinds that share the lexicons' shapes
-    for drawn in (_AGREEMENT, _EEC_EMOTION, _MULTILINGUAL):
+    for drawn in (_AGREEMENT, _EEC_VALENCE, _EEC_EMOTION, _MULTILINGUAL):
         colours, markers = plots.model_palette(drawn), plots.model_markers(drawn)
         assert len(set(colours.values())) == len(set(markers.values())) == len(drawn), drawn
         for spec in drawn:  # the table's own values: the same in every figure

@@ -200,3 +200,16 @@ def _scored_eec_for_reuse():
     cases = generate()
     rng = np.random.default_rng(3)
     return cases.assign(model="m", task="valence", score=rng.uniform(size=len(cases)), label="", truncated=False)
+
+
+def test_eec_valence_defaults_hold_every_model_the_agreement_ranks_and_the_zoos_valence_systems():
+    """Round-10 readers (and every round before): the EEC detail figures drew 4 of the 8 models the agreement
+    figures rank. Valence now runs the four offline models and the trained zoo's six valence systems (the paper
+    scored SemEval-2018 systems); an emotion task the zoo's systems for it, as before."""
+    from toolkit.studies import eec
+
+    assert eec.default_models("valence") == [
+        "vader", "textblob", "afinn", "minilm-imdb", "ait:svm-unigrams/valence", "ait:svr-ngrams/valence",
+        "ait:ridge-chars/valence", "ait:lexicon-ridge/valence", "ait:minilm-ridge/valence", "ait:ensemble/valence"]
+    assert eec.default_models("anger") == [f"ait:{s}/anger" for s in (
+        "svm-unigrams", "svr-ngrams", "ridge-chars", "lexicon-ridge", "minilm-ridge", "ensemble")]
