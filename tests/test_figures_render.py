@@ -1210,3 +1210,17 @@ def test_label_flips_order_each_genders_names_by_their_rate_as_score_sens_orders
     with plots.use_preset("acl-double"):
         ax = psa_figures.psa_label_flips(flips)
     assert [t.get_text() for t in ax.get_xticklabels()] == ["Bea", "Zoe", "Ada", "Tom", "Bo", "Al"]
+
+
+def test_multilingual_gaps_key_filled_only_where_a_point_is_filled():
+    """Round-10 reader: "filled: a difference" was keyed with no filled marker in the figure (a key for nothing
+    drawn reads as a finding missed). It is keyed only where some system's verdict is a difference."""
+    gaps = pd.DataFrame([{"language": "es", "source": "camara2022", "model": "ait:svm-unigrams/valence@es",
+                          "task": "valence", "attribute": a, "subset": "all", "group_a": ga, "group_b": gb,
+                          "estimate": 0.045, "ci_low": 0.005, "ci_high": 0.085, "verdict": "a higher"}
+                         for a, ga, gb in (("gender", "female", "male"), ("race", "minoritized", "privileged"))])
+    for verdict, keyed in (("a higher", True), ("inconclusive", False)):
+        with plots.use_preset("acl-double"):
+            axes = multilingual_figures.cross_language(gaps.assign(verdict=verdict))
+        legend = [t.get_text() for t in axes[0].figure.legends[0].get_texts()]
+        assert (multilingual_figures.FILLED in legend) == keyed and multilingual_figures.OPEN in legend

@@ -21,6 +21,7 @@ from toolkit.plots.style import (
     _styled,
     model_markers,
     model_palette,
+    open_edge,
 )
 from toolkit.studies.multilingual import corpora
 
@@ -116,7 +117,7 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
     grid_rows = len({ax.get_subplotspec().rowspan.start for ax in axes})
     height = min(preset().max_height, max(figure.get_figheight(), grid_rows * (0.9 + 0.2 * len(order))))
     figure.set_figheight(height)
-    identical = False
+    identical = any_filled = False
     for ax, attribute in zip(axes, present):
         part = data[data["attribute"] == attribute]
         for row, key in enumerate(order):
@@ -134,10 +135,12 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
                     identical = True
                     continue
                 filled = r.verdict in ("a higher", "b higher")
+                any_filled |= filled
                 ax.errorbar([r.estimate], [y], xerr=[[r.estimate - r.ci_low], [r.ci_high - r.estimate]],
                             fmt=shapes[r.model],
                             color=palette[r.model], markerfacecolor=palette[r.model] if filled else "white",
-                            markersize=4.5, markeredgewidth=0.9, elinewidth=0.8, capsize=1.5)
+                            markersize=4.5, markeredgewidth=0.9 if filled else open_edge(shapes[r.model], 0.9),
+                            elinewidth=0.8, capsize=1.5)
         ax.axvline(0.0, color="black", linewidth=0.6)
         if not wide:  # a column's narrow axis: fewer ticks, so their labels never touch
             ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
@@ -154,7 +157,8 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
     handles = [Line2D([], [], color=palette[m], marker=shapes[m], markersize=4.5, linewidth=0.8)
                for m in dict((labels[m], m) for m in systems).values()]
     texts = list(dict.fromkeys(labels[m] for m in systems))
-    for face, words in (("0.35", FILLED), ("white", OPEN)):
+    # the filled key only where a point is filled: a key for nothing drawn reads as a finding missed (round 10)
+    for face, words in ((("0.35", FILLED),) if any_filled else ()) + (("white", OPEN),):
         handles.append(Line2D([], [], color="0.35", marker="o", markerfacecolor=face, markersize=3.5,
                               linestyle="none"))
         texts.append(words)
