@@ -434,7 +434,7 @@ def test_a_collapsed_significant_box_is_marked_and_in_the_legend():
     ticks = {t.get_text(): t.get_position()[0] for t in ax.get_xticklabels()}
     squares = [line for line in ax.get_lines() if line.get_marker() == "s" and len(line.get_xdata()) == 1]
     assert [float(s.get_xdata()[0]) for s in squares] == [ticks["collapsed"]]
-    assert "box collapsed (IQR = 0), in its colour" in _legend_texts(ax)
+    assert "box under 2 pt tall (IQR ≈ 0): a square in its colour" in _legend_texts(ax)
 
 
 def test_box_colours_follow_the_paper_test_by_default_and_the_two_way_test_when_asked():
@@ -1224,3 +1224,41 @@ def test_multilingual_gaps_key_filled_only_where_a_point_is_filled():
             axes = multilingual_figures.cross_language(gaps.assign(verdict=verdict))
         legend = [t.get_text() for t in axes[0].figure.legends[0].get_texts()]
         assert (multilingual_figures.FILLED in legend) == keyed and multilingual_figures.OPEN in legend
+
+
+def test_intersections_name_systems_with_identical_scores_in_the_note_instead_of_stacking_them_at_zero():
+    """Round-11 readers: with the EEC's ten valence systems, afinn's and textblob's markers at 0 in every contrast
+    hid the others'. A system whose every contrast is exactly 0 with no interval is not drawn; the note names it."""
+    contrasts = ["F-AA vs M-AA", "interaction"]
+    rows = [{"model": m, "task": "valence", "contrast": k, "estimate": e, "ci_low": e - w, "ci_high": e + w,
+             "state": "ok", "p_adjusted": 0.4 if w else np.nan,
+             "family": "intersections: 4 contrasts (2 systems × 2), holm"}
+            for m, e, w in (("vader", 0.01, 0.02), ("afinn", 0.0, 0.0), ("textblob", 0.0, 0.0), (HF, 0.02, 0.01))
+            for k in contrasts]
+    with plots.use_preset("acl-double"):
+        ax = plots.intersections(pd.DataFrame(rows))
+    drawn = {to_hex(line.get_color()) for line in ax.get_lines() if len(line.get_xdata())}
+    assert plots.MODEL_COLOURS["afinn"] not in drawn and plots.MODEL_COLOURS["textblob"] not in drawn
+    legend = _legend_texts(ax)
+    assert "afinn" not in legend and "vader" in legend
+    note = " ".join(" ".join(lg.get_title().get_text() for lg in _legends(ax.figure)).split())
+    assert "not drawn, identical scores in every contrast: afinn, textblob" in note
+    with plots.use_preset("acl-double"):  # every system constant: all drawn (a figure is never empty)
+        ax = plots.intersections(pd.DataFrame([r for r in rows if r["model"] in ("afinn", "textblob")]))
+    assert "afinn" in _legend_texts(ax)
+
+
+def test_a_significant_box_too_thin_to_show_its_colour_is_marked_like_a_collapsed_one():
+    """Round-11 readers could not read five of ten boxes' significance colours: their IQR was not 0 but spanned
+    under a point of the axis. A significant box under THIN_BOX_PT tall gets the square in its colour; a box of
+    readable height does not."""
+    pairs, tests = _eec()
+    jitter = np.random.default_rng(1).normal(0, 1e-4, 40)  # an IQR of about 1e-4 on an axis of about 0.1
+    thin = pairs["model"].str.endswith("collapsed")
+    pairs.loc[thin, "delta"] = pairs.loc[thin, "delta"].to_numpy() + np.tile(jitter, 2)
+    with plots.use_preset("acl-double"):
+        ax = eec_figures.eec_deltas(pairs, tests, attribute="gender")
+    ticks = {t.get_text(): t.get_position()[0] for t in ax.get_xticklabels()}
+    squares = [line for line in ax.get_lines() if line.get_marker() == "s" and len(line.get_xdata()) == 1]
+    assert [float(s.get_xdata()[0]) for s in squares] == [ticks["collapsed"]]
+    assert eec_figures.THIN_BOX_PT == 2.0

@@ -329,10 +329,13 @@ def intersections(table: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None =
     tasks = list(dict.fromkeys(table["task"])) if "task" in table.columns else []
     if ax is None and len(tasks) > 1:
         return _task_intersections(table, tasks=tasks, alpha=alpha)
+    constant = _constant_systems(table)
+    full, table = table, table[~table["model"].isin(constant)] if len(constant) < table["model"].nunique() else table
     models = list(dict.fromkeys(table["model"]))
     ax = ax if ax is not None else new_axes(height=3.0 + 0.08 * max(0, len(models) - 6))  # room per system
     zero, sparse = _intersections_panel(ax, table, alpha=alpha)
-    words = _intersections_words(table, alpha=alpha, sparse=sparse)
+    words = _intersections_words(full, alpha=alpha, sparse=sparse,
+                                 constant=[m for m in constant if m not in set(table["model"])])
     ax.set(xlabel=words["xlabel"], ylabel="", title=words["title"])
     _note_below(ax, words["note"])
     handles, texts = ax.get_legend_handles_labels()
@@ -400,13 +403,26 @@ def _simultaneous(table: pd.DataFrame) -> bool:
         table["ci_low_simultaneous"].notna().any()
 
 
-def _intersections_words(table: pd.DataFrame, *, alpha: float, sparse: pd.DataFrame) -> dict[str, str]:
-    """:func:`intersections_labels` for ``table``: its family, and the systems without enough data starred."""
+def _constant_systems(table: pd.DataFrame) -> list[str]:
+    """The systems whose every contrast is exactly 0 with no interval (identical scores whatever the name: a
+    lexicon without the names' words); :func:`intersections` names them in its note rather than stacking their
+    markers at 0 (round-11 readers: ten systems' markers at 0 hid each other)."""
+    est, low, high = (pd.to_numeric(table[c], errors="coerce") for c in ("estimate", "ci_low", "ci_high"))
+    flat = est.eq(0) & low.eq(high)
+    return [m for m, rows in flat.groupby(table["model"], sort=False) if rows.all()]
+
+
+def _intersections_words(table: pd.DataFrame, *, alpha: float, sparse: pd.DataFrame,
+                         constant: list[str] = ()) -> dict[str, str]:
+    """:func:`intersections_labels` for ``table``: its family, the systems without enough data starred, and the
+    ``constant`` systems not drawn."""
     who = ", ".join(short_label(m) for m in dict.fromkeys(sparse["model"]))
     family = str(table["family"].dropna().iloc[0]) if "family" in table.columns and table["family"].notna().any() \
         else ""
+    same = ", ".join(short_label(m) for m in constant)
     return intersections_labels(alpha=alpha, family=family, simultaneous=_simultaneous(table),
-                                starred=f"; * not enough data for {who} (nothing drawn)" if len(sparse) else "",
+                                starred=(f"; * not enough data for {who} (nothing drawn)" if len(sparse) else "")
+                                + (f"; not drawn, identical scores in every contrast: {same}" if same else ""),
                                 letters=not preset().double)
 
 

@@ -36,7 +36,10 @@ MEAN_MARK = {"marker": "x", "markersize": 4.0, "markeredgewidth": 0.9, "color": 
 """How a box's mean Δ is drawn (the statistic the paper tests and the default order sorts by)."""
 COLLAPSED_MARK = {"marker": "s", "markersize": 4.5, "markeredgecolor": "black", "markeredgewidth": 0.6,
                   "linestyle": "none", "zorder": 6}
-"""How a significant system whose box collapses to a line (IQR = 0) is drawn: a square at its median."""
+"""How a significant system whose box is too thin to show its colour is drawn: a square at its median."""
+THIN_BOX_PT = 2.0
+"""A significant box whose interquartile range spans less than this many points of the axis shows no colour (a line;
+round-11 readers could not read five of ten systems' colours): it gets :data:`COLLAPSED_MARK`."""
 COLOUR_BY = ("paper", "two-way")
 """What colours the boxes: ``paper``, the paper's paired t-test over sentence pairs with its Bonferroni family (the
 default, as Figures 1-2), or ``two-way``, this toolkit's names × templates test (``significant_two_way``: its
@@ -102,6 +105,8 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
     direction = groups.drop_duplicates("model").set_index("model")["direction"]
     zero = _zero_models(data, "delta")
     collapsed = False
+    low, high = ax.get_ylim()
+    thin = max(NOISE, (high - low) * THIN_BOX_PT / (ax.bbox.height * 72 / ax.figure.dpi))  # Δ of THIN_BOX_PT
     for i, model in enumerate(order):
         colour = palette.get(direction.get(model), "#bbbbbb")
         if model in zero:
@@ -109,7 +114,7 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
             continue
         deltas = data.loc[data["model"] == model, "delta"]
         q1, median, q3 = deltas.quantile([0.25, 0.5, 0.75])
-        if q3 - q1 <= NOISE and direction.get(model) != present_ns:  # a significant box drawn as a line
+        if q3 - q1 <= thin and direction.get(model) != present_ns:  # a significant box drawn as a line
             ax.plot([i], [median], color=colour, **COLLAPSED_MARK)
             collapsed = True
         ax.plot([i], [deltas.mean()], **MEAN_MARK)  # what the test and the order read; the box shows the median
@@ -132,7 +137,7 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
         texts.append("all Δ = 0")
     if collapsed:
         handles.append(Line2D([], [], color="0.3", **COLLAPSED_MARK))
-        texts.append("box collapsed (IQR = 0), in its colour")
+        texts.append(f"box under {THIN_BOX_PT:g} pt tall (IQR ≈ 0): a square in its colour")
     outliers = [line for line in ax.get_lines() if line.get_marker() == "o" and len(line.get_xydata())
                 and str(line.get_linestyle()) in ("None", "none", "")]  # the boxes' fliers
     if outliers:
