@@ -74,9 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["TOOLKIT_DATA"] = folder
         os.environ.setdefault("MPLBACKEND", "Agg")
         from toolkit import drilldown
-        from toolkit.studies import eec
         from toolkit.apps import eec_app
-
         from toolkit.models import OFFLINE_DEFAULTS
 
         models = args.models or list(OFFLINE_DEFAULTS)  # the four offline models, as measured in docs/notebooks.md
