@@ -36,7 +36,8 @@ CONFOUNDS_ZERO = "0.55"
 WORDING_MARKERS = ("s", "^", "v", "h", "<", ">")
 """The hollow markers of the reworded template sets, in order (the published set is a filled circle)."""
 ROW_INCHES = 0.3
-"""Height each system past the fourth adds to :func:`confounds` (rows of four markers each stay apart)."""
+"""Height each system past the fourth adds to :func:`confounds` and :func:`wording` (rows of four or five markers
+each stay apart)."""
 GROUPS = {"race": ("African-American", "European", "AA", "EA"), "gender": ("female", "male", "F", "M")}
 """Per attribute, the two groups of a names-and-templates difference (a − b) and their short forms."""
 
@@ -235,7 +236,8 @@ def wording(table: pd.DataFrame, *, attribute: str, ax: Axes | None = None) -> A
                               "over its wording set's tests")
         _legend_outside(cells[0], *_wording_keys(cells[0], data), under=True)
         return cells[0]
-    ax = ax if ax is not None else new_axes()
+    systems = data["model"].nunique()  # a row of five intervals per system: room past the fourth, as confounds
+    ax = ax if ax is not None else new_axes(height=preset().height + ROW_INCHES * max(0, systems - 4))
     _wording_panel(ax, data)
     ax.set(xlabel=f"{attribute} estimate ({a} − {b}), {SCORE_RANGE}; 95\u00a0% interval simultaneous over each wording "
                   "set's tests", ylabel="",
@@ -332,7 +334,7 @@ def intersections(table: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None =
     constant = _constant_systems(table)
     full, table = table, table[~table["model"].isin(constant)] if len(constant) < table["model"].nunique() else table
     models = list(dict.fromkeys(table["model"]))
-    ax = ax if ax is not None else new_axes(height=3.0 + 0.08 * max(0, len(models) - 6))  # room per system
+    ax = ax if ax is not None else new_axes(height=3.0 + 0.2 * max(0, len(models) - 4))  # room per system
     zero, sparse = _intersections_panel(ax, table, alpha=alpha)
     words = _intersections_words(full, alpha=alpha, sparse=sparse,
                                  constant=[m for m in constant if m not in set(table["model"])])
