@@ -1262,3 +1262,22 @@ def test_a_significant_box_too_thin_to_show_its_colour_is_marked_like_a_collapse
     squares = [line for line in ax.get_lines() if line.get_marker() == "s" and len(line.get_xdata()) == 1]
     assert [float(s.get_xdata()[0]) for s in squares] == [ticks["collapsed"]]
     assert eec_figures.THIN_BOX_PT == 2.0
+
+
+def test_agreement_headlines_draw_btcsam_in_percent_as_its_own_figures_do():
+    """Round-10 and -11 readers: BTC-SAM's failure was a rate in the headlines figure and a % in its heatmaps and
+    forest. The headlines panel now draws 100 × the rate and says "failure %"; the table keeps the rate."""
+    from toolkit.studies.agreement import figures as agreement_figures
+
+    headlines = pd.DataFrame([{"study": s, "measure": "BTC-SAM failure rate" if s == "btcsam" else "EEC |mean Δ|",
+                               "model": m, "estimate": v, "ci_low": v - 0.05, "ci_high": v + 0.05, "rank": r,
+                               "n_units": 10, "top_unit_share": 0.1}
+                              for s in ("eec", "btcsam") for m, v, r in (("vader", 0.25, 1.0), ("afinn", 0.1, 2.0))])
+    with plots.use_preset("acl-double"):
+        first = agreement_figures.agreement_headlines(headlines)
+    panels = {ax.get_title().split(" (")[0]: ax for ax in first.figure.axes if ax.get_title()}
+    points = (lambda ax: sorted(float(line.get_xdata()[0]) for line in ax.get_lines()
+                                if len(line.get_xdata()) == 1 and line.get_marker() in ("o", "^")))  # not the caps
+    xs = points(panels["BTC-SAM"])
+    assert xs == pytest.approx([10.0, 25.0]) and panels["BTC-SAM"].get_xlabel() == "BTC-SAM failure %"
+    assert points(panels["EEC"]) == pytest.approx([0.1, 0.25])  # the other studies as they are

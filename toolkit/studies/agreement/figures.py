@@ -36,6 +36,10 @@ and BiasFinder's names, :meth:`~toolkit.studies.base.Study.resampled_sums`, are 
 the headlines figure's panel titles say it."""
 DOMINANT = 0.5
 """A unit holding more than this share of a model's denominator is said under its panel."""
+PERCENT = {"btcsam": ("failure rate", "failure %")}
+"""Headlines the headlines figure draws in percent, as the study's own figures print them (BTC-SAM's heatmaps and
+forest: failure %; round-10 and -11 readers found one number in two units): study → (its measure's words, the
+figure's). ``agreement_headlines.csv`` keeps the rate."""
 
 
 def _number(value: float) -> str:
@@ -207,8 +211,9 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
     figure.set_figheight(height)
     for ax, study in zip(axes, studies):
         rows = headlines[headlines["study"] == study].set_index("model").reindex(models)
+        scale = 100.0 if study in PERCENT else 1.0
         for y, model in enumerate(models):
-            est, low, high = (float(rows.loc[model, c]) for c in ("estimate", "ci_low", "ci_high"))
+            est, low, high = (scale * float(rows.loc[model, c]) for c in ("estimate", "ci_low", "ci_high"))
             if not np.isfinite(est):
                 continue
             err = [[max(est - low, 0.0)], [max(high - est, 0.0)]] if np.isfinite(low) and np.isfinite(high) else None
@@ -218,6 +223,8 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
         ax.set_ylim(len(models) - 0.5, -0.5)
         measure = str(rows["measure"].dropna().iloc[0]) if "measure" in rows and rows["measure"].notna().any() \
             else NAMES.get(study, study)
+        if study in PERCENT:
+            measure = measure.replace(*PERCENT[study])
         share = rows["top_unit_share"].max() if "top_unit_share" in rows else np.nan
         if np.isfinite(share) and share > DOMINANT:  # the ratio of sums rests on one unit: its interval says so
             measure += f"\n(one {UNITS.get(study, 'unit')} holds up to {100 * share:.0f}\u00a0% of a model's weight)"
