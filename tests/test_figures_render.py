@@ -1276,8 +1276,10 @@ def test_agreement_headlines_draw_btcsam_in_percent_as_its_own_figures_do():
     with plots.use_preset("acl-double"):
         first = agreement_figures.agreement_headlines(headlines)
     panels = {ax.get_title().split(" (")[0]: ax for ax in first.figure.axes if ax.get_title()}
-    points = (lambda ax: sorted(float(line.get_xdata()[0]) for line in ax.get_lines()
-                                if len(line.get_xdata()) == 1 and line.get_marker() in ("o", "^")))  # not the caps
+    def points(ax):  # the models' markers, not the interval caps
+        return sorted(float(line.get_xdata()[0]) for line in ax.get_lines()
+                      if len(line.get_xdata()) == 1 and line.get_marker() in ("o", "^"))
+
     xs = points(panels["BTC-SAM"])
     assert xs == pytest.approx([10.0, 25.0]) and panels["BTC-SAM"].get_xlabel() == "BTC-SAM failure %"
     assert points(panels["EEC"]) == pytest.approx([0.1, 0.25])  # the other studies as they are
