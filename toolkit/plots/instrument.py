@@ -20,6 +20,7 @@ from toolkit.plots.style import (
     _legend_outside,
     _note_below,
     _styled,
+    _zero_models,
     model_markers,
     model_palette,
     new_axes,
@@ -409,9 +410,10 @@ def _constant_systems(table: pd.DataFrame) -> list[str]:
     """The systems whose every contrast is exactly 0 with no interval (identical scores whatever the name: a
     lexicon without the names' words); :func:`intersections` names them in its note rather than stacking their
     markers at 0 (round-11 readers: ten systems' markers at 0 hid each other)."""
-    est, low, high = (pd.to_numeric(table[c], errors="coerce") for c in ("estimate", "ci_low", "ci_high"))
-    flat = est.eq(0) & low.eq(high)
-    return [m for m, rows in flat.groupby(table["model"], sort=False) if rows.all()]
+    numbers = table.assign(**{c: pd.to_numeric(table[c], errors="coerce") for c in ("estimate", "ci_low", "ci_high")})
+    flat = _zero_models(numbers, "estimate") & _zero_models(numbers.assign(width=numbers["ci_high"]
+                                                                           - numbers["ci_low"]), "width")
+    return [m for m in dict.fromkeys(table["model"]) if m in flat]
 
 
 def _intersections_words(table: pd.DataFrame, *, alpha: float, sparse: pd.DataFrame,

@@ -67,16 +67,32 @@ def _pair_design(mutants: pd.DataFrame) -> dict:
     (``name_class``) and per template whether it holds a within-class pair (``matched``). A name is a (``group``,
     ``fill``) pair, one name in every template it fills (BiasFinder fills every template with the same names);
     without a ``fill`` column every mutant is its own name."""
-    fill = mutants["fill"].astype(str) if "fill" in mutants.columns else mutants["variant_id"].astype(str)
-    name_codes, name_keys = pd.factorize(pd.MultiIndex.from_arrays([mutants["group"].astype(str), fill]), sort=True)
+    name_codes, class_codes = _names(mutants)
     template_codes, templates = pd.factorize(mutants["case_id"], sort=False)
     label_codes, labels = pd.factorize(mutants["label"].astype(str), sort=True)
-    x = np.zeros((len(name_keys), len(templates), max(len(labels), 1)))
+    x = np.zeros((len(class_codes), len(templates), max(len(labels), 1)))
     np.add.at(x, (name_codes, template_codes, label_codes), 1.0)
-    class_codes, _ = pd.factorize(name_keys.get_level_values(0), sort=True)
     per_class = np.zeros((class_codes.max() + 1, len(templates)))
     np.add.at(per_class, class_codes, x.sum(axis=2))
     return {"x": x, "name_class": class_codes, "templates": templates, "matched": (per_class >= 2).any(axis=0)}
+
+
+def _names(mutants: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Each mutant's name (a (``group``, ``fill``) pair, one name in every template it fills; without a ``fill``
+    column every mutant is its own name) as a code, and each name's class code."""
+    fill = mutants["fill"].astype(str) if "fill" in mutants.columns else mutants["variant_id"].astype(str)
+    name_codes, name_keys = pd.factorize(pd.MultiIndex.from_arrays([mutants["group"].astype(str), fill]), sort=True)
+    class_codes, _ = pd.factorize(name_keys.get_level_values(0), sort=True)
+    return name_codes, class_codes
+
+
+def _class_draws(name_class: np.ndarray, *, size: int, rng: np.random.Generator) -> np.ndarray:
+    """``(size, names)``: each class's names drawn with replacement (a multinomial per class, classes in order)."""
+    w = np.ones((size, len(name_class)))
+    for c in range(int(name_class.max()) + 1 if len(name_class) else 0):
+        idx = np.flatnonzero(name_class == c)
+        w[:, idx] = rng.multinomial(len(idx), np.full(len(idx), 1.0 / len(idx)), size=size)
+    return w
 
 
 def _pair_sums(x: np.ndarray, member: np.ndarray, fill_in: np.ndarray | None = None) -> dict[str, np.ndarray]:
@@ -143,11 +159,7 @@ def _two_way_draws(design: dict, *, n_boot: int, seed: int, names: bool = True) 
     for start in range(0, n_boot, 100):
         boot = min(100, n_boot - start)
         v = rng.multinomial(n_templates, np.full(n_templates, 1.0 / n_templates), size=boot).astype(float)
-        w = np.ones((boot, n_names))
-        if names:
-            for c in range(n_classes):
-                idx = np.flatnonzero(name_class == c)
-                w[:, idx] = rng.multinomial(len(idx), np.full(len(idx), 1.0 / len(idx)), size=boot)
+        w = _class_draws(name_class, size=boot, rng=rng) if names else np.ones((boot, n_names))
         member = w[:, :, None] * _one_hot(name_class, n_classes)[None]
         out.append(_rates_of(_pair_sums(x, member, fill_in), v, matched))
     return np.concatenate(out)
@@ -504,22 +516,16 @@ def between_replicates(scored: pd.DataFrame, *, cells: pd.DataFrame, models: lis
     template = wanted.reindex(keys).to_numpy(float)
     keep = ~np.isnan(template)
     mutants, template = mutants[keep], template[keep].astype(int)
-    fill = mutants["fill"].astype(str) if "fill" in mutants.columns else mutants["variant_id"].astype(str)
-    name_codes, name_keys = pd.factorize(pd.MultiIndex.from_arrays([mutants["group"].astype(str), fill]), sort=True)
+    name_codes, class_codes = _names(mutants)
     label_codes, labels = pd.factorize(mutants["label"].astype(str), sort=True)
-    class_codes, _ = pd.factorize(name_keys.get_level_values(0), sort=True)
     n_boot, n_templates = weights.shape
     n_classes = int(class_codes.max()) + 1 if len(class_codes) else 1
-    drawn = np.ones((n_boot, len(name_keys)))
-    for c in range(n_classes):
-        idx = np.flatnonzero(class_codes == c)
-        drawn[:, idx] = rng.multinomial(len(idx), np.full(len(idx), 1.0 / len(idx)), size=n_boot)
-    member = drawn[:, :, None] * _one_hot(class_codes, n_classes)[None]
+    member = _class_draws(class_codes, size=n_boot, rng=rng)[:, :, None] * _one_hot(class_codes, n_classes)[None]
     model_codes = mutants["model"].astype(str).map({m: i for i, m in enumerate(models)}).to_numpy()
     btcs_, pairs = np.zeros((n_boot, len(models))), np.zeros((n_boot, len(models)))
     for m in range(len(models)):
         rows = model_codes == m
-        x = np.zeros((len(name_keys), n_templates, max(len(labels), 1)))
+        x = np.zeros((len(class_codes), n_templates, max(len(labels), 1)))
         np.add.at(x, (name_codes[rows], template[rows], label_codes[rows]), 1.0)
         for start in range(0, n_boot, 100):
             chunk = slice(start, min(start + 100, n_boot))
