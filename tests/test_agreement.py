@@ -419,3 +419,29 @@ def test_the_biasfinder_headline_interval_is_the_rates_interval_and_wider_than_t
     width_alone = np.subtract(*np.quantile(alone, [0.975, 0.025], axis=0))
     assert np.all(high - low > 1.3 * width_alone), (high - low, width_alone)
     assert n_units == 40
+
+
+def test_careless_calls_of_the_new_headline_hook_and_open_edge_are_coded_errors():
+    """A weights array that does not match the units' templates, or a marker that is not a string, names the fix
+    instead of a shape or hash error deep in numpy."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from synthetic_bias import biasfinder_same_names
+
+    from toolkit import plots
+    from toolkit.studies import get
+
+    scored = biasfinder_same_names(n_templates=4, n_names=3, seed=3, model="m")
+    study = get("biasfinder")
+    units = study.units(scored)
+    for weights in (np.ones((2, 3)), np.ones(4), [[1.0, 1.0]]):
+        with pytest.raises(InputError, match="one weight per template"):
+            study.resampled_sums(scored, units=units, models=["m"], weights=weights, rng=np.random.default_rng(0))
+    assert get("eec").resampled_sums(scored, units=units, models=["m"], weights=np.ones((2, 4)),
+                                     rng=np.random.default_rng(0)) is None  # the default: agreement's own sums
+    for marker, width in ((["P"], 1.0), (None, 1.0), ("P", "thick"), ("o", -1.0), ("o", True)):
+        with pytest.raises(InputError, match="open_edge"):
+            plots.open_edge(marker, width)
+    assert plots.open_edge("P") == 0.5 and plots.open_edge("o", 0.9) == 0.9

@@ -124,6 +124,9 @@ THIN_MARKERS = frozenset({"P", "X", "*"})
 def open_edge(marker: str, width: float = 1.0) -> float:
     """The edge width that draws ``marker`` open (a white face) so it reads open: ``width``, or 0.5 pt for a plus,
     cross or star (:data:`THIN_MARKERS`; at 4 pt a 1-pt edge fills its arms, round-10 readers)."""
+    if not isinstance(marker, str) or isinstance(width, bool) or not isinstance(width, (int, float)) or width < 0:
+        raise InputError(f"open_edge takes a matplotlib marker string and a width ≥ 0 in points; got "
+                         f"{marker!r}, {width!r}.", fix="pass e.g. open_edge('P') or open_edge('o', 0.9).")
     return min(width, 0.5) if marker in THIN_MARKERS else width
 
 

@@ -343,6 +343,12 @@ class BiasFinder(Study):
         bootstrap (:func:`toolkit.studies.biasfinder.btc_rates.between_replicates`), names and templates both
         samples."""
         templates = {u: i for i, u in enumerate(sorted(set(units["unit"])))}
+        weights = np.asarray(weights, dtype=float)
+        if weights.ndim != 2 or weights.shape[1] != len(templates):
+            raise InputError(f"resampled_sums needs one weight per template of units ({len(templates)}) in each "
+                             f"replicate; got an array of shape {weights.shape}.",
+                             fix="pass the (replicates × templates) draws agreement._replicates makes, templates in "
+                                 "sorted order.")
         cells = pd.DataFrame({"model": units["model"], "case_id": units["unit"],
                               "template": units["unit"].map(templates)})
         scored = scored[scored["attribute"] == attribute] if "attribute" in scored.columns else scored
