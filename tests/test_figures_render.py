@@ -501,6 +501,32 @@ def test_interval_figure_draws_the_paper_t_interval_beside_the_two_way_one():
     assert ax.get_ylabel().replace("\n", " ") == "Δ (F − M), scores in [0,\u00a01]"  # every score is mapped to [0, 1]
 
 
+def test_interval_figure_fills_the_paper_t_circle_in_the_box_colour_where_the_paper_test_is_significant():
+    """Round-12 readers saw a box coloured significant and, in the interval figure, nothing of the paper's verdict
+    beside the two-way "inconclusive": the paper's circle is now filled in the box plots' direction colour where its
+    paired t is significant, open where not, and the legend says so only when one is filled."""
+    from toolkit.plots.style import _DIRECTION_COLOURS
+
+    _, tests = _eec()
+    gender = tests[tests["attribute"] == "gender"]
+    up = gender.loc[gender["mean_diff"] > 0.004, "model"].iloc[0]
+    down = gender.loc[gender["mean_diff"] < -0.004, "model"].iloc[0]
+    marked = tests.assign(significant=tests["model"].isin([up, down]) & (tests["attribute"] == "gender"))
+    faces = {}
+    for table in (marked, tests.assign(significant=False)):
+        with plots.use_preset("acl-double"):
+            ax = eec_figures.eec_intervals(table, attribute="gender")
+        for model in (up, down):
+            mean = float(gender.loc[gender["model"] == model, "mean_diff"].iloc[0])
+            circles = [line for line in ax.get_lines() if len(line.get_xdata()) == 1 and line.get_marker() == "o"
+                       and np.isclose(line.get_ydata()[0], mean)]
+            faces[(table is marked, model)] = to_hex(circles[0].get_markerfacecolor())
+        said = any("filled: significant, in the box plots' colour" in t for t in _legend_texts(ax))
+        assert said == (table is marked)
+    assert faces[(True, up)] == to_hex(_DIRECTION_COLOURS[1]) and faces[(True, down)] == to_hex(_DIRECTION_COLOURS[2])
+    assert faces[(False, up)] == faces[(False, down)] == "#ffffff"
+
+
 def test_interval_figure_draws_a_verdict_the_sparse_rule_held_back_open_and_says_why():
     """An interval inside the margin whose equivalence the sparse-sensitivity rule held back (some names never move
     the score) is drawn open, with its own legend entry; the same row without unmoved names is drawn filled."""
@@ -916,7 +942,7 @@ def test_eec_task_panels_stacked_in_one_column_name_the_systems_once():
 
     assert [bool(shown(ax)) for ax in boxes] == [False] * 4 + [True]
     assert [ax.get_title() for ax in boxes] == list(TASKS)
-    assert "systems by Pearson r, then mean Δ" in " ".join(boxes[0].figure._suptitle.get_text().split())
+    assert "systems by Pearson r on the test set, then by name" in " ".join(boxes[0].figure._suptitle.get_text().split())
     orders = [tuple(shown(ax)) for ax in intervals]
     assert all(orders) and len(set(orders)) > 1  # the synthetic tasks order the systems differently
 
@@ -1283,3 +1309,26 @@ def test_agreement_headlines_draw_btcsam_in_percent_as_its_own_figures_do():
     xs = points(panels["BTC-SAM"])
     assert xs == pytest.approx([10.0, 25.0]) and panels["BTC-SAM"].get_xlabel() == "BTC-SAM failure %"
     assert points(panels["EEC"]) == pytest.approx([0.1, 0.25])  # the other studies as they are
+
+
+def test_eec_gender_and_race_put_the_systems_without_a_pearson_r_in_one_order():
+    """Round-12 readers: "by Pearson r, then mean Δ" put minilm-imdb 7th in the gender box and 10th in the race box.
+    The systems without an r now follow the ranked ones by name, whatever their Δ, in both attributes."""
+    rows = []
+    for attribute, deltas in (("gender", {"vader": 0.03, "afinn": -0.02, "ait:x/valence": 0.0}),
+                              ("race", {"vader": -0.03, "afinn": 0.02, "ait:x/valence": 0.0})):
+        for model, delta in deltas.items():
+            rows.append(pd.DataFrame({"model": model, "task": "valence", "attribute": attribute, "subset": "all",
+                                      "delta": [delta, delta + 0.01, delta - 0.01]}))
+    pairs = pd.concat(rows, ignore_index=True)
+    tests = (pairs.groupby(["model", "task", "attribute", "subset"], as_index=False)["delta"].mean()
+             .rename(columns={"delta": "mean_diff"}))
+    tests["direction"] = tests["attribute"].map({"gender": "F=M not significant", "race": "AA=EA not significant"})
+    orders = {}
+    with plots.use_preset("acl-double"):
+        for attribute in ("gender", "race"):
+            ax = eec_figures.eec_task_deltas(pairs, tests, attribute=attribute, pearson={"ait:x/valence": 0.6})[0]
+            orders[attribute] = [t.get_text() for t in ax.get_xticklabels()]
+            assert ax.get_xlabel() == "system (by Pearson r on the test set, then by name)"
+            ax.figure.clf()
+    assert orders["gender"] == orders["race"] == ["x", "afinn", "vader"]

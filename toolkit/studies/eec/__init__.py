@@ -206,7 +206,7 @@ class EEC(Study):
     verdict_by = "attribute"
     paper_figures = {
         "eec_gender_box": ("eec_task_deltas", "EEC Figure 1", ("as the paper: a box of Δ per system coloured by "
-                           "significance group; a panel per task; systems by Pearson r where known, else by mean Δ")),
+                           "significance group; a panel per task; systems by Pearson r where known, then by name")),
         "eec_race_box": ("eec_task_deltas", "EEC Figure 2", "as Figure 1, Δ = AA − EA"),
         "eec_gender_intervals": ("eec_task_intervals", "none", "mean Δ with its two-way interval"),
         "eec_race_intervals": ("eec_task_intervals", "none", "mean Δ with its two-way interval"),

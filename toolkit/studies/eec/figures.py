@@ -169,8 +169,8 @@ def _test_words(tests: pd.DataFrame, *, colour_by: str = "paper") -> str:
 def _task_panels(data: pd.DataFrame, *, value: str, what: str, attribute: str, subset: str,
                  pearson: Mapping[str, float] | None) -> list[tuple[str, pd.DataFrame, list[str], str, Axes]]:
     """One new Figure with a panel per task of ``data`` (the paper's task order; :func:`_grid` lays them out); per
-    panel the task, its rows, its systems ordered by ``pearson`` (best first), then by their mean ``value``, and
-    the axis label saying which order that is."""
+    panel the task, its rows, its systems ordered by ``pearson`` (best first), those without an r after them by
+    name (by their mean ``value`` when none has one), and the axis label saying which order that is."""
     tasks = [t for t in eec_study.TASK_ORDER if t in set(data["task"])]
     if not tasks:
         raise InputError(f"no {what} for attribute={attribute!r}, subset={subset!r}.",
@@ -182,10 +182,13 @@ def _task_panels(data: pd.DataFrame, *, value: str, what: str, attribute: str, s
     for task, ax in zip(tasks, cells):
         block = data[data["task"] == task]
         mean = block.groupby("model")[value].mean()
-        order = sorted(mean.index, key=lambda m: (m not in pearson, -pearson.get(m, 0.0), mean[m]))
-        ranked = [m for m in order if m in pearson]
+        ranked = sorted((m for m in mean.index if m in pearson), key=lambda m: (-pearson[m], m))
+        rest = [m for m in mean.index if m not in pearson]
+        # a mix: the systems without an r by name, so gender and race put them in one order (by mean Δ they
+        # swapped places between the two figures, round-12 readers); none has an r: by mean Δ, a sorted dot plot
+        order = ranked + (sorted(rest) if ranked else sorted(rest, key=lambda m: (mean[m], m)))
         label = ("system (by mean Δ)" if not ranked else "system (by Pearson r, best first)"
-                 if len(ranked) == len(order) else "system (by Pearson r, then mean Δ)")
+                 if len(ranked) == len(order) else "system (by Pearson r on the test set, then by name)")
         panels.append((task, block, order, label, ax))
     return panels
 
@@ -233,7 +236,8 @@ def eec_task_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str,
                     pearson: Mapping[str, float] | None = None, colour_by: str = "paper") -> list[Axes]:
     """Figures 1–2 per task: one panel per task (anger, fear, joy, sadness, valence, as the paper) of Δ box plots,
     systems ordered left to right by ``pearson`` (spec → Pearson r on the task's test set), best first — as the
-    paper ordered them by official rank; systems without one follow, by mean Δ (the axis label says which). One
+    paper ordered them by official rank; systems without one follow by name (by mean Δ when none has one; the
+    axis label says which). One
     new Figure at the preset's width; returns its Axes. ``colour_by``: as :func:`eec_deltas`."""
     data = pairs[(pairs["attribute"] == attribute) & (pairs["subset"] == subset)]
     axes, orders = [], []
@@ -289,7 +293,8 @@ def _tests_words(tests: pd.DataFrame, m: int) -> str:
 @_styled
 def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", order: Sequence[str] | None = None,
                   ax: Axes | None = None) -> Axes:
-    """Per system, side by side: the paper's mean Δ with its t interval over sentences (grey, open circle) and the
+    """Per system, side by side: the paper's mean Δ with its t interval over sentences (a dark circle, filled in the
+    box plots' direction colour where the paper's test is significant: ``significant``, else open) and the
     two-way estimate with its interval (names and templates as samples, simultaneous over the verdict's family:
     ``estimate``, ``ci_low``/``ci_high``; filled, coloured by ``verdict``); a zero line and the ±``margin`` band; a
     system whose Δ is exactly 0 is a diamond on the zero line (``all Δ = 0`` in the legend, above the Axes).
@@ -314,14 +319,18 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
     margin = float(data["margin"].iloc[0])
     band = ax.axhspan(-margin, margin, color="#029e73", alpha=0.12, linewidth=0)
     ax.axhline(0.0, color="black", linewidth=0.6, zorder=1)
-    kinds, zero = [], False
+    kinds, zero, t_filled = [], False, False
     for i, (_, row) in enumerate(data.iterrows()):
         if all(abs(row[c]) <= NOISE for c in ("estimate", "ci_low", "ci_high", "t_ci_low", "t_ci_high")):
             ax.plot([i], [0.0], color="#bbbbbb", **ZERO_MARK)
             zero = True
             continue
         ax.vlines(i - 0.14, row["t_ci_low"], row["t_ci_high"], color=T_COLOUR, linewidth=2.2, zorder=3)
-        ax.plot([i - 0.14], [row["mean_diff"]], "o", color=T_COLOUR, markerfacecolor="white", markersize=3.5,
+        flag = row.get("significant", False)
+        paper_sig = bool(pd.notna(flag) and flag) and row["mean_diff"] != 0  # NaN: not tested, drawn open
+        face = _DIRECTION_COLOURS[1 if row["mean_diff"] > 0 else 2] if paper_sig else "white"
+        t_filled = t_filled or paper_sig
+        ax.plot([i - 0.14], [row["mean_diff"]], "o", color=T_COLOUR, markerfacecolor=face, markersize=3.5,
                 markeredgewidth=0.8, zorder=4)
         kind = _verdict_kind(row["verdict"])
         held = kind == "inconclusive" and eec_study.sparse_sensitivity(row)
@@ -333,7 +342,8 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
                     markerfacecolor="white" if held else colour)
     handles = [Line2D([], [], color=T_COLOUR, linewidth=2.2, marker="o", markerfacecolor="white", markersize=3.5),
                band]
-    texts = ["EEC paper's test: mean Δ, paired t CI", f"±{margin:g} (equivalence margin)"]
+    texts = ["EEC paper's test: mean Δ, paired t CI" + (" (filled: significant, in the box plots' colour)"
+                                                        if t_filled else ""), f"±{margin:g} (equivalence margin)"]
     for kind, colour in _VERDICT_COLOURS.items():
         if kind in kinds:
             handles.append(Line2D([], [], color=colour, marker="o", linewidth=1.5, markersize=3.5))
@@ -342,7 +352,7 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
     if HELD_BACK in kinds:
         handles.append(Line2D([], [], color=_VERDICT_COLOURS["inconclusive"], marker="s", linewidth=1.5,
                               markersize=3.5, markerfacecolor="white"))
-        texts.append("two-way: inconclusive, some names never move the score")
+        texts.append("two-way: inconclusive; no equivalence claimed, as some names never move the score")
     if zero:
         handles.append(Line2D([], [], color="#bbbbbb", **ZERO_MARK))
         texts.append("all Δ = 0")
