@@ -113,6 +113,21 @@ def test_exact_p_with_ties_equals_the_enumeration():
     assert p == pytest.approx(0.5)  # scipy's asymptotic p was 0.18
 
 
+def test_exact_p_of_eight_models_enumerates_all_40320_orderings():
+    """At 20,000 resamples 8 models' orderings were sampled: the make-figures BiasFinder–BTC-SAM p read 0.081 where
+    the enumeration gives 1/12 (a round-12 reader recomputed it). Every ordering, counted with scipy's τ-b."""
+    from toolkit.studies.agreement import exact_p
+
+    x = np.array([1.0, 2.0, 3.0, 4.0, 6.5, 6.5, 6.5, 6.5])  # four models tied at no BTC
+    y = np.array([2.0, 1.0, 4.0, 3.0, 6.0, 8.0, 5.0, 7.0])
+    observed = abs(kendalltau(x, y).statistic)
+    taus = np.array([abs(kendalltau(x, y[list(order)]).statistic) for order in itertools.permutations(range(8))])
+    p, p_min = exact_p(x, y)
+    assert p == pytest.approx(np.mean(taus >= observed - 1e-12), abs=1e-12)  # a count over 40,320, not an estimate
+    assert p_min == np.mean(np.isclose(taus, taus.max()))
+    assert exact_p(x, y, seed=1) == (p, p_min)  # no random draw left
+
+
 def test_exact_p_type_one_error_is_alpha_for_unrelated_rankings():
     from toolkit.studies.agreement import exact_p
 

@@ -1198,7 +1198,7 @@ def test_agreement_ranks_draw_a_tie_at_zero_open_and_say_so():
                    and str(line.get_markerfacecolor()) == "white" for _ in [0] if len(line.get_xdata())}
     assert open_points == {(1, 2.5)}  # afinn and textblob at BiasFinder (offset ±0.045 round to 1), none at EEC
     assert sum(len(line.get_xdata()) for line in ax.get_lines() if str(line.get_markerfacecolor()) == "white") == 2
-    assert "open: headline exactly 0 (a tie)" in _legend_texts(ax)
+    assert "open: headline exactly 0 (tied with any other 0)" in _legend_texts(ax)
     with plots.use_preset("acl-double"):  # no zero, no key
         ax = agreement_figures.agreement_ranks(headlines.assign(estimate=0.1))
     assert not any(t.startswith("open:") for t in _legend_texts(ax))

@@ -183,7 +183,7 @@ def agreement_ranks(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     if zeros is not None and zeros.to_numpy(bool).any():
         handles.append(Line2D([], [], linestyle="none", marker="o", markersize=4.0, markerfacecolor="white",
                               markeredgecolor="0.3", markeredgewidth=1.0))
-        texts.append("open: headline exactly 0 (a tie)")
+        texts.append("open: headline exactly 0 (tied with any other 0)")
     _legend_outside(ax, handles, texts)
     return ax
 
