@@ -996,8 +996,10 @@ def test_biasfinder_rates_mark_exact_zeros_and_keep_a_small_rate_off_the_zero_li
     assert {line.get_marker() for line in nulls0} == {"o", plots.model_markers(["vader", HF])[HF]}
     assert not [line for line in drawn if line.get_marker() == "D"]  # no diamond: a shape is a model
     legend = _legend_texts(ax)
-    assert "grey fill: rate 0 (no BTC)" in legend
-    assert "grey edge: null 0 (no BTC among swaps within one class)" in legend
+    assert "grey: exactly 0, no BTC (a rate filled, a null edged)" in legend  # one key for both (round 12)
+    assert not [t for t in legend if t.startswith("grey fill") or t.startswith("grey edge")]
+    top = ax.transData.transform((0, 0.12))[1]  # the highest point clear of the frame
+    assert ax.bbox.y1 - top > 0.05 * ax.bbox.height
     assert ax.get_yscale() == "function" and "√\u00a0scale" in ax.get_ylabel()
     low_point = ax.transData.transform((0, 0.001))[1] - ax.transData.transform((0, 0.0))[1]
     assert low_point > 0.05 * ax.bbox.height  # linear: 0.001 / 0.13 of the height, under 1 %

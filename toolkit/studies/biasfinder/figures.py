@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.lines import Line2D
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 from toolkit.errors import InputError
@@ -48,7 +49,7 @@ def _square_root_axis(ax: Axes, *, top: float, headroom: float = 1.0) -> str:
     ax.set_ylim(-(0.04 * np.sqrt(top) * headroom) ** 2, top * headroom ** 2)
     ticks, last = [0.0], 0.0
     for nice in (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000):
-        if nice <= top * headroom ** 2 and np.sqrt(nice) - np.sqrt(last) >= 0.12 * np.sqrt(top):
+        if nice <= top * headroom ** 2 and np.sqrt(nice) - np.sqrt(last) >= 0.15 * np.sqrt(top):
             ticks.append(nice)
             last = nice
     ax.yaxis.set_major_locator(FixedLocator(ticks))
@@ -202,19 +203,22 @@ def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     if shown["null"]:
         ax.plot([], [], "o", color="0.3", markerfacecolor="white", markersize=4.0,
                 label="open: null, swaps within one class")
-    if zero:
-        ax.plot([], [], "o", markersize=4.5, markerfacecolor=ZERO_GREY, markeredgecolor="0.3",
-                label="grey fill: rate 0 (no BTC)")
-    if zero_null:
-        ax.plot([], [], "o", markersize=4.5, markerfacecolor="white", markeredgecolor=ZERO_GREY,
-                label="grey edge: null 0 (no BTC among swaps within one class)")
+    handles, texts = ax.get_legend_handles_labels()
+    greys = ([Line2D([], [], linestyle="none", marker="o", markersize=4.5, markerfacecolor=ZERO_GREY,
+                     markeredgecolor="0.3")] if zero else []) + \
+        ([Line2D([], [], linestyle="none", marker="o", markersize=4.5, markerfacecolor="white",
+                 markeredgecolor=ZERO_GREY)] if zero_null else [])
+    if greys:  # one key for both zeros (round 12: four fill states were one too many to decode)
+        handles.append(tuple(greys) if len(greys) > 1 else greys[0])
+        texts.append("grey: exactly 0, no BTC" + (" (a rate filled, a null edged)" if len(greys) > 1 else
+                                                 " (a rate)" if zero else " (a null)"))
     ax.axhline(0.0, color="black", linewidth=0.6)
     values = rates[["rate_between", "rate_high", "rate_within", "null_high"]].to_numpy(float)
     top = np.nanmax(values) if np.isfinite(values).any() else 0.0
     positive = values[np.isfinite(values) & (values > 0)]
     scale = ""
     if top > 0 and top / positive.min() > DWARF_RATIO:  # the lowest non-zero point would sit on the zero line
-        scale = _square_root_axis(ax, top=top, headroom=1.05)
+        scale = _square_root_axis(ax, top=top, headroom=1.1)  # a rate near 1 and its cap clear of the frame
     else:
         top = top if top > 0 else 0.01
         ax.set_ylim(-0.04 * top, 1.1 * top)
@@ -230,5 +234,5 @@ def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     method = str(rates["interval"].iloc[0]) if "interval" in rates.columns else ""
     ax.set(xlabel="characteristic", ylabel="BTCs / mutant pairs" + scale,
            title=f"BiasFinder BTC rate and within-class null, {INTERVAL_WORDS.get(method, method + ' intervals')}")
-    _legend_outside(ax)
+    _legend_outside(ax, handles, texts)
     return ax
