@@ -112,10 +112,11 @@ def confounds_labels(attribute: str, *, study: str) -> dict[str, str]:
     return {"title": f"{study} {attribute} gap and name frequency",
             "xlabel": f"{attribute} gap: {a} − {b} names, 95\u00a0% interval per system",
             "zero": "grey fill or edge: gap exactly 0 (no name moves the score)",
-            "raw": "as measured" if study == "PSA" else "as measured, each template weighted alike",
-            "note": "colour: the system; shape: the analysis. As measured: a mixed model over template × name cell "
-                    "means; the paper's mean Δ weights each sentence alike (templates with emotion words count "
-                    "more), so the two estimates differ"}
+            "raw": "as measured" if study == "PSA" else "template-weighted gap (as measured)",
+            "note": "colour: the system; shape: the analysis. Template-weighted: a mixed model over template × "
+                    "name cell means, each template weighted alike; the paper's mean Δ (the box, interval and "
+                    "wording figures) weights each sentence alike, so templates with emotion words count more and "
+                    "the two estimates differ"}
 
 
 @_styled
