@@ -313,8 +313,9 @@ def intersections_labels(*, alpha: float, family: str, starred: str, letters: bo
                     "weighted alike (the race figures' mean Δ weights each sentence alike); "
                     + ("F, M: female, male; " if letters else "")
                     + "interaction = (AA female − EA female) − (AA male − EA male); "
-                    + f"{method}-adjusted over {size}" + (" (the intervals: Bonferroni over the same)"
-                                                          if simultaneous else "") + starred,
+                    + f"{method}-adjusted over the {size.replace(' contrast', ' tested contrast', 1)}"
+                    + (" (the intervals: Bonferroni over the same)" if simultaneous else "")
+                    + "; a contrast of identical scores is not tested" + starred,
             "filled": f"filled: {method}-adjusted p < {alpha:g}",
             "open": "open: not significant" + (" (its interval holds 0)" if simultaneous else ""),
             "zero": "identical scores (Δ = 0)"}
