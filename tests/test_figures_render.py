@@ -1183,7 +1183,13 @@ def test_plots_wording_rows_follow_the_published_estimate_as_the_box_plots_follo
                  "ci_high": -0.49})
     with plots.use_preset("acl-double"):
         ax = plots.wording(pd.DataFrame(rows), attribute="gender")
+        given = plots.wording(pd.DataFrame(rows), attribute="gender", order=["textblob", "afinn", "bert"])
     assert [t.get_text() for t in ax.get_yticklabels()] == ["vader", "textblob", "afinn", "minilm-imdb"]
+    # the run's order, as notebook 01 passes it (round 12: the wordings ran in an order of their own); the others
+    # after it, as they come; a spec not drawn is skipped
+    assert [t.get_text() for t in given.get_yticklabels()] == ["textblob", "afinn", "vader", "minilm-imdb"]
+    with pytest.raises(ValueError, match="one string"):
+        plots.wording(pd.DataFrame(rows), attribute="gender", order="vader")
 
 
 def test_agreement_ranks_draw_a_tie_at_zero_open_and_say_so():
@@ -1335,3 +1341,24 @@ def test_eec_gender_and_race_put_the_systems_without_a_pearson_r_in_one_order():
             assert ax.get_xlabel() == "system (by Pearson r on the test set, then by name)"
             ax.figure.clf()
     assert orders["gender"] == orders["race"] == ["x", "afinn", "vader"]
+
+
+def test_biasfinder_figures_draw_the_models_in_the_run_order():
+    """BiasFinder's tables sort the models by name, while the BTC-SAM and confounds figures draw them in the run's
+    order: round-12 readers counted six model orders. Its figures now follow the run's order."""
+    from types import SimpleNamespace
+
+    from toolkit.studies import biasfinder
+
+    rows = [{"model": m, "attribute": "gender", "rate_between": r, "rate_low": 0.0, "rate_high": r + 0.1,
+             "rate_within": 0.0, "null_low": 0.0, "null_high": 0.05, "interval": "cluster", "templates": 20}
+            for m, r in (("afinn", 0.1), ("textblob", 0.2), ("vader", 0.3))]
+    table4 = pd.DataFrame([{"model": m, "attribute": "gender", "templates": 20, "mutants": 600, "btcs": b,
+                            "templates_with_btc": 1, "btcs_unflagged": b, "templates_past_window": 0}
+                           for m, b in (("afinn", 3), ("textblob", 5), ("vader", 7))])
+    result = SimpleNamespace(models=["vader", "textblob", "afinn"], rates=pd.DataFrame(rows), table4=table4)
+    with plots.use_preset("acl-double"):
+        figures = biasfinder.figures_of(result)
+    for name, ax in figures.items():
+        named = [t.split()[0] for t in _legend_texts(ax) if t.split() and t.split()[0] in ("vader", "textblob", "afinn")]
+        assert named == ["vader", "textblob", "afinn"], (name, named)

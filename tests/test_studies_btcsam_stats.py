@@ -163,6 +163,10 @@ def test_forest_keeps_the_runs_model_order_within_test_sets_and_its_axis_ends_pa
                             "failure_pct": 10.0, "ci_low": 2.0, "ci_high": high}
                            for t in ("psa", "eec") for m, high in (("vader", 48.0), ("afinn", 30.0))])
     ax = btcsam_figures.btcsam_forest(pooled)
-    assert [t.get_text() for t in ax.get_yticklabels()] == ["eec · vader", "eec · afinn", "psa · vader",
-                                                            "psa · afinn"]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["vader", "afinn", "vader", "afinn"]
+    headers = sorted((t.get_position()[1], t.get_text()) for t in ax.texts)
+    assert headers == [(0, "eec"), (3, "psa")]  # a header row per test set, said once (round 12)
+    assert [t.get_position()[1] for t in ax.get_yticklabels()] == [1, 2, 4, 5]
     assert ax.get_xlim() == (-2.0, 52.0)
+    given = btcsam_figures.btcsam_forest(pooled, test_sets=["psa", "baseline"])  # the heatmap's order; eec after
+    assert sorted((t.get_position()[1], t.get_text()) for t in given.texts) == [(0, "psa"), (3, "eec")]

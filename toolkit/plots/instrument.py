@@ -3,6 +3,8 @@ the estimate across template wordings, and the gender × race contrasts; data in
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -219,18 +221,24 @@ def _task_confounds(table: pd.DataFrame, *, tasks: list[str]) -> Axes:
 
 
 @_styled
-def wording(table: pd.DataFrame, *, attribute: str, ax: Axes | None = None) -> Axes:
+def wording(table: pd.DataFrame, *, attribute: str, order: Sequence[str] | None = None,
+            ax: Axes | None = None) -> Axes:
     """:func:`toolkit.instrument.wording.sweep`: per system, the estimate under each template wording set (the
     published wording filled, on top, thicker; each rewording hollow under it), each with its interval (the EEC's
-    two-way interval, simultaneous over that wording set's own family of tests, as a study of it would run). Several
-    tasks (``make figures TASK=all``) and no ``ax``: one panel per task in one new Figure, one legend; returns the
-    first panel (its figure holds them all)."""
+    two-way interval, simultaneous over that wording set's own family of tests, as a study of it would run); the
+    systems top to bottom in ``order`` (notebook 01 passes the run's, the confounds figure's order; systems not in
+    it after them), by default by the published wording's estimate. Several tasks (``make figures TASK=all``) and no
+    ``ax``: one panel per task in one new Figure, one legend; returns the first panel (its figure holds them
+    all)."""
+    if isinstance(order, (str, bytes)):
+        raise InputError(f"order={order!r} is one string; wording takes a list of model specs.",
+                         fix=f"wrap it in a list: order=[{order!r}], or pass result.models.")
     data = table[table["attribute"] == attribute]
     tasks = list(dict.fromkeys(data["task"])) if "task" in data.columns else []
     a, b, a_short, b_short = GROUPS.get(attribute, ("group a", "group b", "a", "b"))
     title = f"EEC {attribute} estimate across template wordings"
     if ax is None and len(tasks) > 1:
-        cells, _ = _task_grid(data, tasks=tasks, draw=_wording_panel)
+        cells, _ = _task_grid(data, tasks=tasks, draw=partial(_wording_panel, order=order))
         cells[0].figure.suptitle(title, fontsize=preset().title_size)
         for cell in _column_bottoms(cells):  # a panel's width
             cell.set_xlabel(f"{attribute} estimate ({a_short} − {b_short}),\n95\u00a0% interval per wording set")
@@ -240,7 +248,7 @@ def wording(table: pd.DataFrame, *, attribute: str, ax: Axes | None = None) -> A
         return cells[0]
     systems = data["model"].nunique()  # a row of five intervals per system: room past the fourth, as confounds
     ax = ax if ax is not None else new_axes(height=preset().height + ROW_INCHES * max(0, systems - 4))
-    _wording_panel(ax, data)
+    _wording_panel(ax, data, order=order)
     ax.set(xlabel=f"{attribute} estimate ({a} − {b}), {SCORE_RANGE}; 95\u00a0% interval simultaneous over each wording "
                   "set's tests", ylabel="",
            title=title)
@@ -266,14 +274,17 @@ def _wording_keys(ax: Axes, data: pd.DataFrame) -> tuple[list, list[str]]:
     return handles, texts
 
 
-def _wording_panel(ax: Axes, data: pd.DataFrame) -> None:
+def _wording_panel(ax: Axes, data: pd.DataFrame, *, order: Sequence[str] | None = None) -> None:
     """Draw :func:`wording`'s point-ranges of one attribute's rows (``data``) on ``ax``, a row per system, top to
-    bottom by the published wording's estimate (lowest first, as the EEC box plots order by mean Δ left to right;
-    a system without one last): the published wording filled on top, each rewording hollow under it in its own
-    marker (:func:`_rewordings`)."""
+    bottom in ``order`` (the others after them), or by the published wording's estimate (lowest first; a system
+    without one last): the published wording filled on top, each rewording hollow under it in its own marker
+    (:func:`_rewordings`)."""
     published_estimate = data[data["wording"] == "published"].groupby("model", sort=False)["estimate"].first()
-    models = sorted(dict.fromkeys(data["model"]),
-                    key=lambda m: (m not in published_estimate.index, published_estimate.get(m, 0.0)))
+    drawn = list(dict.fromkeys(data["model"]))
+    if order is not None:
+        models = [m for m in dict.fromkeys(order) if m in drawn] + [m for m in drawn if m not in set(order)]
+    else:
+        models = sorted(drawn, key=lambda m: (m not in published_estimate.index, published_estimate.get(m, 0.0)))
     palette = model_palette(models)
     markers = _rewordings(data)
     for i, model in enumerate(models):

@@ -205,10 +205,19 @@ def coherence_option(text: str) -> str | tuple[str, ...]:
     return tuple(names) if len(names) > 1 else (names[0] if names else text.strip())
 
 
+def _run_order(frame: pd.DataFrame, models: list[str]) -> pd.DataFrame:
+    """``frame``'s rows with its models in the run's order (``models``; any other after them, as they come): the
+    tables sort models by name, and the BTC-SAM and confounds figures draw them in the run's order (round-12
+    readers counted six model orders across the figures)."""
+    rank = {m: i for i, m in enumerate(models)}
+    return frame.sort_values("model", key=lambda s: s.map(rank).fillna(len(rank)), kind="stable")
+
+
 def figures_of(result: StudyResult) -> dict[str, Axes]:
-    """BTCs per characteristic and model, and the BTC rates with their null and intervals, keyed by file stem."""
-    return {"biasfinder_btcs": bf_figures.biasfinder_btcs(result.table4),
-            "biasfinder_rates": bf_figures.biasfinder_rates(result.rates)}
+    """BTCs per characteristic and model, and the BTC rates with their null and intervals, keyed by file stem; the
+    models in the run's order."""
+    return {"biasfinder_btcs": bf_figures.biasfinder_btcs(_run_order(result.table4, result.models)),
+            "biasfinder_rates": bf_figures.biasfinder_rates(_run_order(result.rates, result.models))}
 
 
 def write(result: StudyResult, out_dir: str | Path | None = None, **options: Any) -> list[Path]:

@@ -238,7 +238,8 @@ def figures_of(result: StudyResult, *, theta: float | None = None) -> dict[str, 
                 index="model", title=f"Failure % per model, test sets pooled (θ = {result.settings.theta:g}; "
                                      "as BTC-SAM's Table 5)"),
             "btcsam_failure_forest": btcsam_figures.btcsam_forest(
-                pooled_failure_percentage(result.failure_pct, alpha=result.settings.alpha))}
+                pooled_failure_percentage(result.failure_pct, alpha=result.settings.alpha),
+                test_sets=list(dict.fromkeys(detection["test_set"])))}  # the detection heatmap's rows
 
 
 def _stages(cases: pd.DataFrame) -> pd.DataFrame | None:

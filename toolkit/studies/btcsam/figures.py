@@ -1,12 +1,15 @@
 """BTC-SAM figures (2025): detection probability and failure % heatmaps (Tables 2 and 5), failure % forest."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from matplotlib.transforms import blended_transform_factory
 
 from toolkit.errors import InputError
 from toolkit.plots.presets import preset
@@ -161,35 +164,46 @@ def btcsam_heatmap(table: pd.DataFrame, *, value: str = "detection_probability",
 
 
 @_styled
-def btcsam_forest(pooled: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+def btcsam_forest(pooled: pd.DataFrame, *, test_sets: Sequence[str] | None = None, ax: Axes | None = None) -> Axes:
     """Forest plot: the failure % with its Wilson interval, one row per model × test set, in the model's colour and
-    marker, a thin rule between test sets.
+    marker; each test set under its own bold header row, a thin rule between test sets.
     ``pooled`` from :func:`toolkit.studies.btcsam.analysis.pooled_failure_percentage` (``failure_pct``, ``ci_low``,
-    ``ci_high`` in percent); test sets in sorted order, models within each in the order ``pooled`` first lists them
-    (the run's, as in the heatmaps); the axis runs from 0 to the next 10 % past the highest interval end (at most
-    100 %); a failure % of 0 is drawn (a marker at 0)."""
+    ``ci_high`` in percent); test sets in ``test_sets``' order (default sorted; the study passes the detection
+    heatmap's rows; any not listed after them, sorted), models within each in the order ``pooled`` first lists
+    them (the run's, as in the heatmaps); the axis runs from 0 to the next 10 % past the highest interval end (at
+    most 100 %); a failure % of 0 is drawn (a marker at 0)."""
     missing = [c for c in ("model", "test_set", "failure_pct", "ci_low", "ci_high") if c not in pooled.columns]
     if missing or pooled.empty:
         raise InputError(f"cannot draw a forest plot: table is empty or lacks {', '.join(missing)}.",
                          fix="pass toolkit.studies.btcsam.analysis.pooled_failure_percentage(failure_percentage(...)).")
+    present = sorted(set(pooled["test_set"]))
+    order = [t for t in dict.fromkeys(test_sets or []) if t in present]
+    order += [t for t in present if t not in order]
     runs = {m: i for i, m in enumerate(dict.fromkeys(pooled["model"]))}  # the run's model order, as the heatmaps
-    data = (pooled.assign(_order=pooled["model"].map(runs)).sort_values(["test_set", "_order"], kind="stable")
-            .drop(columns="_order").reset_index(drop=True))
+    data = (pooled.assign(_set=pooled["test_set"].map({t: i for i, t in enumerate(order)}),
+                          _order=pooled["model"].map(runs))
+            .sort_values(["_set", "_order"], kind="stable").drop(columns=["_set", "_order"]).reset_index(drop=True))
     labels, colours = short_labels(data["model"]), model_palette(data["model"])
     markers = model_markers(data["model"])
-    ax = ax if ax is not None else new_axes(height=0.17 * len(data) + 1.3)
-    for y, row in data.iterrows():
+    groups = list(dict.fromkeys(data["test_set"]))
+    rows = data["test_set"].map({t: i + 1 for i, t in enumerate(groups)}).to_numpy() + np.arange(len(data))
+    ax = ax if ax is not None else new_axes(height=0.17 * (len(data) + len(groups)) + 1.3)
+    for y, (_, row) in zip(rows, data.iterrows()):
         ax.errorbar(row["failure_pct"], y, xerr=[[max(row["failure_pct"] - row["ci_low"], 0.0)],
                                                  [max(row["ci_high"] - row["failure_pct"], 0.0)]],
                     fmt=markers[row["model"]], color=colours[row["model"]], capsize=2, markersize=4.0,
                     linewidth=1.0)
-    starts = np.flatnonzero(data["test_set"].ne(data["test_set"].shift()).to_numpy())[1:]
-    for start in starts:  # a thin rule between test sets
-        ax.axhline(start - 0.5, color="0.8", linewidth=0.6, zorder=0)
-    ax.set_yticks(range(len(data)), [f"{t} · {labels[m]}" for t, m in zip(data["test_set"], data["model"])])
-    ax.invert_yaxis()
+    side = blended_transform_factory(ax.transAxes, ax.transData)
+    for group in groups:  # a header row per test set (the set's name said once, not on each of its rows)
+        header = int(rows[(data["test_set"] == group).to_numpy()].min()) - 1
+        if header > 0:
+            ax.axhline(header - 0.5, color="0.8", linewidth=0.6, zorder=0)
+        ax.text(0.01, header, group, transform=side, ha="left", va="center", fontweight="bold",
+                fontsize=preset().small_size)
+    ax.set_yticks(rows, [labels[m] for m in data["model"]])
+    ax.set_ylim(rows.max() + 0.7, -0.7)
     theta = ", ".join(f"{t:g}" for t in dict.fromkeys(data["theta"])) if "theta" in data.columns else "?"
-    ax.set(xlabel="failure % (bars: 95\u00a0% Wilson CI)", ylabel="test set · model",
+    ax.set(xlabel="failure % (bars: 95\u00a0% Wilson CI)", ylabel="model, by test set",
            title=f"BTC-SAM failure % per model and test set (θ = {theta})")
     top = float(pd.to_numeric(data["ci_high"], errors="coerce").max())
     ax.set_xlim(-2, min(102.0, 10 * np.ceil(top / 10 + 0.05) + 2) if np.isfinite(top) else 102.0)  # to the data
