@@ -460,3 +460,30 @@ def test_careless_calls_of_the_new_headline_hook_and_open_edge_are_coded_errors(
         with pytest.raises(InputError, match="open_edge"):
             plots.open_edge(marker, width)
     assert plots.open_edge("P") == 0.5 and plots.open_edge("o", 0.9) == 0.9
+
+
+def test_tau_interval_is_simultaneous_over_the_family_its_p_is_corrected_in():
+    """A round-12 reader found BTC-SAM–EEC's 95 % interval clear of 0 beside a Holm-adjusted p of 0.12: the interval
+    is now read in the family the p is, Bonferroni over the m pairs (1 − 0.05/6 = 99.17 % for 6), and unadjusted
+    only with correction "none". By hand on 0, 1, …, 1200: the 0.4167 % and 99.583 % quantiles are 5 and 1195."""
+    from toolkit.studies.agreement import tau_interval
+
+    replicates = np.arange(1201, dtype=float)
+    low, high, level = tau_interval(replicates, alpha=0.05, family_size=6, correction="holm")
+    assert level == pytest.approx(1 - 0.05 / 6) and (low, high) == pytest.approx((5.0, 1195.0))
+    assert tau_interval(replicates, alpha=0.05, family_size=6, correction="bonferroni")[:2] == (low, high)
+    assert tau_interval(replicates, alpha=0.05, family_size=6, correction="none") == pytest.approx((30.0, 1170.0,
+                                                                                                   0.95))
+    assert tau_interval(replicates, alpha=0.05, family_size=1, correction="holm")[2] == pytest.approx(0.95)
+    with_nan = np.r_[replicates, np.nan]  # an undefined τ in a replicate is left out, as before
+    assert tau_interval(with_nan, alpha=0.05, family_size=6, correction="holm")[:2] == pytest.approx((5.0, 1195.0))
+
+
+def test_agreement_records_no_interval_level_where_it_draws_no_interval(scored):
+    """4 models (fewer than MIN_MODELS_CI): no interval, so no level either (NaN, not a level of nothing)."""
+    from toolkit.studies import agreement
+
+    result = agreement.agreement(scored=scored, n_boot=200, seed=0)
+    row = result.tau.iloc[0]
+    assert tuple(result.tau.columns) == agreement.TAU_COLUMNS and row["n_models"] < agreement.MIN_MODELS_CI
+    assert np.isnan(row["ci_low"]) and np.isnan(row["ci_level"])

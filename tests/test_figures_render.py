@@ -670,6 +670,11 @@ def test_agreement_bold_reads_the_corrected_p_and_the_note_says_the_family():
         none = agreement_figures.agreement_tau(pd.DataFrame(rows).assign(p_adjusted=0.12))
     assert "[ ]: 95\u00a0% bootstrap interval (models and each study's units resampled), not adjusted" in \
         re.sub(r"[ \n]+", " ", none.get_xlabel()) and "bold" not in none.get_xlabel()
+    with plots.use_preset("acl-double"):  # a table with its level (since round 12): simultaneous, said so
+        joint = agreement_figures.agreement_tau(pd.DataFrame(rows).assign(ci_level=1 - 0.05 / 6))
+    words = re.sub(r"[ \n]+", " ", joint.get_xlabel())
+    assert "[ ]: 99.2\u00a0% bootstrap interval (models and each study's units resampled), simultaneous over the " \
+           "6 pairs (Bonferroni: 1 − 0.05/6)" in words and "not adjusted" not in words
 
 
 def test_agreement_headlines_show_each_studys_values_in_one_model_order():
@@ -1362,3 +1367,32 @@ def test_biasfinder_figures_draw_the_models_in_the_run_order():
     for name, ax in figures.items():
         named = [t.split()[0] for t in _legend_texts(ax) if t.split() and t.split()[0] in ("vader", "textblob", "afinn")]
         assert named == ["vader", "textblob", "afinn"], (name, named)
+
+
+def test_agreement_headlines_draw_an_exact_zero_open_as_the_ranks_do():
+    """Round 12: in the BiasFinder panel minilm's 0.005 and the zeros beside it read as one tie, while the rank
+    figure draws the zeros open. A headline of exactly 0 is open here too, keyed alike; the models' keys stay
+    filled."""
+    headlines = pd.DataFrame([{"study": s, "measure": s, "model": m, "rank": r, "estimate": e, "ci_low": lo,
+                               "ci_high": hi}
+                              for s, rows in (("eec", (("vader", 1, 0.02, 0.01, 0.03), ("afinn", 2, 0.01, 0.0, 0.02),
+                                                       ("textblob", 3, 0.005, 0.0, 0.01))),
+                                              ("biasfinder", (("vader", 1, 0.3, 0.1, 0.5), ("afinn", 2, 0.005, 0.0,
+                                                                                           0.01),
+                                                              ("textblob", 3, 0.0, 0.0, 0.0))))
+                              for m, r, e, lo, hi in rows])
+    with plots.use_preset("acl-double"):
+        first = agreement_figures.agreement_headlines(headlines)
+    faces = {}
+    for ax in first.figure.axes:
+        for line in ax.get_lines():
+            if len(line.get_xdata()) == 1 and line.get_marker() not in ("|", "_"):  # not an interval's caps
+                faces[(ax.get_title().split()[0], float(line.get_xdata()[0]))] = str(line.get_markerfacecolor())
+    assert faces[("BiasFinder", 0.0)] == "white"  # textblob's exact 0
+    assert faces[("BiasFinder", 0.005)] != "white" and faces[("EEC", 0.005)] != "white"  # small, not 0: filled
+    legend = _legend_texts(first)
+    assert agreement_figures.ZERO_KEY in legend and legend.index("textblob") < legend.index(agreement_figures.ZERO_KEY)
+    assert len(legend) == len(set(legend))  # the zero's own key is its model's, once
+    with plots.use_preset("acl-double"):
+        none = agreement_figures.agreement_headlines(headlines[headlines["estimate"] > 0])
+    assert agreement_figures.ZERO_KEY not in _legend_texts(none)

@@ -77,7 +77,8 @@ from toolkit.studies.result import Provenance, StudyResult
 UNIT_COLUMNS = ("model", "unit", "part", "num", "den")
 HEADLINE_COLUMNS = ("study", "measure", "model", "estimate", "ci_low", "ci_high", "rank", "n_units",
                     "top_unit_share")
-TAU_COLUMNS = ("study_a", "study_b", "n_models", "tau", "ci_low", "ci_high", "share_positive", "share_undefined",
+TAU_COLUMNS = ("study_a", "study_b", "n_models", "tau", "ci_low", "ci_high", "ci_level", "share_positive",
+               "share_undefined",
                "p_value", "p_adjusted", "family_size", "correction", "p_min", "claim_possible", "min_abs_tau", "state",
                "reason")
 SUPPORT_COLUMNS = ("n_models", "alpha", "claim_possible", "min_abs_tau", "p_at_min", "null_sd", "width_null")
@@ -332,22 +333,26 @@ def agreement(*, scored: Mapping[str, pd.DataFrame], n_boot: int = 2000, seed: i
         p, p_min = exact_p(points[a], points[b]) if not flat else (np.nan, np.nan)
         tau = float(tau_b(points[a], points[b])[0])
         notes = [" and ".join(flat) + ": no ranking"] if flat else []
-        low = high = np.nan
+        both = None
         if not flat and len(models) < MIN_MODELS_CI:
             notes.append(f"no interval: {len(models)} models, fewer than {MIN_MODELS_CI}, and τ over so few "
                          "resampled models is degenerate")
         elif not flat:
             both = two_way_taus(boots[a], boots[b], picks=picks)
-            if np.isfinite(both).mean() >= 0.9:
-                low, high = np.nanquantile(both, [alpha / 2, 1 - alpha / 2])
-            else:
+            if np.isfinite(both).mean() < 0.9:
                 notes.append(f"no interval: τ undefined in {np.mean(~np.isfinite(both)):.0%} of the replicates")
-        taus.append({"study_a": a, "study_b": b, "n_models": len(models), "tau": tau, "ci_low": float(low),
-                     "ci_high": float(high), "share_positive": float(np.mean(draws > 0)),
+                both = None
+        taus.append({"study_a": a, "study_b": b, "n_models": len(models), "tau": tau, "replicates": both,
+                     "share_positive": float(np.mean(draws > 0)),
                      "share_undefined": float(np.mean(np.isnan(draws))), "p_value": p, "p_min": p_min,
                      "ties": _ties(a, b, points[a], points[b]), "notes": notes})
     adjusted, possible, family_size = adjust_pairs([t["p_value"] for t in taus], [t["p_min"] for t in taus],
                                                    alpha=alpha, correction=correction)
+    for row in taus:  # the interval in the family its p is corrected in (known only now)
+        both = row.pop("replicates")
+        row["ci_low"], row["ci_high"], row["ci_level"] = (
+            tau_interval(both, alpha=alpha, family_size=family_size, correction=correction) if both is not None
+            else (np.nan, np.nan, np.nan))
     level = first_level(alpha=alpha, family_size=family_size, correction=correction)
     support = claim_support(n_models=len(models), alpha=level)
     for row, p_adjusted, claim_possible in zip(taus, adjusted, possible):
@@ -369,6 +374,18 @@ def agreement(*, scored: Mapping[str, pd.DataFrame], n_boot: int = 2000, seed: i
                    reason="; ".join(filter(None, [why, *notes])))  # an undefined τ: its note alone
     return Agreement(headlines=pd.DataFrame(rows, columns=list(HEADLINE_COLUMNS)),
                      tau=pd.DataFrame(taus, columns=list(TAU_COLUMNS)))
+
+
+def tau_interval(replicates: np.ndarray, *, alpha: float, family_size: int, correction: str) -> tuple[float, float,
+                                                                                                    float]:
+    """The percentile interval of τ from ``replicates`` (:func:`two_way_taus`) and its level: simultaneous over
+    the ``family_size`` pairs (Bonferroni, 1 − alpha/m) when ``correction`` corrects the p values (Holm or
+    Bonferroni), so an interval is read in the family its p is; 1 − alpha with ``"none"``. Returns (low, high,
+    level)."""
+    m = family_size if correction in ("holm", "bonferroni") and family_size > 1 else 1
+    level = 1 - alpha / m
+    low, high = np.nanquantile(replicates, [(1 - level) / 2, 1 - (1 - level) / 2])
+    return float(low), float(high), float(level)
 
 
 def _short_of(p_min: float, *, correction: str, alpha: float, level: float, family_size: int) -> str:

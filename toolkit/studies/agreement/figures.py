@@ -30,6 +30,10 @@ NAMES = {"eec": "EEC", "psa": "PSA", "biasfinder": "BiasFinder", "btcsam": "BTC-
 """How the figures name each study (its papers' names; any other study keeps its registry name)."""
 UNITS = {"eec": "template", "psa": "sentence", "biasfinder": "template", "btcsam": "case"}
 """Each study's unit, as the headlines figure names the one that holds most of a model's weight."""
+ZERO_KEY = "open: headline exactly 0 (tied with any other 0)"
+"""The key of a headline of exactly 0 (no BTC, identical scores), drawn open in the rank and headline figures."""
+
+
 RESAMPLED = {"eec": "templates × names", "psa": "sentences", "biasfinder": "templates × names", "btcsam": "cases"}
 """What each study's headline interval resamples (:meth:`toolkit.studies.base.Study.units`: the EEC's name units
 and BiasFinder's names, :meth:`~toolkit.studies.base.Study.resampled_sums`, are crossed with their templates), as
@@ -116,8 +120,7 @@ def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = N
         rule = p_name if family else "exact permutation p"
         notes.append(f"bold: rankings agree (τ > 0, {rule} < {alpha:g})")
     if tau.get("ci_low", pd.Series(dtype=float)).notna().any():  # what the brackets are, whatever the verdicts
-        notes.append(f"[ ]: {100 * (1 - alpha):g}\u00a0% bootstrap interval (models and each study's units "
-                     "resampled), not adjusted, descriptive: it can exclude 0 where the p does not reach alpha")
+        notes.append(_interval_words(tau, alpha=alpha))
     if outside:
         notes.append("* the bootstrap interval does not contain τ")
     ax.set_xlabel(";\n".join(notes))
@@ -183,9 +186,24 @@ def agreement_ranks(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     if zeros is not None and zeros.to_numpy(bool).any():
         handles.append(Line2D([], [], linestyle="none", marker="o", markersize=4.0, markerfacecolor="white",
                               markeredgecolor="0.3", markeredgewidth=1.0))
-        texts.append("open: headline exactly 0 (tied with any other 0)")
+        texts.append(ZERO_KEY)
     _legend_outside(ax, handles, texts)
     return ax
+
+
+def _interval_words(tau: pd.DataFrame, *, alpha: float) -> str:
+    """What the τ figure's brackets are: the bootstrap interval's level and, where it is simultaneous
+    (``ci_level`` > 1 − alpha), the pairs it is simultaneous over; a table without ``ci_level`` (an older CSV) was
+    unadjusted, and says so."""
+    levels = tau["ci_level"].dropna() if "ci_level" in tau.columns else pd.Series(dtype=float)
+    level = float(levels.max()) if len(levels) else 1 - alpha
+    resampled = "bootstrap interval (models and each study's units resampled)"
+    if level > 1 - alpha + 1e-9:
+        m = round(alpha / (1 - level))
+        return (f"[ ]: {100 * level:.3g}\u00a0% {resampled}, simultaneous over the {m} pairs (Bonferroni: "
+                f"1 − {alpha:g}/{m})")
+    return (f"[ ]: {100 * (1 - alpha):g}\u00a0% {resampled}, not adjusted, descriptive: it can exclude 0 where the "
+            "p does not reach alpha")
 
 
 @_styled
@@ -194,7 +212,8 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
     own units (:func:`toolkit.studies.agreement.agreement`'s ``headlines``), one panel per study on its own scale
     (named by its measure), the models in one order in every panel (by their mean rank over the studies, most
     biased at the top) in their colours and markers, named on the axis and keyed in one legend as in the rank
-    figure; ties at 0 (no BTC) show as such; each panel's title says what its interval resamples (:data:`RESAMPLED`).
+    figure; a headline of exactly 0 (no BTC, identical scores) is drawn open, keyed as in the rank figure
+    (:data:`ZERO_KEY`; round 12 read minilm's 0.005 and the zeros beside it as one tie); each panel's title says what its interval resamples (:data:`RESAMPLED`).
     A panel where one unit holds over half a model's weight
     (``top_unit_share`` > :data:`DOMINANT`) says so under its axis. One new Figure; returns its first panel."""
     missing = [c for c in ("study", "model", "estimate", "ci_low", "ci_high", "rank") if c not in headlines.columns]
@@ -209,6 +228,7 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
     height = min(preset().max_height, max(figure.get_figheight(), (0.5 + 0.16 * len(models)) *
                                           len({ax.get_subplotspec().rowspan.start for ax in axes}) + 0.9))
     figure.set_figheight(height)
+    zeros = False
     for ax, study in zip(axes, studies):
         rows = headlines[headlines["study"] == study].set_index("model").reindex(models)
         scale = 100.0 if study in PERCENT else 1.0
@@ -217,8 +237,14 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
             if not np.isfinite(est):
                 continue
             err = [[max(est - low, 0.0)], [max(high - est, 0.0)]] if np.isfinite(low) and np.isfinite(high) else None
+            zero = est == 0.0  # no BTC, identical scores: open, as the rank figure draws the tie it gives
+            zeros |= zero
             ax.errorbar([est], [y], xerr=err, fmt=markers[model], color=colours[model], markersize=4,
-                        elinewidth=0.9, capsize=1.5, label=labels[model])
+                        elinewidth=0.9, capsize=1.5, label=None if zero else labels[model],
+                        **({"markerfacecolor": "white", "markeredgewidth": open_edge(markers[model])} if zero else {}))
+            if zero:  # the model's key stays filled, as in every other panel
+                ax.plot([], [], linestyle="none", marker=markers[model], color=colours[model], markersize=4,
+                        label=labels[model])
         ax.set_yticks(range(len(models)), [labels[m] for m in models])
         ax.set_ylim(len(models) - 0.5, -0.5)
         measure = str(rows["measure"].dropna().iloc[0]) if "measure" in rows and rows["measure"].notna().any() \
@@ -237,5 +263,8 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
     figure.suptitle("Each study's headline per model (95\u00a0% bootstrap interval, resampling the units in "
                     "brackets)" if preset().double else "Each study's headline per model\n(95\u00a0% bootstrap "
                     "interval over the units in brackets)", fontsize=preset().title_size)
+    if zeros:
+        axes[-1].plot([], [], linestyle="none", marker="o", markersize=4.0, markerfacecolor="white",
+                      markeredgecolor="0.3", label=ZERO_KEY)
     _figure_legend(figure, axes)  # the rank figure's colours and markers, keyed as there
     return axes[0]
