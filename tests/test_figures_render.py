@@ -1396,3 +1396,33 @@ def test_agreement_headlines_draw_an_exact_zero_open_as_the_ranks_do():
     with plots.use_preset("acl-double"):
         none = agreement_figures.agreement_headlines(headlines[headlines["estimate"] > 0])
     assert agreement_figures.ZERO_KEY not in _legend_texts(none)
+
+
+def test_biasfinder_btcs_value_labels_clear_the_neighbouring_markers():
+    """Round 12: beside its marker, svm-unigrams' "21" ran into svr-ngrams' marker at 19. The labels sit above
+    their markers; none overlaps another model's marker (each marker taken as its 5-pt square)."""
+    models = ["vader", "afinn", "ait:ridge-chars/valence", "ait:svm-unigrams/valence", "ait:svr-ngrams/valence",
+              "minilm-imdb", "textblob", "ait:lexicon-ridge/valence"]
+    per = {"ait:svm-unigrams/valence": 21, "ait:svr-ngrams/valence": 19, "ait:ridge-chars/valence": 0.7,
+           "minilm-imdb": 0.023}
+    table4 = pd.DataFrame([{"model": m, "attribute": a, "templates": 44, "mutants": 440,
+                            "btcs": round(per.get(m, 0) * 44) if a == "gender" else 0, "templates_with_btc": 1,
+                            "btcs_unflagged": round(per.get(m, 0) * 44) if a == "gender" else 0,
+                            "templates_past_window": 0}
+                           for a in ("country", "gender", "occupation") for m in models])
+    with plots.use_preset("acl-double"):
+        ax = biasfinder_figures.biasfinder_btcs(table4)
+    canvas = FigureCanvasAgg(ax.figure)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    points = [(line.get_color(), ax.transData.transform((x, y)))
+              for line in ax.get_lines() if line.get_marker() not in ("None", "", None)
+              for x, y in zip(line.get_xdata(), line.get_ydata())]
+    half = 2.5 * ax.figure.dpi / 72
+    labels = [t for t in ax.texts if t.get_text() and t.get_text()[0].isdigit()]
+    assert len(labels) == 4
+    for text in labels:
+        box = text.get_window_extent(renderer)
+        hits = [c for c, (px, py) in points
+                if box.x0 < px + half and px - half < box.x1 and box.y0 < py + half and py - half < box.y1]
+        assert not hits, (text.get_text(), hits)

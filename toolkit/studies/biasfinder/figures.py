@@ -120,8 +120,8 @@ def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
                 markeredgecolor="black", markeredgewidth=0.4, label=labels[model], zorder=3)
         for x, y in zip(xs, ys):
             if y > 0:  # a 0 reads off the 0 line; every other value is printed, the smallest too
-                ax.annotate(_value_text(y), (x, y), xytext=(4, 0), textcoords="offset points", ha="left",
-                            va="center", fontsize=p.small_size)
+                ax.annotate(_value_text(y), (x, y), xytext=(0, 4), textcoords="offset points", ha="center",
+                            va="bottom", fontsize=p.small_size)  # above: beside, "21" ran into the next marker
     for i, attribute in enumerate(attributes):
         if not np.isfinite(data.loc[data["attribute"] == attribute, "per_template"]).any():
             ax.annotate("no template", (i, 0.0), xytext=(0, 5), textcoords="offset points", ha="center",
