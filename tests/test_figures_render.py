@@ -1426,3 +1426,23 @@ def test_biasfinder_btcs_value_labels_clear_the_neighbouring_markers():
         hits = [c for c, (px, py) in points
                 if box.x0 < px + half and px - half < box.x1 and box.y0 < py + half and py - half < box.y1]
         assert not hits, (text.get_text(), hits)
+
+
+def test_intersections_key_an_exact_zero_as_it_is_drawn_open_and_edged_grey():
+    """Round 12: the intersections drew a system's exact 0 open with a grey edge and keyed it filled grey. The key
+    now draws what the points are: white face, grey edge."""
+    rows = [{"model": m, "task": "valence", "contrast": k, "estimate": e, "ci_low": e - w, "ci_high": e + w,
+             "state": "ok" if w else "identical scores", "p_adjusted": 0.4 if w else 1.0,
+             "family": "intersections: 3 contrasts (2 systems), holm"}
+            for m, rows_ in (("vader", ((0.01, 0.02), (0.0, 0.0))), (HF, ((0.02, 0.01), (0.01, 0.02))))
+            for k, (e, w) in zip(("F-AA vs M-AA", "interaction"), rows_)]
+    with plots.use_preset("acl-double"):
+        ax = plots.intersections(pd.DataFrame(rows))
+    zeros = [line for line in ax.get_lines() if len(line.get_xdata()) and line.get_xdata()[0] == 0.0
+             and line.get_linestyle() == "None"]
+    assert zeros and {str(line.get_markerfacecolor()) for line in zeros} == {"white"}
+    legend = _legends(ax.figure)[0]
+    keyed = dict(zip([t.get_text() for t in legend.get_texts()], legend.legend_handles))
+    key = keyed["grey edge: identical scores (Δ = 0)"]
+    assert str(key.get_markerfacecolor()) == "white"
+    assert to_hex(key.get_markeredgecolor()) == to_hex(zeros[0].get_markeredgecolor())

@@ -454,9 +454,10 @@ def _intersections_keys(table: pd.DataFrame, *, alpha: float, zero: bool,
             handles.append(Line2D([], [], color="0.3", marker="o", markerfacecolor=face, linestyle="none",
                                   markersize=4))
             texts.append(words[key])
-    if zero:
-        handles.append(_confounds_zero_entry())
-        texts.append(f"grey: {words['zero']}")
+    if zero:  # identical scores are never significant (p_adjusted 1): drawn open, edged grey, and keyed so
+        handles.append(Line2D([], [], linestyle="none", marker="o", markersize=4.5, markerfacecolor="white",
+                              markeredgecolor=CONFOUNDS_ZERO, markeredgewidth=0.9))
+        texts.append(f"grey edge: {words['zero']}")
     return handles, texts
 
 
