@@ -434,7 +434,7 @@ def test_a_collapsed_significant_box_is_marked_and_in_the_legend():
     ticks = {t.get_text(): t.get_position()[0] for t in ax.get_xticklabels()}
     squares = [line for line in ax.get_lines() if line.get_marker() == "s" and len(line.get_xdata()) == 1]
     assert [float(s.get_xdata()[0]) for s in squares] == [ticks["collapsed"]]
-    assert "box under 2 pt tall (IQR ≈ 0): a square in its colour" in _legend_texts(ax)
+    assert "box too thin to show its colour (IQR ≈ 0): a square in its colour" in _legend_texts(ax)
 
 
 def test_box_colours_follow_the_paper_test_by_default_and_the_two_way_test_when_asked():

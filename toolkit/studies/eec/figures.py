@@ -137,7 +137,7 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
         texts.append("all Δ = 0")
     if collapsed:
         handles.append(Line2D([], [], color="0.3", **COLLAPSED_MARK))
-        texts.append(f"box under {THIN_BOX_PT:g} pt tall (IQR ≈ 0): a square in its colour")
+        texts.append("box too thin to show its colour (IQR ≈ 0): a square in its colour")
     outliers = [line for line in ax.get_lines() if line.get_marker() == "o" and len(line.get_xydata())
                 and str(line.get_linestyle()) in ("None", "none", "")]  # the boxes' fliers
     if outliers:
