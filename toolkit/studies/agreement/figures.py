@@ -213,7 +213,8 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
     (named by its measure), the models in one order in every panel (by their mean rank over the studies, most
     biased at the top) in their colours and markers, named on the axis and keyed in one legend as in the rank
     figure; a headline of exactly 0 (no BTC, identical scores) is drawn open, keyed as in the rank figure
-    (:data:`ZERO_KEY`; round 12 read minilm's 0.005 and the zeros beside it as one tie); each panel's title says what its interval resamples (:data:`RESAMPLED`).
+    (:data:`ZERO_KEY`; round 12 read minilm's 0.005 and the zeros beside it as one tie); each panel's title says
+    what its interval resamples (:data:`RESAMPLED`).
     A panel where one unit holds over half a model's weight
     (``top_unit_share`` > :data:`DOMINANT`) says so under its axis. One new Figure; returns its first panel."""
     missing = [c for c in ("study", "model", "estimate", "ci_low", "ci_high", "rank") if c not in headlines.columns]
