@@ -1005,6 +1005,9 @@ def test_biasfinder_rates_mark_exact_zeros_and_keep_a_small_rate_off_the_zero_li
     legend = _legend_texts(ax)
     assert "grey: exactly 0, no BTC (a rate filled, a null edged)" in legend  # one key for both (round 12)
     assert not [t for t in legend if t.startswith("grey fill") or t.startswith("grey edge")]
+    keys = dict(zip(legend, _legends(ax.figure)[0].legend_handles))
+    key = keys["grey: exactly 0, no BTC (a rate filled, a null edged)"]
+    assert key.get_fillstyle() == "left" and key.get_markerfacecolor() == biasfinder_figures.ZERO_GREY  # both, in one
     top = ax.transData.transform((0, 0.12))[1]  # the highest point clear of the frame
     assert ax.bbox.y1 - top > 0.05 * ax.bbox.height
     assert ax.get_yscale() == "function" and "√\u00a0scale" in ax.get_ylabel()

@@ -204,13 +204,12 @@ def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         ax.plot([], [], "o", color="0.3", markerfacecolor="white", markersize=4.0,
                 label="open: null, swaps within one class")
     handles, texts = ax.get_legend_handles_labels()
-    greys = ([Line2D([], [], linestyle="none", marker="o", markersize=4.5, markerfacecolor=ZERO_GREY,
-                     markeredgecolor="0.3")] if zero else []) + \
-        ([Line2D([], [], linestyle="none", marker="o", markersize=4.5, markerfacecolor="white",
-                 markeredgecolor=ZERO_GREY)] if zero_null else [])
-    if greys:  # one key for both zeros (round 12: four fill states were one too many to decode)
-        handles.append(tuple(greys) if len(greys) > 1 else greys[0])
-        texts.append("grey: exactly 0, no BTC" + (" (a rate filled, a null edged)" if len(greys) > 1 else
+    if zero or zero_null:  # one key for both zeros (round 12: four fill states were one too many to decode)
+        half = "left" if zero and zero_null else "full"  # both: half filled grey (a rate), half white (a null)
+        handles.append(Line2D([], [], linestyle="none", marker="o", markersize=4.5, fillstyle=half,
+                              markerfacecolor=ZERO_GREY if zero else "white", markerfacecoloralt="white",
+                              markeredgecolor=ZERO_GREY))
+        texts.append("grey: exactly 0, no BTC" + (" (a rate filled, a null edged)" if zero and zero_null else
                                                  " (a rate)" if zero else " (a null)"))
     ax.axhline(0.0, color="black", linewidth=0.6)
     values = rates[["rate_between", "rate_high", "rate_within", "null_high"]].to_numpy(float)
