@@ -30,6 +30,7 @@ NAMES = {"eec": "EEC", "psa": "PSA", "biasfinder": "BiasFinder", "btcsam": "BTC-
 """How the figures name each study (its papers' names; any other study keeps its registry name)."""
 UNITS = {"eec": "template", "psa": "sentence", "biasfinder": "template", "btcsam": "case"}
 """Each study's unit, as the headlines figure names the one that holds most of a model's weight."""
+ZERO_TOL = 1e-12  # a headline within this of 0 is 0: afinn's EEC |mean Δ| of identical scores sums to about 1e-17
 ZERO_KEY = "open: headline exactly 0 (tied with any other 0)"
 """The key of a headline of exactly 0 (no BTC, identical scores), drawn open in the rank and headline figures."""
 
@@ -154,7 +155,7 @@ def agreement_ranks(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
             for k, model in enumerate(tied.index):
                 offsets.loc[model, study] = (k - (len(tied) - 1) / 2) * 0.09
     zeros = (headlines.pivot_table(index="model", columns="study", values="estimate", aggfunc="first")
-             .reindex(index=models, columns=studies).eq(0.0) if "estimate" in headlines.columns else None)
+             .reindex(index=models, columns=studies).abs().le(ZERO_TOL) if "estimate" in headlines.columns else None)
     by_rank = list(headlines.groupby("model")["rank"].mean().sort_values(kind="stable").index)
     for model in by_rank:  # the legend in the headlines figure's order: by mean rank, most biased first
         x = np.arange(len(studies)) + offsets.loc[model].to_numpy(float)
@@ -238,14 +239,11 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
             if not np.isfinite(est):
                 continue
             err = [[max(est - low, 0.0)], [max(high - est, 0.0)]] if np.isfinite(low) and np.isfinite(high) else None
-            zero = est == 0.0  # no BTC, identical scores: open, as the rank figure draws the tie it gives
+            zero = abs(est) <= ZERO_TOL  # no BTC, identical scores: open, as the rank figure draws the tie it gives
             zeros |= zero
             ax.errorbar([est], [y], xerr=err, fmt=markers[model], color=colours[model], markersize=4,
-                        elinewidth=0.9, capsize=1.5, label=None if zero else labels[model],
+                        elinewidth=0.9, capsize=1.5,
                         **({"markerfacecolor": "white", "markeredgewidth": open_edge(markers[model])} if zero else {}))
-            if zero:  # the model's key stays filled, as in every other panel
-                ax.plot([], [], linestyle="none", marker=markers[model], color=colours[model], markersize=4,
-                        label=labels[model])
         ax.set_yticks(range(len(models)), [labels[m] for m in models])
         ax.set_ylim(len(models) - 0.5, -0.5)
         measure = str(rows["measure"].dropna().iloc[0]) if "measure" in rows and rows["measure"].notna().any() \
@@ -264,8 +262,11 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
     figure.suptitle("Each study's headline per model (95\u00a0% bootstrap interval, resampling the units in "
                     "brackets)" if preset().double else "Each study's headline per model\n(95\u00a0% bootstrap "
                     "interval over the units in brackets)", fontsize=preset().title_size)
+    for model in models:  # the key: each model filled, in the panels' order (an open zero keys no model)
+        axes[0].plot([], [], linestyle="none", marker=markers[model], color=colours[model], markersize=4,
+                     label=labels[model])
     if zeros:
-        axes[-1].plot([], [], linestyle="none", marker="o", markersize=4.0, markerfacecolor="white",
-                      markeredgecolor="0.3", label=ZERO_KEY)
+        axes[0].plot([], [], linestyle="none", marker="o", markersize=4.0, markerfacecolor="white",
+                     markeredgecolor="0.3", label=ZERO_KEY)
     _figure_legend(figure, axes)  # the rank figure's colours and markers, keyed as there
     return axes[0]
