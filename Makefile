@@ -44,12 +44,13 @@ test-browser: venv
 	MPLBACKEND=Agg $(PY) -m pytest -v -m browser
 
 # make figures [TASK=valence|anger|fear|joy|sadness|all] [PRESET=acl-single|acl-double|acm-single|acm-double]
-#              [NOTEBOOKS="01 04"] [PARAMS="N=20 CACHE=False"] [TITLES=off]
+#              [NOTEBOOKS="01 04"] [PARAMS="N=20 CACHE=False"] [TITLES=off|caption]
 # TASK goes to notebook 01 (the EEC task; all = the five), PRESET is exported as TOOLKIT_FIGURE_PRESET (toolkit/plots.py),
 # NOTEBOOKS picks notebooks (01, eec, 01_eec.ipynb; default all), PARAMS are NAME=VALUE pairs for any parameter (no
 # spaces inside a value). Each goes only into the notebooks that define it; unknown names stop before anything runs.
 # TITLES=off saves the figures without their titles (the paper's caption says them; each file's Title metadata keeps
-# their words), exported as TOOLKIT_FIGURE_TITLES.
+# their words); TITLES=caption also leaves out the notes under the axes and writes titles and notes to
+# <stem>.caption.txt beside each figure. Exported as TOOLKIT_FIGURE_TITLES.
 # They reach toolkit.notebooks as environment variables, unexpanded ($(value …)), never through the shell line,
 # so a value holding ' or $(…) is passed as written and runs nothing (toolkit/notebooks.py: --from-make).
 TASK ?=

@@ -109,3 +109,51 @@ def test_titles_must_be_a_boolean_not_a_word(tmp_path):
     with pytest.raises(InputError, match="titles='off'") as error:
         plots.save(ax, tmp_path / "x.png", titles="off")
     assert error.value.code == "TK102" and not (tmp_path / "x.png").exists()
+
+
+def test_titles_caption_moves_the_notes_and_titles_into_a_caption_file(tmp_path, monkeypatch):
+    """Round-12 readers (as every round) wanted the notes under the axes in the caption: TITLES=caption draws no
+    note and no title, and writes both to <stem>.caption.txt beside the figure; the default draws the note."""
+    from toolkit.plots.style import _legend_outside, _note_below
+
+    def drawn(caption: bool):
+        if caption:
+            monkeypatch.setenv(plots.TITLES_ENV, "caption")
+        else:
+            monkeypatch.delenv(plots.TITLES_ENV, raising=False)
+        with plots.use_preset("acl-double"):
+            ax = plots.new_axes()
+            ax.plot([0, 1], [0, 1], label="vader")
+            ax.set_title("EEC gender: Δ per system")
+            _note_below(ax, "AA, EA: African-American, European names")
+            _legend_outside(ax)
+        texts = [t.get_text() for t in ax.figure.texts] + [lg.get_title().get_text() for lg in ax.figure.legends]
+        return ax, " ".join(texts)
+
+    ax, words = drawn(caption=False)
+    assert "African-American" in words and not plots.figure_captions()
+    plots.save(ax, tmp_path / "on.png")
+    assert not (tmp_path / "on.caption.txt").exists()
+    ax, words = drawn(caption=True)
+    assert "African-American" not in words and plots.figure_captions() and not plots.figure_titles()
+    path = plots.save(ax, tmp_path / "cap.png")
+    assert (tmp_path / "cap.caption.txt").read_text(encoding="utf-8") == \
+        "EEC gender: Δ per system\n\nAA, EA: African-American, European names\n"
+    assert Image.open(path).text["Title"] == "EEC gender: Δ per system"  # saved without it, as with off
+    assert ax.get_title() == "EEC gender: Δ per system"  # on screen it stays
+
+
+def test_a_study_run_writes_the_caption_file_beside_its_figure(tmp_path, monkeypatch):
+    """The runs' writer (StudyResult.write → runs.write) plans the caption file with the figure under
+    TITLES=caption, and not otherwise."""
+    from toolkit.outputs import runs
+
+    with plots.use_preset("acl-single"):
+        ax = plots.new_axes()
+        ax.set_title("Agreement of rankings (8 models)")
+    for setting, expected in (("on", False), ("caption", True)):
+        monkeypatch.setenv(plots.TITLES_ENV, setting)
+        planned = runs._planned(tables={}, axes={"agreement_tau": ax}, formats=("csv",), out=tmp_path,
+                                figures=tmp_path / "figures", guard=False, tex={})
+        names = [path.name for path, _ in planned]
+        assert ("agreement_tau.caption.txt" in names) == expected, (setting, names)

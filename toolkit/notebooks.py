@@ -522,8 +522,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if os.environ.get(PRESET_ENV):
         print(f"figure preset: {os.environ[PRESET_ENV]}")
-    if os.environ.get("TOOLKIT_FIGURE_TITLES", "").strip().lower() == "off":
+    titles = os.environ.get("TOOLKIT_FIGURE_TITLES", "").strip().lower()
+    if titles == "off":
         print("figure titles: off (their words are in each file's Title metadata)")
+    elif titles == "caption":
+        print("figure titles and notes: in each figure's <stem>.caption.txt (and the titles in its Title metadata)")
     warn_changed(list(injected))
     started = time.time()
     for notebook, values in injected.items():

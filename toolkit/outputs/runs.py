@@ -133,8 +133,12 @@ def _planned(*, tables: Mapping[str, pd.DataFrame], axes: Mapping[str, Axes], fo
              figures: Path, guard: bool, tex: Mapping[str, str]) -> list[tuple[Path, files.Render]]:
     planned = [(out / f"{name}.{fmt}", files.table_renderer(frame, fmt, guard=guard))
                for name, frame in tables.items() for fmt in formats]
+    captions = plots.figure_captions()  # TITLES=caption: the words each figure left out, beside it
     for stem, ax in axes.items():
         planned += [(figures / f"{stem}.{fmt}", figure_renderer(ax, fmt)) for fmt in ("png", plots.VECTOR_FORMAT)]
+        if captions:
+            planned.append((figures / f"{stem}.caption.txt",
+                            files.bytes_renderer(plots.caption_text(ax).encode("utf-8"))))
     for stem, text in tex.items():
         planned.append((out / f"{stem}.tex", files.bytes_renderer(text.encode("utf-8"))))
     return planned

@@ -24,7 +24,17 @@ Docs: ``docs/figures.md`` (presets, colours, each paper figure and how it compar
 from __future__ import annotations
 
 from toolkit.plots.instrument import ANALYSIS_STYLE, confounds, intersections, wording
-from toolkit.plots.io import TITLES, TITLES_ENV, figure_titles, png, save, show, write_figure
+from toolkit.plots.io import (
+    TITLES,
+    TITLES_ENV,
+    caption_text,
+    figure_captions,
+    figure_titles,
+    png,
+    save,
+    show,
+    write_figure,
+)
 from toolkit.plots.presets import (
     DEFAULT_PRESET,
     FONT_ENV,

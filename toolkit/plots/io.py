@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import io
-import os
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -12,32 +11,31 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from toolkit.errors import InputError
-from toolkit.plots.presets import SAVE_RC
+from toolkit.plots.presets import SAVE_RC, TITLES, TITLES_ENV, figure_captions, figure_titles  # noqa: F401 (TITLES)
 from toolkit.plots.style import VECTOR_FORMAT
 
-TITLES_ENV = "TOOLKIT_FIGURE_TITLES"
-TITLES = ("on", "off")
-"""``$TOOLKIT_FIGURE_TITLES``: ``on`` (default) draws each figure's titles; ``off`` saves it without them (the
-caption says it in the paper) and puts their words in the file's ``Title`` metadata (``make figures TITLES=off``)."""
+
+def _title_texts(figure: Figure) -> list:
+    """The figure's titles that hold words: its suptitle, every Axes' left, centre and right title."""
+    return [t for t in [getattr(figure, "_suptitle", None)] + [t for ax in figure.axes for t in
+            (ax.title, getattr(ax, "_left_title", None), getattr(ax, "_right_title", None))]
+            if t is not None and t.get_text().strip()]
 
 
-def figure_titles() -> bool:
-    """Whether saved figures keep their titles: ``$TOOLKIT_FIGURE_TITLES`` (:data:`TITLES`; unset or empty: on);
-    any other value is TK102 naming the valid ones."""
-    value = os.environ.get(TITLES_ENV, "").strip().lower()
-    if value not in ("", *TITLES):
-        raise InputError(f"${TITLES_ENV}={value!r} is not one of {', '.join(TITLES)}.",
-                         fix=f"set {TITLES_ENV}=off to save figures without titles, on (or unset) to keep them.")
-    return value != "off"
+def caption_text(item: Axes | Figure) -> str:
+    """The caption's words of the figure holding ``item``: its titles (joined by " | ") and the notes
+    :func:`toolkit.plots.style._note_below` kept off it under ``TITLES=caption``, one paragraph each."""
+    figure = _figure(item)
+    titles = " | ".join(" ".join(t.get_text().split()) for t in _title_texts(figure))
+    notes = [" ".join(n.split()) for n in getattr(figure, "toolkit_caption_notes", [])]
+    return "\n\n".join(part for part in [titles, *notes] if part) + "\n"
 
 
 @contextmanager
 def _without_titles(figure: Figure) -> Iterator[str]:
     """The figure with its titles (the suptitle, every Axes' left, centre and right title) blanked, yielding their
     words joined by " | "; restored afterwards, so the figure on screen keeps them."""
-    texts = [t for t in [getattr(figure, "_suptitle", None)] + [t for ax in figure.axes for t in
-             (ax.title, getattr(ax, "_left_title", None), getattr(ax, "_right_title", None))]
-             if t is not None and t.get_text().strip()]
+    texts = _title_texts(figure)
     words = [t.get_text() for t in texts]
     try:
         for text in texts:
@@ -101,11 +99,14 @@ def save(ax: Axes | Figure, path: str | Path, *, vector: str | None = VECTOR_FOR
          titles: bool | None = None) -> Path:
     """Save the figure holding ``ax`` to ``path`` (folders created) and, unless ``vector`` is None, a vector copy
     beside it (``.pdf`` by default, or ``"svg"``; fonts embedded as TrueType); ``titles``: as
-    :func:`write_figure`; return ``path``."""
+    :func:`write_figure`; under ``$TOOLKIT_FIGURE_TITLES=caption`` also ``<stem>.caption.txt``, the words the
+    figure left to its caption (:func:`caption_text`); return ``path``."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     write_figure(ax, path, titles=titles)
     if vector is not None and path.suffix.lower() != f".{vector}":
         write_figure(ax, path.with_suffix(f".{vector}"), titles=titles)
+    if figure_captions():
+        path.with_suffix(".caption.txt").write_text(caption_text(ax), encoding="utf-8")
     return path
 

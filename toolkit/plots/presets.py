@@ -16,6 +16,34 @@ from dataclasses import dataclass
 
 from toolkit.errors import InputError
 
+TITLES_ENV = "TOOLKIT_FIGURE_TITLES"
+TITLES = ("on", "off", "caption")
+"""``$TOOLKIT_FIGURE_TITLES``: ``on`` (default) draws each figure's titles; ``off`` saves it without them (the
+caption says it in the paper) and puts their words in the file's ``Title`` metadata (``make figures TITLES=off``);
+``caption`` also leaves the notes under the axes out of the figure and writes the titles and notes to a
+``<stem>.caption.txt`` beside it, the caption's text (``make figures TITLES=caption``)."""
+
+
+def _titles_setting() -> str:
+    """``$TOOLKIT_FIGURE_TITLES`` (:data:`TITLES`; unset or empty: on); any other value is TK102 naming them."""
+    value = os.environ.get(TITLES_ENV, "").strip().lower()
+    if value not in ("", *TITLES):
+        raise InputError(f"${TITLES_ENV}={value!r} is not one of {', '.join(TITLES)}.",
+                         fix=f"set {TITLES_ENV}=off to save figures without titles, caption to move their titles "
+                             "and notes into a caption file, on (or unset) to keep them.")
+    return value or "on"
+
+
+def figure_titles() -> bool:
+    """Whether saved figures keep their titles: ``$TOOLKIT_FIGURE_TITLES`` is ``on`` or unset (:data:`TITLES`)."""
+    return _titles_setting() == "on"
+
+
+def figure_captions() -> bool:
+    """Whether figures leave their notes to a caption file (``$TOOLKIT_FIGURE_TITLES=caption``): the notes are
+    then not drawn, but kept on the figure for :func:`toolkit.plots.io.save` to write."""
+    return _titles_setting() == "caption"
+
 
 @dataclass(frozen=True)
 class Preset:

@@ -19,7 +19,7 @@ from seaborn.utils import relative_luminance
 
 from toolkit.errors import InputError
 from toolkit.formatting import short_label, short_labels
-from toolkit.plots.presets import preset, style
+from toolkit.plots.presets import figure_captions, preset, style
 
 # --- labels and colours -------------------------------------------------------------------------------------------
 
@@ -396,8 +396,13 @@ def _own_axes(ax: Axes) -> bool:
 
 def _note_below(ax: Axes, text: str) -> None:
     """A note under ``ax``'s figure's plots (small type, wrapped to the figure's width, room made by the layout;
-    one per figure): what a reader needs to read the figure that is neither a label nor a legend entry."""
+    one per figure): what a reader needs to read the figure that is neither a label nor a legend entry. Under
+    ``$TOOLKIT_FIGURE_TITLES=caption`` it is not drawn but kept on the figure (``toolkit_caption_notes``) for the
+    caption file :func:`toolkit.plots.io.save` writes."""
     if not text:
+        return
+    if figure_captions():
+        ax.figure.toolkit_caption_notes = [*getattr(ax.figure, "toolkit_caption_notes", []), text]
         return
     p = preset()
     room = ax.figure.get_figwidth() * 0.92
