@@ -1451,3 +1451,23 @@ def test_intersections_key_an_exact_zero_as_it_is_drawn_open_and_edged_grey():
     key = keyed["grey edge: identical scores (Δ = 0)"]
     assert str(key.get_markerfacecolor()) == "white"
     assert to_hex(key.get_markeredgecolor()) == to_hex(zeros[0].get_markeredgecolor())
+
+
+def test_btcsam_heatmap_names_its_test_sets_as_the_other_figures_name_the_studies():
+    """Round 12: the BTC-SAM figures wrote "eec", "psa", "biasfinder" where every other figure writes EEC, PSA,
+    BiasFinder. A test set drawn from a study takes the study's name; one of its own (baseline) keeps its name."""
+    with plots.use_preset("acl-double"):
+        ax = FIGURES["btcsam_detection"]()
+    rows = {t.get_text() for a in ax.figure.axes for t in a.get_yticklabels() if t.get_text()}
+    assert {"EEC", "PSA"} <= rows and not {"eec", "psa", "biasfinder"} & rows
+
+
+def test_agreement_ranks_name_btcsam_failure_in_percent_as_the_headlines_do():
+    """Round 12: the rank figure's column said "failure rate" where the headlines figure says "failure %"."""
+    headlines = pd.DataFrame([{"study": s, "measure": m, "model": x, "rank": r, "estimate": 0.1 * r}
+                              for s, m in (("eec", "EEC |mean Δ|"), ("btcsam", "BTC-SAM failure rate"))
+                              for x, r in (("vader", 1), ("afinn", 2), ("textblob", 3))])
+    with plots.use_preset("acl-double"):
+        ax = agreement_figures.agreement_ranks(headlines)
+    ticks = [" ".join(t.get_text().split()) for t in ax.get_xticklabels()]
+    assert "BTC-SAM failure %" in ticks and "EEC |mean Δ|" in ticks

@@ -165,8 +165,8 @@ def test_forest_keeps_the_runs_model_order_within_test_sets_and_its_axis_ends_pa
     ax = btcsam_figures.btcsam_forest(pooled)
     assert [t.get_text() for t in ax.get_yticklabels()] == ["vader", "afinn", "vader", "afinn"]
     headers = sorted((t.get_position()[1], t.get_text()) for t in ax.texts)
-    assert headers == [(0, "eec"), (3, "psa")]  # a header row per test set, said once (round 12)
+    assert headers == [(0, "EEC"), (3, "PSA")]  # a header row per test set, said once, by its paper's name (round 12)
     assert [t.get_position()[1] for t in ax.get_yticklabels()] == [1, 2, 4, 5]
     assert ax.get_xlim() == (-2.0, 52.0)
     given = btcsam_figures.btcsam_forest(pooled, test_sets=["psa", "baseline"])  # the heatmap's order; eec after
-    assert sorted((t.get_position()[1], t.get_text()) for t in given.texts) == [(0, "psa"), (3, "eec")]
+    assert sorted((t.get_position()[1], t.get_text()) for t in given.texts) == [(0, "PSA"), (3, "EEC")]

@@ -165,6 +165,9 @@ _DIRECTION_COLOURS = ("#bbbbbb", "#b2182b", "#542788")
 CATEGORY_COLOURS = {"actor": "#332288", "athlete": "#ddcc77", "business": "#117733", "musician": "#cc6677",
                     "politician": "#88ccee", "scientist": "#661100"}
 _FALLBACK_COLOURS = ("#44aa99", "#999933", "#882255", "#ee8866", "#6699cc", "#aa4499")
+STUDY_NAMES = {"eec": "EEC", "psa": "PSA", "biasfinder": "BiasFinder", "btcsam": "BTC-SAM", "multilingual": "EEC-ML"}
+"""How every figure names a study or a BTC-SAM test set drawn from one (its paper's name; any other keeps its own:
+BTC-SAM's ``baseline``). Round 12 found "eec" in the BTC-SAM figures and "EEC" in the others."""
 VECTOR_FORMAT = "pdf"  # written beside every PNG by save()
 ZERO_MARK = {"marker": "D", "markersize": 4.5, "markeredgecolor": "black", "markeredgewidth": 0.6,
              "linestyle": "none", "zorder": 6}

@@ -13,6 +13,7 @@ from matplotlib.patches import Rectangle
 from toolkit.errors import InputError
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
+    STUDY_NAMES,
     _figure_legend,
     _grid,
     _legend_outside,
@@ -26,8 +27,8 @@ from toolkit.plots.style import (
 )
 from toolkit.studies.agreement.captions import claim_words, family_words
 
-NAMES = {"eec": "EEC", "psa": "PSA", "biasfinder": "BiasFinder", "btcsam": "BTC-SAM", "multilingual": "EEC-ML"}
-"""How the figures name each study (its papers' names; any other study keeps its registry name)."""
+NAMES = STUDY_NAMES
+"""How the figures name each study (:data:`toolkit.plots.style.STUDY_NAMES`)."""
 UNITS = {"eec": "template", "psa": "sentence", "biasfinder": "template", "btcsam": "case"}
 """Each study's unit, as the headlines figure names the one that holds most of a model's weight."""
 ZERO_TOL = 1e-12  # a headline within this of 0 is 0: afinn's EEC |mean Δ| of identical scores sums to about 1e-17
@@ -171,7 +172,8 @@ def agreement_ranks(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
                 if "measure" in headlines.columns else pd.Series(dtype=str))
     room = ax.figure.get_figwidth() * ax.get_position().width / max(len(studies), 1)  # inches per study
     chars = max(8, int(0.9 * room / (0.55 * p.small_size / 72)))  # a character is about 0.55 em wide
-    ticks = [_measure_label(str(measures[s]), chars) if s in measures.index else NAMES.get(s, s) for s in studies]
+    ticks = [_measure_label(str(measures[s]).replace(*PERCENT.get(s, ("", ""))), chars) if s in measures.index
+             else NAMES.get(s, s) for s in studies]  # BTC-SAM's failure as %, as the headlines print it
     ax.set_xticks(range(len(studies)), ticks)
     extra = max(t.count("\n") for t in ticks) - 1  # lines beyond two take height, not the ranks' room
     if extra > 0:

@@ -14,6 +14,7 @@ from matplotlib.transforms import blended_transform_factory
 from toolkit.errors import InputError
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
+    STUDY_NAMES,
     _legend_outside,
     _note_below,
     _readable_annotations,
@@ -147,7 +148,8 @@ def btcsam_heatmap(table: pd.DataFrame, *, value: str = "detection_probability",
                            color="0.3")
         labels, upright, _ = column_labels(list(part.columns))
         panel.set_xticks([j + 0.5 for j in range(part.shape[1])], labels, rotation=90 if upright else 0)
-        panel.set_yticks([i + 0.5 for i in range(part.shape[0])], [str(i) for i in part.index], rotation=0)
+        names = [STUDY_NAMES.get(str(i), str(i)) if index == "test_set" else str(i) for i in part.index]
+        panel.set_yticks([i + 0.5 for i in range(part.shape[0])], names, rotation=0)
         panel.set(xlabel="", ylabel=index.replace("_", " "))
     note = f" ({words['hatched']})" if any_empty and cell < 0.42 else ""
     panels[-1].set_xlabel(columns.replace("_", " ") + note)
@@ -198,7 +200,7 @@ def btcsam_forest(pooled: pd.DataFrame, *, test_sets: Sequence[str] | None = Non
         header = int(rows[(data["test_set"] == group).to_numpy()].min()) - 1
         if header > 0:
             ax.axhline(header - 0.5, color="0.8", linewidth=0.6, zorder=0)
-        ax.text(0.01, header, group, transform=side, ha="left", va="center", fontweight="bold",
+        ax.text(0.01, header, STUDY_NAMES.get(group, group), transform=side, ha="left", va="center", fontweight="bold",
                 fontsize=preset().small_size)
     ax.set_yticks(rows, [labels[m] for m in data["model"]])
     ax.set_ylim(rows.max() + 0.7, -0.7)
