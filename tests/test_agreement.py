@@ -487,3 +487,30 @@ def test_agreement_records_no_interval_level_where_it_draws_no_interval(scored):
     row = result.tau.iloc[0]
     assert tuple(result.tau.columns) == agreement.TAU_COLUMNS and row["n_models"] < agreement.MIN_MODELS_CI
     assert np.isnan(row["ci_low"]) and np.isnan(row["ci_level"])
+
+
+def test_rank_interval_by_hand():
+    """Every number a study prints carries its interval: the ranks too (round 13 readers: the rank figure showed
+    ranks without their uncertainty). By hand, four replicates of three models' headlines, at alpha 0.5 (the 25 %
+    and 75 % quantiles, numpy's linear rule): model 0 ranks 1, 1, 3, 1 → [1, 1.5]; model 1 2, 3, 2, 2 → [2, 2.25];
+    model 2 3, 2, 1, 3 → [1.75, 3]. A replicate with an undefined headline is left out; tied headlines share their
+    mean rank."""
+    from toolkit.studies.agreement import rank_interval
+
+    boot = np.array([[3.0, 2.0, 1.0], [3.0, 1.0, 2.0], [1.0, 2.0, 3.0], [3.0, 2.0, 1.0], [np.nan, 1.0, 2.0]])
+    low, high = rank_interval(boot, alpha=0.5)
+    assert low.tolist() == pytest.approx([1.0, 2.0, 1.75]) and high.tolist() == pytest.approx([1.5, 2.25, 3.0])
+    tied_low, tied_high = rank_interval(np.array([[0.0, 0.0, 5.0]] * 3), alpha=0.05)
+    assert tied_low.tolist() == tied_high.tolist() == [2.5, 2.5, 1.0]
+    none_low, _ = rank_interval(np.full((3, 2), np.nan), alpha=0.05)
+    assert np.isnan(none_low).all()
+
+
+def test_agreement_headlines_carry_a_rank_interval_within_the_models_ranks(scored):
+    from toolkit.studies import agreement
+
+    result = agreement.agreement(scored=scored, n_boot=200, seed=0)
+    heads = result.headlines
+    assert tuple(heads.columns) == agreement.HEADLINE_COLUMNS
+    assert ((heads["rank_low"] >= 1) & (heads["rank_high"] <= heads.groupby("study")["model"].transform("size"))).all()
+    assert (heads["rank_low"] <= heads["rank_high"]).all()

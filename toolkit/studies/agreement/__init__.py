@@ -21,7 +21,8 @@ Higher = more biased (or more sensitive) in every one; rank 1 = the highest.
 
 Inputs: scored tables of the studies (``result.scored``), any subset of them, sharing at least three models.
 Outputs: :data:`HEADLINE_COLUMNS` (per study × model: the headline with a percentile interval and its rank, 1 = the
-highest; tied models share their mean rank, 6.5 for four tied at 5-8; ``top_unit_share``: the largest share of the
+highest; tied models share their mean rank, 6.5 for four tied at 5-8; ``rank_low``/``rank_high``: the rank's 95 %
+interval over the same replicates, per model (:func:`rank_interval`); ``top_unit_share``: the largest share of the
 model's denominator one unit holds — BiasFinder's pronoun templates give 1 pair of mutants and a name template
 900, so one template can decide the rate) and
 :data:`TAU_COLUMNS`, per pair of studies:
@@ -78,8 +79,8 @@ from toolkit.studies.base import Settings, Study
 from toolkit.studies.result import Provenance, StudyResult
 
 UNIT_COLUMNS = ("model", "unit", "part", "num", "den")
-HEADLINE_COLUMNS = ("study", "measure", "model", "estimate", "ci_low", "ci_high", "rank", "n_units",
-                    "top_unit_share")
+HEADLINE_COLUMNS = ("study", "measure", "model", "estimate", "ci_low", "ci_high", "rank", "rank_low", "rank_high",
+                    "n_units", "top_unit_share")
 TAU_COLUMNS = ("study_a", "study_b", "n_models", "tau", "ci_low", "ci_high", "ci_level", "share_positive",
                "share_undefined",
                "p_value", "p_adjusted", "family_size", "correction", "p_min", "claim_possible", "min_abs_tau", "state",
@@ -323,9 +324,11 @@ def agreement(*, scored: Mapping[str, pd.DataFrame], n_boot: int = 2000, seed: i
         boots[name], points[name] = boot, point
         low, high = np.nanquantile(boot, [alpha / 2, 1 - alpha / 2], axis=0)
         ranks = sps.rankdata(-point, method="average")  # tied models share their mean rank, as τ-b counts ties
+        rank_low, rank_high = rank_interval(boot, alpha=alpha)
         measure = f"{known[name]} ({attribute})" if name == "biasfinder" else known[name]  # the one attribute read
         rows += [{"study": name, "measure": measure, "model": m, "estimate": float(point[i]),
-                  "ci_low": float(low[i]), "ci_high": float(high[i]), "rank": float(ranks[i]), "n_units": n_units,
+                  "ci_low": float(low[i]), "ci_high": float(high[i]), "rank": float(ranks[i]),
+                  "rank_low": float(rank_low[i]), "rank_high": float(rank_high[i]), "n_units": n_units,
                   "top_unit_share": float(top[i])}
                  for i, m in enumerate(models)]
     taus = []
@@ -377,6 +380,19 @@ def agreement(*, scored: Mapping[str, pd.DataFrame], n_boot: int = 2000, seed: i
                    reason="; ".join(filter(None, [why, *notes])))  # an undefined τ: its note alone
     return Agreement(headlines=pd.DataFrame(rows, columns=list(HEADLINE_COLUMNS)),
                      tau=pd.DataFrame(taus, columns=list(TAU_COLUMNS)))
+
+
+def rank_interval(boot: np.ndarray, *, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """Each model's rank interval (1 = highest headline; ties share their mean rank, as ``rank``): the alpha/2 and
+    1 − alpha/2 quantiles of its rank over the replicates ``boot`` (n_boot × models: the study's units resampled,
+    the models fixed), each model on its own, not simultaneous; replicates where a headline is undefined are left
+    out, and with none left the interval is NaN."""
+    valid = boot[np.isfinite(boot).all(axis=1)]
+    if not len(valid):
+        return np.full(boot.shape[1], np.nan), np.full(boot.shape[1], np.nan)
+    ranks = sps.rankdata(-valid, method="average", axis=1)
+    low, high = np.quantile(ranks, [alpha / 2, 1 - alpha / 2], axis=0)
+    return low, high
 
 
 def tau_interval(replicates: np.ndarray, *, alpha: float, family_size: int, correction: str) -> tuple[float, float,

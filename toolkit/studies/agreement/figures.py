@@ -150,18 +150,28 @@ def agreement_ranks(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     labels, colours, markers = short_labels(models), model_palette(models), model_markers(models)
     table = headlines.pivot_table(index="model", columns="study", values="rank", aggfunc="first").reindex(
         index=models, columns=studies)
+    by_rank = list(headlines.groupby("model")["rank"].mean().sort_values(kind="stable").index)
+    spans = {c: headlines.pivot_table(index="model", columns="study", values=c, aggfunc="first").reindex(
+        index=models, columns=studies) for c in ("rank_low", "rank_high") if c in headlines.columns}
+    intervals = len(spans) == 2 and spans["rank_low"].notna().any().any()
     offsets = pd.DataFrame(0.0, index=models, columns=studies)
-    for study in studies:
-        for _, tied in table[study].dropna().groupby(table[study].dropna()):
-            for k, model in enumerate(tied.index):
-                offsets.loc[model, study] = (k - (len(tied) - 1) / 2) * 0.09
+    if intervals:  # every model its own slot (in the legend's order), so its rank interval shows beside the others
+        for k, model in enumerate(by_rank):
+            offsets.loc[model, :] = (k - (len(by_rank) - 1) / 2) * min(0.07, 0.6 / max(len(by_rank), 1))
+    else:
+        for study in studies:
+            for _, tied in table[study].dropna().groupby(table[study].dropna()):
+                for k, model in enumerate(tied.index):
+                    offsets.loc[model, study] = (k - (len(tied) - 1) / 2) * 0.09
     zeros = (headlines.pivot_table(index="model", columns="study", values="estimate", aggfunc="first")
              .reindex(index=models, columns=studies).abs().le(ZERO_TOL) if "estimate" in headlines.columns else None)
-    by_rank = list(headlines.groupby("model")["rank"].mean().sort_values(kind="stable").index)
     for model in by_rank:  # the legend in the headlines figure's order: by mean rank, most biased first
         x = np.arange(len(studies)) + offsets.loc[model].to_numpy(float)
         ax.plot(x, table.loc[model].to_numpy(float), marker=markers[model], color=colours[model],
                 label=labels[model], markersize=4.0, linewidth=1.0)
+        if intervals:
+            ax.vlines(x, spans["rank_low"].loc[model].to_numpy(float), spans["rank_high"].loc[model].to_numpy(float),
+                      color=colours[model], linewidth=0.8, alpha=0.8, zorder=1)
         zero = (zeros.loc[model].to_numpy(bool) if zeros is not None else np.zeros(len(studies), bool))
         if zero.any():  # a rank a headline of exactly 0 gives (no BTC, identical scores): a tie, not a finding
             ax.plot(x[zero], table.loc[model].to_numpy(float)[zero], linestyle="none", marker=markers[model],
@@ -179,7 +189,10 @@ def agreement_ranks(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     if extra > 0:
         ax.figure.set_figheight(ax.figure.get_figheight() + extra * p.small_size * 1.3 / 72)
     ax.set_xlim(-0.4, len(studies) - 0.6)
-    if (offsets.to_numpy() != 0).any():
+    if intervals:
+        ax.set_xlabel("each model in its own slot; tied models share their mean rank; bars: 95\u00a0% interval of "
+                      "the rank (each study's units resampled, per model)")
+    elif (offsets.to_numpy() != 0).any():
         ax.set_xlabel("tied models share their mean rank, set side by side")
     top = max(int(np.ceil(np.nanmax(table.to_numpy(float)))), len(models)) if table.notna().any().any() else 1
     ax.set_yticks(range(1, top + 1))
