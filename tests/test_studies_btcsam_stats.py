@@ -114,7 +114,15 @@ def test_run_records_the_family_and_figures_include_the_forest_plot():
     assert result.provenance.settings["correction"] == "fdr_bh" and "test set" in result.provenance.settings["family"]
     assert tuple(result.detection.columns) == btcsam.DETECTION_CI_COLUMNS
     assert result.failure_pct["n_pair_cases"].iloc[0] == 3
-    assert "btcsam_failure_forest" in result.figures()
+    figures = result.figures()
+    assert "btcsam_failure_forest" in figures
+    # detection in %, as the failure figures print it (round 13: ".31" beside "31"); the CSV keeps the probability
+    detection = figures["btcsam_detection"].figure
+    labels = [ax.get_ylabel() for ax in detection.axes if ax.get_label() == "<colorbar>"]
+    assert labels == ["detection probability (%)"]
+    probability = float(result.detection["detection_probability"].iloc[0])
+    cells = [t.get_text().split("\n")[0] for ax in detection.axes for t in ax.texts if t.get_text()[:1].isdigit()]
+    assert f"{100 * probability:.0f}" in cells and 0.0 <= probability <= 1.0
 
 
 def test_rows_without_a_null_say_why():

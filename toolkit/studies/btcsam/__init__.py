@@ -231,8 +231,11 @@ def figures_of(result: StudyResult, *, theta: float | None = None) -> dict[str, 
     of the failure % per model × test set with Wilson intervals, keyed by stem."""
     theta = result.settings.theta if theta is None else theta
     detection = result.detection[result.detection["theta"] == theta]
+    percent = detection.assign(detection_pct=100 * detection["detection_probability"],  # in %, as failure
+                               ci_low=100 * detection["ci_low"], ci_high=100 * detection["ci_high"])
     return {"btcsam_detection": btcsam_figures.btcsam_heatmap(
-                detection, title=f"Detection probability per test set (θ = {theta:g}; as BTC-SAM's Table 2)"),
+                percent, value="detection_pct",
+                title=f"Detection probability per test set (θ = {theta:g}; as BTC-SAM's Table 2)"),
             "btcsam_failure_pct": btcsam_figures.btcsam_heatmap(
                 failure_by_bias_type(result.failure_pct, alpha=result.settings.alpha), value="failure_pct",
                 index="model", title=f"Failure % per model, test sets pooled (θ = {result.settings.theta:g}; "

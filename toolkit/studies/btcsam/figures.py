@@ -26,8 +26,12 @@ from toolkit.plots.style import (
     short_labels,
 )
 
-COLOURBAR_LABELS = {"failure_pct": "failure %", "detection_probability": "detection probability"}
-SCALES = {"failure_pct": (0.0, 100.0), "detection_probability": (0.0, 1.0)}
+COLOURBAR_LABELS = {"failure_pct": "failure %", "detection_probability": "detection probability",
+                    "detection_pct": "detection probability (%)"}
+SCALES = {"failure_pct": (0.0, 100.0), "detection_probability": (0.0, 1.0), "detection_pct": (0.0, 100.0)}
+PERCENTS = ("failure_pct", "detection_pct")
+"""The values a heatmap prints as whole percentages (the study draws detection in %, as the failure figures, since
+round 13 readers read ".31" and "31" for one quantity as two units; the CSV keeps the probability)."""
 """The colour scale of each value: its whole range (a colour bar that ends at the largest cell would make the
 largest look extreme)."""
 ROW_INCHES = 0.27  # a cell: two lines of 7 pt
@@ -46,6 +50,7 @@ def heatmap_words(value: str, *, theta: str = "") -> dict[str, str]:
     unit = COLOURBAR_LABELS.get(value, value.replace("_", " "))
     fails = "a case fails where its texts' labels differ or their scores span more than θ"
     meaning = {"detection_probability": f" (the share of case × classifier pairs that fail; {fails})",
+               "detection_pct": f" (the share of case × classifier pairs that fail; {fails})",
                "failure_pct": f" ({fails})"}.get(value, "")
     return {"colourbar": unit, "cell": f"each cell: {unit}{meaning}, its 95\u00a0% Wilson interval below (cases as "
             "units)", "no_case": "no case", "hatched": "hatched: no case"}
@@ -57,7 +62,7 @@ def _cells(table: pd.DataFrame, *, value: str, index: str, columns: str) -> tupl
     pivot = lambda column: table.pivot_table(index=index, columns=columns, values=column, aggfunc="mean", sort=False,
                                              dropna=False)
     grid = pivot(value)
-    percent = value == "failure_pct"
+    percent = value in PERCENTS
     single = bool(table.groupby([index, columns]).size().max() == 1)
     numbers = grid.map(lambda v: _value_text(v, percent=percent))
     if single and {"ci_low", "ci_high"} <= set(table):
@@ -89,7 +94,7 @@ def btcsam_heatmap(table: pd.DataFrame, *, value: str = "detection_probability",
                          fix="pass detection_intervals(...) or failure_by_bias_type(...) of a scored test set.")
     p = preset()
     grid, texts = _cells(table, value=value, index=index, columns=columns)
-    percent = value == "failure_pct"
+    percent = value in PERCENTS
     if texts is None:
         texts = grid.map(lambda v: _value_text(v, percent=percent))
     for frame in (grid, texts):
