@@ -31,6 +31,9 @@ SOURCE_NAMES, SOURCE_SHORT = corpora.SOURCE_NAMES, corpora.SOURCE_SHORT
 """At a column's width a row says "Spanish (GT)"; the legend spells the sources out."""
 FILLED = "filled: a difference (verdict)"
 OPEN = "open: no difference shown"
+NONE_FOUND = "open: no difference shown, for any system here"
+"""The open key where no point is filled (round 13: "open: no difference shown" beside only open points read as
+a key that says nothing; this one states the finding)."""
 IDENTICAL = "identical scores (Δ = 0)"
 HALF_FILLED = {**ZERO_MARK, "fillstyle": "left", "markerfacecoloralt": "white"}
 """A system whose pairs all score the same: a diamond at 0, half filled, so it reads neither as a difference
@@ -158,7 +161,7 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
                for m in dict((labels[m], m) for m in systems).values()]
     texts = list(dict.fromkeys(labels[m] for m in systems))
     # the filled key only where a point is filled: a key for nothing drawn reads as a finding missed (round 10)
-    for face, words in ((("0.35", FILLED),) if any_filled else ()) + (("white", OPEN),):
+    for face, words in ((("0.35", FILLED), ("white", OPEN)) if any_filled else (("white", NONE_FOUND),)):
         handles.append(Line2D([], [], color="0.35", marker="o", markerfacecolor=face, markersize=3.5,
                               linestyle="none"))
         texts.append(words)
