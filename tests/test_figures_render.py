@@ -496,8 +496,8 @@ def test_interval_figure_draws_the_paper_t_interval_beside_the_two_way_one():
     spans = [seg for c in ax.collections for seg in getattr(c, "get_segments", list)()
              if len(seg) == 2 and np.allclose(sorted(seg[:, 1]), [vader["t_ci_low"], vader["t_ci_high"]])]
     assert spans and max(c.get_linewidth()[0] for c in ax.collections if hasattr(c, "get_segments")) >= 2
-    legend = _legend_texts(ax)
-    assert "EEC paper's test: mean Δ, paired t CI" in legend and "all Δ = 0" in legend
+    legend = [" ".join(t.split()) for t in _legend_texts(ax)]  # a column's width wraps the longer entries
+    assert "EEC paper's test: mean Δ, paired t CI (mostly inside its circle)" in legend and "all Δ = 0" in legend
     assert ax.get_ylabel().replace("\n", " ") == "Δ (F − M), scores in [0,\u00a01]"  # every score is mapped to [0, 1]
 
 
@@ -521,7 +521,7 @@ def test_interval_figure_fills_the_paper_t_circle_in_the_box_colour_where_the_pa
             circles = [line for line in ax.get_lines() if len(line.get_xdata()) == 1 and line.get_marker() == "o"
                        and np.isclose(line.get_ydata()[0], mean)]
             faces[(table is marked, model)] = to_hex(circles[0].get_markerfacecolor())
-        said = any("filled: significant, in the box plots' colour" in t for t in _legend_texts(ax))
+        said = any("; filled: significant, in the box plots' colour" in t for t in _legend_texts(ax))
         assert said == (table is marked)
     assert faces[(True, up)] == to_hex(_DIRECTION_COLOURS[1]) and faces[(True, down)] == to_hex(_DIRECTION_COLOURS[2])
     assert faces[(False, up)] == faces[(False, down)] == "#ffffff"
