@@ -1473,3 +1473,30 @@ def test_agreement_ranks_name_btcsam_failure_in_percent_as_the_headlines_do():
         ax = agreement_figures.agreement_ranks(headlines)
     ticks = [" ".join(t.get_text().split()) for t in ax.get_xticklabels()]
     assert "BTC-SAM failure %" in ticks and "EEC |mean Δ|" in ticks
+
+
+def test_intersections_draw_a_panel_per_system_where_the_grid_fits():
+    """Round-12 and -13 readers scored the one-panel intersections 2: eight systems' intervals in each of seven rows.
+    At a double preset's width each system has its own panel (titled by it, one x scale, the contrasts named in
+    the left column); at a column's width, or with layout="one", all share one panel; a bad layout is TK103."""
+    contrasts = ["F-AA vs M-AA", "F-EA vs M-EA", "interaction"]
+    models = ["vader", "minilm-imdb", "ait:svm-unigrams/valence"]
+    table = pd.DataFrame([{"model": m, "task": "valence", "contrast": k, "estimate": 0.01 * (i - j),
+                           "ci_low": 0.01 * (i - j) - 0.02 * (i + 1), "ci_high": 0.01 * (i - j) + 0.02 * (i + 1),
+                           "state": "ok", "p_adjusted": 0.5, "family": "intersections: 9 contrasts (3 systems), holm"}
+                          for i, m in enumerate(models) for j, k in enumerate(contrasts)])
+    with plots.use_preset("acl-double"):
+        first = plots.intersections(table)
+        one = plots.intersections(table, layout="one")
+    panels = [ax for ax in first.figure.axes if ax.get_title()]
+    assert [ax.get_title() for ax in panels] == ["vader", "minilm-imdb", "svm-unigrams"]
+    assert len({ax.get_xlim() for ax in panels}) == 1  # one scale
+    named = [bool([t for t in ax.get_yticklabels() if t.get_visible() and t.get_text()]) for ax in panels]
+    assert named == [True, False, True]  # two columns: the left one names the contrasts
+    assert len(one.figure.axes) == 1 and len(plots.intersections(table, layout="one", ax=None).figure.axes) == 1
+    with plots.use_preset("acl-single"):
+        column = plots.intersections(table)
+    assert len(column.figure.axes) == 1  # no room for a grid at a column's width
+    with pytest.raises(KeyError, match="one, systems") as caught:
+        plots.intersections(table, layout="grid")
+    assert caught.value.code == "TK103"

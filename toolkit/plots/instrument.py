@@ -2,6 +2,7 @@
 the estimate across template wordings, and the gender × race contrasts; data in, Axes out."""
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from functools import partial
@@ -12,7 +13,7 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 
-from toolkit.errors import InputError
+from toolkit.errors import InputError, unknown
 from toolkit.formatting import short_labels
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
@@ -332,15 +333,27 @@ def intersections_labels(*, alpha: float, family: str, starred: str, letters: bo
             "zero": "identical scores (Δ = 0)"}
 
 
+LAYOUTS = ("systems", "one")
+"""How :func:`intersections` lays out several systems: ``systems`` (default) a panel per system, the contrasts named
+in the left column, one x scale (at a double preset's width; a column draws one panel); ``one`` every system in one
+panel, side by side within each contrast (round-12
+and -13 readers scored that 2: eight systems' intervals in each of seven rows)."""
+
+
 @_styled
-def intersections(table: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = None) -> Axes:
+def intersections(table: pd.DataFrame, *, alpha: float = 0.05, layout: str = "systems",
+                  ax: Axes | None = None) -> Axes:
     """:func:`toolkit.intersections.cells`: each contrast (the first cell's names minus the second's) with its
     95 % interval, one colour per system; filled where the Holm-adjusted p (``p_adjusted``, over every contrast of
     the run: ``family``) is below ``alpha``, open where not (the interval itself is not adjusted, said in the
     legend); a contrast whose scores are identical (Δ = 0, no interval) is a diamond, in the legend; a contrast
     some system has not enough data for is starred, and the note says for which. A table of several tasks
     (``make figures TASK=all``) and no ``ax``: one panel per task in one new Figure (:func:`_grid`), a system kind
-    the same colour in every panel, one legend; returns the first panel (its figure holds them all)."""
+    the same colour in every panel, one legend; returns the first panel (its figure holds them all). One task,
+    several systems and no ``ax``: ``layout`` (:data:`LAYOUTS`) ``systems`` draws a panel per system where the
+    grid fits the preset (:func:`_grid_fits`; returns the first; else one panel), ``one`` all in one panel."""
+    if layout not in LAYOUTS:
+        raise unknown("intersections layout", layout, LAYOUTS)
     _check_intersections(table)
     tasks = list(dict.fromkeys(table["task"])) if "task" in table.columns else []
     if ax is None and len(tasks) > 1:
@@ -348,6 +361,8 @@ def intersections(table: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None =
     constant = _constant_systems(table)
     full, table = table, table[~table["model"].isin(constant)] if len(constant) < table["model"].nunique() else table
     models = list(dict.fromkeys(table["model"]))
+    if ax is None and layout == "systems" and len(models) > 1 and _grid_fits(len(models), table):
+        return _system_intersections(full, table, constant=constant, alpha=alpha)
     ax = ax if ax is not None else new_axes(height=3.0 + 0.2 * max(0, len(models) - 4))  # room per system
     zero, sparse = _intersections_panel(ax, table, alpha=alpha)
     words = _intersections_words(full, alpha=alpha, sparse=sparse,
@@ -358,6 +373,62 @@ def intersections(table: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None =
     extra_handles, extra_texts = _intersections_keys(table, alpha=alpha, zero=zero, words=words)
     _legend_outside(ax, handles + extra_handles, texts + extra_texts)
     return ax
+
+
+GRID_ROOM = 1.6
+"""Inches a grid of :func:`intersections` panels leaves for its title, note and legend."""
+LABEL_ROOM = 0.35
+"""Inches the grid's two-line x label takes under its bottom row."""
+
+
+def _panel_height(table: pd.DataFrame) -> float:
+    """A system's panel of :func:`intersections`: a row per contrast, its title and its x ticks."""
+    return 0.16 * table["contrast"].nunique() + 0.5
+
+
+def _grid_fits(n_systems: int, table: pd.DataFrame) -> bool:
+    """Whether a panel per system fits the active preset: two columns of them at its width (a double preset), their
+    rows and :data:`GRID_ROOM` within its ``max_height``; else :func:`intersections` draws one panel."""
+    p = preset()
+    return p.double and math.ceil(n_systems / 2) * _panel_height(table) + LABEL_ROOM + GRID_ROOM <= p.max_height
+
+
+def _system_intersections(full: pd.DataFrame, table: pd.DataFrame, *, constant: list[str], alpha: float) -> Axes:
+    """:func:`intersections` with a panel per system of ``table`` (titled by it, in its colour and marker): the
+    contrasts named in the left column only, one x scale across panels (labelled under each column), one note
+    and one legend of what the marks mean (each panel names its system). Returns the first panel."""
+    models = list(dict.fromkeys(table["model"]))
+    palette, markers, names = model_palette(models), model_markers(models), short_labels(models)
+    contrasts = list(dict.fromkeys(table["contrast"]))
+    figure, cells = _grid(len(models), panel_width=2.6, panel_height=_panel_height(table))
+    figure.set_figheight(figure.get_figheight() + LABEL_ROOM)  # the x label under the bottom row
+    zero, sparse = False, []
+    for model, cell in zip(models, cells):
+        drawn, missing = _intersections_panel(cell, table[table["model"] == model], alpha=alpha, narrow=True,
+                                              contrasts=contrasts, palette=palette, markers=markers)
+        zero, sparse = zero or drawn, sparse + [missing]
+        cell.set_title(names[model], color=palette[model], fontsize=preset().font_size)
+        cell.set(xlabel="", ylabel="")
+    low = min(cell.get_xlim()[0] for cell in cells)
+    high = max(cell.get_xlim()[1] for cell in cells)
+    for cell in cells:  # one scale: a system's interval is read against the others'
+        cell.set_xlim(low, high)
+    _left_names_only(cells)
+    words = _intersections_words(full, alpha=alpha, sparse=pd.concat(sparse),
+                                 constant=[m for m in constant if m not in set(models)])
+    figure.suptitle(words["title"], fontsize=preset().title_size)
+    for cell in _column_bottoms(cells):  # the panel's width: the cells and the interval, short (the note names
+        # the correction)
+        cell.set_xlabel(words["xlabel"].removeprefix("score difference: ").replace(" CIs, Bonferroni)", " CIs)")
+                        .replace(" (", "\n(", 1))
+    _note_below(cells[0], words["note"])
+    seen: dict[str, object] = {}  # each system keyed too, as in one panel: a reader finds it by its marker
+    for cell in cells:
+        for handle, text in zip(*cell.get_legend_handles_labels()):
+            seen.setdefault(text, handle)
+    handles, texts = _intersections_keys(table, alpha=alpha, zero=zero, words=words)
+    _legend_outside(cells[0], list(seen.values()) + handles, list(seen) + texts, under=True)
+    return cells[0]
 
 
 def _check_intersections(table: pd.DataFrame) -> None:
@@ -376,13 +447,16 @@ def _check_intersections(table: pd.DataFrame) -> None:
                                  f"numbers (first: {bad.iloc[0]!r}).", fix=fix)
 
 
-def _intersections_panel(ax: Axes, table: pd.DataFrame, *, alpha: float,
-                         narrow: bool = False) -> tuple[bool, pd.DataFrame]:
+def _intersections_panel(ax: Axes, table: pd.DataFrame, *, alpha: float, narrow: bool = False,
+                         contrasts: list[str] | None = None, palette: dict[str, str] | None = None,
+                         markers: dict[str, str] | None = None) -> tuple[bool, pd.DataFrame]:
     """Draw :func:`intersections`' point-ranges and contrast labels on ``ax``; returns whether a diamond was drawn
-    and the rows without enough data; ``narrow``: a panel of a grid (at most four ticks, as at a column's width)."""
-    contrasts = list(dict.fromkeys(table["contrast"]))
+    and the rows without enough data; ``narrow``: a panel of a grid (at most four ticks, as at a column's width);
+    ``contrasts``, ``palette``, ``markers``: the whole figure's (a panel per system draws one system of many)."""
+    contrasts = list(dict.fromkeys(table["contrast"])) if contrasts is None else contrasts
     models = list(dict.fromkeys(table["model"]))
-    palette, markers = model_palette(models), model_markers(models)
+    palette = model_palette(models) if palette is None else palette
+    markers = model_markers(models) if markers is None else markers
     names = short_labels(models)  # unique: one system per task (make figures TASK=all) keeps its task
     step = 0.6 / max(len(models), 1)
     zero, tested = False, "p_adjusted" in table.columns

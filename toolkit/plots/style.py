@@ -296,14 +296,17 @@ def _styled(function):
     return wrapper
 
 
-def _grid(n_panels: int, *, panel_width: float) -> tuple[Figure, list[Axes]]:
+def _grid(n_panels: int, *, panel_width: float, panel_height: float | None = None) -> tuple[Figure, list[Axes]]:
     """A new Figure for ``n_panels`` panels filling the active preset's width: two columns at double width when a
-    panel of ``panel_width`` inches fits in half of it, else one; rows of the preset's panel height shrunk to fit
-    ``max_height`` (at least 1.5 in); unused cells removed. Returns the figure and its panels row by row."""
+    panel of ``panel_width`` inches fits in half of it, else one; rows of the preset's panel height (or
+    ``panel_height``) shrunk to fit ``max_height`` (at least 1.5 in, or ``panel_height``); unused cells removed.
+    Returns the figure and its panels row by row."""
     p = preset()
     ncols = 2 if p.double and n_panels > 1 and panel_width <= p.width / 2 else 1
     nrows = math.ceil(n_panels / ncols)
-    height = min(p.max_height, nrows * max(1.5, min(p.height, p.max_height / nrows)))
+    row = (max(1.5, min(p.height, p.max_height / nrows)) if panel_height is None
+           else min(panel_height, p.max_height / nrows))
+    height = min(p.max_height, nrows * row)
     figure = Figure(figsize=(p.width, height), layout="constrained")
     figure.toolkit_preset = p.name
     grid = figure.subplots(nrows, ncols, squeeze=False)
