@@ -1500,3 +1500,22 @@ def test_intersections_draw_a_panel_per_system_where_the_grid_fits():
     with pytest.raises(KeyError, match="one, systems") as caught:
         plots.intersections(table, layout="grid")
     assert caught.value.code == "TK103"
+
+
+def test_biasfinder_rates_set_a_null_beside_its_rate_not_on_it():
+    """Round 13: ridge-chars' rate and null markers touched. With eight models, any two markers' centres sit at least
+    6 pt apart (a 4-pt marker, its edges and a gap)."""
+    models = ["vader", "textblob", "afinn", "minilm-imdb", "ait:svm-unigrams/valence", "ait:svr-ngrams/valence",
+              "ait:ridge-chars/valence", "ait:lexicon-ridge/valence"]
+    rates = pd.DataFrame([{"model": m, "attribute": a, "templates": 40, "rate_between": 0.03, "rate_low": 0.01,
+                           "rate_high": 0.06, "rate_within": 0.03, "null_low": 0.01, "null_high": 0.06,
+                           "interval": "cluster"} for m in models for a in ("country", "gender", "occupation")])
+    with plots.use_preset("acl-double"):
+        ax = biasfinder_figures.biasfinder_rates(rates)
+    canvas = FigureCanvasAgg(ax.figure)
+    canvas.draw()
+    xs = sorted(ax.transData.transform((x, 0.03))[0] for line in ax.get_lines()
+                if line.get_marker() not in ("None", "", None, "_") and len(line.get_xdata())
+                for x in line.get_xdata())
+    assert len(xs) == 2 * len(models) * 3
+    assert min(np.diff(xs)) >= 6 * ax.figure.dpi / 72
