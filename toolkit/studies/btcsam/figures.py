@@ -52,7 +52,8 @@ def heatmap_words(value: str, *, theta: str = "") -> dict[str, str]:
     meaning = {"detection_probability": f" (the share of case × classifier pairs that fail; {fails})",
                "detection_pct": f" (the share of case × classifier pairs that fail; {fails})",
                "failure_pct": f" ({fails})"}.get(value, "")
-    return {"colourbar": unit, "cell": f"each cell: {unit}{meaning}, its 95\u00a0% Wilson interval below (cases as "
+    return {"colourbar": unit, "cell": f"each cell: {unit.replace(' (%)', ' in %')}{meaning}, its 95\u00a0% Wilson "
+            "interval below (cases as "
             "units)", "no_case": "no case", "hatched": "hatched: no case"}
 
 
