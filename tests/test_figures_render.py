@@ -1477,7 +1477,7 @@ def test_agreement_ranks_name_btcsam_failure_in_percent_as_the_headlines_do():
 
 def test_intersections_draw_a_panel_per_system_where_the_grid_fits():
     """Round-12 and -13 readers scored the one-panel intersections 2: eight systems' intervals in each of seven rows.
-    At a double preset's width each system has its own panel (titled by it, one x scale, the contrasts named in
+    At a double preset's width each system has its own panel (titled by it, its own x scale, the contrasts named in
     the left column); at a column's width, or with layout="one", all share one panel; a bad layout is TK103."""
     contrasts = ["F-AA vs M-AA", "F-EA vs M-EA", "interaction"]
     models = ["vader", "minilm-imdb", "ait:svm-unigrams/valence"]
@@ -1490,7 +1490,8 @@ def test_intersections_draw_a_panel_per_system_where_the_grid_fits():
         one = plots.intersections(table, layout="one")
     panels = [ax for ax in first.figure.axes if ax.get_title()]
     assert [ax.get_title() for ax in panels] == ["vader", "minilm-imdb", "svm-unigrams"]
-    assert len({ax.get_xlim() for ax in panels}) == 1  # one scale
+    spans = [ax.get_xlim() for ax in panels]  # each its own scale, symmetric about 0 (round 14)
+    assert all(low == -high for low, high in spans) and len(set(spans)) == 3
     named = [bool([t for t in ax.get_yticklabels() if t.get_visible() and t.get_text()]) for ax in panels]
     assert named == [True, False, True]  # two columns: the left one names the contrasts
     assert len(one.figure.axes) == 1 and len(plots.intersections(table, layout="one", ax=None).figure.axes) == 1

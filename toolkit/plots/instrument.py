@@ -335,7 +335,7 @@ def intersections_labels(*, alpha: float, family: str, starred: str, letters: bo
 
 LAYOUTS = ("systems", "one")
 """How :func:`intersections` lays out several systems: ``systems`` (default) a panel per system, the contrasts named
-in the left column, one x scale (at a double preset's width; a column draws one panel); ``one`` every system in one
+in the left column, each panel its own x scale (at a double preset's width; a column draws one panel); ``one`` every system in one
 panel, side by side within each contrast (round-12
 and -13 readers scored that 2: eight systems' intervals in each of seven rows)."""
 
@@ -395,7 +395,8 @@ def _grid_fits(n_systems: int, table: pd.DataFrame) -> bool:
 
 def _system_intersections(full: pd.DataFrame, table: pd.DataFrame, *, constant: list[str], alpha: float) -> Axes:
     """:func:`intersections` with a panel per system of ``table`` (titled by it, in its colour and marker): the
-    contrasts named in the left column only, one x scale across panels (labelled under each column), one note
+    contrasts named in the left column only, each panel its own x scale symmetric about 0 (labelled under each
+    column), one note
     and one legend of what the marks mean (each panel names its system). Returns the first panel."""
     models = list(dict.fromkeys(table["model"]))
     palette, markers, names = model_palette(models), model_markers(models), short_labels(models)
@@ -409,10 +410,10 @@ def _system_intersections(full: pd.DataFrame, table: pd.DataFrame, *, constant: 
         zero, sparse = zero or drawn, sparse + [missing]
         cell.set_title(names[model], color=palette[model], fontsize=preset().font_size)
         cell.set(xlabel="", ylabel="")
-    low = min(cell.get_xlim()[0] for cell in cells)
-    high = max(cell.get_xlim()[1] for cell in cells)
-    for cell in cells:  # one scale: a system's interval is read against the others'
-        cell.set_xlim(low, high)
+    for cell in cells:  # each panel its own scale, symmetric about 0 (round 14: on one scale the narrow systems'
+        # intervals were unreadable; the ticks say each panel's range)
+        edge = max(abs(v) for v in cell.get_xlim())
+        cell.set_xlim(-edge, edge)
     _left_names_only(cells)
     words = _intersections_words(full, alpha=alpha, sparse=pd.concat(sparse),
                                  constant=[m for m in constant if m not in set(models)])
