@@ -72,8 +72,10 @@ def test_agreement_figures_draw(scored):
     result = agreement.agreement(scored=scored, n_boot=50)
     ax = agreement_figures.agreement_tau(result.tau)
     assert "4 models" in ax.get_title() and len(ax.texts) == len(result.tau)  # a lower triangle: each pair once
-    ranks = agreement_figures.agreement_ranks(result.headlines)
+    ranks = agreement_figures.agreement_ranks(result.headlines, kind="lines")
     assert len(ranks.get_lines()) == 4
+    table = agreement_figures.agreement_ranks(result.headlines)  # the default: a cell per model and study
+    assert len([t for t in table.texts if t.get_text()]) == len(result.headlines)
 
 
 def test_four_models_cannot_show_agreement_and_the_table_says_so(scored):

@@ -182,6 +182,7 @@ def _frames():
         "btcsam_failure_forest": lambda: btcsam_figures.btcsam_forest(pooled),
         "agreement_tau": lambda: agreement_figures.agreement_tau(tau),
         "agreement_ranks": lambda: agreement_figures.agreement_ranks(headlines),
+        "agreement_ranks_lines": lambda: agreement_figures.agreement_ranks(headlines, kind="lines"),
         "agreement_headlines": lambda: agreement_figures.agreement_headlines(
             headlines.assign(estimate=lambda h: 0.3 - 0.05 * h["rank"], ci_low=lambda h: 0.25 - 0.05 * h["rank"],
                              ci_high=lambda h: 0.36 - 0.05 * h["rank"])),
@@ -412,7 +413,7 @@ def test_models_of_one_figure_get_distinct_colours_from_the_palette_in_sorted_or
 
 def test_ranks_lines_have_one_colour_per_model_and_tied_models_stay_visible():
     with plots.use_preset("acl-double"):
-        ax = FIGURES["agreement_ranks"]()
+        ax = FIGURES["agreement_ranks_lines"]()
     lines = [line for line in ax.get_lines() if not line.get_label().startswith("_")]
     assert len({to_hex(line.get_color()) for line in lines}) == len(lines) == 5
     eec_points = {(round(float(line.get_xdata()[0]), 3), float(line.get_ydata()[0])) for line in lines}
@@ -692,7 +693,7 @@ def test_agreement_headlines_show_each_studys_values_in_one_model_order():
     assert {tuple(ax.get_yticks()) for ax in panels} == {(0, 1, 2, 3, 4)}
     with plots.use_preset("acl-double"):
         ranks = FIGURES["agreement_ranks"]()
-    assert tuple(t for t in _legend_texts(ranks) if t in next(iter(orders))) == next(iter(orders))  # one order
+    assert tuple(t.get_text() for t in ranks.get_yticklabels()) == next(iter(orders))  # one order: the table's rows
     for ax in panels:
         ends = sorted(round(float(v), 6) for c in ax.collections for seg in getattr(c, "get_segments", list)()
                       if len(seg) == 2 and np.isclose(seg[0][1], seg[1][1]) for v in (seg[0][0], seg[1][0]))
@@ -1210,7 +1211,7 @@ def test_agreement_ranks_draw_a_tie_at_zero_open_and_say_so():
                                                               ("textblob", 2.5, 0.0))))
                               for m, r, e in rows])
     with plots.use_preset("acl-double"):
-        ax = agreement_figures.agreement_ranks(headlines)
+        ax = agreement_figures.agreement_ranks(headlines, kind="lines")
     open_points = {(round(float(line.get_xdata()[0])), float(line.get_ydata()[0]))
                    for line in ax.get_lines() if line.get_linestyle() == "None"
                    and str(line.get_markerfacecolor()) == "white" for _ in [0] if len(line.get_xdata())}
@@ -1218,7 +1219,7 @@ def test_agreement_ranks_draw_a_tie_at_zero_open_and_say_so():
     assert sum(len(line.get_xdata()) for line in ax.get_lines() if str(line.get_markerfacecolor()) == "white") == 2
     assert "open: headline exactly 0 (tied with any other 0)" in _legend_texts(ax)
     with plots.use_preset("acl-double"):  # no zero, no key
-        ax = agreement_figures.agreement_ranks(headlines.assign(estimate=0.1))
+        ax = agreement_figures.agreement_ranks(headlines.assign(estimate=0.1), kind="lines")
     assert not any(t.startswith("open:") for t in _legend_texts(ax))
 
 
@@ -1520,3 +1521,24 @@ def test_biasfinder_rates_set_a_null_beside_its_rate_not_on_it():
                 for x in line.get_xdata())
     assert len(xs) == 2 * len(models) * 3
     assert min(np.diff(xs)) >= 6 * ax.figure.dpi / 72
+
+
+def test_agreement_ranks_table_gives_each_rank_over_its_interval_and_marks_a_zero():
+    """Round 14 scored the rank lines with interval bars 3 and 2 (tangled lines, bars beside markers). The default
+    is a table: a cell per model and study with the rank over its 95 % interval (by hand: "2\\n[1–4]", a point
+    interval "[1]"), rows by mean rank, a headline of exactly 0 said "(= 0)" and hatched; a bad kind is TK103."""
+    headlines = pd.DataFrame([{"study": s, "measure": s, "model": m, "rank": r, "rank_low": lo, "rank_high": hi,
+                               "estimate": e}
+                              for s, rows in (("eec", (("vader", 1, 1, 1, 0.3), ("afinn", 2, 1, 4, 0.2),
+                                                       ("textblob", 3, 2, 3, 0.1))),
+                                              ("psa", (("vader", 2, 1, 3, 0.2), ("afinn", 1, 1, 2, 0.3),
+                                                       ("textblob", 3, 3, 3, 0.0))))
+                              for m, r, lo, hi, e in rows])
+    with plots.use_preset("acl-double"):
+        ax = agreement_figures.agreement_ranks(headlines)
+    cells = {t.get_text() for t in ax.texts}
+    assert {"1\n[1]", "2\n[1–4]", "3\n[3] (= 0)"} <= cells
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["afinn", "vader", "textblob"]  # 1.5, 1.5 (by spec), 3
+    assert any(getattr(patch, "get_hatch", lambda: None)() for patch in ax.patches)
+    with pytest.raises(KeyError, match="lines, table|table, lines"):
+        agreement_figures.agreement_ranks(headlines, kind="bars")

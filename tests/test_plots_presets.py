@@ -286,7 +286,7 @@ def test_named_models_keep_their_colour_and_others_take_free_colours_in_sorted_o
     assert two["svm-unigrams"] == "#ca9161" and two["minilm-imdb-finetuned"] == "#40004b"  # svm-unigrams' own
     assert len(set(two.values())) == 4
     headlines = pd.DataFrame({"study": ["eec", "psa"] * 2, "model": [HF, HF, "afinn", "afinn"], "rank": [1, 2, 2, 1]})
-    ranks = _line_colours(agreement_figures.agreement_ranks(headlines))
+    ranks = _line_colours(agreement_figures.agreement_ranks(headlines, kind="lines"))
     assert ranks["afinn"] == plots.MODEL_COLOURS["afinn"] and ranks["minilm-imdb-finetuned"] == "#40004b"
     # other models: distinct colours in one figure, the same whatever order they are listed in
     assert plots.model_palette(["y", "vader", "x"]) == {"y": "#01665e", "vader": "#0173b2", "x": "#40004b"}

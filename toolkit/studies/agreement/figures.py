@@ -10,13 +10,14 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 
-from toolkit.errors import InputError
+from toolkit.errors import InputError, unknown
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
     STUDY_NAMES,
     _figure_legend,
     _grid,
     _legend_outside,
+    _note_below,
     _readable_annotations,
     _styled,
     model_markers,
@@ -136,13 +137,24 @@ def _measure_label(measure: str, width: int = 20) -> str:
     return "\n".join([study, *textwrap.wrap(rest, width)]) if rest else study
 
 
+RANK_KINDS = ("table", "lines")
+"""How :func:`agreement_ranks` draws the ranks: ``table`` (default) a grid of models × studies, each cell the rank
+over its 95 % interval, shaded by rank; ``lines`` a line per model across the studies. Round 14 scored the lines
+with their rank intervals 3 and 2 (tangled lines, bars beside markers); the tables of this study scored 4."""
+
+
 @_styled
-def agreement_ranks(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
-    """Each model's rank (1 = most biased) under each study's headline measure, one line per model in its own
+def agreement_ranks(headlines: pd.DataFrame, *, kind: str = "table", ax: Axes | None = None) -> Axes:
+    """Each model's rank (1 = most biased) under each study's headline measure: ``kind`` (:data:`RANK_KINDS`)
+    ``table`` draws :func:`_rank_table`; ``lines`` one line per model in its own
     colour (:func:`model_palette`) and marker (:func:`model_markers`); tied models share their mean rank (the
     headlines' ``rank``: four tied at 5-8 sit at 6.5) and are set side by side (a small horizontal offset) so every
     point shows; a rank whose headline is exactly 0 (the ``estimate``: no BTC, identical scores) is an open marker,
     said in the legend, so a tie at nothing does not read as a finding; the legend sits under the Axes."""
+    if kind not in RANK_KINDS:
+        raise unknown("rank figure kind", kind, RANK_KINDS)
+    if kind == "table":
+        return _rank_table(headlines, ax=ax)
     p = preset()
     studies = list(dict.fromkeys(headlines["study"]))
     ax = ax if ax is not None else new_axes(figsize=(min(p.width, 1.1 * len(studies) + 2.6), p.height + 0.3))
@@ -204,6 +216,59 @@ def agreement_ranks(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
                               markeredgecolor="0.3", markeredgewidth=1.0))
         texts.append(ZERO_KEY)
     _legend_outside(ax, handles, texts)
+    return ax
+
+
+def _rank_text(rank: float, low: float, high: float) -> str:
+    """A rank over its interval, whole ranks without decimals (6.5 for a tie): ``3\n[2–6]``; ``[3]`` where the
+    interval is the rank itself."""
+    number = lambda v: f"{v:g}"
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return number(rank)
+    return f"{number(rank)}\n[{number(low)}]" if low == high else f"{number(rank)}\n[{number(low)}–{number(high)}]"
+
+
+def _rank_table(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
+    """:func:`agreement_ranks` as a table: a row per model (by mean rank, most biased at the top, as the headlines
+    figure), a column per study named by its measure, each cell the rank over its 95 % interval (``rank_low``/
+    ``rank_high``), shaded from dark (rank 1) to light; a rank whose headline is exactly 0 says ``(= 0)`` and is
+    hatched, a tie at nothing rather than a finding."""
+    p = preset()
+    studies = list(dict.fromkeys(headlines["study"]))
+    models = list(headlines.groupby("model")["rank"].mean().sort_values(kind="stable").index)
+    pivot = lambda c: headlines.pivot_table(index="model", columns="study", values=c, aggfunc="first").reindex(
+        index=models, columns=studies)
+    ranks = pivot("rank")
+    lows, highs = ((pivot("rank_low"), pivot("rank_high")) if {"rank_low", "rank_high"} <= set(headlines.columns)
+                   else (ranks * np.nan, ranks * np.nan))
+    zeros = pivot("estimate").abs().le(ZERO_TOL) if "estimate" in headlines.columns else ranks.isna() & False
+    text = pd.DataFrame([[_rank_text(ranks.loc[m, s], lows.loc[m, s], highs.loc[m, s]) +
+                          (" (= 0)" if zeros.loc[m, s] else "") if np.isfinite(ranks.loc[m, s]) else ""
+                          for s in studies] for m in models], index=models, columns=studies)
+    if ax is None:
+        ax = new_axes(figsize=(min(p.width, 1.2 * len(studies) + 2.2), min(p.max_height, 0.36 * len(models) + 1.4)))
+    sns.heatmap(ranks.astype(float), annot=text, fmt="", vmin=1, vmax=max(len(models), 2), cmap="rocket",
+                cbar=False, annot_kws={"fontsize": p.small_size}, linewidths=0.6, linecolor="white", ax=ax)
+    _readable_annotations(ax)
+    for i, model in enumerate(models):
+        for j, study in enumerate(studies):
+            if zeros.loc[model, study]:
+                ax.add_patch(Rectangle((j, i), 1, 1, fill=False, hatch="////", edgecolor="0.85", linewidth=0))
+    measures = (headlines.drop_duplicates("study").set_index("study")["measure"]
+                if "measure" in headlines.columns else pd.Series(dtype=str))
+    room = ax.figure.get_figwidth() * 0.7 / max(len(studies), 1)
+    chars = max(8, int(0.9 * room / (0.55 * p.small_size / 72)))
+    ax.set_xticks([j + 0.5 for j in range(len(studies))],
+                  [_measure_label(str(measures[s]).replace(*PERCENT.get(s, ("", ""))), chars) if s in measures.index
+                   else NAMES.get(s, s) for s in studies], rotation=0)
+    ax.set_yticks([i + 0.5 for i in range(len(models))], list(short_labels(models).values()), rotation=0)
+    ax.tick_params(length=0)
+    ax.set(title="Rank by study (1 = most biased), 95\u00a0% interval in brackets", xlabel="", ylabel="")
+    notes = ["darker: more biased; tied models share their mean rank",
+             "interval: the rank over the study's resampled units, per model"]
+    if zeros.to_numpy().any():
+        notes.append("(= 0), hatched: headline exactly 0, tied with any other 0")
+    _note_below(ax, "; ".join(notes))
     return ax
 
 
