@@ -11,6 +11,7 @@ from toolkit.errors import InputError
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
     _legend_outside,
+    _note_below,
     _styled,
     model_markers,
     model_palette,
@@ -164,11 +165,19 @@ def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     from :func:`toolkit.studies.biasfinder.analysis.rates`: the intervals are ``rate_low/high`` and
     ``null_low/high`` (template-clustered by default, said in the title); a point without an interval has none
     (fewer than ``MIN_TEMPLATES`` templates); characteristics without a null (occupation) show the rate only, and
-    their tick label says ``(no null)`` (``(no interval)`` where no model has one)."""
+    their tick label says ``(no null)`` (``(no interval)`` where no model has one). A characteristic with neither a
+    null nor an interval for any model (too few templates: ``make figures``' 1 country and 5 occupation templates)
+    is left out and named in a note, unless every characteristic is (round 13 and 14 readers: two thirds of the
+    width for points that test nothing)."""
     import numpy as np
 
     if rates.empty:
         raise InputError("no BTC rates to plot.", fix="pass toolkit.studies.biasfinder.analysis.rates(scored).")
+    untested = _untested(rates)
+    if untested and len(untested) < rates["attribute"].nunique():
+        rates = rates[~rates["attribute"].isin(untested)]
+    else:
+        untested = {}
     attributes, models = list(dict.fromkeys(rates["attribute"])), list(dict.fromkeys(rates["model"]))
     labels, colours, markers = short_labels(models), model_palette(models), model_markers(models)
     ax = ax if ax is not None else new_axes()
@@ -234,5 +243,19 @@ def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     method = str(rates["interval"].iloc[0]) if "interval" in rates.columns else ""
     ax.set(xlabel="characteristic", ylabel="BTCs / mutant pairs" + scale,
            title=f"BiasFinder BTC rate and within-class null, {INTERVAL_WORDS.get(method, method + ' intervals')}")
+    if untested:
+        _note_below(ax, "not drawn, too few templates for a null or an interval: " + ", ".join(
+            f"{a} ({n} template{'s' if n != 1 else ''})" if n is not None else a for a, n in untested.items())
+            + "; their rates are in biasfinder_rates.csv and their BTCs in the BTCs-per-template figure")
     _legend_outside(ax, handles, texts)
     return ax
+
+
+def _untested(rates: pd.DataFrame) -> dict[str, int | None]:
+    """The characteristics of ``rates`` with neither a null (``rate_within``) nor an interval (``rate_low``) for
+    any model, each with its number of templates (None where the table does not say)."""
+    out = {}
+    for attribute, block in rates.groupby("attribute", sort=False):
+        if all(column not in block.columns or block[column].isna().all() for column in ("rate_within", "rate_low")):
+            out[attribute] = int(block["templates"].max()) if "templates" in block.columns else None
+    return out
