@@ -950,7 +950,8 @@ def test_eec_task_panels_stacked_in_one_column_name_the_systems_once():
 
     assert [bool(shown(ax)) for ax in boxes] == [False] * 4 + [True]
     assert [ax.get_title() for ax in boxes] == list(TASKS)
-    assert "systems by Pearson r on the test set, then by name" in " ".join(boxes[0].figure._suptitle.get_text().split())
+    title = " ".join(boxes[0].figure._suptitle.get_text().split())
+    assert "systems by Pearson r on the test set, then by name" in title
     orders = [tuple(shown(ax)) for ax in intervals]
     assert all(orders) and len(set(orders)) > 1  # the synthetic tasks order the systems differently
 

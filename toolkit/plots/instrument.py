@@ -335,9 +335,9 @@ def intersections_labels(*, alpha: float, family: str, starred: str, letters: bo
 
 LAYOUTS = ("systems", "one")
 """How :func:`intersections` lays out several systems: ``systems`` (default) a panel per system, the contrasts named
-in the left column, each panel its own x scale (at a double preset's width; a column draws one panel); ``one`` every system in one
-panel, side by side within each contrast (round-12
-and -13 readers scored that 2: eight systems' intervals in each of seven rows)."""
+in the left column, each panel its own x scale (at a double preset's width; a column draws one panel); ``one``
+every system in one panel, side by side within each contrast (round-12 and -13 readers scored that 2: eight
+systems' intervals in each of seven rows)."""
 
 
 @_styled

@@ -222,10 +222,9 @@ def agreement_ranks(headlines: pd.DataFrame, *, kind: str = "table", ax: Axes | 
 def _rank_text(rank: float, low: float, high: float) -> str:
     """A rank over its interval, whole ranks without decimals (6.5 for a tie): ``3\n[2–6]``; ``[3]`` where the
     interval is the rank itself."""
-    number = lambda v: f"{v:g}"
     if not (np.isfinite(low) and np.isfinite(high)):
-        return number(rank)
-    return f"{number(rank)}\n[{number(low)}]" if low == high else f"{number(rank)}\n[{number(low)}–{number(high)}]"
+        return f"{rank:g}"
+    return f"{rank:g}\n[{low:g}]" if low == high else f"{rank:g}\n[{low:g}–{high:g}]"
 
 
 def _rank_table(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
@@ -236,8 +235,10 @@ def _rank_table(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     p = preset()
     studies = list(dict.fromkeys(headlines["study"]))
     models = list(headlines.groupby("model")["rank"].mean().sort_values(kind="stable").index)
-    pivot = lambda c: headlines.pivot_table(index="model", columns="study", values=c, aggfunc="first").reindex(
-        index=models, columns=studies)
+    def pivot(column: str) -> pd.DataFrame:
+        return headlines.pivot_table(index="model", columns="study", values=column, aggfunc="first").reindex(
+            index=models, columns=studies)
+
     ranks = pivot("rank")
     lows, highs = ((pivot("rank_low"), pivot("rank_high")) if {"rank_low", "rank_high"} <= set(headlines.columns)
                    else (ranks * np.nan, ranks * np.nan))
