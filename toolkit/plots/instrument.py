@@ -423,13 +423,18 @@ def _system_intersections(full: pd.DataFrame, table: pd.DataFrame, *, constant: 
         cell.set_xlabel(words["xlabel"].removeprefix("score difference: ").replace(" CIs, Bonferroni)", " CIs)")
                         .replace(" (", "\n(", 1))
     _note_below(cells[0], words["note"])
-    seen: dict[str, object] = {}  # each system keyed too, as in one panel: a reader finds it by its marker
+    _grid_legend(cells, *_intersections_keys(table, alpha=alpha, zero=zero, words=words))  # systems keyed too
+    return cells[0]
+
+
+def _grid_legend(cells: list[Axes], handles: list, texts: list[str]) -> None:
+    """One legend under a grid of :func:`intersections` panels: each panel's entries once (the systems), then
+    ``handles`` and ``texts`` (what the marks mean)."""
+    seen: dict[str, object] = {}
     for cell in cells:
         for handle, text in zip(*cell.get_legend_handles_labels()):
             seen.setdefault(text, handle)
-    handles, texts = _intersections_keys(table, alpha=alpha, zero=zero, words=words)
     _legend_outside(cells[0], list(seen.values()) + handles, list(seen) + texts, under=True)
-    return cells[0]
 
 
 def _check_intersections(table: pd.DataFrame) -> None:
@@ -552,10 +557,5 @@ def _task_intersections(table: pd.DataFrame, *, tasks: list[str], alpha: float) 
     # the legend keys stay short (a column's legend in several columns); the family is in the note
     words = {**words, "filled": "filled: differs", "open": "open: not significant", "zero": words["zero"]}
     _note_below(cells[0], words["note"])
-    seen: dict[str, object] = {}
-    for cell in cells:
-        for handle, text in zip(*cell.get_legend_handles_labels()):
-            seen.setdefault(text, handle)
-    handles, texts = _intersections_keys(table, alpha=alpha, zero=zero, words=words)
-    _legend_outside(cells[0], list(seen.values()) + handles, list(seen) + texts, under=True)
+    _grid_legend(cells, *_intersections_keys(table, alpha=alpha, zero=zero, words=words))
     return cells[0]
