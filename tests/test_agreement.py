@@ -494,14 +494,14 @@ def test_agreement_records_no_interval_level_where_it_draws_no_interval(scored):
 def test_rank_interval_by_hand():
     """Every number a study prints carries its interval: the ranks too (round 13 readers: the rank figure showed
     ranks without their uncertainty). By hand, four replicates of three models' headlines, at alpha 0.5 (the 25 %
-    and 75 % quantiles, numpy's linear rule): model 0 ranks 1, 1, 3, 1 → [1, 1.5]; model 1 2, 3, 2, 2 → [2, 2.25];
-    model 2 3, 2, 1, 3 → [1.75, 3]. A replicate with an undefined headline is left out; tied headlines share their
-    mean rank."""
+    quantile rounded down to a rank a replicate gave, the 75 % one up): model 0 ranks 1, 1, 3, 1 → [1, 3]; model 1
+    2, 3, 2, 2 → [2, 3]; model 2 3, 2, 1, 3 → [1, 3]. A replicate with an undefined headline is left out; tied
+    headlines share their mean rank."""
     from toolkit.studies.agreement import rank_interval
 
     boot = np.array([[3.0, 2.0, 1.0], [3.0, 1.0, 2.0], [1.0, 2.0, 3.0], [3.0, 2.0, 1.0], [np.nan, 1.0, 2.0]])
     low, high = rank_interval(boot, alpha=0.5)
-    assert low.tolist() == pytest.approx([1.0, 2.0, 1.75]) and high.tolist() == pytest.approx([1.5, 2.25, 3.0])
+    assert low.tolist() == [1.0, 2.0, 1.0] and high.tolist() == [3.0, 3.0, 3.0]
     tied_low, tied_high = rank_interval(np.array([[0.0, 0.0, 5.0]] * 3), alpha=0.05)
     assert tied_low.tolist() == tied_high.tolist() == [2.5, 2.5, 1.0]
     none_low, _ = rank_interval(np.full((3, 2), np.nan), alpha=0.05)
@@ -516,3 +516,16 @@ def test_agreement_headlines_carry_a_rank_interval_within_the_models_ranks(score
     assert tuple(heads.columns) == agreement.HEADLINE_COLUMNS
     assert ((heads["rank_low"] >= 1) & (heads["rank_high"] <= heads.groupby("study")["model"].transform("size"))).all()
     assert (heads["rank_low"] <= heads["rank_high"]).all()
+
+
+def test_rank_interval_bounds_are_ranks_a_replicate_gave_and_noise_at_zero_ties():
+    """A stranger's review: linear interpolation printed a bound of 1.975 between ranks 1 and 2. Each bound is now a
+    rank some replicate gave. And a headline of 1e-17 beside one of 0 no longer orders the two: both are 0."""
+    from toolkit.studies.agreement import _snap, rank_interval
+
+    boot = np.array([[1.0, 2.0]] * 50 + [[2.0, 1.0]] * 1950)  # model 0 ranks 1 in 1,950 of 2,000 replicates
+    low, high = rank_interval(boot, alpha=0.05)
+    assert low.tolist() == [1.0, 1.0] and high.tolist() == [2.0, 2.0]
+    assert _snap(np.array([1e-17, 0.0, 0.3])).tolist() == [0.0, 0.0, 0.3]
+    ranks = rank_interval(_snap(np.array([[0.3, 1e-17, 0.0]])), alpha=0.05)[0]
+    assert ranks.tolist() == [1.0, 2.5, 2.5]

@@ -522,7 +522,7 @@ def test_interval_figure_fills_the_paper_t_circle_in_the_box_colour_where_the_pa
             circles = [line for line in ax.get_lines() if len(line.get_xdata()) == 1 and line.get_marker() == "o"
                        and np.isclose(line.get_ydata()[0], mean)]
             faces[(table is marked, model)] = to_hex(circles[0].get_markerfacecolor())
-        said = any("; filled: significant, in the box plots' colour" in t for t in _legend_texts(ax))
+        said = any("; filled: significant, in its direction's colour" in t for t in _legend_texts(ax))
         assert said == (table is marked)
     assert faces[(True, up)] == to_hex(_DIRECTION_COLOURS[1]) and faces[(True, down)] == to_hex(_DIRECTION_COLOURS[2])
     assert faces[(False, up)] == faces[(False, down)] == "#ffffff"

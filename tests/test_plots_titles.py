@@ -157,3 +157,18 @@ def test_a_study_run_writes_the_caption_file_beside_its_figure(tmp_path, monkeyp
                                 figures=tmp_path / "figures", guard=False, tex={})
         names = [path.name for path, _ in planned]
         assert ("agreement_tau.caption.txt" in names) == expected, (setting, names)
+
+
+def test_a_later_run_removes_the_caption_file_an_earlier_caption_run_listed(tmp_path):
+    """A stranger's review: .txt was not one of the toolkit's own suffixes, so a TITLES=on run left the caption a
+    TITLES=caption run had written beside the new figure, with the old notes. A listed caption file is now the
+    study's own, removed like its PNG; a .txt the run did not list stays."""
+    from toolkit.outputs import files
+
+    figures = tmp_path / "figures"
+    figures.mkdir()
+    caption = figures / "agreement_tau.caption.txt"
+    caption.write_text("old notes\n", encoding="utf-8")
+    mine = files._own_file(str(caption), out=tmp_path, figures=figures, study="agreement")
+    assert mine == caption
+    assert files._own_file(str(figures / "notes.txt"), out=tmp_path, figures=figures, study="agreement") is None

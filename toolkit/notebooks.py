@@ -444,8 +444,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--task", help=f"EEC task of notebook 01 (TASK): {', '.join(EEC_TASKS)}")
     parser.add_argument("--preset", help=f"figure preset, exported as {PRESET_ENV}: "
                                          f"{', '.join(FIGURE_PRESETS)}")
-    parser.add_argument("--titles", help="on (default) or off: save the figures without their titles (the caption "
-                                         "says them; their words go in each file's metadata), exported as "
+    parser.add_argument("--titles", help="on (default), off: save the figures without their titles (the caption "
+                                         "says them; their words go in each file's metadata), or caption: also "
+                                         "without their notes, both written to <stem>.caption.txt; exported as "
                                          "TOOLKIT_FIGURE_TITLES (toolkit.plots.figure_titles)")
     parser.add_argument("-p", "--parameter", action="append", default=[], metavar="NAME=VALUE",
                         help="any parameter of the notebooks' parameters cells (repeatable)")

@@ -58,6 +58,12 @@ LOCK_TIMEOUT_S = 600.0  # how long a run waits for another run writing into the 
 LOCK_NAME = ".toolkit.lock"
 STAGING_PREFIX = ".toolkit-staging-"
 OWN_SUFFIXES = (".csv", ".parquet", ".png", ".pdf", ".svg", ".tex")
+CAPTION_SUFFIX = ".caption.txt"  # TITLES=caption's caption beside a figure: the study's own too (any other .txt is not)
+
+
+def _own_suffix(name: str) -> bool:
+    """Whether a listed output ``name`` ends the way the toolkit's own files do (:data:`OWN_SUFFIXES`, a caption)."""
+    return Path(name).suffix in OWN_SUFFIXES or name.endswith(CAPTION_SUFFIX)
 REPORT_NAME = "report.html"  # the run's HTML report, deleted like the study's own files by a run without one
 PROVENANCE_NAME = "provenance.json"
 
@@ -366,7 +372,7 @@ def run_owner(out: str | Path) -> str | None:
     if isinstance(settings, dict) and isinstance(settings.get("study"), str) and settings["study"]:
         return settings["study"]
     prefixes = {Path(n).name.split("_", 1)[0] for n in record["outputs"]
-                if isinstance(n, str) and "_" in Path(n).name and Path(n).suffix in OWN_SUFFIXES}
+                if isinstance(n, str) and "_" in Path(n).name and _own_suffix(n)}
     return prefixes.pop() if len(prefixes) == 1 else None
 
 
@@ -403,7 +409,7 @@ def _own_file(name: str, *, out: Path, figures: Path, study: str) -> Path | None
     listed = Path(name)
     if name == REPORT_NAME:
         pass  # the report of the run (a bare name in ``out``)
-    elif ".." in listed.parts or not listed.name.startswith(f"{study}_") or listed.suffix not in OWN_SUFFIXES:
+    elif ".." in listed.parts or not listed.name.startswith(f"{study}_") or not _own_suffix(name):
         return None
     if listed.is_absolute():
         folder, path = figures, listed

@@ -321,6 +321,7 @@ def agreement(*, scored: Mapping[str, pd.DataFrame], n_boot: int = 2000, seed: i
         resample = partial(study.resampled_sums, scored[name], units=table, models=models, **options.get(name, {}))
         point, boot, n_units, top = _replicates(table, models, n_boot=n_boot, rng=rng,
                                                 absolute=study.headline_absolute, resample=resample)
+        point, boot = _snap(point), _snap(boot)  # floating-point noise at 0 is 0: a tie, in ranks, τ and figures
         boots[name], points[name] = boot, point
         low, high = np.nanquantile(boot, [alpha / 2, 1 - alpha / 2], axis=0)
         ranks = sps.rankdata(-point, method="average")  # tied models share their mean rank, as τ-b counts ties
@@ -382,17 +383,25 @@ def agreement(*, scored: Mapping[str, pd.DataFrame], n_boot: int = 2000, seed: i
                      tau=pd.DataFrame(taus, columns=list(TAU_COLUMNS)))
 
 
+def _snap(values: np.ndarray) -> np.ndarray:
+    """``values`` with every entry within :data:`~toolkit.studies.agreement.figures.ZERO_TOL` of 0 set to 0 (NaN
+    kept), as the figures read them."""
+    values = np.asarray(values, dtype=float)
+    return np.where(np.abs(values) <= figures.ZERO_TOL, 0.0, values)
+
+
 def rank_interval(boot: np.ndarray, *, alpha: float) -> tuple[np.ndarray, np.ndarray]:
     """Each model's rank interval (1 = highest headline; ties share their mean rank, as ``rank``): the alpha/2 and
     1 − alpha/2 quantiles of its rank over the replicates ``boot`` (n_boot × models: the study's units resampled,
-    the models fixed), each model on its own, not simultaneous; replicates where a headline is undefined are left
-    out, and with none left the interval is NaN."""
+    the models fixed), each model on its own, not simultaneous, each bound a rank some replicate gave (the lower
+    bound rounds down, the upper up: interpolating between 1 and 2 printed 1.975); replicates where a headline is
+    undefined are left out, and with none left the interval is NaN."""
     valid = boot[np.isfinite(boot).all(axis=1)]
     if not len(valid):
         return np.full(boot.shape[1], np.nan), np.full(boot.shape[1], np.nan)
     ranks = sps.rankdata(-valid, method="average", axis=1)
-    low, high = np.quantile(ranks, [alpha / 2, 1 - alpha / 2], axis=0)
-    return low, high
+    return (np.quantile(ranks, alpha / 2, axis=0, method="lower"),
+            np.quantile(ranks, 1 - alpha / 2, axis=0, method="higher"))
 
 
 def tau_interval(replicates: np.ndarray, *, alpha: float, family_size: int, correction: str) -> tuple[float, float,

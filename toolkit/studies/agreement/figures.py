@@ -28,11 +28,13 @@ from toolkit.plots.style import (
 )
 from toolkit.studies.agreement.captions import claim_words, family_words
 
+ZERO_TOL = 1e-12
+"""A headline within this of 0 is 0, in the figures and in the statistics (the package's ``_snap``): identical
+scores can sum to about 1e-17, which would order models that tie at nothing."""
 NAMES = STUDY_NAMES
 """How the figures name each study (:data:`toolkit.plots.style.STUDY_NAMES`)."""
 UNITS = {"eec": "template", "psa": "sentence", "biasfinder": "template", "btcsam": "case"}
 """Each study's unit, as the headlines figure names the one that holds most of a model's weight."""
-ZERO_TOL = 1e-12  # a headline within this of 0 is 0: afinn's EEC |mean Δ| of identical scores sums to about 1e-17
 ZERO_KEY = "open: headline exactly 0 (tied with any other 0)"
 """The key of a headline of exactly 0 (no BTC, identical scores), drawn open in the rank and headline figures."""
 
@@ -264,9 +266,12 @@ def _rank_table(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
                    else NAMES.get(s, s) for s in studies], rotation=0)
     ax.set_yticks([i + 0.5 for i in range(len(models))], list(short_labels(models).values()), rotation=0)
     ax.tick_params(length=0)
-    ax.set(title="Rank by study (1 = most biased), 95\u00a0% interval in brackets", xlabel="", ylabel="")
-    notes = ["darker: more biased; tied models share their mean rank",
-             "interval: the rank over the study's resampled units, per model"]
+    intervals = bool(lows.notna().to_numpy().any())  # an older table has none: no words for what is not drawn
+    ax.set(title="Rank by study (1 = most biased)" + (", 95\u00a0% interval in brackets" if intervals else ""),
+           xlabel="", ylabel="")
+    notes = ["darker: more biased; tied models share their mean rank"]
+    if intervals:
+        notes.append("interval: the rank over the study's resampled units, per model")
     if zeros.to_numpy().any():
         notes.append("(= 0), hatched: headline exactly 0, tied with any other 0")
     _note_below(ax, "; ".join(notes))

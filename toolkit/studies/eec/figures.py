@@ -343,7 +343,7 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
     handles = [Line2D([], [], color=T_COLOUR, linewidth=2.2, marker="o", markerfacecolor="white", markersize=3.5),
                band]
     texts = ["EEC paper's test: mean Δ, paired t CI (mostly inside its circle)" + (
-        "; filled: significant, in the box plots' colour" if t_filled else ""), f"±{margin:g} (equivalence margin)"]
+        "; filled: significant, in its direction's colour" if t_filled else ""), f"±{margin:g} (equivalence margin)"]
     for kind, colour in _VERDICT_COLOURS.items():
         if kind in kinds:
             handles.append(Line2D([], [], color=colour, marker="o", linewidth=1.5, markersize=3.5))
