@@ -396,8 +396,7 @@ def _grid_fits(n_systems: int, table: pd.DataFrame) -> bool:
 def _system_intersections(full: pd.DataFrame, table: pd.DataFrame, *, constant: list[str], alpha: float) -> Axes:
     """:func:`intersections` with a panel per system of ``table`` (titled by it, in its colour and marker): the
     contrasts named in the left column only, each panel its own x scale symmetric about 0 (labelled under each
-    column), one note
-    and one legend of what the marks mean (each panel names its system). Returns the first panel."""
+    column), one note and one legend (the systems and what the marks mean). Returns the first panel."""
     models = list(dict.fromkeys(table["model"]))
     palette, markers, names = model_palette(models), model_markers(models), short_labels(models)
     contrasts = list(dict.fromkeys(table["contrast"]))

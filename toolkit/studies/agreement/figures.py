@@ -192,12 +192,7 @@ def agreement_ranks(headlines: pd.DataFrame, *, kind: str = "table", ax: Axes | 
                     markersize=4.0, markerfacecolor="white", markeredgecolor=colours[model],
                     markeredgewidth=open_edge(markers[model]),
                     zorder=3)
-    measures = (headlines.drop_duplicates("study").set_index("study")["measure"]
-                if "measure" in headlines.columns else pd.Series(dtype=str))
-    room = ax.figure.get_figwidth() * ax.get_position().width / max(len(studies), 1)  # inches per study
-    chars = max(8, int(0.9 * room / (0.55 * p.small_size / 72)))  # a character is about 0.55 em wide
-    ticks = [_measure_label(str(measures[s]).replace(*PERCENT.get(s, ("", ""))), chars) if s in measures.index
-             else NAMES.get(s, s) for s in studies]  # BTC-SAM's failure as %, as the headlines print it
+    ticks = _study_ticks(headlines, studies, room=ax.figure.get_figwidth() * ax.get_position().width)
     ax.set_xticks(range(len(studies)), ticks)
     extra = max(t.count("\n") for t in ticks) - 1  # lines beyond two take height, not the ranks' room
     if extra > 0:
@@ -219,6 +214,16 @@ def agreement_ranks(headlines: pd.DataFrame, *, kind: str = "table", ax: Axes | 
         texts.append(ZERO_KEY)
     _legend_outside(ax, handles, texts)
     return ax
+
+
+def _study_ticks(headlines: pd.DataFrame, studies: list[str], *, room: float) -> list[str]:
+    """Each study's tick label in the rank figures: its measure (BTC-SAM's failure as %, as the headlines print it)
+    wrapped to ``room`` inches shared by the studies, or its name where the table has no measure."""
+    measures = (headlines.drop_duplicates("study").set_index("study")["measure"]
+                if "measure" in headlines.columns else pd.Series(dtype=str))
+    chars = max(8, int(0.9 * room / max(len(studies), 1) / (0.55 * preset().small_size / 72)))  # 0.55 em a char
+    return [_measure_label(str(measures[s]).replace(*PERCENT.get(s, ("", ""))), chars) if s in measures.index
+            else NAMES.get(s, s) for s in studies]
 
 
 def _rank_text(rank: float, low: float, high: float) -> str:
@@ -257,13 +262,8 @@ def _rank_table(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         for j, study in enumerate(studies):
             if zeros.loc[model, study]:
                 ax.add_patch(Rectangle((j, i), 1, 1, fill=False, hatch="////", edgecolor="0.85", linewidth=0))
-    measures = (headlines.drop_duplicates("study").set_index("study")["measure"]
-                if "measure" in headlines.columns else pd.Series(dtype=str))
-    room = ax.figure.get_figwidth() * 0.7 / max(len(studies), 1)
-    chars = max(8, int(0.9 * room / (0.55 * p.small_size / 72)))
     ax.set_xticks([j + 0.5 for j in range(len(studies))],
-                  [_measure_label(str(measures[s]).replace(*PERCENT.get(s, ("", ""))), chars) if s in measures.index
-                   else NAMES.get(s, s) for s in studies], rotation=0)
+                  _study_ticks(headlines, studies, room=ax.figure.get_figwidth() * 0.7), rotation=0)
     ax.set_yticks([i + 0.5 for i in range(len(models))], list(short_labels(models).values()), rotation=0)
     ax.tick_params(length=0)
     intervals = bool(lows.notna().to_numpy().any())  # an older table has none: no words for what is not drawn
