@@ -1563,3 +1563,20 @@ def test_biasfinder_rates_leave_out_a_characteristic_that_tests_nothing_and_say_
         lg.get_title().get_text() for lg in _legends(ax.figure))
     assert "country (1 template), occupation (5 templates)" in " ".join(note.split())
     assert [t.get_text().split("\n")[0] for t in alone.get_xticklabels()] == ["country", "occupation"]
+
+
+def test_forest_and_wording_orders_refuse_a_bare_string_or_a_number():
+    """A careless user's test_sets="eec" would be read letter by letter and silently ignored, and order=3 would
+    fail deep in a dict: each is a coded error naming the fix."""
+    pooled = pd.DataFrame([{"model": "vader", "test_set": t, "theta": 0.2, "n_cases": 10, "n_failures": 1,
+                            "failure_pct": 10.0, "ci_low": 2.0, "ci_high": 40.0} for t in ("eec", "psa")])
+    for bad in ("eec", 3):
+        with pytest.raises(ValueError, match="test_sets=") as caught:
+            btcsam_figures.btcsam_forest(pooled, test_sets=bad)
+        assert caught.value.code == "TK102"
+    rows = pd.DataFrame([{"wording": "published", "model": "vader", "task": "valence", "attribute": "gender",
+                          "estimate": 0.01, "ci_low": 0.0, "ci_high": 0.02, "p_adjusted": 0.5,
+                          "verdict": "inconclusive"}])
+    with pytest.raises(ValueError, match="not a list") as caught:
+        plots.wording(rows, attribute="gender", order=3)
+    assert caught.value.code == "TK102"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import partial
 
 import numpy as np
@@ -231,8 +231,10 @@ def wording(table: pd.DataFrame, *, attribute: str, order: Sequence[str] | None 
     it after them), by default by the published wording's estimate. Several tasks (``make figures TASK=all``) and no
     ``ax``: one panel per task in one new Figure, one legend; returns the first panel (its figure holds them
     all)."""
-    if isinstance(order, (str, bytes)):
-        raise InputError(f"order={order!r} is one string; wording takes a list of model specs.",
+    if order is not None and (isinstance(order, (str, bytes)) or not isinstance(order, Iterable)):
+        raise InputError(f"order={order!r} is one string; wording takes a list of model specs."
+                         if isinstance(order, (str, bytes)) else
+                         f"order={order!r} is not a list; wording takes a list of model specs.",
                          fix=f"wrap it in a list: order=[{order!r}], or pass result.models.")
     data = table[table["attribute"] == attribute]
     tasks = list(dict.fromkeys(data["task"])) if "task" in data.columns else []

@@ -1,7 +1,7 @@
 """BTC-SAM figures (2025): detection probability and failure % heatmaps (Tables 2 and 5), failure % forest."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -184,6 +184,9 @@ def btcsam_forest(pooled: pd.DataFrame, *, test_sets: Sequence[str] | None = Non
     if missing or pooled.empty:
         raise InputError(f"cannot draw a forest plot: table is empty or lacks {', '.join(missing)}.",
                          fix="pass toolkit.studies.btcsam.analysis.pooled_failure_percentage(failure_percentage(...)).")
+    if test_sets is not None and (isinstance(test_sets, (str, bytes)) or not isinstance(test_sets, Iterable)):
+        raise InputError(f"test_sets={test_sets!r}: give a list of test set names, not one name.",
+                         fix=f"wrap it in a list: test_sets=[{test_sets!r}].")
     present = sorted(set(pooled["test_set"]))
     order = [t for t in dict.fromkeys(test_sets or []) if t in present]
     order += [t for t in present if t not in order]
