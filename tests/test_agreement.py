@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pandas as pd
@@ -128,6 +129,40 @@ def test_exact_p_of_eight_models_enumerates_all_40320_orderings():
     assert p == pytest.approx(np.mean(taus >= observed - 1e-12), abs=1e-12)  # a count over 40,320, not an estimate
     assert p_min == np.mean(np.isclose(taus, taus.max()))
     assert exact_p(x, y, seed=1) == (p, p_min)  # no random draw left
+
+
+def test_exact_p_past_nine_untied_models_is_kendalls_exact_null():
+    """Past 9 models two untied rankings take Kendall's exact null, checked against scipy's own exact method; p_min is
+    2/m! (the random orderings once gave p_min 1e-4 above p 5e-5 for two identical rankings of 10)."""
+    from toolkit.studies.agreement import exact_p
+
+    rng = np.random.default_rng(3)
+    for m in (10, 13, 25):
+        x = rng.normal(size=m)
+        y = x + rng.normal(scale=2.0, size=m)
+        p, p_min = exact_p(x, y)
+        assert p == pytest.approx(kendalltau(x, y, method="exact").pvalue, rel=1e-9)
+        assert p_min == pytest.approx(2 / math.factorial(m), rel=1e-12)
+    assert exact_p(np.arange(10), np.arange(10)) == pytest.approx((2 / math.factorial(10),) * 2, rel=1e-12)
+
+
+def test_exact_p_past_nine_tied_models_never_gives_p_min_above_p():
+    from toolkit.studies.agreement import exact_p
+
+    x = np.r_[np.zeros(4), np.arange(1.0, 9.0)]  # 12 models, four tied at no BTC
+    for y in (x.copy(), x[::-1].copy(), np.r_[np.zeros(3), np.arange(1.0, 10.0)]):
+        p, p_min = exact_p(x, y)
+        assert 0 < p_min <= p
+
+
+def test_kendall_null_counts_the_inversions_of_every_ordering():
+    from toolkit.studies.agreement import _kendall_null
+
+    for m in range(1, 8):
+        counted = np.zeros(m * (m - 1) // 2 + 1, dtype=int)
+        for order in itertools.permutations(range(m)):
+            counted[sum(order[a] > order[b] for a, b in itertools.combinations(range(m), 2))] += 1
+        assert list(_kendall_null(m)) == list(counted)
 
 
 def test_exact_p_type_one_error_is_alpha_for_unrelated_rankings():

@@ -60,8 +60,9 @@ import argparse
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import partial
-from itertools import combinations
+from itertools import accumulate, combinations
 from pathlib import Path
 from typing import Any
 
@@ -169,45 +170,60 @@ def two_way_taus(boot_a: np.ndarray, boot_b: np.ndarray, *, picks: np.ndarray) -
 
 
 EXACT_ORDERINGS = 362_880
-"""9!: :func:`exact_p` enumerates every ordering up to 9 models (8 take 0.15 s, 9 about 1 s); past that it draws
-:data:`RANDOM_ORDERINGS`. It drew 20,000 for any number before, so 8 models' 40,320 orderings were sampled and a p
-of 0.0179 read 0.0189 (a round-12 reader recomputed one)."""
+"""9!: :func:`exact_p` enumerates every ordering up to 9 models (8 take 0.15 s, 9 about 1 s); past that, untied
+rankings take Kendall's exact null (:func:`_kendall_null`) and tied ones draw :data:`RANDOM_ORDERINGS`."""
 RANDOM_ORDERINGS = 20_000
 
 
 def exact_p(x: np.ndarray, y: np.ndarray, *, n_resamples: int | None = None, seed: int = 0) -> tuple[float, float]:
-    """Two-sided permutation p of Kendall's τ-b between ``x`` and ``y`` (``scipy.stats.permutation_test``, pairings:
-    every ordering of ``y`` when there are at most ``n_resamples`` (default: all up to 9 models,
-    :data:`EXACT_ORDERINGS`, else :data:`RANDOM_ORDERINGS` random ones), all 40,320 for 8 models; ties kept as they
-    are) and the smallest p any ordering could reach (p_min: the share of orderings at the largest |τ|). With 4
-    models and no ties p_min = 2/24 = 0.083: no agreement can be shown at alpha = 0.05."""
-    if n_resamples is None:
-        n_resamples = (EXACT_ORDERINGS if math.factorial(min(len(x), 10)) <= EXACT_ORDERINGS
-                       else RANDOM_ORDERINGS)
+    """Two-sided permutation p of Kendall's τ-b between ``x`` and ``y`` and the smallest p any ordering could reach
+    (``p_min``). Up to 9 models (:data:`EXACT_ORDERINGS`) every ordering of ``y`` is counted
+    (``scipy.stats.permutation_test`` with pairings; all 40,320 for 8 models; ties kept as they are). Past 9, two
+    untied rankings take Kendall's (1938) exact null, p = P(|S| ≥ |S_obs|) over the m! orderings and p_min = 2/m!;
+    tied ones draw :data:`RANDOM_ORDERINGS` orderings, and p_min is the p of the largest |τ| seen (the observed one
+    included, so p_min ≤ p). With 4 models and no ties p_min = 2/24 = 0.083: no agreement can be shown at
+    alpha = 0.05. ``n_resamples`` forces the permutation test with that many orderings."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    exact = math.factorial(min(len(x), 10)) <= EXACT_ORDERINGS
     i, j = np.triu_indices(len(x), k=1)
     sx = np.sign(x[i] - x[j])
+    untied = len(np.unique(x)) == len(np.unique(y)) == len(x)
+    if n_resamples is None and not exact and untied:
+        return _kendall_exact_p(int(abs((np.sign(y[i] - y[j]) * sx).sum())), len(x))
+    if n_resamples is None:
+        n_resamples = EXACT_ORDERINGS if exact else RANDOM_ORDERINGS
 
     def statistic(values, axis=-1):
         values = np.moveaxis(values, axis, -1)
         return np.abs((np.sign(values[..., i] - values[..., j]) * sx).sum(-1))
 
-    result = sps.permutation_test((np.asarray(y, dtype=float),), statistic, permutation_type="pairings",
+    result = sps.permutation_test((y,), statistic, permutation_type="pairings",
                                   vectorized=True, n_resamples=n_resamples, alternative="greater",
                                   random_state=np.random.default_rng(seed))
     null = np.asarray(result.null_distribution)
-    return float(result.pvalue), float(np.mean(null >= null.max() - 1e-9))
+    if len(null) >= math.factorial(len(x)):  # every ordering: shares are exact
+        return float(result.pvalue), float(np.mean(null >= null.max() - 1e-9))
+    top = max(float(null.max()), float(result.statistic))  # scipy's random-draw p: (count + 1) / (draws + 1)
+    return float(result.pvalue), float((np.sum(null >= top - 1e-9) + 1) / (len(null) + 1))
+
+
+def _kendall_exact_p(abs_s: int, m: int) -> tuple[float, float]:
+    """Kendall's exact two-sided p of |S| ≥ ``abs_s`` for two untied rankings of ``m`` items, and p_min = 2/m!."""
+    counts = _kendall_null(m)
+    s = m * (m - 1) // 2 - 2 * np.arange(len(counts))
+    hits = sum(c for c, v in zip(counts, s) if abs(int(v)) >= abs_s)
+    total = math.factorial(m)
+    return float(Fraction(hits, total)), float(Fraction(2, total))
 
 
 def _kendall_null(m: int) -> np.ndarray:
     """How many of the m! orderings of m untied items have k = 0, 1, …, m(m − 1)/2 inversions (the Mahonian
     numbers; Kendall's exact null: S = m(m − 1)/2 − 2k), as exact integers."""
     counts = [1]
-    for size in range(2, m + 1):  # inserting item ``size`` adds 0 … size − 1 inversions
-        grown = [0] * (len(counts) + size - 1)
-        for k, c in enumerate(counts):
-            for extra in range(size):
-                grown[k + extra] += c
-        counts = grown
+    for size in range(2, m + 1):  # inserting item ``size`` adds 0 … size − 1 inversions: a window sum
+        prefix = [0, *accumulate(counts)]
+        width = len(counts) + size - 1
+        counts = [prefix[min(k, len(counts) - 1) + 1] - prefix[max(k - size + 1, 0)] for k in range(width)]
     return np.array(counts, dtype=object)
 
 
