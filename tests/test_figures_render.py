@@ -723,8 +723,7 @@ def test_biasfinder_btcs_labels_every_non_zero_point_and_rates_say_which_charact
     assert len(values) == len(points)  # every non-zero point says its value, the smallest too
     assert "0.025" in values  # HF's 1 BTC over 40 gender templates, beside vader's 3.0 per occupation template
     assert "3.0" in values and "3.000" not in values  # each value to two significant digits, not the smallest's
-    ticks = [t.get_text() for t in rates.get_xticklabels()]
-    assert ticks == ["gender", "country", "occupation\n(no null)"]
+    assert _headers(rates) == ["gender", "country", "occupation (no null)"]
 
 
 def test_failure_heatmap_says_failure_percent_and_carries_intervals():
@@ -783,6 +782,10 @@ def _marker_kind(line) -> tuple[str, bool] | None:
     return marker, not open_
 
 
+ROWS_NAME_THE_MODEL = {"biasfinder_rates"}
+"""Figures with one row per model, named on the axis (the model keeps its marker, as in every figure)."""
+
+
 @pytest.mark.parametrize("preset", ["acl-single", "acl-double"])
 @pytest.mark.parametrize("name", sorted(FIGURES))
 def test_plots_every_marker_drawn_has_a_legend_entry(name, preset):
@@ -808,6 +811,8 @@ def test_plots_every_marker_drawn_has_a_legend_entry(name, preset):
     # legend has the symbol and that fill; a diamond (an exact 0) needs its own entry
     explained = {kind for kind in drawn if kind[0] != "D" and kind[0] in {m for m, _ in shown}
                  and kind[1] in {f for _, f in shown}}
+    if name in ROWS_NAME_THE_MODEL:  # the model is named on its row: its symbol needs no key, its fill does
+        explained |= {kind for kind in drawn if kind[0] != "D" and kind[1] in {f for _, f in shown}}
     assert drawn <= shown | explained, f"drawn but not in a legend: {drawn - shown - explained}"
 
 
@@ -984,11 +989,16 @@ def test_plots_intersections_of_several_tasks_draw_a_panel_per_task_with_one_leg
     assert "over the 90 tested contrasts" in " ".join(note.split())
 
 
+def _headers(ax) -> list[str]:
+    """The bold header rows of a figure drawn in rows (a characteristic, a test set), top to bottom."""
+    return [t.get_text() for t in sorted(ax.texts, key=lambda t: t.get_position()[1]) if t.get_fontweight() == "bold"]
+
+
 def test_biasfinder_rates_mark_exact_zeros_and_keep_a_small_rate_off_the_zero_line():
-    """A rate of exactly 0 with no width (no BTC) keeps its model's marker, filled grey; a null of 0 is edged grey;
-    both in the legend; where the highest point is over DWARF_RATIO times the lowest non-zero one the axis is a
-    square root (said in its label), so a rate of 0.001 does not sit on the zero line beside one of 0.12; the title
-    names the interval method in words."""
+    """A rate of exactly 0 with no width (no BTC) keeps its model's marker, drawn grey (its row names the model); a
+    null of 0 is edged grey; both in the legend; where the highest point is over DWARF_RATIO times the lowest
+    non-zero one the x axis is a square root (said in its label), so a rate of 0.001 does not sit on the zero line
+    beside one of 0.12; the title names the interval method in words."""
     rows = [{"model": m, "attribute": a, "rate_between": r, "rate_low": lo, "rate_high": hi,
              "rate_within": 0.0 if a == "gender" else np.nan, "null_low": 0.0 if a == "gender" else np.nan,
              "null_high": 0.0 if a == "gender" else np.nan, "interval": "cluster"}
@@ -998,9 +1008,10 @@ def test_biasfinder_rates_mark_exact_zeros_and_keep_a_small_rate_off_the_zero_li
         ax = biasfinder_figures.biasfinder_rates(pd.DataFrame(rows))
     drawn = [line for line in ax.get_lines() if len(line.get_xdata())]
     rates0 = [line for line in drawn if line.get_markerfacecolor() == biasfinder_figures.ZERO_GREY]
-    nulls0 = [line for line in drawn if line.get_markeredgecolor() == biasfinder_figures.ZERO_GREY]
-    assert [len(line.get_xdata()) for line in rates0] == [2]  # vader's two rates of 0, in vader's circle
-    assert rates0[0].get_marker() == "o" and rates0[0].get_markeredgecolor() == plots.MODEL_COLOURS["vader"]
+    nulls0 = [line for line in drawn if line.get_markeredgecolor() == biasfinder_figures.ZERO_GREY
+              and line.get_markerfacecolor() == "white"]
+    assert [len(line.get_xdata()) for line in rates0] == [1, 1]  # vader's two rates of 0, in vader's circle
+    assert {line.get_marker() for line in rates0} == {"o"}
     assert sum(len(line.get_xdata()) for line in nulls0) == 2  # both nulls of 0, each in its model's marker
     assert {line.get_marker() for line in nulls0} == {"o", plots.model_markers(["vader", HF])[HF]}
     assert not [line for line in drawn if line.get_marker() == "D"]  # no diamond: a shape is a model
@@ -1010,11 +1021,11 @@ def test_biasfinder_rates_mark_exact_zeros_and_keep_a_small_rate_off_the_zero_li
     keys = dict(zip(legend, _legends(ax.figure)[0].legend_handles))
     key = keys["grey: exactly 0, no BTC (a rate filled, a null edged)"]
     assert key.get_fillstyle() == "left" and key.get_markerfacecolor() == biasfinder_figures.ZERO_GREY  # both, in one
-    top = ax.transData.transform((0, 0.12))[1]  # the highest point clear of the frame
-    assert ax.bbox.y1 - top > 0.05 * ax.bbox.height
-    assert ax.get_yscale() == "function" and "√\u00a0scale" in ax.get_ylabel()
-    low_point = ax.transData.transform((0, 0.001))[1] - ax.transData.transform((0, 0.0))[1]
-    assert low_point > 0.05 * ax.bbox.height  # linear: 0.001 / 0.13 of the height, under 1 %
+    top = ax.transData.transform((0.2, 0))[0]  # the highest interval end clear of the frame
+    assert ax.bbox.x1 - top > 0.03 * ax.bbox.width
+    assert ax.get_xscale() == "function" and "√\u00a0scale" in ax.get_xlabel()
+    low_point = ax.transData.transform((0.001, 0))[0] - ax.transData.transform((0.0, 0))[0]
+    assert low_point > 0.05 * ax.bbox.width  # linear: 0.001 / 0.22 of the width, under 1 %
     assert "CIs clustered by template" in ax.get_title()
 
 
@@ -1373,8 +1384,8 @@ def test_biasfinder_figures_draw_the_models_in_the_run_order():
     with plots.use_preset("acl-double"):
         figures = biasfinder.figures_of(result)
     for name, ax in figures.items():
-        named = [t.split()[0] for t in _legend_texts(ax)
-                 if t.split() and t.split()[0] in ("vader", "textblob", "afinn")]
+        texts = [t.get_text() for t in ax.get_yticklabels()] if name == "biasfinder_rates" else _legend_texts(ax)
+        named = [t.split()[0] for t in texts if t.split() and t.split()[0] in ("vader", "textblob", "afinn")]
         assert named == ["vader", "textblob", "afinn"], (name, named)
 
 
@@ -1506,8 +1517,8 @@ def test_intersections_draw_a_panel_per_system_where_the_grid_fits():
 
 
 def test_biasfinder_rates_set_a_null_beside_its_rate_not_on_it():
-    """Round 13: ridge-chars' rate and null markers touched. With eight models, any two markers' centres sit at least
-    6 pt apart (a 4-pt marker, its edges and a gap)."""
+    """Round 13: ridge-chars' rate and null markers touched. With eight models in rows, any two markers' centres sit
+    at least 6 pt apart (a 4-pt marker, its edges and a gap), each model's name on its row."""
     models = ["vader", "textblob", "afinn", "minilm-imdb", "ait:svm-unigrams/valence", "ait:svr-ngrams/valence",
               "ait:ridge-chars/valence", "ait:lexicon-ridge/valence"]
     rates = pd.DataFrame([{"model": m, "attribute": a, "templates": 40, "rate_between": 0.03, "rate_low": 0.01,
@@ -1517,11 +1528,12 @@ def test_biasfinder_rates_set_a_null_beside_its_rate_not_on_it():
         ax = biasfinder_figures.biasfinder_rates(rates)
     canvas = FigureCanvasAgg(ax.figure)
     canvas.draw()
-    xs = sorted(ax.transData.transform((x, 0.03))[0] for line in ax.get_lines()
-                if line.get_marker() not in ("None", "", None, "_") and len(line.get_xdata())
-                for x in line.get_xdata())
-    assert len(xs) == 2 * len(models) * 3
-    assert min(np.diff(xs)) >= 6 * ax.figure.dpi / 72
+    ys = sorted(ax.transData.transform((0.03, y))[1] for line in ax.get_lines()
+                if line.get_marker() not in ("None", "", None, "_", "|") and len(line.get_ydata())
+                for y in line.get_ydata())
+    assert len(ys) == 2 * len(models) * 3
+    assert min(np.diff(ys)) >= 6 * ax.figure.dpi / 72
+    assert [t.get_text() for t in ax.get_yticklabels()][:len(models)] == list(plots.short_labels(models).values())
 
 
 def test_agreement_ranks_table_gives_each_rank_over_its_interval_and_marks_a_zero():
@@ -1558,11 +1570,32 @@ def test_biasfinder_rates_leave_out_a_characteristic_that_tests_nothing_and_say_
     with plots.use_preset("acl-double"):
         ax = biasfinder_figures.biasfinder_rates(pd.DataFrame(rows))
         alone = biasfinder_figures.biasfinder_rates(pd.DataFrame([r for r in rows if r["attribute"] != "gender"]))
-    assert [t.get_text().split("\n")[0] for t in ax.get_xticklabels()] == ["gender"]
+    assert _headers(ax) == ["gender"]
     note = " ".join(" ".join(t.get_text() for t in ax.figure.texts).split()) + " ".join(
         lg.get_title().get_text() for lg in _legends(ax.figure))
     assert "country (1 template), occupation (5 templates)" in " ".join(note.split())
-    assert [t.get_text().split("\n")[0] for t in alone.get_xticklabels()] == ["country", "occupation"]
+    assert [h.split(" (")[0] for h in _headers(alone)] == ["country", "occupation"]
+
+
+def test_biasfinder_rates_give_each_row_its_verdict_and_say_why_a_null_has_no_interval():
+    """Round 15: a row per model with the verdict on its excess at the right (the vocabulary's word and the
+    corrected p), the family, correction and margin in the note, and a header that says why the null has no
+    interval (one template with both kinds of pairs)."""
+    rows = [{"model": m, "attribute": "gender", "templates": 44, "null_templates": 1, "rate_between": r,
+             "rate_low": 0.0, "rate_high": min(r * 1.1 + 0.01, 1.0), "rate_within": w, "null_low": np.nan,
+             "null_high": np.nan, "p_value": p, "p_adjusted": p_adj, "verdict": v, "interval": "cluster"}
+            for m, r, w, p, p_adj, v in (("vader", 0.0, 0.0, 1.0, 1.0, "inconclusive"),
+                                         ("ait:svr-ngrams/valence", 0.89, 0.064, 0.0005, 0.004, "a higher"))]
+    with plots.use_preset("acl-double"):
+        ax = biasfinder_figures.biasfinder_rates(pd.DataFrame(rows), margin=0.05, correction="holm")
+    right = next(child for child in ax.get_children() if child.__class__.__name__ == "SecondaryAxis")
+    assert [t.get_text() for t in right.get_yticklabels()] == ["inconclusive", "between higher, p_adj 0.004"]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["vader", "svr-ngrams"]
+    assert _headers(ax) == ["gender (null from 1 template: no CI)"]
+    note = " ".join(" ".join(t.get_text() for t in ax.figure.texts).split()) + " ".join(
+        " ".join(lg.get_title().get_text().split()) for lg in _legends(ax.figure))
+    assert "p_adj: Holm correction over the 2 model × characteristic rows with a test" in note
+    assert "between higher = more BTCs between classes than within a class" in note and "±0.05" in note
 
 
 def test_forest_and_wording_orders_refuse_a_bare_string_or_a_number():

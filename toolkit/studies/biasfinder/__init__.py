@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -216,8 +216,12 @@ def _run_order(frame: pd.DataFrame, models: list[str]) -> pd.DataFrame:
 def figures_of(result: StudyResult) -> dict[str, Axes]:
     """BTCs per characteristic and model, and the BTC rates with their null and intervals, keyed by file stem; the
     models in the run's order."""
+    settings = getattr(getattr(result, "provenance", None), "settings", None)
+    settings = settings if isinstance(settings, Mapping) else {}
     return {"biasfinder_btcs": bf_figures.biasfinder_btcs(_run_order(result.table4, result.models)),
-            "biasfinder_rates": bf_figures.biasfinder_rates(_run_order(result.rates, result.models))}
+            "biasfinder_rates": bf_figures.biasfinder_rates(
+                _run_order(result.rates, result.models), margin=settings.get("margin"),
+                correction=settings.get("correction"))}
 
 
 def write(result: StudyResult, out_dir: str | Path | None = None, **options: Any) -> list[Path]:

@@ -7,6 +7,9 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
+from toolkit import checks
+from toolkit import stats as tkstats
+from toolkit import verdicts
 from toolkit.errors import InputError
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
@@ -19,7 +22,7 @@ from toolkit.plots.style import (
     open_edge,
     short_labels,
 )
-from toolkit.studies.biasfinder.btc_rates import MIN_TEMPLATES
+from toolkit.studies.biasfinder.btc_rates import MIN_TEMPLATES, VERDICT_GROUPS
 
 DWARF_RATIO = 50
 """Where the largest BTCs per template is more than this many times the smallest non-zero one, the y axis is
@@ -40,22 +43,23 @@ def _value_text(value: float) -> str:
     return f"{value:.{decimals}f}"
 
 
-def _square_root_axis(ax: Axes, *, top: float, headroom: float = 1.0) -> str:
-    """A square-root y axis on ``ax`` up to ``top`` × ``headroom``², room below 0 for the zero diamonds, ticks at
-    round values that stay apart; returns the words for the axis label (``" (√ scale)"``)."""
+def _square_root_axis(ax: Axes, *, top: float, headroom: float = 1.0, axis: str = "y") -> str:
+    """A square-root ``axis`` (``"y"`` or ``"x"``) on ``ax`` up to ``top`` × ``headroom``², room below 0 for the
+    zero markers, ticks at round values that stay apart; returns the words for the axis label (``" (√ scale)"``)."""
     import numpy as np
 
-    ax.set_yscale("function", functions=(lambda v: np.sign(v) * np.sqrt(np.abs(v)),
-                                         lambda v: np.sign(v) * np.square(v)))
-    ax.set_ylim(-(0.04 * np.sqrt(top) * headroom) ** 2, top * headroom ** 2)
+    scale = getattr(ax, f"set_{axis}scale")
+    scale("function", functions=(lambda v: np.sign(v) * np.sqrt(np.abs(v)), lambda v: np.sign(v) * np.square(v)))
+    getattr(ax, f"set_{axis}lim")(-(0.04 * np.sqrt(top) * headroom) ** 2, top * headroom ** 2)
     ticks, last = [0.0], 0.0
     for nice in (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000):
         if nice <= top * headroom ** 2 and np.sqrt(nice) - np.sqrt(last) >= 0.15 * np.sqrt(top):
             ticks.append(nice)
             last = nice
-    ax.yaxis.set_major_locator(FixedLocator(ticks))
-    ax.yaxis.set_minor_locator(NullLocator())
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    which = ax.yaxis if axis == "y" else ax.xaxis
+    which.set_major_locator(FixedLocator(ticks))
+    which.set_minor_locator(NullLocator())
+    which.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     return " (√\u00a0scale)"
 
 
@@ -156,23 +160,46 @@ INTERVAL_WORDS = {"cluster": "95\u00a0% CIs clustered by template",
 """How :func:`biasfinder_rates`' title names each :data:`~toolkit.studies.biasfinder.btc_rates.RATE_INTERVALS`."""
 
 
-@_styled
-def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
-    """BTC rate between classes (filled) and its within-class null (open) with their intervals, per characteristic,
-    each model in its colour and marker (:func:`model_palette`, :func:`model_markers`; point-range). A rate of
-    exactly 0 with no width (no BTC among the pairs) is filled grey, a null of 0 edged grey, in the legend; a
-    square-root axis where the highest point is over :data:`DWARF_RATIO` times the lowest non-zero one. ``rates``
-    from :func:`toolkit.studies.biasfinder.analysis.rates`: the intervals are ``rate_low/high`` and
-    ``null_low/high`` (template-clustered by default, said in the title); a point without an interval has none
-    (fewer than ``MIN_TEMPLATES`` templates); characteristics without a null (occupation) show the rate only, and
-    their tick label says ``(no null)`` (``(no interval)`` where no model has one). A characteristic with neither a
-    null nor an interval for any model (too few templates: ``make figures``' 1 country and 5 occupation templates)
-    is left out and named in a note, unless every characteristic is (round 13 and 14 readers: two thirds of the
-    width for points that test nothing)."""
+ROW_OFFSET = 0.2
+""":func:`biasfinder_rates`: a model's rate sits this far above its row's centre and its null as far below (in rows;
+a 0.28-inch row puts their centres 8 pt apart)."""
+
+
+def _verdict_text(row: pd.Series) -> str:
+    """The right-hand label of a model's row in :func:`biasfinder_rates`: its verdict word and corrected p (``between
+    higher, p_adj 0.004``), ``no null`` where the characteristic has none, "" without a verdict."""
     import numpy as np
+
+    if not np.isfinite(float(row.get("rate_within", np.nan))):
+        return "no null"
+    shown = verdicts.word(row.get("verdict"), groups=VERDICT_GROUPS)
+    p = float(row.get("p_adjusted", np.nan))
+    return f"{shown}, p_adj {p:.2g}" if shown and np.isfinite(p) and shown != "inconclusive" else shown
+
+
+@_styled
+def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correction: str | None = None,
+                     ax: Axes | None = None) -> Axes:
+    """BTC rate between classes (filled) and its within-class null (open) with their intervals, one row per model
+    (named on the axis; the model's colour and marker, :func:`model_palette`, :func:`model_markers`), the rate just
+    above the null, each characteristic under its own bold header row; on the right each row's verdict on the
+    excess over the null with its corrected p (:data:`~toolkit.studies.biasfinder.btc_rates.VERDICT_GROUPS`' words,
+    defined in the note with ``margin`` and ``correction``, the run's settings: default the margin a verdict names,
+    else :data:`toolkit.stats.MARGIN`, and no correction named). A rate of exactly 0 with no width (no BTC among the
+    pairs) is drawn grey, a null of 0 edged grey (the row names the model), in the legend; a square-root x axis where the highest point is over :data:`DWARF_RATIO` times the
+    lowest non-zero one. ``rates`` from :func:`toolkit.studies.biasfinder.analysis.rates`: the intervals are
+    ``rate_low/high`` and ``null_low/high`` (template-clustered by default, said in the title); a point without an
+    interval has none (fewer than ``MIN_TEMPLATES`` templates, or one template with a null); a characteristic's
+    header says ``(no null)`` or ``(no CI)`` where no model has one. A characteristic with neither a null nor an
+    interval for any model (``make figures``' 1 country and 5 occupation templates) is left out and named in a
+    note, unless every characteristic is. Round 15 readers scored the dodged version 2 and 2 (one category, 16
+    markers sideways, models only in the legend)."""
+    import numpy as np
+    from matplotlib.transforms import blended_transform_factory
 
     if rates.empty:
         raise InputError("no BTC rates to plot.", fix="pass toolkit.studies.biasfinder.analysis.rates(scored).")
+    tested = int(np.isfinite(pd.to_numeric(rates.get("p_value", pd.Series(dtype=float)), errors="coerce")).sum())
     untested = _untested(rates)
     if untested and len(untested) < rates["attribute"].nunique():
         rates = rates[~rates["attribute"].isin(untested)]
@@ -180,40 +207,78 @@ def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         untested = {}
     attributes, models = list(dict.fromkeys(rates["attribute"])), list(dict.fromkeys(rates["model"]))
     labels, colours, markers = short_labels(models), model_palette(models), model_markers(models)
-    ax = ax if ax is not None else new_axes()
-    width = 0.8 / len(models)
+    data = rates.assign(_a=rates["attribute"].map({a: i for i, a in enumerate(attributes)}),
+                        _m=rates["model"].map({m: i for i, m in enumerate(models)}))
+    data = data.sort_values(["_a", "_m"], kind="stable").reset_index(drop=True)
+    rows = data["_a"].to_numpy() + 1 + np.arange(len(data))  # a header row above each characteristic
+    ax = ax if ax is not None else new_axes(height=0.28 * (len(data) + len(attributes)) + 1.2)
     zero = zero_null = False
     shown = {"rate": False, "null": False}  # a non-zero rate / null drawn: its legend entry
-    for j, model in enumerate(models):
-        colour, marker = colours[model], markers[model]
-        block = rates[rates["model"] == model].set_index("attribute").reindex(attributes)
-        x = np.arange(len(attributes)) - 0.4 + width * (j + 0.5)
-        # the rate left of its null, a marker's width apart (at ±0.15 they touched, round 13)
-        for column, low, high, shift, filled in (("rate_between", "rate_low", "rate_high", -0.28, True),
-                                                 ("rate_within", "null_low", "null_high", 0.28, False)):
-            y = block[column].to_numpy(float)
-            lows, highs = block[low].to_numpy(float), block[high].to_numpy(float)
-            flat = np.isfinite(y) & (y == 0) & ~(np.isfinite(highs) & (highs > 0))  # 0 with no width
-            err = np.vstack([y - lows, highs - y])[:, ~flat]
-            shown["rate" if filled else "null"] |= bool((np.isfinite(y) & ~flat).any())
-            edge = 1.0 if filled else open_edge(marker)
-            ax.errorbar((x + shift * width)[~flat], y[~flat], yerr=np.clip(np.nan_to_num(err, nan=0.0), 0.0, None),
-                        fmt=marker, color=colour, markerfacecolor=colour if filled else "white", capsize=2,
-                        linewidth=1.0, markersize=4.0, markeredgewidth=edge)
-            if flat.any():  # exactly 0: the model's marker, a rate filled grey, a null edged grey
-                ax.plot((x + shift * width)[flat], y[flat], linestyle="none", marker=marker, markersize=4.5,
-                        markerfacecolor=ZERO_GREY if filled else "white",
-                        markeredgecolor=colour if filled else ZERO_GREY, markeredgewidth=0.7 if filled else edge,
-                        zorder=4)
+    for y, (_, row) in zip(rows, data.iterrows()):
+        colour, marker = colours[row["model"]], markers[row["model"]]
+        for column, low, high, shift, filled in (("rate_between", "rate_low", "rate_high", -ROW_OFFSET, True),
+                                                 ("rate_within", "null_low", "null_high", ROW_OFFSET, False)):
+            x = float(row.get(column, np.nan))
+            if not np.isfinite(x):
+                continue
+            lo, hi = float(row.get(low, np.nan)), float(row.get(high, np.nan))
+            if x == 0 and not (np.isfinite(hi) and hi > 0):  # exactly 0, no width: grey (a rate filled, a null edged)
+                ax.plot([x], [y + shift], linestyle="none", marker=marker, markersize=4.5,
+                        markerfacecolor=ZERO_GREY if filled else "white", markeredgecolor=ZERO_GREY,
+                        markeredgewidth=0.7 if filled else open_edge(marker), zorder=4)
                 zero_null |= not filled
                 zero |= filled
-        ax.plot([], [], linestyle="none", marker=marker, color=colour, markersize=4.0, label=labels[model])
+                continue
+            shown["rate" if filled else "null"] = True
+            err = [[max(x - lo, 0.0)], [max(hi - x, 0.0)]] if np.isfinite(lo) and np.isfinite(hi) else None
+            ax.errorbar([x], [y + shift], xerr=err, fmt=marker, color=colour,
+                        markerfacecolor=colour if filled else "white", capsize=2, linewidth=1.0, markersize=4.0,
+                        markeredgewidth=1.0 if filled else open_edge(marker), zorder=3)
+    side = blended_transform_factory(ax.transAxes, ax.transData)
+    for i, attribute in enumerate(attributes):  # a header row per characteristic, with what it lacks
+        block = data[data["attribute"] == attribute]
+        header = int(rows[(data["attribute"] == attribute).to_numpy()].min()) - 1
+        missing = [what for what, column in (("null", "rate_within"), ("CI", "rate_low"))
+                   if column not in block.columns or block[column].isna().all()]
+        n = int(block["templates"].max()) if "CI" in missing and "templates" in block.columns else None
+        few = f"{n} template{'s' if n != 1 else ''}: " if n is not None and n < MIN_TEMPLATES else ""
+        if i:
+            ax.axhline(header - 0.5, color="0.8", linewidth=0.6, zorder=0)
+        bare = ("null" not in missing and "null_low" in block.columns and block["null_low"].isna().all()
+                and "null_templates" in block.columns)  # a null but no interval for it: why
+        k = int(block["null_templates"].max()) if bare else 0
+        why = f"null from {k} template{'s' if k != 1 else ''}: no CI" if bare and k < MIN_TEMPLATES else ""
+        said = ", ".join(w for w in (f"{few}no {' or '.join(missing)}" if missing else "", why) if w)
+        ax.text(0.01, header, attribute + (f" ({said})" if said else ""),
+                transform=side, ha="left", va="center", fontweight="bold", fontsize=preset().small_size)
+    ax.set_yticks(rows, [labels[m] for m in data["model"]])
+    ax.set_ylim(rows.max() + 0.7, -0.7)
+    verdict_axis = ax.secondary_yaxis("right")
+    verdict_axis.set_yticks(rows, [_verdict_text(row) for _, row in data.iterrows()])
+    verdict_axis.tick_params(length=0, labelsize=preset().small_size)
+    ax.axvline(0.0, color="black", linewidth=0.6, zorder=1)
+    values = data.reindex(columns=["rate_between", "rate_high", "rate_within", "null_high"]).to_numpy(float)
+    top = np.nanmax(values) if np.isfinite(values).any() else 0.0
+    positive = values[np.isfinite(values) & (values > 0)]
+    scale = ""
+    if top > 0 and top / positive.min() > DWARF_RATIO:  # the lowest non-zero point would sit on the zero line
+        scale = _square_root_axis(ax, top=top, headroom=1.1, axis="x")
+    else:
+        top = top if top > 0 else 0.01
+        ax.set_xlim(-0.04 * top, 1.1 * top)
+    ax.xaxis.grid(True, color="0.9", linewidth=0.5, zorder=0)
+    ax.set_axisbelow(True)
+    method = str(data["interval"].iloc[0]) if "interval" in data.columns else ""
+    ax.set(xlabel="BTCs / mutant pairs" + scale,
+           title=f"BiasFinder BTC rate and within-class null, {INTERVAL_WORDS.get(method, method + ' intervals')}")
+    handles, texts = [], []
     if shown["rate"]:
-        ax.plot([], [], "o", color="0.3", markersize=4.0, label="filled: between classes (BTC rate)")
+        handles.append(Line2D([], [], linestyle="none", marker="o", color="0.3", markersize=4.0))
+        texts.append("filled: between classes (BTC rate)")
     if shown["null"]:
-        ax.plot([], [], "o", color="0.3", markerfacecolor="white", markersize=4.0,
-                label="open: null, swaps within one class")
-    handles, texts = ax.get_legend_handles_labels()
+        handles.append(Line2D([], [], linestyle="none", marker="o", color="0.3", markerfacecolor="white",
+                              markersize=4.0))
+        texts.append("open: null, swaps within one class")
     if zero or zero_null:  # one key for both zeros (round 12: four fill states were one too many to decode)
         half = "left" if zero and zero_null else "full"  # both: half filled grey (a rate), half white (a null)
         handles.append(Line2D([], [], linestyle="none", marker="o", markersize=4.5, fillstyle=half,
@@ -221,32 +286,20 @@ def biasfinder_rates(rates: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
                               markeredgecolor=ZERO_GREY))
         texts.append("grey: exactly 0, no BTC" + (" (a rate filled, a null edged)" if zero and zero_null else
                                                  " (a rate)" if zero else " (a null)"))
-    ax.axhline(0.0, color="black", linewidth=0.6)
-    values = rates[["rate_between", "rate_high", "rate_within", "null_high"]].to_numpy(float)
-    top = np.nanmax(values) if np.isfinite(values).any() else 0.0
-    positive = values[np.isfinite(values) & (values > 0)]
-    scale = ""
-    if top > 0 and top / positive.min() > DWARF_RATIO:  # the lowest non-zero point would sit on the zero line
-        scale = _square_root_axis(ax, top=top, headroom=1.1)  # a rate near 1 and its cap clear of the frame
-    else:
-        top = top if top > 0 else 0.01
-        ax.set_ylim(-0.04 * top, 1.1 * top)
-    ticks = []
-    for attribute in attributes:
-        block = rates[rates["attribute"] == attribute]
-        missing = [what for what, column in (("null", "rate_within"), ("CI", "rate_low"))
-                   if column not in block.columns or block[column].isna().all()]
-        n = int(block["templates"].max()) if "CI" in missing and "templates" in block.columns else None
-        few = f"{n} template{'s' if n != 1 else ''}: " if n is not None and n < MIN_TEMPLATES else ""
-        ticks.append(attribute + (f"\n({few}no {' or '.join(missing)})" if missing else ""))
-    ax.set_xticks(np.arange(len(attributes)), ticks)
-    method = str(rates["interval"].iloc[0]) if "interval" in rates.columns else ""
-    ax.set(xlabel="characteristic", ylabel="BTCs / mutant pairs" + scale,
-           title=f"BiasFinder BTC rate and within-class null, {INTERVAL_WORDS.get(method, method + ' intervals')}")
+    notes = []
+    if "verdict" in data.columns:
+        found = [verdicts.margin_of(v) for v in data["verdict"] if verdicts.margin_of(v)]
+        words = verdicts.legend(data["verdict"], groups=VERDICT_GROUPS, margin=(
+            f"±{margin:g}" if margin is not None else found[0] if found else f"±{tkstats.MARGIN:g}"))
+        named = checks.CORRECTION_NAMES.get(str(correction), str(correction)) if correction else ""
+        family = (f"; p_adj: {named + ' ' if named else ''}correction over the {tested} model × characteristic "
+                  "rows with a test" if "p_adjusted" in data else "")
+        notes.append("right: the excess of the rate over its null" + family + (f"; {words}" if words else ""))
     if untested:
-        _note_below(ax, "not drawn, too few templates for a null or an interval: " + ", ".join(
-            f"{a} ({n} template{'s' if n != 1 else ''})" if n is not None else a for a, n in untested.items())
-            + "; their rates are in biasfinder_rates.csv and their BTCs in the BTCs-per-template figure")
+        notes.append("not drawn (too few templates for a null or an interval): " + ", ".join(
+            f"{a} ({n} template{'s' if n != 1 else ''})" if n is not None else a for a, n in untested.items()))
+    if notes:
+        _note_below(ax, "; ".join(notes))
     _legend_outside(ax, handles, texts)
     return ax
 
