@@ -564,3 +564,23 @@ def test_rank_interval_bounds_are_ranks_a_replicate_gave_and_noise_at_zero_ties(
     assert _snap(np.array([1e-17, 0.0, 0.3])).tolist() == [0.0, 0.0, 0.3]
     ranks = rank_interval(_snap(np.array([[0.3, 1e-17, 0.0]])), alpha=0.05)[0]
     assert ranks.tolist() == [1.0, 2.5, 2.5]
+
+
+def test_agreement_tau_takes_the_presets_width_and_says_when_no_pair_agrees():
+    """Round 15: 5.35 inches wide fits neither an ACL column nor the text width; and red cells read as agreement
+    where no pair's corrected p is below alpha."""
+    from toolkit import plots
+
+    tau = pd.DataFrame([{"study_a": a, "study_b": b, "n_models": 8, "tau": t, "ci_low": t - 0.6, "ci_high": 1.0,
+                         "p_value": 0.03, "p_adjusted": p_adj, "family_size": 3, "correction": "holm",
+                         "claim_possible": True, "min_abs_tau": 0.79, "state": "assessable"}
+                        for a, b, t, p_adj in (("eec", "psa", 0.69, 0.09), ("eec", "btcsam", 0.5, 0.09),
+                                               ("psa", "btcsam", 0.2, 0.4))])
+    for name, width in (("acl-double", 6.30), ("acl-single", 3.03)):
+        with plots.use_preset(name):
+            ax = agreement_figures.agreement_tau(tau)
+        assert ax.figure.get_figwidth() == pytest.approx(width)
+        assert " ".join(ax.get_title().split()) == "Agreement of rankings (8 models): no pair shown to agree"
+    with plots.use_preset("acl-double"):
+        agreed = agreement_figures.agreement_tau(tau.assign(p_adjusted=[0.01, 0.09, 0.4]))
+    assert agreed.get_title() == "Agreement of rankings (8 models)"

@@ -66,7 +66,8 @@ def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = N
     one cell per pair of studies (no diagonal, no mirror), coloured by τ and saying τ over its bootstrap interval
     (``ci_low``/``ci_high``, where given) and the p the verdict reads: the exact permutation p corrected over the
     pairs (``p_adjusted``, said p_adj; ``p_value`` where the table has no correction); a cell whose τ is undefined
-    (a study that ties every model) is grey and says ``undefined``; an interval that does not contain its τ is
+    (a study that ties every model) is grey and says ``undefined``; the title says when no pair is shown to agree;
+    the figure takes the preset's width (a column, or the text width); an interval that does not contain its τ is
     flagged ``*`` and said under the axes, as is what the number of models allows an agreement claim at ``alpha``
     and the correction (:func:`claim_words`)."""
     p = preset()
@@ -74,7 +75,7 @@ def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = N
     rows, cols = studies[1:], studies[:-1]
     k = max(len(rows), 1)
     if ax is None:
-        ax = new_axes(figsize=(min(p.width, 1.05 * k + 2.2), min(p.max_height, 0.62 * k + 1.5)))
+        ax = new_axes(figsize=(p.width, min(p.max_height, 0.62 * k + 1.5)))  # the preset's width (round 15)
     colour_bar = {"label": "Kendall's τ-b", "shrink": 0.8, "ticks": [-1, -0.5, 0, 0.5, 1]}
     cell = (ax.figure.get_figwidth() - 2.0) / k
     sep = "\n" if cell < 0.85 else " "  # the interval's two ends on two lines where a cell is narrow
@@ -116,7 +117,8 @@ def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = N
     ax.set_yticks([i + 0.5 for i in range(k)], [NAMES.get(r, r) for r in rows], rotation=0)
     ax.set_xticks([j + 0.5 for j in range(k)], [NAMES.get(c, c) for c in cols], rotation=0)
     n = int(tau["n_models"].iloc[0]) if len(tau) else 0
-    ax.set(title=f"Agreement of rankings ({n} models)", xlabel="", ylabel="")
+    none = "" if agree or not tau.get(read, pd.Series(dtype=float)).notna().any() else ": no pair shown to agree"
+    ax.set(title=f"Agreement of rankings ({n} models){none}", xlabel="", ylabel="")
     notes = list(dict.fromkeys(claim_words(row, alpha=alpha) for row in tau.to_dict("records")
                                if {"claim_possible", "min_abs_tau"} <= set(row)))
     if family and tau[read].notna().any():
