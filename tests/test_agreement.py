@@ -584,3 +584,21 @@ def test_agreement_tau_takes_the_presets_width_and_says_when_no_pair_agrees():
     with plots.use_preset("acl-double"):
         agreed = agreement_figures.agreement_tau(tau.assign(p_adjusted=[0.01, 0.09, 0.4]))
     assert agreed.get_title() == "Agreement of rankings (8 models)"
+
+
+def test_agreement_ranks_table_shades_by_the_headlines_size_not_the_rank():
+    """Round 15: rank shading painted a rate of 0.001 ranked 4th as dark as a real finding. The cell's shade is
+    the headline over the study's largest: 0.001 beside 0.97 is near the lightest, the largest the darkest."""
+    from toolkit import plots
+
+    headlines = pd.DataFrame([{"study": "biasfinder", "measure": "rate", "model": m, "rank": r, "rank_low": r,
+                               "rank_high": r, "estimate": e}
+                              for m, r, e in (("svm", 1, 0.97), ("svr", 2, 0.9), ("ridge", 3, 0.03),
+                                              ("minilm", 4, 0.001))])
+    with plots.use_preset("acl-double"):
+        ax = agreement_figures.agreement_ranks(headlines)
+    colours = ax.collections[0].get_facecolors()  # one per cell, rows top to bottom
+    darkness = [1 - float(np.mean(c[:3])) for c in colours]
+    assert darkness[0] == max(darkness) and darkness[3] == min(darkness)
+    assert darkness[2] - darkness[3] < 0.1 < darkness[1] - darkness[2]  # 0.03 and 0.001 alike, both far from 0.9
+    assert ax.figure.get_figwidth() == pytest.approx(6.30)

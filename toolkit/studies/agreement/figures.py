@@ -239,8 +239,9 @@ def _rank_text(rank: float, low: float, high: float) -> str:
 def _rank_table(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """:func:`agreement_ranks` as a table: a row per model (by mean rank, most biased at the top, as the headlines
     figure), a column per study named by its measure, each cell the rank over its 95 % interval (``rank_low``/
-    ``rank_high``), shaded from dark (rank 1) to light; a rank whose headline is exactly 0 says ``(= 0)`` and is
-    hatched, a tie at nothing rather than a finding."""
+    ``rank_high``), shaded by the headline as a share of the study's largest (dark: the largest; round 15 readers
+    found rank shading dark for a rate of 0.001 ranked 4th; by rank where the table has no ``estimate``); a rank
+    whose headline is exactly 0 says ``(= 0)`` and is hatched, a tie at nothing rather than a finding."""
     p = preset()
     studies = list(dict.fromkeys(headlines["study"]))
     models = list(headlines.groupby("model")["rank"].mean().sort_values(kind="stable").index)
@@ -256,9 +257,18 @@ def _rank_table(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
                           (" (= 0)" if zeros.loc[m, s] else "") if np.isfinite(ranks.loc[m, s]) else ""
                           for s in studies] for m in models], index=models, columns=studies)
     if ax is None:
-        ax = new_axes(figsize=(min(p.width, 1.2 * len(studies) + 2.2), min(p.max_height, 0.36 * len(models) + 1.4)))
-    sns.heatmap(ranks.astype(float), annot=text, fmt="", vmin=1, vmax=max(len(models), 2), cmap="rocket",
-                cbar=False, annot_kws={"fontsize": p.small_size}, linewidths=0.6, linecolor="white", ax=ax)
+        ax = new_axes(figsize=(p.width, min(p.max_height, 0.36 * len(models) + 1.4)))
+    by_size = "estimate" in headlines.columns
+    if by_size:  # the headline over the study's largest: rank 4 at 0.001 beside 0.97 is light, not dark
+        sizes = pivot("estimate").abs()
+        with np.errstate(invalid="ignore", divide="ignore"):
+            shade = sizes / sizes.max(axis=0).where(sizes.max(axis=0) > ZERO_TOL)
+        shade = shade.fillna(0.0).where(ranks.notna())
+        sns.heatmap(shade.astype(float), annot=text, fmt="", vmin=0, vmax=1, cmap="rocket_r", cbar=False,
+                    annot_kws={"fontsize": p.small_size}, linewidths=0.6, linecolor="white", ax=ax)
+    else:
+        sns.heatmap(ranks.astype(float), annot=text, fmt="", vmin=1, vmax=max(len(models), 2), cmap="rocket",
+                    cbar=False, annot_kws={"fontsize": p.small_size}, linewidths=0.6, linecolor="white", ax=ax)
     _readable_annotations(ax)
     for i, model in enumerate(models):
         for j, study in enumerate(studies):
@@ -271,7 +281,8 @@ def _rank_table(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     intervals = bool(lows.notna().to_numpy().any())  # an older table has none: no words for what is not drawn
     ax.set(title="Rank by study (1 = most biased)" + (", 95\u00a0% interval in brackets" if intervals else ""),
            xlabel="", ylabel="")
-    notes = ["darker: more biased; tied models share their mean rank"]
+    notes = ["shade: the headline over the study's largest (darker: larger)" if by_size else
+             "darker: more biased", "tied models share their mean rank"]
     if intervals:
         notes.append("interval: the rank over the study's resampled units, per model")
     if zeros.to_numpy().any():
