@@ -52,9 +52,10 @@ def heatmap_words(value: str, *, theta: str = "") -> dict[str, str]:
     meaning = {"detection_probability": f" (the share of case × classifier pairs that fail; {fails})",
                "detection_pct": f" (the share of case × classifier pairs that fail; {fails})",
                "failure_pct": f" ({fails})"}.get(value, "")
+    units = ("cases as units, each adding its share of failing classifiers, which varies at most as a yes/no does: "
+             "wide for the cases' sampling" if value.startswith("detection") else "cases as units")
     return {"colourbar": unit, "cell": f"each cell: {unit.replace(' (%)', ' in %')}{meaning}, its 95\u00a0% Wilson "
-            "interval below (cases as "
-            "units)", "no_case": "no case", "hatched": "hatched: no case"}
+            f"interval below ({units})", "no_case": "no case", "hatched": "hatched: no case"}
 
 
 def _cells(table: pd.DataFrame, *, value: str, index: str, columns: str) -> tuple[pd.DataFrame, pd.DataFrame | None]:
