@@ -613,11 +613,12 @@ def test_label_flips_where_every_name_shares_the_rate_or_the_counts_are_missing(
 
 @pytest.mark.parametrize("preset", ["acl-double", "acl-single"])
 def test_label_flips_carry_each_bars_wilson_interval_and_say_n(preset):
-    """Every bar carries its interval from the table (its two ends, at the bar's centre), a zero rate none (150 of
-    them buried the bars): the legend gives the bound no flip allows, n, and that the intervals are per name, not
-    adjusted."""
+    """Every bar carries its interval from the table (its two ends, at the bar's centre), a zero rate none where
+    there are many (150 of them buried the bars): the legend gives the bound no flip allows, n, and that the
+    intervals are per name, not adjusted. A few zeros (round 15: Messi's) draw their whisker from 0."""
     base = _names(HF)[["model", "corpus", "name", "gender", "category"]].assign(threshold=0.5, n_sentences=56)
-    rates = np.round(np.linspace(0.0, 0.2, len(base)) * 56) / 56
+    rates = np.round(np.clip(np.linspace(-0.05, 0.2, len(base)), 0, None) * 56) / 56
+    assert (rates == 0).sum() > psa_figures.ZERO_WHISKERS
     flips = base.assign(flip_rate=rates, flips=(rates * 56).round().astype(int), flip_low=np.maximum(rates - 0.05, 0),
                         flip_high=rates + 0.07)
     with plots.use_preset(preset):
@@ -632,6 +633,15 @@ def test_label_flips_carry_each_bars_wilson_interval_and_say_n(preset):
     assert "no bar: no flips (upper 95\u00a0% bound 0.070)" in [re.sub(r"[ \n]+", " ", t) for t in _legend_texts(ax)]
     assert "lines (n = 56 sentences): 95\u00a0% Wilson interval per name, not adjusted across names" in \
         [re.sub(r"[ \n]+", " ", t) for t in _legend_texts(ax)]  # a column's legend wraps its lines
+    few = flips.assign(flip_rate=np.where(np.arange(len(flips)) < 2, 0.0, np.linspace(0.02, 0.2, len(flips))),
+                       flip_low=lambda f: f["flip_rate"] * 0.5,
+                       flip_high=lambda f: f["flip_rate"] + 0.07)
+    with plots.use_preset(preset):
+        ax = psa_figures.psa_label_flips(few)
+    segments = [seg for c in ax.collections for seg in getattr(c, "get_segments", lambda: [])()]
+    assert len(segments) == len(few)  # the two zeros too, from 0 to their bound
+    assert "no bar: no flips (its 95\u00a0% interval from 0 drawn)" in [re.sub(r"[ \n]+", " ", t)
+                                                                       for t in _legend_texts(ax)]
 
 
 def test_agreement_marks_in_bold_the_pairs_whose_verdict_is_rankings_agree():

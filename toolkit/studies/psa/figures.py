@@ -192,8 +192,8 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
     the counts (:func:`_shared_rates`). Horizontal bars in a column preset. Where the table has them
     (:func:`~toolkit.studies.psa.analysis.label_flips`' ``flip_low``/``flip_high``), each bar and point carries its
     Wilson interval and the legend says n and the level (``alpha``: the one ``label_flips`` was given); a zero rate
-    draws no line (150 of them buried the bars), and the legend gives the upper bound no flip in n sentences
-    allows."""
+    draws its whisker from 0 where there are few (:data:`ZERO_WHISKERS`), else none (150 of them buried the bars)
+    and the legend gives the upper bound no flip in n sentences allows."""
     if flips.empty:
         raise InputError("no label flips to plot.",
                          fix="pass toolkit.studies.psa.analysis.label_flips(scored, threshold=c).")
@@ -330,7 +330,8 @@ def _flip_intervals(ax: Axes, data: pd.DataFrame, *, order: list[str], systems: 
         rows = data[data["system"] == system].set_index("name").reindex(names)
         at = centres
         low, high, rate = (rows[c].to_numpy(float) for c in ("flip_low", "flip_high", "flip_rate"))
-        ok = np.isfinite(low) & np.isfinite(high) & (np.nan_to_num(rate) > 0)  # a zero's bound: once, in the legend
+        few = _few_zeros(data)  # a few zeros keep their whisker (round 15 missed Messi's); many: once, in the legend
+        ok = np.isfinite(low) & np.isfinite(high) & ((np.nan_to_num(rate) > 0) | few)
         err = np.clip(np.vstack([rate - low, high - rate])[:, ok], 0, None)  # Wilson ends can sit 1e-17 past p̂
         if vertical:
             ax.errorbar(at[ok], rate[ok], yerr=err, fmt="none", ecolor="0.3", elinewidth=0.5, capsize=0, zorder=3)
@@ -339,11 +340,24 @@ def _flip_intervals(ax: Axes, data: pd.DataFrame, *, order: list[str], systems: 
     return _n_words(data)
 
 
+ZERO_WHISKERS = 5
+"""At most this many bars of rate 0 in :func:`psa_label_flips` draw their Wilson whisker from 0 (round 15 found
+Messi's bar with no interval); more (150 once buried the bars) give their bound once, in the legend."""
+
+
+def _few_zeros(data: pd.DataFrame) -> bool:
+    """Whether the zero rates of ``data`` are few enough (:data:`ZERO_WHISKERS`) to draw each one's whisker."""
+    return int((data["flip_rate"].fillna(1) == 0).sum()) <= ZERO_WHISKERS
+
+
 def _zero_bound(data: pd.DataFrame, *, alpha: float) -> str:
-    """How high a rate no flip allows (the largest ``flip_high`` of a zero rate), for the legend; "" when none."""
+    """How high a rate no flip allows (the largest ``flip_high`` of a zero rate), for the legend; "" when none, and
+    "(its whisker drawn)" where each zero draws its own (:func:`_few_zeros`)."""
     zero = data[(data["flip_rate"].fillna(1) == 0)] if "flip_high" in data.columns else data.iloc[:0]
     if not len(zero) or not zero["flip_high"].notna().any():
         return ""
+    if _few_zeros(data):
+        return f" (its {100 * (1 - alpha):g}\u00a0% interval from 0 drawn)"
     return f" (upper {100 * (1 - alpha):g}\u00a0% bound {zero['flip_high'].max():.3f})"
 
 
