@@ -37,8 +37,11 @@ HOLLOW = {"overlap"}
 """The analyses drawn open: the common-support adjustment is the frequency adjustment on fewer names (same square)."""
 CONFOUNDS_ZERO = "0.55"
 """The fill of a :func:`confounds` estimate that is exactly 0 (its analysis's marker kept, so each stays readable)."""
-WORDING_MARKERS = ("s", "^", "v", "h", "<", ">")
-"""The hollow markers of the reworded template sets, in order (the published set is a filled circle)."""
+WORDING_MARKERS = ("1", "2", "3", "4", "+", "x")
+"""The line markers of the reworded template sets, in order (the published set is a filled circle): tri and cross
+marks no model has (round 15 readers read the hollow square, triangle and ▽ as textblob, afinn and minilm-imdb)."""
+WORDING_MARKER_SIZE = 5.0
+"""A reworded set's marker size (points): a line marker shows less ink than a filled one of the same size."""
 ROW_INCHES = 0.3
 """Height each system past the fourth adds to :func:`confounds` and :func:`wording` (rows of four or five markers
 each stay apart)."""
@@ -225,7 +228,7 @@ def _task_confounds(table: pd.DataFrame, *, tasks: list[str]) -> Axes:
 def wording(table: pd.DataFrame, *, attribute: str, order: Sequence[str] | None = None,
             ax: Axes | None = None) -> Axes:
     """:func:`toolkit.instrument.wording.sweep`: per system, the estimate under each template wording set (the
-    published wording filled, on top, thicker; each rewording hollow under it), each with its interval (the EEC's
+    published wording filled, on top, thicker; each rewording under it in its own line marker), each with its interval (the EEC's
     two-way interval, simultaneous over that wording set's own family of tests, as a study of it would run); the
     systems top to bottom in ``order`` (notebook 01 passes the run's, the confounds figure's order; systems not in
     it after them), by default by the published wording's estimate. Several tasks (``make figures TASK=all``) and no
@@ -260,19 +263,19 @@ def wording(table: pd.DataFrame, *, attribute: str, order: Sequence[str] | None 
 
 
 def _rewordings(data: pd.DataFrame) -> dict[str, str]:
-    """Each reworded template set of ``data`` (in order) → its hollow marker, so a reader can follow one wording
-    across the systems."""
+    """Each reworded template set of ``data`` (in order) → its line marker (:data:`WORDING_MARKERS`), so a reader
+    can follow one wording across the systems."""
     sets = [w for w in dict.fromkeys(data["wording"]) if w != "published"]
     return {w: WORDING_MARKERS[k % len(WORDING_MARKERS)] for k, w in enumerate(sets)}
 
 
 def _wording_keys(ax: Axes, data: pd.DataFrame) -> tuple[list, list[str]]:
-    """The legend of :func:`wording`: published (filled circle) and each reworded set (hollow, its own marker)."""
+    """The legend of :func:`wording`: published (filled circle) and each reworded set (its own line marker)."""
     handles = [ax.errorbar([], [], xerr=[], fmt="o", color="0.3", markersize=4.5, elinewidth=1.4, capsize=1.5)]
     texts = ["published templates"]
     for name, marker in _rewordings(data).items():
-        handles.append(ax.errorbar([], [], xerr=[], fmt=marker, mfc="white", color="0.3", markersize=3.5,
-                                   elinewidth=0.7, capsize=1.5))
+        handles.append(ax.errorbar([], [], xerr=[], fmt=marker, color="0.3", markersize=WORDING_MARKER_SIZE,
+                                   markeredgewidth=1.0, elinewidth=0.7, capsize=1.5))
         texts.append(f"reworded: {name}")
     return handles, texts
 
@@ -280,7 +283,7 @@ def _wording_keys(ax: Axes, data: pd.DataFrame) -> tuple[list, list[str]]:
 def _wording_panel(ax: Axes, data: pd.DataFrame, *, order: Sequence[str] | None = None) -> None:
     """Draw :func:`wording`'s point-ranges of one attribute's rows (``data``) on ``ax``, a row per system, top to
     bottom in ``order`` (the others after them), or by the published wording's estimate (lowest first; a system
-    without one last): the published wording filled on top, each rewording hollow under it in its own marker
+    without one last): the published wording filled on top, each rewording under it in its own line marker
     (:func:`_rewordings`)."""
     published_estimate = data[data["wording"] == "published"].groupby("model", sort=False)["estimate"].first()
     drawn = list(dict.fromkeys(data["model"]))
@@ -302,8 +305,8 @@ def _wording_panel(ax: Axes, data: pd.DataFrame, *, order: Sequence[str] | None 
         ys = np.linspace(-0.08, 0.24, len(others)) + i if len(others) > 1 else [i + 0.08]
         for y, row in zip(ys, others.itertuples(index=False)):
             ax.errorbar([row.estimate], [y], xerr=[[row.estimate - row.ci_low], [row.ci_high - row.estimate]],
-                        fmt=markers[row.wording], mfc="white", color=palette[model], markersize=3.5, elinewidth=0.7,
-                        capsize=1.5)
+                        fmt=markers[row.wording], color=palette[model], markersize=WORDING_MARKER_SIZE,
+                        markeredgewidth=1.0, elinewidth=0.7, capsize=1.5)
     ax.axvline(0, color="#888888", linewidth=0.8, zorder=0)
     ax.set_yticks(np.arange(len(models)), list(short_labels(models).values()))
     ax.invert_yaxis()
