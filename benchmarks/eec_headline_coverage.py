@@ -10,8 +10,9 @@ word's + the person's (each of the 40 names and 20 noun phrases its own, drawn o
 samples) + the template's own gender and race shift (sd ``--template-sd``) + δ for a female person + δ for an
 African-American name + sentence noise. The truth is the population value, (|δ_gender| + |δ_race|) / 2: with
 infinitely many templates, names and words, every effect but δ averages out (at δ = 0 the truth is 0, the edge of
-what |·| can take: a percentile interval of |mean Δ| excludes it whenever every replicate is above 0). Coverage is
-the share of systems whose 95 % interval holds the truth, with its binomial Monte-Carlo SE.
+what |·| can take: a percentile interval of |mean Δ| excludes it whenever every replicate is above 0; the folded
+interval, each signed gap's interval at 1 − 0.05/2 folded onto |·| and averaged, can hold it). Coverage is the share
+of systems whose 95 % interval holds the truth, with its binomial Monte-Carlo SE.
 
     PYTHONPATH=. python benchmarks/eec_headline_coverage.py --systems 400
 """
@@ -24,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from toolkit.studies import get
-from toolkit.studies.agreement import _replicates
+from toolkit.studies.agreement import _replicates, folded_interval
 from toolkit.studies.eec.generator import generate
 
 DESIGNS = {  # name: (δ gender, δ race, name sd, template × group sd)
@@ -60,12 +61,20 @@ def simulate(cases: pd.DataFrame, *, systems: int, delta_gender: float, delta_ra
     return pd.concat(frames, ignore_index=True)
 
 
-def coverage(units: pd.DataFrame, truth: float, *, n_boot: int, seed: int, crossed: bool) -> tuple[float, float]:
-    """Share of systems whose percentile interval holds ``truth``, and the mean interval width."""
+def coverage(units: pd.DataFrame, truth: float, *, n_boot: int, seed: int, crossed: bool,
+             folded: str = "") -> tuple[float, float]:
+    """Share of systems whose interval holds ``truth``, and the mean interval width: the percentile interval of the
+    |·| replicates, or the signed parts' intervals folded (:func:`folded_interval`): ``folded="percentile"`` or
+    ``"t"`` (t on the replicates' SD, df = units − 1: the study's since round 15)."""
     models = sorted(set(units["model"]))
     table = units if crossed else units.drop(columns="unit2")
-    _, boot, _, _ = _replicates(table, models, n_boot=n_boot, rng=np.random.default_rng(seed), absolute=True)
-    low, high = np.nanquantile(boot, [0.025, 0.975], axis=0)
+    point, boot, n_units, _, signed = _replicates(table, models, n_boot=n_boot, rng=np.random.default_rng(seed),
+                                                  absolute=True, signed_parts=True)
+    if folded:
+        low, high = folded_interval(*signed, alpha=0.05, df=n_units - 1 if folded == "t" else None)
+        low, high = np.minimum(low, point), np.maximum(high, point)
+    else:
+        low, high = np.nanquantile(boot, [0.025, 0.975], axis=0)
     return float(np.mean((low <= truth) & (truth <= high))), float(np.mean(high - low))
 
 
@@ -78,7 +87,7 @@ def main() -> None:
     cases = generate()
     eec = get("eec")
     print(f"{args.systems} systems per design, {args.n_boot} bootstrap replicates, sentence noise sd {NOISE_SD}, "
-          f"emotion words sd {WORD_SD}, 95 % percentile intervals\n")
+          f"emotion words sd {WORD_SD}, 95 % intervals\n")
     print("| design | truth | resampled | coverage [± 1.96 MC SE] | mean width |")
     print("|---|---|---|---|---|")
     rng = np.random.default_rng(args.seed)
@@ -88,8 +97,10 @@ def main() -> None:
                           template_sd=template_sd, rng=rng)
         units = eec.units(scored)
         truth = (abs(dg) + abs(dr)) / 2
-        for crossed, label in ((False, "templates"), (True, "templates × names")):
-            cov, width = coverage(units, truth, n_boot=args.n_boot, seed=args.seed, crossed=crossed)
+        for crossed, folded, label in ((False, "", "templates"), (True, "", "templates × names"),
+                                       (True, "percentile", "templates × names, folded percentiles"),
+                                       (True, "t", "templates × names, folded t (the study's)")):
+            cov, width = coverage(units, truth, n_boot=args.n_boot, seed=args.seed, crossed=crossed, folded=folded)
             se = np.sqrt(cov * (1 - cov) / args.systems)
             print(f"| {name} | {truth:.3f} | {label} | {cov:.1%} [± {1.96 * se:.1%}] | {width:.4f} |", flush=True)
         print(f"<!-- {name}: {time.perf_counter() - start:.0f} s -->", flush=True)

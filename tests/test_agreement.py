@@ -320,7 +320,7 @@ def test_headlines_say_how_much_of_a_models_weight_one_unit_holds():
     labels = {ax.get_title(): ax.get_xlabel() for ax in first.figure.axes if ax.get_title()}
     assert labels["BiasFinder (templates × names)"] == ("biasfinder measure\n(one template holds up to 100\u00a0% of a "
                                                 "model's weight)")
-    assert labels["EEC (templates × names)"] == "eec measure"  # the title says what the interval resamples
+    assert labels["EEC (templates × names, gaps folded)"] == "eec measure"  # the title says what the interval resamples
     with pytest.raises(InputError, match="lacks rank"):
         agreement_figures.agreement_headlines(headlines.drop(columns="rank"))
 
@@ -602,3 +602,41 @@ def test_agreement_ranks_table_shades_by_the_headlines_size_not_the_rank():
     assert darkness[0] == max(darkness) and darkness[3] == min(darkness)
     assert darkness[2] - darkness[3] < 0.1 < darkness[1] - darkness[2]  # 0.03 and 0.001 alike, both far from 0.9
     assert ax.figure.get_figwidth() == pytest.approx(6.30)
+
+
+def test_folded_interval_folds_each_parts_bonferroni_interval_onto_its_size():
+    """By hand: part 1's signed interval holds 0, so its |·| runs from 0; part 2's does not, so it runs from the
+    nearer end; the headline's bounds are the parts' means. The parts' intervals are at 1 − alpha/2 each."""
+    from toolkit.studies.agreement import folded_interval
+
+    rng = np.random.default_rng(0)
+    signed = np.stack([rng.normal(-0.004, 0.01, (4000, 1)), rng.normal(-0.03, 0.01, (4000, 1))], axis=-1)
+    point = np.array([[-0.004, -0.03]])
+    low, high = folded_interval(point, signed, alpha=0.05)
+    ends = [np.quantile(signed[:, 0, p], [0.0125, 0.9875]) for p in (0, 1)]
+    assert ends[0][0] < 0 < ends[0][1] and ends[1][1] < 0
+    assert low[0] == pytest.approx((0.0 + abs(ends[1][1])) / 2)
+    assert high[0] == pytest.approx((max(abs(ends[0][0]), abs(ends[0][1])) + abs(ends[1][0])) / 2)
+    low, high = folded_interval(point, signed, alpha=0.05, df=10)  # t(0.9875, 10) = 2.634 on the replicates' SD
+    sd = signed[:, 0].std(axis=0, ddof=1)
+    assert low[0] == pytest.approx((0.0 + 0.03 - 2.634 * sd[1]) / 2, abs=2e-5)
+    assert high[0] == pytest.approx((0.004 + 2.634 * sd[0] + 0.03 + 2.634 * sd[1]) / 2, abs=2e-5)
+
+
+def test_the_eec_headline_interval_holds_zero_when_neither_gap_exists():
+    """Round 15: a percentile interval of |mean Δ| never holds 0 (every replicate is above it), so with no bias
+    the headline's interval missed the truth for every simulated system. The study folds the signed gaps'
+    intervals: in the EEC's design with no gender or race gap, most systems' intervals hold 0."""
+    from toolkit.studies import get
+    from toolkit.studies.agreement import _replicates, folded_interval
+
+    scored = _eec_with_name_effects(systems=12, name_sd=0.04, delta=0.0, seed=3)
+
+    units = get("eec").units(scored)
+    models = sorted(set(units["model"]))
+    point, boot, n_units, _, signed = _replicates(units, models, n_boot=400, rng=np.random.default_rng(0),
+                                                  absolute=True, signed_parts=True)
+    low, high = folded_interval(*signed, alpha=0.05, df=n_units - 1)
+    percentile_low = np.nanquantile(boot, 0.025, axis=0)
+    assert (percentile_low > 0).all()  # the |·| replicates' interval: never 0
+    assert np.mean(low == 0) >= 0.75 and (high >= point).all()

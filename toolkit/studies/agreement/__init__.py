@@ -20,7 +20,8 @@ Headlines (each a ratio of sums over units, so a bootstrap replicate is a weight
 Higher = more biased (or more sensitive) in every one; rank 1 = the highest.
 
 Inputs: scored tables of the studies (``result.scored``), any subset of them, sharing at least three models.
-Outputs: :data:`HEADLINE_COLUMNS` (per study × model: the headline with a percentile interval and its rank, 1 = the
+Outputs: :data:`HEADLINE_COLUMNS` (per study × model: the headline with a percentile interval — for the EEC's
+average of absolute gaps, the signed gaps' intervals folded, :func:`folded_interval` — and its rank, 1 = the
 highest; tied models share their mean rank, 6.5 for four tied at 5-8; ``rank_low``/``rank_high``: the rank's 95 %
 interval over the same replicates, per model (:func:`rank_interval`); ``top_unit_share``: the largest share of the
 model's denominator one unit holds — BiasFinder's pronoun templates give 1 pair of mutants and a name template
@@ -28,7 +29,8 @@ model's denominator one unit holds — BiasFinder's pronoun templates give 1 pai
 :data:`TAU_COLUMNS`, per pair of studies:
 
 - ``tau``: τ-b over the shared models; ``p_value``: its exact two-sided permutation p (:func:`exact_p`: every
-  ordering of one study's headlines up to 9 models, all 40,320 of 8; past 9, 20,000 random ones; ties kept), and
+  ordering of one study's headlines up to 9 models, all 40,320 of 8; past 9, Kendall's exact null for untied
+  rankings, else 20,000 random orderings; ties kept), and
   ``p_min``, the smallest p the number of models and their ties allow (4 models: 2/24 = 0.083 — no agreement can be
   shown).
 - ``p_adjusted``: ``p_value`` corrected over the family, the ``family_size`` pairs with a defined τ, by
@@ -58,6 +60,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -107,8 +110,8 @@ def _headline(num: np.ndarray, den: np.ndarray, absolute: bool) -> np.ndarray:
 
 
 def _replicates(units: pd.DataFrame, models: list[str], *, n_boot: int, rng: np.random.Generator,
-                absolute: bool, resample: Callable[..., tuple[np.ndarray, np.ndarray] | None] | None = None
-                ) -> tuple[np.ndarray, np.ndarray, int, np.ndarray]:
+                absolute: bool, resample: Callable[..., tuple[np.ndarray, np.ndarray] | None] | None = None,
+                signed_parts: bool = False) -> tuple:
     """The headline per model on the data and on ``n_boot`` replicates that resample the units with replacement
     (the same draw for every model: the rankings are compared on one resample), the number of units, and per model
     the largest share of its denominator one unit holds (a ratio of sums that one unit dominates moves with it).
@@ -117,7 +120,9 @@ def _replicates(units: pd.DataFrame, models: list[str], *, n_boot: int, rng: np.
     Owen 2007); its draws come from a generator spawned off ``rng``, so the units' draws are those of a study
     without one. ``resample(weights=, rng=)`` (a study's :meth:`~toolkit.studies.base.Study.resampled_sums`, given
     the units' draws and that spawned generator) gives the replicates' sums itself where a headline is not a sum over
-    its second factor (BiasFinder's pairs of names); None from it: the units' sums."""
+    its second factor (BiasFinder's pairs of names); None from it: the units' sums. ``signed_parts``: a fifth value,
+    the signed num / den per model × part on the data and per replicate × model × part (what
+    :func:`folded_interval` reads)."""
     ids = {u: i for i, u in enumerate(sorted(set(units["unit"])))}
     parts = sorted(set(units["part"]))
     crossed = "unit2" in units.columns
@@ -149,7 +154,34 @@ def _replicates(units: pd.DataFrame, models: list[str], *, n_boot: int, rng: np.
     per_unit = np.abs(den).sum((1, 3))  # units × models
     with np.errstate(invalid="ignore", divide="ignore"):
         top = per_unit.max(0) / per_unit.sum(0)
-    return point, boot, len(ids), top
+        signed = (num.sum((0, 1)) / den.sum((0, 1)), sums[0] / sums[1]) if signed_parts else None
+    return (point, boot, len(ids), top, signed) if signed_parts else (point, boot, len(ids), top)
+
+
+def folded_interval(point: np.ndarray, signed: np.ndarray, *, alpha: float, df: int | None = None
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """The interval of a headline that averages absolute values over P parts (the EEC's (|gender Δ| + |race Δ|) / 2)
+    from the signed parts (``point``: models × parts on the data; ``signed``: replicates × models × parts): each
+    part's interval at 1 − alpha/P (Bonferroni over the parts) — the point ± t(1 − alpha/2P, ``df``) × the
+    replicates' SD where ``df`` is given (the study's units less one), else the replicates' percentiles — folded
+    onto |·| ([0, max |end|] where it holds 0, else [min |end|, max |end|]) and averaged over the parts a model has.
+    All P signed intervals hold their truths together with probability ≥ 1 − alpha, and then the folded mean holds
+    the mean of the |truths|: it covers at 0 too, where a percentile interval of the |·| replicates cannot (every
+    replicate is above 0)."""
+    n_parts = max(signed.shape[-1], 1)
+    if df is not None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a part no replicate defines: NaN
+            half = sps.t.ppf(1 - alpha / (2 * n_parts), max(df, 1)) * np.nanstd(signed, axis=0, ddof=1)
+        low, high = point - half, point + half
+    else:
+        low, high = np.nanquantile(signed, [alpha / (2 * n_parts), 1 - alpha / (2 * n_parts)], axis=0)
+    holds_zero = (low <= 0) & (high >= 0)
+    folded_low = np.where(holds_zero, 0.0, np.minimum(np.abs(low), np.abs(high)))
+    folded_high = np.maximum(np.abs(low), np.abs(high))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a model without any part: NaN
+        return np.nanmean(folded_low, axis=-1), np.nanmean(folded_high, axis=-1)
 
 
 def tau_b(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -335,11 +367,15 @@ def agreement(*, scored: Mapping[str, pd.DataFrame], n_boot: int = 2000, seed: i
     for name, table in units.items():
         study, table = get(name), table[table["model"].isin(models)]
         resample = partial(study.resampled_sums, scored[name], units=table, models=models, **options.get(name, {}))
-        point, boot, n_units, top = _replicates(table, models, n_boot=n_boot, rng=rng,
-                                                absolute=study.headline_absolute, resample=resample)
+        point, boot, n_units, top, signed = _replicates(table, models, n_boot=n_boot, rng=rng, signed_parts=True,
+                                                        absolute=study.headline_absolute, resample=resample)
         point, boot = _snap(point), _snap(boot)  # floating-point noise at 0 is 0: a tie, in ranks, τ and figures
         boots[name], points[name] = boot, point
-        low, high = np.nanquantile(boot, [alpha / 2, 1 - alpha / 2], axis=0)
+        if study.headline_absolute:  # |·| replicates never reach 0: fold the signed parts' intervals instead
+            low, high = folded_interval(*signed, alpha=alpha, df=n_units - 1)
+            low, high = _snap(np.minimum(low, point)), np.maximum(high, point)
+        else:
+            low, high = np.nanquantile(boot, [alpha / 2, 1 - alpha / 2], axis=0)
         ranks = sps.rankdata(-point, method="average")  # tied models share their mean rank, as τ-b counts ties
         rank_low, rank_high = rank_interval(boot, alpha=alpha)
         measure = f"{known[name]} ({attribute})" if name == "biasfinder" else known[name]  # the one attribute read
