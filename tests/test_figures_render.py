@@ -1518,6 +1518,17 @@ def test_intersections_draw_a_panel_per_system_where_the_grid_fits():
     assert all(low == -high for low, high in spans) and len(set(spans)) == 3
     named = [bool([t for t in ax.get_yticklabels() if t.get_visible() and t.get_text()]) for ax in panels]
     assert named == [True, False, True]  # two columns: the left one names the contrasts
+    from matplotlib.colors import to_rgb
+    from seaborn.utils import relative_luminance
+
+    from toolkit.plots.style import TEXT_LUMINANCE
+
+    for ax in panels:  # round 15: light titles (ridge-chars, svm-unigrams) read faint; each title dark enough
+        assert relative_luminance(to_rgb(ax.title.get_color())) <= TEXT_LUMINANCE + 1e-9
+    assert to_rgb(panels[0].title.get_color()) == to_rgb(plots.MODEL_COLOURS["vader"])  # a dark one as it is
+    note = " ".join(" ".join(t.get_text() for t in first.figure.texts).split()) + " ".join(
+        " ".join(lg.get_title().get_text().split()) for lg in _legends(first.figure))
+    assert "each panel on its own x scale" in note  # round 15: the scales differ 15-fold, and nothing said so
     assert len(one.figure.axes) == 1 and len(plots.intersections(table, layout="one", ax=None).figure.axes) == 1
     with plots.use_preset("acl-single"):
         column = plots.intersections(table)

@@ -29,6 +29,7 @@ from toolkit.plots.style import (
     new_axes,
     open_edge,
     short_label,
+    text_colour,
 )
 
 ANALYSIS_STYLE = {"raw": ("o", "as measured"), "adjusted": ("s", "adjusted for name frequency"),
@@ -412,7 +413,7 @@ def _system_intersections(full: pd.DataFrame, table: pd.DataFrame, *, constant: 
         drawn, missing = _intersections_panel(cell, table[table["model"] == model], alpha=alpha, narrow=True,
                                               contrasts=contrasts, palette=palette, markers=markers)
         zero, sparse = zero or drawn, sparse + [missing]
-        cell.set_title(names[model], color=palette[model], fontsize=preset().font_size)
+        cell.set_title(names[model], color=text_colour(palette[model]), fontsize=preset().font_size)
         cell.set(xlabel="", ylabel="")
     for cell in cells:  # each panel its own scale, symmetric about 0 (round 14: on one scale the narrow systems'
         # intervals were unreadable; the ticks say each panel's range)
@@ -426,7 +427,7 @@ def _system_intersections(full: pd.DataFrame, table: pd.DataFrame, *, constant: 
         # the correction)
         cell.set_xlabel(words["xlabel"].removeprefix("score difference: ").replace(" CIs, Bonferroni)", " CIs)")
                         .replace(" (", "\n(", 1))
-    _note_below(cells[0], words["note"])
+    _note_below(cells[0], "each panel on its own x scale, symmetric about 0 (read its ticks); " + words["note"])
     _grid_legend(cells, *_intersections_keys(table, alpha=alpha, zero=zero, words=words))  # systems keyed too
     return cells[0]
 

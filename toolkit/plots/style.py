@@ -174,6 +174,22 @@ ZERO_MARK = {"marker": "D", "markersize": 4.5, "markeredgecolor": "black", "mark
 """How a result that is exactly zero is drawn: a diamond on the zero line (then annotated)."""
 
 
+TEXT_LUMINANCE = 0.3
+"""Text in a model's colour (a panel title) darker than this relative luminance reads on white; a lighter colour is
+darkened to it (:func:`text_colour`; round 15 found ridge-chars' light blue and svm-unigrams' tan titles faint)."""
+
+
+def text_colour(colour: str) -> tuple[float, float, float]:
+    """``colour`` as text on white: itself where its relative luminance is at most :data:`TEXT_LUMINANCE`, else
+    scaled towards black (same hue) until it is."""
+    rgb = np.asarray(to_rgb(colour), dtype=float)
+    for _ in range(20):
+        if relative_luminance(tuple(rgb)) <= TEXT_LUMINANCE:
+            break
+        rgb = rgb * 0.9
+    return tuple(float(v) for v in rgb)
+
+
 def category_palette(categories: Iterable[str]) -> dict[str, str]:
     """Fixed colours for name categories: :data:`CATEGORY_COLOURS`, unknown ones in sorted order from a fallback."""
     extra = sorted(set(categories) - set(CATEGORY_COLOURS))
