@@ -906,6 +906,8 @@ def test_plots_confounds_exact_zero_keeps_its_analysis_marker_filled_grey_as_its
               for handle, text in zip(found.legend_handles, found.get_texts())}
     zero = next(handle for text, handle in legend.items() if text.startswith("grey fill or edge: gap exactly 0"))
     assert to_hex(zero.get_markerfacecolor()) == to_hex(plots.instrument.CONFOUNDS_ZERO)
+    edges = {to_hex(line.get_markeredgecolor()) for line in zeros} | {to_hex(zero.get_markeredgecolor())}
+    assert "#000000" not in edges  # all grey, edges too (round 15 read a black edge as breaking the grey rule)
     assert all(label in legend for a, (_, label) in plots.ANALYSIS_STYLE.items() if a != "raw")
     assert "template-weighted gap (as measured)" in legend  # the EEC's: its mean Δ weights sentences
     assert "adjusted, names in common support" in legend

@@ -38,6 +38,8 @@ HOLLOW = {"overlap"}
 """The analyses drawn open: the common-support adjustment is the frequency adjustment on fewer names (same square)."""
 CONFOUNDS_ZERO = "0.55"
 """The fill of a :func:`confounds` estimate that is exactly 0 (its analysis's marker kept, so each stays readable)."""
+ZERO_EDGE = "0.35"
+"""The edge of a filled exact 0 (:data:`CONFOUNDS_ZERO`): a darker grey, so the shape reads and the mark stays grey."""
 WORDING_MARKERS = ("1", "2", "3", "4", "+", "x")
 """The line markers of the reworded template sets, in order (the published set is a filled circle): tri and cross
 marks no model has (round 15 readers read the hollow square, triangle and ▽ as textblob, afinn and minilm-imdb)."""
@@ -106,7 +108,8 @@ def _ranges(ax: Axes, y: np.ndarray, est, low, high, *, colour: str, marker: str
             if part.any():
                 ax.plot(est[part], y[part], linestyle="none", marker=zero_marker, markersize=4.5,
                         markerfacecolor=(zero_colour or colour) if face else "white",
-                        markeredgecolor="black" if face else (zero_colour or colour), markeredgewidth=0.9, zorder=6)
+                        markeredgecolor=ZERO_EDGE if face else (zero_colour or colour), markeredgewidth=0.9,
+                        zorder=6)  # all grey: round 15 read a black edge as breaking "grey = exactly 0"
     elif zero.any():
         ax.plot(est[zero], y[zero], color=zero_colour or colour, **ZERO_MARK)
     return bool(zero.any())
@@ -162,7 +165,7 @@ def confounds(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
 def _confounds_zero_entry() -> Line2D:
     """The legend entry of an exact 0 in :func:`confounds`: an analysis marker filled grey."""
     return Line2D([], [], linestyle="none", marker="o", markersize=4.5, markerfacecolor=CONFOUNDS_ZERO,
-                  markeredgecolor="black", markeredgewidth=0.6)
+                  markeredgecolor=ZERO_EDGE, markeredgewidth=0.9)
 
 
 def _confounds_words(table: pd.DataFrame) -> dict[str, str]:
