@@ -232,12 +232,12 @@ def _task_confounds(table: pd.DataFrame, *, tasks: list[str]) -> Axes:
 def wording(table: pd.DataFrame, *, attribute: str, order: Sequence[str] | None = None,
             ax: Axes | None = None) -> Axes:
     """:func:`toolkit.instrument.wording.sweep`: per system, the estimate under each template wording set (the
-    published wording filled, on top, thicker; each rewording under it in its own line marker), each with its interval (the EEC's
-    two-way interval, simultaneous over that wording set's own family of tests, as a study of it would run); the
-    systems top to bottom in ``order`` (notebook 01 passes the run's, the confounds figure's order; systems not in
-    it after them), by default by the published wording's estimate. Several tasks (``make figures TASK=all``) and no
-    ``ax``: one panel per task in one new Figure, one legend; returns the first panel (its figure holds them
-    all)."""
+    published wording filled, on top, thicker; each rewording under it in its own line marker), each with its
+    interval (the EEC's two-way interval, simultaneous over that wording set's own family of tests, as a study of it
+    would run); the systems top to bottom in ``order`` (notebook 01 passes the run's, the confounds figure's order;
+    systems not in it after them), by default by the published wording's estimate. Several tasks (``make figures
+    TASK=all``) and no ``ax``: one panel per task in one new Figure, one legend; returns the first panel (its figure
+    holds them all)."""
     if order is not None and (isinstance(order, (str, bytes)) or not isinstance(order, Iterable)):
         raise InputError(f"order={order!r} is one string; wording takes a list of model specs."
                          if isinstance(order, (str, bytes)) else

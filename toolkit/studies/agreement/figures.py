@@ -39,7 +39,8 @@ ZERO_KEY = "open: headline exactly 0 (tied with any other 0)"
 """The key of a headline of exactly 0 (no BTC, identical scores), drawn open in the rank and headline figures."""
 
 
-RESAMPLED = {"eec": "templates × names, gaps folded", "psa": "sentences", "biasfinder": "templates × names", "btcsam": "cases"}
+RESAMPLED = {"eec": "templates × names, gaps folded", "psa": "sentences", "biasfinder": "templates × names",
+             "btcsam": "cases"}
 """What each study's headline interval resamples (:meth:`toolkit.studies.base.Study.units`: the EEC's name units
 and BiasFinder's names, :meth:`~toolkit.studies.base.Study.resampled_sums`, are crossed with their templates), as
 the headlines figure's panel titles say it; the EEC's "gaps folded": its interval is the signed gender and race

@@ -7,9 +7,8 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
-from toolkit import checks
+from toolkit import checks, verdicts
 from toolkit import stats as tkstats
-from toolkit import verdicts
 from toolkit.errors import InputError
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
@@ -182,18 +181,19 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
                      ax: Axes | None = None) -> Axes:
     """BTC rate between classes (filled) and its within-class null (open) with their intervals, one row per model
     (named on the axis; the model's colour and marker, :func:`model_palette`, :func:`model_markers`), the rate just
-    above the null, each characteristic under its own bold header row; on the right each row's verdict on the
-    excess over the null with its corrected p (:data:`~toolkit.studies.biasfinder.btc_rates.VERDICT_GROUPS`' words,
-    defined in the note with ``margin`` and ``correction``, the run's settings: default the margin a verdict names,
-    else :data:`toolkit.stats.MARGIN`, and no correction named). A rate of exactly 0 with no width (no BTC among the
-    pairs) is drawn grey, a null of 0 edged grey (the row names the model), in the legend; a square-root x axis where the highest point is over :data:`DWARF_RATIO` times the
-    lowest non-zero one. ``rates`` from :func:`toolkit.studies.biasfinder.analysis.rates`: the intervals are
-    ``rate_low/high`` and ``null_low/high`` (template-clustered by default, said in the title); a point without an
-    interval has none (fewer than ``MIN_TEMPLATES`` templates, or one template with a null); a characteristic's
-    header says ``(no null)`` or ``(no CI)`` where no model has one. A characteristic with neither a null nor an
-    interval for any model (``make figures``' 1 country and 5 occupation templates) is left out and named in a
-    note, unless every characteristic is. Round 15 readers scored the dodged version 2 and 2 (one category, 16
-    markers sideways, models only in the legend)."""
+    above the null, each characteristic under its own bold header row; on the right each row's verdict on the excess
+    over the null with its corrected p (:data:`~toolkit.studies.biasfinder.btc_rates.VERDICT_GROUPS`' words, defined
+    in the note with ``margin`` and ``correction``, the run's settings: default the margin a verdict names, else
+    :data:`toolkit.stats.MARGIN`, and no correction named). A rate of exactly 0 with no width (no BTC among the
+    pairs) is drawn grey, a null of 0 edged grey (the row names the model), in the legend; a square-root x axis
+    where the highest point is over :data:`DWARF_RATIO` times the lowest non-zero one. ``rates`` from
+    :func:`toolkit.studies.biasfinder.analysis.rates`: the intervals are ``rate_low/high`` and ``null_low/high``
+    (template-clustered by default, said in the title); a point without an interval has none (fewer than
+    ``MIN_TEMPLATES`` templates, or one template with a null); a characteristic's header says ``(no null)`` or ``(no
+    CI)`` where no model has one. A characteristic with neither a null nor an interval for any model (``make
+    figures``' 1 country and 5 occupation templates) is left out and named in a note, unless every characteristic
+    is. Round 15 readers scored the dodged version 2 and 2 (one category, 16 markers sideways, models only in the
+    legend)."""
     import numpy as np
     from matplotlib.transforms import blended_transform_factory
 
