@@ -1594,7 +1594,7 @@ def test_biasfinder_rates_leave_out_a_characteristic_that_tests_nothing_and_say_
     with plots.use_preset("acl-double"):
         ax = biasfinder_figures.biasfinder_rates(pd.DataFrame(rows))
         alone = biasfinder_figures.biasfinder_rates(pd.DataFrame([r for r in rows if r["attribute"] != "gender"]))
-    assert _headers(ax) == ["gender"]
+    assert _headers(ax) == [] and ax.get_xlabel().startswith("BTCs / mutant pairs, gender")  # one: on the axis
     note = " ".join(" ".join(t.get_text() for t in ax.figure.texts).split()) + " ".join(
         lg.get_title().get_text() for lg in _legends(ax.figure))
     assert "country (1 template), occupation (5 templates)" in " ".join(note.split())
@@ -1615,11 +1615,21 @@ def test_biasfinder_rates_give_each_row_its_verdict_and_say_why_a_null_has_no_in
     right = next(child for child in ax.get_children() if child.__class__.__name__ == "SecondaryAxis")
     assert [t.get_text() for t in right.get_yticklabels()] == ["inconclusive", "between higher, p_adj 0.004"]
     assert [t.get_text() for t in ax.get_yticklabels()] == ["vader", "svr-ngrams"]
-    assert _headers(ax) == ["gender (null from 1 template: no CI)"]
+    assert "gender (null from 1 template: no CI)" in ax.get_xlabel()  # one characteristic: said on the axis
     note = " ".join(" ".join(t.get_text() for t in ax.figure.texts).split()) + " ".join(
         " ".join(lg.get_title().get_text().split()) for lg in _legends(ax.figure))
     assert "p_adj: Holm correction over the 2 model × characteristic rows with a test" in note
     assert "between higher = more BTCs between classes than within a class" in note and "±0.05" in note
+    equivalent = pd.DataFrame(rows).assign(verdict=["equivalent within ±0.05", "a higher"], p_adjusted=[0.6, 0.004])
+    with plots.use_preset("acl-single"):
+        column = biasfinder_figures.biasfinder_rates(equivalent, margin=0.05, correction="none")
+    labels = [t.get_text() for t in column.get_yticklabels()]
+    assert labels == ["vader\nequivalent", "svr-ngrams\nbetween higher\np_adj 0.004"]  # a column: under the name,
+    # and the difference test's p beside a difference only (not beside "equivalent")
+    assert not [c for c in column.get_children() if c.__class__.__name__ == "SecondaryAxis"]
+    note = " ".join(" ".join(t.get_text() for t in column.figure.texts).split()) + " ".join(
+        " ".join(lg.get_title().get_text().split()) for lg in _legends(column.figure))
+    assert "p_adj: not corrected, each row on its own" in note
 
 
 def test_forest_and_wording_orders_refuse_a_bare_string_or_a_number():

@@ -21,8 +21,8 @@ Higher = more biased (or more sensitive) in every one; rank 1 = the highest.
 
 Inputs: scored tables of the studies (``result.scored``), any subset of them, sharing at least three models.
 Outputs: :data:`HEADLINE_COLUMNS` (per study × model: the headline with a percentile interval — for the EEC's
-average of absolute gaps, the signed gaps' intervals folded, :func:`folded_interval` — and its rank, 1 = the
-highest; tied models share their mean rank, 6.5 for four tied at 5-8; ``rank_low``/``rank_high``: the rank's 95 %
+average of absolute gaps, the signed gaps' intervals folded, :func:`folded_interval`; ``ci_method`` says which,
+:data:`CI_METHODS` — and its rank, 1 = the highest; tied models share their mean rank, 6.5 for four tied at 5-8; ``rank_low``/``rank_high``: the rank's 95 %
 interval over the same replicates, per model (:func:`rank_interval`); ``top_unit_share``: the largest share of the
 model's denominator one unit holds — BiasFinder's pronoun templates give 1 pair of mutants and a name template
 900, so one template can decide the rate) and
@@ -83,8 +83,12 @@ from toolkit.studies.base import Settings, Study
 from toolkit.studies.result import Provenance, StudyResult
 
 UNIT_COLUMNS = ("model", "unit", "part", "num", "den")
-HEADLINE_COLUMNS = ("study", "measure", "model", "estimate", "ci_low", "ci_high", "rank", "rank_low", "rank_high",
-                    "n_units", "top_unit_share")
+HEADLINE_COLUMNS = ("study", "measure", "model", "estimate", "ci_low", "ci_high", "ci_method", "rank", "rank_low",
+                    "rank_high", "n_units", "top_unit_share")
+CI_METHODS = {"percentile": "95 % percentile interval of the headline's replicates",
+              "folded": "at least 95 %: each signed part's t interval on the replicates' SD at 1 − α/P (Bonferroni), "
+                        "folded onto |·| and averaged (folded_interval)"}
+"""The ``ci_method`` of a headline row and what it means (an absolute headline, the EEC's, is ``folded``)."""
 TAU_COLUMNS = ("study_a", "study_b", "n_models", "tau", "ci_low", "ci_high", "ci_level", "share_positive",
                "share_undefined",
                "p_value", "p_adjusted", "family_size", "correction", "p_min", "claim_possible", "min_abs_tau", "state",
@@ -216,6 +220,8 @@ def exact_p(x: np.ndarray, y: np.ndarray, *, n_resamples: int | None = None, see
     included, so p_min ≤ p). With 4 models and no ties p_min = 2/24 = 0.083: no agreement can be shown at
     alpha = 0.05. ``n_resamples`` forces the permutation test with that many orderings."""
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if not (np.isfinite(x).all() and np.isfinite(y).all()):
+        return float("nan"), float("nan")  # a model without a headline: no ordering to test
     exact = math.factorial(min(len(x), 10)) <= EXACT_ORDERINGS
     i, j = np.triu_indices(len(x), k=1)
     sx = np.sign(x[i] - x[j])
@@ -373,14 +379,15 @@ def agreement(*, scored: Mapping[str, pd.DataFrame], n_boot: int = 2000, seed: i
         boots[name], points[name] = boot, point
         if study.headline_absolute:  # |·| replicates never reach 0: fold the signed parts' intervals instead
             low, high = folded_interval(*signed, alpha=alpha, df=n_units - 1)
-            low, high = _snap(np.minimum(low, point)), np.maximum(high, point)
+            low, high = _snap(np.minimum(low, point)), _snap(np.maximum(high, point))
         else:
             low, high = np.nanquantile(boot, [alpha / 2, 1 - alpha / 2], axis=0)
         ranks = sps.rankdata(-point, method="average")  # tied models share their mean rank, as τ-b counts ties
         rank_low, rank_high = rank_interval(boot, alpha=alpha)
         measure = f"{known[name]} ({attribute})" if name == "biasfinder" else known[name]  # the one attribute read
+        method = "folded" if study.headline_absolute else "percentile"
         rows += [{"study": name, "measure": measure, "model": m, "estimate": float(point[i]),
-                  "ci_low": float(low[i]), "ci_high": float(high[i]), "rank": float(ranks[i]),
+                  "ci_low": float(low[i]), "ci_high": float(high[i]), "ci_method": method, "rank": float(ranks[i]),
                   "rank_low": float(rank_low[i]), "rank_high": float(rank_high[i]), "n_units": n_units,
                   "top_unit_share": float(top[i])}
                  for i, m in enumerate(models)]

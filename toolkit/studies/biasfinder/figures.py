@@ -42,9 +42,10 @@ def _value_text(value: float) -> str:
     return f"{value:.{decimals}f}"
 
 
-def _square_root_axis(ax: Axes, *, top: float, headroom: float = 1.0, axis: str = "y") -> str:
+def _square_root_axis(ax: Axes, *, top: float, headroom: float = 1.0, axis: str = "y", gap: float = 0.15) -> str:
     """A square-root ``axis`` (``"y"`` or ``"x"``) on ``ax`` up to ``top`` × ``headroom``², room below 0 for the
-    zero markers, ticks at round values that stay apart; returns the words for the axis label (``" (√ scale)"``)."""
+    zero markers, ticks at round values at least ``gap`` × √top apart on the √ scale (wider on a narrow axis);
+    returns the words for the axis label (``" (√ scale)"``)."""
     import numpy as np
 
     scale = getattr(ax, f"set_{axis}scale")
@@ -52,7 +53,7 @@ def _square_root_axis(ax: Axes, *, top: float, headroom: float = 1.0, axis: str 
     getattr(ax, f"set_{axis}lim")(-(0.04 * np.sqrt(top) * headroom) ** 2, top * headroom ** 2)
     ticks, last = [0.0], 0.0
     for nice in (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000):
-        if nice <= top * headroom ** 2 and np.sqrt(nice) - np.sqrt(last) >= 0.15 * np.sqrt(top):
+        if nice <= top * headroom ** 2 and np.sqrt(nice) - np.sqrt(last) >= gap * np.sqrt(top):
             ticks.append(nice)
             last = nice
     which = ax.yaxis if axis == "y" else ax.xaxis
@@ -172,8 +173,9 @@ def _verdict_text(row: pd.Series) -> str:
     if not np.isfinite(float(row.get("rate_within", np.nan))):
         return "no null"
     shown = verdicts.word(row.get("verdict"), groups=VERDICT_GROUPS)
-    p = float(row.get("p_adjusted", np.nan))
-    return f"{shown}, p_adj {p:.2g}" if shown and np.isfinite(p) and shown != "inconclusive" else shown
+    p = float(row.get("p_adjusted", np.nan))  # the difference test's p: said beside a difference only
+    said = verdicts.kind(row.get("verdict")) in ("a", "b", "small") and np.isfinite(p)
+    return f"{shown}, p_adj {p:.2g}" if said else shown
 
 
 @_styled
@@ -199,7 +201,8 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
 
     if rates.empty:
         raise InputError("no BTC rates to plot.", fix="pass toolkit.studies.biasfinder.analysis.rates(scored).")
-    tested = int(np.isfinite(pd.to_numeric(rates.get("p_value", pd.Series(dtype=float)), errors="coerce")).sum())
+    read = "p_value" if "p_value" in rates.columns else "p_adjusted"  # an older table: the corrected p's rows
+    tested = int(np.isfinite(pd.to_numeric(rates.get(read, pd.Series(dtype=float)), errors="coerce")).sum())
     untested = _untested(rates)
     if untested and len(untested) < rates["attribute"].nunique():
         rates = rates[~rates["attribute"].isin(untested)]
@@ -210,8 +213,11 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
     data = rates.assign(_a=rates["attribute"].map({a: i for i, a in enumerate(attributes)}),
                         _m=rates["model"].map({m: i for i, m in enumerate(models)}))
     data = data.sort_values(["_a", "_m"], kind="stable").reset_index(drop=True)
-    rows = data["_a"].to_numpy() + 1 + np.arange(len(data))  # a header row above each characteristic
-    ax = ax if ax is not None else new_axes(height=0.28 * (len(data) + len(attributes)) + 1.2)
+    headed = len(attributes) > 1  # one characteristic is named in the x label, not a header row (round 16)
+    rows = data["_a"].to_numpy() * headed + headed + np.arange(len(data))  # a header row above each characteristic
+    wide = preset().double  # a column: each row's verdict under its model's name, not in a right-hand column
+    row_inches = 0.28 if wide else 0.38
+    ax = ax if ax is not None else new_axes(height=row_inches * (len(data) + len(attributes) * headed) + 1.2)
     zero = zero_null = False
     shown = {"rate": False, "null": False}  # a non-zero rate / null drawn: its legend entry
     for y, (_, row) in zip(rows, data.iterrows()):
@@ -235,41 +241,36 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
                         markerfacecolor=colour if filled else "white", capsize=2, linewidth=1.0, markersize=4.0,
                         markeredgewidth=1.0 if filled else open_edge(marker), zorder=3)
     side = blended_transform_factory(ax.transAxes, ax.transData)
-    for i, attribute in enumerate(attributes):  # a header row per characteristic, with what it lacks
-        block = data[data["attribute"] == attribute]
+    headers = {attribute: _header(data[data["attribute"] == attribute], attribute) for attribute in attributes}
+    for i, attribute in enumerate(attributes if headed else ()):  # a header row per characteristic
         header = int(rows[(data["attribute"] == attribute).to_numpy()].min()) - 1
-        missing = [what for what, column in (("null", "rate_within"), ("CI", "rate_low"))
-                   if column not in block.columns or block[column].isna().all()]
-        n = int(block["templates"].max()) if "CI" in missing and "templates" in block.columns else None
-        few = f"{n} template{'s' if n != 1 else ''}: " if n is not None and n < MIN_TEMPLATES else ""
         if i:
             ax.axhline(header - 0.5, color="0.8", linewidth=0.6, zorder=0)
-        bare = ("null" not in missing and "null_low" in block.columns and block["null_low"].isna().all()
-                and "null_templates" in block.columns)  # a null but no interval for it: why
-        k = int(block["null_templates"].max()) if bare else 0
-        why = f"null from {k} template{'s' if k != 1 else ''}: no CI" if bare and k < MIN_TEMPLATES else ""
-        said = ", ".join(w for w in (f"{few}no {' or '.join(missing)}" if missing else "", why) if w)
-        ax.text(0.01, header, attribute + (f" ({said})" if said else ""),
-                transform=side, ha="left", va="center", fontweight="bold", fontsize=preset().small_size)
-    ax.set_yticks(rows, [labels[m] for m in data["model"]])
+        ax.text(0.01, header, headers[attribute], transform=side, ha="left", va="center", fontweight="bold",
+                fontsize=preset().small_size)
+    verdict_texts = [_verdict_text(row) for _, row in data.iterrows()]
+    names = [labels[m] for m in data["model"]]
+    ax.set_yticks(rows, names if wide else [f"{n}\n{v.replace(', ', chr(10))}" if v else n
+                                            for n, v in zip(names, verdict_texts)])  # a column: short lines
     ax.set_ylim(rows.max() + 0.7, -0.7)
-    verdict_axis = ax.secondary_yaxis("right")
-    verdict_axis.set_yticks(rows, [_verdict_text(row) for _, row in data.iterrows()])
-    verdict_axis.tick_params(length=0, labelsize=preset().small_size)
+    if wide and any(verdict_texts):
+        verdict_axis = ax.secondary_yaxis("right")
+        verdict_axis.set_yticks(rows, verdict_texts)
+        verdict_axis.tick_params(length=0, labelsize=preset().small_size)
     ax.axvline(0.0, color="black", linewidth=0.6, zorder=1)
     values = data.reindex(columns=["rate_between", "rate_high", "rate_within", "null_high"]).to_numpy(float)
     top = np.nanmax(values) if np.isfinite(values).any() else 0.0
     positive = values[np.isfinite(values) & (values > 0)]
     scale = ""
     if top > 0 and top / positive.min() > DWARF_RATIO:  # the lowest non-zero point would sit on the zero line
-        scale = _square_root_axis(ax, top=top, headroom=1.1, axis="x")
+        scale = _square_root_axis(ax, top=top, headroom=1.1, axis="x", gap=0.15 if wide else 0.3)
     else:
         top = top if top > 0 else 0.01
         ax.set_xlim(-0.04 * top, 1.1 * top)
     ax.xaxis.grid(True, color="0.9", linewidth=0.5, zorder=0)
     ax.set_axisbelow(True)
     method = str(data["interval"].iloc[0]) if "interval" in data.columns else ""
-    ax.set(xlabel="BTCs / mutant pairs" + scale,
+    ax.set(xlabel="BTCs / mutant pairs" + ("" if headed else f", {headers[attributes[0]]}") + scale,
            title=f"BiasFinder BTC rate and within-class null, {INTERVAL_WORDS.get(method, method + ' intervals')}")
     handles, texts = [], []
     if shown["rate"]:
@@ -292,9 +293,15 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
         words = verdicts.legend(data["verdict"], groups=VERDICT_GROUPS, margin=(
             f"±{margin:g}" if margin is not None else found[0] if found else f"±{tkstats.MARGIN:g}"))
         named = checks.CORRECTION_NAMES.get(str(correction), str(correction)) if correction else ""
-        family = (f"; p_adj: {named + ' ' if named else ''}correction over the {tested} model × characteristic "
-                  "rows with a test" if "p_adjusted" in data else "")
-        notes.append("right: the excess of the rate over its null" + family + (f"; {words}" if words else ""))
+        family = ("; p_adj: not corrected, each row on its own" if correction == "none" else
+                  f"; p_adj: {named + ' ' if named else ''}correction over the {tested} model × characteristic rows "
+                  "with a test" if "p_adjusted" in data else "")
+        how = data["p_method"].dropna() if "p_method" in data.columns else pd.Series(dtype=str)
+        test = (f"; p: {how.iloc[0]}, a test of the names within each template (the rate's interval also resamples "
+                "templates, so it can hold the null where the names' test rejects)" if len(how) else "")
+        where = "right" if wide else "under each model"
+        notes.append(f"{where}: the excess of the rate over its null" + family + test +
+                     (f"; {words}" if words else ""))
     if untested:
         notes.append("not drawn (too few templates for a null or an interval): " + ", ".join(
             f"{a} ({n} template{'s' if n != 1 else ''})" if n is not None else a for a, n in untested.items()))
@@ -302,6 +309,21 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
         _note_below(ax, "; ".join(notes))
     _legend_outside(ax, handles, texts)
     return ax
+
+
+def _header(block: pd.DataFrame, attribute: str) -> str:
+    """A characteristic's header in :func:`biasfinder_rates`, with what it lacks: ``occupation (no null)``,
+    ``country (1 template: no null or CI)``, ``gender (null from 1 template: no CI)``."""
+    missing = [what for what, column in (("null", "rate_within"), ("CI", "rate_low"))
+               if column not in block.columns or block[column].isna().all()]
+    n = int(block["templates"].max()) if "CI" in missing and "templates" in block.columns else None
+    few = f"{n} template{'s' if n != 1 else ''}: " if n is not None and n < MIN_TEMPLATES else ""
+    bare = ("null" not in missing and "null_low" in block.columns and block["null_low"].isna().all()
+            and "null_templates" in block.columns)  # a null but no interval for it: why
+    k = int(block["null_templates"].max()) if bare else 0
+    why = f"null from {k} template{'s' if k != 1 else ''}: no CI" if bare and k < MIN_TEMPLATES else ""
+    said = ", ".join(w for w in (f"{few}no {' or '.join(missing)}" if missing else "", why) if w)
+    return attribute + (f" ({said})" if said else "")
 
 
 def _untested(rates: pd.DataFrame) -> dict[str, int | None]:
