@@ -153,6 +153,9 @@ def test_exact_p_past_nine_tied_models_never_gives_p_min_above_p():
     for y in (x.copy(), x[::-1].copy(), np.r_[np.zeros(3), np.arange(1.0, 10.0)]):
         p, p_min = exact_p(x, y)
         assert 0 < p_min <= p
+    p, p_min = exact_p(x, x.copy())
+    assert p_min == p  # the observed |τ| is the largest: the smallest p is this p (read off the draws alone: below)
+    assert exact_p(np.arange(10.0), np.r_[np.arange(9.0), np.nan]) == pytest.approx((np.nan, np.nan), nan_ok=True)
 
 
 def test_kendall_null_counts_the_inversions_of_every_ordering():
@@ -598,6 +601,8 @@ def test_agreement_ranks_table_shades_by_the_headlines_size_not_the_rank():
     with plots.use_preset("acl-double"):
         ax = agreement_figures.agreement_ranks(headlines)
     colours = ax.collections[0].get_facecolors()  # one per cell, rows top to bottom
+    bar = next(a for a in ax.figure.axes if a is not ax)  # round 16: the shade's meaning on a colour bar
+    assert bar.get_ylabel() == "headline ÷ the study's largest"
     darkness = [1 - float(np.mean(c[:3])) for c in colours]
     assert darkness[0] == max(darkness) and darkness[3] == min(darkness)
     assert darkness[2] - darkness[3] < 0.1 < darkness[1] - darkness[2]  # 0.03 and 0.001 alike, both far from 0.9
@@ -640,3 +645,23 @@ def test_the_eec_headline_interval_holds_zero_when_neither_gap_exists():
     percentile_low = np.nanquantile(boot, 0.025, axis=0)
     assert (percentile_low > 0).all()  # the |·| replicates' interval: never 0
     assert np.mean(low == 0) >= 0.75 and (high >= point).all()
+
+
+def test_agreement_folds_the_eec_headline_interval_and_no_other(scored, monkeypatch):
+    """The study wires folded_interval to the EEC's absolute headline only (a review found no test that it does):
+    with folded_interval replaced, the EEC rows carry its bounds and say ci_method "folded"; PSA's stay percentile."""
+    from toolkit.studies import agreement
+
+    calls = []
+
+    def sentinel(point, signed, *, alpha, df=None):
+        calls.append(df)
+        n = signed.shape[1]
+        return np.full(n, -7.0), np.full(n, 7.0)
+
+    monkeypatch.setattr(agreement, "folded_interval", sentinel)
+    heads = agreement.agreement(scored=scored, n_boot=50, seed=0).headlines
+    eec, psa = heads[heads["study"] == "eec"], heads[heads["study"] == "psa"]
+    assert calls == [10]  # once, with the EEC's 11 templates less one as the t's df
+    assert (eec["ci_low"] == -7.0).all() and (eec["ci_high"] == 7.0).all() and (eec["ci_method"] == "folded").all()
+    assert (psa["ci_method"] == "percentile").all() and not (psa["ci_high"] == 7.0).any()

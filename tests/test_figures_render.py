@@ -640,7 +640,7 @@ def test_label_flips_carry_each_bars_wilson_interval_and_say_n(preset):
         ax = psa_figures.psa_label_flips(few)
     segments = [seg for c in ax.collections for seg in getattr(c, "get_segments", lambda: [])()]
     assert len(segments) == len(few)  # the two zeros too, from 0 to their bound
-    assert "no bar: no flips (its 95\u00a0% interval from 0 drawn)" in [re.sub(r"[ \n]+", " ", t)
+    assert "no bar: no flips (the grey line from 0: its 95\u00a0% interval)" in [re.sub(r"[ \n]+", " ", t)
                                                                        for t in _legend_texts(ax)]
 
 
@@ -679,12 +679,12 @@ def test_agreement_bold_reads_the_corrected_p_and_the_note_says_the_family():
     assert "bold: rankings agree (τ > 0, $p_\\mathrm{adj}$ < 0.05)" in note
     with plots.use_preset("acl-double"):  # no pair agrees: the brackets are still explained (they were not)
         none = agreement_figures.agreement_tau(pd.DataFrame(rows).assign(p_adjusted=0.12))
-    assert "[ ]: 95\u00a0% bootstrap interval (models and each study's units resampled), not adjusted" in \
+    assert "brackets: 95\u00a0% bootstrap interval (models and each study's units resampled), not adjusted" in \
         re.sub(r"[ \n]+", " ", none.get_xlabel()) and "bold" not in none.get_xlabel()
     with plots.use_preset("acl-double"):  # a table with its level (since round 12): simultaneous, said so
         joint = agreement_figures.agreement_tau(pd.DataFrame(rows).assign(ci_level=1 - 0.05 / 6))
     words = re.sub(r"[ \n]+", " ", joint.get_xlabel())
-    assert "[ ]: 99.2\u00a0% bootstrap interval (models and each study's units resampled), simultaneous over the " \
+    assert "brackets: 99.2\u00a0% bootstrap interval (models and each study's units resampled), simultaneous over the " \
            "6 pairs (Bonferroni: 1 − 0.05/6)" in words and "not adjusted" not in words
 
 
@@ -1042,8 +1042,8 @@ def test_biasfinder_rates_mark_exact_zeros_and_keep_a_small_rate_off_the_zero_li
 
 
 def test_plots_wording_gives_each_rewording_its_own_marker_named_in_the_legend():
-    """A reader follows one rewording across the systems: each reworded set has its own line marker, the same for
-    every system, and the legend names it; the published set is the filled circle. No rewording takes a model's
+    """A reader follows one rewording across the systems: each reworded set has its own marker, its number, the same
+    for every system, and the legend names it; the published set is the filled circle. No rewording takes a model's
     shape (round 15 read the hollow square, triangle and ▽ as textblob, afinn and minilm-imdb)."""
     with plots.use_preset("acl-double"):
         ax = FIGURES["eec_gender_wordings"]()
@@ -1051,7 +1051,7 @@ def test_plots_wording_gives_each_rewording_its_own_marker_named_in_the_legend()
     assert legend[:4] == ["published templates", "reworded: reworded-1", "reworded: reworded-2",
                           "reworded: reworded-3"]
     markers = {line.get_marker() for line in ax.get_lines() if len(line.get_xdata()) == 1} - {"|", "o"}
-    assert markers == {"1", "2", "3"}
+    assert markers == {"$1$", "$2$", "$3$"}  # each set's number (round 16: tri marks merged with the line)
     assert not markers & set(plots.MODEL_MARKERS.values())
 
 

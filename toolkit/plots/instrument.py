@@ -9,6 +9,7 @@ from functools import partial
 
 import numpy as np
 import pandas as pd
+from matplotlib import patheffects
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
@@ -40,11 +41,12 @@ CONFOUNDS_ZERO = "0.55"
 """The fill of a :func:`confounds` estimate that is exactly 0 (its analysis's marker kept, so each stays readable)."""
 ZERO_EDGE = "0.35"
 """The edge of a filled exact 0 (:data:`CONFOUNDS_ZERO`): a darker grey, so the shape reads and the mark stays grey."""
-WORDING_MARKERS = ("1", "2", "3", "4", "+", "x")
-"""The line markers of the reworded template sets, in order (the published set is a filled circle): tri and cross
-marks no model has (round 15 readers read the hollow square, triangle and ▽ as textblob, afinn and minilm-imdb)."""
+WORDING_MARKERS = ("$1$", "$2$", "$3$", "$4$", "$5$", "$6$")
+"""The markers of the reworded template sets, in order (the published set is a filled circle): the set's number,
+which no model's shape is (round 15 read the hollow square, triangle and ▽ as textblob, afinn and minilm-imdb; tri
+marks merged with the interval line into < and >, round 16 and a review)."""
 WORDING_MARKER_SIZE = 5.0
-"""A reworded set's marker size (points): a line marker shows less ink than a filled one of the same size."""
+"""A reworded set's marker size (points): a digit shows less ink than a filled marker of the same size."""
 ROW_INCHES = 0.3
 """Height each system past the fourth adds to :func:`confounds` and :func:`wording` (rows of four or five markers
 each stay apart)."""
@@ -278,8 +280,10 @@ def _wording_keys(ax: Axes, data: pd.DataFrame) -> tuple[list, list[str]]:
     handles = [ax.errorbar([], [], xerr=[], fmt="o", color="0.3", markersize=4.5, elinewidth=1.4, capsize=1.5)]
     texts = ["published templates"]
     for name, marker in _rewordings(data).items():
-        handles.append(ax.errorbar([], [], xerr=[], fmt=marker, color="0.3", markersize=WORDING_MARKER_SIZE,
-                                   markeredgewidth=1.0, elinewidth=0.7, capsize=1.5))
+        key = ax.errorbar([], [], xerr=[], marker=marker, linestyle="none", color="0.3",
+                          markersize=WORDING_MARKER_SIZE, markeredgewidth=0.0, elinewidth=0.7, capsize=1.5)
+        key.lines[0].set_path_effects([patheffects.withStroke(linewidth=2.0, foreground="white")])
+        handles.append(key)
         texts.append(f"reworded: {name}")
     return handles, texts
 
@@ -302,15 +306,17 @@ def _wording_panel(ax: Axes, data: pd.DataFrame, *, order: Sequence[str] | None 
         published = rows[rows["wording"] == "published"]
         if not published.empty:
             est = published["estimate"]
-            ax.errorbar(est, [i - 0.24] * len(published), xerr=[est - published["ci_low"], published["ci_high"] - est],
+            ax.errorbar(est, [i - 0.36] * len(published), xerr=[est - published["ci_low"], published["ci_high"] - est],
                         fmt="o", mfc=palette[model], color=palette[model], markersize=4.5, elinewidth=1.4,
                         capsize=1.5)
         others = rows[rows["wording"] != "published"]
-        ys = np.linspace(-0.08, 0.24, len(others)) + i if len(others) > 1 else [i + 0.08]
+        ys = np.linspace(-0.16, 0.38, len(others)) + i if len(others) > 1 else [i + 0.08]  # a digit's height apart
         for y, row in zip(ys, others.itertuples(index=False)):
-            ax.errorbar([row.estimate], [y], xerr=[[row.estimate - row.ci_low], [row.ci_high - row.estimate]],
-                        fmt=markers[row.wording], color=palette[model], markersize=WORDING_MARKER_SIZE,
-                        markeredgewidth=1.0, elinewidth=0.7, capsize=1.5)
+            drawn = ax.errorbar([row.estimate], [y], xerr=[[row.estimate - row.ci_low], [row.ci_high - row.estimate]],
+                                marker=markers[row.wording], linestyle="none", color=palette[model],
+                                markersize=WORDING_MARKER_SIZE, markeredgewidth=0.0, elinewidth=0.7, capsize=1.5)
+            drawn.lines[0].set_path_effects([patheffects.withStroke(linewidth=2.0, foreground="white")])
+            drawn.lines[0].set_zorder(3)  # the digit over its line, on a white halo
     ax.axvline(0, color="#888888", linewidth=0.8, zorder=0)
     ax.set_yticks(np.arange(len(models)), list(short_labels(models).values()))
     ax.invert_yaxis()

@@ -176,9 +176,9 @@ ZERO_MARK = {"marker": "D", "markersize": 4.5, "markeredgecolor": "black", "mark
 """How a result that is exactly zero is drawn: a diamond on the zero line (then annotated)."""
 
 
-TEXT_LUMINANCE = 0.3
-"""Text in a model's colour (a panel title) darker than this relative luminance reads on white; a lighter colour is
-darkened to it (:func:`text_colour`; round 15 found ridge-chars' light blue and svm-unigrams' tan titles faint)."""
+TEXT_LUMINANCE = 0.18
+"""Text in a model's colour (a panel title) at most this relative luminance has a 4.5:1 contrast on white (WCAG's
+for small text); a lighter colour is darkened to it (:func:`text_colour`; round 15 found ridge-chars' light blue and svm-unigrams' tan titles faint)."""
 
 
 def text_colour(colour: str) -> tuple[float, float, float]:

@@ -11,7 +11,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 
 from toolkit.errors import InputError, unknown
-from toolkit.plots.presets import preset
+from toolkit.plots.presets import PRESETS, preset
 from toolkit.plots.style import (
     STUDY_NAMES,
     _figure_legend,
@@ -77,7 +77,8 @@ def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = N
     rows, cols = studies[1:], studies[:-1]
     k = max(len(rows), 1)
     if ax is None:
-        ax = new_axes(figsize=(p.width, min(p.max_height, 0.62 * k + 1.5)))  # the preset's width (round 15)
+        width = p.width if k > 1 or not p.double else PRESETS[p.name.replace("double", "single")].width
+        ax = new_axes(figsize=(width, min(p.max_height, 0.62 * k + 1.5)))  # a column or the page (round 15)
     colour_bar = {"label": "Kendall's τ-b", "shrink": 0.8, "ticks": [-1, -0.5, 0, 0.5, 1]}
     cell = (ax.figure.get_figwidth() - 2.0) / k
     sep = "\n" if cell < 0.85 else " "  # the interval's two ends on two lines where a cell is narrow
@@ -266,7 +267,8 @@ def _rank_table(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
         with np.errstate(invalid="ignore", divide="ignore"):
             shade = sizes / sizes.max(axis=0).where(sizes.max(axis=0) > ZERO_TOL)
         shade = shade.fillna(0.0).where(ranks.notna())
-        sns.heatmap(shade.astype(float), annot=text, fmt="", vmin=0, vmax=1, cmap="rocket_r", cbar=False,
+        sns.heatmap(shade.astype(float), annot=text, fmt="", vmin=0, vmax=1, cmap="rocket_r",
+                    cbar_kws={"label": "headline ÷ the study's largest", "shrink": 0.8, "ticks": [0, 0.5, 1]},
                     annot_kws={"fontsize": p.small_size}, linewidths=0.6, linecolor="white", ax=ax)
     else:
         sns.heatmap(ranks.astype(float), annot=text, fmt="", vmin=1, vmax=max(len(models), 2), cmap="rocket",
@@ -283,8 +285,8 @@ def _rank_table(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     intervals = bool(lows.notna().to_numpy().any())  # an older table has none: no words for what is not drawn
     ax.set(title="Rank by study (1 = most biased)" + (", 95\u00a0% interval in brackets" if intervals else ""),
            xlabel="", ylabel="")
-    notes = ["shade: the headline over the study's largest (darker: larger)" if by_size else
-             "darker: more biased", "tied models share their mean rank"]
+    notes = ["the number: the rank; the shade: the headline's size within its study (the colour bar)" if by_size
+             else "darker: more biased", "tied models share their mean rank"]
     if intervals:
         notes.append("interval: the rank over the study's resampled units, per model")
     if zeros.to_numpy().any():
@@ -302,9 +304,9 @@ def _interval_words(tau: pd.DataFrame, *, alpha: float) -> str:
     resampled = "bootstrap interval (models and each study's units resampled)"
     if level > 1 - alpha + 1e-9:
         m = round(alpha / (1 - level))
-        return (f"[ ]: {100 * level:.3g}\u00a0% {resampled}, simultaneous over the {m} pairs (Bonferroni: "
+        return (f"brackets: {100 * level:.3g}\u00a0% {resampled}, simultaneous over the {m} pairs (Bonferroni: "
                 f"1 − {alpha:g}/{m})")
-    return (f"[ ]: {100 * (1 - alpha):g}\u00a0% {resampled}, not adjusted, descriptive: it can exclude 0 where the "
+    return (f"brackets: {100 * (1 - alpha):g}\u00a0% {resampled}, not adjusted, descriptive: it can exclude 0 where the "
             "p does not reach alpha")
 
 

@@ -52,8 +52,8 @@ def heatmap_words(value: str, *, theta: str = "") -> dict[str, str]:
     meaning = {"detection_probability": f" (the share of case × classifier pairs that fail; {fails})",
                "detection_pct": f" (the share of case × classifier pairs that fail; {fails})",
                "failure_pct": f" ({fails})"}.get(value, "")
-    units = ("cases as units, each adding its share of failing classifiers, which varies at most as a yes/no does: "
-             "wide for the cases' sampling" if value.startswith("detection") else "cases as units")
+    units = ("cases as units; a case's share of failing classifiers varies no more than a yes/no, so the interval "
+             "errs wide" if value.startswith("detection") else "cases as units")
     return {"colourbar": unit, "cell": f"each cell: {unit.replace(' (%)', ' in %')}{meaning}, its 95\u00a0% Wilson "
             f"interval below ({units})", "no_case": "no case", "hatched": "hatched: no case"}
 

@@ -357,7 +357,7 @@ def _zero_bound(data: pd.DataFrame, *, alpha: float) -> str:
     if not len(zero) or not zero["flip_high"].notna().any():
         return ""
     if _few_zeros(data):
-        return f" (its {100 * (1 - alpha):g}\u00a0% interval from 0 drawn)"
+        return f" (the grey line from 0: its {100 * (1 - alpha):g}\u00a0% interval)"
     return f" (upper {100 * (1 - alpha):g}\u00a0% bound {zero['flip_high'].max():.3f})"
 
 
