@@ -588,6 +588,12 @@ def test_agreement_tau_takes_the_presets_width_and_says_when_no_pair_agrees():
         agreed = agreement_figures.agreement_tau(tau.assign(p_adjusted=[0.01, 0.09, 0.4]))
     assert agreed.get_title() == "Agreement of rankings (8 models)"
 
+    def veils(ax):  # round 16: a deep red 0.69 read as agreement beside "no pair shown to agree"
+        return sorted((p.get_x(), p.get_y()) for p in ax.patches
+                      if p.get_alpha() == agreement_figures.FADE and p.get_facecolor()[:3] == (1.0, 1.0, 1.0))
+
+    assert len(veils(ax)) == 3 and len(veils(agreed)) == 2  # every pair not shown to agree, and only those
+
 
 def test_agreement_ranks_table_shades_by_the_headlines_size_not_the_rank():
     """Round 15: rank shading painted a rate of 0.001 ranked 4th as dark as a real finding. The cell's shade is

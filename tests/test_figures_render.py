@@ -909,7 +909,8 @@ def test_plots_confounds_exact_zero_keeps_its_analysis_marker_filled_grey_as_its
     edges = {to_hex(line.get_markeredgecolor()) for line in zeros} | {to_hex(zero.get_markeredgecolor())}
     assert "#000000" not in edges  # all grey, edges too (round 15 read a black edge as breaking the grey rule)
     assert all(label in legend for a, (_, label) in plots.ANALYSIS_STYLE.items() if a != "raw")
-    assert "template-weighted gap (as measured)" in legend  # the EEC's: its mean Δ weights sentences
+    assert "template-weighted gap, unadjusted" in legend  # the EEC's: its mean Δ weights sentences (round 16:
+    # "as measured" read as the other figures' measured Δ)
     assert "adjusted, names in common support" in legend
     squares = {to_hex(line.get_markerfacecolor()) for line in drawn if line.get_marker() == "s" and line not in zeros}
     assert "#ffffff" in squares and len(squares) > 1  # frequency-adjusted filled (a system's colour), common
@@ -1264,7 +1265,7 @@ def test_plots_confounds_draw_each_system_in_its_colour_and_key_the_analyses_in_
                 and not np.allclose(np.asarray(line.get_xdata(), float), 0.0)}
         assert near <= {to_hex(colours[system])}, (system, near)
     legend = {t.get_text(): h for lg in _legends(ax.figure) for h, t in zip(lg.legend_handles, lg.get_texts())}
-    raw = "as measured" if name == "psa_confounds" else "template-weighted gap (as measured)"
+    raw = "as measured" if name == "psa_confounds" else "template-weighted gap, unadjusted"
     assert to_hex(legend[raw].get_color()) == "#222222"
 
 

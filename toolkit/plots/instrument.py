@@ -124,7 +124,7 @@ def confounds_labels(attribute: str, *, study: str) -> dict[str, str]:
     return {"title": f"{study} {attribute} gap and name frequency",
             "xlabel": f"{attribute} gap: {a} − {b} names, 95\u00a0% interval per system",
             "zero": "grey fill or edge: gap exactly 0 (no name moves the score)",
-            "raw": "as measured" if study == "PSA" else "template-weighted gap (as measured)",
+            "raw": "as measured" if study == "PSA" else "template-weighted gap, unadjusted",
             "note": "colour: the system; shape: the analysis. Template-weighted: a mixed model over template × "
                     "name cell means, each template weighted alike; the paper's mean Δ (the box, interval and "
                     "wording figures) weights each sentence alike, so templates with emotion words count more and "

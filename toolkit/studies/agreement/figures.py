@@ -62,6 +62,10 @@ def _p_text(p_value: float) -> str:
     return "<\u00a00.001" if p_value < 0.001 else f"{p_value:.3f}" if p_value < 0.01 else f"{p_value:.2f}"
 
 
+FADE = 0.55
+""":func:`agreement_tau`: the white veil over a pair that is tested and not shown to agree (its colour still reads)."""
+
+
 @_styled
 def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = None) -> Axes:
     """Kendall's τ between the studies' rankings (:func:`toolkit.studies.agreement.agreement`'s ``tau``) as a lower triangle:
@@ -112,6 +116,14 @@ def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = N
     for text in ax.texts:  # the pairs whose rankings agree: τ in bold
         if any(np.allclose(text.get_position(), where) for where in agree):
             text.set_fontweight("bold")
+    faded = []  # a pair tested and not shown to agree: its colour faded (round 16: a deep red 0.69 read as agreement)
+    for row in tau.itertuples(index=False):
+        a, b = sorted((row.study_a, row.study_b), key=studies.index)
+        where = (cols.index(a), rows.index(b))
+        if np.isfinite(row.tau) and np.isfinite(getattr(row, read, np.nan)) and \
+                (where[0] + 0.5, where[1] + 0.5) not in agree:
+            faded.append(where)
+            ax.add_patch(Rectangle(where, 1, 1, facecolor="white", alpha=FADE, edgecolor="none", zorder=1.5))
     for i, j in undefined:
         ax.add_patch(Rectangle((j, i), 1, 1, facecolor="0.88", edgecolor="white", linewidth=0.6))
         ax.text(j + 0.5, i + 0.5, "undefined" if sep == " " else "un-\ndefined", ha="center", va="center",
@@ -126,9 +138,11 @@ def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = N
                                if {"claim_possible", "min_abs_tau"} <= set(row)))
     if family and tau[read].notna().any():
         notes.append(f"{p_name}: exact permutation p, {family.replace(' over', '-adjusted over')}")
+    rule = p_name if family else "exact permutation p"
     if agree:
-        rule = p_name if family else "exact permutation p"
         notes.append(f"bold: rankings agree (τ > 0, {rule} < {alpha:g})")
+    if faded:
+        notes.append(f"faded: not shown to agree ({rule} ≥ {alpha:g} or τ ≤ 0)")
     if tau.get("ci_low", pd.Series(dtype=float)).notna().any():  # what the brackets are, whatever the verdicts
         notes.append(_interval_words(tau, alpha=alpha))
     if outside:
