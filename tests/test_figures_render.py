@@ -1615,6 +1615,12 @@ def test_biasfinder_rates_give_each_row_its_verdict_and_say_why_a_null_has_no_in
         ax = biasfinder_figures.biasfinder_rates(pd.DataFrame(rows), margin=0.05, correction="holm")
     right = next(child for child in ax.get_children() if child.__class__.__name__ == "SecondaryAxis")
     assert [t.get_text() for t in right.get_yticklabels()] == ["inconclusive", "between higher, p_adj 0.004"]
+    floor = pd.DataFrame(rows).assign(p_method="names permuted between classes (2000)", p_value=[1.0, 1 / 2001])
+    with plots.use_preset("acl-double"):
+        at_floor = biasfinder_figures.biasfinder_rates(floor, margin=0.05, correction="holm")
+    right = next(child for child in at_floor.get_children() if child.__class__.__name__ == "SecondaryAxis")
+    assert [t.get_text() for t in right.get_yticklabels()][1] == "between higher, p_adj ≤ 0.004"  # round 17: the
+    # smallest p 2,000 permutations allow (1/2001), times 8 rows, is a bound, not a value
     assert [t.get_text() for t in ax.get_yticklabels()] == ["vader", "svr-ngrams"]
     assert "gender (null from 1 template: no CI)" in ax.get_xlabel()  # one characteristic: said on the axis
     note = " ".join(" ".join(t.get_text() for t in ax.figure.texts).split()) + " ".join(

@@ -2,6 +2,8 @@
 within-class null."""
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
@@ -167,7 +169,8 @@ a 0.28-inch row puts their centres 8 pt apart)."""
 
 def _verdict_text(row: pd.Series) -> str:
     """The right-hand label of a model's row in :func:`biasfinder_rates`: its verdict word and corrected p (``between
-    higher, p_adj 0.004``), ``no null`` where the characteristic has none, "" without a verdict."""
+    higher, p_adj 0.004``; ``≤ 0.004`` where the permutation p is the smallest its draws allow, 1/(draws + 1), as
+    ``p_method`` counts them), ``no null`` where the characteristic has none, "" without a verdict."""
     import numpy as np
 
     if not np.isfinite(float(row.get("rate_within", np.nan))):
@@ -175,7 +178,9 @@ def _verdict_text(row: pd.Series) -> str:
     shown = verdicts.word(row.get("verdict"), groups=VERDICT_GROUPS)
     p = float(row.get("p_adjusted", np.nan))  # the difference test's p: said beside a difference only
     said = verdicts.kind(row.get("verdict")) in ("a", "b", "small") and np.isfinite(p)
-    return f"{shown}, p_adj {p:.2g}" if said else shown
+    draws = re.search(r"\((\d+)\)", str(row.get("p_method", "")))  # "names permuted between classes (2000)"
+    floor = draws is not None and float(row.get("p_value", np.nan)) <= 1 / (int(draws.group(1)) + 1) + 1e-12
+    return f"{shown}, p_adj {'≤ ' if floor else ''}{p:.2g}" if said else shown  # at the floor: no smaller p seen
 
 
 @_styled
