@@ -671,3 +671,16 @@ def test_agreement_folds_the_eec_headline_interval_and_no_other(scored, monkeypa
     assert calls == [10]  # once, with the EEC's 11 templates less one as the t's df
     assert (eec["ci_low"] == -7.0).all() and (eec["ci_high"] == 7.0).all() and (eec["ci_method"] == "folded").all()
     assert (psa["ci_method"] == "percentile").all() and not (psa["ci_high"] == 7.0).any()
+
+
+def test_careless_input_to_the_new_statistics_is_a_coded_error():
+    """A y one model short was permuted against part of x and gave a p; a 2-D replicate array or alpha="x" failed
+    deep inside numpy: each is TK102 naming the fix."""
+    from toolkit.studies.agreement import exact_p, folded_interval
+
+    for call in (lambda: exact_p(np.arange(5.0), np.arange(6.0)),
+                 lambda: folded_interval(np.zeros(3), np.zeros((10, 3)), alpha=0.05),
+                 lambda: folded_interval(np.zeros((1, 2)), np.zeros((10, 1, 2)), alpha="x")):
+        with pytest.raises(InputError) as caught:
+            call()
+        assert caught.value.code == "TK102" and caught.value.fix

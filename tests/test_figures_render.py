@@ -1639,6 +1639,17 @@ def test_biasfinder_rates_give_each_row_its_verdict_and_say_why_a_null_has_no_in
     assert "p_adj: not corrected, each row on its own" in note
 
 
+def test_biasfinder_rates_refuse_a_bad_margin_or_a_table_without_its_columns():
+    from toolkit.errors import InputError
+
+    rows = pd.DataFrame([{"model": "vader", "attribute": "gender", "rate_between": 0.1}])
+    for call in (lambda: biasfinder_figures.biasfinder_rates(rows, margin="x"),
+                 lambda: biasfinder_figures.biasfinder_rates(rows.drop(columns="model"))):
+        with pytest.raises(InputError) as caught:
+            call()
+        assert caught.value.code == "TK102"
+
+
 def test_forest_and_wording_orders_refuse_a_bare_string_or_a_number():
     """A careless user's test_sets="eec" would be read letter by letter and silently ignored, and order=3 would
     fail deep in a dict: each is a coded error naming the fix."""

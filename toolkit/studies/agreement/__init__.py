@@ -172,6 +172,11 @@ def folded_interval(point: np.ndarray, signed: np.ndarray, *, alpha: float, df: 
     All P signed intervals hold their truths together with probability ≥ 1 − alpha, and then the folded mean holds
     the mean of the |truths|: it covers at 0 too, where a percentile interval of the |·| replicates cannot (every
     replicate is above 0)."""
+    alpha, signed, point = checks.alpha(alpha), np.asarray(signed, dtype=float), np.asarray(point, dtype=float)
+    if signed.ndim != 3 or point.shape != signed.shape[1:]:
+        raise InputError(f"folded_interval needs signed replicates × models × parts and point models × parts; got "
+                         f"{signed.shape} and {point.shape}.",
+                         fix="pass the fifth value of _replicates(..., signed_parts=True) as (point, signed).")
     n_parts = max(signed.shape[-1], 1)
     if df is not None:
         with warnings.catch_warnings():
@@ -219,6 +224,7 @@ def exact_p(x: np.ndarray, y: np.ndarray, *, n_resamples: int | None = None, see
     tied ones draw :data:`RANDOM_ORDERINGS` orderings, and p_min is the p of the largest |τ| seen (the observed one
     included, so p_min ≤ p). With 4 models and no ties p_min = 2/24 = 0.083: no agreement can be shown at
     alpha = 0.05. ``n_resamples`` forces the permutation test with that many orderings."""
+    checks.same_length(x, y, names=("x", "y"))  # a shorter y would be permuted against part of x, silently
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if not (np.isfinite(x).all() and np.isfinite(y).all()):
         return float("nan"), float("nan")  # a model without a headline: no ordering to test

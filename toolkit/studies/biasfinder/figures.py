@@ -206,6 +206,11 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
 
     if rates.empty:
         raise InputError("no BTC rates to plot.", fix="pass toolkit.studies.biasfinder.analysis.rates(scored).")
+    missing = [c for c in ("model", "attribute", "rate_between") if c not in rates.columns]
+    if missing:
+        raise InputError(f"cannot draw the BTC rates: the table lacks {', '.join(missing)}.",
+                         fix="pass toolkit.studies.biasfinder.analysis.rates(scored) (biasfinder_rates.csv).")
+    margin = None if margin is None else checks.fraction(margin, name="margin")
     read = "p_value" if "p_value" in rates.columns else "p_adjusted"  # an older table: the corrected p's rows
     tested = int(np.isfinite(pd.to_numeric(rates.get(read, pd.Series(dtype=float)), errors="coerce")).sum())
     untested = _untested(rates)
