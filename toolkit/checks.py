@@ -44,7 +44,7 @@ BOOT_CELLS_MAX = 500_000_000
 three times that)."""
 CORRECTIONS = ("bonferroni", "holm", "fdr_bh")
 """The multiple-comparison corrections (the same as :data:`toolkit.stats.METHODS`)."""
-CORRECTION_NAMES = {"bonferroni": "Bonferroni", "holm": "Holm", "fdr_bh": "Benjamini–Hochberg", "none": "no"}
+CORRECTION_NAMES = {"bonferroni": "Bonferroni", "holm": "Holm", "fdr_bh": "Benjamini–Hochberg"}
 """How a figure's note names each correction (``"p_adj: Holm correction over …"``)."""
 
 

@@ -64,7 +64,7 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import partial
+from functools import cache, partial
 from itertools import accumulate, combinations
 from pathlib import Path
 from typing import Any
@@ -260,6 +260,7 @@ def _kendall_exact_p(abs_s: int, m: int) -> tuple[float, float]:
     return float(Fraction(hits, total)), float(Fraction(2, total))
 
 
+@cache
 def _kendall_null(m: int) -> np.ndarray:
     """How many of the m! orderings of m untied items have k = 0, 1, …, m(m − 1)/2 inversions (the Mahonian
     numbers; Kendall's exact null: S = m(m − 1)/2 − 2k), as exact integers."""
@@ -281,13 +282,10 @@ def claim_support(*, n_models: int, alpha: float = 0.05) -> dict[str, Any]:
       2·z(1 − alpha/2)·null_sd, the width of a 1 − alpha interval for τ near 0 (the bootstrap interval over units
       and models is about as wide; docs/statistics.md gives the measured widths)."""
     n_models, alpha = checks.count(n_models, name="n_models", minimum=2, maximum=50), checks.alpha(alpha)
-    counts = _kendall_null(n_models)
     pairs = n_models * (n_models - 1) // 2
-    total = sum(counts)
-    s = pairs - 2 * np.arange(len(counts))  # S per inversion count; the null is symmetric about 0
     min_abs_tau = p_at_min = float("nan")
-    for value in sorted({abs(int(v)) for v in s}):
-        p = float(sum(c for c, v in zip(counts, s) if abs(v) >= value) / total)
+    for value in range(pairs % 2, pairs + 1, 2):  # the |S| the null can take (S = pairs − 2 × inversions)
+        p = _kendall_exact_p(value, n_models)[0]
         if p < alpha:
             min_abs_tau, p_at_min = value / pairs, p
             break
