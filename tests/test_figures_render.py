@@ -1639,6 +1639,38 @@ def test_biasfinder_rates_give_each_row_its_verdict_and_say_why_a_null_has_no_in
     assert "p_adj: not corrected, each row on its own" in note
 
 
+def test_biasfinder_rates_draw_the_excess_with_the_interval_of_its_own_test_beside_the_verdict():
+    """Rounds 13-17: every reader read the verdict (the names' permutation test within the one template that has a
+    null) against the rate's interval over 44 templates (0 to 0.98) as a contradiction. With an excess the figure
+    has a second panel: the excess and its interval (here given that template, its scope on the axis), the verdict
+    beside it; the rates' panel keeps the names and says the null is given the template."""
+    rows = [{"model": m, "attribute": "gender", "templates": 44, "null_templates": 1, "rate_between": r,
+             "rate_low": 0.0, "rate_high": min(r * 1.1 + 0.01, 1.0), "rate_within": w, "null_low": w / 2,
+             "null_high": w * 2, "estimate": e, "ci_low": lo, "ci_high": hi, "excess_scope": "names, given 1 template",
+             "p_value": p, "p_adjusted": p_adj, "verdict": v, "interval": "cluster",
+             "p_method": "names permuted between classes (2000)"}
+            for m, r, w, e, lo, hi, p, p_adj, v in (
+                ("vader", 0.02, 0.03, -0.01, -0.04, 0.03, 0.6, 1.0, "inconclusive"),
+                ("ait:svr-ngrams/valence", 0.89, 0.064, 0.83, 1e-12, 0.9, 1 / 2001, 0.004, "a higher"))]
+    with plots.use_preset("acl-double"):
+        ax = biasfinder_figures.biasfinder_rates(pd.DataFrame(rows), margin=0.05, correction="holm")
+    panels = [a for a in ax.figure.axes if a is not ax and a.__class__.__name__ != "SecondaryAxis"]
+    assert len(panels) == 1
+    excess = panels[0]
+    drawn = sorted(float(c.lines[0].get_xdata()[0]) for c in excess.containers)
+    assert drawn == [-0.01, 0.83]
+    ends = sorted(tuple(np.round(seg[:, 0], 6)) for c in excess.containers for seg in c.lines[2][0].get_segments())
+    assert ends == [(-0.04, 0.03), (0.0, 0.9)]
+    assert "given 1 template" in excess.get_xlabel() and "null given 1 template" in ax.get_xlabel()
+    right = next(child for child in excess.get_children() if child.__class__.__name__ == "SecondaryAxis")
+    assert [t.get_text() for t in right.get_yticklabels()] == ["inconclusive", "between higher, p_adj ≤ 0.004"]
+    assert ax.figure.get_suptitle() == "BiasFinder BTC rate, within-class null and excess, 95\u00a0% CIs"
+    note = " ".join(" ".join(t.get_text() for t in ax.figure.texts).split())
+    assert "holds 0 exactly when p ≥ 0.05, uncorrected" in note and "with those templates fixed" in note
+    given = ax.figure.add_subplot()  # a caller's own Axes: one panel, as before
+    assert biasfinder_figures.biasfinder_rates(pd.DataFrame(rows), ax=given) is given
+
+
 def test_biasfinder_rates_refuse_a_bad_margin_or_a_table_without_its_columns():
     from toolkit.errors import InputError
 

@@ -65,11 +65,58 @@ def test_few_templates_the_rate_interval_still_covers(n_templates, method):
 
 
 def test_below_the_minimum_of_templates_no_interval_and_the_reason():
-    table = study.rates(biasfinder_same_names(n_templates=3), n_boot=100)
+    table = study.rates(biasfinder_same_names(n_templates=3), n_boot=100, few_templates="none")
     row = table.iloc[0]
     assert np.isnan(row["rate_low"]) and np.isnan(row["ci_low"]) and np.isnan(row["null_low"])
-    assert "3 template(s): fewer than 8" in row["no_interval_reason"]
+    assert "3 template(s): fewer than 8" in row["no_interval_reason"] and row["excess_scope"] == ""
     assert np.isfinite(row["p_value"])  # the permutation test needs no more templates
+
+
+def test_below_the_minimum_of_templates_the_names_bootstrap_given_them():
+    row = study.rates(biasfinder_same_names(n_templates=3, delta=0.1), n_boot=200).iloc[0]
+    assert row["excess_scope"] == "names, given 3 templates" and row["no_interval_reason"] == ""
+    assert row["ci_method"] == ("rate: names bootstrap given the 3 templates; excess: names bootstrap given the 3 "
+                                "templates + inverted permutation test, 0 by the p")
+    for low, value, high in (("rate_low", "rate_between", "rate_high"), ("null_low", "rate_within", "null_high"),
+                             ("ci_low", "estimate", "ci_high")):
+        assert row[low] <= row[value] <= row[high] and row[low] < row[high]
+    assert (row["ci_low"] > 0) == (row["p_value"] < 0.05)  # one family of tests with the p, as with 8 or more
+
+
+def test_below_the_minimum_of_templates_too_few_names_or_no_spread_say_why():
+    few = study.rates(biasfinder_same_names(n_templates=2, n_names=9), n_boot=100).iloc[0]
+    assert np.isnan(few["ci_low"]) and "fewer than 10 names in a class" in few["no_interval_reason"]
+    alike = biasfinder_same_names(n_templates=2, n_names=12).assign(label="positive")
+    row = study.rates(alike, n_boot=100).iloc[0]
+    assert row["rate_between"] == 0 and np.isnan(row["rate_low"]) and np.isnan(row["ci_low"])
+    assert btc_rates.SAME_LABELS in row["no_interval_reason"]
+
+
+def _true_given_templates(seed: int, *, n_templates: int, delta: float, name_sd: float, template_sd: float,
+                          residual_sd: float) -> float:
+    """The excess (between − within) for a population of names in run ``seed``'s templates, by hand: in a template
+    with effect t a female name's label is positive with p_f = Φ((t + δ) / s), a male's with p_m = Φ(t / s),
+    s² = name sd² + residual sd²; between − within = p_f(1 − p_m) + p_m(1 − p_f) − p_f(1 − p_f) − p_m(1 − p_m)
+    = (p_f − p_m)², averaged over the templates (equal pairs in each)."""
+    from scipy.stats import norm
+
+    template = np.random.default_rng(seed).normal(0, template_sd, n_templates)  # the generator's first draw
+    s = np.hypot(name_sd, residual_sd)
+    return float(np.mean((norm.cdf((template + delta) / s) - norm.cdf(template / s)) ** 2))
+
+
+def test_one_template_the_interval_given_it_covers_the_excess_of_these_templates():
+    """make figures' design: the null rests on one template with 30 names per class. Names carry the variance,
+    +0.10 on female names: the names bootstrap given the template joined with the inverted permutation test
+    covered the template's own excess in 92.9 % of 200 runs (benchmarks/biasfinder_few_templates.txt); the
+    permutation test alone, inverted, in 63 %. 60 runs here (± 3.3 %)."""
+    design = dict(name_sd=0.15, template_sd=0.15, residual_sd=0.05)
+    table = study.rates(_runs(60, n_templates=1, n_names=30, delta=0.1, **design), n_boot=200)
+    truth = np.array([_true_given_templates(s, n_templates=1, delta=0.1, **design) for s in range(60)])
+    has = table["ci_low"].notna().to_numpy()
+    assert has.mean() >= 0.9 and (table["excess_scope"][has] == "names, given 1 template").all()
+    covered = ((table["ci_low"] <= truth) & (truth <= table["ci_high"]))[has].mean()
+    assert 0.82 <= covered <= 1.0
 
 
 def test_rows_without_a_null_say_why():

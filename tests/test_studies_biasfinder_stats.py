@@ -212,7 +212,7 @@ def test_rate_figure_draws_intervals_and_zero_without_pyplot():
     rates = study.rates(pd.concat([_synthetic(delta=0.15, model="biased"), _synthetic(delta=0.0, model="fair")]),
                         n_boot=200)
     ax = biasfinder_figures.biasfinder_rates(rates)
-    assert plt.get_fignums() == [] and ax.get_title()
+    assert plt.get_fignums() == [] and ax.figure.get_suptitle()  # over both panels: the rates and the excess
     low, high = ax.get_xlim()
     assert low < 0 < high and high >= rates["rate_high"].max()
     assert len(ax.containers) == 4  # between and within, per model, each with error bars

@@ -42,6 +42,7 @@ from toolkit.studies.biasfinder import drilldown
 from toolkit.studies.biasfinder import figures as bf_figures
 from toolkit.studies.biasfinder.analysis import (
     ANNOTATION_COLUMNS,
+    FEW_TEMPLATES,
     RATE_FAMILY,
     RATE_INTERVALS,
     btcs,
@@ -99,7 +100,9 @@ class BiasFinderSettings(Settings):
     ``duplicates``, and under BiasFinder's own acceptance ``parser``, ``person_names``, ``gender_nouns``,
     ``country_clusters``, ``titles``, ``occupation_templates``, ``pronoun_slots`` and ``noun_fills``
     (:mod:`toolkit.studies.biasfinder.generator`; None: the paper preset's defaults).
-    The statistics: ``interval`` (cluster, cluster-bootstrap, templates or pairs), ``correction`` (default Holm)
+    The statistics: ``interval`` (cluster, cluster-bootstrap, templates or pairs), ``few_templates`` (names or none:
+    below 8 templates with a within-class pair, the names bootstrap with those templates fixed, or no interval),
+    ``correction`` (default Holm)
     over the model × characteristic family, ``alpha``, ``margin`` on the BTC-rate scale, ``n_boot``, ``seed``.
     The paper preset: ``coherence="paper", backend="neuralcoref",
     lists="paper"``."""
@@ -119,6 +122,7 @@ class BiasFinderSettings(Settings):
     executor: str = "local"
     lists: str = "curated"
     interval: str = "cluster"
+    few_templates: str = "names"
     duplicates: str = "keep"
     coherence: str | tuple[str, ...] = "default"
     people: str = "mutate"
@@ -141,6 +145,8 @@ class BiasFinderSettings(Settings):
         active_rules(coherence), people_mode(self.people)  # unknown rule names or people options fail now
         if self.interval not in RATE_INTERVALS:
             raise unknown("rate interval", self.interval, RATE_INTERVALS)
+        if self.few_templates not in FEW_TEMPLATES:
+            raise unknown("few-templates interval", self.few_templates, FEW_TEMPLATES)
         self._set(coherence=coherence, instances=tuple(self.instances),
                   max_templates=checks.count(self.max_templates, name="max_templates", allow_none=True),
                   n_process=checks.count(self.n_process, name="n_process", maximum=checks.MAX_PROCESSES),
@@ -157,7 +163,7 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
         encoding: str = "utf-8", max_chars: int = MAX_DOC_CHARS, n_jobs: int | None = None,
         executor: str = "local", lists: str = "curated", alpha: float = stats.ALPHA, margin: float = stats.MARGIN,
         correction: str = "holm", n_boot: int = stats.N_BOOT, interval: str = "cluster",
-        duplicates: str = "keep", coherence: str | Iterable[str] = "default",
+        few_templates: str = "names", duplicates: str = "keep", coherence: str | Iterable[str] = "default",
         people: str = "mutate", occupation_fit: str | None = None, backend: str = "rules",
         acceptance: str | None = None, parser: str | None = None, person_names: str | None = None,
         gender_nouns: str | None = None, country_clusters: str | None = None, titles: str | None = None,
@@ -173,7 +179,8 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
                      instances=tuple(instances), n_names=n_names, n_country_names=n_country_names,
                      max_templates=max_templates, seed=seed, n_process=n_process, encoding=encoding,
                      max_chars=max_chars, n_jobs=n_jobs, executor=executor, lists=lists, alpha=alpha, margin=margin,
-                     correction=correction, n_boot=n_boot, interval=interval, duplicates=duplicates,
+                     correction=correction, n_boot=n_boot, interval=interval, few_templates=few_templates,
+                     duplicates=duplicates,
                      coherence=coherence if isinstance(coherence, str) else tuple(coherence), people=people,
                      occupation_fit=occupation_fit, backend=backend, acceptance=acceptance, parser=parser,
                      person_names=person_names, gender_nouns=gender_nouns, country_clusters=country_clusters,
@@ -181,7 +188,8 @@ def run(*, corpus: str | Path | pd.DataFrame = "sample", cases: pd.DataFrame | N
                      noun_fills=noun_fills, generation=generation)
 
 
-def _statistics_settings(*, alpha: float, margin: float, correction: str, n_boot: int, interval: str) -> dict:
+def _statistics_settings(*, alpha: float, margin: float, correction: str, n_boot: int, interval: str,
+                         few_templates: str = "names") -> dict:
     """What :func:`rates` was run with, for the provenance (``seed`` is recorded with the sampling seed)."""
     described = {"cluster": "rates: two-way bootstrap over templates and names; p: names permuted between classes; "
                             "excess interval: the tests of excess = δ inverted, δ = 0 by that p (0 inside exactly "
@@ -193,8 +201,13 @@ def _statistics_settings(*, alpha: float, margin: float, correction: str, n_boot
                  "templates": "percentile bootstrap over templates only, names fixed (comparison; too narrow when "
                               "the same names fill every template)",
                  "pairs": "Wilson / Newcombe over pairs (toolkit.stats.wilson, toolkit.stats.rate_difference)"}
+    few = {"names": "below 8 templates with a within-class pair (and 10 or more names per class), the null's, the "
+                    "excess's (and below 8 tested templates the rate's) interval from the names bootstrap with those "
+                    "templates fixed: inference about these templates, as the permutation p (excess_scope)",
+           "none": "below 8 templates: no interval (no_interval_reason)"}
     return {"alpha": alpha, "margin": margin, "correction": correction, "n_boot": n_boot, "interval": interval,
-            "interval_method": described[interval], "family": RATE_FAMILY,
+            "interval_method": described[interval], "few_templates": few_templates,
+            "few_templates_method": few[few_templates], "family": RATE_FAMILY,
             "null_baseline": "BTC rate between mutants of the same class (placebo swaps; none for occupation)"}
 
 
@@ -300,9 +313,10 @@ class BiasFinder(Study):
                   "word_lists": recorded_lists, "coherence": recorded_rules,
                   **_statistics_settings(alpha=settings.alpha, margin=settings.margin,
                                          correction=settings.correction, n_boot=settings.n_boot,
-                                         interval=settings.interval)}
+                                         interval=settings.interval, few_templates=settings.few_templates)}
         rate_table = rates(scored, alpha=settings.alpha, margin=settings.margin, correction=settings.correction,
-                           n_boot=settings.n_boot, seed=settings.seed, interval=settings.interval)
+                           n_boot=settings.n_boot, seed=settings.seed, interval=settings.interval,
+                           few_templates=settings.few_templates)
         record["family_size"] = int(rate_table["p_value"].notna().sum())
         counts = btcs(scored)
         return StudyResult(study=self.name, models=list(dict.fromkeys(scored["model"])), scored=scored,
@@ -450,6 +464,10 @@ class BiasFinder(Study):
                                  "(cluster, default); the excess interval from the bootstrap alone (cluster-bootstrap, "
                                  "the previous default); templates only, names fixed (templates, for comparison); or "
                                  "Wilson/Newcombe over pairs taken as independent (pairs)")
+        parser.add_argument("--few-templates", choices=FEW_TEMPLATES, default="names",
+                            help="below 8 templates with a within-class pair: the null's and the excess's interval "
+                                 "from the names bootstrap with those templates fixed (names, default: inference "
+                                 "about these templates, as the permutation p) or none")
 
     def arguments(self, args: argparse.Namespace) -> dict[str, Any]:
         check_formats(tuple(args.format or ("csv",)))  # pyarrow for --format parquet: before templating and scoring
@@ -457,7 +475,8 @@ class BiasFinder(Study):
         return {"corpus": args.corpus, "instances": tuple(args.instance or INSTANCES), "n_names": args.n_names,
                 "max_templates": args.max_templates, "n_process": args.n_process, "encoding": args.encoding,
                 "max_chars": args.max_chars, "n_jobs": args.n_jobs, "executor": args.executor, "lists": args.lists,
-                "n_country_names": args.n_country_names, "interval": args.interval, "duplicates": args.duplicates,
+                "n_country_names": args.n_country_names, "interval": args.interval,
+                "few_templates": args.few_templates, "duplicates": args.duplicates,
                 "people": args.people, "occupation_fit": args.occupation_fit, "coherence": coherence,
                 "backend": args.backend, "acceptance": args.acceptance, "parser": args.parser,
                 "person_names": args.person_names, "gender_nouns": args.gender_nouns,

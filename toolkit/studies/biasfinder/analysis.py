@@ -14,6 +14,8 @@ Reading an annotation CSV file is :func:`toolkit.studies.biasfinder.annotation_f
 stays importable here for one release). Works on any scored case table, not only BiasFinder's.
 """
 from toolkit.studies.biasfinder.btc_rates import (
+    FEW_TEMPLATES,
+    MIN_GIVEN_NAMES,
     MIN_TEMPLATES,
     RATE_COLUMNS,
     RATE_FAMILY,
@@ -59,7 +61,8 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["ANNOTATION_COLUMNS", "ANNOTATION_VALUES", "BTC_COLUMNS", "KAPPA_COLUMNS", "MIN_TEMPLATES", "PAIR_COLUMNS",
+__all__ = ["ANNOTATION_COLUMNS", "ANNOTATION_VALUES", "BTC_COLUMNS", "FEW_TEMPLATES", "KAPPA_COLUMNS",
+           "MIN_GIVEN_NAMES", "MIN_TEMPLATES", "PAIR_COLUMNS",
            "RATE_COLUMNS", "RATE_FAMILY", "RATE_INTERVALS", "SAMPLE_COLUMNS", "SMALL_TEMPLATES", "STRATA_COLUMNS",
            "TABLE4_COLUMNS", "TABLE4_RATE_COLUMNS", "TPR_COLUMNS", "TPR_INTERVAL_COLUMNS", "TPR_RULES", "VERDICT_GROUPS",
            "btcs", "check_annotation_columns", "kappa", "kappa_table", "pair_counts", "rate_rows", "rates",

@@ -26,8 +26,8 @@ RATE_COLUMNS = ("model", "attribute", "templates", "pairs_between", "btcs_betwee
                 "rate_high", "rate_wilson_low", "rate_wilson_high", "null_templates", "pairs_matched",
                 "btcs_matched", "pairs_within", "btcs_within", "rate_within", "null_low", "null_high", "estimate",
                 "ci_low", "ci_high", "newcombe_low", "newcombe_high", "effect_size", "p_value", "p_adjusted",
-                "verdict", "btcs_net", "interval", "ci_method", "p_method", "n_names", "no_interval_reason",
-                "no_test_reason")
+                "verdict", "btcs_net", "interval", "ci_method", "excess_scope", "p_method", "n_names",
+                "no_interval_reason", "no_test_reason")
 TABLE4_RATE_COLUMNS = TABLE4_COLUMNS + ("btc_rate", "btc_rate_low", "btc_rate_high", "null_rate", "excess",
                                         "excess_low", "excess_high", "btcs_net", "verdict")
 RATE_INTERVALS: tuple[str, ...] = ("cluster", "cluster-bootstrap", "templates", "pairs")
@@ -41,6 +41,14 @@ SMALL_TEMPLATES = 10
 """From :data:`MIN_TEMPLATES` to fewer than this: a t(templates − 1) interval on the two-way bootstrap SE (covered
 91-92 % with 8 templates); from here on the percentile interval (92-97 %)."""
 RATE_FAMILY = "BTC-rate excess (between − within class) per model × characteristic"
+FEW_TEMPLATES: tuple[str, ...] = ("names", "none")
+"""Below :data:`MIN_TEMPLATES` templates with a within-class pair, the null's and the excess's interval: ``names``
+(default) resamples the names with those templates fixed (inference about these templates, the permutation p's own
+scope), ``none`` gives no interval (``no_interval_reason`` says why)."""
+SAME_LABELS = "every mutant in these templates labelled alike: the names bootstrap has no spread"
+MIN_GIVEN_NAMES = 10
+"""``few_templates="names"`` needs at least this many names in every class (fewer: none, and the reason says so);
+docs/statistics.md gives its coverage with 10 and 30 names per class."""
 
 
 VERDICT_GROUPS = verdicts.Groups("between classes", "within a class", "between", "within",
@@ -147,9 +155,11 @@ def _one_hot(codes: np.ndarray, n_classes: int) -> np.ndarray:
     return (codes[..., None] == np.arange(n_classes)).astype(float)
 
 
-def _two_way_draws(design: dict, *, n_boot: int, seed: int, names: bool = True) -> np.ndarray:
+def _two_way_draws(design: dict, *, n_boot: int, seed: int, names: bool = True, templates: bool = True
+                   ) -> np.ndarray:
     """``n_boot`` seeded replicates (:func:`_rates_of` columns) that draw templates with replacement and, with
-    ``names``, each class's names with replacement: a pigeonhole bootstrap over templates × names (Owen 2007)."""
+    ``names``, each class's names with replacement: a pigeonhole bootstrap over templates × names (Owen 2007).
+    ``templates=False`` keeps every template once (the names bootstrap given the templates)."""
     x, name_class, matched = design["x"], design["name_class"], design["matched"].astype(float)
     n_names, n_templates = x.shape[:2]
     n_classes = int(name_class.max()) + 1
@@ -158,7 +168,8 @@ def _two_way_draws(design: dict, *, n_boot: int, seed: int, names: bool = True) 
     out = []
     for start in range(0, n_boot, 100):
         boot = min(100, n_boot - start)
-        v = rng.multinomial(n_templates, np.full(n_templates, 1.0 / n_templates), size=boot).astype(float)
+        v = (rng.multinomial(n_templates, np.full(n_templates, 1.0 / n_templates), size=boot).astype(float)
+             if templates else np.ones((boot, n_templates)))
         w = _class_draws(name_class, size=boot, rng=rng) if names else np.ones((boot, n_names))
         member = w[:, :, None] * _one_hot(name_class, n_classes)[None]
         out.append(_rates_of(_pair_sums(x, member, fill_in), v, matched))
@@ -327,8 +338,36 @@ def _no_null_reason(tested: pd.DataFrame, matched: pd.DataFrame, attribute: str)
     return ""
 
 
+def _smallest_class(design: dict, templates: np.ndarray) -> int:
+    """The fewest names any class has in the ``templates`` (a boolean mask over the design's templates)."""
+    used = design["x"][:, templates].sum(axis=(1, 2)) > 0
+    name_class = design["name_class"]
+    return int(np.bincount(name_class[used], minlength=int(name_class.max()) + 1).min())
+
+
+def _given_interval(draws: np.ndarray, *, alpha: float, bounded: bool) -> tuple[float, float, float]:
+    """``low, high, se`` of the names bootstrap given the templates (percentile; ``bounded``: kept in [0, 1])."""
+    draws = draws[np.isfinite(draws)]
+    if len(draws) < 2:
+        return float("nan"), float("nan"), float("nan")
+    low, high = np.quantile(draws, [alpha / 2, 1 - alpha / 2])
+    if bounded:
+        low, high = max(low, 0.0), min(high, 1.0)
+    return float(low), float(high), float(np.std(draws, ddof=1))
+
+
+def _spread(draws: np.ndarray) -> bool:
+    """Whether the finite ``draws`` take more than one value."""
+    draws = draws[np.isfinite(draws)]
+    return bool(len(draws) > 1 and np.ptp(draws) > 0)
+
+
+def _templates_words(k: int) -> str:
+    return f"{k} template{'s' if k != 1 else ''}"
+
+
 def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alpha: float, margin: float,
-              n_boot: int, seed: int, interval: str) -> dict:
+              n_boot: int, seed: int, interval: str, few_templates: str = "names") -> dict:
     """One model × characteristic of :func:`rates` (before the family correction and the verdict); ``block``: its
     :func:`pair_counts` rows, ``mutants``: its mutant rows."""
     nan = float("nan")
@@ -348,8 +387,8 @@ def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alp
            "estimate": newcombe["estimate"], "newcombe_low": newcombe["ci_low"], "newcombe_high": newcombe["ci_high"],
            "effect_size": _cohens_h(km / nm if nm else nan, rate_within),
            "btcs_net": max(k - rate_within * n, 0.0) if nw else nan, "interval": interval,
-           "no_test_reason": no_null, "n_names": int(mutants.groupby(["group", "fill"] if "fill" in mutants else
-                                                                      ["group"]).ngroups)}
+           "no_test_reason": no_null, "excess_scope": "",
+           "n_names": int(mutants.groupby(["group", "fill"] if "fill" in mutants else ["group"]).ngroups)}
     quantiles = [alpha / 2, 1 - alpha / 2]
     if interval == "pairs":
         _, null_low, null_high = tkstats.wilson(kw, nw, alpha=alpha)
@@ -359,7 +398,7 @@ def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alp
                 "null_high": null_high, "ci_low": newcombe["ci_low"], "ci_high": newcombe["ci_high"],
                 "p_value": newcombe["p_value"] if not no_null else nan, "se": se, "df": float("inf"),
                 "ci_method": "Wilson / Newcombe over pairs", "p_method": "score test over pairs" if not no_null else "",
-                "no_interval_reason": ""}
+                "excess_scope": "" if no_null else "pairs, as if independent", "no_interval_reason": ""}
     out = {**row, "rate_low": nan, "rate_high": nan, "null_low": nan, "null_high": nan, "ci_low": nan,
            "ci_high": nan, "p_value": nan, "se": nan, "df": nan, "ci_method": "", "p_method": "",
            "no_interval_reason": ""}
@@ -376,7 +415,7 @@ def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alp
             out["null_low"], out["null_high"] = np.nanquantile(draws[:, 1], quantiles)
             out["ci_low"], out["ci_high"] = np.nanquantile(excess, quantiles)
             out.update(p_value=_bootstrap_p(excess, n_boot=n_boot), se=float(np.nanstd(excess, ddof=1)),
-                       df=float(len(matched) - 1), ci_method="template percentile",
+                       df=float(len(matched) - 1), ci_method="template percentile", excess_scope="templates",
                        p_method="template bootstrap")
         return out
     if not len(tested):
@@ -384,6 +423,19 @@ def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alp
     design = _pair_design(mutants[mutants["case_id"].isin(set(tested["case_id"]))])
     draws = _two_way_draws(design, n_boot=n_boot, seed=seed)
     low, high, _, _, rate_method, rate_why = _interval(draws[:, 0], rate, len(tested), alpha=alpha, bounded=True)
+    few = few_templates == "names" and interval in ("cluster", "cluster-bootstrap")
+    if few and (rate_why or (not no_null and len(matched) < MIN_TEMPLATES)):
+        # templates fixed: intervals about these templates, the permutation p's own scope (FEW_TEMPLATES)
+        names_only = _two_way_draws(design, n_boot=n_boot, seed=seed, templates=False)
+        too_few = f"; fewer than {MIN_GIVEN_NAMES} names in a class for the names bootstrap given the templates"
+    if rate_why and few:
+        if _smallest_class(design, np.ones(len(tested), bool)) < MIN_GIVEN_NAMES:
+            rate_why += too_few
+        elif not _spread(names_only[:, 0]):
+            rate_why += f"; {SAME_LABELS}"
+        else:
+            low, high, _ = _given_interval(names_only[:, 0], alpha=alpha, bounded=True)
+            rate_method, rate_why = f"names bootstrap given the {_templates_words(len(tested))}", ""
     out.update(rate_low=low, rate_high=high, ci_method=rate_method and f"rate: {rate_method}",
                no_interval_reason=rate_why and f"rate and excess: {rate_why}")
     if no_null:
@@ -391,6 +443,20 @@ def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alp
     null_low, null_high, _, _, _, _ = _interval(draws[:, 2], rate_within, len(matched), alpha=alpha, bounded=True)
     low, high, se, df, method, why = _interval(draws[:, 1] - draws[:, 2], out["estimate"], len(matched),
                                                alpha=alpha, bounded=False)
+    scope = "templates and names" if not why else ""
+    given = False
+    if why and few:
+        excess = names_only[:, 1] - names_only[:, 2]
+        if _smallest_class(design, design["matched"]) < MIN_GIVEN_NAMES:
+            why += too_few
+        elif not _spread(excess):
+            why += f"; {SAME_LABELS}"
+        else:
+            null_low, null_high, _ = _given_interval(names_only[:, 2], alpha=alpha, bounded=True)
+            low, high, se = _given_interval(excess, alpha=alpha, bounded=False)
+            df = float(_smallest_class(design, design["matched"]) * 2 - 2)
+            method, why, given = f"names bootstrap given the {_templates_words(len(matched))}", "", True
+            scope = f"names, given {_templates_words(len(matched))}"
     permuted, slope = _permuted_excess(design, n_perm=n_boot, seed=seed)
     p = _permutation_p(out["estimate"], permuted)
     p_method = f"names permuted between classes ({n_boot})"
@@ -406,16 +472,18 @@ def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alp
         methods = method
     else:
         methods = "; ".join(filter(None, [rate_method and f"rate: {rate_method}", method and f"excess: {method}"]))
-    reason = out["no_interval_reason"] or (why and f"excess and null, over the templates with a within-class "
-                                           f"pair: {why}")
+    rate_reason = out["no_interval_reason"]
+    if given and rate_reason:  # the excess and null have theirs, given the templates
+        rate_reason = rate_reason.replace("rate and excess: ", "rate: ", 1)
+    reason = rate_reason or (why and f"excess and null, over the templates with a within-class pair: {why}")
     return {**out, "null_low": null_low, "null_high": null_high, "ci_low": low, "ci_high": high, "se": se,
-            "df": df, "ci_method": methods, "no_interval_reason": reason, "p_value": p, "p_method": p_method,
-            "p_equivalence": p_equivalence}
+            "df": df, "ci_method": methods, "excess_scope": scope, "no_interval_reason": reason, "p_value": p,
+            "p_method": p_method, "p_equivalence": p_equivalence}
 
 
 def rates(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, margin: float = tkstats.MARGIN,
           correction: str = "holm", n_boot: int = tkstats.N_BOOT, seed: int = 0,
-          interval: str = "cluster") -> pd.DataFrame:
+          interval: str = "cluster", few_templates: str = "names") -> pd.DataFrame:
     """BTC rates with intervals and their placebo null, per model × characteristic (columns :data:`RATE_COLUMNS`).
 
     What: ``rate_between`` = BTCs / pairs of mutants of different classes (over the templates tested, i.e. not past
@@ -435,8 +503,11 @@ def rates(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, margin: float =
     ``null_low/high`` and ``ci_low/high`` come from ``n_boot`` seeded two-way replicates that draw templates and,
     within each class, names with replacement (a pigeonhole bootstrap; two copies of one drawn name are not a
     pair): the percentile interval from :data:`SMALL_TEMPLATES` templates on, a t(templates − 1) interval on the
-    replicates' SE from :data:`MIN_TEMPLATES`, none below (``no_interval_reason`` says why); ``ci_method`` names
-    the one used. ``p_value`` is a permutation test of the excess: the names are reassigned to the classes at random
+    replicates' SE from :data:`MIN_TEMPLATES`; below it ``few_templates="names"`` (default, :data:`FEW_TEMPLATES`)
+    resamples the names alone with the templates fixed (an interval about these templates, the scope of the
+    permutation p below; needs :data:`MIN_GIVEN_NAMES` names per class and some mutant labelled differently), and
+    ``"none"`` gives none (``no_interval_reason`` says why); ``ci_method`` names the one used and ``excess_scope``
+    what the excess's interval generalises over (``templates and names``; ``names, given 1 template``). ``p_value`` is a permutation test of the excess: the names are reassigned to the classes at random
     (``n_boot`` times, class sizes kept, within each set of names that share templates), the null of a model whose
     names differ but not by class; exact in any number of templates, its type I error was 2-7 % at alpha = 5 % in
     the same-names design (docs/statistics.md). The excess's ``ci_low/high`` invert one family of tests of
@@ -459,6 +530,8 @@ def rates(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, margin: float =
     """
     if interval not in RATE_INTERVALS:
         raise unknown("rate interval", interval, RATE_INTERVALS)
+    if few_templates not in FEW_TEMPLATES:
+        raise unknown("few-templates interval", few_templates, FEW_TEMPLATES)
     alpha, margin, n_boot = checks.statistics(correction=correction, margin=margin, alpha=alpha, n_boot=n_boot)
     seed = checks.seed(seed)
     scored = rate_rows(scored)  # crossed name × noun fills set aside (counting.rate_rows)
@@ -467,7 +540,7 @@ def rates(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, margin: float =
     by_block = dict(list(mutants.groupby(["model", "attribute"], sort=False)))
     rows = [{"model": model, "attribute": attribute,
              **_rate_row(block, by_block[(model, attribute)], attribute=attribute, alpha=alpha, margin=margin,
-                         n_boot=n_boot, seed=seed, interval=interval)}
+                         n_boot=n_boot, seed=seed, interval=interval, few_templates=few_templates)}
             for (model, attribute), block in pairs.groupby(["model", "attribute"], sort=False)]
     out = pd.DataFrame(rows, columns=list(RATE_COLUMNS) + ["se", "df", "p_equivalence"])
     out["p_adjusted"] = tkstats.adjust(out["p_value"].to_numpy(float), method=correction)

@@ -6,6 +6,7 @@ import re
 
 import pandas as pd
 from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
@@ -227,7 +228,16 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
     rows = data["_a"].to_numpy() * headed + headed + np.arange(len(data))  # a header row above each characteristic
     wide = preset().double  # a column: each row's verdict under its model's name, not in a right-hand column
     row_inches = 0.28 if wide else 0.38
-    ax = ax if ax is not None else new_axes(height=row_inches * (len(data) + len(attributes) * headed) + 1.2)
+    height = row_inches * (len(data) + len(attributes) * headed) + 1.2
+    has_excess = "estimate" in data.columns and bool(np.isfinite(pd.to_numeric(data["estimate"],
+                                                                               errors="coerce")).any())
+    excess_ax = None
+    if ax is None and has_excess:  # the excess and the verdict in one panel, beside the rates (round 17)
+        figure = Figure(figsize=(preset().width, min(height, preset().max_height)), layout="constrained")
+        figure.toolkit_preset = preset().name
+        ax, excess_ax = figure.subplots(1, 2, sharey=True, width_ratios=[3, 2] if wide else [1, 1])
+        excess_ax.tick_params(labelleft=False)
+    ax = ax if ax is not None else new_axes(height=height)
     zero = zero_null = False
     shown = {"rate": False, "null": False}  # a non-zero rate / null drawn: its legend entry
     for y, (_, row) in zip(rows, data.iterrows()):
@@ -263,8 +273,10 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
     ax.set_yticks(rows, names if wide else [f"{n}\n{v.replace(', ', chr(10))}" if v else n
                                             for n, v in zip(names, verdict_texts)])  # a column: short lines
     ax.set_ylim(rows.max() + 0.7, -0.7)
+    if excess_ax is not None:
+        scope = _draw_excess(excess_ax, data, rows, colours=colours, markers=markers)
     if wide and any(verdict_texts):
-        verdict_axis = ax.secondary_yaxis("right")
+        verdict_axis = (excess_ax if excess_ax is not None else ax).secondary_yaxis("right")
         verdict_axis.set_yticks(rows, verdict_texts)
         verdict_axis.tick_params(length=0, labelsize=preset().small_size)
     ax.axvline(0.0, color="black", linewidth=0.6, zorder=1)
@@ -280,8 +292,16 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
     ax.xaxis.grid(True, color="0.9", linewidth=0.5, zorder=0)
     ax.set_axisbelow(True)
     method = str(data["interval"].iloc[0]) if "interval" in data.columns else ""
-    ax.set(xlabel="BTCs / mutant pairs" + ("" if headed else f", {headers[attributes[0]]}") + scale,
-           title=f"BiasFinder BTC rate and within-class null, {INTERVAL_WORDS.get(method, method + ' intervals')}")
+    words = INTERVAL_WORDS.get(method, method + " intervals")
+    named = "" if headed else f", {headers[attributes[0]]}"
+    ax.set(xlabel="BTCs / mutant pairs" + (named if wide or excess_ax is None else named.replace(" (", "\n(", 1))
+           + scale)
+    if excess_ax is None:
+        ax.set_title(f"BiasFinder BTC rate and within-class null, {words}")
+    else:  # the given intervals are not clustered by template: the labels say their scope
+        ax.figure.suptitle("BiasFinder BTC rate, within-class null and excess, 95\u00a0% CIs"
+                           if scope else f"BiasFinder BTC rate, within-class null and excess, {words}",
+                           fontsize=preset().title_size)
     handles, texts = [], []
     if shown["rate"]:
         handles.append(Line2D([], [], linestyle="none", marker="o", color="0.3", markersize=4.0))
@@ -307,10 +327,15 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
                   f"; p_adj: {named + ' ' if named else ''}correction over the {tested} model × characteristic rows "
                   "with a test" if "p_adjusted" in data else "")
         how = data["p_method"].dropna() if "p_method" in data.columns else pd.Series(dtype=str)
-        test = (f"; p: {how.iloc[0]}, a test of the names within each template (the rate's interval also resamples "
-                "templates, so it can hold the null where the names' test rejects)" if len(how) else "")
+        test = (f"; p: {how.iloc[0]}, a test of the names within each template" if len(how) else "")
+        if excess_ax is not None:
+            test += ("; the excess's CI inverts that test (holds 0 exactly when p ≥ 0.05, uncorrected)"
+                     + (f"; {scope}" if scope else "") + "; the rate's CI also resamples templates")
+        else:
+            test += (" (the rate's interval also resamples templates, so it can hold the null where the names' test "
+                     "rejects)" if len(how) else "")
         where = "right" if wide else "under each model"
-        notes.append(f"{where}: the excess of the rate over its null" + family + test +
+        notes.append(f"{where}: the verdict on the excess (rate − null)" + family + test +
                      (f"; {words}" if words else ""))
     if untested:
         notes.append("not drawn (too few templates for a null or an interval): " + ", ".join(
@@ -319,6 +344,33 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
         _note_below(ax, "; ".join(notes))
     _legend_outside(ax, handles, texts)
     return ax
+
+
+def _draw_excess(ax: Axes, data: pd.DataFrame, rows, *, colours: dict, markers: dict) -> str:
+    """The excess (``estimate``, between − within) of each row of :func:`biasfinder_rates` with its interval
+    (``ci_low/high``) on ``ax``, at the rows' heights, a line at 0; returns the words for the scope of the
+    intervals where they are given the templates (``excess_scope``: "names resampled given the 1 template with a
+    null"), else ""."""
+    import numpy as np
+
+    for y, (_, row) in zip(rows, data.iterrows()):
+        x = float(row.get("estimate", np.nan))
+        if not np.isfinite(x):
+            continue
+        lo, hi = float(row.get("ci_low", np.nan)), float(row.get("ci_high", np.nan))
+        err = [[max(x - lo, 0.0)], [max(hi - x, 0.0)]] if np.isfinite(lo) and np.isfinite(hi) else None
+        ax.errorbar([x], [y], xerr=err, fmt=markers[row["model"]], color=colours[row["model"]], capsize=2,
+                    linewidth=1.0, markersize=4.0, zorder=3)
+    ax.axvline(0.0, color="black", linewidth=0.6, zorder=1)
+    ax.xaxis.grid(True, color="0.9", linewidth=0.5, zorder=0)
+    ax.set_axisbelow(True)
+    scopes = sorted({str(s) for s in data.get("excess_scope", pd.Series(dtype=str)).dropna() if str(s)})
+    given = [s for s in scopes if s.startswith("names, given")]
+    wide = preset().double
+    ax.set_xlabel(("excess (rate − null)" if wide else "excess\n(rate − null)") + "".join(
+        ("\nnames resampled, " if wide else "\n") + s.replace("names, ", "") for s in given),
+        loc="center" if wide else "right")  # a column: the label ends at the panel's edge, not past the figure's
+    return "the null's and the excess's CIs resample the names with those templates fixed" if given else ""
 
 
 def _header(block: pd.DataFrame, attribute: str) -> str:
@@ -332,6 +384,9 @@ def _header(block: pd.DataFrame, attribute: str) -> str:
             and "null_templates" in block.columns)  # a null but no interval for it: why
     k = int(block["null_templates"].max()) if bare else 0
     why = f"null from {k} template{'s' if k != 1 else ''}: no CI" if bare and k < MIN_TEMPLATES else ""
+    given = sorted({str(s) for s in block.get("excess_scope", pd.Series(dtype=str)).dropna()
+                    if str(s).startswith("names, given")})
+    why = why or (f"null {given[0].replace('names, given', 'given')}" if len(given) == 1 else "")
     said = ", ".join(w for w in (f"{few}no {' or '.join(missing)}" if missing else "", why) if w)
     return attribute + (f" ({said})" if said else "")
 
