@@ -9,11 +9,12 @@ test, 0 by the p), ``cluster-bootstrap`` (the names bootstrap alone) and the inv
 option; shown for why). Prints, ± one Monte-Carlo SE:
 
 - ``reject``: runs with p < 0.05 (type I error at δ = 0, power otherwise; one p for all three);
-- ``has CI``: runs given an interval (none where every mutant of the run is labelled alike: the names bootstrap
-  has no spread, and ``no_interval_reason`` says so);
+- ``has CI``: runs given an interval;
 - ``cover``: of those, excess intervals holding the run's true excess; ``null`` and ``rate``: the same for the
   null's and the rate's intervals;
-- ``width``: mean width of the excess interval.
+- ``width``: mean width of the excess interval;
+- ``alike``: runs where every name of a class is labelled alike (no bootstrap spread: the Clopper-Pearson bounds),
+  and their coverage of the excess.
 
     PYTHONPATH=. python benchmarks/biasfinder_few_templates.py [--runs 200] [--n-boot 400]
 """
@@ -80,6 +81,9 @@ def measure(runs: int, n_boot: int) -> list[dict]:
                                                                               n_boot=n_boot))
         for method, table in tables.items():
             has = table["ci_low"].notna().to_numpy()
+            alike = table["ci_method"].str.contains("Clopper-Pearson").to_numpy()
+            alike_cover = float(((table["ci_low"] <= truths[:, 2]) & (truths[:, 2] <= table["ci_high"]))[alike].mean()
+                                if alike.any() else float("nan"))
 
             def covers(low: str, high: str, truth: np.ndarray) -> float:  # among the runs with an interval
                 return float(((table[low] <= truth) & (truth <= table[high]))[has].mean())
@@ -88,12 +92,14 @@ def measure(runs: int, n_boot: int) -> list[dict]:
                  "with_interval": float(has.mean()), "cover": covers("ci_low", "ci_high", truths[:, 2]),
                  "null": covers("null_low", "null_high", truths[:, 1]),
                  "rate": covers("rate_low", "rate_high", truths[:, 0]),
-                 "width": float((table["ci_high"] - table["ci_low"])[has].mean())}
+                 "width": float((table["ci_high"] - table["ci_low"])[has].mean()),
+                 "alike": float(alike.mean()), "alike_cover": alike_cover}
             rows.append(r)
             print(f"{label:36s} {n_templates:2d} {n_names:3d} {delta:4.2f} {r['truth']:6.3f} {method:>17s} "
                   f"{r['reject']:.3f}±{_se(r['reject'], runs):.3f} {r['with_interval']:5.3f} "
                   f"{r['cover']:.3f}±{_se(r['cover'], int(has.sum())):.3f} "
-                  f"{r['null']:.3f} {r['rate']:.3f} {r['width']:.4f}", flush=True)
+                  f"{r['null']:.3f} {r['rate']:.3f} {r['width']:.4f} {r['alike']:.3f} {r['alike_cover']:.3f}",
+                  flush=True)
     return rows
 
 
@@ -104,7 +110,7 @@ def main() -> None:
     args = parser.parse_args()
     started = time.perf_counter()
     print(f"{'design':36s} {'T':>2s} {'K':>3s} {'δ':>4s} {'truth':>6s} {'interval':>17s} {'reject':>11s} "
-          f"{'has CI':>6s} {'cover':>11s} {'null':>5s} {'rate':>5s} {'width':>6s}")
+          f"{'has CI':>6s} {'cover':>11s} {'null':>5s} {'rate':>5s} {'width':>6s} {'alike':>5s} {'cover':>5s}")
     measure(args.runs, args.n_boot)
     print(f"({time.perf_counter() - started:.0f} s, {args.runs} runs per line, n_boot {args.n_boot}, "
           f"load average {os.getloadavg()[0]:.1f})")

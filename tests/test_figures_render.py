@@ -1665,7 +1665,8 @@ def test_biasfinder_rates_draw_the_excess_with_the_interval_of_its_own_test_besi
     right = next(child for child in excess.get_children() if child.__class__.__name__ == "SecondaryAxis")
     assert [t.get_text() for t in right.get_yticklabels()] == ["inconclusive", "between higher, p_adj ≤ 0.004"]
     assert ax.figure.get_suptitle() == "BiasFinder BTC rate, within-class null and excess, 95\u00a0% CIs"
-    note = " ".join(" ".join(t.get_text() for t in ax.figure.texts).split())
+    note = " ".join(" ".join(t.get_text() for t in ax.figure.texts).split()) + " ".join(
+        " ".join(lg.get_title().get_text().split()) for lg in _legends(ax.figure))
     assert "holds 0 exactly when p ≥ 0.05, uncorrected" in note and "with those templates fixed" in note
     given = ax.figure.add_subplot()  # a caller's own Axes: one panel, as before
     assert biasfinder_figures.biasfinder_rates(pd.DataFrame(rows), ax=given) is given

@@ -294,8 +294,13 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
     method = str(data["interval"].iloc[0]) if "interval" in data.columns else ""
     words = INTERVAL_WORDS.get(method, method + " intervals")
     named = "" if headed else f", {headers[attributes[0]]}"
-    ax.set(xlabel="BTCs / mutant pairs" + (named if wide or excess_ax is None else named.replace(" (", "\n(", 1))
-           + scale)
+    if excess_ax is not None and not wide:  # a column's two panels: the label no wider than its panel (the null's
+        named, scale = named.split(" (")[0], scale and "\n" + scale.strip()  # scope is on the excess panel's)
+        named = ",\n" + named[2:] if named else named
+    elif excess_ax is not None and " (" in named:  # two panels: the label no wider than its panel
+        named, scale = named.replace(" (", "\n(", 1), (scale and "; " + scale.strip(" ()") + ")")
+        named = named[:-1] if scale else named
+    ax.set(xlabel="BTCs / mutant pairs" + named + scale)
     if excess_ax is None:
         ax.set_title(f"BiasFinder BTC rate and within-class null, {words}")
     else:  # the given intervals are not clustered by template: the labels say their scope
@@ -342,7 +347,7 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
             f"{a} ({n} template{'s' if n != 1 else ''})" if n is not None else a for a, n in untested.items()))
     if notes:
         _note_below(ax, "; ".join(notes))
-    _legend_outside(ax, handles, texts)
+    _legend_outside(ax, handles, texts, under=excess_ax is not None)  # two panels: one legend under both
     return ax
 
 
@@ -368,7 +373,7 @@ def _draw_excess(ax: Axes, data: pd.DataFrame, rows, *, colours: dict, markers: 
     given = [s for s in scopes if s.startswith("names, given")]
     wide = preset().double
     ax.set_xlabel(("excess (rate − null)" if wide else "excess\n(rate − null)") + "".join(
-        ("\nnames resampled, " if wide else "\n") + s.replace("names, ", "") for s in given),
+        ("\n" if wide else "\nnull and excess\n") + s.replace("names, ", "") for s in given),
         loc="center" if wide else "right")  # a column: the label ends at the panel's edge, not past the figure's
     return "the null's and the excess's CIs resample the names with those templates fixed" if given else ""
 
