@@ -565,8 +565,9 @@ def rates(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, margin: float =
     permutation p below; needs :data:`MIN_GIVEN_NAMES` names per class; where each class is labelled alike the
     bootstrap has no spread and Clopper-Pearson bounds stand in, :func:`_alike_bounds`), and
     ``"none"`` gives none (``no_interval_reason`` says why); ``ci_method`` names the one used and ``excess_scope``
-    what the excess's interval generalises over (``templates and names``; ``names, given 1 template``). ``p_value`` is a permutation test of the excess: the names are reassigned to the classes at random
-    (``n_boot`` times, class sizes kept, within each set of names that share templates), the null of a model whose
+    what the excess's interval generalises over (``templates and names``; ``names, given 1 template``).
+    ``p_value`` is a permutation test of the excess: the names are reassigned to the classes at random (``n_boot``
+    times, class sizes kept, within each set of names that share templates), the null of a model whose
     names differ but not by class; exact in any number of templates, its type I error was 2-7 % at alpha = 5 % in
     the same-names design (docs/statistics.md). The excess's ``ci_low/high`` invert one family of tests of
     H0: excess = δ: at δ = 0 that p (0 lies inside exactly when p ≥ ``alpha``, so no ``a higher`` row holds 0);
