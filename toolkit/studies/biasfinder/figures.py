@@ -364,8 +364,9 @@ def _draw_excess(ax: Axes, data: pd.DataFrame, rows, *, colours: dict, markers: 
             continue
         lo, hi = float(row.get("ci_low", np.nan)), float(row.get("ci_high", np.nan))
         err = [[max(x - lo, 0.0)], [max(hi - x, 0.0)]] if np.isfinite(lo) and np.isfinite(hi) else None
-        ax.errorbar([x], [y], xerr=err, fmt=markers[row["model"]], color=colours[row["model"]], capsize=2,
-                    linewidth=1.0, markersize=4.0, zorder=3)
+        grey = x == 0 and err is None  # exactly 0 with no interval: grey, as the rates' panel draws a 0
+        ax.errorbar([x], [y], xerr=err, fmt=markers[row["model"]], color=ZERO_GREY if grey else colours[row["model"]],
+                    capsize=2, linewidth=1.0, markersize=4.5 if grey else 4.0, zorder=3)
     ax.axvline(0.0, color="black", linewidth=0.6, zorder=1)
     ax.xaxis.grid(True, color="0.9", linewidth=0.5, zorder=0)
     ax.set_axisbelow(True)
