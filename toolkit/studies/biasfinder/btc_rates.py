@@ -21,6 +21,7 @@ from toolkit import checks, verdicts
 from toolkit import stats as tkstats
 from toolkit.errors import unknown
 from toolkit.studies.biasfinder.counting import TABLE4_COLUMNS, _mutants, pair_counts, rate_rows
+from toolkit.studies.biasfinder.given_templates import alike_bounds, given_interval, smallest_class, spread
 
 RATE_COLUMNS = ("model", "attribute", "templates", "pairs_between", "btcs_between", "rate_between", "rate_low",
                 "rate_high", "rate_wilson_low", "rate_wilson_high", "null_templates", "pairs_matched",
@@ -47,8 +48,6 @@ FEW_TEMPLATES: tuple[str, ...] = ("names", "none")
 scope), ``none`` gives no interval (``no_interval_reason`` says why)."""
 SAME_LABELS = ("every name of a class labelled alike in each template, with more than two classes or labels: the "
                "names bootstrap has no spread and no bound is built for that case")
-ALIKE_GRID = 201
-"""Points per class share in :func:`_alike_bounds`' search of each template's box of Clopper-Pearson bounds."""
 MIN_GIVEN_NAMES = 10
 """``few_templates="names"`` needs at least this many names in every class (fewer: none, and the reason says so);
 docs/statistics.md gives its coverage with 10 and 30 names per class."""
@@ -341,69 +340,6 @@ def _no_null_reason(tested: pd.DataFrame, matched: pd.DataFrame, attribute: str)
     return ""
 
 
-def _smallest_class(design: dict, templates: np.ndarray) -> int:
-    """The fewest names any class has in the ``templates`` (a boolean mask over the design's templates)."""
-    used = design["x"][:, templates].sum(axis=(1, 2)) > 0
-    name_class = design["name_class"]
-    return int(np.bincount(name_class[used], minlength=int(name_class.max()) + 1).min())
-
-
-def _given_interval(draws: np.ndarray, *, alpha: float, bounded: bool) -> tuple[float, float, float]:
-    """``low, high, se`` of the names bootstrap given the templates (percentile; ``bounded``: kept in [0, 1])."""
-    draws = draws[np.isfinite(draws)]
-    if len(draws) < 2:
-        return float("nan"), float("nan"), float("nan")
-    low, high = np.quantile(draws, [alpha / 2, 1 - alpha / 2])
-    if bounded:
-        low, high = max(low, 0.0), min(high, 1.0)
-    return float(low), float(high), float(np.std(draws, ddof=1))
-
-
-def _alike_bounds(design: dict, templates: np.ndarray, *, alpha: float) -> dict | None:
-    """Where every name of a class is labelled alike in each of the ``templates`` (a boolean mask; the names
-    bootstrap then has no spread), with two classes and at most two labels: ``(low, high)`` for the rate between
-    classes (``rate``), the null (``null``) and the excess (``excess``) over the names' population in those
-    templates. Per template and class, the share p of names with a label is bounded by Clopper-Pearson's one-sided
-    bound for n names all alike (p ≥ (α / 2k)^(1/n), Bonferroni over the 2k class × template bounds); each
-    statistic is a sum over templates of a function of (p_1, p_2) weighted by the design's pairs (between:
-    n_1 n_2 [p_1(1 − p_2) + p_2(1 − p_1)]; within: C(n_c, 2) 2p_c(1 − p_c)), so its bounds are the sums of each
-    template's extremes over its box (a grid of :data:`ALIKE_GRID` points a side). None otherwise."""
-    x, name_class = design["x"][:, templates], design["name_class"]
-    if int(name_class.max()) + 1 != 2 or x.shape[2] > 2:
-        return None
-    grid = np.linspace(0.0, 1.0, ALIKE_GRID)
-    per_template = []
-    for t in range(x.shape[1]):
-        shares, sizes = [], []
-        for c in (0, 1):
-            counts = x[name_class == c, t].sum(axis=0)  # per label; alike: one label holds them all
-            n = int(counts.sum())
-            bound = (alpha / (2 * x.shape[1])) ** (1.0 / n) if n else 0.0
-            low, high = (bound, 1.0) if counts[-1] == n else (0.0, 1.0 - bound)  # the last label's share
-            shares.append(low + (high - low) * grid)
-            sizes.append(n)
-        p1, p2 = np.meshgrid(shares[0], shares[1], indexing="ij")
-        within_pairs = (sizes[0] * (sizes[0] - 1) / 2, sizes[1] * (sizes[1] - 1) / 2)
-        per_template.append((sizes[0] * sizes[1] * (p1 * (1 - p2) + p2 * (1 - p1)),
-                             within_pairs[0] * 2 * p1 * (1 - p1) + within_pairs[1] * 2 * p2 * (1 - p2),
-                             sizes[0] * sizes[1], sum(within_pairs)))
-    pairs_between, pairs_within = sum(t[2] for t in per_template), sum(t[3] for t in per_template)
-    if not pairs_between or not pairs_within:
-        return None
-
-    def bounds(values: list[np.ndarray]) -> tuple[float, float]:
-        return float(sum(v.min() for v in values)), float(sum(v.max() for v in values))
-    return {"rate": bounds([b / pairs_between for b, _, _, _ in per_template]),
-            "null": bounds([w / pairs_within for _, w, _, _ in per_template]),
-            "excess": bounds([b / pairs_between - w / pairs_within for b, w, _, _ in per_template])}
-
-
-def _spread(draws: np.ndarray) -> bool:
-    """Whether the finite ``draws`` take more than one value."""
-    draws = draws[np.isfinite(draws)]
-    return bool(len(draws) > 1 and np.ptp(draws) > 0)
-
-
 def _templates_words(k: int) -> str:
     return f"{k} template{'s' if k != 1 else ''}"
 
@@ -471,17 +407,17 @@ def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alp
         names_only = _two_way_draws(design, n_boot=n_boot, seed=seed, templates=False)
         too_few = f"; fewer than {MIN_GIVEN_NAMES} names in a class for the names bootstrap given the templates"
     if rate_why and few:
-        if _smallest_class(design, np.ones(len(tested), bool)) < MIN_GIVEN_NAMES:
+        if smallest_class(design, templates=np.ones(len(tested), bool)) < MIN_GIVEN_NAMES:
             rate_why += too_few
-        elif not _spread(names_only[:, 0]):
-            alike = _alike_bounds(design, np.ones(len(tested), bool), alpha=alpha)
+        elif not spread(names_only[:, 0]):
+            alike = alike_bounds(design, templates=np.ones(len(tested), bool), alpha=alpha)
             if alike is None:
                 rate_why += f"; {SAME_LABELS}"
             else:
                 (low, high), rate_why = alike["rate"], ""
                 rate_method = f"Clopper-Pearson given the {_templates_words(len(tested))}, each class alike"
         else:
-            low, high, _ = _given_interval(names_only[:, 0], alpha=alpha, bounded=True)
+            low, high, _ = given_interval(names_only[:, 0], alpha=alpha, bounded=True)
             rate_method, rate_why = f"names bootstrap given the {_templates_words(len(tested))}", ""
     out.update(rate_low=low, rate_high=high, ci_method=rate_method and f"rate: {rate_method}",
                no_interval_reason=rate_why and f"rate and excess: {rate_why}")
@@ -494,10 +430,10 @@ def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alp
     given = False
     if why and few:
         excess = names_only[:, 1] - names_only[:, 2]
-        if _smallest_class(design, design["matched"]) < MIN_GIVEN_NAMES:
+        if smallest_class(design, templates=design["matched"]) < MIN_GIVEN_NAMES:
             why += too_few
-        elif not _spread(excess):
-            alike = _alike_bounds(design, design["matched"], alpha=alpha)
+        elif not spread(excess):
+            alike = alike_bounds(design, templates=design["matched"], alpha=alpha)
             if alike is None:
                 why += f"; {SAME_LABELS}"
             else:
@@ -506,9 +442,9 @@ def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alp
                                       "alike"), "", True
                 scope = f"names, given {_templates_words(len(matched))}"
         else:
-            null_low, null_high, _ = _given_interval(names_only[:, 2], alpha=alpha, bounded=True)
-            low, high, se = _given_interval(excess, alpha=alpha, bounded=False)
-            df = float(_smallest_class(design, design["matched"]) * 2 - 2)
+            null_low, null_high, _ = given_interval(names_only[:, 2], alpha=alpha, bounded=True)
+            low, high, se = given_interval(excess, alpha=alpha, bounded=False)
+            df = float(smallest_class(design, templates=design["matched"]) * 2 - 2)
             method, why, given = f"names bootstrap given the {_templates_words(len(matched))}", "", True
             scope = f"names, given {_templates_words(len(matched))}"
     permuted, slope = _permuted_excess(design, n_perm=n_boot, seed=seed)
@@ -563,9 +499,10 @@ def rates(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, margin: float =
     replicates' SE from :data:`MIN_TEMPLATES`; below it ``few_templates="names"`` (default, :data:`FEW_TEMPLATES`)
     resamples the names alone with the templates fixed (an interval about these templates, the scope of the
     permutation p below; needs :data:`MIN_GIVEN_NAMES` names per class; where each class is labelled alike the
-    bootstrap has no spread and Clopper-Pearson bounds stand in, :func:`_alike_bounds`), and
-    ``"none"`` gives none (``no_interval_reason`` says why); ``ci_method`` names the one used and ``excess_scope``
-    what the excess's interval generalises over (``templates and names``; ``names, given 1 template``).
+    bootstrap has no spread and Clopper-Pearson bounds stand in:
+    :func:`~toolkit.studies.biasfinder.given_templates.alike_bounds`), and ``"none"`` gives none
+    (``no_interval_reason`` says why); ``ci_method`` names the one used and ``excess_scope`` what the excess's
+    interval generalises over (``templates and names``; ``names, given 1 template``).
     ``p_value`` is a permutation test of the excess: the names are reassigned to the classes at random (``n_boot``
     times, class sizes kept, within each set of names that share templates), the null of a model whose
     names differ but not by class; exact in any number of templates, its type I error was 2-7 % at alpha = 5 % in
