@@ -42,10 +42,11 @@ def test_an_unknown_correction_is_refused_with_the_choices(tmp_path, capsys, stu
 def test_biasfinder_cli_country_names_give_the_country_null_and_interval_is_recorded(tmp_path, capsys):
     out = tmp_path / "bf"
     assert main(["biasfinder", "--model", "vader", "--instance", "country", "--instance", "gender",
-                 "--n-country-names", "2", "--interval", "pairs", "--n-boot", "100", "--out", str(out),
-                 "--no-cache"]) == 0
+                 "--n-country-names", "2", "--interval", "pairs", "--few-templates", "none", "--n-boot", "100",
+                 "--out", str(out), "--no-cache"]) == 0
     settings = json.loads((out / "provenance.json").read_text())["settings"]
     assert settings["n_country_names"] == 2 and settings["interval"] == "pairs"
+    assert settings["few_templates"] == "none" and "no interval" in settings["few_templates_method"]
     rates = pd.read_csv(out / "biasfinder_rates.csv")
     country = rates[rates["attribute"] == "country"].iloc[0]
     assert country["pairs_within"] > 0  # two names per country and gender: same-country pairs exist

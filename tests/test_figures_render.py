@@ -1645,7 +1645,8 @@ def test_biasfinder_rates_draw_the_excess_with_the_interval_of_its_own_test_besi
     has a second panel: the excess and its interval (here given that template, its scope on the axis), the verdict
     beside it; the rates' panel keeps the names and says the null is given the template."""
     rows = [{"model": m, "attribute": "gender", "templates": 44, "null_templates": 1, "rate_between": r,
-             "rate_low": 0.0, "rate_high": min(r * 1.1 + 0.01, 1.0), "rate_within": w, "null_low": w / 2,
+             "rate_low": 0.0, "rate_high": min(r * 1.1 + 0.01, 1.0), "rate_matched": w + e, "matched_low": w + lo,
+             "matched_high": min(w + hi, 1.0), "rate_within": w, "null_low": w / 2,
              "null_high": w * 2, "estimate": e, "ci_low": lo, "ci_high": hi, "excess_scope": "names, given 1 template",
              "p_value": p, "p_adjusted": p_adj, "verdict": v, "interval": "cluster",
              "p_method": "names permuted between classes (2000)"}
@@ -1667,7 +1668,21 @@ def test_biasfinder_rates_draw_the_excess_with_the_interval_of_its_own_test_besi
     assert ax.figure.get_suptitle() == "BiasFinder BTC rate, within-class null and excess, 95\u00a0% CIs"
     note = " ".join(" ".join(t.get_text() for t in ax.figure.texts).split()) + " ".join(
         " ".join(lg.get_title().get_text().split()) for lg in _legends(ax.figure))
-    assert "holds 0 exactly when p ≥ 0.05, uncorrected" in note and "with those templates fixed" in note
+    assert "holds 0 exactly when p ≥ 0.05, before correction" in note and "with those templates fixed" in note
+    assert "also resamples templates" not in note  # the rate drawn is on the null's template, given it too
+    # round 18: the rate beside its null is the rate on the null's templates, so excess = rate − null reads off
+    filled = sorted(float(c.lines[0].get_xdata()[0]) for c in ax.containers
+                    if c.lines[0].get_markerfacecolor() != "white")
+    assert filled == pytest.approx(sorted(r["rate_matched"] for r in rows))
+    legend = " ".join(t.get_text() for lg in _legends(ax.figure) for t in lg.get_texts())
+    assert "on the templates with a null" in legend
+    with plots.use_preset("acl-double"):  # another level, and an interval that does not invert the test
+        other = biasfinder_figures.biasfinder_rates(pd.DataFrame(rows), alpha=0.1)
+        pairs = biasfinder_figures.biasfinder_rates(pd.DataFrame(rows).assign(interval="pairs"))
+    words = [" ".join(" ".join([t.get_text() for t in a.figure.texts]
+                               + [lg.get_title().get_text() for lg in _legends(a.figure)]).split())
+             for a in (other, pairs)]
+    assert "holds 0 exactly when p ≥ 0.1," in words[0] and "inverts" not in words[1]
     given = ax.figure.add_subplot()  # a caller's own Axes: one panel, as before
     assert biasfinder_figures.biasfinder_rates(pd.DataFrame(rows), ax=given) is given
 

@@ -97,19 +97,33 @@ def test_every_name_of_a_class_alike_the_clopper_pearson_bounds_by_hand():
     """make figures' svm-unigrams: in the one template with a null every female name gives one label and every male
     name the other, so the names bootstrap has no spread. With n = 30 names per class all alike the share of the
     class's label is at least b = (0.05 / 2)^(1/30) (Clopper-Pearson, one-sided, Bonferroni over 2 bounds); in one
-    template the excess is (p_female − p_male)², so at least (2b − 1)² and at most 1."""
+    template, whatever the model's other labels, two names of different classes disagree with chance at least
+    1 − 2a(1 − a) and two of one class at most 1 − a² (a: each class's share of its label), so the excess is at
+    least 3b² − 2b (at a = b) and at most 1; the null lies in [0, 1 − b²]."""
     split = biasfinder_same_names(n_templates=1, n_names=30)
     split = split.assign(label=np.where(split["group"] == "female", "positive", "negative"))
     row = study.rates(split, n_boot=200).iloc[0]
     b = 0.025 ** (1 / 30)
-    assert row["estimate"] == 1.0 and row["ci_low"] == pytest.approx((2 * b - 1) ** 2, abs=2e-3)
+    assert row["estimate"] == 1.0 and row["ci_low"] == pytest.approx(3 * b * b - 2 * b, abs=2e-3)
     assert row["ci_high"] == pytest.approx(1.0) and row["p_value"] < 0.01 and row["verdict"] == "a higher"
-    assert row["null_low"] == pytest.approx(0.0) and row["null_high"] == pytest.approx(2 * b * (1 - b), abs=2e-3)
+    assert row["null_low"] == pytest.approx(0.0) and row["null_high"] == pytest.approx(1 - b * b, abs=2e-3)
     assert row["ci_method"].startswith("rate: Clopper-Pearson given the 1 template, each class alike")
-    alike = split.assign(label="positive")  # no BTC at all: 0 is inside, and the bound says how far it may go
-    row = study.rates(alike, n_boot=200).iloc[0]
-    assert row["estimate"] == 0 and row["ci_low"] <= 0 <= row["ci_high"]
-    assert row["rate_high"] == pytest.approx(2 * b * (1 - b), abs=2e-3) and row["verdict"] == "inconclusive"
+    alike = split.assign(label="neutral")  # no BTC at all (a three-label model's neutral): 0 is inside, the
+    row = study.rates(alike, n_boot=200).iloc[0]  # excess at most (1 − b)², the rate at most 1 − b²
+    assert row["estimate"] == 0 and row["ci_low"] <= 0 and row["ci_high"] == pytest.approx((1 - b) ** 2, abs=2e-3)
+    assert row["rate_high"] == pytest.approx(1 - b * b, abs=2e-3) and row["verdict"] == "inconclusive"
+
+
+def test_given_the_templates_no_equivalence_is_claimed():
+    """Review: one template, 10 names a class, every male name positive and 9 of 10 female names too. A female share
+    of 0.75 (true excess 0.0625, past a margin of 0.05) gives that with chance 0.24, yet the names bootstrap's SE
+    and the permuted excesses collapse near 0, and the verdict read "equivalent within ±0.05". Given the templates
+    no equivalence is claimed: the interval reaches past the margin and the verdict is inconclusive."""
+    one = biasfinder_same_names(n_templates=1, n_names=10)
+    one = one.assign(label=np.where(one["fill"] == "female0", "negative", "positive"))
+    row = study.rates(one, n_boot=1000, margin=0.05).iloc[0]
+    assert row["excess_scope"] == "names, given 1 template" and row["ci_high"] > 0
+    assert row["verdict"] == "inconclusive"
 
 
 def _true_given_templates(seed: int, *, n_templates: int, delta: float, name_sd: float, template_sd: float,

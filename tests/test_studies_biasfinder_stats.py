@@ -233,10 +233,15 @@ def test_run_records_statistics_and_write_adds_the_rate_table_and_figure(tmp_pat
     assert (tmp_path / "out" / "biasfinder_rates.csv").exists() and (tmp_path / "fig" / "biasfinder_rates.png").exists()
     assert tmp_path / "fig" / "biasfinder_rates.png" in paths
     settings = json.loads((tmp_path / "out" / "provenance.json").read_text())["settings"]
-    assert (settings["correction"], settings["margin"], settings["n_boot"], settings["interval"]) == (
-        "fdr_bh", 0.05, 200, "cluster")
+    assert (settings["correction"], settings["margin"], settings["n_boot"], settings["interval"],
+            settings["few_templates"]) == ("fdr_bh", 0.05, 200, "cluster", "names")
+    assert "templates fixed" in settings["few_templates_method"]
     assert settings["family"] == study.RATE_FAMILY and settings["family_size"] == 1
     with pytest.raises(UnknownNameError):
         biasfinder.run(cases=cases, models=["vader"], correction="sidak")
     with pytest.raises(InputError, match="margin"):
         biasfinder.run(cases=cases, models=["vader"], margin=0)
+    for call in (lambda: biasfinder.run(cases=cases, models=["vader"], few_templates="bogus"),
+                 lambda: study.rates(_synthetic(delta=0.0), few_templates="bogus")):
+        with pytest.raises(UnknownNameError, match="names, none"):
+            call()

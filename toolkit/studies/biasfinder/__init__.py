@@ -234,7 +234,7 @@ def figures_of(result: StudyResult) -> dict[str, Axes]:
     return {"biasfinder_btcs": bf_figures.biasfinder_btcs(_run_order(result.table4, result.models)),
             "biasfinder_rates": bf_figures.biasfinder_rates(
                 _run_order(result.rates, result.models), margin=settings.get("margin"),
-                correction=settings.get("correction"))}
+                correction=settings.get("correction"), alpha=settings.get("alpha"))}
 
 
 def write(result: StudyResult, out_dir: str | Path | None = None, **options: Any) -> list[Path]:

@@ -25,7 +25,7 @@ from toolkit.studies.biasfinder.given_templates import alike_bounds, given_inter
 
 RATE_COLUMNS = ("model", "attribute", "templates", "pairs_between", "btcs_between", "rate_between", "rate_low",
                 "rate_high", "rate_wilson_low", "rate_wilson_high", "null_templates", "pairs_matched",
-                "btcs_matched", "pairs_within", "btcs_within", "rate_within", "null_low", "null_high", "estimate",
+                "btcs_matched", "rate_matched", "matched_low", "matched_high", "pairs_within", "btcs_within", "rate_within", "null_low", "null_high", "estimate",
                 "ci_low", "ci_high", "newcombe_low", "newcombe_high", "effect_size", "p_value", "p_adjusted",
                 "verdict", "btcs_net", "interval", "ci_method", "excess_scope", "p_method", "n_names",
                 "no_interval_reason", "no_test_reason")
@@ -46,8 +46,8 @@ FEW_TEMPLATES: tuple[str, ...] = ("names", "none")
 """Below :data:`MIN_TEMPLATES` templates with a within-class pair, the null's and the excess's interval: ``names``
 (default) resamples the names with those templates fixed (inference about these templates, the permutation p's own
 scope), ``none`` gives no interval (``no_interval_reason`` says why)."""
-SAME_LABELS = ("every name of a class labelled alike in each template, with more than two classes or labels: the "
-               "names bootstrap has no spread and no bound is built for that case")
+SAME_LABELS = ("every name of a class labelled alike in each template, with more than two classes: the names "
+               "bootstrap has no spread and no bound is built for that case")
 MIN_GIVEN_NAMES = 10
 """``few_templates="names"`` needs at least this many names in every class (fewer: none, and the reason says so);
 docs/statistics.md gives its coverage with 10 and 30 names per class."""
@@ -361,7 +361,7 @@ def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alp
     no_null = _no_null_reason(tested, matched, attribute)
     row = {"templates": len(tested), "pairs_between": n, "btcs_between": k, "rate_between": rate,
            "rate_wilson_low": wilson_low, "rate_wilson_high": wilson_high, "null_templates": len(matched),
-           "pairs_matched": nm, "btcs_matched": km, "pairs_within": nw, "btcs_within": kw, "rate_within": rate_within,
+           "pairs_matched": nm, "btcs_matched": km, "rate_matched": km / nm if nm else nan, "pairs_within": nw, "btcs_within": kw, "rate_within": rate_within,
            "estimate": newcombe["estimate"], "newcombe_low": newcombe["ci_low"], "newcombe_high": newcombe["ci_high"],
            "effect_size": _cohens_h(km / nm if nm else nan, rate_within),
            "btcs_net": max(k - rate_within * n, 0.0) if nw else nan, "interval": interval,
@@ -370,14 +370,17 @@ def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alp
     quantiles = [alpha / 2, 1 - alpha / 2]
     if interval == "pairs":
         _, null_low, null_high = tkstats.wilson(kw, nw, alpha=alpha)
+        _, matched_low, matched_high = tkstats.wilson(km, nm, alpha=alpha) if nm else (nan, nan, nan)
         z = stats.norm.ppf(1 - alpha / 2)
         se = (newcombe["ci_high"] - newcombe["ci_low"]) / (2 * z)
-        return {**row, "rate_low": wilson_low, "rate_high": wilson_high, "null_low": null_low,
+        return {**row, "rate_low": wilson_low, "rate_high": wilson_high, "matched_low": matched_low,
+                "matched_high": matched_high, "null_low": null_low,
                 "null_high": null_high, "ci_low": newcombe["ci_low"], "ci_high": newcombe["ci_high"],
                 "p_value": newcombe["p_value"] if not no_null else nan, "se": se, "df": float("inf"),
                 "ci_method": "Wilson / Newcombe over pairs", "p_method": "score test over pairs" if not no_null else "",
                 "excess_scope": "" if no_null else "pairs, as if independent", "no_interval_reason": ""}
-    out = {**row, "rate_low": nan, "rate_high": nan, "null_low": nan, "null_high": nan, "ci_low": nan,
+    out = {**row, "rate_low": nan, "rate_high": nan, "matched_low": nan, "matched_high": nan, "null_low": nan,
+           "null_high": nan, "ci_low": nan,
            "ci_high": nan, "p_value": nan, "se": nan, "df": nan, "ci_method": "", "p_method": "",
            "no_interval_reason": ""}
     if interval == "templates":  # the template-only bootstrap (names fixed), kept for comparison
@@ -390,6 +393,7 @@ def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alp
                                     matched[["pairs_between", "pairs_within"]].to_numpy(float), n_boot=n_boot,
                                     seed=seed)
             excess = draws[:, 0] - draws[:, 1]
+            out["matched_low"], out["matched_high"] = np.nanquantile(draws[:, 0], quantiles)
             out["null_low"], out["null_high"] = np.nanquantile(draws[:, 1], quantiles)
             out["ci_low"], out["ci_high"] = np.nanquantile(excess, quantiles)
             out.update(p_value=_bootstrap_p(excess, n_boot=n_boot), se=float(np.nanstd(excess, ddof=1)),
@@ -424,6 +428,8 @@ def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alp
     if no_null:
         return out
     null_low, null_high, _, _, _, _ = _interval(draws[:, 2], rate_within, len(matched), alpha=alpha, bounded=True)
+    matched_low, matched_high, _, _, _, _ = _interval(draws[:, 1], out["rate_matched"], len(matched), alpha=alpha,
+                                                      bounded=True)
     low, high, se, df, method, why = _interval(draws[:, 1] - draws[:, 2], out["estimate"], len(matched),
                                                alpha=alpha, bounded=False)
     scope = "templates and names" if not why else ""
@@ -438,13 +444,17 @@ def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alp
                 why += f"; {SAME_LABELS}"
             else:
                 (null_low, null_high), (low, high), se = alike["null"], alike["excess"], float("nan")
+                matched_low, matched_high = alike["rate"]
                 method, why, given = (f"Clopper-Pearson given the {_templates_words(len(matched))}, each class "
                                       "alike"), "", True
                 scope = f"names, given {_templates_words(len(matched))}"
         else:
             null_low, null_high, _ = given_interval(names_only[:, 2], alpha=alpha, bounded=True)
-            low, high, se = given_interval(excess, alpha=alpha, bounded=False)
-            df = float(smallest_class(design, templates=design["matched"]) * 2 - 2)
+            matched_low, matched_high, _ = given_interval(names_only[:, 1], alpha=alpha, bounded=True)
+            low, high, _ = given_interval(excess, alpha=alpha, bounded=False)
+            se = df = nan  # no equivalence claim given the templates: where each class is nearly one label the
+            # bootstrap's SE and the permuted excesses collapse near 0 (review: "equivalent" in 9-20 % of runs whose
+            # true excess was past the margin)
             method, why, given = f"names bootstrap given the {_templates_words(len(matched))}", "", True
             scope = f"names, given {_templates_words(len(matched))}"
     permuted, slope = _permuted_excess(design, n_perm=n_boot, seed=seed)
@@ -454,8 +464,8 @@ def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alp
         low, high = _joint_interval(out["estimate"], p, alpha=alpha, bootstrap=(low, high),
                                     permutation=_inverted_interval(out["estimate"], permuted, slope, alpha=alpha))
         method = f"{method} + inverted permutation test, 0 by the p"
-        # no SE (each class alike: Clopper-Pearson bounds): no equivalence claim, the permutation TOST alone is
-        # degenerate there (every permuted excess 0)
+        # no SE (given the templates: the names bootstrap or Clopper-Pearson bounds): no equivalence claim, the
+        # permutation TOST alone is degenerate there (every permuted excess near 0)
         p_equivalence = (max(_equivalence_p(out["estimate"], permuted, slope, margin=margin),
                              tkstats.equivalence_p(estimate=out["estimate"], se=se, df=df, margin=margin))
                          if np.isfinite(se) else nan)
@@ -469,7 +479,8 @@ def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alp
     if given and rate_reason:  # the excess and null have theirs, given the templates
         rate_reason = rate_reason.replace("rate and excess: ", "rate: ", 1)
     reason = rate_reason or (why and f"excess and null, over the templates with a within-class pair: {why}")
-    return {**out, "null_low": null_low, "null_high": null_high, "ci_low": low, "ci_high": high, "se": se,
+    return {**out, "null_low": null_low, "null_high": null_high, "matched_low": matched_low,
+            "matched_high": matched_high, "ci_low": low, "ci_high": high, "se": se,
             "df": df, "ci_method": methods, "excess_scope": scope, "no_interval_reason": reason, "p_value": p,
             "p_method": p_method, "p_equivalence": p_equivalence}
 
@@ -488,7 +499,8 @@ def rates(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, margin: float =
     Occupation has no natural null (one mutant per occupation): its within columns are 0/NaN.
     The null is compared on the templates that have both kinds of pairs (``null_templates``; gender templates that
     swap only pronouns and nouns have one mutant per class): ``estimate`` (the excess) = ``btcs_matched /
-    pairs_matched − rate_within``; ``effect_size`` is Cohen's h between those two rates; ``btcs_net`` = BTCs − 
+    pairs_matched − rate_within``, i.e. ``rate_matched`` (the rate between classes on those templates, with
+    ``matched_low/high`` from the same replicates as the null's) − ``rate_within``; ``effect_size`` is Cohen's h between those two rates; ``btcs_net`` = BTCs − 
     ``rate_within`` × pairs, at least 0 (counts net of the null; the raw count stays in ``btcs_between``).
     Names and templates are both samples: BiasFinder fills every template with the same names, so a
     name's own effect repeats in every template, and a test that resamples templates alone reads it as bias (52-60 %

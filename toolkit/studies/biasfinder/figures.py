@@ -186,7 +186,7 @@ def _verdict_text(row: pd.Series) -> str:
 
 @_styled
 def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correction: str | None = None,
-                     ax: Axes | None = None) -> Axes:
+                     alpha: float | None = None, ax: Axes | None = None) -> Axes:
     """BTC rate between classes (filled) and its within-class null (open) with their intervals, one row per model
     (named on the axis; the model's colour and marker, :func:`model_palette`, :func:`model_markers`), the rate just
     above the null, each characteristic under its own bold header row; on the right each row's verdict on the excess
@@ -240,9 +240,18 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
     ax = ax if ax is not None else new_axes(height=height)
     zero = zero_null = False
     shown = {"rate": False, "null": False}  # a non-zero rate / null drawn: its legend entry
+    # beside an excess panel, a rate whose null rests on fewer templates is drawn on the null's templates, so that
+    # excess = rate − null reads off the figure (round 18: 0.89 − 0.06 beside an excess of 0.87)
+    same = excess_ax is not None and "rate_matched" in data.columns and bool(
+        (pd.to_numeric(data.get("null_templates"), errors="coerce") < pd.to_numeric(data.get("templates"),
+                                                                                   errors="coerce")).any())
     for y, (_, row) in zip(rows, data.iterrows()):
         colour, marker = colours[row["model"]], markers[row["model"]]
-        for column, low, high, shift, filled in (("rate_between", "rate_low", "rate_high", -ROW_OFFSET, True),
+        on_null = same and np.isfinite(float(row.get("rate_within", np.nan))) and np.isfinite(
+            float(row.get("rate_matched", np.nan)))
+        rate = ("rate_matched", "matched_low", "matched_high") if on_null else ("rate_between", "rate_low",
+                                                                                 "rate_high")
+        for column, low, high, shift, filled in ((*rate, -ROW_OFFSET, True),
                                                  ("rate_within", "null_low", "null_high", ROW_OFFSET, False)):
             x = float(row.get(column, np.nan))
             if not np.isfinite(x):
@@ -265,7 +274,8 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
     for i, attribute in enumerate(attributes if headed else ()):  # a header row per characteristic
         header = int(rows[(data["attribute"] == attribute).to_numpy()].min()) - 1
         if i:
-            ax.axhline(header - 0.5, color="0.8", linewidth=0.6, zorder=0)
+            for panel in (ax, excess_ax) if excess_ax is not None else (ax,):
+                panel.axhline(header - 0.5, color="0.8", linewidth=0.6, zorder=0)
         ax.text(0.01, header, headers[attribute], transform=side, ha="left", va="center", fontweight="bold",
                 fontsize=preset().small_size)
     verdict_texts = [_verdict_text(row) for _, row in data.iterrows()]
@@ -280,7 +290,8 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
         verdict_axis.set_yticks(rows, verdict_texts)
         verdict_axis.tick_params(length=0, labelsize=preset().small_size)
     ax.axvline(0.0, color="black", linewidth=0.6, zorder=1)
-    values = data.reindex(columns=["rate_between", "rate_high", "rate_within", "null_high"]).to_numpy(float)
+    values = data.reindex(columns=["rate_between", "rate_high", "rate_within", "null_high"] + (
+        ["rate_matched", "matched_high"] if same else [])).to_numpy(float)
     top = np.nanmax(values) if np.isfinite(values).any() else 0.0
     positive = values[np.isfinite(values) & (values > 0)]
     scale = ""
@@ -310,7 +321,7 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
     handles, texts = [], []
     if shown["rate"]:
         handles.append(Line2D([], [], linestyle="none", marker="o", color="0.3", markersize=4.0))
-        texts.append("filled: between classes (BTC rate)")
+        texts.append("filled: between classes (BTC rate" + (", on the templates with a null)" if same else ")"))
     if shown["null"]:
         handles.append(Line2D([], [], linestyle="none", marker="o", color="0.3", markerfacecolor="white",
                               markersize=4.0))
@@ -334,8 +345,15 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
         how = data["p_method"].dropna() if "p_method" in data.columns else pd.Series(dtype=str)
         test = (f"; p: {how.iloc[0]}, a test of the names within each template" if len(how) else "")
         if excess_ax is not None:
-            test += ("; the excess's CI inverts that test (holds 0 exactly when p ≥ 0.05, uncorrected)"
-                     + (f"; {scope}" if scope else "") + "; the rate's CI also resamples templates")
+            level = tkstats.ALPHA if alpha is None else checks.alpha(alpha)
+            two_way = data.get("ci_method", pd.Series(dtype=str)).astype(str).str.startswith("rate: two-way")
+            test += ((f"; the excess's CI inverts that test (holds 0 exactly when p ≥ {level:g}, before correction)"
+                      if method == "cluster" else "") + (f"; {scope}" if scope else "")
+                     + ("; the rate's CI also resamples templates" if two_way.any() and not same else ""))
+            alike = data.get("ci_method", pd.Series(dtype=str)).astype(str).str.contains("Clopper-Pearson")
+            if alike.any():  # round 18 read three nulls ending at one value as a degenerate resample
+                test += ("; where each class gives one label throughout, exact Clopper-Pearson bounds ("
+                         + ", ".join(labels[m] for m in data.loc[alike.to_numpy(), "model"]) + ")")
         else:
             test += (" (the rate's interval also resamples templates, so it can hold the null where the names' test "
                      "rejects)" if len(how) else "")
@@ -373,8 +391,10 @@ def _draw_excess(ax: Axes, data: pd.DataFrame, rows, *, colours: dict, markers: 
     scopes = sorted({str(s) for s in data.get("excess_scope", pd.Series(dtype=str)).dropna() if str(s)})
     given = [s for s in scopes if s.startswith("names, given")]
     wide = preset().double
-    ax.set_xlabel(("excess (rate − null)" if wide else "excess\n(rate − null)") + "".join(
-        ("\n" if wide else "\nnull and excess\n") + s.replace("names, ", "") for s in given),
+    words = (given[0].replace("names, ", "") if len(given) == 1 else
+             "given each row's templates with a null" if given else "")  # several scopes: one line, not one each
+    ax.set_xlabel(("excess (rate − null)" if wide else "excess\n(rate − null)")
+                  + (("\n" if wide else "\nnull and excess\n") + words if words else ""),
         loc="center" if wide else "right")  # a column: the label ends at the panel's edge, not past the figure's
     return "the null's and the excess's CIs resample the names with those templates fixed" if given else ""
 

@@ -30,41 +30,51 @@ def given_interval(draws: np.ndarray, *, alpha: float, bounded: bool) -> tuple[f
 
 def alike_bounds(design: dict, *, templates: np.ndarray, alpha: float) -> dict | None:
     """Where every name of a class is labelled alike in each of the ``templates`` (a boolean mask; the names
-    bootstrap then has no spread), with two classes and at most two labels: ``(low, high)`` for the rate between
-    classes (``rate``), the null (``null``) and the excess (``excess``) over the names' population in those
-    templates. Per template and class, the share p of names with a label is bounded by Clopper-Pearson's one-sided
-    bound for n names all alike (p ≥ (α / 2k)^(1/n), Bonferroni over the 2k class × template bounds); each
-    statistic is a sum over templates of a function of (p_1, p_2) weighted by the design's pairs (between:
-    n_1 n_2 [p_1(1 − p_2) + p_2(1 − p_1)]; within: C(n_c, 2) 2p_c(1 − p_c)), so its bounds are the sums of each
-    template's extremes over its box (a grid of :data:`ALIKE_GRID` points a side). None otherwise."""
+    bootstrap then has no spread), with two classes: ``(low, high)`` for the rate between classes (``rate``), the
+    null (``null``) and the excess (``excess``) over the names' population in those templates, whatever the
+    model's labels. Per template and class c, the share a_c of names with the class's label is at least
+    Clopper-Pearson's one-sided bound for n_c names all alike, (α / 2k)^(1/n_c) (Bonferroni over the 2k class ×
+    template bounds); the rest, r_c = 1 − a_c, may fall on any other labels, so for two names of different classes
+    the chance they disagree lies in [1 − a_1 a_2 − r_1 r_2, 1 − a_1 a_2] when both classes show one label and in
+    [1 − a_1 r_2 − a_2 r_1, 1] when they differ, and for two of class c in [1 − a_c² − r_c², 1 − a_c²]. Each
+    statistic is a sum over templates weighted by the design's pairs (n_1 n_2 between, C(n_c, 2) within), so its
+    bounds are the sums of each template's extremes over its box of (a_1, a_2) (a grid of :data:`ALIKE_GRID` points
+    a side; the excess: the lowest between less the highest within, and the reverse). None with another number of
+    classes or no pair of either kind."""
     x, name_class = design["x"][:, templates], design["name_class"]
-    if int(name_class.max()) + 1 != 2 or x.shape[2] > 2:
+    if int(name_class.max()) + 1 != 2:
         return None
     grid = np.linspace(0.0, 1.0, ALIKE_GRID)
-    per_template = []
+    parts = []  # per template: between (low, high), within (low, high) as pair-weighted sums on the grid
     for t in range(x.shape[1]):
-        shares, sizes = [], []
+        shares, sizes, labels = [], [], []
         for c in (0, 1):
             counts = x[name_class == c, t].sum(axis=0)  # per label; alike: one label holds them all
             n = int(counts.sum())
             bound = (alpha / (2 * x.shape[1])) ** (1.0 / n) if n else 0.0
-            low, high = (bound, 1.0) if counts[-1] == n else (0.0, 1.0 - bound)  # the last label's share
-            shares.append(low + (high - low) * grid)
+            shares.append(bound + (1.0 - bound) * grid)
             sizes.append(n)
-        p1, p2 = np.meshgrid(shares[0], shares[1], indexing="ij")
-        within_pairs = (sizes[0] * (sizes[0] - 1) / 2, sizes[1] * (sizes[1] - 1) / 2)
-        per_template.append((sizes[0] * sizes[1] * (p1 * (1 - p2) + p2 * (1 - p1)),
-                             within_pairs[0] * 2 * p1 * (1 - p1) + within_pairs[1] * 2 * p2 * (1 - p2),
-                             sizes[0] * sizes[1], sum(within_pairs)))
-    pairs_between, pairs_within = sum(t[2] for t in per_template), sum(t[3] for t in per_template)
+            labels.append(int(np.argmax(counts)) if n else -1)
+        a1, a2 = np.meshgrid(shares[0], shares[1], indexing="ij")
+        r1, r2 = 1 - a1, 1 - a2
+        if labels[0] == labels[1]:
+            between = (1 - a1 * a2 - r1 * r2, 1 - a1 * a2)
+        else:
+            between = (1 - a1 * r2 - a2 * r1, np.ones_like(a1))
+        pairs = sizes[0] * sizes[1], sizes[0] * (sizes[0] - 1) / 2, sizes[1] * (sizes[1] - 1) / 2
+        within = (pairs[1] * (1 - a1 ** 2 - r1 ** 2) + pairs[2] * (1 - a2 ** 2 - r2 ** 2),
+                  pairs[1] * (1 - a1 ** 2) + pairs[2] * (1 - a2 ** 2))
+        parts.append((pairs[0] * between[0], pairs[0] * between[1], within[0], within[1], pairs[0],
+                      pairs[1] + pairs[2]))
+    pairs_between, pairs_within = sum(p[4] for p in parts), sum(p[5] for p in parts)
     if not pairs_between or not pairs_within:
         return None
-
-    def bounds(values: list[np.ndarray]) -> tuple[float, float]:
-        return float(sum(v.min() for v in values)), float(sum(v.max() for v in values))
-    return {"rate": bounds([b / pairs_between for b, _, _, _ in per_template]),
-            "null": bounds([w / pairs_within for _, w, _, _ in per_template]),
-            "excess": bounds([b / pairs_between - w / pairs_within for b, w, _, _ in per_template])}
+    return {"rate": (sum(float(p[0].min()) for p in parts) / pairs_between,
+                     sum(float(p[1].max()) for p in parts) / pairs_between),
+            "null": (sum(float(p[2].min()) for p in parts) / pairs_within,
+                     sum(float(p[3].max()) for p in parts) / pairs_within),
+            "excess": (sum(float((p[0] / pairs_between - p[3] / pairs_within).min()) for p in parts),
+                       sum(float((p[1] / pairs_between - p[2] / pairs_within).max()) for p in parts))}
 
 
 def spread(draws: np.ndarray) -> bool:
