@@ -1662,13 +1662,13 @@ def test_biasfinder_rates_draw_the_excess_with_the_interval_of_its_own_test_besi
     assert drawn == [-0.01, 0.83]
     ends = sorted(tuple(np.round(seg[:, 0], 6)) for c in excess.containers for seg in c.lines[2][0].get_segments())
     assert ends == [(-0.04, 0.03), (0.0, 0.9)]
-    assert "given 1 template" in excess.get_xlabel() and "null given 1 template" in ax.get_xlabel()
+    assert "given 1 template" in excess.get_xlabel() and "rate and null given 1 template" in ax.get_xlabel()
     right = next(child for child in excess.get_children() if child.__class__.__name__ == "SecondaryAxis")
     assert [t.get_text() for t in right.get_yticklabels()] == ["inconclusive", "between higher, p_adj ≤ 0.004"]
     assert ax.figure.get_suptitle() == "BiasFinder BTC rate, within-class null and excess, 95\u00a0% CIs"
     note = " ".join(" ".join(t.get_text() for t in ax.figure.texts).split()) + " ".join(
         " ".join(lg.get_title().get_text().split()) for lg in _legends(ax.figure))
-    assert "holds 0 exactly when p ≥ 0.05, before correction" in note and "with those templates fixed" in note
+    assert "holds 0 exactly when p ≥ 0.05, before correction" in note and "with those templates fixed" in note and "no equivalence is claimed" in note
     assert "also resamples templates" not in note  # the rate drawn is on the null's template, given it too
     # round 18: the rate beside its null is the rate on the null's templates, so excess = rate − null reads off
     filled = sorted(float(c.lines[0].get_xdata()[0]) for c in ax.containers

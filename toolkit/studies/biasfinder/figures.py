@@ -271,6 +271,8 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
                         markeredgewidth=1.0 if filled else open_edge(marker), zorder=3)
     side = blended_transform_factory(ax.transAxes, ax.transData)
     headers = {attribute: _header(data[data["attribute"] == attribute], attribute) for attribute in attributes}
+    if same:  # the rate drawn is on the null's templates too
+        headers = {a: h.replace("(null given", "(rate and null given") for a, h in headers.items()}
     for i, attribute in enumerate(attributes if headed else ()):  # a header row per characteristic
         header = int(rows[(data["attribute"] == attribute).to_numpy()].min()) - 1
         if i:
@@ -396,7 +398,8 @@ def _draw_excess(ax: Axes, data: pd.DataFrame, rows, *, colours: dict, markers: 
     ax.set_xlabel(("excess (rate − null)" if wide else "excess\n(rate − null)")
                   + (("\n" if wide else "\nnull and excess\n") + words if words else ""),
         loc="center" if wide else "right")  # a column: the label ends at the panel's edge, not past the figure's
-    return "the null's and the excess's CIs resample the names with those templates fixed" if given else ""
+    return ("the CIs given the templates resample the names with those templates fixed, and no equivalence is "
+            "claimed from them") if given else ""
 
 
 def _header(block: pd.DataFrame, attribute: str) -> str:
