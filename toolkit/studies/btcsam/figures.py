@@ -54,6 +54,7 @@ def heatmap_words(value: str, *, theta: str = "") -> dict[str, str]:
                "failure_pct": f" ({fails})"}.get(value, "")
     units = ("cases as units; a case's share of failing classifiers varies no more than a yes/no, so the interval "
              "errs wide" if value.startswith("detection") else "cases as units")
+    units += "; per cell, not adjusted across cells"
     return {"colourbar": unit, "cell": f"each cell: {unit.replace(' (%)', ' in %')}{meaning}, its 95\u00a0% Wilson "
             f"interval below ({units})", "no_case": "no case", "hatched": "hatched: no case"}
 
@@ -215,7 +216,7 @@ def btcsam_forest(pooled: pd.DataFrame, *, test_sets: Sequence[str] | None = Non
     ax.set_yticks(rows, [labels[m] for m in data["model"]])
     ax.set_ylim(rows.max() + 0.7, -0.7)
     theta = ", ".join(f"{t:g}" for t in dict.fromkeys(data["theta"])) if "theta" in data.columns else "?"
-    ax.set(xlabel="failure % (bars: 95\u00a0% Wilson CI)", ylabel="model, by test set",
+    ax.set(xlabel="failure % (bars: 95\u00a0% Wilson CI per row, not adjusted)", ylabel="model, by test set",
            title=f"BTC-SAM failure % per model and test set (θ = {theta})")
     top = float(pd.to_numeric(data["ci_high"], errors="coerce").max())
     ax.set_xlim(-2, min(102.0, 10 * np.ceil(top / 10 + 0.05) + 2) if np.isfinite(top) else 102.0)  # to the data

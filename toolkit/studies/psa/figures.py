@@ -171,7 +171,7 @@ def psa_label_dist(label_dist: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     handles, texts = ax.get_legend_handles_labels()
     if has_band:
         handles.append(Patch(facecolor="0.5", alpha=0.3, linewidth=0))
-        texts.append("shaded, in the model's colour: 95 % bootstrap CI over sentences")
+        texts.append("shaded, in the model's colour: 95 % bootstrap CI over sentences, pointwise per threshold")
     top = float(np.nanmax(label_dist[["label_dist"] + (["label_dist_high"] if has_band else [])].to_numpy(float)))
     ax.set_ylim(-0.03 * max(top, 0.05), 1.08 * max(top, 0.05))
     ax.set(xlabel="threshold c (valence score ≥ c: positive)", ylabel="LabelDist (mean Jaccard distance)",
