@@ -323,7 +323,7 @@ def test_headlines_say_how_much_of_a_models_weight_one_unit_holds():
     labels = {ax.get_title(): ax.get_xlabel() for ax in first.figure.axes if ax.get_title()}
     assert labels["BiasFinder (templates × names)"] == ("biasfinder measure\n(one template holds up to 100\u00a0% of a "
                                                 "model's weight)")
-    assert labels["EEC (templates × names, gaps folded)"] == "eec measure"  # the title says what the interval resamples
+    assert labels["EEC (templates × names, signed CIs folded)"] == "eec measure"  # the title says what the interval resamples
     with pytest.raises(InputError, match="lacks rank"):
         agreement_figures.agreement_headlines(headlines.drop(columns="rank"))
 

@@ -694,7 +694,7 @@ def test_agreement_headlines_show_each_studys_values_in_one_model_order():
     with plots.use_preset("acl-double"):
         first = FIGURES["agreement_headlines"]()
     panels = [ax for ax in first.figure.axes if ax.get_title()]
-    assert [ax.get_title() for ax in panels] == ["EEC (templates × names, gaps folded)", "PSA (sentences)",
+    assert [ax.get_title() for ax in panels] == ["EEC (templates × names, signed CIs folded)", "PSA (sentences)",
                                                  "BiasFinder (templates × names)", "BTC-SAM (cases)"]  # each says
     # what its interval resamples
     orders = {tuple(t.get_text() for t in ax.get_yticklabels()) for ax in panels} - {()}  # right panels: no names

@@ -39,11 +39,11 @@ ZERO_KEY = "open: headline exactly 0 (tied with any other 0)"
 """The key of a headline of exactly 0 (no BTC, identical scores), drawn open in the rank and headline figures."""
 
 
-RESAMPLED = {"eec": "templates × names, gaps folded", "psa": "sentences", "biasfinder": "templates × names",
+RESAMPLED = {"eec": "templates × names, signed CIs folded", "psa": "sentences", "biasfinder": "templates × names",
              "btcsam": "cases"}
 """What each study's headline interval resamples (:meth:`toolkit.studies.base.Study.units`: the EEC's name units
 and BiasFinder's names, :meth:`~toolkit.studies.base.Study.resampled_sums`, are crossed with their templates), as
-the headlines figure's panel titles say it; the EEC's "gaps folded": its interval is the signed gender and race
+the headlines figure's panel titles say it; the EEC's "signed CIs folded": its interval is the signed gender and race
 gaps' intervals folded onto |·| (:func:`toolkit.studies.agreement.folded_interval`)."""
 DOMINANT = 0.5
 """A unit holding more than this share of a model's denominator is said under its panel."""
@@ -377,7 +377,8 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
         if ax.get_subplotspec().colspan.start > 0:  # the right column: the names are on the left panel's axis
             ax.tick_params(labelleft=False)
     folded = "ci_method" in headlines.columns and headlines["ci_method"].eq("folded").any()
-    extra = "; gaps folded: ≥\u00a095\u00a0%" if folded else ""  # the EEC's: its signed gaps' intervals folded
+    extra = ("; EEC: each signed gap's interval folded onto its size, ≥\u00a095\u00a0%" if folded
+             else "")  # the EEC's: its signed gaps' intervals folded
     figure.suptitle(f"Each study's headline per model (95\u00a0% bootstrap interval, resampling the units in "
                     f"brackets{extra})" if preset().double else "Each study's headline per model\n(95\u00a0% bootstrap "
                     f"interval over the units in brackets{extra})", fontsize=preset().title_size)
