@@ -1649,7 +1649,9 @@ def test_biasfinder_rates_draw_the_excess_with_the_interval_of_its_own_test_besi
              "matched_high": min(w + hi, 1.0), "rate_within": w, "null_low": w / 2,
              "null_high": w * 2, "estimate": e, "ci_low": lo, "ci_high": hi, "excess_scope": "names, given 1 template",
              "p_value": p, "p_adjusted": p_adj, "verdict": v, "interval": "cluster",
-             "p_method": "names permuted between classes (2000)"}
+             "p_method": "names permuted between classes (2000)",
+             "ci_method": "rate: two-way percentile; excess: names bootstrap given the 1 template + inverted "
+                          "permutation test, 0 by the p"}
             for m, r, w, e, lo, hi, p, p_adj, v in (
                 ("vader", 0.02, 0.03, -0.01, -0.04, 0.03, 0.6, 1.0, "inconclusive"),
                 ("ait:svr-ngrams/valence", 0.89, 0.064, 0.83, 1e-12, 0.9, 1 / 2001, 0.004, "a higher"))]
@@ -1668,8 +1670,20 @@ def test_biasfinder_rates_draw_the_excess_with_the_interval_of_its_own_test_besi
     assert ax.figure.get_suptitle() == "BiasFinder BTC rate, within-class null and excess, 95\u00a0% CIs"
     note = " ".join(" ".join(t.get_text() for t in ax.figure.texts).split()) + " ".join(
         " ".join(lg.get_title().get_text().split()) for lg in _legends(ax.figure))
-    assert "holds 0 exactly when p ≥ 0.05, before correction" in note and "with those templates fixed" in note and "no equivalence is claimed" in note
+    assert "holds 0 exactly when p ≥ 0.05, before correction" in note and "with those templates fixed" in note
+    assert "no equivalence is claimed" in note
     assert "also resamples templates" not in note  # the rate drawn is on the null's template, given it too
+    def words(figure) -> str:
+        return " ".join(" ".join([t.get_text() for t in figure.texts]
+                                 + [lg.get_title().get_text() for lg in _legends(figure)]).split())
+    with plots.use_preset("acl-double"):
+        overall = biasfinder_figures.biasfinder_rates(pd.DataFrame(rows).drop(columns="rate_matched"))
+    assert "also resamples templates" in words(overall.figure)  # the rate over all templates drawn: it does
+    with plots.use_preset("acl-double"):  # an end the test cannot bound: an arrow to the panel's edge, said
+        open_ended = biasfinder_figures.biasfinder_rates(pd.DataFrame(rows).assign(ci_low=[-np.inf, 1e-12]))
+    arrows = [c for a in open_ended.figure.axes for c in a.texts if getattr(c, "arrow_patch", None) is not None]
+    assert len(arrows) == 1
+    assert "an arrow: a CI without that end" in words(open_ended.figure)
     # round 18: the rate beside its null is the rate on the null's templates, so excess = rate − null reads off
     filled = sorted(float(c.lines[0].get_xdata()[0]) for c in ax.containers
                     if c.lines[0].get_markerfacecolor() != "white")

@@ -126,6 +126,37 @@ def test_given_the_templates_no_equivalence_is_claimed():
     assert row["verdict"] == "inconclusive"
 
 
+@pytest.mark.parametrize("interval", ["cluster", "cluster-bootstrap", "templates", "pairs"])
+@pytest.mark.parametrize("few_templates", ["names", "none"])
+def test_the_rate_on_the_null_templates_and_its_interval(interval, few_templates):
+    """``rate_matched`` is the BTCs over the pairs of the templates with a within-class pair (by hand from the
+    pair counts), so estimate = rate_matched − rate_within; its interval exists exactly where the null's does and
+    holds it."""
+    one = biasfinder_same_names(n_templates=1, n_names=12, delta=0.1, seed=3)
+    pronouns = biasfinder_same_names(n_templates=9, n_names=1, delta=0.1, seed=4)
+    table = pd.concat([one, pronouns.assign(case_id="p" + pronouns["case_id"], fill=pronouns["fill"] + "p")])
+    row = study.rates(table, n_boot=200, interval=interval, few_templates=few_templates).iloc[0]
+    pairs = study.pair_counts(table).set_index("case_id")
+    assert row["rate_matched"] == pairs.loc["t0", "btcs_between"] / pairs.loc["t0", "pairs_between"]
+    assert row["rate_matched"] != row["rate_between"]  # the 9 one-pair templates count in the rate, not here
+    assert row["estimate"] == pytest.approx(row["rate_matched"] - row["rate_within"])
+    assert np.isnan(row["matched_low"]) == np.isnan(row["null_low"])
+    if np.isfinite(row["matched_low"]):
+        assert row["matched_low"] <= row["rate_matched"] <= row["matched_high"]
+
+
+def test_a_class_split_between_labels_is_not_bounded_as_alike():
+    """Review: female names split between positive and neutral, every male name negative: the between-class rate
+    has no bootstrap spread, yet no class is alike, so no Clopper-Pearson claim and no zero-width interval."""
+    d = biasfinder_same_names(n_templates=1, n_names=30)
+    label = np.where(d["group"] == "male", "negative",
+                     np.where(d["fill"].str[-1].isin(list("01234")), "neutral", "positive"))
+    row = study.rates(d.assign(label=label), n_boot=200).iloc[0]
+    assert "Clopper-Pearson" not in row["ci_method"] and np.isnan(row["matched_low"])
+    assert btc_rates.SAME_LABELS in row["no_interval_reason"]
+    assert row["null_low"] < row["null_high"]  # the null has its spread and its interval
+
+
 def _true_given_templates(seed: int, *, n_templates: int, delta: float, name_sd: float, template_sd: float,
                           residual_sd: float) -> float:
     """The excess (between − within) for a population of names in run ``seed``'s templates, by hand: in a template

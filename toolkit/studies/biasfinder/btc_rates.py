@@ -46,8 +46,8 @@ FEW_TEMPLATES: tuple[str, ...] = ("names", "none")
 """Below :data:`MIN_TEMPLATES` templates with a within-class pair, the null's and the excess's interval: ``names``
 (default) resamples the names with those templates fixed (inference about these templates, the permutation p's own
 scope), ``none`` gives no interval (``no_interval_reason`` says why)."""
-SAME_LABELS = ("every name of a class labelled alike in each template, with more than two classes: the names "
-               "bootstrap has no spread and no bound is built for that case")
+SAME_LABELS = ("the names bootstrap has no spread, and no bound is built for that case (one is where there are two "
+               "classes and every name of a class is labelled alike in each template)")
 MIN_GIVEN_NAMES = 10
 """``few_templates="names"`` needs at least this many names in every class (fewer: none, and the reason says so);
 docs/statistics.md gives its coverage with 10 and 30 names per class."""
@@ -449,8 +449,10 @@ def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alp
                                       "alike"), "", True
                 scope = f"names, given {_templates_words(len(matched))}"
         else:
-            null_low, null_high, _ = given_interval(names_only[:, 2], alpha=alpha, bounded=True)
-            matched_low, matched_high, _ = given_interval(names_only[:, 1], alpha=alpha, bounded=True)
+            null_low, null_high, _ = (given_interval(names_only[:, 2], alpha=alpha, bounded=True)
+                                      if spread(names_only[:, 2]) else (nan, nan, nan))
+            matched_low, matched_high, _ = (given_interval(names_only[:, 1], alpha=alpha, bounded=True)
+                                            if spread(names_only[:, 1]) else (nan, nan, nan))  # no spread: no CI
             low, high, _ = given_interval(excess, alpha=alpha, bounded=False)
             se = df = nan  # no equivalence claim given the templates: where each class is nearly one label the
             # bootstrap's SE and the permuted excesses collapse near 0 (review: "equivalent" in 9-20 % of runs whose

@@ -8,7 +8,7 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
-from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator, NullLocator
 
 from toolkit import checks, verdicts
 from toolkit import stats as tkstats
@@ -245,10 +245,15 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
     same = excess_ax is not None and "rate_matched" in data.columns and bool(
         (pd.to_numeric(data.get("null_templates"), errors="coerce") < pd.to_numeric(data.get("templates"),
                                                                                    errors="coerce")).any())
+    matched_rows, overall_rows, drawn_matched = 0, 0, []
     for y, (_, row) in zip(rows, data.iterrows()):
         colour, marker = colours[row["model"]], markers[row["model"]]
-        on_null = same and np.isfinite(float(row.get("rate_within", np.nan))) and np.isfinite(
-            float(row.get("rate_matched", np.nan)))
+        on_null = (same and np.isfinite(float(row.get("rate_within", np.nan)))
+                   and np.isfinite(float(row.get("rate_matched", np.nan)))
+                   and (np.isfinite(float(row.get("matched_low", np.nan)))  # never trade an interval for none
+                        or not np.isfinite(float(row.get("rate_low", np.nan)))))
+        matched_rows, overall_rows = matched_rows + on_null, overall_rows + (not on_null)
+        drawn_matched.append(bool(on_null))
         rate = ("rate_matched", "matched_low", "matched_high") if on_null else ("rate_between", "rate_low",
                                                                                  "rate_high")
         for column, low, high, shift, filled in ((*rate, -ROW_OFFSET, True),
@@ -271,8 +276,9 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
                         markeredgewidth=1.0 if filled else open_edge(marker), zorder=3)
     side = blended_transform_factory(ax.transAxes, ax.transData)
     headers = {attribute: _header(data[data["attribute"] == attribute], attribute) for attribute in attributes}
-    if same:  # the rate drawn is on the null's templates too
-        headers = {a: h.replace("(null given", "(rate and null given") for a, h in headers.items()}
+    if same:  # the rate drawn is on the null's templates too (a column: shorter, the excess axis names all three)
+        headers = {a: h.replace("(null given", "(rate and null given" if wide else "(given")
+                   for a, h in headers.items()}
     for i, attribute in enumerate(attributes if headed else ()):  # a header row per characteristic
         header = int(rows[(data["attribute"] == attribute).to_numpy()].min()) - 1
         if i:
@@ -286,7 +292,7 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
                                             for n, v in zip(names, verdict_texts)])  # a column: short lines
     ax.set_ylim(rows.max() + 0.7, -0.7)
     if excess_ax is not None:
-        scope = _draw_excess(excess_ax, data, rows, colours=colours, markers=markers)
+        scope = _draw_excess(excess_ax, data, rows, colours=colours, markers=markers, rate_too=bool(matched_rows))
     if wide and any(verdict_texts):
         verdict_axis = (excess_ax if excess_ax is not None else ax).secondary_yaxis("right")
         verdict_axis.set_yticks(rows, verdict_texts)
@@ -317,13 +323,16 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
     if excess_ax is None:
         ax.set_title(f"BiasFinder BTC rate and within-class null, {words}")
     else:  # the given intervals are not clustered by template: the labels say their scope
-        ax.figure.suptitle("BiasFinder BTC rate, within-class null and excess, 95\u00a0% CIs"
+        level = 100 * (1 - (tkstats.ALPHA if alpha is None else checks.alpha(alpha)))
+        ax.figure.suptitle(f"BiasFinder BTC rate, within-class null and excess, {level:g}\u00a0% CIs"
                            if scope else f"BiasFinder BTC rate, within-class null and excess, {words}",
                            fontsize=preset().title_size)
     handles, texts = [], []
     if shown["rate"]:
         handles.append(Line2D([], [], linestyle="none", marker="o", color="0.3", markersize=4.0))
-        texts.append("filled: between classes (BTC rate" + (", on the templates with a null)" if same else ")"))
+        texts.append("filled: between classes (BTC rate" + (")" if not matched_rows else
+                                                             ", on the templates with a null)" if not overall_rows
+                                                             else "; with a null: on its templates)"))
     if shown["null"]:
         handles.append(Line2D([], [], linestyle="none", marker="o", color="0.3", markerfacecolor="white",
                               markersize=4.0))
@@ -349,9 +358,12 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
         if excess_ax is not None:
             level = tkstats.ALPHA if alpha is None else checks.alpha(alpha)
             two_way = data.get("ci_method", pd.Series(dtype=str)).astype(str).str.startswith("rate: two-way")
+            matched = pd.Series(drawn_matched, index=data.index)  # the rate drawn: the null's templates' or all
+            scopes = data.get("excess_scope", pd.Series("", index=data.index)).astype(str)
+            drawn_two_way = (two_way & ~matched) | (matched & scopes.eq("templates and names"))
             test += ((f"; the excess's CI inverts that test (holds 0 exactly when p ≥ {level:g}, before correction)"
                       if method == "cluster" else "") + (f"; {scope}" if scope else "")
-                     + ("; the rate's CI also resamples templates" if two_way.any() and not same else ""))
+                     + ("; the rate's CI also resamples templates" if drawn_two_way.any() else ""))
             alike = data.get("ci_method", pd.Series(dtype=str)).astype(str).str.contains("Clopper-Pearson")
             if alike.any():  # round 18 read three nulls ending at one value as a degenerate resample
                 test += ("; where each class gives one label throughout, exact Clopper-Pearson bounds ("
@@ -371,35 +383,61 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
     return ax
 
 
-def _draw_excess(ax: Axes, data: pd.DataFrame, rows, *, colours: dict, markers: dict) -> str:
+def _draw_excess(ax: Axes, data: pd.DataFrame, rows, *, colours: dict, markers: dict, rate_too: bool = False) -> str:
     """The excess (``estimate``, between − within) of each row of :func:`biasfinder_rates` with its interval
-    (``ci_low/high``) on ``ax``, at the rows' heights, a line at 0; returns the words for the scope of the
-    intervals where they are given the templates (``excess_scope``: "names resampled given the 1 template with a
-    null"), else ""."""
+    (``ci_low/high``; an end without bound drawn to the panel's edge with an arrow) on ``ax``, at the rows' heights,
+    a line at 0; returns the note's words for intervals given the templates (``excess_scope`` "names, given …") and
+    for unbounded ends, else ""."""
     import numpy as np
 
+    unbounded = []
     for y, (_, row) in zip(rows, data.iterrows()):
         x = float(row.get("estimate", np.nan))
         if not np.isfinite(x):
             continue
         lo, hi = float(row.get("ci_low", np.nan)), float(row.get("ci_high", np.nan))
         err = [[max(x - lo, 0.0)], [max(hi - x, 0.0)]] if np.isfinite(lo) and np.isfinite(hi) else None
-        grey = x == 0 and err is None  # exactly 0 with no interval: grey, as the rates' panel draws a 0
-        ax.errorbar([x], [y], xerr=err, fmt=markers[row["model"]], color=ZERO_GREY if grey else colours[row["model"]],
-                    capsize=2, linewidth=1.0, markersize=4.5 if grey else 4.0, zorder=3)
+        grey = x == 0 and err is None and not (np.isinf(lo) or np.isinf(hi))  # exactly 0, no interval: grey
+        colour = ZERO_GREY if grey else colours[row["model"]]
+        ax.errorbar([x], [y], xerr=err, fmt=markers[row["model"]], color=colour, capsize=2, linewidth=1.0,
+                    markersize=4.5 if grey else 4.0, zorder=3)
+        unbounded += [(x, y, end, colour) for end in (lo, hi) if np.isinf(end)]
     ax.axvline(0.0, color="black", linewidth=0.6, zorder=1)
     ax.xaxis.grid(True, color="0.9", linewidth=0.5, zorder=0)
     ax.set_axisbelow(True)
-    scopes = sorted({str(s) for s in data.get("excess_scope", pd.Series(dtype=str)).dropna() if str(s)})
-    given = [s for s in scopes if s.startswith("names, given")]
+    scopes = data.get("excess_scope", pd.Series("", index=data.index)).fillna("").astype(str)
+    given = sorted({s for s in scopes if s.startswith("names, given")})
+    mixed = bool(given) and bool((scopes[np.isfinite(pd.to_numeric(data.get("estimate"), errors="coerce"))]
+                                  .map(lambda s: not s.startswith("names, given"))).any())
     wide = preset().double
-    words = (given[0].replace("names, ", "") if len(given) == 1 else
-             "given each row's templates with a null" if given else "")  # several scopes: one line, not one each
+    if mixed:  # some rows given their templates, others not: name the characteristics given them
+        attrs = sorted(set(data.loc[scopes.str.startswith("names, given"), "attribute"]))
+        words = ", ".join(attrs) + ": " + (given[0].replace("names, ", "") if len(given) == 1 else
+                                           "given their templates with a null")
+    else:
+        words = (given[0].replace("names, ", "") if len(given) == 1 else
+                 "given each row's templates with a null" if given else "")  # several scopes: one line
     ax.set_xlabel(("excess (rate − null)" if wide else "excess\n(rate − null)")
-                  + (("\n" if wide else "\nnull and excess\n") + words if words else ""),
-        loc="center" if wide else "right")  # a column: the label ends at the panel's edge, not past the figure's
-    return ("the CIs given the templates resample the names with those templates fixed, and no equivalence is "
-            "claimed from them") if given else ""
+                  + (("\n" if wide else "\nrate, null and excess\n" if rate_too else "\nnull and excess\n") + words
+                     if words else ""),
+                  loc="center" if wide else "right")  # a column: the label ends at the panel's edge
+    if not wide:  # a column's narrow panel: few ticks, so their labels never touch
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=3))
+    ax.margins(x=0.08)  # a point at the end of the range whole, not cut by the frame
+    if unbounded:
+        low, high = ax.get_xlim()
+        for x, y, end, colour in unbounded:
+            edge = high if end > 0 else low
+            ax.annotate("", xy=(edge, y), xytext=(x, y), arrowprops={"arrowstyle": "->", "color": colour,
+                                                                      "linewidth": 1.0, "shrinkA": 3, "shrinkB": 0})
+        ax.set_xlim(low, high)
+    notes = []
+    if given:
+        notes.append("the CIs given the templates resample the names with those templates fixed, and no "
+                     "equivalence is claimed from them")
+    if unbounded:
+        notes.append("an arrow: a CI without that end (too few names for the test to bound it)")
+    return "; ".join(notes)
 
 
 def _header(block: pd.DataFrame, attribute: str) -> str:

@@ -39,11 +39,14 @@ def alike_bounds(design: dict, *, templates: np.ndarray, alpha: float) -> dict |
     [1 − a_1 r_2 − a_2 r_1, 1] when they differ, and for two of class c in [1 − a_c² − r_c², 1 − a_c²]. Each
     statistic is a sum over templates weighted by the design's pairs (n_1 n_2 between, C(n_c, 2) within), so its
     bounds are the sums of each template's extremes over its box of (a_1, a_2) (a grid of :data:`ALIKE_GRID` points
-    a side; the excess: the lowest between less the highest within, and the reverse). None with another number of
-    classes or no pair of either kind."""
+    a side; the excess: the lowest between less the highest within, and the reverse). None where a class is not
+    alike in some template, with another number of classes, or with no pair of either kind."""
     x, name_class = design["x"][:, templates], design["name_class"]
     if int(name_class.max()) + 1 != 2:
         return None
+    for c in (0, 1):  # each class alike in each template: at most one label holds its names
+        if ((x[name_class == c].sum(axis=0) > 0).sum(axis=1) > 1).any():
+            return None
     grid = np.linspace(0.0, 1.0, ALIKE_GRID)
     parts = []  # per template: between (low, high), within (low, high) as pair-weighted sums on the grid
     for t in range(x.shape[1]):
