@@ -200,8 +200,10 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
     ``MIN_TEMPLATES`` templates, or one template with a null); a characteristic's header says ``(no null)`` or ``(no
     CI)`` where no model has one. A characteristic with neither a null nor an interval for any model (``make
     figures``' 1 country and 5 occupation templates) is left out and named in a note, unless every characteristic
-    is. Round 15 readers scored the dodged version 2 and 2 (one category, 16 markers sideways, models only in the
-    legend)."""
+    is. With an excess (``estimate``) and no ``ax`` given, a second panel draws each excess with its interval
+    (``ci_low/high``, its scope from ``excess_scope``; :func:`_draw_excess`) beside the verdicts, under one title at
+    the run's ``alpha``; where a null rests on fewer templates than the rate, the filled point is the rate on the
+    null's templates (``rate_matched``, ``matched_low/high``), so the excess reads as rate − null."""
     import numpy as np
     from matplotlib.transforms import blended_transform_factory
 
