@@ -355,7 +355,8 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
         family = ("; p_adj: not corrected, each row on its own" if correction == "none" else
                   f"; p_adj: {named + ' ' if named else ''}correction over the {tested} model × characteristic rows "
                   "with a test" if "p_adjusted" in data else "")
-        how = data["p_method"].dropna() if "p_method" in data.columns else pd.Series(dtype=str)
+        how = data["p_method"].dropna().astype(str) if "p_method" in data.columns else pd.Series(dtype=str)
+        how = how[how.str.strip() != ""]  # a row without a test has no p_method: say none, not "p: ,"
         test = (f"; p: {how.iloc[0]}, a test of the names within each template" if len(how) else "")
         if excess_ax is not None:
             level = tkstats.ALPHA if alpha is None else checks.alpha(alpha)
