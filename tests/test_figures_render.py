@@ -1664,10 +1664,12 @@ def test_biasfinder_rates_draw_the_excess_with_the_interval_of_its_own_test_besi
     assert drawn == [-0.01, 0.83]
     ends = sorted(tuple(np.round(seg[:, 0], 6)) for c in excess.containers for seg in c.lines[2][0].get_segments())
     assert ends == [(-0.04, 0.03), (0.0, 0.9)]
+    assert excess.get_xscale() == "function" and "√" in excess.get_xlabel()  # round 19: 0.07 wide beside 0.9
     assert "given 1 template" in excess.get_xlabel() and "rate and null given 1 template" in ax.get_xlabel()
     right = next(child for child in excess.get_children() if child.__class__.__name__ == "SecondaryAxis")
     assert [t.get_text() for t in right.get_yticklabels()] == ["inconclusive", "between higher, p_adj ≤ 0.004"]
-    assert ax.figure.get_suptitle() == "BiasFinder BTC rate, within-class null and excess, 95\u00a0% CIs"
+    assert ax.figure.get_suptitle() == ("BiasFinder BTC rate, within-class null and excess, 95\u00a0% CIs given 1 "
+                                        "template")
     note = " ".join(" ".join(t.get_text() for t in ax.figure.texts).split()) + " ".join(
         " ".join(lg.get_title().get_text().split()) for lg in _legends(ax.figure))
     assert "holds 0 exactly when p ≥ 0.05, before correction" in note and "with those templates fixed" in note

@@ -326,7 +326,10 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
         ax.set_title(f"BiasFinder BTC rate and within-class null, {words}")
     else:  # the given intervals are not clustered by template: the labels say their scope
         level = 100 * (1 - (tkstats.ALPHA if alpha is None else checks.alpha(alpha)))
-        ax.figure.suptitle(f"BiasFinder BTC rate, within-class null and excess, {level:g}\u00a0% CIs"
+        given = sorted({str(v) for v in data.get("excess_scope", pd.Series(dtype=str)).dropna()
+                        if str(v).startswith("names, given")})
+        where = f" {given[0].replace('names, ', '')}" if len(given) == 1 and not headed else ""
+        ax.figure.suptitle(f"BiasFinder BTC rate, within-class null and excess, {level:g}\u00a0% CIs{where}"
                            if scope else f"BiasFinder BTC rate, within-class null and excess, {words}",
                            fontsize=preset().title_size)
     handles, texts = [], []
@@ -378,7 +381,8 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
         notes.append(f"{where}: the verdict on the excess (rate − null)" + family + test +
                      (f"; {words}" if words else ""))
     if untested:
-        notes.append("not drawn (too few templates for a null or an interval): " + ", ".join(
+        notes.append("not drawn (no within-class null and no interval: one name per class, or too few templates): "
+                     + ", ".join(
             f"{a} ({n} template{'s' if n != 1 else ''})" if n is not None else a for a, n in untested.items()))
     if notes:
         _note_below(ax, "; ".join(notes))
@@ -420,13 +424,15 @@ def _draw_excess(ax: Axes, data: pd.DataFrame, rows, *, colours: dict, markers: 
     else:
         words = (given[0].replace("names, ", "") if len(given) == 1 else
                  "given each row's templates with a null" if given else "")  # several scopes: one line
-    ax.set_xlabel(("excess (rate − null)" if wide else "excess\n(rate − null)")
+    scale = _signed_root_axis(ax, data)  # round 19: intervals of 0.01 beside one of 0.6 were invisible
+    ax.set_xlabel(("excess (rate − null)" if wide else "excess\n(rate − null)") + scale
                   + (("\n" if wide else "\nrate, null and excess\n" if rate_too else "\nnull and excess\n") + words
                      if words else ""),
                   loc="center" if wide else "right")  # a column: the label ends at the panel's edge
-    if not wide:  # a column's narrow panel: few ticks, so their labels never touch
-        ax.xaxis.set_major_locator(MaxNLocator(nbins=3))
-    ax.margins(x=0.08)  # a point at the end of the range whole, not cut by the frame
+    if not scale:
+        if not wide:  # a column's narrow panel: few ticks, so their labels never touch
+            ax.xaxis.set_major_locator(MaxNLocator(nbins=3))
+        ax.margins(x=0.08)  # a point at the end of the range whole, not cut by the frame
     if unbounded:
         low, high = ax.get_xlim()
         for x, y, end, colour in unbounded:
@@ -441,6 +447,35 @@ def _draw_excess(ax: Axes, data: pd.DataFrame, rows, *, colours: dict, markers: 
     if unbounded:
         notes.append("an arrow: a CI without that end (too few names for the test to bound it)")
     return "; ".join(notes)
+
+
+def _signed_root_axis(ax: Axes, data: pd.DataFrame) -> str:
+    """A signed square-root x axis on the excess panel where its largest finite value is over :data:`DWARF_RATIO`
+    times its smallest non-zero one (so an interval of 0.01 beside an excess of 0.6 is seen), with round ticks on
+    both sides of 0 at least 0.15 √top apart; returns the words for the label (" (√ scale)") or ""."""
+    import numpy as np
+
+    values = data.reindex(columns=["estimate", "ci_low", "ci_high"]).to_numpy(float).ravel()
+    values = values[np.isfinite(values)]
+    magnitude = np.abs(values[values != 0])
+    if not len(magnitude) or magnitude.max() / max(magnitude.min(), 1e-12) <= DWARF_RATIO:
+        return ""
+    top, bottom = max(values.max(), 0.0), min(values.min(), 0.0)
+    reach = np.sqrt(max(top, -bottom))
+    ax.set_xscale("function", functions=(lambda v: np.sign(v) * np.sqrt(np.abs(v)),
+                                        lambda v: np.sign(v) * np.square(v)))
+    ax.set_xlim(-(np.sqrt(-bottom) + 0.06 * reach) ** 2, (np.sqrt(top) + 0.06 * reach) ** 2)
+    ticks = [0.0]
+    for side, end in ((1.0, top), (-1.0, -bottom)):
+        last = 0.0
+        for nice in (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0):
+            if nice <= end * 1.001 and np.sqrt(nice) - np.sqrt(last) >= 0.3 * reach:
+                ticks.append(side * nice)
+                last = nice
+    ax.xaxis.set_major_locator(FixedLocator(sorted(ticks)))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    return " (√\u00a0scale)"
 
 
 def _header(block: pd.DataFrame, attribute: str) -> str:
