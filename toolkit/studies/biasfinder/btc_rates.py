@@ -25,7 +25,8 @@ from toolkit.studies.biasfinder.given_templates import alike_bounds, given_inter
 
 RATE_COLUMNS = ("model", "attribute", "templates", "pairs_between", "btcs_between", "rate_between", "rate_low",
                 "rate_high", "rate_wilson_low", "rate_wilson_high", "null_templates", "pairs_matched",
-                "btcs_matched", "rate_matched", "matched_low", "matched_high", "pairs_within", "btcs_within", "rate_within", "null_low", "null_high", "estimate",
+                "btcs_matched", "rate_matched", "matched_low", "matched_high", "pairs_within", "btcs_within",
+                "rate_within", "null_low", "null_high", "estimate",
                 "ci_low", "ci_high", "newcombe_low", "newcombe_high", "effect_size", "p_value", "p_adjusted",
                 "verdict", "btcs_net", "interval", "ci_method", "excess_scope", "p_method", "n_names",
                 "no_interval_reason", "no_test_reason")
@@ -361,7 +362,8 @@ def _rate_row(block: pd.DataFrame, mutants: pd.DataFrame, *, attribute: str, alp
     no_null = _no_null_reason(tested, matched, attribute)
     row = {"templates": len(tested), "pairs_between": n, "btcs_between": k, "rate_between": rate,
            "rate_wilson_low": wilson_low, "rate_wilson_high": wilson_high, "null_templates": len(matched),
-           "pairs_matched": nm, "btcs_matched": km, "rate_matched": km / nm if nm else nan, "pairs_within": nw, "btcs_within": kw, "rate_within": rate_within,
+           "pairs_matched": nm, "btcs_matched": km, "rate_matched": km / nm if nm else nan, "pairs_within": nw,
+           "btcs_within": kw, "rate_within": rate_within,
            "estimate": newcombe["estimate"], "newcombe_low": newcombe["ci_low"], "newcombe_high": newcombe["ci_high"],
            "effect_size": _cohens_h(km / nm if nm else nan, rate_within),
            "btcs_net": max(k - rate_within * n, 0.0) if nw else nan, "interval": interval,
@@ -502,7 +504,8 @@ def rates(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, margin: float =
     The null is compared on the templates that have both kinds of pairs (``null_templates``; gender templates that
     swap only pronouns and nouns have one mutant per class): ``estimate`` (the excess) = ``btcs_matched /
     pairs_matched − rate_within``, i.e. ``rate_matched`` (the rate between classes on those templates, with
-    ``matched_low/high`` from the same replicates as the null's) − ``rate_within``; ``effect_size`` is Cohen's h between those two rates; ``btcs_net`` = BTCs − 
+    ``matched_low/high`` from the same replicates as the null's) − ``rate_within``; ``effect_size`` is Cohen's h
+    between those two rates; ``btcs_net`` = BTCs − 
     ``rate_within`` × pairs, at least 0 (counts net of the null; the raw count stays in ``btcs_between``).
     Names and templates are both samples: BiasFinder fills every template with the same names, so a
     name's own effect repeats in every template, and a test that resamples templates alone reads it as bias (52-60 %
