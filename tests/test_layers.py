@@ -23,7 +23,8 @@ STUDY_PACKAGES = ("eec", "psa", "biasfinder", "btcsam", "agreement", "multilingu
 """The study packages: each is one room, ``toolkit/studies/<study>/``, with the same parts in the same order."""
 STUDY_PARTS: dict[float, tuple[str, ...]] = {
     10.1: ("generator", "corpora"),
-    10.2: ("analysis", "planning", "btc_rates", "counting", "judgements", "sampling", "defects", "regression"),
+    10.2: ("analysis", "planning", "btc_rates", "given_templates", "counting", "judgements", "sampling", "defects",
+           "regression"),
     10.3: ("figures", "latex", "captions", "drilldown", "annotation_files"),
     10.5: ("app", "annotation"),
 }
