@@ -326,8 +326,7 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
         ax.set_title(f"BiasFinder BTC rate and within-class null, {words}")
     else:  # the given intervals are not clustered by template: the labels say their scope
         level = 100 * (1 - (tkstats.ALPHA if alpha is None else checks.alpha(alpha)))
-        given = sorted({str(v) for v in data.get("excess_scope", pd.Series(dtype=str)).dropna()
-                        if str(v).startswith("names, given")})
+        given = _given_scopes(data)
         where = f" {given[0].replace('names, ', '')}" if len(given) == 1 and not headed else ""
         ax.figure.suptitle(f"BiasFinder BTC rate, within-class null and excess, {level:g}\u00a0% CIs{where}"
                            if scope else f"BiasFinder BTC rate, within-class null and excess, {words}",
@@ -413,7 +412,7 @@ def _draw_excess(ax: Axes, data: pd.DataFrame, rows, *, colours: dict, markers: 
     ax.xaxis.grid(True, color="0.9", linewidth=0.5, zorder=0)
     ax.set_axisbelow(True)
     scopes = data.get("excess_scope", pd.Series("", index=data.index)).fillna("").astype(str)
-    given = sorted({s for s in scopes if s.startswith("names, given")})
+    given = _given_scopes(data)
     mixed = bool(given) and bool((scopes[np.isfinite(pd.to_numeric(data.get("estimate"), errors="coerce"))]
                                   .map(lambda s: not s.startswith("names, given"))).any())
     wide = preset().double
@@ -478,6 +477,12 @@ def _signed_root_axis(ax: Axes, data: pd.DataFrame) -> str:
     return " (√\u00a0scale)"
 
 
+def _given_scopes(table: pd.DataFrame) -> list[str]:
+    """The distinct ``excess_scope`` values of ``table`` that are given the templates ("names, given 1 template")."""
+    return sorted({str(v) for v in table.get("excess_scope", pd.Series(dtype=str)).dropna()
+                   if str(v).startswith("names, given")})
+
+
 def _header(block: pd.DataFrame, attribute: str) -> str:
     """A characteristic's header in :func:`biasfinder_rates`, with what it lacks: ``occupation (no null)``,
     ``country (1 template: no null or CI)``, ``gender (null from 1 template: no CI)``."""
@@ -489,8 +494,7 @@ def _header(block: pd.DataFrame, attribute: str) -> str:
             and "null_templates" in block.columns)  # a null but no interval for it: why
     k = int(block["null_templates"].max()) if bare else 0
     why = f"null from {k} template{'s' if k != 1 else ''}: no CI" if bare and k < MIN_TEMPLATES else ""
-    given = sorted({str(s) for s in block.get("excess_scope", pd.Series(dtype=str)).dropna()
-                    if str(s).startswith("names, given")})
+    given = _given_scopes(block)
     why = why or (f"null {given[0].replace('names, given', 'given')}" if len(given) == 1 else "")
     said = ", ".join(w for w in (f"{few}no {' or '.join(missing)}" if missing else "", why) if w)
     return attribute + (f" ({said})" if said else "")
