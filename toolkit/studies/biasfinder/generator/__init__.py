@@ -52,7 +52,8 @@ from toolkit import checks, monitor
 from toolkit.corpora import from_frame, looks_english
 from toolkit.errors import InputError, unknown, warn
 from toolkit.executors import check_interrupted, note_interrupt
-from toolkit.nlp.pipeline import DEFAULT_PIPELINE, load_pipeline
+from toolkit.nlp.pipeline import load_pipeline
+from toolkit.nlp.spacy2 import SPACY2_PIPELINE
 from toolkit.nlp.pipeline import record as pipeline_record
 from toolkit.studies.biasfinder.generator.country import country_names, country_templates, generate_country
 from toolkit.studies.biasfinder.generator.distributed import map_chunks
@@ -115,7 +116,7 @@ def _instances(corpus: pd.DataFrame, *, instances: Sequence[str], n_names: int, 
     if acceptance == "biasfinder" and {"gender", "country"} & set(instances) and len(corpus):
         found: dict[str, dict] = {}
         gender_found, country_found = paper_templates(corpus, backend=backend, n_process=n_process, lists=lists,
-                                                      parser=paper.get("parser", DEFAULT_PIPELINE),
+                                                      parser=paper.get("parser", SPACY2_PIPELINE),
                                                       names=paper.get("person_names", "entities"),
                                                       nouns=paper.get("gender_nouns", "masculine"),
                                                       country_clusters=paper.get("country_clusters", "one"),
@@ -143,7 +144,7 @@ def _instances(corpus: pd.DataFrame, *, instances: Sequence[str], n_names: int, 
     if len(corpus) and "occupation" in instances and acceptance == "biasfinder":
         frames["occupation"] = generate_occupation_paper(corpus, n_process=n_process, lists=lists,
                                                          titles=paper.get("titles", "paper"),
-                                                         parser=paper.get("parser", DEFAULT_PIPELINE),
+                                                         parser=paper.get("parser", SPACY2_PIPELINE),
                                                          per_review=paper.get("occupation_templates", "each"),
                                                          rejected=rejected.setdefault("occupation", {}))
     elif len(corpus) and "occupation" in instances:
@@ -320,7 +321,7 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     return cases
 
 
-PAPER_OPTIONS = {"parser": DEFAULT_PIPELINE, "person_names": "entities", "gender_nouns": "masculine",
+PAPER_OPTIONS = {"parser": SPACY2_PIPELINE, "person_names": "entities", "gender_nouns": "masculine",
                  "country_clusters": "one", "titles": "extended", "occupation_templates": "first",
                  "pronoun_slots": "word", "noun_fills": "all"}
 """The options of BiasFinder's own acceptance (``acceptance="biasfinder"``) and their defaults."""

@@ -51,6 +51,8 @@ import pandas as pd
 from toolkit import executors
 from toolkit.errors import unknown
 from toolkit.nlp import pipeline as nlp_layer
+from toolkit.nlp.spacy2 import PREFIX as SPACY2_PREFIX
+from toolkit.nlp.spacy2 import SPACY2_PIPELINE
 from toolkit.resources import load_json
 from toolkit.studies.biasfinder.generator.lint import fill_flags
 from toolkit.studies.biasfinder.generator.lists import word_lists, word_pattern
@@ -190,12 +192,12 @@ def _clean(text: str, *, cleanup: str) -> str:
 
 def occupation_templates_paper(corpus: pd.DataFrame, *, n_process: int = 1, lists: str = "paper",
                                words: tuple[str, ...] | None = None, titles: str = "paper",
-                               parser: str = nlp_layer.DEFAULT_PIPELINE, cleanup: str = "biasfinder",
+                               parser: str = SPACY2_PIPELINE, cleanup: str = "biasfinder",
                                per_review: str = "each", rejected: dict | None = None) -> pd.DataFrame:
     """BiasFinder's occupation templates of ``corpus`` (module docstring). ``titles``: the TITLE vocabulary
     (:func:`title_vocabulary`); ``words`` overrides it (a benchmark may pass any). ``parser``: the spaCy pipeline
     standing in for CoreNLP's sentences, tags and entities (each sentence is re-parsed by the small English
-    pipeline, as BiasFinder's spaCy step did). ``cleanup``: ``"biasfinder"`` (its ``preprocessText``, as the gender
+    pipeline, as BiasFinder's spaCy step did; by spaCy 2 itself when ``parser`` is ``"spacy2:…"``). ``cleanup``: ``"biasfinder"`` (its ``preprocessText``, as the gender
     and country instances) or ``"tags"``. ``per_review``: ``"each"`` distinct occupation its template (``main.py``)
     or only the ``"first"`` one in the text (``utils.py``'s ``generateMultipleMutantOcc``, which stops at the first
     template). Columns :data:`TEMPLATE_COLUMNS` (``k``: the template's rank within its review); ``rejected`` (a dict,
@@ -211,7 +213,9 @@ def occupation_templates_paper(corpus: pd.DataFrame, *, n_process: int = 1, list
     keep = texts.map(lambda t: pattern.search(t) is not None).astype(bool)
     rows = corpus.loc[keep].assign(text=texts[keep])
     nlp = nlp_layer.load_pipeline(parser, disable=("lemmatizer",))
-    sentence_nlp = nlp_layer.load_pipeline(nlp_layer.DEFAULT_PIPELINE, disable=("lemmatizer",))
+    # BiasFinder re-parsed each sentence with spaCy 2's en_core_web_sm: that very parser when it is the one given
+    sentence_nlp = nlp_layer.load_pipeline(parser if parser.startswith(SPACY2_PREFIX) else nlp_layer.DEFAULT_PIPELINE,
+                                           disable=("lemmatizer",))
     out, reasons = [], Counter()
     docs = executors.parse(nlp, rows["text"].tolist(), batch_size=64, n_process=n_process)
     for row, doc in zip(rows.itertuples(index=False), docs):
@@ -229,7 +233,7 @@ def occupation_templates_paper(corpus: pd.DataFrame, *, n_process: int = 1, list
 
 
 def generate_occupation_paper(corpus: pd.DataFrame, *, templates: pd.DataFrame | None = None, n_process: int = 1,
-                              lists: str = "paper", titles: str = "paper", parser: str = nlp_layer.DEFAULT_PIPELINE,
+                              lists: str = "paper", titles: str = "paper", parser: str = SPACY2_PIPELINE,
                               cleanup: str = "biasfinder", per_review: str = "each",
                               rejected: dict | None = None) -> pd.DataFrame:
     """Occupation mutants of BiasFinder's templates (module docstring), filled with every occupation of the

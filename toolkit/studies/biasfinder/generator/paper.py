@@ -47,6 +47,7 @@ from toolkit import executors
 from toolkit.errors import unknown
 from toolkit.nlp import coref
 from toolkit.nlp import pipeline as nlp_layer
+from toolkit.nlp.spacy2 import SPACY2_PIPELINE
 from toolkit.studies.biasfinder.generator.lists import word_lists
 
 MALE_PRONOUNS = ("he", "him", "his", "himself", "He", "Him", "His", "Himself", "HE")
@@ -274,7 +275,7 @@ def _clusters(resolver, backend: str, doc) -> list[list[tuple[int, int]]]:
 
 
 def paper_templates(corpus: pd.DataFrame, *, backend: str = "neuralcoref", n_process: int = 1,
-                    lists: str = "paper", parser: str = nlp_layer.DEFAULT_PIPELINE,
+                    lists: str = "paper", parser: str = SPACY2_PIPELINE,
                     names: str = "entities", nouns: str = "masculine", country_clusters: str = "one",
                     pronoun_slots: str = "word", rejected: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(gender templates, country templates) of ``corpus`` under BiasFinder's acceptance (module docstring), each

