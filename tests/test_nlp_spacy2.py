@@ -109,7 +109,8 @@ def test_load_pipeline_routes_the_spacy2_prefix_and_records_it(monkeypatch):
     try:
         assert isinstance(loaded, spacy2.Spacy2Pipeline) and loaded.python == Path(sys.executable)
         record = nlp_pipeline.record(name)
-        assert record["name"] == name and record["model"].startswith("en_core_web_sm") and record["spacy"].startswith("3.")
+        assert record["name"] == name and record["model"].startswith("en_core_web_sm")
+        assert record["spacy"].startswith("3.")
     finally:
         loaded.close()
         nlp_pipeline.load_pipeline.cache_clear()

@@ -14,6 +14,8 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
+import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -47,6 +49,7 @@ class Spacy2Pipeline:
 
     runs_apart = True  # executors.parse: already in its own process, never forked
     _process: subprocess.Popen | None = None
+    _stderr = None
 
     def __init__(self, model: str = "en_core_web_sm", *, disable: tuple[str, ...] = (),
                  python: Path | None = None) -> None:
@@ -57,21 +60,34 @@ class Spacy2Pipeline:
         if not self.python.exists():
             raise MissingDependencyError(f"spaCy 2's interpreter {self.python} does not exist.", fix=INSTALL)
         self.vocab = spacy.blank("en").vocab
+        self._lock = threading.RLock()
         self._process: subprocess.Popen | None = None
         self.meta = self._start()
 
     def _start(self) -> dict:
         self._sent, self._read, self._replies = 0, 0, {}
+        self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8")  # a file: a chatty worker never blocks on it
         self._process = subprocess.Popen([str(self.python), str(WORKER), self.model, ",".join(self.disable)],
-                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
                                          text=True, encoding="utf-8", bufsize=1)
         line = self._process.stdout.readline()
         if not line:
-            error = self._process.stderr.read().strip().splitlines()
+            error = self._error()
             self.close()
             raise MissingDependencyError(f"spaCy 2's worker did not start under {self.python}: "
                                          f"{error[-1] if error else 'no output'}", fix=INSTALL)
         return json.loads(line)
+
+    def _error(self) -> list[str]:
+        """The worker's standard error so far, by line."""
+        if self._process is not None and self._process.poll() is None:
+            self._process.kill()
+        if self._process is not None:
+            self._process.wait()
+        if self._stderr is None:
+            return []
+        self._stderr.seek(0)
+        return self._stderr.read().strip().splitlines()
 
     def close(self) -> None:
         """Stop the worker (the next parse starts another)."""
@@ -79,8 +95,11 @@ class Spacy2Pipeline:
         if process is not None and process.poll() is None:
             process.kill()
             process.wait()
-        for stream in (process.stdin, process.stdout, process.stderr) if process is not None else ():
+        for stream in (process.stdin, process.stdout) if process is not None else ():
             stream.close()
+        if self._stderr is not None:
+            self._stderr.close()
+            self._stderr = None
 
     def __del__(self) -> None:
         self.close()
@@ -95,6 +114,10 @@ class Spacy2Pipeline:
 
     def _request(self, texts: list[str]) -> int:
         """Send one batch; its ticket (replies come back in the order requests were sent)."""
+        with self._lock:
+            return self._request_locked(texts)
+
+    def _request_locked(self, texts: list[str]) -> int:
         if self._process is None or self._process.poll() is not None:
             self.close()
             self.meta = self._start()
@@ -104,11 +127,16 @@ class Spacy2Pipeline:
         return self._sent - 1
 
     def _reply(self, ticket: int, n: int) -> list[dict]:
-        """The parses of ticket ``ticket`` (``n`` texts); replies to earlier tickets read on the way are kept."""
+        """The parses of ticket ``ticket`` (``n`` texts); replies to earlier tickets read on the way are kept (for
+        the nested call or the other thread that sent them)."""
+        with self._lock:
+            return self._reply_locked(ticket, n)
+
+    def _reply_locked(self, ticket: int, n: int) -> list[dict]:
         while ticket not in self._replies:
             line = self._process.stdout.readline()
             if not line:
-                error = self._process.stderr.read().strip().splitlines()
+                error = self._error()
                 self.close()
                 raise Spacy2Error(f"spaCy 2's worker stopped: {error[-1] if error else 'no output'}",
                                   fix="run again; if it repeats, rebuild it with " + INSTALL)

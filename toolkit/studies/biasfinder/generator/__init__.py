@@ -53,8 +53,8 @@ from toolkit.corpora import from_frame, looks_english
 from toolkit.errors import InputError, unknown, warn
 from toolkit.executors import check_interrupted, note_interrupt
 from toolkit.nlp.pipeline import load_pipeline
-from toolkit.nlp.spacy2 import SPACY2_PIPELINE
 from toolkit.nlp.pipeline import record as pipeline_record
+from toolkit.nlp.spacy2 import SPACY2_PIPELINE
 from toolkit.studies.biasfinder.generator.country import country_names, country_templates, generate_country
 from toolkit.studies.biasfinder.generator.distributed import map_chunks
 from toolkit.studies.biasfinder.generator.fit import category_of, check_method, template_fills

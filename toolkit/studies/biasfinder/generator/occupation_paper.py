@@ -197,8 +197,8 @@ def occupation_templates_paper(corpus: pd.DataFrame, *, n_process: int = 1, list
     """BiasFinder's occupation templates of ``corpus`` (module docstring). ``titles``: the TITLE vocabulary
     (:func:`title_vocabulary`); ``words`` overrides it (a benchmark may pass any). ``parser``: the spaCy pipeline
     standing in for CoreNLP's sentences, tags and entities (each sentence is re-parsed by the small English
-    pipeline, as BiasFinder's spaCy step did; by spaCy 2 itself when ``parser`` is ``"spacy2:…"``). ``cleanup``: ``"biasfinder"`` (its ``preprocessText``, as the gender
-    and country instances) or ``"tags"``. ``per_review``: ``"each"`` distinct occupation its template (``main.py``)
+    pipeline, as BiasFinder's spaCy step did; by spaCy 2 itself when ``parser`` is ``"spacy2:…"``). ``cleanup``:
+    ``"biasfinder"`` (its ``preprocessText``, as the gender and country instances) or ``"tags"``. ``per_review``: ``"each"`` distinct occupation its template (``main.py``)
     or only the ``"first"`` one in the text (``utils.py``'s ``generateMultipleMutantOcc``, which stops at the first
     template). Columns :data:`TEMPLATE_COLUMNS` (``k``: the template's rank within its review); ``rejected`` (a dict,
     filled): sentences per reason, ``biasfinder:<reason>``."""
