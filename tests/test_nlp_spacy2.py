@@ -202,3 +202,42 @@ def test_neuralcoref_on_the_spacy2_parse_gives_the_originals_clusters(real):
     same = sum([{"main": list(c["main"]), "mentions": [list(m) for m in c["mentions"]]}
                 for c in resolver.clusters(doc)] == f["clusters"] for f, doc in zip(fixtures, docs))
     assert same >= 148, f"{same}/{len(fixtures)}"
+
+
+def test_tokenize_gives_the_tokenizers_words_and_nests_with_pipe(here, direct):
+    docs = here.pipe(TEXTS, batch_size=1)
+    first = next(docs)
+    assert here.tokenize(["a 14-year old", "Mr. Smith's film"]) == [
+        [t.text for t in direct.tokenizer("a 14-year old")], [t.text for t in direct.tokenizer("Mr. Smith's film")]]
+    assert [first.text] + [d.text for d in docs] == TEXTS
+
+
+@pytest.mark.shared_data
+def test_preprocessing_with_spacy2s_tokenizer_gives_the_fixtures_texts(real):
+    """The fixtures hold each review after BiasFinder's preprocessText: with spaCy 2's tokenizer every review found
+    in IMDB train comes out as the fixture's text (spaCy 3's tokenizer closes up some hyphens spaCy 2 kept)."""
+    import re
+
+    import pandas as pd
+
+    from toolkit.studies.biasfinder.generator.paper import preprocess_all
+
+    imdb = SHARED_DATA / "imdb" / "imdb_train.csv.gz"
+    if not imdb.exists():
+        pytest.skip("no ../shared/data/imdb")
+    _, fixtures = real
+    raw = pd.read_csv(imdb)["review"].astype(str).tolist()
+    pairs = []
+    for fixture in fixtures:  # the raw review: the one holding the fixture's first six long words in order
+        words = re.findall(r"[A-Za-z]{4,}", fixture["text"])[:6]
+        pattern = re.compile(".*?".join(map(re.escape, words)), re.S)
+        found = [r for r in raw if all(w in r for w in words) and pattern.search(r)]
+        if len(found) == 1:
+            pairs.append((fixture["text"], found[0]))
+    spacy2_texts = preprocess_all([r for _, r in pairs], parser=spacy2.SPACY2_PIPELINE)
+    spacy3_texts = preprocess_all([r for _, r in pairs], parser=DEFAULT_PIPELINE)
+    matched = [(want, two, three) for (want, _), two, three in zip(pairs, spacy2_texts, spacy3_texts)
+               if want in (two, three)]  # the raw review found is the fixture's
+    assert len(matched) >= 100
+    assert [two for want, two, _ in matched] == [want for want, _, _ in matched]
+    assert sum(three != want for want, _, three in matched) >= 3  # what the spaCy 2 tokenizer changes

@@ -112,16 +112,16 @@ class Spacy2Pipeline:
         doc.ents = [Span(doc, start, end, label=label) for start, end, label in parse["ents"]]
         return doc
 
-    def _request(self, texts: list[str]) -> int:
+    def _request(self, texts: list[str], op: str = "parse") -> int:
         """Send one batch; its ticket (replies come back in the order requests were sent)."""
         with self._lock:
-            return self._request_locked(texts)
+            return self._request_locked(texts, op)
 
-    def _request_locked(self, texts: list[str]) -> int:
+    def _request_locked(self, texts: list[str], op: str) -> int:
         if self._process is None or self._process.poll() is not None:
             self.close()
             self.meta = self._start()
-        self._process.stdin.write(json.dumps(texts) + "\n")
+        self._process.stdin.write(json.dumps({"op": op, "texts": texts}) + "\n")
         self._process.stdin.flush()
         self._sent += 1
         return self._sent - 1
@@ -180,6 +180,19 @@ class Spacy2Pipeline:
                 self._replies[self._read] = json.loads(line)  # another call's: kept for it
             self._read += 1
         self._replies.pop(ticket, None)
+
+    def tokenize(self, texts: Iterable[str], *, batch_size: int = 256) -> list[list[str]]:
+        """Each text's token texts from spaCy 2's tokenizer alone (BiasFinder's ``preprocessText`` re-joins them)."""
+        texts = [str(t) for t in texts]
+        out: list[list[str]] = []
+        try:
+            for start in range(0, len(texts), batch_size):
+                batch = texts[start:start + batch_size]
+                out += self._reply(self._request(batch, "tokenize"), len(batch))
+        except BaseException:
+            self.close()
+            raise
+        return out
 
     def __call__(self, text: str):
         return next(iter(self.pipe([text])))

@@ -3,10 +3,10 @@
 
 It imports nothing from the toolkit, only spaCy and the model package named on its command line, so it runs under
 spaCy 2.3 (BiasFinder's) as under spaCy 3. Protocol, one JSON document per line: first it writes the model's meta
-(``spacy``, ``lang``, ``name``, ``version``, ``license``); then for each line read (a list of texts) it writes one
-line, the list of their parses (each text parsed alone): ``words``, ``spaces``, ``tags``, ``pos``, ``deps``,
-``heads`` (absolute), ``sent_starts``, ``ents`` (``[start, end, label]``, token offsets) — the fields of the
-neuralcoref fixtures. It ignores Ctrl-C (the driver stops it) and ends when its input ends.
+(``spacy``, ``lang``, ``name``, ``version``, ``license``); then for each line read, ``{"op": "parse" | "tokenize",
+"texts": [...]}``, it writes one line: for ``parse`` the list of their parses (each text parsed alone): ``words``,
+``spaces``, ``tags``, ``pos``, ``deps``, ``heads`` (absolute), ``sent_starts``, ``ents`` (``[start, end, label]``,
+token offsets) — the fields of the neuralcoref fixtures; for ``tokenize`` each text's token texts. It ignores Ctrl-C (the driver stops it) and ends when its input ends.
 """
 import importlib
 import json
@@ -48,10 +48,14 @@ def main(argv: list) -> int:
 
     threading.Thread(target=read, daemon=True).start()
     while (line := lines.get()) is not None:
-        texts = json.loads(line)
-        # one text at a time, as BiasFinder called it: spaCy 2's batched pipe pads its CNN over a batch, which moves a
-        # few tags and heads (3 of the 150 reference reviews)
-        out.write(json.dumps([parse_of(nlp(text)) for text in texts]) + "\n")
+        request = json.loads(line)
+        if request["op"] == "tokenize":  # the tokenizer alone: BiasFinder's preprocessText re-joins its tokens
+            reply = [[t.text for t in nlp.tokenizer(text)] for text in request["texts"]]
+        else:
+            # one text at a time, as BiasFinder called it: spaCy 2's batched pipe pads its CNN over a batch, which
+            # moves a few tags and heads (3 of the 150 reference reviews)
+            reply = [parse_of(nlp(text)) for text in request["texts"]]
+        out.write(json.dumps(reply) + "\n")
         out.flush()
     return 0
 

@@ -57,7 +57,7 @@ from toolkit.resources import load_json
 from toolkit.studies.biasfinder.generator.lint import fill_flags
 from toolkit.studies.biasfinder.generator.lists import word_lists, word_pattern
 from toolkit.studies.biasfinder.generator.occupation import fill_occupation
-from toolkit.studies.biasfinder.generator.paper import preprocess
+from toolkit.studies.biasfinder.generator.paper import preprocess, preprocess_all
 
 TEMPLATE_COLUMNS = ("doc_id", "corpus", "text", "template", "occupation", "k")
 KBP_PRONOUNS = frozenset({"he", "him", "his", "she", "her", "hers"})  # CoreNLP's pronominal PERSON mentions
@@ -209,7 +209,9 @@ def occupation_templates_paper(corpus: pd.DataFrame, *, n_process: int = 1, list
     vocabulary = title_vocabulary(titles, lists) if words is None else tuple(words)
     forms = title_forms(vocabulary)
     pattern = _prefilter(vocabulary)
-    texts = corpus["text"].astype(str).map(lambda t: _clean(t, cleanup=cleanup))
+    texts = (pd.Series(preprocess_all(corpus["text"].astype(str).tolist(), parser=parser), index=corpus.index,
+                       dtype=object)
+             if cleanup == "biasfinder" else corpus["text"].astype(str).map(lambda t: _clean(t, cleanup=cleanup)))
     keep = texts.map(lambda t: pattern.search(t) is not None).astype(bool)
     rows = corpus.loc[keep].assign(text=texts[keep])
     nlp = nlp_layer.load_pipeline(parser, disable=("lemmatizer",))
