@@ -6,7 +6,8 @@ spaCy 2.3 (BiasFinder's) as under spaCy 3. Protocol, one JSON document per line:
 (``spacy``, ``lang``, ``name``, ``version``, ``license``); then for each line read, ``{"op": "parse" | "tokenize",
 "texts": [...]}``, it writes one line: for ``parse`` the list of their parses (each text parsed alone): ``words``,
 ``spaces``, ``tags``, ``pos``, ``deps``, ``heads`` (absolute), ``sent_starts``, ``ents`` (``[start, end, label]``,
-token offsets) — the fields of the neuralcoref fixtures; for ``tokenize`` each text's token texts. It ignores Ctrl-C (the driver stops it) and ends when its input ends.
+token offsets) — the fields of the neuralcoref fixtures; for ``tokenize`` each text's token texts. It ignores
+Ctrl-C (the driver stops it) and ends when its input ends.
 """
 import importlib
 import json
