@@ -177,6 +177,43 @@ def test_signal_during_templating_ends_the_run_and_its_parsing_workers(tmp_path,
     assert "2 worker processes were stopped" in last and "re-run the same command" in last
 
 
+def _wait_for_spacy2_worker(proc: subprocess.Popen, *, timeout: float = 300.0) -> int:
+    """The pid of the run's spaCy 2 worker (toolkit/nlp/spacy2_worker.py) once it has started."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, "the run ended before its spaCy 2 worker started"
+        for kid in _children(proc.pid):
+            try:
+                if b"spacy2_worker.py" in Path(f"/proc/{kid}/cmdline").read_bytes():
+                    return kid
+            except OSError:
+                pass
+        time.sleep(0.05)
+    proc.kill()
+    raise AssertionError(f"no spaCy 2 worker within {timeout} s")
+
+
+@pytest.mark.parametrize("sig, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["sigint", "sigterm"])
+def test_signal_during_paper_templating_ends_the_run_and_its_spacy2_worker(tmp_path, sig, status):
+    """BiasFinder's paper preset parses in spaCy 2's own interpreter (toolkit.nlp.spacy2): Ctrl-C to the whole group
+    (the worker ignores it) or SIGTERM to the run alone ends the run with its status and the worker with it."""
+    from toolkit.nlp import spacy2
+
+    if not spacy2.interpreter().exists():
+        pytest.skip("no spaCy 2 environment (make parser-spacy2)")
+    corpus = _corpus(tmp_path / "reviews.csv", 3000)
+    proc = _start(["biasfinder", "--model", "vader", "--corpus", str(corpus), "--coherence", "paper", "--backend",
+                   "neuralcoref", "--lists", "paper", "--no-cache", "--out", str(tmp_path / "out")], tmp_path,
+                  group=True)
+    worker = _wait_for_spacy2_worker(proc)
+    _signal_and_wait(proc, sig, group=sig == signal.SIGINT)
+    assert _kill_leftovers({worker}) == [], "the spaCy 2 worker outlived the run"
+    stderr = (tmp_path / "stderr.txt").read_text()
+    assert proc.returncode == status, stderr[-3000:]
+    assert "Traceback" not in stderr, stderr[-3000:]
+    assert stderr.strip().splitlines()[-1].startswith(f"error: [TK302] interrupted by {signal.Signals(sig).name}")
+
+
 # --- templating: a Ctrl-C that lands in a finalizer (both ends of the race, provoked on purpose) ------------------
 
 _FINALIZER_RUN = """import os, signal, sys, time

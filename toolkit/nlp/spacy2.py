@@ -70,7 +70,11 @@ class Spacy2Pipeline:
         self._process = subprocess.Popen([str(self.python), str(WORKER), self.model, ",".join(self.disable)],
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
                                          text=True, encoding="utf-8", bufsize=1)
-        line = self._process.stdout.readline()
+        try:
+            line = self._process.stdout.readline()
+        except BaseException:  # Ctrl-C while the model loads: the worker goes with the run
+            self.close()
+            raise
         if not line:
             error = self._error()
             self.close()
