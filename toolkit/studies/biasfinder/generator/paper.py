@@ -31,9 +31,10 @@ Apache-2.0) and rewritten here.
    ``"parse"`` types them by the parse instead (object "her" → "him"). The mutants' gender nouns are filled by
    :func:`~toolkit.studies.biasfinder.generator.gender.generate_gender` (``noun_fills``).
 
-What differs (``docs/biasfinder_rules.md``): the parse is spaCy 3.8 ``en_core_web_sm`` by default (``parser``;
-BiasFinder: spaCy 2 ``en_core_web_lg``, which no package index carries; ``en_core_web_md`` 3.8 is the nearest that
-installs offline).
+What differs (``docs/biasfinder_rules.md``): the parse is spaCy 2.3.9 ``en_core_web_sm`` 2.2.5 by default
+(``parser="spacy2:en_core_web_sm"``, :mod:`toolkit.nlp.spacy2`; the neuralcoref fixtures' parse), and with it the
+preprocessing's tokenizer (:func:`preprocess_all`); BiasFinder's last code loads spaCy 2 ``en_core_web_lg``, which no
+package index carries.
 """
 from __future__ import annotations
 
