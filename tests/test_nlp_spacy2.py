@@ -241,3 +241,11 @@ def test_preprocessing_with_spacy2s_tokenizer_gives_the_fixtures_texts(real):
     assert len(matched) >= 100
     assert [two for want, two, _ in matched] == [want for want, _, _ in matched]
     assert sum(three != want for want, _, three in matched) >= 3  # what the spaCy 2 tokenizer changes
+
+
+def test_n_process_does_not_fork_a_parser_in_its_own_process_and_says_so(here, direct):
+    from toolkit import executors
+
+    with pytest.warns(UserWarning, match="n_process=2 does not apply"):
+        docs = list(executors.parse(here, TEXTS, batch_size=2, n_process=2))
+    assert [_fields(d) for d in docs] == [_fields(direct(t)) for t in TEXTS]

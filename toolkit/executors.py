@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from toolkit.errors import MissingDependencyError, WorkerError, unknown
+from toolkit.errors import MissingDependencyError, WorkerError, unknown, warn
 from toolkit.models import SentimentModel, load
 from toolkit.models.base import Predictions
 
@@ -307,7 +307,10 @@ def parse(nlp, texts: list[str], *, batch_size: int, n_process: int) -> Iterator
     """``nlp.pipe(texts, batch_size=batch_size)``'s docs, in order; with ``n_process`` > 1 parsed in that many forked
     workers, batch by batch (the same batches as in one process, so the same docs), which stop on an interrupt
     instead of hanging the driver or outliving it (spaCy's own ``n_process`` does both)."""
-    if n_process <= 1 or getattr(nlp, "runs_apart", False):  # a parser in its own process is never forked
+    if n_process > 1 and getattr(nlp, "runs_apart", False):  # a parser in its own process is never forked
+        warn(f"n_process={n_process} does not apply to a parser that runs in its own process (spaCy 2's worker "
+             "parses one batch ahead of the driver): it parses in one process.")
+    if n_process <= 1 or getattr(nlp, "runs_apart", False):
         yield from nlp.pipe(texts, batch_size=batch_size)
         return
     from spacy.tokens import Doc
