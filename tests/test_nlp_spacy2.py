@@ -249,3 +249,21 @@ def test_n_process_does_not_fork_a_parser_in_its_own_process_and_says_so(here, d
     with pytest.warns(UserWarning, match="n_process=2 does not apply"):
         docs = list(executors.parse(here, TEXTS, batch_size=2, n_process=2))
     assert [_fields(d) for d in docs] == [_fields(direct(t)) for t in TEXTS]
+
+
+def test_a_call_whose_worker_was_stopped_by_another_gets_tk205_never_another_calls_docs(direct):
+    pipeline = spacy2.Spacy2Pipeline(DEFAULT_PIPELINE, python=Path(sys.executable))
+    try:
+        outer = pipeline.pipe(TEXTS * 3, batch_size=1)  # batch 2 in flight when batch 1 is read
+        assert next(outer).text == TEXTS[0]
+        inner = pipeline.pipe(["the man"] * 3, batch_size=1)
+        next(inner)
+        pipeline._process.kill()  # the worker dies under the inner call
+        with pytest.raises(spacy2.Spacy2Error):
+            list(inner)
+        assert [d.text for d in pipeline.pipe(TEXTS[:2], batch_size=1)] == TEXTS[:2]  # a new worker
+        with pytest.raises(spacy2.Spacy2Error, match="stopped while this call waited"):
+            list(outer)  # its tickets belonged to the old worker: an error, not the new worker's replies
+        assert _fields(pipeline(TEXTS[1])) == _fields(direct(TEXTS[1]))
+    finally:
+        pipeline.close()

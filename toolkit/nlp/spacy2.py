@@ -50,6 +50,7 @@ class Spacy2Pipeline:
     runs_apart = True  # executors.parse: already in its own process, never forked
     _process: subprocess.Popen | None = None
     _stderr = None
+    _generation = 0
 
     def __init__(self, model: str = "en_core_web_sm", *, disable: tuple[str, ...] = (),
                  python: Path | None = None) -> None:
@@ -65,7 +66,8 @@ class Spacy2Pipeline:
         self.meta = self._start()
 
     def _start(self) -> dict:
-        self._sent, self._read, self._replies = 0, 0, {}
+        self._generation += 1  # tickets of an earlier worker are never answered by this one
+        self._sent, self._read, self._replies, self._abandoned = 0, 0, {}, set()
         self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8")  # a file: a chatty worker never blocks on it
         self._process = subprocess.Popen([str(self.python), str(WORKER), self.model, ",".join(self.disable)],
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
@@ -116,74 +118,81 @@ class Spacy2Pipeline:
         doc.ents = [Span(doc, start, end, label=label) for start, end, label in parse["ents"]]
         return doc
 
-    def _request(self, texts: list[str], op: str = "parse") -> int:
-        """Send one batch; its ticket (replies come back in the order requests were sent)."""
+    def _request(self, texts: list[str], op: str = "parse") -> tuple[int, int]:
+        """Send one batch; its ticket, (worker generation, number): replies come back in the order sent."""
         with self._lock:
-            return self._request_locked(texts, op)
-
-    def _request_locked(self, texts: list[str], op: str) -> int:
-        if self._process is None or self._process.poll() is not None:
-            self.close()
-            self.meta = self._start()
-        self._process.stdin.write(json.dumps({"op": op, "texts": texts}) + "\n")
-        self._process.stdin.flush()
-        self._sent += 1
-        return self._sent - 1
-
-    def _reply(self, ticket: int, n: int) -> list[dict]:
-        """The parses of ticket ``ticket`` (``n`` texts); replies to earlier tickets read on the way are kept (for
-        the nested call or the other thread that sent them)."""
-        with self._lock:
-            return self._reply_locked(ticket, n)
-
-    def _reply_locked(self, ticket: int, n: int) -> list[dict]:
-        while ticket not in self._replies:
-            line = self._process.stdout.readline()
-            if not line:
-                error = self._error()
+            if self._process is None or self._process.poll() is not None:
                 self.close()
-                raise Spacy2Error(f"spaCy 2's worker stopped: {error[-1] if error else 'no output'}",
-                                  fix="run again; if it repeats, rebuild it with " + INSTALL)
-            self._replies[self._read] = json.loads(line)
-            self._read += 1
-        parses = self._replies.pop(ticket)
+                self.meta = self._start()
+            self._process.stdin.write(json.dumps({"op": op, "texts": texts}) + "\n")
+            self._process.stdin.flush()
+            self._sent += 1
+            return self._generation, self._sent - 1
+
+    def _reply(self, ticket: tuple[int, int], n: int) -> list:
+        """The reply to ``ticket`` (``n`` texts). Replies to earlier tickets read on the way are kept for the nested
+        call or the other thread that sent them, or dropped when their caller gave up (:meth:`_abandon`)."""
+        with self._lock:
+            generation, number = ticket
+            while generation == self._generation and number not in self._replies:
+                if self._process is None:
+                    break
+                line = self._process.stdout.readline()
+                if not line:
+                    error = self._error()
+                    self.close()
+                    raise Spacy2Error(f"spaCy 2's worker stopped: {error[-1] if error else 'no output'}",
+                                      fix="run again; if it repeats, rebuild it with " + INSTALL)
+                if self._read in self._abandoned:
+                    self._abandoned.discard(self._read)
+                else:
+                    self._replies[self._read] = json.loads(line)
+                self._read += 1
+            if generation != self._generation or number not in self._replies:
+                raise Spacy2Error("spaCy 2's worker was stopped while this call waited for it (another call's "
+                                  "error or Ctrl-C): its reply is lost.", fix="run again.")
+            parses = self._replies.pop(number)
         if len(parses) != n:
-            raise Spacy2Error(f"spaCy 2's worker answered {len(parses)} parses for {n} texts.",
+            self.close()
+            raise Spacy2Error(f"spaCy 2's worker answered {len(parses)} results for {n} texts.",
                               fix="rebuild it with " + INSTALL)
         return parses
+
+    def _abandon(self, tickets: list[tuple[int, int]]) -> None:
+        """Forget the replies to ``tickets`` without reading (a caller that stopped early, maybe from a finalizer
+        inside another call's read): kept ones go now, ones still to come are dropped when read."""
+        with self._lock:
+            for generation, number in tickets:
+                if generation != self._generation:
+                    continue
+                if number >= self._read:
+                    self._abandoned.add(number)
+                else:
+                    self._replies.pop(number, None)
 
     def pipe(self, texts: Iterable[str], *, batch_size: int = 64, **_) -> Iterator:
         """The Docs of ``texts``, in order; the worker parses batch k + 1 while batch k's Docs are used. Calls may
         nest (a mention parsed while a review's Docs are read): each reads its own replies."""
         texts = [str(t) for t in texts]
         batches = [texts[i:i + batch_size] for i in range(0, len(texts), max(1, batch_size))]
-        tickets: list[int] = []
+        tickets: list[tuple[int, int]] = []
+        done = 0
         try:
             for k, batch in enumerate(batches):
                 while len(tickets) < min(k + 2, len(batches)):
                     tickets.append(self._request(batches[len(tickets)]))
-                for parse in self._reply(tickets[k], len(batch)):
+                parses = self._reply(tickets[k], len(batch))
+                done = k + 1
+                for parse in parses:
                     yield self._doc(parse)
-        except GeneratorExit:  # the caller stopped early: replies still in flight are read and dropped
-            for ticket in tickets:
-                if ticket >= self._read or ticket in self._replies:
-                    self._drop(ticket)
+        except GeneratorExit:  # the caller stopped early: the replies still in flight are dropped
+            self._abandon(tickets[done:])
             raise
-        except BaseException:  # Ctrl-C or a broken worker: the pipe's state is unknown, the worker is stopped
+        except Spacy2Error:
+            raise
+        except BaseException:  # Ctrl-C: the pipe's state is unknown, the worker is stopped
             self.close()
             raise
-
-    def _drop(self, ticket: int) -> None:
-        """Read ticket ``ticket``'s reply, if still to come, and forget it."""
-        while self._process is not None and ticket >= self._read:
-            line = self._process.stdout.readline()
-            if not line:
-                self.close()
-                return
-            if self._read != ticket:
-                self._replies[self._read] = json.loads(line)  # another call's: kept for it
-            self._read += 1
-        self._replies.pop(ticket, None)
 
     def tokenize(self, texts: Iterable[str], *, batch_size: int = 256) -> list[list[str]]:
         """Each text's token texts from spaCy 2's tokenizer alone (BiasFinder's ``preprocessText`` re-joins them)."""
@@ -193,6 +202,8 @@ class Spacy2Pipeline:
             for start in range(0, len(texts), batch_size):
                 batch = texts[start:start + batch_size]
                 out += self._reply(self._request(batch, "tokenize"), len(batch))
+        except Spacy2Error:
+            raise
         except BaseException:
             self.close()
             raise
