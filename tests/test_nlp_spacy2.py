@@ -118,21 +118,26 @@ def test_load_pipeline_routes_the_spacy2_prefix_and_records_it(monkeypatch):
         spacy2.load("spacy2:")
 
 
-_CTRL_C = """import os, signal, sys
+_CTRL_C = """import os, signal, sys, threading
 from pathlib import Path
 from toolkit.nlp import spacy2
 pipeline = spacy2.Spacy2Pipeline(sys.argv[1], python=Path(sys.executable))
-print(pipeline._process.pid, flush=True)
+worker = pipeline._process.pid
+print(worker, flush=True)
+# Ctrl-C in a terminal (the whole group, the worker too) while the driver waits on the worker's reply
+threading.Timer(1.0, lambda: os.killpg(os.getpgrp(), signal.SIGINT)).start()
 try:
-    for i, doc in enumerate(pipeline.pipe(["A sentence about Tom."] * 100000, batch_size=4)):
-        if i == 8:
-            os.killpg(os.getpgrp(), signal.SIGINT)  # Ctrl-C in a terminal: the whole group, the worker too
+    list(pipeline.pipe(["A sentence about Tom, who liked it a lot."] * 100000, batch_size=500))
 except KeyboardInterrupt:
+    # the interrupt path itself stopped and reaped the worker, before this process ends
+    print("closed" if pipeline._process is None and not os.path.exists(f"/proc/{worker}") else "alive", flush=True)
     sys.exit(130)
 """
 
 
 def test_ctrl_c_ends_the_driver_with_130_and_stops_the_worker(tmp_path):
+    """A Ctrl-C that lands in the pipe stops the worker there (a Ctrl-C in the caller's own loop leaves the cached
+    worker to the next call, its reply in flight dropped; it exits when its driver does)."""
     script = tmp_path / "driver.py"
     script.write_text(_CTRL_C)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -140,17 +145,9 @@ def test_ctrl_c_ends_the_driver_with_130_and_stops_the_worker(tmp_path):
                             stderr=subprocess.PIPE, text=True, env=env, start_new_session=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     out, err = proc.communicate(timeout=300)
-    worker = int(out.split()[0])
     assert proc.returncode == 130, err[-2000:]
     assert "Traceback" not in err, err[-2000:]
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and Path(f"/proc/{worker}").exists():
-        state = Path(f"/proc/{worker}/stat").read_text().rsplit(")", 1)[1].split()[0] if Path(
-            f"/proc/{worker}/stat").exists() else "X"
-        if state == "Z":
-            break
-        time.sleep(0.05)
-    assert not Path(f"/proc/{worker}").exists() or "Z" in Path(f"/proc/{worker}/stat").read_text().rsplit(")", 1)[1][:3]
+    assert out.split()[1:] == ["closed"], out
 
 
 # --- the real spaCy 2 (make parser-spacy2) against the reference fixtures --------------------------------------
@@ -182,12 +179,17 @@ def _reference(vocab, fixture: dict):
 
 @pytest.mark.shared_data
 def test_spacy2_reproduces_the_reference_parse_of_every_fixture(real):
+    """The worker's own output against the fixtures' fields, before any Doc is rebuilt; then the rebuilt Docs, which
+    spaCy 3 builds alike from both (it makes a whitespace token without a dependency its own head)."""
     pipeline, fixtures = real
     assert (pipeline.meta["spacy"], pipeline.meta["version"]) == ("2.3.9", "2.2.5")
-    docs = list(pipeline.pipe([f["text"] for f in fixtures], batch_size=64))
-    differ = [f["id"] for f, doc in zip(fixtures, docs)
-              if doc.to_json() != _reference(pipeline.vocab, f).to_json()]
+    raw = pipeline.raw([f["text"] for f in fixtures], batch_size=64)
+    fields = ("words", "spaces", "tags", "pos", "deps", "heads", "sent_starts", "ents")
+    differ = [(f["id"], name) for f, got in zip(fixtures, raw) for name in fields if got[name] != f[name]]
     assert differ == []
+    docs = list(pipeline.pipe([f["text"] for f in fixtures], batch_size=64))
+    assert [d.text for d in docs] == [f["text"] for f in fixtures]
+    assert [f["id"] for f, doc in zip(fixtures, docs) if doc.to_json() != _reference(pipeline.vocab, f).to_json()] == []
 
 
 @pytest.mark.shared_data
@@ -267,3 +269,56 @@ def test_a_call_whose_worker_was_stopped_by_another_gets_tk205_never_another_cal
         assert _fields(pipeline(TEXTS[1])) == _fields(direct(TEXTS[1]))
     finally:
         pipeline.close()
+
+
+def test_a_worker_that_died_on_its_own_is_tk205_with_its_last_words_then_a_new_one(direct):
+    pipeline = spacy2.Spacy2Pipeline(DEFAULT_PIPELINE, python=Path(sys.executable))
+    try:
+        pipeline._process.kill()
+        pipeline._process.wait()  # dead before the next request: not restarted silently
+        with pytest.raises(spacy2.Spacy2Error, match="worker stopped"):
+            list(pipeline.pipe(TEXTS))
+        assert [_fields(d) for d in pipeline.pipe(TEXTS)] == [_fields(direct(t)) for t in TEXTS]
+    finally:
+        pipeline.close()
+
+
+def test_a_batch_size_below_one_is_tk102(here):
+    from toolkit.errors import InputError
+
+    for bad in (0, -1, 2.5, True):
+        with pytest.raises(InputError, match="batch_size"):
+            list(here.pipe(TEXTS, batch_size=bad))
+        with pytest.raises(InputError, match="batch_size"):
+            here.tokenize(TEXTS, batch_size=bad)
+
+
+_KILLED = """import os, signal, sys, time
+from pathlib import Path
+from toolkit.nlp import spacy2
+pipeline = spacy2.Spacy2Pipeline(sys.argv[1], python=Path(sys.executable))
+print(pipeline._process.pid, flush=True)
+pipeline._request(["A sentence about Tom, who liked it a lot."] * 20000)  # minutes of parsing queued
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_a_driver_killed_outright_takes_the_worker_with_it(tmp_path):
+    """SIGKILL leaves the driver no say: the worker ends on its closed input, not after its queued batches."""
+    script = tmp_path / "killed.py"
+    script.write_text(_KILLED)
+    proc = subprocess.run([sys.executable, str(script), DEFAULT_PIPELINE], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=300)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr[-2000:]
+    stat = Path(f"/proc/{int(proc.stdout.split()[0])}/stat")
+
+    def gone() -> bool:  # exited (a zombie until its new parent reaps it counts as gone)
+        try:
+            return stat.read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+        except OSError:
+            return True
+
+    deadline = time.monotonic() + 15  # the queued parse takes far longer; waits for the event, not a fixed nap
+    while not gone() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert gone()

@@ -306,7 +306,8 @@ def _round_robin(conns: list, tasks: Iterator[Any], guard: _StopWorkersOnSignal 
 def parse(nlp, texts: list[str], *, batch_size: int, n_process: int) -> Iterator:
     """``nlp.pipe(texts, batch_size=batch_size)``'s docs, in order; with ``n_process`` > 1 parsed in that many forked
     workers, batch by batch (the same batches as in one process, so the same docs), which stop on an interrupt
-    instead of hanging the driver or outliving it (spaCy's own ``n_process`` does both)."""
+    instead of hanging the driver or outliving it (spaCy's own ``n_process`` does both). A parser that runs in its
+    own process (spaCy 2's worker, ``runs_apart``) is never forked; a warning says ``n_process`` does not apply."""
     if n_process > 1 and getattr(nlp, "runs_apart", False):  # a parser in its own process is never forked
         warn(f"n_process={n_process} does not apply to a parser that runs in its own process (spaCy 2's worker "
              "parses one batch ahead of the driver): it parses in one process.")

@@ -13,13 +13,12 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import tempfile
 import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from toolkit.errors import MissingDependencyError, ToolkitError
+from toolkit.errors import InputError, MissingDependencyError, ToolkitError
 
 PREFIX = "spacy2:"
 SPACY2_PIPELINE = "spacy2:en_core_web_sm"
@@ -121,13 +120,25 @@ class Spacy2Pipeline:
     def _request(self, texts: list[str], op: str = "parse") -> tuple[int, int]:
         """Send one batch; its ticket, (worker generation, number): replies come back in the order sent."""
         with self._lock:
-            if self._process is None or self._process.poll() is not None:
-                self.close()
+            if self._process is not None and self._process.poll() is not None:
+                self._stopped()  # it died on its own (a crash, out of memory): said, with its last words
+            if self._process is None:  # closed (by this process, or after an error): a new one
                 self.meta = self._start()
-            self._process.stdin.write(json.dumps({"op": op, "texts": texts}) + "\n")
-            self._process.stdin.flush()
+            try:
+                self._process.stdin.write(json.dumps({"op": op, "texts": texts}) + "\n")
+                self._process.stdin.flush()
+            except (BrokenPipeError, OSError):
+                self._stopped()
             self._sent += 1
             return self._generation, self._sent - 1
+
+    def _stopped(self) -> None:
+        """Raise TK205 for a worker that stopped, with the last line of its standard error; the next call starts
+        another."""
+        error = self._error()
+        self.close()
+        raise Spacy2Error(f"spaCy 2's worker stopped: {error[-1] if error else 'no output'}",
+                          fix="run again; if it repeats, rebuild it with " + INSTALL)
 
     def _reply(self, ticket: tuple[int, int], n: int) -> list:
         """The reply to ``ticket`` (``n`` texts). Replies to earlier tickets read on the way are kept for the nested
@@ -139,14 +150,12 @@ class Spacy2Pipeline:
                     break
                 line = self._process.stdout.readline()
                 if not line:
-                    error = self._error()
-                    self.close()
-                    raise Spacy2Error(f"spaCy 2's worker stopped: {error[-1] if error else 'no output'}",
-                                      fix="run again; if it repeats, rebuild it with " + INSTALL)
-                if self._read in self._abandoned:
+                    self._stopped()
+                reply = json.loads(line)
+                if self._read in self._abandoned:  # checked after the parse: a finalizer may abandon it meanwhile
                     self._abandoned.discard(self._read)
                 else:
-                    self._replies[self._read] = json.loads(line)
+                    self._replies[self._read] = reply
                 self._read += 1
             if generation != self._generation or number not in self._replies:
                 raise Spacy2Error("spaCy 2's worker was stopped while this call waited for it (another call's "
@@ -173,8 +182,9 @@ class Spacy2Pipeline:
     def pipe(self, texts: Iterable[str], *, batch_size: int = 64, **_) -> Iterator:
         """The Docs of ``texts``, in order; the worker parses batch k + 1 while batch k's Docs are used. Calls may
         nest (a mention parsed while a review's Docs are read): each reads its own replies."""
+        _check_batch(batch_size)
         texts = [str(t) for t in texts]
-        batches = [texts[i:i + batch_size] for i in range(0, len(texts), max(1, batch_size))]
+        batches = [texts[i:i + batch_size] for i in range(0, len(texts), batch_size)]
         tickets: list[tuple[int, int]] = []
         done = 0
         try:
@@ -196,6 +206,7 @@ class Spacy2Pipeline:
 
     def tokenize(self, texts: Iterable[str], *, batch_size: int = 256) -> list[list[str]]:
         """Each text's token texts from spaCy 2's tokenizer alone (BiasFinder's ``preprocessText`` re-joins them)."""
+        _check_batch(batch_size)
         texts = [str(t) for t in texts]
         out: list[list[str]] = []
         try:
@@ -209,8 +220,31 @@ class Spacy2Pipeline:
             raise
         return out
 
+    def raw(self, texts: Iterable[str], *, batch_size: int = 64) -> list[dict]:
+        """The worker's parses of ``texts`` as it wrote them (the neuralcoref fixtures' fields), before any Doc is
+        rebuilt."""
+        _check_batch(batch_size)
+        texts = [str(t) for t in texts]
+        out: list[dict] = []
+        try:
+            for start in range(0, len(texts), batch_size):
+                batch = texts[start:start + batch_size]
+                out += self._reply(self._request(batch), len(batch))
+        except Spacy2Error:
+            raise
+        except BaseException:
+            self.close()
+            raise
+        return out
+
     def __call__(self, text: str):
         return next(iter(self.pipe([text])))
+
+
+def _check_batch(batch_size) -> None:
+    if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1:
+        raise InputError(f"batch_size must be a whole number of texts, 1 or more: got {batch_size!r}.",
+                         fix="pass batch_size=64 (the default) or another positive whole number.")
 
 
 def load(name: str, *, disable: tuple[str, ...] = ()) -> Spacy2Pipeline:
@@ -226,4 +260,4 @@ def record(pipeline: Spacy2Pipeline) -> dict:
     meta = pipeline.meta
     return {"model": f"{meta.get('lang', 'en')}_{meta.get('name', '')}", "version": meta.get("version"),
             "spacy": meta.get("spacy"), "license": meta.get("license"),
-            "source": f"{meta.get('package')} under {pipeline.python} (python {sys.version_info[0]}: the driver)"}
+            "python": meta.get("python"), "source": f"{meta.get('package')} under {pipeline.python}"}

