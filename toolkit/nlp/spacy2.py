@@ -206,33 +206,25 @@ class Spacy2Pipeline:
 
     def tokenize(self, texts: Iterable[str], *, batch_size: int = 256) -> list[list[str]]:
         """Each text's token texts from spaCy 2's tokenizer alone (BiasFinder's ``preprocessText`` re-joins them)."""
-        _check_batch(batch_size)
-        texts = [str(t) for t in texts]
-        out: list[list[str]] = []
-        try:
-            for start in range(0, len(texts), batch_size):
-                batch = texts[start:start + batch_size]
-                out += self._reply(self._request(batch, "tokenize"), len(batch))
-        except Spacy2Error:
-            raise
-        except BaseException:
-            self.close()
-            raise
-        return out
+        return self._batched(texts, "tokenize", batch_size)
 
     def raw(self, texts: Iterable[str], *, batch_size: int = 64) -> list[dict]:
         """The worker's parses of ``texts`` as it wrote them (the neuralcoref fixtures' fields), before any Doc is
         rebuilt."""
+        return self._batched(texts, "parse", batch_size)
+
+    def _batched(self, texts: Iterable[str], op: str, batch_size: int) -> list:
+        """The worker's replies to ``op`` over ``texts``, one batch at a time."""
         _check_batch(batch_size)
         texts = [str(t) for t in texts]
-        out: list[dict] = []
+        out: list = []
         try:
             for start in range(0, len(texts), batch_size):
                 batch = texts[start:start + batch_size]
-                out += self._reply(self._request(batch), len(batch))
+                out += self._reply(self._request(batch, op), len(batch))
         except Spacy2Error:
             raise
-        except BaseException:
+        except BaseException:  # Ctrl-C: the pipe's state is unknown, the worker is stopped
             self.close()
             raise
         return out
