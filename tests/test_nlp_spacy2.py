@@ -236,8 +236,8 @@ def test_preprocessing_with_spacy2s_tokenizer_gives_the_fixtures_texts(real):
         found = [r for r in raw if all(w in r for w in words) and pattern.search(r)]
         if len(found) == 1:
             pairs.append((fixture["text"], found[0]))
-    spacy2_texts = preprocess_all([r for _, r in pairs], parser=spacy2.SPACY2_PIPELINE)
-    spacy3_texts = preprocess_all([r for _, r in pairs], parser=DEFAULT_PIPELINE)
+    spacy2_texts = preprocess_all(pd.Series([r for _, r in pairs]), parser=spacy2.SPACY2_PIPELINE).tolist()
+    spacy3_texts = preprocess_all(pd.Series([r for _, r in pairs]), parser=DEFAULT_PIPELINE).tolist()
     matched = [(want, two, three) for (want, _), two, three in zip(pairs, spacy2_texts, spacy3_texts)
                if want in (two, three)]  # the raw review found is the fixture's
     assert len(matched) >= 100

@@ -198,7 +198,8 @@ def occupation_templates_paper(corpus: pd.DataFrame, *, n_process: int = 1, list
     (:func:`title_vocabulary`); ``words`` overrides it (a benchmark may pass any). ``parser``: the spaCy pipeline
     standing in for CoreNLP's sentences, tags and entities (each sentence is re-parsed by the small English
     pipeline, as BiasFinder's spaCy step did; by spaCy 2 itself when ``parser`` is ``"spacy2:…"``). ``cleanup``:
-    ``"biasfinder"`` (its ``preprocessText``, as the gender and country instances) or ``"tags"``. ``per_review``: ``"each"`` distinct occupation its template (``main.py``)
+    ``"biasfinder"`` (its ``preprocessText``, as the gender and country instances) or ``"tags"``. ``per_review``:
+    ``"each"`` distinct occupation its template (``main.py``)
     or only the ``"first"`` one in the text (``utils.py``'s ``generateMultipleMutantOcc``, which stops at the first
     template). Columns :data:`TEMPLATE_COLUMNS` (``k``: the template's rank within its review); ``rejected`` (a dict,
     filled): sentences per reason, ``biasfinder:<reason>``."""
@@ -209,9 +210,8 @@ def occupation_templates_paper(corpus: pd.DataFrame, *, n_process: int = 1, list
     vocabulary = title_vocabulary(titles, lists) if words is None else tuple(words)
     forms = title_forms(vocabulary)
     pattern = _prefilter(vocabulary)
-    texts = (pd.Series(preprocess_all(corpus["text"].astype(str).tolist(), parser=parser), index=corpus.index,
-                       dtype=object)
-             if cleanup == "biasfinder" else corpus["text"].astype(str).map(lambda t: _clean(t, cleanup=cleanup)))
+    texts = (preprocess_all(corpus["text"].astype(str), parser=parser) if cleanup == "biasfinder"
+             else corpus["text"].astype(str).map(lambda t: _clean(t, cleanup=cleanup)))
     keep = texts.map(lambda t: pattern.search(t) is not None).astype(bool)
     rows = corpus.loc[keep].assign(text=texts[keep])
     nlp = nlp_layer.load_pipeline(parser, disable=("lemmatizer",))

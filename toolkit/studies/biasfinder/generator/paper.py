@@ -109,14 +109,16 @@ def preprocess(text: str) -> str:
     return _rejoin([token.text for token in _tokenizer()(_clean(text))])
 
 
-def preprocess_all(texts, *, parser: str = SPACY2_PIPELINE) -> list[str]:
-    """:func:`preprocess` of each text, tokenized by ``parser``'s own tokenizer when it is spaCy 2 (BiasFinder's:
-    its tokens differ from spaCy 3's in about 4 % of IMDB reviews, e.g. "14-year" stays one token, so "14-year"
-    survives where spaCy 3's "14 - year" is closed up to "14year"), else by spaCy 3's."""
+def preprocess_all(texts: pd.Series, *, parser: str = SPACY2_PIPELINE) -> pd.Series:
+    """:func:`preprocess` of each text (same index), tokenized by ``parser``'s own tokenizer when it is spaCy 2
+    (BiasFinder's: its tokens differ from spaCy 3's in about 3 % of IMDB reviews, e.g. "14-year" stays one token, so
+    "14-year" survives where spaCy 3's "14 - year" is closed up to "14year"), else by spaCy 3's."""
     cleaned = [_clean(str(text)) for text in texts]
-    if not parser.startswith(SPACY2_PREFIX):
-        return [_rejoin([token.text for token in _tokenizer()(text)]) for text in cleaned]
-    return [_rejoin(tokens) for tokens in nlp_layer.load_pipeline(parser, disable=("lemmatizer",)).tokenize(cleaned)]
+    if parser.startswith(SPACY2_PREFIX):
+        tokens = nlp_layer.load_pipeline(parser, disable=("lemmatizer",)).tokenize(cleaned)
+    else:
+        tokens = [[token.text for token in _tokenizer()(text)] for text in cleaned]
+    return pd.Series([_rejoin(t) for t in tokens], index=texts.index, dtype=object)
 
 
 class _Phrases:
@@ -317,8 +319,7 @@ def paper_templates(corpus: pd.DataFrame, *, backend: str = "neuralcoref", n_pro
     pairs = word_lists(lists).noun_pairs
     phrases_nouns = gender_nouns(pairs, nouns)  # an unknown option fails here, before the parse
     columns = ["doc_id", "corpus", "text", "template", "gender"]
-    texts = pd.Series(preprocess_all(corpus["text"].astype(str).tolist(), parser=parser), index=corpus.index,
-                      dtype=object)
+    texts = preprocess_all(corpus["text"].astype(str), parser=parser)
     keep = texts.map(lambda t: _PREFILTER.search(t) is not None).astype(bool)
     rows = corpus.loc[keep].assign(text=texts[keep])
     resolver = coref.backend(backend)
