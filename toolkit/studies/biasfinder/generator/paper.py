@@ -109,10 +109,11 @@ def preprocess(text: str) -> str:
     return _rejoin([token.text for token in _tokenizer()(_clean(text))])
 
 
-def preprocess_all(texts: pd.Series, *, parser: str = SPACY2_PIPELINE) -> pd.Series:
+def preprocess_all(texts: pd.Series | list[str], *, parser: str = SPACY2_PIPELINE) -> pd.Series:
     """:func:`preprocess` of each text (same index), tokenized by ``parser``'s own tokenizer when it is spaCy 2
     (BiasFinder's: its tokens differ from spaCy 3's in about 3 % of IMDB reviews, e.g. "14-year" stays one token, so
     "14-year" survives where spaCy 3's "14 - year" is closed up to "14year"), else by spaCy 3's."""
+    texts = texts if isinstance(texts, pd.Series) else pd.Series(list(texts), dtype=object)  # a list or a tuple too
     cleaned = [_clean(str(text)) for text in texts]
     if parser.startswith(SPACY2_PREFIX):
         tokens = nlp_layer.load_pipeline(parser, disable=("lemmatizer",)).tokenize(cleaned)
