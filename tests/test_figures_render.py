@@ -1228,6 +1228,31 @@ def test_plots_wording_rows_follow_the_published_estimate_as_the_box_plots_follo
         plots.wording(pd.DataFrame(rows), attribute="gender", order="vader")
 
 
+def test_plots_wording_says_under_the_figure_what_the_reworded_sets_are():
+    """Readers met "reworded: w1" in the legend with nothing to say what w1 is: the note names the sets as the legend
+    does and says what they are; a figure of the published wording alone has no such note."""
+    rows = [{"wording": w, "model": m, "task": "valence", "attribute": "gender", "estimate": 0.01, "ci_low": 0.0,
+             "ci_high": 0.02, "p_adjusted": 0.5, "verdict": "inconclusive"}
+            for m in ("vader", "afinn") for w in ("published", "w1", "w2", "w3", "w4")]
+
+    def note(ax):  # under a one-legend figure the note heads the legend (style._legend_outside)
+        texts = [t.get_text() for t in ax.figure.texts] + [g.get_title().get_text() for g in _legends(ax.figure)]
+        return " ".join(" ".join(texts).split())
+
+    with plots.use_preset("acl-double"):
+        four = note(plots.wording(pd.DataFrame(rows), attribute="gender"))
+        two = note(plots.wording(pd.DataFrame([r for r in rows if r["wording"] in ("published", "w1", "w2")]),
+                                 attribute="gender"))
+        alone = note(plots.wording(pd.DataFrame([r for r in rows if r["wording"] == "published"]),
+                                   attribute="gender"))
+        tasks = note(plots.wording(pd.DataFrame([{**r, "task": t} for r in rows for t in ("anger", "joy")]),
+                                   attribute="gender"))
+    assert four.startswith("w1–w4: the EEC's 11 templates reworded") and "k-th rewording" in four
+    assert two.startswith("w1 and w2: the EEC's 11 templates reworded")
+    assert "reworded" not in alone
+    assert "; w1–w4: the EEC's 11 templates reworded" in tasks and "F, M: female, male names" in tasks
+
+
 def test_agreement_ranks_draw_a_tie_at_zero_open_and_say_so():
     """Four models with no BTC tie at rank 6.5 under BiasFinder: a reader took the tie for a finding. A rank whose
     headline is exactly 0 is an open marker, and the legend says what open means."""

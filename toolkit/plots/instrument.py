@@ -47,6 +47,9 @@ which no model's shape is (round 15 read the hollow square, triangle and ▽ as 
 marks merged with the interval line into < and >, round 16 and a review)."""
 WORDING_MARKER_SIZE = 5.0
 """A reworded set's marker size (points): a digit shows less ink than a filled marker of the same size."""
+REWORDINGS = ("the EEC's 11 templates reworded by this project, meaning kept; set k takes each template's k-th "
+              "rewording (a determiner, a preposition, a synonym, a time adverbial, a cleft or a voice change)")
+"""What the reworded sets of :func:`wording` are (``resources/eec_wordings.json``), said under the figure."""
 ROW_INCHES = 0.3
 """Height each system past the fourth adds to :func:`confounds` and :func:`wording` (rows of four or five markers
 each stay apart)."""
@@ -255,7 +258,7 @@ def wording(table: pd.DataFrame, *, attribute: str, order: Sequence[str] | None 
         for cell in _column_bottoms(cells):  # a panel's width
             cell.set_xlabel(f"{attribute} estimate ({a_short} − {b_short}),\n95\u00a0% interval per wording set")
         _note_below(cells[0], f"{a_short}, {b_short}: {a}, {b} names; {SCORE_RANGE}; each interval simultaneous "
-                              "over its wording set's tests")
+                              "over its wording set's tests" + _rewordings_note(data, start="; "))
         _legend_outside(cells[0], *_wording_keys(cells[0], data), under=True)
         return cells[0]
     systems = data["model"].nunique()  # a row of five intervals per system: room past the fourth, as confounds
@@ -264,8 +267,19 @@ def wording(table: pd.DataFrame, *, attribute: str, order: Sequence[str] | None 
     ax.set(xlabel=f"{attribute} estimate ({a} − {b}), {SCORE_RANGE}; 95\u00a0% interval simultaneous over each wording "
                   "set's tests", ylabel="",
            title=title)
+    _note_below(ax, _rewordings_note(data))
     _legend_outside(ax, *_wording_keys(ax, data))
     return ax
+
+
+def _rewordings_note(data: pd.DataFrame, *, start: str = "") -> str:
+    """What the reworded sets of ``data`` are (:data:`REWORDINGS`), named as the legend names them ("w1–w4"), or ""
+    when only the published wording is drawn."""
+    sets = list(_rewordings(data))
+    if not sets:
+        return ""
+    named = f"{sets[0]}–{sets[-1]}" if len(sets) > 2 else " and ".join(sets)
+    return f"{start}{named}: {REWORDINGS}"
 
 
 def _rewordings(data: pd.DataFrame) -> dict[str, str]:
