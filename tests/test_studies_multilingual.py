@@ -232,6 +232,15 @@ def test_the_family_names_the_tests_its_intervals_are_simultaneous_over(table):
     assert set(alone["family"]) == {"multilingual:all: 2 tests (1 language × models × attributes), holm"}
 
 
+def test_a_system_none_of_whose_sentences_has_its_pair_scored_is_a_recorded_skip(table):
+    es = table[(table["source"] == "camara2022") & (table["language"] == "es")]
+    planted = es.assign(model="synthetic", task="valence", score=0.5, label="", truncated=False)
+    female = planted[planted["gender"] == "female"].head(6).assign(model="half")  # no male partner scored
+    with pytest.warns(UserWarning, match=r"no gap for half \(valence\) in es \(camara2022\)"):
+        stats = analysis.statistics(pd.concat([planted, female]), subsets=("all",))
+    assert set(stats["model"]) == {"synthetic"}
+
+
 def test_multilingual_run_without_the_corpora_is_a_coded_error_before_any_scoring(tmp_path):
     from toolkit.studies import multilingual
 

@@ -33,7 +33,7 @@ from toolkit import checks
 from toolkit import intersections as intersections_study
 from toolkit import stats as tkstats
 from toolkit.cases import with_scores
-from toolkit.errors import SchemaError
+from toolkit.errors import SchemaError, warn
 
 COLUMNS = ("language", "source", "model", "task", "attribute", "subset", "group_a", "group_b", "estimate", "ci_low",
            "ci_high", "effect_size", "p_value", "p_adjusted", "verdict", "reason", "n_templates", "n_units",
@@ -106,6 +106,13 @@ def statistics(scored: pd.DataFrame, *, subsets: Sequence[str] = SUBSETS, alpha:
     alpha, margin, n_boot = checks.statistics(correction=correction, margin=margin, alpha=alpha, n_boot=n_boot,
                                               min_boot=100)
     long = deltas(scored)
+    systems = ["language", "source", "model", "task"]
+    unpaired = scored[systems].drop_duplicates().merge(long[systems].drop_duplicates(), how="left", indicator=True)
+    unpaired = unpaired[unpaired["_merge"] == "left_only"]
+    if len(unpaired):  # a recorded skip, never a silent drop
+        named = ", ".join(f"{r.model} ({r.task}) in {r.language} ({r.source})" for r in unpaired.itertuples())
+        warn(f"multilingual statistics: no gap for {named}: none of its scored sentences has its pair (the same "
+             "sentence with a person of the other group) scored too. Score every sentence of the corpus.")
     rows = []
     for subset in subsets:
         part = long if subset == "all" else long[long["emotion"] == subset.split(":", 1)[1]]
