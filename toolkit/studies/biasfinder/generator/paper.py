@@ -15,7 +15,8 @@ Apache-2.0) and rewritten here.
    or a phrase whose own parse (the mention parsed alone) has a NOUN root that is a gender noun
    (:func:`gender_nouns`: the ``isInFeminineGenderAssosiatedWord`` of the ``utils.py`` its gender and country
    generators import looks the word up in the *masculine* column, so only the masculine nouns of the word-list
-   preset count; ``nouns="both"`` counts the feminine ones too). A review is kept only with exactly one person cluster.
+   preset count; ``nouns="both"`` counts the feminine ones too). A review is kept only with exactly one person
+   cluster.
 4. Gender: every mention is a pronoun, a PERSON entity's text (``<name>``) or a phrase rooted in a gender noun
    (the noun becomes ``<noun:…>``), with at least one pronoun and one gender throughout. Country: at least one
    pronoun (one gender) and one PERSON text (``<name:gender>``); other mentions stay as written.
@@ -334,8 +335,7 @@ def paper_templates(corpus: pd.DataFrame, *, backend: str = "neuralcoref", n_pro
     slots (:mod:`.country`'s format). ``parser``: the spaCy pipeline that parses the reviews and the mentions
     (:func:`toolkit.nlp.load_pipeline`); ``names``: which texts are person names, ``"entities"`` (BiasFinder's: the
     PERSON entities), ``"name-parts"`` (also :func:`name_parts`) or ``"cluster"`` (also :func:`cluster_names`);
-    ``nouns``: which gender nouns count
-    (:func:`gender_nouns`); ``country_clusters``: which cluster gives the country template (:func:`templates_of`);
+    ``nouns``: which gender nouns count (:func:`gender_nouns`); ``country_clusters``: which cluster gives the country template (:func:`templates_of`);
     ``pronoun_slots``: how pronoun slots are typed (:func:`pronoun_slot`)."""
     if names not in NAMES:
         raise unknown("names option", names, NAMES)
