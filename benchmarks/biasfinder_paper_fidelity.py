@@ -63,9 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     from toolkit.studies.biasfinder.generator.lists import word_lists
     from toolkit.studies.biasfinder.generator.paper import (
         _Phrases,
-        cluster_names,
         gender_nouns,
-        name_parts,
+        person_texts,
         templates_of,
     )
 
@@ -91,12 +90,8 @@ def main(argv: list[str] | None = None) -> int:
             phrases, reference = phrases_of[which], references[which]
             ours = []
             for doc, spans in zip(docs, clusters):
-                persons = {e.text for e in doc.ents if e.label_ == "PERSON"}
-                if option == "cluster":
-                    persons |= cluster_names(doc, spans)
-                elif option == "name-parts":
-                    persons |= name_parts(doc, spans)
-                ours.append(templates_of(doc, spans, persons=persons, phrases=phrases, pairs=pairs))
+                ours.append(templates_of(doc, spans, persons=person_texts(doc, spans, option), phrases=phrases,
+                                         pairs=pairs))
             shown = 0
             for k, instance in enumerate(("gender", "country")):
                 ref = [r[k] for r in reference]

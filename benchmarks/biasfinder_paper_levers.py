@@ -64,9 +64,8 @@ def main(argv: list[str] | None = None) -> int:
         _PREFILTER,
         _clusters,
         _Phrases,
-        cluster_names,
         gender_nouns,
-        name_parts,
+        person_texts,
         preprocess_all,
         templates_of,
     )
@@ -92,13 +91,8 @@ def main(argv: list[str] | None = None) -> int:
             results = []
             for doc, spans in zip(docs, clusters):
                 phrases.prepare(doc.text[s:e] for c in spans for s, e in c)
-                persons = {e.text for e in doc.ents if e.label_ == "PERSON"}
-                if option == "cluster":
-                    persons |= cluster_names(doc, spans)
-                elif option == "name-parts":
-                    persons |= name_parts(doc, spans)
-                results.append(templates_of(doc, spans, persons=persons, phrases=phrases, pairs=pairs,
-                                            country_clusters=country))
+                results.append(templates_of(doc, spans, persons=person_texts(doc, spans, option), phrases=phrases,
+                                            pairs=pairs, country_clusters=country))
             made[key] = results
             for k, instance in enumerate(("gender", "country")):
                 got = [r[k] for r in results]

@@ -280,9 +280,12 @@ def _rewordings_note(data: pd.DataFrame, *, start: str = "") -> str:
     sets = list(_rewordings(data))
     if not sets:
         return ""
-    run = [f"w{k}" for k in range(1, len(sets) + 1)]  # a range only for w1, w2, … in order: "w1–w4"
-    named = (f"{sets[0]}–{sets[-1]}" if len(sets) > 2 and sets == run else
-             ", ".join(sets[:-1]) + f"{',' if len(sets) > 2 else ''} and {sets[-1]}" if len(sets) > 1 else sets[0])
+    if len(sets) > 2 and sets == [f"w{k}" for k in range(1, len(sets) + 1)]:  # a range only for w1, w2, … in order
+        named = f"{sets[0]}–{sets[-1]}"
+    elif len(sets) > 2:
+        named = ", ".join(sets[:-1]) + f", and {sets[-1]}"
+    else:
+        named = " and ".join(sets)
     templates = len(load_json("eec_wordings")["templates"])
     return f"{start}{named}: {REWORDINGS.format(n=templates)}"
 

@@ -209,6 +209,20 @@ def name_parts(doc, clusters: list[list[tuple[int, int]]]) -> set[str]:
     return found
 
 
+def person_texts(doc, clusters: list[list[tuple[int, int]]], names: str = "entities") -> set[str]:
+    """The texts that count as person names in one parsed review (:data:`NAMES`): its PERSON entities
+    (``"entities"``, BiasFinder's), and also :func:`name_parts` (``"name-parts"``) or :func:`cluster_names`
+    (``"cluster"``) of its ``clusters``."""
+    if names not in NAMES:
+        raise unknown("names option", names, NAMES)
+    persons = {ent.text for ent in doc.ents if ent.label_ == "PERSON"}
+    if names == "cluster":
+        persons |= cluster_names(doc, clusters)
+    elif names == "name-parts":
+        persons |= name_parts(doc, clusters)
+    return persons
+
+
 def pronoun_slot(doc, start: int, end: int, how: str = "word") -> str:
     """The gender template's slot for the pronoun at ``doc.text[start:end]`` (one of :data:`PRONOUN_GENDER`).
     ``how="word"`` (BiasFinder's dictionaries: the other gender's form of a word is one word, so "her" → "his" and
@@ -358,11 +372,7 @@ def paper_templates(corpus: pd.DataFrame, *, backend: str = "neuralcoref", n_pro
     for row, doc in zip(rows.itertuples(index=False), docs):
         clusters = _clusters(resolver, backend, doc)
         phrases.prepare(doc.text[s:e] for c in clusters for s, e in c)
-        persons = {ent.text for ent in doc.ents if ent.label_ == "PERSON"}
-        if names == "cluster":
-            persons |= cluster_names(doc, clusters)
-        elif names == "name-parts":
-            persons |= name_parts(doc, clusters)
+        persons = person_texts(doc, clusters, names)
         made = templates_of(doc, clusters, persons=persons, phrases=phrases, pairs=pairs,
                             country_clusters=country_clusters, pronoun_slots=pronoun_slots)
         for stage, result, out in (("gender", made[0], gender_rows), ("country", made[1], country_rows)):
