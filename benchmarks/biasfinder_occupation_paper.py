@@ -8,12 +8,16 @@ Draws ``--n`` reviews (seeded), runs the occupation method for each ``--titles``
 pipeline and ``--cleanups`` option, and, given ``--extra`` words, with the preset's occupations plus those. A review can
 give several templates (one per distinct occupation), so the interval is a percentile bootstrap over reviews
 (``--boot`` resamples); the share of reviews with at least one template carries a Wilson interval. Prints the
-sentence-level rejection counts and the most frequent occupations.
+sentence-level rejection counts, the most frequent occupations, how many templates use a word outside the
+``--lists`` occupations (``outside_list``), and review for review against the first configuration: reviews whose first
+template appears, disappears or changes its text.
 """
 from __future__ import annotations
 
 import argparse
+import re
 import time
+from collections import Counter
 
 import numpy as np
 import pandas as pd
@@ -38,6 +42,34 @@ def yield_row(templates: pd.DataFrame, n: int, *, label: str, boot: int, seed: i
     return {"vocabulary": label, "reviews": n, "templates": len(templates), "per_1000": 1000 * per_review.mean(),
             "ci_low": 1000 * low, "ci_high": 1000 * high, "reviews_with_any_per_1000": 1000 * k / n,
             "any_ci_low": 1000 * r_low, "any_ci_high": 1000 * r_high, "paper_per_1000": PAPER_PER_1000}
+
+
+def compare_key(templates: pd.DataFrame) -> dict[int, tuple[str, str]]:
+    """Each review's first template (the preset's one per review) and its occupation, by the review's row."""
+    first = templates[templates["k"] == 0]
+    return dict(zip(first["doc_id"].astype(int), zip(first["template"].astype(str), first["occupation"].astype(str))))
+
+
+def changes(base: dict[int, tuple[str, str]], other: dict[int, tuple[str, str]]) -> str:
+    """Reviews with a first template in ``other`` and not ``base`` (gained), the reverse (lost), and both with a
+    different text (changed): another occupation, or the same one with text that differs only in spacing, only in
+    spacing and hyphens, or otherwise."""
+    gained = len(other.keys() - base.keys())
+    lost = len(base.keys() - other.keys())
+    kinds = Counter()
+    for k in base.keys() & other.keys():
+        (a, word_a), (b, word_b) = base[k], other[k]
+        if a == b:
+            continue
+        if word_a != word_b:
+            kinds["another occupation"] += 1
+        elif re.sub(r"\s+", "", a) == re.sub(r"\s+", "", b):
+            kinds["spacing only"] += 1
+        elif re.sub(r"[\s-]+", "", a) == re.sub(r"[\s-]+", "", b):
+            kinds["spacing and hyphens only"] += 1
+        else:
+            kinds["other words"] += 1
+    return f"reviews gained {gained}, lost {lost}, first template changed {sum(kinds.values())} {dict(kinds)}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -69,14 +101,21 @@ def main(argv: list[str] | None = None) -> int:
     if args.extra:
         configs.append((f"{args.lists} list + {len(args.extra)} words", {"words": tuple(base) + tuple(args.extra),
                                                                        "cleanup": "tags"}))
+    firsts = {}
     for label, options in configs:
         started = time.perf_counter()
         found = occupation_templates_paper(sample, lists=args.lists, **options, rejected=(found_rejected := {}))
         seconds = time.perf_counter() - started
+        outside = int((~found["occupation"].str.lower().isin({w.lower() for w in base})).sum())
         rows.append({**yield_row(found.assign(row=found["doc_id"]), n, label=label, boot=args.boot, seed=args.seed),
-                     "seconds": round(seconds, 1)})
+                     "outside_list": outside, "seconds": round(seconds, 1)})
         print(label, f"{seconds:.0f} s", found_rejected, flush=True)
         print("  most frequent:", found["occupation"].value_counts().head(15).to_dict(), flush=True)
+        firsts[label] = compare_key(found)
+    base_label = next(iter(firsts))
+    for label, first in firsts.items():
+        if label != base_label:
+            print(f"{label} vs {base_label}: {changes(firsts[base_label], first)}")
     pd.set_option("display.width", 220)
     print(pd.DataFrame(rows).round(1).to_string(index=False))
     return 0

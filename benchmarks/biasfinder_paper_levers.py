@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections import Counter
+from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
@@ -30,7 +31,7 @@ from toolkit.studies.biasfinder.generator.paper import NAMES  # the person-name 
 PAPER = {"gender": 3057 / 25, "country": 2344 / 25}
 
 
-def overlap(results: list[tuple]) -> dict[str, int]:
+def overlap(results: Iterable[tuple]) -> dict[str, int]:
     """How one configuration's gender and country templates overlap, review for review (see the module docstring)."""
     counts = Counter()
     for gender, country in results:
@@ -79,7 +80,9 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.parsers:
         started = time.perf_counter()
         nlp = load_pipeline(name, disable=("lemmatizer",))
-        texts = [t for t in preprocess_all(sample["text"].astype(str), parser=name) if _PREFILTER.search(t)]
+        prepared = preprocess_all(sample["text"].astype(str), parser=name)
+        kept = [i for i, t in enumerate(prepared) if _PREFILTER.search(t)]  # the sample's rows, to compare by review
+        texts = [prepared[i] for i in kept]
         phrases_of = {which: _Phrases(nlp, gender_nouns(pairs, which)) for which in args.nouns}
         docs = list(nlp.pipe(texts, batch_size=64))
         clusters = [_clusters(resolver, "neuralcoref", doc) for doc in docs]
@@ -88,14 +91,14 @@ def main(argv: list[str] | None = None) -> int:
                                        for c in args.country_clusters]:
             phrases = phrases_of[which]
             key = f"{name} names={option} nouns={which}" + ("" if country == "one" else f" country={country}")
-            results = []
-            for doc, spans in zip(docs, clusters):
+            results = {}
+            for row, doc, spans in zip(kept, docs, clusters):
                 phrases.prepare(doc.text[s:e] for c in spans for s, e in c)
-                results.append(templates_of(doc, spans, persons=person_texts(doc, spans, option), phrases=phrases,
-                                            pairs=pairs, country_clusters=country))
+                results[row] = templates_of(doc, spans, persons=person_texts(doc, spans, option), phrases=phrases,
+                                            pairs=pairs, country_clusters=country)
             made[key] = results
             for k, instance in enumerate(("gender", "country")):
-                got = [r[k] for r in results]
+                got = [r[k] for r in results.values()]
                 count = sum(not isinstance(g, str) for g in got)
                 low, high = proportion_confint(count, n, method="wilson")
                 reasons = Counter(g for g in got if isinstance(g, str))
@@ -111,8 +114,9 @@ def main(argv: list[str] | None = None) -> int:
     for key, results in made.items():
         if key == base:
             continue
+        no_text = ("no_pronoun_word", "no_pronoun_word")  # a review the pronoun prefilter left out
         for k, instance in enumerate(("gender", "country")):
-            pairs_ = list(zip(made[base], results))
+            pairs_ = [(made[base].get(row, no_text), results.get(row, no_text)) for row in range(n)]
             gained = sum(isinstance(a[k], str) and not isinstance(b[k], str) for a, b in pairs_)
             lost = sum(not isinstance(a[k], str) and isinstance(b[k], str) for a, b in pairs_)
             changed = sum(not isinstance(a[k], str) and not isinstance(b[k], str) and a[k][0] != b[k][0]
@@ -121,9 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     for key, results in made.items():
         if "country=" in key:
             continue
-        counts = overlap(results)
+        counts = overlap(results.values())
         # per review: 1 gender only, -1 country only, 0 otherwise (reviews without a prefilter match: 0)
-        difference = [int(not isinstance(g, str)) - int(not isinstance(c, str)) for g, c in results]
+        difference = [int(not isinstance(g, str)) - int(not isinstance(c, str)) for g, c in results.values()]
         difference += [0] * (n - len(difference))
         low, high = DescrStatsW(1000 * np.array(difference, dtype=float)).tconfint_mean()
         print(f"{key}: {counts}; gender - country = {1000 * sum(difference) / n:.1f} per 1,000 "
