@@ -9,8 +9,9 @@ pipeline and ``--cleanups`` option, and, given ``--extra`` words, with the prese
 give several templates (one per distinct occupation), so the interval is a percentile bootstrap over reviews
 (``--boot`` resamples); the share of reviews with at least one template carries a Wilson interval. Prints the
 sentence-level rejection counts, the most frequent occupations, how many templates use a word outside the
-``--lists`` occupations (``outside_list``), and review for review against the first configuration: reviews whose first
-template appears, disappears or changes its text.
+``--lists`` occupations (``outside_list``; ``outside_list_first``: of the first templates, one per review), and
+review for review against the first configuration: reviews whose first template appears, disappears or changes its
+text.
 """
 from __future__ import annotations
 
@@ -106,9 +107,10 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         found = occupation_templates_paper(sample, lists=args.lists, **options, rejected=(found_rejected := {}))
         seconds = time.perf_counter() - started
-        outside = int((~found["occupation"].str.lower().isin({w.lower() for w in base})).sum())
+        outside = ~found["occupation"].str.lower().isin({w.lower() for w in base})
         rows.append({**yield_row(found.assign(row=found["doc_id"]), n, label=label, boot=args.boot, seed=args.seed),
-                     "outside_list": outside, "seconds": round(seconds, 1)})
+                     "outside_list": int(outside.sum()), "outside_list_first": int(outside[found["k"] == 0].sum()),
+                     "seconds": round(seconds, 1)})
         print(label, f"{seconds:.0f} s", found_rejected, flush=True)
         print("  most frequent:", found["occupation"].value_counts().head(15).to_dict(), flush=True)
         firsts[label] = compare_key(found)

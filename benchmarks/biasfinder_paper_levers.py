@@ -102,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
                 count = sum(not isinstance(g, str) for g in got)
                 low, high = proportion_confint(count, n, method="wilson")
                 reasons = Counter(g for g in got if isinstance(g, str))
+                reasons["no_pronoun_word"] = n - len(results)  # left out by the pronoun prefilter: counted too
                 rows.append({"config": key, "instance": instance, "reviews": n, "templates": count,
                              "per_1000": 1000 * count / n, "ci_low": 1000 * low, "ci_high": 1000 * high,
                              "paper_per_1000": PAPER[instance], "parse_coref_seconds": round(seconds),
