@@ -116,6 +116,25 @@ def test_studies_registry_every_study_returns_the_one_result_type(lexicon_result
     assert all(any(n in text for n in names) for text in sides["conclusion"])
 
 
+def test_studies_registry_equivalence_margins_are_on_the_estimates_scale(lexicon_results):
+    """A verdict's margin (±m) and the row's estimate and interval share one scale: an "equivalent within ±m" row's
+    95 % interval lies within about ±m (TOST's 90 % interval lies inside it; the 95 % one at most 1.2 times wider).
+    BTC-SAM's summary printed percentage points beside a margin on the 0-1 scale."""
+    from toolkit import verdicts
+
+    checked = 0
+    for name, result in lexicon_results.items():
+        stats = result.stats
+        equivalent = stats[stats["verdict"].map(verdicts.kind) == "equivalent"]
+        for _, row in equivalent.iterrows():
+            margin = float(verdicts.margin_of(row["verdict"]).lstrip("±"))
+            assert max(abs(row["ci_low"]), abs(row["ci_high"])) <= 1.2 * margin, (name, row.to_dict())
+            checked += 1
+        if name == "btcsam":
+            assert len(equivalent), "the lexicons' BTC-SAM rows hold an equivalence verdict to check"
+    assert checked
+
+
 def test_studies_registry_result_attributes_name_what_exists(lexicon_results):
     result = lexicon_results["eec"]
     assert result.tests is result.frames["tests"] and result.alpha == result.settings.alpha

@@ -324,10 +324,12 @@ class BTCSAM(Study):
         return stats_frame.frame(pd.DataFrame({
             "model": table["model"], "attribute": table["bias_type"],
             "scope": "test set " + table["test_set"].astype(str) + ", θ = " + table["theta"].astype(str),
-            "estimate": table["excess_pct"], "ci_low": table["excess_low"], "ci_high": table["excess_high"],
+            # on the 0-1 scale of the verdict's margin (Table 5 prints the same numbers × 100, percentage points)
+            "estimate": table["excess_pct"] / 100, "ci_low": table["excess_low"] / 100,
+            "ci_high": table["excess_high"] / 100,
             "effect_size": table["effect_size"], "p_value": table["p_value"], "p_adjusted": table["p_adjusted"],
             "verdict": table["verdict"],
-            "unit": "failure-rate excess (percentage points): cross-group − same-group pairs",
+            "unit": "failure-rate excess (a share of cases, 0–1; Table 5: × 100): cross-group − same-group pairs",
             "family": record.get("family", ""), "correction": record.get("correction", ""),
             "null": "same-group pairs within a case", "reason": table["no_test_reason"]}), study=self.name)
 
