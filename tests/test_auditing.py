@@ -110,6 +110,27 @@ def test_auditing_a_model_whose_output_is_refused_leaves_the_others_to_run():
     assert alone.summary.empty and set(alone.skipped) == {"eec: py:synthetic_models:out_of_range", "eec"}
 
 
+def test_auditing_a_model_refused_everywhere_is_warned_of_and_still_in_the_report(tmp_path):
+    """A model refused in every study it ran in: a warning names it as it happens (not only AuditResult.skipped),
+    and report() and write() still give the page, its provenance naming the model with its fingerprint; before,
+    report() raised KeyError and write() into a new folder TK105 when no study had run."""
+    with pytest.warns(UserWarning, match="eec: py:synthetic_models:out_of_range is skipped in this study"):
+        result = toolkit.audit(models=[female_plus, out_of_range], studies=["eec"], cache=False, progress=False)
+    page = result.report(tmp_path / "reports" / "audit.html").read_text()  # its folder created, as write()'s
+    assert "py:synthetic_models:out_of_range" in page and result.fingerprints["py:synthetic_models:out_of_range"]
+    assert result.fingerprints["py:synthetic_models:out_of_range"] in page
+    with pytest.warns(UserWarning, match="out_of_range is skipped"):
+        alone = toolkit.audit(models=[out_of_range], studies=["eec"], cache=False, progress=False)
+    written = alone.write(tmp_path / "new" / "audit")
+    assert {p.name for p in written} == {"report.html", "audit_summary.csv"} and all(p.exists() for p in written)
+
+
+def test_auditing_the_same_model_twice_is_refused_before_anything_runs():
+    with pytest.raises(InputError, match="listed 2 times") as info:
+        toolkit.audit(models=[female_plus, female_plus], studies=["eec"], cache=False, progress=False)
+    assert info.value.code == "TK102" and info.value.fix == "list each model once."
+
+
 def test_auditing_an_emotion_model_is_set_aside_in_a_valence_study_and_named_in_the_eec_unit():
     result = toolkit.audit(models=[anger_model, blind], studies=["eec", "psa"], cache=False, progress=False)
     assert set(result.set_aside) == {"psa: py:test_auditing:anger_model"} and not result.skipped
@@ -141,6 +162,18 @@ def test_auditing_settings_are_checked_before_anything_runs():
             toolkit.audit(models=[blind], studies=["eec"], settings=careless)
 
 
+def test_auditing_cli_gate_names_the_studies_that_ran_when_one_cannot_run_here(tmp_path, monkeypatch, capsys):
+    """A fresh clone has no multilingual corpora: the gate fails on the skipped study, and the fix names the
+    studies that ran, to gate on them alone."""
+    monkeypatch.setenv("TOOLKIT_MULTILINGUAL_DIR", str(tmp_path / "no_corpora"))
+    args = ("audit", "py:synthetic_models:blind", "--study", "eec", "--study", "multilingual", "--fail-on", "higher",
+            "--no-cache")
+    assert _cli(*args) == 1
+    err = capsys.readouterr().err
+    assert "skipped multilingual: [TK102]" in err  # the whole study, not one model of it
+    assert "gate on the studies that ran here (--study eec)" in err
+
+
 def test_auditing_fail_words_must_be_words_a_verdict_can_hold():
     assert fail_words(["Higher", " inconclusive "]) == ["higher", "inconclusive"]
     assert fail_words(["equivalent within ±0.01"]) == ["equivalent within ±0.01"]  # a stored verdict, as written
@@ -158,6 +191,7 @@ def test_auditing_cli_gate_refuses_a_misspelt_verdict_before_running_and_fails_o
     assert _cli(*args) == 1
     err = capsys.readouterr().err
     assert "skipped eec: py:synthetic_models:out_of_range" in err and "--allow-skipped" in err
+    assert "--study eec)" not in err  # the skip is a model's: leaving studies out would not help
     assert _cli(*args, "--allow-skipped") == 0
     # a study asked for that reads none of the models ran on nothing: the gate cannot pass either
     assert _cli("audit", "py:synthetic_models:anger_female_plus", "--study", "psa", "--fail-on", "higher",

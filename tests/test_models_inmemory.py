@@ -388,6 +388,10 @@ def test_models_inmemory_bad_objects_are_refused_at_load(obj, code, pattern):
     (lambda texts: ["0.5"] * len(texts), "5 of 5 are strings, e.g. '0.5'", r"one float in \[0, 1\] per text\.$"),
     (lambda texts: np.array(["0.5"] * len(texts)), "strings, e.g. '0.5'", "one float"),
     (lambda texts: np.full((len(texts), 2), 0.5), r"shape \(5, 2\)", r"\[:, 1\]"),
+    (lambda texts: [[0.3, 0.7] for _ in texts], r"rows of shape \(5, 2\)", r"\[:, 1\]"),  # a list, not an array
+    (lambda texts: [{"label": "POSITIVE", "score": 0.9} for _ in texts], "5 dicts .* a transformers pipeline",
+     r"toolkit\.models\.wrap\(pipe\)"),
+    (lambda texts: [[0.3, 0.7]] + [[0.5]] * (len(texts) - 1), "not numbers", "one float"),  # ragged rows
     (lambda texts: None, "returned None", "one per input text"),
 ])
 def test_models_inmemory_bad_function_outputs_are_coded_errors_through_the_engine(returns, pattern, fix):

@@ -153,8 +153,13 @@ def _audit(args: argparse.Namespace, cache) -> int:
         if not result.results:
             incomplete.append("every study (nothing ran)")
         if incomplete and not args.allow_skipped:
+            ran = [name for name in result.results if name != "agreement"]
+            whole = [name for name in result.skipped if ":" not in name]  # a study that could not run here
+            flags = " ".join(f"--study {name}" for name in ran)
+            only = f", gate on the studies that ran here ({flags})" if ran and whole else ""
             print(f"audit failed: {len(incomplete)} skipped ({', '.join(incomplete)}), so the gate cannot pass. "
-                  "Fix: make them run, or pass --allow-skipped to accept an incomplete audit.", file=sys.stderr)
+                  f"Fix: make them run{only}, or pass --allow-skipped to accept an incomplete audit.",
+                  file=sys.stderr)
             return 1
     elif args.allow_skipped:
         print("note: --allow-skipped acts only with --fail-on (without a gate nothing fails).", file=sys.stderr)

@@ -5,7 +5,7 @@
 ...     return [0.5 for _ in texts]      # a (model, tokenizer) pair, an object with predict_proba, a spec string
 >>> audit = toolkit.audit(models=[my_model, "vader"])             # every registered study, size="quick"
 >>> audit.summary                        # one row per conclusion: study, model, attribute, estimate, interval, verdict
->>> audit.report("audit.html")           # one HTML page: verdicts, every study's tables and figures, provenance
+>>> audit.report("data/results/audit.html")  # one HTML page: verdicts, every study's tables and figures, provenance
 >>> audit.failing(["a higher", "b higher"])   # the conclusions a CI gate fails on
 
 From the command line: ``python -m toolkit audit vader minilm-imdb --fail-on higher --out results/audit`` (exit 1
@@ -28,9 +28,10 @@ import pandas as pd
 from toolkit import checks
 from toolkit import studies as registry
 from toolkit import verdicts as verdict_words
-from toolkit.errors import InputError, ModelOutputError, ToolkitError, unknown
+from toolkit.errors import InputError, ModelOutputError, ToolkitError, unknown, warn
 from toolkit.models import load_all
-from toolkit.outputs import report, runs
+from toolkit.outputs import files, report, runs
+from toolkit.scoring import refuse_repeats
 from toolkit.studies import stats_frame
 from toolkit.studies.base import SIZES
 from toolkit.studies.result import StudyResult
@@ -52,6 +53,8 @@ class AuditResult:
     size: str
     models: list[str]
     set_aside: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    fingerprints: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """Each model's fingerprint by its label, those refused in every study too (the report's provenance names them)."""
 
     @property
     def stats(self) -> pd.DataFrame:
@@ -75,6 +78,7 @@ class AuditResult:
         """Write each study's run into ``out_dir/<study>`` (:meth:`StudyResult.write`, figures beside them) and
         ``audit_summary.csv`` with ``report.html`` into ``out_dir``; return the paths."""
         out = Path(out_dir).expanduser()
+        files.probe(out, option="another out folder")  # created: the report and summary land here if nothing ran
         written = []
         for name, result in self.results.items():
             folder = out / name
@@ -98,7 +102,8 @@ class AuditResult:
             tables[f"{name}_stats"] = result.stats
             tables.update(result.tables())
             figures.update(result.figures())
-        fingerprints = {k: v for r in self.results.values() for k, v in r.provenance.fingerprints.items()}
+        fingerprints = {**self.fingerprints,
+                        **{k: v for r in self.results.values() for k, v in r.provenance.fingerprints.items()}}
         settings = {"audit": {"size": self.size, "studies": sorted(self.results), "skipped": dict(self.skipped),
                               "set_aside": dict(self.set_aside)},
                     **{name: dict(r.provenance.settings) for name, r in self.results.items()}}
@@ -171,6 +176,8 @@ def _run_study(study, *, models: list[Any], settings, cache, progress, skipped: 
                 skipped[study.name] = str(exc)
                 return None
             skipped[f"{study.name}: {culprit.spec}"] = str(exc)
+            warn(f"{study.name}: {culprit.spec} is skipped in this study (its output was refused; "
+                 f"AuditResult.skipped keeps why): {exc}")
             remaining = [m for m in remaining if m is not culprit]
             refused = True
 
@@ -216,6 +223,7 @@ def audit(*, models: Sequence[Any], studies: Sequence[str] | None = None, size: 
     running = [registry.get(n) for n in names if n != "agreement"]
     checked = {study.name: study.settings(size=size, **dict(settings.get(study.name, {}))) for study in running}
     loaded = load_all(models)
+    refuse_repeats(given=list(models), loaded=loaded)  # before anything runs, not once per study
     results: dict[str, StudyResult] = {}
     skipped: dict[str, str] = {}
     set_aside: dict[str, str] = {}
@@ -238,4 +246,5 @@ def audit(*, models: Sequence[Any], studies: Sequence[str] | None = None, size: 
             why = (f"agreement needs two studies that rank models and three models that each of them ran; "
                    f"{len(measured)} studies ran, sharing {len(shared)} models")
             (skipped if asked else set_aside)["agreement"] = why
-    return AuditResult(results=results, skipped=skipped, size=size, models=labels, set_aside=set_aside)
+    return AuditResult(results=results, skipped=skipped, size=size, models=labels, set_aside=set_aside,
+                       fingerprints={m.spec: m.fingerprint for m in loaded})

@@ -395,14 +395,21 @@ def _load_announced(models: object, *, device: str | None) -> list[SentimentMode
                                                                    if len(specs) > 1 else ""))
         loaded.append(load(spec, device=device))
     check_labels(loaded)  # two different models under one label: the fix names wrap(..., label=)
+    refuse_repeats(given=specs, loaded=loaded)
+    return loaded
+
+
+def refuse_repeats(*, given: list, loaded: list[SentimentModel]) -> None:
+    """InputError (TK102) when one model is listed twice (``given``: as the caller listed them, ``loaded``: what
+    each loaded as): each would add the same rows again under one model name, and every study would count them
+    twice."""
     names = [model.spec for model in loaded]
     twice = sorted({name for name in names if names.count(name) > 1})
-    if twice:  # each would add the same rows again under one model name: every study would count them twice
-        given = [repr(str(s).strip() if isinstance(s, str) else m.spec) for s, m in zip(specs, loaded, strict=True)]
+    if twice:
+        shown = [repr(str(s).strip() if isinstance(s, str) else m.spec) for s, m in zip(given, loaded, strict=True)]
         raise InputError(f"model {twice[0]!r} is listed {names.count(twice[0])} times (as given: "
-                         f"{', '.join(given)}).",
+                         f"{', '.join(shown)}).",
                          fix="list each model once.")
-    return loaded
 
 
 def _truncation_warning(model: SentimentModel, cut: int, rows: int) -> str:

@@ -290,6 +290,15 @@ def _is_number(value: str | bytes) -> bool:
     return True
 
 
+def _scalar(out: object) -> bool:
+    """Whether a model's output is one value (a number, a 0-d array, a generator numpy cannot size); ragged rows
+    are a sequence (the count check names them)."""
+    try:
+        return np.ndim(out) == 0
+    except ValueError:  # numpy refuses ragged nested lists
+        return False
+
+
 @scheme("py:", patterns={"py:<module>:<callable>": ()})
 class PyCallableModel(SentimentModel):
     def __init__(self, spec: str) -> None:
@@ -421,17 +430,27 @@ class PyCallableModel(SentimentModel):
         except Exception as exc:
             raise ModelOutputError(f"{self.spec} raised {type(exc).__name__}: {exc}",
                                    fix="fix the function (it is called with a list of texts).") from exc
-        if out is None or isinstance(out, (Mapping, str, bytes)) or np.ndim(out) == 0:
+        if out is None or isinstance(out, (Mapping, str, bytes)) or _scalar(out):
             kind = "None" if out is None else type(out).__name__
             raise ModelOutputError(f"{self.spec} returned {kind}, not a sequence of scores.",
                                    fix="return a list (or array) of floats, one per input text, in order.")
-        shape = np.shape(out) if isinstance(out, np.ndarray) else ()
+        values = list(out)
+        try:
+            shape = np.shape(out if isinstance(out, np.ndarray) else values)  # an array, or a list of rows
+        except ValueError:  # ragged rows: the count check below says so
+            shape = ()
         if len(shape) == 2 and shape[0] == len(texts) and shape[1] > 1:
-            raise ModelOutputError(f"{self.spec} returned an array of shape {shape}, one row per text: class "
-                                   "probabilities rather than one score per text.",
+            raise ModelOutputError(f"{self.spec} returned {'an array' if isinstance(out, np.ndarray) else 'rows'} "
+                                   f"of shape {shape}, one row per text: class probabilities rather than one score "
+                                   "per text.",
                                    fix="return the positive class's column (e.g. predict_proba(texts)[:, 1]), or "
                                        "pass the classifier itself (toolkit.models.wrap(clf)).")
-        values = list(out)
+        mappings = [v for v in values if isinstance(v, Mapping)]
+        if mappings:
+            raise ModelOutputError(f"{self.spec} returned {len(mappings)} dicts (e.g. {mappings[0]!r}) rather than "
+                                   "one score per text, as a transformers pipeline does.",
+                                   fix="pass the pipeline itself (toolkit.models.wrap(pipe)), or return each text's "
+                                       "probability of the positive class as a float.")
         try:
             flat = np.asarray(values, dtype=object).reshape(-1)  # nested lists too ([["0.5"]] per text)
             strings = [v for v in flat if isinstance(v, (str, bytes, np.str_, np.bytes_))]

@@ -233,8 +233,10 @@ def _report_renderer(*, study: str, out: Path, tables: Mapping[str, pd.DataFrame
 # --- reports from memory ------------------------------------------------------------------------------------------
 
 def _write_text(path: Path, text: str) -> Path:
-    """Write an HTML report (credentials in any URL it shows redacted: :func:`toolkit.errors.redact`)."""
-    return files.write_file(path, files.bytes_renderer(redact(text).encode("utf-8")))
+    """Write an HTML report (credentials in any URL it shows redacted: :func:`toolkit.errors.redact`), creating its
+    folder (``report("data/results/audit.html")`` on a fresh clone)."""
+    files.probe(path.expanduser().parent, option="another path")
+    return files.write_file(path.expanduser(), files.bytes_renderer(redact(text).encode("utf-8")))
 
 
 def write_html(*, title: str, tables: Mapping[str, pd.DataFrame], figures: Mapping[str, Axes | Figure | bytes],

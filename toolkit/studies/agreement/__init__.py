@@ -110,7 +110,9 @@ def _headline(num: np.ndarray, den: np.ndarray, absolute: bool) -> np.ndarray:
     """``(replicates, models, parts)`` sums → per replicate × model: the mean over parts of (|)num / den(|)."""
     with np.errstate(invalid="ignore", divide="ignore"):
         ratio = num / den
-    return np.nanmean(np.abs(ratio) if absolute else ratio, axis=-1)
+    with warnings.catch_warnings():  # a replicate that drew no part of a model: NaN, read as such downstream
+        warnings.filterwarnings("ignore", "Mean of empty slice", RuntimeWarning)
+        return np.nanmean(np.abs(ratio) if absolute else ratio, axis=-1)
 
 
 def _replicates(units: pd.DataFrame, models: list[str], *, n_boot: int, rng: np.random.Generator,
