@@ -66,10 +66,21 @@ def test_auditing_bad_arguments_are_coded_errors():
         toolkit.audit(models=[])
 
 
-def test_auditing_a_study_that_cannot_run_is_skipped_with_its_reason(tmp_path):
-    result = toolkit.audit(models=[blind], studies=["psa"], settings={"psa": {"corpus": str(tmp_path / "none.csv")}},
-                           cache=False, progress=False)
-    assert "psa" in result.skipped and "none.csv" in result.skipped["psa"] and result.summary.empty
+def test_auditing_a_study_that_cannot_run_is_skipped_with_its_reason(tmp_path, monkeypatch):
+    monkeypatch.setenv("TOOLKIT_MULTILINGUAL_DIR", str(tmp_path / "no_corpora"))
+    result = toolkit.audit(models=[blind], studies=["multilingual"], cache=False, progress=False)
+    assert "multilingual" in result.skipped and "no_corpora" in result.skipped["multilingual"]
+    assert result.summary.empty
+
+
+def test_auditing_a_corpus_that_does_not_exist_is_refused_before_anything_runs(tmp_path, monkeypatch):
+    """PSA runs after EEC and BiasFinder (hours at size="paper"): its missing corpus is a coded error at once."""
+    ran = []
+    monkeypatch.setattr(toolkit.auditing, "_run_study", lambda study, **_: ran.append(study.name))
+    with pytest.raises(InputError, match="none.csv' not found") as info:
+        toolkit.audit(models=[blind], studies=["eec", "psa"], settings={"psa": {"corpus": str(tmp_path / "none.csv")}},
+                      cache=False, progress=False)
+    assert info.value.code == "TK102" and ran == []
 
 
 def _cli(*args: str) -> int:

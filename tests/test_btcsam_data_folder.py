@@ -133,3 +133,22 @@ def test_toolkit_sets_auto_loads_the_sets_found_in_the_data_folder(elsewhere):
     sets = btcsam.toolkit_sets(corpus=SAMPLE, psa_n=10, btcsam_dir="auto", released=["baseline"])
     assert set(sets) == {"eec", "psa", "biasfinder", "baseline"}
     assert sets["baseline"]["text"].str.contains("data-folder").all()
+
+
+def test_a_run_records_which_files_it_read(elsewhere, tmp_path, monkeypatch):
+    """The provenance names each released set's file (or says the EEC set stood in, or that the caller gave the
+    sets): two runs of "baseline" from two folders are told apart."""
+    from toolkit import studies
+
+    folder = _release(tmp_path / "mine", "mine")
+    monkeypatch.setenv("TOOLKIT_BTCSAM_DIR", str(folder))
+    study = studies.get("btcsam")
+    result = study.run(models=["vader"], released=("baseline",), cache=False, progress=False)
+    assert result.provenance.settings["source"] == {"baseline": str(folder / "baseline_output.csv")}
+    monkeypatch.delenv("TOOLKIT_BTCSAM_DIR")
+    with pytest.warns(UserWarning, match="Released BTC-SAM sets not found"):
+        fallback = study.run(models=["vader"], released=("baseline",), cache=False, progress=False)
+    assert fallback.provenance.settings["source"].startswith("the toolkit's EEC test set")
+    given = study.run(models=["vader"], sets={"mine": btcsam.load_sets(["baseline"], root=folder)["baseline"]},
+                      cache=False, progress=False)
+    assert given.provenance.settings["source"] == "given by the caller (sets=)"

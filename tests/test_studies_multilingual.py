@@ -442,3 +442,23 @@ def test_camara_loader_refuses_a_header_only_file_and_analysis_survives_one_gend
                          "template_id": 1, "emotion": "anger", "np_pair": ["she/he", ""], "race": ["", "Latino"],
                          "gender": "female", "person_en": ["she", "Maria"], "score": [0.4, 0.5]})
     assert analysis._camara(rows)[0].empty  # one gender only: no pair, and no KeyError
+
+
+def test_conclusions_say_where_the_system_does_not_read_the_sentences_affect():
+    """A system whose validity check does not separate its task's emotion (an English lexicon on Spanish, say)
+    gets a caveat in the statistics frame's reason, whatever its verdict ("identical scores" read as "no bias"
+    before); a system that separates keeps its reason as it was."""
+    from toolkit.studies.multilingual import _with_validity
+
+    rows = pd.DataFrame({"language": ["es", "es", "de"], "source": ["camara2022"] * 2 + ["gt"],
+                         "model": ["vader", "ait:es", "vader"], "task": ["valence"] * 3,
+                         "reason": ["every paired score is equal: nothing to test", "", None]})
+    checks = pd.DataFrame({"language": ["es", "es"], "source": ["camara2022"] * 2, "model": ["vader", "ait:es"],
+                           "task": ["valence"] * 2, "auc": [0.533, 0.91], "ci_low": [0.39, 0.85],
+                           "ci_high": [0.67, 0.95], "verdict": ["does not separate", "separates"]})
+    reason = _with_validity(rows, checks)
+    assert reason[0] == ("every paired score is equal: nothing to test; validity: does not separate (AUC 0.53 "
+                         "[0.39, 0.67]): the system may not read these sentences' affect, so this row may measure "
+                         "nothing")
+    assert reason[1] == "" and reason[2] == ""  # separates; no check for that language
+    assert list(_with_validity(rows, None)) == ["every paired score is equal: nothing to test", "", ""]

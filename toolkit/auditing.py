@@ -25,7 +25,7 @@ from typing import Any
 
 import pandas as pd
 
-from toolkit import checks
+from toolkit import checks, corpora
 from toolkit import studies as registry
 from toolkit import verdicts as verdict_words
 from toolkit.errors import InputError, ModelOutputError, ToolkitError, unknown, warn
@@ -222,6 +222,10 @@ def audit(*, models: Sequence[Any], studies: Sequence[str] | None = None, size: 
                          fix="add them to studies=[...] or drop their settings.")
     running = [registry.get(n) for n in names if n != "agreement"]
     checked = {study.name: study.settings(size=size, **dict(settings.get(study.name, {}))) for study in running}
+    for study_settings in checked.values():  # a corpus path that does not exist fails now, not hours into the run
+        corpus = getattr(study_settings, "corpus", None)
+        if isinstance(corpus, (str, Path)):
+            corpora.source_path(corpus)
     loaded = load_all(models)
     refuse_repeats(given=list(models), loaded=loaded)  # before anything runs, not once per study
     results: dict[str, StudyResult] = {}

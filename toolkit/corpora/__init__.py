@@ -503,6 +503,16 @@ def identity(path: str | Path) -> tuple:
     return (str(path), "folder", count, size, latest)
 
 
+def source_path(source: str | Path) -> Path:
+    """The file or folder a corpus ``source`` names (``"sample"``: the bundled one); InputError (TK102) when it does
+    not exist, so a caller can check a source before a long run reaches it."""
+    path = sample_path() if str(source) == "sample" else Path(source).expanduser()
+    if not path.exists():
+        where = "" if path.is_absolute() else f" (a relative path is read from {Path.cwd()})"
+        raise InputError(f"corpus {str(source)!r} not found{where}.", fix=f"pass {_SOURCES}.")
+    return path
+
+
 def load(source: str | Path, *, name: str | None = None, limit: int | None = None, encoding: str = "utf-8",
          strip_markup: bool = True, unsup: bool = False, unicode_form: str | None = "NFC",
          report: dict | None = None) -> pd.DataFrame:
@@ -519,10 +529,7 @@ def load(source: str | Path, *, name: str | None = None, limit: int | None = Non
     if unicode_form not in UNICODE_FORMS:
         raise InputError(f"unicode_form must be one of {UNICODE_FORMS}; got {unicode_form!r}.",
                          fix="pass unicode_form='NFC' (default) or None to keep texts as read.")
-    path = sample_path() if str(source) == "sample" else Path(source).expanduser()
-    if not path.exists():
-        where = "" if path.is_absolute() else f" (a relative path is read from {Path.cwd()})"
-        raise InputError(f"corpus {str(source)!r} not found{where}.", fix=f"pass {_SOURCES}.")
+    path = source_path(source)
     key = (identity(path), str(source) == "sample", name, limit, encoding, strip_markup, unsup, unicode_form)
     with _LOADED_LOCK:
         hit = _LOADED.get(key)

@@ -284,6 +284,10 @@ class BTCSAM(Study):
     def execute(self, *, models, settings: BTCSAMSettings, cache, progress) -> StudyResult:
         models = checks.model_list(models if models is not None else OFFLINE_DEFAULTS)
         sets = dict(settings.sets) if settings.sets is not None else default_sets(released=settings.released)
+        folder = find_sets(settings.released) if settings.sets is None and settings.released else None
+        source = ("given by the caller (sets=)" if settings.sets is not None else
+                  {name: str(folder / file) for name, file in zip(settings.released, sets_files(settings.released))}
+                  if folder is not None else "the toolkit's EEC test set (the released sets were not found)")
         cases = pd.concat([as_test_set(frame, name=name) if "test_set" not in frame.columns or "bias_type" not in
                            frame.columns else frame.assign(test_set=name) for name, frame in sets.items()],
                           ignore_index=True)
@@ -291,11 +295,13 @@ class BTCSAM(Study):
         cases["case_id"] = cases["test_set"] + "/" + cases["case_id"]
         report = ScoreRecord()
         scored = score(cases, models=models, cache=cache, progress=progress, record=report)
-        record = {"study": "btcsam", "sets": {n: len(f) for n, f in sets.items()},
+        record = {"study": "btcsam", "sets": {n: len(f) for n, f in sets.items()}, "source": source,
                   "generated_by": {n: sorted(set(f["llm"].astype(str))) for n, f in sets.items()
                                    if "llm" in f.columns},
                   "thetas": list(settings.thetas), "theta": settings.theta, "rule": settings.rule,
-                  "alpha": settings.alpha, "intervals": "Wilson, the case as the unit", "margin": settings.margin,
+                  "alpha": settings.alpha, "margin": settings.margin,
+                  "intervals": ("Wilson, the case as the unit; where identity terms recur across cases (a PSA-derived "
+                                "set), on the effective number of cases the terms' variance leaves"),
                   "correction": settings.correction, "family": "null excess: model × test set × bias type",
                   "null": "same-group pairs within a case (PSA-derived: the names' gender)",
                   "rows_without_score": dict(report.no_score)}

@@ -496,6 +496,7 @@ class Multilingual(Study):
 
     def conclusions(self, result: StudyResult) -> pd.DataFrame:
         rows = pd.concat([result.frames["gaps"], result.frames["intersections"]], ignore_index=True)
+        rows["reason"] = _with_validity(rows, result.frames.get("validity"))
         return stats_frame.frame(pd.DataFrame({
             "model": rows["model"], "attribute": rows["attribute"],
             "scope": rows["language"] + " (" + rows["source"] + "), task " + rows["task"].astype(str) + ", subset "
@@ -526,6 +527,27 @@ def _comma_list(text: str | None, option: str, valid: Sequence[str]) -> tuple[st
         if item not in valid:
             raise unknown(option.lstrip("-").rstrip("s"), item, valid)
     return tuple(dict.fromkeys(items))
+
+
+def _with_validity(rows: pd.DataFrame, checks: pd.DataFrame | None) -> pd.Series:
+    """Each row's ``reason``, with a caveat where its system does not read the affect of that corpus's sentences
+    (:mod:`.validity` verdict other than ``separates``): a gap, or no gap, in such a system may measure nothing."""
+    reason = rows["reason"].fillna("").astype(str)
+    if checks is None or checks.empty:
+        return reason
+    keys = ["language", "source", "model", "task"]
+    unique = checks.assign(**{k: checks[k].astype(str) for k in keys}).drop_duplicates(keys)
+    found = rows[keys].astype(str).merge(unique,
+                                         on=keys, how="left")
+    weak = found["verdict"].notna() & (found["verdict"] != "separates")
+    caveat = ("validity: " + found["verdict"].astype(str) + " (AUC " + found["auc"].map("{:.2f}".format) + " ["
+              + found["ci_low"].map("{:.2f}".format) + ", " + found["ci_high"].map("{:.2f}".format)
+              + "]): the system may not read these sentences' affect, so this row may measure nothing")
+    out = reason.to_numpy(dtype=object).copy()
+    for i in range(len(out)):
+        if weak.iloc[i]:
+            out[i] = f"{out[i]}; {caveat.iloc[i]}" if out[i] else caveat.iloc[i]
+    return pd.Series(out, index=rows.index, dtype=object)
 
 
 INTERACTION_UNIT = ("score difference of differences: (minoritized female − majority female) − "
