@@ -68,9 +68,11 @@ def test_auditing_bad_arguments_are_coded_errors():
 
 def test_auditing_a_study_that_cannot_run_is_skipped_with_its_reason(tmp_path, monkeypatch):
     monkeypatch.setenv("TOOLKIT_MULTILINGUAL_DIR", str(tmp_path / "no_corpora"))
-    result = toolkit.audit(models=[blind], studies=["multilingual"], cache=False, progress=False)
+    result = toolkit.audit(models=[blind, "vader"], studies=["multilingual"], cache=False, progress=False)
     assert "multilingual" in result.skipped and "no_corpora" in result.skipped["multilingual"]
     assert result.summary.empty
+    # vader would be set aside for the Spanish sentences; with no sentences read, nothing is said of them
+    assert not any(key.startswith("multilingual: ") for key in result.set_aside)
 
 
 def test_auditing_a_corpus_that_does_not_exist_is_refused_before_anything_runs(tmp_path, monkeypatch):

@@ -174,6 +174,8 @@ def _run_study(study, *, models: list[Any], settings, cache, progress, skipped: 
             culprit = _culprit(exc, listed)
             if culprit is None:
                 skipped[study.name] = str(exc)
+                for key in [k for k in set_aside if k.startswith(f"{study.name}: ")]:  # moot: the study did not run
+                    del set_aside[key]
                 return None
             skipped[f"{study.name}: {culprit.spec}"] = str(exc)
             warn(f"{study.name}: {culprit.spec} is skipped in this study (its output was refused; "
