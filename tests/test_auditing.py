@@ -185,6 +185,11 @@ def test_auditing_cli_gate_names_the_studies_that_ran_when_one_cannot_run_here(t
     err = capsys.readouterr().err
     assert "skipped multilingual: [TK102]" in err  # the whole study, not one model of it
     assert "gate on the studies that ran here (--study eec)" in err
+    # a model refused as well: leaving studies out would hide it, so no such hint
+    assert _cli("audit", "py:synthetic_models:blind", "py:synthetic_models:out_of_range", "--study", "eec",
+                "--study", "multilingual", "--fail-on", "higher", "--no-cache") == 1
+    err = capsys.readouterr().err
+    assert "skipped eec: py:synthetic_models:out_of_range" in err and "gate on the studies" not in err
 
 
 def test_auditing_fail_words_must_be_words_a_verdict_can_hold():

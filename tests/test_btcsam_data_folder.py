@@ -144,7 +144,7 @@ def test_a_run_records_which_files_it_read(elsewhere, tmp_path, monkeypatch):
     monkeypatch.setenv("TOOLKIT_BTCSAM_DIR", str(folder))
     study = studies.get("btcsam")
     result = study.run(models=["vader"], released=("baseline",), cache=False, progress=False)
-    assert result.provenance.settings["source"] == {"baseline": str(folder / "baseline_output.csv")}
+    assert result.provenance.settings["source"] == {"baseline": str((folder / "baseline_output.csv").resolve())}
     monkeypatch.delenv("TOOLKIT_BTCSAM_DIR")
     with pytest.warns(UserWarning, match="Released BTC-SAM sets not found"):
         fallback = study.run(models=["vader"], released=("baseline",), cache=False, progress=False)
@@ -152,3 +152,5 @@ def test_a_run_records_which_files_it_read(elsewhere, tmp_path, monkeypatch):
     given = study.run(models=["vader"], sets={"mine": btcsam.load_sets(["baseline"], root=folder)["baseline"]},
                       cache=False, progress=False)
     assert given.provenance.settings["source"] == "given by the caller (sets=)"
+    none = study.run(models=["vader"], released=(), cache=False, progress=False)
+    assert none.provenance.settings["source"] == "the toolkit's EEC test set (no released set was asked for)"

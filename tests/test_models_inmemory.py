@@ -380,6 +380,20 @@ def test_models_inmemory_bad_objects_are_refused_at_load(obj, code, pattern):
     assert info.value.code == code and info.value.fix
 
 
+@pytest.mark.parametrize("returns", [
+    lambda texts: np.full(len(texts), 0.25),
+    lambda texts: [[0.25] for _ in texts],  # one score per row
+    lambda texts: np.full((len(texts), 1), 0.25),
+    lambda texts: tuple(0.25 for _ in texts),
+    lambda texts: pd.Series([0.25] * len(texts)),
+    lambda texts: pd.DataFrame({"score": [0.25] * len(texts)}),  # one column: its rows are the scores
+    lambda texts: np.array([0.25] * len(texts), dtype=object),
+], ids=["array", "rows of one", "array of rows of one", "tuple", "series", "one-column frame", "object array"])
+def test_models_inmemory_one_score_per_text_in_any_container_is_accepted(returns):
+    scored = score(_cases(TEXTS), models=[returns], cache=False, progress=False)
+    assert np.allclose(scored["score"], 0.25) and len(scored) == len(TEXTS)
+
+
 @pytest.mark.parametrize("returns, pattern, fix", [
     (lambda texts: [0.5] * (len(texts) - 1), r"returned 4 scores for 5 texts", "exactly one score per input text"),
     (lambda texts: [float("nan")] * len(texts), r"returned NaN in 5 of 5 scores", "0.5 for no opinion"),
@@ -389,9 +403,12 @@ def test_models_inmemory_bad_objects_are_refused_at_load(obj, code, pattern):
     (lambda texts: np.array(["0.5"] * len(texts)), "strings, e.g. '0.5'", "one float"),
     (lambda texts: np.full((len(texts), 2), 0.5), r"shape \(5, 2\)", r"\[:, 1\]"),
     (lambda texts: [[0.3, 0.7] for _ in texts], r"rows of shape \(5, 2\)", r"\[:, 1\]"),  # a list, not an array
-    (lambda texts: [{"label": "POSITIVE", "score": 0.9} for _ in texts], "5 dicts .* a transformers pipeline",
+    (lambda texts: [{"label": "POSITIVE", "score": 0.9} for _ in texts], "dicts .* a transformers pipeline",
      r"toolkit\.models\.wrap\(pipe\)"),
-    (lambda texts: [[0.3, 0.7]] + [[0.5]] * (len(texts) - 1), "not numbers", "one float"),  # ragged rows
+    (lambda texts: [[{"label": "NEG", "score": 0.1}, {"label": "POS", "score": 0.9}] for _ in texts],  # top_k=None
+     "dicts .* a transformers pipeline", r"wrap\(pipe\)"),
+    (lambda texts: pd.DataFrame([[0.3, 0.7]] * len(texts)), r"shape \(5, 2\)", r"\[:, 1\]"),  # rows, not columns
+    (lambda texts: [[0.3, 0.7]] + [[0.5]] * (len(texts) - 1), r"rows of different lengths \(1, 2\)", "one float"),
     (lambda texts: None, "returned None", "one per input text"),
 ])
 def test_models_inmemory_bad_function_outputs_are_coded_errors_through_the_engine(returns, pattern, fix):

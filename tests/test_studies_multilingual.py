@@ -462,3 +462,9 @@ def test_conclusions_say_where_the_system_does_not_read_the_sentences_affect():
                          "nothing")
     assert reason[1] == "" and reason[2] == ""  # separates; no check for that language
     assert list(_with_validity(rows, None)) == ["every paired score is equal: nothing to test", "", ""]
+    # "no test" (nothing to separate, no variance) says nothing about the system; "reversed" does, NaN as n/a
+    checks["verdict"] = ["no test", "reversed"]
+    checks.loc[1, ["auc", "ci_low", "ci_high"]] = [0.2, 0.1, float("nan")]
+    reason = _with_validity(rows, checks)
+    assert reason[0] == "every paired score is equal: nothing to test"
+    assert reason[1].startswith("validity: reversed (AUC 0.20 [0.10, n/a])")

@@ -153,10 +153,12 @@ def _audit(args: argparse.Namespace, cache) -> int:
         if not result.results:
             incomplete.append("every study (nothing ran)")
         if incomplete and not args.allow_skipped:
-            ran = [name for name in result.results if name != "agreement"]
-            whole = [name for name in result.skipped if ":" not in name]  # a study that could not run here
-            flags = " ".join(f"--study {name}" for name in ran)
-            only = f", gate on the studies that ran here ({flags})" if ran and whole else ""
+            # the hint only where every skip is a study that could not run here (a refused model is no such case)
+            whole = [name for name in result.skipped if ":" not in name]
+            refused = [name for name in result.skipped if ":" in name]
+            flags = " ".join(f"--study {name}" for name in result.results)
+            only = (f", gate on the studies that ran here ({flags})"
+                    if result.results and whole and not refused and not not_run else "")
             print(f"audit failed: {len(incomplete)} skipped ({', '.join(incomplete)}), so the gate cannot pass. "
                   f"Fix: make them run{only}, or pass --allow-skipped to accept an incomplete audit.",
                   file=sys.stderr)

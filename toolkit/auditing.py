@@ -85,7 +85,7 @@ class AuditResult:
             written += result.write(folder, figures_dir=folder, **options)
         written.append(self.report(out / "report.html"))
         summary = out / "audit_summary.csv"
-        self.summary.to_csv(summary, index=False)
+        files.write_table(self.summary, summary)  # atomic, with the formula guard of every table written
         return written + [summary]
 
     def report(self, path: str | Path) -> Path:
@@ -178,8 +178,8 @@ def _run_study(study, *, models: list[Any], settings, cache, progress, skipped: 
                     del set_aside[key]
                 return None
             skipped[f"{study.name}: {culprit.spec}"] = str(exc)
-            warn(f"{study.name}: {culprit.spec} is skipped in this study (its output was refused; "
-                 f"AuditResult.skipped keeps why): {exc}")
+            warn(f"{study.name}: {culprit.spec} is skipped in this study, its output refused ({exc.code}; the "
+                 "reason is in the audit's skipped)")
             remaining = [m for m in remaining if m is not culprit]
             refused = True
 
@@ -226,7 +226,7 @@ def audit(*, models: Sequence[Any], studies: Sequence[str] | None = None, size: 
     checked = {study.name: study.settings(size=size, **dict(settings.get(study.name, {}))) for study in running}
     for study_settings in checked.values():  # a corpus path that does not exist fails now, not hours into the run
         corpus = getattr(study_settings, "corpus", None)
-        if isinstance(corpus, (str, Path)):
+        if isinstance(corpus, (str, Path)) and getattr(study_settings, "cases", None) is None:  # cases: not read
             corpora.source_path(corpus)
     loaded = load_all(models)
     refuse_repeats(given=list(models), loaded=loaded)  # before anything runs, not once per study

@@ -292,7 +292,7 @@ def _is_number(value: str | bytes) -> bool:
 
 def _scalar(out: object) -> bool:
     """Whether a model's output is one value (a number, a 0-d array, a generator numpy cannot size); ragged rows
-    are a sequence (the count check names them)."""
+    are a sequence (:meth:`PyCallableModel.predict` names them)."""
     try:
         return np.ndim(out) == 0
     except ValueError:  # numpy refuses ragged nested lists
@@ -434,23 +434,29 @@ class PyCallableModel(SentimentModel):
             kind = "None" if out is None else type(out).__name__
             raise ModelOutputError(f"{self.spec} returned {kind}, not a sequence of scores.",
                                    fix="return a list (or array) of floats, one per input text, in order.")
+        if getattr(out, "ndim", 1) == 2 and hasattr(out, "to_numpy"):  # a DataFrame: its rows, not its columns
+            out = out.to_numpy()
         values = list(out)
+        nested = [item for v in values if isinstance(v, (list, tuple)) for item in v]
+        mappings = [v for v in (*values, *nested) if isinstance(v, Mapping)]
+        if mappings:  # a pipeline's [{label, score}] per text, or a list of them per text (top_k=None)
+            raise ModelOutputError(f"{self.spec} returned dicts (e.g. {mappings[0]!r}) rather than one score per "
+                                   "text, as a transformers pipeline does.",
+                                   fix="pass the pipeline itself (toolkit.models.wrap(pipe)), or return each text's "
+                                       "probability of the positive class as a float.")
         try:
-            shape = np.shape(out if isinstance(out, np.ndarray) else values)  # an array, or a list of rows
-        except ValueError:  # ragged rows: the count check below says so
-            shape = ()
+            shape = np.shape(values)  # an array's rows, or a list of rows
+        except ValueError:  # numpy refuses ragged rows
+            lengths = sorted({len(v) for v in values if np.ndim(v) == 1})
+            raise ModelOutputError(f"{self.spec} returned rows of different lengths ({', '.join(map(str, lengths))}) "
+                                   "rather than one score per text.",
+                                   fix="return one float in [0, 1] per text.") from None
         if len(shape) == 2 and shape[0] == len(texts) and shape[1] > 1:
             raise ModelOutputError(f"{self.spec} returned {'an array' if isinstance(out, np.ndarray) else 'rows'} "
                                    f"of shape {shape}, one row per text: class probabilities rather than one score "
                                    "per text.",
                                    fix="return the positive class's column (e.g. predict_proba(texts)[:, 1]), or "
                                        "pass the classifier itself (toolkit.models.wrap(clf)).")
-        mappings = [v for v in values if isinstance(v, Mapping)]
-        if mappings:
-            raise ModelOutputError(f"{self.spec} returned {len(mappings)} dicts (e.g. {mappings[0]!r}) rather than "
-                                   "one score per text, as a transformers pipeline does.",
-                                   fix="pass the pipeline itself (toolkit.models.wrap(pipe)), or return each text's "
-                                       "probability of the positive class as a float.")
         try:
             flat = np.asarray(values, dtype=object).reshape(-1)  # nested lists too ([["0.5"]] per text)
             strings = [v for v in flat if isinstance(v, (str, bytes, np.str_, np.bytes_))]

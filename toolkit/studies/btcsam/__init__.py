@@ -286,8 +286,10 @@ class BTCSAM(Study):
         sets = dict(settings.sets) if settings.sets is not None else default_sets(released=settings.released)
         folder = find_sets(settings.released) if settings.sets is None and settings.released else None
         source = ("given by the caller (sets=)" if settings.sets is not None else
-                  {name: str(folder / file) for name, file in zip(settings.released, sets_files(settings.released))}
-                  if folder is not None else "the toolkit's EEC test set (the released sets were not found)")
+                  {name: str((folder / file).resolve())
+                   for name, file in zip(settings.released, sets_files(settings.released))} if folder is not None else
+                  "the toolkit's EEC test set (the released sets were not found)" if settings.released else
+                  "the toolkit's EEC test set (no released set was asked for)")
         cases = pd.concat([as_test_set(frame, name=name) if "test_set" not in frame.columns or "bias_type" not in
                            frame.columns else frame.assign(test_set=name) for name, frame in sets.items()],
                           ignore_index=True)
@@ -335,7 +337,8 @@ class BTCSAM(Study):
             "ci_high": table["excess_high"] / 100,
             "effect_size": table["effect_size"], "p_value": table["p_value"], "p_adjusted": table["p_adjusted"],
             "verdict": table["verdict"],
-            "unit": "failure-rate excess (a share of cases, 0–1; Table 5: × 100): cross-group − same-group pairs",
+            "unit": ("failure-rate excess: the share of failing cross-group pairs − that of same-group pairs, per "
+                     "case, averaged (0–1; Table 5: × 100)"),
             "family": record.get("family", ""), "correction": record.get("correction", ""),
             "null": "same-group pairs within a case", "reason": table["no_test_reason"]}), study=self.name)
 

@@ -15,6 +15,7 @@ intersections, both regressions (:mod:`.regression`: the paper's as run, and the
 from __future__ import annotations
 
 import argparse
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -529,9 +530,13 @@ def _comma_list(text: str | None, option: str, valid: Sequence[str]) -> tuple[st
     return tuple(dict.fromkeys(items))
 
 
+WEAK_VALIDITY = ("does not separate", "reversed")
+"""The :mod:`.validity` verdicts after which a row's ``reason`` says the system may not read the sentences' affect."""
+
+
 def _with_validity(rows: pd.DataFrame, checks: pd.DataFrame | None) -> pd.Series:
     """Each row's ``reason``, with a caveat where its system does not read the affect of that corpus's sentences
-    (:mod:`.validity` verdict other than ``separates``): a gap, or no gap, in such a system may measure nothing."""
+    (:data:`WEAK_VALIDITY`): a gap, or no gap, in such a system may measure nothing."""
     reason = rows["reason"].fillna("").astype(str)
     if checks is None or checks.empty:
         return reason
@@ -539,14 +544,18 @@ def _with_validity(rows: pd.DataFrame, checks: pd.DataFrame | None) -> pd.Series
     unique = checks.assign(**{k: checks[k].astype(str) for k in keys}).drop_duplicates(keys)
     found = rows[keys].astype(str).merge(unique,
                                          on=keys, how="left")
-    weak = found["verdict"].notna() & (found["verdict"] != "separates")
-    caveat = ("validity: " + found["verdict"].astype(str) + " (AUC " + found["auc"].map("{:.2f}".format) + " ["
-              + found["ci_low"].map("{:.2f}".format) + ", " + found["ci_high"].map("{:.2f}".format)
-              + "]): the system may not read these sentences' affect, so this row may measure nothing")
+    weak = found["verdict"].isin(WEAK_VALIDITY)  # "no test" (nothing to separate, no variance) says nothing of it
+
+    def number(value: object) -> str:
+        return f"{value:.2f}" if isinstance(value, (int, float)) and math.isfinite(value) else "n/a"
+
+    caveat = [f"validity: {v} (AUC {number(a)} [{number(lo)}, {number(hi)}]): the system may not read these "
+              "sentences' affect, so this row may measure nothing"
+              for v, a, lo, hi in zip(found["verdict"], found["auc"], found["ci_low"], found["ci_high"])]
     out = reason.to_numpy(dtype=object).copy()
     for i in range(len(out)):
         if weak.iloc[i]:
-            out[i] = f"{out[i]}; {caveat.iloc[i]}" if out[i] else caveat.iloc[i]
+            out[i] = f"{out[i]}; {caveat[i]}" if out[i] else caveat[i]
     return pd.Series(out, index=rows.index, dtype=object)
 
 
