@@ -78,7 +78,6 @@ class AuditResult:
         """Write each study's run into ``out_dir/<study>`` (:meth:`StudyResult.write`, figures beside them) and
         ``audit_summary.csv`` with ``report.html`` into ``out_dir``; return the paths."""
         out = Path(out_dir).expanduser()
-        files.probe(out, option="another out folder")  # created: the report and summary land here if nothing ran
         written = []
         for name, result in self.results.items():
             folder = out / name

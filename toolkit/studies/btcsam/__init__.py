@@ -214,6 +214,19 @@ def default_sets(*, released: Sequence[str] = ("baseline",)) -> dict[str, pd.Dat
     return {"eec": as_test_set(get("eec").cases(), name="eec")}
 
 
+def _sets_source(settings: "BTCSAMSettings") -> str | dict[str, str]:
+    """Where a run's sets come from, for its provenance: each released set's file, or why none was read."""
+    if settings.sets is not None:
+        return "given by the caller (sets=)"
+    if not settings.released:
+        return "the toolkit's EEC test set (no released set was asked for)"
+    folder = find_sets(settings.released)  # the folder default_sets read them from
+    if folder is None:
+        return "the toolkit's EEC test set (the released sets were not found)"
+    files = sets_files(settings.released)
+    return {name: str((folder / file).resolve()) for name, file in zip(settings.released, files)}
+
+
 def run(*, sets: Mapping[str, pd.DataFrame], models: Iterable[str | SentimentModel] = OFFLINE_DEFAULTS,
         thetas: Sequence[float] = THETAS, theta: float = 0.2, rule: str = "published", alpha: float = st.ALPHA,
         margin: float = st.MARGIN, correction: str = "bonferroni", cache: bool | str | Path | None = True,
@@ -284,12 +297,7 @@ class BTCSAM(Study):
     def execute(self, *, models, settings: BTCSAMSettings, cache, progress) -> StudyResult:
         models = checks.model_list(models if models is not None else OFFLINE_DEFAULTS)
         sets = dict(settings.sets) if settings.sets is not None else default_sets(released=settings.released)
-        folder = find_sets(settings.released) if settings.sets is None and settings.released else None
-        source = ("given by the caller (sets=)" if settings.sets is not None else
-                  {name: str((folder / file).resolve())
-                   for name, file in zip(settings.released, sets_files(settings.released))} if folder is not None else
-                  "the toolkit's EEC test set (the released sets were not found)" if settings.released else
-                  "the toolkit's EEC test set (no released set was asked for)")
+        source = _sets_source(settings)
         cases = pd.concat([as_test_set(frame, name=name) if "test_set" not in frame.columns or "bias_type" not in
                            frame.columns else frame.assign(test_set=name) for name, frame in sets.items()],
                           ignore_index=True)

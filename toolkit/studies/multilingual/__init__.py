@@ -542,20 +542,18 @@ def _with_validity(rows: pd.DataFrame, checks: pd.DataFrame | None) -> pd.Series
         return reason
     keys = ["language", "source", "model", "task"]
     unique = checks.assign(**{k: checks[k].astype(str) for k in keys}).drop_duplicates(keys)
-    found = rows[keys].astype(str).merge(unique,
-                                         on=keys, how="left")
-    weak = found["verdict"].isin(WEAK_VALIDITY)  # "no test" (nothing to separate, no variance) says nothing of it
+    found = rows[keys].astype(str).merge(unique, on=keys, how="left")  # row order kept
 
     def number(value: object) -> str:
         return f"{value:.2f}" if isinstance(value, (int, float)) and math.isfinite(value) else "n/a"
 
-    caveat = [f"validity: {v} (AUC {number(a)} [{number(lo)}, {number(hi)}]): the system may not read these "
-              "sentences' affect, so this row may measure nothing"
-              for v, a, lo, hi in zip(found["verdict"], found["auc"], found["ci_low"], found["ci_high"])]
-    out = reason.to_numpy(dtype=object).copy()
-    for i in range(len(out)):
-        if weak.iloc[i]:
-            out[i] = f"{out[i]}; {caveat[i]}" if out[i] else caveat[i]
+    out = []
+    for said, v, auc, low, high in zip(reason, found["verdict"], found["auc"], found["ci_low"], found["ci_high"]):
+        if v in WEAK_VALIDITY:  # "no test" (nothing to separate, no variance) says nothing of the system
+            caveat = (f"validity: {v} (AUC {number(auc)} [{number(low)}, {number(high)}]): the system may not read "
+                      "these sentences' affect, so this row may measure nothing")
+            said = f"{said}; {caveat}" if said else caveat
+        out.append(said)
     return pd.Series(out, index=rows.index, dtype=object)
 
 
