@@ -43,3 +43,16 @@ def test_corpus_errors_name_the_fix(tmp_path):
 
 def test_clean_reads_c1_controls_as_cp1252_punctuation():
     assert corpora.clean("Reese\x96she said \x93hi\x94<br />ok") == "Reese–she said “hi” ok"
+
+
+@pytest.mark.parametrize("source", ["", "   ", None, 5, ["reviews.csv"]])
+def test_corpora_a_blank_or_non_path_source_is_a_coded_error(source):
+    """``source_path`` (the audit checks every corpus with it before anything runs) and ``load``: a blank string
+    (which would name the current folder) or a non-path is TK102 naming what to pass, not a TypeError."""
+    from toolkit import corpora
+
+    with pytest.raises(InputError, match="must be named by a path or 'sample'") as info:
+        corpora.source_path(source)
+    assert info.value.code == "TK102" and "'sample'" in info.value.fix
+    with pytest.raises(InputError, match="must be named by a path"):
+        corpora.load(source)

@@ -403,6 +403,8 @@ def refuse_repeats(*, given: list, loaded: list[SentimentModel]) -> None:
     """InputError (TK102) when one model is listed twice (``given``: as the caller listed them, ``loaded``: what
     each loaded as): each would add the same rows again under one model name, and every study would count them
     twice."""
+    if len(given) != len(loaded):
+        raise InputError(f"{len(given)} models given but {len(loaded)} loaded.", fix="pass each model's loaded form.")
     names = [model.spec for model in loaded]
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:

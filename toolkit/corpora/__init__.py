@@ -505,7 +505,9 @@ def identity(path: str | Path) -> tuple:
 
 def source_path(source: str | Path) -> Path:
     """The file or folder a corpus ``source`` names (``"sample"``: the bundled one); InputError (TK102) when it does
-    not exist, so a caller can check a source before a long run reaches it."""
+    not exist (or is blank, or not a path), so a caller can check a source before a long run reaches it."""
+    if not isinstance(source, (str, os.PathLike)) or not str(source).strip():
+        raise InputError(f"a corpus must be named by a path or 'sample'; got {source!r}.", fix=f"pass {_SOURCES}.")
     path = sample_path() if str(source) == "sample" else Path(source).expanduser()
     if not path.exists():
         where = "" if path.is_absolute() else f" (a relative path is read from {Path.cwd()})"
