@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.colors import to_hex
+from matplotlib.colors import to_hex, to_rgba
 from matplotlib.container import BarContainer
 from matplotlib.lines import Line2D
 from matplotlib.text import Text
@@ -500,7 +500,8 @@ def test_interval_figure_draws_the_paper_t_interval_beside_the_two_way_one():
              if len(seg) == 2 and np.allclose(sorted(seg[:, 1]), [vader["t_ci_low"], vader["t_ci_high"]])]
     assert spans and max(c.get_linewidth()[0] for c in ax.collections if hasattr(c, "get_segments")) >= 2
     legend = [" ".join(t.split()) for t in _legend_texts(ax)]  # a column's width wraps the longer entries
-    assert "EEC paper's test: mean Δ, paired t CI (mostly inside its circle)" in legend and "all Δ = 0" in legend
+    assert "left, the EEC paper's paired t-test (mean Δ, its CI mostly inside the circle): not significant" in legend
+    assert "all Δ = 0" in legend and all(t.startswith("right, two-way") for t in legend if "two-way" in t)
     assert ax.get_ylabel().replace("\n", " ") == "Δ (F − M), scores in [0,\u00a01]"  # every score is mapped to [0, 1]
 
 
@@ -524,8 +525,11 @@ def test_interval_figure_fills_the_paper_t_circle_in_the_box_colour_where_the_pa
             circles = [line for line in ax.get_lines() if len(line.get_xdata()) == 1 and line.get_marker() == "o"
                        and np.isclose(line.get_ydata()[0], mean)]
             faces[(table is marked, model)] = to_hex(circles[0].get_markerfacecolor())
-        said = any("; filled: significant, in its direction's colour" in t for t in _legend_texts(ax))
-        assert said == (table is marked)
+        # round 20: each mark keyed as drawn, purple (M higher) named too, and no key for a mark not drawn
+        keys = {" ".join(t.split()).rpartition(": ")[2] for t in _legend_texts(ax) if "paired t-test" in t}
+        assert sum("the EEC paper's paired t-test" in t for t in _legend_texts(ax)) == 1  # said once, in full
+        assert keys == ({"significant, F higher", "significant, M higher", "not significant"} if table is marked
+                        else {"not significant"})
     assert faces[(True, up)] == to_hex(_DIRECTION_COLOURS[1]) and faces[(True, down)] == to_hex(_DIRECTION_COLOURS[2])
     assert faces[(False, up)] == faces[(False, down)] == "#ffffff"
 
@@ -677,7 +681,7 @@ def test_agreement_bold_reads_the_corrected_p_and_the_note_says_the_family():
     assert bold == ["0.90\n[0.40, 1.00]\n$p_\\mathrm{adj}$\u00a0=\u00a00.006"]
     note = re.sub(r"[ \n]+", " ", ax.get_xlabel())  # the note's line breaks as spaces, its no-break spaces kept
     assert "$p_\\mathrm{adj}$: exact permutation p, Holm-adjusted over 6 pairs" in note
-    assert "Holm over 6 pairs: the first agreement claim needs |τ| ≥ 0.79 (p < 0.05/6)" in note
+    assert "Holm over 6 pairs: the first agreement claim needs τ ≥ 0.79 (p < 0.05/6)" in note
     assert "bold: rankings agree (τ > 0, $p_\\mathrm{adj}$ < 0.05)" in note
     with plots.use_preset("acl-double"):  # no pair agrees: the brackets are still explained (they were not)
         none = agreement_figures.agreement_tau(pd.DataFrame(rows).assign(p_adjusted=0.12))
@@ -696,7 +700,7 @@ def test_agreement_headlines_show_each_studys_values_in_one_model_order():
     with plots.use_preset("acl-double"):
         first = FIGURES["agreement_headlines"]()
     panels = [ax for ax in first.figure.axes if ax.get_title()]
-    assert [ax.get_title() for ax in panels] == ["EEC (templates × names, signed CIs folded)", "PSA (sentences)",
+    assert [ax.get_title() for ax in panels] == ["EEC (templates × names)", "PSA (sentences)",
                                                  "BiasFinder (templates × names)", "BTC-SAM (cases)"]  # each says
     # what its interval resamples
     orders = {tuple(t.get_text() for t in ax.get_yticklabels()) for ax in panels} - {()}  # right panels: no names
@@ -1051,11 +1055,43 @@ def test_plots_wording_gives_each_rewording_its_own_marker_named_in_the_legend()
     with plots.use_preset("acl-double"):
         ax = FIGURES["eec_gender_wordings"]()
     legend = _legend_texts(ax)
-    assert legend[:4] == ["published templates", "reworded: reworded-1", "reworded: reworded-2",
-                          "reworded: reworded-3"]
-    markers = {line.get_marker() for line in ax.get_lines() if len(line.get_xdata()) == 1} - {"|", "o"}
-    assert markers == {"$1$", "$2$", "$3$"}  # each set's number (round 16: tri marks merged with the line)
-    assert not markers & set(plots.MODEL_MARKERS.values())
+    assert legend[:2] == ["published templates (thick)", "reworded set reworded-1, reworded-2, and reworded-3 "
+                          "(thin; its number at an end, alternating sides)"]
+    # each set's number as text beside its interval's end, odd sets right, even left (round 20: digits drawn on the
+    # lines ran together)
+    numbers = [t for t in ax.texts if t.get_text() in {"1", "2", "3"}]
+    assert sorted({t.get_text() for t in numbers}) == ["1", "2", "3"]
+    for text in numbers:
+        k = int(text.get_text())
+        right = k % 2 == 1
+        ends = [0.01 * i + 0.003 * k + (0.008 if right else -0.008) for i in range(3)]  # the sweep's interval ends
+        assert any(np.isclose(text.xy[0], end) for end in ends)
+        assert text.get_horizontalalignment() == ("left" if right else "right")
+    markers = {line.get_marker() for line in ax.get_lines() if len(line.get_xdata()) == 1} - {"|", "o", "D"}
+    assert not markers  # no model's shape (round 15: hollow model shapes read as textblob, afinn, minilm-imdb)
+
+
+def test_plots_wording_fills_a_difference_and_draws_a_system_that_never_moves_once():
+    """Round 20: the wordings showed no verdict, and a system with identical scores under every wording stacked
+    five marks at 0: each point is filled where its verdict is a difference, open where not; such a system is one
+    grey diamond, keyed in the legend."""
+    rows = [{"wording": w, "model": m, "task": "valence", "attribute": "gender", "estimate": e, "ci_low": lo,
+             "ci_high": hi, "p_adjusted": p, "verdict": v}
+            for w in ("published", "w1")
+            for m, e, lo, hi, p, v in (("vader", 0.05, 0.02, 0.08, 0.01, "a higher"),
+                                       ("afinn", 0.0, 0.0, 0.0, np.nan, "identical scores (no test needed)"),
+                                       ("textblob", 0.01, -0.02, 0.04, 0.6, "inconclusive"))]
+    with plots.use_preset("acl-double"):
+        ax = plots.wording(pd.DataFrame(rows), attribute="gender")
+    points = [line for line in ax.get_lines() if line.get_marker() == "o" and len(line.get_xdata()) == 1]
+    faces = {(round(float(line.get_xdata()[0]), 3), to_rgba(line.get_markerfacecolor()) == (1.0, 1.0, 1.0, 1.0))
+             for line in points}
+    assert faces == {(0.05, False), (0.01, True)}  # vader filled, textblob open, both wordings
+    diamonds = [line for line in ax.get_lines() if line.get_marker() == "D"]
+    assert len(diamonds) == 1 and float(diamonds[0].get_xdata()[0]) == 0.0
+    legend = _legend_texts(ax)
+    assert {"filled: a difference (verdict)", "open: no difference shown", "all Δ = 0 under every wording"} <= set(legend)
+    assert not [t for t in ax.texts if t.get_position()[1] in (1.0,)]  # afinn's row carries no number
 
 
 def test_plots_wording_of_several_tasks_draws_a_panel_per_task_with_unique_row_names():

@@ -9,7 +9,6 @@ from functools import partial
 
 import numpy as np
 import pandas as pd
-from matplotlib import patheffects
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
@@ -32,6 +31,7 @@ from toolkit.plots.style import (
     short_label,
     text_colour,
 )
+from toolkit import verdicts
 from toolkit.resources import load_json
 
 ANALYSIS_STYLE = {"raw": ("o", "as measured"), "adjusted": ("s", "adjusted for name frequency"),
@@ -43,11 +43,11 @@ CONFOUNDS_ZERO = "0.55"
 ZERO_EDGE = "0.35"
 """The edge of a filled exact 0 (:data:`CONFOUNDS_ZERO`): a darker grey, so the shape reads and the mark stays grey."""
 WORDING_MARKERS = ("$1$", "$2$", "$3$", "$4$", "$5$", "$6$")
-"""The markers of the reworded template sets, in order (the published set is a filled circle): the set's number,
-which no model's shape is (round 15 read the hollow square, triangle and ▽ as textblob, afinn and minilm-imdb; tri
-marks merged with the interval line into < and >, round 16 and a review)."""
-WORDING_MARKER_SIZE = 5.0
-"""A reworded set's marker size (points): a digit shows less ink than a filled marker of the same size."""
+"""The reworded template sets' numbers, in order, written right of each set's interval (no model's shape: round 15
+read hollow model shapes as textblob, afinn and minilm-imdb; tri marks merged with the line, round 16; digits on the
+line ran together where intervals are narrow, round 20)."""
+WORDING_POINT = 2.6
+"""A reworded set's point (points; the published set's is 4.5)."""
 REWORDINGS = ("the EEC's {n} templates reworded by this project, meaning kept; set k takes each template's k-th "
               "rewording (a determiner, a preposition, a synonym, a time adverbial, a cleft or a voice change)")
 """What the reworded sets of :func:`wording` are (``resources/eec_wordings.json``, whose source says the kinds of
@@ -280,14 +280,8 @@ def _rewordings_note(data: pd.DataFrame, *, start: str = "") -> str:
     sets = list(_rewordings(data))
     if not sets:
         return ""
-    if len(sets) > 2 and sets == [f"w{k}" for k in range(1, len(sets) + 1)]:  # a range only for w1, w2, … in order
-        named = f"{sets[0]}–{sets[-1]}"
-    elif len(sets) > 2:
-        named = ", ".join(sets[:-1]) + f", and {sets[-1]}"
-    else:
-        named = " and ".join(sets)
     templates = len(load_json("eec_wordings")["templates"])
-    return f"{start}{named}: {REWORDINGS.format(n=templates)}"
+    return f"{start}{_set_range(sets)}: {REWORDINGS.format(n=templates)}"
 
 
 def _rewordings(data: pd.DataFrame) -> dict[str, str]:
@@ -298,23 +292,49 @@ def _rewordings(data: pd.DataFrame) -> dict[str, str]:
 
 
 def _wording_keys(ax: Axes, data: pd.DataFrame) -> tuple[list, list[str]]:
-    """The legend of :func:`wording`: published (filled circle) and each reworded set (its own line marker)."""
-    handles = [ax.errorbar([], [], xerr=[], fmt="o", color="0.3", markersize=4.5, elinewidth=1.4, capsize=1.5)]
-    texts = ["published templates"]
-    for name, marker in _rewordings(data).items():
-        key = ax.errorbar([], [], xerr=[], marker=marker, linestyle="none", color="0.3",
-                          markersize=WORDING_MARKER_SIZE, markeredgewidth=0.0, elinewidth=0.7, capsize=1.5)
-        key.lines[0].set_path_effects([patheffects.withStroke(linewidth=2.0, foreground="white")])
-        handles.append(key)
-        texts.append(f"reworded: {name}")
+    """The legend of :func:`wording`: the published set (thick), each reworded set (thin, its number at the
+    interval's right end), filled and open as the verdicts are, and the diamond of a system whose scores never move."""
+    handles = [Line2D([], [], color="0.3", marker="o", markersize=4.5, linewidth=1.4)]
+    texts = ["published templates (thick)"]
+    sets = list(_rewordings(data))
+    if sets:
+        handles.append(Line2D([], [], color="0.6", marker="o", markersize=WORDING_POINT, linewidth=0.7))  # thin, lighter
+        texts.append(f"reworded set {_set_range(sets)} (thin; its number at an end, alternating sides)")
+    kinds = {verdicts.kind(v) for v in data["verdict"]} if "verdict" in data.columns else set()
+    if kinds & {"a", "b"}:
+        handles.append(Line2D([], [], color="0.3", marker="o", markersize=3.5, linestyle="none"))
+        texts.append("filled: a difference (verdict)")
+    handles.append(Line2D([], [], color="0.3", marker="o", markersize=3.5, markerfacecolor="white",
+                          linestyle="none"))
+    texts.append("open: no difference shown")
+    if _unmoved(data):
+        handles.append(Line2D([], [], color="#bbbbbb", **ZERO_MARK))
+        texts.append("all Δ = 0 under every wording")
     return handles, texts
+
+
+def _set_range(sets: Sequence[str]) -> str:
+    """The reworded sets as the legend and the note name them: "w1–w4" (a range only for w1, w2, … in order),
+    "a, b, and c", "a and b"."""
+    if len(sets) > 2 and sets == [f"w{k}" for k in range(1, len(sets) + 1)]:
+        return f"{sets[0]}–{sets[-1]}"
+    return ", ".join(sets[:-1]) + f", and {sets[-1]}" if len(sets) > 2 else " and ".join(sets)
+
+
+def _unmoved(data: pd.DataFrame) -> list[str]:
+    """The systems of ``data`` whose every wording gives identical scores (Δ = 0 with no interval): one diamond
+    each, not five stacked marks (round 20)."""
+    flat = data[["estimate", "ci_low", "ci_high"]].abs().max(axis=1) <= 1e-12
+    return [m for m, rows in flat.groupby(data["model"], sort=False) if bool(rows.all())]
 
 
 def _wording_panel(ax: Axes, data: pd.DataFrame, *, order: Sequence[str] | None = None) -> None:
     """Draw :func:`wording`'s point-ranges of one attribute's rows (``data``) on ``ax``, a row per system, top to
     bottom in ``order`` (the others after them), or by the published wording's estimate (lowest first; a system
-    without one last): the published wording filled on top, each rewording under it in its own line marker
-    (:func:`_rewordings`)."""
+    without one last): the published wording thick on top, each rewording thin under it with its set's number beside
+    an end of its interval, sides alternating (:func:`_rewordings`; round 20: digits on the lines ran together), each
+    point filled where
+    its verdict is a difference; a system whose every wording gives identical scores is one diamond at 0."""
     published_estimate = data[data["wording"] == "published"].groupby("model", sort=False)["estimate"].first()
     drawn = list(dict.fromkeys(data["model"]))
     if order is not None:
@@ -322,26 +342,35 @@ def _wording_panel(ax: Axes, data: pd.DataFrame, *, order: Sequence[str] | None 
     else:
         models = sorted(drawn, key=lambda m: (m not in published_estimate.index, published_estimate.get(m, 0.0)))
     palette = model_palette(models)
-    markers = _rewordings(data)
+    numbers = {w: marker.strip("$") for w, marker in _rewordings(data).items()}
+    unmoved = set(_unmoved(data))
+    small = preset().small_size
     for i, model in enumerate(models):
         rows = data[data["model"] == model]
+        if model in unmoved:
+            ax.plot([0.0], [i], color="#bbbbbb", **ZERO_MARK)
+            continue
         published = rows[rows["wording"] == "published"]
-        if not published.empty:
-            est = published["estimate"]
-            ax.errorbar(est, [i - 0.36] * len(published), xerr=[est - published["ci_low"], published["ci_high"] - est],
-                        fmt="o", mfc=palette[model], color=palette[model], markersize=4.5, elinewidth=1.4,
-                        capsize=1.5)
+        for row in published.itertuples(index=False):
+            filled = verdicts.kind(row.verdict) in ("a", "b")
+            ax.errorbar([row.estimate], [i - 0.36], xerr=[[row.estimate - row.ci_low], [row.ci_high - row.estimate]],
+                        fmt="o", color=palette[model], markerfacecolor=palette[model] if filled else "white",
+                        markersize=4.5, elinewidth=1.4, capsize=1.5, zorder=4)
         others = rows[rows["wording"] != "published"]
-        ys = np.linspace(-0.16, 0.38, len(others)) + i if len(others) > 1 else [i + 0.08]  # a digit's height apart
-        for y, row in zip(ys, others.itertuples(index=False)):
-            drawn = ax.errorbar([row.estimate], [y], xerr=[[row.estimate - row.ci_low], [row.ci_high - row.estimate]],
-                                marker=markers[row.wording], linestyle="none", color=palette[model],
-                                markersize=WORDING_MARKER_SIZE, markeredgewidth=0.0, elinewidth=0.7, capsize=1.5)
-            drawn.lines[0].set_path_effects([patheffects.withStroke(linewidth=2.0, foreground="white")])
-            drawn.lines[0].set_zorder(3)  # the digit over its line, on a white halo
+        ys = np.linspace(-0.16, 0.38, len(others)) + i if len(others) > 1 else [i + 0.08]
+        for k, (y, row) in enumerate(zip(ys, others.itertuples(index=False))):
+            filled = verdicts.kind(row.verdict) in ("a", "b")
+            ax.errorbar([row.estimate], [y], xerr=[[row.estimate - row.ci_low], [row.ci_high - row.estimate]],
+                        fmt="o", color=palette[model], markerfacecolor=palette[model] if filled else "white",
+                        markersize=WORDING_POINT, markeredgewidth=0.6, elinewidth=0.7, capsize=1.0, zorder=3)
+            right = k % 2 == 0  # the sets' numbers alternate sides, so a narrow row's numbers stay apart
+            ax.annotate(numbers[row.wording], (row.ci_high if right else row.ci_low, y),
+                        xytext=(2.5 if right else -2.5, 0), textcoords="offset points",
+                        ha="left" if right else "right", va="center", fontsize=small, color=palette[model])
     ax.axvline(0, color="#888888", linewidth=0.8, zorder=0)
     ax.set_yticks(np.arange(len(models)), list(short_labels(models).values()))
     ax.invert_yaxis()
+    ax.margins(x=0.08)  # room beside the outermost intervals for their sets' numbers
 
 
 def intersections_labels(*, alpha: float, family: str, starred: str, letters: bool = True,

@@ -260,12 +260,29 @@ def _fit_titles(figure: Figure, axes: Sequence[Axes]) -> None:
             room = max(2 * min(centre, full - centre) - 6, 0.3 * full)
             longest = max(len(line) for line in text.split("\n"))
             width = max(10, min(longest - 1, int(longest * room / max(high - low, 1.0))))
-            glued = re.sub(r"[ \u00a0]?=[ \u00a0]?", "\u00a0=\u00a0", re.sub(r"[ \t\n]+", " ", text))  # "θ = 0.2" whole
-            glued = re.sub(r"\b(Table|Figure) (\d)", "\\1\u00a0\\2", glued)
-            text_artist.set_text(_phrase_fill(glued, width))
+            # the author's line breaks stay (each pass wraps the text as written, not its last wrapping); only a line
+            # longer than the room is wrapped
+            written, wrapped = getattr(text_artist, AUTHORED, (text, text))
+            authored = written if wrapped == text else text  # a text set since the last pass is the author's
+            wrapped = "\n".join(_phrase_fill(_glued(line), width) if len(line) > width else line
+                                for line in authored.split("\n"))
+            text_artist.set_text(wrapped)
+            setattr(text_artist, AUTHORED, (authored, wrapped))
             changed = True
         if not changed:
             return
+
+
+AUTHORED = "_toolkit_authored_text"
+"""Where :func:`_fit_titles` keeps a label's text as written and as it wrapped it, so each wrapping pass starts from
+the author's lines (a text set after a pass is the author's again)."""
+
+
+def _glued(line: str) -> str:
+    """``line`` with spaces that must not break made non-breaking: around "=" ("θ = 0.2" whole) and after
+    "Table"/"Figure" before their number."""
+    glued = re.sub(r"[ \u00a0]?=[ \u00a0]?", "\u00a0=\u00a0", re.sub(r"[ \t]+", " ", line))
+    return re.sub(r"\b(Table|Figure) (\d)", "\\1\u00a0\\2", glued)
 
 
 _NESTED = contextvars.ContextVar("toolkit_plots_nested", default=False)

@@ -19,8 +19,8 @@ def family_words(row: Mapping[str, Any], *, alpha: float = 0.05) -> tuple[str, s
 
 def claim_words(row: Mapping[str, Any], *, alpha: float = 0.05) -> str:
     """One pair of studies' ``tau`` row (``n_models``, ``claim_possible``, ``min_abs_tau``, ``p_min``, ``state``,
-    ``correction``, ``family_size``) in words: ``6 models: an agreement claim needs |τ| ≥ 0.87 (p < 0.05)``,
-    ``8 models, Holm over 6 pairs: the first agreement claim needs |τ| ≥ 0.79 (p < 0.05/6)`` or ``4 models cannot
+    ``correction``, ``family_size``) in words: ``6 models: an agreement claim needs τ ≥ 0.87 (p < 0.05)``,
+    ``8 models, Holm over 6 pairs: the first agreement claim needs τ ≥ 0.79 (p < 0.05/6)`` or ``4 models cannot
     support an agreement claim: …`` (``alpha``: the level the table was made at)."""
     m = int(row["n_models"])
     family, level = family_words(row, alpha=alpha)
@@ -29,7 +29,7 @@ def claim_words(row: Mapping[str, Any], *, alpha: float = 0.05) -> str:
         return f"{m} models, but one study gives every model the same headline: no ranking, no claim"
     if row["claim_possible"]:
         first = "the first agreement claim" if family.startswith("Holm") else "an agreement claim"
-        return f"{who}: {first} needs |τ| ≥ {row['min_abs_tau']:.2f} (p < {level})"
+        return f"{who}: {first} needs τ ≥ {row['min_abs_tau']:.2f} (p < {level})"
     if np.isfinite(row["min_abs_tau"]):  # untied rankings could, these ties cannot
         return (f"{m} models with ties" + (f", {family}," if family else "") + " cannot support an agreement claim: "
                 f"the smallest exact p is {row['p_min']:.3g} ≥ {level}")

@@ -39,12 +39,15 @@ ZERO_KEY = "open: headline exactly 0 (tied with any other 0)"
 """The key of a headline of exactly 0 (no BTC, identical scores), drawn open in the rank and headline figures."""
 
 
-RESAMPLED = {"eec": "templates × names, signed CIs folded", "psa": "sentences", "biasfinder": "templates × names",
-             "btcsam": "cases"}
+RESAMPLED = {"eec": "templates × names", "psa": "sentences", "biasfinder": "templates × names", "btcsam": "cases"}
 """What each study's headline interval resamples (:meth:`toolkit.studies.base.Study.units`: the EEC's name units
 and BiasFinder's names, :meth:`~toolkit.studies.base.Study.resampled_sums`, are crossed with their templates), as
-the headlines figure's panel titles say it; the EEC's "signed CIs folded": its interval is the signed gender and race
-gaps' intervals folded onto |·| (:func:`toolkit.studies.agreement.folded_interval`)."""
+the headlines figure's panel titles say it."""
+FOLDED = "(CI: the signed gender and race Δs' CIs,\ntaken to their sizes |Δ| and averaged; ≥\u00a095\u00a0%)"
+"""Under the EEC panel's measure where its interval is ``folded`` (:func:`toolkit.studies.agreement.folded_interval`):
+round 20's readers found "signed CIs folded" cryptic."""
+WEIGHT = {"eec": "sentence pairs", "psa": "sentences", "biasfinder": "mutant pairs", "btcsam": "cases"}
+"""What each study's headline divides by: the share a unit holds of it is said under a panel where one unit holds most."""
 DOMINANT = 0.5
 """A unit holding more than this share of a model's denominator is said under its panel."""
 PERCENT = {"btcsam": ("failure rate", "failure %")}
@@ -116,8 +119,11 @@ def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = N
     for text in ax.texts:  # the pairs whose rankings agree: τ in bold
         if any(np.allclose(text.get_position(), where) for where in agree):
             text.set_fontweight("bold")
-    faded = []  # a pair tested and not shown to agree: its colour faded (round 16: a deep red 0.69 read as agreement)
-    for row in tau.itertuples(index=False):
+    # a pair tested and not shown to agree: its colour faded beside one that agrees (round 16: a deep red 0.69 read
+    # as agreement); where no pair agrees the title says so and every cell keeps its colour bar's colour (round 20:
+    # a veil over every cell contradicted the bar and contrasted with nothing)
+    faded = []
+    for row in tau.itertuples(index=False) if agree else ():
         a, b = sorted((row.study_a, row.study_b), key=studies.index)
         where = (cols.index(a), rows.index(b))
         if np.isfinite(row.tau) and np.isfinite(getattr(row, read, np.nan)) and \
@@ -369,19 +375,20 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
             measure = measure.replace(*PERCENT[study])
         share = rows["top_unit_share"].max() if "top_unit_share" in rows else np.nan
         if np.isfinite(share) and share > DOMINANT:  # the ratio of sums rests on one unit: its interval says so
-            measure += f"\n(one {UNITS.get(study, 'unit')} holds up to {100 * share:.0f}\u00a0% of a model's weight)"
+            unit = UNITS.get(study, "unit")
+            measure += (f"\n(one {unit} holds up to {100 * share:.0f}\u00a0% of a model's {WEIGHT.get(study, 'weight')}:"
+                        f"\nresampling {unit}s gives a wide CI)")
+        if "ci_method" in rows and rows["ci_method"].eq("folded").any():
+            measure += "\n" + FOLDED
         gap = " " if preset().double else "\n"  # narrow panels: the brackets on a line of their own, in every panel
         resampled = f"{gap}({RESAMPLED[study]})" if study in RESAMPLED else ""
         ax.set(xlabel=measure, ylabel="", title=NAMES.get(study, study) + resampled)
         ax.axvline(0.0, color="0.6", linewidth=0.6, zorder=0)
         if ax.get_subplotspec().colspan.start > 0:  # the right column: the names are on the left panel's axis
             ax.tick_params(labelleft=False)
-    folded = "ci_method" in headlines.columns and headlines["ci_method"].eq("folded").any()
-    extra = ("; EEC: each signed gap's interval folded onto its size, ≥\u00a095\u00a0%" if folded
-             else "")  # the EEC's: its signed gaps' intervals folded
-    figure.suptitle(f"Each study's headline per model (95\u00a0% bootstrap interval, resampling the units in "
-                    f"brackets{extra})" if preset().double else "Each study's headline per model\n(95\u00a0% bootstrap "
-                    f"interval over the units in brackets{extra})", fontsize=preset().title_size)
+    figure.suptitle("Each study's headline per model, 95\u00a0% bootstrap CI over the units in brackets"
+                    if preset().double else "Each study's headline per model\n(95\u00a0% bootstrap CI over the units "
+                    "in brackets)", fontsize=preset().title_size)
     for model in models:  # the key: each model filled, in the panels' order (an open zero keys no model)
         axes[0].plot([], [], linestyle="none", marker=markers[model], color=colours[model], markersize=4,
                      label=labels[model])

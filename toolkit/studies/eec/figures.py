@@ -64,6 +64,19 @@ def _box_groups(tests: pd.DataFrame, *, attribute: str, colour_by: str) -> pd.Da
     return tests.assign(direction=direction)[["model", "direction"]].drop_duplicates("model")
 
 
+def _groups_words(attribute: str) -> str:
+    """The attribute's short group names spelled out: "AA, EA: African-American, European names"."""
+    full_a, full_b, a, b = eec_study.ATTRIBUTES[attribute]
+    return f"{a}, {b}: {full_a}, {full_b}" + (" names" if attribute == "race" else "")
+
+
+def subset_words(subset: str) -> str:
+    """An EEC subset as a title says it: ``all`` → "all sentences", ``neutral`` → "no emotion word",
+    ``emotion:anger`` → "anger words" (round 20: "(all)" was read as undefined)."""
+    named = {"all": "all sentences", "neutral": "no emotion word"}
+    return named.get(subset, f"{subset.partition(':')[2]} words" if subset.startswith("emotion:") else subset)
+
+
 @_styled
 def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subset: str = "all",
                order: Sequence[str] | None = None, colour_by: str = "paper", ax: Axes | None = None) -> Axes:
@@ -120,7 +133,7 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
         ax.plot([i], [deltas.mean()], **MEAN_MARK)  # what the test and the order read; the box shows the median
     _, _, a, b = eec_study.ATTRIBUTES[attribute]
     _tick_labels(ax, [labels[m] for m in order])
-    ax.set(xlabel=xlabel, ylabel=f"Δ ({a} − {b}), {SCORE_RANGE}", title=f"EEC {attribute} ({subset})")
+    ax.set(xlabel=xlabel, ylabel=f"Δ ({a} − {b}), {SCORE_RANGE}", title=f"EEC {attribute} ({subset_words(subset)})")
     handles, texts = ax.get_legend_handles_labels()
     boxed = {direction.get(m) for m in order if m not in zero}  # a group drawn only as diamonds has no box to key
     unboxed = {t for t in texts if t in palette and t not in boxed}
@@ -146,6 +159,8 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
                               markerfacecolor=first.get_markerfacecolor(), markeredgecolor=first.get_markeredgecolor(),
                               linestyle="none"))
         texts.append("pair beyond 1.5 × IQR")
+    handles.append(Line2D([], [], linestyle="none"))  # the groups' short names, spelled out (round 20)
+    texts.append(_groups_words(attribute))
     _legend_outside(ax, handles, texts, title=_test_words(tests, colour_by=colour_by))
     return ax
 
@@ -248,7 +263,7 @@ def eec_task_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str,
         ax.set(title=_panel_title(task, label), xlabel="")
         axes.append(ax)
         orders.append((task, label))
-    _titles(axes, f"EEC {attribute} ({subset}): Δ per system", orders)
+    _titles(axes, f"EEC {attribute} ({subset_words(subset)}): Δ per system", orders)
     _figure_legend(axes[0].figure, axes, title=_test_words(tests[tests["attribute"] == attribute],
                                                            colour_by=colour_by))
     return axes
@@ -319,7 +334,7 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
     margin = float(data["margin"].iloc[0])
     band = ax.axhspan(-margin, margin, color="#029e73", alpha=0.12, linewidth=0)
     ax.axhline(0.0, color="black", linewidth=0.6, zorder=1)
-    kinds, zero, t_filled = [], False, False
+    kinds, zero, t_kinds = [], False, set()
     for i, (_, row) in enumerate(data.iterrows()):
         if all(abs(row[c]) <= NOISE for c in ("estimate", "ci_low", "ci_high", "t_ci_low", "t_ci_high")):
             ax.plot([i], [0.0], color="#bbbbbb", **ZERO_MARK)
@@ -329,7 +344,7 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
         flag = row.get("significant", False)
         paper_sig = bool(pd.notna(flag) and flag) and row["mean_diff"] != 0  # NaN: not tested, drawn open
         face = _DIRECTION_COLOURS[1 if row["mean_diff"] > 0 else 2] if paper_sig else "white"
-        t_filled = t_filled or paper_sig
+        t_kinds.add(("a" if row["mean_diff"] > 0 else "b") if paper_sig else "none")
         ax.plot([i - 0.14], [row["mean_diff"]], "o", color=T_COLOUR, markerfacecolor=face, markersize=3.5,
                 markeredgewidth=0.8, zorder=4)
         kind = _verdict_kind(row["verdict"])
@@ -340,27 +355,38 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
                                                      [row["ci_high"] - row["estimate"]]],
                     fmt="s" if held else "o", color=colour, capsize=2, linewidth=1.5, markersize=3.5, zorder=4,
                     markerfacecolor="white" if held else colour)
-    handles = [Line2D([], [], color=T_COLOUR, linewidth=2.2, marker="o", markerfacecolor="white", markersize=3.5),
-               band]
-    texts = ["EEC paper's test: mean Δ, paired t CI (mostly inside its circle)" + (
-        "; filled: significant, in its direction's colour" if t_filled else ""), f"±{margin:g} (equivalence margin)"]
+    # each mark of the paper's test keyed as drawn (round 20: an open key beside filled red and purple circles, and
+    # purple named nowhere); "left"/"right": which of a system's two marks each key is
+    _, _, a, b = eec_study.ATTRIBUTES[attribute]
+    handles, texts = [], []
+    for kind, face, words in (("a", _DIRECTION_COLOURS[1], f"significant, {a} higher"),
+                              ("b", _DIRECTION_COLOURS[2], f"significant, {b} higher"),
+                              ("none", "white", "not significant")):
+        if kind in t_kinds:
+            handles.append(Line2D([], [], color=T_COLOUR, linewidth=2.2, marker="o", markerfacecolor=face,
+                                  markersize=3.5))
+            texts.append(f"left, paired t-test: {words}" if texts else
+                         f"left, the EEC paper's paired t-test (mean Δ, its CI mostly inside the circle): {words}")
     for kind, colour in _VERDICT_COLOURS.items():
         if kind in kinds:
             handles.append(Line2D([], [], color=colour, marker="o", linewidth=1.5, markersize=3.5))
-            texts.append("two-way (names × templates): " + verdicts.legend_label(
+            texts.append("right, two-way (names × templates): " + verdicts.legend_label(
                 kind, groups=eec_study.VERDICT_GROUPS[attribute], margin=f"±{margin:g}"))
     if HELD_BACK in kinds:
         handles.append(Line2D([], [], color=_VERDICT_COLOURS["inconclusive"], marker="s", linewidth=1.5,
                               markersize=3.5, markerfacecolor="white"))
-        texts.append("two-way: inconclusive; no equivalence claimed, as some names never move the score")
+        texts.append("right, two-way: inconclusive; no equivalence claimed, as some names never move the score")
+    handles.append(band)
+    texts.append(f"±{margin:g} (equivalence margin)")
     if zero:
         handles.append(Line2D([], [], color="#bbbbbb", **ZERO_MARK))
         texts.append("all Δ = 0")
-    _, _, a, b = eec_study.ATTRIBUTES[attribute]
+    handles.append(Line2D([], [], linestyle="none"))  # the groups' short names, spelled out (round 20)
+    texts.append(_groups_words(attribute))
     _tick_labels(ax, list(short_labels(order).values()))
     ax.set_xlim(-0.6, len(order) - 0.4)
     ax.set(xlabel=xlabel, ylabel=f"Δ ({a} − {b}), {SCORE_RANGE}",
-           title=f"EEC {attribute} ({subset}): Δ with {_level(data)}")
+           title=f"EEC {attribute} ({subset_words(subset)}): Δ with {_level(data)}")
     _min_span(ax, span=2.5 * margin if margin > 0 else 0.01)
     _legend_outside(ax, handles, texts)
     return ax
@@ -379,7 +405,7 @@ def eec_task_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "al
         ax.set(title=_panel_title(task, label), xlabel="")
         axes.append(ax)
         orders.append((task, label))
-    _titles(axes, f"EEC {attribute} ({subset}): Δ with {_level(data)}", orders)
+    _titles(axes, f"EEC {attribute} ({subset_words(subset)}): Δ with {_level(data)}", orders)
     _figure_legend(axes[0].figure, axes)
     return axes
 
