@@ -1289,9 +1289,14 @@ def test_multilingual_gaps_name_the_family_their_intervals_are_simultaneous_over
     with plots.use_preset("acl-single"):
         narrow = multilingual_figures.cross_language(pd.DataFrame(rows).assign(
             family=lambda t: t["family"].str.replace("holm", "fdr_bh")))
+    race = "race Δ: Câmara: Latino (Spanish) or Arab (Arabic) − Anglo names"  # round 20: whom the race gap compares
     assert named == ("95 % intervals simultaneous (Bonferroni) over the run's 4 tests (1 language × systems × "
-                     "attributes); verdicts Holm-adjusted over the same")
-    assert bare == "" and mixed == ""
+                     "attributes); verdicts Holm-adjusted over the same " + race)
+    assert bare == race and mixed == race
+    with plots.use_preset("acl-double"):
+        gender = title(multilingual_figures.cross_language(pd.DataFrame(rows).drop(columns="family"),
+                                                           attributes=("gender",)))
+    assert gender == ""  # no race panel, nothing to say
     wrapped = [g.get_title().get_text() for g in _legends(narrow[0].figure)][0]
     assert "\n" in wrapped and "Benjamini–Hochberg-adjusted" in " ".join(wrapped.split())  # a column's width: wrapped
 

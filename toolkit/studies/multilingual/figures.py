@@ -177,9 +177,28 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
         texts.append(", ".join(f"{SOURCE_SHORT[s]}: {SOURCE_NAMES[s]}" for s in sources if s in SOURCE_SHORT))
     axes[-1].legend(handles, texts, title=f"system ({task})")
     family = _family_words(chosen, alpha=alpha)  # the family the intervals are simultaneous over, said once
-    _figure_legend(axes[0].figure, axes,  # under the panels, at any width
-                   title=_fit_labels([family], axes[0].figure.get_figwidth() * 0.95)[0] if family else "")
+    said = _fit_labels([words for words in (family, _group_words(order, present, short=not wide)) if words],
+                       figure.get_figwidth() * 0.95)
+    lines = sum(text.count("\n") for text in said) + len(said) - bool(family)  # the family's were room before
+    figure.set_figheight(min(preset().max_height, figure.get_figheight() + lines * 1.25 * preset().small_size / 72))
+    _figure_legend(figure, axes, title="\n".join(said))  # under the panels, at any width
     return axes
+
+
+RACE_GROUPS = {"camara2022": "Latino (Spanish) or Arab (Arabic) − Anglo names",
+               "goldfarb_tarrant2023": "the release's \"minoritized\" − \"privileged\" persons"}
+"""Whom each corpus's race gap compares (round 20's readers found "minoritized − privileged" undefined)."""
+
+
+def _group_words(order: Sequence[tuple[str, str]], attributes: Sequence[str], *, short: bool = False) -> str:
+    """What the race gap compares in the corpora of ``order`` (``(source, language)`` rows), each corpus by its
+    name (``short``: as the rows name it at a column's width, C, GT), or "" without a race panel or a known corpus."""
+    if "race" not in attributes:
+        return ""
+    names = SOURCE_SHORT if short else SOURCE_NAMES
+    named = [f"{names[src]}: {RACE_GROUPS[src]}" for src in dict.fromkeys(src for src, _ in order)
+             if src in RACE_GROUPS]
+    return "race Δ: " + "; ".join(named) if named else ""
 
 
 def _family_words(stats: pd.DataFrame, *, alpha: float) -> str:
