@@ -1718,29 +1718,29 @@ def test_biasfinder_rates_give_each_row_its_verdict_and_say_why_a_null_has_no_in
     with plots.use_preset("acl-double"):
         ax = biasfinder_figures.biasfinder_rates(pd.DataFrame(rows), margin=0.05, correction="holm")
     right = next(child for child in ax.get_children() if child.__class__.__name__ == "SecondaryAxis")
-    assert [t.get_text() for t in right.get_yticklabels()] == ["inconclusive", "between higher, p_adj 0.004"]
+    assert [t.get_text() for t in right.get_yticklabels()] == ["inconclusive", "rate higher, $p_\\mathrm{adj}$ 0.004"]
     floor = pd.DataFrame(rows).assign(p_method="names permuted between classes (2000)", p_value=[1.0, 1 / 2001])
     with plots.use_preset("acl-double"):
         at_floor = biasfinder_figures.biasfinder_rates(floor, margin=0.05, correction="holm")
     right = next(child for child in at_floor.get_children() if child.__class__.__name__ == "SecondaryAxis")
-    assert [t.get_text() for t in right.get_yticklabels()][1] == "between higher, p_adj ≤ 0.004"  # round 17: the
+    assert [t.get_text() for t in right.get_yticklabels()][1] == "rate higher, $p_\\mathrm{adj}$ ≤ 0.004"  # round 17: the
     # smallest p 2,000 permutations allow (1/2001), times 8 rows, is a bound, not a value
     assert [t.get_text() for t in ax.get_yticklabels()] == ["vader", "svr-ngrams"]
     assert "gender (null from 1 template: no CI)" in ax.get_xlabel()  # one characteristic: said on the axis
     note = " ".join(" ".join(t.get_text() for t in ax.figure.texts).split()) + " ".join(
         " ".join(lg.get_title().get_text().split()) for lg in _legends(ax.figure))
-    assert "p_adj: Holm correction over the 2 model × characteristic rows with a test" in note
-    assert "between higher = more BTCs between classes than within a class" in note and "±0.05" in note
+    assert "$p_\\mathrm{adj}$: Holm correction over the 2 model × characteristic rows with a test" in note
+    assert "rate higher = more BTCs between classes than within a class" in note and "±0.05" in note
     equivalent = pd.DataFrame(rows).assign(verdict=["equivalent within ±0.05", "a higher"], p_adjusted=[0.6, 0.004])
     with plots.use_preset("acl-single"):
         column = biasfinder_figures.biasfinder_rates(equivalent, margin=0.05, correction="none")
     labels = [t.get_text() for t in column.get_yticklabels()]
-    assert labels == ["vader\nequivalent", "svr-ngrams\nbetween higher\np_adj 0.004"]  # a column: under the name,
+    assert labels == ["vader\nequivalent", "svr-ngrams\nrate higher\n$p_\\mathrm{adj}$ 0.004"]  # a column: under the name,
     # and the difference test's p beside a difference only (not beside "equivalent")
     assert not [c for c in column.get_children() if c.__class__.__name__ == "SecondaryAxis"]
     note = " ".join(" ".join(t.get_text() for t in column.figure.texts).split()) + " ".join(
         " ".join(lg.get_title().get_text().split()) for lg in _legends(column.figure))
-    assert "p_adj: not corrected, each row on its own" in note
+    assert "$p_\\mathrm{adj}$: not corrected, each row on its own" in note
 
 
 def test_biasfinder_rates_draw_the_excess_with_the_interval_of_its_own_test_beside_the_verdict():
@@ -1771,9 +1771,10 @@ def test_biasfinder_rates_draw_the_excess_with_the_interval_of_its_own_test_besi
     assert excess.get_xscale() == "function" and "√" in excess.get_xlabel()  # round 19: 0.07 wide beside 0.9
     assert "given 1 template" in excess.get_xlabel() and "rate and null given 1 template" in ax.get_xlabel()
     right = next(child for child in excess.get_children() if child.__class__.__name__ == "SecondaryAxis")
-    assert [t.get_text() for t in right.get_yticklabels()] == ["inconclusive", "between higher, p_adj ≤ 0.004"]
-    assert ax.figure.get_suptitle() == ("BiasFinder BTC rate, within-class null and excess, 95\u00a0% CIs given 1 "
-                                        "template")
+    assert [t.get_text() for t in right.get_yticklabels()] == ["inconclusive", "rate higher, $p_\\mathrm{adj}$ ≤ 0.004"]
+    assert " ".join(ax.figure.get_suptitle().split()) == (  # round 20: "given 1 template" beside 44 undecodable
+        "BiasFinder BTC rate, within-class null and excess, 95 % CIs on the 1 of 44 gender templates with a "
+        "within-class null, over its names")
     note = " ".join(" ".join(t.get_text() for t in ax.figure.texts).split()) + " ".join(
         " ".join(lg.get_title().get_text().split()) for lg in _legends(ax.figure))
     assert "holds 0 exactly when p ≥ 0.05, before correction" in note and "with those templates fixed" in note

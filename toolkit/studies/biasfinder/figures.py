@@ -163,25 +163,32 @@ INTERVAL_WORDS = {"cluster": "95\u00a0% CIs clustered by template",
 """How :func:`biasfinder_rates`' title names each :data:`~toolkit.studies.biasfinder.btc_rates.RATE_INTERVALS`."""
 
 
+P_ADJ = r"$p_\mathrm{adj}$"
+"""The corrected p as the figures set it (subscripted, as the agreement figure's; round 20 found both forms)."""
+FIGURE_GROUPS = verdicts.Groups("rate", "null", "rate", "null", VERDICT_GROUPS.says_a, VERDICT_GROUPS.says_b)
+""":func:`biasfinder_rates`' verdict words, named by the marks they compare: "rate higher" (the filled BTC rate above
+its open null; round 20's readers found "between higher" jargon), defined in the note as the tables define them."""
+
+
 ROW_OFFSET = 0.2
 """:func:`biasfinder_rates`: a model's rate sits this far above its row's centre and its null as far below (in rows;
 a 0.28-inch row puts their centres 8 pt apart)."""
 
 
 def _verdict_text(row: pd.Series) -> str:
-    """The right-hand label of a model's row in :func:`biasfinder_rates`: its verdict word and corrected p (``between
+    """The right-hand label of a model's row in :func:`biasfinder_rates`: its verdict word and corrected p (``rate
     higher, p_adj 0.004``; ``≤ 0.004`` where the permutation p is the smallest its draws allow, 1/(draws + 1), as
     ``p_method`` counts them), ``no null`` where the characteristic has none, "" without a verdict."""
     import numpy as np
 
     if not np.isfinite(float(row.get("rate_within", np.nan))):
         return "no null"
-    shown = verdicts.word(row.get("verdict"), groups=VERDICT_GROUPS)
+    shown = verdicts.word(row.get("verdict"), groups=FIGURE_GROUPS)
     p = float(row.get("p_adjusted", np.nan))  # the difference test's p: said beside a difference only
     said = verdicts.kind(row.get("verdict")) in ("a", "b", "small") and np.isfinite(p)
     draws = re.search(r"\((\d+)\)", str(row.get("p_method", "")))  # "names permuted between classes (2000)"
     floor = draws is not None and float(row.get("p_value", np.nan)) <= 1 / (int(draws.group(1)) + 1) + 1e-12
-    return f"{shown}, p_adj {'≤ ' if floor else ''}{p:.2g}" if said else shown  # at the floor: no smaller p seen
+    return f"{shown}, {P_ADJ} {'≤ ' if floor else ''}{p:.2g}" if said else shown  # at the floor: no smaller p seen
 
 
 @_styled
@@ -327,7 +334,7 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
     else:  # the given intervals are not clustered by template: the labels say their scope
         level = 100 * (1 - (tkstats.ALPHA if alpha is None else checks.alpha(alpha)))
         given = _given_scopes(data)
-        where = f" {given[0].replace('names, ', '')}" if len(given) == 1 and not headed else ""
+        where = _given_words(data) if len(given) == 1 and not headed else ""
         ax.figure.suptitle(f"BiasFinder BTC rate, within-class null and excess, {level:g}\u00a0% CIs{where}"
                            if scope else f"BiasFinder BTC rate, within-class null and excess, {words}",
                            fontsize=preset().title_size)
@@ -351,11 +358,11 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
     notes = []
     if "verdict" in data.columns:
         found = [verdicts.margin_of(v) for v in data["verdict"] if verdicts.margin_of(v)]
-        words = verdicts.legend(data["verdict"], groups=VERDICT_GROUPS, margin=(
+        words = verdicts.legend(data["verdict"], groups=FIGURE_GROUPS, margin=(
             f"±{margin:g}" if margin is not None else found[0] if found else f"±{tkstats.MARGIN:g}"))
         named = checks.CORRECTION_NAMES.get(str(correction), str(correction)) if correction else ""
-        family = ("; p_adj: not corrected, each row on its own" if correction == "none" else
-                  f"; p_adj: {named + ' ' if named else ''}correction over the {tested} model × characteristic rows "
+        family = (f"; {P_ADJ}: not corrected, each row on its own" if correction == "none" else
+                  f"; {P_ADJ}: {named + ' ' if named else ''}correction over the {tested} model × characteristic rows "
                   "with a test" if "p_adjusted" in data else "")
         how = data["p_method"].dropna().astype(str) if "p_method" in data.columns else pd.Series(dtype=str)
         how = how[how.str.strip() != ""]  # a row without a test has no p_method: say none, not "p: ,"
@@ -371,8 +378,7 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
                      + ("; the rate's CI also resamples templates" if drawn_two_way.any() else ""))
             alike = data.get("ci_method", pd.Series(dtype=str)).astype(str).str.contains("Clopper-Pearson")
             if alike.any():  # round 18 read three nulls ending at one value as a degenerate resample
-                test += ("; where each class gives one label throughout, exact Clopper-Pearson bounds ("
-                         + ", ".join(labels[m] for m in data.loc[alike.to_numpy(), "model"]) + ")")
+                test += "; exact Clopper-Pearson bounds where each class gives one label throughout"
         else:
             test += (" (the rate's interval also resamples templates, so it can hold the null where the names' test "
                      "rejects)" if len(how) else "")
@@ -475,6 +481,21 @@ def _signed_root_axis(ax: Axes, data: pd.DataFrame) -> str:
     ax.xaxis.set_minor_locator(NullLocator())
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     return " (√\u00a0scale)"
+
+
+def _given_words(data: pd.DataFrame) -> str:
+    """The title's words for intervals given the templates with a null: " on the 1 of 44 gender templates with a
+    within-class null, over its names" (round 20: "given 1 template" beside 44 templates was read as undecodable)."""
+    import numpy as np
+
+    null = pd.to_numeric(data.get("null_templates", pd.Series(dtype=float)), errors="coerce")
+    total = pd.to_numeric(data.get("templates", pd.Series(dtype=float)), errors="coerce")
+    if not (np.isfinite(null).any() and np.isfinite(total).any()):
+        return " " + _given_scopes(data)[0].replace("names, ", "")
+    n, of = int(null.max()), int(total.max())
+    attribute = str(data["attribute"].iloc[0])
+    held = f"the {n} of {of} {attribute} templates" if n < of else f"the {n} {attribute} templates"
+    return f" on {held} with a within-class null, over {'its' if n == 1 else 'their'} names"
 
 
 def _given_scopes(table: pd.DataFrame) -> list[str]:
