@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.transforms import blended_transform_factory
 
+from toolkit.corpora.external import BTCSAM_SETS
 from toolkit.errors import InputError
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
@@ -37,6 +38,15 @@ largest look extreme)."""
 ROW_INCHES = 0.27  # a cell: two lines of 7 pt
 
 
+def set_name(name: str) -> str:
+    """A test set as the BTC-SAM figures name it: a study's cases by its paper's name (``EEC``), a set BTC-SAM
+    released by its release's name (``BTC-SAM baseline``: round 20's readers found a bare "baseline" undefined),
+    any other as it is."""
+    if name in STUDY_NAMES:
+        return STUDY_NAMES[name]
+    return f"BTC-SAM {name.replace('_', ' ')}" if name in BTCSAM_SETS else name
+
+
 def _value_text(value: float, *, percent: bool) -> str:
     """One number of a heatmap cell: a percentage as an integer, a probability with two decimals and no leading
     zero (it cannot exceed 1; APA style), so a value and its interval read in one unit and one precision."""
@@ -56,7 +66,7 @@ def heatmap_words(value: str, *, theta: str = "") -> dict[str, str]:
              "errs wide" if value.startswith("detection") else "cases as units")
     units += "; per cell, not adjusted across cells"
     return {"colourbar": unit, "cell": f"each cell: {unit.replace(' (%)', ' in %')}{meaning}, its 95\u00a0% Wilson "
-            f"interval below ({units})", "no_case": "no case", "hatched": "hatched: no case"}
+            f"interval below ({units})", "hatched": "hatched: no case of that type in the set"}
 
 
 def _cells(table: pd.DataFrame, *, value: str, index: str, columns: str) -> tuple[pd.DataFrame, pd.DataFrame | None]:
@@ -84,8 +94,8 @@ def btcsam_heatmap(table: pd.DataFrame, *, value: str = "detection_probability",
     :func:`~toolkit.studies.btcsam.analysis.failure_by_bias_type`; rows with ``ci_low``/``ci_high`` print the value
     with its interval below, in the value's own unit and precision (a probability as ``.25`` over ``.19–.33``, a
     percentage as ``12`` over ``8–17``); a table with several rows per cell is averaged and printed without one. The
-    colour scale spans the value's whole range (0–1, 0–100 %). A cell with no case is grey and hatched (``no case``
-    where it has room, else the axis label says so). Where the cells with their intervals do not fit across the
+    colour scale spans the value's whole range (0–1, 0–100 %). A cell with no case is grey and hatched, said once
+    in the axis label. Where the cells with their intervals do not fit across the
     preset's width (a column, many bias types), the columns are split over panels stacked down the page, each
     keeping only its rows that have a case, under one title and one colour bar; so every cell keeps its interval
     at every preset. Models (``index="model"``) by :func:`short_label`. Returns the first panel."""
@@ -151,15 +161,12 @@ def btcsam_heatmap(table: pd.DataFrame, *, value: str = "detection_probability",
         for i, j in zip(*empty.nonzero()):
             panel.add_patch(Rectangle((j, i), 1, 1, facecolor="0.92", edgecolor="0.7", hatch="////", linewidth=0,
                                       zorder=0.5))
-            if cell >= 0.42:
-                panel.text(j + 0.5, i + 0.5, words["no_case"], ha="center", va="center", fontsize=p.small_size,
-                           color="0.3")
         labels, upright, _ = column_labels(list(part.columns))
         panel.set_xticks([j + 0.5 for j in range(part.shape[1])], labels, rotation=90 if upright else 0)
-        names = [STUDY_NAMES.get(str(i), str(i)) if index == "test_set" else str(i) for i in part.index]
+        names = [set_name(str(i)) if index == "test_set" else str(i) for i in part.index]
         panel.set_yticks([i + 0.5 for i in range(part.shape[0])], names, rotation=0)
         panel.set(xlabel="", ylabel=index.replace("_", " "))
-    note = f" ({words['hatched']})" if any_empty and cell < 0.42 else ""
+    note = f" ({words['hatched']})" if any_empty else ""  # said once (round 20: 26 cells saying "no case")
     panels[-1].set_xlabel(columns.replace("_", " ") + note)
     if texts.map(lambda t: "\n" in str(t)).to_numpy().any():
         _note_below(panels[-1], words["cell"])
@@ -211,7 +218,7 @@ def btcsam_forest(pooled: pd.DataFrame, *, test_sets: Sequence[str] | None = Non
         header = int(rows[(data["test_set"] == group).to_numpy()].min()) - 1
         if header > 0:
             ax.axhline(header - 0.5, color="0.8", linewidth=0.6, zorder=0)
-        ax.text(0.01, header, STUDY_NAMES.get(group, group), transform=side, ha="left", va="center", fontweight="bold",
+        ax.text(0.01, header, set_name(group), transform=side, ha="left", va="center", fontweight="bold",
                 fontsize=preset().small_size)
     ax.set_yticks(rows, [labels[m] for m in data["model"]])
     ax.set_ylim(rows.max() + 0.7, -0.7)
