@@ -28,6 +28,7 @@ from toolkit.plots.style import (
     new_axes,
     short_label,
     short_labels,
+    text_colour,
 )
 
 MIN_DIFFERING = 3
@@ -240,13 +241,22 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
     intervals = _flip_intervals(ax, bar_data, order=order, systems=bars, vertical=p.double) if bars else ""
     position = {name: k for k, name in enumerate(order)}
     own = []
-    for system, (rate, flipped, n_names, n_all, n_sent) in shared.items():
+    for k, (system, (rate, flipped, n_names, n_all, n_sent)) in enumerate(shared.items()):
         if rate > 0:
             (ax.axhline if p.double else ax.axvline)(rate, color=palette[system], linestyle=(0, (4, 2)),
                                                      linewidth=1.1, zorder=2.5)
+            # the line named where it ends (round 20: a dashed line keyed only in a six-line legend)
+            ax.annotate(system, (1.0, rate) if p.double else (rate, 1.0),
+                        xycoords=("axes fraction", "data") if p.double else ("data", "axes fraction"),
+                        xytext=(-2, 2) if p.double else (2, -2), textcoords="offset points",
+                        ha="right" if p.double else "left", va="bottom" if p.double else "top",
+                        fontsize=p.small_size, color=text_colour(palette[system]))
         rows = data[(data["system"] == system) & ~np.isclose(data["flip_rate"].fillna(-1), rate)]
         rows = rows[rows["flip_rate"].notna()]
-        at, rate_of = rows["name"].map(position).to_numpy(float), rows["flip_rate"].to_numpy(float)
+        # beside its name's bar, not on the bar's interval line (round 20: the points hid on Taylor Swift's line)
+        beside = (0.3 if k % 2 == 0 else -0.3) if bars else 0.0
+        at = rows["name"].map(position).to_numpy(float) + beside
+        rate_of = rows["flip_rate"].to_numpy(float)
         err = None
         if len(rows) and {"flip_low", "flip_high"} <= set(rows.columns) and \
                 rows[["flip_low", "flip_high"]].notna().all().all():
@@ -265,8 +275,9 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
                     said + (" (dashed)" if rate > 0 else "") + ("; a point: a name that differs" if len(rows) else
                                                                         "")))
     ax.axhline(0.0, color="black", linewidth=0.6) if p.double else ax.axvline(0.0, color="black", linewidth=0.6)
-    ax.set_title(f"PSA: sentences whose label (score ≥ c = {data['threshold'].iloc[0]:.2f}: positive) flips "
-                 "when the name goes in" if p.double else f"PSA label flips at c = {data['threshold'].iloc[0]:.2f}")
+    ax.set_title(f"PSA label flips per name (a sentence's label: positive where its score ≥ c = "
+                 f"{data['threshold'].iloc[0]:.2f})" if p.double else
+                 f"PSA label flips at c = {data['threshold'].iloc[0]:.2f}")
     handles, texts = ax.get_legend_handles_labels()
     handles += [handle for handle, _ in own]
     texts += [text for _, text in own]
