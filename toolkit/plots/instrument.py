@@ -13,6 +13,7 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 
+from toolkit import verdicts
 from toolkit.errors import InputError, unknown
 from toolkit.formatting import short_labels
 from toolkit.plots.presets import preset
@@ -31,7 +32,6 @@ from toolkit.plots.style import (
     short_label,
     text_colour,
 )
-from toolkit import verdicts
 from toolkit.resources import load_json
 
 ANALYSIS_STYLE = {"raw": ("o", "as measured"), "adjusted": ("s", "adjusted for name frequency"),
