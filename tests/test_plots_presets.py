@@ -538,3 +538,20 @@ def test_the_chinese_systems_colours_read_as_no_other_colour():
                 for k, c in others.items() if k != kind}
         assert min(gaps.values()) >= 51, (kind, min(gaps.items(), key=lambda kv: kv[1]))
     assert np.linalg.norm(_cielab("#17becf") - _cielab(plots.MODEL_COLOURS["ait:ridge-chars"])) < 30  # the old cyan
+
+
+def test_a_note_wraps_by_the_characters_a_reader_sees_and_never_breaks_a_math_span():
+    """Round 20: a note holding ``$p_\\mathrm{adj}$`` broke its first line 12 characters early (the markup counted
+    as text); the spans are now counted as the characters they show and kept whole."""
+    from toolkit.plots.style import _mask_math, _note_below, new_axes
+
+    masked, spans = _mask_math(r"a $p_\mathrm{adj}$ and $x^2$ b")
+    assert masked == "a \ue000\ue000\ue000\ue000 and \ue000\ue000 b" and spans == [r"$p_\mathrm{adj}$", "$x^2$"]
+    words = " ".join(f"word{k}" for k in range(60))
+    with plots.use_preset("acl-double"):
+        plain, math = new_axes(), new_axes()
+        _note_below(plain, "p_adj: " + words)
+        _note_below(math, r"$p_\mathrm{adj}$: " + words)
+    lines = [fig.figure.toolkit_note.get_text().split("\n") for fig in (plain, math)]
+    assert lines[1][0].startswith(r"$p_\mathrm{adj}$: ")  # the span whole, on the first line
+    assert [line.split()[-1] for line in lines[1]] == [line.split()[-1] for line in lines[0]]  # same breaks

@@ -435,6 +435,21 @@ def _own_axes(ax: Axes) -> bool:
     return all(other is ax or other.get_label() == "<colorbar>" for other in ax.figure.axes)
 
 
+MATH_MASK = "\ue000"
+"""A private-use character standing in for each visible character of a mathtext span while a note is wrapped."""
+
+
+def _mask_math(text: str) -> tuple[str, list[str]]:
+    """``text`` with each mathtext span (``$p_\\mathrm{adj}$``) replaced by :data:`MATH_MASK` once per character it
+    shows ("padj": 4), and the spans in order, so a note wraps by what a reader sees (round 20: a line holding
+    ``$p_\\mathrm{adj}$`` broke 12 characters early) and no span is broken."""
+    def shown(span: str) -> int:
+        return max(1, len(re.sub(r"\\[a-z]+|[{}_^$\\]", "", span)))
+
+    tokens = re.findall(r"\$[^$]+\$", text)
+    return re.sub(r"\$[^$]+\$", lambda m: MATH_MASK * shown(m.group()), text), tokens
+
+
 def _note_below(ax: Axes, text: str) -> None:
     """A note under ``ax``'s figure's plots (small type, wrapped to the figure's width, room made by the layout;
     one per figure): what a reader needs to read the figure that is neither a label nor a legend entry. Under
@@ -450,8 +465,11 @@ def _note_below(ax: Axes, text: str) -> None:
     lines = []
     for paragraph in text.split("\n"):
         wide = _text_inches(paragraph, p.small_size)
-        chars = len(paragraph) if wide <= room else max(20, int(len(paragraph) * room / wide) - 1)
-        lines.append(textwrap.fill(paragraph, chars, break_on_hyphens=False))
+        masked, tokens = _mask_math(paragraph)  # wrapped by the characters a reader sees
+        chars = len(masked) if wide <= room else max(20, int(len(masked) * room / wide) - 1)
+        restored = iter(tokens)
+        lines.append(re.sub(f"{MATH_MASK}+", lambda _: next(restored),
+                            textwrap.fill(masked, chars, break_on_hyphens=False)))
     figure = ax.figure
     figure.toolkit_note = figure.text(0.5, 0.0, "\n".join(lines), ha="center", va="bottom", fontsize=p.small_size,
                                       color="0.25", in_layout=False)
