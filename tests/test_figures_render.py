@@ -477,13 +477,13 @@ def test_box_colours_follow_the_paper_test_by_default_and_the_two_way_test_when_
     assert colours(paper) == {labels["vader"]: _DIRECTION_COLOURS[1], labels[HF]: _DIRECTION_COLOURS[0]}
     assert colours(two_way) == {labels["vader"]: _DIRECTION_COLOURS[0], labels[HF]: _DIRECTION_COLOURS[2]}
     titles = [[lg.get_title().get_text() for lg in _legends(ax.figure)] for ax in (paper, two_way)]
-    assert titles[0][0].startswith("colour: the paper's paired t-test (Bonferroni over 8 tests)")
+    assert titles[0][0].startswith("colour: the EEC paper's paired t-test (Bonferroni over 8 tests)")
     assert titles[1][0].startswith("colour: the names × templates test (Bonferroni over 8 tests)")
     with plots.use_preset("acl-double"):  # the family's make-up, from the table's family column (readers asked)
         said = eec_figures.eec_deltas(pairs, tests.assign(family="eec:all: 2 attributes × 4 systems = 8 tests"),
                                       attribute="gender", order=["vader", HF])
     assert _legends(said.figure)[0].get_title().get_text().startswith(
-        "colour: the paper's paired t-test (Bonferroni over 2 attributes × 4 systems = 8 tests)")
+        "colour: the EEC paper's paired t-test (Bonferroni over 2 attributes × 4 systems = 8 tests)")
     with pytest.raises(UnknownNameError, match="paper, two-way"):
         eec_figures.eec_deltas(pairs, tests, attribute="gender", colour_by="twoway")
     with pytest.raises(InputError, match="significant_two_way"):
@@ -1090,7 +1090,9 @@ def test_plots_wording_fills_a_difference_and_draws_a_system_that_never_moves_on
     diamonds = [line for line in ax.get_lines() if line.get_marker() == "D"]
     assert len(diamonds) == 1 and float(diamonds[0].get_xdata()[0]) == 0.0
     legend = _legend_texts(ax)
-    assert {"filled: a difference (verdict)", "open: no difference shown", "all Δ = 0 under every wording"} <= set(legend)
+    assert {"filled (a reworded set's number starred): a difference (verdict)", "open: no difference shown",
+            "all Δ = 0 under every wording"} <= set(legend)
+    assert sorted(t.get_text() for t in ax.texts) == ["1", "1*"]  # round 21: vader's difference starred too
     assert not [t for t in ax.texts if t.get_position()[1] in (1.0,)]  # afinn's row carries no number
 
 

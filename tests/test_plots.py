@@ -25,8 +25,8 @@ def test_eec_box_plot_follows_the_given_order_and_colours_groups(study):
     assert [t.get_text() for t in ax.get_xticklabels()] == ["blind", "female_plus"]  # short labels, in order
     legend = ax.get_legend() or ax.figure.legends[0]
     # blind: its diamond, explained; its group ("F=M not significant") draws no box, so it has no box key
-    assert {t.get_text() for t in legend.get_texts()} == {"F↑–M↓ significant", "all Δ = 0", "mean Δ"}
-    assert legend.get_title().get_text().startswith("colour: the paper's paired t-test")  # which test colours
+    assert {t.get_text() for t in legend.get_texts()} == {"F↑–M↓ significant", "all Δ = 0", "mean Δ", "F, M: female, male"}
+    assert legend.get_title().get_text().startswith("colour: the EEC paper's paired t-test")  # which test colours
     plt.close(ax.figure)
 
 

@@ -46,7 +46,7 @@ WORDING_MARKERS = ("$1$", "$2$", "$3$", "$4$", "$5$", "$6$")
 """The reworded template sets' numbers, in order, written right of each set's interval (no model's shape: round 15
 read hollow model shapes as textblob, afinn and minilm-imdb; tri marks merged with the line, round 16; digits on the
 line ran together where intervals are narrow, round 20)."""
-WORDING_POINT = 2.6
+WORDING_POINT = 3.2
 """A reworded set's point (points; the published set's is 4.5)."""
 REWORDINGS = ("the EEC's {n} templates reworded by this project, meaning kept; set k takes each template's k-th "
               "rewording (a determiner, a preposition, a synonym, a time adverbial, a cleft or a voice change)")
@@ -303,7 +303,7 @@ def _wording_keys(ax: Axes, data: pd.DataFrame) -> tuple[list, list[str]]:
     kinds = {verdicts.kind(v) for v in data["verdict"]} if "verdict" in data.columns else set()
     if kinds & {"a", "b"}:
         handles.append(Line2D([], [], color="0.3", marker="o", markersize=3.5, linestyle="none"))
-        texts.append("filled: a difference (verdict)")
+        texts.append("filled (a reworded set's number starred): a difference (verdict)")
     handles.append(Line2D([], [], color="0.3", marker="o", markersize=3.5, markerfacecolor="white",
                           linestyle="none"))
     texts.append("open: no difference shown")
@@ -364,7 +364,8 @@ def _wording_panel(ax: Axes, data: pd.DataFrame, *, order: Sequence[str] | None 
                         fmt="o", color=palette[model], markerfacecolor=palette[model] if filled else "white",
                         markersize=WORDING_POINT, markeredgewidth=0.6, elinewidth=0.7, capsize=1.0, zorder=3)
             right = k % 2 == 0  # the sets' numbers alternate sides, so a narrow row's numbers stay apart
-            ax.annotate(numbers[row.wording], (row.ci_high if right else row.ci_low, y),
+            number = numbers[row.wording] + ("*" if filled else "")  # the verdict twice: fill and star (round 21)
+            ax.annotate(number, (row.ci_high if right else row.ci_low, y),
                         xytext=(2.5 if right else -2.5, 0), textcoords="offset points",
                         ha="left" if right else "right", va="center", fontsize=small, color=palette[model])
     ax.axvline(0, color="#888888", linewidth=0.8, zorder=0)

@@ -43,9 +43,10 @@ RESAMPLED = {"eec": "templates × names", "psa": "sentences", "biasfinder": "tem
 """What each study's headline interval resamples (:meth:`toolkit.studies.base.Study.units`: the EEC's name units
 and BiasFinder's names, :meth:`~toolkit.studies.base.Study.resampled_sums`, are crossed with their templates), as
 the headlines figure's panel titles say it."""
-FOLDED = "(CI: the signed gender and race Δs' CIs,\ntaken to their sizes |Δ| and averaged; ≥\u00a095\u00a0%)"
+FOLDED = "(CI: the gender and race Δs' Bonferroni CIs,\ntaken to their sizes |Δ| and averaged; ≥\u00a095\u00a0%)"
 """Under the EEC panel's measure where its interval is ``folded`` (:func:`toolkit.studies.agreement.folded_interval`):
-round 20's readers found "signed CIs folded" cryptic."""
+round 20's readers found "signed CIs folded" cryptic, and a later one read "≥ 95 %" as unfounded without the
+Bonferroni level of each part."""
 WEIGHT = {"eec": "sentence pairs", "psa": "sentences", "biasfinder": "mutant pairs", "btcsam": "cases"}
 """What each study's headline divides by: the share a unit holds of it is said under a panel where one unit holds most."""
 DOMINANT = 0.5

@@ -457,7 +457,7 @@ def _draw_excess(ax: Axes, data: pd.DataFrame, rows, *, colours: dict, markers: 
 def _signed_root_axis(ax: Axes, data: pd.DataFrame) -> str:
     """A signed square-root x axis on the excess panel where its largest finite value is over :data:`DWARF_RATIO`
     times its smallest non-zero one (so an interval of 0.01 beside an excess of 0.6 is seen), with round ticks on
-    both sides of 0 at least 0.15 √top apart; returns the words for the label (" (√ scale)") or ""."""
+    both sides of 0 at least 0.15 √top apart; returns the words for the label (" (signed √ scale)") or ""."""
     import numpy as np
 
     values = data.reindex(columns=["estimate", "ci_low", "ci_high"]).to_numpy(float).ravel()
@@ -480,7 +480,7 @@ def _signed_root_axis(ax: Axes, data: pd.DataFrame) -> str:
     ax.xaxis.set_major_locator(FixedLocator(sorted(ticks)))
     ax.xaxis.set_minor_locator(NullLocator())
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-    return " (√\u00a0scale)"
+    return " (signed √\u00a0scale)"  # left of 0 negative, often without a tick of its own (round 20)
 
 
 def _given_words(data: pd.DataFrame) -> str:

@@ -173,7 +173,7 @@ def _test_words(tests: pd.DataFrame, *, colour_by: str = "paper") -> str:
     correction = str(tests["correction"].dropna().iloc[0]).capitalize() if colour_by != "paper" and \
         "correction" in tests.columns and tests["correction"].notna().any() else "Bonferroni"
     family = f"{correction} over {_tests_words(tests, m)}" if m > 1 else "uncorrected"
-    test, other = (("the paper's paired t-test", "the names × templates test may disagree (intervals figure)")
+    test, other = (("the EEC paper's paired t-test", "the names × templates test may disagree (intervals figure)")
                    if colour_by == "paper" else
                    ("the names × templates test", "the paper's paired t-test may disagree (tests table)"))
     if not preset().double:  # a column's width: the test alone, on two lines

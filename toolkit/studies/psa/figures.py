@@ -220,7 +220,8 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
         slots = max(len(bars), 1)
         ax = new_axes(height=p.height + 0.9) if p.double else new_axes(height=0.06 * n * slots + 0.1 * n + 1.3)
     names = "female names  |  male names" if p.double else "female names (top)  |  male names"
-    value = "label flip rate (share of sentences)"
+    value = "label flip rate (share of sentences whose\nlabel differs from the original sentence's)" if p.double \
+        else "label flip rate (share of sentences whose label\ndiffers from the original sentence's)"
     if bars:
         if p.double:
             sns.barplot(saturation=1, data=bar_data, x="name", y="flip_rate", hue="system", hue_order=bars,
@@ -266,7 +267,7 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
         if len(rows):  # every name shares the rate: the line alone
             ax.errorbar(*xy, **({"yerr": err} if p.double else {"xerr": err}), fmt=shapes[system],
                         color=palette[system], markersize=4, markeredgecolor="white", markeredgewidth=0.4,
-                        ecolor="0.3", elinewidth=0.5, capsize=0, zorder=4)
+                        ecolor=palette[system], elinewidth=0.6, capsize=0, zorder=4)  # whose interval: its colour
         flipped_words = f"{flipped} of {n_sent}" if flipped and n_sent else f"a share {rate:.3f} of"
         said = (f"{system}: {flipped_words} sentences flip for {n_names} of {n_all} names" if rate > 0
                 else f"{system}: no flips for {n_names} of {n_all} names")
