@@ -220,7 +220,7 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
         slots = max(len(bars), 1)
         ax = new_axes(height=p.height + 0.9) if p.double else new_axes(height=0.06 * n * slots + 0.1 * n + 1.3)
     names = "female names  |  male names" if p.double else "female names (top)  |  male names"
-    value = "label flip rate (share of sentences whose\nlabel differs from the original sentence's)" if p.double \
+    value = "label flip rate\n(share of sentences whose label\ndiffers from the original's)" if p.double \
         else "label flip rate (share of sentences whose label\ndiffers from the original sentence's)"
     if bars:
         if p.double:
