@@ -1836,3 +1836,16 @@ def test_forest_and_wording_orders_refuse_a_bare_string_or_a_number():
     with pytest.raises(ValueError, match="not a list") as caught:
         plots.wording(rows, attribute="gender", order=3)
     assert caught.value.code == "TK102"
+
+
+@pytest.mark.parametrize("name", ["eec_race_confounds", "psa_confounds"])
+def test_confounds_figures_define_frequency_common_support_and_matching_under_the_axes(name):
+    """Round 21: both readers met "adjusted for name frequency", "names in common support" and "frequency-matched
+    names" in the legend with nothing saying what they are (the PSA figure had no note at all)."""
+    with plots.use_preset("acl-double"):
+        ax = FIGURES[name]()
+    note = " ".join(" ".join([t.get_text() for t in ax.figure.texts]  # under a legend the note heads it
+                             + [g.get_title().get_text() for g in _legends(ax.figure)]).split())
+    assert "Name frequency: US births per million (SSA baby names)" in note
+    assert "common support: only the names whose frequency lies inside both groups' ranges" in note
+    assert "frequency-matched: names paired across the groups by nearest frequency" in note

@@ -122,6 +122,13 @@ def _ranges(ax: Axes, y: np.ndarray, est, low, high, *, colour: str, marker: str
     return bool(zero.any())
 
 
+FREQUENCY_WORDS = ("Name frequency: US births per million (SSA baby names), on a log scale; common support: only the "
+                   "names whose frequency lies inside both groups' ranges; frequency-matched: names paired across the "
+                   "groups by nearest frequency")
+"""What :func:`confounds`' analyses adjust for and keep, under the figure (round 21's readers found "name frequency",
+"common support" and "frequency-matched" undefined)."""
+
+
 def confounds_labels(attribute: str, *, study: str) -> dict[str, str]:
     """The words of :func:`confounds`: its title, axis label, note and the as-measured analysis's name (one place,
     to change the vocabulary)."""
@@ -133,7 +140,8 @@ def confounds_labels(attribute: str, *, study: str) -> dict[str, str]:
             "note": "colour: the system; shape: the analysis. Template-weighted: a mixed model over template × "
                     "name cell means, each template weighted alike; the paper's mean Δ (the box, interval and "
                     "wording figures) weights each sentence alike, so templates with emotion words count more and "
-                    "the two estimates differ"}
+                    "the two estimates differ. " + FREQUENCY_WORDS,
+            "definitions": FREQUENCY_WORDS}
 
 
 @_styled
@@ -159,8 +167,7 @@ def confounds(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     ax.set_yticks(np.arange(len(systems)), [f"{short_label(s[-1])} ({s[0]})" if several else short_label(s[0])
                                             for s in systems])
     ax.set(xlabel=words["xlabel"], ylabel="", title=words["title"])
-    if words["study"] != "PSA":
-        _note_below(ax, words["note"])
+    _note_below(ax, words["note"] if words["study"] != "PSA" else words["definitions"])
     handles, texts = ax.get_legend_handles_labels()
     if zero:
         handles.append(_confounds_zero_entry())
@@ -187,7 +194,7 @@ def _confounds_panel(ax: Axes, table: pd.DataFrame, *, keys: list[str], systems:
     """Draw :func:`confounds`' four point-ranges per system (rows in ``systems`` order, keyed by ``keys``) on
     ``ax``, each system in its colour (:func:`model_palette`), each analysis in its marker (keyed in black, the
     as-measured one named ``raw``); returns whether an exact 0 was drawn."""
-    offsets = {a: (i - 1.5) * 0.18 for i, a in enumerate(ANALYSIS_STYLE)}
+    offsets = {a: (i - 1.5) * 0.22 for i, a in enumerate(ANALYSIS_STYLE)}  # markers apart (round 21: they touched)
     colours = model_palette(list(dict.fromkeys(s[-1] for s in systems)))
     zero = False
     for analysis, (marker, label) in ANALYSIS_STYLE.items():
@@ -225,7 +232,7 @@ def _task_confounds(table: pd.DataFrame, *, tasks: list[str]) -> Axes:
     for cell in _column_bottoms(cells):  # a panel's width
         cell.set_xlabel(f"{attribute} gap ({a_short} − {b_short}),{' ' if preset().double else chr(10)}"
                         "95\u00a0% interval")
-    note = f"{a_short}, {b_short}: {a}, {b} names" + (f"; {words['note']}" if words["study"] != "PSA" else "")
+    note = f"{a_short}, {b_short}: {a}, {b} names" + f"; {words['note' if words['study'] != 'PSA' else 'definitions']}"
     _note_below(cells[0], note)
     handles, texts = cells[0].get_legend_handles_labels()
     if zero:
