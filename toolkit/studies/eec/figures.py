@@ -34,9 +34,10 @@ from toolkit.studies.eec import analysis as eec_study
 MEAN_MARK = {"marker": "x", "markersize": 4.0, "markeredgewidth": 0.9, "color": "black", "linestyle": "none",
              "zorder": 7}
 """How a box's mean Δ is drawn (the statistic the paper tests and the default order sorts by)."""
-COLLAPSED_MARK = {"marker": "s", "markersize": 4.5, "markeredgecolor": "black", "markeredgewidth": 0.6,
+COLLAPSED_MARK = {"marker": "s", "markersize": 6.5, "markeredgecolor": "black", "markeredgewidth": 0.6,
                   "linestyle": "none", "zorder": 6}
-"""How a significant system whose box is too thin to show its colour is drawn: a square at its median."""
+"""How a significant system whose box is too thin to show its colour is drawn: a square at its median, larger than
+the mean's × drawn over it, so its colour shows around the × (round 21: a 4.5-pt square hid under it)."""
 THIN_BOX_PT = 2.0
 """A significant box whose interquartile range spans less than this many points of the axis shows no colour (a line;
 round-11 readers could not read five of ten systems' colours): it gets :data:`COLLAPSED_MARK`."""
