@@ -500,7 +500,8 @@ def test_interval_figure_draws_the_paper_t_interval_beside_the_two_way_one():
              if len(seg) == 2 and np.allclose(sorted(seg[:, 1]), [vader["t_ci_low"], vader["t_ci_high"]])]
     assert spans and max(c.get_linewidth()[0] for c in ax.collections if hasattr(c, "get_segments")) >= 2
     legend = [" ".join(t.split()) for t in _legend_texts(ax)]  # a column's width wraps the longer entries
-    assert "left, the EEC paper's paired t-test (mean Δ, its CI mostly inside the circle): not significant" in legend
+    assert "left: the EEC paper's paired t-test (mean Δ, its CI mostly inside the circle)" in legend
+    assert "left, paired t-test: not significant" in legend
     assert "all Δ = 0" in legend and all(t.startswith("right, two-way") for t in legend if "two-way" in t)
     assert ax.get_ylabel().replace("\n", " ") == "Δ (F − M), scores in [0,\u00a01]"  # every score is mapped to [0, 1]
 
@@ -526,8 +527,9 @@ def test_interval_figure_fills_the_paper_t_circle_in_the_box_colour_where_the_pa
                        and np.isclose(line.get_ydata()[0], mean)]
             faces[(table is marked, model)] = to_hex(circles[0].get_markerfacecolor())
         # round 20: each mark keyed as drawn, purple (M higher) named too, and no key for a mark not drawn
-        keys = {" ".join(t.split()).rpartition(": ")[2] for t in _legend_texts(ax) if "paired t-test" in t}
-        assert sum("the EEC paper's paired t-test" in t for t in _legend_texts(ax)) == 1  # said once, in full
+        texts = [" ".join(t.split()) for t in _legend_texts(ax)]
+        keys = {t.removeprefix("left, paired t-test: ") for t in texts if t.startswith("left, paired t-test: ")}
+        assert sum("the EEC paper's paired t-test" in t for t in texts) == 1  # said once, in full
         assert keys == ({"significant, F higher", "significant, M higher", "not significant"} if table is marked
                         else {"not significant"})
     assert faces[(True, up)] == to_hex(_DIRECTION_COLOURS[1]) and faces[(True, down)] == to_hex(_DIRECTION_COLOURS[2])
@@ -1048,17 +1050,16 @@ def test_biasfinder_rates_mark_exact_zeros_and_keep_a_small_rate_off_the_zero_li
     assert "CIs clustered by template" in ax.get_title()
 
 
-def test_plots_wording_gives_each_rewording_its_own_marker_named_in_the_legend():
-    """A reader follows one rewording across the systems: each reworded set has its own marker, its number, the same
-    for every system, and the legend names it; the published set is the filled circle. No rewording takes a model's
-    shape (round 15 read the hollow square, triangle and ▽ as textblob, afinn and minilm-imdb)."""
+def test_plots_wording_numbers_each_rewording_and_keys_the_numbers_in_the_legend():
+    """A reader follows one rewording across the systems: every point is a circle in its system's colour (round 15
+    read hollow model shapes as textblob, afinn and minilm-imdb), and each reworded set's number stands beside its
+    interval, odd numbers right and even left (round 20: digits drawn on the lines ran together); sets not named wN
+    are numbered in order and the legend says which number is which."""
     with plots.use_preset("acl-double"):
         ax = FIGURES["eec_gender_wordings"]()
-    legend = _legend_texts(ax)
-    assert legend[:2] == ["published templates (thick)", "reworded set reworded-1, reworded-2, and reworded-3 "
-                          "(thin; its number at an end, alternating sides)"]
-    # each set's number as text beside its interval's end, odd sets right, even left (round 20: digits drawn on the
-    # lines ran together)
+    legend = [" ".join(t.split()) for t in _legend_texts(ax)]
+    assert legend[:2] == ["published templates (thick)", "reworded sets, the number beside an interval: 1 reworded-1, "
+                          "2 reworded-2, 3 reworded-3 (thin; odd numbers right, even left)"]
     numbers = [t for t in ax.texts if t.get_text() in {"1", "2", "3"}]
     assert sorted({t.get_text() for t in numbers}) == ["1", "2", "3"]
     for text in numbers:
@@ -1067,8 +1068,28 @@ def test_plots_wording_gives_each_rewording_its_own_marker_named_in_the_legend()
         ends = [0.01 * i + 0.003 * k + (0.008 if right else -0.008) for i in range(3)]  # the sweep's interval ends
         assert any(np.isclose(text.xy[0], end) for end in ends)
         assert text.get_horizontalalignment() == ("left" if right else "right")
-    markers = {line.get_marker() for line in ax.get_lines() if len(line.get_xdata()) == 1} - {"|", "o", "D"}
-    assert not markers  # no model's shape (round 15: hollow model shapes read as textblob, afinn, minilm-imdb)
+    points = {line.get_marker() for line in ax.get_lines() if len(line.get_xdata()) == 1} - {"|"}  # less the caps
+    assert points == {"o"}
+
+
+def test_plots_wording_names_a_set_wn_by_its_own_number_whatever_sets_are_drawn_or_their_order():
+    """A review: numbering by order drew w3 as "2" where w2 was absent, and a system missing w1 put its w2 on the
+    other side. A set named wN is drawn as N, its side by N's parity and its slot the same in every row."""
+    rows = [{"wording": w, "model": m, "task": "valence", "attribute": "gender", "estimate": 0.01, "ci_low": 0.0,
+             "ci_high": 0.02, "p_adjusted": 0.5, "verdict": "inconclusive"}
+            for m in ("vader", "afinn") for w in ("published", "w4", "w1", "w3") if (m, w) != ("afinn", "w1")]
+    with plots.use_preset("acl-double"):
+        ax = plots.wording(pd.DataFrame(rows), attribute="gender")
+    drawn = sorted((t.get_text(), t.get_horizontalalignment(), round(t.xy[1] % 1, 6)) for t in ax.texts)
+    assert {(n, side) for n, side, _ in drawn} == {("1", "left"), ("3", "left"), ("4", "right")}  # ha left: right side
+    slots = {}
+    for number, _, y in drawn:
+        slots.setdefault(number, set()).add(y)
+    assert all(len(ys) == 1 for ys in slots.values())  # one slot per set in every system's rows
+    assert "reworded set w1, w3, and w4, its number beside its interval (thin; odd numbers right, even left)" in \
+        [" ".join(t.split()) for t in _legend_texts(ax)]
+    bare = plots.wording(pd.DataFrame(rows).drop(columns="verdict"), attribute="gender")  # no verdicts: all open
+    assert "open: no difference shown" in _legend_texts(bare)
 
 
 def test_plots_wording_fills_a_difference_and_draws_a_system_that_never_moves_once():
@@ -1093,7 +1114,12 @@ def test_plots_wording_fills_a_difference_and_draws_a_system_that_never_moves_on
     assert {"filled (a reworded set's number starred): a difference (verdict)", "open: no difference shown",
             "all Δ = 0 under every wording"} <= set(legend)
     assert sorted(t.get_text() for t in ax.texts) == ["1", "1*"]  # round 21: vader's difference starred too
-    assert not [t for t in ax.texts if t.get_position()[1] in (1.0,)]  # afinn's row carries no number
+    afinn = [t.get_text() for t in ax.get_yticklabels()].index("afinn")
+    assert not [t for t in ax.texts if abs(t.xy[1] - afinn) < 0.5]  # afinn's row carries no number
+    nan = pd.DataFrame(rows).assign(ci_low=np.nan, ci_high=np.nan)  # an unknown interval is not an interval of 0
+    with plots.use_preset("acl-double"):
+        unknown_ax = plots.wording(nan[nan["model"] == "afinn"], attribute="gender")
+    assert not [line for line in unknown_ax.get_lines() if line.get_marker() == "D"]
 
 
 def test_plots_wording_of_several_tasks_draws_a_panel_per_task_with_unique_row_names():
@@ -1291,7 +1317,7 @@ def test_multilingual_gaps_name_the_family_their_intervals_are_simultaneous_over
     with plots.use_preset("acl-single"):
         narrow = multilingual_figures.cross_language(pd.DataFrame(rows).assign(
             family=lambda t: t["family"].str.replace("holm", "fdr_bh")))
-    race = "race Δ: Câmara: Latino (Spanish) or Arab (Arabic) − Anglo names"  # round 20: whom the race gap compares
+    race = "race Δ: Câmara: Latino or Arab − Anglo names"  # round 20: whom the race gap compares
     assert named == ("95 % intervals simultaneous (Bonferroni) over the run's 4 tests (1 language × systems × "
                      "attributes); verdicts Holm-adjusted over the same " + race)
     assert bare == race and mixed == race
@@ -1330,7 +1356,7 @@ def test_plots_wording_says_under_the_figure_what_the_reworded_sets_are():
         backwards = note(plots.wording(pd.DataFrame([r for w in ("published", "w4", "w2", "w1") for r in rows
                                                      if r["wording"] == w]), attribute="gender"))
     assert gap.startswith("w1, w3, and w4: the EEC's 11 templates")  # no range over a set not drawn
-    assert backwards.startswith("w4, w2, and w1: ")
+    assert backwards.startswith("w1, w2, and w4: ")  # by their numbers, as the legend and the slots order them
     assert "; w1–w4: the EEC's 11 templates reworded" in tasks and "F, M: female, male names" in tasks
 
 
@@ -1846,6 +1872,21 @@ def test_confounds_figures_define_frequency_common_support_and_matching_under_th
         ax = FIGURES[name]()
     note = " ".join(" ".join([t.get_text() for t in ax.figure.texts]  # under a legend the note heads it
                              + [g.get_title().get_text() for g in _legends(ax.figure)]).split())
-    assert "Name frequency: US births per million (SSA baby names)" in note
+    assert "ame frequency: US births per million (SSA baby names)" in note
     assert "common support: only the names whose frequency lies inside both groups' ranges" in note
-    assert "frequency-matched: names paired across the groups by nearest frequency" in note
+    assert "frequency-matched: names paired across the groups by nearest frequency within a caliper" in note
+
+
+def test_eec_task_intervals_key_the_paper_test_once_whatever_each_panel_draws():
+    """A review: with a panel per task, the full description of the paper's test rode on whichever mark came first
+    in each panel, so one panel's 'not significant' and another's differed in text and both stayed in the legend."""
+    _, tests = _eec()
+    gender = tests[tests["attribute"] == "gender"]
+    first = gender["model"].iloc[0]
+    panels = pd.concat([gender.assign(task="anger", significant=gender["model"] == first),
+                        gender.assign(task="joy", significant=False)])
+    with plots.use_preset("acl-double"):
+        axes = eec_figures.eec_task_intervals(panels, attribute="gender")
+    texts = [" ".join(t.split()) for t in _legend_texts(axes[0])]
+    assert sum("not significant" in t and "paired t-test" in t for t in texts) == 1
+    assert sum("the EEC paper's paired t-test" in t for t in texts) == 1

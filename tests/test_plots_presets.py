@@ -546,7 +546,12 @@ def test_a_note_wraps_by_the_characters_a_reader_sees_and_never_breaks_a_math_sp
     from toolkit.plots.style import _mask_math, _note_below, new_axes
 
     masked, spans = _mask_math(r"a $p_\mathrm{adj}$ and $x^2$ b")
-    assert masked == "a \ue000\ue000\ue000\ue000 and \ue000\ue000 b" and spans == [r"$p_\mathrm{adj}$", "$x^2$"]
+    assert masked == "a \ue000\ue000\ue000\ue000 and \ue001\ue001 b" and spans == [r"$p_\mathrm{adj}$", "$x^2$"]
+    assert _mask_math(r"$\Delta$ \$5")[0] == "\ue000 \\$5"  # a command is one glyph; an escaped dollar is text
+    with plots.use_preset("acl-double"):
+        pair = new_axes()
+        _note_below(pair, "see $a$$b$ here")  # two spans side by side stay two (a review: one was lost)
+    assert pair.figure.toolkit_note.get_text() == "see $a$$b$ here"
     words = " ".join(f"word{k}" for k in range(60))
     with plots.use_preset("acl-double"):
         plain, math = new_axes(), new_axes()

@@ -42,10 +42,10 @@ CONFOUNDS_ZERO = "0.55"
 """The fill of a :func:`confounds` estimate that is exactly 0 (its analysis's marker kept, so each stays readable)."""
 ZERO_EDGE = "0.35"
 """The edge of a filled exact 0 (:data:`CONFOUNDS_ZERO`): a darker grey, so the shape reads and the mark stays grey."""
-WORDING_MARKERS = ("$1$", "$2$", "$3$", "$4$", "$5$", "$6$")
-"""The reworded template sets' numbers, in order, written right of each set's interval (no model's shape: round 15
-read hollow model shapes as textblob, afinn and minilm-imdb; tri marks merged with the line, round 16; digits on the
-line ran together where intervals are narrow, round 20)."""
+WORDING_SET = re.compile(r"w(\d+)")
+"""A reworded template set named by its number (``w3``): the number drawn beside its intervals is that number, and
+its parity says the side (odd right, even left). Sets named otherwise are numbered in order and keyed in the legend
+(round 20: digits drawn on the lines ran together; a review: numbering by order named w3 "2" where w2 was absent)."""
 WORDING_POINT = 3.2
 """A reworded set's point (points; the published set's is 4.5)."""
 REWORDINGS = ("the EEC's {n} templates reworded by this project, meaning kept; set k takes each template's k-th "
@@ -122,9 +122,9 @@ def _ranges(ax: Axes, y: np.ndarray, est, low, high, *, colour: str, marker: str
     return bool(zero.any())
 
 
-FREQUENCY_WORDS = ("Name frequency: US births per million (SSA baby names), on a log scale; common support: only the "
+FREQUENCY_WORDS = ("name frequency: US births per million (SSA baby names), on a log scale; common support: only the "
                    "names whose frequency lies inside both groups' ranges; frequency-matched: names paired across the "
-                   "groups by nearest frequency")
+                   "groups by nearest frequency within a caliper, the unmatched left out")
 """What :func:`confounds`' analyses adjust for and keep, under the figure (round 21's readers found "name frequency",
 "common support" and "frequency-matched" undefined)."""
 
@@ -140,8 +140,8 @@ def confounds_labels(attribute: str, *, study: str) -> dict[str, str]:
             "note": "colour: the system; shape: the analysis. Template-weighted: a mixed model over template × "
                     "name cell means, each template weighted alike; the paper's mean Δ (the box, interval and "
                     "wording figures) weights each sentence alike, so templates with emotion words count more and "
-                    "the two estimates differ. " + FREQUENCY_WORDS,
-            "definitions": FREQUENCY_WORDS}
+                    "the two estimates differ; " + FREQUENCY_WORDS,
+            "definitions": FREQUENCY_WORDS[0].upper() + FREQUENCY_WORDS[1:]}
 
 
 @_styled
@@ -232,7 +232,7 @@ def _task_confounds(table: pd.DataFrame, *, tasks: list[str]) -> Axes:
     for cell in _column_bottoms(cells):  # a panel's width
         cell.set_xlabel(f"{attribute} gap ({a_short} − {b_short}),{' ' if preset().double else chr(10)}"
                         "95\u00a0% interval")
-    note = f"{a_short}, {b_short}: {a}, {b} names" + f"; {words['note' if words['study'] != 'PSA' else 'definitions']}"
+    note = f"{a_short}, {b_short}: {a}, {b} names; " + (words["note"] if words["study"] != "PSA" else FREQUENCY_WORDS)
     _note_below(cells[0], note)
     handles, texts = cells[0].get_legend_handles_labels()
     if zero:
@@ -292,29 +292,41 @@ def _rewordings_note(data: pd.DataFrame, *, start: str = "") -> str:
 
 
 def _rewordings(data: pd.DataFrame) -> dict[str, str]:
-    """Each reworded template set of ``data`` (in order) → its line marker (:data:`WORDING_MARKERS`), so a reader
-    can follow one wording across the systems."""
-    sets = [w for w in dict.fromkeys(data["wording"]) if w != "published"]
-    return {w: WORDING_MARKERS[k % len(WORDING_MARKERS)] for k, w in enumerate(sets)}
+    """Each reworded template set of ``data`` → the number drawn beside its intervals: N for sets all named wN (in
+    the order of N), else 1, 2, … in the order they come; so a number names one set in every system's rows."""
+    sets = [str(w) for w in dict.fromkeys(data["wording"]) if w != "published"]
+    named = {w: WORDING_SET.fullmatch(w) for w in sets}
+    if sets and all(named.values()) and len({m.group(1) for m in named.values()}) == len(sets):
+        return {w: str(int(named[w].group(1))) for w in sorted(sets, key=lambda w: int(named[w].group(1)))}
+    return {w: str(k + 1) for k, w in enumerate(sets)}
+
+
+def _difference(verdict: object) -> bool:
+    """Whether a stored verdict is a difference shown (a or b higher, or a small one): drawn filled."""
+    return verdicts.kind(verdict) in ("a", "b", "small")
 
 
 def _wording_keys(ax: Axes, data: pd.DataFrame) -> tuple[list, list[str]]:
-    """The legend of :func:`wording`: the published set (thick), each reworded set (thin, its number at the
-    interval's right end), filled and open as the verdicts are, and the diamond of a system whose scores never move."""
+    """The legend of :func:`wording`: the published set (thick), the reworded sets (thin; which number names which
+    set where they are not all named wN), filled and open as the verdicts are, and the diamond of a system whose
+    scores never move (in any one task's panel)."""
     handles = [Line2D([], [], color="0.3", marker="o", markersize=4.5, linewidth=1.4)]
     texts = ["published templates (thick)"]
-    sets = list(_rewordings(data))
-    if sets:
+    numbers = _rewordings(data)
+    if numbers:
+        named = all(WORDING_SET.fullmatch(w) for w in numbers)
+        which = (f"reworded set {_set_range(list(numbers))}, its number beside its interval" if named else
+                 "reworded sets, the number beside an interval: " + ", ".join(f"{n} {w}" for w, n in numbers.items()))
         handles.append(Line2D([], [], color="0.6", marker="o", markersize=WORDING_POINT, linewidth=0.7))  # thin, lighter
-        texts.append(f"reworded set {_set_range(sets)} (thin; its number at an end, alternating sides)")
-    kinds = {verdicts.kind(v) for v in data["verdict"]} if "verdict" in data.columns else set()
-    if kinds & {"a", "b"}:
+        texts.append(f"{which} (thin; odd numbers right, even left)")
+    if "verdict" in data.columns and data["verdict"].map(_difference).any():
         handles.append(Line2D([], [], color="0.3", marker="o", markersize=3.5, linestyle="none"))
         texts.append("filled (a reworded set's number starred): a difference (verdict)")
     handles.append(Line2D([], [], color="0.3", marker="o", markersize=3.5, markerfacecolor="white",
                           linestyle="none"))
     texts.append("open: no difference shown")
-    if _unmoved(data):
+    tasks = data.groupby("task", sort=False) if "task" in data.columns else [("", data)]
+    if any(_unmoved(block) for _, block in tasks):  # a panel draws one task's rows
         handles.append(Line2D([], [], color="#bbbbbb", **ZERO_MARK))
         texts.append("all Δ = 0 under every wording")
     return handles, texts
@@ -329,19 +341,19 @@ def _set_range(sets: Sequence[str]) -> str:
 
 
 def _unmoved(data: pd.DataFrame) -> list[str]:
-    """The systems of ``data`` whose every wording gives identical scores (Δ = 0 with no interval): one diamond
-    each, not five stacked marks (round 20)."""
-    flat = data[["estimate", "ci_low", "ci_high"]].abs().max(axis=1) <= 1e-12
+    """The systems of ``data`` whose every wording gives identical scores (Δ = 0 and an interval of 0 — not an
+    unknown one): one diamond each, not five stacked marks (round 20)."""
+    flat = data[["estimate", "ci_low", "ci_high"]].fillna(np.inf).abs().max(axis=1) <= 1e-12
     return [m for m, rows in flat.groupby(data["model"], sort=False) if bool(rows.all())]
 
 
 def _wording_panel(ax: Axes, data: pd.DataFrame, *, order: Sequence[str] | None = None) -> None:
     """Draw :func:`wording`'s point-ranges of one attribute's rows (``data``) on ``ax``, a row per system, top to
     bottom in ``order`` (the others after them), or by the published wording's estimate (lowest first; a system
-    without one last): the published wording thick on top, each rewording thin under it with its set's number beside
-    an end of its interval, sides alternating (:func:`_rewordings`; round 20: digits on the lines ran together), each
-    point filled where
-    its verdict is a difference; a system whose every wording gives identical scores is one diamond at 0."""
+    without one last): the published wording thick on top, each reworded set thin under it in its own slot, its
+    number (:func:`_rewordings`) beside an end of its interval (odd right, even left, so a narrow row's numbers stay
+    apart), each point filled where its verdict is a difference (and the number starred); a system whose every
+    wording gives identical scores is one diamond at 0."""
     published_estimate = data[data["wording"] == "published"].groupby("model", sort=False)["estimate"].first()
     drawn = list(dict.fromkeys(data["model"]))
     if order is not None:
@@ -349,7 +361,9 @@ def _wording_panel(ax: Axes, data: pd.DataFrame, *, order: Sequence[str] | None 
     else:
         models = sorted(drawn, key=lambda m: (m not in published_estimate.index, published_estimate.get(m, 0.0)))
     palette = model_palette(models)
-    numbers = {w: marker.strip("$") for w, marker in _rewordings(data).items()}
+    numbers = _rewordings(data)
+    slots = {w: (np.linspace(-0.16, 0.38, len(numbers))[k] if len(numbers) > 1 else 0.08)
+             for k, w in enumerate(numbers)}  # a set's slot is the same in every system's rows
     unmoved = set(_unmoved(data))
     small = preset().small_size
     for i, model in enumerate(models):
@@ -357,24 +371,24 @@ def _wording_panel(ax: Axes, data: pd.DataFrame, *, order: Sequence[str] | None 
         if model in unmoved:
             ax.plot([0.0], [i], color="#bbbbbb", **ZERO_MARK)
             continue
-        published = rows[rows["wording"] == "published"]
-        for row in published.itertuples(index=False):
-            filled = verdicts.kind(row.verdict) in ("a", "b")
-            ax.errorbar([row.estimate], [i - 0.36], xerr=[[row.estimate - row.ci_low], [row.ci_high - row.estimate]],
-                        fmt="o", color=palette[model], markerfacecolor=palette[model] if filled else "white",
-                        markersize=4.5, elinewidth=1.4, capsize=1.5, zorder=4)
-        others = rows[rows["wording"] != "published"]
-        ys = np.linspace(-0.16, 0.38, len(others)) + i if len(others) > 1 else [i + 0.08]
-        for k, (y, row) in enumerate(zip(ys, others.itertuples(index=False))):
-            filled = verdicts.kind(row.verdict) in ("a", "b")
-            ax.errorbar([row.estimate], [y], xerr=[[row.estimate - row.ci_low], [row.ci_high - row.estimate]],
-                        fmt="o", color=palette[model], markerfacecolor=palette[model] if filled else "white",
-                        markersize=WORDING_POINT, markeredgewidth=0.6, elinewidth=0.7, capsize=1.0, zorder=3)
-            right = k % 2 == 0  # the sets' numbers alternate sides, so a narrow row's numbers stay apart
-            number = numbers[row.wording] + ("*" if filled else "")  # the verdict twice: fill and star (round 21)
-            ax.annotate(number, (row.ci_high if right else row.ci_low, y),
+        colour = palette[model]
+        for row in rows.itertuples(index=False):
+            filled = _difference(getattr(row, "verdict", None))
+            xerr = [[row.estimate - row.ci_low], [row.ci_high - row.estimate]]
+            if row.wording == "published":
+                ax.errorbar([row.estimate], [i - 0.36], xerr=xerr, fmt="o", color=colour,
+                            markerfacecolor=colour if filled else "white", markersize=4.5, elinewidth=1.4,
+                            capsize=1.5, zorder=4)
+                continue
+            y = i + slots[str(row.wording)]
+            ax.errorbar([row.estimate], [y], xerr=xerr, fmt="o", color=colour,
+                        markerfacecolor=colour if filled else "white", markersize=WORDING_POINT,
+                        markeredgewidth=0.6, elinewidth=0.7, capsize=1.0, zorder=3)
+            number = numbers[str(row.wording)]
+            right = int(number) % 2 == 1
+            ax.annotate(number + ("*" if filled else ""), (row.ci_high if right else row.ci_low, y),
                         xytext=(2.5 if right else -2.5, 0), textcoords="offset points",
-                        ha="left" if right else "right", va="center", fontsize=small, color=palette[model])
+                        ha="left" if right else "right", va="center", fontsize=small, color=text_colour(colour))
     ax.axvline(0, color="#888888", linewidth=0.8, zorder=0)
     ax.set_yticks(np.arange(len(models)), list(short_labels(models).values()))
     ax.invert_yaxis()

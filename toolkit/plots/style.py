@@ -435,19 +435,24 @@ def _own_axes(ax: Axes) -> bool:
     return all(other is ax or other.get_label() == "<colorbar>" for other in ax.figure.axes)
 
 
-MATH_MASK = "\ue000"
-"""A private-use character standing in for each visible character of a mathtext span while a note is wrapped."""
+MATH_MASKS = ("\ue000", "\ue001")
+"""Private-use characters standing in for each visible character of a mathtext span while a note is wrapped,
+alternating from span to span so two spans side by side stay two."""
+MATH_SPAN = re.compile(r"(?<!\\)\$(?:[^$\\]|\\.)+?(?<!\\)\$")
+"""A mathtext span: between two unescaped dollars (``\\$`` is a dollar sign)."""
 
 
 def _mask_math(text: str) -> tuple[str, list[str]]:
-    """``text`` with each mathtext span (``$p_\\mathrm{adj}$``) replaced by :data:`MATH_MASK` once per character it
-    shows ("padj": 4), and the spans in order, so a note wraps by what a reader sees (round 20: a line holding
-    ``$p_\\mathrm{adj}$`` broke 12 characters early) and no span is broken."""
+    """``text`` with each mathtext span (``$p_\\mathrm{adj}$``) replaced by one of :data:`MATH_MASKS` once per
+    character it shows ("padj": 4; ``\\Delta``: 1), and the spans in order, so a note wraps by what a reader sees
+    (round 20: a line holding ``$p_\\mathrm{adj}$`` broke 12 characters early) and no span is broken."""
     def shown(span: str) -> int:
-        return max(1, len(re.sub(r"\\[a-z]+|[{}_^$\\]", "", span)))
+        inner = re.sub(r"\\math[a-z]+|\\[a-z]+\{|[{}_^$]", "", span[1:-1])
+        return max(1, len(re.sub(r"\\[A-Za-z]+", "x", inner)))  # a command (\Delta, \alpha) shows one glyph
 
-    tokens = re.findall(r"\$[^$]+\$", text)
-    return re.sub(r"\$[^$]+\$", lambda m: MATH_MASK * shown(m.group()), text), tokens
+    tokens = MATH_SPAN.findall(text)
+    masks = iter(MATH_MASKS[k % 2] for k in range(len(tokens)))
+    return MATH_SPAN.sub(lambda m: next(masks) * shown(m.group()), text), tokens
 
 
 def _note_below(ax: Axes, text: str) -> None:
@@ -468,8 +473,8 @@ def _note_below(ax: Axes, text: str) -> None:
         masked, tokens = _mask_math(paragraph)  # wrapped by the characters a reader sees
         chars = len(masked) if wide <= room else max(20, int(len(masked) * room / wide) - 1)
         restored = iter(tokens)
-        lines.append(re.sub(f"{MATH_MASK}+", lambda _: next(restored),
-                            textwrap.fill(masked, chars, break_on_hyphens=False)))
+        lines.append(re.sub("|".join(f"{mask}+" for mask in MATH_MASKS), lambda _: next(restored),
+                            textwrap.fill(masked, chars, break_on_hyphens=False, break_long_words=False)))
     figure = ax.figure
     figure.toolkit_note = figure.text(0.5, 0.0, "\n".join(lines), ha="center", va="bottom", fontsize=p.small_size,
                                       color="0.25", in_layout=False)

@@ -387,9 +387,11 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
         ax.axvline(0.0, color="0.6", linewidth=0.6, zorder=0)
         if ax.get_subplotspec().colspan.start > 0:  # the right column: the names are on the left panel's axis
             ax.tick_params(labelleft=False)
-    figure.suptitle("Each study's headline per model, 95\u00a0% bootstrap CI over the units in brackets"
-                    if preset().double else "Each study's headline per model\n(95\u00a0% bootstrap CI over the units "
-                    "in brackets)", fontsize=preset().title_size)
+    folded = "ci_method" in headlines.columns and headlines["ci_method"].eq("folded").any()
+    level = "95\u00a0% bootstrap CI" + (" (EEC: ≥\u00a095\u00a0%, under its axis)" if folded else "")
+    figure.suptitle(f"Each study's headline per model, {level} over the units in brackets" if preset().double else
+                    f"Each study's headline per model\n({level} over the units in brackets)",
+                    fontsize=preset().title_size)
     for model in models:  # the key: each model filled, in the panels' order (an open zero keys no model)
         axes[0].plot([], [], linestyle="none", marker=markers[model], color=colours[model], markersize=4,
                      label=labels[model])

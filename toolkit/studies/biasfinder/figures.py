@@ -177,7 +177,7 @@ a 0.28-inch row puts their centres 8 pt apart)."""
 
 def _verdict_text(row: pd.Series) -> str:
     """The right-hand label of a model's row in :func:`biasfinder_rates`: its verdict word and corrected p (``rate
-    higher, p_adj 0.004``; ``≤ 0.004`` where the permutation p is the smallest its draws allow, 1/(draws + 1), as
+    higher, p_adj 0.004``, p_adj set as :data:`P_ADJ`; ``≤ 0.004`` where the permutation p is the smallest its draws allow, 1/(draws + 1), as
     ``p_method`` counts them), ``no null`` where the characteristic has none, "" without a verdict."""
     import numpy as np
 

@@ -66,7 +66,7 @@ def heatmap_words(value: str, *, theta: str = "") -> dict[str, str]:
              "errs wide" if value.startswith("detection") else "cases as units")
     units += "; per cell, not adjusted across cells"
     return {"colourbar": unit, "cell": f"each cell: {unit.replace(' (%)', ' in %')}{meaning}, its 95\u00a0% Wilson "
-            f"interval below ({units})", "hatched": "hatched: no case of that type in the set"}
+            f"interval below ({units})", "hatched": "hatched: no case of that type"}
 
 
 def _cells(table: pd.DataFrame, *, value: str, index: str, columns: str) -> tuple[pd.DataFrame, pd.DataFrame | None]:
@@ -166,7 +166,8 @@ def btcsam_heatmap(table: pd.DataFrame, *, value: str = "detection_probability",
         names = [set_name(str(i)) if index == "test_set" else str(i) for i in part.index]
         panel.set_yticks([i + 0.5 for i in range(part.shape[0])], names, rotation=0)
         panel.set(xlabel="", ylabel=index.replace("_", " "))
-    note = f" ({words['hatched']})" if any_empty else ""  # said once (round 20: 26 cells saying "no case")
+    in_set = " in the set" if index == "test_set" else " for the model" if index == "model" else ""
+    note = f" ({words['hatched']}{in_set})" if any_empty else ""  # said once (round 20: 26 cells saying "no case")
     panels[-1].set_xlabel(columns.replace("_", " ") + note)
     if texts.map(lambda t: "\n" in str(t)).to_numpy().any():
         _note_below(panels[-1], words["cell"])

@@ -176,7 +176,7 @@ def _test_words(tests: pd.DataFrame, *, colour_by: str = "paper") -> str:
     family = f"{correction} over {_tests_words(tests, m)}" if m > 1 else "uncorrected"
     test, other = (("the EEC paper's paired t-test", "the names × templates test may disagree (intervals figure)")
                    if colour_by == "paper" else
-                   ("the names × templates test", "the paper's paired t-test may disagree (tests table)"))
+                   ("the names × templates test", "the EEC paper's paired t-test may disagree (tests table)"))
     if not preset().double:  # a column's width: the test alone, on two lines
         return f"colour: {test},\n{family}"
     return f"colour: {test} ({family});\n{other}"
@@ -360,14 +360,16 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
     # purple named nowhere); "left"/"right": which of a system's two marks each key is
     _, _, a, b = eec_study.ATTRIBUTES[attribute]
     handles, texts = [], []
+    if t_kinds:  # what the left mark is, said once (a key of its own: every panel of a task grid says it alike)
+        handles.append(Line2D([], [], color=T_COLOUR, linewidth=2.2))  # its CI: the thick dark line
+        texts.append("left: the EEC paper's paired t-test (mean Δ, its CI mostly inside the circle)")
     for kind, face, words in (("a", _DIRECTION_COLOURS[1], f"significant, {a} higher"),
                               ("b", _DIRECTION_COLOURS[2], f"significant, {b} higher"),
                               ("none", "white", "not significant")):
         if kind in t_kinds:
             handles.append(Line2D([], [], color=T_COLOUR, linewidth=2.2, marker="o", markerfacecolor=face,
                                   markersize=3.5))
-            texts.append(f"left, paired t-test: {words}" if texts else
-                         f"left, the EEC paper's paired t-test (mean Δ, its CI mostly inside the circle): {words}")
+            texts.append(f"left, paired t-test: {words}")
     for kind, colour in _VERDICT_COLOURS.items():
         if kind in kinds:
             handles.append(Line2D([], [], color=colour, marker="o", linewidth=1.5, markersize=3.5))

@@ -185,7 +185,7 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
     return axes
 
 
-RACE_GROUPS = {"camara2022": "Latino (Spanish) or Arab (Arabic) − Anglo names",
+RACE_GROUPS = {"camara2022": "Latino or Arab − Anglo names",
                "goldfarb_tarrant2023": "the release's \"minoritized\" − \"privileged\" persons"}
 """Whom each corpus's race gap compares (round 20's readers found "minoritized − privileged" undefined)."""
 

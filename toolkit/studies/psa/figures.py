@@ -254,8 +254,9 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
                         fontsize=p.small_size, color=text_colour(palette[system]))
         rows = data[(data["system"] == system) & ~np.isclose(data["flip_rate"].fillna(-1), rate)]
         rows = rows[rows["flip_rate"].notna()]
-        # beside its name's bar, not on the bar's interval line (round 20: the points hid on Taylor Swift's line)
-        beside = (0.3 if k % 2 == 0 else -0.3) if bars else 0.0
+        # at the outer edge of its name's bars, where no bar's interval line is (they stand at the bars' centres;
+        # round 20: the points hid on Taylor Swift's line)
+        beside = (0.4 if k % 2 == 0 else -0.4) if bars else 0.0
         at = rows["name"].map(position).to_numpy(float) + beside
         rate_of = rows["flip_rate"].to_numpy(float)
         err = None
