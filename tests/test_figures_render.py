@@ -558,8 +558,9 @@ def test_interval_figure_draws_a_verdict_the_sparse_rule_held_back_open_and_says
 
 
 def test_label_flips_split_female_from_male_names_and_name_a_model_that_flips_nothing():
-    """The label-flip bars keep the female names before the dashed line and the male names after it; a model with
-    no flip for any name draws no bars (48 diamonds would bury the others) and the legend names it."""
+    """The label-flip bars keep the female names before the divider and the male names after it (in the empty slot
+    between them); a model with no flip for any name draws no bars (48 diamonds would bury the others) and the legend
+    names it."""
     base = _names(HF)[["model", "corpus", "name", "gender", "category"]].assign(threshold=0.5)
     flips = pd.concat([base.assign(flip_rate=np.linspace(0.01, 0.2, len(base))),
                        base.assign(model="textblob", flip_rate=0.0)], ignore_index=True)
@@ -567,9 +568,10 @@ def test_label_flips_split_female_from_male_names_and_name_a_model_that_flips_no
         ax = psa_figures.psa_label_flips(flips)
     ticks = [t.get_text() for t in ax.get_xticklabels()]
     female = set(base.loc[base["gender"] == "female", "name"])
-    dashed = [line for line in ax.get_lines() if line.get_linestyle() == "--"]
-    assert len(dashed) == 1 and all(t in female for t in ticks[:len(female)]) and not female & set(ticks[len(female):])
-    assert float(dashed[0].get_xdata()[0]) == len(female) - 0.5
+    dividers = [line for line in ax.get_lines() if len(line.get_xdata()) == 2 and line.get_xdata()[0] ==
+                line.get_xdata()[1] and to_hex(line.get_color()) == to_hex("0.6")]
+    assert len(dividers) == 1 and all(t in female for t in ticks[:len(female)]) and not female & set(ticks[len(female):])
+    assert float(dividers[0].get_xdata()[0]) == len(female)  # the gap slot's centre
     assert "textblob: no flips for any name (not drawn)" in _legend_texts(ax)
     assert not [line for line in ax.get_lines() if line.get_marker() == "D" and len(line.get_xdata())]
     with plots.use_preset("acl-double"):  # some zeros among the drawn model's names: no bar, said in the legend
@@ -593,8 +595,8 @@ def test_a_model_whose_names_share_one_flip_rate_is_a_line_and_points_not_bars(p
     with plots.use_preset(preset):
         ax = psa_figures.psa_label_flips(flips)
     texts = [re.sub(r"[ \n]+", " ", t) for t in _legend_texts(ax)]
-    assert "vader: 2 of 56 sentences flip for 47 of 48 names (dashed); a point: a name that differs" in texts
-    assert "afinn: no flips for 47 of 48 names; a point: a name that differs" in texts
+    assert f"vader: 2 of 56 sentences flip for 47 of 48 names (dashed); a point: {odd} (4 of 56)" in texts
+    assert f"afinn: no flips for {47} of 48 names; a point: {odd} (10 of 56)" in texts
     assert len(ax.containers[0].patches) == 48 and sum(isinstance(c, BarContainer) for c in ax.containers) == 1
     vertical = preset == "acl-double"
     lines = [line for line in ax.get_lines() if len(line.get_xdata()) == 2  # an axhline / axvline
@@ -603,6 +605,48 @@ def test_a_model_whose_names_share_one_flip_rate_is_a_line_and_points_not_bars(p
     points = {(line.get_marker(), round(float((line.get_ydata() if vertical else line.get_xdata())[0]), 4))
               for line in ax.get_lines() if len(line.get_xdata()) == 1 and line.get_marker() in ("o", "^")}
     assert points == {("o", round(4 / 56, 4)), ("^", round(10 / 56, 4))}  # vader ●, afinn ▲ at the odd name
+    # round 22: each point inside its own name's slot (within ±0.4 of its tick), on no bar's interval line
+    ticks = dict(zip([t.get_text() for t in (ax.get_xticklabels() if vertical else ax.get_yticklabels())],
+                     ax.get_xticks() if vertical else ax.get_yticks()))
+    at = [float((line.get_xdata() if vertical else line.get_ydata())[0]) for line in ax.get_lines()
+          if len(line.get_xdata()) == 1 and line.get_marker() in ("o", "^")]
+    assert all(0.1 <= abs(x - ticks[odd]) < 0.4 for x in at) and len({round(x, 3) for x in at}) == 2
+
+
+def test_label_flips_name_few_differing_names_and_keep_a_slot_between_the_genders():
+    """Round 22: a point between bars could not be matched to its name, and Messi's whisker beside the divider read
+    as part of it. Up to NAMED_POINTS differing names are named with their counts (more: what a point is), and an
+    empty slot, drawn with a light line, parts the female from the male names."""
+    base = _names(HF)[["model", "corpus", "name", "gender", "category"]].assign(threshold=0.5, n_sentences=56)
+    odd = list(base["name"].iloc[:4])
+    varied = base.assign(flips=np.arange(len(base)) % 12)
+    vader = base.assign(model="vader", flips=np.where(base["name"].isin(odd), 4, 2))
+    flips = pd.concat([varied, vader], ignore_index=True).assign(flip_rate=lambda f: f["flips"] / 56)
+    with plots.use_preset("acl-double"):
+        ax = psa_figures.psa_label_flips(flips)
+    assert "vader: 2 of 56 sentences flip for 44 of 48 names (dashed); a point: a name that differs" in \
+        [re.sub(r"[ \n]+", " ", t) for t in _legend_texts(ax)]  # four names: too many to list
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    n_female = int(base.drop_duplicates("name")["gender"].eq("female").sum())
+    assert labels[n_female] == psa_figures.GENDER_GAP and len(labels) == base["name"].nunique() + 1
+    dividers = [line for line in ax.get_lines() if len(line.get_xdata()) == 2
+                and np.allclose(line.get_xdata(), n_female)]
+    assert len(dividers) == 1 and to_hex(dividers[0].get_color()) == to_hex("0.6")
+    assert not any(patch.get_height() for patch in ax.containers[0].patches
+                   if abs(patch.get_x() + patch.get_width() / 2 - n_female) < 0.4)  # nothing drawn in the gap
+    with plots.use_preset("acl-double"):
+        ax = psa_figures.psa_label_flips(flips.drop(columns=["flips"]))  # no counts: the names are not listed
+    assert any("a point: a name that differs" in t for t in _legend_texts(ax))
+
+
+def test_label_flip_points_sit_between_bar_centres():
+    """Where each shared-rate system's point sits in a name's slot: between two bars' centres (never on one, where
+    that bar's interval line is), inside the slot; distinct for two systems."""
+    for n_bars in (1, 2, 3, 4):
+        centres = [-0.4 + 0.8 / n_bars * (i + 0.5) for i in range(n_bars)]
+        spots = psa_figures._point_offsets(n_bars, 2)
+        assert len(set(spots)) == 2 and all(-0.4 <= x <= 0.4 for x in spots)
+        assert all(min(abs(x - c) for c in centres) >= 0.09 for x in spots), (n_bars, spots)
 
 
 def test_label_flips_where_every_name_shares_the_rate_or_the_counts_are_missing():
@@ -1412,7 +1456,8 @@ def test_label_flips_order_each_genders_names_by_their_rate_as_score_sens_orders
                           for n, g, r in rows])
     with plots.use_preset("acl-double"):
         ax = psa_figures.psa_label_flips(flips)
-    assert [t.get_text() for t in ax.get_xticklabels()] == ["Bea", "Zoe", "Ada", "Tom", "Bo", "Al"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["Bea", "Zoe", "Ada", psa_figures.GENDER_GAP, "Tom",
+                                                            "Bo", "Al"]
 
 
 def test_multilingual_gaps_key_filled_only_where_a_point_is_filled():

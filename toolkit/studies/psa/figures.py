@@ -214,8 +214,12 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
     rate = bar_data.groupby("name")["flip_rate"].mean() if bars else pd.Series(dtype=float)
     names = data.drop_duplicates("name")[["gender", "name"]].assign(_rate=lambda f: f["name"].map(rate).fillna(0.0))
     order = names.sort_values(["gender", "_rate", "name"], kind="stable")["name"].tolist()
+    n_female = int(data.drop_duplicates("name")["gender"].eq("female").sum())
+    gap = 0 < n_female < len(order)
+    if gap:  # an empty slot between the genders (round 22 read Messi's whisker as the divider)
+        order = order[:n_female] + [GENDER_GAP] + order[n_female:]
     n = len(order)
-    boundary = int(data.drop_duplicates("name")["gender"].eq("female").sum()) - 0.5
+    boundary = float(n_female) if gap else n_female - 0.5
     if ax is None:
         slots = max(len(bars), 1)
         ax = new_axes(height=p.height + 0.9) if p.double else new_axes(height=0.06 * n * slots + 0.1 * n + 1.3)
@@ -232,12 +236,13 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
     else:  # every model shares a rate: the names' axis without bars
         (ax.set_xticks if p.double else ax.set_yticks)(range(n), order)
         (ax.set_xlim if p.double else ax.set_ylim)(*((-0.5, n - 0.5) if p.double else (n - 0.5, -0.5)))
+    divider = {"color": "0.6", "linestyle": "-", "linewidth": 1.0, "zorder": 0.5}  # unlike a whisker (thin, dark)
     if p.double:
-        ax.axvline(boundary, color="black", linestyle="--", linewidth=0.6)
+        ax.axvline(boundary, **divider)
         ax.set(xlabel=names, ylabel=value)
         ax.tick_params(axis="x", rotation=90)
     else:
-        ax.axhline(boundary, color="black", linestyle="--", linewidth=0.6)
+        ax.axhline(boundary, **divider)
         ax.set(ylabel=names, xlabel=value)
     intervals = _flip_intervals(ax, bar_data, order=order, systems=bars, vertical=p.double) if bars else ""
     position = {name: k for k, name in enumerate(order)}
@@ -246,17 +251,18 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
         if rate > 0:
             (ax.axhline if p.double else ax.axvline)(rate, color=palette[system], linestyle=(0, (4, 2)),
                                                      linewidth=1.1, zorder=2.5)
-            # the line named where it ends (round 20: a dashed line keyed only in a six-line legend)
+            # the line named where it ends (round 20: a dashed line keyed only in a six-line legend), past the axes
+            # in a double preset (round 22: inside, it ran over the last name's bar)
             ax.annotate(system, (1.0, rate) if p.double else (rate, 1.0),
                         xycoords=("axes fraction", "data") if p.double else ("data", "axes fraction"),
-                        xytext=(-2, 2) if p.double else (2, -2), textcoords="offset points",
-                        ha="right" if p.double else "left", va="bottom" if p.double else "top",
+                        xytext=(2, 0) if p.double else (2, -2), textcoords="offset points",
+                        ha="left", va="center" if p.double else "top", annotation_clip=False,
                         fontsize=p.small_size, color=text_colour(palette[system]))
         rows = data[(data["system"] == system) & ~np.isclose(data["flip_rate"].fillna(-1), rate)]
         rows = rows[rows["flip_rate"].notna()]
-        # at the outer edge of its name's bars, where no bar's interval line is (they stand at the bars' centres;
-        # round 20: the points hid on Taylor Swift's line)
-        beside = (0.4 if k % 2 == 0 else -0.4) if bars else 0.0
+        # within its name's slot, where no bar's interval line is (they stand at the bars' centres; round 20: the
+        # points hid on Taylor Swift's line; round 22: at the slot's edge they read as the next name's)
+        beside = _point_offsets(len(bars), len(shared))[k] if bars else 0.0
         at = rows["name"].map(position).to_numpy(float) + beside
         rate_of = rows["flip_rate"].to_numpy(float)
         err = None
@@ -274,8 +280,7 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
                 else f"{system}: no flips for {n_names} of {n_all} names")
         own.append((Line2D([], [], color=palette[system], linestyle=(0, (4, 2)) if rate > 0 else "none",
                            marker=shapes[system], markersize=4, markeredgecolor="white", markeredgewidth=0.4),
-                    said + (" (dashed)" if rate > 0 else "") + ("; a point: a name that differs" if len(rows) else
-                                                                        "")))
+                    said + (" (dashed)" if rate > 0 else "") + _differing_words(rows)))
     ax.axhline(0.0, color="black", linewidth=0.6) if p.double else ax.axvline(0.0, color="black", linewidth=0.6)
     ax.set_title(f"PSA label flips per name (a sentence's label: positive where its score ≥ c = "
                  f"{data['threshold'].iloc[0]:.2f})" if p.double else
@@ -295,6 +300,39 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
                      "not adjusted across names")
     _legend_outside(ax, handles, texts)
     return ax
+
+
+GENDER_GAP = "\u2009"
+""":func:`psa_label_flips`' empty slot between the female and the male names (a thin space: a tick label that shows
+nothing and names no one)."""
+
+
+NAMED_POINTS = 3
+"""At most this many names that differ from a shared rate are named in :func:`psa_label_flips`' legend, each with its
+count (round 22: a point between bars could not be matched to its name)."""
+
+
+def _differing_words(rows: pd.DataFrame) -> str:
+    """The legend's words for the points of a shared-rate system: each name with its flips of n where there are
+    few (:data:`NAMED_POINTS`) and the counts are known, else what a point is; "" without points."""
+    if not len(rows):
+        return ""
+    counts = {"flips", "n_sentences"} <= set(rows.columns) and rows[["flips", "n_sentences"]].notna().all().all()
+    if len(rows) > NAMED_POINTS or not counts:
+        return "; a point: a name that differs"
+    named = ", ".join(f"{r.name} ({int(r.flips)} of {int(r.n_sentences)})"
+                      for r in rows[["name", "flips", "n_sentences"]].itertuples(index=False))
+    return f"; a point: {named}"
+
+
+def _point_offsets(n_bars: int, n_points: int) -> list[float]:
+    """Where, within a name's slot (−0.4 to 0.4, its bars side by side), each shared-rate system's point sits: between
+    two bars' centres (their interval lines), inside the slot; ±0.2 with one bar; the slot's edges for any more."""
+    width = 0.8 / max(n_bars, 1)
+    centres = [-0.4 + width * (i + 0.5) for i in range(max(n_bars, 1))]
+    inner = [(a + b) / 2 for a, b in zip(centres, centres[1:])] or [-0.2, 0.2]
+    spots = sorted(inner, key=abs) + [0.4, -0.4]
+    return [spots[k % len(spots)] for k in range(n_points)]
 
 
 SHARED_RATE = 0.75
