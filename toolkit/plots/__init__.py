@@ -57,6 +57,7 @@ from toolkit.plots.style import (
     PALETTE,
     SCORE_RANGE,
     VECTOR_FORMAT,
+    ZERO_GREY,
     ZERO_MARK,
     category_palette,
     model_colour,

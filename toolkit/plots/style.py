@@ -171,6 +171,8 @@ STUDY_NAMES = {"eec": "EEC", "psa": "PSA", "biasfinder": "BiasFinder", "btcsam":
 """How every figure names a study or a BTC-SAM test set drawn from one (its paper's name; any other keeps its own:
 BTC-SAM's ``baseline``). Round 12 found "eec" in the BTC-SAM figures and "EEC" in the others."""
 VECTOR_FORMAT = "pdf"  # written beside every PNG by save()
+ZERO_GREY = "0.55"
+"""An exact 0 drawn in a system's own marker: the fill (BiasFinder's rates, the multilingual gaps' identical scores)."""
 ZERO_MARK = {"marker": "D", "markersize": 4.5, "markeredgecolor": "black", "markeredgewidth": 0.6,
              "linestyle": "none", "zorder": 6}
 """How a result that is exactly zero is drawn: a diamond on the zero line (then annotated)."""

@@ -15,6 +15,7 @@ from toolkit import stats as tkstats
 from toolkit.errors import InputError
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
+    ZERO_GREY,
     _legend_outside,
     _note_below,
     _styled,
@@ -29,9 +30,6 @@ from toolkit.studies.biasfinder.btc_rates import MIN_TEMPLATES, VERDICT_GROUPS
 DWARF_RATIO = 50
 """Where the largest BTCs per template is more than this many times the smallest non-zero one, the y axis is
 logarithmic above a small linear stretch at 0 (:func:`_log_axis`), so both read off the axis."""
-ZERO_GREY = "0.55"
-""":func:`biasfinder_rates`' exact 0: a rate's fill, a null's edge (the model's marker kept, as the confounds
-figures keep theirs)."""
 
 
 def _value_text(value: float) -> str:

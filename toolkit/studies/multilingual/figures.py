@@ -17,7 +17,7 @@ from toolkit.formatting import short_labels
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
     SCORE_RANGE,
-    ZERO_MARK,
+    ZERO_GREY,
     _figure_legend,
     _fit_labels,
     _grid,
@@ -25,6 +25,7 @@ from toolkit.plots.style import (
     model_markers,
     model_palette,
     open_edge,
+    text_colour,
 )
 from toolkit.studies.multilingual import corpora
 
@@ -37,10 +38,10 @@ OPEN = "open: no difference shown"
 NONE_FOUND = "open: no difference shown, for any system here"
 """The open key where no point is filled (round 13: "open: no difference shown" beside only open points read as
 a key that says nothing; this one states the finding)."""
-IDENTICAL = "identical scores (Δ = 0)"
-HALF_FILLED = {**ZERO_MARK, "fillstyle": "left", "markerfacecoloralt": "white"}
-"""A system whose pairs all score the same: a diamond at 0, half filled, so it reads neither as a difference
-(filled) nor as an estimate with an interval (open)."""
+IDENTICAL_MARK = "Δ\u00a0≡\u00a00"
+"""Beside a system's marker at 0, grey inside, in :func:`cross_language` at a page's width: every pair of the row
+scored alike (its own marker; round 22 could not match a half-filled diamond to its system)."""
+IDENTICAL = f"grey: identical scores ({IDENTICAL_MARK})"
 
 
 def _no_estimate(stats: pd.DataFrame, *, key: tuple[str, str], attribute: str, subset: str,
@@ -86,8 +87,8 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
     ``…@ar``). ``stats`` from
     :func:`toolkit.studies.multilingual.analysis.statistics`; a system without an estimate draws nothing, and
     a row with none says why. ``alpha``: the statistics' level, named on the axis (a 1 − ``alpha`` simultaneous
-    interval); filled and open points are in the legend. A system whose paired scores are all identical is a
-    diamond at 0 (in the legend); a row without the attribute's pairs, or without an estimate, says so. At a
+    interval); filled and open points are in the legend. A system whose paired scores are all identical is its
+    marker at 0, grey inside, with :data:`IDENTICAL_MARK` beside it at a page's width (defined in the legend); a row without the attribute's pairs, or without an estimate, says so. At a
     column's width the rows name the sources short (C, GT), spelled out in the legend. A language of ``stats`` with no
     system for ``task`` has its row, saying so. The panels share one x scale (the widest), so the attributes' gaps
     compare by eye."""
@@ -137,7 +138,14 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
             for r in rows.itertuples():
                 y = row - 0.4 + step * (here.index(r.model) + 0.5)
                 if r.verdict.startswith("identical") or (r.estimate == 0 and r.ci_low == r.ci_high):
-                    ax.plot([0.0], [y], color=palette[r.model], **HALF_FILLED)
+                    # its own marker, grey inside, and at a page's width the words beside it (round 22: a
+                    # half-filled diamond in place of the system's marker could not be matched to the system; a
+                    # column's rows are too close for the words)
+                    ax.plot([0.0], [y], linestyle="none", marker=shapes[r.model], color=palette[r.model],
+                            markerfacecolor=ZERO_GREY, markersize=4.5, markeredgewidth=0.9, zorder=3)
+                    if wide:
+                        ax.annotate(IDENTICAL_MARK, (0.0, y), xytext=(5, 0), textcoords="offset points",
+                                    va="center", fontsize=preset().small_size, color=text_colour(palette[r.model]))
                     identical = True
                     continue
                 filled = r.verdict in ("a higher", "b higher")
@@ -168,15 +176,15 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
         handles.append(Line2D([], [], color="0.35", marker="o", markerfacecolor=face, markersize=3.5,
                               linestyle="none"))
         texts.append(words)
-    if identical:
-        # half dark, half white: the diamonds drawn are half their system's colour, and no system's grey is the key
-        handles.append(Line2D([], [], **{**HALF_FILLED, "markerfacecolor": "0.2"}))
+    if identical:  # the marker's grey inside (and the words beside it), defined once
+        handles.append(Line2D([], [], linestyle="none", marker="o", color="0.35", markerfacecolor=ZERO_GREY,
+                              markersize=3.5))
         texts.append(IDENTICAL)
     if not wide:  # the short source names, spelled out as an entry with no mark
         handles.append(Line2D([], [], linestyle="none"))
         texts.append(", ".join(f"{SOURCE_SHORT[s]}: {SOURCE_NAMES[s]}" for s in sources if s in SOURCE_SHORT))
     axes[-1].legend(handles, texts, title=f"system ({task})")
-    family = _family_words(chosen, alpha=alpha)  # the family the intervals are simultaneous over, said once
+    family = _family_words(stats[stats["subset"] == subset], alpha=alpha)  # the family, said once
     said = _fit_labels([words for words in (family, _group_words(order, present, short=not wide)) if words],
                        figure.get_figwidth() * 0.95)
     lines = sum(text.count("\n") for text in said) + len(said) - bool(family)  # the family's were room before
@@ -212,5 +220,8 @@ def _family_words(stats: pd.DataFrame, *, alpha: float) -> str:
         return ""
     n, what, correction = found[0].groups()
     named = CORRECTION_NAMES.get(correction, correction)
+    verdict = stats["verdict"].astype(str) if "verdict" in stats.columns else pd.Series(dtype=str)
+    same = int(verdict.str.startswith("identical").sum())  # in the family with p = 1 (round 22 counted 26 tests)
+    alike = f", {same} with {IDENTICAL_MARK}" if same else ""
     return (f"{100 * (1 - alpha):g}\u00a0% intervals simultaneous (Bonferroni) over the run's {n} tests "
-            f"({what.replace('models', 'systems')}); verdicts {named}-adjusted over the same")
+            f"({what.replace('models', 'systems')}{alike}); verdicts {named}-adjusted over the same")
