@@ -43,10 +43,15 @@ RESAMPLED = {"eec": "templates × names", "psa": "sentences", "biasfinder": "tem
 """What each study's headline interval resamples (:meth:`toolkit.studies.base.Study.units`: the EEC's name units
 and BiasFinder's names, :meth:`~toolkit.studies.base.Study.resampled_sums`, are crossed with their templates), as
 the headlines figure's panel titles say it."""
-FOLDED = "(CI: the gender and race Δs' Bonferroni CIs,\ntaken to their sizes |Δ| and averaged; ≥\u00a095\u00a0%)"
+FOLDED = ("(CI: the gender and race Δs' 97.5\u00a0% CIs (Bonferroni over 2),\ntaken to their sizes |Δ| and "
+          "averaged: ≥\u00a095\u00a0%; the EEC figures'\nCIs are simultaneous over every system, so wider)")
 """Under the EEC panel's measure where its interval is ``folded`` (:func:`toolkit.studies.agreement.folded_interval`):
-round 20's readers found "signed CIs folded" cryptic, and a later one read "≥ 95 %" as unfounded without the
-Bonferroni level of each part."""
+round 20's readers found "signed CIs folded" cryptic, a later one read "≥ 95 %" as unfounded without the Bonferroni
+level of each part, and round 22 read a CI clear of 0 here against "inconclusive" in the EEC figures (their family
+is every system's tests)."""
+POOLED = {"btcsam": "all its test sets pooled"}
+"""Under a study's measure in the headlines figure: what its headline pools (round 22 rebuilt BTC-SAM's from the
+forest's test sets, weighted by their cases, and found it said nowhere)."""
 WEIGHT = {"eec": "sentence pairs", "psa": "sentences", "biasfinder": "mutant pairs", "btcsam": "cases"}
 """What each study's headline divides by: the share a unit holds of it is said under a panel where one unit holds most."""
 DOMINANT = 0.5
@@ -381,6 +386,8 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
                         f"\nresampling {unit}s gives a wide CI)")
         if "ci_method" in rows and rows["ci_method"].eq("folded").any():
             measure += "\n" + FOLDED
+        if study in POOLED:
+            measure += f"\n({POOLED[study]})"
         gap = " " if preset().double else "\n"  # narrow panels: the brackets on a line of their own, in every panel
         resampled = f"{gap}({RESAMPLED[study]})" if study in RESAMPLED else ""
         ax.set(xlabel=measure, ylabel="", title=NAMES.get(study, study) + resampled)
@@ -388,10 +395,9 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
         if ax.get_subplotspec().colspan.start > 0:  # the right column: the names are on the left panel's axis
             ax.tick_params(labelleft=False)
     folded = "ci_method" in headlines.columns and headlines["ci_method"].eq("folded").any()
-    level = "95\u00a0% bootstrap CI" + (" (EEC: ≥\u00a095\u00a0%, under its axis)" if folded else "")
-    figure.suptitle(f"Each study's headline per model, {level} over the units in brackets" if preset().double else
-                    f"Each study's headline per model\n({level} over the units in brackets)",
-                    fontsize=preset().title_size)
+    level = "95\u00a0% bootstrap CIs over the units in brackets" + (" (EEC: see its axis)" if folded else "")
+    figure.suptitle(f"Each study's headline per model,\n{level}" if folded or not preset().double else
+                    f"Each study's headline per model, {level}", fontsize=preset().title_size)
     for model in models:  # the key: each model filled, in the panels' order (an open zero keys no model)
         axes[0].plot([], [], linestyle="none", marker=markers[model], color=colours[model], markersize=4,
                      label=labels[model])
