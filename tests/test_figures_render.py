@@ -1851,6 +1851,14 @@ def test_biasfinder_rates_draw_the_excess_with_the_interval_of_its_own_test_besi
     ends = sorted(tuple(np.round(seg[:, 0], 6)) for c in excess.containers for seg in c.lines[2][0].get_segments())
     assert ends == [(-0.04, 0.03), (0.0, 0.9)]
     assert excess.get_xscale() == "function" and "√" in excess.get_xlabel()  # round 19: 0.07 wide beside 0.9
+    negative = [tick for tick in excess.get_xticks() if tick < 0]  # round 22: no label left of 0 read as unscaled
+    assert negative and excess.get_xlim()[0] <= min(negative) and all(
+        label.get_text().startswith("\u2212") for label in excess.get_xticklabels() if label.get_position()[0] < 0)
+    lines = next(t for t in [t.get_text() for t in ax.figure.texts] + [lg.get_title().get_text() for lg in
+                                                                       _legends(ax.figure)]
+                 if t.startswith("right:")).split("\n")  # a paragraph each: the verdict, its test, the intervals
+    assert lines[0].startswith("right: the verdict") and any(line.startswith("CIs: ") for line in lines)
+    assert any(line.startswith("$p_\\mathrm{adj}$: Holm") for line in lines)
     assert "given 1 template" in excess.get_xlabel() and "rate and null given 1 template" in ax.get_xlabel()
     right = next(child for child in excess.get_children() if child.__class__.__name__ == "SecondaryAxis")
     assert [t.get_text() for t in right.get_yticklabels()] == ["inconclusive", "rate higher, $p_\\mathrm{adj}$ ≤ 0.004"]

@@ -365,30 +365,36 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
         how = data["p_method"].dropna().astype(str) if "p_method" in data.columns else pd.Series(dtype=str)
         how = how[how.str.strip() != ""]  # a row without a test has no p_method: say none, not "p: ,"
         test = (f"; p: {how.iloc[0]}, a test of the names within each template" if len(how) else "")
+        cis = []  # what the intervals are, a paragraph of its own (round 22: one run-on note read as a wall)
         if excess_ax is not None:
             level = tkstats.ALPHA if alpha is None else checks.alpha(alpha)
             two_way = data.get("ci_method", pd.Series(dtype=str)).astype(str).str.startswith("rate: two-way")
             matched = pd.Series(drawn_matched, index=data.index)  # the rate drawn: the null's templates' or all
             scopes = data.get("excess_scope", pd.Series("", index=data.index)).astype(str)
             drawn_two_way = (two_way & ~matched) | (matched & scopes.eq("templates and names"))
-            test += ((f"; the excess's CI inverts that test (holds 0 exactly when p ≥ {level:g}, before correction)"
-                      if method == "cluster" else "") + (f"; {scope}" if scope else "")
-                     + ("; the rate's CI also resamples templates" if drawn_two_way.any() else ""))
+            if method == "cluster":
+                cis.append(f"the excess's CI inverts that test (holds 0 exactly when p ≥ {level:g}, before "
+                           "correction)")
+            cis += [scope] if scope else []
+            cis += ["the rate's CI also resamples templates"] if drawn_two_way.any() else []
             alike = data.get("ci_method", pd.Series(dtype=str)).astype(str).str.contains("Clopper-Pearson")
             if alike.any():  # round 18 read three nulls ending at one value as a degenerate resample
-                test += "; exact Clopper-Pearson bounds where each class gives one label throughout"
+                cis.append("exact Clopper-Pearson bounds where each class gives one label throughout")
         else:
             test += (" (the rate's interval also resamples templates, so it can hold the null where the names' test "
                      "rejects)" if len(how) else "")
         where = "right" if wide else "under each model"
-        notes.append(f"{where}: the verdict on the excess (rate − null)" + family + test +
-                     (f"; {words}" if words else ""))
+        notes.append(f"{where}: the verdict on the excess (rate − null)" + (f"; {words}" if words else ""))
+        if family or test:
+            notes.append((family + test).removeprefix("; "))
+        if cis:
+            notes.append("CIs: " + "; ".join(cis))
     if untested:
         notes.append("not drawn (no within-class null and no interval: one name per class, or too few templates): "
                      + ", ".join(
             f"{a} ({n} template{'s' if n != 1 else ''})" if n is not None else a for a, n in untested.items()))
-    if notes:
-        _note_below(ax, "; ".join(notes))
+    if notes:  # a paragraph each: the verdict, its test, the intervals, what is left out
+        _note_below(ax, "\n".join(notes))
     _legend_outside(ax, handles, texts, under=excess_ax is not None)  # two panels: one legend under both
     return ax
 
@@ -469,16 +475,25 @@ def _signed_root_axis(ax: Axes, data: pd.DataFrame) -> str:
                                         lambda v: np.sign(v) * np.square(v)))
     ax.set_xlim(-(np.sqrt(-bottom) + 0.06 * reach) ** 2, (np.sqrt(top) + 0.06 * reach) ** 2)
     ticks = [0.0]
+    nices = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
     for side, end in ((1.0, top), (-1.0, -bottom)):
         last = 0.0
-        for nice in (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0):
+        for nice in nices:
             if nice <= end * 1.001 and np.sqrt(nice) - np.sqrt(last) >= 0.3 * reach:
                 ticks.append(side * nice)
                 last = nice
+        # a side with data but no tick gets the first round value half as far from 0, the axis reaching it (round
+        # 22: the negative side had no label, so the intervals left of 0 read as unscaled)
+        if last == 0.0 and end > 0:
+            near = next(nice for nice in nices if np.sqrt(nice) >= 0.15 * reach or nice == nices[-1])
+            ticks.append(side * near)
+            low, high = ax.get_xlim()
+            edge = side * (np.sqrt(near) + 0.06 * reach) ** 2
+            ax.set_xlim(min(low, edge), max(high, edge))
     ax.xaxis.set_major_locator(FixedLocator(sorted(ticks)))
     ax.xaxis.set_minor_locator(NullLocator())
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-    return " (signed √\u00a0scale)"  # left of 0 negative, often without a tick of its own (round 20)
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}".replace("-", "\u2212")))
+    return " (signed √\u00a0scale)"
 
 
 def _given_words(data: pd.DataFrame) -> str:
