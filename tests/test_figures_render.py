@@ -500,7 +500,7 @@ def test_interval_figure_draws_the_paper_t_interval_beside_the_two_way_one():
              if len(seg) == 2 and np.allclose(sorted(seg[:, 1]), [vader["t_ci_low"], vader["t_ci_high"]])]
     assert spans and max(c.get_linewidth()[0] for c in ax.collections if hasattr(c, "get_segments")) >= 2
     legend = [" ".join(t.split()) for t in _legend_texts(ax)]  # a column's width wraps the longer entries
-    assert "left: the EEC paper's paired t-test (mean Δ, its CI mostly inside the circle)" in legend
+    assert "left: the EEC paper's paired t-test (mean Δ, its CI mostly inside the mark)" in legend
     assert "left, paired t-test: not significant" in legend
     assert "all Δ = 0" in legend and all(t.startswith("right, two-way") for t in legend if "two-way" in t)
     assert ax.get_ylabel().replace("\n", " ") == "Δ (F − M), scores in [0,\u00a01]"  # every score is mapped to [0, 1]
@@ -523,17 +523,22 @@ def test_interval_figure_fills_the_paper_t_circle_in_the_box_colour_where_the_pa
             ax = eec_figures.eec_intervals(table, attribute="gender")
         for model in (up, down):
             mean = float(gender.loc[gender["model"] == model, "mean_diff"].iloc[0])
-            circles = [line for line in ax.get_lines() if len(line.get_xdata()) == 1 and line.get_marker() == "o"
-                       and np.isclose(line.get_ydata()[0], mean)]
-            faces[(table is marked, model)] = to_hex(circles[0].get_markerfacecolor())
+            marks = [line for line in ax.get_lines() if len(line.get_xdata()) == 1
+                     and line.get_marker() in ("o", "^", "v") and np.isclose(line.get_ydata()[0], mean)]
+            faces[(table is marked, model)] = (to_hex(marks[0].get_markerfacecolor()), marks[0].get_marker())
         # round 20: each mark keyed as drawn, purple (M higher) named too, and no key for a mark not drawn
         texts = [" ".join(t.split()) for t in _legend_texts(ax)]
         keys = {t.removeprefix("left, paired t-test: ") for t in texts if t.startswith("left, paired t-test: ")}
         assert sum("the EEC paper's paired t-test" in t for t in texts) == 1  # said once, in full
         assert keys == ({"significant, F higher", "significant, M higher", "not significant"} if table is marked
                         else {"not significant"})
-    assert faces[(True, up)] == to_hex(_DIRECTION_COLOURS[1]) and faces[(True, down)] == to_hex(_DIRECTION_COLOURS[2])
-    assert faces[(False, up)] == faces[(False, down)] == "#ffffff"
+    # round 22: a significant mark also points to the group found higher (the two dark colours were hard to tell)
+    assert faces[(True, up)] == (to_hex(_DIRECTION_COLOURS[1]), "^")
+    assert faces[(True, down)] == (to_hex(_DIRECTION_COLOURS[2]), "v")
+    assert faces[(False, up)] == faces[(False, down)] == ("#ffffff", "o")
+    named = [t for t in ax.texts if t.get_text() in ("t-test", "two-way")]  # one system's pair named in place
+    assert sorted(t.get_text() for t in named) == ["t-test", "two-way"]
+    assert named[0].xy[0] < named[1].xy[0] and named[0].get_rotation() == 90
 
 
 def test_interval_figure_draws_a_verdict_the_sparse_rule_held_back_open_and_says_why():

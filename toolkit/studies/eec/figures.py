@@ -271,6 +271,10 @@ def eec_task_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str,
 
 
 T_COLOUR = "#333333"  # the paper's t interval: dark, open circle; the two-way verdicts are coloured
+T_MARKS = {"a": "^", "b": "v", "none": "o"}
+""":func:`eec_intervals`' mark of the paper's t-test: a triangle pointing to the group it found higher (up: the first
+group's Δ above 0), a circle where not significant (round 22 could not tell the two direction colours apart)."""
+T_FACES = {"a": _DIRECTION_COLOURS[1], "b": _DIRECTION_COLOURS[2], "none": "white"}
 _VERDICT_COLOURS = {"a higher": _DIRECTION_COLOURS[1], "b higher": _DIRECTION_COLOURS[2],
                     "different but within ±m": "#cc78bc",
                     "equivalent": "#029e73", "inconclusive": "#949494", stats.IDENTICAL: "#000000"}
@@ -335,19 +339,21 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
     margin = float(data["margin"].iloc[0])
     band = ax.axhspan(-margin, margin, color="#029e73", alpha=0.12, linewidth=0)
     ax.axhline(0.0, color="black", linewidth=0.6, zorder=1)
-    kinds, zero, t_kinds = [], False, set()
+    kinds, zero, t_kinds, spans = [], False, set(), []
     for i, (_, row) in enumerate(data.iterrows()):
         if all(abs(row[c]) <= NOISE for c in ("estimate", "ci_low", "ci_high", "t_ci_low", "t_ci_high")):
             ax.plot([i], [0.0], color="#bbbbbb", **ZERO_MARK)
             zero = True
             continue
+        spans.append((i, max(row["t_ci_high"], row["ci_high"], row["mean_diff"]),
+                      min(row["t_ci_low"], row["ci_low"], row["mean_diff"])))  # where the pair can be named
         ax.vlines(i - 0.14, row["t_ci_low"], row["t_ci_high"], color=T_COLOUR, linewidth=2.2, zorder=3)
         flag = row.get("significant", False)
         paper_sig = bool(pd.notna(flag) and flag) and row["mean_diff"] != 0  # NaN: not tested, drawn open
-        face = _DIRECTION_COLOURS[1 if row["mean_diff"] > 0 else 2] if paper_sig else "white"
-        t_kinds.add(("a" if row["mean_diff"] > 0 else "b") if paper_sig else "none")
-        ax.plot([i - 0.14], [row["mean_diff"]], "o", color=T_COLOUR, markerfacecolor=face, markersize=3.5,
-                markeredgewidth=0.8, zorder=4)
+        t_kind = ("a" if row["mean_diff"] > 0 else "b") if paper_sig else "none"
+        t_kinds.add(t_kind)
+        ax.plot([i - 0.14], [row["mean_diff"]], T_MARKS[t_kind], color=T_COLOUR, markerfacecolor=T_FACES[t_kind],
+                markersize=4.0 if paper_sig else 3.5, markeredgewidth=0.8, zorder=4)
         kind = _verdict_kind(row["verdict"])
         held = kind == "inconclusive" and eec_study.sparse_sensitivity(row)
         kinds.append(HELD_BACK if held else kind)
@@ -362,13 +368,12 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
     handles, texts = [], []
     if t_kinds:  # what the left mark is, said once (a key of its own: every panel of a task grid says it alike)
         handles.append(Line2D([], [], color=T_COLOUR, linewidth=2.2))  # its CI: the thick dark line
-        texts.append("left: the EEC paper's paired t-test (mean Δ, its CI mostly inside the circle)")
-    for kind, face, words in (("a", _DIRECTION_COLOURS[1], f"significant, {a} higher"),
-                              ("b", _DIRECTION_COLOURS[2], f"significant, {b} higher"),
-                              ("none", "white", "not significant")):
+        texts.append("left: the EEC paper's paired t-test (mean Δ, its CI mostly inside the mark)")
+    for kind, words in (("a", f"significant, {a} higher"), ("b", f"significant, {b} higher"),
+                        ("none", "not significant")):
         if kind in t_kinds:
-            handles.append(Line2D([], [], color=T_COLOUR, linewidth=2.2, marker="o", markerfacecolor=face,
-                                  markersize=3.5))
+            handles.append(Line2D([], [], color=T_COLOUR, linewidth=2.2, marker=T_MARKS[kind],
+                                  markerfacecolor=T_FACES[kind], markersize=4.0 if kind != "none" else 3.5))
             texts.append(f"left, paired t-test: {words}")
     for kind, colour in _VERDICT_COLOURS.items():
         if kind in kinds:
@@ -391,8 +396,31 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
     ax.set(xlabel=xlabel, ylabel=f"Δ ({a} − {b}), {SCORE_RANGE}",
            title=f"EEC {attribute} ({subset_words(subset)}): Δ with {_level(data)}")
     _min_span(ax, span=2.5 * margin if margin > 0 else 0.01)
+    if spans:
+        _name_pair(ax, spans)
     _legend_outside(ax, handles, texts)
     return ax
+
+
+def _name_pair(ax: Axes, spans: list[tuple[int, float, float]]) -> None:
+    """Name one system's two marks in :func:`eec_intervals` where they stand ("t-test", "two-way", upright text
+    inside the axes; round 22: a nine-line legend to decode which mark was which): the leftmost system of ``spans``
+    (x, its marks' highest and lowest value) with room for the words above or below its marks, else the roomiest;
+    a single panel only (a task grid's panels are too short)."""
+    bottom, top = ax.get_ylim()
+    inches = ax.get_position().height * ax.figure.get_figheight()  # before the layout, which takes room for the
+    # legend and labels (1.6: the axes drawn are about that much shorter)
+    need = 1.6 * (len("two-way") * 0.62 * preset().small_size + 6) / 72 / max(inches, 0.1) * (top - bottom)
+    if len(ax.figure.axes) > 1:
+        return  # a panel of a task grid: too short for the words at a column's width; the legend says them
+    rooms = [(x, top - high, low - bottom) for x, high, low in spans]
+    x, above, below = next((r for r in rooms if max(r[1], r[2]) >= need),
+                           max(rooms, key=lambda r: max(r[1], r[2])))
+    at_top = above >= below or above >= need
+    for offset, words in ((-0.14, "t-test"), (0.14, "two-way")):
+        ax.annotate(words, (x + offset, 1.0 if at_top else 0.0), xycoords=("data", "axes fraction"),
+                    xytext=(0, -2 if at_top else 2), textcoords="offset points", rotation=90, ha="center",
+                    va="top" if at_top else "bottom", fontsize=preset().small_size, color="0.3")
 
 
 @_styled
