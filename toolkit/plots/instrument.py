@@ -135,7 +135,7 @@ def confounds_labels(attribute: str, *, study: str) -> dict[str, str]:
     a, b, _, _ = GROUPS.get(attribute, ("group a", "group b", "a", "b"))
     return {"title": f"{study} {attribute} gap and name frequency",
             "xlabel": f"{attribute} gap: {a} − {b} names, 95\u00a0% interval per system",
-            "zero": "grey fill or edge: gap exactly 0 (no name moves the score)",
+            "zero": "grey fill or edge: gap exactly 0 (no name in that analysis moves the score)",
             "raw": "as measured" if study == "PSA" else "template-weighted gap, unadjusted",
             "note": "colour: the system; shape: the analysis. Template-weighted: a mixed model over template × "
                     "name cell means, each template weighted alike; the paper's mean Δ (the box, interval and "
@@ -149,7 +149,8 @@ def confounds(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """:func:`toolkit.instrument.confounds.name_confounds`: per system, the gap (group a's names minus group b's:
     African-American − European for race, female − male for gender) and its interval as measured, adjusted for
     name frequency (and subword length), adjusted on the names in common support, and on frequency-matched names;
-    a gap that is exactly 0 (no name moves the score) is a diamond, in the legend. The note under the axis says
+    a gap that is exactly 0 (no name in that analysis moves the score) is its marker filled grey, in the legend;
+    light lines part the systems. The note under the axis says
     why "as measured" (template × name cell means, templates weighed alike) differs from the EEC's per-sentence
     mean Δ. Several tasks (``make figures TASK=all``): with no ``ax``, one panel per task in one new Figure
     (returns the first; its figure holds them all); on a given ``ax``, a row per system and task, named
@@ -208,6 +209,8 @@ def _confounds_panel(ax: Axes, table: pd.DataFrame, *, keys: list[str], systems:
         _ranges(ax, np.array([]), [], [], [], colour="#222222", marker=marker,  # the analysis's key, in black
                 label=raw if analysis == "raw" else label, filled=[analysis not in HOLLOW])
     ax.axvline(0, color="#888888", linewidth=0.8, zorder=0)
+    for boundary in np.arange(len(systems) - 1) + 0.5:  # a system's four rows apart from the next's (round 22 read
+        ax.axhline(boundary, color="0.88", linewidth=0.6, zorder=0)  # vader's grey triangle as textblob's)
     ax.invert_yaxis()
     return zero
 
