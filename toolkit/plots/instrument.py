@@ -19,6 +19,7 @@ from toolkit.formatting import short_labels
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
     SCORE_RANGE,
+    ZERO_GREY,
     ZERO_MARK,
     _grid,
     _legend_outside,
@@ -38,7 +39,7 @@ ANALYSIS_STYLE = {"raw": ("o", "as measured"), "adjusted": ("s", "adjusted for n
                   "overlap": ("s", "adjusted, names in common support"), "matched": ("^", "frequency-matched names")}
 HOLLOW = {"overlap"}
 """The analyses drawn open: the common-support adjustment is the frequency adjustment on fewer names (same square)."""
-CONFOUNDS_ZERO = "0.55"
+CONFOUNDS_ZERO = ZERO_GREY
 """The fill of a :func:`confounds` estimate that is exactly 0 (its analysis's marker kept, so each stays readable)."""
 ZERO_EDGE = "0.35"
 """The edge of a filled exact 0 (:data:`CONFOUNDS_ZERO`): a darker grey, so the shape reads and the mark stays grey."""

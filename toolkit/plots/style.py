@@ -172,7 +172,8 @@ STUDY_NAMES = {"eec": "EEC", "psa": "PSA", "biasfinder": "BiasFinder", "btcsam":
 BTC-SAM's ``baseline``). Round 12 found "eec" in the BTC-SAM figures and "EEC" in the others."""
 VECTOR_FORMAT = "pdf"  # written beside every PNG by save()
 ZERO_GREY = "0.55"
-"""An exact 0 drawn in a system's own marker: the fill (BiasFinder's rates, the multilingual gaps' identical scores)."""
+"""An exact 0 drawn in a system's own marker: the fill, or an open marker's edge (BiasFinder's rates and nulls, the
+confounds figures, the multilingual gaps' identical scores)."""
 ZERO_MARK = {"marker": "D", "markersize": 4.5, "markeredgecolor": "black", "markeredgewidth": 0.6,
              "linestyle": "none", "zorder": 6}
 """How a result that is exactly zero is drawn: a diamond on the zero line (then annotated)."""

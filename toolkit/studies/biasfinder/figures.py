@@ -15,6 +15,7 @@ from toolkit import stats as tkstats
 from toolkit.errors import InputError
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
+    NOISE,
     ZERO_GREY,
     _legend_outside,
     _note_below,
@@ -484,8 +485,10 @@ def _signed_root_axis(ax: Axes, data: pd.DataFrame) -> str:
                 last = nice
         # a side with data but no tick gets the first round value half as far from 0, the axis reaching it (round
         # 22: the negative side had no label, so the intervals left of 0 read as unscaled)
-        if last == 0.0 and end > 0:
+        if last == 0.0 and end > NOISE:
             near = next(nice for nice in nices if np.sqrt(nice) >= 0.15 * reach or nice == nices[-1])
+            if np.sqrt(near) > 2 * np.sqrt(end):
+                continue  # the axis would reach far past the data (in √ terms over twice as far): no tick
             ticks.append(side * near)
             low, high = ax.get_xlim()
             edge = side * (np.sqrt(near) + 0.06 * reach) ** 2

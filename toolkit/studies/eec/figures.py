@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+import numpy as np
 import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
@@ -270,7 +271,7 @@ def eec_task_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str,
     return axes
 
 
-T_COLOUR = "#333333"  # the paper's t interval: dark, open circle; the two-way verdicts are coloured
+T_COLOUR = "#333333"  # the paper's t interval: dark (T_MARKS' marks); the two-way verdicts are coloured
 T_MARKS = {"a": "^", "b": "v", "none": "o"}
 """:func:`eec_intervals`' mark of the paper's t-test: a triangle pointing to the group it found higher (up: the first
 group's Δ above 0), a circle where not significant (round 22 could not tell the two direction colours apart)."""
@@ -313,8 +314,9 @@ def _tests_words(tests: pd.DataFrame, m: int) -> str:
 @_styled
 def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", order: Sequence[str] | None = None,
                   ax: Axes | None = None) -> Axes:
-    """Per system, side by side: the paper's mean Δ with its t interval over sentences (a dark circle, filled in the
-    box plots' direction colour where the paper's test is significant: ``significant``, else open) and the
+    """Per system, side by side: the paper's mean Δ with its t interval over sentences (a dark mark, :data:`T_MARKS`:
+    a triangle in the box plots' direction colour pointing to the group found higher where the paper's test is
+    significant, ``significant``, else an open circle; one system's pair named in place, :func:`_name_pair`) and the
     two-way estimate with its interval (names and templates as samples, simultaneous over the verdict's family:
     ``estimate``, ``ci_low``/``ci_high``; filled, coloured by ``verdict``); a zero line and the ±``margin`` band; a
     system whose Δ is exactly 0 is a diamond on the zero line (``all Δ = 0`` in the legend, above the Axes).
@@ -345,8 +347,10 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
             ax.plot([i], [0.0], color="#bbbbbb", **ZERO_MARK)
             zero = True
             continue
-        spans.append((i, max(row["t_ci_high"], row["ci_high"], row["mean_diff"]),
-                      min(row["t_ci_low"], row["ci_low"], row["mean_diff"])))  # where the pair can be named
+        ends = np.array([row["t_ci_high"], row["ci_high"], row["mean_diff"], row["t_ci_low"], row["ci_low"],
+                         row["estimate"]], dtype=float)
+        if np.isfinite(ends).all():  # where the pair can be named: both marks drawn whole
+            spans.append((i, float(ends.max()), float(ends.min())))
         ax.vlines(i - 0.14, row["t_ci_low"], row["t_ci_high"], color=T_COLOUR, linewidth=2.2, zorder=3)
         flag = row.get("significant", False)
         paper_sig = bool(pd.notna(flag) and flag) and row["mean_diff"] != 0  # NaN: not tested, drawn open
@@ -405,18 +409,25 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
 def _name_pair(ax: Axes, spans: list[tuple[int, float, float]]) -> None:
     """Name one system's two marks in :func:`eec_intervals` where they stand ("t-test", "two-way", upright text
     inside the axes; round 22: a nine-line legend to decode which mark was which): the leftmost system of ``spans``
-    (x, its marks' highest and lowest value) with room for the words above or below its marks, else the roomiest;
-    a single panel only (a task grid's panels are too short)."""
+    (x, its marks' highest and lowest value) with room for the words above or below its marks; none where no
+    system has room, where the two marks stand too close for two upright words, or in a task grid's panel (too
+    short)."""
+    if len(ax.figure.axes) > 1:
+        return  # a panel of a task grid: too short for the words at a column's width; the legend says them
+    left, right = ax.get_xlim()
+    apart = 0.28 / (right - left) * ax.get_position().width * ax.figure.get_figwidth() * 72  # the marks, in points
+    if apart < 1.3 * preset().small_size:
+        return  # the two upright words would touch: the legend says them
     bottom, top = ax.get_ylim()
     inches = ax.get_position().height * ax.figure.get_figheight()  # before the layout, which takes room for the
     # legend and labels (1.6: the axes drawn are about that much shorter)
     need = 1.6 * (len("two-way") * 0.62 * preset().small_size + 6) / 72 / max(inches, 0.1) * (top - bottom)
-    if len(ax.figure.axes) > 1:
-        return  # a panel of a task grid: too short for the words at a column's width; the legend says them
-    rooms = [(x, top - high, low - bottom) for x, high, low in spans]
-    x, above, below = next((r for r in rooms if max(r[1], r[2]) >= need),
-                           max(rooms, key=lambda r: max(r[1], r[2])))
-    at_top = above >= below or above >= need
+    room = next(((x, top - high, low - bottom) for x, high, low in spans
+                 if max(top - high, low - bottom) >= need), None)
+    if room is None:
+        return  # no system leaves room above or below its marks: the words would cover data
+    x, above, _ = room
+    at_top = above >= need
     for offset, words in ((-0.14, "t-test"), (0.14, "two-way")):
         ax.annotate(words, (x + offset, 1.0 if at_top else 0.0), xycoords=("data", "axes fraction"),
                     xytext=(0, -2 if at_top else 2), textcoords="offset points", rotation=90, ha="center",

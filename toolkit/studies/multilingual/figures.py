@@ -88,7 +88,8 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
     :func:`toolkit.studies.multilingual.analysis.statistics`; a system without an estimate draws nothing, and
     a row with none says why. ``alpha``: the statistics' level, named on the axis (a 1 − ``alpha`` simultaneous
     interval); filled and open points are in the legend. A system whose paired scores are all identical is its
-    marker at 0, grey inside, with :data:`IDENTICAL_MARK` beside it at a page's width (defined in the legend); a row without the attribute's pairs, or without an estimate, says so. At a
+    marker at 0, grey inside, with :data:`IDENTICAL_MARK` beside it at a page's width where its row has at most two
+    systems (defined in the legend); a row without the attribute's pairs, or without an estimate, says so. At a
     column's width the rows name the sources short (C, GT), spelled out in the legend. A language of ``stats`` with no
     system for ``task`` has its row, saying so. The panels share one x scale (the widest), so the attributes' gaps
     compare by eye."""
@@ -137,13 +138,13 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
             step = 0.8 / max(len(here), 1)
             for r in rows.itertuples():
                 y = row - 0.4 + step * (here.index(r.model) + 0.5)
-                if r.verdict.startswith("identical") or (r.estimate == 0 and r.ci_low == r.ci_high):
+                if _identical(r.verdict, r.estimate, r.ci_low, r.ci_high):
                     # its own marker, grey inside, and at a page's width the words beside it (round 22: a
                     # half-filled diamond in place of the system's marker could not be matched to the system; a
                     # column's rows are too close for the words)
                     ax.plot([0.0], [y], linestyle="none", marker=shapes[r.model], color=palette[r.model],
                             markerfacecolor=ZERO_GREY, markersize=4.5, markeredgewidth=0.9, zorder=3)
-                    if wide:
+                    if wide and len(here) <= 2:  # beside it only where no third system's interval crosses 0
                         ax.annotate(IDENTICAL_MARK, (0.0, y), xytext=(5, 0), textcoords="offset points",
                                     va="center", fontsize=preset().small_size, color=text_colour(palette[r.model]))
                     identical = True
@@ -209,6 +210,11 @@ def _group_words(order: Sequence[tuple[str, str]], attributes: Sequence[str], *,
     return "race Δ: " + "; ".join(named) if named else ""
 
 
+def _identical(verdict: object, estimate: object, low: object, high: object) -> bool:
+    """Whether a gap row is identical scores: its verdict says so, or its estimate and interval are exactly 0."""
+    return str(verdict).startswith("identical") or (estimate == 0 and low == high == 0)
+
+
 def _family_words(stats: pd.DataFrame, *, alpha: float) -> str:
     """What the intervals are simultaneous over, from the table's ``family`` (``multilingual:all: 36 tests (5
     languages × models × attributes), holm``, :func:`toolkit.studies.multilingual.analysis.statistics`): "95 %
@@ -220,8 +226,8 @@ def _family_words(stats: pd.DataFrame, *, alpha: float) -> str:
         return ""
     n, what, correction = found[0].groups()
     named = CORRECTION_NAMES.get(correction, correction)
-    verdict = stats["verdict"].astype(str) if "verdict" in stats.columns else pd.Series(dtype=str)
-    same = int(verdict.str.startswith("identical").sum())  # in the family with p = 1 (round 22 counted 26 tests)
+    same = sum(_identical(*row) for row in stats.reindex(columns=["verdict", "estimate", "ci_low", "ci_high"])
+               .itertuples(index=False))  # in the family with p = 1 (round 22 counted 26 intervals against 30 tests)
     alike = f", {same} with {IDENTICAL_MARK}" if same else ""
     return (f"{100 * (1 - alpha):g}\u00a0% intervals simultaneous (Bonferroni) over the run's {n} tests "
             f"({what.replace('models', 'systems')}{alike}); verdicts {named}-adjusted over the same")

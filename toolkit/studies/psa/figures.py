@@ -183,14 +183,16 @@ def psa_label_dist(label_dist: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
 
 @_styled
 def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = None) -> Axes:
-    """Share of sentences whose label flips per name at one threshold, female names then male names (a dashed line
-    between them), each gender's names by their mean bar rate, lowest first (as the ScoreSens figure orders its
-    names by value), one bar per model in its colour; a rate of exactly 0 draws no bar (the legend says so: a marker
-    per zero would bury the bars of 50 names × systems); a model that flips no label for any name gets no bars and
-    is named in the legend instead. A model whose names mostly (:data:`SHARED_RATE`) share one rate — flips the name
-    slot causes whatever the name, as a lexicon that knows no name — takes no bar slot: its shared rate is one
-    dashed line in its colour (none at 0) and each name that differs a point in its marker, said in the legend with
-    the counts (:func:`_shared_rates`). Horizontal bars in a column preset. Where the table has them
+    """Share of sentences whose label flips per name at one threshold, female names then male names (an empty slot
+    with a light line between them, :data:`GENDER_GAP`), each gender's names by their mean bar rate, lowest first
+    (as the ScoreSens figure orders its names by value), one bar per model in its colour; a rate of exactly 0 draws
+    no bar (the legend says so: a marker per zero would bury the bars of 50 names × systems); a model that flips no
+    label for any name gets no bars and is named in the legend instead. A model whose names mostly
+    (:data:`SHARED_RATE`) share one rate — flips the name slot causes whatever the name, as a lexicon that knows no
+    name — takes no bar slot: its shared rate is one dashed line in its colour (none at 0), named past the axes'
+    right edge in a double preset, and each name that differs a point in its marker inside its name's slot
+    (:func:`_point_offsets`), said in the legend with the counts (:func:`_shared_rates`; the names themselves where
+    few, :data:`NAMED_POINTS`). Horizontal bars in a column preset. Where the table has them
     (:func:`~toolkit.studies.psa.analysis.label_flips`' ``flip_low``/``flip_high``), each bar and point carries its
     Wilson interval and the legend says n and the level (``alpha``: the one ``label_flips`` was given); a zero rate
     draws its whisker from 0 where there are few (:data:`ZERO_WHISKERS`), else none (150 of them buried the bars)
@@ -213,8 +215,9 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
     # names by value within each gender, as the ScoreSens figure orders them: the mean rate of the bars, lowest first
     rate = bar_data.groupby("name")["flip_rate"].mean() if bars else pd.Series(dtype=float)
     names = data.drop_duplicates("name")[["gender", "name"]].assign(_rate=lambda f: f["name"].map(rate).fillna(0.0))
-    order = names.sort_values(["gender", "_rate", "name"], kind="stable")["name"].tolist()
-    n_female = int(data.drop_duplicates("name")["gender"].eq("female").sum())
+    names = names.assign(_male=names["gender"].astype(str).str.lower().ne("female"))  # female first, whatever else
+    order = names.sort_values(["_male", "gender", "_rate", "name"], kind="stable")["name"].tolist()
+    n_female = int(names["_male"].eq(False).sum())
     gap = 0 < n_female < len(order)
     if gap:  # an empty slot between the genders (round 22 read Messi's whisker as the divider)
         order = order[:n_female] + [GENDER_GAP] + order[n_female:]
@@ -223,7 +226,9 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
     if ax is None:
         slots = max(len(bars), 1)
         ax = new_axes(height=p.height + 0.9) if p.double else new_axes(height=0.06 * n * slots + 0.1 * n + 1.3)
-    names = "female names  |  male names" if p.double else "female names (top)  |  male names"
+    present = list(dict.fromkeys(data.drop_duplicates("name")["gender"].astype(str)))
+    names = ("female names  |  male names" if p.double else "female names (top)  |  male names") if gap else \
+        " and ".join(f"{g} names" for g in present)
     value = "label flip rate\n(share of sentences whose label\ndiffers from the original's)" if p.double \
         else "label flip rate (share of sentences whose label\ndiffers from the original sentence's)"
     if bars:
@@ -237,12 +242,12 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
         (ax.set_xticks if p.double else ax.set_yticks)(range(n), order)
         (ax.set_xlim if p.double else ax.set_ylim)(*((-0.5, n - 0.5) if p.double else (n - 0.5, -0.5)))
     divider = {"color": "0.6", "linestyle": "-", "linewidth": 1.0, "zorder": 0.5}  # unlike a whisker (thin, dark)
+    if gap:  # one gender: no divider
+        (ax.axvline if p.double else ax.axhline)(boundary, **divider)
     if p.double:
-        ax.axvline(boundary, **divider)
         ax.set(xlabel=names, ylabel=value)
         ax.tick_params(axis="x", rotation=90)
     else:
-        ax.axhline(boundary, **divider)
         ax.set(ylabel=names, xlabel=value)
     intervals = _flip_intervals(ax, bar_data, order=order, systems=bars, vertical=p.double) if bars else ""
     position = {name: k for k, name in enumerate(order)}
@@ -327,11 +332,13 @@ def _differing_words(rows: pd.DataFrame) -> str:
 
 def _point_offsets(n_bars: int, n_points: int) -> list[float]:
     """Where, within a name's slot (−0.4 to 0.4, its bars side by side), each shared-rate system's point sits: between
-    two bars' centres (their interval lines), inside the slot; ±0.2 with one bar; the slot's edges for any more."""
+    two bars' centres (their interval lines), then inside the outer bars, never on the slot's edge (round 22: there
+    it read as the next name's); ±0.2 with one bar."""
     width = 0.8 / max(n_bars, 1)
     centres = [-0.4 + width * (i + 0.5) for i in range(max(n_bars, 1))]
     inner = [(a + b) / 2 for a, b in zip(centres, centres[1:])] or [-0.2, 0.2]
-    spots = sorted(inner, key=abs) + [0.4, -0.4]
+    outer = [0.4 - width / 4, -(0.4 - width / 4)] if n_bars > 1 else []
+    spots = sorted(inner, key=abs) + outer
     return [spots[k % len(spots)] for k in range(n_points)]
 
 
