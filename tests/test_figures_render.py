@@ -690,6 +690,19 @@ def test_label_flip_points_sit_between_the_drawn_bars_centres_inside_the_slot():
         assert all(min(abs(x - c) for c in centres) >= 0.09 for x in points), (n_bars, centres, points)
 
 
+def test_label_flips_of_two_corpora_or_thresholds_are_a_coded_error_naming_the_fix():
+    """Found in review: label_flips groups by model × corpus, and two corpora crashed the figure in pandas'
+    reindexing ("duplicate labels"). The figure draws one corpus at one threshold and says how to pick it."""
+    from toolkit.errors import InputError
+
+    base = _names(HF)[["model", "corpus", "name", "gender", "category"]].assign(threshold=0.5, n_sentences=56,
+                                                                               flips=2, flip_rate=2 / 56)
+    for other in (base.assign(corpus="imdb"), base.assign(threshold=0.6)):
+        with pytest.raises(InputError, match="the figure draws one") as caught:
+            psa_figures.psa_label_flips(pd.concat([base, other], ignore_index=True))
+        assert caught.value.code == "TK102" and "pass one of them" in str(caught.value)
+
+
 def test_label_flips_of_one_gender_draw_no_divider_and_name_that_gender():
     """Found in review: with one gender the divider fell on the axes' edge and the label still said "female names |
     male names"."""

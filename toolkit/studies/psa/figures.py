@@ -200,6 +200,13 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
     if flips.empty:
         raise InputError("no label flips to plot.",
                          fix="pass toolkit.studies.psa.analysis.label_flips(scored, threshold=c).")
+    several = {column: sorted(map(str, flips[column].dropna().unique())) for column in ("corpus", "threshold")
+               if column in flips.columns and flips[column].nunique() > 1}
+    if several:  # a name's bar per model holds one corpus at one threshold (two crashed in reindexing)
+        column, values = next(iter(several.items()))
+        raise InputError(f"the label flips hold {len(values)} {column} values ({', '.join(values)}); the figure "
+                         "draws one.", fix=f"pass one of them, e.g. flips[flips[{column!r}] == {values[0]!r}]"
+                         if column == "corpus" else f"pass one of them, e.g. flips[flips[{column!r}] == {values[0]}]")
     p = preset()
     labels = short_labels(flips["model"])
     still = [m for m in labels if not (flips.loc[flips["model"] == m, "flip_rate"].fillna(0) > 0).any()]
