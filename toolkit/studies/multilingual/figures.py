@@ -25,7 +25,6 @@ from toolkit.plots.style import (
     model_markers,
     model_palette,
     open_edge,
-    text_colour,
 )
 from toolkit.studies.multilingual import corpora
 
@@ -39,8 +38,8 @@ NONE_FOUND = "open: no difference shown, for any system here"
 """The open key where no point is filled (round 13: "open: no difference shown" beside only open points read as
 a key that says nothing; this one states the finding)."""
 IDENTICAL_MARK = "Δ\u00a0≡\u00a00"
-"""Beside a system's marker at 0, grey inside, in :func:`cross_language` at a page's width: every pair of the row
-scored alike (its own marker; round 22 could not match a half-filled diamond to its system)."""
+"""How :func:`cross_language`'s legend and family line name a system whose every pair of the row scored alike (its
+own marker at 0, grey inside)."""
 IDENTICAL = f"grey: identical scores ({IDENTICAL_MARK})"
 
 
@@ -88,8 +87,7 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
     :func:`toolkit.studies.multilingual.analysis.statistics`; a system without an estimate draws nothing, and
     a row with none says why. ``alpha``: the statistics' level, named on the axis (a 1 − ``alpha`` simultaneous
     interval); filled and open points are in the legend. A system whose paired scores are all identical is its
-    marker at 0, grey inside, with :data:`IDENTICAL_MARK` beside it at a page's width where its row has at most two
-    systems (defined in the legend); a row without the attribute's pairs, or without an estimate, says so. At a
+    marker at 0, grey inside (keyed in the legend, counted in the family line); a row without the attribute's pairs, or without an estimate, says so. At a
     column's width the rows name the sources short (C, GT), spelled out in the legend. A language of ``stats`` with no
     system for ``task`` has its row, saying so. The panels share one x scale (the widest), so the attributes' gaps
     compare by eye."""
@@ -139,14 +137,11 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
             for r in rows.itertuples():
                 y = row - 0.4 + step * (here.index(r.model) + 0.5)
                 if _identical(r.verdict, r.estimate, r.ci_low, r.ci_high):
-                    # its own marker, grey inside, and at a page's width the words beside it (round 22: a
-                    # half-filled diamond in place of the system's marker could not be matched to the system; a
-                    # column's rows are too close for the words)
+                    # its own marker, grey inside (round 22: a half-filled diamond in place of the system's marker
+                    # could not be matched to the system; round 23: words beside some of them and not others read as
+                    # a miscount)
                     ax.plot([0.0], [y], linestyle="none", marker=shapes[r.model], color=palette[r.model],
                             markerfacecolor=ZERO_GREY, markersize=4.5, markeredgewidth=0.9, zorder=3)
-                    if wide and len(here) <= 2:  # beside it only where no third system's interval crosses 0
-                        ax.annotate(IDENTICAL_MARK, (0.0, y), xytext=(5, 0), textcoords="offset points",
-                                    va="center", fontsize=preset().small_size, color=text_colour(palette[r.model]))
                     identical = True
                     continue
                 filled = r.verdict in ("a higher", "b higher")
@@ -177,7 +172,7 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
         handles.append(Line2D([], [], color="0.35", marker="o", markerfacecolor=face, markersize=3.5,
                               linestyle="none"))
         texts.append(words)
-    if identical:  # the marker's grey inside (and the words beside it), defined once
+    if identical:  # the marker's grey inside, defined once
         handles.append(Line2D([], [], linestyle="none", marker="o", color="0.35", markerfacecolor=ZERO_GREY,
                               markersize=3.5))
         texts.append(IDENTICAL)

@@ -248,7 +248,8 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
     else:  # every model shares a rate: the names' axis without bars
         (ax.set_xticks if p.double else ax.set_yticks)(range(n), order)
         (ax.set_xlim if p.double else ax.set_ylim)(*((-0.5, n - 0.5) if p.double else (n - 0.5, -0.5)))
-    divider = {"color": "0.6", "linestyle": "-", "linewidth": 1.0, "zorder": 0.5}  # unlike a whisker (thin, dark)
+    divider = {"color": "0.6", "linestyle": (0, (4, 3)), "linewidth": 1.0, "zorder": 0.5}  # dashed, in the gap:
+    # unlike a zero rate's whisker, thin, solid and dark (round 23 read a solid divider as Messi's interval)
     if gap:  # one gender: no divider
         (ax.axvline if p.double else ax.axhline)(boundary, **divider)
     if p.double:
