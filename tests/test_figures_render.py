@@ -344,6 +344,9 @@ def _legend_keys(figure) -> list[str]:
                 continue
             key = tuple(sorted(_look(a) for a in children[0].get_children()))
             text = children[1].get_text()
+            if all(look[5] in ("None", "none", "") and look[6] in ("None", "none", "") for look in key
+                   if look[0] == "Line2D") and all(look[0] == "Line2D" for look in key):
+                continue  # a line of words (a header, the short names spelled out): no mark to confuse
             if key in seen and seen[key] != text:
                 bad.append(f"{seen[key]!r} and {text!r} look the same")
             seen[key] = text
@@ -500,9 +503,23 @@ def test_interval_figure_draws_the_paper_t_interval_beside_the_two_way_one():
              if len(seg) == 2 and np.allclose(sorted(seg[:, 1]), [vader["t_ci_low"], vader["t_ci_high"]])]
     assert spans and max(c.get_linewidth()[0] for c in ax.collections if hasattr(c, "get_segments")) >= 2
     legend = [" ".join(t.split()) for t in _legend_texts(ax)]  # a column's width wraps the longer entries
-    assert "left: the EEC paper's paired t-test (mean Δ, its CI mostly inside the mark)" in legend
-    assert "left, paired t-test: not significant" in legend
-    assert "all Δ = 0" in legend and all(t.startswith("right, two-way") for t in legend if "two-way" in t)
+    assert "left: the EEC paper's paired t-test (mean Δ; its CI mostly inside the mark)" in legend
+    assert "t-test: not significant" in legend
+    assert "right: the two-way test (names × templates as samples)" in legend
+    assert "all Δ = 0" in legend and all(t.startswith("two-way:") for t in legend if t.startswith("two-way"))
+    assert ax.get_legend() is None and [lg._ncols for lg in _legends(ax.figure)] == [1]  # a column: one column
+    with plots.use_preset("acl-double"):
+        wide = eec_figures.eec_intervals(tests, attribute="gender")
+    (legend,) = _legends(wide.figure)  # round 23: in one column the key was taller than the plot; now the paper's
+    # test in the first column and the two-way test in the second (filled column by column), the shared keys under
+    texts = [" ".join(t.get_text().split()) for t in legend.get_texts()]
+    rows = len(texts) // 2
+    assert legend._ncols == 2 and len(texts) == 2 * rows
+    first, second = texts[:rows], texts[rows:]
+    assert first[0].startswith("left: the EEC paper's paired t-test") and all(
+        not t.startswith("two-way") for t in first)
+    assert second[0] == "right: the two-way test (names × templates as samples)" and all(
+        not t.startswith("t-test") for t in second)
     assert ax.get_ylabel().replace("\n", " ") == "Δ (F − M), scores in [0,\u00a01]"  # every score is mapped to [0, 1]
 
 
@@ -528,7 +545,7 @@ def test_interval_figure_fills_the_paper_t_circle_in_the_box_colour_where_the_pa
             faces[(table is marked, model)] = (to_hex(marks[0].get_markerfacecolor()), marks[0].get_marker())
         # round 20: each mark keyed as drawn, purple (M higher) named too, and no key for a mark not drawn
         texts = [" ".join(t.split()) for t in _legend_texts(ax)]
-        keys = {t.removeprefix("left, paired t-test: ") for t in texts if t.startswith("left, paired t-test: ")}
+        keys = {t.removeprefix("t-test: ") for t in texts if t.startswith("t-test: ")}
         assert sum("the EEC paper's paired t-test" in t for t in texts) == 1  # said once, in full
         assert keys == ({"significant, F higher", "significant, M higher", "not significant"} if table is marked
                         else {"not significant"})
@@ -1760,6 +1777,14 @@ def test_agreement_ranks_name_btcsam_failure_in_percent_as_the_headlines_do():
     assert "BTC-SAM failure %" in ticks and "EEC |mean Δ|" in ticks
 
 
+def test_intersection_panels_round_their_scale_up_to_one_two_three_or_five():
+    from toolkit.plots.instrument import nice_edge
+
+    cases = [(0.13, 0.2), (0.27, 0.3), (0.02, 0.02), (0.021, 0.03), (0.031, 0.05), (0.051, 0.1), (0.6, 1.0),
+             (1.0, 1.0), (7.0, 10.0), (3e-4, 3e-4), (0.0, 1.0), (-0.1, 1.0), (float("nan"), 1.0)]
+    assert [nice_edge(v) for v, _ in cases] == [edge for _, edge in cases]  # exact: 0.3, not 0.30000000000000004
+
+
 def test_intersections_draw_a_panel_per_system_where_the_grid_fits():
     """Round-12 and -13 readers scored the one-panel intersections 2: eight systems' intervals in each of seven rows.
     At a double preset's width each system has its own panel (titled by it, its own x scale, the contrasts named in
@@ -1774,9 +1799,15 @@ def test_intersections_draw_a_panel_per_system_where_the_grid_fits():
         first = plots.intersections(table)
         one = plots.intersections(table, layout="one")
     panels = [ax for ax in first.figure.axes if ax.get_title()]
-    assert [ax.get_title() for ax in panels] == ["vader", "minilm-imdb", "svm-unigrams"]
+    assert [ax.get_title().split(" (")[0] for ax in panels] == ["vader", "minilm-imdb", "svm-unigrams"]
     spans = [ax.get_xlim() for ax in panels]  # each its own scale, symmetric about 0 (round 14)
-    assert all(low == -high for low, high in spans) and len(set(spans)) == 3
+    assert all(low == -high for low, high in spans)
+    # round 23: the scale rounded up to 1, 2, 3 or 5 × 10^k and said in the title; ends |±0.04|, |±0.06|, |±0.08|
+    # (and matplotlib's 5 % margins) give 0.05, 0.1, 0.1
+    assert [high for _, high in spans] == pytest.approx([0.05, 0.1, 0.1])
+    assert [ax.get_title() for ax in panels] == ["vader (\u00b10.05)", "minilm-imdb (\u00b10.1)",
+                                                 "svm-unigrams (\u00b10.1)"]
+    assert [t.get_text() for t in panels[0].get_xticklabels()] == ["\u22120.05", "0", "0.05"]
     named = [bool([t for t in ax.get_yticklabels() if t.get_visible() and t.get_text()]) for ax in panels]
     assert named == [True, False, True]  # two columns: the left one names the contrasts
     from matplotlib.colors import to_rgb
@@ -1947,7 +1978,7 @@ def test_biasfinder_rates_draw_the_excess_with_the_interval_of_its_own_test_besi
     note = " ".join(" ".join(t.get_text() for t in ax.figure.texts).split()) + " ".join(
         " ".join(lg.get_title().get_text().split()) for lg in _legends(ax.figure))
     assert "holds 0 exactly when p ≥ 0.05, before correction" in note and "with those templates fixed" in note
-    assert "no equivalence is claimed" in note
+    assert "no equivalence claimed" in note
     assert "also resamples templates" not in note  # the rate drawn is on the null's template, given it too
     def words(figure) -> str:
         return " ".join(" ".join([t.get_text() for t in figure.texts]
@@ -2029,5 +2060,5 @@ def test_eec_task_intervals_key_the_paper_test_once_whatever_each_panel_draws():
     with plots.use_preset("acl-double"):
         axes = eec_figures.eec_task_intervals(panels, attribute="gender")
     texts = [" ".join(t.split()) for t in _legend_texts(axes[0])]
-    assert sum("not significant" in t and "paired t-test" in t for t in texts) == 1
+    assert sum(t == "t-test: not significant" for t in texts) == 1 and "" not in texts  # no column's padding
     assert sum("the EEC paper's paired t-test" in t for t in texts) == 1

@@ -501,10 +501,15 @@ def _system_intersections(full: pd.DataFrame, table: pd.DataFrame, *, constant: 
         zero, sparse = zero or drawn, sparse + [missing]
         cell.set_title(names[model], color=text_colour(palette[model]), fontsize=preset().font_size)
         cell.set(xlabel="", ylabel="")
-    for cell in cells:  # each panel its own scale, symmetric about 0 (round 14: on one scale the narrow systems'
-        # intervals were unreadable; the ticks say each panel's range)
-        edge = max(abs(v) for v in cell.get_xlim())
+    for model, cell in zip(models, cells):  # each panel its own scale, symmetric about 0 (round 14: on one scale
+        # the narrow systems' intervals were unreadable), rounded up to 1, 2, 3 or 5 × 10^k so panels of a like range
+        # share one, with ticks at its ends and 0, said in the title (round 23: scales read only off the ticks)
+        edge = nice_edge(max(abs(v) for v in cell.get_xlim()))
         cell.set_xlim(-edge, edge)
+        cell.set_xticks([-edge, 0.0, edge], [f"{-edge:g}".replace("-", "\u2212"), "0", f"{edge:g}"])
+        cell.set_xticks([-edge / 2, edge / 2], minor=True)
+        cell.set_title(f"{names[model]} (\u00b1{edge:g})", color=cell.title.get_color(),
+                       fontsize=preset().font_size)
     _left_names_only(cells)
     words = _intersections_words(full, alpha=alpha, sparse=pd.concat(sparse),
                                  constant=[m for m in constant if m not in set(models)])
@@ -513,9 +518,18 @@ def _system_intersections(full: pd.DataFrame, table: pd.DataFrame, *, constant: 
         # the correction)
         cell.set_xlabel(words["xlabel"].removeprefix("score difference: ").replace(" CIs, Bonferroni)", " CIs)")
                         .replace(" (", "\n(", 1))
-    _note_below(cells[0], "each panel on its own x scale, symmetric about 0 (read its ticks); " + words["note"])
+    _note_below(cells[0], "each panel on its own x scale: ± the number in its title; " + words["note"])
     _grid_legend(cells, *_intersections_keys(table, alpha=alpha, zero=zero, words=words))  # systems keyed too
     return cells[0]
+
+
+def nice_edge(value: float) -> float:
+    """The smallest of 1, 2, 3 and 5 × 10^k at least ``value`` (> 0; else 1): a panel's symmetric x range, so
+    panels of a like range share one."""
+    if not np.isfinite(value) or value <= 0:
+        return 1.0
+    power = 10.0 ** math.floor(math.log10(value))
+    return next(float(f"{m * power:.12g}") for m in (1, 2, 3, 5, 10) if m * power >= value * (1 - 1e-12))
 
 
 def _grid_legend(cells: list[Axes], handles: list, texts: list[str]) -> None:

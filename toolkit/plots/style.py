@@ -560,8 +560,14 @@ def _legend_right(ax: Axes, handles=None, labels=None, *, title: str = ""):
 
 
 def _figure_legend(figure: Figure, axes: Sequence[Axes], *, title: str = "") -> None:
-    """One legend above all panels of ``figure``: the distinct entries of ``axes``' legends (each panel's removed),
-    under ``title`` when given."""
+    """One legend under all panels of ``figure``: the distinct entries of ``axes``' legends (each panel's removed),
+    under ``title`` when given; a note of :func:`_note_below` heads it, as in :func:`_legend_outside` (the layout
+    places legends, not texts: the note at the figure's foot would lie over it)."""
+    height = figure.get_figheight()
+    note = _take_note(figure)
+    if note:
+        figure.set_figheight(height)  # the note's room stays the figure's, now above the legend's entries
+        title = "\n".join(t for t in (note, title) if t)
     seen: dict[str, object] = {}
     for legend in list(figure.legends):  # a lone panel put its legend under the figure: gathered, not drawn twice
         for handle, text in zip(legend.legend_handles, legend.get_texts()):
@@ -581,6 +587,8 @@ def _figure_legend(figure: Figure, axes: Sequence[Axes], *, title: str = "") -> 
         figure.legend(list(seen.values()), labels, loc="outside lower center",
                       ncol=_legend_columns(labels, figure.get_figwidth() * 0.95), frameon=False, columnspacing=1.0,
                       handletextpad=0.4, title=title or None, title_fontsize=preset().small_size)
+        if note:
+            figure.legends[-1].get_title().set_color("0.25")
 
 
 def _legend_columns(labels: Sequence[str], width: float) -> int:

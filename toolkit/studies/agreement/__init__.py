@@ -22,7 +22,9 @@ Higher = more biased (or more sensitive) in every one; rank 1 = the highest.
 Inputs: scored tables of the studies (``result.scored``), any subset of them, sharing at least three models.
 Outputs: :data:`HEADLINE_COLUMNS` (per study × model: the headline with a percentile interval — for the EEC's
 average of absolute gaps, the signed gaps' intervals folded, :func:`folded_interval`; ``ci_method`` says which,
-:data:`CI_METHODS` — and its rank, 1 = the highest; tied models share their mean rank, 6.5 for four tied at 5-8; ``rank_low``/``rank_high``: the rank's 95 %
+:data:`CI_METHODS`; ``ci_level``: 1 − alpha, the
+level the interval holds at least; ``ci_parts``: the signed parts a ``folded`` interval takes each at 1 − alpha/P,
+1 for a percentile one — and its rank, 1 = the highest; tied models share their mean rank, 6.5 for four tied at 5-8; ``rank_low``/``rank_high``: the rank's 95 %
 interval over the same replicates, per model (:func:`rank_interval`); ``top_unit_share``: the largest share of the
 model's denominator one unit holds — BiasFinder's pronoun templates give 1 pair of mutants and a name template
 900, so one template can decide the rate) and
@@ -83,11 +85,11 @@ from toolkit.studies.base import Settings, Study
 from toolkit.studies.result import Provenance, StudyResult
 
 UNIT_COLUMNS = ("model", "unit", "part", "num", "den")
-HEADLINE_COLUMNS = ("study", "measure", "model", "estimate", "ci_low", "ci_high", "ci_method", "rank", "rank_low",
-                    "rank_high", "n_units", "top_unit_share")
-CI_METHODS = {"percentile": "95 % percentile interval of the headline's replicates",
-              "folded": "at least 95 %: each signed part's t interval on the replicates' SD at 1 − α/P (Bonferroni), "
-                        "folded onto |·| and averaged (folded_interval)"}
+HEADLINE_COLUMNS = ("study", "measure", "model", "estimate", "ci_low", "ci_high", "ci_method", "ci_level", "ci_parts",
+                    "rank", "rank_low", "rank_high", "n_units", "top_unit_share")
+CI_METHODS = {"percentile": "percentile interval of the headline's replicates at ci_level (1 − α)",
+              "folded": "at least ci_level (1 − α): each of the ci_parts signed parts' t interval on the replicates' "
+                        "SD at 1 − α/P (Bonferroni), folded onto |·| and averaged (folded_interval)"}
 """The ``ci_method`` of a headline row and what it means (an absolute headline, the EEC's, is ``folded``)."""
 TAU_COLUMNS = ("study_a", "study_b", "n_models", "tau", "ci_low", "ci_high", "ci_level", "share_positive",
                "share_undefined",
@@ -392,8 +394,10 @@ def agreement(*, scored: Mapping[str, pd.DataFrame], n_boot: int = 2000, seed: i
         rank_low, rank_high = rank_interval(boot, alpha=alpha)
         measure = f"{known[name]} ({attribute})" if name == "biasfinder" else known[name]  # the one attribute read
         method = "folded" if study.headline_absolute else "percentile"
+        parts = int(signed[1].shape[-1]) if study.headline_absolute else 1
         rows += [{"study": name, "measure": measure, "model": m, "estimate": float(point[i]),
-                  "ci_low": float(low[i]), "ci_high": float(high[i]), "ci_method": method, "rank": float(ranks[i]),
+                  "ci_low": float(low[i]), "ci_high": float(high[i]), "ci_method": method, "ci_level": 1 - alpha,
+                  "ci_parts": parts, "rank": float(ranks[i]),
                   "rank_low": float(rank_low[i]), "rank_high": float(rank_high[i]), "n_units": n_units,
                   "top_unit_share": float(top[i])}
                  for i, m in enumerate(models)]

@@ -43,12 +43,27 @@ RESAMPLED = {"eec": "templates × names", "psa": "sentences", "biasfinder": "tem
 """What each study's headline interval resamples (:meth:`toolkit.studies.base.Study.units`: the EEC's name units
 and BiasFinder's names, :meth:`~toolkit.studies.base.Study.resampled_sums`, are crossed with their templates), as
 the headlines figure's panel titles say it."""
-FOLDED = ("(CI: the gender and race Δs' 97.5\u00a0% CIs (Bonferroni over 2),\ntaken to their sizes |Δ| and "
-          "averaged: ≥\u00a095\u00a0%; the EEC figures'\nCIs are simultaneous over every system, so wider)")
-"""Under the EEC panel's measure where its interval is ``folded`` (:func:`toolkit.studies.agreement.folded_interval`):
-round 20's readers found "signed CIs folded" cryptic, a later one read "≥ 95 %" as unfounded without the Bonferroni
-level of each part, and round 22 read a CI clear of 0 here against "inconclusive" in the EEC figures (their family
-is every system's tests)."""
+FOLDED_MARK, DOMINANT_MARK = "*", "†"
+"""The footnote marks on a headline panel's measure: its interval is ``folded`` (:func:`_folded_note`), one unit
+holds most of a model's weight (:data:`DOMINANT`). Round 23's readers found the words themselves, four lines under
+the EEC's axis and three under BiasFinder's, too long for an axis label."""
+
+
+def _percent(level: float) -> str:
+    return f"{100 * level:.4g} %"
+
+
+def _folded_note(*, level: float, parts: int) -> str:
+    """What a ``folded`` headline interval is, from its table's ``ci_level`` and ``ci_parts``
+    (:func:`toolkit.studies.agreement.folded_interval`): round 20's readers found "signed CIs folded" cryptic, a later
+    one read "≥ 95 %" as unfounded without the Bonferroni level of each part, and round 22 read a CI clear of 0 here
+    against "inconclusive" in the EEC figures (their family is every system's tests)."""
+    part = 1 - (1 - level) / parts
+    return (f"{FOLDED_MARK} CI ≥ {_percent(level)}: the gender and race Δs' {_percent(part)} CIs (Bonferroni over "
+            f"{parts}) taken to their sizes |Δ| and averaged; the EEC figures' CIs are simultaneous over every system, "
+            "so wider")
+
+
 POOLED = {"btcsam": "all its test sets pooled"}
 """Under a study's measure in the headlines figure: what its headline pools (round 22 rebuilt BTC-SAM's from the
 forest's test sets, weighted by their cases, and found it said nowhere)."""
@@ -359,7 +374,7 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
     height = min(preset().max_height, max(figure.get_figheight(), (0.5 + 0.16 * len(models)) *
                                           len({ax.get_subplotspec().rowspan.start for ax in axes}) + 0.9))
     figure.set_figheight(height)
-    zeros = False
+    zeros, notes = False, []
     for ax, study in zip(axes, studies):
         rows = headlines[headlines["study"] == study].set_index("model").reindex(models)
         scale = 100.0 if study in PERCENT else 1.0
@@ -382,10 +397,12 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
         share = rows["top_unit_share"].max() if "top_unit_share" in rows else np.nan
         if np.isfinite(share) and share > DOMINANT:  # the ratio of sums rests on one unit: its interval says so
             unit = UNITS.get(study, "unit")
-            measure += (f"\n(one {unit} holds up to {100 * share:.0f}\u00a0% of a model's {WEIGHT.get(study, 'weight')}:"
-                        f"\nresampling {unit}s gives a wide CI)")
+            measure += DOMINANT_MARK
+            notes.append(f"{DOMINANT_MARK} {NAMES.get(study, study)}: one {unit} holds up to {100 * share:.0f} % "
+                         f"of a model's {WEIGHT.get(study, 'weight')}, so resampling {unit}s gives a wide CI")
         if "ci_method" in rows and rows["ci_method"].eq("folded").any():
-            measure += "\n" + FOLDED
+            measure += FOLDED_MARK
+            notes.insert(0, _folded_note(level=_level(rows), parts=_parts(rows)))
         if study in POOLED:
             measure += f"\n({POOLED[study]})"
         gap = " " if preset().double else "\n"  # narrow panels: the brackets on a line of their own, in every panel
@@ -395,7 +412,10 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
         if ax.get_subplotspec().colspan.start > 0:  # the right column: the names are on the left panel's axis
             ax.tick_params(labelleft=False)
     folded = "ci_method" in headlines.columns and headlines["ci_method"].eq("folded").any()
-    level = "95\u00a0% bootstrap CIs over the units in brackets" + (" (EEC: see its axis)" if folded else "")
+    level = f"{_percent(_level(headlines))} bootstrap CIs over the units in brackets"
+    if folded:  # the studies whose interval holds at least the level
+        said = ", ".join(NAMES.get(s, s) for s in headlines.loc[headlines["ci_method"].eq("folded"), "study"].unique())
+        level += f" ({said}{FOLDED_MARK}: at least)"
     figure.suptitle(f"Each study's headline per model,\n{level}" if folded or not preset().double else
                     f"Each study's headline per model, {level}", fontsize=preset().title_size)
     for model in models:  # the key: each model filled, in the panels' order (an open zero keys no model)
@@ -404,5 +424,18 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
     if zeros:
         axes[0].plot([], [], linestyle="none", marker="o", markersize=4.0, markerfacecolor="white",
                      markeredgecolor="0.3", label=ZERO_KEY)
+    _note_below(axes[0], "\n".join(notes))  # the footnotes, under the key (the layout's area ends above them)
     _figure_legend(figure, axes)  # the rank figure's colours and markers, keyed as there
     return axes[0]
+
+
+def _level(rows: pd.DataFrame) -> float:
+    """The headline intervals' level: the table's ``ci_level`` (an older CSV without it was drawn at 95 %)."""
+    levels = rows["ci_level"].dropna() if "ci_level" in rows.columns else pd.Series(dtype=float)
+    return float(levels.iloc[0]) if len(levels) else 0.95
+
+
+def _parts(rows: pd.DataFrame) -> int:
+    """The signed parts a ``folded`` interval averages: the table's ``ci_parts`` (an older CSV: the EEC's 2)."""
+    parts = rows.loc[rows["ci_method"].eq("folded"), "ci_parts"].dropna() if "ci_parts" in rows.columns else []
+    return int(parts.iloc[0]) if len(parts) else 2

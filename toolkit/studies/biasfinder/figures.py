@@ -365,7 +365,7 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
                   "with a test" if "p_adjusted" in data else "")
         how = data["p_method"].dropna().astype(str) if "p_method" in data.columns else pd.Series(dtype=str)
         how = how[how.str.strip() != ""]  # a row without a test has no p_method: say none, not "p: ,"
-        test = (f"; p: {how.iloc[0]}, a test of the names within each template" if len(how) else "")
+        test = (f"; p: {how.iloc[0]}, within each template" if len(how) else "")
         cis = []  # what the intervals are, a paragraph of its own (round 22: one run-on note read as a wall)
         if excess_ax is not None:
             level = tkstats.ALPHA if alpha is None else checks.alpha(alpha)
@@ -380,7 +380,7 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
             cis += ["the rate's CI also resamples templates"] if drawn_two_way.any() else []
             alike = data.get("ci_method", pd.Series(dtype=str)).astype(str).str.contains("Clopper-Pearson")
             if alike.any():  # round 18 read three nulls ending at one value as a degenerate resample
-                cis.append("exact Clopper-Pearson bounds where each class gives one label throughout")
+                cis.append("exact (Clopper-Pearson) where a class gives one label throughout")
         else:
             test += (" (the rate's interval also resamples templates, so it can hold the null where the names' test "
                      "rejects)" if len(how) else "")
@@ -391,7 +391,7 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
         if cis:
             notes.append("CIs: " + "; ".join(cis))
     if untested:
-        notes.append("not drawn (no within-class null and no interval: one name per class, or too few templates): "
+        notes.append("not drawn (one name per class or too few templates: no null, no CI): "
                      + ", ".join(
             f"{a} ({n} template{'s' if n != 1 else ''})" if n is not None else a for a, n in untested.items()))
     if notes:  # a paragraph each: the verdict, its test, the intervals, what is left out
@@ -452,8 +452,8 @@ def _draw_excess(ax: Axes, data: pd.DataFrame, rows, *, colours: dict, markers: 
         ax.set_xlim(low, high)
     notes = []
     if given:
-        notes.append("the CIs given the templates resample the names with those templates fixed, and no "
-                     "equivalence is claimed from them")
+        notes.append("given the templates: the names resampled with those templates fixed, no equivalence "
+                     "claimed from them")
     if unbounded:
         notes.append("an arrow: a CI without that end (too few names for the test to bound it)")
     return "; ".join(notes)

@@ -22,8 +22,10 @@ from toolkit.plots.style import (
     ZERO_MARK,
     _figure_legend,
     _grid,
+    _legend_columns,
     _legend_outside,
     _min_span,
+    _own_axes,
     _styled,
     _tick_labels,
     _zero_models,
@@ -369,32 +371,33 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
     # each mark of the paper's test keyed as drawn (round 20: an open key beside filled red and purple circles, and
     # purple named nowhere); "left"/"right": which of a system's two marks each key is
     _, _, a, b = eec_study.ATTRIBUTES[attribute]
-    handles, texts = [], []
+    left, right, shared = [], [], []  # (handle, text): the paper's test, the two-way test, both
     if t_kinds:  # what the left mark is, said once (a key of its own: every panel of a task grid says it alike)
-        handles.append(Line2D([], [], color=T_COLOUR, linewidth=2.2))  # its CI: the thick dark line
-        texts.append("left: the EEC paper's paired t-test (mean Δ, its CI mostly inside the mark)")
+        left.append((Line2D([], [], color=T_COLOUR, linewidth=2.2),  # its CI: the thick dark line
+                     "left: the EEC paper's paired t-test\n(mean Δ; its CI mostly inside the mark)"))
     for kind, words in (("a", f"significant, {a} higher"), ("b", f"significant, {b} higher"),
                         ("none", "not significant")):
         if kind in t_kinds:
-            handles.append(Line2D([], [], color=T_COLOUR, linewidth=2.2, marker=T_MARKS[kind],
-                                  markerfacecolor=T_FACES[kind], markersize=4.0 if kind != "none" else 3.5))
-            texts.append(f"left, paired t-test: {words}")
+            left.append((Line2D([], [], color=T_COLOUR, linewidth=2.2, marker=T_MARKS[kind],
+                                markerfacecolor=T_FACES[kind], markersize=4.0 if kind != "none" else 3.5),
+                         f"t-test: {words}"))
+    if kinds:
+        right.append((Line2D([], [], linestyle="none"), "right: the two-way test\n(names × templates as samples)"))
     for kind, colour in _VERDICT_COLOURS.items():
         if kind in kinds:
-            handles.append(Line2D([], [], color=colour, marker="o", linewidth=1.5, markersize=3.5))
-            texts.append("right, two-way (names × templates): " + verdicts.legend_label(
-                kind, groups=eec_study.VERDICT_GROUPS[attribute], margin=f"±{margin:g}"))
+            right.append((Line2D([], [], color=colour, marker="o", linewidth=1.5, markersize=3.5),
+                          "two-way: " + verdicts.legend_label(kind, groups=eec_study.VERDICT_GROUPS[attribute],
+                                                              margin=f"±{margin:g}")))
     if HELD_BACK in kinds:
-        handles.append(Line2D([], [], color=_VERDICT_COLOURS["inconclusive"], marker="s", linewidth=1.5,
-                              markersize=3.5, markerfacecolor="white"))
-        texts.append("right, two-way: inconclusive; no equivalence claimed, as some names never move the score")
-    handles.append(band)
-    texts.append(f"±{margin:g} (equivalence margin)")
+        right.append((Line2D([], [], color=_VERDICT_COLOURS["inconclusive"], marker="s", linewidth=1.5,
+                             markersize=3.5, markerfacecolor="white"),
+                      "two-way: inconclusive; no equivalence claimed,\nas some names never move the score"))
+    shared.append((band, f"±{margin:g} (equivalence margin)"))
     if zero:
-        handles.append(Line2D([], [], color="#bbbbbb", **ZERO_MARK))
-        texts.append("all Δ = 0")
-    handles.append(Line2D([], [], linestyle="none"))  # the groups' short names, spelled out (round 20)
-    texts.append(_groups_words(attribute))
+        shared.append((Line2D([], [], color="#bbbbbb", **ZERO_MARK), "all Δ = 0"))
+    shared.append((Line2D([], [], linestyle="none"), _groups_words(attribute)))  # the short names, spelled out
+    handles, texts, ncol = _key_columns(left, right, shared, width=ax.figure.get_figwidth() * 0.95,
+                                        columns=_own_axes(ax))  # a task grid's panel: its figure's legend lays out
     _tick_labels(ax, list(short_labels(order).values()))
     ax.set_xlim(-0.6, len(order) - 0.4)
     ax.set(xlabel=xlabel, ylabel=f"Δ ({a} − {b}), {SCORE_RANGE}",
@@ -402,8 +405,27 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
     _min_span(ax, span=2.5 * margin if margin > 0 else 0.01)
     if spans:
         _name_pair(ax, spans)
-    _legend_outside(ax, handles, texts)
+    _legend_outside(ax, handles, texts, ncol=ncol)
     return ax
+
+
+def _key_columns(left: list, right: list, shared: list, *, width: float, columns: bool = True
+                 ) -> tuple[list, list, int | None]:
+    """The interval figure's key: the paper's test's entries (``left``) in one column and the two-way test's
+    (``right``) in the next, ``shared`` ones under them, as (handles, texts, columns) for a legend filled column
+    by column; in that order and columns left to the legend (``None``) where two are wider than ``width`` inches
+    or not ``columns`` (a panel of a grid) (round 23: in one column the key was taller than the plot)."""
+    first, second = list(left), list(right)
+    for pair in shared:  # each under the column with fewer lines so far, so the two end level
+        lines = [sum(t.count("\n") + 1 for _, t in column) for column in (first, second)]
+        (first if lines[0] <= lines[1] else second).append(pair)
+    rows = max(len(first), len(second))
+    blank = (Line2D([], [], linestyle="none"), "")
+    pairs = first + [blank] * (rows - len(first)) + second + [blank] * (rows - len(second))
+    if columns and left and right and _legend_columns([t for _, t in pairs], width) >= 2:
+        return [h for h, _ in pairs], [t for _, t in pairs], 2
+    pairs = left + right + shared
+    return [h for h, _ in pairs], [t for _, t in pairs], None
 
 
 def _name_pair(ax: Axes, spans: list[tuple[int, float, float]]) -> None:
