@@ -122,6 +122,11 @@ def test_label_dist_plot_draws_the_band():
     banded = psa_figures.psa_label_dist(table)
     plain = psa_figures.psa_label_dist(table.drop(columns=["label_dist_low", "label_dist_high"]))
     assert len(banded.collections) == len(plain.collections) + 1  # one fill_between band for the one model
+    # round 24: the band's key is the legend's heading, not a fifth entry that left a model alone in a column
+    (legend,) = banded.figure.legends
+    assert legend.get_title().get_text().startswith("shaded, in each model's colour: 95 % bootstrap CI")
+    assert [t.get_text() for t in legend.get_texts()] == list(dict.fromkeys(table["model"]))
+    assert plain.figure.legends[0].get_title().get_text() == ""
 
 
 def test_variance_components_of_the_perturbation_effect():

@@ -9,7 +9,6 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
-from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
 from toolkit.errors import InputError
@@ -170,14 +169,15 @@ def psa_label_dist(label_dist: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
                     markersize=2.2 if same else 4.5, linewidth=1.0, label=label, zorder=4 if same else 3,
                     linestyle=(0, (2, 2)) if same else ("-", "--", ":", "-.")[k % 4])  # a copy: dashed, on top
     handles, texts = ax.get_legend_handles_labels()
-    if has_band:
-        handles.append(Patch(facecolor="0.5", alpha=0.3, linewidth=0))
-        texts.append("shaded, in the model's colour: 95 % bootstrap CI over sentences, pointwise per threshold")
+    # the band's key heads the legend, the models in rows under it (round 24: as a fifth entry it left vader
+    # alone in a second column beside a grey swatch)
+    band = "shaded, in each model's colour: 95 % bootstrap CI over sentences, pointwise per threshold" if has_band \
+        else ""
     top = float(np.nanmax(label_dist[["label_dist"] + (["label_dist_high"] if has_band else [])].to_numpy(float)))
     ax.set_ylim(-0.03 * max(top, 0.05), 1.08 * max(top, 0.05))
     ax.set(xlabel="threshold c (valence score ≥ c: positive)", ylabel="LabelDist (mean Jaccard distance)",
            title="PSA LabelDist across thresholds c")
-    _legend_outside(ax, handles, texts)
+    _legend_outside(ax, handles, texts, title=band)
     return ax
 
 
