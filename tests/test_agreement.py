@@ -357,7 +357,7 @@ def test_headlines_carry_their_level_and_the_figure_says_it():
     with plots.use_preset("acl-double"):
         first = agreement_figures.agreement_headlines(headlines)
     title = first.figure.get_suptitle().replace("\n", " ")
-    assert "90\u00a0% bootstrap CIs" in title and "95\u00a0%" not in title and "EEC*: at least" in title
+    assert "90\u00a0% bootstrap CIs" in title and "95\u00a0%" not in title and "EEC*: conservative" in title
     note = first.figure.legends[0].get_title().get_text().replace("\n", " ")  # wrapped at spaces, not at NBSPs
     assert note.startswith("* CI ≥ 90\u00a0%: the gender and race Δs' 95\u00a0% CIs (Bonferroni over 2)")
     labels = {ax.get_title(): ax.get_xlabel() for ax in first.figure.axes if ax.get_title()}

@@ -1953,6 +1953,14 @@ def test_biasfinder_rates_draw_the_excess_with_the_interval_of_its_own_test_besi
     assert drawn == [-0.01, 0.83]
     ends = sorted(tuple(np.round(seg[:, 0], 6)) for c in excess.containers for seg in c.lines[2][0].get_segments())
     assert ends == [(-0.04, 0.03), (0.0, 0.9)]
+    # round 24: the verdict names "equivalence within ±0.05" and drew no band; the band is the run's margin, keyed
+    (band,) = [p for p in excess.patches if p.get_facecolor()[3] > 0]
+    assert (band.get_x(), band.get_x() + band.get_width()) == pytest.approx((-0.05, 0.05))
+    assert "±0.05 (equivalence margin)" in _legend_texts(ax)
+    with plots.use_preset("acl-double"):
+        named = biasfinder_figures.biasfinder_rates(pd.DataFrame(rows).assign(
+            verdict=["equivalent within ±0.02", "a higher"]))  # no margin passed: the verdicts' own
+    assert "±0.02 (equivalence margin)" in _legend_texts(named)
     assert excess.get_xscale() == "function" and "√" in excess.get_xlabel()  # round 19: 0.07 wide beside 0.9
     negative = [tick for tick in excess.get_xticks() if tick < 0]  # round 22: no label left of 0 read as unscaled
     assert negative and excess.get_xlim()[0] <= min(negative) and all(

@@ -174,6 +174,9 @@ VECTOR_FORMAT = "pdf"  # written beside every PNG by save()
 ZERO_GREY = "0.55"
 """An exact 0 drawn in a system's own marker: the fill, or an open marker's edge (BiasFinder's rates and nulls, the
 confounds figures, the multilingual gaps' identical scores)."""
+MARGIN_BAND = {"color": "#029e73", "alpha": 0.12, "linewidth": 0}
+"""The ±margin band of an equivalence verdict (``axhspan``/``axvspan`` keywords): the EEC's intervals, BiasFinder's
+excess."""
 ZERO_MARK = {"marker": "D", "markersize": 4.5, "markeredgecolor": "black", "markeredgewidth": 0.6,
              "linestyle": "none", "zorder": 6}
 """How a result that is exactly zero is drawn: a diamond on the zero line (then annotated)."""

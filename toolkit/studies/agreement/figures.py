@@ -412,10 +412,11 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
         if ax.get_subplotspec().colspan.start > 0:  # the right column: the names are on the left panel's axis
             ax.tick_params(labelleft=False)
     folded = "ci_method" in headlines.columns and headlines["ci_method"].eq("folded").any()
-    level = f"{_percent(_level(headlines))} bootstrap CIs over the units in brackets"
+    level = f"{_percent(_level(headlines))} bootstrap CIs over the units in each panel's title"  # round 24: "in
+    # brackets" read as cryptic
     if folded:  # the studies whose interval holds at least the level
         said = ", ".join(NAMES.get(s, s) for s in headlines.loc[headlines["ci_method"].eq("folded"), "study"].unique())
-        level += f" ({said}{FOLDED_MARK}: at least)"
+        level += f" ({said}{FOLDED_MARK}: conservative)"
     figure.suptitle(f"Each study's headline per model,\n{level}" if folded or not preset().double else
                     f"Each study's headline per model, {level}", fontsize=preset().title_size)
     for model in models:  # the key: each model filled, in the panels' order (an open zero keys no model)

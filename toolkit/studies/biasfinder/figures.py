@@ -15,6 +15,7 @@ from toolkit import stats as tkstats
 from toolkit.errors import InputError
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
+    MARGIN_BAND,
     NOISE,
     ZERO_GREY,
     _legend_outside,
@@ -299,8 +300,12 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
     ax.set_yticks(rows, names if wide else [f"{n}\n{v.replace(', ', chr(10))}" if v else n
                                             for n, v in zip(names, verdict_texts)])  # a column: short lines
     ax.set_ylim(rows.max() + 0.7, -0.7)
+    band = None
     if excess_ax is not None:
         scope = _draw_excess(excess_ax, data, rows, colours=colours, markers=markers, rate_too=bool(matched_rows))
+        band_margin = _band_margin(data, margin)
+        if band_margin:  # the margin the verdicts' "equivalent" names, drawn (round 24: named and not shown)
+            band = excess_ax.axvspan(-band_margin, band_margin, **MARGIN_BAND, zorder=0)
     if wide and any(verdict_texts):
         verdict_axis = (excess_ax if excess_ax is not None else ax).secondary_yaxis("right")
         verdict_axis.set_yticks(rows, verdict_texts)
@@ -354,6 +359,9 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
                               markeredgecolor=ZERO_GREY))
         texts.append("grey: exactly 0, no BTC" + (" (a rate filled, a null edged)" if zero and zero_null else
                                                  " (a rate)" if zero else " (a null)"))
+    if band is not None:
+        handles.append(band)
+        texts.append(f"±{_band_margin(data, margin):g} (equivalence margin)")
     notes = []
     if "verdict" in data.columns:
         found = [verdicts.margin_of(v) for v in data["verdict"] if verdicts.margin_of(v)]
@@ -398,6 +406,17 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
         _note_below(ax, "\n".join(notes))
     _legend_outside(ax, handles, texts, under=excess_ax is not None)  # two panels: one legend under both
     return ax
+
+
+def _band_margin(data: pd.DataFrame, margin: float | None) -> float:
+    """The equivalence margin the excess panel draws as a band: ``margin`` where given, else the one the verdicts
+    name, else 0 (a table without verdicts: no band)."""
+    if "verdict" not in data.columns:
+        return 0.0
+    if margin is not None:
+        return float(margin)
+    found = [verdicts.margin_of(v) for v in data["verdict"] if verdicts.margin_of(v)]
+    return float(found[0].lstrip("±")) if found else float(tkstats.MARGIN)
 
 
 def _draw_excess(ax: Axes, data: pd.DataFrame, rows, *, colours: dict, markers: dict, rate_too: bool = False) -> str:

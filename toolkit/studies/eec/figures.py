@@ -17,6 +17,7 @@ from toolkit.errors import unknown as unknown_name
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
     _DIRECTION_COLOURS,
+    MARGIN_BAND,
     NOISE,
     SCORE_RANGE,
     ZERO_MARK,
@@ -341,7 +342,7 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
     data = data.set_index("model").loc[list(order)]
     ax = ax if ax is not None else new_axes()
     margin = float(data["margin"].iloc[0])
-    band = ax.axhspan(-margin, margin, color="#029e73", alpha=0.12, linewidth=0)
+    band = ax.axhspan(-margin, margin, **MARGIN_BAND)
     ax.axhline(0.0, color="black", linewidth=0.6, zorder=1)
     kinds, zero, t_kinds, spans = [], False, set(), []
     for i, (_, row) in enumerate(data.iterrows()):
