@@ -321,7 +321,7 @@ def test_headlines_say_how_much_of_a_models_weight_one_unit_holds():
         first = agreement_figures.agreement_headlines(headlines)
     labels = {ax.get_title(): ax.get_xlabel() for ax in first.figure.axes if ax.get_title()}
     assert labels["BiasFinder (templates × names)"] == "biasfinder measure\u2020"  # round 23: a footnote mark, the
-    # words under the key (three lines under the axis read as too long)
+    # words in a footnote over the key's entries (three lines under the axis read as too long)
     assert labels["EEC (templates × names)"] == "eec measure"  # the title says what the interval resamples
     (legend,) = first.figure.legends
     assert " ".join(legend.get_title().get_text().split()) == (
@@ -339,13 +339,7 @@ def test_headlines_carry_their_level_and_the_figure_says_it():
     whatever alpha was. At alpha = 0.10 the EEC's two parts are each at 95 %."""
     from toolkit import plots
 
-    rng = np.random.default_rng(3)
     models = ["vader", "afinn", "textblob"]
-    eec_units = pd.DataFrame([{"model": m, "unit": f"t{u}", "part": part, "num": rng.normal(0.02 * k, 0.01),
-                               "den": 1.0} for k, m in enumerate(models) for u in range(11)
-                              for part in ("gender", "race")])
-    point, boot, n_units, top, signed = _replicates_signed(eec_units, models)
-    assert signed[1].shape[-1] == 2  # gender and race: the parts the EEC's |Δ| averages
     headlines = pd.DataFrame([{"study": "eec", "measure": "EEC |mean Δ|", "model": m, "estimate": 0.02 * k,
                                "ci_low": 0.0, "ci_high": 0.05, "ci_method": "folded", "ci_level": 0.90,
                                "ci_parts": 2, "rank": 3.0 - k, "n_units": 11, "top_unit_share": 0.1}
@@ -359,7 +353,7 @@ def test_headlines_carry_their_level_and_the_figure_says_it():
     title = first.figure.get_suptitle().replace("\n", " ")
     assert "90\u00a0% bootstrap CIs" in title and "95\u00a0%" not in title and "EEC*: conservative" in title
     note = first.figure.legends[0].get_title().get_text().replace("\n", " ")  # wrapped at spaces, not at NBSPs
-    assert note.startswith("* CI ≥ 90\u00a0%: the gender and race Δs' 95\u00a0% CIs (Bonferroni over 2)")
+    assert note.startswith("* EEC: CI ≥ 90\u00a0%: the gender and race Δs' 95\u00a0% CIs (Bonferroni over 2)")
     labels = {ax.get_title(): ax.get_xlabel() for ax in first.figure.axes if ax.get_title()}
     assert labels["EEC (templates × names)"] == "EEC |mean Δ|*" and labels["PSA (sentences)"] == "PSA ScoreDev"
     older = headlines.drop(columns=["ci_level", "ci_parts"])  # an agreement_headlines.csv written before them
@@ -367,12 +361,6 @@ def test_headlines_carry_their_level_and_the_figure_says_it():
         old = agreement_figures.agreement_headlines(older)
     assert "95\u00a0% bootstrap CIs" in old.figure.get_suptitle()
     assert "97.5\u00a0% CIs (Bonferroni over 2)" in old.figure.legends[0].get_title().get_text().replace("\n", " ")
-
-
-def _replicates_signed(units: pd.DataFrame, models: list[str]):
-    from toolkit.studies.agreement import _replicates
-
-    return _replicates(units, models, n_boot=50, rng=np.random.default_rng(0), absolute=True, signed_parts=True)
 
 
 def _eec_with_name_effects(*, systems: int, name_sd: float, delta: float = 0.03, seed: int = 0) -> pd.DataFrame:
@@ -601,10 +589,18 @@ def test_agreement_headlines_carry_a_rank_interval_within_the_models_ranks(score
     assert tuple(heads.columns) == agreement.HEADLINE_COLUMNS
     assert (heads["ci_level"] == 0.95).all()  # alpha's default, 0.05
     parts = heads.groupby("study")["ci_parts"].unique().map(list).to_dict()
-    assert parts.pop("eec", [2]) == [2] and all(p == [1] for p in parts.values())  # the EEC folds gender and race
-    assert set(heads.loc[heads["ci_parts"] == 2, "ci_method"]) <= {"folded"}
-    tenth = agreement.agreement(scored=scored, n_boot=50, seed=0, alpha=0.10).headlines
+    assert parts == {"eec": [2], "psa": [1]}  # the EEC folds its gender and race gaps; PSA's is a percentile CI
+    assert set(heads.loc[heads["study"] == "eec", "ci_method"]) == {"folded"}
+    tenth = agreement.agreement(scored=scored, n_boot=200, seed=0, alpha=0.10).headlines
     assert np.allclose(tenth["ci_level"], 0.90)
+    from toolkit import plots
+
+    with plots.use_preset("acl-double"):  # end to end: the figures say the run's level (they said 95 % whatever it was)
+        drawn = agreement_figures.agreement_headlines(tenth)
+        ranks = agreement_figures.agreement_ranks(tenth)
+    assert "90\u00a0% bootstrap CIs" in drawn.figure.get_suptitle()
+    assert "CI ≥ 90\u00a0%" in drawn.figure.legends[0].get_title().get_text().replace("\n", " ")
+    assert ranks.get_title().replace("\n", " ").endswith("90\u00a0% interval in brackets")
     assert ((heads["rank_low"] >= 1) & (heads["rank_high"] <= heads.groupby("study")["model"].transform("size"))).all()
     assert (heads["rank_low"] <= heads["rank_high"]).all()
 

@@ -504,9 +504,11 @@ def _system_intersections(full: pd.DataFrame, table: pd.DataFrame, *, constant: 
     for model, cell in zip(models, cells):  # each panel its own scale, symmetric about 0 (round 14: on one scale
         # the narrow systems' intervals were unreadable), rounded up to 1, 2, 3 or 5 × 10^k so panels of a like range
         # share one, with ticks at its ends and 0, said in the title (round 23: scales read only off the ticks)
-        edge = nice_edge(max(abs(v) for v in cell.get_xlim()))
+        drawn = cell.dataLim  # the data's extent, not the autoscaled limits (their 5 % margin took ±0.05 to ±0.1)
+        reach = max(abs(drawn.x0), abs(drawn.x1)) if np.isfinite([drawn.x0, drawn.x1]).all() else 0.0
+        edge = nice_edge(reach) if reach > 0 else nice_edge(max(abs(v) for v in cell.get_xlim()))
         cell.set_xlim(-edge, edge)
-        cell.set_xticks([-edge, 0.0, edge], [f"{-edge:g}".replace("-", "\u2212"), "0", f"{edge:g}"])
+        cell.set_xticks([-edge, 0.0, edge], ["\u2212" + f"{edge:g}", "0", f"{edge:g}"])
         cell.set_xticks([-edge / 2, edge / 2], minor=True)
         cell.set_title(f"{names[model]} (\u00b1{edge:g})", color=cell.title.get_color(),
                        fontsize=preset().font_size)

@@ -7,7 +7,7 @@ import functools
 import math
 import re
 import textwrap
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import matplotlib
 import numpy as np
@@ -562,19 +562,19 @@ def _legend_right(ax: Axes, handles=None, labels=None, *, title: str = ""):
                      borderaxespad=0.3, handletextpad=0.4)
 
 
-def _figure_legend(figure: Figure, axes: Sequence[Axes], *, title: str = "") -> None:
+def _figure_legend(figure: Figure, axes: Sequence[Axes], *, title: str = "",
+                   arrange: Callable[[list[tuple[object, str]]], tuple[list, list, int | None]] | None = None) -> None:
     """One legend under all panels of ``figure``: the distinct entries of ``axes``' legends (each panel's removed),
     under ``title`` when given; a note of :func:`_note_below` heads it, as in :func:`_legend_outside` (the layout
-    places legends, not texts: the note at the figure's foot would lie over it)."""
-    height = figure.get_figheight()
-    note = _take_note(figure)
-    if note:
-        figure.set_figheight(height)  # the note's room stays the figure's, now above the legend's entries
-        title = "\n".join(t for t in (note, title) if t)
+    places legends, not texts: the note at the figure's foot would lie over it), and so does the title of a figure
+    legend it gathers. ``arrange``: (handle, text) pairs → handles, texts and columns (``None``: as many as fit),
+    for a key whose entries have places of their own (the EEC intervals' two tests); default: as gathered."""
     seen: dict[str, object] = {}
+    heads = []
     for legend in list(figure.legends):  # a lone panel put its legend under the figure: gathered, not drawn twice
         for handle, text in zip(legend.legend_handles, legend.get_texts()):
             seen.setdefault(text.get_text(), handle)
+        heads.append(legend.get_title().get_text())  # a note _legend_outside put there: kept
         legend.remove()
     for ax in axes:
         legend = ax.get_legend()
@@ -585,13 +585,29 @@ def _figure_legend(figure: Figure, axes: Sequence[Axes], *, title: str = "") -> 
             pairs = zip(*ax.get_legend_handles_labels())
         for handle, label in pairs:
             seen.setdefault(label, handle)
-    if seen:
-        labels = _fit_labels(list(seen), figure.get_figwidth() * 0.95)
-        figure.legend(list(seen.values()), labels, loc="outside lower center",
-                      ncol=_legend_columns(labels, figure.get_figwidth() * 0.95), frameon=False, columnspacing=1.0,
-                      handletextpad=0.4, title=title or None, title_fontsize=preset().small_size)
-        if note:
-            figure.legends[-1].get_title().set_color("0.25")
+    if not seen:  # nothing to key: a note stays at the figure's foot
+        return
+    title, noted = _heading(figure, "\n".join(t for t in (*heads, title) if t))
+    if arrange is not None:
+        handles, labels, ncol = arrange([(handle, text) for text, handle in seen.items()])
+    else:
+        handles, labels, ncol = list(seen.values()), list(seen), None
+    labels = _fit_labels(labels, figure.get_figwidth() * 0.95)
+    figure.legend(handles, labels, loc="outside lower center",
+                  ncol=ncol or _legend_columns(labels, figure.get_figwidth() * 0.95), frameon=False,
+                  columnspacing=1.0, handletextpad=0.4, title=title or None, title_fontsize=preset().small_size)
+    if noted:
+        figure.legends[-1].get_title().set_color("0.25")
+
+
+def _heading(figure: Figure, title: str) -> tuple[str, bool]:
+    """A figure legend's title with the note of :func:`_note_below` taken off the figure's foot above it (the
+    figure keeps the note's height, now the legend's); and whether there was a note."""
+    height = figure.get_figheight()
+    note = _take_note(figure)
+    if note:
+        figure.set_figheight(height)
+    return "\n".join(t for t in (note, title) if t), bool(note)
 
 
 def _legend_columns(labels: Sequence[str], width: float) -> int:

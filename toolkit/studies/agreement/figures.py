@@ -50,7 +50,8 @@ the EEC's axis and three under BiasFinder's, too long for an axis label."""
 
 
 def _percent(level: float) -> str:
-    return f"{100 * level:.4g} %"
+    """A level as the figures print it: 0.95 → "95 %", 0.975 → "97.5 %", 0.99995 → "99.995 %" (never "100 %")."""
+    return f"{round(100 * level, 4):g}\u00a0%"
 
 
 def _folded_note(*, level: float, parts: int) -> str:
@@ -59,7 +60,7 @@ def _folded_note(*, level: float, parts: int) -> str:
     one read "≥ 95 %" as unfounded without the Bonferroni level of each part, and round 22 read a CI clear of 0 here
     against "inconclusive" in the EEC figures (their family is every system's tests)."""
     part = 1 - (1 - level) / parts
-    return (f"{FOLDED_MARK} CI ≥ {_percent(level)}: the gender and race Δs' {_percent(part)} CIs (Bonferroni over "
+    return (f"{FOLDED_MARK} EEC: CI ≥ {_percent(level)}: the gender and race Δs' {_percent(part)} CIs (Bonferroni over "
             f"{parts}) taken to their sizes |Δ| and averaged; the EEC figures' CIs are simultaneous over every system, "
             "so wider")
 
@@ -68,9 +69,9 @@ POOLED = {"btcsam": "all its test sets pooled"}
 """Under a study's measure in the headlines figure: what its headline pools (round 22 rebuilt BTC-SAM's from the
 forest's test sets, weighted by their cases, and found it said nowhere)."""
 WEIGHT = {"eec": "sentence pairs", "psa": "sentences", "biasfinder": "mutant pairs", "btcsam": "cases"}
-"""What each study's headline divides by: the share a unit holds of it is said under a panel where one unit holds most."""
+"""What each study's headline divides by: the share a unit holds of it is said in a footnote where one holds most."""
 DOMINANT = 0.5
-"""A unit holding more than this share of a model's denominator is said under its panel."""
+"""A unit holding more than this share of a model's denominator is said in the headlines figure's footnotes."""
 PERCENT = {"btcsam": ("failure rate", "failure %")}
 """Headlines the headlines figure draws in percent, as the study's own figures print them (BTC-SAM's heatmaps and
 forest: failure %; round-10 and -11 readers found one number in two units): study → (its measure's words, the
@@ -245,8 +246,8 @@ def agreement_ranks(headlines: pd.DataFrame, *, kind: str = "table", ax: Axes | 
         ax.figure.set_figheight(ax.figure.get_figheight() + extra * p.small_size * 1.3 / 72)
     ax.set_xlim(-0.4, len(studies) - 0.6)
     if intervals:
-        ax.set_xlabel("each model in its own slot; tied models share their mean rank; bars: 95\u00a0% interval of "
-                      "the rank (each study's units resampled, per model)")
+        ax.set_xlabel("each model in its own slot; tied models share their mean rank; bars: "
+                      f"{_percent(_level(headlines))} interval of the rank (each study's units resampled, per model)")
     elif (offsets.to_numpy() != 0).any():
         ax.set_xlabel("tied models share their mean rank, set side by side")
     top = max(int(np.ceil(np.nanmax(table.to_numpy(float)))), len(models)) if table.notna().any().any() else 1
@@ -324,7 +325,8 @@ def _rank_table(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     ax.set_yticks([i + 0.5 for i in range(len(models))], list(short_labels(models).values()), rotation=0)
     ax.tick_params(length=0)
     intervals = bool(lows.notna().to_numpy().any())  # an older table has none: no words for what is not drawn
-    ax.set(title="Rank by study (1 = most biased)" + (", 95\u00a0% interval in brackets" if intervals else ""),
+    ax.set(title="Rank by study (1 = most biased)" + (f", {_percent(_level(headlines))} interval in brackets"
+                                                      if intervals else ""),
            xlabel="", ylabel="")
     notes = ["the number: the rank; the shade: the headline's size within its study (the colour bar)" if by_size
              else "darker: more biased", "tied models share their mean rank"]
@@ -361,7 +363,8 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
     (:data:`ZERO_KEY`; round 12 read minilm's 0.005 and the zeros beside it as one tie); each panel's title says
     what its interval resamples (:data:`RESAMPLED`).
     A panel where one unit holds over half a model's weight
-    (``top_unit_share`` > :data:`DOMINANT`) says so under its axis. One new Figure; returns its first panel."""
+    (``top_unit_share`` > :data:`DOMINANT`) marks its axis † and says so in a footnote over the key (as the EEC's *,
+    :func:`_folded_note`). One new Figure; returns its first panel."""
     missing = [c for c in ("study", "model", "estimate", "ci_low", "ci_high", "rank") if c not in headlines.columns]
     if missing or headlines.empty:
         raise InputError(f"cannot draw the headlines: the table is empty or lacks {', '.join(missing)}.",
@@ -398,7 +401,7 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
         if np.isfinite(share) and share > DOMINANT:  # the ratio of sums rests on one unit: its interval says so
             unit = UNITS.get(study, "unit")
             measure += DOMINANT_MARK
-            notes.append(f"{DOMINANT_MARK} {NAMES.get(study, study)}: one {unit} holds up to {100 * share:.0f} % "
+            notes.append(f"{DOMINANT_MARK} {NAMES.get(study, study)}: one {unit} holds up to {100 * share:.0f}\u00a0% "
                          f"of a model's {WEIGHT.get(study, 'weight')}, so resampling {unit}s gives a wide CI")
         if "ci_method" in rows and rows["ci_method"].eq("folded").any():
             measure += FOLDED_MARK
@@ -425,7 +428,7 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
     if zeros:
         axes[0].plot([], [], linestyle="none", marker="o", markersize=4.0, markerfacecolor="white",
                      markeredgecolor="0.3", label=ZERO_KEY)
-    _note_below(axes[0], "\n".join(notes))  # the footnotes, under the key (the layout's area ends above them)
+    _note_below(axes[0], "\n".join(notes))  # the footnotes: _figure_legend sets them over the key's entries
     _figure_legend(figure, axes)  # the rank figure's colours and markers, keyed as there
     return axes[0]
 

@@ -276,6 +276,7 @@ def eec_task_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str,
 
 T_COLOUR = "#333333"  # the paper's t interval: dark (T_MARKS' marks); the two-way verdicts are coloured
 T_MARKS = {"a": "^", "b": "v", "none": "o"}
+T_KEY_ORDER = ("significant", "not significant")  # the t-test's keys in a grid's gathered key: the finds first
 """:func:`eec_intervals`' mark of the paper's t-test: a triangle pointing to the group it found higher (up: the first
 group's Δ above 0), a circle where not significant (round 22 could not tell the two direction colours apart)."""
 T_FACES = {"a": _DIRECTION_COLOURS[1], "b": _DIRECTION_COLOURS[2], "none": "white"}
@@ -316,7 +317,7 @@ def _tests_words(tests: pd.DataFrame, m: int) -> str:
 
 @_styled
 def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", order: Sequence[str] | None = None,
-                  ax: Axes | None = None) -> Axes:
+                  ax: Axes | None = None, key_columns: bool = True) -> Axes:
     """Per system, side by side: the paper's mean Δ with its t interval over sentences (a dark mark, :data:`T_MARKS`:
     a triangle in the box plots' direction colour pointing to the group found higher where the paper's test is
     significant, ``significant``, else an open circle; one system's pair named in place, :func:`_name_pair`) and the
@@ -398,7 +399,7 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
         shared.append((Line2D([], [], color="#bbbbbb", **ZERO_MARK), "all Δ = 0"))
     shared.append((Line2D([], [], linestyle="none"), _groups_words(attribute)))  # the short names, spelled out
     handles, texts, ncol = _key_columns(left, right, shared, width=ax.figure.get_figwidth() * 0.95,
-                                        columns=_own_axes(ax))  # a task grid's panel: its figure's legend lays out
+                                        columns=key_columns and _own_axes(ax))  # a grid's key: _task_key
     _tick_labels(ax, list(short_labels(order).values()))
     ax.set_xlim(-0.6, len(order) - 0.4)
     ax.set(xlabel=xlabel, ylabel=f"Δ ({a} − {b}), {SCORE_RANGE}",
@@ -466,12 +467,26 @@ def eec_task_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "al
     axes, orders = [], []
     for task, block, order, label, ax in _task_panels(data, value="mean_diff", what="tests", attribute=attribute,
                                                       subset=subset, pearson=pearson):
-        eec_intervals(block, attribute=attribute, subset=subset, order=order, ax=ax)
+        eec_intervals(block, attribute=attribute, subset=subset, order=order, ax=ax, key_columns=False)
         ax.set(title=_panel_title(task, label), xlabel="")
         axes.append(ax)
         orders.append((task, label))
     _titles(axes, f"EEC {attribute} ({subset_words(subset)}): Δ with {_level(data)}", orders)
-    _figure_legend(axes[0].figure, axes)
+    figure = axes[0].figure
+    _figure_legend(figure, axes, arrange=lambda pairs: _task_key(pairs, width=figure.get_figwidth() * 0.95))
     return axes
+
+
+def _task_key(pairs: list[tuple[object, str]], *, width: float) -> tuple[list, list, int | None]:
+    """The gathered key of :func:`eec_task_intervals`' panels laid out as :func:`eec_intervals` lays out its own
+    (:func:`_key_columns`): each entry to its test by the words it starts with, the paper's t-test's in their
+    drawn order (its description first), the two-way test's likewise (a panel may key what an earlier one did not)."""
+    left = sorted((p for p in pairs if p[1].startswith(("left:", "t-test:"))),
+                  key=lambda p: (not p[1].startswith("left:"), T_KEY_ORDER.index(p[1].split(": ", 1)[-1].split(",")[0])
+                                 if p[1].startswith("t-test:") else 0))
+    right = sorted((p for p in pairs if p[1].startswith(("right:", "two-way:"))),
+                   key=lambda p: not p[1].startswith("right:"))
+    shared = [p for p in pairs if p not in left and p not in right]
+    return _key_columns(left, right, shared, width=width)
 
 

@@ -17,6 +17,7 @@ from toolkit.plots.style import (
     NOISE,
     SCORE_RANGE,
     ZERO_MARK,
+    _fit_labels,
     _legend_outside,
     _mark_zero_bars,
     _min_span,
@@ -177,7 +178,7 @@ def psa_label_dist(label_dist: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     ax.set_ylim(-0.03 * max(top, 0.05), 1.08 * max(top, 0.05))
     ax.set(xlabel="threshold c (valence score ≥ c: positive)", ylabel="LabelDist (mean Jaccard distance)",
            title="PSA LabelDist across thresholds c")
-    _legend_outside(ax, handles, texts, title=band)
+    _legend_outside(ax, handles, texts, title=_fit_labels([band], ax.figure.get_figwidth() * 0.95)[0] if band else "")
     return ax
 
 
