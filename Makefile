@@ -66,16 +66,17 @@ test-browser: venv
 # TASK goes to notebook 01 (the EEC task; all = the five), PRESET is exported as TOOLKIT_FIGURE_PRESET (toolkit/plots.py),
 # NOTEBOOKS picks notebooks (01, eec, 01_eec.ipynb; default all), PARAMS are NAME=VALUE pairs for any parameter (no
 # spaces inside a value). Each goes only into the notebooks that define it; unknown names stop before anything runs.
-# TITLES=off saves the figures without their titles (the paper's caption says them; each file's Title metadata keeps
-# their words); TITLES=caption also leaves out the notes under the axes and writes titles and notes to
-# <stem>.caption.txt beside each figure. Exported as TOOLKIT_FIGURE_TITLES.
+# TITLES=caption (the default) saves the figures without their titles and without the notes under the axes, and
+# writes titles and notes to <stem>.caption.txt beside each figure: the paper's caption; TITLES=off leaves out the
+# titles only (each file's Title metadata keeps their words); TITLES=on draws both in the figure, as a notebook does.
+# Exported as TOOLKIT_FIGURE_TITLES.
 # They reach toolkit.notebooks as environment variables, unexpanded ($(value …)), never through the shell line,
 # so a value holding ' or $(…) is passed as written and runs nothing (toolkit/notebooks.py: --from-make).
 TASK ?=
 PRESET ?=
 NOTEBOOKS ?=
 PARAMS ?=
-TITLES ?=
+TITLES ?= caption
 
 figures: export TOOLKIT_MAKE_TASK := $(value TASK)
 figures: export TOOLKIT_MAKE_PRESET := $(value PRESET)

@@ -37,7 +37,8 @@ def _figure_with_titles():
 def test_a_figure_saved_without_titles_keeps_their_words_in_its_metadata_and_on_screen(tmp_path):
     ax = _figure_with_titles()
     path = plots.save(ax, tmp_path / "grid.png", titles=False)
-    assert Image.open(path).text["Title"] == "EEC gender: Δ per system | anger | joy"
+    assert Image.open(path).text["Title"] == "EEC gender: Δ per system"  # the panels keep "anger", "joy": they
+    # name the panels (round 24: a grid without them left a reader to match panels to the caption's list)
     assert b"/Title" in path.with_suffix(".pdf").read_bytes()
     assert ax.get_title() == "anger" and ax.figure._suptitle.get_text() == "EEC gender: Δ per system"  # restored
     titled = plots.save(ax, tmp_path / "titled.png", titles=True)
@@ -48,6 +49,10 @@ def test_a_figure_saved_without_titles_keeps_their_words_in_its_metadata_and_on_
         pixels = np.asarray(Image.open(image).convert("L")) < 128
         spine.append(int(np.argmax(pixels.sum(1) > 0.3 * pixels.shape[1])))
     assert 0 < spine[0] < spine[1] - 10  # without titles the panels take the title's room (constrained layout)
+    single = plots.new_axes()
+    single.set_title("PSA LabelDist across thresholds c")  # one plot: its own title is the figure's
+    assert Image.open(plots.save(single, tmp_path / "one.png", titles=False)).text["Title"] == \
+        "PSA LabelDist across thresholds c"
 
 
 def test_the_environment_switches_titles_off_and_a_bad_value_is_tk102(tmp_path, monkeypatch):
@@ -83,6 +88,11 @@ def test_the_makefile_exports_titles_unexpanded(tmp_path):
                           timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(dump.read_text())["TOOLKIT_MAKE_TITLES"] == "off"
+    proc = subprocess.run(["make", "-s", "-o", "venv", "figures", f"PY={sys.executable} {stand_in}"], cwd=ROOT,
+                          env={**os.environ, "DUMP_TO": str(dump)}, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr  # round 24: make figures writes the paper's figures with caption files
+    assert json.loads(dump.read_text())["TOOLKIT_MAKE_TITLES"] == "caption"
+    assert notebooks.make_arguments({"TOOLKIT_MAKE_TITLES": "caption"}) == ["--titles", "caption"]
 
 
 def test_a_study_figure_written_by_a_run_honours_the_switch(tmp_path, monkeypatch):
@@ -140,6 +150,8 @@ def test_titles_caption_moves_the_notes_and_titles_into_a_caption_file(tmp_path,
     assert (tmp_path / "cap.caption.txt").read_text(encoding="utf-8") == \
         "EEC gender: Δ per system\n\nAA, EA: African-American, European names\n"
     assert Image.open(path).text["Title"] == "EEC gender: Δ per system"  # saved without it, as with off
+    _note_below(ax, "* EEC: CI ≥ 95 %\n† BiasFinder: one template")  # round 24: a note's paragraphs ran together
+    assert plots.caption_text(ax).split("\n\n")[-2:] == ["* EEC: CI ≥ 95 %", "† BiasFinder: one template\n"]
     assert ax.get_title() == "EEC gender: Δ per system"  # on screen it stays
 
 

@@ -16,18 +16,25 @@ from toolkit.plots.style import VECTOR_FORMAT
 
 
 def _title_texts(figure: Figure) -> list:
-    """The figure's titles that hold words: its suptitle, every Axes' left, centre and right title."""
-    return [t for t in [getattr(figure, "_suptitle", None)] + [t for ax in figure.axes for t in
-            (ax.title, getattr(ax, "_left_title", None), getattr(ax, "_right_title", None))]
+    """The figure's titles that hold words: its suptitle where it has one (the panels' own titles then name the
+    panels — a task, a system, a study — and stay: round 24 found a grid of unnamed panels), else every Axes' left,
+    centre and right title (a single plot's title is the figure's)."""
+    suptitle = getattr(figure, "_suptitle", None)
+    if suptitle is not None and suptitle.get_text().strip():
+        return [suptitle]
+    return [t for ax in figure.axes for t in (ax.title, getattr(ax, "_left_title", None),
+                                              getattr(ax, "_right_title", None))
             if t is not None and t.get_text().strip()]
 
 
 def caption_text(item: Axes | Figure) -> str:
     """The caption's words of the figure holding ``item``: its titles (joined by " | ") and the notes
-    :func:`toolkit.plots.style._note_below` kept off it under ``TITLES=caption``, one paragraph each."""
+    :func:`toolkit.plots.style._note_below` kept off it under ``TITLES=caption``, one paragraph each (and each
+    line of a note: a note's own paragraphs, as the figure draws them, stay paragraphs)."""
     figure = _figure(item)
     titles = " | ".join(" ".join(t.get_text().split()) for t in _title_texts(figure))
-    notes = [" ".join(n.split()) for n in getattr(figure, "toolkit_caption_notes", [])]
+    notes = [" ".join(line.split()) for n in getattr(figure, "toolkit_caption_notes", []) for line in n.split("\n")
+             if line.strip()]
     return "\n\n".join(part for part in [titles, *notes] if part) + "\n"
 
 
