@@ -1094,6 +1094,9 @@ def test_eec_figures_one_task_carries_one_title():
         five = eec_figures.eec_task_intervals(tests5, attribute="race")
     assert len(one) == 1 and one[0].figure._suptitle is None
     assert "valence" in one[0].get_title() and one[0].get_xlabel()
+    (key,) = _legends(one[0].figure)  # round 24: the lone panel's legend and the grid's both carried the test's words
+    heading = [line for line in key.get_title().get_text().split("\n") if line]
+    assert heading and len(heading) == len(set(heading)) and sum("paired t-test" in line for line in heading) == 1
     assert five[0].figure._suptitle is not None and all(ax.get_title() for ax in five)
 
 
@@ -1433,6 +1436,29 @@ def test_plots_wording_rows_follow_the_published_estimate_as_the_box_plots_follo
     assert [t.get_text() for t in given.get_yticklabels()] == ["textblob", "afinn", "vader", "minilm-imdb"]
     with pytest.raises(ValueError, match="one string"):
         plots.wording(pd.DataFrame(rows), attribute="gender", order="vader")
+
+
+def test_multilingual_gaps_have_a_figure_title_so_the_caption_file_gets_it_and_the_panels_keep_theirs(
+        tmp_path, monkeypatch):
+    """Round 24 (make figures' caption files): the figure had no title of its own, so its caption was the panels'
+    titles ("gender (valence) | race (valence)") and the panels went unnamed; the family's words, a legend title,
+    stayed in the figure. The figure now has a title, and the family is a note, which the caption file takes."""
+    from toolkit.studies.multilingual import figures as multilingual_figures
+
+    rows = [{"language": lang, "source": "goldfarb_tarrant2023", "model": m, "task": "valence", "attribute": a,
+             "subset": "all", "group_a": "female", "group_b": "male", "estimate": 0.01, "ci_low": -0.01,
+             "ci_high": 0.03, "verdict": "inconclusive",
+             "family": "multilingual:all: 4 tests (2 languages × models × attributes), holm"}
+            for lang, m in (("de", "gersent"), ("zh", "snownlp")) for a in ("gender", "race")]
+    monkeypatch.setenv(plots.TITLES_ENV, "caption")
+    with plots.use_preset("acl-double"):
+        axes = multilingual_figures.cross_language(pd.DataFrame(rows))
+    path = plots.save(axes[0], tmp_path / "multilingual_gaps.png")
+    caption = path.with_suffix(".caption.txt").read_text(encoding="utf-8").split("\n\n")
+    assert caption[0] == "The EEC in 2 languages: Δ per system and corpus (valence)"
+    assert caption[1].startswith("95 % intervals simultaneous (Bonferroni) over the run's 4 tests")
+    assert [ax.get_title() for ax in axes] == ["gender (valence)", "race (valence)"]  # kept: they name the panels
+    assert all("tests" not in lg.get_title().get_text() for lg in _legends(axes[0].figure))
 
 
 def test_multilingual_gaps_name_the_family_their_intervals_are_simultaneous_over():

@@ -587,7 +587,9 @@ def _figure_legend(figure: Figure, axes: Sequence[Axes], *, title: str = "",
             seen.setdefault(label, handle)
     if not seen:  # nothing to key: a note stays at the figure's foot
         return
-    title, noted = _heading(figure, "\n".join(t for t in (*heads, title) if t))
+    lines = (line for text in (*heads, title) for line in text.split("\n") if line.strip())
+    title, noted = _heading(figure, "\n".join(dict.fromkeys(lines)))  # a lone panel's legend under the figure
+    # carried the title the caller passes again (round 24: the EEC box plots' key said it twice)
     if arrange is not None:
         handles, labels, ncol = arrange([(handle, text) for text, handle in seen.items()])
     else:

