@@ -2012,7 +2012,7 @@ def test_biasfinder_rates_draw_the_excess_with_the_interval_of_its_own_test_besi
     note = " ".join(" ".join(t.get_text() for t in ax.figure.texts).split()) + " ".join(
         " ".join(lg.get_title().get_text().split()) for lg in _legends(ax.figure))
     assert "holds 0 exactly when p ≥ 0.05, before correction" in note and "with those templates fixed" in note
-    assert "no equivalence claimed" in note
+    assert "so an interval inside the band is not called equivalent" in note
     assert "also resamples templates" not in note  # the rate drawn is on the null's template, given it too
     def words(figure) -> str:
         return " ".join(" ".join([t.get_text() for t in figure.texts]
@@ -2030,7 +2030,10 @@ def test_biasfinder_rates_draw_the_excess_with_the_interval_of_its_own_test_besi
                     if c.lines[0].get_markerfacecolor() != "white")
     assert filled == pytest.approx(sorted(r["rate_matched"] for r in rows))
     legend = " ".join(t.get_text() for lg in _legends(ax.figure) for t in lg.get_texts())
-    assert "on the templates with a null" in legend
+    assert "on the template with a null" in legend  # one: rows' null_templates (round 24: "templates" beside 1)
+    several = biasfinder_figures.biasfinder_rates(pd.DataFrame(rows).assign(null_templates=3))
+    assert "on the templates with a null" in " ".join(t.get_text() for lg in _legends(several.figure)
+                                                        for t in lg.get_texts())
     with plots.use_preset("acl-double"):  # another level, and an interval that does not invert the test
         other = biasfinder_figures.biasfinder_rates(pd.DataFrame(rows), alpha=0.1)
         pairs = biasfinder_figures.biasfinder_rates(pd.DataFrame(rows).assign(interval="pairs"))

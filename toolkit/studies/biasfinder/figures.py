@@ -345,8 +345,11 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
     handles, texts = [], []
     if shown["rate"]:
         handles.append(Line2D([], [], linestyle="none", marker="o", color="0.3", markersize=4.0))
+        counts = pd.to_numeric(data.get("null_templates", pd.Series(dtype=float)), errors="coerce").dropna()
+        one = len(counts) > 0 and counts.max() == 1  # round 24: "the templates" read wrong beside "1 of 44"
         texts.append("filled: between classes (BTC rate" + (")" if not matched_rows else
-                                                             ", on the templates with a null)" if not overall_rows
+                                                             (", on the template with a null)" if one else
+                                                              ", on the templates with a null)") if not overall_rows
                                                              else "; with a null: on its templates)"))
     if shown["null"]:
         handles.append(Line2D([], [], linestyle="none", marker="o", color="0.3", markerfacecolor="white",
@@ -471,8 +474,8 @@ def _draw_excess(ax: Axes, data: pd.DataFrame, rows, *, colours: dict, markers: 
         ax.set_xlim(low, high)
     notes = []
     if given:
-        notes.append("given the templates: the names resampled with those templates fixed, no equivalence "
-                     "claimed from them")
+        notes.append("given the templates: the names resampled with those templates fixed, so an interval "
+                     "inside the band is not called equivalent")  # round 24 read "no equivalence" against the band
     if unbounded:
         notes.append("an arrow: a CI without that end (too few names for the test to bound it)")
     return "; ".join(notes)
