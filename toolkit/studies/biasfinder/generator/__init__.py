@@ -73,6 +73,7 @@ from toolkit.studies.biasfinder.generator.occupation_paper import (
     title_record,
     title_vocabulary,
 )
+from toolkit.studies.biasfinder.generator.paper import LARGER_NER
 from toolkit.studies.biasfinder.generator.paper import NAMES as PAPER_NAMES
 from toolkit.studies.biasfinder.generator.paper import COUNTRY_CLUSTERS
 from toolkit.studies.biasfinder.generator.paper import NOUNS as PAPER_NOUNS
@@ -196,7 +197,9 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
     installed by ``make parser-md``); ``person_names``, ``"entities"`` (default: BiasFinder's PERSON entities),
     ``"name-parts"`` (also a mention that is the first or last words of one in the same review,
     :func:`.paper.name_parts`: the lone surnames the small model types ORG) or ``"cluster"`` (also the proper-noun
-    mentions of a cluster holding a gendered pronoun, :func:`.paper.cluster_names`);
+    mentions of a cluster holding a gendered pronoun, :func:`.paper.cluster_names`) or ``"larger-ner"`` (also the
+    texts spaCy 3.8's ``en_core_web_md`` NER types PERSON, :func:`.paper.larger_persons`: a stand-in for BiasFinder's
+    ``en_core_web_lg``; ``make parser-md``; the model recorded as ``person_names_recogniser``);
     ``gender_nouns``, ``"masculine"`` (default: BiasFinder's code reads only the masculine nouns of the word list,
     :func:`.paper.gender_nouns`) or ``"both"``; ``country_clusters``, ``"one"`` (default: the review's one person
     cluster, as Table 4's generator) or ``"first-valid"`` (the first cluster meeting the country condition, as the
@@ -320,6 +323,8 @@ def generate(corpus: pd.DataFrame, *, instances: Sequence[str] = INSTANCES, n_na
         if paper:
             coherence_record["paper"] = {**paper, "parser": pipeline_record(paper["parser"]),
                                          "title_vocabulary": title_record(paper["titles"], lists)}
+            if paper["person_names"] == "larger-ner":
+                coherence_record["paper"]["person_names_recogniser"] = pipeline_record(LARGER_NER)
         record.update(generation_report=report, word_lists=word_lists(lists).record(rules=rules),
                       coherence=coherence_record)
     return cases
@@ -356,6 +361,8 @@ def _paper_options(acceptance: str, **given) -> dict:
     if options["noun_fills"] not in NOUN_FILLS:
         raise unknown("noun_fills option", options["noun_fills"], NOUN_FILLS)
     load_pipeline(options["parser"], disable=("lemmatizer",))  # a missing pipeline fails here, naming its install
+    if options["person_names"] == "larger-ner":
+        load_pipeline(LARGER_NER, disable=("lemmatizer",))  # so does the larger entity recogniser (make parser-md)
     return options
 
 

@@ -11,7 +11,8 @@ Apache-2.0) and rewritten here.
    one-mention clusters).
 3. A cluster is a *person* cluster when one of its mentions is a gendered pronoun (BiasFinder's case-sensitive
    list: he him his himself He Him His Himself HE, she her herself She Her Herself SHE), the text of a PERSON
-   entity of the review (``names="name-parts"``: also :func:`name_parts`; ``"cluster"``: also :func:`cluster_names`),
+   entity of the review (``names="name-parts"``: also :func:`name_parts`; ``"cluster"``: also :func:`cluster_names`;
+   ``"larger-ner"``: also :func:`larger_persons`),
    or a phrase whose own parse (the mention parsed alone) has a NOUN root that is a gender noun
    (:func:`gender_nouns`: the ``isInFeminineGenderAssosiatedWord`` of the ``utils.py`` its gender and country
    generators import looks the word up in the *masculine* column, so only the masculine nouns of the word-list
@@ -46,7 +47,7 @@ from functools import cache
 import pandas as pd
 
 from toolkit import executors
-from toolkit.errors import unknown
+from toolkit.errors import InputError, unknown
 from toolkit.nlp import coref
 from toolkit.nlp import pipeline as nlp_layer
 from toolkit.nlp.spacy2 import PREFIX as SPACY2_PREFIX
@@ -62,7 +63,9 @@ _GLUED = frozenset(["!", "#", "$", "%", "*", ",", "/", ":", ";", "@", "^", "_", 
 _PARTICLES = ((" 'm", "'m"), (" 's", "'s"), (" 'd", "'d"), (" 've", "'ve"), (" n't", "n't"), (" 're", "'re"),
               (" - ", ""))
 _PREFILTER = re.compile(r"\b(?:he|him|his|himself|HE|she|her|herself|SHE)\b", re.IGNORECASE)
-NAMES = ("entities", "name-parts", "cluster")  # which texts count as person names (:func:`paper_templates`)
+NAMES = ("entities", "name-parts", "cluster", "larger-ner")  # which texts count as person names (:func:`person_texts`)
+LARGER_NER = nlp_layer.MEDIUM_PIPELINE  # the entity recogniser of ``names="larger-ner"`` (:func:`larger_persons`)
+_NOT_NER = ("tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer", "senter")  # its NER has its own tok2vec
 NOUNS = ("masculine", "both")  # which gender nouns mark a mention (:func:`gender_nouns`)
 REASONS = ("no_person_cluster", "several_person_clusters", "mention_not_replaceable", "no_pronoun", "two_genders",
            "no_name", "no_valid_cluster")
@@ -209,10 +212,21 @@ def name_parts(doc, clusters: list[list[tuple[int, int]]]) -> set[str]:
     return found
 
 
-def person_texts(doc, clusters: list[list[tuple[int, int]]], names: str = "entities") -> set[str]:
+def larger_persons(texts: list[str], *, ner: str = LARGER_NER, batch_size: int = 64) -> list[set[str]]:
+    """For ``names="larger-ner"``: per text, the texts that a larger entity recogniser types PERSON — by default
+    spaCy 3.8's ``en_core_web_md`` (``make parser-md``), its NER alone, on the preprocessed review. It stands in for
+    the NER of BiasFinder's ``en_core_web_lg`` 2.x (on no package index), which tagged persons the small model misses
+    ("Connery", "Cimino"), while the parse and the clusters stay the small model's."""
+    nlp = nlp_layer.load_pipeline(ner, disable=_NOT_NER)
+    return [{ent.text for ent in doc.ents if ent.label_ == "PERSON"} for doc in nlp.pipe(texts, batch_size=batch_size)]
+
+
+def person_texts(doc, clusters: list[list[tuple[int, int]]], names: str = "entities", *,
+                 larger: set[str] | None = None) -> set[str]:
     """The texts that count as person names in one parsed review (:data:`NAMES`): its PERSON entities
-    (``"entities"``, BiasFinder's), and also :func:`name_parts` (``"name-parts"``) or :func:`cluster_names`
-    (``"cluster"``) of its ``clusters``."""
+    (``"entities"``, BiasFinder's), and also :func:`name_parts` (``"name-parts"``), :func:`cluster_names`
+    (``"cluster"``) of its ``clusters``, or ``larger``, the review's PERSON texts by a larger entity recogniser
+    (``"larger-ner"``, :func:`larger_persons`; required there)."""
     if names not in NAMES:
         raise unknown("names option", names, NAMES)
     persons = {ent.text for ent in doc.ents if ent.label_ == "PERSON"}
@@ -220,6 +234,11 @@ def person_texts(doc, clusters: list[list[tuple[int, int]]], names: str = "entit
         persons |= cluster_names(doc, clusters)
     elif names == "name-parts":
         persons |= name_parts(doc, clusters)
+    elif names == "larger-ner":
+        if larger is None:
+            raise InputError("names='larger-ner' needs the larger recogniser's PERSON texts of the review.",
+                             fix="pass larger=larger_persons([doc.text])[0].")
+        persons |= larger
     return persons
 
 
@@ -341,14 +360,16 @@ def _clusters(resolver, backend: str, doc) -> list[list[tuple[int, int]]]:
 def paper_templates(corpus: pd.DataFrame, *, backend: str = "neuralcoref", n_process: int = 1,
                     lists: str = "paper", parser: str = SPACY2_PIPELINE,
                     names: str = "entities", nouns: str = "masculine", country_clusters: str = "one",
-                    pronoun_slots: str = "word", rejected: dict | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+                    pronoun_slots: str = "word", rejected: dict | None = None, ner: str = LARGER_NER
+                    ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(gender templates, country templates) of ``corpus`` under BiasFinder's acceptance (module docstring), each
     with columns ``doc_id, corpus, text, template, gender`` (``text``: the preprocessed review); ``rejected`` (a
     dict, filled): per stage (``gender``, ``country``) the reviews per reason, ``biasfinder:<reason>``. Country
     templates hold ``<name:gender>``
     slots (:mod:`.country`'s format). ``parser``: the spaCy pipeline that parses the reviews and the mentions
     (:func:`toolkit.nlp.load_pipeline`); ``names``: which texts are person names, ``"entities"`` (BiasFinder's: the
-    PERSON entities), ``"name-parts"`` (also :func:`name_parts`) or ``"cluster"`` (also :func:`cluster_names`);
+    PERSON entities), ``"name-parts"`` (also :func:`name_parts`), ``"cluster"`` (also :func:`cluster_names`) or
+    ``"larger-ner"`` (also the PERSON texts of the pipeline ``ner``, :func:`larger_persons`);
     ``nouns``: which gender nouns count (:func:`gender_nouns`); ``country_clusters``: which cluster gives the country template (:func:`templates_of`);
     ``pronoun_slots``: how pronoun slots are typed (:func:`pronoun_slot`)."""
     if names not in NAMES:
@@ -369,10 +390,11 @@ def paper_templates(corpus: pd.DataFrame, *, backend: str = "neuralcoref", n_pro
     gender_rows, country_rows = [], []
     reasons = {"gender": Counter(), "country": Counter()}
     docs = executors.parse(nlp, rows["text"].tolist(), batch_size=64, n_process=n_process)
-    for row, doc in zip(rows.itertuples(index=False), docs):
+    larger = (larger_persons(rows["text"].tolist(), ner=ner) if names == "larger-ner" else [None] * len(rows))
+    for row, doc, more in zip(rows.itertuples(index=False), docs, larger):
         clusters = _clusters(resolver, backend, doc)
         phrases.prepare(doc.text[s:e] for c in clusters for s, e in c)
-        persons = person_texts(doc, clusters, names)
+        persons = person_texts(doc, clusters, names, larger=more)
         made = templates_of(doc, clusters, persons=persons, phrases=phrases, pairs=pairs,
                             country_clusters=country_clusters, pronoun_slots=pronoun_slots)
         for stage, result, out in (("gender", made[0], gender_rows), ("country", made[1], country_rows)):
