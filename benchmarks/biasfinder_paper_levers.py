@@ -9,7 +9,8 @@ review for review against the first configuration.
 Each configuration is :func:`toolkit.studies.biasfinder.generator.paper.paper_templates` (``backend="neuralcoref"``,
 ``lists="paper"``) with that ``parser``, ``names``, ``nouns`` and ``country_clusters``; the loop is the same, written
 out here so that one parse and one coreference pass serve every option. Reasons a review gave no template are counted
-per configuration. Last, for each configuration under the exactly-one country rule, how its gender and country
+per configuration; under ``larger-ner``, the mention texts the larger recogniser adds, and those behind each review it
+gains or loses. Last, for each configuration under the exactly-one country rule, how its gender and country
 templates overlap: both from the review's one person cluster, gender only (the cluster has no PERSON text: pronouns
 only, or a gender noun), country only (a mention gender cannot replace), and the difference gender − country, which
 Table 4 puts at 122.3 − 93.8 = 28.5 per 1,000.
@@ -77,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     n = len(sample)
     pairs = word_lists("paper").noun_pairs
     resolver = coref.backend("neuralcoref")
-    rows, made = [], {}
+    rows, made, added = [], {}, {}
     for name in args.parsers:
         started = time.perf_counter()
         nlp = load_pipeline(name, disable=("lemmatizer",))
@@ -97,6 +98,9 @@ def main(argv: list[str] | None = None) -> int:
             for row, doc, spans, more in zip(kept, docs, clusters, larger):
                 phrases.prepare(doc.text[s:e] for c in spans for s, e in c)
                 persons = person_texts(doc, spans, option, larger=more)
+                if option == "larger-ner":  # what the larger recogniser adds: mention texts the parse's NER missed
+                    extra = (persons - person_texts(doc, spans)) & {doc.text[s:e] for c in spans for s, e in c}
+                    added.setdefault(key, {})[row] = sorted(extra)
                 results[row] = templates_of(doc, spans, persons=persons, phrases=phrases, pairs=pairs,
                                             country_clusters=country)
             made[key] = results
@@ -126,6 +130,14 @@ def main(argv: list[str] | None = None) -> int:
             changed = sum(not isinstance(a[k], str) and not isinstance(b[k], str) and a[k][0] != b[k][0]
                           for a, b in pairs_)
             print(f"{key} vs {base}, {instance}: gained {gained}, lost {lost}, text changed {changed}")
+            for row, (a, b) in enumerate(pairs_):
+                if key in added and isinstance(a[k], str) != isinstance(b[k], str):  # the names behind the change
+                    print(f"  {instance} {'gained' if isinstance(a[k], str) else f'lost ({b[k]})'}: "
+                          f"{added[key].get(row, [])}")
+        if key in added:
+            texts_added = Counter(t for extra in added[key].values() for t in extra)
+            print(f"{key}: {sum(texts_added.values())} added mention texts ({len(texts_added)} distinct), most "
+                  f"frequent first: {texts_added.most_common()}")
     for key, results in made.items():
         if "country=" in key:
             continue

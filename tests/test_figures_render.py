@@ -2129,3 +2129,49 @@ def test_eec_task_intervals_key_the_paper_test_once_whatever_each_panel_draws():
     texts = [" ".join(t.split()) for t in _legend_texts(axes[0])]
     assert sum(t == "t-test: not significant" for t in texts) == 1  # "": a column's padding, by design
     assert sum("the EEC paper's paired t-test" in t for t in texts) == 1
+
+
+CAPTION_DEFINITIONS = {  # round 26: eight captions were a bare title; each now defines what its figure measures
+    "eec_gender_box": ["Δ (F − M) per pair", "mean score over the female names minus over the male names",
+                       "'my daughter'/'my son'", "paired t-test takes every pair as independent"],
+    "eec_race_box": ["Δ (AA − EA) per pair", "over the African-American names minus over the European names"],
+    "eec_gender_intervals": ["Δ (F − M) per pair", "names and the 11 templates as samples", "TOST"],
+    "psa_score_sens_minilm": ["in the place of a sentence's pronoun anchor", "ScoreSens of a name",
+                              "not adjusted across names"],
+    "psa_label_dist": ["Jaccard distance between the sentences labelled positive", "percentile bootstrap"],
+    "psa_label_flips": ["A flip: the sentence's label"],
+    "biasfinder_btcs": ["bias-uncovering test case (BTC", "get different labels from the model"],
+    "btcsam_failure_forest": ["a case fails where its texts' labels differ", "Wilson, cases as units"],
+    "agreement_tau": ["Kendall's τ between two studies' rankings", "1, the same order"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(CAPTION_DEFINITIONS))
+def test_a_caption_defines_what_its_figure_measures_and_the_drawn_figure_is_unchanged(name, monkeypatch):
+    """Under TITLES=caption the caption file defines the figure's measure (round 26's readers found bare titles);
+    with titles on, nothing is added to the figure: the definitions live in the caption only."""
+    monkeypatch.delenv(plots.TITLES_ENV, raising=False)
+    with plots.use_preset("acl-double"):
+        drawn = _figure(FIGURES[name]())
+    on_screen = " ".join(t.get_text() for ax in drawn.axes for t in ax.texts + [ax.xaxis.label]) + " ".join(
+        t.get_text() for t in drawn.texts)
+    assert not getattr(drawn, "toolkit_caption_notes", [])
+    monkeypatch.setenv(plots.TITLES_ENV, "caption")
+    with plots.use_preset("acl-double"):
+        captioned = _figure(FIGURES[name]())
+    caption = " ".join(plots.caption_text(captioned).split())
+    for words in CAPTION_DEFINITIONS[name]:
+        assert words in caption, (name, words, caption)
+        assert words not in on_screen, (name, words)
+
+
+def test_agreement_tau_notes_go_to_the_caption_under_titles_caption(monkeypatch):
+    monkeypatch.delenv(plots.TITLES_ENV, raising=False)
+    with plots.use_preset("acl-double"):
+        notes = FIGURES["agreement_tau"]().get_xlabel().split(";\n")  # with titles on: the notes are the x label
+    assert notes and all(notes)
+    monkeypatch.setenv(plots.TITLES_ENV, "caption")
+    with plots.use_preset("acl-double"):
+        ax = FIGURES["agreement_tau"]()
+    caption = " ".join(plots.caption_text(ax).split())
+    assert ax.get_xlabel() == "" and all(" ".join(note.split()) in caption for note in notes), (notes, caption)

@@ -489,6 +489,14 @@ def _note_below(ax: Axes, text: str) -> None:
     _place_note(figure)
 
 
+def _caption_only(ax: Axes, text: str) -> None:
+    """A paragraph for the caption file alone (under ``$TOOLKIT_FIGURE_TITLES=caption``; otherwise nothing): what a
+    paper's caption must define (the metric, what the marks and intervals are) where the figure's own words are a
+    title, axis labels and a key. One paragraph, in the order the figure's notes and these are given."""
+    if text and figure_captions():
+        ax.figure.toolkit_caption_notes = [*getattr(ax.figure, "toolkit_caption_notes", []), text]
+
+
 def _place_note(figure: Figure) -> None:
     """Keep the note of :func:`_note_below` at the figure's foot, the layout's area ending above it (again after
     anything changes the figure's height)."""

@@ -11,9 +11,10 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 
 from toolkit.errors import InputError, unknown
-from toolkit.plots.presets import PRESETS, preset
+from toolkit.plots.presets import PRESETS, figure_captions, preset
 from toolkit.plots.style import (
     STUDY_NAMES,
+    _caption_only,
     _figure_legend,
     _grid,
     _legend_outside,
@@ -175,7 +176,12 @@ def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = N
         notes.append(_interval_words(tau, alpha=alpha))
     if outside:
         notes.append("* the bootstrap interval does not contain τ")
-    ax.set_xlabel(";\n".join(notes))
+    _caption_only(ax, f"Kendall's τ between two studies' rankings of the same {n} models by their bias headline "
+                  "(the agreement headlines figure): 1, the same order; 0, unrelated; −1, reversed.")
+    if figure_captions():  # the notes go to the caption with the definition (round 26 found them in the image)
+        _note_below(ax, "\n".join(notes))
+    else:
+        ax.set_xlabel(";\n".join(notes))
     return ax
 
 

@@ -18,6 +18,7 @@ from toolkit.plots.style import (
     MARGIN_BAND,
     NOISE,
     ZERO_GREY,
+    _caption_only,
     _legend_outside,
     _note_below,
     _styled,
@@ -89,6 +90,17 @@ def _log_axis(ax: Axes, *, smallest: float, top: float) -> str:
     return " (log scale)"
 
 
+def _template_counts(table4: pd.DataFrame) -> str:
+    """The templates behind each characteristic of :func:`biasfinder_btcs`, for its caption: " (templates: gender
+    44, occupation 5)", a range where the models were scored on different numbers."""
+    if "templates" not in table4.columns or table4.empty:
+        return ""
+    counts = pd.to_numeric(table4["templates"], errors="coerce").groupby(table4["attribute"], sort=False)
+    words = [f"{a} {int(c.min()):,}" if c.min() == c.max() else f"{a} {int(c.min()):,}–{int(c.max()):,}"
+             for a, c in counts if c.notna().any()]
+    return f" (templates: {', '.join(words)})" if words else ""
+
+
 @_styled
 def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     """BTCs per template, per characteristic, as a dot plot: one point per model in its colour and marker
@@ -152,6 +164,10 @@ def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     ax.set_xlim(-0.5, len(attributes) - 0.5)
     ax.set(xlabel="characteristic", ylabel="BTCs per template" + scale,
            title="BiasFinder BTCs per template (as BiasFinder's Table 4)")
+    _caption_only(ax, "A bias-uncovering test case (BTC; Asyrofi et al. 2021): two mutants of one template that "
+                  "differ only in the characteristic's fill (a name of the other gender or of another country, "
+                  "another occupation) and get different labels from the model. Per template: a model's BTCs over "
+                  "the characteristic's templates" + _template_counts(table4) + ".")
     _legend_outside(ax, title="in brackets: each model's BTCs over all characteristics")
     return ax
 

@@ -16,6 +16,7 @@ from toolkit.errors import InputError
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
     STUDY_NAMES,
+    _caption_only,
     _legend_outside,
     _note_below,
     _readable_annotations,
@@ -36,6 +37,9 @@ round 13 readers read ".31" and "31" for one quantity as two units; the CSV keep
 """The colour scale of each value: its whole range (a colour bar that ends at the largest cell would make the
 largest look extreme)."""
 ROW_INCHES = 0.27  # a cell: two lines of 7 pt
+
+FAILS = "a case fails where its texts' labels differ or their scores span more than θ"
+"""The failure rule in the figures' words (BTC-SAM's published rule, :mod:`.analysis`)."""
 
 
 def set_name(name: str) -> str:
@@ -58,7 +62,7 @@ def _value_text(value: float, *, percent: bool) -> str:
 def heatmap_words(value: str, *, theta: str = "") -> dict[str, str]:
     """The words of :func:`btcsam_heatmap` (one place, to change the vocabulary)."""
     unit = COLOURBAR_LABELS.get(value, value.replace("_", " "))
-    fails = "a case fails where its texts' labels differ or their scores span more than θ"
+    fails = FAILS
     meaning = {"detection_probability": f" (the share of case × classifier pairs that fail; {fails})",
                "detection_pct": f" (the share of case × classifier pairs that fail; {fails})",
                "failure_pct": f" ({fails})"}.get(value, "")
@@ -229,6 +233,8 @@ def btcsam_forest(pooled: pd.DataFrame, *, test_sets: Sequence[str] | None = Non
     top = float(pd.to_numeric(data["ci_high"], errors="coerce").max())
     ax.set_xlim(-2, min(102.0, 10 * np.ceil(top / 10 + 0.05) + 2) if np.isfinite(top) else 102.0)  # to the data
     models = list(dict.fromkeys(data["model"]))  # the models' key, as every figure draws them
+    _caption_only(ax, f"Failure %: the share of a test set's cases that fail on the model, all bias types pooled; "
+                  f"{FAILS}. Intervals: 95\u00a0% Wilson, cases as units, per row, not adjusted across rows.")
     _legend_outside(ax, [Line2D([], [], linestyle="none", marker=markers[m], color=colours[m], markersize=4.0)
                          for m in models], [labels[m] for m in models])
     return ax

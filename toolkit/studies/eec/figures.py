@@ -21,6 +21,7 @@ from toolkit.plots.style import (
     NOISE,
     SCORE_RANGE,
     ZERO_MARK,
+    _caption_only,
     _figure_legend,
     _grid,
     _legend_columns,
@@ -166,8 +167,23 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
         texts.append("pair beyond 1.5 × IQR")
     handles.append(Line2D([], [], linestyle="none"))  # the groups' short names, spelled out (round 20)
     texts.append(_groups_words(attribute))
+    _caption_only(ax, _delta_words(attribute) + " Boxes: quartiles of Δ over the pairs, whiskers to 1.5 × IQR. " + (
+        "The colours reproduce the EEC paper's Figures 1 and 2: its paired t-test takes every pair as independent, "
+        "though the pairs share the 11 templates and the names; the intervals figure's names × templates test "
+        "samples both, and where the two disagree it is the verdict to read." if colour_by == "paper" else
+        "The colours: the names × templates test, which takes the names and the templates as samples."))
     _legend_outside(ax, handles, texts, title=_test_words(tests, colour_by=colour_by))
     return ax
+
+
+def _delta_words(attribute: str) -> str:
+    """The caption's definition of the EEC's Δ for ``attribute`` (:func:`toolkit.studies.eec.analysis.pairs`)."""
+    full_a, full_b, a, b = eec_study.ATTRIBUTES[attribute]
+    nouns = (" and, for each of the 10 noun-phrase pairs ('she'/'he', 'my daughter'/'my son', …), the sentence with "
+             "the female phrase minus the one with the male phrase" if attribute == "gender" else "")
+    return (f"Δ ({a} − {b}) per pair: in each EEC sentence (a template with one emotion word), the system's mean "
+            f"score over the {full_a} names minus over the {full_b} names{nouns}; the rest of the sentence is "
+            "identical.")
 
 
 def _test_words(tests: pd.DataFrame, *, colour_by: str = "paper") -> str:
@@ -407,6 +423,11 @@ def eec_intervals(tests: pd.DataFrame, *, attribute: str, subset: str = "all", o
     _min_span(ax, span=2.5 * margin if margin > 0 else 0.01)
     if spans:
         _name_pair(ax, spans)
+    _caption_only(ax, _delta_words(attribute) + " Per system, left: the EEC paper's mean Δ with its paired t-test's "
+                  "interval over the pairs (which takes them as independent); right: the two-way estimate, whose "
+                  "interval takes the names and the 11 templates as samples (two-way random effects), simultaneous "
+                  "over the family in the title, its verdict from a difference "
+                  f"test and an equivalence test (TOST) at ±{margin:g}, the band.")
     _legend_outside(ax, handles, texts, ncol=ncol)
     return ax
 

@@ -17,6 +17,7 @@ from toolkit.plots.style import (
     NOISE,
     SCORE_RANGE,
     ZERO_MARK,
+    _caption_only,
     _fit_labels,
     _legend_outside,
     _mark_zero_bars,
@@ -31,6 +32,9 @@ from toolkit.plots.style import (
     text_colour,
 )
 
+PERTURBED = ("PSA (Prabhakaran et al. 2019) puts each name in the place of a sentence's pronoun anchor (a gendered "
+             "pronoun standing for a person), the rest of the sentence as written.")
+"""The caption's first sentence in the PSA figures: how a sentence is perturbed."""
 MIN_DIFFERING = 3
 """ScoreSens per name is drawn only when at least this many names (and a tenth of them) differ from the value most
 names share; fewer is one bar or none, said in words instead (:func:`score_sens_note`)."""
@@ -125,6 +129,9 @@ def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, ax: Axes | 
     if _mark_zero_bars(ax, vertical=vertical):
         handles.append(Line2D([], [], color="0.6", **ZERO_MARK))
         texts.append("ScoreSens 0 (no bar)")
+    _caption_only(ax, f"{PERTURBED} ScoreSens of a name: the system's mean score change over the sentences, "
+                  "f(sentence with the name) − f(sentence as written); a bar per name, coloured by the name's "
+                  "category, female names then male names. Intervals: over the sentences, per name, not adjusted across names.")
     _legend_outside(ax, handles, texts, title="category")
     _min_span(ax, axis="y" if vertical else "x", span=0.02)
     if not vertical:  # a column's narrow value axis: few ticks, so their labels never touch
@@ -178,6 +185,10 @@ def psa_label_dist(label_dist: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     ax.set_ylim(-0.03 * max(top, 0.05), 1.08 * max(top, 0.05))
     ax.set(xlabel="threshold c (valence score ≥ c: positive)", ylabel="LabelDist (mean Jaccard distance)",
            title="PSA LabelDist across thresholds c")
+    _caption_only(ax, f"{PERTURBED} A sentence is labelled positive where its score is at least c. LabelDist(c): per "
+                  "name, the Jaccard distance between the sentences labelled positive as written and those labelled "
+                  "positive with the name, averaged over the names (0: no label changes). Bands: 95\u00a0% "
+                  "percentile bootstrap over sentences.")
     _legend_outside(ax, handles, texts, title=_fit_labels([band], ax.figure.get_figwidth() * 0.95)[0] if band else "")
     return ax
 
@@ -312,6 +323,9 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
         handles.append(Line2D([], [], color="0.3", linewidth=0.5, marker="|", markersize=4))
         texts.append(f"{intervals}: {100 * (1 - alpha):g}\u00a0% Wilson interval per name, "
                      "not adjusted across names")
+    _caption_only(ax, f"{PERTURBED} A flip: the sentence's label (positive where its score is at least the "
+                  "threshold c of the title) differs with the name from its label as written; per name, the share of "
+                  "the sentences it was scored in.")
     _legend_outside(ax, handles, texts)
     return ax
 
