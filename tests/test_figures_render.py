@@ -2142,7 +2142,9 @@ CAPTION_DEFINITIONS = {  # round 26: eight captions were a bare title; each now 
     "psa_label_flips": ["A flip: the sentence's label"],
     "biasfinder_btcs": ["bias-uncovering test case (BTC", "get different labels from the model"],
     "btcsam_failure_forest": ["a case fails where its texts' labels differ", "Wilson, cases as units"],
-    "agreement_tau": ["Kendall's τ between two studies' rankings", "1, the same order"],
+    "agreement_tau": ["Kendall's τ-b between two studies' rankings", "1, the same order"],
+    "eec_gender_wordings": ["The estimate: the EEC's mean Δ (F − M) per system", "simultaneous over that set's own"],
+    "eec_race_wordings_tasks": ["The estimate: the EEC's mean Δ (AA − EA) per system"],
 }
 
 

@@ -21,6 +21,7 @@ from toolkit.plots.style import (
     SCORE_RANGE,
     ZERO_GREY,
     ZERO_MARK,
+    _caption_only,
     _grid,
     _legend_outside,
     _note_below,
@@ -272,6 +273,7 @@ def wording(table: pd.DataFrame, *, attribute: str, order: Sequence[str] | None 
             cell.set_xlabel(f"{attribute} estimate ({a_short} − {b_short}),\n95\u00a0% interval per wording set")
         _note_below(cells[0], f"{a_short}, {b_short}: {a}, {b} names; {SCORE_RANGE}; each interval simultaneous "
                               "over its wording set's tests" + _rewordings_note(data, start="; "))
+        _caption_only(cells[0], WORDING_ESTIMATE.format(a=a_short, b=b_short))
         _legend_outside(cells[0], *_wording_keys(cells[0], data), under=True)
         return cells[0]
     systems = data["model"].nunique()  # a row of five intervals per system: room past the fourth, as confounds
@@ -280,9 +282,18 @@ def wording(table: pd.DataFrame, *, attribute: str, order: Sequence[str] | None 
     ax.set(xlabel=f"{attribute} estimate ({a} − {b}), {SCORE_RANGE}; 95\u00a0% interval simultaneous over each wording "
                   "set's tests", ylabel="",
            title=title)
+    _caption_only(ax, WORDING_ESTIMATE.format(a=a_short, b=b_short))
     _note_below(ax, _rewordings_note(data))
     _legend_outside(ax, *_wording_keys(ax, data))
     return ax
+
+
+WORDING_ESTIMATE = ("The estimate: the EEC's mean Δ ({a} − {b}) per system with the two-way interval of the interval "
+                    "figures (names and templates as samples), from a run of the study on each wording set alone: "
+                    "its interval is simultaneous over that set's own tests (its attributes × systems) and filled "
+                    "where that run's test finds a difference.")
+""":func:`wording`'s caption paragraph: what is estimated under each wording
+(:func:`toolkit.instrument.wording.sweep`)."""
 
 
 def _rewordings_note(data: pd.DataFrame, *, start: str = "") -> str:

@@ -176,7 +176,7 @@ def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = N
         notes.append(_interval_words(tau, alpha=alpha))
     if outside:
         notes.append("* the bootstrap interval does not contain τ")
-    _caption_only(ax, f"Kendall's τ between two studies' rankings of the same {n} models by their bias headline "
+    _caption_only(ax, f"Kendall's τ-b between two studies' rankings of the same {n} models by their bias headline "
                   "(the agreement headlines figure): 1, the same order; 0, unrelated; −1, reversed.")
     if figure_captions():  # the notes go to the caption with the definition (round 26 found them in the image)
         _note_below(ax, "\n".join(notes))

@@ -168,7 +168,7 @@ def biasfinder_btcs(table4: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
                   "differ only in the characteristic's fill (a name of the other gender or of another country, "
                   "another occupation) and get different labels from the model. Per template: a model's BTCs over "
                   "the characteristic's templates" + _template_counts(table4) + ".")
-    _legend_outside(ax, title="in brackets: each model's BTCs over all characteristics")
+    _legend_outside(ax, title="in parentheses: each model's BTCs over all characteristics")
     return ax
 
 
