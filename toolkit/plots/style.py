@@ -469,7 +469,7 @@ def _note_below(ax: Axes, text: str) -> None:
     if not text:
         return
     if figure_captions():
-        ax.figure.toolkit_caption_notes = [*getattr(ax.figure, "toolkit_caption_notes", []), text]
+        _caption_only(ax, text)
         return
     p = preset()
     room = ax.figure.get_figwidth() * 0.92

@@ -179,7 +179,7 @@ def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = N
     _caption_only(ax, f"Kendall's τ-b between two studies' rankings of the same {n} models by their bias headline "
                   "(the agreement headlines figure): 1, the same order; 0, unrelated; −1, reversed.")
     if figure_captions():  # the notes go to the caption with the definition (round 26 found them in the image)
-        _note_below(ax, "\n".join(notes))
+        _caption_only(ax, "\n".join(notes))
     else:
         ax.set_xlabel(";\n".join(notes))
     return ax

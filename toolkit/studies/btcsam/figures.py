@@ -62,10 +62,9 @@ def _value_text(value: float, *, percent: bool) -> str:
 def heatmap_words(value: str, *, theta: str = "") -> dict[str, str]:
     """The words of :func:`btcsam_heatmap` (one place, to change the vocabulary)."""
     unit = COLOURBAR_LABELS.get(value, value.replace("_", " "))
-    fails = FAILS
-    meaning = {"detection_probability": f" (the share of case × classifier pairs that fail; {fails})",
-               "detection_pct": f" (the share of case × classifier pairs that fail; {fails})",
-               "failure_pct": f" ({fails})"}.get(value, "")
+    meaning = {"detection_probability": f" (the share of case × classifier pairs that fail; {FAILS})",
+               "detection_pct": f" (the share of case × classifier pairs that fail; {FAILS})",
+               "failure_pct": f" ({FAILS})"}.get(value, "")
     units = ("cases as units; a case's share of failing classifiers varies no more than a yes/no, so the interval "
              "errs wide" if value.startswith("detection") else "cases as units")
     units += "; per cell, not adjusted across cells"

@@ -131,7 +131,8 @@ def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, ax: Axes | 
         texts.append("ScoreSens 0 (no bar)")
     _caption_only(ax, f"{PERTURBED} ScoreSens of a name: the system's mean score change over the sentences, "
                   "f(sentence with the name) − f(sentence as written); a bar per name, coloured by the name's "
-                  "category, female names then male names. Intervals: over the sentences, per name, not adjusted across names.")
+                  "category, female names then male names. Intervals: over the sentences, per name, not adjusted "
+                  "across names.")
     _legend_outside(ax, handles, texts, title="category")
     _min_span(ax, axis="y" if vertical else "x", span=0.02)
     if not vertical:  # a column's narrow value axis: few ticks, so their labels never touch

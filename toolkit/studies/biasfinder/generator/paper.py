@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from contextlib import nullcontext
 from functools import cache
 
 import pandas as pd
@@ -65,7 +66,6 @@ _PARTICLES = ((" 'm", "'m"), (" 's", "'s"), (" 'd", "'d"), (" 've", "'ve"), (" n
 _PREFILTER = re.compile(r"\b(?:he|him|his|himself|HE|she|her|herself|SHE)\b", re.IGNORECASE)
 NAMES = ("entities", "name-parts", "cluster", "larger-ner")  # which texts count as person names (:func:`person_texts`)
 LARGER_NER = nlp_layer.MEDIUM_PIPELINE  # the entity recogniser of ``names="larger-ner"`` (:func:`larger_persons`)
-_NOT_NER = ("tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer", "senter")  # its NER has its own tok2vec
 NOUNS = ("masculine", "both")  # which gender nouns mark a mention (:func:`gender_nouns`)
 REASONS = ("no_person_cluster", "several_person_clusters", "mention_not_replaceable", "no_pronoun", "two_genders",
            "no_name", "no_valid_cluster")
@@ -216,9 +216,15 @@ def larger_persons(texts: list[str], *, ner: str = LARGER_NER, batch_size: int =
     """For ``names="larger-ner"``: per text, the texts that a larger entity recogniser types PERSON — by default
     spaCy 3.8's ``en_core_web_md`` (``make parser-md``), its NER alone, on the preprocessed review. It stands in for
     the NER of BiasFinder's ``en_core_web_lg`` 2.x (on no package index), which tagged persons the small model misses
-    ("Connery", "Cimino"), while the parse and the clusters stay the small model's."""
-    nlp = nlp_layer.load_pipeline(ner, disable=_NOT_NER)
-    return [{ent.text for ent in doc.ents if ent.label_ == "PERSON"} for doc in nlp.pipe(texts, batch_size=batch_size)]
+    ("Connery", "Cimino"), while the parse and the clusters stay the small model's. A spaCy 3 pipeline runs its NER
+    alone (it has its own tok2vec), on the instance the generator's check and provenance load."""
+    if isinstance(texts, (str, bytes)):
+        raise InputError("larger_persons takes a list of texts, not one text.", fix="wrap it in a list: [text].")
+    nlp = nlp_layer.load_pipeline(ner, disable=("lemmatizer",))
+    only_ner = nlp.select_pipes(enable="ner") if hasattr(nlp, "select_pipes") else nullcontext()
+    with only_ner:
+        return [{ent.text for ent in doc.ents if ent.label_ == "PERSON"}
+                for doc in nlp.pipe(list(texts), batch_size=batch_size)]
 
 
 def person_texts(doc, clusters: list[list[tuple[int, int]]], names: str = "entities", *,
