@@ -477,7 +477,7 @@ def test_box_colours_follow_the_paper_test_by_default_and_the_two_way_test_when_
         paper = eec_figures.eec_deltas(pairs, tests, attribute="gender", order=["vader", HF])
         two_way = eec_figures.eec_deltas(pairs, tests, attribute="gender", order=["vader", HF], colour_by="two-way")
     labels = plots.short_labels(["vader", HF])
-    assert colours(paper) == {labels["vader"]: _DIRECTION_COLOURS[1], labels[HF]: _DIRECTION_COLOURS[0]}
+    assert colours(paper) == {labels["vader"] + " †": _DIRECTION_COLOURS[1], labels[HF] + " †": _DIRECTION_COLOURS[0]}
     assert colours(two_way) == {labels["vader"]: _DIRECTION_COLOURS[0], labels[HF]: _DIRECTION_COLOURS[2]}
     titles = [[lg.get_title().get_text() for lg in _legends(ax.figure)] for ax in (paper, two_way)]
     assert titles[0][0].startswith("colour: the EEC paper's paired t-test (Bonferroni over 8 tests)")
@@ -492,6 +492,37 @@ def test_box_colours_follow_the_paper_test_by_default_and_the_two_way_test_when_
     with pytest.raises(InputError, match="significant_two_way"):
         eec_figures.eec_deltas(pairs, tests.drop(columns="significant_two_way"), attribute="gender",
                                colour_by="two-way")
+
+
+def test_paper_coloured_boxes_mark_the_systems_where_the_names_templates_test_disagrees():
+    """Under the paper's colours a † follows a system whose names × templates verdict is the other one (vader:
+    paper significant, two-way not; afinn: the reverse), not one where both agree (textblob), and the legend says what
+    † means; where every system agrees the legend says so; without two-way verdicts no † and "may disagree"."""
+    rng = np.random.default_rng(3)
+    models = ("vader", "afinn", "textblob")
+    pairs = pd.concat([pd.DataFrame({"model": m, "attribute": "race", "subset": "all",
+                                     "delta": rng.normal(0.01, 0.02, 40)}) for m in models])
+    base = {"attribute": "race", "subset": "all", "n_tests": 6, "estimate": 0.01, "n_family": 6}
+    tests = pd.DataFrame([
+        {**base, "model": "vader", "direction": "AA↑–EA↓ significant", "significant_two_way": False},
+        {**base, "model": "afinn", "direction": "AA=EA not significant", "significant_two_way": True},
+        {**base, "model": "textblob", "direction": "AA↑–EA↓ significant", "significant_two_way": True}])
+
+    def ticks_and_title(table):
+        with plots.use_preset("acl-double"):
+            ax = eec_figures.eec_deltas(pairs, table, attribute="race", order=list(models))
+        return [t.get_text() for t in ax.get_xticklabels()], _legends(ax.figure)[0].get_title().get_text()
+
+    ticks, title = ticks_and_title(tests)
+    assert ticks == ["vader †", "afinn †", "textblob"]
+    assert "† after a system: the names × templates test (names, templates as samples) disagrees" in title
+    ticks, title = ticks_and_title(tests.assign(significant_two_way=[True, False, True]))
+    assert ticks == ["vader", "afinn", "textblob"] and "agrees on every system" in title
+    ticks, title = ticks_and_title(tests.drop(columns="significant_two_way"))
+    assert ticks == ["vader", "afinn", "textblob"] and "may disagree" in title
+    with plots.use_preset("acl-single"):  # a column's legend keeps the mark's meaning
+        ax = eec_figures.eec_deltas(pairs, tests, attribute="race", order=list(models))
+    assert _legends(ax.figure)[0].get_title().get_text().endswith("†: names × templates test disagrees")
 
 
 def test_interval_figure_draws_the_paper_t_interval_beside_the_two_way_one():
@@ -993,7 +1024,31 @@ def test_psa_score_sens_draws_the_interval_of_every_name_that_has_one():
     names = _names(HF)
     segments = sum(len(c.get_segments()) for c in ax.collections if hasattr(c, "get_segments"))
     assert segments == int(((names["score_sens_high"] - names["score_sens_low"]) > 1e-9).sum())
-    assert "95\u00a0% t interval" in _legend_texts(ax)
+    assert "95\u00a0% interval over sentences" in _legend_texts(ax)  # a table that does not say how
+
+
+@pytest.mark.parametrize(("interval", "key", "caption"), [
+    ("hall", "95\u00a0% interval (Hall's skewness-corrected t)", "Intervals: Hall's (1992) skewness-corrected t, over"),
+    ("t", "95\u00a0% t interval", "Intervals: t, over the sentences")])
+def test_psa_score_sens_legend_names_the_interval_the_table_was_made_with(interval, key, caption, monkeypatch):
+    """Round 26: the legend said "t interval" under the default Hall interval. The method comes from the table
+    :func:`score_sens` made (its attrs) or from ``interval=``, and the caption says it too; an unknown one is TK103."""
+    from toolkit.errors import UnknownNameError
+    from toolkit.studies.psa.analysis import score_sens
+
+    rng = np.random.default_rng(0)
+    rows = [{"model": "vader", "corpus": "c", "case_id": c, "is_original": fill is None, "fill": fill or "",
+             "gender": g, "category": "actor", "score": float(rng.normal(0.5, 0.1))}
+            for c in range(6) for fill, g in ((None, ""), ("Ann Lee", "female"), ("Bob Roe", "male"))]
+    names = score_sens(pd.DataFrame(rows), interval=interval)
+    monkeypatch.setenv(plots.TITLES_ENV, "caption")
+    with plots.use_preset("acl-double"):
+        ax = psa_figures.psa_score_sens(names)
+        other = psa_figures.psa_score_sens(_names(HF), interval=interval)
+    assert key in _legend_texts(ax) and key in _legend_texts(other)
+    assert caption in " ".join(plots.caption_text(ax).split())
+    with pytest.raises(UnknownNameError, match="hall, t"):
+        psa_figures.psa_score_sens(names, interval="bca")
 
 
 def test_psa_score_sens_one_bar_or_none_is_said_in_words_not_drawn():
@@ -2138,6 +2193,8 @@ CAPTION_DEFINITIONS = {  # round 26: eight captions were a bare title; each now 
     "eec_gender_intervals": ["Δ (F − M) per pair", "names and the 11 templates as samples", "TOST"],
     "psa_score_sens_minilm": ["in the place of a sentence's pronoun anchor", "ScoreSens of a name",
                               "not adjusted across names"],
+    "psa_confounds": ["Gender gap: the female names' mean ScoreSens minus the male names'", "HC3",
+                      "the names as the sample"],
     "psa_label_dist": ["Jaccard distance between the sentences labelled positive", "percentile bootstrap"],
     "psa_label_flips": ["A flip: the sentence's label"],
     "biasfinder_btcs": ["bias-uncovering test case (BTC", "get different labels from the model"],

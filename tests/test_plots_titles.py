@@ -153,6 +153,8 @@ def test_titles_caption_moves_the_notes_and_titles_into_a_caption_file(tmp_path,
     _note_below(ax, "* EEC: CI ≥ 95 %\n† BiasFinder: one template")  # round 24: a note's paragraphs ran together
     assert plots.caption_text(ax).split("\n\n")[-2:] == ["* EEC: CI ≥ 95 %", "† BiasFinder: one template\n"]
     assert ax.get_title() == "EEC gender: Δ per system"  # on screen it stays
+    _note_below(ax, r"rate higher, $p_\mathrm{adj}$ ≤ 0.004; $\tau_b$ $\leq$ 1; costs \$5")  # round 26: raw mathtext
+    assert plots.caption_text(ax).split("\n\n")[-1] == "rate higher, p_adj ≤ 0.004; τ_b ≤ 1; costs $5\n"
 
 
 def test_a_study_run_writes_the_caption_file_beside_its_figure(tmp_path, monkeypatch):

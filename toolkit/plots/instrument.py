@@ -131,6 +131,14 @@ FREQUENCY_WORDS = ("name frequency: US births per million (SSA baby names), on a
 "common support" and "frequency-matched" undefined)."""
 
 
+PSA_GAP_WORDS = ("Gender gap: the female names' mean ScoreSens minus the male names' (ScoreSens: a name's mean "
+                 "score change when it takes the place of a sentence's gendered pronoun), fitted by least squares "
+                 "on the names' means with HC3 standard errors; the interval is a 95 % t interval with the names as "
+                 "the sample, per system, not adjusted across systems.")
+"""What :func:`confounds` of a PSA table estimates and how its interval is made
+(:func:`toolkit.instrument.confounds.psa_name_confounds`), first in its caption (round 26: "gap" undefined)."""
+
+
 def confounds_labels(attribute: str, *, study: str) -> dict[str, str]:
     """The words of :func:`confounds`: its title, axis label, note and the as-measured analysis's name (one place,
     to change the vocabulary)."""
@@ -143,7 +151,8 @@ def confounds_labels(attribute: str, *, study: str) -> dict[str, str]:
                     "name cell means, each template weighted alike; the paper's mean Δ (the box, interval and "
                     "wording figures) weights each sentence alike, so templates with emotion words count more and "
                     "the two estimates differ; " + FREQUENCY_WORDS,
-            "definitions": FREQUENCY_WORDS[0].upper() + FREQUENCY_WORDS[1:]}
+            "definitions": (PSA_GAP_WORDS + " " if study == "PSA" else "")
+                           + FREQUENCY_WORDS[0].upper() + FREQUENCY_WORDS[1:]}
 
 
 @_styled
@@ -424,8 +433,8 @@ def intersections_labels(*, alpha: float, family: str, starred: str, letters: bo
                 f"(simultaneous {100 * (1 - alpha):g}\u00a0% CIs, Bonferroni)" if simultaneous
                 else f"({100 * (1 - alpha):g}\u00a0% CI, unadjusted)"),
             "note": "AA, EA: African-American, European names; names only (the noun phrases carry no race, so a "
-                    "gender contrast here can differ from the gender figures', even in sign), each template "
-                    "weighted alike (the race figures' mean Δ weights each sentence alike); "
+                    "gender contrast here can differ from the EEC's gender Δ over names and noun phrases, even in "
+                    "sign), each template weighted alike (the EEC paper's mean Δ weights each sentence alike); "
                     + ("F, M: female, male; " if letters else "")
                     + "interaction = (AA female − EA female) − (AA male − EA male); "
                     + f"{method}-adjusted over the {size.replace(' contrast', ' tested contrast', 1)}"

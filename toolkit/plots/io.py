@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -35,7 +36,24 @@ def caption_text(item: Axes | Figure) -> str:
     titles = " | ".join(" ".join(t.get_text().split()) for t in _title_texts(figure))
     notes = [" ".join(line.split()) for n in getattr(figure, "toolkit_caption_notes", []) for line in n.split("\n")
              if line.strip()]
-    return "\n\n".join(part for part in [titles, *notes] if part) + "\n"
+    return plain_text("\n\n".join(part for part in [titles, *notes] if part)) + "\n"
+
+
+_MATH = re.compile(r"(?<!\\)\$([^$]+)\$")
+_MATH_WORDS = {r"\leq": "≤", r"\geq": "≥", r"\times": "×", r"\pm": "±", r"\Delta": "Δ", r"\tau": "τ",
+               r"\kappa": "κ", r"\alpha": "α", r"\approx": "≈", r"\neq": "≠", r"\sqrt": "√", r"\infty": "∞"}
+
+
+def plain_text(text: str) -> str:
+    """``text`` with matplotlib's mathtext (``$p_\\mathrm{adj}$``) written as plain text (``p_adj``), for a caption
+    file that a paper's caption is typed from: the font commands dropped, the symbols as Unicode, a subscript as
+    ``_``; text without ``$…$`` is returned unchanged."""
+    def plain(match: re.Match) -> str:
+        math = re.sub(r"\\math(?:rm|it|bf|sf|tt)\{([^}]*)\}", r"\1", match.group(1))
+        for command, symbol in _MATH_WORDS.items():
+            math = re.sub(re.escape(command) + r"(?![A-Za-z])", symbol, math)
+        return math.replace("{", "").replace("}", "").replace("\\", "")
+    return _MATH.sub(plain, text).replace("\\$", "$")  # an escaped dollar is a dollar sign
 
 
 @contextmanager

@@ -62,8 +62,8 @@ def _folded_note(*, level: float, parts: int) -> str:
     against "inconclusive" in the EEC figures (their family is every system's tests)."""
     part = 1 - (1 - level) / parts
     return (f"{FOLDED_MARK} EEC: CI ≥ {_percent(level)}: the gender and race Δs' {_percent(part)} CIs (Bonferroni over "
-            f"{parts}) taken to their sizes |Δ| and averaged; the EEC figures' CIs are simultaneous over every system, "
-            "so wider")
+            f"{parts}) taken to their sizes |Δ| and averaged; the EEC study's own CIs are simultaneous over every "
+            "system, so wider")
 
 
 POOLED = {"btcsam": "all its test sets pooled"}
@@ -177,7 +177,8 @@ def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = N
     if outside:
         notes.append("* the bootstrap interval does not contain τ")
     _caption_only(ax, f"Kendall's τ-b between two studies' rankings of the same {n} models by their bias headline "
-                  "(the agreement headlines figure): 1, the same order; 0, unrelated; −1, reversed.")
+                  "(each study's own summary of a model's bias, e.g. the EEC's |Δ| averaged over gender and race): "
+                  "1, the same order; 0, unrelated; −1, reversed.")
     if figure_captions():  # the notes go to the caption with the definition (round 26 found them in the image)
         _caption_only(ax, "\n".join(notes))
     else:

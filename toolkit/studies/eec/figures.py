@@ -50,6 +50,20 @@ COLOUR_BY = ("paper", "two-way")
 """What colours the boxes: ``paper``, the paper's paired t-test over sentence pairs with its Bonferroni family (the
 default, as Figures 1-2), or ``two-way``, this toolkit's names × templates test (``significant_two_way``: its
 corrected p below alpha) — the verdict the intervals figure shows."""
+DISAGREES = "\u2020"
+"""The mark after a system's name in a box plot coloured by the paper's test where the names × templates test gives
+the other verdict (significant against not), so the figure itself says which colours that test does not bear out."""
+
+
+def _disagreements(tests: pd.DataFrame, *, ns_group: str) -> set[str] | None:
+    """The systems whose paper verdict (``direction`` not ``ns_group``) and names × templates verdict
+    (``significant_two_way``) differ; None when the table has no two-way verdict to compare with."""
+    if "significant_two_way" not in tests.columns or tests["significant_two_way"].isna().all():
+        return None
+    rows = tests.drop_duplicates("model")
+    paper = rows["direction"] != ns_group
+    two_way = rows["significant_two_way"].astype(str).str.lower().isin(("true", "1"))
+    return set(rows.loc[paper != two_way, "model"])
 
 
 def _box_groups(tests: pd.DataFrame, *, attribute: str, colour_by: str) -> pd.DataFrame:
@@ -138,7 +152,9 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
             collapsed = True
         ax.plot([i], [deltas.mean()], **MEAN_MARK)  # what the test and the order read; the box shows the median
     _, _, a, b = eec_study.ATTRIBUTES[attribute]
-    _tick_labels(ax, [labels[m] for m in order])
+    differ = _disagreements(tests[(tests["attribute"] == attribute) & (tests["subset"] == subset)],
+                            ns_group=present_ns) if colour_by == "paper" else None
+    _tick_labels(ax, [labels[m] + (f" {DISAGREES}" if differ and m in differ else "") for m in order])
     ax.set(xlabel=xlabel, ylabel=f"Δ ({a} − {b}), {SCORE_RANGE}", title=f"EEC {attribute} ({subset_words(subset)})")
     handles, texts = ax.get_legend_handles_labels()
     boxed = {direction.get(m) for m in order if m not in zero}  # a group drawn only as diamonds has no box to key
@@ -169,10 +185,12 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
     texts.append(_groups_words(attribute))
     _caption_only(ax, _delta_words(attribute) + " Boxes: quartiles of Δ over the pairs, whiskers to 1.5 × IQR. " + (
         "The colours reproduce the EEC paper's Figures 1 and 2: its paired t-test takes every pair as independent, "
-        "though the pairs share the 11 templates and the names; the intervals figure's names × templates test "
-        "samples both, and where the two disagree it is the verdict to read." if colour_by == "paper" else
+        "though the pairs share the 11 templates and the names. The names × templates test takes both as samples; "
+        f"{DISAGREES} after a system's name marks where it gives the other verdict (significant against not), and "
+        "there its verdict is the one to read." if colour_by == "paper" else
         "The colours: the names × templates test, which takes the names and the templates as samples."))
-    _legend_outside(ax, handles, texts, title=_test_words(tests, colour_by=colour_by))
+    shown = tests[(tests["attribute"] == attribute) & (tests["subset"] == subset)]
+    _legend_outside(ax, handles, texts, title=_test_words(shown, colour_by=colour_by))
     return ax
 
 
@@ -194,12 +212,27 @@ def _test_words(tests: pd.DataFrame, *, colour_by: str = "paper") -> str:
     correction = str(tests["correction"].dropna().iloc[0]).capitalize() if colour_by != "paper" and \
         "correction" in tests.columns and tests["correction"].notna().any() else "Bonferroni"
     family = f"{correction} over {_tests_words(tests, m)}" if m > 1 else "uncorrected"
-    test, other = (("the EEC paper's paired t-test", "the names × templates test may disagree (intervals figure)")
-                   if colour_by == "paper" else
+    test, other = (("the EEC paper's paired t-test", _disagree_words(tests)) if colour_by == "paper" else
                    ("the names × templates test", "the EEC paper's paired t-test may disagree (tests table)"))
-    if not preset().double:  # a column's width: the test alone, on two lines
-        return f"colour: {test},\n{family}"
+    if not preset().double:  # a column's width: the test alone, on two lines (and the mark, when drawn)
+        marked = colour_by == "paper" and other.startswith(DISAGREES)
+        return f"colour: {test},\n{family}" + (f";\n{DISAGREES}: names × templates test disagrees" if marked else "")
     return f"colour: {test} ({family});\n{other}"
+
+
+def _disagree_words(tests: pd.DataFrame) -> str:
+    """The legend's line on the names × templates test beside the paper's colours: what :data:`DISAGREES` marks,
+    that it agrees on every system, or (no two-way verdict in the table) that it may disagree."""
+    found = []
+    keys = [c for c in ("task", "attribute", "subset") if c in tests.columns]
+    for _, block in tests.groupby(keys, sort=False):
+        differ = _disagreements(block, ns_group=eec_study.directions(block["attribute"].iloc[0])[0])
+        if differ is None:
+            return "the names × templates test may disagree (tests table)"
+        found.append(bool(differ))
+    if not any(found):
+        return "the names × templates test (names, templates as samples) agrees on every system"
+    return f"{DISAGREES} after a system: the names × templates test (names, templates as samples) disagrees"
 
 
 def _task_panels(data: pd.DataFrame, *, value: str, what: str, attribute: str, subset: str,
@@ -285,8 +318,8 @@ def eec_task_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str,
         axes.append(ax)
         orders.append((task, label))
     _titles(axes, f"EEC {attribute} ({subset_words(subset)}): Δ per system", orders)
-    _figure_legend(axes[0].figure, axes, title=_test_words(tests[tests["attribute"] == attribute],
-                                                           colour_by=colour_by))
+    shown = tests[(tests["attribute"] == attribute) & (tests["subset"] == subset)]
+    _figure_legend(axes[0].figure, axes, title=_test_words(shown, colour_by=colour_by))
     return axes
 
 

@@ -104,7 +104,9 @@ def figures_of(result: StudyResult) -> dict[str, Axes]:
     """ScoreSens per name for each model (Figure 1) and the LabelDist curves with their bootstrap bands (Figure 2),
     keyed by file stem; a model whose ScoreSens figure would show one bar or none has none (the provenance's
     ``figures_not_drawn`` says why: :func:`figures_not_drawn`)."""
-    axes = {f"psa_score_sens_{_slug(m)}": psa_figures.psa_score_sens(result.names, model=m) for m in result.models
+    interval = getattr(result.settings, "score_sens_interval", None)
+    axes = {f"psa_score_sens_{_slug(m)}": psa_figures.psa_score_sens(result.names, model=m, interval=interval)
+            for m in result.models
             if not psa_figures.score_sens_note(result.names, model=m)}
     axes["psa_label_dist"] = psa_figures.psa_label_dist(result.label_dist)
     return axes

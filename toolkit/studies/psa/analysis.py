@@ -144,7 +144,9 @@ def score_sens(scored: pd.DataFrame, *, level: float = 0.95, interval: str = "ha
     long["score_sens_high"] = long["score_sens"] + long["high_offset"]
     out = long.join(_names(scored), on="name")
     out["n_texts"] = out["n_texts"].astype(int)
-    return out.loc[:, list(NAME_COLUMNS)].sort_values(["model", "corpus", "gender", "score_sens"], ignore_index=True)
+    out = out.loc[:, list(NAME_COLUMNS)].sort_values(["model", "corpus", "gender", "score_sens"], ignore_index=True)
+    out.attrs["score_sens_interval"] = interval  # the figure's legend names it
+    return out
 
 
 def _bootstrap(values: np.ndarray, *, n_boot: int, rng: np.random.Generator, level: float) -> tuple[float, float]:

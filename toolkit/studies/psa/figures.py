@@ -11,7 +11,7 @@ from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
 
-from toolkit.errors import InputError
+from toolkit.errors import InputError, unknown
 from toolkit.plots.presets import preset
 from toolkit.plots.style import (
     NOISE,
@@ -63,18 +63,25 @@ def score_sens_note(names: pd.DataFrame, *, model: str) -> str:
             "(the values are in psa_names.csv).")
 
 
-def _score_sens_words(label: str, *, vertical: bool) -> dict[str, str]:
-    """The words of :func:`psa_score_sens` (one place, to change the vocabulary)."""
-    interval = ("bars: ScoreSens; lines: 95\u00a0% t interval over sentences, per name, not adjusted across names "
-                "(Hall's skewness-corrected t by default)")
+INTERVAL_KEYS = {"hall": "95\u00a0% interval (Hall's skewness-corrected t)", "t": "95\u00a0% t interval",
+                 None: "95\u00a0% interval over sentences"}
+"""The legend's words for ScoreSens's interval per method (:data:`toolkit.studies.psa.analysis.SCORE_SENS_INTERVALS`;
+None: a table that does not say which)."""
+
+
+def _score_sens_words(label: str, *, vertical: bool, interval: str | None = None) -> dict[str, str]:
+    """The words of :func:`psa_score_sens` (one place, to change the vocabulary); ``interval``: the method."""
+    key = INTERVAL_KEYS[interval]
     return {"title": f"PSA ScoreSens: {label}",
             "value": f"ScoreSens (valence, {SCORE_RANGE})",
             "names": "female names  |  male names" if vertical else "female names (top)  |  male names",
-            "interval": interval}
+            "interval": f"bars: ScoreSens; lines: {key} over sentences, per name, not adjusted across names",
+            "key": key}
 
 
 @_styled
-def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, ax: Axes | None = None) -> Axes:
+def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, interval: str | None = None,
+                   ax: Axes | None = None) -> Axes:
     """ScoreSens per name, female names then male names, coloured by category (PSA Figure 1), each with its
     interval over sentences (``score_sens_low``/``score_sens_high``, where the table has them) as a thin line; a name
     whose ScoreSens is 0 (or floating-point noise of 0, below :data:`NOISE`) is a diamond on the zero line, and the
@@ -82,8 +89,13 @@ def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, ax: Axes | 
     bars run horizontally (names down the side, female above the dashed line). Whether a model's figure says
     anything: :func:`score_sens_note`.
 
-    ``names`` from :func:`toolkit.studies.psa.analysis.score_sens`; ``model`` picks one model (default: the first).
+    ``names`` from :func:`toolkit.studies.psa.analysis.score_sens`; ``model`` picks one model (default: the first);
+    ``interval``: how the intervals were made (``hall`` or ``t``, named in the legend; default: the table's
+    ``attrs["score_sens_interval"]``, which :func:`~toolkit.studies.psa.analysis.score_sens` sets, else unnamed).
     """
+    interval = interval if interval is not None else names.attrs.get("score_sens_interval")
+    if interval not in INTERVAL_KEYS:
+        raise unknown("ScoreSens interval", interval, [k for k in INTERVAL_KEYS if k])
     models = list(dict.fromkeys(names["model"]))
     if not models:
         raise InputError("no ScoreSens rows to plot.", fix="pass toolkit.studies.psa.analysis.score_sens(scored).")
@@ -101,7 +113,7 @@ def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, ax: Axes | 
     hue_order = [c for c in palette if c in set(names["category"])]
     boundary = int((data["gender"] == "female").sum()) - 0.5
     label = short_label(model)
-    words = _score_sens_words(label, vertical=vertical)
+    words = _score_sens_words(label, vertical=vertical, interval=interval)
     order = data["name"].tolist()
     if vertical:
         sns.barplot(saturation=1, data=data, x="name", y="score_sens", hue="category", order=order,
@@ -125,14 +137,15 @@ def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, ax: Axes | 
         (ax.vlines if vertical else ax.hlines)(where[ok], low[ok], high[ok], color="0.15", linewidth=0.7, zorder=4)
         (ax.set_xlim if vertical else ax.set_ylim)(limits)
         handles.append(Line2D([], [], color="0.15", linewidth=0.7))
-        texts.append("95\u00a0% t interval")
+        texts.append(words["key"])
     if _mark_zero_bars(ax, vertical=vertical):
         handles.append(Line2D([], [], color="0.6", **ZERO_MARK))
         texts.append("ScoreSens 0 (no bar)")
     _caption_only(ax, f"{PERTURBED} ScoreSens of a name: the system's mean score change over the sentences, "
                   "f(sentence with the name) − f(sentence as written); a bar per name, coloured by the name's "
-                  "category, female names then male names. Intervals: over the sentences, per name, not adjusted "
-                  "across names.")
+                  "category, female names then male names. Intervals: "
+                  + {"hall": "Hall's (1992) skewness-corrected t, ", "t": "t, "}.get(interval, "")
+                  + "over the sentences, per name, not adjusted across names.")
     _legend_outside(ax, handles, texts, title="category")
     _min_span(ax, axis="y" if vertical else "x", span=0.02)
     if not vertical:  # a column's narrow value axis: few ticks, so their labels never touch
