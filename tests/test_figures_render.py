@@ -716,6 +716,28 @@ def test_label_flips_name_few_differing_names_and_keep_a_slot_between_the_gender
     assert any("a point: a name that differs" in t for t in _legend_texts(ax))
 
 
+@pytest.mark.parametrize("preset", ["acl-double", "acl-single"])
+def test_label_flips_systems_on_one_shared_rate_share_one_label_and_nearby_labels_do_not_overlap(preset):
+    """Round 27 (8 models): vader, afinn and textblob's lines at one rate drew three names over each other past the
+    axes. Systems on one rate share one label, a name a line, in dark grey; a lone system's label keeps its colour;
+    the drawn labels' boxes do not overlap."""
+    base = _names(HF)[["model", "corpus", "name", "gender", "category"]].assign(threshold=0.5, n_sentences=56)
+    bars = base.assign(model="py:m:x", flips=np.arange(len(base)) % 9)
+    shared = [base.assign(model=m, flips=2) for m in ("vader", "afinn", "textblob")]
+    near = base.assign(model="ait:svr-ngrams/valence", flips=3)  # a rate next to theirs
+    flips = pd.concat([bars, *shared, near], ignore_index=True).assign(flip_rate=lambda f: f["flips"] / 56)
+    with plots.use_preset(preset):
+        ax = psa_figures.psa_label_flips(flips)
+    ax.figure.canvas.draw()
+    labels = {t.get_text(): t for t in ax.texts if t.get_text()}
+    joiner = " =\n" if preset == "acl-double" else "\n"
+    assert sorted(labels) == sorted([joiner.join(["afinn", "textblob", "vader"]), "svr-ngrams"]), list(labels)
+    assert to_hex(labels[joiner.join(["afinn", "textblob", "vader"])].get_color()) == to_hex("0.2")
+    assert to_hex(labels["svr-ngrams"].get_color()) != to_hex("0.2")
+    boxes = [t.get_window_extent() for t in labels.values()]
+    assert not boxes[0].overlaps(boxes[1]), boxes
+
+
 def test_label_flip_points_sit_between_the_drawn_bars_centres_inside_the_slot():
     """Where each shared-rate system's point sits in a name's slot: off every drawn bar's centre (where that bar's
     interval line is) and inside the slot, never on its edge (round 22: there it read as the next name's); distinct

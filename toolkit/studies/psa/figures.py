@@ -10,6 +10,7 @@ import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
 from matplotlib.ticker import MaxNLocator
+from matplotlib.transforms import Affine2D
 
 from toolkit.errors import InputError, unknown
 from toolkit.plots.presets import preset
@@ -23,6 +24,7 @@ from toolkit.plots.style import (
     _mark_zero_bars,
     _min_span,
     _styled,
+    _text_inches,
     category_palette,
     model_markers,
     model_palette,
@@ -207,6 +209,48 @@ def psa_label_dist(label_dist: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     return ax
 
 
+def _name_lines(ax: Axes, lines: list[tuple[float, str]], *, palette: dict, vertical: bool) -> None:
+    """Name each system's dashed shared-rate line where it ends (round 20: keyed only in the legend), past the axes
+    in a double preset (round 22: inside, it ran over the last bar): systems on the same rate share one label,
+    "vader =" over "afinn", in dark grey (round 27: their names were drawn over each other), and labels of nearby rates are
+    pushed apart to a line of text each."""
+    size = preset().small_size
+    groups: list[tuple[float, list[str]]] = []
+    for rate, system in sorted(lines):
+        if groups and np.isclose(groups[-1][0], rate, rtol=0, atol=NOISE):
+            groups[-1][1].append(system)
+        else:
+            groups.append((rate, [system]))
+    floor = -np.inf  # in points along the rate axis: each label at least a line above the last
+    halves = [0.6 * size * len(systems) + 1.0 for _, systems in groups]  # a line of text is 1.2 sizes; a point spare
+
+    def placed(renderer, k: int) -> Affine2D:
+        """Where label ``k`` goes, worked out when the figure is drawn (the final limits and layout): past the
+        axes' right edge at its rate, raised over the labels below it."""
+        scale = ax.figure.dpi / 72
+        top = -np.inf
+        for j, (rate, _) in enumerate(groups[:k + 1]):
+            at = ax.transData.transform((0, rate))[1]
+            y = max(at, top + halves[j] * scale)
+            top = y + halves[j] * scale
+        return Affine2D().translate(ax.transAxes.transform((1, 0))[0] + 2 * scale, y)
+
+    for k, (rate, systems) in enumerate(groups):
+        colour = text_colour(palette[systems[0]]) if len(systems) == 1 else "0.2"
+        if vertical:  # one name a line, so the label is no wider than the longest name (the axes keep their width)
+            ax.annotate(" =\n".join(systems), (1.0, rate), xycoords=("axes fraction", "data"), xytext=(0, 0),
+                        textcoords=lambda renderer, k=k: placed(renderer, k), ha="left", va="center",
+                        annotation_clip=False, fontsize=size, color=colour)
+        else:  # names under the top edge, one a line; a label that would reach the one before goes over the edge
+            at = ax.transData.transform((rate, 0))[0] * 72 / ax.figure.dpi
+            above = at < floor
+            if not above:  # the layout may narrow the axes: a label's reach is taken 1.5 times
+                floor = at + 1.5 * (72 * max(_text_inches(name, size) for name in systems) + 4)
+            ax.annotate("\n".join(systems), (rate, 1.0), xycoords=("data", "axes fraction"),
+                        xytext=(2, 2 if above else -2), textcoords="offset points", ha="left",
+                        va="bottom" if above else "top", annotation_clip=False, fontsize=size, color=colour)
+
+
 @_styled
 def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = None) -> Axes:
     """Share of sentences whose label flips per name at one threshold, female names then male names (an empty slot
@@ -285,18 +329,12 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
         ax.set(ylabel=names, xlabel=value)
     intervals = _flip_intervals(ax, bar_data, order=order, systems=bars, vertical=p.double) if bars else ""
     position = {name: k for k, name in enumerate(order)}
-    own = []
+    own, lines = [], []
     for k, (system, (rate, flipped, n_names, n_all, n_sent)) in enumerate(shared.items()):
         if rate > 0:
             (ax.axhline if p.double else ax.axvline)(rate, color=palette[system], linestyle=(0, (4, 2)),
                                                      linewidth=1.1, zorder=2.5)
-            # the line named where it ends (round 20: a dashed line keyed only in a six-line legend), past the axes
-            # in a double preset (round 22: inside, it ran over the last name's bar)
-            ax.annotate(system, (1.0, rate) if p.double else (rate, 1.0),
-                        xycoords=("axes fraction", "data") if p.double else ("data", "axes fraction"),
-                        xytext=(2, 0) if p.double else (2, -2), textcoords="offset points",
-                        ha="left", va="center" if p.double else "top", annotation_clip=False,
-                        fontsize=p.small_size, color=text_colour(palette[system]))
+            lines.append((rate, system))
         rows = data[(data["system"] == system) & ~np.isclose(data["flip_rate"].fillna(-1), rate)]
         rows = rows[rows["flip_rate"].notna()]
         # within its name's slot, where no bar's interval line is (they stand at the bars' centres; round 20: the
@@ -320,6 +358,7 @@ def psa_label_flips(flips: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None
         own.append((Line2D([], [], color=palette[system], linestyle=(0, (4, 2)) if rate > 0 else "none",
                            marker=shapes[system], markersize=4, markeredgecolor="white", markeredgewidth=0.4),
                     said + (" (dashed)" if rate > 0 else "") + _differing_words(rows)))
+    _name_lines(ax, lines, palette=palette, vertical=p.double)
     ax.axhline(0.0, color="black", linewidth=0.6) if p.double else ax.axvline(0.0, color="black", linewidth=0.6)
     ax.set_title(f"PSA label flips per name (a sentence's label: positive where its score ≥ c = "
                  f"{data['threshold'].iloc[0]:.2f})" if p.double else
