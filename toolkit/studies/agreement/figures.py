@@ -50,6 +50,27 @@ holds most of a model's weight (:data:`DOMINANT`). Round 23's readers found the 
 the EEC's axis and three under BiasFinder's, too long for an axis label."""
 
 
+HEADLINE_WORDS = {
+    "eec": "EEC: the size of the mean score difference Δ between sentences that differ only in the group word, the "
+           "gender and race |Δ| averaged (scores in [0, 1])",
+    "psa": "PSA ScoreDev: per sentence, the standard deviation of the scores over the names put in its pronoun's "
+           "place, averaged over the sentences",
+    "biasfinder": "BiasFinder BTC rate: the share of pairs of mutants of different classes (a template filled "
+                  "with two names or words) that the model labels differently",
+    "btcsam": "BTC-SAM failure rate: the share of test cases whose counterfactual texts get different labels or "
+              "scores more than θ apart"}
+"""Each study's headline measure, as a caption defines it (round 27's readers: "ScoreDev and BTC rate never
+defined"); the measures themselves: :mod:`toolkit.studies.agreement`."""
+
+
+def _headline_words(studies) -> str:
+    """The caption's definitions of the headline measures of ``studies`` (those :data:`HEADLINE_WORDS` knows), higher
+    meaning more biased in each."""
+    present = set(studies)
+    known = [words for study, words in HEADLINE_WORDS.items() if study in present]  # the studies' own order
+    return ("Headlines, higher = more biased in each: " + "; ".join(known) + ".") if known else ""
+
+
 def _percent(level: float) -> str:
     """A level as the figures print it: 0.95 → "95 %", 0.975 → "97.5 %", 0.99995 → "99.995 %" (never "100 %")."""
     return f"{round(100 * level, 4):g}\u00a0%"
@@ -177,8 +198,8 @@ def agreement_tau(tau: pd.DataFrame, *, alpha: float = 0.05, ax: Axes | None = N
     if outside:
         notes.append("* the bootstrap interval does not contain τ")
     _caption_only(ax, f"Kendall's τ-b between two studies' rankings of the same {n} models by their bias headline "
-                  "(each study's own summary of a model's bias, e.g. the EEC's |Δ| averaged over gender and race): "
-                  "1, the same order; 0, unrelated; −1, reversed.")
+                  "(each study's own measure of a model's bias): 1, the same order; 0, unrelated; −1, reversed.")
+    _caption_only(ax, _headline_words(studies))
     if figure_captions():  # the notes go to the caption with the definition (round 26 found them in the image)
         _caption_only(ax, "\n".join(notes))
     else:
@@ -342,6 +363,7 @@ def _rank_table(headlines: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
     if zeros.to_numpy().any():
         notes.append("(= 0), hatched: headline exactly 0, tied with any other 0")
     _note_below(ax, "; ".join(notes))
+    _caption_only(ax, _headline_words(headlines["study"]))
     return ax
 
 
@@ -436,6 +458,7 @@ def agreement_headlines(headlines: pd.DataFrame) -> Axes:
         axes[0].plot([], [], linestyle="none", marker="o", markersize=4.0, markerfacecolor="white",
                      markeredgecolor="0.3", label=ZERO_KEY)
     _note_below(axes[0], "\n".join(notes))  # the footnotes: _figure_legend sets them over the key's entries
+    _caption_only(axes[0], _headline_words(studies))
     _figure_legend(figure, axes)  # the rank figure's colours and markers, keyed as there
     return axes[0]
 

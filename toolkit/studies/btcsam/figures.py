@@ -38,8 +38,25 @@ round 13 readers read ".31" and "31" for one quantity as two units; the CSV keep
 largest look extreme)."""
 ROW_INCHES = 0.27  # a cell: two lines of 7 pt
 
-FAILS = "a case fails where its texts' labels differ or their scores span more than θ"
+FAILS = "a case fails where its texts' labels differ or their scores (on [0, 1]) span more than θ"
 """The failure rule in the figures' words (BTC-SAM's published rule, :mod:`.analysis`)."""
+
+
+def sets_words(sets) -> str:
+    """The caption's definition of the test sets named in a figure (round 27: "BTC-SAM baseline" undefined): the
+    released ones and the studies' own, "" when none is either."""
+    released = [s for s in dict.fromkeys(sets) if s in BTCSAM_SETS]
+    studies = [STUDY_NAMES[s] for s in dict.fromkeys(sets) if s in STUDY_NAMES]
+    words = []
+    if released:
+        words.append(f"{', '.join(set_name(s) for s in released)}: the test cases BTC-SAM (Kardkovács et al. 2025) "
+                     "released, one set per generation setting"
+                     + (" (\"llama3\": generated with Llama 3)" if any(r.startswith("llama3") for r in released)
+                        else ""))
+    if studies:
+        words.append(f"{', '.join(studies)}: the counterfactual cases this toolkit's generator of "
+                     f"{'that study' if len(studies) == 1 else 'each study'} makes")
+    return ("Test sets: " + "; ".join(words) + ".") if words else ""
 
 
 def set_name(name: str) -> str:
@@ -174,6 +191,8 @@ def btcsam_heatmap(table: pd.DataFrame, *, value: str = "detection_probability",
     panels[-1].set_xlabel(columns.replace("_", " ") + note)
     if texts.map(lambda t: "\n" in str(t)).to_numpy().any():
         _note_below(panels[-1], words["cell"])
+    if index == "test_set":
+        _caption_only(panels[-1], sets_words(table[index]))
     mappable = panels[0].collections[0]
     colour_bar = {"label": words["colourbar"], "pad": 0.02}
     if ax is not None or p.double and len(panels) == 1:
@@ -234,6 +253,7 @@ def btcsam_forest(pooled: pd.DataFrame, *, test_sets: Sequence[str] | None = Non
     models = list(dict.fromkeys(data["model"]))  # the models' key, as every figure draws them
     _caption_only(ax, f"Failure %: the share of a test set's cases that fail on the model, all bias types pooled; "
                   f"{FAILS}. Intervals: 95\u00a0% Wilson, cases as units, per row, not adjusted across rows.")
+    _caption_only(ax, sets_words(groups))
     _legend_outside(ax, [Line2D([], [], linestyle="none", marker=markers[m], color=colours[m], markersize=4.0)
                          for m in models], [labels[m] for m in models])
     return ax

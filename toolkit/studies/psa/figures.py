@@ -212,8 +212,8 @@ def psa_label_dist(label_dist: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
 def _name_lines(ax: Axes, lines: list[tuple[float, str]], *, palette: dict, vertical: bool) -> None:
     """Name each system's dashed shared-rate line where it ends (round 20: keyed only in the legend), past the axes
     in a double preset (round 22: inside, it ran over the last bar): systems on the same rate share one label,
-    "vader =" over "afinn", in dark grey (round 27: their names were drawn over each other), and labels of nearby rates are
-    pushed apart to a line of text each."""
+    "vader =" over "afinn", in dark grey (round 27: their names were drawn over each other), and labels of nearby
+    rates are pushed apart (in a column: the later one over the top edge)."""
     size = preset().small_size
     groups: list[tuple[float, list[str]]] = []
     for rate, system in sorted(lines):
