@@ -403,6 +403,8 @@ def biasfinder_rates(rates: pd.DataFrame, *, margin: float | None = None, correc
             if method == "cluster":
                 cis.append(f"the excess's CI inverts that test (holds 0 exactly when p ≥ {level:g}, before "
                            "correction)")
+            cis.append("the excess's CI can be narrower than the rate's and the null's: both are read on the same "
+                       "templates and names, so what they share cancels in their difference")
             cis += [scope] if scope else []
             cis += ["the rate's CI also resamples templates"] if drawn_two_way.any() else []
             alike = data.get("ci_method", pd.Series(dtype=str)).astype(str).str.contains("Clopper-Pearson")
