@@ -438,9 +438,10 @@ def test_a_collapsed_significant_box_is_marked_and_in_the_legend():
     with plots.use_preset("acl-double"):
         ax = FIGURES["eec_gender_box"]()
     ticks = {t.get_text(): t.get_position()[0] for t in ax.get_xticklabels()}
-    squares = [line for line in ax.get_lines() if line.get_marker() == "s" and len(line.get_xdata()) == 1]
+    squares = [line for line in ax.get_lines() if line.get_marker() is eec_figures.FLAT_BOX
+               and len(line.get_xdata()) == 1]
     assert [float(s.get_xdata()[0]) for s in squares] == [ticks["collapsed"]]
-    assert "box too thin to show its colour (IQR ≈ 0): a square in its colour" in _legend_texts(ax)
+    assert "box too thin to show its colour (IQR ≈ 0): a flat bar in its colour" in _legend_texts(ax)
 
 
 def test_box_colours_follow_the_paper_test_by_default_and_the_two_way_test_when_asked():
@@ -1710,7 +1711,8 @@ def test_a_significant_box_too_thin_to_show_its_colour_is_marked_like_a_collapse
     with plots.use_preset("acl-double"):
         ax = eec_figures.eec_deltas(pairs, tests, attribute="gender")
     ticks = {t.get_text(): t.get_position()[0] for t in ax.get_xticklabels()}
-    squares = [line for line in ax.get_lines() if line.get_marker() == "s" and len(line.get_xdata()) == 1]
+    squares = [line for line in ax.get_lines() if line.get_marker() is eec_figures.FLAT_BOX
+               and len(line.get_xdata()) == 1]
     assert [float(s.get_xdata()[0]) for s in squares] == [ticks["collapsed"]]
     assert eec_figures.THIN_BOX_PT == 2.0
 
@@ -2233,7 +2235,10 @@ CAPTION_DEFINITIONS = {  # round 26: eight captions were a bare title; each now 
     "agreement_headlines": ["PSA ScoreDev: per sentence, the standard deviation of the scores over the names",
                             "BiasFinder BTC rate: the share of pairs of mutants of different classes"],
     "agreement_ranks": ["Headlines, higher = more biased in each", "BTC-SAM failure rate: the share of test cases"],
-    "eec_race_confounds": ["adjusted: the gap with the name's log10 frequency as a linear covariate"],
+    "eec_race_confounds": ["adjusted: the gap with the name's log10 frequency as a linear covariate",
+                           "Gap: the African-American names' mean score minus the European names', from a linear "
+                           "mixed model", "95 % t interval, per system"],
+    "eec_gender_box_tasks": ["Systems ordered by Pearson r: the correlation of each system's scores with the gold"],
     "eec_intersections": ["4 of the 11 tested contrasts differ from 0 after correction (adjusted p < 0.05): vader: "
                           "F-AA vs M-AA"],
     "eec_intersections_tasks": ["3 of the 90 tested contrasts differ from 0 after correction", "svm-unigrams ("],

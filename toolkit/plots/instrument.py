@@ -140,6 +140,13 @@ PSA_GAP_WORDS = ("Gender gap: the female names' mean ScoreSens minus the male na
 (:func:`toolkit.instrument.confounds.psa_name_confounds`), first in its caption (round 26: "gap" undefined)."""
 
 
+EEC_GAP_WORDS = ("Gap: the {a} names' mean score minus the {b} names', from a linear mixed model on the template × "
+                 "name cell means (REML; templates, names and template × group as random effects); the interval is a "
+                 "95 % t interval, per system, not adjusted across systems.")
+"""What :func:`confounds` of an EEC table estimates and how its interval is made
+(:func:`toolkit.instrument.confounds.name_confounds`), for its caption."""
+
+
 def confounds_labels(attribute: str, *, study: str) -> dict[str, str]:
     """The words of :func:`confounds`: its title, axis label, note and the as-measured analysis's name (one place,
     to change the vocabulary)."""
@@ -180,6 +187,9 @@ def confounds(table: pd.DataFrame, *, ax: Axes | None = None) -> Axes:
                                             for s in systems])
     ax.set(xlabel=words["xlabel"], ylabel="", title=words["title"])
     _note_below(ax, words["note"] if words["study"] != "PSA" else words["definitions"])
+    if words["study"] == "EEC":  # round 28: the interval was defined for PSA's gap only
+        full_a, full_b, _, _ = GROUPS.get(str(table["attribute"].iloc[0]), ("group a", "group b", "a", "b"))
+        _caption_only(ax, EEC_GAP_WORDS.format(a=full_a, b=full_b))
     _caption_only(ax, _names_kept(table))
     handles, texts = ax.get_legend_handles_labels()
     if zero:

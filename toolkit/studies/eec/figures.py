@@ -10,6 +10,7 @@ import pandas as pd
 import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.lines import Line2D
+from matplotlib.path import Path
 
 from toolkit import stats, verdicts
 from toolkit.errors import InputError
@@ -39,10 +40,14 @@ from toolkit.studies.eec import analysis as eec_study
 MEAN_MARK = {"marker": "x", "markersize": 4.0, "markeredgewidth": 0.9, "color": "black", "linestyle": "none",
              "zorder": 7}
 """How a box's mean Δ is drawn (the statistic the paper tests and the default order sorts by)."""
-COLLAPSED_MARK = {"marker": "s", "markersize": 6.5, "markeredgecolor": "black", "markeredgewidth": 0.6,
+FLAT_BOX = Path([(-1.0, -0.3), (1.0, -0.3), (1.0, 0.3), (-1.0, 0.3), (-1.0, -0.3)], closed=True)
+"""The collapsed box's mark: a bar as wide as it is flat (a marker path is scaled by its longer side)."""
+COLLAPSED_MARK = {"marker": FLAT_BOX, "markersize": 11.0, "markeredgecolor": "black", "markeredgewidth": 0.6,
                   "linestyle": "none", "zorder": 6}
-"""How a significant system whose box is too thin to show its colour is drawn: a square at its median, larger than
-the mean's × drawn over it, so its colour shows around the × (round 21: a 4.5-pt square hid under it)."""
+"""How a significant system whose box is too thin to show its colour is drawn: a flat bar in its colour at its
+median, wider than the mean's × drawn over it, so its colour shows either side (round 21: a 4.5-pt square hid under
+the ×; round 28: a square read as a spread the box does not have)."""
+COLLAPSED_KEY = "box too thin to show its colour (IQR ≈ 0): a flat bar in its colour"
 THIN_BOX_PT = 2.0
 """A significant box whose interquartile range spans less than this many points of the axis shows no colour (a line;
 round-11 readers could not read five of ten systems' colours): it gets :data:`COLLAPSED_MARK`."""
@@ -172,7 +177,7 @@ def eec_deltas(pairs: pd.DataFrame, tests: pd.DataFrame, *, attribute: str, subs
         texts.append("all Δ = 0")
     if collapsed:
         handles.append(Line2D([], [], color="0.3", **COLLAPSED_MARK))
-        texts.append("box too thin to show its colour (IQR ≈ 0): a square in its colour")
+        texts.append(COLLAPSED_KEY)
     outliers = [line for line in ax.get_lines() if line.get_marker() == "o" and len(line.get_xydata())
                 and str(line.get_linestyle()) in ("None", "none", "")]  # the boxes' fliers
     if outliers:
@@ -262,12 +267,20 @@ def _task_panels(data: pd.DataFrame, *, value: str, what: str, attribute: str, s
     return panels
 
 
+PEARSON_WORDS = ("Systems ordered by Pearson r: the correlation of each system's scores with the gold intensities "
+                 "of the SemEval-2018 Task 1 test set of the panel's task, best first (as the EEC paper ordered its "
+                 "systems by their official rank); a system without one (not trained on the task) follows by name.")
+"""The caption's definition of the EEC figures' system order, said where an order uses it."""
+
+
 def _titles(axes: list[Axes], title: str, orders: list[tuple[str, str]]) -> None:
     """One title per figure: a single panel says it all in its own title (the task after the attribute) and the
     systems' order as its x label; several panels share ``title`` above them and each names its task and order —
     the order said once in the shared title when every panel has the same one, the scores' range in the shared
     title (each panel's y label without it), and the systems named only under the bottom panel when the panels are stacked in one column with the same systems in the same order
     (:func:`_stacked_alike`)."""
+    if any("Pearson r" in label for _, label in orders):  # round 28: "Pearson r on the test set" undefined
+        _caption_only(axes[0], PEARSON_WORDS)
     if len(axes) == 1:
         task, label = orders[0]
         head, _, tail = title.partition(": ")
