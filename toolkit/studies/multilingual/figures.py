@@ -69,9 +69,23 @@ def stem(task: str) -> str:
     return HEADLINE if task == "valence" else f"{HEADLINE}_{task}"
 
 
+REQUIRED = ("model", "task", "attribute", "subset", "source", "language", "estimate")
+"""The columns the figures read (:func:`toolkit.studies.multilingual.analysis.statistics`' table)."""
+
+
+def _check_columns(stats: pd.DataFrame) -> None:
+    """TK102 naming the table to pass when ``stats`` lacks a column the figures read (it was a bare KeyError)."""
+    missing = [c for c in REQUIRED if c not in stats.columns]
+    if missing:
+        raise InputError(f"the multilingual statistics table lacks {', '.join(missing)}.",
+                         fix="pass toolkit.studies.multilingual.analysis.statistics(...) (multilingual_gaps.csv), "
+                             "not another of the study's tables.")
+
+
 def by_task(stats: pd.DataFrame, *, alpha: float = 0.05, subset: str = "all") -> dict[str, list[Axes]]:
     """One :func:`cross_language` figure per task with an estimate in ``subset``, valence first, the others in the
     order they first appear: :func:`stem` → its Axes; no estimate at all gives ``{}``."""
+    _check_columns(stats)
     chosen = stats[(stats["subset"] == subset) & stats["estimate"].notna()]
     tasks = sorted(dict.fromkeys(chosen["task"].astype(str)), key=lambda task: task != "valence")
     return {stem(task): cross_language(stats, task=task, subset=subset, alpha=alpha) for task in tasks}
@@ -92,6 +106,7 @@ def cross_language(stats: pd.DataFrame, *, attributes: Sequence[str] = ("gender"
     column's width the rows name the sources short (C, GT), spelled out in the legend. A language of ``stats`` with no
     system for ``task`` has its row, saying so. The panels share one x scale (the widest), so the attributes' gaps
     compare by eye."""
+    _check_columns(stats)
     every = stats[(stats["subset"] == subset) & stats["attribute"].isin(attributes)]
     if models is not None:
         every = every[every["model"].isin(models)]
