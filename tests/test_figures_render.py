@@ -1073,6 +1073,8 @@ def test_psa_score_sens_legend_names_the_interval_the_table_was_made_with(interv
     assert caption in " ".join(plots.caption_text(ax).split())
     with pytest.raises(UnknownNameError, match="hall, t"):
         psa_figures.psa_score_sens(names, interval="bca")
+    with pytest.raises(UnknownNameError, match="hall, t"):  # a list, as a careless user passes it: not a TypeError
+        psa_figures.psa_score_sens(names, interval=["t"])
 
 
 def test_psa_score_sens_one_bar_or_none_is_said_in_words_not_drawn():
@@ -2268,6 +2270,15 @@ def test_multilingual_caption_defines_each_system_drawn():
     words = _systems_words(order, kinds=kinds, labels={k: k for k in kinds})
     assert words == ("Systems: gersent: GerSent (German), the SentiWS lexicon's word weights summed, with negation "
                      "rules; snownlp: SnowNLP (Chinese), naive Bayes trained on product reviews.")
+
+
+def test_btcsam_sets_words_take_one_bare_name_as_a_list_of_one():
+    from toolkit.studies.btcsam.figures import sets_words
+
+    assert sets_words("baseline") == sets_words(["baseline"]) == (
+        "Test sets: BTC-SAM baseline: the test cases BTC-SAM (Kardkovács et al. 2025) released, one set per "
+        "generation setting.")
+    assert sets_words(["mine"]) == ""
 
 
 def test_intersections_finding_counts_only_tested_contrasts():

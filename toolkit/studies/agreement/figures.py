@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
@@ -63,7 +64,7 @@ HEADLINE_WORDS = {
 defined"); the measures themselves: :mod:`toolkit.studies.agreement`."""
 
 
-def _headline_words(studies) -> str:
+def _headline_words(studies: Iterable[str]) -> str:
     """The caption's definitions of the headline measures of ``studies`` (those :data:`HEADLINE_WORDS` knows), higher
     meaning more biased in each."""
     present = set(studies)

@@ -42,9 +42,10 @@ FAILS = "a case fails where its texts' labels differ or their scores (on [0, 1])
 """The failure rule in the figures' words (BTC-SAM's published rule, :mod:`.analysis`)."""
 
 
-def sets_words(sets) -> str:
+def sets_words(sets: Iterable[str] | str) -> str:
     """The caption's definition of the test sets named in a figure (round 27: "BTC-SAM baseline" undefined): the
-    released ones and the studies' own, "" when none is either."""
+    released ones and the studies' own, "" when none is either; one name may be given bare."""
+    sets = [sets] if isinstance(sets, str) else list(sets)
     released = [s for s in dict.fromkeys(sets) if s in BTCSAM_SETS]
     studies = [STUDY_NAMES[s] for s in dict.fromkeys(sets) if s in STUDY_NAMES]
     words = []

@@ -66,9 +66,12 @@ def _disagreements(tests: pd.DataFrame, *, ns_group: str) -> set[str] | None:
     if "significant_two_way" not in tests.columns or tests["significant_two_way"].isna().all():
         return None
     rows = tests.drop_duplicates("model")
-    paper = rows["direction"] != ns_group
-    two_way = rows["significant_two_way"].astype(str).str.lower().isin(("true", "1"))
-    return set(rows.loc[paper != two_way, "model"])
+    return set(rows.loc[(rows["direction"] != ns_group) != _significant_two_way(rows), "model"])
+
+
+def _significant_two_way(tests: pd.DataFrame) -> pd.Series:
+    """The names × templates verdict per row as booleans (a CSV reads ``True``/``true``/``1``)."""
+    return tests["significant_two_way"].astype(str).str.lower().isin(("true", "1"))
 
 
 def _box_groups(tests: pd.DataFrame, *, attribute: str, colour_by: str) -> pd.DataFrame:
@@ -83,7 +86,7 @@ def _box_groups(tests: pd.DataFrame, *, attribute: str, colour_by: str) -> pd.Da
         raise InputError(f"colour_by='two-way' needs the tests' {' and '.join(missing)} column.",
                          fix="pass toolkit.studies.eec.analysis.ttests(...) of this toolkit (or colour_by='paper').")
     groups = eec_study.directions(attribute)
-    significant = tests["significant_two_way"].astype(str).str.lower().isin(("true", "1"))
+    significant = _significant_two_way(tests)
     direction = [groups[0] if not sig else groups[1] if est > 0 else groups[2]
                  for sig, est in zip(significant, tests["estimate"].astype(float))]
     return tests.assign(direction=direction)[["model", "direction"]].drop_duplicates("model")

@@ -96,8 +96,8 @@ def psa_score_sens(names: pd.DataFrame, *, model: str | None = None, interval: s
     ``attrs["score_sens_interval"]``, which :func:`~toolkit.studies.psa.analysis.score_sens` sets, else unnamed).
     """
     interval = interval if interval is not None else names.attrs.get("score_sens_interval")
-    if interval not in INTERVAL_KEYS:
-        raise unknown("ScoreSens interval", interval, [k for k in INTERVAL_KEYS if k])
+    if not (interval is None or isinstance(interval, str)) or interval not in INTERVAL_KEYS:  # ["t"]: unhashable
+        raise unknown("ScoreSens interval", str(interval), [k for k in INTERVAL_KEYS if k])
     models = list(dict.fromkeys(names["model"]))
     if not models:
         raise InputError("no ScoreSens rows to plot.", fix="pass toolkit.studies.psa.analysis.score_sens(scored).")
