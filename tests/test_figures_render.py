@@ -95,7 +95,8 @@ def _frames():
                               for i, s in enumerate(["eec", "psa", "llama3_baseline_released"])
                               for j, b in enumerate(bias_types) if not (s == "psa" and b != "name")])
     failure_models = ["vader", "afinn", "textblob", HF]
-    failure = pd.DataFrame([{"model": m, "test_set": "baseline", "bias_type": b, "theta": 0.2, "n_cases": 10,
+    failure = pd.DataFrame([{"model": m, "bias_type": b, "theta": 0.2, "n_sets": 1 + (b == "gender"),  # as pooled
+                             "test_sets": "eec, baseline" if b == "gender" else "baseline", "n_cases": 10,
                              "n_failed": k + j, "failure_pct": 10.0 * (k + j), "ci_low": max(10.0 * (k + j) - 15, 0),
                              "ci_high": min(10.0 * (k + j) + 25, 100)}
                             for k, m in enumerate(failure_models) for j, b in enumerate(bias_types[:5])])
@@ -2244,7 +2245,13 @@ CAPTION_DEFINITIONS = {  # round 26: eight captions were a bare title; each now 
     "eec_intersections": ["4 of the 11 tested contrasts differ from 0 after correction (adjusted p < 0.05): vader: "
                           "F-AA vs M-AA"],
     "eec_intersections_tasks": ["3 of the 90 tested contrasts differ from 0 after correction", "svm-unigrams ("],
-    "btcsam_detection": ["Test sets: EEC, PSA: the counterfactual cases this toolkit's generator of each study"],
+    "btcsam_detection": ["Test sets: EEC, PSA: the counterfactual cases this toolkit's generator of each study",
+                         "Bias types: name: PSA's sentences, each with every one of its names of public figures"],
+    # round 29: which sets feed each pooled column; the toolkit's own bias types
+    "btcsam_failure_pct": ["Each column pools, cases summed, every test set holding its bias type (gender: EEC, "
+                           "BTC-SAM baseline; race, religion, sexual orientation, nationality: BTC-SAM baseline)",
+                           "BTC-SAM baseline: the test cases BTC-SAM (Kardkovács et al. 2025) released",
+                           "EEC: the counterfactual cases this toolkit's generator of that study makes"],
 }
 
 

@@ -178,3 +178,22 @@ def test_forest_keeps_the_runs_model_order_within_test_sets_and_its_axis_ends_pa
     assert ax.get_xlim() == (-2.0, 52.0)
     given = btcsam_figures.btcsam_forest(pooled, test_sets=["psa", "baseline"])  # the heatmap's order; eec after
     assert sorted((t.get_position()[1], t.get_text()) for t in given.texts) == [(0, "PSA"), (3, "EEC")]
+
+
+def test_failure_by_bias_type_names_the_sets_it_pools_in_their_order():
+    """Round 29: the pooled failure figure could not say which sets feed each column; the table now does."""
+    rows = [("eec", "gender", 10, 2), ("baseline", "gender", 30, 6), ("baseline", "race", 20, 5), ("psa", "name", 8, 0)]
+    table = pd.DataFrame([{"model": m, "test_set": s, "bias_type": b, "theta": 0.2, "n_cases": n, "n_failed": k}
+                          for m in ("vader", "afinn") for s, b, n, k in rows])
+    pooled = btcsam.failure_by_bias_type(table)
+    vader = pooled[pooled["model"] == "vader"].set_index("bias_type")
+    assert vader.loc["gender", "test_sets"] == "eec, baseline" and vader.loc["gender", "n_sets"] == 2
+    assert vader.loc["gender", "n_cases"] == 40 and vader.loc["gender", "n_failed"] == 8
+    assert vader.loc["race", "test_sets"] == "baseline" and vader.loc["name", "test_sets"] == "psa"
+    assert btcsam_figures.pooled_words(pooled) == (
+        "Each column pools, cases summed, every test set holding its bias type (gender: EEC, BTC-SAM baseline; race: "
+        "BTC-SAM baseline; name: PSA).")
+    assert btcsam_figures.bias_type_words(pooled["bias_type"]) == (
+        "Bias types: name: PSA's sentences, each with every one of its names of public figures in place of a "
+        "pronoun's referent.")
+    assert btcsam_figures.pooled_words(table) == ""  # per set: nothing pooled to name

@@ -429,19 +429,20 @@ def pooled_failure_percentage(failure_pct: pd.DataFrame, *, alpha: float = st.AL
     return out.loc[:, list(POOLED_COLUMNS)]
 
 
-BIAS_TYPE_POOLED_COLUMNS = ("model", "bias_type", "theta", "n_sets", "n_cases", "n_failed", "failure_pct", "ci_low",
-                            "ci_high")
+BIAS_TYPE_POOLED_COLUMNS = ("model", "bias_type", "theta", "n_sets", "test_sets", "n_cases", "n_failed", "failure_pct",
+                            "ci_low", "ci_high")
 
 
 def failure_by_bias_type(failure_pct: pd.DataFrame, *, alpha: float = st.ALPHA) -> pd.DataFrame:
     """The failure % per model × bias type over every test set that has the bias type (cases summed) with a Wilson
     interval at the case as the unit, as :func:`pooled_failure_percentage` pools over bias types
-    (:data:`BIAS_TYPE_POOLED_COLUMNS`; ``n_sets``: the test sets pooled); ``failure_pct`` from
-    :func:`failure_percentage`."""
+    (:data:`BIAS_TYPE_POOLED_COLUMNS`; ``n_sets``: how many test sets are pooled, ``test_sets``: their names, joined
+    by ", " in the order of ``failure_pct``); ``failure_pct`` from :func:`failure_percentage`."""
     alpha = checks.alpha(alpha)
     keys = ["model", "bias_type", "theta"]
-    out = failure_pct.groupby(keys, sort=False).agg(n_sets=("test_set", "nunique"), n_cases=("n_cases", "sum"),
-                                                   n_failed=("n_failed", "sum")).reset_index()
+    out = failure_pct.groupby(keys, sort=False).agg(
+        n_sets=("test_set", "nunique"), test_sets=("test_set", lambda s: ", ".join(dict.fromkeys(map(str, s)))),
+        n_cases=("n_cases", "sum"), n_failed=("n_failed", "sum")).reset_index()
     bounds = [st.wilson(k, n, alpha=alpha) for k, n in zip(out["n_failed"], out["n_cases"])]
     out["failure_pct"] = [100 * b[0] for b in bounds]
     out["ci_low"], out["ci_high"] = [100 * b[1] for b in bounds], [100 * b[2] for b in bounds]

@@ -60,6 +60,38 @@ def sets_words(sets: Iterable[str] | str) -> str:
     return ("Test sets: " + "; ".join(words) + ".") if words else ""
 
 
+BIAS_TYPE_WORDS = {
+    "gender+race": "EEC sentences that differ only in the name of an African- or European-American woman or man, so "
+                   "gender and race vary within one case",
+    "name": "PSA's sentences, each with every one of its names of public figures in place of a pronoun's referent",
+}
+"""The bias types this toolkit's own generators name, as a caption defines them (round 29: "gender+race" and "name"
+undefined); the released sets' bias types (gender, race, religion …) name themselves."""
+
+
+def bias_type_words(bias_types: Iterable[str]) -> str:
+    """The caption's definition of the bias types of :data:`BIAS_TYPE_WORDS` among ``bias_types``; "" when none."""
+    defined = [f"{b}: {BIAS_TYPE_WORDS[b]}" for b in dict.fromkeys(map(str, bias_types)) if b in BIAS_TYPE_WORDS]
+    return ("Bias types: " + "; ".join(defined) + ".") if defined else ""
+
+
+def pooled_words(table: pd.DataFrame) -> str:
+    """The caption's list of the test sets each bias type pools (``test_sets`` of
+    :func:`~toolkit.studies.btcsam.analysis.failure_by_bias_type`, over every model), bias types pooling the same
+    sets named together; "" without the column."""
+    if not {"bias_type", "test_sets"} <= set(table.columns):
+        return ""
+    sets: dict[str, list[str]] = {}
+    for bias_type, names in zip(table["bias_type"].astype(str), table["test_sets"].astype(str)):
+        sets.setdefault(bias_type, [])
+        sets[bias_type] += [n for n in names.split(", ") if n and n not in sets[bias_type]]
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for bias_type, names in sets.items():
+        groups.setdefault(tuple(names), []).append(bias_type)
+    parts = [f"{', '.join(types)}: {', '.join(set_name(n) for n in names)}" for names, types in groups.items()]
+    return "Each column pools, cases summed, every test set holding its bias type (" + "; ".join(parts) + ")."
+
+
 def set_name(name: str) -> str:
     """A test set as the BTC-SAM figures name it: a study's cases by its paper's name (``EEC``), a set BTC-SAM
     released by its release's name (``BTC-SAM baseline``: round 20's readers found a bare "baseline" undefined),
@@ -194,6 +226,11 @@ def btcsam_heatmap(table: pd.DataFrame, *, value: str = "detection_probability",
         _note_below(panels[-1], words["cell"])
     if index == "test_set":
         _caption_only(panels[-1], sets_words(table[index]))
+    elif "test_sets" in table.columns:
+        _caption_only(panels[-1], pooled_words(table))
+        _caption_only(panels[-1], sets_words(n for names in table["test_sets"].astype(str) for n in names.split(", ")))
+    if "bias_type" in (index, columns):
+        _caption_only(panels[-1], bias_type_words(table["bias_type"]))
     mappable = panels[0].collections[0]
     colour_bar = {"label": words["colourbar"], "pad": 0.02}
     if ax is not None or p.double and len(panels) == 1:
