@@ -292,3 +292,31 @@ def test_auditing_eec_says_when_the_sparse_rule_holds_equivalence_back():
     rows = result.summary[result.summary["reason"].str.contains("sparse sensitivity")]
     assert len(rows) and not rows["verdict"].str.startswith("equivalent").any()
     assert rows["reason"].str.contains(r"\d+ of \d+ names never move the score").all()
+
+
+def test_auditing_paper_size_without_the_papers_corpus_is_a_recorded_skip_not_the_sample(monkeypatch):
+    """Found by a new user: size="paper" ran PSA and BiasFinder on the 60-review sample without a word."""
+    ran = []
+    monkeypatch.setattr(toolkit.auditing, "_run_study", lambda study, **_: ran.append(study.name))
+    result = toolkit.audit(models=[blind], studies=["psa", "biasfinder"], size="paper", cache=False, progress=False)
+    assert ran == [] and set(result.skipped) == {"psa", "biasfinder"}
+    for name in ("psa", "biasfinder"):
+        assert f"{name} at size='paper' needs" in result.skipped[name]
+        assert "ai.stanford.edu/~amaas/data/sentiment" in result.skipped[name]
+        assert f"settings={{'{name}': {{'corpus': ...}}}}" in result.skipped[name]
+    ran.clear()
+    toolkit.audit(models=[blind], studies=["psa"], size="quick", cache=False, progress=False)
+    assert ran == ["psa"]  # quick runs on the sample, as documented
+
+
+def test_a_study_run_at_paper_size_without_its_corpus_is_a_coded_error_naming_the_fix(tmp_path):
+    from toolkit import studies
+    from toolkit.__main__ import main
+
+    with pytest.raises(InputError, match="biasfinder at size='paper' needs the IMDB reviews") as info:
+        studies.get("biasfinder").run(models=[blind], size="paper", cache=False)
+    assert info.value.code == "TK102" and "settings={'biasfinder': {'corpus': ...}}" in str(info.value)
+    with pytest.raises(InputError, match="the bundled sample is not the paper's corpus"):
+        studies.get("psa").run(models=[blind], size="paper", corpus="sample", cache=False)
+    assert main(["psa", "--size", "paper", "--model", "vader", "--no-cache", "--out", str(tmp_path)]) == 2
+    assert not any(tmp_path.iterdir())  # refused before anything ran or was written

@@ -114,6 +114,8 @@ def _study(args: argparse.Namespace, cache) -> None:
     given = {"alpha": args.alpha, "correction": args.correction, "margin": args.margin, "n_boot": args.n_boot,
              "seed": args.seed, **study.arguments(args)}
     settings = study.settings(size=args.size, **given)  # every setting checked before any scoring
+    if missing := study.unmet(size=args.size, given=given):
+        raise InputError(missing[0] + ".", fix="pass --corpus PATH, or --size quick to run on the bundled sample.")
     models = args.model or study.default_models(settings)
     if not models:
         raise InputError(f"the {study.name} study needs --model.", fix="e.g. --model vader (python -m toolkit "

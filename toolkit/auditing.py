@@ -10,8 +10,9 @@
 
 From the command line: ``python -m toolkit audit vader minilm-imdb --fail-on higher --out results/audit`` (exit 1
 when a verdict containing "higher" appears, or when anything was skipped: a gate does not pass an incomplete audit).
-A study that cannot run at the size asked (e.g. BTC-SAM's released sets absent for ``size="paper"``) is skipped and
-said in :attr:`AuditResult.skipped`, never dropped silently; a model whose output is refused (TK203: NaN, wrong
+A study that cannot run at the size asked (e.g. BTC-SAM's released sets absent for ``size="paper"``, or PSA and
+BiasFinder given no corpus for it: the bundled sample is not the papers') is skipped and said in
+:attr:`AuditResult.skipped`, never dropped silently; a model whose output is refused (TK203: NaN, wrong
 length, out of [0, 1]) is skipped in that study alone, and the study runs on the other models; a model a study does
 not read is set aside (:attr:`AuditResult.set_aside`). Settings are checked before anything runs.
 """
@@ -233,6 +234,9 @@ def audit(*, models: Sequence[Any], studies: Sequence[str] | None = None, size: 
     skipped: dict[str, str] = {}
     set_aside: dict[str, str] = {}
     for study in running:
+        if missing := study.unmet(size=size, given=settings.get(study.name, {})):
+            skipped[study.name] = f"{missing[0]}: {missing[1]}"
+            continue
         result = _run_study(study, models=loaded, settings=checked[study.name], cache=cache, progress=progress,
                             skipped=skipped, set_aside=set_aside)
         if result is not None:

@@ -346,6 +346,8 @@ def _read(path: Path, *, encoding: str) -> tuple[pd.DataFrame, str]:
 
 # --- aclImdb (Maas et al. 2011): the folder tree, or its tarball read without unpacking ---------------------------
 
+ACLIMDB_SOURCE = "aclImdb v1.0, the tarball or its folder, from https://ai.stanford.edu/~amaas/data/sentiment/"
+"""Where the IMDB reviews the papers' sizes need come from (they do not ship), in the words of a coded error."""
 ACLIMDB_LABELS = {"neg": "negative", "pos": "positive"}  # label folder -> label
 ACLIMDB_UNSUP = "unsup"  # train/unsup/: 50,000 unlabelled reviews, rating 0
 _REVIEW_NAME = re.compile(r"^(\d+)_(\d+)\.txt$")

@@ -119,6 +119,10 @@ class Study:
     Settings: ClassVar[type[Settings]] = Settings
     sizes: ClassVar[Mapping[str, Mapping[str, Any]]] = {"quick": {}, "paper": {}}
     """Settings per size (:data:`SIZES`): ``quick`` runs in minutes on the bundled data, ``paper`` as published."""
+    needs: ClassVar[Mapping[str, Mapping[tuple[str, ...], str]]] = {}
+    """Per size, what it cannot default: settings (any one of the tuple suffices) → what to give. ``paper`` of a
+    study whose paper's corpus does not ship needs it: the bundled sample would run, but would not be the paper's
+    (:meth:`unmet`)."""
     takes_models: ClassVar[bool] = True
     app: ClassVar[str | None] = None  # "module:function" building the study's ipywidgets app
     paper_figures: ClassVar[Mapping[str, tuple[str, str, str]]] = {}
@@ -169,6 +173,18 @@ class Study:
             raise unknown(f"{self.name} size", size, list(self.sizes))
         return settings_of(self.Settings, {**(self.sizes.get(size, {}) if size else {}), **given})
 
+    def unmet(self, *, size: str | None, given: Mapping[str, Any]) -> tuple[str, str] | None:
+        """What ``size`` lacks with only ``given`` set (:attr:`needs`; the bundled ``"sample"`` does not count), as
+        (the problem, its fix); None when nothing is missing."""
+        for names, what in self.needs.get(size or "", {}).items():
+            if not any(given.get(n) is not None and not (isinstance(given[n], str) and given[n] == "sample")
+                       for n in names):
+                return (f"{self.name} at size={size!r} needs {what}, which does not ship (the bundled sample is not "
+                        "the paper's corpus)",
+                        f"pass {names[0]}=... (toolkit.audit: settings={{{self.name!r}: {{{names[0]!r}: ...}}}}; the "
+                        f"command line: --{names[0].replace('_', '-')}), or run size='quick' on the sample")
+        return None
+
     def run(self, *, models: Iterable[Any] | None = None, size: str | None = None,
             settings: Settings | None = None, cache: bool | str | Path | None = True, progress: bool | None = None,
             **given: Any) -> "StudyResult":
@@ -184,6 +200,8 @@ class Study:
                                   "valences.", stacklevel=2)
         if settings is None:
             settings = self.settings(size=size, **given)
+            if missing := self.unmet(size=size, given=given):
+                raise InputError(missing[0] + ".", fix=missing[1] + ".")
         elif given or size is not None:
             raise InputError("pass either settings= or size=/keyword settings, not both.",
                              fix="use settings.replace(...) to change a settings object.")

@@ -258,6 +258,7 @@ class BiasFinder(Study):
     headline = "BiasFinder BTC rate"
     sizes = {"quick": {"corpus": "sample"},
              "paper": {"coherence": "paper", "backend": "neuralcoref", "lists": "paper"}}
+    needs = {"paper": {("corpus", "cases"): f"the IMDB reviews BiasFinder mined ({corpora.ACLIMDB_SOURCE})"}}
     app = "toolkit.studies.biasfinder.app:biasfinder_app"
     latex_layouts = LATEX_LAYOUTS
     verdict_groups = _analysis.VERDICT_GROUPS

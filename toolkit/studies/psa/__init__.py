@@ -137,6 +137,8 @@ class PSA(Study):
     Settings = PSASettings
     headline = "PSA ScoreDev"
     sizes = {"quick": {"corpus": "sample", "n": 56}, "paper": {"n": 1000}}
+    needs = {"paper": {("corpus", "cases"): "a corpus of real sentences (the paper's are not public; IMDB reviews: "
+                                           f"{corpora.ACLIMDB_SOURCE})"}}
     app = "toolkit.studies.psa.app:psa_app"
     latex_layouts = LATEX_LAYOUTS
     verdict_groups = _analysis.VERDICT_GROUPS
