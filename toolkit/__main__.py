@@ -128,9 +128,9 @@ def _study(args: argparse.Namespace, cache) -> None:
 
 
 def _audit(args: argparse.Namespace, cache) -> int:
-    """``audit MODEL… [--fail-on WORD]``: every study, one summary; 1 when a --fail-on verdict appears or, with
-    --fail-on and without --allow-skipped, when a study or a model was skipped (a gate never passes an audit that
-    did not run)."""
+    """``audit MODEL… [--fail-on WORD]``: every study, one summary (verdicts in words naming the groups); 1 when
+    nothing ran, when a --fail-on verdict appears or, with --fail-on and without --allow-skipped, when a study or a
+    model was skipped (a gate never passes an audit that did not run)."""
     from toolkit.auditing import audit, fail_words  # defers matplotlib (the studies draw)
 
     if args.fail_on:
@@ -139,21 +139,29 @@ def _audit(args: argparse.Namespace, cache) -> int:
     if args.out is not None:
         for path in result.write(args.out):
             print(path)
-    print(result.summary.to_string(index=False))
+    shown, legend = result.shown()  # the verdicts in words naming the groups; the gate reads the stored ones
+    if shown.empty:
+        print("no conclusion: no study ran (the reasons follow).")
+    else:
+        print(shown.to_string(index=False))
+        print(legend)
     for name, why in result.set_aside.items():
         print(f"set aside {name}: {why}", file=sys.stderr)
     for name, why in result.skipped.items():
         print(f"skipped {name}: {why}", file=sys.stderr)
+    if not result.results:
+        print(f"audit failed: nothing ran ({len(result.skipped)} skipped: {', '.join(result.skipped)}). Fix: see "
+              "the reasons above.", file=sys.stderr)
+        return 1
     if args.fail_on:
         failing = result.failing(args.fail_on)
         if len(failing):
             print(f"audit failed: {len(failing)} conclusion(s) with a verdict containing "
-                  f"{' or '.join(map(repr, args.fail_on))}:\n{failing.to_string(index=False)}", file=sys.stderr)
+                  f"{' or '.join(map(repr, args.fail_on))}:\n{shown.loc[failing.index].to_string(index=False)}",
+                  file=sys.stderr)
             return 1
         not_run = [name for name in (args.study or []) if name not in result.results and name not in result.skipped]
         incomplete = list(result.skipped) + [f"{name} (ran on no model)" for name in not_run]
-        if not result.results:
-            incomplete.append("every study (nothing ran)")
         if incomplete and not args.allow_skipped:
             # the hint only where every skip is a study that could not run here (a refused model is no such case)
             whole = [name for name in result.skipped if ":" not in name]
@@ -165,6 +173,9 @@ def _audit(args: argparse.Namespace, cache) -> int:
                   f"Fix: make them run{only}, or pass --allow-skipped to accept an incomplete audit.",
                   file=sys.stderr)
             return 1
+        print(f"audit passed: no verdict containing {' or '.join(map(repr, args.fail_on))} in {len(shown)} "
+              f"conclusion(s) of {len(result.results)} stud{'y' if len(result.results) == 1 else 'ies'}"
+              + (f" ({len(result.skipped)} skipped, allowed)" if result.skipped else "") + ".", file=sys.stderr)
     elif args.allow_skipped:
         print("note: --allow-skipped acts only with --fail-on (without a gate nothing fails).", file=sys.stderr)
     return 0

@@ -68,6 +68,22 @@ class AuditResult:
         """One row per conclusion (:data:`SUMMARY_COLUMNS`)."""
         return self.stats.loc[:, list(SUMMARY_COLUMNS)]
 
+    def shown(self) -> tuple[pd.DataFrame, str]:
+        """:attr:`summary` as a reader sees it: each row's verdict in its study's words (``F higher``, not the stored
+        ``a higher`` a gate matches; :meth:`StudyResult.display`), and the legends of the words used, one line per
+        study."""
+        summary = self.summary
+        if summary.empty:
+            return summary, ""
+        parts, legends = [], []
+        for study, rows in summary.groupby("study", sort=False):
+            result = self.results.get(str(study))
+            shown, legend = result.display(rows) if result is not None else (rows, "")
+            parts.append(shown)
+            if legend:
+                legends.append(f"{study}: {legend}")
+        return pd.concat(parts).loc[summary.index], "\n".join(legends)
+
     def failing(self, verdicts: Iterable[str]) -> pd.DataFrame:
         """The conclusions whose verdict contains any of ``verdicts`` (case-insensitive words, e.g. "higher";
         :func:`fail_words`)."""
@@ -91,7 +107,9 @@ class AuditResult:
     def report(self, path: str | Path) -> Path:
         """One self-contained HTML page: the summary, then every study's statistics frame, tables and figures, and
         the provenance of each run; returns its path."""
-        tables: dict[str, pd.DataFrame] = {"audit_summary": self.summary}
+        summary, legend = self.shown()
+        tables: dict[str, pd.DataFrame] = {"audit_summary": summary}
+        legends = {"audit_summary": legend} if legend else {}
         if self.skipped:
             tables["audit_skipped"] = pd.DataFrame({"study": list(self.skipped), "reason": list(self.skipped.values())})
         if self.set_aside:
@@ -99,8 +117,8 @@ class AuditResult:
                                                       "reason": list(self.set_aside.values())})
         figures: dict[str, Any] = {}
         for name, result in self.results.items():
-            tables[f"{name}_stats"] = result.stats
-            tables.update(result.tables())
+            for stem, frame in {f"{name}_stats": result.stats, **result.tables()}.items():
+                tables[stem], legends[stem] = result.display(frame)  # verdicts in words naming the groups
             figures.update(result.figures())
         fingerprints = {**self.fingerprints,
                         **{k: v for r in self.results.values() for k, v in r.provenance.fingerprints.items()}}
@@ -110,7 +128,8 @@ class AuditResult:
         captions = {stem: report.figure_caption(stem, registry.paper_figures()) for stem in figures}
         return runs.write_report(title=f"Audit of {', '.join(self.models)} ({self.size})", tables=tables,
                                  figures=figures, models=self.models, settings=settings, path=path,
-                                 fingerprints=fingerprints, captions=captions)
+                                 fingerprints=fingerprints, captions=captions,
+                                 legends={k: v for k, v in legends.items() if v})
 
 
 def fail_words(verdicts: Iterable[str]) -> list[str]:
@@ -253,7 +272,8 @@ def audit(*, models: Sequence[Any], studies: Sequence[str] | None = None, size: 
                 skipped["agreement"] = str(exc)
         else:
             why = (f"agreement needs two studies that rank models and three models that each of them ran; "
-                   f"{len(measured)} studies ran, sharing {len(shared)} models")
+                   f"{len(measured)} such stud{'y' if len(measured) == 1 else 'ies'} ran, sharing {len(shared)} "
+                   f"model{'' if len(shared) == 1 else 's'}")
             (skipped if asked else set_aside)["agreement"] = why
     return AuditResult(results=results, skipped=skipped, size=size, models=labels, set_aside=set_aside,
                        fingerprints={m.spec: m.fingerprint for m in loaded})

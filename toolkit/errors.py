@@ -37,7 +37,8 @@ class ToolkitError(Exception):
         self.code = code or self.code
         self.fix = fix
         self.message = message
-        super().__init__(f"[{self.code}] {message}" + (f" Fix: {fix}" if fix else ""))
+        ends = "" if message.rstrip().endswith((".", "!", "?")) else "."  # a model's own message may not end one
+        super().__init__(f"[{self.code}] {message}" + (f"{ends} Fix: {fix}" if fix else ""))
 
     def __reduce__(self):
         """Pickle by the original arguments, so an error raised in a worker process reads the same in the driver."""
@@ -159,8 +160,13 @@ class LLMError(ToolkitError, RuntimeError):
 
 def unknown(kind: str, name: str, valid: Iterable[str], *, code: str = "TK103") -> UnknownNameError:
     """Build the standard "unknown X 'y'; available: …" error."""
-    names = ", ".join(sorted(valid))
-    return UnknownNameError(f"unknown {kind} {name!r}; available: {names}.", fix=f"check the spelling; use one of the {kind} names listed.", code=code)
+    import difflib
+
+    valid = [str(v) for v in valid]
+    near = difflib.get_close_matches(str(name), valid, n=1, cutoff=0.75) if isinstance(name, str) else []
+    return UnknownNameError(f"unknown {kind} {name!r}; available: {', '.join(sorted(valid))}.",
+                            fix=(f"did you mean {near[0]!r}? " if near else "")
+                            + f"Check the spelling; use one of the {kind} names listed.", code=code)
 
 
 def warn(message: str, category: type[Warning] = UserWarning) -> None:

@@ -30,6 +30,7 @@ every core (:func:`toolkit.executors.for_model`).
 """
 from __future__ import annotations
 
+import difflib
 import functools
 import hashlib
 import importlib
@@ -334,10 +335,13 @@ class PyCallableModel(SentimentModel):
                                  fix="make the module importable (install it, or add its folder to sys.path).") from exc
         func = module
         for part in attr.split("."):
-            func = getattr(func, part, None)
+            owner, func = func, getattr(func, part, None)
             if func is None:
+                near = difflib.get_close_matches(part, [n for n in dir(owner) if not n.startswith("_")], n=1,
+                                                 cutoff=0.75)
                 raise ModelSpecError(f"module {module_name!r} has no attribute {attr!r} (model spec {spec!r}).",
-                                     fix="check the callable's name after the second ':'.")
+                                     fix=(f"did you mean {near[0]!r}? " if near else "")
+                                     + "Check the callable's name after the second ':'.")
         if not callable(func):
             raise ModelSpecError(f"{attr!r} in {module_name!r} is not callable.", fix="point at a function.")
         home = _unsafe_home(module_name, func)

@@ -429,9 +429,11 @@ class Multilingual(Study):
             fits = [lang for lang in languages if built_for in (None, WRITTEN_IN.get(lang, lang))]
             others = [lang for lang in languages if lang not in fits]
             if others:
+                written = [lang if WRITTEN_IN.get(lang, lang) == lang else f"{lang} (written in {WRITTEN_IN[lang]})"
+                           for lang in others]
                 aside[f"{self.name}: {model.spec}" + (f" ({', '.join(others)})" if fits else "")] = (
-                    f"{model.spec} is built for {built_for!r}; the sentences of {', '.join(others)} are written in "
-                    f"{', '.join(sorted({WRITTEN_IN.get(lang, lang) for lang in others}))}")
+                    f"{model.spec} is built for {built_for!r}, not for the language of the {', '.join(written)} "
+                    "sentences")
             for lang in fits:
                 plan.setdefault(lang, []).append(model)
         for lang in languages:
