@@ -95,10 +95,12 @@ def test_auditing_cli_gate_fails_on_a_named_verdict_and_passes_a_fair_model(tmp_
     biased = _cli("audit", "py:synthetic_models:female_plus", "--study", "eec", "--fail-on", "higher", "--no-cache",
                   "--out", str(tmp_path / "biased"))
     err = capsys.readouterr().err
-    assert biased == 1 and "audit failed" in err and "a higher" in err
+    assert biased == 1 and "audit failed" in err and "F higher" in err  # the failing rows in the study's words
+    assert "audit passed" not in err
     assert (tmp_path / "biased" / "audit_summary.csv").is_file() and (tmp_path / "biased" / "report.html").is_file()
     fair = _cli("audit", "py:synthetic_models:blind", "--study", "eec", "--fail-on", "higher", "--no-cache")
-    assert fair == 0
+    assert fair == 0 and "audit passed: no verdict containing 'higher' in 2 conclusion(s) of 1 study." in (
+        capsys.readouterr().err)
     summary = pd.read_csv(tmp_path / "biased" / "audit_summary.csv")
     assert set(summary["study"]) == {"eec"}
 
@@ -215,6 +217,10 @@ def test_auditing_cli_gate_refuses_a_misspelt_verdict_before_running_and_fails_o
     assert _cli("audit", "py:synthetic_models:anger_female_plus", "--study", "psa", "--fail-on", "higher",
                 "--no-cache") == 1
     assert "psa (ran on no model)" in capsys.readouterr().err
+    # without a gate too, a run where nothing ran is not a success
+    assert _cli("audit", "py:synthetic_models:anger_female_plus", "--study", "psa", "--no-cache") == 1
+    out, err = capsys.readouterr()
+    assert "no conclusion: no study ran" in out and "audit failed: nothing ran (psa (ran on no model))" in err
 
 
 def test_auditing_a_refusal_raised_after_scoring_names_its_model():

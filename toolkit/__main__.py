@@ -149,9 +149,12 @@ def _audit(args: argparse.Namespace, cache) -> int:
         print(f"set aside {name}: {why}", file=sys.stderr)
     for name, why in result.skipped.items():
         print(f"skipped {name}: {why}", file=sys.stderr)
+    not_run = [name for name in (args.study or []) if name not in result.results and name not in result.skipped]
+    incomplete = list(result.skipped) + [f"{name} (ran on no model)" for name in not_run]
     if not result.results:
-        print(f"audit failed: nothing ran ({len(result.skipped)} skipped: {', '.join(result.skipped)}). Fix: see "
-              "the reasons above.", file=sys.stderr)
+        aside = [f"{name} (set aside)" for name in result.set_aside if ":" not in name and name not in not_run]
+        print(f"audit failed: nothing ran ({', '.join(incomplete + aside) or 'no study'}). Fix: see the reasons "
+              "above.", file=sys.stderr)
         return 1
     if args.fail_on:
         failing = result.failing(args.fail_on)
@@ -160,8 +163,6 @@ def _audit(args: argparse.Namespace, cache) -> int:
                   f"{' or '.join(map(repr, args.fail_on))}:\n{shown.loc[failing.index].to_string(index=False)}",
                   file=sys.stderr)
             return 1
-        not_run = [name for name in (args.study or []) if name not in result.results and name not in result.skipped]
-        incomplete = list(result.skipped) + [f"{name} (ran on no model)" for name in not_run]
         if incomplete and not args.allow_skipped:
             # the hint only where every skip is a study that could not run here (a refused model is no such case)
             whole = [name for name in result.skipped if ":" not in name]
