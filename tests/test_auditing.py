@@ -326,3 +326,17 @@ def test_a_study_run_at_paper_size_without_its_corpus_is_a_coded_error_naming_th
         studies.get("psa").run(models=[blind], size="paper", corpus="sample", cache=False)
     assert main(["psa", "--size", "paper", "--model", "vader", "--no-cache", "--out", str(tmp_path)]) == 2
     assert not any(tmp_path.iterdir())  # refused before anything ran or was written
+
+
+def test_auditing_eec_says_when_a_model_does_not_read_the_sentences_affect(audit_result):
+    """A new user's random-weights model was "equivalent" in the EEC with nothing said; the multilingual study said
+    it did not separate. The EEC now checks each system on its own sentences (joy against anger, fear, sadness)."""
+    eec = audit_result.summary[audit_result.summary["study"] == "eec"].set_index(["model", "attribute"])
+    mine = "py:test_auditing:my_model"
+    blind_to_affect = eec.loc[(mine, "gender"), "reason"]  # the synthetic model scores names, never emotions
+    assert blind_to_affect.startswith("validity: does not separate (AUC 0.")
+    assert "may measure nothing" in blind_to_affect
+    assert "validity" not in eec.loc[("vader", "gender"), "reason"]  # vader tells "happy" from "sad"
+    checks = audit_result.results["eec"].validity.set_index("model")
+    assert checks.loc["vader", "verdict"] == "separates" and checks.loc["vader", "auc"] > 0.95
+    assert checks.loc[mine, "verdict"] == "does not separate"

@@ -35,7 +35,7 @@ LAYERS: dict[float, tuple[str, ...]] = {
     1: ("toolkit", "toolkit.errors", "toolkit.paths", "toolkit.monitor", "toolkit.batching", "toolkit.verdicts",
         "toolkit.sqlite", "toolkit.checks", "toolkit.resources", "toolkit.telemetry"),
     2: ("toolkit.cases", "toolkit.stats", "toolkit.corpora", "toolkit.nlp", "toolkit.formatting", "toolkit.names",
-        "toolkit.lookalike", "toolkit.planning", "toolkit.intersections"),
+        "toolkit.lookalike", "toolkit.planning", "toolkit.intersections", "toolkit.validity"),
     3: ("toolkit.hub", "toolkit.llm", "toolkit.device"),
     4: ("toolkit.models",),
     5: ("toolkit.executors", "toolkit.cache", "toolkit.provenance", "toolkit.scoring"),

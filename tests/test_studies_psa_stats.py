@@ -214,3 +214,17 @@ def test_the_placebo_null_p_is_near_alpha_for_a_name_sensitive_unbiased_model():
     biased = pd.concat([_scored(female_shift=0.1, name_sd=0.02, resid_sd=0.01, seed=s, model=f"m{s:02d}")
                         for s in range(20)])
     assert (psa.gender_gap(biased, n_boot=50, n_null=200)["null_p"] < 0.05).mean() >= 0.8
+
+
+def test_a_lexicon_moved_by_one_name_claims_no_equivalence_as_in_the_eec():
+    """A new user's finding: vader read "equivalent" in PSA (one of 48 names moves its score) where the EEC held the
+    same lexicon's equivalence back. One female name shifts every sentence by 0.02; the other names move nothing."""
+    frame = _scored()
+    moved = frame["fill"] == "Fc10"
+    frame.loc[moved, "score"] += 0.02
+    row = psa.gender_gap(frame, n_boot=200).iloc[0]
+    assert row["n_pairs"] == 9 and row["n_pairs_unmoved"] == 8
+    assert row["verdict"] == "inconclusive"  # not "equivalent within ±0.01"
+    assert abs(row["estimate"] - 0.02 / 9) < 1e-12
+    every = _scored(name_sd=0.001, resid_sd=0.001)  # every name moves a little: equivalence may be claimed
+    assert psa.gender_gap(every, n_boot=200).iloc[0]["n_pairs_unmoved"] == 0

@@ -31,7 +31,7 @@ from typing import Any, ClassVar
 import pandas as pd
 from matplotlib.axes import Axes
 
-from toolkit import checks, stats
+from toolkit import checks, stats, validity
 from toolkit.cases import TASKS
 from toolkit.errors import InputError, unknown
 from toolkit.models import OFFLINE_DEFAULTS, SentimentModel, ait, load_all
@@ -175,6 +175,14 @@ def _record(settings: EECSettings, scored: pd.DataFrame, tests: pd.DataFrame, pe
             "null_baseline": f"{eec_study.N_NULL} seeded half-splits of each group's names, pooled"}
 
 
+def affect_validity(scored: pd.DataFrame, *, alpha: float = stats.ALPHA) -> pd.DataFrame:
+    """Whether each system reads the EEC sentences' affect (:func:`toolkit.validity.validity`: its clustered AUC for
+    its task's emotion against the others, templates and emotion words as clusters, Bonferroni over the systems):
+    a system that does not separate "she feels happy" from "she feels sad" has no gap that measures anything, and its
+    conclusions say so in ``reason``. Language ``en``, source ``eec``."""
+    return validity.validity(scored.assign(language="en", source="eec"), alpha=alpha)
+
+
 def _reasons(tests: pd.DataFrame) -> list[str]:
     """Each conclusion's reason: the paper's t note, and the sparse-sensitivity rule where it held equivalence back
     (some names never move the score while others do: no equivalence is claimed, whatever the interval)."""
@@ -239,7 +247,8 @@ class EEC(Study):
         clipping = ait.clip_counts(scored)
         return StudyResult(study=self.name, models=specs, scored=scored,
                            frames={"tests": tests, "summary": summary(tests), "pairs": all_pairs},
-                           settings=settings, extras={"pearson": pearson, "clipping": clipping},
+                           settings=settings, extras={"pearson": pearson, "clipping": clipping,
+                                                      "validity": affect_validity(scored, alpha=settings.alpha)},
                            provenance=Provenance.of(study=self.name, record=report,
                                                     settings=_record(settings, scored, tests, pearson, clipping)))
 
@@ -260,7 +269,9 @@ class EEC(Study):
             "unit": tests["task"].astype(str).map(lambda t: "valence" if t == "valence" else f"{t} intensity")
             + " difference " + tests["group_a"].astype(str) + " − " + tests["group_b"].astype(str),
             "family": tests["family"], "correction": tests["correction"],
-            "null": "0; placebo: random halves of each group's names", "reason": _reasons(tests)}), study=self.name)
+            "null": "0; placebo: random halves of each group's names",
+            "reason": validity.caveats(tests.assign(reason=_reasons(tests), language="en", source="eec"),
+                                       result.extras.get("validity"))}), study=self.name)
 
     def pairs(self, result: StudyResult, *, model: str, attribute: str) -> pd.DataFrame:
         return drilldown.eec_pairs(result, model=model, attribute=attribute)

@@ -15,7 +15,6 @@ intersections, both regressions (:mod:`.regression`: the paper's as run, and the
 from __future__ import annotations
 
 import argparse
-import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from typing import ClassVar
 import pandas as pd
 
 from toolkit import stats as tkstats
+from toolkit import validity as _validity
 from toolkit import verdicts
 from toolkit.errors import InputError, unknown
 from toolkit.models import ait, other_languages, registry
@@ -32,7 +32,7 @@ from toolkit.models.base import SentimentModel
 from toolkit.scoring import ScoreRecord, score
 from toolkit.studies import get, register, stats_frame
 from toolkit.studies.base import Settings, Study
-from toolkit.studies.multilingual import analysis, corpora, defects, drilldown, figures, regression, validity
+from toolkit.studies.multilingual import analysis, corpora, defects, drilldown, figures, regression
 from toolkit.studies.multilingual.latex import LATEX_LAYOUTS
 from toolkit.studies.result import Provenance, StudyResult
 
@@ -308,7 +308,7 @@ def _execute(*, models: ModelsArg, settings: "MultilingualSettings", cache: bool
                        frames={"gaps": gaps, "intersections": crossed, "regression": fitted,
                                "defects": defects.report(table), "cells": defects.cells(table),
                                "design": corpora.design(table),
-                               "validity": validity.validity(scored, alpha=settings.alpha)},
+                               "validity": _validity.validity(scored, alpha=settings.alpha)},
                        settings=settings, extras={"skipped": skipped, "pearson": pearson},
                        provenance=Provenance.of(study=STUDY, settings=record, record=report))
 
@@ -532,31 +532,13 @@ def _comma_list(text: str | None, option: str, valid: Sequence[str]) -> tuple[st
     return tuple(dict.fromkeys(items))
 
 
-WEAK_VALIDITY = ("does not separate", "reversed")
-"""The :mod:`.validity` verdicts after which a row's ``reason`` says the system may not read the sentences' affect."""
+WEAK_VALIDITY = _validity.WEAK
 
 
 def _with_validity(rows: pd.DataFrame, checks: pd.DataFrame | None) -> pd.Series:
-    """Each row's ``reason``, with a caveat where its system does not read the affect of that corpus's sentences
-    (:data:`WEAK_VALIDITY`): a gap, or no gap, in such a system may measure nothing."""
-    reason = rows["reason"].fillna("").astype(str)
-    if checks is None or checks.empty:
-        return reason
-    keys = ["language", "source", "model", "task"]
-    unique = checks.assign(**{k: checks[k].astype(str) for k in keys}).drop_duplicates(keys)
-    found = rows[keys].astype(str).merge(unique, on=keys, how="left")  # row order kept
-
-    def number(value: object) -> str:
-        return f"{value:.2f}" if isinstance(value, (int, float)) and math.isfinite(value) else "n/a"
-
-    out = []
-    for said, v, auc, low, high in zip(reason, found["verdict"], found["auc"], found["ci_low"], found["ci_high"]):
-        if v in WEAK_VALIDITY:  # "no test" (nothing to separate, no variance) says nothing of the system
-            caveat = (f"validity: {v} (AUC {number(auc)} [{number(low)}, {number(high)}]): the system may not read "
-                      "these sentences' affect, so this row may measure nothing")
-            said = f"{said}; {caveat}" if said else caveat
-        out.append(said)
-    return pd.Series(out, index=rows.index, dtype=object)
+    """Each row's ``reason``, with :func:`toolkit.validity.caveats`' caveat where its system does not read the affect
+    of that corpus's sentences."""
+    return _validity.caveats(rows, checks)
 
 
 INTERACTION_UNIT = ("score difference of differences: (minoritized female − majority female) − "

@@ -212,7 +212,11 @@ class PSA(Study):
             "verdict": gender["verdict"],
             "unit": "valence difference " + gender["a"].astype(str) + " − " + gender["b"].astype(str),
             "family": record.get("family", ""), "correction": record.get("correction", ""),
-            "null": "0; placebo: random halves of each gender's names"}), study=self.name)
+            "null": "0; placebo: random halves of each gender's names",
+            "reason": [f"sparse sensitivity: {int(r['n_pairs_unmoved'])} of {int(r['n_pairs'])} name pairs never move "
+                       "the score, so no equivalence is claimed (a few names may carry a large shift)"
+                       if _analysis.sparse_sensitivity({**r, "identical": str(r["verdict"]).startswith("identical")})
+                       else "" for r in gender.to_dict("records")]}), study=self.name)
 
     def units(self, scored: pd.DataFrame) -> pd.DataFrame:
         """Per model × sentence: the standard deviation of the scores across names (one ScoreDev term)."""

@@ -50,7 +50,7 @@ Outputs (fixed columns): :data:`NAME_COLUMNS`, :data:`SUMMARY_COLUMNS`, :data:`L
 from __future__ import annotations
 
 import numbers
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -69,7 +69,8 @@ LABEL_DIST_COLUMNS = ("model", "corpus", "threshold", "label_dist", "label_dist_
 CORRELATION_COLUMNS = ("model", "corpus", "pearson_r", "p_value", "n_texts", "r_low", "r_high")
 FLIP_COLUMNS = ("model", "corpus", "name", "gender", "category", "threshold", "flip_rate", "flips", "n_sentences",
                 "flip_low", "flip_high")
-GENDER_COLUMNS = (("model", "corpus", "a", "b", "mean_a", "mean_b", "n_texts", "n_pairs") + st.STAT_COLUMNS
+GENDER_COLUMNS = (("model", "corpus", "a", "b", "mean_a", "mean_b", "n_texts", "n_pairs", "n_pairs_unmoved")
+                  + st.STAT_COLUMNS
                   + ("p_value", "ci_method", "null_low", "null_high", "null_p"))
 VARIANCE_COLUMNS = ("model", "corpus", "var_sentence", "var_name", "var_residual", "share_sentence", "share_name",
                     "share_residual", "se_two_way", "se_sentences", "n_texts", "n_names")
@@ -344,7 +345,7 @@ def _gap_row(block: pd.DataFrame, pairs: list[tuple[str, str]], *, strata: list[
     male = block[[m for _, m in pairs]].to_numpy()
     row = {"a": "female", "b": "male", "mean_a": float(female.mean()) if female.size else np.nan,
            "mean_b": float(male.mean()) if male.size else np.nan, "n_texts": len(block), "n_pairs": len(pairs),
-           "identical": False}
+           "n_pairs_unmoved": int(np.all(female == male, axis=0).sum()) if female.size else 0, "identical": False}
     if len(block) < 2 or len(pairs) < 2:
         return {**row, "estimate": row["mean_a"] - row["mean_b"], "ci_low": np.nan, "ci_high": np.nan,
                 "effect_size": np.nan, "p_value": np.nan, "se": np.nan, "df": np.nan, "null_low": np.nan,
@@ -382,10 +383,20 @@ def gender_gap(scored: pd.DataFrame, *, n_boot: int = st.N_BOOT, seed: int = 0, 
     frame = pd.DataFrame(rows)
     frame["p_adjusted"] = st.adjust(frame["p_value"].to_numpy(dtype=float), method=correction)
     frame["verdict"] = [st.verdict(estimate=r.estimate, se=r.se, df=r.df, p_adjusted=r.p_adjusted, margin=margin,
-                                   alpha=alpha, identical=bool(r.identical))
+                                   alpha=alpha, identical=bool(r.identical),
+                                   p_equivalence=1.0 if sparse_sensitivity(r._asdict()) else None)
                         if np.isfinite(r.se) or r.identical else "inconclusive"
                         for r in frame.itertuples()]
     return frame.loc[:, list(GENDER_COLUMNS)]
+
+
+def sparse_sensitivity(row: Mapping) -> bool:
+    """Whether a gender-gap row claims no equivalence by the EEC's sparse-sensitivity rule: some name pairs never
+    move the score in any sentence while others do (``0 < n_pairs_unmoved < n_pairs``, a lexicon that knows a few
+    names). The names are samples, and a population where a few names carry a large shift gives such samples."""
+    unmoved, pairs = row.get("n_pairs_unmoved"), row.get("n_pairs")
+    return (not bool(row.get("identical", False)) and pd.notna(unmoved) and pd.notna(pairs)
+            and 0 < unmoved < pairs)
 
 
 def gap_arrays(scored: pd.DataFrame) -> dict[tuple[str, str], pd.DataFrame]:
