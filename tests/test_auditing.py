@@ -340,3 +340,13 @@ def test_auditing_eec_says_when_a_model_does_not_read_the_sentences_affect(audit
     checks = audit_result.results["eec"].validity.set_index("model")
     assert checks.loc["vader", "verdict"] == "separates" and checks.loc["vader", "auc"] > 0.95
     assert checks.loc[mine, "verdict"] == "does not separate"
+
+
+def test_auditing_result_and_study_results_print_one_short_line(audit_result):
+    """A new user's finding: repr(audit) printed hundreds of lines (every table in full)."""
+    text = repr(audit_result)
+    assert text.startswith("AuditResult(size='quick', models=['py:test_auditing:my_model', 'vader'], "
+                           "studies=['eec', 'psa'], conclusions=6,") and "\n" not in text
+    eec = repr(audit_result.results["eec"])
+    assert eec.startswith("StudyResult(study='eec', models=") and "tests (4 rows)" in eec and "\n" not in eec
+    assert len(text) < 400 and len(eec) < 400

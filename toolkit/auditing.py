@@ -57,6 +57,12 @@ class AuditResult:
     fingerprints: Mapping[str, str] = dataclasses.field(default_factory=dict)
     """Each model's fingerprint by its label, those refused in every study too (the report's provenance names them)."""
 
+    def __repr__(self) -> str:
+        """A short account of the audit (the dataclass default printed every study's tables in full)."""
+        return (f"AuditResult(size={self.size!r}, models={list(self.models)!r}, studies={list(self.results)!r}, "
+                f"conclusions={sum(len(r.stats) for r in self.results.values())}, skipped={list(self.skipped)!r}, "
+                f"set_aside={list(self.set_aside)!r})")
+
     @property
     def stats(self) -> pd.DataFrame:
         """Every study's statistics frame, stacked (:data:`toolkit.studies.stats_frame.COLUMNS`)."""

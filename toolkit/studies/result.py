@@ -68,6 +68,12 @@ class StudyResult:
     provenance: Provenance
     extras: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
+    def __repr__(self) -> str:
+        """One line a notebook can read (the dataclass default printed every table in full)."""
+        tables = ", ".join(f"{name} ({len(t):,} rows)" for name, t in self.frames.items() if t is not None)
+        return (f"StudyResult(study={self.study!r}, models={list(self.models)!r}, scored={len(self.scored):,} rows, "
+                f"tables: {tables}; extras: {', '.join(self.extras) or 'none'})")
+
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)
