@@ -150,3 +150,15 @@ def test_simultaneous_intervals_match_bonferroni_and_cover_the_family_in_the_eec
         joint.append(bool(((table["ci_low_simultaneous"] <= truth) & (truth <= table["ci_high_simultaneous"])).all()))
         single.append(bool(((table["ci_low"] <= truth) & (truth <= table["ci_high"])).all()))
     assert np.mean(joint) >= 0.90 and np.mean(joint) > np.mean(single)
+
+
+def test_a_constant_shift_says_why_its_interval_has_no_width(cases):
+    """A new user's finding: a model that shifts every female sentence by one amount got p = 0 and a zero-width
+    interval with nothing said; the reason now says it is one constant shift (no noise to test against)."""
+    shifted = cases.assign(model="sim", task="valence", score=0.5 - 0.1 * (cases["gender"] == "female"))
+    table = cells(shifted, n_boot=200).set_index("contrast")
+    row = table.loc["European female − European male"]
+    assert row["estimate"] == pytest.approx(-0.1) and row["ci_low"] == row["ci_high"] == pytest.approx(-0.1)
+    assert row["reason"].startswith("no variance: one constant shift")
+    inter = table.loc[INTERACTION]  # the shift cancels in the interaction: nothing to say of a constant shift
+    assert inter["estimate"] == pytest.approx(0.0, abs=1e-12) and inter["reason"] == ""

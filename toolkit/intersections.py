@@ -102,7 +102,10 @@ def cells(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, correction: str
                 continue
             rows.append({**row, "estimate": stat["estimate"], "ci_low": stat["ci_low"], "ci_high": stat["ci_high"],
                          "p_two_way": stat["p_value"], "p_equivalence": stat["p_equivalence"], "se": stat["se"],
-                         "df": stat["df"], "sparse": 0 < stat["n_cols_zero"] < stat["n_cols"], "state": "ok"})
+                         "df": stat["df"], "sparse": 0 < stat["n_cols_zero"] < stat["n_cols"], "state": "ok",
+                         # every name and template moved by one amount: the data decide without noise (said)
+                         "reason": tkstats.CONSTANT_SHIFT if np.isfinite(stat["se"]) and stat["se"] <= 1e-12
+                         and abs(stat["estimate"]) > 1e-12 else ""})
     out = pd.DataFrame(rows)
     if out.empty:
         return pd.DataFrame(columns=COLUMNS)
