@@ -182,7 +182,7 @@ def intersections(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, correct
                          "attribute": f"race × gender: {r.contrast}", "subset": "all", "group_a": r.cell_a,
                          "group_b": r.cell_b, "estimate": r.estimate, "ci_low": r.ci_low, "ci_high": r.ci_high,
                          "effect_size": np.nan, "p_value": r.p_two_way, "p_adjusted": r.p_adjusted,
-                         "verdict": r.verdict, "reason": "" if r.state == "ok" else r.state,
+                         "verdict": r.verdict, "reason": (r.reason or "") if r.state == "ok" else r.state,
                          "n_templates": r.n_templates, "n_units": min(r.n_names_a, r.n_names_b),
                          "family": f"{r.family} (per language)" if r.family else ""})  # untested: no family
     return pd.DataFrame(rows, columns=list(COLUMNS))
