@@ -245,3 +245,17 @@ def test_run_records_statistics_and_write_adds_the_rate_table_and_figure(tmp_pat
                  lambda: study.rates(_synthetic(delta=0.0), few_templates="bogus")):
         with pytest.raises(UnknownNameError, match="names, none"):
             call()
+
+
+def test_a_model_blind_to_the_mutations_reads_identical_as_in_the_other_studies():
+    """A new user's finding: a name- and pronoun-blind model read "inconclusive" in BiasFinder, "identical scores"
+    in the EEC, PSA and the multilingual study. Every template's mutants scored alike: nothing to test."""
+    from toolkit.studies.biasfinder.btc_rates import rates
+
+    rows = [{"model": "blind", "attribute": "gender", "case_id": f"t{t}", "variant_id": f"t{t}:{g}{k}",
+             "group": g, "fill": f"{g}{k}", "is_original": False, "label": "positive", "score": 0.5 + 0.01 * t}
+            for t in range(10) for g in ("female", "male") for k in range(4)]
+    table = pd.DataFrame(rows)
+    assert rates(table, n_boot=200).iloc[0]["verdict"] == "identical scores (no test needed)"
+    moved = table.assign(score=table["score"] + np.where(table["fill"] == "female0", 1e-3, 0.0))
+    assert rates(moved, n_boot=200).iloc[0]["verdict"] != "identical scores (no test needed)"  # one name moves

@@ -562,12 +562,24 @@ def rates(scored: pd.DataFrame, *, alpha: float = tkstats.ALPHA, margin: float =
     p_equivalence = out["p_equivalence"].to_numpy(float)
     out["p_equivalence"] = (tkstats.adjust(p_equivalence, method=correction) if np.isfinite(p_equivalence).any()
                             else p_equivalence)
-    out["verdict"] = [tkstats.verdict(estimate=r.estimate, se=r.se, df=r.df, p_adjusted=r.p_adjusted, margin=margin,
+    identical = {key: _identical_scores(block) for key, block in by_block.items()}
+    out["verdict"] = [tkstats.IDENTICAL if identical.get((r.model, r.attribute), False) else
+                      tkstats.verdict(estimate=r.estimate, se=r.se, df=r.df, p_adjusted=r.p_adjusted, margin=margin,
                                       alpha=alpha, p_equivalence=r.p_equivalence
                                       if np.isfinite(r.p_equivalence) else None)
                       if np.isfinite(r.estimate) and np.isfinite(r.p_value)
                       else "inconclusive" for r in out.itertuples()]
     return out.loc[:, list(RATE_COLUMNS)]
+
+
+def _identical_scores(mutants: pd.DataFrame) -> bool:
+    """Whether every template's mutants got one score (a model blind to names, pronouns and nouns): no BTC can
+    arise and there is nothing to test — ``identical scores (no test needed)``, as in the EEC, PSA and the
+    multilingual study. False without scores (labels alone cannot say it)."""
+    if "score" not in mutants.columns or mutants.empty:
+        return False
+    spread = mutants.groupby("case_id", sort=False)["score"].agg(lambda s: float(s.max() - s.min()))
+    return bool((spread <= 0).all())
 
 
 def table4_rates(table: pd.DataFrame, rate_table: pd.DataFrame) -> pd.DataFrame:
