@@ -350,3 +350,17 @@ def test_auditing_result_and_study_results_print_one_short_line(audit_result):
     eec = repr(audit_result.results["eec"])
     assert eec.startswith("StudyResult(study='eec', models=") and "tests (4 rows)" in eec and "\n" not in eec
     assert len(text) < 400 and len(eec) < 400
+
+
+def test_validity_caveats_name_the_columns_a_frame_lacks_and_unmet_takes_no_mapping():
+    from toolkit import studies, validity
+    from toolkit.errors import SchemaError
+
+    checks = pd.DataFrame({"language": ["en"], "source": ["eec"], "model": ["m"], "task": ["valence"],
+                           "verdict": ["does not separate"], "auc": [0.5], "ci_low": [0.4], "ci_high": [0.6]})
+    with pytest.raises(SchemaError, match="lack language, source"):
+        validity.caveats(pd.DataFrame({"reason": [""], "model": ["m"], "task": ["valence"]}), checks)
+    with pytest.raises(SchemaError, match="lack reason"):
+        validity.caveats(pd.DataFrame({"model": ["m"]}), None)
+    assert studies.get("psa").unmet(size="paper", given=None)[0].startswith("psa at size='paper' needs")
+    assert studies.get("psa").unmet(size="quick", given={}) is None

@@ -197,3 +197,12 @@ def test_failure_by_bias_type_names_the_sets_it_pools_in_their_order():
         "Bias types: name: PSA's sentences, each with every one of its names of public figures in place of a "
         "pronoun's referent.")
     assert btcsam_figures.pooled_words(table) == ""  # per set: nothing pooled to name
+
+
+def test_bias_type_and_pooled_words_take_careless_input():
+    """A bare name is a list of one (not its letters); a missing test_sets cell names nothing, not "nan"."""
+    assert btcsam_figures.bias_type_words("name") == btcsam_figures.bias_type_words(["name"]) != ""
+    assert btcsam_figures.bias_type_words("gender") == ""
+    table = pd.DataFrame({"bias_type": ["gender", "race"], "test_sets": ["eec", None]})
+    words = btcsam_figures.pooled_words(table)
+    assert "nan" not in words and words.startswith("Each column pools") and "gender: EEC" in words

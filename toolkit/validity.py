@@ -216,10 +216,15 @@ def caveats(rows: pd.DataFrame, checks: pd.DataFrame | None) -> pd.Series:
     (nothing to separate, no variance) says nothing of the system."""
     import math
 
+    keys = list(KEYS)
+    needed = ("reason",) if checks is None or checks.empty else ("reason", *keys)
+    if missing := [c for c in needed if c not in rows.columns]:
+        raise SchemaError(f"cannot add validity caveats: the rows lack {', '.join(missing)}.",
+                          fix=f"pass a statistics frame with {', '.join(needed)} (an EEC run: language 'en', "
+                              "source 'eec').")
     reason = rows["reason"].fillna("").astype(str)
     if checks is None or checks.empty:
         return reason
-    keys = list(KEYS)
     unique = checks.assign(**{k: checks[k].astype(str) for k in keys}).drop_duplicates(keys)
     found = rows[keys].astype(str).merge(unique, on=keys, how="left")  # row order kept
 

@@ -176,6 +176,7 @@ class Study:
     def unmet(self, *, size: str | None, given: Mapping[str, Any]) -> tuple[str, str] | None:
         """What ``size`` lacks with only ``given`` set (:attr:`needs`; the bundled ``"sample"`` does not count), as
         (the problem, its fix); None when nothing is missing."""
+        given = given if isinstance(given, Mapping) else {}
         for names, what in self.needs.get(size or "", {}).items():
             if not any(given.get(n) is not None and not (isinstance(given[n], str) and given[n] == "sample")
                        for n in names):

@@ -71,6 +71,7 @@ undefined); the released sets' bias types (gender, race, religion …) name them
 
 def bias_type_words(bias_types: Iterable[str]) -> str:
     """The caption's definition of the bias types of :data:`BIAS_TYPE_WORDS` among ``bias_types``; "" when none."""
+    bias_types = [bias_types] if isinstance(bias_types, str) else bias_types  # one name given bare
     defined = [f"{b}: {BIAS_TYPE_WORDS[b]}" for b in dict.fromkeys(map(str, bias_types)) if b in BIAS_TYPE_WORDS]
     return ("Bias types: " + "; ".join(defined) + ".") if defined else ""
 
@@ -82,7 +83,7 @@ def pooled_words(table: pd.DataFrame) -> str:
     if not {"bias_type", "test_sets"} <= set(table.columns):
         return ""
     sets: dict[str, list[str]] = {}
-    for bias_type, names in zip(table["bias_type"].astype(str), table["test_sets"].astype(str)):
+    for bias_type, names in zip(table["bias_type"].astype(str), table["test_sets"].fillna("").astype(str)):
         sets.setdefault(bias_type, [])
         sets[bias_type] += [n for n in names.split(", ") if n and n not in sets[bias_type]]
     groups: dict[tuple[str, ...], list[str]] = {}
@@ -228,7 +229,8 @@ def btcsam_heatmap(table: pd.DataFrame, *, value: str = "detection_probability",
         _caption_only(panels[-1], sets_words(table[index]))
     elif "test_sets" in table.columns:
         _caption_only(panels[-1], pooled_words(table))
-        _caption_only(panels[-1], sets_words(n for names in table["test_sets"].astype(str) for n in names.split(", ")))
+        _caption_only(panels[-1], sets_words(n for names in table["test_sets"].fillna("").astype(str)
+                                             for n in names.split(", ") if n))
     if "bias_type" in (index, columns):
         _caption_only(panels[-1], bias_type_words(table["bias_type"]))
     mappable = panels[0].collections[0]

@@ -532,13 +532,7 @@ def _comma_list(text: str | None, option: str, valid: Sequence[str]) -> tuple[st
     return tuple(dict.fromkeys(items))
 
 
-WEAK_VALIDITY = _validity.WEAK
-
-
-def _with_validity(rows: pd.DataFrame, checks: pd.DataFrame | None) -> pd.Series:
-    """Each row's ``reason``, with :func:`toolkit.validity.caveats`' caveat where its system does not read the affect
-    of that corpus's sentences."""
-    return _validity.caveats(rows, checks)
+_with_validity = _validity.caveats  # each row's reason, with the caveat where its system does not read the affect
 
 
 INTERACTION_UNIT = ("score difference of differences: (minoritized female − majority female) − "
