@@ -364,3 +364,18 @@ def test_validity_caveats_name_the_columns_a_frame_lacks_and_unmet_takes_no_mapp
         validity.caveats(pd.DataFrame({"model": ["m"]}), None)
     assert studies.get("psa").unmet(size="paper", given=None)[0].startswith("psa at size='paper' needs")
     assert studies.get("psa").unmet(size="quick", given={}) is None
+
+
+def test_validity_caveat_leaves_out_a_perfect_separation_the_design_cannot_prove():
+    """Found in a fresh `make figures`: afinn separates every EEC sentence (AUC 1.00), but 7 templates give an exact
+    p of at best 2^-6, which Bonferroni over 10 systems cannot pass, so the table reads "does not separate"; the
+    caveat "may not read these sentences' affect" was wrong there."""
+    from toolkit import validity
+
+    checks = pd.DataFrame({"language": "en", "source": "eec", "model": ["perfect", "flat"], "task": "valence",
+                           "verdict": "does not separate", "auc": [1.0, 0.52], "ci_low": [1.0, 0.45],
+                           "ci_high": [1.0, 0.59]})
+    rows = pd.DataFrame({"language": "en", "source": "eec", "model": ["perfect", "flat"], "task": "valence",
+                         "reason": ""})
+    said = list(validity.caveats(rows, checks))
+    assert said[0] == "" and said[1].startswith("validity: does not separate (AUC 0.52 [0.45, 0.59])")
